@@ -1,0 +1,155 @@
+"""Validation at the Python boundary (shared by every public entry point).
+
+Each helper returns the normalised value or raises :class:`InvalidParameterError` with a message
+that names the parameter in backticks, states the rule and shows the value, in scipy's style:
+"`k` must satisfy 1 <= k <= d; got k=12 with d=10."
+"""
+
+import numbers
+import operator
+
+import numpy as np
+
+from .exceptions import InvalidParameterError
+
+__all__ = [
+    "check_int",
+    "check_scalar",
+    "check_positive",
+    "check_vector",
+    "check_distribution",
+    "check_nonnegative_vector",
+    "check_rng",
+]
+
+
+def _show(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_int(name, value, *, low=None, high=None, high_name=None, even=False):
+    """An integer (bools and non-integral floats refused) within [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        try:
+            value = operator.index(value)
+        except TypeError:
+            raise InvalidParameterError(
+                f"`{name}` must be an integer; got {name}={_show(value)}."
+            ) from None
+    value = int(value)
+    if low is not None and high is not None and not low <= value <= high:
+        bound = high_name or str(high)
+        extra = f" with {high_name}={high}" if high_name else ""
+        raise InvalidParameterError(
+            f"`{name}` must satisfy {low} <= {name} <= {bound}; got {name}={value}{extra}."
+        )
+    if low is not None and value < low:
+        raise InvalidParameterError(f"`{name}` must satisfy {name} >= {low}; got {name}={value}.")
+    if even and value % 2:
+        raise InvalidParameterError(f"`{name}` must be even; got {name}={value}.")
+    return value
+
+
+def check_scalar(name, value):
+    """A finite real number, returned as float."""
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, (str, bytes)):
+        raise InvalidParameterError(f"`{name}` must be a finite real number; got {_show(value)}.")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(
+            f"`{name}` must be a finite real number; got {name}={_show(value)}."
+        ) from None
+    if arr.ndim != 0:
+        raise InvalidParameterError(
+            f"`{name}` must be a scalar; got an array of shape {arr.shape}."
+        )
+    out = float(arr)
+    if not np.isfinite(out):
+        raise InvalidParameterError(f"`{name}` must be finite; got {name}={out}.")
+    return out
+
+
+def check_positive(name, value):
+    """A finite real number > 0."""
+    out = check_scalar(name, value)
+    if not out > 0:
+        raise InvalidParameterError(f"`{name}` must be > 0; got {name}={out}.")
+    return out
+
+
+def check_vector(name, value, *, d=None, d_name="d"):
+    """A nonempty, finite, 1-d float64 array (C-contiguous copy when needed), of length d if given."""
+    if isinstance(value, (str, bytes)):
+        raise InvalidParameterError(f"`{name}` must be a 1-d array of real numbers; got a string.")
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(f"`{name}` must be a 1-d array of real numbers: {exc}") from None
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise InvalidParameterError(
+                f"`{name}` must be a 1-d array of real numbers; got dtype {arr.dtype}."
+            ) from None
+    if arr.dtype.kind == "c":
+        raise InvalidParameterError(f"`{name}` must be real; got complex dtype {arr.dtype}.")
+    if arr.ndim != 1:
+        raise InvalidParameterError(f"`{name}` must be 1-d; got shape {arr.shape}.")
+    if arr.shape[0] == 0:
+        raise InvalidParameterError(f"`{name}` must not be empty.")
+    if d is not None and arr.shape[0] != d:
+        raise InvalidParameterError(
+            f"`{name}` must have length {d_name}={d}; got length {arr.shape[0]}."
+        )
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        bad = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise InvalidParameterError(
+            f"`{name}` must be finite; got {name}[{bad}]={arr[bad]}."
+        )
+    if arr.shape[0] >= 2**31:
+        raise InvalidParameterError(f"`{name}` must have fewer than 2**31 entries.")
+    return arr
+
+
+def check_nonnegative_vector(name, value, *, d=None):
+    """A finite 1-d array with entries >= 0 and a positive sum."""
+    arr = check_vector(name, value, d=d)
+    if np.any(arr < 0):
+        bad = int(np.flatnonzero(arr < 0)[0])
+        raise InvalidParameterError(f"`{name}` must be >= 0 entrywise; got {name}[{bad}]={arr[bad]}.")
+    if not arr.sum() > 0:
+        raise InvalidParameterError(f"`{name}` must have a positive sum; got all zeros.")
+    return arr
+
+
+def check_distribution(name, value, *, d=None, rtol=1e-9):
+    """A probability vector: entries >= 0 summing to 1 within ``rtol`` (then renormalised)."""
+    arr = check_nonnegative_vector(name, value, d=d)
+    total = float(arr.sum())
+    if abs(total - 1.0) > rtol * max(1.0, arr.shape[0] ** 0.5):
+        raise InvalidParameterError(
+            f"`{name}` must be a probability vector (entries >= 0 summing to 1); "
+            f"got sum({name})={total!r}."
+        )
+    return arr / total
+
+
+def check_rng(rng):
+    """A ``numpy.random.Generator`` from a Generator, a seed, a SeedSequence or None."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, np.random.RandomState):
+        raise InvalidParameterError(
+            "`rng` must be a numpy.random.Generator, a seed or a SeedSequence; "
+            "RandomState (legacy global-style state) is not supported."
+        )
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(
+            f"`rng` must be a numpy.random.Generator, a seed or a SeedSequence; got {_show(rng)} ({exc})."
+        ) from None

@@ -1,0 +1,36 @@
+"""Per-example estimates of CB11, HK12 and KS15: Cython kernels behind one protocol.
+
+>>> import numpy as np
+>>> from laocheck import estimators
+>>> est = estimators.get("HK12.AERR.gradient", k=4)
+>>> w, x, y = np.array([0.5, -0.5, 0.0]), np.array([0.6, 0.0, 0.8]), 0.1
+>>> draws = est.sample(w, x, y, n=1000, rng=0)
+>>> draws.values.shape, int(draws.attributes.max()) <= est.budget
+((1000, 3), True)
+
+See :mod:`laocheck.estimators._protocol` for the protocol and ``names()`` for the catalogue.
+"""
+
+from . import _families  # noqa: F401  (registers every estimator)
+from ._families import (AEREstimator, AESVREstimator, BaselineEstimator, GenEstEstimator,
+                        ImportanceEstimator, aesvr_coefficients, example_params)
+from ._protocol import Draws, Estimator, Moments, get, names, register
+from ._samplers import AliasTable, SumTree
+
+__all__ = [
+    "AEREstimator",
+    "AESVREstimator",
+    "AliasTable",
+    "BaselineEstimator",
+    "Draws",
+    "Estimator",
+    "GenEstEstimator",
+    "ImportanceEstimator",
+    "Moments",
+    "SumTree",
+    "aesvr_coefficients",
+    "example_params",
+    "get",
+    "names",
+    "register",
+]

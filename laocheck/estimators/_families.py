@@ -1,0 +1,621 @@
+"""The per-example estimates of CB11, HK12 and KS15 behind the protocol of ``_protocol``.
+
+Four families share the kernels of ``_kernels.pyx``:
+
+* :class:`ImportanceEstimator`: x̃ from k i.i.d. draws from q, φ̃ from draws from p — HK12
+  Alg. 1-2 (AERR, AELR; q uniform), KS15 Alg. 1/3 (GAERR, GAELR; any q), KS15 Sec. 3.1/4.1
+  (DDAERR q ∝ √E[x²] by eq. (4), DDAELR q ∝ E[x²] by Lemma 4.3) and KS15's improved inner
+  product p ∝ |w|·√E[x²] (Sec. 3 after Lemma 3.3, Sec. 5);
+* :class:`AEREstimator`: CB11 Fig. 2 and eqs. (6)-(8), in both readings of eq. (7);
+* :class:`BaselineEstimator`: CB11 Fig. 1's per-example (A, 2·y·v);
+* :class:`GenEstEstimator` and :class:`AESVREstimator`: HK12 Procedure 3 and Alg. 4.
+"""
+
+from fractions import Fraction
+from functools import partial
+from math import factorial, pi, sqrt
+
+import numpy as np
+from scipy.special import erf
+
+from .._validation import (check_distribution, check_int, check_nonnegative_vector,
+                           check_positive, check_scalar, check_vector)
+from ..exceptions import InvalidParameterError
+from ..reference import estimators as ref
+from ._protocol import Estimator, register
+
+__all__ = [
+    "ImportanceEstimator",
+    "AEREstimator",
+    "BaselineEstimator",
+    "GenEstEstimator",
+    "AESVREstimator",
+    "aesvr_coefficients",
+]
+
+CITATIONS = {
+    "HK12.AERR": "HK12 Alg. 1",
+    "HK12.AELR": "HK12 Alg. 2",
+    "KS15.GAERR": "KS15 Alg. 1",
+    "KS15.GAELR": "KS15 Alg. 3",
+    "KS15.DDAERR": "KS15 Sec. 3.1, eq. (4)",
+    "KS15.DDAELR": "KS15 Sec. 4.1, Lemma 4.3",
+    "KS15.ImprovedInnerProduct": "KS15 Sec. 3 (after Lemma 3.3), Sec. 5",
+    "CB11.AER": "CB11 Fig. 2, eqs. (6)-(8)",
+    "CB11.Baseline": "CB11 Fig. 1",
+    "HK12.GenEst": "HK12 Procedure 3",
+    "HK12.AESVR": "HK12 Alg. 4, eq. (7)",
+}
+
+
+def _gradient_target(w, x, y):
+    return (float(w @ x) - y) * x
+
+
+def _check_part(part, allowed):
+    if part not in allowed:
+        raise InvalidParameterError(f"`part` must be one of {sorted(allowed)}; got {part!r}.")
+    return part
+
+
+class ImportanceEstimator(Estimator):
+    """x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (i_r ~ q i.i.d.) and φ̃ = (w_j/p_j) x_j − y (j ~ p).
+
+    Parameters
+    ----------
+    algorithm : str
+        Catalog id: ``"HK12.AERR"``, ``"HK12.AELR"``, ``"KS15.GAERR"``, ``"KS15.GAELR"``,
+        ``"KS15.DDAERR"``, ``"KS15.DDAELR"`` or ``"KS15.ImprovedInnerProduct"``.
+    part : {"data_point", "residual", "gradient", "clipped_gradient"}
+    k : int, >= 1
+        Draws for x̃ (with replacement, so any k >= 1 is allowed; k > d is legal but wasteful).
+    q : array or None
+        Data-point distribution of GAERR/GAELR (KS15 Alg. 1 line 4); uniform for HK12; derived
+        from ``second_moments`` for DDAERR (eq. (4)) and DDAELR (Lemma 4.3).
+    second_moments : array or None
+        E[x_i²], i = 1..d (DDAERR, DDAELR, improved inner product).
+    n_inner : int, >= 1
+        Inner-product draws averaged in φ̃ (KS15 Sec. 5's even budget split; 1 in the papers'
+        analysis and always 1 for HK12).
+    eta : float, > 0
+        Step size; ``clipped_gradient`` clips every coordinate at 1/η (HK12 Alg. 2 line 13).
+    B : float, optional
+        Norm bound, only used to report the paper's assumptions.
+
+    Notes
+    -----
+    Budget: k + n_inner attributes at most (k for ``data_point``, n_inner for ``residual``).
+    When w = 0 the residual is −y and observes nothing (laocheck's fallback; see
+    ``laocheck.reference.estimators``). q_i = 0 is allowed, but an instance with x_i ≠ 0 where
+    q_i = 0 is refused: the estimate would be biased.
+    """
+
+    def __init__(self, algorithm, part, *, k=None, q=None, second_moments=None, n_inner=1,
+                 eta=None, B=None, check_assumptions=False):
+        super().__init__(B=B, check_assumptions=check_assumptions)
+        if algorithm not in ("HK12.AERR", "HK12.AELR", "KS15.GAERR", "KS15.GAELR",
+                             "KS15.DDAERR", "KS15.DDAELR", "KS15.ImprovedInnerProduct"):
+            raise InvalidParameterError(f"unknown importance-sampling algorithm {algorithm!r}")
+        self.algorithm = algorithm
+        self.part = _check_part(part, {"data_point", "residual", "gradient", "clipped_gradient"})
+        self.name = f"{algorithm}.{part}"
+        self.citation = CITATIONS[algorithm]
+        self.paper = algorithm.split(".")[0]
+        lasso = algorithm in ("HK12.AELR", "KS15.GAELR", "KS15.DDAELR")
+        self.geometry = "l1" if lasso else "l2"
+        self.kind = "improved" if algorithm == "KS15.ImprovedInnerProduct" else (
+            "lasso" if lasso else "ridge")
+        self.k = None if part == "residual" and k is None else check_int("k", k, low=1)
+        self.n_inner = check_int("n_inner", n_inner, low=1)
+        if self.paper == "HK12" and self.n_inner != 1:
+            raise InvalidParameterError(
+                f"`n_inner` must be 1 for {algorithm} (HK12 draws one inner-product index); "
+                f"got n_inner={self.n_inner}.")
+        self.eta = None
+        if part == "clipped_gradient":
+            if eta is None:
+                raise InvalidParameterError("`eta` is required for the clipped gradient "
+                                            "(HK12 Alg. 2 line 13 clips at 1/eta).")
+            self.eta = check_positive("eta", eta)
+        self.second_moments = None
+        if second_moments is not None:
+            self.second_moments = check_nonnegative_vector("second_moments", second_moments)
+        needs_moments = algorithm in ("KS15.DDAERR", "KS15.DDAELR", "KS15.ImprovedInnerProduct")
+        if needs_moments and self.second_moments is None:
+            raise InvalidParameterError(f"`second_moments` (E[x_i²]) is required for {algorithm}.")
+        self.q = self._data_point_distribution(q)
+
+    def _data_point_distribution(self, q):
+        algorithm = self.algorithm
+        if algorithm in ("HK12.AERR", "HK12.AELR"):
+            if q is not None:
+                raise InvalidParameterError(f"`q` is uniform in {algorithm}; use KS15.GAERR/GAELR "
+                                            "for another data-point distribution.")
+            return None
+        if algorithm in ("KS15.GAERR", "KS15.GAELR"):
+            if q is None:
+                if self.part == "residual":
+                    return None
+                raise InvalidParameterError(f"`q` (the data-point distribution) is required for "
+                                            f"{algorithm}.")
+            return check_distribution("q", q)
+        m = self.second_moments
+        if algorithm == "KS15.ImprovedInnerProduct" and not (q is None or isinstance(q, str)):
+            return check_distribution("q", q, d=m.shape[0])
+        rule = {"KS15.DDAERR": "ridge", "KS15.DDAELR": "lasso"}.get(algorithm, q or "ridge")
+        if rule not in ("ridge", "lasso"):
+            raise InvalidParameterError(f"`q` must be 'ridge', 'lasso' or an array; got {q!r}.")
+        if q is not None and algorithm != "KS15.ImprovedInnerProduct":
+            raise InvalidParameterError(f"`q` is computed from `second_moments` in {algorithm}.")
+        weights = np.sqrt(m) if rule == "ridge" else m      # eq. (4) / Lemma 4.3
+        return weights / weights.sum()
+
+    def _params(self):
+        out = []
+        if self.k is not None:
+            out.append(("k", self.k))
+        if self.algorithm in ("KS15.GAERR", "KS15.GAELR") and self.q is not None:
+            out.append(("q", self.q))
+        if self.second_moments is not None:
+            out.append(("second_moments", self.second_moments))
+        if self.n_inner != 1:
+            out.append(("n_inner", self.n_inner))
+        if self.eta is not None:
+            out.append(("eta", self.eta))
+        if self.B is not None:
+            out.append(("B", self.B))
+        return out
+
+    @property
+    def budget(self):
+        return {"data_point": self.k, "residual": self.n_inner}.get(
+            self.part, (self.k or 0) + self.n_inner)
+
+    def target_shape(self, d):
+        return () if self.part == "residual" else (d,)
+
+    def _validate_dims(self, d):
+        for name, arr in (("q", self.q), ("second_moments", self.second_moments)):
+            if arr is not None and arr.shape[0] != d:
+                raise InvalidParameterError(
+                    f"`{name}` must have length d={d} (the length of x); got {arr.shape[0]}.")
+
+    def _target(self, w, x, y):
+        if self.part == "data_point":
+            return x.copy()
+        if self.part == "residual":
+            return float(w @ x) - y
+        return _gradient_target(w, x, y)
+
+    def _inner(self, w):
+        """p and coef_j = w_j / p_j in the paper's own arithmetic (None if w has no mass)."""
+        if self.kind == "ridge":
+            weights = w * w
+        elif self.kind == "lasso":
+            weights = np.abs(w)
+        else:
+            weights = np.abs(w) * np.sqrt(self.second_moments)
+        total = weights.sum()
+        if not total > 0:
+            return None, np.zeros_like(w)
+        p = weights / total
+        coef = np.zeros_like(w)
+        nz = p > 0
+        if self.paper == "HK12" and self.kind == "ridge":
+            coef[nz] = float(w @ w) / w[nz]                     # HK12 Alg. 1 line 9
+        elif self.paper == "HK12":
+            coef[nz] = np.abs(w).sum() * np.sign(w[nz])         # HK12 Alg. 2 line 10
+        else:
+            coef[nz] = w[nz] / p[nz]                            # KS15 eq. (5)
+        return p, coef
+
+    def _prepare(self, w, x, y):
+        d = x.shape[0]
+        if self.part != "residual":
+            if self.q is None:
+                q_table, x_weight = None, np.full(d, d / self.k)
+            else:
+                missing = (self.q == 0) & (x != 0)
+                if np.any(missing):
+                    i = int(np.flatnonzero(missing)[0])
+                    raise InvalidParameterError(
+                        f"`q` must be positive wherever x is nonzero (else x̃ is biased); got "
+                        f"q[{i}]=0 with x[{i}]={x[i]}.")
+                from ._samplers import AliasTable
+                q_table = AliasTable(self.q)
+                x_weight = np.zeros(d)
+                x_weight[self.q > 0] = 1.0 / (self.k * self.q[self.q > 0])
+        else:
+            q_table, x_weight = None, np.zeros(d)
+        p, coef = self._inner(w)
+        if p is not None and self.part != "data_point":
+            missing = (p == 0) & (w != 0) & (x != 0)
+            if np.any(missing):
+                i = int(np.flatnonzero(missing)[0])
+                raise InvalidParameterError(
+                    f"`second_moments` must be positive wherever w·x is nonzero (else φ̃ is "
+                    f"biased); got second_moments[{i}]=0 with w[{i}]·x[{i}]={w[i] * x[i]}.")
+        from ._samplers import AliasTable
+        p_table = AliasTable(p if p is not None else np.ones(d))
+        return (x, y, self.k or 0, q_table, x_weight, p_table, coef, self.n_inner, p is None,
+                (1.0 / self.eta) if self.eta else 0.0)
+
+    def _run(self, rng, sink, n, prepared):
+        from ._kernels import importance_kernel
+        importance_kernel(rng, sink, n, self.part, *prepared)
+
+    def _reference(self, w, x, y, src):
+        if self.paper == "HK12":
+            lasso = self.kind == "lasso"
+            if self.part == "data_point":
+                return ref.hk12_data_point(x, self.k, src)
+            if self.part == "residual":
+                return (ref.hk12_aelr_residual if lasso else ref.hk12_aerr_residual)(w, x, y, src)
+            g, seen = ref.hk12_gradient(w, x, y, self.k, src, lasso=lasso)
+            if self.part == "clipped_gradient":
+                eta = self.eta if w.dtype != object else Fraction(self.eta)
+                g = ref.hk12_clip(g, eta)
+            return g, seen
+        q = self.q
+        moments = self.second_moments
+        if w.dtype == object:
+            # exact mode: the distributions as the Fractions closest to the float parameters
+            q = None if q is None else [Fraction(v) for v in q]
+            moments = None if moments is None else [Fraction(v) for v in moments]
+        kw = dict(kind=self.kind, second_moments=moments, n_inner=self.n_inner)
+        if self.part == "data_point":
+            return ref.ks15_data_point(x, self.k, q, src)
+        if self.part == "residual":
+            return ref.ks15_residual(w, x, y, src, **kw)
+        g, seen = ref.ks15_gradient(w, x, y, self.k, q, src, **kw)
+        if self.part == "clipped_gradient":
+            eta = self.eta if w.dtype != object else Fraction(self.eta)
+            g = ref.hk12_clip(g, eta)
+        return g, seen
+
+
+class AEREstimator(Estimator):
+    """CB11's AER estimates (Fig. 2): v (eq. (6)), ŷ − y (eq. (7)) and 2(ŷ − y)v (eq. (8)).
+
+    Parameters
+    ----------
+    part : {"data_point", "residual", "gradient"}
+    k : int, even, >= 2, with k/2 <= d
+        The budget: k/2 attributes for v (a uniform k/2-subset) and k/2 draws for ŷ.
+    reading : {"figure", "text"}
+        ``"figure"`` (default): the k/2 draws for ŷ are independent, as in Fig. 2's loop.
+        ``"text"``: "without replacement according to the distribution defined by w" (the text
+        before eq. (7)), read as successive sampling; it needs at least k/2 nonzero w_i
+        (w = 0 samples uniformly in both readings).
+
+    Notes
+    -----
+    The target is CB11 Lemma 11's: E[2(ŷ − y)v] = 2(⟨w, x⟩ − y)x (the loss is (⟨w, x⟩ − y)²,
+    without HK12's factor ½).
+    """
+
+    geometry = "l1"
+
+    def __init__(self, part, *, k, reading="figure", B=None, check_assumptions=False):
+        super().__init__(B=B, check_assumptions=check_assumptions)
+        self.part = _check_part(part, {"data_point", "residual", "gradient"})
+        self.name = f"CB11.AER.{part}"
+        self.citation = CITATIONS["CB11.AER"]
+        self.k = check_int("k", k, low=2, even=True)
+        if reading not in ("figure", "text"):
+            raise InvalidParameterError(f"`reading` must be 'figure' or 'text'; got {reading!r}.")
+        self.reading = reading
+
+    def _params(self):
+        out = [("k", self.k)]
+        if self.reading != "figure":
+            out.append(("reading", self.reading))
+        if self.B is not None:
+            out.append(("B", self.B))
+        return out
+
+    @property
+    def budget(self):
+        return self.k if self.part == "gradient" else self.k // 2
+
+    def target_shape(self, d):
+        return () if self.part == "residual" else (d,)
+
+    def _validate_dims(self, d):
+        if self.k // 2 > d:
+            raise InvalidParameterError(
+                f"`k` must satisfy 2 <= k <= 2*d for CB11 AER (a k/2-subset of the d "
+                f"attributes); got k={self.k} with d={d}.")
+
+    def _target(self, w, x, y):
+        if self.part == "data_point":
+            return x.copy()
+        if self.part == "residual":
+            return float(w @ x) - y
+        return 2 * _gradient_target(w, x, y)
+
+    def _prepare(self, w, x, y):
+        from ._samplers import AliasTable
+        d = x.shape[0]
+        norm1 = float(np.abs(w).sum())
+        if norm1 > 0:
+            p = np.abs(w) / norm1
+            signed_norm = np.sign(w) * norm1
+        else:
+            p = np.full(d, 1.0 / d)                  # "if w = 0 set P(i) = 1/d"
+            signed_norm = np.zeros(d)
+        if self.reading == "text" and self.part != "data_point" and norm1 > 0:
+            support = int(np.count_nonzero(p))
+            if support < self.k // 2:
+                raise InvalidParameterError(
+                    f"`w` must have at least k/2={self.k // 2} nonzero entries for "
+                    f"reading='text' (k/2 draws without replacement from P ∝ |w|); got "
+                    f"{support}.")
+        return x, y, self.k, AliasTable(p), signed_norm, self.reading == "text", p
+
+    def _run(self, rng, sink, n, prepared):
+        from ._kernels import aer_kernel
+        x, y, k, table, signed_norm, without, p = prepared
+        aer_kernel(rng, sink, n, self.part, x, y, k, table, signed_norm, without, p)
+
+    def _reference(self, w, x, y, src):
+        return ref.cb11_aer(w, x, y, self.k, src, part=self.part, reading=self.reading)
+
+
+class BaselineEstimator(Estimator):
+    """CB11 Fig. 1's per-example estimates, stacked: rows 0..d-1 are A_t, row d is 2·y·v_t.
+
+    The target is what CB11 Lemmas 8 and 9 state: E[A_t] = x xᵀ and E[2 y v_t] = 2 y x.
+    (As printed, Fig. 1 never fills the diagonal of A_t; laocheck keeps the box literal and
+    reports the discrepancy as an erratum.)
+    """
+
+    geometry = "l1"
+
+    def __init__(self, *, k, B=None, check_assumptions=False):
+        super().__init__(B=B, check_assumptions=check_assumptions)
+        self.part = "loss"
+        self.name = "CB11.Baseline.loss"
+        self.citation = CITATIONS["CB11.Baseline"]
+        self.k = check_int("k", k, low=2, even=True)
+
+    def _params(self):
+        return [("k", self.k)] + ([("B", self.B)] if self.B is not None else [])
+
+    @property
+    def budget(self):
+        return self.k
+
+    def target_shape(self, d):
+        return (d + 1, d)
+
+    def _validate_dims(self, d):
+        if self.k > d:
+            raise InvalidParameterError(
+                f"`k` must satisfy 2 <= k <= d for CB11 Baseline (k attributes without "
+                f"replacement); got k={self.k} with d={d}.")
+
+    def _target(self, w, x, y):
+        return np.vstack([np.outer(x, x), 2 * y * x[None, :]])
+
+    def _prepare(self, w, x, y):
+        return x, y, self.k
+
+    def _run(self, rng, sink, n, prepared):
+        from ._kernels import baseline_kernel
+        baseline_kernel(rng, sink, n, *prepared)
+
+    def _reference(self, w, x, y, src):
+        return ref.cb11_baseline(x, y, self.k, src)
+
+
+def _check_coefficients(coefficients):
+    a = check_vector("coefficients", coefficients)
+    return a
+
+
+class _GenEstBase(Estimator):
+    """Shared set-up of HK12 Procedure 3: N = ⌈4B²⌉ and the table of p ∝ w²."""
+
+    budget_kind = "expectation"
+
+    def _genest_tables(self, w):
+        from ._samplers import AliasTable
+        norm_sq = float(w @ w)
+        d = w.shape[0]
+        if norm_sq > 0:
+            p = w * w / norm_sq
+            coef = np.zeros(d)
+            coef[p > 0] = norm_sq / w[p > 0]
+            return AliasTable(p), coef, False
+        return AliasTable(np.ones(d)), np.zeros(d), True
+
+    def _genest_constants(self):
+        N = ref.genest_sample_size(self.B)
+        return N, ref.genest_small_orders(N)
+
+
+class GenEstEstimator(_GenEstBase):
+    """HK12 Procedure 3: an unbiased estimate of f′(wᵀx − y) = Σ_n a_n (wᵀx − y)^n.
+
+    Parameters
+    ----------
+    coefficients : array
+        a_0, a_1, ... (a_n = 0 beyond the array): the Taylor coefficients of f′.
+    B : float, > 0
+        The norm bound of the procedure; N = ⌈4B²⌉ draws per factor for orders n > 2 log₂ N.
+
+    Notes
+    -----
+    Budget: HK12 Lemma 4.1 states at most 3 attributes in expectation (under its assumptions
+    ‖x‖₂ ≤ 1, ‖w‖₂ ≤ B, |y| ≤ B). When w = 0 each factor is −y, observed for free (fallback).
+    """
+
+    def __init__(self, *, coefficients, B, check_assumptions=False):
+        super().__init__(B=B, check_assumptions=check_assumptions)
+        if self.B is None:
+            raise InvalidParameterError("`B` is required by GenEst (N = ⌈4B²⌉).")
+        self.part = "derivative"
+        self.name = "HK12.GenEst.derivative"
+        self.citation = CITATIONS["HK12.GenEst"]
+        self.coefficients = _check_coefficients(coefficients)
+
+    def _params(self):
+        return [("coefficients", self.coefficients), ("B", self.B)]
+
+    budget = 3
+
+    def target_shape(self, d):
+        return ()
+
+    def _target(self, w, x, y):
+        theta = float(w @ x) - y
+        return float(np.polynomial.polynomial.polyval(theta, self.coefficients))
+
+    def _prepare(self, w, x, y):
+        table, coef, w_zero = self._genest_tables(w)
+        N, small = self._genest_constants()
+        return x, table, coef, w_zero, N, small, np.array([y])
+
+    def _run(self, rng, sink, n, prepared):
+        from ._kernels import genest_kernel
+        x, table, coef, w_zero, N, small, labels = prepared
+        genest_kernel(rng, sink, n, "derivative", x, 0, table, coef, w_zero,
+                      self.coefficients, N, float(small), 1.0, labels)
+
+    def _reference(self, w, x, y, src):
+        a = self.coefficients
+        if w.dtype == object:
+            a = [Fraction(v) for v in a]
+        return ref.hk12_genest(w, x, y, a, self.B, src)
+
+
+def aesvr_coefficients(n_terms=None):
+    """Taylor coefficients of ρ′ = erf, HK12 eq. (7): a_{2n} = 0, a_{2n+1} = 2(−1)^n/(√π n!(2n+1)).
+
+    Truncated where the coefficients underflow in double precision (n! > 10^308, n = 170), or
+    at ``n_terms`` coefficients a_0..a_{n_terms-1}.
+    """
+    n_max = 170 if n_terms is None else (n_terms + 1) // 2
+    a = np.zeros(2 * n_max + 1)
+    for n in range(n_max):
+        a[2 * n + 1] = 2.0 / sqrt(pi) * (-1) ** n / (factorial(n) * (2 * n + 1))
+    return a if n_terms is None else a[:n_terms]
+
+
+class AESVREstimator(_GenEstBase):
+    """HK12 Alg. 4 (AESVR): φ̃ = ½[GenEst(w, x/ε, (y+δ)/ε) + GenEst(w, x/ε, (y−δ)/ε)], g̃ = φ̃ x̃.
+
+    Parameters
+    ----------
+    part : {"residual", "gradient"}
+    k : int, >= 1 (gradient only)
+    B, eps, delta : float
+        Norm bound, smoothing accuracy ε > 0 and insensitivity δ >= 0 of f_ε (HK12 Sec. 4.2).
+
+    Notes
+    -----
+    Target: f_ε′(wᵀx − y) (times x for the gradient) with f_ε′(z) = ½[ρ′((z−δ)/ε) + ρ′((z+δ)/ε)]
+    and ρ′ = erf (Claim 4.3). The series of eq. (7) is truncated where its coefficients
+    underflow (n = 170), which biases the estimate only when |wᵀx − y ± δ|/ε is large.
+    Budget: k + 6 attributes in expectation (HK12 Thm 4.4), 6 for the residual.
+    """
+
+    def __init__(self, part, *, B, eps, delta=0.0, k=None, check_assumptions=False):
+        super().__init__(B=B, check_assumptions=check_assumptions)
+        self.part = _check_part(part, {"residual", "gradient"})
+        self.name = f"HK12.AESVR.{part}"
+        self.citation = CITATIONS["HK12.AESVR"]
+        self.eps = check_positive("eps", eps)
+        self.delta = check_scalar("delta", delta)
+        if self.delta < 0:
+            raise InvalidParameterError(f"`delta` must be >= 0; got delta={self.delta}.")
+        self.k = check_int("k", k, low=1) if part == "gradient" else None
+        self.coefficients = aesvr_coefficients()
+
+    def _params(self):
+        out = [("B", self.B), ("eps", self.eps), ("delta", self.delta)]
+        return ([("k", self.k)] if self.k else []) + out
+
+    @property
+    def budget(self):
+        return 6 + (self.k or 0)
+
+    def target_shape(self, d):
+        return () if self.part == "residual" else (d,)
+
+    def _target(self, w, x, y):
+        z = float(w @ x) - y
+        fprime = 0.5 * (erf((z - self.delta) / self.eps) + erf((z + self.delta) / self.eps))
+        return fprime if self.part == "residual" else fprime * x
+
+    def _prepare(self, w, x, y):
+        table, coef, w_zero = self._genest_tables(w)
+        N, small = self._genest_constants()
+        labels = np.array([(y + self.delta) / self.eps, (y - self.delta) / self.eps])
+        return x, table, coef, w_zero, N, small, labels
+
+    def _run(self, rng, sink, n, prepared):
+        from ._kernels import genest_kernel
+        x, table, coef, w_zero, N, small, labels = prepared
+        genest_kernel(rng, sink, n, self.part, x, self.k or 0, table, coef, w_zero,
+                      self.coefficients, N, float(small), 1.0 / self.eps, labels)
+
+    def _reference(self, w, x, y, src):
+        return ref.hk12_aesvr(w, x, y, self.k, self.coefficients, self.B, self.eps, self.delta,
+                              src, part=self.part)
+
+
+def _register_all():
+    for algorithm, parts in (
+        ("HK12.AERR", ("data_point", "residual", "gradient")),
+        ("HK12.AELR", ("data_point", "residual", "gradient", "clipped_gradient")),
+        ("KS15.GAERR", ("data_point", "residual", "gradient")),
+        ("KS15.GAELR", ("data_point", "residual", "gradient", "clipped_gradient")),
+        ("KS15.DDAERR", ("data_point", "residual", "gradient")),
+        ("KS15.DDAELR", ("data_point", "residual", "gradient", "clipped_gradient")),
+        ("KS15.ImprovedInnerProduct", ("residual", "gradient")),
+    ):
+        for part in parts:
+            register(f"{algorithm}.{part}", partial(ImportanceEstimator, algorithm, part))
+    for part in ("data_point", "residual", "gradient"):
+        register(f"CB11.AER.{part}", partial(AEREstimator, part))
+    register("CB11.Baseline.loss", BaselineEstimator)
+    register("HK12.GenEst.derivative", GenEstEstimator)
+    for part in ("residual", "gradient"):
+        register(f"HK12.AESVR.{part}", partial(AESVREstimator, part))
+
+
+_register_all()
+
+
+def example_params(name, d, *, k=2, B=1.0):
+    """A valid parameter set for estimator ``name`` in dimension ``d`` (for tests and examples).
+
+    q and the second moments are fixed, non-uniform, strictly positive vectors; η = 1/(2B);
+    AESVR uses ε = 0.5, δ = 0.1; GenEst estimates f′(z) = 1 + z/2 − z²/8 + z³/16 (a cubic, so
+    its expectation is finite to enumerate exactly).
+    """
+    from ._protocol import names as _names
+    if name not in _names():
+        raise InvalidParameterError(f"`name` must be one of laocheck.estimators.names(); got {name!r}.")
+    weights = np.arange(1, d + 1, dtype=np.float64)
+    moments = weights ** 2 / np.sum(weights ** 2)        # E[x_i²] ∝ i²
+    q = weights / weights.sum()                           # q_i ∝ i
+    algorithm, part = name.rsplit(".", 1)
+    if algorithm == "CB11.Baseline":
+        return dict(k=2 * max(1, k // 2))
+    if algorithm == "CB11.AER":
+        return dict(k=2 * max(1, k // 2))
+    if algorithm == "HK12.GenEst":
+        return dict(coefficients=[1.0, 0.5, -0.125, 0.0625], B=B)
+    if algorithm == "HK12.AESVR":
+        return dict(B=B, eps=0.5, delta=0.1, **({"k": k} if part == "gradient" else {}))
+    out = {} if part == "residual" else {"k": k}
+    if algorithm in ("KS15.GAERR", "KS15.GAELR") and part != "residual":
+        out["q"] = q
+    if algorithm in ("KS15.DDAERR", "KS15.DDAELR", "KS15.ImprovedInnerProduct"):
+        out["second_moments"] = moments
+    if part == "clipped_gradient":
+        out["eta"] = 1 / (2 * B)
+    return out

@@ -1,0 +1,290 @@
+"""The estimator protocol shared by every per-example estimate, and its registry.
+
+An estimator is an object with
+
+* ``name`` (``"<catalog id>.<part>"``), ``citation``, ``params``;
+* ``budget`` and ``budget_kind``: the attributes of x one draw may observe, a maximum
+  (``"max"``) or a bound on the expectation (``"expectation"``, GenEst and AESVR);
+* ``target(w, x, y)``: what the estimate claims to estimate;
+* ``sample(w, x, y, n=..., rng=...)``: ``n`` independent draws from the Cython kernel
+  (:class:`Draws`: ``values`` of shape ``(n, *target_shape)``, ``attributes`` of shape ``(n,)``);
+* ``accumulate(w, x, y, n=..., rng=...)``: the kernel-side running sums of ``n`` draws
+  (:class:`Moments`) without materialising them;
+* ``reference(w, x, y, src)``: one draw of the literal transcription (``laocheck.reference``)
+  through a randomness source, so that it can be enumerated exactly;
+* ``sample_reference(w, x, y, n=..., rng=...)``: draws of the literal version (slow);
+* ``assumptions(w, x, y)``: the paper's assumptions this instance violates.
+
+A user's own estimator implements the same methods (``sample`` and ``target`` at least) to be
+checked by the same checks.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validation import check_int, check_rng, check_scalar, check_vector
+from ..exceptions import InvalidParameterError
+
+__all__ = ["Draws", "Moments", "Estimator", "register", "names", "get"]
+
+#: Largest number of doubles ``sample`` materialises (4 GiB); use ``accumulate`` beyond it.
+MAX_DENSE = 2**29
+
+
+@dataclass(frozen=True, repr=False)
+class Draws:
+    """Independent draws of an estimate: ``values[t]`` and the attributes draw t observed."""
+
+    values: np.ndarray
+    attributes: np.ndarray
+
+    def __repr__(self):
+        return (f"Draws(n={self.attributes.shape[0]}, shape={self.values.shape[1:]}, "
+                f"max_attributes={int(self.attributes.max(initial=0))})")
+
+
+@dataclass(frozen=True, repr=False)
+class Moments:
+    """Running sums of n draws, accumulated inside the kernel.
+
+    ``sum`` and ``sum_sq`` are per coordinate (shape of the target), ``sum_norm_sq`` is
+    Σ_t ‖v_t‖², ``sum_norm_sq_sq`` is Σ_t ‖v_t‖⁴; the attribute counts come as a sum, a sum of
+    squares, a maximum and a histogram (last bin: 64 attributes or more).
+    """
+
+    n: int
+    sum: np.ndarray
+    sum_sq: np.ndarray
+    sum_norm_sq: float
+    sum_norm_sq_sq: float
+    attributes_sum: int
+    attributes_sum_sq: int
+    attributes_max: int
+    attributes_hist: np.ndarray = field(default_factory=lambda: np.zeros(65, dtype=np.int64))
+
+    @property
+    def mean(self):
+        """Per-coordinate sample mean."""
+        return self.sum / self.n
+
+    @property
+    def second_moment(self):
+        """Per-coordinate mean of squares (E[v_i²] estimated)."""
+        return self.sum_sq / self.n
+
+    @property
+    def mean_norm_sq(self):
+        """Sample mean of ‖v‖² (E‖v‖² estimated; for a scalar estimate, E[v²])."""
+        return self.sum_norm_sq / self.n
+
+    @property
+    def attributes_mean(self):
+        return self.attributes_sum / self.n
+
+    def merge(self, other):
+        """The sums of both runs (e.g. two chunks or two workers)."""
+        if self.sum.shape != other.sum.shape:
+            raise InvalidParameterError("cannot merge Moments of different shapes")
+        return Moments(
+            n=self.n + other.n,
+            sum=self.sum + other.sum,
+            sum_sq=self.sum_sq + other.sum_sq,
+            sum_norm_sq=self.sum_norm_sq + other.sum_norm_sq,
+            sum_norm_sq_sq=self.sum_norm_sq_sq + other.sum_norm_sq_sq,
+            attributes_sum=self.attributes_sum + other.attributes_sum,
+            attributes_sum_sq=self.attributes_sum_sq + other.attributes_sum_sq,
+            attributes_max=max(self.attributes_max, other.attributes_max),
+            attributes_hist=self.attributes_hist + other.attributes_hist,
+        )
+
+    def __repr__(self):
+        return (f"Moments(n={self.n}, shape={self.sum.shape}, mean_norm_sq={self.mean_norm_sq:.6g}, "
+                f"attributes_mean={self.attributes_mean:.4g}, attributes_max={self.attributes_max})")
+
+
+class Estimator:
+    """Base class: validation, the Draws/Moments plumbing and the reference sampler.
+
+    Subclasses set ``name``, ``citation``, ``budget``, ``budget_kind`` and implement
+    ``_target(w, x, y)``, ``_prepare(w, x, y)`` (validated arrays -> kernel arguments),
+    ``_run(rng, sink, n, prepared)``, ``_reference(w, x, y, src)`` and
+    ``_violations(w, x, y)``.
+    """
+
+    name = None
+    citation = None
+    budget_kind = "max"
+    #: geometry of the paper's assumptions: "l2" (‖x‖₂ ≤ 1, ‖w‖₂ ≤ B) or "l1" (‖x‖∞ ≤ 1, ‖w‖₁ ≤ B)
+    geometry = "l2"
+    #: True when the estimate needs w ≠ 0 (none does: each has a documented fallback)
+    needs_nonzero_w = False
+
+    def __init__(self, *, B=None, check_assumptions=False):
+        self.B = None if B is None else _check_B(B)
+        self.check_assumptions = bool(check_assumptions)
+
+    # -- public protocol ---------------------------------------------------------------------
+    @property
+    def params(self):
+        return dict(self._params())
+
+    def target_shape(self, d):
+        return (d,)
+
+    def target(self, w, x, y):
+        w, x, y = self._validate(w, x, y)
+        return self._target(w, x, y)
+
+    def sample(self, w, x, y, *, n=1, rng=None):
+        """``n`` independent draws from the Cython kernel (:class:`Draws`)."""
+        w, x, y = self._validate(w, x, y)
+        n = check_int("n", n, low=1)
+        shape = self.target_shape(x.shape[0])
+        size = int(np.prod(shape, dtype=np.int64))
+        if n * size > MAX_DENSE:
+            raise InvalidParameterError(
+                f"`n` * target size must be <= {MAX_DENSE} to materialise the draws; got "
+                f"n={n} with target size {size}. Use `accumulate` for moment sums."
+            )
+        rng = check_rng(rng)
+        from ._kernels import Sink
+        sink = Sink(n, size, False)
+        self._run(rng, sink, n, self._prepare(w, x, y))
+        values, attributes = sink.result()
+        return Draws(values.reshape((n, *shape)), attributes.astype(np.int64))
+
+    def accumulate(self, w, x, y, *, n, rng=None):
+        """Running sums of ``n`` draws computed inside the kernel (:class:`Moments`)."""
+        w, x, y = self._validate(w, x, y)
+        n = check_int("n", n, low=1)
+        rng = check_rng(rng)
+        shape = self.target_shape(x.shape[0])
+        size = int(np.prod(shape, dtype=np.int64))
+        from ._kernels import Sink
+        sink = Sink(n, size, True)
+        self._run(rng, sink, n, self._prepare(w, x, y))
+        r = sink.result()
+        return Moments(
+            n=r["n"], sum=r["sum"].reshape(shape), sum_sq=r["sum_sq"].reshape(shape),
+            sum_norm_sq=r["sum_norm_sq"], sum_norm_sq_sq=r["sum_norm_sq_sq"],
+            attributes_sum=r["attributes_sum"], attributes_sum_sq=r["attributes_sum_sq"],
+            attributes_max=r["attributes_max"],
+            attributes_hist=r["attributes_hist"].astype(np.int64),
+        )
+
+    def reference(self, w, x, y, src):
+        """One draw of the literal transcription through the randomness source ``src``.
+
+        ``w``, ``x`` may be float arrays or sequences of Fractions (exact arithmetic); no
+        coercion to float happens here, so the exact enumerator sees exact numbers.
+        """
+        w = np.asarray(w, dtype=object) if _is_exact(w) or _is_exact(x) else np.asarray(w, float)
+        x = np.asarray(x, dtype=object) if w.dtype == object else np.asarray(x, float)
+        return self._reference(w, x, y, src)
+
+    def sample_reference(self, w, x, y, *, n=1, rng=None):
+        """``n`` draws of the literal reference version with a ``numpy.random.Generator``."""
+        from ..stats.exact import RandomSource
+        w, x, y = self._validate(w, x, y)
+        n = check_int("n", n, low=1)
+        src = RandomSource(check_rng(rng))
+        shape = self.target_shape(x.shape[0])
+        values = np.empty((n, *shape))
+        attributes = np.empty(n, dtype=np.int64)
+        for t in range(n):
+            value, seen = self._reference(w, x, y, src)
+            values[t] = np.asarray(value, dtype=np.float64)
+            attributes[t] = len(seen)
+        return Draws(values, attributes)
+
+    def assumptions(self, w, x, y):
+        """The assumptions of the paper this instance violates (an empty list if none)."""
+        w, x, y = self._validate(w, x, y, check=False)
+        return self._violations(w, x, y)
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={_short(v)}" for k, v in self._params())
+        return f"get({self.name!r}{', ' if args else ''}{args})"
+
+    # -- helpers for subclasses --------------------------------------------------------------
+    def _params(self):
+        return []
+
+    def _validate(self, w, x, y, check=True):
+        x = check_vector("x", x)
+        w = check_vector("w", w, d=x.shape[0])
+        y = check_scalar("y", y)
+        self._validate_dims(x.shape[0])
+        if check and self.check_assumptions:
+            bad = self._violations(w, x, y)
+            if bad:
+                raise InvalidParameterError(
+                    f"the instance breaks the assumptions of {self.citation}: " + "; ".join(bad)
+                )
+        return w, x, y
+
+    def _validate_dims(self, d):
+        """Checks of the parameters against the dimension d (e.g. k <= d)."""
+
+    def _violations(self, w, x, y):
+        out = []
+        if self.geometry == "l2":
+            nx, nw, xn, wn = float(np.linalg.norm(x)), float(np.linalg.norm(w)), "‖x‖₂", "‖w‖₂"
+        else:
+            nx, nw, xn, wn = float(np.max(np.abs(x))), float(np.sum(np.abs(w))), "‖x‖∞", "‖w‖₁"
+        if nx > 1 + 1e-12:
+            out.append(f"{xn} <= 1 (got {nx:.6g})")
+        if self.B is not None:
+            if abs(y) > self.B:
+                out.append(f"|y| <= B (got |y|={abs(y):.6g}, B={self.B:.6g})")
+            if nw > self.B * (1 + 1e-12):
+                out.append(f"{wn} <= B (got {nw:.6g}, B={self.B:.6g})")
+        return out
+
+
+def _check_B(B):
+    B = check_scalar("B", B)
+    if not B > 0:
+        raise InvalidParameterError(f"`B` must be > 0; got B={B}.")
+    return B
+
+
+def _is_exact(v):
+    try:
+        arr = np.asarray(v)
+    except Exception:
+        return False
+    return arr.dtype == object
+
+
+def _short(v):
+    if isinstance(v, np.ndarray):
+        return f"<array shape={v.shape}>"
+    return repr(v)
+
+
+_REGISTRY = {}
+
+
+def register(name, factory):
+    """Register ``factory(**params)`` under ``name`` (``"<catalog id>.<part>"``)."""
+    if name in _REGISTRY:
+        raise InvalidParameterError(f"an estimator named {name!r} is already registered")
+    _REGISTRY[name] = factory
+
+
+def names():
+    """The names of every registered estimator, sorted."""
+    return sorted(_REGISTRY)
+
+
+def get(name, **params):
+    """The estimator ``name`` built with ``params`` (validated; see each class for its own)."""
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise InvalidParameterError(
+            f"`name` must be one of laocheck.estimators.names(); got {name!r}."
+        ) from None
+    return factory(**params)

@@ -1,0 +1,22 @@
+# cython: language_level=3
+from numpy.random cimport bitgen_t
+from ._rng cimport uniform01, bounded
+
+
+cdef class AliasTable:
+    cdef readonly long n
+    cdef double[::1] _prob
+    cdef long[::1] _alias
+    cdef double[::1] _p
+    cdef long draw(self, bitgen_t* bg) noexcept nogil
+
+
+cdef class SumTree:
+    cdef readonly long n
+    cdef long _cap
+    cdef double[::1] _tree
+    cdef long draw(self, bitgen_t* bg) noexcept nogil
+    cdef void set_weight(self, long i, double weight) noexcept nogil
+
+
+cdef bitgen_t* bitgen_of(object rng) except NULL

@@ -1,0 +1,185 @@
+# cython: language_level=3
+"""Samplers of a discrete distribution over {0, ..., n - 1}, drawing from a numpy Generator.
+
+* :class:`AliasTable` for a fixed distribution (Walker's alias method as built by Vose):
+  O(n) to build, O(1) per draw. Used for a fixed q (KS15 Alg. 1 line 4) and for the
+  distributions of one estimate call (p ∝ w², ∝ abs(w), ∝ abs(w)·√E[x²]) when w is fixed.
+* :class:`SumTree` for distributions whose weights change (w-dependent sampling inside a learner):
+  O(log n) per draw and per weight update, the total kept exactly as the sum of its children.
+
+Written by hand because numpy's ``Generator.choice`` is O(n) per call with a cumulative sum and
+cannot be called from a nogil kernel; no maintained library ships either structure for Cython.
+
+References
+----------
+M. D. Vose, "A linear algorithm for generating random numbers with a given distribution",
+IEEE Trans. Software Eng. 17(9), 1991.
+"""
+import numpy as np
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from numpy.random cimport bitgen_t
+
+from ._rng cimport bounded, uniform01
+
+
+cdef bitgen_t* bitgen_of(object rng) except NULL:
+    capsule = rng.bit_generator.capsule
+    if not PyCapsule_IsValid(capsule, b"BitGenerator"):
+        raise ValueError("`rng` must be a numpy.random.Generator")
+    return <bitgen_t*>PyCapsule_GetPointer(capsule, b"BitGenerator")
+
+
+cdef class AliasTable:
+    """Alias table of a fixed probability vector ``p`` (entries >= 0, positive sum).
+
+    ``p`` is normalised by its sum; zero entries are never drawn. Validation is the caller's
+    (``laocheck.estimators``) job; this class only checks what would make it crash.
+    """
+
+    def __init__(self, p):
+        cdef double[::1] pv = np.ascontiguousarray(p, dtype=np.float64)
+        cdef long n = pv.shape[0]
+        if n < 1:
+            raise ValueError("`p` must have at least one entry")
+        total = float(np.sum(pv))
+        if not (total > 0.0) or not np.all(np.isfinite(pv)) or np.any(np.asarray(pv) < 0):
+            raise ValueError("`p` must be finite, nonnegative and have a positive sum")
+        self.n = n
+        self._p = np.asarray(pv) / total
+        self._prob = np.empty(n, dtype=np.float64)
+        self._alias = np.arange(n, dtype=np.int_)
+        cdef double[::1] scaled = np.asarray(self._p) * n
+        cdef long[::1] small = np.empty(n, dtype=np.int_)
+        cdef long[::1] large = np.empty(n, dtype=np.int_)
+        cdef long ns = 0, nl = 0, i, s, l
+        for i in range(n):
+            if scaled[i] < 1.0:
+                small[ns] = i
+                ns += 1
+            else:
+                large[nl] = i
+                nl += 1
+        while ns > 0 and nl > 0:
+            ns -= 1
+            s = small[ns]
+            l = large[nl - 1]
+            self._prob[s] = scaled[s]
+            self._alias[s] = l
+            scaled[l] = (scaled[l] + scaled[s]) - 1.0
+            if scaled[l] < 1.0:
+                nl -= 1
+                small[ns] = l
+                ns += 1
+        # Whatever remains has weight 1 up to rounding (Vose's numerically stable finish).
+        while nl > 0:
+            nl -= 1
+            self._prob[large[nl]] = 1.0
+        while ns > 0:
+            ns -= 1
+            # a remaining "small" column only exists through rounding: never send mass to an
+            # alias of a zero-probability entry
+            self._prob[small[ns]] = 1.0 if self._p[small[ns]] > 0 else 0.0
+        # A column of a zero-probability entry must alias to a positive one.
+        for i in range(n):
+            if self._p[i] == 0.0:
+                self._prob[i] = 0.0
+                if self._p[self._alias[i]] == 0.0:
+                    self._alias[i] = int(np.argmax(self._p))
+
+    @property
+    def probabilities(self):
+        """The normalised distribution this table draws from."""
+        return np.asarray(self._p).copy()
+
+    cdef long draw(self, bitgen_t* bg) noexcept nogil:
+        cdef long i = <long>bounded(bg, <unsigned int>self.n)
+        if uniform01(bg) < self._prob[i]:
+            return i
+        return self._alias[i]
+
+    def sample(self, rng, Py_ssize_t size):
+        """Draw ``size`` indices with the caller's ``numpy.random.Generator``."""
+        cdef bitgen_t* bg = bitgen_of(rng)
+        cdef long[::1] out = np.empty(size, dtype=np.int_)
+        cdef Py_ssize_t t
+        with rng.bit_generator.lock, nogil:
+            for t in range(size):
+                out[t] = self.draw(bg)
+        return np.asarray(out)
+
+
+cdef class SumTree:
+    """Binary sum tree over n nonnegative weights: draw ∝ weight and update in O(log n)."""
+
+    def __init__(self, weights):
+        w = np.ascontiguousarray(weights, dtype=np.float64)
+        if w.ndim != 1 or w.shape[0] < 1:
+            raise ValueError("`weights` must be a nonempty 1-d array")
+        if not np.all(np.isfinite(w)) or np.any(w < 0):
+            raise ValueError("`weights` must be finite and nonnegative")
+        self.n = w.shape[0]
+        cap = 1
+        while cap < self.n:
+            cap *= 2
+        self._cap = cap
+        tree = np.zeros(2 * cap, dtype=np.float64)
+        tree[cap:cap + self.n] = w
+        for i in range(cap - 1, 0, -1):
+            tree[i] = tree[2 * i] + tree[2 * i + 1]
+        self._tree = tree
+
+    @property
+    def total(self):
+        """Sum of the weights (the root of the tree)."""
+        return self._tree[1]
+
+    @property
+    def weights(self):
+        return np.asarray(self._tree[self._cap:self._cap + self.n]).copy()
+
+    cdef void set_weight(self, long i, double weight) noexcept nogil:
+        cdef long node = self._cap + i
+        self._tree[node] = weight
+        node //= 2
+        while node >= 1:
+            # recomputed from the children, never by adding a delta: no drift accumulates
+            self._tree[node] = self._tree[2 * node] + self._tree[2 * node + 1]
+            node //= 2
+
+    def update(self, Py_ssize_t i, double weight):
+        """Set weight ``i`` to ``weight`` (finite, >= 0)."""
+        if not 0 <= i < self.n:
+            raise ValueError(f"`i` must satisfy 0 <= i < {self.n}; got i={i}")
+        if not (weight >= 0.0) or weight == float("inf"):
+            raise ValueError(f"`weight` must be finite and >= 0; got weight={weight}")
+        self.set_weight(i, weight)
+
+    cdef long draw(self, bitgen_t* bg) noexcept nogil:
+        cdef double u, left
+        cdef long node
+        while True:
+            u = uniform01(bg) * self._tree[1]
+            node = 1
+            while node < self._cap:
+                left = self._tree[2 * node]
+                if u < left:
+                    node = 2 * node
+                else:
+                    u -= left
+                    node = 2 * node + 1
+            # Rounding can, with probability O(machine epsilon), land on an empty leaf;
+            # redrawing then keeps every drawn index inside the support.
+            if node - self._cap < self.n and self._tree[node] > 0.0:
+                return node - self._cap
+
+    def sample(self, rng, Py_ssize_t size):
+        """Draw ``size`` indices ∝ the current weights (which must have a positive total)."""
+        if not self._tree[1] > 0.0:
+            raise ValueError("cannot sample from a SumTree whose weights are all zero")
+        cdef bitgen_t* bg = bitgen_of(rng)
+        cdef long[::1] out = np.empty(size, dtype=np.int_)
+        cdef Py_ssize_t t
+        with rng.bit_generator.lock, nogil:
+            for t in range(size):
+                out[t] = self.draw(bg)
+        return np.asarray(out)
