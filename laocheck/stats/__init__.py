@@ -1,1 +1,55 @@
-"""Rigorous Monte Carlo statistics and the exact-enumeration oracle (filled in by the stats issue)."""
+"""Rigorous Monte Carlo statistics and the exact-enumeration oracle of laocheck.
+
+Every decision here has a stated false-failure probability ``delta`` that holds for every
+sample size (no normal approximations), and a stated power (:func:`detectable_violation`,
+:func:`required_samples`). See DESIGN.md, "Statistics engine: choosing a method":
+
+==========================================  ===============================================
+situation                                   function
+==========================================  ===============================================
+bounded estimate, known range               :func:`mean_interval` (betting, prpl-eb,
+                                            bernstein, hoeffding)
+kernel-side running sums (n, sum, sum sq)   :func:`mean_interval_from_sums`
+unbounded, known variance bound             :func:`median_of_means_interval`
+Z >= 0, refute E[Z] <= G^2                  :func:`nonnegative_lower_bound`
+vector mean, its squared norm               :func:`vector_mean_interval`,
+                                            :func:`squared_norm_interval`
+sampler's categorical distribution          :func:`multinomial_test`, :func:`two_sample_test`
+two real-valued samplers                    :func:`two_sample_ks_test`,
+                                            :func:`two_sample_mean_test`
+decide with as few draws as possible        :func:`sequential_mean_test`,
+                                            :func:`sequential_bound_test`
+split a run's delta across checks           :class:`ErrorBudget`
+exact distribution of a sampling plan       :mod:`laocheck.stats.exact`
+==========================================  ===============================================
+"""
+
+from .assertions import assert_mean_at_least, assert_mean_at_most, assert_mean_equal
+from .budget import DEFAULT_PER_CHECK_DELTA, BudgetAllocation, ErrorBudget
+from .design import DESIGN_METHODS, detectable_violation, required_samples
+from .distributions import (CategoricalTestResult, TwoSampleResult, clopper_pearson,
+                            multinomial_test, two_sample_ks_test, two_sample_mean_test,
+                            two_sample_test)
+from .exact import (ExactDistribution, IIDDraws, Plan, RandomHalves, RandomSource,
+                    TruncatedGeometric, UniformSubset, enumerate_outcomes)
+from .intervals import METHODS, SUM_METHODS, MeanInterval, mean_interval, mean_interval_from_sums
+from .sequential import (SequentialTestResult, look_schedule, sequential_bound_test,
+                         sequential_mean_test)
+from .unbounded import median_of_means_interval, nonnegative_lower_bound
+from .vectors import (VectorMeanInterval, squared_norm_interval, vector_mean_interval,
+                      vector_mean_interval_from_sums)
+
+__all__ = [
+    "MeanInterval", "mean_interval", "mean_interval_from_sums", "METHODS", "SUM_METHODS",
+    "median_of_means_interval", "nonnegative_lower_bound",
+    "VectorMeanInterval", "vector_mean_interval", "vector_mean_interval_from_sums",
+    "squared_norm_interval",
+    "CategoricalTestResult", "TwoSampleResult", "multinomial_test", "two_sample_test",
+    "two_sample_ks_test", "two_sample_mean_test", "clopper_pearson",
+    "SequentialTestResult", "sequential_mean_test", "sequential_bound_test", "look_schedule",
+    "detectable_violation", "required_samples", "DESIGN_METHODS",
+    "assert_mean_equal", "assert_mean_at_most", "assert_mean_at_least",
+    "ErrorBudget", "BudgetAllocation", "DEFAULT_PER_CHECK_DELTA",
+    "ExactDistribution", "RandomSource", "enumerate_outcomes", "IIDDraws", "UniformSubset",
+    "RandomHalves", "TruncatedGeometric", "Plan",
+]
