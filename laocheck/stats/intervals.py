@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -107,9 +108,20 @@ class _Summary:
         var = float(np.var(x, ddof=1)) if x.size > 1 else 0.25
         return cls(x.size, float(np.mean(x)), var, x)
 
+    @cached_property
+    def predictable(self):
+        """(sigma^2_{t-1}, (x_t - mu_{t-1})^2) for t = 1..n; both unchanged by x -> 1 - x."""
+        mu_prev, sig2_prev = _predictable_moments(self.x)
+        return sig2_prev, (self.x - mu_prev) ** 2
+
     def reflected(self):
-        """Summary of 1 - x (same variance)."""
-        return _Summary(self.n, 1.0 - self.mean, self.var, None if self.x is None else 1.0 - self.x)
+        """Summary of 1 - x (same variance, same predictable variances)."""
+        if self.x is None:
+            return _Summary(self.n, 1.0 - self.mean, self.var)
+        mirror = _Summary(self.n, 1.0 - self.mean, self.var, 1.0 - self.x)
+        if "predictable" in self.__dict__:
+            mirror.__dict__["predictable"] = self.predictable
+        return mirror
 
 
 def _hoeffding_lower(s, delta):
@@ -148,12 +160,25 @@ def _prpl_eb_lower(s, delta):
     (their fixed-n tuning). The bounds form a confidence sequence, so their maximum over
     t <= n is valid too.
     """
-    x = s.x
-    mu_prev, sig2_prev = _predictable_moments(x)
+    sig2_prev, sq_dev = s.predictable
     log_inv = math.log(1.0 / delta)
     lam = np.minimum(_BET_CAP, np.sqrt(2.0 * log_inv / (s.n * sig2_prev)))
-    penalty = np.cumsum((x - mu_prev) ** 2 * (-np.log1p(-lam) - lam))
-    return float(np.max((np.cumsum(lam * x) - log_inv - penalty) / np.cumsum(lam)))
+    penalty = np.cumsum(sq_dev * (-np.log1p(-lam) - lam))
+    return float(np.max((np.cumsum(lam * s.x) - log_inv - penalty) / np.cumsum(lam)))
+
+
+def _max_partial_sum(v, checkpoints=1024):
+    """max_t sum_{i<=t} v_i over t in {B, 2B, ..., n} (every t when n <= 4 checkpoints).
+
+    Taking the maximum over fewer times keeps Ville's inequality valid (it holds for the
+    supremum over all t) and costs one fast block reduction instead of a full cumsum.
+    """
+    if v.size <= 4 * checkpoints:
+        return float(np.max(np.cumsum(v)))
+    block = v.size // checkpoints
+    head = block * checkpoints
+    partial = np.cumsum(v[:head].reshape(checkpoints, block).sum(axis=1))
+    return max(float(partial.max()), float(partial[-1] + v[head:].sum()))
 
 
 def _betting_lower(s, delta):
@@ -162,19 +187,26 @@ def _betting_lower(s, delta):
     For a candidate mean m the capital K_t(m) = prod_{i<=t} (1 + lam_i(m) (x_i - m)), with
     predictable bets lam_i(m) = min(sqrt(2 ln(1/delta) / (n sigma^2_{i-1})), c / m), is a
     nonnegative martingale when E X = m, so by Ville's inequality
-    P(max_{t<=n} K_t(m) >= 1/delta) <= delta. The confidence set {m : max_t K_t(m) < 1/delta}
+    P(max_{t<=n} K_t(m) >= 1/delta) <= delta (the maximum is taken over at most ~1024
+    checkpoints, see :func:`_max_partial_sum`). The confidence set {m : max_t K_t(m) < 1/delta}
     is [L, 1] since K_t(m) decreases in m; L is found by Brent's method on
     m -> max_t ln K_t(m) - ln(1/delta), then moved outwards until the returned point is
     certified rejected, so the numerical tolerance never costs coverage.
     """
     x = s.x
     log_inv = math.log(1.0 / delta)
-    _, sig2_prev = _predictable_moments(x)
-    lam = np.sqrt(2.0 * log_inv / (s.n * sig2_prev))
+    lam = np.sqrt(2.0 * log_inv / (s.n * s.predictable[0]))
+    lam_max = float(np.max(lam))
+    buffer = np.empty_like(x)
 
-    def excess(m):  # >= 0 iff the candidate m is rejected
-        bets = np.minimum(lam, _BET_CAP / m) if m > 0 else lam
-        return float(np.max(np.cumsum(np.log1p(bets * (x - m))))) - log_inv
+    def excess(m):  # >= 0 iff the candidate m is rejected; one pass, no temporaries
+        np.subtract(x, m, out=buffer)
+        if m > 0 and _BET_CAP / m < lam_max:
+            np.multiply(buffer, np.minimum(lam, _BET_CAP / m), out=buffer)
+        else:
+            np.multiply(buffer, lam, out=buffer)
+        np.log1p(buffer, out=buffer)
+        return _max_partial_sum(buffer) - log_inv
 
     if excess(0.0) < 0:
         return 0.0
