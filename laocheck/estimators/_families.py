@@ -127,6 +127,7 @@ class ImportanceEstimator(Estimator):
 
     def _data_point_distribution(self, q):
         algorithm = self.algorithm
+        self._q_rule = None
         if algorithm in ("HK12.AERR", "HK12.AELR"):
             if q is not None:
                 raise InvalidParameterError(f"`q` is uniform in {algorithm}; use KS15.GAERR/GAELR "
@@ -143,6 +144,7 @@ class ImportanceEstimator(Estimator):
         if algorithm == "KS15.ImprovedInnerProduct" and not (q is None or isinstance(q, str)):
             return check_distribution("q", q, d=m.shape[0])
         rule = {"KS15.DDAERR": "ridge", "KS15.DDAELR": "lasso"}.get(algorithm, q or "ridge")
+        self._q_rule = rule
         if rule not in ("ridge", "lasso"):
             raise InvalidParameterError(f"`q` must be 'ridge', 'lasso' or an array; got {q!r}.")
         if q is not None and algorithm != "KS15.ImprovedInnerProduct":
@@ -244,6 +246,21 @@ class ImportanceEstimator(Estimator):
         from ._kernels import importance_kernel
         importance_kernel(rng, sink, n, self.part, *prepared)
 
+    def _exact_distributions(self):
+        """q and E[x²] as exact Fractions (floats at their binary value), q renormalised
+        exactly and, for the data-dependent rules, recomputed from the exact moments."""
+        moments = None
+        if self.second_moments is not None:
+            moments = [Fraction(v) for v in self.second_moments]
+        if self.q is None:
+            return None, moments
+        if self._q_rule is not None:
+            weights = [ref.exact_sqrt(m) for m in moments] if self._q_rule == "ridge" else moments
+        else:
+            weights = [Fraction(v) for v in self.q]
+        total = sum(weights)
+        return [v / total for v in weights], moments
+
     def _reference(self, w, x, y, src):
         if self.paper == "HK12":
             lasso = self.kind == "lasso"
@@ -256,12 +273,9 @@ class ImportanceEstimator(Estimator):
                 eta = self.eta if w.dtype != object else Fraction(self.eta)
                 g = ref.hk12_clip(g, eta)
             return g, seen
-        q = self.q
-        moments = self.second_moments
+        q, moments = self.q, self.second_moments
         if w.dtype == object:
-            # exact mode: the distributions as the Fractions closest to the float parameters
-            q = None if q is None else [Fraction(v) for v in q]
-            moments = None if moments is None else [Fraction(v) for v in moments]
+            q, moments = self._exact_distributions()
         kw = dict(kind=self.kind, second_moments=moments, n_inner=self.n_inner)
         if self.part == "data_point":
             return ref.ks15_data_point(x, self.k, q, src)

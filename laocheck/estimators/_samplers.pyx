@@ -19,7 +19,7 @@ import numpy as np
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from numpy.random cimport bitgen_t
 
-from ._rng cimport bounded, uniform01
+from ._rng cimport bounded, geometric_half, partial_shuffle, uniform01
 
 
 cdef bitgen_t* bitgen_of(object rng) except NULL:
@@ -183,3 +183,45 @@ cdef class SumTree:
             for t in range(size):
                 out[t] = self.draw(bg)
         return np.asarray(out)
+
+
+# -- _py hooks: the inline primitives of _rng.pxd exposed to the tests -------------------------
+
+def _py_bounded(rng, unsigned int n, Py_ssize_t size):
+    """``size`` draws of the unbiased bounded integer on {0, ..., n - 1}."""
+    if n < 1:
+        raise ValueError("`n` must be >= 1")
+    cdef bitgen_t* bg = bitgen_of(rng)
+    cdef long[::1] out = np.empty(size, dtype=np.int_)
+    cdef Py_ssize_t t
+    with rng.bit_generator.lock, nogil:
+        for t in range(size):
+            out[t] = bounded(bg, n)
+    return np.asarray(out)
+
+
+def _py_geometric_half(rng, Py_ssize_t size):
+    """``size`` draws of N with P(N = n) = 2**-(n + 1) (HK12 Procedure 3, line 2)."""
+    cdef bitgen_t* bg = bitgen_of(rng)
+    cdef long[::1] out = np.empty(size, dtype=np.int_)
+    cdef Py_ssize_t t
+    with rng.bit_generator.lock, nogil:
+        for t in range(size):
+            out[t] = geometric_half(bg)
+    return np.asarray(out)
+
+
+def _py_subsets(rng, long n, long s, Py_ssize_t size):
+    """``size`` ordered s-samples without replacement from {0..n-1} (one reused permutation)."""
+    if not 0 <= s <= n:
+        raise ValueError("`s` must satisfy 0 <= s <= n")
+    cdef bitgen_t* bg = bitgen_of(rng)
+    cdef long[::1] perm = np.arange(n, dtype=np.int_)
+    cdef long[:, ::1] out = np.empty((size, s), dtype=np.int_)
+    cdef Py_ssize_t t, r
+    with rng.bit_generator.lock, nogil:
+        for t in range(size):
+            partial_shuffle(&perm[0], n, s, bg)
+            for r in range(s):
+                out[t, r] = perm[r]
+    return np.asarray(out)

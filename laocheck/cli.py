@@ -1,0 +1,96 @@
+"""The ``laocheck`` command.
+
+Subcommands so far: ``list`` (the estimators with their budgets and citations). ``verify``,
+``bounds``, ``report`` and ``bench`` arrive with the lemma-catalog, bounds and report issues.
+
+Exit status: 0 on success, 2 on a usage error (argparse's convention).
+"""
+
+import argparse
+import json
+import sys
+
+from . import __version__
+
+EPILOG_LIST = """examples:
+  laocheck list                      every estimator, its budget and its citation
+  laocheck list --json -             the same as JSON on standard output
+  laocheck list --match HK12         only the names containing HK12
+"""
+
+
+def _build_parser():
+    parser = argparse.ArgumentParser(
+        prog="laocheck",
+        description=("Theory verification and property testing for linear regression with "
+                     "limited attribute observation (CB11, HK12, KS15)."),
+    )
+    parser.add_argument("--version", action="version", version=f"laocheck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    p_list = sub.add_parser(
+        "list", help="list the estimators (and, later, the checks) with their citations",
+        epilog=EPILOG_LIST, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p_list.add_argument("--match", metavar="TEXT", default="",
+                        help="only names containing TEXT. Default: all.")
+    p_list.add_argument("--json", metavar="PATH", default=None,
+                        help="also write the listing as JSON to PATH ('-' for stdout). Default: none.")
+    p_list.set_defaults(func=_cmd_list)
+    return parser
+
+
+def _estimator_rows(match):
+    from .estimators import example_params, get, names
+    rows = []
+    for name in names():
+        if match not in name:
+            continue
+        est = get(name, **example_params(name, 4))
+        kind = "max" if est.budget_kind == "max" else "expected"
+        rows.append({"name": name, "citation": est.citation, "budget": _budget_text(est),
+                     "budget_kind": kind})
+    return rows
+
+
+def _budget_text(est):
+    """The budget as a formula in the estimator's parameters (shown at example values)."""
+    name = est.name
+    if name.startswith("CB11.AER"):
+        return "k" if est.part == "gradient" else "k/2"
+    if name.startswith("CB11.Baseline"):
+        return "k"
+    if name.startswith("HK12.GenEst"):
+        return "3"
+    if name.startswith("HK12.AESVR"):
+        return "k + 6" if est.part == "gradient" else "6"
+    return {"data_point": "k", "residual": "n_inner"}.get(est.part, "k + n_inner")
+
+
+def _cmd_list(args):
+    rows = _estimator_rows(args.match)
+    if args.json == "-":
+        json.dump({"estimators": rows}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    width = max([len(r["name"]) for r in rows] + [4])
+    print(f"{'estimator':<{width}}  {'attributes':<18}  citation")
+    for r in rows:
+        budget = f"{r['budget']} ({r['budget_kind']})"
+        print(f"{r['name']:<{width}}  {budget:<18}  {r['citation']}")
+    print(f"\n{len(rows)} estimators. attributes: distinct attributes of x one draw observes "
+          "(max = always at most; expected = in expectation).")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"estimators": rows}, fh, indent=2)
+    return 0
+
+
+def main(argv=None):
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Small exact instances for checking estimators: dyadic (w, x, y), exactly representable.
+
+Used by laocheck's own tests and available to users who check their own estimator the same way:
+the Cython kernels see the floats, the literal reference versions the equal Fractions.
+"""
+from fractions import Fraction as F
+
+import numpy as np
+
+from .. import estimators
+
+__all__ = ["INSTANCES", "exact_moments", "params_for", "as_float", "k_values", "cases"]
+
+# Dyadic rationals: exactly representable as floats, so the kernels (floats) and the literal
+# reference versions (Fractions) see the very same instance.
+INSTANCES = {
+    "d3": ([F(1, 2), F(-1, 4), F(0)], [F(3, 4), F(-1, 2), F(1, 4)], F(1, 8)),
+    "d4": ([F(1, 2), F(-1, 4), F(1, 8), F(3, 8)], [F(1, 2), F(1, 4), F(-3, 4), F(1, 8)], F(-1, 4)),
+    "w0": ([F(0), F(0), F(0)], [F(1, 2), F(-1, 4), F(1, 4)], F(1, 4)),
+}
+
+
+def exact_moments(d):
+    """E[x_i²] = (i/8)²: their square roots are exact, so eq. (4)'s q is exact too."""
+    return [float(F(i, 8) ** 2) for i in range(1, d + 1)]
+
+
+def params_for(name, d, k):
+    params = estimators.example_params(name, d, k=k)
+    if "second_moments" in params:
+        params["second_moments"] = exact_moments(d)
+    return params
+
+
+def as_float(instance):
+    w, x, y = instance
+    return np.array([float(v) for v in w]), np.array([float(v) for v in x]), float(y)
+
+
+def k_values(name, d):
+    """The budgets to test for an estimator on dimension d (k <= 3, or CB11's even k)."""
+    if name.startswith("CB11.Baseline"):
+        return [k for k in (2, 4) if k <= d]
+    if name.startswith("CB11.AER"):
+        return [k for k in (2, 4) if k // 2 <= d]
+    if name.startswith(("HK12.GenEst",)):
+        return [0]
+    return [1, 2, 3]
+
+
+def cases(names=None, instances=("d3", "d4", "w0")):
+    out = []
+    for name in names or estimators.names():
+        for inst in instances:
+            d = len(INSTANCES[inst][0])
+            for k in k_values(name, d):
+                out.append((name, inst, k))
+    return out
