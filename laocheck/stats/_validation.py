@@ -91,7 +91,7 @@ def check_within(arr, lower, upper, name="values"):
     """Check that every entry of ``arr`` lies in [lower, upper] (broadcast over the last axis)."""
     lo, hi = np.min(arr, axis=0), np.max(arr, axis=0)
     if np.any(lo < lower) or np.any(hi > upper):
-        worst = np.min(lo) if np.any(lo < lower) else np.max(hi)
+        worst = float(np.min(lo) if np.any(lo < lower) else np.max(hi))
         raise InvalidParameterError(
             f"`{name}` must lie in [lower, upper]; got a value {worst!r} outside "
-            f"[{np.min(lower)!r}, {np.max(upper)!r}].")
+            f"[{float(np.min(lower))!r}, {float(np.max(upper))!r}].")

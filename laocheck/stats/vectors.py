@@ -69,7 +69,7 @@ def _ranges_iv(lower, upper, d):
     if np.any(lo >= hi):
         j = int(np.argmax(lo >= hi))
         fail("lower", lower, f"satisfy lower < upper in every coordinate; coordinate {j} has "
-             f"lower={lo[j]!r}, upper={hi[j]!r}")
+             f"lower={float(lo[j])!r}, upper={float(hi[j])!r}")
     return lo, hi
 
 
