@@ -30,7 +30,9 @@ def _show(value, limit=60):
 
 def check_int(name, value, *, low=None, high=None, high_name=None, even=False):
     """An integer (bools and non-integral floats refused) within [low, high]."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidParameterError(f"`{name}` must be an integer, not a bool; got {name}={value}.")
+    if not isinstance(value, numbers.Integral):
         try:
             value = operator.index(value)
         except TypeError:
@@ -87,6 +89,9 @@ def check_vector(name, value, *, d=None, d_name="d"):
         arr = np.asarray(value)
     except (TypeError, ValueError) as exc:
         raise InvalidParameterError(f"`{name}` must be a 1-d array of real numbers: {exc}") from None
+    if arr.dtype.kind == "c" or (arr.dtype == object and any(isinstance(v, complex)
+                                                            for v in arr.ravel()[:1000])):
+        raise InvalidParameterError(f"`{name}` must be real; got complex values.")
     if arr.dtype == object or arr.dtype.kind not in "biuf":
         try:
             arr = arr.astype(np.float64)
@@ -94,8 +99,6 @@ def check_vector(name, value, *, d=None, d_name="d"):
             raise InvalidParameterError(
                 f"`{name}` must be a 1-d array of real numbers; got dtype {arr.dtype}."
             ) from None
-    if arr.dtype.kind == "c":
-        raise InvalidParameterError(f"`{name}` must be real; got complex dtype {arr.dtype}.")
     if arr.ndim != 1:
         raise InvalidParameterError(f"`{name}` must be 1-d; got shape {arr.shape}.")
     if arr.shape[0] == 0:

@@ -177,7 +177,7 @@ class ImportanceEstimator(Estimator):
         return () if self.part == "residual" else (d,)
 
     def _validate_dims(self, d):
-        for name, arr in (("q", self.q), ("second_moments", self.second_moments)):
+        for name, arr in (("second_moments", self.second_moments), ("q", self.q)):
             if arr is not None and arr.shape[0] != d:
                 raise InvalidParameterError(
                     f"`{name}` must have length d={d} (the length of x); got {arr.shape[0]}.")
@@ -191,12 +191,14 @@ class ImportanceEstimator(Estimator):
 
     def _inner(self, w):
         """p and coef_j = w_j / p_j in the paper's own arithmetic (None if w has no mass)."""
+        top = np.max(np.abs(w))
+        scaled = w / top if top > 0 else w          # p is scale-free; scaling avoids underflow
         if self.kind == "ridge":
-            weights = w * w
+            weights = scaled * scaled
         elif self.kind == "lasso":
-            weights = np.abs(w)
+            weights = np.abs(scaled)
         else:
-            weights = np.abs(w) * np.sqrt(self.second_moments)
+            weights = np.abs(scaled) * np.sqrt(self.second_moments)
         total = weights.sum()
         if not total > 0:
             return None, np.zeros_like(w)
@@ -231,16 +233,32 @@ class ImportanceEstimator(Estimator):
             q_table, x_weight = None, np.zeros(d)
         p, coef = self._inner(w)
         if p is not None and self.part != "data_point":
-            missing = (p == 0) & (w != 0) & (x != 0)
-            if np.any(missing):
-                i = int(np.flatnonzero(missing)[0])
-                raise InvalidParameterError(
-                    f"`second_moments` must be positive wherever w·x is nonzero (else φ̃ is "
-                    f"biased); got second_moments[{i}]=0 with w[{i}]·x[{i}]={w[i] * x[i]}.")
+            self._check_inner_support(p, w, x)
         from ._samplers import AliasTable
         p_table = AliasTable(p if p is not None else np.ones(d))
         return (x, y, self.k or 0, q_table, x_weight, p_table, coef, self.n_inner, p is None,
                 (1.0 / self.eta) if self.eta else 0.0)
+
+    def _check_inner_support(self, p, w, x):
+        """Refuse p_j = 0 where w_j x_j ≠ 0 unless that part of wᵀx is below rounding.
+
+        A zero p_j with w_j ≠ 0 comes from E[x_j²] = 0 (improved inner product) or from
+        underflow when the |w_j| span more than ~150 orders of magnitude; the estimate then
+        misses w_j x_j, which is tolerated only when it is below double-precision rounding of
+        the scale ‖w‖₁‖x‖∞ of wᵀx.
+        """
+        contribution = np.abs(w * x)
+        missing = (p == 0) & (contribution > 0)
+        scale = np.abs(w).sum() * np.abs(x).max()          # Hölder: |wᵀx| <= ‖w‖₁‖x‖∞
+        if np.any(missing) and contribution[missing].sum() > 1e-15 * scale:
+            i = int(np.flatnonzero(missing)[np.argmax(contribution[missing])])
+            if self.kind == "improved" and self.second_moments[i] == 0:
+                raise InvalidParameterError(
+                    f"`second_moments` must be positive wherever w·x is nonzero (else φ̃ is "
+                    f"biased); got second_moments[{i}]=0 with w[{i}]·x[{i}]={w[i] * x[i]}.")
+            raise InvalidParameterError(
+                f"`w` spans too many orders of magnitude: the sampling weight of w[{i}]={w[i]} "
+                f"underflows to 0 while w[{i}]·x[{i}] is not negligible.")
 
     def _run(self, rng, sink, n, prepared):
         from ._kernels import importance_kernel
@@ -353,7 +371,8 @@ class AEREstimator(Estimator):
         d = x.shape[0]
         norm1 = float(np.abs(w).sum())
         if norm1 > 0:
-            p = np.abs(w) / norm1
+            top = np.max(np.abs(w))
+            p = np.abs(w / top) / float(np.abs(w / top).sum())
             signed_norm = np.sign(w) * norm1
         else:
             p = np.full(d, 1.0 / d)                  # "if w = 0 set P(i) = 1/d"
@@ -438,7 +457,8 @@ class _GenEstBase(Estimator):
         norm_sq = float(w @ w)
         d = w.shape[0]
         if norm_sq > 0:
-            p = w * w / norm_sq
+            scaled = w / np.max(np.abs(w))                 # avoids underflow of w_j²
+            p = scaled * scaled / float(scaled @ scaled)
             coef = np.zeros(d)
             coef[p > 0] = norm_sq / w[p > 0]
             return AliasTable(p), coef, False

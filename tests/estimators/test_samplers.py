@@ -12,7 +12,7 @@ import pytest
 
 from laocheck.estimators import AliasTable, SumTree
 from laocheck.estimators._samplers import _py_bounded, _py_geometric_half, _py_subsets
-from laocheck.stats.distributions import multinomial_test
+from laocheck.stats import multinomial_test
 
 DELTA = 1e-6
 N = 200_000
