@@ -29,8 +29,7 @@ cdef class Sink:
     cdef long size
     cdef double[:, ::1] dense
     cdef long[::1] attributes
-    cdef double[::1] s1
-    cdef double[::1] s2
+    cdef double[:, ::1] sums    # column 0: Σ v, column 1: Σ v² (one cache line per coordinate)
     cdef public double norm2_sum, norm4_sum
     cdef public long n, attr_sum, attr_sq_sum, attr_max
     cdef long[::1] attr_hist
@@ -40,8 +39,7 @@ cdef class Sink:
         self.size = size
         self.n = 0
         if accumulate:
-            self.s1 = np.zeros(size, dtype=np.float64)
-            self.s2 = np.zeros(size, dtype=np.float64)
+            self.sums = np.zeros((size, 2), dtype=np.float64)
             self.attr_hist = np.zeros(HIST + 1, dtype=np.int_)
         else:
             self.dense = np.zeros((n, size), dtype=np.float64)
@@ -62,8 +60,8 @@ cdef class Sink:
         else:
             for r in range(nnz):
                 v = val[r]
-                self.s1[idx[r]] += v
-                self.s2[idx[r]] += v * v
+                self.sums[idx[r], 0] += v
+                self.sums[idx[r], 1] += v * v
                 norm2 += v * v
             self.norm2_sum += norm2
             self.norm4_sum += norm2 * norm2
@@ -79,8 +77,8 @@ cdef class Sink:
             return np.asarray(self.dense), np.asarray(self.attributes)
         return dict(
             n=self.n,
-            sum=np.asarray(self.s1),
-            sum_sq=np.asarray(self.s2),
+            sum=np.asarray(self.sums[:, 0]).copy(),
+            sum_sq=np.asarray(self.sums[:, 1]).copy(),
             sum_norm_sq=self.norm2_sum,
             sum_norm_sq_sq=self.norm4_sum,
             attributes_sum=self.attr_sum,
@@ -93,19 +91,18 @@ cdef class Sink:
 cdef class Scratch:
     """Per-call work arrays: a sparse accumulator with O(1) merge and a distinct-attribute set.
 
-    ``stamp[i] == draw`` marks attribute i as observed in the current draw, and ``slot[i]`` is
-    its position in the sparse list; stamps make clearing unnecessary between draws.
+    ``mark[i, 0] == draw`` marks attribute i as observed in the current draw, and ``mark[i, 1]``
+    is its position in the sparse list; stamps make clearing unnecessary between draws.
     """
-    cdef long[::1] stamp
-    cdef long[::1] slot
+    cdef long[:, ::1] mark     # column 0: stamp, column 1: slot (one cache line per attribute)
     cdef long[::1] idx
     cdef double[::1] val
     cdef long nnz, draw, attrs
 
     def __init__(self, long d):
         # at most d distinct attributes get a slot in one draw
-        self.stamp = np.full(d, -1, dtype=np.int_)
-        self.slot = np.zeros(d, dtype=np.int_)
+        self.mark = np.zeros((d, 2), dtype=np.int_)
+        self.mark[:, 0] = -1
         self.idx = np.zeros(d, dtype=np.int_)
         self.val = np.zeros(d, dtype=np.float64)
         self.draw = -1
@@ -118,9 +115,9 @@ cdef class Scratch:
     cdef inline void observe(self, long i) noexcept nogil:
         # Attribute bookkeeping and sparse merging share the stamp: an observed attribute gets
         # a slot (value 0) the first time it is seen in this draw.
-        if self.stamp[i] != self.draw:
-            self.stamp[i] = self.draw
-            self.slot[i] = self.nnz
+        if self.mark[i, 0] != self.draw:
+            self.mark[i, 0] = self.draw
+            self.mark[i, 1] = self.nnz
             self.idx[self.nnz] = i
             self.val[self.nnz] = 0.0
             self.nnz += 1
@@ -128,7 +125,7 @@ cdef class Scratch:
 
     cdef inline void add(self, long i, double v) noexcept nogil:
         self.observe(i)
-        self.val[self.slot[i]] += v
+        self.val[self.mark[i, 1]] += v
 
 
 # --------------------------------------------------------------------------------------------
@@ -137,8 +134,8 @@ cdef class Scratch:
 # --------------------------------------------------------------------------------------------
 
 cdef inline double residual_draw(
-    Scratch sc, bitgen_t* bg, AliasTable p_table, const double* coef, const double* x,
-    double y, long n_inner, bint w_zero,
+    Scratch sc, bitgen_t* bg, AliasTable p_table, const double* cx, double y, long n_inner,
+    bint w_zero,
 ) noexcept nogil:
     """φ̃ = (1/n_inner) Σ_s (w_j/p_j) x_j − y with j ~ p; φ̃ = −y observing nothing if w = 0."""
     cdef long s, j
@@ -148,24 +145,24 @@ cdef inline double residual_draw(
     for s in range(n_inner):
         j = p_table.draw(bg)
         sc.observe(j)
-        acc += coef[j] * x[j]
+        acc += cx[j]
     return acc / n_inner - y
 
 
 def importance_kernel(
     object rng, Sink sink, long n, str part,
-    const double[::1] x, double y, long k,
-    AliasTable q_table, const double[::1] x_weight,
-    AliasTable p_table, const double[::1] coef, long n_inner, bint w_zero, double clip,
+    const double[::1] xw, const double[::1] cx, double y, long k,
+    AliasTable q_table, AliasTable p_table, long n_inner, bint w_zero, double clip,
 ):
     """Draws of x̃ (``part='data_point'``), φ̃ (``'residual'``), g̃ = φ̃ x̃ (``'gradient'``) or
     clip(g̃, clip) (``'clipped_gradient'``).
 
-    x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r}: ``x_weight[i] = 1/(k q_i)``; ``q_table`` is None for
-    uniform q (then i is drawn by an unbiased bounded integer). ``coef[j] = w_j / p_j``.
+    x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r}: ``xw[i] = x_i/(k q_i)``; ``q_table`` is None for
+    uniform q (then i is drawn by an unbiased bounded integer). ``cx[j] = (w_j / p_j) x_j``.
+    Both are precomputed per call, so a draw touches one array per index it draws.
     """
     cdef bitgen_t* bg = bitgen_of(rng)
-    cdef long d = x.shape[0]
+    cdef long d = xw.shape[0]
     cdef Scratch sc = Scratch(d)
     cdef int mode = {"data_point": 0, "residual": 1, "gradient": 2, "clipped_gradient": 3}[part]
     cdef bint uniform_q = q_table is None
@@ -182,14 +179,14 @@ def importance_kernel(
                         i = <long>bounded(bg, <unsigned int>d)
                     else:
                         i = q_table.draw(bg)
-                    sc.add(i, x[i] * x_weight[i])
+                    sc.add(i, xw[i])
             if mode == 0:
                 sink.emit(t, &sc.idx[0], &sc.val[0], sc.nnz, sc.attrs)
                 continue
             # x̃'s slots are [0, nnz_x); the inner-product draws may add attribute-only slots
             # after them, which carry no value of the output.
             r = sc.nnz
-            phi = residual_draw(sc, bg, p_table, &coef[0], &x[0], y, n_inner, w_zero)
+            phi = residual_draw(sc, bg, p_table, &cx[0], y, n_inner, w_zero)
             if mode == 1:
                 phi_out = phi
                 sink.emit(t, &zero, &phi_out, 1, sc.attrs)

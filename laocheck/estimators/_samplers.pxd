@@ -7,6 +7,7 @@ cdef class AliasTable:
     cdef readonly long n
     cdef double[::1] _prob
     cdef long[::1] _alias
+    cdef double[:, ::1] _packed
     cdef double[::1] _p
     cdef long draw(self, bitgen_t* bg) noexcept nogil
 

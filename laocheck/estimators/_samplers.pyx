@@ -85,6 +85,9 @@ cdef class AliasTable:
                 self._prob[i] = 0.0
                 if self._p[self._alias[i]] == 0.0:
                     self._alias[i] = int(np.argmax(self._p))
+        # (probability, alias) side by side: one cache line per draw at large n
+        self._packed = np.column_stack([np.asarray(self._prob),
+                                        np.asarray(self._alias, dtype=np.float64)])
 
     @property
     def probabilities(self):
@@ -93,9 +96,9 @@ cdef class AliasTable:
 
     cdef long draw(self, bitgen_t* bg) noexcept nogil:
         cdef long i = <long>bounded(bg, <unsigned int>self.n)
-        if uniform01(bg) < self._prob[i]:
+        if uniform01(bg) < self._packed[i, 0]:
             return i
-        return self._alias[i]
+        return <long>self._packed[i, 1]
 
     def sample(self, rng, Py_ssize_t size):
         """Draw ``size`` indices with the caller's ``numpy.random.Generator``."""

@@ -52,7 +52,7 @@ def _zeros(d, like):
 
 
 def _sgn(v):
-    return (v > 0) - (v < 0)
+    return int(v > 0) - int(v < 0)
 
 
 def _norm1(w):

@@ -105,3 +105,17 @@ def test_large_accumulation_unbiased_for_hk12_aerr_residual():
                                        upper=bound, delta=1e-6)
     assert interval.low <= float(w @ x) - y <= interval.high
     assert interval.width < 1e-2
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reference_sampler_runs_in_floating_point(name):
+    """The literal versions run on floats too (the exact tests run them on Fractions)."""
+    est = estimators.get(name, **estimators.example_params(name, D))
+    w, x, y = instance()
+    draws = est.sample_reference(w, x, y, n=50, rng=0)
+    assert draws.values.shape == (50, *est.target_shape(D))
+    assert np.all(np.isfinite(draws.values))
+    if est.budget_kind == "max":
+        assert draws.attributes.max() <= est.budget
+    again = est.sample_reference(w, x, y, n=50, rng=0)
+    np.testing.assert_array_equal(draws.values, again.values)
