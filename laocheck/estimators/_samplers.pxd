@@ -3,8 +3,12 @@ from numpy.random cimport bitgen_t
 from ._rng cimport uniform01, bounded
 
 
-cdef class AliasTable:
+cdef class Sampler:
     cdef readonly long n
+    cdef long draw(self, bitgen_t* bg) noexcept nogil
+
+
+cdef class AliasTable(Sampler):
     cdef double[::1] _prob
     cdef long[::1] _alias
     cdef double[:, ::1] _packed
@@ -12,8 +16,7 @@ cdef class AliasTable:
     cdef long draw(self, bitgen_t* bg) noexcept nogil
 
 
-cdef class SumTree:
-    cdef readonly long n
+cdef class SumTree(Sampler):
     cdef long _cap
     cdef double[::1] _tree
     cdef long draw(self, bitgen_t* bg) noexcept nogil

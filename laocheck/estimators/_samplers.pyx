@@ -29,7 +29,26 @@ cdef bitgen_t* bitgen_of(object rng) except NULL:
     return <bitgen_t*>PyCapsule_GetPointer(capsule, b"BitGenerator")
 
 
-cdef class AliasTable:
+cdef class Sampler:
+    """A distribution over {0, ..., n - 1} that draws with a caller's bit generator."""
+
+    cdef long draw(self, bitgen_t* bg) noexcept nogil:
+        return 0
+
+    def sample(self, rng, Py_ssize_t size):
+        """Draw ``size`` indices with the caller's ``numpy.random.Generator``."""
+        if size < 0:
+            raise ValueError(f"`size` must be >= 0; got size={size}")
+        cdef bitgen_t* bg = bitgen_of(rng)
+        cdef long[::1] out = np.empty(size, dtype=np.int_)
+        cdef Py_ssize_t t
+        with rng.bit_generator.lock, nogil:
+            for t in range(size):
+                out[t] = self.draw(bg)
+        return np.asarray(out)
+
+
+cdef class AliasTable(Sampler):
     """Alias table of a fixed probability vector ``p`` (entries >= 0, positive sum).
 
     ``p`` is normalised by its sum; zero entries are never drawn. Validation is the caller's
@@ -100,18 +119,7 @@ cdef class AliasTable:
             return i
         return <long>self._packed[i, 1]
 
-    def sample(self, rng, Py_ssize_t size):
-        """Draw ``size`` indices with the caller's ``numpy.random.Generator``."""
-        cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long[::1] out = np.empty(size, dtype=np.int_)
-        cdef Py_ssize_t t
-        with rng.bit_generator.lock, nogil:
-            for t in range(size):
-                out[t] = self.draw(bg)
-        return np.asarray(out)
-
-
-cdef class SumTree:
+cdef class SumTree(Sampler):
     """Binary sum tree over n nonnegative weights: draw ∝ weight and update in O(log n)."""
 
     def __init__(self, weights):
@@ -179,13 +187,7 @@ cdef class SumTree:
         """Draw ``size`` indices ∝ the current weights (which must have a positive total)."""
         if not self._tree[1] > 0.0:
             raise ValueError("cannot sample from a SumTree whose weights are all zero")
-        cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long[::1] out = np.empty(size, dtype=np.int_)
-        cdef Py_ssize_t t
-        with rng.bit_generator.lock, nogil:
-            for t in range(size):
-                out[t] = self.draw(bg)
-        return np.asarray(out)
+        return Sampler.sample(self, rng, size)
 
 
 # -- _py hooks: the inline primitives of _rng.pxd exposed to the tests -------------------------
