@@ -89,19 +89,23 @@ cdef class Sink:
 
 
 cdef class Scratch:
-    """Per-call work arrays: a sparse accumulator with O(1) merge and a distinct-attribute set.
+    """Per-call work arrays: a sparse accumulator with merging and a distinct-attribute set.
 
-    ``mark[i, 0] == draw`` marks attribute i as observed in the current draw, and ``mark[i, 1]``
-    is its position in the sparse list; stamps make clearing unnecessary between draws.
+    With few draws per estimate (``linear``: at most 16) an index is looked up by a scan of
+    the current sparse list, which stays in cache whatever d is. Otherwise
+    ``mark[i, 0] == draw`` marks attribute i as observed in the current draw and ``mark[i, 1]``
+    is its position in the list; stamps make clearing unnecessary between draws.
     """
     cdef long[:, ::1] mark     # column 0: stamp, column 1: slot (one cache line per attribute)
     cdef long[::1] idx
     cdef double[::1] val
     cdef long nnz, draw, attrs
+    cdef bint linear
 
-    def __init__(self, long d):
+    def __init__(self, long d, long draws_per_estimate=-1):
         # at most d distinct attributes get a slot in one draw
-        self.mark = np.zeros((d, 2), dtype=np.int_)
+        self.linear = 0 <= draws_per_estimate <= 16
+        self.mark = np.zeros((1 if self.linear else d, 2), dtype=np.int_)
         self.mark[:, 0] = -1
         self.idx = np.zeros(d, dtype=np.int_)
         self.val = np.zeros(d, dtype=np.float64)
@@ -112,20 +116,28 @@ cdef class Scratch:
         self.nnz = 0
         self.attrs = 0
 
-    cdef inline void observe(self, long i) noexcept nogil:
-        # Attribute bookkeeping and sparse merging share the stamp: an observed attribute gets
-        # a slot (value 0) the first time it is seen in this draw.
-        if self.mark[i, 0] != self.draw:
+    cdef inline long observe(self, long i) noexcept nogil:
+        """The slot of attribute i in this draw; the first time, a new slot with value 0
+        (attribute bookkeeping and sparse merging are the same operation)."""
+        cdef long r
+        if self.linear:
+            for r in range(self.nnz):
+                if self.idx[r] == i:
+                    return r
+        elif self.mark[i, 0] == self.draw:
+            return self.mark[i, 1]
+        r = self.nnz
+        self.idx[r] = i
+        self.val[r] = 0.0
+        self.nnz += 1
+        self.attrs += 1
+        if not self.linear:
             self.mark[i, 0] = self.draw
-            self.mark[i, 1] = self.nnz
-            self.idx[self.nnz] = i
-            self.val[self.nnz] = 0.0
-            self.nnz += 1
-            self.attrs += 1
+            self.mark[i, 1] = r
+        return r
 
     cdef inline void add(self, long i, double v) noexcept nogil:
-        self.observe(i)
-        self.val[self.mark[i, 1]] += v
+        self.val[self.observe(i)] += v
 
 
 # --------------------------------------------------------------------------------------------
@@ -163,7 +175,7 @@ def importance_kernel(
     """
     cdef bitgen_t* bg = bitgen_of(rng)
     cdef long d = xw.shape[0]
-    cdef Scratch sc = Scratch(d)
+    cdef Scratch sc = Scratch(d, k + n_inner)
     cdef int mode = {"data_point": 0, "residual": 1, "gradient": 2, "clipped_gradient": 3}[part]
     cdef bint uniform_q = q_table is None
     cdef long t, r, i
@@ -219,7 +231,7 @@ def aer_kernel(
     cdef bitgen_t* bg = bitgen_of(rng)
     cdef long d = x.shape[0]
     cdef long half = k // 2
-    cdef Scratch sc = Scratch(d)
+    cdef Scratch sc = Scratch(d, k)
     cdef long[::1] perm = np.arange(d, dtype=np.int_)
     cdef long[::1] chosen_stamp = np.full(d, -1, dtype=np.int_)
     cdef int mode = {"data_point": 0, "residual": 1, "gradient": 2}[part]
