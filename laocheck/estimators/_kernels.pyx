@@ -107,8 +107,9 @@ cdef class Scratch:
         self.linear = 0 <= draws_per_estimate <= 16
         self.mark = np.zeros((1 if self.linear else d, 2), dtype=np.int_)
         self.mark[:, 0] = -1
-        self.idx = np.zeros(d, dtype=np.int_)
-        self.val = np.zeros(d, dtype=np.float64)
+        capacity = min(d, draws_per_estimate) if self.linear else d
+        self.idx = np.zeros(max(capacity, 1), dtype=np.int_)
+        self.val = np.zeros(max(capacity, 1), dtype=np.float64)
         self.draw = -1
 
     cdef inline void start(self) noexcept nogil:
@@ -235,7 +236,7 @@ def aer_kernel(
     cdef long[::1] perm = np.arange(d, dtype=np.int_)
     cdef long[::1] chosen_stamp = np.full(d, -1, dtype=np.int_)
     cdef int mode = {"data_point": 0, "residual": 1, "gradient": 2}[part]
-    cdef long t, r, i, nv, tries
+    cdef long t, r, i, nv, tries, last
     cdef double yhat, scale = 2.0 * d / k, u, acc
     cdef long zero = 0
     cdef double out
@@ -269,15 +270,16 @@ def aer_kernel(
                                 if chosen_stamp[i] != t:
                                     acc += p[i]
                             u = uniform01(bg) * acc
+                            last = -1
                             for i in range(d):
                                 if chosen_stamp[i] != t and p[i] > 0.0:
+                                    last = i
                                     u -= p[i]
                                     if u < 0.0:
                                         break
-                            if i == d:  # rounding: take the last admissible index
-                                i = d - 1
-                                while chosen_stamp[i] == t or p[i] == 0.0:
-                                    i -= 1
+                            # if rounding left u >= 0 after the whole scan, the draw is the
+                            # last admissible index
+                            i = last
                             break
                     chosen_stamp[i] = t
                 else:

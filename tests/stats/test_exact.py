@@ -3,7 +3,6 @@ geometric tails, sampling agrees with enumeration, guards."""
 
 import itertools
 import math
-import time
 from fractions import Fraction
 
 import numpy as np
@@ -134,14 +133,12 @@ def test_random_halves_and_truncated_geometric():
         Fraction(1, 8) + Fraction(1, 16)
 
 
-def test_d6_k3_enumeration_time():
-    """d = 6, k = 3: 216 leaves (3 i.i.d. draws), 4320 with a uniform 3-subset; well under a
-    second."""
+def test_d6_k3_enumeration_sizes():
+    """d = 6, k = 3: 216 leaves (3 i.i.d. draws), 4320 with a uniform 3-subset. (Its run time
+    is measured by ``python -m laocheck.stats.calibration``, not asserted here.)"""
     q = tuple(Fraction(1, 6) for _ in range(6))
-    start = time.perf_counter()
     small = Plan(IIDDraws(q, 3)).distribution()
     big = Plan(IIDDraws(q, 3), UniformSubset(6, 3)).distribution()
-    assert time.perf_counter() - start < 1.0
     assert small.n_runs == 216 and big.n_runs == 4320 and big.total_mass == 1
 
 

@@ -1,7 +1,6 @@
 """Tests of laocheck.stats.intervals: validity (coverage), width, running sums, validation."""
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -120,12 +119,10 @@ def test_from_sums_matches_data(method, rng):
     assert sums.high == pytest.approx(direct.high, rel=1e-9)
 
 
-def test_from_sums_at_1e8_is_constant_time():
-    """n = 1e8 from sums: no pass over data; a thousand calls take well under a second."""
-    start = time.perf_counter()
-    for _ in range(1000):
-        ci = mean_interval_from_sums(10 ** 8, 0.25e8, 0.1e8, lower=0, upper=1, delta=1e-6)
-    assert time.perf_counter() - start < 1.0
+def test_from_sums_at_1e8_needs_only_the_sums():
+    """n = 1e8 from three numbers (no data to pass over; its time is measured by the
+    calibration script, not asserted here)."""
+    ci = mean_interval_from_sums(10 ** 8, 0.25e8, 0.1e8, lower=0, upper=1, delta=1e-6)
     assert ci.n == 10 ** 8 and ci.contains(0.25) and ci.width < 1e-3
 
 
