@@ -236,8 +236,11 @@ class ImportanceEstimator(Estimator):
             self._check_inner_support(p, w, x)
         from ._samplers import AliasTable
         p_table = AliasTable(p if p is not None else np.ones(d))
-        return (x * x_weight, coef * x, y, self.k or 0, q_table, p_table, self.n_inner,
-                p is None, (1.0 / self.eta) if self.eta else 0.0)
+        xw = x * x_weight
+        q_rows = None if q_table is None else q_table.with_payload(xw)
+        p_rows = p_table.with_payload(coef * x)
+        return (xw, q_rows, p_rows, y, self.k or 0, self.n_inner, p is None,
+                (1.0 / self.eta) if self.eta else 0.0)
 
     def _check_inner_support(self, p, w, x):
         """Refuse p_j = 0 where w_j x_j ≠ 0 unless that part of wᵀx is below rounding.

@@ -146,33 +146,46 @@ cdef class Scratch:
 # data point, n_inner i.i.d. draws from p for the inner product.
 # --------------------------------------------------------------------------------------------
 
+cdef inline long payload_draw(const double[:, ::1] table, bitgen_t* bg, double* value) noexcept nogil:
+    """An alias-table draw from rows (prob, alias, payload[i], payload[alias[i]]): the index,
+    with its payload written to ``value`` (same random numbers as ``AliasTable.draw``)."""
+    cdef long u = <long>bounded(bg, <unsigned int>table.shape[0])
+    if uniform01(bg) < table[u, 0]:
+        value[0] = table[u, 2]
+        return u
+    value[0] = table[u, 3]
+    return <long>table[u, 1]
+
+
 cdef inline double residual_draw(
-    Scratch sc, bitgen_t* bg, AliasTable p_table, const double* cx, double y, long n_inner,
-    bint w_zero,
+    Scratch sc, bitgen_t* bg, const double[:, ::1] p_table, double y, long n_inner, bint w_zero,
 ) noexcept nogil:
-    """φ̃ = (1/n_inner) Σ_s (w_j/p_j) x_j − y with j ~ p; φ̃ = −y observing nothing if w = 0."""
+    """φ̃ = (1/n_inner) Σ_s (w_j/p_j) x_j − y with j ~ p; φ̃ = −y observing nothing if w = 0.
+
+    ``p_table`` carries the payload (w_j/p_j) x_j."""
     cdef long s, j
-    cdef double acc = 0.0
+    cdef double acc = 0.0, value
     if w_zero:
         return -y
     for s in range(n_inner):
-        j = p_table.draw(bg)
+        j = payload_draw(p_table, bg, &value)
         sc.observe(j)
-        acc += cx[j]
+        acc += value
     return acc / n_inner - y
 
 
 def importance_kernel(
     object rng, Sink sink, long n, str part,
-    const double[::1] xw, const double[::1] cx, double y, long k,
-    AliasTable q_table, AliasTable p_table, long n_inner, bint w_zero, double clip,
+    const double[::1] xw, const double[:, ::1] q_table, const double[:, ::1] p_table,
+    double y, long k, long n_inner, bint w_zero, double clip,
 ):
     """Draws of x̃ (``part='data_point'``), φ̃ (``'residual'``), g̃ = φ̃ x̃ (``'gradient'``) or
     clip(g̃, clip) (``'clipped_gradient'``).
 
-    x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r}: ``xw[i] = x_i/(k q_i)``; ``q_table`` is None for
-    uniform q (then i is drawn by an unbiased bounded integer). ``cx[j] = (w_j / p_j) x_j``.
-    Both are precomputed per call, so a draw touches one array per index it draws.
+    x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r}: for uniform q (``q_table`` None) i is an unbiased
+    bounded integer and ``xw[i] = x_i/(k q_i)``; otherwise ``q_table`` is q's alias table with
+    payload x_i/(k q_i) (``AliasTable.with_payload``). ``p_table`` is p's alias table with
+    payload (w_j / p_j) x_j. A draw thus reads one row per index it draws.
     """
     cdef bitgen_t* bg = bitgen_of(rng)
     cdef long d = xw.shape[0]
@@ -180,7 +193,7 @@ def importance_kernel(
     cdef int mode = {"data_point": 0, "residual": 1, "gradient": 2, "clipped_gradient": 3}[part]
     cdef bint uniform_q = q_table is None
     cdef long t, r, i
-    cdef double phi, v
+    cdef double phi, v, value
     cdef long zero = 0
     cdef double phi_out
     with rng.bit_generator.lock, nogil:
@@ -190,16 +203,17 @@ def importance_kernel(
                 for r in range(k):
                     if uniform_q:
                         i = <long>bounded(bg, <unsigned int>d)
+                        value = xw[i]
                     else:
-                        i = q_table.draw(bg)
-                    sc.add(i, xw[i])
+                        i = payload_draw(q_table, bg, &value)
+                    sc.add(i, value)
             if mode == 0:
                 sink.emit(t, &sc.idx[0], &sc.val[0], sc.nnz, sc.attrs)
                 continue
             # x̃'s slots are [0, nnz_x); the inner-product draws may add attribute-only slots
             # after them, which carry no value of the output.
             r = sc.nnz
-            phi = residual_draw(sc, bg, p_table, &cx[0], y, n_inner, w_zero)
+            phi = residual_draw(sc, bg, p_table, y, n_inner, w_zero)
             if mode == 1:
                 phi_out = phi
                 sink.emit(t, &zero, &phi_out, 1, sc.attrs)

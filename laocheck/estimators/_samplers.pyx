@@ -113,6 +113,17 @@ cdef class AliasTable(Sampler):
         """The normalised distribution this table draws from."""
         return np.asarray(self._p).copy()
 
+    def with_payload(self, values):
+        """Rows (prob, alias, values[i], values[alias[i]]): a table whose one row holds all a
+        draw reads, for kernels that draw i and then need a per-index value (one cache line
+        per draw instead of two at large n). Draws from it consume the same random numbers,
+        in the same order, as :meth:`sample`."""
+        values = np.ascontiguousarray(values, dtype=np.float64)
+        if values.shape != (self.n,):
+            raise ValueError(f"`values` must have shape ({self.n},); got {values.shape}")
+        alias = np.asarray(self._packed[:, 1]).astype(np.int_)
+        return np.column_stack([np.asarray(self._packed), values, values[alias]])
+
     cdef long draw(self, bitgen_t* bg) noexcept nogil:
         cdef long i = <long>bounded(bg, <unsigned int>self.n)
         if uniform01(bg) < self._packed[i, 0]:
