@@ -23,6 +23,7 @@ from .._validation import (check_distribution, check_int, check_nonnegative_vect
 from ..exceptions import InvalidParameterError
 from ..reference import estimators as ref
 from ._protocol import Estimator, register
+from ._samplers import AliasTable
 
 __all__ = [
     "ImportanceEstimator",
@@ -225,7 +226,6 @@ class ImportanceEstimator(Estimator):
                     raise InvalidParameterError(
                         f"`q` must be positive wherever x is nonzero (else x̃ is biased); got "
                         f"q[{i}]=0 with x[{i}]={x[i]}.")
-                from ._samplers import AliasTable
                 q_table = AliasTable(self.q)
                 x_weight = np.zeros(d)
                 x_weight[self.q > 0] = 1.0 / (self.k * self.q[self.q > 0])
@@ -234,7 +234,6 @@ class ImportanceEstimator(Estimator):
         p, coef = self._inner(w)
         if p is not None and self.part != "data_point":
             self._check_inner_support(p, w, x)
-        from ._samplers import AliasTable
         p_table = AliasTable(p if p is not None else np.ones(d))
         xw = x * x_weight
         q_rows = None if q_table is None else q_table.with_payload(xw)
@@ -370,7 +369,6 @@ class AEREstimator(Estimator):
         return 2 * _gradient_target(w, x, y)
 
     def _prepare(self, w, x, y):
-        from ._samplers import AliasTable
         d = x.shape[0]
         norm1 = float(np.abs(w).sum())
         if norm1 > 0:
@@ -445,18 +443,12 @@ class BaselineEstimator(Estimator):
         return ref.cb11_baseline(x, y, self.k, src)
 
 
-def _check_coefficients(coefficients):
-    a = check_vector("coefficients", coefficients)
-    return a
-
-
 class _GenEstBase(Estimator):
     """Shared set-up of HK12 Procedure 3: N = ⌈4B²⌉ and the table of p ∝ w²."""
 
     budget_kind = "expectation"
 
     def _genest_tables(self, w):
-        from ._samplers import AliasTable
         norm_sq = float(w @ w)
         d = w.shape[0]
         if norm_sq > 0:
@@ -495,7 +487,7 @@ class GenEstEstimator(_GenEstBase):
         self.part = "derivative"
         self.name = "HK12.GenEst.derivative"
         self.citation = CITATIONS["HK12.GenEst"]
-        self.coefficients = _check_coefficients(coefficients)
+        self.coefficients = check_vector("coefficients", coefficients)
 
     def _params(self):
         return [("coefficients", self.coefficients), ("B", self.B)]

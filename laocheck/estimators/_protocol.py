@@ -138,32 +138,13 @@ class Estimator:
 
     def sample(self, w, x, y, *, n=1, rng=None):
         """``n`` independent draws from the Cython kernel (:class:`Draws`)."""
-        w, x, y = self._validate(w, x, y)
-        n = check_int("n", n, low=1)
-        shape = self.target_shape(x.shape[0])
-        size = int(np.prod(shape, dtype=np.int64))
-        if n * size > MAX_DENSE:
-            raise InvalidParameterError(
-                f"`n` * target size must be <= {MAX_DENSE} to materialise the draws; got "
-                f"n={n} with target size {size}. Use `accumulate` for moment sums."
-            )
-        rng = check_rng(rng)
-        from ._kernels import Sink
-        sink = Sink(n, size, False)
-        self._run(rng, sink, n, self._prepare(w, x, y))
+        shape, sink = self._drive(w, x, y, n, rng, accumulate=False)
         values, attributes = sink.result()
-        return Draws(values.reshape((n, *shape)), attributes.astype(np.int64))
+        return Draws(values.reshape((sink.n, *shape)), attributes.astype(np.int64))
 
     def accumulate(self, w, x, y, *, n, rng=None):
         """Running sums of ``n`` draws computed inside the kernel (:class:`Moments`)."""
-        w, x, y = self._validate(w, x, y)
-        n = check_int("n", n, low=1)
-        rng = check_rng(rng)
-        shape = self.target_shape(x.shape[0])
-        size = int(np.prod(shape, dtype=np.int64))
-        from ._kernels import Sink
-        sink = Sink(n, size, True)
-        self._run(rng, sink, n, self._prepare(w, x, y))
+        shape, sink = self._drive(w, x, y, n, rng, accumulate=True)
         r = sink.result()
         return Moments(
             n=r["n"], sum=r["sum"].reshape(shape), sum_sq=r["sum_sq"].reshape(shape),
@@ -172,6 +153,23 @@ class Estimator:
             attributes_max=r["attributes_max"],
             attributes_hist=r["attributes_hist"].astype(np.int64),
         )
+
+    def _drive(self, w, x, y, n, rng, *, accumulate):
+        """Validate, prepare the kernel's arguments, and run n draws into a sink."""
+        from ._kernels import Sink
+        w, x, y = self._validate(w, x, y)
+        n = check_int("n", n, low=1)
+        shape = self.target_shape(x.shape[0])
+        size = int(np.prod(shape, dtype=np.int64))
+        if not accumulate and n * size > MAX_DENSE:
+            raise InvalidParameterError(
+                f"`n` * target size must be <= {MAX_DENSE} to materialise the draws; got "
+                f"n={n} with target size {size}. Use `accumulate` for moment sums."
+            )
+        rng = check_rng(rng)
+        sink = Sink(n, size, accumulate)
+        self._run(rng, sink, n, self._prepare(w, x, y))
+        return shape, sink
 
     def reference(self, w, x, y, src):
         """One draw of the literal transcription through the randomness source ``src``.
