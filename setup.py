@@ -18,12 +18,12 @@ DIRECTIVES = {
     "cdivision": True,
     "embedsignature": True,
 }
-MODULES = ["_samplers", "_kernels"]
+MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge"]
 
 extensions = [
     Extension(
-        f"laocheck.estimators.{name}",
-        [f"laocheck/estimators/{name}.pyx"],
+        f"laocheck.{name}",
+        [f"laocheck/{name.replace('.', '/')}.pyx"],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_9_API_VERSION")],
         extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"],

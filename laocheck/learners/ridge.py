@@ -1,0 +1,239 @@
+"""The ridge family as scikit-learn style estimators: AERR, GAERR, DDAERR.
+
+HK12 Alg. 1 (AERR: uniform q), KS15 Alg. 1 (GAERR: any q) and KS15 Sec. 3.1 (DDAERR: q from
+known second moments, eq. (4)). Each step observes at most k + 1 attributes of its example and
+costs O(k + log d) (``_ridge.pyx``); ``coef_`` is the averaged iterate w̄ (line 14).
+"""
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+
+from .._validation import (check_distribution, check_int, check_nonnegative_vector,
+                           check_positive, check_rng, check_vector)
+from ..estimators import AliasTable
+from ..exceptions import InvalidParameterError
+from ._ridge import RidgeState
+
+__all__ = ["GAERR", "AERR", "DDAERR", "theory_step_size"]
+
+
+def theory_step_size(m, k, B, q=None, second_moments=None):
+    """η = 2B / (G √m), the minimiser of KS15 Thm 3.1's bound 2B²/(ηm) + ηG²/2.
+
+    G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) (KS15 Lemma 3.4 with eq. (2)); for uniform q and no
+    moments, HK12 Lemma 3.3's G² = 8B²d/k, giving HK12 Thm 3.1's η = √(k/(2dm)).
+    For DDAERR (q ∝ √E[x²]) this is KS15 Thm 3.5's η = 1/√(m((1/k)‖E[x²]‖_{1/2} + 1)).
+    """
+    if second_moments is None:
+        if q is not None:
+            raise InvalidParameterError(
+                "`eta`='theory' for GAERR needs `second_moments` (G² of KS15 Lemma 3.4); "
+                "pass them or a float step size.")
+        return None   # resolved with d by the caller: √(k/(2dm))
+    m_ = np.asarray(second_moments, dtype=float)
+    qq = np.full(m_.shape[0], 1.0 / m_.shape[0]) if q is None else np.asarray(q, dtype=float)
+    ratio = np.where(m_ > 0, m_ / np.where(qq > 0, qq, 1.0), 0.0)
+    G = 2 * B * np.sqrt(ratio.sum() / k + 1)
+    return 2 * B / (G * np.sqrt(m))
+
+
+class GAERR(RegressorMixin, BaseEstimator):
+    """General Attribute Efficient Ridge Regression (KS15 Alg. 1; HK12 Alg. 1 for uniform q).
+
+    Parameters
+    ----------
+    k : int, >= 1
+        Attributes sampled for x̃ per example; one more is sampled for φ̃ (budget k + 1).
+    B : float, > 0
+        Radius of the L2 ball of the predictors.
+    eta : "theory" or float > 0
+        Step size. ``"theory"`` uses :func:`theory_step_size` with m = the rows of ``fit``
+        (or ``n_total`` for ``partial_fit``).
+    q : array or None
+        Data-point distribution (KS15 Alg. 1 line 4); None is uniform (AERR).
+    second_moments : array or None
+        E[x_i²], used only for the theory step size.
+    initial : "uniform", "zero" or array
+        w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily"; the default
+        ``"uniform"`` is w_1 = (B/√d)·1. ``"zero"`` starts at 0, where the residual of the
+        first step is −y without a draw (laocheck's fallback).
+    n_total : int or None
+        The m of the theory step size for ``partial_fit``.
+    random_state : None, int, SeedSequence or Generator
+    record_draws : bool
+        Keep the drawn indices (``draws_``, shape (m, k + 1), j = −1 when none) for replay.
+
+    Attributes
+    ----------
+    coef_ : the averaged iterate w̄; ``w_`` : the last iterate; ``eta_`` : the step size used;
+    n_steps_ ; n_attributes_seen_ (total) ; max_attributes_per_example_ ;
+    attributes_per_example_ (per step).
+    """
+
+    _algorithm = "KS15.GAERR"
+
+    def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None,
+                 initial="uniform", n_total=None, random_state=None, record_draws=False):
+        self.k = k
+        self.B = B
+        self.eta = eta
+        self.q = q
+        self.second_moments = second_moments
+        self.initial = initial
+        self.n_total = n_total
+        self.random_state = random_state
+        self.record_draws = record_draws
+
+    # -- validation ------------------------------------------------------------------------
+    def _data(self, X, y):
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise InvalidParameterError(f"`X` must be 2-d (n_samples, n_features); got shape {X.shape}.")
+        if X.shape[0] == 0 or X.shape[1] == 0:
+            raise InvalidParameterError(f"`X` must be nonempty; got shape {X.shape}.")
+        try:
+            X = np.ascontiguousarray(X, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidParameterError("`X` must hold real numbers.") from None
+        if not np.all(np.isfinite(X)):
+            raise InvalidParameterError("`X` must be finite (no NaN or inf).")
+        y = check_vector("y", y, d=X.shape[0], d_name="n_samples")
+        return X, y
+
+    def _q(self, d):
+        return None if self.q is None else check_distribution("q", self.q, d=d)
+
+    def _setup(self, d, m_theory):
+        k = check_int("k", self.k, low=1)
+        B = check_positive("B", self.B)
+        q = self._q(d)
+        moments = None
+        if self.second_moments is not None:
+            moments = check_nonnegative_vector("second_moments", self.second_moments, d=d)
+        if isinstance(self.eta, str):
+            if self.eta != "theory":
+                raise InvalidParameterError(f"`eta` must be 'theory' or a float > 0; got {self.eta!r}.")
+            if m_theory is None:
+                raise InvalidParameterError("`n_total` is required with eta='theory' in partial_fit "
+                                            "(the m of the theorem's step size).")
+            eta = theory_step_size(m_theory, k, B, q, moments)
+            if eta is None:
+                eta = float(np.sqrt(k / (2 * d * m_theory)))       # HK12 Thm 3.1
+        else:
+            eta = check_positive("eta", self.eta)
+        if isinstance(self.initial, str):
+            if self.initial == "uniform":
+                w1 = np.full(d, B / np.sqrt(d))
+            elif self.initial == "zero":
+                w1 = np.zeros(d)
+            else:
+                raise InvalidParameterError(
+                    f"`initial` must be 'uniform', 'zero' or an array; got {self.initial!r}.")
+        else:
+            w1 = check_vector("initial", self.initial, d=d)
+            if np.linalg.norm(w1) > B * (1 + 1e-12):
+                raise InvalidParameterError(
+                    f"`initial` must satisfy ‖w_1‖₂ <= B; got ‖w_1‖₂={np.linalg.norm(w1):.6g}, B={B}.")
+        q_rows = None
+        if q is not None:
+            payload = np.zeros(d)
+            payload[q > 0] = 1.0 / (k * q[q > 0])
+            q_rows = AliasTable(q).with_payload(payload)
+        return k, B, q, eta, w1, q_rows
+
+    # -- scikit-learn API --------------------------------------------------------------------
+    def fit(self, X, y):
+        """One pass over (X, y) from w_1, as in the papers; returns self."""
+        for attr in ("_state", "coef_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        X, y = self._data(X, y)
+        return self._partial(X, y, m_theory=X.shape[0] if self.n_total is None else self.n_total)
+
+    def partial_fit(self, X, y):
+        """Continue the pass with more rows (the state, the average and the stream go on)."""
+        X, y = self._data(X, y)
+        return self._partial(X, y, m_theory=self.n_total)
+
+    def _partial(self, X, y, m_theory):
+        d = X.shape[1]
+        if not hasattr(self, "_state"):
+            k, B, q, eta, w1, q_rows = self._setup(d, m_theory)
+            self._rng = check_rng(self.random_state)
+            self._state = RidgeState(w1, B)
+            self._run_args = (k, q_rows, eta)
+            self.q_ = q
+            self.eta_ = eta
+            self.n_features_in_ = d
+            self.n_attributes_seen_ = 0
+            self.max_attributes_per_example_ = 0
+            self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
+            self.draws_ = np.zeros((0, k + 1), dtype=np.int64) if self.record_draws else None
+        elif d != self.n_features_in_:
+            raise InvalidParameterError(
+                f"`X` must have {self.n_features_in_} columns (as in the first call); got {d}.")
+        k, q_rows, eta = self._run_args
+        if self.q_ is not None:
+            missing = (self.q_ == 0) & np.any(X != 0, axis=0)
+            if np.any(missing):
+                i = int(np.flatnonzero(missing)[0])
+                raise InvalidParameterError(
+                    f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
+                    f"q[{i}]=0 with a nonzero X[:, {i}].")
+        attributes = np.zeros(X.shape[0], dtype=np.int_)
+        record = np.full((X.shape[0], k + 1), -1, dtype=np.int_) if self.record_draws else None
+        self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record)
+        self.attributes_per_example_ = np.concatenate([self.attributes_per_example_, attributes])
+        self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
+        self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
+        if record is not None:
+            self.draws_ = np.vstack([self.draws_, record])
+        self.n_steps_ = self._state.t
+        self.coef_ = self._state.average()
+        self.w_ = self._state.coef()
+        return self
+
+    def predict(self, X):
+        if not hasattr(self, "coef_"):
+            from sklearn.exceptions import NotFittedError
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet.")
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
+            raise InvalidParameterError(
+                f"`X` must have shape (n, {self.n_features_in_}); got {X.shape}.")
+        return X @ self.coef_
+
+
+class AERR(GAERR):
+    """HK12 Alg. 1 (Attribute Efficient Ridge Regression): GAERR with uniform q.
+
+    ``eta="theory"`` is HK12 Thm 3.1's η = √(k/(2dm)).
+    """
+
+    _algorithm = "HK12.AERR"
+
+    def __init__(self, k=4, B=1.0, eta="theory", initial="uniform", n_total=None,
+                 random_state=None, record_draws=False):
+        super().__init__(k=k, B=B, eta=eta, q=None, second_moments=None, initial=initial,
+                         n_total=n_total, random_state=random_state, record_draws=record_draws)
+
+
+class DDAERR(GAERR):
+    """KS15 Sec. 3.1 (DDAERR): GAERR with q_i ∝ √E[x_i²] (eq. (4)) from known moments.
+
+    ``eta="theory"`` is KS15 Thm 3.5's η = 1/√(m((1/k)‖E[x²]‖_{1/2} + 1)).
+    """
+
+    _algorithm = "KS15.DDAERR"
+
+    def __init__(self, k=4, B=1.0, eta="theory", second_moments=None, initial="uniform",
+                 n_total=None, random_state=None, record_draws=False):
+        super().__init__(k=k, B=B, eta=eta, q=None, second_moments=second_moments,
+                         initial=initial, n_total=n_total, random_state=random_state,
+                         record_draws=record_draws)
+
+    def _q(self, d):
+        if self.second_moments is None:
+            raise InvalidParameterError("`second_moments` (E[x_i²]) is required for DDAERR.")
+        m = check_nonnegative_vector("second_moments", self.second_moments, d=d)
+        return np.sqrt(m) / np.sqrt(m).sum()                  # KS15 eq. (4)

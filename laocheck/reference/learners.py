@@ -1,0 +1,78 @@
+"""Literal transcriptions of the learners' boxes (the oracle of ``laocheck.learners``).
+
+O(d) per step, numpy on floats, line numbers of the papers in the comments. Randomness comes
+from a randomness source (``laocheck.stats.exact``); :class:`ReplaySource` replays the indices
+a Cython learner recorded, so that both run on the same draws and must agree to rounding.
+"""
+
+import numpy as np
+
+__all__ = ["ReplaySource", "gaerr"]
+
+
+class ReplaySource:
+    """A randomness source that returns recorded indices in order (forced index sequence).
+
+    ``uniform_int(n)`` and ``categorical(p)`` return the next recorded index and check that
+    it is possible (``0 <= i < n``, ``p[i] > 0``), so a replay cannot silently diverge.
+    """
+
+    def __init__(self, indices):
+        self._it = iter(int(i) for i in indices)
+
+    def _next(self):
+        try:
+            return next(self._it)
+        except StopIteration:
+            raise AssertionError("the replay ran out of recorded indices") from None
+
+    def uniform_int(self, n):
+        i = self._next()
+        if not 0 <= i < n:
+            raise AssertionError(f"recorded index {i} is not in range({n})")
+        return i
+
+    def categorical(self, p):
+        i = self._next()
+        if not (0 <= i < len(p) and p[i] > 0):
+            raise AssertionError(f"recorded index {i} has probability 0")
+        return i
+
+
+def gaerr(X, Y, k, B, eta, w1, src, *, q=None):
+    """HK12 Alg. 1 (AERR, ``q=None``: uniform) and KS15 Alg. 1 (GAERR, q given).
+
+    Returns the average w̄ (line 14) and the number of distinct attributes seen per step.
+    With w_t = 0 (possible only by cancellation) the residual is −y and no j is drawn: the
+    fallback of ``laocheck.reference.estimators``.
+    """
+    X = np.asarray(X, dtype=float)
+    m, d = X.shape
+    w = np.array(w1, dtype=float)                     # 1: initialize w_1 (≠ 0, ‖w_1‖ <= B)
+    iterates = []
+    seen = np.zeros(m, dtype=np.int64)
+    for t in range(m):                                # 2: for t = 1 to m do
+        iterates.append(w.copy())
+        xt = np.zeros(d)
+        observed = set()
+        for _r in range(k):                           # 3: for r = 1 to k do
+            if q is None:
+                i = src.uniform_int(d)                # 4: pick i_{t,r} uniformly, observe
+                xt[i] += d * X[t, i]                  # 5: x̃_{t,r} ← d x_t[i] e_i
+            else:
+                i = src.categorical(q)                # KS15 4: pick i w.p. q_i, observe
+                xt[i] += X[t, i] / q[i]               # KS15 5: x̃_{t,r} ← x_t[i]/q_i e_i
+            observed.add(i)
+        xt = xt / k                                   # 7: x̃_t ← (1/k) Σ_r x̃_{t,r}
+        norm_sq = float(w @ w)
+        if norm_sq > 0:
+            j = src.categorical(w * w / norm_sq)      # 8: j w.p. w[j]²/‖w‖², observe x[j]
+            observed.add(j)
+            phi = norm_sq * X[t, j] / w[j] - Y[t]     # 9: φ̃ ← ‖w‖² x[j]/w[j] − y
+        else:
+            phi = -Y[t]                               # FALLBACK (w = 0)
+        g = phi * xt                                  # 10: g̃ ← φ̃ · x̃
+        v = w - eta * g                               # 11: v ← w − η g̃
+        w = v * B / max(np.linalg.norm(v), B)         # 12: w_{t+1} ← v · B / max{‖v‖, B}
+        seen[t] = len(observed)
+    return np.mean(iterates, axis=0), seen            # 14: w̄ ← (1/m) Σ_t w_t
