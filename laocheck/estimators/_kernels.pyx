@@ -16,7 +16,7 @@ import numpy as np
 from libc.math cimport ldexp
 from numpy.random cimport bitgen_t
 
-from ._rng cimport bounded, geometric_half, partial_shuffle, uniform01
+from ._rng cimport bounded, geometric_half, partial_shuffle, payload_draw, uniform01
 from ._samplers cimport AliasTable, bitgen_of
 
 cdef enum:
@@ -145,17 +145,6 @@ cdef class Scratch:
 # HK12 Alg. 1-2, KS15 Alg. 1/3 and their data-dependent variants: k i.i.d. draws from q for the
 # data point, n_inner i.i.d. draws from p for the inner product.
 # --------------------------------------------------------------------------------------------
-
-cdef inline long payload_draw(const double[:, ::1] table, bitgen_t* bg, double* value) noexcept nogil:
-    """An alias-table draw from rows (prob, alias, payload[i], payload[alias[i]]): the index,
-    with its payload written to ``value`` (same random numbers as ``AliasTable.draw``)."""
-    cdef long u = <long>bounded(bg, <unsigned int>table.shape[0])
-    if uniform01(bg) < table[u, 0]:
-        value[0] = table[u, 2]
-        return u
-    value[0] = table[u, 3]
-    return <long>table[u, 1]
-
 
 cdef inline double residual_draw(
     Scratch sc, bitgen_t* bg, const double[:, ::1] p_table, double y, long n_inner, bint w_zero,

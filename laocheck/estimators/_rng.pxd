@@ -62,3 +62,15 @@ cdef inline void partial_shuffle(long* perm, long n, long s, bitgen_t* bg) noexc
         tmp = perm[i]
         perm[i] = perm[j]
         perm[j] = tmp
+
+
+cdef inline long payload_draw(const double[:, ::1] table, bitgen_t* bg, double* value) noexcept nogil:
+    """An alias-table draw from rows (prob, alias, payload[i], payload[alias[i]]) (see
+    ``AliasTable.with_payload``): the index, with its payload written to ``value``. Consumes the
+    same random numbers as ``AliasTable.draw``."""
+    cdef long u = <long>bounded(bg, <unsigned int>table.shape[0])
+    if uniform01(bg) < table[u, 0]:
+        value[0] = table[u, 2]
+        return u
+    value[0] = table[u, 3]
+    return <long>table[u, 1]

@@ -17,17 +17,8 @@ import numpy as np
 from libc.math cimport sqrt
 from numpy.random cimport bitgen_t
 
-from laocheck.estimators._rng cimport bounded, uniform01
+from laocheck.estimators._rng cimport bounded, payload_draw
 from laocheck.estimators._samplers cimport SumTree, bitgen_of
-
-
-cdef inline long payload_draw(const double[:, ::1] table, bitgen_t* bg, double* value) noexcept nogil:
-    cdef long u = <long>bounded(bg, <unsigned int>table.shape[0])
-    if uniform01(bg) < table[u, 0]:
-        value[0] = table[u, 2]
-        return u
-    value[0] = table[u, 3]
-    return <long>table[u, 1]
 
 
 cdef class RidgeState:
