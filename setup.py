@@ -18,7 +18,7 @@ DIRECTIVES = {
     "cdivision": True,
     "embedsignature": True,
 }
-MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge"]
+MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge", "learners._lasso"]
 
 extensions = [
     Extension(

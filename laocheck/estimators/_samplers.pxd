@@ -21,6 +21,7 @@ cdef class SumTree(Sampler):
     cdef double[::1] _tree
     cdef long draw(self, bitgen_t* bg) noexcept nogil
     cdef void set_weight(self, long i, double weight) noexcept nogil
+    cdef double total_weight(self) noexcept nogil
 
 
 cdef bitgen_t* bitgen_of(object rng) except NULL

@@ -159,6 +159,9 @@ cdef class SumTree(Sampler):
     def weights(self):
         return np.asarray(self._tree[self._cap:self._cap + self.n]).copy()
 
+    cdef double total_weight(self) noexcept nogil:
+        return self._tree[1]
+
     cdef void set_weight(self, long i, double weight) noexcept nogil:
         cdef long node = self._cap + i
         self._tree[node] = weight

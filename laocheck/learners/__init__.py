@@ -1,8 +1,12 @@
-"""The papers' learners as scikit-learn style estimators (in progress: the ridge family).
+"""The papers' learners as scikit-learn style estimators (in progress).
 
-So far: :class:`AERR` (HK12 Alg. 1), :class:`GAERR` (KS15 Alg. 1), :class:`DDAERR` (KS15
-Sec. 3.1), each with O(k + log d) steps and a literal reference in ``laocheck.reference``.
+So far the ridge family :class:`AERR` (HK12 Alg. 1), :class:`GAERR` (KS15 Alg. 1),
+:class:`DDAERR` (KS15 Sec. 3.1) and the lasso family :class:`AELR` (HK12 Alg. 2),
+:class:`GAELR` (KS15 Alg. 3), :class:`DDAELR` (KS15 Sec. 4.1), each with O(k + log d) steps and
+a literal reference in ``laocheck.reference.learners``.
 """
+from .lasso import AELR, DDAELR, GAELR, lasso_theory_step_size
 from .ridge import AERR, DDAERR, GAERR, theory_step_size
 
-__all__ = ["AERR", "DDAERR", "GAERR", "theory_step_size"]
+__all__ = ["AELR", "AERR", "DDAELR", "DDAERR", "GAELR", "GAERR", "lasso_theory_step_size",
+           "theory_step_size"]

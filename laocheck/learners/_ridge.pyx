@@ -10,7 +10,9 @@ The iterate is kept as w = s·u (a scale s and a vector u), so that
 * the average w̄ = (1/m) Σ_t w_t (line 14) is accumulated lazily: C = Σ_τ s_τ is a running
   sum, and a coordinate's contribution u_i·(C − C_i) is flushed only when u_i changes.
 
-When s leaves [1e-100, 1e100] every coordinate is flushed and s is folded into u (O(d), rare).
+When s falls below 2⁻⁸ (it only shrinks, by projections) every coordinate is flushed, s is
+folded into u and C restarts: all s_τ summed into one C stay within a factor 2⁸, so C − C_i
+loses no precision to cancellation (O(d) per 256-fold shrinkage).
 Randomness: the caller's Generator through ``bitgen_t`` (see laocheck.estimators).
 """
 import numpy as np
@@ -24,7 +26,7 @@ from laocheck.estimators._samplers cimport SumTree, bitgen_of
 cdef class RidgeState:
     """The state of an OGD run with L2-ball projection, in the w = s·u representation."""
     cdef public double s, norm_sq, C, B
-    cdef public double fold_low   # fold s into u below this (tests lower it to exercise folds)
+    cdef public double fold_low   # fold s into u below this (tests raise it to force folds)
     cdef public long t, d, since_exact, n_folds
     cdef double[::1] u
     cdef double[::1] acc
@@ -43,7 +45,7 @@ cdef class RidgeState:
         self.C = 0.0
         self.t = 0
         self.since_exact = 0
-        self.fold_low = 1e-100
+        self.fold_low = 1.0 / 256.0
         self.n_folds = 0
         self.acc = np.zeros(self.d)
         self.mark = np.zeros(self.d)
@@ -77,8 +79,10 @@ cdef class RidgeState:
             self.u[i] *= self.s
             total += self.u[i] * self.u[i]
             self.tree.set_weight(i, self.u[i] * self.u[i])
-        # C and the marks count Σ s_τ in the old units; after the fold, u carries the old s
-        # and C keeps adding the new s = 1, so the pending (C − mark) stays zero-based.
+        # C and the marks counted Σ s_τ in the old units: both restart at 0 with s = 1.
+        for i in range(self.d):
+            self.mark[i] = 0.0
+        self.C = 0.0
         self.s = 1.0
         self.norm_sq = total
         self.n_folds += 1

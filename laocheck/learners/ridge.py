@@ -116,11 +116,25 @@ class GAERR(RegressorMixin, BaseEstimator):
             if m_theory is None:
                 raise InvalidParameterError("`n_total` is required with eta='theory' in partial_fit "
                                             "(the m of the theorem's step size).")
-            eta = theory_step_size(m_theory, k, B, q, moments)
-            if eta is None:
-                eta = float(np.sqrt(k / (2 * d * m_theory)))       # HK12 Thm 3.1
+            eta = self._theory_eta(m_theory, k, B, q, moments, d)
         else:
             eta = check_positive("eta", self.eta)
+        w1 = self._initial(d, B)
+        q_rows = None
+        if q is not None:
+            payload = np.zeros(d)
+            payload[q > 0] = 1.0 / (k * q[q > 0])
+            q_rows = AliasTable(q).with_payload(payload)
+        return k, B, q, eta, w1, q_rows
+
+    def _theory_eta(self, m, k, B, q, moments, d):
+        eta = theory_step_size(m, k, B, q, moments)
+        return float(np.sqrt(k / (2 * d * m))) if eta is None else eta     # HK12 Thm 3.1
+
+    def _new_state(self, d, B, w1):
+        return RidgeState(w1, B)
+
+    def _initial(self, d, B):
         if isinstance(self.initial, str):
             if self.initial == "uniform":
                 w1 = np.full(d, B / np.sqrt(d))
@@ -134,12 +148,7 @@ class GAERR(RegressorMixin, BaseEstimator):
             if np.linalg.norm(w1) > B * (1 + 1e-12):
                 raise InvalidParameterError(
                     f"`initial` must satisfy ‖w_1‖₂ <= B; got ‖w_1‖₂={np.linalg.norm(w1):.6g}, B={B}.")
-        q_rows = None
-        if q is not None:
-            payload = np.zeros(d)
-            payload[q > 0] = 1.0 / (k * q[q > 0])
-            q_rows = AliasTable(q).with_payload(payload)
-        return k, B, q, eta, w1, q_rows
+        return w1
 
     # -- scikit-learn API --------------------------------------------------------------------
     def fit(self, X, y):
@@ -160,7 +169,7 @@ class GAERR(RegressorMixin, BaseEstimator):
         if not hasattr(self, "_state"):
             k, B, q, eta, w1, q_rows = self._setup(d, m_theory)
             self._rng = check_rng(self.random_state)
-            self._state = RidgeState(w1, B)
+            self._state = self._new_state(d, B, w1)
             self._run_args = (k, q_rows, eta)
             self.q_ = q
             self.eta_ = eta

@@ -7,7 +7,7 @@ a Cython learner recorded, so that both run on the same draws and must agree to 
 
 import numpy as np
 
-__all__ = ["ReplaySource", "gaerr"]
+__all__ = ["ReplaySource", "gaerr", "gaelr"]
 
 
 class ReplaySource:
@@ -76,3 +76,44 @@ def gaerr(X, Y, k, B, eta, w1, src, *, q=None):
         w = v * B / max(np.linalg.norm(v), B)         # 12: w_{t+1} ← v · B / max{‖v‖, B}
         seen[t] = len(observed)
     return np.mean(iterates, axis=0), seen            # 14: w̄ ← (1/m) Σ_t w_t
+
+
+def gaelr(X, Y, k, B, eta, src, *, q=None):
+    """HK12 Alg. 2 (AELR, ``q=None``) and KS15 Alg. 3 (GAELR), literally (linear-domain z±).
+
+    Returns w̄ (line 18) and the distinct attributes seen per step. At w_t = 0 (w_1, since
+    z⁺_1 = z⁻_1) the residual is −y and no j is drawn (laocheck's fallback).
+    """
+    X = np.asarray(X, dtype=float)
+    m, d = X.shape
+    zp, zm = np.ones(d), np.ones(d)                   # 1: z⁺_1 ← 1_d, z⁻_1 ← 1_d
+    iterates = []
+    seen = np.zeros(m, dtype=np.int64)
+    for t in range(m):                                # 2: for t = 1 to m do
+        w = (zp - zm) * B / (zp.sum() + zm.sum())     # 3: w_t ← (z⁺ − z⁻) B/(‖z⁺‖₁ + ‖z⁻‖₁)
+        iterates.append(w)
+        xt = np.zeros(d)
+        observed = set()
+        for _r in range(k):                           # 4: for r = 1 to k do
+            if q is None:
+                i = src.uniform_int(d)                # 5: pick i uniformly, observe x[i]
+                xt[i] += d * X[t, i]                  # 6: x̃_{t,r} ← d x[i] e_i
+            else:
+                i = src.categorical(q)                # KS15 5: pick i w.p. q_i
+                xt[i] += X[t, i] / q[i]               # KS15 6: x̃_{t,r} ← x[i]/q_i e_i
+            observed.add(i)
+        xt = xt / k                                   # 8: x̃_t ← (1/k) Σ_r x̃_{t,r}
+        norm1 = np.abs(w).sum()
+        if norm1 > 0:
+            j = src.categorical(np.abs(w) / norm1)    # 9: j w.p. |w[j]|/‖w‖₁, observe x[j]
+            observed.add(j)
+            phi = norm1 * np.sign(w[j]) * X[t, j] - Y[t]   # 10: φ̃ ← ‖w‖₁ sign(w[j]) x[j] − y
+        else:
+            phi = -Y[t]                               # FALLBACK (w = 0)
+        g = phi * xt                                  # 11: g̃ ← φ̃ · x̃
+        for i in range(d):                            # 12: for i = 1 to d do
+            gbar = max(min(g[i], 1 / eta), -1 / eta)  # 13: ḡ[i] ← clip(g̃[i], 1/η)
+            zp[i] = zp[i] * np.exp(-eta * gbar)       # 14: z⁺[i] ← z⁺[i] exp(−η ḡ[i])
+            zm[i] = zm[i] * np.exp(+eta * gbar)       # 15: z⁻[i] ← z⁻[i] exp(+η ḡ[i])
+        seen[t] = len(observed)
+    return np.mean(iterates, axis=0), seen            # 18: w̄ ← (1/m) Σ_t w_t
