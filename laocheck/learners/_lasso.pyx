@@ -53,6 +53,21 @@ cdef class LassoState:
         self.idx = np.zeros(d, dtype=np.int_)
         self.val = np.zeros(d)
 
+    def __reduce__(self):
+        scalars = (self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts)
+        return (_restore_lasso, (self.d, self.B, scalars, np.asarray(self.a).copy(),
+                                 np.asarray(self.b).copy(), np.asarray(self.acc).copy(),
+                                 np.asarray(self.mark).copy()))
+
+    def _load(self, scalars, a, b, acc, mark):
+        self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts = scalars
+        self.a = np.array(a, dtype=np.float64)
+        self.b = np.array(b, dtype=np.float64)
+        self.acc = np.array(acc, dtype=np.float64)
+        self.mark = np.array(mark, dtype=np.float64)
+        self.tree = SumTree(np.abs(np.exp(np.asarray(self.a) - self.c)
+                                   - np.exp(np.asarray(self.b) - self.c)))
+
     cdef inline double delta(self, long i) noexcept nogil:
         return exp(self.a[i] - self.c) - exp(self.b[i] - self.c)
 
@@ -167,3 +182,10 @@ cdef class LassoState:
                     self.recompute(self.c + log(self.Z))
                 elif self.since_exact >= d and self.since_exact >= 1024:
                     self.recompute(self.c)
+
+
+def _restore_lasso(d, B, scalars, a, b, acc, mark):
+    """Unpickle a LassoState (its sum tree is rebuilt from a, b and c, which is what it holds)."""
+    state = LassoState(d, B)
+    state._load(scalars, a, b, acc, mark)
+    return state

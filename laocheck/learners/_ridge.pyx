@@ -53,6 +53,18 @@ cdef class RidgeState:
         self.idx = np.zeros(self.d, dtype=np.int_)
         self.val = np.zeros(self.d)
 
+    def __reduce__(self):
+        scalars = (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
+                   self.fold_low)
+        return (_restore_ridge, (np.asarray(self.u).copy(), self.B, scalars,
+                                 np.asarray(self.acc).copy(), np.asarray(self.mark).copy()))
+
+    def _load(self, scalars, acc, mark):
+        (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
+         self.fold_low) = scalars
+        self.acc = np.array(acc, dtype=np.float64)
+        self.mark = np.array(mark, dtype=np.float64)
+
     def coef(self):
         """The current iterate w = s·u."""
         return np.asarray(self.u) * self.s
@@ -172,3 +184,10 @@ cdef class RidgeState:
                     self.exact_norm()
                 if self.s < self.fold_low or self.s > 1e100:
                     self.fold_scale()
+
+
+def _restore_ridge(u, B, scalars, acc, mark):
+    """Unpickle a RidgeState (its sum tree is rebuilt from u², which is what it holds)."""
+    state = RidgeState(u, B)
+    state._load(scalars, acc, mark)
+    return state

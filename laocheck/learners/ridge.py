@@ -7,6 +7,7 @@ costs O(k + log d) (``_ridge.pyx``); ``coef_`` is the averaged iterate w̄ (line
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import (check_distribution, check_int, check_nonnegative_vector,
                            check_positive, check_rng, check_vector)
@@ -85,20 +86,12 @@ class GAERR(RegressorMixin, BaseEstimator):
         self.record_draws = record_draws
 
     # -- validation ------------------------------------------------------------------------
-    def _data(self, X, y):
-        X = np.asarray(X)
-        if X.ndim != 2:
-            raise InvalidParameterError(f"`X` must be 2-d (n_samples, n_features); got shape {X.shape}.")
-        if X.shape[0] == 0 or X.shape[1] == 0:
-            raise InvalidParameterError(f"`X` must be nonempty; got shape {X.shape}.")
-        try:
-            X = np.ascontiguousarray(X, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise InvalidParameterError("`X` must hold real numbers.") from None
-        if not np.all(np.isfinite(X)):
-            raise InvalidParameterError("`X` must be finite (no NaN or inf).")
-        y = check_vector("y", y, d=X.shape[0], d_name="n_samples")
-        return X, y
+    def _data(self, X, y, reset):
+        """X, y through scikit-learn's ``validate_data`` (finite, 2-d, float64, C-contiguous,
+        no sparse or complex input, consistent ``n_features_in_``)."""
+        X, y = validate_data(self, X, y, reset=reset, dtype=np.float64, order="C",
+                             y_numeric=True)
+        return np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.float64)
 
     def _q(self, d):
         return None if self.q is None else check_distribution("q", self.q, d=d)
@@ -113,9 +106,6 @@ class GAERR(RegressorMixin, BaseEstimator):
         if isinstance(self.eta, str):
             if self.eta != "theory":
                 raise InvalidParameterError(f"`eta` must be 'theory' or a float > 0; got {self.eta!r}.")
-            if m_theory is None:
-                raise InvalidParameterError("`n_total` is required with eta='theory' in partial_fit "
-                                            "(the m of the theorem's step size).")
             eta = self._theory_eta(m_theory, k, B, q, moments, d)
         else:
             eta = check_positive("eta", self.eta)
@@ -156,13 +146,18 @@ class GAERR(RegressorMixin, BaseEstimator):
         for attr in ("_state", "coef_"):
             if hasattr(self, attr):
                 delattr(self, attr)
-        X, y = self._data(X, y)
+        X, y = self._data(X, y, reset=True)
         return self._partial(X, y, m_theory=X.shape[0] if self.n_total is None else self.n_total)
 
     def partial_fit(self, X, y):
-        """Continue the pass with more rows (the state, the average and the stream go on)."""
-        X, y = self._data(X, y)
-        return self._partial(X, y, m_theory=self.n_total)
+        """Continue the pass with more rows (the state, the average and the stream go on).
+
+        With ``eta="theory"`` the theorem's m is ``n_total`` if given, else the number of rows
+        of the first call (the step size is fixed once, at the first call)."""
+        first = not hasattr(self, "_state")
+        X, y = self._data(X, y, reset=first)
+        m_theory = self.n_total if self.n_total is not None else X.shape[0]
+        return self._partial(X, y, m_theory=m_theory)
 
     def _partial(self, X, y, m_theory):
         d = X.shape[1]
@@ -173,14 +168,10 @@ class GAERR(RegressorMixin, BaseEstimator):
             self._run_args = (k, q_rows, eta)
             self.q_ = q
             self.eta_ = eta
-            self.n_features_in_ = d
             self.n_attributes_seen_ = 0
             self.max_attributes_per_example_ = 0
             self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
             self.draws_ = np.zeros((0, k + 1), dtype=np.int64) if self.record_draws else None
-        elif d != self.n_features_in_:
-            raise InvalidParameterError(
-                f"`X` must have {self.n_features_in_} columns (as in the first call); got {d}.")
         k, q_rows, eta = self._run_args
         if self.q_ is not None:
             missing = (self.q_ == 0) & np.any(X != 0, axis=0)
@@ -203,14 +194,15 @@ class GAERR(RegressorMixin, BaseEstimator):
         return self
 
     def predict(self, X):
-        if not hasattr(self, "coef_"):
-            from sklearn.exceptions import NotFittedError
-            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet.")
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-            raise InvalidParameterError(
-                f"`X` must have shape (n, {self.n_features_in_}); got {X.shape}.")
+        """Predictions ⟨w̄, x⟩ of the averaged iterate."""
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
         return X @ self.coef_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = self.random_state is None
+        return tags
 
 
 class AERR(GAERR):

@@ -86,12 +86,20 @@ def test_theory_step_sizes():
         2 * 2.0 / (2 * 2.0 * np.sqrt(D / 4 + 1) * np.sqrt(400)))
 
 
+@pytest.mark.parametrize("X,y,message", [
+    (np.full((3, 2), np.nan), np.zeros(3), "Input X contains NaN"),
+    (np.zeros(3), np.zeros(3), "Expected 2D array"),
+    (np.zeros((0, 2)), np.zeros(0), "0 sample"),
+    (np.zeros((3, 2)), np.zeros(4), "inconsistent numbers of samples"),
+    (np.zeros((3, 2)), [0, np.inf, 0], "Input y contains infinity"),
+])
+def test_malformed_data_gets_scikit_learn_messages(X, y, message):
+    """X and y go through scikit-learn's validate_data: its messages name X or y and the rule."""
+    with pytest.raises(ValueError, match=message):
+        AERR().fit(X, y)
+
+
 @pytest.mark.parametrize("make,X,y,param", [
-    (lambda: AERR(), np.full((3, 2), np.nan), np.zeros(3), "X"),
-    (lambda: AERR(), np.zeros(3), np.zeros(3), "X"),
-    (lambda: AERR(), np.zeros((0, 2)), np.zeros(0), "X"),
-    (lambda: AERR(), np.zeros((3, 2)), np.zeros(4), "y"),
-    (lambda: AERR(), np.zeros((3, 2)), [0, np.inf, 0], "y"),
     (lambda: AERR(k=0), np.zeros((3, 2)), np.zeros(3), "k"),
     (lambda: AERR(k=2.5), np.zeros((3, 2)), np.zeros(3), "k"),
     (lambda: AERR(B=0), np.zeros((3, 2)), np.zeros(3), "B"),
@@ -112,10 +120,11 @@ def test_malformed_input_gets_a_clear_value_error(make, X, y, param):
         make().fit(X, y)
 
 
-def test_partial_fit_with_theory_step_needs_n_total_and_same_width():
-    X, y = data(10)
-    with pytest.raises(InvalidParameterError, match="`n_total`"):
-        AERR().partial_fit(X, y)
-    est = AERR(n_total=100).partial_fit(X, y)
-    with pytest.raises(InvalidParameterError, match="`X`"):
-        est.partial_fit(X[:, :3], y)
+def test_partial_fit_theory_step_uses_n_total_or_the_first_batch():
+    X, y = data(40)
+    first_batch = AERR(k=2).partial_fit(X[:10], y[:10])
+    assert first_batch.eta_ == pytest.approx(np.sqrt(2 / (2 * D * 10)))
+    with_total = AERR(k=2, n_total=40).partial_fit(X[:10], y[:10])
+    assert with_total.eta_ == pytest.approx(np.sqrt(2 / (2 * D * 40)))
+    with pytest.raises(ValueError, match="features"):
+        with_total.partial_fit(X[:, :3], y)
