@@ -3,10 +3,14 @@
 So far the ridge family :class:`AERR` (HK12 Alg. 1), :class:`GAERR` (KS15 Alg. 1),
 :class:`DDAERR` (KS15 Sec. 3.1) and the lasso family :class:`AELR` (HK12 Alg. 2),
 :class:`GAELR` (KS15 Alg. 3), :class:`DDAELR` (KS15 Sec. 4.1), each with O(k + log d) steps and
-a literal reference in ``laocheck.reference.learners``.
+a literal reference in ``laocheck.reference.learners``; and the full-information baselines
+:class:`OnlineRidge`, :class:`OnlineLasso`, :class:`OfflineRidge`, :class:`OfflineLasso`.
 """
+from .full_information import (OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge,
+                               project_l1_ball)
 from .lasso import AELR, DDAELR, GAELR, lasso_theory_step_size
 from .ridge import AERR, DDAERR, GAERR, theory_step_size
 
-__all__ = ["AELR", "AERR", "DDAELR", "DDAERR", "GAELR", "GAERR", "lasso_theory_step_size",
-           "theory_step_size"]
+__all__ = ["AELR", "AERR", "DDAELR", "DDAERR", "GAELR", "GAERR", "OfflineLasso",
+           "OfflineRidge", "OnlineLasso", "OnlineRidge", "lasso_theory_step_size",
+           "project_l1_ball", "theory_step_size"]

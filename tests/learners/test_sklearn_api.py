@@ -1,8 +1,8 @@
 """scikit-learn's estimator checks over every learner (``parametrize_with_checks``).
 
-One check cannot apply and is an expected failure, with its reason:
-``check_regressors_train`` asks for R² > 0.5 after one pass over ~200 standardized examples
-(‖x‖₂ ≈ √d, outside the papers' ‖x‖ <= 1) with the default budget; a learner that sees k + 1 of
+One check cannot apply to the budgeted learners and online EG± and is an expected failure,
+with its reason: ``check_regressors_train`` asks for R² > 0.5 after one pass over ~200
+standardized examples (‖x‖₂ ≈ √d, outside the papers' ‖x‖ <= 1); a learner that sees k + 1 of
 the attributes of each example once, on a norm ball of radius B = 1, does not get there.
 """
 import pickle
@@ -10,22 +10,26 @@ import pickle
 import numpy as np
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from laocheck.learners import AELR, AERR, DDAELR, DDAERR, GAELR, GAERR
+from laocheck.learners import (AELR, AERR, DDAELR, DDAERR, GAELR, GAERR, OfflineLasso,
+                               OfflineRidge, OnlineLasso, OnlineRidge)
 
 
 EXPECTED = {
-    "check_regressors_train": "one budgeted pass with B = 1 on standardized data (‖x‖₂ ≈ √d, "
-                              "outside ‖x‖ <= 1) does not reach R² > 0.5",
+    "check_regressors_train": "one pass with B = 1 on standardized data (‖x‖₂ ≈ √d, "
+                              "outside the papers' ‖x‖ <= 1) does not reach R² > 0.5",
 }
 
 
 def expected_failed_checks(estimator):
-    return EXPECTED
+    """The budgeted learners and the one-pass EG± baseline (its theory step is small); the
+    other full-information baselines pass every check (a strict xfail would catch a change)."""
+    return EXPECTED if isinstance(estimator, (GAERR, OnlineLasso)) else {}
 
 
 @parametrize_with_checks([AERR(k=2, random_state=0), AELR(k=2, random_state=0),
                           GAERR(k=2, eta=0.01, random_state=0),
-                          GAELR(k=2, eta=0.01, random_state=0)],
+                          GAELR(k=2, eta=0.01, random_state=0), OnlineRidge(), OnlineLasso(),
+                          OfflineRidge(), OfflineLasso()],
                          expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible(estimator, check):
     name = getattr(check, "func", check).__name__
