@@ -20,8 +20,9 @@ import numpy as np
 from libc.math cimport exp, fabs, log
 from numpy.random cimport bitgen_t
 
-from laocheck.estimators._rng cimport bounded, payload_draw
 from laocheck.estimators._samplers cimport SumTree, bitgen_of
+
+from ._common cimport draw_data_point
 
 
 cdef class LassoState:
@@ -117,31 +118,14 @@ cdef class LassoState:
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = np.zeros((1, k + 1), dtype=np.int_) if not recording else record
         cdef long step, r, i, j, nnz, a_, seen
-        cdef double weight, phi, s, norm1, wj, g, clip = 1.0 / eta, old_p, old_m, new_p, new_m
-        cdef double ratio = <double>d / k, y
+        cdef double phi, s, norm1, wj, g, clip = 1.0 / eta, old_p, old_m, new_p, new_m, y
         with rng.bit_generator.lock, nogil:
             for step in range(m):
                 y = Y[step]
                 s = self.B / self.Z                    # line 3: w_t = s (z⁺ − z⁻)
                 self.C += s
-                nnz = 0
-                for r in range(k):                     # lines 4-8: x̃
-                    if uniform_q:
-                        i = <long>bounded(bg, <unsigned int>d)
-                        weight = ratio
-                    else:
-                        i = payload_draw(qr, bg, &weight)
-                    if recording:
-                        rec[step, r] = i
-                    for a_ in range(nnz):
-                        if self.idx[a_] == i:
-                            break
-                    else:
-                        a_ = nnz
-                        self.idx[a_] = i
-                        self.val[a_] = 0.0
-                        nnz += 1
-                    self.val[a_] += X[step, i] * weight
+                nnz = draw_data_point(bg, X, step, d, k, uniform_q, qr, self.idx, self.val,
+                                      recording, rec)
                 seen = nnz
                 norm1 = s * self.tree.total_weight()
                 if norm1 > 0.0:                        # line 9: j ∝ |w_j|

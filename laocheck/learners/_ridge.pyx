@@ -19,8 +19,9 @@ import numpy as np
 from libc.math cimport sqrt
 from numpy.random cimport bitgen_t
 
-from laocheck.estimators._rng cimport bounded, payload_draw
 from laocheck.estimators._samplers cimport SumTree, bitgen_of
+
+from ._common cimport draw_data_point
 
 
 cdef class RidgeState:
@@ -122,30 +123,14 @@ cdef class RidgeState:
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = np.zeros((1, k + 1), dtype=np.int_) if not recording else record
         cdef long step, r, i, j, nnz, a, seen
-        cdef double weight, phi, ratio = <double>d / k, old, new, norm, y
+        cdef double phi, old, new, norm, y
         with rng.bit_generator.lock, nogil:
             for step in range(m):
                 y = Y[step]
                 self.C += self.s                       # w_t enters the average (line 14)
                 # lines 3-7: x̃ from k draws (payload x_i/(k q_i), merged per index)
-                nnz = 0
-                for r in range(k):
-                    if uniform_q:
-                        i = <long>bounded(bg, <unsigned int>d)
-                        weight = ratio                 # 1/(k q_i) with q_i = 1/d
-                    else:
-                        i = payload_draw(qr, bg, &weight)
-                    if recording:
-                        rec[step, r] = i
-                    for a in range(nnz):
-                        if self.idx[a] == i:
-                            break
-                    else:
-                        a = nnz
-                        self.idx[a] = i
-                        self.val[a] = 0.0
-                        nnz += 1
-                    self.val[a] += X[step, i] * weight
+                nnz = draw_data_point(bg, X, step, d, k, uniform_q, qr, self.idx, self.val,
+                                      recording, rec)
                 # lines 8-9: j ∝ w_j² and φ̃ = ‖w‖² x_j / w_j − y
                 seen = nnz
                 if self.norm_sq > 0.0:

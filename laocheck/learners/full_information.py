@@ -25,6 +25,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int, check_positive
+from ..exceptions import InvalidParameterError
 
 __all__ = ["OnlineRidge", "OnlineLasso", "OfflineRidge", "OfflineLasso", "project_l1_ball"]
 
@@ -42,6 +43,14 @@ def project_l1_ball(v, B):
 
 
 class _FullInformation(RegressorMixin, BaseEstimator):
+    def _step_size(self, theory):
+        """``eta="theory"`` → ``theory`` (the caller's formula); else a float > 0."""
+        if isinstance(self.eta, str):
+            if self.eta != "theory":
+                raise InvalidParameterError(f"`eta` must be 'theory' or a float > 0; got {self.eta!r}.")
+            return theory
+        return check_positive("eta", self.eta)
+
     def _data(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         return X, np.asarray(y, dtype=np.float64)
@@ -73,8 +82,7 @@ class OnlineRidge(_FullInformation):
         X, y = self._data(X, y)
         m, d = X.shape
         B = check_positive("B", self.B)
-        eta = 1.0 / np.sqrt(m) if isinstance(self.eta, str) and self.eta == "theory" else \
-            check_positive("eta", self.eta)
+        eta = self._step_size(1.0 / np.sqrt(m))
         w = np.zeros(d)
         total = np.zeros(d)
         for t in range(m):
@@ -102,8 +110,7 @@ class OnlineLasso(_FullInformation):
         X, y = self._data(X, y)
         m, d = X.shape
         B = check_positive("B", self.B)
-        eta = np.sqrt(np.log(2 * d) / (20 * B ** 2 * m)) \
-            if isinstance(self.eta, str) and self.eta == "theory" else check_positive("eta", self.eta)
+        eta = self._step_size(np.sqrt(np.log(2 * d) / (20 * B ** 2 * m)))
         log_p, log_m = np.zeros(d), np.zeros(d)           # z⁺ = z⁻ = 1
         total = np.zeros(d)
         for t in range(m):

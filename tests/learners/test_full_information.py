@@ -88,3 +88,11 @@ def test_bad_parameters(Model, param, value):
     X, y = problem()
     with pytest.raises(ValueError, match=f"`{param}`"):
         Model(**{param: value}).fit(X, y)
+
+
+@pytest.mark.parametrize("Model", [OnlineRidge, OnlineLasso])
+@pytest.mark.parametrize("eta", [0.0, -1.0, "fast"])
+def test_bad_step_sizes(Model, eta):
+    X, y = problem()
+    with pytest.raises(ValueError, match="`eta`"):
+        Model(eta=eta).fit(X, y)
