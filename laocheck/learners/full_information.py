@@ -66,17 +66,19 @@ class _FullInformation(RegressorMixin, BaseEstimator):
         self.max_attributes_per_example_ = d
 
 
-class OnlineRidge(_FullInformation):
+class _Online(_FullInformation):
+    def __init__(self, B=1.0, eta="theory"):
+        self.B = B
+        self.eta = eta
+
+
+class OnlineRidge(_Online):
     """Projected online gradient descent on ½(wᵀx − y)² over {‖w‖₂ <= B}, all attributes seen.
 
     HK12 Alg. 1 with the exact gradient; ``coef_`` is the average of the iterates.
     ``eta="theory"``: η = 2B/(G√m) with G = 2B (‖x‖₂ <= 1, |y| <= B), i.e. 1/√m, the step of
     HK12 Lemma 3.2's bound 2B²/η + (η/2) Σ‖g_t‖².
     """
-
-    def __init__(self, B=1.0, eta="theory"):
-        self.B = B
-        self.eta = eta
 
     def fit(self, X, y):
         X, y = self._data(X, y)
@@ -94,17 +96,13 @@ class OnlineRidge(_FullInformation):
         return self
 
 
-class OnlineLasso(_FullInformation):
+class OnlineLasso(_Online):
     """EG± (Kivinen and Warmuth 1997) on ½(wᵀx − y)² over {‖w‖₁ <= B}, all attributes seen.
 
     HK12 Alg. 2 with the exact gradient (|g_i| <= 2B when ‖x‖∞ <= 1, |y| <= B, so no clipping),
     in the log domain; ``coef_`` is the average of the iterates. ``eta="theory"`` is KS15
     Thm 4.1's minimiser with G² = 4B²: η = √(log 2d / (20 B² m)).
     """
-
-    def __init__(self, B=1.0, eta="theory"):
-        self.B = B
-        self.eta = eta
 
     def fit(self, X, y):
         X, y = self._data(X, y)
