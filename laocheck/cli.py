@@ -1,7 +1,10 @@
 """The ``laocheck`` command.
 
-Subcommands so far: ``list`` (the estimators with their budgets and citations). ``verify``,
-``bounds``, ``report`` and ``bench`` arrive with the lemma-catalog, bounds and report issues.
+Subcommands: ``list`` (the estimators with their budgets and citations) here, and the commands
+that live beside the code they drive: each module named in ``_COMMAND_MODULES`` has
+``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the exit
+status). A module of that list that is not part of this installation yet is left out; any other
+import error propagates.
 
 Exit status: 0 on success, 2 on a usage error (argparse's convention).
 """
@@ -37,7 +40,26 @@ def _build_parser():
     p_list.add_argument("--json", metavar="PATH", default=None,
                         help="also write the listing as JSON to PATH ('-' for stdout). Default: none.")
     p_list.set_defaults(func=_cmd_list)
+    for module in _command_modules():
+        module.add_parser(sub)
     return parser
+
+
+# Subcommands defined beside the code they drive (``verify``: the lemma catalog; ``bounds``: the
+# bounds module). Each module provides ``add_parser(subparsers)``.
+_COMMAND_MODULES = ("laocheck.lemmas.command", "laocheck.bounds.command")
+
+
+def _command_modules():
+    import importlib
+    modules = []
+    for name in _COMMAND_MODULES:
+        try:
+            modules.append(importlib.import_module(name))
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+    return modules
 
 
 def _estimator_rows(match):
