@@ -1,0 +1,133 @@
+"""Helpers shared by the check modules (exact enumeration, Monte Carlo verdicts, searches)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+
+import numpy as np
+
+from .. import stats
+from ..stats.exact import enumerate_outcomes
+from ._registry import Result, Status
+
+__all__ = ["exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
+           "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict"]
+
+
+def exact_distribution(est, w, x, y, **kw):
+    """Exact distribution of one draw of ``est.reference`` on the Fraction instance."""
+    return enumerate_outcomes(lambda src: est.reference(w, x, y, src), **kw)
+
+
+def as_objects(value):
+    return np.asarray(value, dtype=object)
+
+
+def exact_mean(dist, f=None):
+    f = f or (lambda v: v[0])
+    return as_objects(dist.expectation(lambda v: as_objects(f(v))))
+
+
+def fstr(value):
+    """Exact numbers as short strings for the JSON figures."""
+    arr = np.asarray(value, dtype=object)
+    if arr.ndim == 0:
+        v = arr.item()
+        return str(v) if isinstance(v, (F, int)) else float(v)
+    return [fstr(v) for v in arr.tolist()]
+
+
+def exact_verdict(ok, figures, *, counterexample=None, note="", expected_false=False,
+                  correction=None):
+    """PASS when ``ok``; when not: ERRATUM for a literal statement of the paper
+    (``expected_false``), FAIL otherwise (the implementation or a corrected statement)."""
+    if ok:
+        return Result(Status.PASS, figures, detectable=0.0, note=note)
+    status = Status.ERRATUM if expected_false else Status.FAIL
+    return Result(status, figures, counterexample=counterexample, correction=correction,
+                  detectable=0.0, note=note)
+
+
+def draw_moments(est, w, x, y, n, rng):
+    """Moments of n kernel draws (``accumulate``), or of ``sample`` for a user's estimator
+    that has no ``accumulate``."""
+    if hasattr(est, "accumulate"):
+        try:
+            return est.accumulate(w, x, y, n=n, rng=rng)
+        except NotImplementedError:
+            pass
+    draws = est.sample(w, x, y, n=n, rng=rng)
+    v = np.asarray(draws.values, dtype=float).reshape(n, -1)
+    from ..estimators import Moments
+    att = np.asarray(draws.attributes, dtype=np.int64)
+    hist = np.bincount(np.minimum(att, 64), minlength=65)
+    return Moments(n=n, sum=v.sum(0), sum_sq=(v * v).sum(0), sum_norm_sq=float((v * v).sum()),
+                   sum_norm_sq_sq=float(((v * v).sum(1) ** 2).sum()),
+                   attributes_sum=int(att.sum()), attributes_sum_sq=int((att * att).sum()),
+                   attributes_max=int(att.max(initial=0)), attributes_hist=hist)
+
+
+def mc_mean_verdict(moments, target, lower, upper, delta, *, label="mean"):
+    """Simultaneous Bernstein intervals (level δ) for the coordinates of E[estimate] from
+    kernel-side sums; FAIL when the claimed ``target`` lies outside one of them."""
+    target = np.asarray(target, dtype=float).ravel()
+    lo = np.broadcast_to(np.asarray(lower, float).ravel(), target.shape).copy()
+    hi = np.broadcast_to(np.asarray(upper, float).ravel(), target.shape).copy()
+    flat = hi <= lo                       # a constant coordinate: widen by a hair (exact check)
+    hi[flat] = lo[flat] + 1e-12
+    box = stats.vector_mean_interval_from_sums(
+        moments.n, np.ravel(moments.sum), np.ravel(moments.sum_sq), lower=lo, upper=hi,
+        delta=delta)
+    slack = 1e-9 * (1 + np.abs(target))  # floating-point summation error of the kernel sums
+    inside = (box.low - slack <= target) & (target <= box.high + slack)
+    worst = int(np.argmax(np.maximum(box.low - target, target - box.high)))
+    detect = float(max(stats.detectable_violation(moments.n, lower=float(lo[j]), upper=float(hi[j]),
+                                                  delta=delta / target.size)
+                       for j in range(target.size)))
+    figures = {"n": moments.n, "delta": delta, f"{label}_low": box.low.tolist(),
+               f"{label}_high": box.high.tolist(), "claimed": target.tolist(),
+               "max_width": float(np.max(box.high - box.low))}
+    if inside.all():
+        return Result(Status.PASS, figures, detectable=detect)
+    return Result(Status.FAIL, figures, detectable=detect,
+                  counterexample={"coordinate": worst, "claimed": float(target[worst]),
+                                  "interval": [float(box.low[worst]), float(box.high[worst])]})
+
+
+def worst_ratio_verdict(worst, ratio_key="worst_ratio", *, figures=None, expected_false=False,
+                        correction=None, tol=1e-9, note=""):
+    """A for-all inequality lhs <= rhs searched adversarially: ``worst`` is
+    (ratio, example). A ratio above 1 (+ rounding tolerance) is a counterexample."""
+    ratio, example = worst
+    figures = dict(figures or {})
+    figures[ratio_key] = float(ratio)
+    if ratio <= 1 + tol:
+        return Result(Status.PASS, figures, detectable=f"any example with lhs/rhs > 1 + {tol:g} "
+                      "reached by the search", note=note)
+    return Result(Status.ERRATUM if expected_false else Status.FAIL, figures,
+                  counterexample=example, correction=correction, note=note,
+                  detectable="exact counterexample")
+
+
+def coverage_verdict(failures, runs, claimed, delta, figures=None, *, expected_false=False,
+                     correction=None, counterexample=None):
+    """A probability statement "P(event fails) <= claimed" checked by Monte Carlo coverage:
+    exact Clopper-Pearson interval at level δ for the failure probability."""
+    lo, hi = stats.clopper_pearson(np.array([failures]), runs, delta)
+    lo, hi = float(np.ravel(lo)[0]), float(np.ravel(hi)[0])
+    figures = dict(figures or {})
+    figures.update({"runs": runs, "failures": int(failures), "claimed_failure_prob": claimed,
+                    "failure_prob_interval": [lo, hi], "delta": delta})
+    detect = f"failure probability above {hi:.3g}" if hi > claimed else \
+        f"failure probability above claimed + {hi - failures / runs:.3g}"
+    if hi <= claimed:
+        return Result(Status.PASS, figures, detectable=detect)
+    if lo > claimed:
+        return Result(Status.ERRATUM if expected_false else Status.FAIL, figures,
+                      counterexample=counterexample, correction=correction, detectable=detect)
+    return Result(Status.INCONCLUSIVE, figures, detectable=detect)
+
+
+def log(x):
+    return math.log(x)
