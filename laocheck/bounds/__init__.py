@@ -1,0 +1,104 @@
+"""Each theorem's formula of CB11, HK12 and KS15, cited, from one sympy source of truth.
+
+Every formula is a :class:`Formula` in :data:`FORMULAS` (id ``"<paper>.<label>.<part>"``): a sympy
+expression, its citation, whether it is literal (as printed) or a proof's version, and — where
+the literal one disagrees with its proof — the erratum text and the id of the proof version.
+The numeric functions below are thin, validated wrappers that evaluate those same expressions
+(``sympy.lambdify``), so the symbolic checks (:mod:`laocheck.bounds.checks`) verify exactly the
+expressions the numbers come from.
+
+>>> from laocheck import bounds
+>>> round(bounds.evaluate("HK12.Thm3.1.bound", d=100, k=4, m=10_000, B=1.0), 6)
+0.282843
+>>> [f.id for f in bounds.formulas("HK12.Thm3.4.eta*")]
+['HK12.Thm3.4.eta', 'HK12.Thm3.4.eta_proof']
+
+Step sizes for the learners (``eta="theory"``): :func:`ridge_step_size` (KS15 Thm 3.1's
+minimiser 2B/(G√m), with G² of :func:`ridge_gradient_bound`) and :func:`lasso_step_size`
+(KS15 Thm 4.1's minimiser √(log 2d/(5G²m)), with :func:`lasso_gradient_bound`); the printed step
+sizes of each theorem are :func:`evaluate` of ``"HK12.Thm3.1.eta"``, ``"HK12.Thm3.4.eta"``,
+``"KS15.Thm3.5.eta"``, ``"KS15.Thm4.6.eta"``, ``"KS15.Thm3.12.eta"``, ``"KS15.Thm4.7.eta"``,
+``"CB11.Thm12.lambda"``.
+"""
+
+from ._formulas import FORMULAS, SYMBOLS, Formula, evaluate, formula, formulas, sym
+from ._moments import (norm_half, norm_inf, norm_one, rho_lasso, rho_ridge, sampling_max,
+                       sampling_sum, second_moments_of)
+
+__all__ = ["Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "evaluate", "sym",
+           "norm_half", "norm_one", "norm_inf", "sampling_sum", "sampling_max", "rho_ridge",
+           "rho_lasso", "second_moments_of", "ridge_gradient_bound", "lasso_gradient_bound",
+           "ridge_step_size", "lasso_step_size", "theorem_bounds"]
+
+
+def ridge_gradient_bound(B, k, second_moments, q=None):
+    """G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) (KS15 Lemma 3.4 with eq. (2)); q uniform if None."""
+    import numpy as np
+    mom = np.asarray(second_moments, dtype=float)
+    q = np.full(mom.shape[0], 1.0 / mom.shape[0]) if q is None else q
+    return FORMULAS["KS15.Lemma3.4.G2"](B=B, k=k, S=sampling_sum(mom, q))
+
+
+def lasso_gradient_bound(B, k, second_moments, q=None):
+    """G² = 4B²((1/k) max_i E[x_i²]/q_i + 1) (KS15 Lemma 4.5 with eq. (7)); q uniform if None."""
+    import numpy as np
+    mom = np.asarray(second_moments, dtype=float)
+    q = np.full(mom.shape[0], 1.0 / mom.shape[0]) if q is None else q
+    return FORMULAS["KS15.Lemma4.5.G2"](B=B, k=k, S_inf=sampling_max(mom, q))
+
+
+def ridge_step_size(m, B, G2):
+    """η = 2B/(G√m), the minimiser of KS15 Thm 3.1's 2B²/(ηm) + ηG²/2 (= HK12 Thm 3.1's η for
+    G² = 8B²d/k and KS15 Thm 3.5's η for q ∝ √E[x²])."""
+    return FORMULAS["KS15.Thm3.1.eta"](m=m, B=B, G=float(G2) ** 0.5)
+
+
+def lasso_step_size(m, d, G2):
+    """η = √(log 2d/(5G²m)), the minimiser of KS15 Thm 4.1's B(log 2d/(ηm) + 5ηG²) (= KS15
+    Thm 4.6's η for q ∝ E[x²]; HK12 Thm 3.4's *proof* η for G² = 8B²d/k — not its printed η)."""
+    return FORMULAS["KS15.Thm4.1.eta"](m=m, d=d, G=float(G2) ** 0.5)
+
+
+def theorem_bounds(d, k, m, B, *, second_moments=None, delta=0.05, m1=None):
+    """Every section-3 theorem's bound at (d, k, m, B): a list of dicts (id, citation, value).
+
+    ``second_moments`` (E[x_i²]) enter KS15's data-dependent bounds; without them the worst case
+    ‖E[x²]‖_{1/2} = ‖E[x²]‖₁ = d is used (and said so). Two-phase bounds split m into
+    m1 = m // 10 and m2 = m − m1 (KS15 Sec. 5) unless ``m1`` is given.
+    """
+    import numpy as np
+    if second_moments is None:
+        n_half = n_one = float(d)
+        source = "worst case ||E x^2|| = d"
+    else:
+        mom = np.asarray(second_moments, dtype=float)
+        n_half, n_one = norm_half(mom), norm_one(mom)
+        source = "given second moments"
+    m1 = max(1, m // 10) if m1 is None else m1
+    m2 = m - m1
+    rows = []
+
+    def add(fid, label, **values):
+        f = FORMULAS[fid]
+        rows.append({"id": fid, "theorem": label, "citation": f.citation, "value": f(**values),
+                     "literal": f.literal, "erratum": f.erratum, "note": f.note})
+
+    add("CB11.Thm12.bound_expectation", "CB11.Thm12", d=d, k=k, m=m, B=B)
+    add("HK12.Thm3.1.bound", "HK12.Thm3.1", d=d, k=k, m=m, B=B)
+    add("HK12.Thm3.4.bound", "HK12.Thm3.4", d=d, k=k, m=m, B=B)
+    G2 = ridge_gradient_bound(B, k, np.full(d, 1.0 / d)) if second_moments is None else \
+        ridge_gradient_bound(B, k, second_moments)
+    add("KS15.Thm3.1.bound", "KS15.Thm3.1 (uniform q)", B=B, G=G2 ** 0.5, m=m)
+    add("KS15.Thm3.5.bound", "KS15.Thm3.5", B=B, m=m, N_half=n_half, k=k)
+    add("KS15.Thm3.12.bound_as", "KS15.Thm3.12 (w.p. 1)", B=B, m2=m2, d=d, k=k)
+    add("KS15.Thm3.12.bound_hp_proof", "KS15.Thm3.12 (w.p. 1-delta)", B=B, m2=m2, k=k, d=d,
+        N_half=n_half, delta=delta, m1=m1)
+    G2l = lasso_gradient_bound(B, k, np.full(d, 1.0) if second_moments is None else second_moments)
+    add("KS15.Thm4.1.bound", "KS15.Thm4.1 (uniform q)", B=B, G=G2l ** 0.5, d=d, m=m)
+    add("KS15.Thm4.6.bound", "KS15.Thm4.6", B=B, d=d, m=m, N_one=n_one, k=k)
+    add("KS15.Thm4.7.bound_as", "KS15.Thm4.7 (w.p. 1)", B=B, d=d, k=k, m2=m2)
+    add("KS15.Thm4.7.bound_hp", "KS15.Thm4.7 (w.p. 1-delta)", B=B, N_one=n_one, d=d, k=k,
+        m2=m2, delta=delta, m1=m1)
+    for r in rows:
+        r["moments"] = source
+    return rows

@@ -1,0 +1,87 @@
+"""Functionals of the attribute second moments E[x_i²] used by KS15's bounds.
+
+‖E[x²]‖_{1/2} = (Σ_i √E[x_i²])² and ‖E[x²]‖₁ = Σ_i E[x_i²] (KS15 Sec. 1), the sums
+S = Σ_i E[x_i²]/q_i (KS15 eq. (2)) and S_∞ = max_i E[x_i²]/q_i (KS15 eq. (7)), and the
+improvement ratios ρ_ridge (eq. (11)) and ρ_lasso (eq. (12)), evaluated through the sympy
+expressions of :mod:`laocheck.bounds._formulas` (the ratios) on numpy reductions of the moments.
+
+numpy's ``sum`` is used instead of math.fsum: the moments are nonnegative, so the relative
+rounding error of the sum is at most d·2⁻⁵³ (no cancellation), far below any printed digit.
+"""
+
+import numpy as np
+
+from .._validation import check_distribution, check_nonnegative_vector
+from ..exceptions import InvalidParameterError
+from ._formulas import FORMULAS
+
+__all__ = ["norm_half", "norm_one", "norm_inf", "sampling_sum", "sampling_max", "rho_ridge",
+           "rho_lasso", "second_moments_of"]
+
+
+def _moments(second_moments):
+    return check_nonnegative_vector("second_moments", second_moments)
+
+
+def norm_half(second_moments):
+    """‖E[x²]‖_{1/2} = (Σ_i √E[x_i²])² (KS15 Sec. 1, the quantity of Thm 3.5)."""
+    mom = _moments(second_moments)
+    return float(np.sqrt(mom).sum() ** 2)
+
+
+def norm_one(second_moments):
+    """‖E[x²]‖₁ = Σ_i E[x_i²] (KS15 Sec. 1, the quantity of Thm 4.6)."""
+    return float(_moments(second_moments).sum())
+
+
+def norm_inf(second_moments):
+    """‖E[x²]‖_∞ = max_i E[x_i²] (KS15 eq. (12))."""
+    return float(_moments(second_moments).max())
+
+
+def _pair(second_moments, q):
+    mom = _moments(second_moments)
+    q = check_distribution("q", q, d=mom.shape[0])
+    bad = (q == 0) & (mom > 0)
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise InvalidParameterError(
+            f"`q` must be positive wherever E[x_i^2] > 0 (KS15 eq. (2)); got q[{i}]=0 with "
+            f"second_moments[{i}]={mom[i]}.")
+    ratio = np.zeros_like(mom)
+    ratio[mom > 0] = mom[mom > 0] / q[mom > 0]
+    return ratio
+
+
+def sampling_sum(second_moments, q):
+    """S = Σ_i E[x_i²]/q_i = E‖x̃_{t,r}‖² (KS15 eq. (2)); terms with E[x_i²] = 0 count 0."""
+    return float(_pair(second_moments, q).sum())
+
+
+def sampling_max(second_moments, q):
+    """S_∞ = max_i E[x_i²]/q_i = ‖E[x̃_{t,r}²]‖_∞ (KS15 eq. (7))."""
+    return float(_pair(second_moments, q).max())
+
+
+def rho_ridge(second_moments):
+    """ρ_ridge = ‖E[x²]‖_{1/2} / (d E[‖x²‖₁]) (KS15 eq. (11)); E[‖x²‖₁] = Σ_i E[x_i²]."""
+    mom = _moments(second_moments)
+    return FORMULAS["KS15.Eq11.rho_ridge"](d=mom.shape[0], N_half=norm_half(mom),
+                                           N_one=norm_one(mom))
+
+
+def rho_lasso(second_moments):
+    """ρ_lasso = ‖E[x²]‖₁ / (d ‖E[x²]‖_∞) (KS15 eq. (12))."""
+    mom = _moments(second_moments)
+    return FORMULAS["KS15.Eq12.rho_lasso"](d=mom.shape[0], N_one=norm_one(mom),
+                                           N_inf=norm_inf(mom))
+
+
+def second_moments_of(X):
+    """E[x_i²] of the empirical distribution of the rows of X (a finite data set)."""
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise InvalidParameterError(f"`X` must be a nonempty 2-d array; got shape {X.shape}.")
+    if not np.all(np.isfinite(X)):
+        raise InvalidParameterError("`X` must be finite.")
+    return np.mean(X * X, axis=0)
