@@ -1,0 +1,193 @@
+"""``laocheck verify``: run the lemma catalog, print the verdicts and the errata, write JSON.
+
+Exit status: 0 when no check FAILs (ERRATUM and INCONCLUSIVE are reported, not failures), 1 when
+one does, 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+
+from ._registry import BUDGETS, DEFAULT_DELTA, Status, checks, errata, run
+
+EPILOG = """examples:
+  laocheck verify                         the whole catalog, fast budget, seed 0
+  laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable)
+  laocheck verify --budget full --jobs 2 --json verify.json
+  laocheck verify --seed 7                another seed: the same verdicts are expected
+
+status legend: PASS the statement holds (exactly, or at the stated delta); FAIL refuted (exit 1);
+ERRATUM the literal statement of the paper is false (counterexample given, the corrected
+statement is its own check); INCONCLUSIVE the budget cannot decide.
+"""
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "verify", help="run the lemma catalog and report PASS/FAIL/ERRATUM/INCONCLUSIVE",
+        description="Run every registered check of the lemma catalog (CATALOG.md section 2).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--only", metavar="GLOB", action="append", default=None,
+                   help="run only the checks whose id matches GLOB (repeatable). Default: all.")
+    p.add_argument("--budget", choices=BUDGETS, default="fast",
+                   help="sample counts: fast (minutes) or full (hours). Default: fast.")
+    p.add_argument("--seed", type=_seed, default=0,
+                   help="run seed; each check is seeded from SeedSequence(seed) keyed by its id. "
+                   "Default: 0.")
+    p.add_argument("--jobs", type=_jobs, default=1,
+                   help="parallel workers (joblib); results do not depend on it. Default: 1.")
+    p.add_argument("--json", metavar="PATH", default=None,
+                   help="write the run (metadata and every check) as JSON to PATH. Default: none.")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar on stderr. Default: shown.")
+    p.set_defaults(func=cmd_verify)
+    return p
+
+
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`--seed` must be an integer >= 0; got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"`--seed` must be an integer >= 0; got {value}")
+    return value
+
+
+def _jobs(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`--jobs` must be an integer >= 1; got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"`--jobs` must be an integer >= 1; got {value}")
+    return value
+
+
+def _run_one(check_id, seed, budget):
+    from ._registry import get
+    return run(get(check_id), seed, budget)
+
+
+class _Progress:
+    def __init__(self, total, enabled, stream=sys.stderr):
+        self.total, self.enabled, self.stream, self.done = total, enabled, stream, 0
+        self.start = time.perf_counter()
+
+    def update(self, record):
+        self.done += 1
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * self.done / max(self.total, 1))
+        elapsed = time.perf_counter() - self.start
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                          f"{elapsed:6.1f}s {record['id'][:40]:<40}")
+        self.stream.flush()
+
+    def close(self):
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run_catalog(selected, seed, budget, jobs, progress=None):
+    """Records of ``selected`` checks, in id order, identical for any ``jobs``."""
+    ids = [c.id for c in selected]
+    records = []
+    if jobs == 1 or len(ids) <= 1:
+        for cid in ids:
+            rec = _run_one(cid, seed, budget)
+            records.append(rec)
+            if progress:
+                progress.update(rec)
+        return records
+    from joblib import Parallel, delayed
+    parallel = Parallel(n_jobs=jobs, return_as="generator", batch_size=1)
+    for rec in parallel(delayed(_run_one)(cid, seed, budget) for cid in ids):
+        records.append(rec)
+        if progress:
+            progress.update(rec)
+    return records
+
+
+def key_figure(rec):
+    """One short figure for the table."""
+    f = rec.get("figures") or {}
+    for key in ("worst_ratio", "failure_prob_interval", "max_abs_bias", "exact_bias",
+                "max_width", "exact_max_attributes", "kernel_max_attributes"):
+        if key in f:
+            value = f[key]
+            if isinstance(value, float):
+                value = f"{value:.4g}"
+            elif isinstance(value, list):
+                value = "[" + ", ".join(f"{v:.3g}" if isinstance(v, float) else str(v)
+                                        for v in value[:2]) + "]"
+            return f"{key}={value}"
+    for key, value in f.items():
+        if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+            return f"{key}={value:.4g}" if isinstance(value, float) else f"{key}={value}"[:40]
+    return ""
+
+
+def _versions():
+    import numpy
+    import scipy
+    from .. import __version__
+    out = {"laocheck": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
+           "scipy": scipy.__version__}
+    for mod in ("sympy", "hypothesis", "joblib"):
+        try:
+            out[mod] = __import__(mod).__version__
+        except Exception:  # pragma: no cover - optional
+            out[mod] = None
+    return out
+
+
+def print_table(records, out=sys.stdout):
+    width = max([len(r["id"]) for r in records] + [2])
+    out.write(f"{'id':<{width}}  {'status':<12}  {'key figure':<44}  citation\n")
+    for r in records:
+        out.write(f"{r['id']:<{width}}  {r['status']:<12}  {key_figure(r)[:44]:<44}  "
+                  f"{r['citation']}\n")
+
+
+def print_errata(rows, out=sys.stdout):
+    out.write(f"\nErrata ({len(rows)}): literal statements of the papers that are false\n")
+    for row in rows:
+        out.write(f"- {row['id']}\n    literal:        {row['literal']}\n"
+                  f"    counterexample: {json.dumps(row['counterexample'], ensure_ascii=False)}\n"
+                  f"    correction:     {row['correction']}\n")
+
+
+def cmd_verify(args):
+    selected = checks(args.only)
+    if not selected:
+        sys.stderr.write(f"laocheck verify: error: --only {args.only} matches no check\n")
+        return 2
+    start = time.perf_counter()
+    progress = _Progress(len(selected), not args.no_progress)
+    records = run_catalog(selected, args.seed, args.budget, args.jobs, progress)
+    progress.close()
+    wall = time.perf_counter() - start
+    counts = {s.value: sum(r["status"] == s.value for r in records) for s in Status}
+    print_table(records)
+    rows = errata(records)
+    print_errata(rows)
+    family = sum(r["delta"] for r in records)
+    print(f"\n{len(records)} checks: " + ", ".join(f"{k} {v}" for k, v in counts.items())
+          + f". seed {args.seed}, budget {args.budget}, jobs {args.jobs}, {wall:.1f} s. "
+          f"Family-wise false-FAIL probability <= {family:.3g} (sum of the checks' deltas).")
+    if args.json:
+        doc = {"run": {"seed": args.seed, "budget": args.budget, "delta": DEFAULT_DELTA,
+                       "family_wise_delta": family, "jobs": args.jobs,
+                       "seconds": round(wall, 3), "counts": counts, "versions": _versions(),
+                       "command": "laocheck verify " + " ".join(sys.argv[2:])},
+               "checks": records, "errata": rows}
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1, ensure_ascii=False)
+    return 1 if counts[Status.FAIL.value] else 0
