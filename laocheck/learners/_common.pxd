@@ -1,31 +1,47 @@
 # cython: language_level=3
-"""Inline pieces shared by the learner kernels (``_ridge.pyx``, ``_lasso.pyx``)."""
+"""Inline pieces shared by the learner kernels (``_ridge.pyx``, ``_lasso.pyx``, ``_aer.pyx``).
+
+They work on raw pointers, taken once per call of a kernel's ``run``: the hot loops then keep
+their scalars in registers (a store through a ``double*`` cannot be proven not to alias a
+field of ``self``, so fields would be reloaded after every store).
+"""
 from numpy.random cimport bitgen_t
 
-from laocheck.estimators._rng cimport bounded, payload_draw
+from laocheck.estimators._rng cimport bounded, uniform01
+
+
+cdef inline long payload_draw_ptr(const double* table, long n, bitgen_t* bg,
+                                  double* value) noexcept nogil:
+    """``laocheck.estimators._rng.payload_draw`` on a raw (n, 4) table: the same random
+    numbers, the same index and payload."""
+    cdef long u = <long>bounded(bg, <unsigned int>n)
+    if uniform01(bg) < table[4 * u]:
+        value[0] = table[4 * u + 2]
+        return u
+    value[0] = table[4 * u + 3]
+    return <long>table[4 * u + 1]
 
 
 cdef inline long draw_data_point(
-    bitgen_t* bg, const double[:, ::1] X, long step, long d, long k, bint uniform_q,
-    const double[:, ::1] q_rows, long[::1] idx, double[::1] val, bint recording,
-    long[:, ::1] rec,
+    bitgen_t* bg, const double* xrow, long d, long k, bint uniform_q, const double* q_rows,
+    long* idx, double* val, long* rec,
 ) noexcept nogil:
-    """x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} of row ``step`` (HK12 Alg. 1 lines 3-7, KS15
-    Alg. 1 lines 3-7), merged per index into ``idx[:nnz]``, ``val[:nnz]``; returns nnz.
+    """x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} of one row (HK12 Alg. 1 lines 3-7, KS15 Alg. 1
+    lines 3-7), merged per index into ``idx[:nnz]``, ``val[:nnz]``; returns nnz.
 
     Uniform q draws i by an unbiased bounded integer (weight d/k); otherwise ``q_rows`` is q's
-    alias table with payload 1/(k q_i). The drawn indices go to ``rec[step, :k]`` when recording.
+    alias table (d rows) with payload 1/(k q_i). The drawn indices go to ``rec[:k]`` unless
+    ``rec`` is NULL.
     """
     cdef long r, i, a, nnz = 0
-    cdef double weight
+    cdef double weight = <double>d / k
     for r in range(k):
         if uniform_q:
             i = <long>bounded(bg, <unsigned int>d)
-            weight = <double>d / k
         else:
-            i = payload_draw(q_rows, bg, &weight)
-        if recording:
-            rec[step, r] = i
+            i = payload_draw_ptr(q_rows, d, bg, &weight)
+        if rec != NULL:
+            rec[r] = i
         for a in range(nnz):
             if idx[a] == i:
                 break
@@ -34,5 +50,103 @@ cdef inline long draw_data_point(
             idx[a] = i
             val[a] = 0.0
             nnz += 1
-        val[a] += X[step, i] * weight
+        val[a] += xrow[i] * weight
     return nnz
+
+
+cdef inline void tree_set(double* tree, long cap, long i, double weight) noexcept nogil:
+    """``SumTree.set_weight`` on the tree's raw array: parents recomputed from their children
+    (no drift)."""
+    cdef long node = cap + i
+    tree[node] = weight
+    node >>= 1
+    while node >= 1:
+        tree[node] = tree[2 * node] + tree[2 * node + 1]
+        node >>= 1
+
+
+cdef inline long tree_draw(bitgen_t* bg, const double* tree, long cap, long n) noexcept nogil:
+    """``SumTree.draw`` on the tree's raw array (the same random numbers, the same index)."""
+    cdef double u, left
+    cdef long node
+    while True:
+        u = uniform01(bg) * tree[1]
+        node = 1
+        while node < cap:
+            left = tree[2 * node]
+            if u < left:
+                node = 2 * node
+            else:
+                u -= left
+                node = 2 * node + 1
+        if node - cap < n and tree[node] > 0.0:
+            return node - cap
+
+
+cdef inline bint contains(const long* idx, long nnz, long j) noexcept nogil:
+    cdef long a
+    for a in range(nnz):
+        if idx[a] == j:
+            return True
+    return False
+
+
+# --- blocked sum tree ------------------------------------------------------------------------
+# The learners' w-dependent sampling (j ∝ w_j² or ∝ |w_j|) uses a sum tree whose leaves are
+# blocks of BLOCK = 8 consecutive weights (one cache line of ``wt``): the tree has d/8 leaves,
+# so at d = 10⁵ it is 256 KB and stays in L2, and an update or a draw touches one line of
+# ``wt`` plus a path of log2(d/8) nodes. ``wt`` has length nblocks·8 (zero padding).
+
+cdef inline double block_sum(const double* wt, long b) noexcept nogil:
+    cdef const double* p = wt + 8 * b
+    return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]))
+
+
+cdef inline void btree_set(double* wt, double* tree, long cap, long i,
+                           double weight) noexcept nogil:
+    """Set weight i; its block's sum and the path above are recomputed (no drift)."""
+    cdef long node
+    wt[i] = weight
+    node = cap + (i >> 3)
+    tree[node] = block_sum(wt, i >> 3)
+    node >>= 1
+    while node >= 1:
+        tree[node] = tree[2 * node] + tree[2 * node + 1]
+        node >>= 1
+
+
+cdef inline void btree_build(const double* wt, double* tree, long cap,
+                             long nblocks) noexcept nogil:
+    """Every block sum and node from ``wt`` (the same sums as ``btree_set`` computes)."""
+    cdef long b, node
+    for b in range(cap):
+        tree[cap + b] = block_sum(wt, b) if b < nblocks else 0.0
+    for node in range(cap - 1, 0, -1):
+        tree[node] = tree[2 * node] + tree[2 * node + 1]
+
+
+cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, long cap,
+                            long nblocks) noexcept nogil:
+    """An index drawn ∝ its weight: descend to a block, then scan its 8 weights. A draw
+    that rounding pushes past the end of a block, or onto an empty one, is redrawn (so every
+    index returned has a positive weight)."""
+    cdef double u, left, w
+    cdef long node, base, r
+    while True:
+        u = uniform01(bg) * tree[1]
+        node = 1
+        while node < cap:
+            left = tree[2 * node]
+            if u < left:
+                node = 2 * node
+            else:
+                u -= left
+                node = 2 * node + 1
+        if node - cap >= nblocks or tree[node] <= 0.0:
+            continue
+        base = 8 * (node - cap)
+        for r in range(8):
+            w = wt[base + r]
+            if u < w:
+                return base + r
+            u -= w

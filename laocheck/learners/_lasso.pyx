@@ -8,7 +8,7 @@ taken relative to a common offset c, z±_i = exp(a_i − c), and
 * only the k coordinates of x̃ change per step (ḡ_i = clip(φ̃ x̃_i, 1/η) is k-sparse);
 * the normaliser Z = Σ_i z⁺_i + z⁻_i is updated incrementally and recomputed exactly every
   max(d, 1024) steps;
-* j ∝ |w_j| = |z⁺_j − z⁻_j| (line 9) is drawn from a sum tree;
+* j ∝ |w_j| = |z⁺_j − z⁻_j| (line 9) is drawn from a blocked sum tree (``_common.pxd``);
 * w_t = B (z⁺ − z⁻)/Z_t = s_t u with s_t = B/Z_t: the average w̄ is accumulated lazily as in
   ``_ridge.pyx`` (C = Σ_τ s_τ; a coordinate is flushed when it changes);
 * when Z leaves [2⁻⁸, 2⁸] the offset moves to c + log Z (so Z ≈ 1 again): every coordinate is
@@ -20,9 +20,9 @@ import numpy as np
 from libc.math cimport exp, fabs, log
 from numpy.random cimport bitgen_t
 
-from laocheck.estimators._samplers cimport SumTree, bitgen_of
+from laocheck.estimators._samplers cimport bitgen_of
 
-from ._common cimport draw_data_point
+from ._common cimport btree_build, btree_draw, btree_set, contains, draw_data_point
 
 
 cdef class LassoState:
@@ -31,9 +31,10 @@ cdef class LassoState:
     cdef public long t, d, since_exact, n_shifts
     cdef double[::1] a
     cdef double[::1] b
-    cdef double[::1] acc
-    cdef double[::1] mark
-    cdef SumTree tree
+    cdef double[::1] am           # am[2i] = flushed Σ of coordinate i, am[2i + 1] = its mark
+    cdef double[::1] wt           # |z⁺_i − z⁻_i| (offset units), padded to blocks of 8
+    cdef double[::1] tree
+    cdef long cap, nblocks
     cdef long[::1] idx
     cdef double[::1] val
 
@@ -48,26 +49,34 @@ cdef class LassoState:
         self.t = 0
         self.since_exact = 0
         self.n_shifts = 0
-        self.acc = np.zeros(d)
-        self.mark = np.zeros(d)
-        self.tree = SumTree(np.zeros(d))
+        self.am = np.zeros(2 * d)
+        self.nblocks = (d + 7) // 8
+        self.cap = 1
+        while self.cap < self.nblocks:
+            self.cap *= 2
+        self.wt = np.zeros(8 * self.nblocks)
+        self.tree = np.zeros(2 * self.cap)
         self.idx = np.zeros(d, dtype=np.int_)
         self.val = np.zeros(d)
 
     def __reduce__(self):
         scalars = (self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts)
         return (_restore_lasso, (self.d, self.B, scalars, np.asarray(self.a).copy(),
-                                 np.asarray(self.b).copy(), np.asarray(self.acc).copy(),
-                                 np.asarray(self.mark).copy()))
+                                 np.asarray(self.b).copy(), np.asarray(self.am).copy()))
 
-    def _load(self, scalars, a, b, acc, mark):
+    def _load(self, scalars, a, b, am):
         self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts = scalars
         self.a = np.array(a, dtype=np.float64)
         self.b = np.array(b, dtype=np.float64)
-        self.acc = np.array(acc, dtype=np.float64)
-        self.mark = np.array(mark, dtype=np.float64)
-        self.tree = SumTree(np.abs(np.exp(np.asarray(self.a) - self.c)
-                                   - np.exp(np.asarray(self.b) - self.c)))
+        self.am = np.array(am, dtype=np.float64)
+        cdef long i
+        for i in range(self.d):
+            self.wt[i] = fabs(self.delta(i))
+        btree_build(&self.wt[0], &self.tree[0], self.cap, self.nblocks)
+
+    def sampling_weights(self):
+        """The weights the sum tree holds (|z⁺ − z⁻| in offset units, for tests)."""
+        return np.asarray(self.wt)[:self.d].copy()
 
     cdef inline double delta(self, long i) noexcept nogil:
         return exp(self.a[i] - self.c) - exp(self.b[i] - self.c)
@@ -83,14 +92,15 @@ cdef class LassoState:
             return self.coef()
         a, b = np.asarray(self.a), np.asarray(self.b)
         u = np.exp(a - self.c) - np.exp(b - self.c)
-        return (np.asarray(self.acc) + u * (self.C - np.asarray(self.mark))) / self.t
+        am = np.asarray(self.am)
+        return (am[0::2] + u * (self.C - am[1::2])) / self.t
 
     cdef void recompute(self, double new_c) noexcept nogil:
         """Flush every coordinate, move the offset to ``new_c``, recompute Z and the tree."""
         cdef long i
         cdef double total = 0.0, u
         for i in range(self.d):
-            self.acc[i] += self.delta(i) * (self.C - self.mark[i])
+            self.am[2 * i] += self.delta(i) * (self.C - self.am[2 * i + 1])
         if new_c != self.c:
             # w = s·u is unchanged when u and Z are both scaled by exp(c − new_c): s is B/Z
             self.n_shifts += 1
@@ -98,78 +108,104 @@ cdef class LassoState:
         for i in range(self.d):
             u = self.delta(i)
             total += exp(self.a[i] - self.c) + exp(self.b[i] - self.c)
-            self.tree.set_weight(i, fabs(u))
+            self.wt[i] = fabs(u)
+        btree_build(&self.wt[0], &self.tree[0], self.cap, self.nblocks)
         self.Z = total
         # acc holds w-units (δ·s summed); C counted s = B/Z in the old units, so it restarts
         # at 0 with every mark.
         for i in range(self.d):
-            self.mark[i] = 0.0
+            self.am[2 * i + 1] = 0.0
         self.C = 0.0
         self.since_exact = 0
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
-            object q_rows, double eta, long[::1] attributes, object record):
-        """One pass (HK12 Alg. 2 lines 2-17 / KS15 Alg. 3 lines 2-17); arguments as in
-        ``RidgeState.run``."""
+            object q_rows, double eta, long[::1] attributes, object record,
+            long n_inner=1, long n_steps=-1):
+        """Steps of HK12 Alg. 2 lines 2-17 / KS15 Alg. 3 lines 2-17; the arguments are those
+        of ``RidgeState.run`` (j ∝ |w_j| here)."""
         cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long m = X.shape[0], d = self.d
+        cdef long P = X.shape[0], d = self.d
+        cdef long m = P if n_steps < 0 else n_steps
         cdef bint uniform_q = q_rows is None
         cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
         cdef bint recording = record is not None
-        cdef long[:, ::1] rec = np.zeros((1, k + 1), dtype=np.int_) if not recording else record
-        cdef long step, r, i, j, nnz, a_, seen
-        cdef double phi, s, norm1, wj, g, clip = 1.0 / eta, old_p, old_m, new_p, new_m, y
+        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
+                                 else record)
+        cdef double* A = &self.a[0]
+        cdef double* Bm = &self.b[0]
+        cdef double* am = &self.am[0]
+        cdef double* wt = &self.wt[0]
+        cdef double* tree = &self.tree[0]
+        cdef long cap = self.cap, nblocks = self.nblocks
+        cdef long* idx = &self.idx[0]
+        cdef double* val = &self.val[0]
+        cdef const double* qp = &qr[0, 0]
+        cdef long* recp = NULL
+        cdef const double* xrow
+        cdef long step, row = 0, r, i, j, nnz, a_, seen
+        cdef double phi, s, norm1, g, clip = 1.0 / eta, old_p, old_m, new_p, new_m, y
+        cdef double C = self.C, Z = self.Z, c = self.c, B = self.B
         with rng.bit_generator.lock, nogil:
             for step in range(m):
-                y = Y[step]
-                s = self.B / self.Z                    # line 3: w_t = s (z⁺ − z⁻)
-                self.C += s
-                nnz = draw_data_point(bg, X, step, d, k, uniform_q, qr, self.idx, self.val,
-                                      recording, rec)
-                seen = nnz
-                norm1 = s * self.tree.total_weight()
-                if norm1 > 0.0:                        # line 9: j ∝ |w_j|
-                    j = self.tree.draw(bg)
-                    wj = s * self.delta(j)
-                    phi = norm1 * (1.0 if wj > 0 else -1.0) * X[step, j] - y   # line 10
-                    for a_ in range(nnz):
-                        if self.idx[a_] == j:
-                            break
-                    else:
-                        seen += 1
-                else:
-                    j = -1
-                    phi = -y                           # w = 0 (e.g. w_1): fallback
+                xrow = &X[row, 0]
+                y = Y[row]
+                s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
+                C += s
                 if recording:
-                    rec[step, k] = j
+                    recp = &rec[step, 0]
+                nnz = draw_data_point(bg, xrow, d, k, uniform_q, qp, idx, val, recp)
+                seen = nnz
+                norm1 = s * tree[1]
+                if norm1 > 0.0:                        # line 9: j ∝ |w_j|
+                    phi = 0.0
+                    for r in range(n_inner):
+                        j = btree_draw(bg, wt, tree, cap, nblocks)
+                        # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of a_j − b_j)
+                        phi += xrow[j] if A[j] > Bm[j] else -xrow[j]
+                        if recording:
+                            recp[k + r] = j
+                        if not contains(idx, seen, j):
+                            idx[seen] = j
+                            seen += 1
+                    phi = norm1 * phi / n_inner - y
+                else:
+                    phi = -y                           # w = 0 (e.g. w_1): fallback
                 attributes[step] = seen
                 for a_ in range(nnz):                  # lines 12-16 on x̃'s coordinates
-                    i = self.idx[a_]
-                    g = phi * self.val[a_]             # line 11: g̃ = φ̃ x̃
+                    i = idx[a_]
+                    g = phi * val[a_]                  # line 11: g̃ = φ̃ x̃
                     if g > clip:                       # line 13: ḡ = clip(g̃, 1/η)
                         g = clip
                     elif g < -clip:
                         g = -clip
-                    self.acc[i] += self.delta(i) * (self.C - self.mark[i])
-                    self.mark[i] = self.C
-                    old_p = exp(self.a[i] - self.c)
-                    old_m = exp(self.b[i] - self.c)
-                    self.a[i] -= eta * g               # line 14: z⁺ ← z⁺ exp(−η ḡ)
-                    self.b[i] += eta * g               # line 15: z⁻ ← z⁻ exp(+η ḡ)
-                    new_p = exp(self.a[i] - self.c)
-                    new_m = exp(self.b[i] - self.c)
-                    self.Z += (new_p + new_m) - (old_p + old_m)
-                    self.tree.set_weight(i, fabs(new_p - new_m))
+                    old_p = exp(A[i] - c)
+                    old_m = exp(Bm[i] - c)
+                    am[2 * i] += (old_p - old_m) * (C - am[2 * i + 1])
+                    am[2 * i + 1] = C
+                    A[i] -= eta * g                    # line 14: z⁺ ← z⁺ exp(−η ḡ)
+                    Bm[i] += eta * g                   # line 15: z⁻ ← z⁻ exp(+η ḡ)
+                    new_p = exp(A[i] - c)
+                    new_m = exp(Bm[i] - c)
+                    Z += (new_p + new_m) - (old_p + old_m)
+                    btree_set(wt, tree, cap, i, fabs(new_p - new_m))
                 self.t += 1
                 self.since_exact += 1
-                if self.Z > 256.0 or self.Z < 1.0 / 256.0:
-                    self.recompute(self.c + log(self.Z))
+                if Z > 256.0 or Z < 1.0 / 256.0:
+                    self.C, self.Z = C, Z
+                    self.recompute(c + log(Z))
+                    C, Z, c = self.C, self.Z, self.c
                 elif self.since_exact >= d and self.since_exact >= 1024:
-                    self.recompute(self.c)
+                    self.C, self.Z = C, Z
+                    self.recompute(c)
+                    C, Z, c = self.C, self.Z, self.c
+                row += 1
+                if row == P:
+                    row = 0
+        self.C, self.Z = C, Z
 
 
-def _restore_lasso(d, B, scalars, a, b, acc, mark):
+def _restore_lasso(d, B, scalars, a, b, am):
     """Unpickle a LassoState (its sum tree is rebuilt from a, b and c, which is what it holds)."""
     state = LassoState(d, B)
-    state._load(scalars, a, b, acc, mark)
+    state._load(scalars, a, b, am)
     return state

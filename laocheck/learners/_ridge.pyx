@@ -6,9 +6,11 @@ The iterate is kept as w = s·u (a scale s and a vector u), so that
 * the gradient step w − η g̃ touches only the k coordinates of x̃ (u_i −= η φ̃ x̃_i / s);
 * the projection onto {‖w‖₂ <= B} (HK12 Alg. 1 line 12) multiplies s only, with ‖u‖₂²
   maintained incrementally and recomputed exactly every max(d, 1024) steps (bounded drift);
-* j ∝ w_j² (line 8) is drawn from a sum tree over u_j², updated at the changed coordinates;
+* j ∝ w_j² (line 8) is drawn from a blocked sum tree over u_j² (``_common.pxd``), updated
+  at the changed coordinates;
 * the average w̄ = (1/m) Σ_t w_t (line 14) is accumulated lazily: C = Σ_τ s_τ is a running
-  sum, and a coordinate's contribution u_i·(C − C_i) is flushed only when u_i changes.
+  sum, and a coordinate's contribution u_i·(C − C_i) is flushed only when u_i changes (the
+  flushed sum and the mark C_i of a coordinate sit side by side in ``am``: one cache line).
 
 When s falls below 2⁻⁸ (it only shrinks, by projections) every coordinate is flushed, s is
 folded into u and C restarts: all s_τ summed into one C stay within a factor 2⁸, so C − C_i
@@ -19,9 +21,9 @@ import numpy as np
 from libc.math cimport sqrt
 from numpy.random cimport bitgen_t
 
-from laocheck.estimators._samplers cimport SumTree, bitgen_of
+from laocheck.estimators._samplers cimport bitgen_of
 
-from ._common cimport draw_data_point
+from ._common cimport btree_build, btree_draw, btree_set, contains, draw_data_point
 
 
 cdef class RidgeState:
@@ -30,9 +32,10 @@ cdef class RidgeState:
     cdef public double fold_low   # fold s into u below this (tests raise it to force folds)
     cdef public long t, d, since_exact, n_folds
     cdef double[::1] u
-    cdef double[::1] acc
-    cdef double[::1] mark
-    cdef SumTree tree
+    cdef double[::1] am           # am[2i] = flushed Σ of coordinate i, am[2i + 1] = its mark
+    cdef double[::1] wt           # u_i² padded to whole blocks of 8
+    cdef double[::1] tree
+    cdef long cap, nblocks
     cdef long[::1] idx
     cdef double[::1] val
 
@@ -48,23 +51,33 @@ cdef class RidgeState:
         self.since_exact = 0
         self.fold_low = 1.0 / 256.0
         self.n_folds = 0
-        self.acc = np.zeros(self.d)
-        self.mark = np.zeros(self.d)
-        self.tree = SumTree(w1 * w1)
+        self.am = np.zeros(2 * self.d)
+        self.nblocks = (self.d + 7) // 8
+        self.cap = 1
+        while self.cap < self.nblocks:
+            self.cap *= 2
+        self.wt = np.zeros(8 * self.nblocks)
+        self.tree = np.zeros(2 * self.cap)
+        self.rebuild_tree()
         self.idx = np.zeros(self.d, dtype=np.int_)
         self.val = np.zeros(self.d)
+
+    cdef void rebuild_tree(self) noexcept nogil:
+        cdef long i
+        for i in range(self.d):
+            self.wt[i] = self.u[i] * self.u[i]
+        btree_build(&self.wt[0], &self.tree[0], self.cap, self.nblocks)
 
     def __reduce__(self):
         scalars = (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
                    self.fold_low)
         return (_restore_ridge, (np.asarray(self.u).copy(), self.B, scalars,
-                                 np.asarray(self.acc).copy(), np.asarray(self.mark).copy()))
+                                 np.asarray(self.am).copy()))
 
-    def _load(self, scalars, acc, mark):
+    def _load(self, scalars, am):
         (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
          self.fold_low) = scalars
-        self.acc = np.array(acc, dtype=np.float64)
-        self.mark = np.array(mark, dtype=np.float64)
+        self.am = np.array(am, dtype=np.float64)
 
     def coef(self):
         """The current iterate w = s·u."""
@@ -75,13 +88,18 @@ cdef class RidgeState:
         if self.t == 0:
             return self.coef()
         u = np.asarray(self.u)
-        return (np.asarray(self.acc) + u * (self.C - np.asarray(self.mark))) / self.t
+        am = np.asarray(self.am)
+        return (am[0::2] + u * (self.C - am[1::2])) / self.t
+
+    def sampling_weights(self):
+        """The weights the sum tree holds (u_j², for tests)."""
+        return np.asarray(self.wt)[:self.d].copy()
 
     cdef void flush_all(self) noexcept nogil:
         cdef long i
         for i in range(self.d):
-            self.acc[i] += self.u[i] * (self.C - self.mark[i])
-            self.mark[i] = self.C
+            self.am[2 * i] += self.u[i] * (self.C - self.am[2 * i + 1])
+            self.am[2 * i + 1] = self.C
 
     cdef void fold_scale(self) noexcept nogil:
         """w = s·u → u ← s·u, s ← 1, keeping every flushed average (O(d))."""
@@ -91,13 +109,14 @@ cdef class RidgeState:
         for i in range(self.d):
             self.u[i] *= self.s
             total += self.u[i] * self.u[i]
-            self.tree.set_weight(i, self.u[i] * self.u[i])
+        self.rebuild_tree()
         # C and the marks counted Σ s_τ in the old units: both restart at 0 with s = 1.
         for i in range(self.d):
-            self.mark[i] = 0.0
+            self.am[2 * i + 1] = 0.0
         self.C = 0.0
         self.s = 1.0
         self.norm_sq = total
+        self.since_exact = 0
         self.n_folds += 1
 
     cdef void exact_norm(self) noexcept nogil:
@@ -109,70 +128,123 @@ cdef class RidgeState:
         self.since_exact = 0
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
-            object q_rows, double eta, long[::1] attributes, object record):
-        """One pass over the rows of X (HK12 Alg. 1 lines 2-13 / KS15 Alg. 1 lines 2-13).
+            object q_rows, double eta, long[::1] attributes, object record,
+            long n_inner=1, long n_steps=-1):
+        """Steps of HK12 Alg. 1 lines 2-13 / KS15 Alg. 1 lines 2-13 over the rows of X.
 
         ``q_rows``: None for uniform q, else q's alias rows with payload 1/(k q_i).
-        ``record``: None, or a (m, k + 1) int array receiving the drawn indices of each step
-        (i_1..i_k, then j, −1 when w = 0 and no j is drawn) for replay by the reference.
+        ``n_inner``: φ̃ averages this many i.i.d. draws j ∝ w_j² (1 in the papers' boxes;
+        KS15 Sec. 5 splits the budget between x̃ and φ̃).
+        ``n_steps``: -1 makes one pass (m = rows of X); otherwise that many steps, the rows
+        taken cyclically (a stream from a pool of rows, without an m × d array).
+        ``record``: None, or an (m, k + n_inner) int array receiving the drawn indices of each
+        step (i_1..i_k, then the j's; −1 when w = 0 and no j is drawn) for the reference.
+        ``attributes``: (m,) receives the distinct attributes observed at each step.
         """
         cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long m = X.shape[0], d = self.d
+        cdef long P = X.shape[0], d = self.d
+        cdef long m = P if n_steps < 0 else n_steps
         cdef bint uniform_q = q_rows is None
         cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
         cdef bint recording = record is not None
-        cdef long[:, ::1] rec = np.zeros((1, k + 1), dtype=np.int_) if not recording else record
-        cdef long step, r, i, j, nnz, a, seen
+        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
+                                 else record)
+        cdef double* u = &self.u[0]
+        cdef double* am = &self.am[0]
+        cdef double* wt = &self.wt[0]
+        cdef double* tree = &self.tree[0]
+        cdef long cap = self.cap, nblocks = self.nblocks
+        cdef long* idx = &self.idx[0]
+        cdef double* val = &self.val[0]
+        cdef const double* qp = &qr[0, 0]
+        cdef long* recp = NULL
+        cdef const double* xrow
+        cdef long step, row = 0, r, i, j, nnz, a, seen
         cdef double phi, old, new, norm, y
+        cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with rng.bit_generator.lock, nogil:
             for step in range(m):
-                y = Y[step]
-                self.C += self.s                       # w_t enters the average (line 14)
-                # lines 3-7: x̃ from k draws (payload x_i/(k q_i), merged per index)
-                nnz = draw_data_point(bg, X, step, d, k, uniform_q, qr, self.idx, self.val,
-                                      recording, rec)
-                # lines 8-9: j ∝ w_j² and φ̃ = ‖w‖² x_j / w_j − y
-                seen = nnz
-                if self.norm_sq > 0.0:
-                    j = self.tree.draw(bg)
-                    phi = self.s * self.norm_sq * X[step, j] / self.u[j] - y
-                    for a in range(nnz):
-                        if self.idx[a] == j:
-                            break
-                    else:
-                        seen += 1
-                else:
-                    j = -1
-                    phi = -y                           # w = 0: wᵀx = 0 is known (fallback)
+                xrow = &X[row, 0]
+                y = Y[row]
+                C += s                                 # w_t enters the average (line 14)
                 if recording:
-                    rec[step, k] = j
+                    recp = &rec[step, 0]
+                # lines 3-7: x̃ from k draws (payload x_i/(k q_i), merged per index)
+                nnz = draw_data_point(bg, xrow, d, k, uniform_q, qp, idx, val, recp)
+                # lines 8-9: j ∝ w_j² and φ̃ = ‖w‖² x_j / w_j − y (averaged over n_inner j's)
+                seen = nnz
+                if norm_sq > 0.0:
+                    phi = 0.0
+                    for r in range(n_inner):
+                        j = btree_draw(bg, wt, tree, cap, nblocks)
+                        phi += xrow[j] / u[j]
+                        if recording:
+                            recp[k + r] = j
+                        if not contains(idx, seen, j):
+                            idx[seen] = j
+                            seen += 1
+                    phi = s * norm_sq * phi / n_inner - y
+                else:
+                    phi = -y                           # w = 0: wᵀx = 0 is known (fallback)
                 attributes[step] = seen
                 # lines 10-11: v = w − η φ̃ x̃, on the k coordinates of x̃
                 for a in range(nnz):
-                    i = self.idx[a]
-                    old = self.u[i]
-                    self.acc[i] += old * (self.C - self.mark[i])
-                    self.mark[i] = self.C
-                    new = old - eta * phi * self.val[a] / self.s
-                    self.u[i] = new
-                    self.norm_sq += new * new - old * old
-                    self.tree.set_weight(i, new * new)
-                if self.norm_sq < 0.0:
-                    self.norm_sq = 0.0
+                    i = idx[a]
+                    old = u[i]
+                    am[2 * i] += old * (C - am[2 * i + 1])
+                    am[2 * i + 1] = C
+                    new = old - eta * phi * val[a] / s
+                    u[i] = new
+                    norm_sq += new * new - old * old
+                    btree_set(wt, tree, cap, i, new * new)
+                if norm_sq < 0.0:
+                    norm_sq = 0.0
                 # line 12: w_{t+1} = v · B / max(‖v‖, B)
-                norm = self.s * sqrt(self.norm_sq)
-                if norm > self.B:
-                    self.s *= self.B / norm
+                norm = s * sqrt(norm_sq)
+                if norm > B:
+                    s *= B / norm
                 self.t += 1
                 self.since_exact += 1
-                if self.since_exact >= d and self.since_exact >= 1024:
-                    self.exact_norm()
-                if self.s < self.fold_low or self.s > 1e100:
-                    self.fold_scale()
+                if (self.since_exact >= d and self.since_exact >= 1024) or s < self.fold_low \
+                        or s > 1e100:
+                    self.s, self.C, self.norm_sq = s, C, norm_sq
+                    if s < self.fold_low or s > 1e100:
+                        self.fold_scale()
+                    else:
+                        self.exact_norm()
+                    s, C, norm_sq = self.s, self.C, self.norm_sq
+                row += 1
+                if row == P:
+                    row = 0
+        self.s, self.C, self.norm_sq = s, C, norm_sq
 
 
-def _restore_ridge(u, B, scalars, acc, mark):
+def _restore_ridge(u, B, scalars, am):
     """Unpickle a RidgeState (its sum tree is rebuilt from u², which is what it holds)."""
     state = RidgeState(u, B)
-    state._load(scalars, acc, mark)
+    state._load(scalars, am)
     return state
+
+
+def _btree_sample(weights, rng, Py_ssize_t size):
+    """``size`` draws ∝ ``weights`` from the learners' blocked sum tree (for its tests)."""
+    cdef double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
+    cdef long d = w.shape[0], nblocks = (d + 7) // 8, cap = 1, i
+    while cap < nblocks:
+        cap *= 2
+    cdef double[::1] wt = np.zeros(8 * nblocks)
+    cdef double[::1] tree = np.zeros(2 * cap)
+    for i in range(d):
+        wt[i] = w[i]
+    btree_build(&wt[0], &tree[0], cap, nblocks)
+    cdef long[::1] out = np.empty(size, dtype=np.int_)
+    cdef bitgen_t* bg = bitgen_of(rng)
+    cdef Py_ssize_t t
+    with rng.bit_generator.lock, nogil:
+        for t in range(size):
+            out[t] = btree_draw(bg, &wt[0], &tree[0], cap, nblocks)
+    built = np.asarray(tree).copy()
+    # the update path: every weight set again through btree_set must give the same tree
+    for i in range(d):
+        btree_set(&wt[0], &tree[0], cap, i, w[i])
+    return np.asarray(out), built, np.asarray(tree).copy()

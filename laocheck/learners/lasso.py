@@ -38,7 +38,8 @@ def lasso_theory_step_size(m, k, B, q, second_moments, d):
 class GAELR(GAERR):
     """General Attribute Efficient Lasso Regression (KS15 Alg. 3; HK12 Alg. 2 for uniform q).
 
-    Parameters as :class:`~laocheck.learners.GAERR`, without ``initial``: EG± starts at
+    Parameters as :class:`~laocheck.learners.GAERR` (``n_inner`` draws j ∝ |w_j| averaged
+    in φ̃), without ``initial``: EG± starts at
     z⁺ = z⁻ = 1 (line 1), that is w_1 = 0, where the first residual is −y without a draw
     (laocheck's fallback; HK12/KS15 give no rule). ``B`` is the L1 radius. The clipping
     threshold is 1/η (line 13).
@@ -46,11 +47,11 @@ class GAELR(GAERR):
 
     _algorithm = "KS15.GAELR"
 
-    def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None, n_total=None,
-                 random_state=None, record_draws=False):
+    def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None, n_inner=1,
+                 n_total=None, random_state=None, record_draws=False):
         super().__init__(k=k, B=B, eta=eta, q=q, second_moments=second_moments,
-                         initial="zero", n_total=n_total, random_state=random_state,
-                         record_draws=record_draws)
+                         n_inner=n_inner, initial="zero", n_total=n_total,
+                         random_state=random_state, record_draws=record_draws)
 
     def _theory_eta(self, m, k, B, q, moments, d):
         return lasso_theory_step_size(m, k, B, q, moments, d)
@@ -78,10 +79,11 @@ class DDAELR(GAELR):
 
     _algorithm = "KS15.DDAELR"
 
-    def __init__(self, k=4, B=1.0, eta="theory", second_moments=None, n_total=None,
-                 random_state=None, record_draws=False):
+    def __init__(self, k=4, B=1.0, eta="theory", second_moments=None, n_inner=1,
+                 n_total=None, random_state=None, record_draws=False):
         super().__init__(k=k, B=B, eta=eta, q=None, second_moments=second_moments,
-                         n_total=n_total, random_state=random_state, record_draws=record_draws)
+                         n_inner=n_inner, n_total=n_total, random_state=random_state,
+                         record_draws=record_draws)
 
     def _q(self, d):
         if self.second_moments is None:

@@ -54,6 +54,10 @@ class GAERR(RegressorMixin, BaseEstimator):
         Data-point distribution (KS15 Alg. 1 line 4); None is uniform (AERR).
     second_moments : array or None
         E[x_i²], used only for the theory step size.
+    n_inner : int, >= 1
+        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1
+        line 8, KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃
+        (there is no formula in the paper: ``n_inner`` is laocheck's reading of that split).
     initial : "uniform", "zero" or array
         w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily"; the default
         ``"uniform"`` is w_1 = (B/√d)·1. ``"zero"`` starts at 0, where the residual of the
@@ -62,7 +66,8 @@ class GAERR(RegressorMixin, BaseEstimator):
         The m of the theory step size for ``partial_fit``.
     random_state : None, int, SeedSequence or Generator
     record_draws : bool
-        Keep the drawn indices (``draws_``, shape (m, k + 1), j = −1 when none) for replay.
+        Keep the drawn indices (``draws_``, shape (m, k + n_inner), the j's −1 when none) for
+        replay by the literal reference.
 
     Attributes
     ----------
@@ -73,13 +78,14 @@ class GAERR(RegressorMixin, BaseEstimator):
 
     _algorithm = "KS15.GAERR"
 
-    def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None,
+    def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None, n_inner=1,
                  initial="uniform", n_total=None, random_state=None, record_draws=False):
         self.k = k
         self.B = B
         self.eta = eta
         self.q = q
         self.second_moments = second_moments
+        self.n_inner = n_inner
         self.initial = initial
         self.n_total = n_total
         self.random_state = random_state
@@ -99,6 +105,7 @@ class GAERR(RegressorMixin, BaseEstimator):
     def _setup(self, d, m_theory):
         k = check_int("k", self.k, low=1)
         B = check_positive("B", self.B)
+        n_inner = check_int("n_inner", self.n_inner, low=1)
         q = self._q(d)
         moments = None
         if self.second_moments is not None:
@@ -115,7 +122,7 @@ class GAERR(RegressorMixin, BaseEstimator):
             payload = np.zeros(d)
             payload[q > 0] = 1.0 / (k * q[q > 0])
             q_rows = AliasTable(q).with_payload(payload)
-        return k, B, q, eta, w1, q_rows
+        return k, n_inner, B, q, eta, w1, q_rows
 
     def _theory_eta(self, m, k, B, q, moments, d):
         eta = theory_step_size(m, k, B, q, moments)
@@ -162,17 +169,18 @@ class GAERR(RegressorMixin, BaseEstimator):
     def _partial(self, X, y, m_theory):
         d = X.shape[1]
         if not hasattr(self, "_state"):
-            k, B, q, eta, w1, q_rows = self._setup(d, m_theory)
+            k, n_inner, B, q, eta, w1, q_rows = self._setup(d, m_theory)
             self._rng = check_rng(self.random_state)
             self._state = self._new_state(d, B, w1)
-            self._run_args = (k, q_rows, eta)
+            self._run_args = (k, q_rows, eta, n_inner)
             self.q_ = q
             self.eta_ = eta
             self.n_attributes_seen_ = 0
             self.max_attributes_per_example_ = 0
             self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
-            self.draws_ = np.zeros((0, k + 1), dtype=np.int64) if self.record_draws else None
-        k, q_rows, eta = self._run_args
+            self.draws_ = (np.zeros((0, k + n_inner), dtype=np.int64) if self.record_draws
+                           else None)
+        k, q_rows, eta, n_inner = self._run_args
         if self.q_ is not None:
             missing = (self.q_ == 0) & np.any(X != 0, axis=0)
             if np.any(missing):
@@ -181,8 +189,9 @@ class GAERR(RegressorMixin, BaseEstimator):
                     f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
                     f"q[{i}]=0 with a nonzero X[:, {i}].")
         attributes = np.zeros(X.shape[0], dtype=np.int_)
-        record = np.full((X.shape[0], k + 1), -1, dtype=np.int_) if self.record_draws else None
-        self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record)
+        record = (np.full((X.shape[0], k + n_inner), -1, dtype=np.int_) if self.record_draws
+                  else None)
+        self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record, n_inner)
         self.attributes_per_example_ = np.concatenate([self.attributes_per_example_, attributes])
         self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
         self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
@@ -227,11 +236,11 @@ class DDAERR(GAERR):
 
     _algorithm = "KS15.DDAERR"
 
-    def __init__(self, k=4, B=1.0, eta="theory", second_moments=None, initial="uniform",
-                 n_total=None, random_state=None, record_draws=False):
+    def __init__(self, k=4, B=1.0, eta="theory", second_moments=None, n_inner=1,
+                 initial="uniform", n_total=None, random_state=None, record_draws=False):
         super().__init__(k=k, B=B, eta=eta, q=None, second_moments=second_moments,
-                         initial=initial, n_total=n_total, random_state=random_state,
-                         record_draws=record_draws)
+                         n_inner=n_inner, initial=initial, n_total=n_total,
+                         random_state=random_state, record_draws=record_draws)
 
     def _q(self, d):
         if self.second_moments is None:

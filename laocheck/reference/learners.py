@@ -39,10 +39,12 @@ class ReplaySource:
         return i
 
 
-def gaerr(X, Y, k, B, eta, w1, src, *, q=None):
+def gaerr(X, Y, k, B, eta, w1, src, *, q=None, n_inner=1):
     """HK12 Alg. 1 (AERR, ``q=None``: uniform) and KS15 Alg. 1 (GAERR, q given).
 
     Returns the average w̄ (line 14) and the number of distinct attributes seen per step.
+    ``n_inner`` > 1 averages that many φ̃'s (independent j's): KS15 Sec. 5's budget split, in
+    laocheck's reading (``GAERR(n_inner=...)``).
     With w_t = 0 (possible only by cancellation) the residual is −y and no j is drawn: the
     fallback of ``laocheck.reference.estimators``.
     """
@@ -66,9 +68,12 @@ def gaerr(X, Y, k, B, eta, w1, src, *, q=None):
         xt = xt / k                                   # 7: x̃_t ← (1/k) Σ_r x̃_{t,r}
         norm_sq = float(w @ w)
         if norm_sq > 0:
-            j = src.categorical(w * w / norm_sq)      # 8: j w.p. w[j]²/‖w‖², observe x[j]
-            observed.add(j)
-            phi = norm_sq * X[t, j] / w[j] - Y[t]     # 9: φ̃ ← ‖w‖² x[j]/w[j] − y
+            phis = []
+            for _s in range(n_inner):
+                j = src.categorical(w * w / norm_sq)  # 8: j w.p. w[j]²/‖w‖², observe x[j]
+                observed.add(j)
+                phis.append(norm_sq * X[t, j] / w[j] - Y[t])   # 9: φ̃ ← ‖w‖² x[j]/w[j] − y
+            phi = sum(phis) / n_inner
         else:
             phi = -Y[t]                               # FALLBACK (w = 0)
         g = phi * xt                                  # 10: g̃ ← φ̃ · x̃
@@ -78,7 +83,7 @@ def gaerr(X, Y, k, B, eta, w1, src, *, q=None):
     return np.mean(iterates, axis=0), seen            # 14: w̄ ← (1/m) Σ_t w_t
 
 
-def gaelr(X, Y, k, B, eta, src, *, q=None):
+def gaelr(X, Y, k, B, eta, src, *, q=None, n_inner=1):
     """HK12 Alg. 2 (AELR, ``q=None``) and KS15 Alg. 3 (GAELR), literally (linear-domain z±).
 
     Returns w̄ (line 18) and the distinct attributes seen per step. At w_t = 0 (w_1, since
@@ -105,9 +110,12 @@ def gaelr(X, Y, k, B, eta, src, *, q=None):
         xt = xt / k                                   # 8: x̃_t ← (1/k) Σ_r x̃_{t,r}
         norm1 = np.abs(w).sum()
         if norm1 > 0:
-            j = src.categorical(np.abs(w) / norm1)    # 9: j w.p. |w[j]|/‖w‖₁, observe x[j]
-            observed.add(j)
-            phi = norm1 * np.sign(w[j]) * X[t, j] - Y[t]   # 10: φ̃ ← ‖w‖₁ sign(w[j]) x[j] − y
+            phis = []
+            for _s in range(n_inner):
+                j = src.categorical(np.abs(w) / norm1)     # 9: j w.p. |w[j]|/‖w‖₁, observe
+                observed.add(j)
+                phis.append(norm1 * np.sign(w[j]) * X[t, j] - Y[t])  # 10: φ̃ ← ‖w‖₁ sgn x − y
+            phi = sum(phis) / n_inner
         else:
             phi = -Y[t]                               # FALLBACK (w = 0)
         g = phi * xt                                  # 11: g̃ ← φ̃ · x̃

@@ -21,15 +21,17 @@ def data(m, d=D, seed=0):
 def learners(**kw):
     q = np.arange(1, D + 1) / np.arange(1, D + 1).sum()
     return [AELR(k=3, **kw), GAELR(k=2, q=q, eta=0.1, **kw),
-            DDAELR(k=4, second_moments=MOMENTS, **kw)]
+            DDAELR(k=4, second_moments=MOMENTS, **kw),
+            DDAELR(k=2, second_moments=MOMENTS, n_inner=3, **kw)]     # KS15 Sec. 5 split
 
 
 def replay(est, X, y):
     flat = [i for row in est.draws_ for i in row if i >= 0]
-    return gaelr(X, y, est._run_args[0], est.B, est.eta_, ReplaySource(flat), q=est.q_)
+    return gaelr(X, y, est._run_args[0], est.B, est.eta_, ReplaySource(flat), q=est.q_,
+                 n_inner=est.n_inner)
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(4))
 def test_same_average_as_the_literal_reference_on_the_same_draws(index):
     X, y = data(3000)
     est = learners(random_state=5, record_draws=True)[index].fit(X, y)
@@ -37,7 +39,7 @@ def test_same_average_as_the_literal_reference_on_the_same_draws(index):
     assert np.max(np.abs(est.coef_ - w_bar)) <= 1e-12 * np.max(np.abs(w_bar))
     np.testing.assert_array_equal(est.attributes_per_example_, seen)
     assert np.abs(est.coef_).sum() <= est.B * (1 + 1e-12)
-    assert est.max_attributes_per_example_ <= est._run_args[0] + 1
+    assert est.max_attributes_per_example_ <= est._run_args[0] + est.n_inner
 
 
 def consistent_data(m):

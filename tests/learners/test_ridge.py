@@ -25,15 +25,17 @@ MOMENTS = np.linspace(1.0, 3.0, D) ** 2 / (3 * D)
 def learners(**kw):
     q = np.arange(1, D + 1) / np.arange(1, D + 1).sum()
     return [AERR(k=3, **kw), GAERR(k=2, q=q, eta=0.05, **kw),
-            DDAERR(k=4, second_moments=MOMENTS, **kw)]
+            DDAERR(k=4, second_moments=MOMENTS, **kw),
+            DDAERR(k=2, second_moments=MOMENTS, n_inner=3, **kw)]     # KS15 Sec. 5 split
 
 
 def replay(est, X, y, w1):
     flat = [i for row in est.draws_ for i in row if i >= 0]
-    return gaerr(X, y, est._run_args[0], est.B, est.eta_, w1, ReplaySource(flat), q=est.q_)
+    return gaerr(X, y, est._run_args[0], est.B, est.eta_, w1, ReplaySource(flat), q=est.q_,
+                 n_inner=est.n_inner)
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(4))
 @pytest.mark.parametrize("initial", ["uniform", "zero"])
 def test_same_average_as_the_literal_reference_on_the_same_draws(index, initial):
     X, y = data(3000)
@@ -43,6 +45,7 @@ def test_same_average_as_the_literal_reference_on_the_same_draws(index, initial)
     # rounding differs (w = s·u, incremental ‖u‖²): agreement to 1e-12 of ‖w̄‖∞
     assert np.max(np.abs(est.coef_ - w_bar)) <= 1e-12 * np.max(np.abs(w_bar))
     np.testing.assert_array_equal(est.attributes_per_example_, seen)
+    assert est.max_attributes_per_example_ <= est._run_args[0] + est.n_inner
     assert np.linalg.norm(est.coef_) <= est.B * (1 + 1e-12)
 
 
@@ -128,3 +131,24 @@ def test_partial_fit_theory_step_uses_n_total_or_the_first_batch():
     assert with_total.eta_ == pytest.approx(np.sqrt(2 / (2 * D * 40)))
     with pytest.raises(ValueError, match="features"):
         with_total.partial_fit(X[:, :3], y)
+
+
+@pytest.mark.parametrize("weights", [
+    [1.0],
+    [0.0, 3.0, 1.0],
+    np.linspace(0.0, 1.0, 8),                        # one full block, a zero weight
+    np.r_[np.zeros(17), 2.0, np.zeros(5), 1.0],      # mass in two blocks only, d % 8 != 0
+    np.arange(1.0, 41.0) ** 2,                       # 5 blocks, cap 8 (padded nodes)
+])
+def test_blocked_sum_tree_draws_proportionally_to_its_weights(weights):
+    """The learners' j ∝ w_j² / ∝ |w_j| sampler (``_common.pxd``): an exact multinomial test
+    at δ = 1e-6; a zero weight is never drawn; set-after-build leaves the same tree."""
+    from laocheck.learners._ridge import _btree_sample
+    from laocheck.stats import multinomial_test
+    w = np.asarray(weights, dtype=float)
+    draws, tree, tree_after_updates = _btree_sample(w, np.random.default_rng(11), 200_000)
+    assert np.all(w[draws] > 0)
+    counts = np.bincount(draws, minlength=w.size)
+    assert multinomial_test(counts, w / w.sum(), delta=1e-6).passed
+    assert tree[1] == pytest.approx(w.sum(), rel=1e-15)
+    np.testing.assert_array_equal(tree, tree_after_updates)
