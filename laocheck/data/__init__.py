@@ -1,0 +1,24 @@
+"""Distributions with exact population risk L_D(w) = ½E[(wᵀx − y)²] and certified w*.
+
+=================================  ===========================================================
+class / function                   what
+=================================  ===========================================================
+:class:`PowerLawBernoulli`         KS15 Sec. 5.1 synthetic data (ridge and lasso versions)
+:class:`CorrelatedSigns`           bounded x with chosen E[x_i²] and a common correlation
+:class:`CB11HardInstance`          CB11 Thm 1's P_j
+:class:`HK12HardInstance`          HK12 Thm B.1's instance
+:class:`EmpiricalDistribution`     a finite data set as its empirical distribution
+:func:`digits_distribution`        scikit-learn's bundled digits, two classes
+:func:`minimize_l2_ball`           trust-region secular equation, KKT residual and duality gap
+:func:`minimize_l1_ball`           exact lasso path + active-set solve, Frank-Wolfe gap
+=================================  ===========================================================
+"""
+
+from ._solvers import Minimizer, minimize_l1_ball, minimize_l2_ball
+from .distributions import (CERTIFICATE_TOL, CB11HardInstance, CorrelatedSigns, Distribution,
+                            EmpiricalDistribution, HK12HardInstance, PowerLawBernoulli,
+                            digits_distribution)
+
+__all__ = ["Distribution", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
+           "HK12HardInstance", "EmpiricalDistribution", "digits_distribution", "Minimizer",
+           "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL"]

@@ -1,0 +1,334 @@
+"""Distributions with exactly known population risk and constrained optimum.
+
+For any distribution of (x, y) the population risk of a linear predictor is a quadratic in w:
+
+    L_D(w) = ½ E[(wᵀx − y)²] = ½ (wᵀΣw − 2cᵀw + E[y²]),   Σ = E[xxᵀ], c = E[xy],
+
+so L_D is exact once (Σ, c, E[y²]) are (HK12 eq. (1), KS15 Sec. 1; CB11 uses (wᵀx − y)², twice
+this: ``risk(w, loss="squared")``). Each class here computes these moments in closed form
+(or, for a finite data set, by exact averaging), samples from the distribution with a numpy
+``Generator``, states the sup of ‖x‖₂, ‖x‖∞ and |y| (so a theorem's assumptions can be checked),
+and gives the certified minimiser over an L2 or L1 ball (:mod:`laocheck.data._solvers`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .._validation import check_int, check_positive, check_rng, check_scalar, check_vector
+from ..exceptions import InvalidParameterError
+from ._solvers import minimize_l1_ball, minimize_l2_ball
+
+__all__ = ["Distribution", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
+           "HK12HardInstance", "EmpiricalDistribution", "digits_distribution"]
+
+#: Certificates laocheck accepts for w* (issue 6: duality gap or KKT residual <= 1e-10).
+CERTIFICATE_TOL = 1e-10
+
+
+@dataclass(frozen=True, eq=False)
+class Distribution:
+    """A distribution of (x, y) through its exact moments.
+
+    Attributes: ``Sigma`` = E[xxᵀ] (d, d), ``cross`` = E[xy] (d,), ``y2`` = E[y²],
+    ``x_l2`` / ``x_linf`` / ``y_sup``: sup of ‖x‖₂, ‖x‖∞, |y| over the support; ``name``,
+    ``citation``, ``scaling`` (how labels/attributes were scaled so a theorem's assumptions
+    hold).
+    """
+
+    Sigma: np.ndarray
+    cross: np.ndarray
+    y2: float
+    x_l2: float
+    x_linf: float
+    y_sup: float
+    name: str = ""
+    citation: str = ""
+    scaling: str = ""
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def d(self):
+        return self.cross.shape[0]
+
+    @property
+    def second_moments(self):
+        """E[x_i²] (the diagonal of Σ)."""
+        return np.diag(self.Sigma).copy()
+
+    def risk(self, w, loss="half"):
+        """Exact L_D(w) = ½E[(wᵀx − y)²] (``loss="half"``, HK12/KS15) or E[(wᵀx − y)²]
+        (``loss="squared"``, CB11)."""
+        w = check_vector("w", w, d=self.d)
+        val = 0.5 * (w @ self.Sigma @ w - 2 * self.cross @ w + self.y2)
+        val = max(float(val), 0.0)
+        if loss == "half":
+            return val
+        if loss == "squared":
+            return 2 * val
+        raise InvalidParameterError(f"`loss` must be 'half' or 'squared'; got loss={loss!r}.")
+
+    def minimizer(self, norm, B):
+        """The certified argmin of L_D over {‖w‖ ≤ B} (norm "l2" or "l1"); cached."""
+        B = check_positive("B", B)
+        key = (norm, B)
+        if key not in self._cache:
+            if norm == "l2":
+                sol = minimize_l2_ball(self.Sigma, self.cross, B)
+            elif norm == "l1":
+                sol = minimize_l1_ball(self.Sigma, self.cross, B)
+            else:
+                raise InvalidParameterError(f"`norm` must be 'l2' or 'l1'; got norm={norm!r}.")
+            self._cache[key] = sol
+        return self._cache[key]
+
+    def optimal_risk(self, norm, B, loss="half"):
+        """L_D(w*) over the ball: ½(2 f(w*) + E[y²])."""
+        sol = self.minimizer(norm, B)
+        val = max(0.0, sol.value + 0.5 * self.y2)
+        return val if loss == "half" else 2 * val
+
+    def excess_risk(self, w, norm, B, loss="half"):
+        """L_D(w) − L_D(w*) (exact up to the certificate of w*)."""
+        return self.risk(w, loss) - self.optimal_risk(norm, B, loss)
+
+    def excess_risk_bound(self, norm, B, loss="half"):
+        """Sup of the excess risk over predictors with ‖w‖ ≤ B (the range used for intervals).
+
+        |wᵀx| ≤ ‖w‖₂‖x‖₂ (L2) or ‖w‖₁‖x‖∞ (L1), so (wᵀx − y)² ≤ (B·X + Y)² with X = sup‖x‖,
+        Y = sup|y|; the excess risk is in [0, ½(B·X + Y)²] (twice that for CB11's loss).
+        """
+        X = self.x_l2 if norm == "l2" else self.x_linf
+        top = 0.5 * (B * X + self.y_sup) ** 2
+        return top if loss == "half" else 2 * top
+
+    def sample(self, m, rng):
+        raise NotImplementedError
+
+    def scaled(self, factor):
+        """(x, y) -> (x, factor·y): moments cross·factor, y2·factor² (the scale check)."""
+        f = check_scalar("factor", factor)
+        return Distribution(self.Sigma, self.cross * f, self.y2 * f * f, self.x_l2, self.x_linf,
+                            self.y_sup * abs(f), name=f"{self.name} (y x {f:g})",
+                            citation=self.citation, scaling=self.scaling)
+
+    def assumptions(self, norm, B):
+        """Which paper assumptions hold: ‖x‖₂ ≤ 1 (ridge), ‖x‖∞ ≤ 1 (lasso), |y| ≤ B."""
+        return {"x_l2<=1": self.x_l2 <= 1 + 1e-12, "x_linf<=1": self.x_linf <= 1 + 1e-12,
+                "|y|<=B": self.y_sup <= B * (1 + 1e-12)}
+
+
+class _Sampled(Distribution):
+    def sample(self, m, rng):
+        m = check_int("m", m, low=1)
+        return self._draw(m, check_rng(rng))
+
+
+class PowerLawBernoulli(_Sampled):
+    """KS15 Sec. 5.1's synthetic data: independent x_i ~ Bernoulli(μ_i), y = ⟨w, x⟩.
+
+    u_i = i^α (α ≤ 0); μ = u projected on the unit L2 ball (``scenario="ridge"``, μ = u/‖u‖₂ since
+    ‖u‖₂ ≥ u_1 = 1) or on the unit L∞ ball (``"lasso"``, μ = u since u_i ≤ 1). The weight vector
+    is drawn as in KS15 Sec. 5.1 from ``weight_seed``: ±1 with probability ½ (ridge); ±1 with
+    probability 0.15 each, 0 with 0.7 (lasso).
+
+    Scaling (documented, so that the theorems' assumptions hold): ridge attributes are divided
+    by √d (‖x‖₂ ≤ 1, HK12 Thm 3.1 / KS15 Thm 3.5; the 0/1 vectors of the paper have ‖x‖₂ up to √d),
+    lasso attributes are the 0/1 values (‖x‖∞ ≤ 1); labels are y = B·⟨w, x_raw⟩/‖w‖₁, so
+    |y| ≤ B. ρ_ridge and ρ_lasso are invariant under these scalings.
+
+    Moments: Σ = s²(μμᵀ + diag(μ − μ²)) with s the attribute scale; E[x_i²] = s²μ_i.
+    """
+
+    def __init__(self, d, alpha, *, scenario="ridge", B=1.0, weight_seed=0, w=None):
+        d = check_int("d", d, low=1)
+        alpha = check_scalar("alpha", alpha)
+        if alpha > 0:
+            raise InvalidParameterError(f"`alpha` must be <= 0 (KS15 Sec. 5.1); got alpha={alpha}.")
+        if scenario not in ("ridge", "lasso"):
+            raise InvalidParameterError(
+                f"`scenario` must be 'ridge' or 'lasso'; got scenario={scenario!r}.")
+        B = check_positive("B", B)
+        u = np.arange(1, d + 1, dtype=float) ** alpha
+        mu = u / np.linalg.norm(u) if scenario == "ridge" else np.minimum(u, 1.0)
+        rng = np.random.default_rng(weight_seed)
+        if w is None:
+            if scenario == "ridge":
+                w = rng.choice([-1.0, 1.0], size=d)
+            else:
+                w = rng.choice([-1.0, 0.0, 1.0], size=d, p=[0.15, 0.7, 0.15])
+                if not np.any(w):
+                    w[0] = 1.0
+        w = check_vector("w", w, d=d)
+        if not np.any(w):
+            raise InvalidParameterError("`w` must not be all zeros.")
+        s = 1 / np.sqrt(d) if scenario == "ridge" else 1.0
+        wt = B * w / np.abs(w).sum()                      # label weights on the raw 0/1 vector
+        Sraw = np.outer(mu, mu) + np.diag(mu - mu * mu)
+        super().__init__(Sigma=s * s * Sraw, cross=s * (Sraw @ wt), y2=float(wt @ Sraw @ wt),
+                         x_l2=s * np.sqrt(d), x_linf=s, y_sup=B,
+                         name=f"PowerLawBernoulli(d={d}, alpha={alpha:g}, {scenario})",
+                         citation="KS15 Sec. 5.1",
+                         scaling=("x = x_raw/sqrt(d); " if scenario == "ridge" else "x = x_raw; ")
+                         + "y = B <w, x_raw>/||w||_1")
+        object.__setattr__(self, "mu", mu)
+        object.__setattr__(self, "label_weights", wt)
+        object.__setattr__(self, "attribute_scale", s)
+        object.__setattr__(self, "alpha", alpha)
+        object.__setattr__(self, "scenario", scenario)
+
+    def _draw(self, m, rng):
+        raw = (rng.random((m, self.d)) < self.mu).astype(float)
+        return raw * self.attribute_scale, raw @ self.label_weights
+
+
+class CorrelatedSigns(_Sampled):
+    """Bounded attributes with chosen second moments and a common correlation.
+
+    x_i = σ_i s_i with s_i = z_0 if b_i else z_i, where z_0, z_1, ..., z_d are independent fair
+    signs and b_i ~ Bernoulli(√ρ) independent; then E[x_i²] = σ_i², E[x_i x_j] = ρσ_iσ_j (i ≠ j).
+    y = ⟨w, x⟩ + a·ζ with ζ a fair sign (label noise). ‖x‖₂ = ‖σ‖₂, ‖x‖∞ = max σ_i,
+    |y| ≤ Σ|w_i|σ_i + a. (laocheck's construction; no paper.)
+    """
+
+    def __init__(self, sigma, w, *, corr=0.0, noise=0.0):
+        sigma = check_vector("sigma", sigma)
+        if np.any(sigma < 0):
+            raise InvalidParameterError("`sigma` must be >= 0 entrywise.")
+        d = sigma.shape[0]
+        w = check_vector("w", w, d=d)
+        corr = check_scalar("corr", corr)
+        if not 0 <= corr <= 1:
+            raise InvalidParameterError(f"`corr` must satisfy 0 <= corr <= 1; got corr={corr}.")
+        noise = check_scalar("noise", noise)
+        if noise < 0:
+            raise InvalidParameterError(f"`noise` must be >= 0; got noise={noise}.")
+        C = np.full((d, d), corr)
+        np.fill_diagonal(C, 1.0)
+        Sigma = C * np.outer(sigma, sigma)
+        super().__init__(Sigma=Sigma, cross=Sigma @ w, y2=float(w @ Sigma @ w + noise ** 2),
+                         x_l2=float(np.linalg.norm(sigma)), x_linf=float(sigma.max()),
+                         y_sup=float(np.abs(w) @ sigma + noise),
+                         name=f"CorrelatedSigns(d={d}, corr={corr:g}, noise={noise:g})",
+                         citation="laocheck")
+        object.__setattr__(self, "sigma", sigma)
+        object.__setattr__(self, "w_true", w)
+        object.__setattr__(self, "corr", corr)
+        object.__setattr__(self, "noise", noise)
+
+    def _draw(self, m, rng):
+        d = self.d
+        z = rng.choice([-1.0, 1.0], size=(m, d + 1))
+        b = rng.random((m, d)) < np.sqrt(self.corr)
+        s = np.where(b, z[:, :1], z[:, 1:])
+        X = s * self.sigma
+        zeta = rng.choice([-1.0, 1.0], size=m)
+        return X, X @ self.w_true + self.noise * zeta
+
+
+class CB11HardInstance(_Sampled):
+    """CB11 Thm 1's distribution P_j (App. A.1): y a fair sign, x_i = y with probability
+    ½ + p·1{i = j} (else −y), independently, p = √ε. Σ = I, E[xy] = 2p e_j, E[y²] = 1;
+    w* = 2p e_j with CB11-risk 1 − 4p² (App. A.2). ‖x‖∞ = 1, |y| = 1 (B ≥ 1 for |y| ≤ B)."""
+
+    def __init__(self, d, eps, j=0):
+        d = check_int("d", d, low=4)
+        eps = check_scalar("eps", eps)
+        if not 0 < eps < 1 / 16:
+            raise InvalidParameterError(f"`eps` must satisfy 0 < eps < 1/16 (CB11 Thm 1); got eps={eps}.")
+        j = check_int("j", j, low=0, high=d - 1, high_name="d - 1")
+        p = np.sqrt(eps)
+        cross = np.zeros(d)
+        cross[j] = 2 * p
+        super().__init__(Sigma=np.eye(d), cross=cross, y2=1.0, x_l2=np.sqrt(d), x_linf=1.0,
+                         y_sup=1.0, name=f"CB11HardInstance(d={d}, eps={eps:g}, j={j})",
+                         citation="CB11 Thm 1, App. A.1")
+        object.__setattr__(self, "p", p)
+        object.__setattr__(self, "j", j)
+
+    def _draw(self, m, rng):
+        y = rng.choice([-1.0, 1.0], size=m)
+        agree = np.full(self.d, 0.5)
+        agree[self.j] += self.p
+        same = rng.random((m, self.d)) < agree
+        return np.where(same, y[:, None], -y[:, None]), y
+
+
+class HK12HardInstance(_Sampled):
+    """HK12 Thm B.1's instance (App. B.2): x uniform over the rows r_i e_i (i ∈ T, |T| = 1/ε²),
+    y = 1. Σ = ε² diag(1_T), E[xy] = ε² r, E[y²] = 1; w* = ε r (on T) has (1 − ε)² without
+    the ½ (Lemma B.4). ‖x‖₂ = 1, |y| = 1."""
+
+    def __init__(self, d, eps, *, seed=0):
+        d = check_int("d", d, low=1)
+        eps = check_scalar("eps", eps)
+        kk = 1 / eps ** 2 if eps > 0 else np.inf
+        if not (0 < eps <= 1 and abs(kk - round(kk)) < 1e-9 and round(kk) <= d):
+            raise InvalidParameterError(
+                f"`eps` must make 1/eps^2 an integer <= d (HK12 App. B.2); got eps={eps} with d={d}.")
+        kk = int(round(kk))
+        rng = np.random.default_rng(seed)
+        T = np.sort(rng.choice(d, size=kk, replace=False))
+        r = rng.choice([-1.0, 1.0], size=kk)
+        diag = np.zeros(d)
+        diag[T] = 1.0 / kk
+        cross = np.zeros(d)
+        cross[T] = r / kk
+        super().__init__(Sigma=np.diag(diag), cross=cross, y2=1.0, x_l2=1.0, x_linf=1.0, y_sup=1.0,
+                         name=f"HK12HardInstance(d={d}, eps={eps:g})", citation="HK12 Thm B.1, App. B.2")
+        object.__setattr__(self, "T", T)
+        object.__setattr__(self, "r", r)
+        object.__setattr__(self, "eps", eps)
+
+    def _draw(self, m, rng):
+        rows = rng.integers(0, self.T.shape[0], size=m)
+        X = np.zeros((m, self.d))
+        X[np.arange(m), self.T[rows]] = self.r[rows]
+        return X, np.ones(m)
+
+
+class EmpiricalDistribution(_Sampled):
+    """The uniform distribution over the rows of a finite data set (X, y): its "population"
+    risk is the exact mean squared error on the set, Σ = XᵀX/n, c = Xᵀy/n, E[y²] = yᵀy/n.
+    Sampling draws rows with replacement."""
+
+    def __init__(self, X, y, *, name="empirical", citation="", scaling=""):
+        X = np.asarray(X, dtype=float)
+        y = np.asarray(y, dtype=float)
+        if X.ndim != 2 or y.shape != (X.shape[0],) or X.shape[0] == 0:
+            raise InvalidParameterError(
+                f"`X` must be (n, d) and `y` (n,); got {X.shape} and {y.shape}.")
+        if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
+            raise InvalidParameterError("`X` and `y` must be finite.")
+        n = X.shape[0]
+        super().__init__(Sigma=X.T @ X / n, cross=X.T @ y / n, y2=float(y @ y / n),
+                         x_l2=float(np.linalg.norm(X, axis=1).max()),
+                         x_linf=float(np.abs(X).max()), y_sup=float(np.abs(y).max()),
+                         name=name, citation=citation, scaling=scaling)
+        object.__setattr__(self, "X", X)
+        object.__setattr__(self, "y", y)
+
+    def _draw(self, m, rng):
+        rows = rng.integers(0, self.X.shape[0], size=m)
+        return self.X[rows], self.y[rows]
+
+
+def digits_distribution(digits=(3, 5), *, norm="l2", B=1.0):
+    """scikit-learn's bundled 8×8 digits (no network) restricted to two classes, as an empirical
+    distribution: labels −B (first digit) / +B (second), attributes scaled so that
+    max‖x‖₂ = 1 (``norm="l2"``, ridge) or max‖x‖∞ = 1 (``"l1"``, lasso). The "3 vs 5" task of
+    HK12 Sec. 5 / KS15 Sec. 5.2, on digits instead of MNIST."""
+    from sklearn.datasets import load_digits
+    B = check_positive("B", B)
+    data = load_digits()
+    a, b = digits
+    keep = (data.target == a) | (data.target == b)
+    X = data.data[keep].astype(float)
+    y = np.where(data.target[keep] == b, B, -B)
+    scale = np.linalg.norm(X, axis=1).max() if norm == "l2" else np.abs(X).max()
+    return EmpiricalDistribution(X / scale, y, name=f"digits {a} vs {b} ({norm})",
+                                 citation="scikit-learn digits; HK12 Sec. 5, KS15 Sec. 5.2",
+                                 scaling=f"x / {scale:.6g} (max ||x||_{'2' if norm == 'l2' else 'inf'} = 1), y = +-B")

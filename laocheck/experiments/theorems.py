@@ -1,0 +1,127 @@
+"""One standard bound-vs-empirical configuration per theorem of CATALOG section 3.
+
+Each theorem is run with the step size it prescribes, computed by :mod:`laocheck.bounds` (the
+printed formula, passed to the learner as a float — so the learners' own ``eta="theory"`` is not
+used here), on KS15 Sec. 5.1's power-law Bernoulli data (:class:`laocheck.data.PowerLawBernoulli`,
+scaled so that the theorem's assumptions hold) or a user-chosen distribution, and compared with
+the theorem's bound (:func:`laocheck.experiments.compare`).
+
+Theorems whose learner is not (yet) in :mod:`laocheck.learners` are listed by
+:func:`available` with the missing class.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import bounds
+from ..data import PowerLawBernoulli
+from ..exceptions import InvalidParameterError
+from ._runs import LearnerSpec, compare
+
+__all__ = ["THEOREMS", "available", "run_theorem", "theorem_setup"]
+
+#: theorem id -> (geometry, learner class name in laocheck.learners, bound formula id)
+THEOREMS = {
+    "HK12.Thm3.1": ("l2", "AERR", "HK12.Thm3.1.bound"),
+    "HK12.Thm3.4": ("l1", "AELR", "HK12.Thm3.4.bound"),
+    "KS15.Thm3.1": ("l2", "GAERR", "KS15.Thm3.1.generic"),
+    "KS15.Thm3.5": ("l2", "DDAERR", "KS15.Thm3.5.bound"),
+    "KS15.Thm4.1": ("l1", "GAELR", "KS15.Thm4.1.generic"),
+    "KS15.Thm4.6": ("l1", "DDAELR", "KS15.Thm4.6.bound"),
+    "KS15.Thm3.12": ("l2", "TwoPhaseDDAERR", "KS15.Thm3.12.bound_as"),
+    "KS15.Thm4.7": ("l1", "TwoPhaseDDAELR", "KS15.Thm4.7.bound_as"),
+    "CB11.Thm12": ("l1", "AER", "CB11.Thm12.bound_expectation"),
+    "HK12.Thm4.4": ("l2", "AESVR", "HK12.Thm4.4.bound"),
+}
+
+
+def _learner(name):
+    from .. import learners
+    return getattr(learners, name, None)
+
+
+def available():
+    """{theorem: True, or the name of the missing learner class}."""
+    return {t: (True if _learner(v[1]) is not None else f"laocheck.learners.{v[1]} missing")
+            for t, v in THEOREMS.items()}
+
+
+def theorem_setup(theorem, distribution, k, m, B):
+    """(LearnerSpec, bound, figures) for ``theorem`` on ``distribution``: the step size of the
+    theorem (from laocheck.bounds) and its bound at (d, k, m, B) and the distribution's moments."""
+    if theorem not in THEOREMS:
+        raise InvalidParameterError(f"`theorem` must be one of {sorted(THEOREMS)}; got {theorem!r}.")
+    norm, cls_name, bound_id = THEOREMS[theorem]
+    cls = _learner(cls_name)
+    if cls is None:
+        raise InvalidParameterError(
+            f"`theorem`={theorem!r} needs laocheck.learners.{cls_name}, which is not available.")
+    d = distribution.d
+    mom = distribution.second_moments
+    F = bounds.FORMULAS
+    figs = {}
+    if theorem == "HK12.Thm3.1":
+        eta = F["HK12.Thm3.1.eta"](d=d, k=k, m=m)
+        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta))
+        bound = F[bound_id](d=d, k=k, m=m, B=B)
+    elif theorem == "HK12.Thm3.4":
+        eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=B)
+        figs["eta_proof"] = F["HK12.Thm3.4.eta_proof"](G=math.sqrt(F["HK12.Lemma3.8.G2"](B=B, d=d, k=k)),
+                                                       d=d, m=m)
+        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta))
+        bound = F[bound_id](d=d, k=k, m=m, B=B)
+    elif theorem == "KS15.Thm3.1":
+        q = mom / mom.sum()                                   # a non-optimal q (∝ E[x²])
+        G2 = bounds.ridge_gradient_bound(B, k, mom, q)
+        eta = bounds.ridge_step_size(m, B, G2)
+        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, q=q))
+        bound = F[bound_id](B=B, eta=eta, m=m, G=math.sqrt(G2))
+        figs["q"] = "proportional to E[x_i^2]"
+        figs["G2"] = G2
+    elif theorem == "KS15.Thm3.5":
+        eta = F["KS15.Thm3.5.eta"](m=m, N_half=bounds.norm_half(mom), k=k)
+        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
+        bound = F[bound_id](B=B, m=m, N_half=bounds.norm_half(mom), k=k)
+    elif theorem == "KS15.Thm4.1":
+        q = np.sqrt(mom) / np.sqrt(mom).sum()                 # a non-optimal q (∝ √E[x²])
+        G2 = bounds.lasso_gradient_bound(B, k, mom, q)
+        eta = bounds.lasso_step_size(m, d, G2)
+        figs["eta<=1/(2G)"] = eta <= 1 / (2 * math.sqrt(G2))
+        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, q=q))
+        bound = F[bound_id](B=B, d=d, eta=eta, m=m, G=math.sqrt(G2))
+        figs["q"] = "proportional to sqrt(E[x_i^2])"
+        figs["G2"] = G2
+    elif theorem == "KS15.Thm4.6":
+        eta = F["KS15.Thm4.6.eta"](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
+        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
+        bound = F[bound_id](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
+    else:
+        raise InvalidParameterError(
+            f"`theorem`={theorem!r}: its learner's interface is not wired into laocheck.experiments yet.")
+    figs["eta"] = eta
+    figs["bound_id"] = bound_id
+    figs["assumptions"] = distribution.assumptions(norm, B)
+    return spec, bound, figs
+
+
+def default_distribution(theorem, d, B, alpha=-1.0):
+    """KS15 Sec. 5.1 data for the theorem's geometry (ridge: L2, lasso: L1)."""
+    norm = THEOREMS[theorem][0]
+    return PowerLawBernoulli(d, alpha, scenario="ridge" if norm == "l2" else "lasso", B=B)
+
+
+def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=1e-6, seed=0, n_jobs=1,
+                alpha=-1.0, distribution=None):
+    """Compare ``theorem``'s bound with R runs of its algorithm; returns (Comparison, figures)."""
+    dist = default_distribution(theorem, d, B, alpha) if distribution is None else distribution
+    spec, bound, figs = theorem_setup(theorem, dist, k, m, B)
+    norm = THEOREMS[theorem][0]
+    comp = compare(theorem, spec, dist, m, bound, norm=norm, B=B, R=R, delta=delta, seed=seed,
+                   n_jobs=n_jobs)
+    sol = dist.minimizer(norm, B)
+    figs.update(comp.figures())
+    figs["w_star_certificate"] = sol.certificate
+    return comp, figs
