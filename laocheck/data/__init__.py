@@ -17,8 +17,8 @@ class / function                   what
 from ._solvers import Minimizer, minimize_l1_ball, minimize_l2_ball
 from .distributions import (CERTIFICATE_TOL, CB11HardInstance, CorrelatedSigns, Distribution,
                             EmpiricalDistribution, HK12HardInstance, PowerLawBernoulli,
-                            digits_distribution)
+                            ScaledLabels, digits_distribution)
 
-__all__ = ["Distribution", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
+__all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
            "HK12HardInstance", "EmpiricalDistribution", "digits_distribution", "Minimizer",
            "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL"]

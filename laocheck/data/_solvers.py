@@ -137,8 +137,11 @@ def minimize_l1_ball(Sigma, c, B):
     from sklearn.linear_model import lars_path_gram
     Sigma, c, B = _iv(Sigma, c, B)
     d = c.shape[0]
-    alphas, _, coefs = lars_path_gram(Xy=c.copy(), Gram=Sigma.copy(), n_samples=1,
-                                      method="lasso", alpha_min=0.0, max_iter=20 * d + 100)
+    import warnings
+    with warnings.catch_warnings():       # early stopping is repaired by _refine_l1 and certified
+        warnings.simplefilter("ignore")
+        alphas, _, coefs = lars_path_gram(Xy=c.copy(), Gram=Sigma.copy(), n_samples=1,
+                                          method="lasso", alpha_min=0.0, max_iter=20 * d + 100)
     norms = np.abs(coefs).sum(axis=0)
     if norms[-1] <= B:
         w = coefs[:, -1]

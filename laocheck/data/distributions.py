@@ -22,7 +22,7 @@ from .._validation import check_int, check_positive, check_rng, check_scalar, ch
 from ..exceptions import InvalidParameterError
 from ._solvers import minimize_l1_ball, minimize_l2_ball
 
-__all__ = ["Distribution", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
+__all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
            "HK12HardInstance", "EmpiricalDistribution", "digits_distribution"]
 
 #: Certificates laocheck accepts for w* (issue 6: duality gap or KKT residual <= 1e-10).
@@ -109,11 +109,9 @@ class Distribution:
         raise NotImplementedError
 
     def scaled(self, factor):
-        """(x, y) -> (x, factor·y): moments cross·factor, y2·factor² (the scale check)."""
-        f = check_scalar("factor", factor)
-        return Distribution(self.Sigma, self.cross * f, self.y2 * f * f, self.x_l2, self.x_linf,
-                            self.y_sup * abs(f), name=f"{self.name} (y x {f:g})",
-                            citation=self.citation, scaling=self.scaling)
+        """(x, y) -> (x, factor·y) (the scale check): cross·factor, y2·factor²; samples are the
+        same draws with the labels multiplied by ``factor``."""
+        return ScaledLabels(self, factor)
 
     def assumptions(self, norm, B):
         """Which paper assumptions hold: ‖x‖₂ ≤ 1 (ridge), ‖x‖∞ ≤ 1 (lasso), |y| ≤ B."""
@@ -125,6 +123,25 @@ class _Sampled(Distribution):
     def sample(self, m, rng):
         m = check_int("m", m, low=1)
         return self._draw(m, check_rng(rng))
+
+
+class ScaledLabels(_Sampled):
+    """The distribution of (x, c·y) for (x, y) from ``base``: same draws, labels times c."""
+
+    def __init__(self, base, factor):
+        f = check_scalar("factor", factor)
+        if f == 0:
+            raise InvalidParameterError("`factor` must be nonzero.")
+        super().__init__(Sigma=base.Sigma, cross=base.cross * f, y2=base.y2 * f * f,
+                         x_l2=base.x_l2, x_linf=base.x_linf, y_sup=base.y_sup * abs(f),
+                         name=f"{base.name} (y x {f:g})", citation=base.citation,
+                         scaling=base.scaling + f"; y x {f:g}")
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "factor", f)
+
+    def _draw(self, m, rng):
+        X, y = self.base.sample(m, rng)
+        return X, self.factor * y
 
 
 class PowerLawBernoulli(_Sampled):

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from .. import bounds
-from ..data import PowerLawBernoulli
+from ..data import CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
 from ..exceptions import InvalidParameterError
 from ._runs import LearnerSpec, compare
 
@@ -107,16 +107,33 @@ def theorem_setup(theorem, distribution, k, m, B):
     return spec, bound, figs
 
 
-def default_distribution(theorem, d, B, alpha=-1.0):
-    """KS15 Sec. 5.1 data for the theorem's geometry (ridge: L2, lasso: L1)."""
+def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):
+    """The distribution a theorem is run on, for its geometry (ridge: L2, lasso: L1).
+
+    ``kind="powerlaw"``: KS15 Sec. 5.1's data (:class:`~laocheck.data.PowerLawBernoulli`, exponent
+    ``alpha``). ``kind="hard"``: for ridge HK12 Thm B.1's instance with eps = 1/4 (16 rows
+    r_i e_i, ‖x‖₂ = 1, y = B — its labels scaled by B), for lasso
+    :class:`~laocheck.data.CorrelatedSigns` with σ_i = i^(-1/2) (E[x_i²] = 1/i), correlation
+    0.3 and y = ⟨w, x⟩, w = (B/5)(1, 1, 1, 1, 1, 0, ...) (‖x‖∞ = 1, |y| ≤ B). On these the gradients have
+    full size, so the bounds are much closer to the excess risk than on the scaled power-law data.
+    """
     norm = THEOREMS[theorem][0]
-    return PowerLawBernoulli(d, alpha, scenario="ridge" if norm == "l2" else "lasso", B=B)
+    if kind == "powerlaw":
+        return PowerLawBernoulli(d, alpha, scenario="ridge" if norm == "l2" else "lasso", B=B)
+    if kind != "hard":
+        raise InvalidParameterError(f"`kind` must be 'powerlaw' or 'hard'; got kind={kind!r}.")
+    if norm == "l2":
+        base = HK12HardInstance(d, 0.25)
+        return base if B == 1.0 else base.scaled(B)
+    w = np.zeros(d)
+    w[:min(5, d)] = B / min(5, d)
+    return CorrelatedSigns(np.arange(1, d + 1) ** -0.5, w, corr=0.3)
 
 
 def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=1e-6, seed=0, n_jobs=1,
-                alpha=-1.0, distribution=None):
+                alpha=-1.0, kind="powerlaw", distribution=None):
     """Compare ``theorem``'s bound with R runs of its algorithm; returns (Comparison, figures)."""
-    dist = default_distribution(theorem, d, B, alpha) if distribution is None else distribution
+    dist = default_distribution(theorem, d, B, alpha, kind) if distribution is None else distribution
     spec, bound, figs = theorem_setup(theorem, dist, k, m, B)
     norm = THEOREMS[theorem][0]
     comp = compare(theorem, spec, dist, m, bound, norm=norm, B=B, R=R, delta=delta, seed=seed,

@@ -1,0 +1,159 @@
+"""CATALOG section 3: each theorem's excess-risk bound against the algorithm's runs.
+
+For each theorem: R independent runs of its algorithm with the step size it prescribes
+(computed by :mod:`laocheck.bounds`) on KS15 Sec. 5.1's data (exact L_D and certified w*,
+:mod:`laocheck.data`); the mean excess risk E[L_D(w̄)] − L_D(w*) gets a betting confidence
+interval at δ = 1e-6 on the proven per-run range (:func:`laocheck.experiments.excess_risk_range`).
+FAIL when the interval's lower end exceeds the bound (a refutation at level δ); otherwise PASS
+with the tightness ratio. Plus the log-log slopes in m, d and k and the empirical scale check.
+
+Distributions (``kind="hard"`` of :func:`laocheck.experiments.theorems.default_distribution`):
+ridge theorems on HK12 Thm B.1's instance, lasso theorems on correlated unit-variance signs —
+where the gradient estimates have full size; ``laocheck bounds`` runs KS15 Sec. 5.1's data.
+
+Budgets: ``fast`` d = 100, k = 4, m = 2000, R = 300; ``full`` d = 500, m = 20000, R = 2000.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..lemmas import Result, Status, register
+from .theorems import THEOREMS, available, run_theorem
+
+_DELTA = 1e-6
+
+
+def _seed(ctx):
+    return int(ctx.rng.integers(0, 2 ** 63 - 1))
+
+
+def _config(ctx):
+    if ctx.full:
+        return dict(d=500, k=4, m=20000, R=2000)
+    return dict(d=100, k=4, m=2000, R=300)
+
+
+def _theorem_check(theorem):
+    def check(ctx):
+        cfg = _config(ctx)
+        comp, figs = run_theorem(theorem, B=1.0, delta=ctx.delta, seed=_seed(ctx), kind="hard",
+                                 **cfg)
+        width = comp.interval.high - comp.interval.low
+        status = Status.FAIL if comp.violation else Status.PASS
+        return Result(status, figs,
+                      counterexample=None if not comp.violation else
+                      {"distribution": comp.distribution, **cfg, "B": 1.0},
+                      detectable=f"a mean excess above bound + {width:.3g} (the interval width)",
+                      note=f"mean excess {comp.mean:.4g} in [{comp.interval.low:.3g}, "
+                           f"{comp.interval.high:.3g}] vs bound {comp.bound:.4g} "
+                           f"(ratio {comp.ratio:.3g}).")
+    check.__name__ = f"check_{theorem.replace('.', '_')}_empirical"
+    check.__doc__ = f"{theorem}: bound against the empirical excess risk (CATALOG sec. 3)."
+    return check
+
+
+_STATEMENTS = {
+    "HK12.Thm3.1": "AERR with eta = sqrt(k/(2dm)): E L(w-bar) <= L(w*) + 4B^2 sqrt(2d/(km))",
+    "HK12.Thm3.4": "AELR with eta = (1/(4B^2)) sqrt(2k log 2d/(5md)): E L(w-bar) <= L(w*) + "
+                   "4B^2 sqrt(10 d log 2d/(km)), m >= log 2d",
+    "KS15.Thm3.1": "GAERR: E L(w-bar) <= L(w*) + 2B^2/(eta m) + eta G^2/2 (here q ∝ E[x^2], "
+                   "G^2 of Lemma 3.4, eta = 2B/(G sqrt m))",
+    "KS15.Thm3.5": "DDAERR with eta = 1/sqrt(m((1/k)||E x^2||_{1/2} + 1)): E L(w-bar) <= L(w*) + "
+                   "4(B^2/sqrt m) sqrt((1/k)||E x^2||_{1/2} + 1)",
+    "KS15.Thm4.1": "GAELR with eta <= 1/(2G): E L(w-bar) <= L(w*) + B(log 2d/(eta m) + 5 eta G^2) "
+                   "(here q ∝ sqrt(E[x^2]), G^2 of Lemma 4.5, eta = sqrt(log 2d/(5 G^2 m)))",
+    "KS15.Thm4.6": "DDAELR with eta = (1/2B) sqrt(log 2d/(5m((1/k)||E x^2||_1 + 1))): E L(w-bar) <= "
+                   "L(w*) + 4B^2 sqrt(5 log 2d((1/k)||E x^2||_1 + 1)/m), m >= log 2d",
+}
+_ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4, d = 100): ||x||_2 = 1, |y| = B = 1",
+           "l1": "CorrelatedSigns (d = 100, E[x_i^2] = 1/i, corr 0.3, y = <w, x>, ||w||_1 = 1): "
+                 "||x||_inf = 1, |y| <= B = 1"}
+
+for _t, _stmt in _STATEMENTS.items():
+    if available()[_t] is True:
+        register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
+                 statement=_stmt, assumptions=_ASSUME[THEOREMS[_t][0]],
+                 method="R runs with child seeds of one SeedSequence; betting CI on the proven "
+                        "per-run range; FAIL iff the CI's lower end exceeds the bound",
+                 delta=_DELTA, detectable="the CI width (in the figures)")(_theorem_check(_t))
+
+
+@register("HK12.Thm3.1.scaling", citation="HK12 Thm 3.1 (exponents of d, k, m)",
+          statement="the bound 4B^2 sqrt(2d/(km)) has exponents +1/2 in d, -1/2 in k, -1/2 in m",
+          assumptions=_ASSUME["l2"],
+          method="AERR at three values of each of m, d, k (others fixed); betting CIs at delta/9 "
+                 "each; slope interval from the first and last CIs (union bound); reported beside "
+                 "the bound's exponent, PASS unless the empirical excess exceeds the bound",
+          delta=_DELTA, detectable="a violation of the bound at any point (see figures)")
+def check_hk12_thm31_scaling(ctx):
+    """HK12 Thm 3.1: log-log slopes of the empirical excess risk in m, d and k."""
+    from .. import bounds
+    from ..data import HK12HardInstance
+    from ..learners import AERR
+    from ._runs import LearnerSpec, compare, scaling_slope
+    F = bounds.FORMULAS
+    R = 1000 if ctx.full else 150
+    base = dict(d=100, k=4, m=2000)
+    grids = {"m": [500, 2000, 8000] if not ctx.full else [2000, 8000, 32000],
+             "d": [25, 100, 400], "k": [1, 4, 16]}     # k <= 16 = rows of the instance
+    exps = {"m": -0.5, "d": 0.5, "k": -0.5}
+    seed = _seed(ctx)
+    figs = {}
+    violation = False
+    for var, values in grids.items():
+        ivs = []
+        for v in values:
+            cfg = dict(base, **{var: v})
+            dist = HK12HardInstance(cfg["d"], 0.25)
+            eta = F["HK12.Thm3.1.eta"](**cfg)
+            bound = F["HK12.Thm3.1.bound"](B=1.0, **cfg)
+            comp = compare("HK12.Thm3.1", LearnerSpec(AERR, dict(k=cfg["k"], B=1.0, eta=eta)),
+                           dist, cfg["m"], bound, norm="l2", B=1.0, R=R, delta=ctx.delta / 9,
+                           seed=seed)
+            violation |= comp.violation
+            ivs.append(comp.interval)
+        slope, lo, hi = scaling_slope(ivs, values)
+        figs[var] = {"values": values, "slope": slope, "slope_low": lo, "slope_high": hi,
+                     "bound_exponent": exps[var],
+                     "means": [iv.mean for iv in ivs]}
+    return Result(Status.FAIL if violation else Status.PASS, figs,
+                  note="Slopes of the empirical excess risk beside the bound's exponents; the "
+                       "slope interval is wide when a CI's lower end is near 0 (log scale).")
+
+
+@register("bounds.scale.empirical", citation="CATALOG sec. 2 (scaling); HK12 Thm 3.1, Thm 3.4",
+          statement="(x, y, B) -> (x, cy, cB) multiplies the excess risk by c^2",
+          assumptions="same draws (seeds) for both scales; c = 3",
+          method="AERR (eta = sqrt(k/(2dm)), B-free) and AELR with the proof's eta (∝ 1/B) must give "
+                 "ratio c^2 run by run (to 1e-6); AELR with HK12 Thm 3.4's printed eta (∝ 1/B^2) is "
+                 "reported (it is not scale-equivariant)", delta=0.0, detectable=1e-6)
+def check_scale_empirical(ctx):
+    """The empirical scale check: per-run excess risks at (x, cy, cB) / at (x, y, B) = c²."""
+    from .. import bounds
+    from ..data import PowerLawBernoulli
+    from ..learners import AELR, AERR
+    from ._runs import LearnerSpec, replicate
+    F = bounds.FORMULAS
+    c, d, k, m, R = 3.0, 50, 4, 1000, 5 if not ctx.full else 20
+    seed = _seed(ctx)
+    out = {}
+    for label, scen, cls, norm in (("AERR", "ridge", AERR, "l2"), ("AELR.proof_eta", "lasso", AELR, "l1"),
+                                   ("AELR.printed_eta", "lasso", AELR, "l1")):
+        dist = PowerLawBernoulli(d, -1.0, scenario=scen)
+        res = []
+        for Bv, dd in ((1.0, dist), (c, dist.scaled(c))):
+            if scen == "ridge":
+                eta = F["HK12.Thm3.1.eta"](d=d, k=k, m=m)
+            elif label == "AELR.proof_eta":
+                eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=Bv, d=d, k=k) ** 0.5)
+            else:
+                eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=Bv)
+            res.append(replicate(LearnerSpec(cls, dict(k=k, B=Bv, eta=eta)), dd, m, norm=norm,
+                                 B=Bv, R=R, seed=seed)[0])
+        ratio = res[1] / res[0]
+        out[label] = {"ratios": ratio.tolist(), "max_rel_dev_from_c^2": float(np.max(np.abs(ratio / c ** 2 - 1)))}
+    ok = out["AERR"]["max_rel_dev_from_c^2"] <= 1e-6 and out["AELR.proof_eta"]["max_rel_dev_from_c^2"] <= 1e-6
+    return Result(Status.PASS if ok else Status.FAIL, out,
+                  note=f"AELR with HK12 Thm 3.4's printed eta: ratios deviate from c^2 by up to "
+                       f"{out['AELR.printed_eta']['max_rel_dev_from_c^2']:.3g} (the HK12.Thm3.4.eta erratum).")
