@@ -18,7 +18,8 @@ DIRECTIVES = {
     "cdivision": True,
     "embedsignature": True,
 }
-MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge", "learners._lasso"]
+MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge", "learners._lasso",
+           "learners._aer"]
 
 extensions = [
     Extension(

@@ -6,11 +6,12 @@ So far the ridge family :class:`AERR` (HK12 Alg. 1), :class:`GAERR` (KS15 Alg. 1
 a literal reference in ``laocheck.reference.learners``; and the full-information baselines
 :class:`OnlineRidge`, :class:`OnlineLasso`, :class:`OfflineRidge`, :class:`OfflineLasso`.
 """
+from .aer import AER, Baseline, aer_lambda, minimise_quadratic_l1
 from .full_information import (OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge,
                                project_l1_ball)
 from .lasso import AELR, DDAELR, GAELR, lasso_theory_step_size
 from .ridge import AERR, DDAERR, GAERR, theory_step_size
 
-__all__ = ["AELR", "AERR", "DDAELR", "DDAERR", "GAELR", "GAERR", "OfflineLasso",
+__all__ = ["AER", "AELR", "AERR", "Baseline", "aer_lambda", "minimise_quadratic_l1", "DDAELR", "DDAERR", "GAELR", "GAERR", "OfflineLasso",
            "OfflineRidge", "OnlineLasso", "OnlineRidge", "lasso_theory_step_size",
            "project_l1_ball", "theory_step_size"]

@@ -7,7 +7,7 @@ a Cython learner recorded, so that both run on the same draws and must agree to 
 
 import numpy as np
 
-__all__ = ["ReplaySource", "gaerr", "gaelr"]
+__all__ = ["ReplaySource", "aer", "baseline", "gaerr", "gaelr"]
 
 
 class ReplaySource:
@@ -31,6 +31,19 @@ class ReplaySource:
         if not 0 <= i < n:
             raise AssertionError(f"recorded index {i} is not in range({n})")
         return i
+
+    def subset(self, n, s):
+        out = tuple(self._next() for _ in range(s))
+        if len(set(out)) != s or not all(0 <= i < n for i in out):
+            raise AssertionError(f"recorded subset {out} is not an {s}-subset of range({n})")
+        return out
+
+    def split_halves(self, items):
+        """The recorded order already puts I first: the halves in that order."""
+        items = tuple(items)
+        if len(items) % 2:
+            raise AssertionError(f"cannot split {items} into halves")
+        return items[:len(items) // 2], items[len(items) // 2:]
 
     def categorical(self, p):
         i = self._next()
@@ -125,3 +138,71 @@ def gaelr(X, Y, k, B, eta, src, *, q=None, n_inner=1):
             zm[i] = zm[i] * np.exp(+eta * gbar)       # 15: z⁻[i] ← z⁻[i] exp(+η ḡ[i])
         seen[t] = len(observed)
     return np.mean(iterates, axis=0), seen            # 18: w̄ ← (1/m) Σ_t w_t
+
+
+def _project_l1_sorting(w, B):
+    """argmin_{‖u‖₁ <= B} ‖u − w‖₂ by sorting (Duchi et al. 2008, Fig. 1), O(d log d)."""
+    a = np.abs(w)
+    if a.sum() <= B:
+        return w.copy()
+    mu = np.sort(a)[::-1]
+    cums = np.cumsum(mu)
+    ranks = np.arange(1, len(mu) + 1)
+    rho = np.nonzero(mu - (cums - B) / ranks > 0)[0][-1]
+    theta = (cums[rho] - B) / (rho + 1)
+    return np.sign(w) * np.maximum(a - theta, 0.0)
+
+
+def aer(X, Y, k, B, lam, src):
+    """CB11 Fig. 2 (AER), literally: Pegasos with the estimate (8) and the L1 projection (11).
+
+    Returns w̄ (Fig. 2's output: the average of w after each update) and the distinct
+    attributes seen per step (C and the k/2 draws i, also those drawn at w = 0).
+    """
+    X = np.asarray(X, dtype=float)
+    m, d = X.shape
+    w = np.zeros(d)                                   # INITIALIZATION: w = 0 ; w̄ = w ; t = 1
+    w_bar = w.copy()
+    t = 1
+    seen = np.zeros(m, dtype=np.int64)
+    for s in range(m):                                # for each (x, y) ∈ S
+        x, y = X[s], Y[s]
+        v = np.zeros(d)                               # v = 0 ; ŷ = 0
+        yhat = 0.0
+        C = src.subset(d, k // 2)                     # C uniform among the k/2-subsets of [d]
+        observed = set(C)
+        for j in C:                                   # for each j ∈ C
+            v[j] = v[j] + (2 / k) * d * x[j]          #   v_j = v_j + (2/k) d x_j
+        norm1 = np.abs(w).sum()
+        P = np.abs(w) / norm1 if norm1 > 0 else np.full(d, 1.0 / d)   # (if w = 0, P = 1/d)
+        for _r in range(k // 2):                      # for r = 1, ..., k/2
+            i = src.categorical(P)                    #   sample i from [d] based on P
+            observed.add(i)
+            yhat = yhat + (2 / k) * np.sign(w[i]) * norm1 * x[i]   # ŷ += (2/k) sgn ‖w‖₁ x_i
+        w = (1 - 1 / t) * w - (2 / (lam * t)) * (yhat - y) * v    # eq. (10)
+        w = _project_l1_sorting(w, B)                 # eq. (11)
+        w_bar = w_bar + w / m                         # w̄ = w̄ + w/m ; t = t + 1
+        t = t + 1
+        seen[s] = len(observed)
+    return w_bar, seen
+
+
+def baseline(X, Y, k, src):
+    """CB11 Fig. 1 (Baseline) up to its OUTPUT line, literally: returns (Ā, v̄, ȳ) of
+    L̃_S(w) = wᵀĀw + wᵀv̄ + ȳ and the attributes seen per step (the per-example (A, 2yv) are
+    ``laocheck.reference.estimators.cb11_baseline``)."""
+    from .estimators import cb11_baseline
+    X = np.asarray(X, dtype=float)
+    m, d = X.shape
+    A_bar = np.zeros((d, d))                          # INITIALIZE: Ā = 0 ; v̄ = 0 ; ȳ = 0
+    v_bar = np.zeros(d)
+    y_bar = 0.0
+    seen = np.zeros(m, dtype=np.int64)
+    for t in range(m):                                # for each (x, y) ∈ S
+        out, observed = cb11_baseline(X[t], Y[t], k, src)
+        A, two_y_v = out[:d], out[d]
+        A_bar = A_bar + A / m                         # Ā = Ā + A/m
+        v_bar = v_bar + two_y_v / m                   # v̄ = v̄ + 2y v/m
+        y_bar = y_bar + Y[t] ** 2 / m                 # ȳ = ȳ + y²/m
+        seen[t] = len(observed)
+    return A_bar, v_bar, y_bar, seen
