@@ -134,8 +134,31 @@ def _fw_gap(Sigma, c, w, B):
 
 def minimize_l1_ball(Sigma, c, B):
     """argmin ½wᵀΣw − cᵀw over ‖w‖₁ ≤ B (exact lasso path + active-set KKT solve), certified."""
-    from sklearn.linear_model import lars_path_gram
     Sigma, c, B = _iv(Sigma, c, B)
+    d = c.shape[0]
+    # the minimiser is invariant under (Sigma, c) -> (Sigma, c)/s; scale so max diag = 1, which
+    # keeps LARS's residual tests meaningful for tiny moments (the certificate is on the original)
+    s = float(np.max(np.diag(Sigma)))
+    if s > 0:
+        sol = _minimize_l1_scaled(Sigma / s, c / s, B)
+        w = sol
+    else:
+        w = np.zeros(d)
+    gap, grad = _fw_gap(Sigma, c, w, B)
+    on = abs(np.abs(w).sum() - B) <= 1e-9 * B
+    mult = float(np.max(np.abs(grad))) if on else 0.0
+    supp = np.abs(w) > 0
+    res = np.abs(grad[supp] + mult * np.sign(w[supp])) if np.any(supp) else np.zeros(1)
+    kkt = float(max(res.max(initial=0.0),
+                    np.max(np.abs(grad[~supp]) - mult, initial=0.0)))
+    if not on:
+        kkt = max(kkt, float(np.max(np.abs(grad))))
+    return Minimizer(w=w, value=_quad(Sigma, c, w), norm="l1", B=B, multiplier=mult, gap=gap,
+                     kkt_residual=kkt, on_boundary=bool(on))
+
+
+def _minimize_l1_scaled(Sigma, c, B):
+    from sklearn.linear_model import lars_path_gram
     d = c.shape[0]
     import warnings
     with warnings.catch_warnings():       # early stopping is repaired by _refine_l1 and certified
@@ -152,19 +175,7 @@ def minimize_l1_ball(Sigma, c, B):
         w = coefs[:, j - 1] + t * (coefs[:, j] - coefs[:, j - 1])
         alpha = float(alphas[j - 1] + t * (alphas[j] - alphas[j - 1]))
     w = _polish_l1(Sigma, c, B, w, alpha)
-    w = _refine_l1(Sigma, c, B, w)
-    gap, grad = _fw_gap(Sigma, c, w, B)
-    on = abs(np.abs(w).sum() - B) <= 1e-9 * B
-    mult = float(np.max(np.abs(grad))) if on else 0.0
-    # KKT: on the support grad_i = -mult sign(w_i); off it |grad_i| <= mult
-    supp = np.abs(w) > 0
-    res = np.abs(grad[supp] + mult * np.sign(w[supp])) if np.any(supp) else np.zeros(1)
-    kkt = float(max(res.max(initial=0.0),
-                    np.max(np.abs(grad[~supp]) - mult, initial=0.0)))
-    if not on:
-        kkt = max(kkt, float(np.max(np.abs(grad))))
-    return Minimizer(w=w, value=_quad(Sigma, c, w), norm="l1", B=B, multiplier=mult, gap=gap,
-                     kkt_residual=kkt, on_boundary=bool(on))
+    return _refine_l1(Sigma, c, B, w)
 
 
 def _solve_support(Sigma, c, B, supp, s):
