@@ -133,6 +133,8 @@ def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):
 def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=1e-6, seed=0, n_jobs=1,
                 alpha=-1.0, kind="powerlaw", distribution=None):
     """Compare ``theorem``'s bound with R runs of its algorithm; returns (Comparison, figures)."""
+    if theorem not in THEOREMS:
+        raise InvalidParameterError(f"`theorem` must be one of {sorted(THEOREMS)}; got {theorem!r}.")
     dist = default_distribution(theorem, d, B, alpha, kind) if distribution is None else distribution
     spec, bound, figs = theorem_setup(theorem, dist, k, m, B)
     norm = THEOREMS[theorem][0]

@@ -1,0 +1,119 @@
+"""laocheck.experiments: seeding (identical for any n_jobs, replicates re-derivable by hand),
+the proven per-run range, violation detection, slopes, and the section-3 checks' statuses.
+
+The statistical decisions here are the section-3 checks themselves (betting intervals at
+delta = 1e-6 each) and are deterministic given their seeds.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from laocheck import lemmas
+from laocheck.data import HK12HardInstance, PowerLawBernoulli
+from laocheck.exceptions import InvalidParameterError
+from laocheck.experiments import (LearnerSpec, compare, excess_risk_range, replicate,
+                                  scaling_slope)
+from laocheck.experiments.theorems import THEOREMS, available, run_theorem, theorem_setup
+from laocheck.learners import AELR, AERR
+from laocheck.stats import mean_interval
+
+
+def test_replicate_identical_for_any_n_jobs():
+    dist = PowerLawBernoulli(20, -1.0, scenario="ridge")
+    spec = LearnerSpec(AERR, dict(k=2, B=1.0, eta=0.05))
+    a, _ = replicate(spec, dist, 200, norm="l2", B=1.0, R=6, seed=7, n_jobs=1)
+    b, _ = replicate(spec, dist, 200, norm="l2", B=1.0, R=6, seed=7, n_jobs=2)
+    assert np.array_equal(a, b)
+    c, _ = replicate(spec, dist, 200, norm="l2", B=1.0, R=6, seed=8, n_jobs=1)
+    assert not np.array_equal(a, c)
+
+
+def test_replicate_seeds_rederived_by_hand():
+    dist = HK12HardInstance(20, 0.5)
+    spec = LearnerSpec(AERR, dict(k=2, B=1.0, eta=0.05))
+    excess, attrs = replicate(spec, dist, 100, norm="l2", B=1.0, R=4, seed=3)
+    child = np.random.SeedSequence(3).spawn(4)[2]
+    data_seed, learner_seed = child.spawn(2)
+    X, y = dist.sample(100, np.random.default_rng(data_seed))
+    w = AERR(k=2, B=1.0, eta=0.05, random_state=np.random.default_rng(learner_seed)).fit(X, y).coef_
+    direct = 0.5 * np.mean([(x @ w - t) ** 2 for x, t in zip(*dist.sample(1, np.random.default_rng(0)))])
+    assert direct >= 0
+    assert excess[2] == dist.excess_risk(w, "l2", 1.0)
+    assert attrs[2] <= 100 * 3                           # at most k + 1 attributes per example
+
+
+@pytest.mark.parametrize("norm", ["l2", "l1"])
+def test_excess_risk_range_holds_over_the_ball(norm):
+    dist = PowerLawBernoulli(30, -0.5, scenario="ridge" if norm == "l2" else "lasso")
+    low, high = excess_risk_range(dist, norm, 1.0)
+    rng = np.random.default_rng(1)
+    worst = -np.inf
+    for _ in range(2000):
+        v = rng.standard_normal(30) * (rng.random(30) < 0.3)
+        if not v.any():
+            continue
+        v /= np.linalg.norm(v) if norm == "l2" else np.abs(v).sum()
+        w = v * (1.0 if rng.random() < 0.5 else rng.random())
+        e = dist.excess_risk(w, norm, 1.0)
+        worst = max(worst, e)
+        assert low <= e <= high
+    # the range is not vacuous: it is below the generic (B + sup|y|)^2/2 bound
+    assert high <= dist.excess_risk_bound(norm, 1.0) * (1 + 1e-8)
+
+
+def test_compare_detects_a_violation_and_reports_ratio():
+    dist = HK12HardInstance(20, 0.5)
+    spec = LearnerSpec(AERR, dict(k=2, B=1.0, eta=1e-4))      # barely moves: large excess
+    comp = compare("test", spec, dist, 200, 1e-6, norm="l2", B=1.0, R=40, delta=1e-6)
+    assert comp.violation and comp.interval.low > 1e-6
+    assert comp.ratio == pytest.approx(np.mean(comp.excess) / 1e-6)
+    ok = compare("test", spec, dist, 200, 10.0, norm="l2", B=1.0, R=40, delta=1e-6)
+    assert not ok.violation
+
+
+def test_scaling_slope_on_exact_power_law():
+    xs = [100, 400, 1600]
+    ivs = [mean_interval(np.full(50, 2.0 * x ** -0.5), lower=0, upper=1, delta=1e-6) for x in xs]
+    slope, lo, hi = scaling_slope(ivs, xs)
+    assert slope == pytest.approx(-0.5, abs=1e-12)
+    assert lo <= -0.5 <= hi
+    with pytest.raises(InvalidParameterError):
+        scaling_slope(ivs[:1], xs[:1])
+
+
+def test_theorem_setup_uses_bounds_step_sizes():
+    dist = PowerLawBernoulli(50, -1.0, scenario="ridge")
+    spec, bound, figs = theorem_setup("HK12.Thm3.1", dist, 4, 1000, 1.0)
+    assert spec.params["eta"] == pytest.approx(math.sqrt(4 / (2 * 50 * 1000)))
+    assert bound == pytest.approx(4 * math.sqrt(100 / 4000))
+    # the learners' own "theory" step size agrees for AERR (HK12 Thm 3.1)
+    X, y = dist.sample(1000, np.random.default_rng(0))
+    assert AERR(k=4, B=1.0).fit(X, y).eta_ == pytest.approx(spec.params["eta"], rel=1e-12)
+
+
+def test_theorem_availability_and_errors():
+    av = available()
+    assert set(av) == set(THEOREMS)
+    assert av["HK12.Thm3.1"] is True
+    with pytest.raises(InvalidParameterError, match="theorem"):
+        run_theorem("HK12.Thm9.9")
+
+
+def test_section3_checks_expected_status():
+    ids = [c.id for c in lemmas.checks() if c.func.__module__ == "laocheck.experiments.checks"]
+    assert {"HK12.Thm3.1.empirical", "KS15.Thm4.6.empirical", "bounds.scale.empirical"} <= set(ids)
+    for cid in ids:
+        r = lemmas.run(cid, seed=0, budget="fast")
+        assert r["status"] == r["expected"], (cid, r["note"])
+        if cid.endswith(".empirical") and "ratio" in r["figures"]:
+            f = r["figures"]
+            assert f["excess_low"] <= f["excess_mean"] <= f["excess_high"] <= f["bound"]
+            assert f["w_star_certificate"] <= 1e-10
+
+
+def test_scale_check_shows_the_printed_aelr_step_is_not_equivariant():
+    r = lemmas.run("bounds.scale.empirical", seed=1)
+    assert r["figures"]["AERR"]["max_rel_dev_from_c^2"] <= 1e-6
+    assert r["figures"]["AELR.printed_eta"]["max_rel_dev_from_c^2"] > 1e-3
