@@ -7,11 +7,12 @@ a literal reference in ``laocheck.reference.learners``; and the full-information
 :class:`OnlineRidge`, :class:`OnlineLasso`, :class:`OfflineRidge`, :class:`OfflineLasso`.
 """
 from .aer import AER, Baseline, aer_lambda, minimise_quadratic_l1
+from .aesvr import AESVR
 from .full_information import (OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge,
                                project_l1_ball)
 from .lasso import AELR, DDAELR, GAELR, lasso_theory_step_size
 from .ridge import AERR, DDAERR, GAERR, theory_step_size
 
-__all__ = ["AER", "AELR", "AERR", "Baseline", "aer_lambda", "minimise_quadratic_l1", "DDAELR", "DDAERR", "GAELR", "GAERR", "OfflineLasso",
+__all__ = ["AER", "AELR", "AERR", "AESVR", "Baseline", "aer_lambda", "minimise_quadratic_l1", "DDAELR", "DDAERR", "GAELR", "GAERR", "OfflineLasso",
            "OfflineRidge", "OnlineLasso", "OnlineRidge", "lasso_theory_step_size",
            "project_l1_ball", "theory_step_size"]

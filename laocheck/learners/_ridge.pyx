@@ -18,9 +18,10 @@ loses no precision to cancellation (O(d) per 256-fold shrinkage).
 Randomness: the caller's Generator through ``bitgen_t`` (see laocheck.estimators).
 """
 import numpy as np
-from libc.math cimport sqrt
+from libc.math cimport ldexp, sqrt
 from numpy.random cimport bitgen_t
 
+from laocheck.estimators._rng cimport geometric_half
 from laocheck.estimators._samplers cimport bitgen_of
 
 from ._common cimport btree_build, btree_draw, btree_set, contains, draw_data_point
@@ -217,6 +218,114 @@ cdef class RidgeState:
                 if row == P:
                     row = 0
         self.s, self.C, self.norm_sq = s, C, norm_sq
+
+    def run_aesvr(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
+                  double eta, const double[::1] a, long big_n, long threshold, double eps,
+                  double delta, long[::1] attributes, object record):
+        """HK12 Alg. 4 (AESVR): Alg. 1 with lines 8-9 replaced by
+        φ̃ = ½[GenEst(w, x/ε, (y+δ)/ε) + GenEst(w, x/ε, (y−δ)/ε)] (HK12 Procedure 3, with the
+        Taylor coefficients ``a`` of ρ′, eq. (7)); N = ``big_n`` draws per factor for orders
+        above ``threshold`` = ⌊2 log₂ N⌋.
+
+        ``record``: None or a 1-d int array that receives, per step, the k indices of x̃ and,
+        for each GenEst call, its order n then the indices j it draws (the order the literal
+        reference consumes them). Returns the number of entries written, or −1 when the
+        array was too short (the recording stops; the run does not).
+        """
+        cdef bitgen_t* bg = bitgen_of(rng)
+        cdef long m = X.shape[0], d = self.d, n_coef = a.shape[0]
+        cdef bint recording = record is not None
+        cdef long[::1] rec = np.zeros(1, dtype=np.int_) if not recording else record
+        cdef long cap_rec = rec.shape[0], pos = 0
+        cdef double* u = &self.u[0]
+        cdef double* am = &self.am[0]
+        cdef double* wt = &self.wt[0]
+        cdef double* tree = &self.tree[0]
+        cdef long cap = self.cap, nblocks = self.nblocks
+        cdef long* idx = &self.idx[0]
+        cdef double* val = &self.val[0]
+        cdef long[::1] xrec_arr = np.zeros(k, dtype=np.int_)
+        cdef long* xrec = &xrec_arr[0]
+        cdef const double* xrow
+        cdef long step, call, order, r, q, mcount, i, j, nnz, seen
+        cdef double phi, prod, theta, ylab, old, new, norm, y
+        cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
+        with rng.bit_generator.lock, nogil:
+            for step in range(m):
+                xrow = &X[step, 0]
+                y = Y[step]
+                C += s
+                nnz = draw_data_point(bg, xrow, d, k, True, NULL, idx, val, xrec)
+                if recording and pos >= 0:
+                    if pos + k > cap_rec:
+                        pos = -1
+                    else:
+                        for r in range(k):
+                            rec[pos + r] = xrec[r]
+                        pos += k
+                seen = nnz
+                phi = 0.0
+                for call in range(2):
+                    ylab = (y + delta) / eps if call == 0 else (y - delta) / eps
+                    order = geometric_half(bg)                       # Proc. 3 line 2
+                    if recording and pos >= 0:
+                        if pos + 1 > cap_rec:
+                            pos = -1
+                        else:
+                            rec[pos] = order
+                            pos += 1
+                    mcount = 1 if order <= threshold else big_n      # line 3
+                    prod = 1.0
+                    for r in range(order):                           # lines 4-7 / 9-12
+                        if norm_sq <= 0.0:
+                            theta = -ylab                            # w = 0 (fallback)
+                        else:
+                            theta = 0.0
+                            for q in range(mcount):
+                                j = btree_draw(bg, wt, tree, cap, nblocks)
+                                if recording and pos >= 0:
+                                    if pos + 1 > cap_rec:
+                                        pos = -1
+                                    else:
+                                        rec[pos] = j
+                                        pos += 1
+                                if not contains(idx, seen, j):
+                                    idx[seen] = j
+                                    seen += 1
+                                theta += xrow[j] / u[j]
+                            # ‖w‖² x′_j/w_j = s‖u‖² x_j/(ε u_j), averaged; minus y±
+                            theta = s * norm_sq * theta / (mcount * eps) - ylab
+                        prod *= theta
+                    if order < n_coef and a[order] != 0.0:       # line 14
+                        phi += ldexp(a[order], <int>(order + 1)) * prod
+                phi *= 0.5
+                attributes[step] = seen
+                for r in range(nnz):                                 # Alg. 1 lines 10-11
+                    i = idx[r]
+                    old = u[i]
+                    am[2 * i] += old * (C - am[2 * i + 1])
+                    am[2 * i + 1] = C
+                    new = old - eta * phi * val[r] / s
+                    u[i] = new
+                    norm_sq += new * new - old * old
+                    btree_set(wt, tree, cap, i, new * new)
+                if norm_sq < 0.0:
+                    norm_sq = 0.0
+                norm = s * sqrt(norm_sq)                             # line 12
+                if norm > B:
+                    s *= B / norm
+                self.t += 1
+                self.since_exact += 1
+                if (self.since_exact >= d and self.since_exact >= 1024) or s < self.fold_low \
+                        or s > 1e100:
+                    self.s, self.C, self.norm_sq = s, C, norm_sq
+                    if s < self.fold_low or s > 1e100:
+                        self.fold_scale()
+                    else:
+                        self.exact_norm()
+                    s, C, norm_sq = self.s, self.C, self.norm_sq
+        self.s, self.C, self.norm_sq = s, C, norm_sq
+        return pos
 
 
 def _restore_ridge(u, B, scalars, am):

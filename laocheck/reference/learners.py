@@ -7,7 +7,7 @@ a Cython learner recorded, so that both run on the same draws and must agree to 
 
 import numpy as np
 
-__all__ = ["ReplaySource", "aer", "baseline", "gaerr", "gaelr"]
+__all__ = ["ReplaySource", "aer", "aesvr", "baseline", "gaerr", "gaelr"]
 
 
 class ReplaySource:
@@ -44,6 +44,13 @@ class ReplaySource:
         if len(items) % 2:
             raise AssertionError(f"cannot split {items} into halves")
         return items[:len(items) // 2], items[len(items) // 2:]
+
+    def geometric(self, p):
+        """The next recorded count (GenEst's order n)."""
+        n = self._next()
+        if n < 0:
+            raise AssertionError(f"recorded count {n} is negative")
+        return n
 
     def categorical(self, p):
         i = self._next()
@@ -206,3 +213,25 @@ def baseline(X, Y, k, src):
         y_bar = y_bar + Y[t] ** 2 / m                 # ȳ = ȳ + y²/m
         seen[t] = len(observed)
     return A_bar, v_bar, y_bar, seen
+
+
+def aesvr(X, Y, k, B, eta, w1, eps, delta, genest_B, src):
+    """HK12 Alg. 4 (AESVR), literally: Alg. 1 with lines 8-9 replaced by the GenEst residual
+    (``laocheck.reference.estimators.hk12_aesvr``, Procedure 3 with eq. (7)'s coefficients and
+    N = ⌈4·genest_B²⌉). Returns w̄ and the distinct attributes seen per step."""
+    from ..estimators import aesvr_coefficients
+    from .estimators import hk12_aesvr
+    X = np.asarray(X, dtype=float)
+    m, d = X.shape
+    coefficients = aesvr_coefficients()
+    w = np.array(w1, dtype=float)                     # 1: initialize w_1 (Alg. 1)
+    iterates = []
+    seen = np.zeros(m, dtype=np.int64)
+    for t in range(m):                                # 2: for t = 1 to m do
+        iterates.append(w.copy())
+        # Alg. 1 lines 3-7 (x̃), Alg. 4's lines 8-9 (φ̃) and line 10 (g̃ = φ̃ x̃)
+        g, observed = hk12_aesvr(w, X[t], Y[t], k, coefficients, genest_B, eps, delta, src)
+        v = w - eta * g                               # 11: v ← w − η g̃
+        w = v * B / max(np.linalg.norm(v), B)         # 12: w_{t+1} ← v · B / max{‖v‖, B}
+        seen[t] = len(observed)
+    return np.mean(iterates, axis=0), seen            # 14: w̄ ← (1/m) Σ_t w_t

@@ -10,7 +10,7 @@ import pickle
 import numpy as np
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from laocheck.learners import (AELR, AER, AERR, DDAELR, DDAERR, GAELR, GAERR, Baseline,
+from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, Baseline,
                                OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge)
 
 
@@ -29,7 +29,8 @@ def expected_failed_checks(estimator):
 @parametrize_with_checks([AERR(k=2, random_state=0), AELR(k=2, random_state=0),
                           GAERR(k=2, eta=0.01, random_state=0),
                           GAELR(k=2, eta=0.01, random_state=0), AER(k=2, random_state=0),
-                          Baseline(k=2, random_state=0), OnlineRidge(), OnlineLasso(),
+                          Baseline(k=2, random_state=0), AESVR(k=2, random_state=0),
+                          OnlineRidge(), OnlineLasso(),
                           OfflineRidge(), OfflineLasso()],
                          expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible(estimator, check):
@@ -52,7 +53,8 @@ def test_fitted_learners_pickle_and_continue_identically():
                                 random_state=1),
                  lambda: DDAELR(k=2, second_moments=np.full(6, 1 / 3), n_total=400,
                                 random_state=1),
-                 lambda: AER(k=2, n_total=400, random_state=1)):
+                 lambda: AER(k=2, n_total=400, random_state=1),
+                 lambda: AESVR(k=2, n_total=400, random_state=1)):
         straight = make().partial_fit(X[:200], y[:200]).partial_fit(X[200:], y[200:])
         copied = pickle.loads(pickle.dumps(make().partial_fit(X[:200], y[:200])))
         copied.partial_fit(X[200:], y[200:])
