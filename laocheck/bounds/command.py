@@ -20,6 +20,7 @@ __all__ = ["add_parser", "rho_table", "PRINTED_RHO", "run_bounds", "rho_of_datas
 EPILOG = """examples:
   laocheck bounds                         bounds and empirical excess risk at d=100, k=4, m=2000, B=1
   laocheck bounds --d 500 --m 5000 --json out.json
+  laocheck bounds --dist hard             the instances where the bounds are tightest
   laocheck bounds --rho                   rho_ridge, rho_lasso of KS15 Sec. 5.1 (d = 500) vs the paper
   laocheck bounds --rho --data digits --data X.npy
 legend: ratio = empirical mean / bound; [low, high] is a confidence interval at delta
@@ -101,7 +102,8 @@ def rho_of_dataset(name):
             "d_nonzero": int(keep.sum()), "rho_ridge": rho_ridge(mom), "rho_lasso": rho_lasso(mom)}
 
 
-def run_bounds(d=100, k=4, m=2000, B=1.0, R=50, alpha=-1.0, seed=0, delta=1e-6, n_jobs=1):
+def run_bounds(d=100, k=4, m=2000, B=1.0, R=50, alpha=-1.0, seed=0, delta=1e-6, n_jobs=1,
+               kind="powerlaw"):
     """Every section-3 theorem: bound, empirical excess risk with interval, ratio (dict rows)."""
     from ..experiments.theorems import THEOREMS, available, run_theorem
     rows = []
@@ -112,7 +114,7 @@ def run_bounds(d=100, k=4, m=2000, B=1.0, R=50, alpha=-1.0, seed=0, delta=1e-6, 
             continue
         try:
             comp, figs = run_theorem(t, d=d, k=k, m=m, B=B, R=R, delta=delta, seed=seed,
-                                     n_jobs=n_jobs, alpha=alpha)
+                                     n_jobs=n_jobs, alpha=alpha, kind=kind)
         except InvalidParameterError as exc:
             rows.append({"theorem": t, "status": "not run", "reason": str(exc)})
             continue
@@ -123,7 +125,7 @@ def run_bounds(d=100, k=4, m=2000, B=1.0, R=50, alpha=-1.0, seed=0, delta=1e-6, 
 
 def _print_bounds(rows, args):
     print(f"laocheck bounds: d={args.d} k={args.k} m={args.m} B={args.B} R={args.R} "
-          f"alpha={args.alpha} seed={args.seed} delta={args.delta}")
+          f"dist={args.dist} alpha={args.alpha} seed={args.seed} delta={args.delta}")
     print(f"{'theorem':<14} {'bound':>10} {'excess mean':>12} {'interval':>24} {'ratio':>9}  status")
     for r in rows:
         if r["status"] == "not run":
@@ -172,12 +174,13 @@ def _cmd(args):
             _write_json(args.json, {"rho": rows, "datasets": extra})
         return 0
     rows = run_bounds(d=args.d, k=args.k, m=args.m, B=args.B, R=args.R, alpha=args.alpha,
-                      seed=args.seed, delta=args.delta, n_jobs=args.jobs)
+                      seed=args.seed, delta=args.delta, n_jobs=args.jobs, kind=args.dist)
     if args.json != "-":
         _print_bounds(rows, args)
     if args.json:
         _write_json(args.json, {"parameters": {k: getattr(args, k) for k in
-                                               ("d", "k", "m", "B", "R", "alpha", "seed", "delta")},
+                                               ("d", "k", "m", "B", "R", "alpha", "seed", "delta",
+                                                "dist")},
                                 "theorems": rows})
     return 1 if any(r.get("status") == "VIOLATION" for r in rows) else 0
 
@@ -194,6 +197,9 @@ def add_parser(subparsers):
     p.add_argument("--R", type=int, default=50, help="independent runs per theorem. Default: 50.")
     p.add_argument("--alpha", type=float, default=-1.0,
                    help="power-law exponent of KS15 Sec. 5.1's data. Default: -1.")
+    p.add_argument("--dist", choices=("powerlaw", "hard"), default="powerlaw",
+                   help="powerlaw: KS15 Sec. 5.1's data; hard: HK12 Thm B.1's instance (ridge), "
+                        "correlated signs (lasso), CB11 Thm 1's P_j (AER). Default: powerlaw.")
     p.add_argument("--seed", type=int, default=0, help="root seed. Default: 0.")
     p.add_argument("--delta", type=float, default=1e-6, help="interval miscoverage. Default: 1e-6.")
     p.add_argument("--jobs", type=int, default=1, help="joblib workers (same numbers for any). Default: 1.")

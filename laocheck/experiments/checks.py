@@ -63,9 +63,13 @@ _STATEMENTS = {
                    "4(B^2/sqrt m) sqrt((1/k)||E x^2||_{1/2} + 1)",
     "KS15.Thm4.1": "GAELR with eta <= 1/(2G): E L(w-bar) <= L(w*) + B(log 2d/(eta m) + 5 eta G^2) "
                    "(here q ∝ sqrt(E[x^2]), G^2 of Lemma 4.5, eta = sqrt(log 2d/(5 G^2 m)))",
+    "CB11.Thm12": "AER: L(w-bar) <= min_{||w||_1<=B} L(w) + c d B^2 sqrt(ln(m/delta)/(km)); the proof's "
+                  "explicit in-expectation form: E L(w-bar) - L(w*) <= 16 d B^2 sqrt(ln m/(km)) with "
+                  "lambda = 16 d sqrt(ln m/(km)), loss (w.x - y)^2",
     "KS15.Thm4.6": "DDAELR with eta = (1/2B) sqrt(log 2d/(5m((1/k)||E x^2||_1 + 1))): E L(w-bar) <= "
                    "L(w*) + 4B^2 sqrt(5 log 2d((1/k)||E x^2||_1 + 1)/m), m >= log 2d",
 }
+_ASSUME_CB11 = "CB11 Thm 1's P_j (d = 100, eps = 0.01): ||x||_inf = 1, |y| = 1 <= B = 1; k even"
 _ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4, d = 100): ||x||_2 = 1, |y| = B = 1",
            "l1": "CorrelatedSigns (d = 100, E[x_i^2] = 1/i, corr 0.3, y = <w, x>, ||w||_1 = 1): "
                  "||x||_inf = 1, |y| <= B = 1"}
@@ -73,7 +77,8 @@ _ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4, d = 100): ||x||_2 = 1, |y|
 for _t, _stmt in _STATEMENTS.items():
     if available()[_t] is True:
         register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
-                 statement=_stmt, assumptions=_ASSUME[THEOREMS[_t][0]],
+                 statement=_stmt,
+                 assumptions=_ASSUME_CB11 if _t == "CB11.Thm12" else _ASSUME[THEOREMS[_t][0]],
                  method="R runs with child seeds of one SeedSequence; betting CI on the proven "
                         "per-run range; FAIL iff the CI's lower end exceeds the bound",
                  delta=_DELTA, detectable="the CI width (in the figures)")(_theorem_check(_t))

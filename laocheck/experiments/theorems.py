@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from .. import bounds
-from ..data import CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
+from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
 from ..exceptions import InvalidParameterError
 from ._runs import LearnerSpec, compare
 
@@ -36,6 +36,10 @@ THEOREMS = {
     "CB11.Thm12": ("l1", "AER", "CB11.Thm12.bound_expectation"),
     "HK12.Thm4.4": ("l2", "AESVR", "HK12.Thm4.4.bound"),
 }
+
+
+#: theorems stated for CB11's loss (ŷ − y)² (no ½)
+LOSS = {"CB11.Thm12": "squared"}
 
 
 def _learner(name):
@@ -94,10 +98,25 @@ def theorem_setup(theorem, distribution, k, m, B):
         bound = F[bound_id](B=B, d=d, eta=eta, m=m, G=math.sqrt(G2))
         figs["q"] = "proportional to sqrt(E[x_i^2])"
         figs["G2"] = G2
+    elif theorem == "CB11.Thm12":
+        # the proof's lambda (the printed 12 d sqrt(log m/(mk)) is the registered erratum
+        # CB11.Thm12.lambda); the bound is the proof's in-expectation constant, unhalved loss
+        lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
+        spec = LearnerSpec(cls, dict(k=k, B=B, lam=lam))
+        bound = F[bound_id](d=d, k=k, m=m, B=B)
+        figs["lambda"] = lam
+        figs["lambda_printed"] = F["CB11.Thm12.lambda"](d=d, k=k, m=m)
+        figs["loss"] = "(w.x - y)^2 (CB11)"
+        eta = 1 / lam                                          # Pegasos' step is 1/(lambda t)
     elif theorem == "KS15.Thm4.6":
         eta = F["KS15.Thm4.6.eta"](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
         spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
         bound = F[bound_id](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
+    elif theorem == "HK12.Thm4.4":
+        raise InvalidParameterError(
+            "`theorem`='HK12.Thm4.4': its bound exp(O(log^2(B/eps))) sqrt(d/(km)) has no explicit "
+            "constant (HK12 Lemma 4.1 states E[phi^2] = exp(O(log^2 B)) only), so there is no number "
+            "to compare with; laocheck checks the bound's form symbolically (HK12.Thm4.4.form).")
     else:
         raise InvalidParameterError(
             f"`theorem`={theorem!r}: its learner's interface is not wired into laocheck.experiments yet.")
@@ -110,6 +129,7 @@ def theorem_setup(theorem, distribution, k, m, B):
 def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):
     """The distribution a theorem is run on, for its geometry (ridge: L2, lasso: L1).
 
+    ``kind="hard"`` for CB11 Thm 12: CB11 Thm 1's P_j with eps = 0.01 (labels scaled by B).
     ``kind="powerlaw"``: KS15 Sec. 5.1's data (:class:`~laocheck.data.PowerLawBernoulli`, exponent
     ``alpha``). ``kind="hard"``: for ridge HK12 Thm B.1's instance with eps = 1/4 (16 rows
     r_i e_i, ‖x‖₂ = 1, y = B — its labels scaled by B), for lasso
@@ -122,6 +142,9 @@ def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):
         return PowerLawBernoulli(d, alpha, scenario="ridge" if norm == "l2" else "lasso", B=B)
     if kind != "hard":
         raise InvalidParameterError(f"`kind` must be 'powerlaw' or 'hard'; got kind={kind!r}.")
+    if theorem == "CB11.Thm12":
+        base = CB11HardInstance(d, 0.01)
+        return base if B == 1.0 else base.scaled(B)
     if norm == "l2":
         base = HK12HardInstance(d, 0.25)
         return base if B == 1.0 else base.scaled(B)
@@ -139,7 +162,7 @@ def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=1e-6, seed=0,
     spec, bound, figs = theorem_setup(theorem, dist, k, m, B)
     norm = THEOREMS[theorem][0]
     comp = compare(theorem, spec, dist, m, bound, norm=norm, B=B, R=R, delta=delta, seed=seed,
-                   n_jobs=n_jobs)
+                   n_jobs=n_jobs, loss=LOSS.get(theorem, "half"))
     sol = dist.minimizer(norm, B)
     figs.update(comp.figures())
     figs["w_star_certificate"] = sol.certificate
