@@ -117,3 +117,30 @@ def test_scale_check_shows_the_printed_aelr_step_is_not_equivariant():
     r = lemmas.run("bounds.scale.empirical", seed=1)
     assert r["figures"]["AERR"]["max_rel_dev_from_c^2"] <= 1e-6
     assert r["figures"]["AELR.printed_eta"]["max_rel_dev_from_c^2"] > 1e-3
+
+
+def test_learners_local_step_sizes_equal_the_bounds_formulas():
+    """The learners' eta="theory" (ridge.theory_step_size, lasso.lasso_theory_step_size,
+    aer.aer_lambda) against laocheck.bounds: the integrator replaces the former by the latter."""
+    from laocheck import bounds
+    from laocheck.learners import aer_lambda, lasso_theory_step_size, theory_step_size
+    rng = np.random.default_rng(3)
+    d, k, m, B = 30, 4, 500, 1.7
+    mom = rng.random(d) / d
+    q = rng.random(d)
+    q /= q.sum()
+    assert theory_step_size(m, k, B, q, mom) == pytest.approx(
+        bounds.ridge_step_size(m, B, bounds.ridge_gradient_bound(B, k, mom, q)), rel=1e-12)
+    ddq = np.sqrt(mom) / np.sqrt(mom).sum()
+    assert theory_step_size(m, k, B, ddq, mom) == pytest.approx(
+        bounds.evaluate("KS15.Thm3.5.eta", m=m, N_half=bounds.norm_half(mom), k=k), rel=1e-12)
+    assert lasso_theory_step_size(m, k, B, q, mom, d) == pytest.approx(
+        bounds.lasso_step_size(m, d, bounds.lasso_gradient_bound(B, k, mom, q)), rel=1e-12)
+    assert lasso_theory_step_size(m, k, B, mom / mom.sum(), mom, d) == pytest.approx(
+        bounds.evaluate("KS15.Thm4.6.eta", B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k), rel=1e-12)
+    assert lasso_theory_step_size(m, k, B, None, None, d) == pytest.approx(
+        bounds.evaluate("HK12.Thm3.4.eta", d=d, k=k, m=m, B=B), rel=1e-12)
+    assert aer_lambda(m, k, d, "statement") == pytest.approx(
+        bounds.evaluate("CB11.Thm12.lambda", d=d, k=k, m=m), rel=1e-12)
+    assert aer_lambda(m, k, d, "proof") == pytest.approx(
+        bounds.evaluate("CB11.Thm12.lambda_proof", d=d, k=k, m=m), rel=1e-12)
