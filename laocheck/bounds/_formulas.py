@@ -374,8 +374,9 @@ _add("KS15.Thm3.6.eta",
          sqrt(k / (m2 * (2 * N_half + 2 * _E * d * sqrt(N_half) * sqrt(EPS_RIDGE + k))))),
      "KS15 Thm 3.6", "eta", "as printed: the '+ k' sits under the square root of epsilon",
      proof="KS15.Thm3.6.eta_proof", scaling=0,
-     erratum="as printed, '+ k' is inside sqrt(d log(2d/delta)/((k+1)m1) + k); Lemma 3.10 (with "
-     "H = ||E x^2||_{1/2}), from which the theorem follows, has '+ k' outside")
+     erratum="as printed (full version 003's text), '+ k' is inside sqrt(d log(2d/delta)/((k+1)m1) + k); "
+     "Lemma 3.10 (with H = ||E x^2||_{1/2}), from which the theorem follows, has '+ k' outside "
+     "(a typesetting slip, or an artefact of the text extraction: check the typeset PDF)")
 _add("KS15.Thm3.6.eta_proof", FORMULAS["KS15.Lemma3.10.eta"].expr.subs(H, N_half),
      "KS15 Thm 3.6 (via Lemma 3.10, H = ||E x^2||_{1/2})", "eta", "Lemma 3.10's step size",
      literal=False, scaling=0)
@@ -385,7 +386,8 @@ _add("KS15.Thm3.6.bound_hp",
      4 * B ** 2 / sqrt(m2) * sqrt(2 / k * N_half + 2 / k * _E * d * sqrt(N_half) * sqrt(EPS_RIDGE + 1)),
      "KS15 Thm 3.6", "bound", "w.p. >= 1 − delta, as printed: '+ 1' under sqrt(eps)",
      proof="KS15.Thm3.6.bound_hp_proof", scaling=2,
-     erratum="as printed, '+ 1' is inside the square root of epsilon; Lemma 3.10 has it outside; "
+     erratum="as printed (003's text), '+ 1' is inside the square root of epsilon; Lemma 3.10 has it "
+     "outside (typesetting or extraction; check the typeset PDF); "
      "the printed bound is smaller than the proved one when (2/k) sqrt(5/3) d sqrt(N)"
      "(sqrt(eps + 1) − sqrt(eps)) < 1")
 _add("KS15.Thm3.6.bound_hp_proof", FORMULAS["KS15.Lemma3.10.bound_hp"].expr.subs(H, N_half),
@@ -403,8 +405,10 @@ _add("KS15.Thm3.12.bound_hp",
      16 * B ** 2 / sqrt(m2) * sqrt(1 / k * (sqrt(N_half) + d * sqrt(2 * EPS_RIDGE)) ** 2) + 1,
      "KS15 Thm 3.12", "bound", "w.p. >= 1 − delta, as printed: '+ 1' outside the square root",
      proof="KS15.Thm3.12.bound_hp_proof", scaling=2,
-     erratum="as printed, the '+ 1' is outside the square root (and outside the factor "
-     "16B^2/sqrt(m2)), which breaks the B^2 scaling; the proof's last line has it inside")
+     erratum="as printed in 003's text, the '+ 1' is outside the square root (and outside the factor "
+     "16B^2/sqrt(m2)), which breaks the B^2 scaling; the proof's last line has it inside (the "
+     "conference version's extraction 000 is ambiguous about the radical's extent: possibly a "
+     "typesetting or extraction artefact)")
 _add("KS15.Thm3.12.bound_hp_proof",
      16 * B ** 2 / sqrt(m2) * sqrt(1 / k * (sqrt(N_half) + d * sqrt(2 * EPS_RIDGE)) ** 2 + 1),
      "KS15 Thm 3.12 (proof, Sec. 3.3.1)", "bound", "w.p. >= 1 − delta", literal=False, scaling=2)

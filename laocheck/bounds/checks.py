@@ -606,7 +606,9 @@ def check_ks15_thm312_bound(ctx):
                                   "proof": F["KS15.Thm3.12.bound_hp_proof"](**ce)},
                   correction="KS15.Thm3.12.chain",
                   note="With '+ 1' outside, the printed bound is >= 1 for every B (vacuous for small B "
-                       "and not homogeneous of degree 2); the proof's last line has it inside.")
+                       "and not homogeneous of degree 2); the proof's last line has it inside. As "
+                       "extracted from the full version (003); the conference PDF's extraction (000) "
+                       "leaves the radical's extent ambiguous, so this may be a typesetting artefact.")
 
 
 @register("KS15.Thm4.7.constant61", citation="KS15 Thm 4.7 (Sec. 4.2.1)",
