@@ -67,7 +67,7 @@ ERRATA_FIELDS = ("id", "literal", "counterexample", "correction")
 #: Modules outside ``laocheck/lemmas/`` holding checks (section-3 and bound-formula checks).
 #: A module of this tuple that does not exist yet is skipped; any other import error propagates.
 _EXTRA_CHECK_MODULES = ("laocheck.bounds.checks", "laocheck.experiments.checks")
-_NOT_CHECK_MODULES = frozenset({"_registry", "command", "_common"})
+_NOT_CHECK_MODULES = frozenset({"command"})    # and every private module (``_*``)
 
 
 class Status(str, enum.Enum):
@@ -211,7 +211,7 @@ def _import_check_modules():
     _DISCOVERED = True
     from . import __path__ as lemmas_path
     for info in sorted(pkgutil.iter_modules(lemmas_path), key=lambda i: i.name):
-        if info.name not in _NOT_CHECK_MODULES:
+        if not info.name.startswith("_") and info.name not in _NOT_CHECK_MODULES:
             importlib.import_module(f"laocheck.lemmas.{info.name}")
     for name in _EXTRA_CHECK_MODULES:
         try:
