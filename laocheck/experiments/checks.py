@@ -66,6 +66,11 @@ _STATEMENTS = {
     "CB11.Thm12": "AER: L(w-bar) <= min_{||w||_1<=B} L(w) + c d B^2 sqrt(ln(m/delta)/(km)); the proof's "
                   "explicit in-expectation form: E L(w-bar) - L(w*) <= 16 d B^2 sqrt(ln m/(km)) with "
                   "lambda = 16 d sqrt(ln m/(km)), loss (w.x - y)^2",
+    "KS15.Thm3.12": "Two-Phased DDAERR with Thm 3.12's eta: E L(w-bar) - L(w*) <= (4B^2/sqrt m2) sqrt(6d/k) "
+                    "w.p. 1 over phase 1 and <= (16B^2/sqrt m2) sqrt((1/k)(sqrt(||E x^2||_{1/2}) + "
+                    "d sqrt(2 eps))^2 + 1) w.p. >= 1 - delta (proof's form; compared: min(as, hp + delta as))",
+    "KS15.Thm4.7": "Two-Phased DDAELR with Thm 4.7's eta, m2 >= log 2d: E L(w-bar) - L(w*) <= "
+                   "61 B^2 sqrt(d log 2d/(k m2)) w.p. 1 over phase 1 for any m1",
     "KS15.Thm4.6": "DDAELR with eta = (1/2B) sqrt(log 2d/(5m((1/k)||E x^2||_1 + 1))): E L(w-bar) <= "
                    "L(w*) + 4B^2 sqrt(5 log 2d((1/k)||E x^2||_1 + 1)/m), m >= log 2d",
 }

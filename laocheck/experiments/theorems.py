@@ -38,6 +38,9 @@ THEOREMS = {
 }
 
 
+#: delta of the two-phase algorithms' confidence width (KS15 Alg. 2/4 line 11)
+TWO_PHASE_DELTA = 0.05
+
 #: theorems stated for CB11's loss (ŷ − y)² (no ½)
 LOSS = {"CB11.Thm12": "squared"}
 
@@ -51,6 +54,22 @@ def available():
     """{theorem: True, or the name of the missing learner class}."""
     return {t: (True if _learner(v[1]) is not None else f"laocheck.learners.{v[1]} missing")
             for t, v in THEOREMS.items()}
+
+
+def _two_phase_step_check(theorem, spec, dist, m, seed):
+    """One fit: the learner's phase-2 step size against laocheck.bounds at its own estimate A."""
+    X, y = dist.sample(m, np.random.default_rng(np.random.SeedSequence([seed, 1])))
+    est = spec.build(np.random.default_rng(np.random.SeedSequence([seed, 2]))).fit(X, y)
+    p = spec.params
+    m1 = p["m1"]
+    args = dict(k=p["k"], d=dist.d, m2=m - m1, delta=p["delta"], m1=m1)
+    if theorem == "KS15.Thm3.12":
+        H = float(np.sqrt(2 * est.moments_ + 10 / 3 * est.eps_).sum() ** 2)   # Lemma 3.11
+        ref = bounds.FORMULAS["KS15.Thm3.12.eta"](H=H, **args)
+    else:
+        ref = bounds.FORMULAS["KS15.Thm4.7.eta"](B=p["B"], A_one=float(est.moments_.sum()), **args)
+    return {"learner_eta": float(est.eta_), "bounds_eta": ref,
+            "eta_rel_diff": abs(est.eta_ - ref) / ref}
 
 
 def theorem_setup(theorem, distribution, k, m, B):
@@ -112,6 +131,30 @@ def theorem_setup(theorem, distribution, k, m, B):
         eta = F["KS15.Thm4.6.eta"](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
         spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
         bound = F[bound_id](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
+    elif theorem in ("KS15.Thm3.12", "KS15.Thm4.7"):
+        # the learner computes Thm 3.12's / Thm 4.7's step size from its phase-1 estimate A
+        # (eta="theory"); run_theorem checks it against laocheck.bounds on one fit
+        m1 = max(1, m // 10)                                   # KS15 Sec. 5: m1 = m/10
+        m2 = m - m1
+        dl = TWO_PHASE_DELTA
+        spec = LearnerSpec(cls, dict(k=k, B=B, eta="theory", m1=m1, delta=dl, variant="theory"))
+        eps_args = dict(d=d, k=k, m1=m1, delta=dl)
+        if theorem == "KS15.Thm3.12":
+            as_ = F["KS15.Thm3.12.bound_as"](B=B, m2=m2, d=d, k=k)
+            hp = F["KS15.Thm3.12.bound_hp_proof"](B=B, m2=m2, N_half=bounds.norm_half(mom), **eps_args)
+            figs["bound_hp_printed"] = F["KS15.Thm3.12.bound_hp"](B=B, m2=m2,
+                                                                   N_half=bounds.norm_half(mom), **eps_args)
+            # E over phase 1: <= P(good) hp + P(bad) as <= hp + delta * as, and <= as always
+            bound = min(as_, hp + dl * as_)
+        else:
+            as_ = F["KS15.Thm4.7.bound_as"](B=B, d=d, k=k, m2=m2)
+            hp = F["KS15.Thm4.7.bound_hp"](B=B, N_one=bounds.norm_one(mom), m2=m2, **eps_args)
+            # the theorem claims the 61-bound w.p. 1 for every m1: compare E[excess] with it
+            bound = as_
+        figs.update({"m1": m1, "m2": m2, "delta_alg": dl, "bound_as": as_, "bound_hp": hp,
+                     "bound_used": "min(as, hp + delta as)" if theorem == "KS15.Thm3.12"
+                     else "61 B^2 sqrt(d log 2d/(k m2)) (claimed w.p. 1 for every m1)"})
+        eta = float("nan")
     elif theorem == "HK12.Thm4.4":
         raise InvalidParameterError(
             "`theorem`='HK12.Thm4.4': its bound exp(O(log^2(B/eps))) sqrt(d/(km)) has no explicit "
@@ -165,5 +208,7 @@ def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=1e-6, seed=0,
                    n_jobs=n_jobs, loss=LOSS.get(theorem, "half"))
     sol = dist.minimizer(norm, B)
     figs.update(comp.figures())
+    if theorem in ("KS15.Thm3.12", "KS15.Thm4.7"):
+        figs.update(_two_phase_step_check(theorem, spec, dist, m, seed))
     figs["w_star_certificate"] = sol.certificate
     return comp, figs
