@@ -12,7 +12,10 @@ from .full_information import (OfflineLasso, OfflineRidge, OnlineLasso, OnlineRi
                                project_l1_ball)
 from .lasso import AELR, DDAELR, GAELR, lasso_theory_step_size
 from .ridge import AERR, DDAERR, GAERR, theory_step_size
+from .two_phase import (TwoPhaseDDAELR, TwoPhaseDDAERR, two_phase_lasso_phase2,
+                        two_phase_ridge_phase2)
 
 __all__ = ["AER", "AELR", "AERR", "AESVR", "Baseline", "aer_lambda", "minimise_quadratic_l1", "DDAELR", "DDAERR", "GAELR", "GAERR", "OfflineLasso",
            "OfflineRidge", "OnlineLasso", "OnlineRidge", "lasso_theory_step_size",
-           "project_l1_ball", "theory_step_size"]
+           "project_l1_ball", "theory_step_size", "TwoPhaseDDAELR", "TwoPhaseDDAERR",
+           "two_phase_lasso_phase2", "two_phase_ridge_phase2"]

@@ -78,6 +78,23 @@ cdef class LassoState:
         """The weights the sum tree holds (|z⁺ − z⁻| in offset units, for tests)."""
         return np.asarray(self.wt)[:self.d].copy()
 
+    def warm_start(self, w):
+        """Start EG± at w (‖w‖₁ < B) instead of line 1's z± = 1 (w = 0): z⁺ − z⁻ ∝ w with a
+        common floor c > 0 on both (KS15 Sec. 5's warm start of phase 2). Only before any step."""
+        if self.t != 0:
+            raise RuntimeError("warm_start must precede the first step")
+        w = np.asarray(w, dtype=np.float64)
+        slack = 1.0 - np.abs(w).sum() / self.B
+        if not slack > 0:
+            raise ValueError("warm_start needs ‖w‖₁ < B")
+        floor = slack / (2 * self.d)          # Z = Σ z⁺ + z⁻ = 1 with z± = floor + w±/B
+        zp = floor + np.maximum(w, 0) / self.B
+        zm = floor + np.maximum(-w, 0) / self.B
+        self.a = np.log(zp)
+        self.b = np.log(zm)
+        self.c = 0.0
+        self.recompute(0.0)
+
     cdef inline double delta(self, long i) noexcept nogil:
         return exp(self.a[i] - self.c) - exp(self.b[i] - self.c)
 

@@ -60,7 +60,11 @@ class GAELR(GAERR):
         return np.zeros(d)
 
     def _new_state(self, d, B, w1):
-        return LassoState(d, B)
+        state = LassoState(d, B)
+        start = getattr(self, "_warm_start", None)      # set by TwoPhaseDDAELR (KS15 Sec. 5)
+        if start is not None:
+            state.warm_start(start)
+        return state
 
 
 class AELR(GAELR):

@@ -181,7 +181,7 @@ class GAERR(RegressorMixin, BaseEstimator):
             self.draws_ = (np.zeros((0, k + n_inner), dtype=np.int64) if self.record_draws
                            else None)
         k, q_rows, eta, n_inner = self._run_args
-        if self.q_ is not None:
+        if self.q_ is not None and not getattr(self, "_allow_zero_q", False):
             missing = (self.q_ == 0) & np.any(X != 0, axis=0)
             if np.any(missing):
                 i = int(np.flatnonzero(missing)[0])

@@ -7,7 +7,8 @@ a Cython learner recorded, so that both run on the same draws and must agree to 
 
 import numpy as np
 
-__all__ = ["ReplaySource", "aer", "aesvr", "baseline", "gaerr", "gaelr"]
+__all__ = ["ReplaySource", "aer", "aesvr", "baseline", "gaerr", "gaelr", "two_phase_ddaerr",
+           "two_phase_ddaelr"]
 
 
 class ReplaySource:
@@ -103,7 +104,7 @@ def gaerr(X, Y, k, B, eta, w1, src, *, q=None, n_inner=1):
     return np.mean(iterates, axis=0), seen            # 14: w̄ ← (1/m) Σ_t w_t
 
 
-def gaelr(X, Y, k, B, eta, src, *, q=None, n_inner=1):
+def gaelr(X, Y, k, B, eta, src, *, q=None, n_inner=1, z1=None):
     """HK12 Alg. 2 (AELR, ``q=None``) and KS15 Alg. 3 (GAELR), literally (linear-domain z±).
 
     Returns w̄ (line 18) and the distinct attributes seen per step. At w_t = 0 (w_1, since
@@ -112,6 +113,8 @@ def gaelr(X, Y, k, B, eta, src, *, q=None, n_inner=1):
     X = np.asarray(X, dtype=float)
     m, d = X.shape
     zp, zm = np.ones(d), np.ones(d)                   # 1: z⁺_1 ← 1_d, z⁻_1 ← 1_d
+    if z1 is not None:                                # (KS15 Sec. 5's warm start: given z±)
+        zp, zm = np.array(z1[0], dtype=float), np.array(z1[1], dtype=float)
     iterates = []
     seen = np.zeros(m, dtype=np.int64)
     for t in range(m):                                # 2: for t = 1 to m do
@@ -235,3 +238,50 @@ def aesvr(X, Y, k, B, eta, w1, eps, delta, genest_B, src):
         w = v * B / max(np.linalg.norm(v), B)         # 12: w_{t+1} ← v · B / max{‖v‖, B}
         seen[t] = len(observed)
     return np.mean(iterates, axis=0), seen            # 14: w̄ ← (1/m) Σ_t w_t
+
+
+def _phase1_moments(X, k, m1, src):
+    """KS15 Alg. 2/4 lines 2-10: k + 1 uniform attributes of each of the first m₁ examples."""
+    d = X.shape[1]
+    A, counts, square_sums = np.zeros(d), np.zeros(d), np.zeros(d)   # 2: A, counts, sums
+    seen = []
+    for t in range(m1):                               # 3: for t = 1 to m₁ do
+        observed = set()
+        for _r in range(k + 1):                       # 4: for r = 1 to k + 1 do
+            i = src.uniform_int(d)                    # 5: pick i_{t,r} uniformly at random
+            counts[i] = counts[i] + 1                 # 6: counts[i] += 1
+            square_sums[i] = square_sums[i] + X[t, i] ** 2   # 7: square_sums[i] += x_t[i]²
+            A[i] = square_sums[i] / counts[i]         # 8: A[i] ← square_sums[i]/counts[i]
+            observed.add(i)
+        seen.append(len(observed))
+    return A, np.array(seen, dtype=np.int64)
+
+
+def two_phase_ddaerr(X, Y, k, B, m1, delta, w1, src):
+    """KS15 Alg. 2 (Two-Phased DDAERR) with Thm 3.12's η, literally. Returns w̄ and the
+    attributes seen per step."""
+    X = np.asarray(X, dtype=float)
+    d = X.shape[1]
+    m2 = X.shape[0] - m1
+    A, seen1 = _phase1_moments(X, k, m1, src)
+    eps = d * np.log(2 * d / delta) / ((k + 1) * m1)                     # 11: ε
+    q = np.sqrt(A + 13 / 6 * eps) / np.sum(np.sqrt(A + 13 / 6 * eps))   # 12: q_i
+    H = np.sum(np.sqrt(2 * A + 10 / 3 * eps)) ** 2                       # Lemma 3.11: H
+    eta = max(np.sqrt(k / (6 * d * m2)),                                  # Thm 3.12: η
+              np.sqrt(k / (m2 * (2 * H + 2 * np.sqrt(5 / 3) * d * np.sqrt(H)
+                                 * np.sqrt(d * np.log(2 * d / delta) / ((k + 1) * m1)) + k))))
+    w_bar, seen2 = gaerr(X[m1:], Y[m1:], k, B, eta, w1, src, q=q)        # 12: run GAERR
+    return w_bar, np.concatenate([seen1, seen2])
+
+
+def two_phase_ddaelr(X, Y, k, B, m1, delta, src):
+    """KS15 Alg. 4 (Two-Phased DDAELR) with Thm 4.7's η, literally."""
+    X = np.asarray(X, dtype=float)
+    d = X.shape[1]
+    m2 = X.shape[0] - m1
+    A, seen1 = _phase1_moments(X, k, m1, src)
+    eps = min(d * np.log(2 * d / delta) / ((k + 1) * m1), 1)            # 11: ε
+    q = (A + 13 / 6 * eps) / np.sum(A + 13 / 6 * eps)                    # 12: q_i
+    eta = np.sqrt(k * np.log(2 * d) / (20 * B ** 2 * m2 * (8 * np.sum(A) + 20 * d * eps + k)))
+    w_bar, seen2 = gaelr(X[m1:], Y[m1:], k, B, eta, src, q=q)            # 12: run GAELR
+    return w_bar, np.concatenate([seen1, seen2])

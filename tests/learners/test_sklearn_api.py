@@ -11,7 +11,8 @@ import numpy as np
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, Baseline,
-                               OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge)
+                               OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge,
+                               TwoPhaseDDAELR, TwoPhaseDDAERR)
 
 
 EXPECTED = {
@@ -23,13 +24,16 @@ EXPECTED = {
 def expected_failed_checks(estimator):
     """The budgeted learners and the one-pass EG± baseline (its theory step is small); the
     other full-information baselines pass every check (a strict xfail would catch a change)."""
-    return EXPECTED if isinstance(estimator, (GAERR, AER, OnlineLasso)) else {}
+    budgeted = (GAERR, AER, TwoPhaseDDAERR, TwoPhaseDDAELR, OnlineLasso)
+    return EXPECTED if isinstance(estimator, budgeted) else {}
 
 
 @parametrize_with_checks([AERR(k=2, random_state=0), AELR(k=2, random_state=0),
                           GAERR(k=2, eta=0.01, random_state=0),
                           GAELR(k=2, eta=0.01, random_state=0), AER(k=2, random_state=0),
                           Baseline(k=2, random_state=0), AESVR(k=2, random_state=0),
+                          TwoPhaseDDAERR(k=2, random_state=0),
+                          TwoPhaseDDAELR(k=2, random_state=0),
                           OnlineRidge(), OnlineLasso(),
                           OfflineRidge(), OfflineLasso()],
                          expected_failed_checks=expected_failed_checks)

@@ -1,0 +1,338 @@
+"""KS15's two-phased learners: TwoPhaseDDAERR (Alg. 2) and TwoPhaseDDAELR (Alg. 4).
+
+Phase 1 (the first m₁ examples) estimates E[x_i²] from uniformly sampled attributes; phase 2
+(the next m₂) runs GAERR / GAELR with q from the estimate, smoothed by the confidence width ε.
+
+``variant="theory"`` is the algorithm box with the step size of KS15 Thm 3.12 / Thm 4.7.
+``variant="practical"`` is what KS15 Sec. 5 ran: AERR / AELR during phase 1 (its x̃ draws are
+uniform, so they estimate the moments too) and its output as phase 2's starting point, ε = 0,
+and the k + 1 attributes split evenly between x̃ and φ̃ (``n_inner``). Sec. 5 tuned the step
+sizes by cross-validation; laocheck's practical default is each phase's own theory step
+(AERR/AELR: HK12 Thm 3.1/3.4; phase 2: DDAERR/DDAELR's KS15 Thm 3.5/4.6 with the estimated
+moments plugged in), and a float ``eta`` is used in both phases.
+"""
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_int, check_positive, check_rng
+from ..exceptions import InvalidParameterError
+from .lasso import AELR, GAELR
+from .ridge import AERR, GAERR
+
+__all__ = ["TwoPhaseDDAERR", "TwoPhaseDDAELR", "two_phase_ridge_phase2",
+           "two_phase_lasso_phase2"]
+
+
+def two_phase_ridge_phase2(A, k, m1, m2, delta):
+    """q and η of KS15 Alg. 2 line 11-12 and Thm 3.12 from the phase-1 moments ``A``.
+
+    ε = d log(2d/δ)/((k+1)m₁); q_i ∝ √(A_i + 13ε/6); H = ‖2A + 10ε/3‖_{1/2} (Lemma 3.11);
+    η = max(√(k/(6dm₂)), √(k/(m₂(2H + 2√(5/3)·d·√H·√(d log(2d/δ)/((k+1)m₁)) + k)))).
+    Returns (q, eta, eps, H).
+    """
+    A = np.asarray(A, dtype=float)
+    d = A.size
+    eps = d * np.log(2 * d / delta) / ((k + 1) * m1)
+    root = np.sqrt(A + 13.0 / 6.0 * eps)
+    q = root / root.sum()
+    H = float(np.sqrt(2 * A + 10.0 / 3.0 * eps).sum() ** 2)
+    inner = 2 * H + 2 * np.sqrt(5.0 / 3.0) * d * np.sqrt(H) * np.sqrt(
+        d * np.log(2 * d / delta) / ((k + 1) * m1)) + k
+    eta = max(np.sqrt(k / (6 * d * m2)), np.sqrt(k / (m2 * inner)))
+    return q, float(eta), float(eps), H
+
+
+def two_phase_lasso_phase2(A, k, m1, m2, delta, B):
+    """q and η of KS15 Alg. 4 lines 11-12 and Thm 4.7 from the phase-1 moments ``A``.
+
+    ε = min(d log(2d/δ)/((k+1)m₁), 1); q_i ∝ A_i + 13ε/6;
+    η = √(k log 2d / (20 B² m₂ (8‖A‖₁ + 20 d ε + k))). Returns (q, eta, eps).
+    """
+    A = np.asarray(A, dtype=float)
+    d = A.size
+    eps = min(d * np.log(2 * d / delta) / ((k + 1) * m1), 1.0)
+    q = (A + 13.0 / 6.0 * eps) / (A + 13.0 / 6.0 * eps).sum()
+    eta = np.sqrt(k * np.log(2 * d) / (20 * B * B * m2 * (8 * A.sum() + 20 * d * eps + k)))
+    return q, float(eta), float(eps)
+
+
+class _TwoPhase(RegressorMixin, BaseEstimator):
+    _lasso = False
+
+    def __init__(self, k=4, B=1.0, eta="theory", m1=None, delta=0.05, variant="theory",
+                 initial="uniform", n_total=None, random_state=None, record_draws=False):
+        self.k = k
+        self.B = B
+        self.eta = eta
+        self.m1 = m1
+        self.delta = delta
+        self.variant = variant
+        self.initial = initial
+        self.n_total = n_total
+        self.random_state = random_state
+        self.record_draws = record_draws
+
+    # -- set-up --------------------------------------------------------------------------
+    def _data(self, X, y, reset):
+        X, y = validate_data(self, X, y, reset=reset, dtype=np.float64, order="C",
+                             y_numeric=True)
+        return np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.float64)
+
+    def _setup(self, m_total, d):
+        k = check_int("k", self.k, low=1)
+        B = check_positive("B", self.B)
+        delta = check_positive("delta", self.delta)
+        if not delta < 1:
+            raise InvalidParameterError(f"`delta` must satisfy 0 < delta < 1; got delta={delta}.")
+        if self.variant not in ("theory", "practical"):
+            raise InvalidParameterError(
+                f"`variant` must be 'theory' or 'practical'; got {self.variant!r}.")
+        if isinstance(self.eta, str):
+            if self.eta != "theory":
+                raise InvalidParameterError(
+                    f"`eta` must be 'theory' or a float > 0; got {self.eta!r}.")
+        else:
+            check_positive("eta", self.eta)
+        if self.m1 is None:
+            m1 = max(1, m_total // 10)             # KS15 Sec. 5: m₁ = m/10
+        else:
+            m1 = check_int("m1", self.m1, low=1)
+        if m1 >= m_total:
+            raise InvalidParameterError(
+                f"`m1` must leave examples for phase 2 (m1 < m); got m1={m1} with m={m_total} "
+                f"({m_total} sample{'s' if m_total != 1 else ''}).")
+        return k, B, delta, m1, m_total - m1
+
+    # -- fit -----------------------------------------------------------------------------
+    def fit(self, X, y):
+        """Phase 1 on the first m₁ rows, phase 2 on the rest (one pass); returns self."""
+        for attr in ("_phase", "coef_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        X, y = self._data(X, y, reset=True)
+        self._m_total = self.n_total if self.n_total is not None else X.shape[0]
+        return self._partial(X, y, self._m_total)
+
+    def partial_fit(self, X, y):
+        """Continue the pass: rows go to phase 1 until m₁ are seen, then to phase 2. The m of
+        the split (m₁ = m/10 by default) and of the step sizes is ``n_total``, else the rows
+        of the first call (as for :class:`GAERR`); later rows continue phase 2."""
+        first = not hasattr(self, "_phase")
+        X, y = self._data(X, y, reset=first)
+        if first:
+            self._m_total = self.n_total if self.n_total is not None else X.shape[0]
+        return self._partial(X, y, self._m_total)
+
+    def _partial(self, X, y, m_total):
+        d = X.shape[1]
+        if not hasattr(self, "_phase"):
+            k, B, delta, m1, m2 = self._setup(m_total, d)
+            self._rng = check_rng(self.random_state)
+            self._cfg = (k, B, delta, m1, m2)
+            self._phase = 1
+            self._seen1 = 0
+            self._counts = np.zeros(d)
+            self._square_sums = np.zeros(d)
+            self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
+            self.phase1_draws_ = np.zeros((0, k + 1), dtype=np.int64)
+            if self.variant == "practical":
+                self._first = self._phase1_learner(k, B, m1)
+        k, B, delta, m1, m2 = self._cfg
+        if self._phase == 1:
+            take = min(m1 - self._seen1, X.shape[0])
+            self._run_phase1(X[:take], y[:take])
+            self._seen1 += take
+            X, y = X[take:], y[take:]
+            if self._seen1 == m1:
+                self._start_phase2()
+        if self._phase == 2 and X.shape[0]:
+            self._second.partial_fit(X, y)
+        self._finish()
+        return self
+
+    def _split(self, k):
+        """KS15 Sec. 5: the k + 1 attributes split evenly between x̃ and φ̃."""
+        k_x = (k + 2) // 2
+        return k_x, k + 1 - k_x
+
+    def _phase1_learner(self, k, B, m1):
+        k_x, n_inner = self._split(k)
+        eta = "theory" if isinstance(self.eta, str) else self.eta
+        Model = AELR if self._lasso else AERR
+        if self._lasso:
+            model = Model(k=k_x, B=B, eta=eta, n_total=m1, random_state=self._rng,
+                          record_draws=True)
+        else:
+            model = Model(k=k_x, B=B, eta=eta, initial=self.initial, n_total=m1,
+                          random_state=self._rng, record_draws=True)
+        model.n_inner = n_inner
+        return model
+
+    def _run_phase1(self, X, y):
+        k = self._cfg[0]
+        if X.shape[0] == 0:
+            return
+        if self.variant == "theory":
+            # Alg. 2/4 lines 3-10: k + 1 uniform attributes per example; A = square_sums/counts
+            idx = self._rng.integers(0, X.shape[1], size=(X.shape[0], k + 1))
+            np.add.at(self._counts, idx.ravel(), 1.0)
+            rows = np.repeat(np.arange(X.shape[0]), k + 1)
+            np.add.at(self._square_sums, idx.ravel(), X[rows, idx.ravel()] ** 2)
+            seen = np.array([len(set(r)) for r in idx.tolist()], dtype=np.int64)
+            if self.record_draws:
+                self.phase1_draws_ = np.vstack([self.phase1_draws_, idx])
+        else:
+            first = self._first
+            first.partial_fit(X, y)
+            start = first.draws_.shape[0] - X.shape[0]
+            k_x = first.k
+            idx = first.draws_[start:, :k_x]              # the uniform x̃ draws estimate A
+            np.add.at(self._counts, idx.ravel(), 1.0)
+            rows = np.repeat(np.arange(X.shape[0]), k_x)
+            np.add.at(self._square_sums, idx.ravel(), X[rows, idx.ravel()] ** 2)
+            seen = first.attributes_per_example_[start:].astype(np.int64)
+            if self.record_draws:
+                pad = np.full((X.shape[0], k + 1), -1, dtype=np.int64)
+                pad[:, :first.draws_.shape[1]] = first.draws_[start:]
+                self.phase1_draws_ = np.vstack([self.phase1_draws_, pad])
+        self.attributes_per_example_ = np.concatenate([self.attributes_per_example_, seen])
+
+    def _moments(self):
+        return np.divide(self._square_sums, self._counts, out=np.zeros_like(self._counts),
+                         where=self._counts > 0)
+
+    def _start_phase2(self):
+        k, B, delta, m1, m2 = self._cfg
+        A = self._moments()
+        self.moments_ = A
+        theory = self.variant == "theory"
+        if theory:
+            q, eta, eps = self._phase2_theory(A, k, m1, m2, delta, B)
+            k2, n_inner = k, 1
+            start = None
+        else:
+            eps = 0.0                                      # KS15 Sec. 5: ε = 0
+            k2, n_inner = self._split(k)
+            weights = self._practical_weights(A)
+            q = weights / weights.sum() if weights.sum() > 0 else np.full(A.size, 1 / A.size)
+            eta = self._phase2_practical_eta(A, k2, m2, B)
+            start = self._first.coef_
+        if not isinstance(self.eta, str):
+            eta = float(self.eta)
+        self.q_, self.eps_, self.eta_ = q, eps, eta
+        self._second = self._phase2_learner(k2, n_inner, B, q, eta, m2, start)
+        self._phase = 2
+
+    def _finish(self):
+        if self._phase == 1:
+            model = self._first if self.variant == "practical" else None
+            self.coef_ = model.coef_ if model is not None and hasattr(model, "coef_") else \
+                np.zeros(self.n_features_in_)
+            self.n_steps_ = self._seen1
+            return
+        second = self._second
+        if hasattr(second, "coef_"):
+            self.coef_ = second.coef_                      # line 12: return its output
+            self.w_ = second.w_
+            n2 = second.attributes_per_example_.size
+            m1 = self._cfg[3]
+            self.attributes_per_example_ = np.concatenate(
+                [self.attributes_per_example_[:m1], second.attributes_per_example_])
+            self.n_steps_ = m1 + n2
+            if self.record_draws:
+                self.phase2_draws_ = second.draws_
+        self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
+        self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
+
+    def predict(self, X):
+        """Predictions ⟨w̄, x⟩ of phase 2's output."""
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return X @ self.coef_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = self.random_state is None
+        return tags
+
+
+class TwoPhaseDDAERR(_TwoPhase):
+    """Two-Phased DDAERR (KS15 Alg. 2; step size of Thm 3.12; Sec. 5's practical variant).
+
+    Parameters
+    ----------
+    k : int >= 1 (k + 1 attributes per example in both phases)
+    B : float > 0, the L2 radius.
+    eta : "theory" or float > 0
+        ``"theory"``: Thm 3.12's η from the phase-1 estimate (``variant="theory"``), or each
+        phase's theory step (``"practical"``, see the module docstring).
+    m1 : int or None, phase 1's examples; None: m/10 (KS15 Sec. 5).
+    delta : float in (0, 1), the confidence δ of ε (Alg. 2 line 11).
+    variant : "theory" or "practical" (KS15 Sec. 5).
+    initial : w₁ of phase 2 ("uniform", "zero" or an array; Alg. 2 line 1); the practical
+        variant starts phase 2 at phase 1's output instead and uses ``initial`` for phase 1.
+    n_total : the m of the split for ``partial_fit``.
+    random_state, record_draws : as :class:`GAERR` (``phase1_draws_``, ``phase2_draws_``).
+
+    Attributes
+    ----------
+    coef_ (phase 2's w̄), moments_ (A), q_, eps_, eta_ (phase 2), n_attributes_seen_,
+    max_attributes_per_example_, attributes_per_example_.
+    """
+
+    _algorithm = "KS15.TwoPhaseDDAERR"
+
+    def _phase2_theory(self, A, k, m1, m2, delta, B):
+        q, eta, eps, H = two_phase_ridge_phase2(A, k, m1, m2, delta)
+        self.H_ = H
+        return q, eta, eps
+
+    def _practical_weights(self, A):
+        return np.sqrt(A)                                 # eq. (4) with ε = 0
+
+    def _phase2_practical_eta(self, A, k2, m2, B):
+        # KS15 Thm 3.5 with the estimate: η = 1/√(m₂((1/k)‖A‖_{1/2} + 1))
+        return float(1.0 / np.sqrt(m2 * (np.sqrt(A).sum() ** 2 / k2 + 1)))
+
+    def _phase2_learner(self, k2, n_inner, B, q, eta, m2, start):
+        initial = self.initial if start is None else start
+        model = GAERR(k=k2, B=B, eta=eta, q=q, n_inner=n_inner, initial=initial, n_total=m2,
+                      random_state=self._rng, record_draws=self.record_draws)
+        model._allow_zero_q = self.variant == "practical"
+        return model
+
+
+class TwoPhaseDDAELR(_TwoPhase):
+    """Two-Phased DDAELR (KS15 Alg. 4; step size of Thm 4.7; Sec. 5's practical variant).
+
+    Parameters as :class:`TwoPhaseDDAERR`; ``B`` is the L1 radius. Phase 2's GAELR starts at
+    z± = 1 (w = 0, Alg. 3 line 1) in the theory variant and at phase 1's output (an EG± warm
+    start, ``LassoState.warm_start``) in the practical one.
+    """
+
+    _algorithm = "KS15.TwoPhaseDDAELR"
+    _lasso = True
+
+    def _phase2_theory(self, A, k, m1, m2, delta, B):
+        return two_phase_lasso_phase2(A, k, m1, m2, delta, B)
+
+    def _practical_weights(self, A):
+        return A                                          # Lemma 4.3 with ε = 0
+
+    def _phase2_practical_eta(self, A, k2, m2, B):
+        # KS15 Thm 4.6 with the estimate: η = (1/2B)√(log 2d/(5m₂((1/k)‖A‖₁ + 1)))
+        d = A.size
+        return float(np.sqrt(np.log(2 * d) / (5 * m2 * (A.sum() / k2 + 1))) / (2 * B))
+
+    def _phase2_learner(self, k2, n_inner, B, q, eta, m2, start):
+        model = GAELR(k=k2, B=B, eta=eta, q=q, n_inner=n_inner, n_total=m2,
+                      random_state=self._rng, record_draws=self.record_draws)
+        model._allow_zero_q = self.variant == "practical"
+        if start is not None:
+            l1 = np.abs(start).sum()
+            if l1 >= B:                                   # keep ‖w‖₁ < B for the warm start
+                start = start * (B / l1) * (1 - 2.0 ** -20)
+            model._warm_start = start
+        return model
