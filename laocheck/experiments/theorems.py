@@ -17,7 +17,8 @@ import math
 import numpy as np
 
 from .. import bounds
-from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
+from ..data import (CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli,
+                    digits_distribution)
 from ..exceptions import InvalidParameterError
 from ._runs import LearnerSpec, compare
 
@@ -173,6 +174,8 @@ def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):
     """The distribution a theorem is run on, for its geometry (ridge: L2, lasso: L1).
 
     ``kind="hard"`` for CB11 Thm 12: CB11 Thm 1's P_j with eps = 0.01 (labels scaled by B).
+    ``kind="digits"``: scikit-learn's digits, "3" vs "5", as its empirical distribution (``d`` is
+    then 64; :func:`~laocheck.data.digits_distribution`).
     ``kind="powerlaw"``: KS15 Sec. 5.1's data (:class:`~laocheck.data.PowerLawBernoulli`, exponent
     ``alpha``). ``kind="hard"``: for ridge HK12 Thm B.1's instance with eps = 1/4 (16 rows
     r_i e_i, ‖x‖₂ = 1, y = B — its labels scaled by B), for lasso
@@ -183,8 +186,11 @@ def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):
     norm = THEOREMS[theorem][0]
     if kind == "powerlaw":
         return PowerLawBernoulli(d, alpha, scenario="ridge" if norm == "l2" else "lasso", B=B)
+    if kind == "digits":
+        return digits_distribution((3, 5), norm=norm, B=B)
     if kind != "hard":
-        raise InvalidParameterError(f"`kind` must be 'powerlaw' or 'hard'; got kind={kind!r}.")
+        raise InvalidParameterError(
+            f"`kind` must be 'powerlaw', 'hard' or 'digits'; got kind={kind!r}.")
     if theorem == "CB11.Thm12":
         base = CB11HardInstance(d, 0.01)
         return base if B == 1.0 else base.scaled(B)

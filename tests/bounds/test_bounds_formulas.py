@@ -194,3 +194,12 @@ def test_lemma10_union_form_exact_fraction():
     # (Bd/k)^2 sqrt(32/m ln(4d^2/delta)) at B=1, d=k: sqrt(32 ln(4 d^2/delta)/m)
     v = F["CB11.Lemma10.union"](B=1.0, d=3, k=3, m=8, delta=0.5)
     assert v == pytest.approx(math.sqrt(Fraction(32, 8) * math.log(4 * 9 / 0.5)))
+
+
+def test_cli_bounds_digits_rows_use_the_digits_distribution(tmp_path, capsys):
+    path = tmp_path / "dg.json"
+    assert main(["bounds", "--dist", "digits", "--m", "200", "--R", "5", "--json", str(path)]) == 0
+    rows = {r["theorem"]: r for r in json.loads(path.read_text())["theorems"]}
+    r = rows["HK12.Thm3.1"]
+    assert r["d"] == 64 and r["bound"] == pytest.approx(4 * math.sqrt(128 / 800))
+    assert "64 (digits)" in capsys.readouterr().out
