@@ -7,7 +7,6 @@ known second moments, Lemma 4.3). EG± with the clipped gradient, kept in the lo
 
 import numpy as np
 
-from .._validation import check_nonnegative_vector
 from ..exceptions import InvalidParameterError
 from ._lasso import LassoState
 from .ridge import GAERR
@@ -90,7 +89,5 @@ class DDAELR(GAELR):
                          record_draws=record_draws)
 
     def _q(self, d):
-        if self.second_moments is None:
-            raise InvalidParameterError("`second_moments` (E[x_i²]) is required for DDAELR.")
-        m = check_nonnegative_vector("second_moments", self.second_moments, d=d)
+        m = self._moments(d)
         return m / m.sum()                                     # KS15 Lemma 4.3

@@ -52,8 +52,9 @@ class GAERR(RegressorMixin, BaseEstimator):
         (or ``n_total`` for ``partial_fit``).
     q : array or None
         Data-point distribution (KS15 Alg. 1 line 4); None is uniform (AERR).
-    second_moments : array or None
-        E[x_i²], used only for the theory step size.
+    second_moments : array, float or None
+        E[x_i²], used only for the theory step size (DDAERR: also for q). A float is the same
+        moment for every attribute (then DDAERR's q is uniform).
     n_inner : int, >= 1
         Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1
         line 8, KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃
@@ -102,6 +103,16 @@ class GAERR(RegressorMixin, BaseEstimator):
     def _q(self, d):
         return None if self.q is None else check_distribution("q", self.q, d=d)
 
+    def _moments(self, d):
+        """``second_moments`` as a vector of length d (a float is broadcast)."""
+        if self.second_moments is None:
+            raise InvalidParameterError(
+                f"`second_moments` (E[x_i²]) is required for {type(self).__name__}.")
+        if np.ndim(self.second_moments) == 0:
+            value = check_nonnegative_vector("second_moments", [self.second_moments])[0]
+            return np.full(d, value)
+        return check_nonnegative_vector("second_moments", self.second_moments, d=d)
+
     def _setup(self, d, m_theory):
         k = check_int("k", self.k, low=1)
         B = check_positive("B", self.B)
@@ -109,7 +120,7 @@ class GAERR(RegressorMixin, BaseEstimator):
         q = self._q(d)
         moments = None
         if self.second_moments is not None:
-            moments = check_nonnegative_vector("second_moments", self.second_moments, d=d)
+            moments = self._moments(d)
         if isinstance(self.eta, str):
             if self.eta != "theory":
                 raise InvalidParameterError(f"`eta` must be 'theory' or a float > 0; got {self.eta!r}.")
@@ -243,7 +254,5 @@ class DDAERR(GAERR):
                          random_state=random_state, record_draws=record_draws)
 
     def _q(self, d):
-        if self.second_moments is None:
-            raise InvalidParameterError("`second_moments` (E[x_i²]) is required for DDAERR.")
-        m = check_nonnegative_vector("second_moments", self.second_moments, d=d)
+        m = self._moments(d)
         return np.sqrt(m) / np.sqrt(m).sum()                  # KS15 eq. (4)

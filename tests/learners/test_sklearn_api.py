@@ -32,6 +32,8 @@ def expected_failed_checks(estimator):
                           GAERR(k=2, eta=0.01, random_state=0),
                           GAELR(k=2, eta=0.01, random_state=0), AER(k=2, random_state=0),
                           Baseline(k=2, random_state=0), AESVR(k=2, random_state=0),
+                          DDAERR(k=2, second_moments=0.25, random_state=0),
+                          DDAELR(k=2, second_moments=0.25, random_state=0),
                           TwoPhaseDDAERR(k=2, random_state=0),
                           TwoPhaseDDAELR(k=2, random_state=0),
                           OnlineRidge(), OnlineLasso(),
