@@ -78,8 +78,10 @@ def check_lemma7_mc(ctx):
 
 
 # ---------------------------------------------------------------------------------- Lemma 8
-def _baseline_mean(x, k):
+def _baseline_mean(x, k, estimator=None):
     est = estimators.get("CB11.Baseline.loss", k=k)
+    if estimator is not None and getattr(estimator, "name", None) != "CB11.Baseline.loss":
+        est = estimator                 # a user's estimator, at its own k
     d = len(x)
     dist = exact_distribution(est, [F(0)] * d, x, F(1))
     return exact_mean(dist)[:d], dist
@@ -121,14 +123,18 @@ def check_lemma8_expectation(ctx):
           statement="E[A_t] = d/(d−1)·(x xᵀ − diag(x∘x)): zero diagonal, off-diagonal "
           "d/(d−1)·x_i x_j", assumptions="k even, 2 <= k <= d",
           method="exact enumeration (Fractions) over d = 2, 3 grids and d3/d4/d6", delta=0.0,
-          detectable=0.0)
-def check_lemma8_expectation_corrected(ctx):
-    """Corrected CB11 Lemma 8 expectation (derivation in tests/estimators/test_exact.py)."""
+          detectable=0.0, estimator="CB11.Baseline.loss", params={"k": 2})
+def check_lemma8_expectation_corrected(ctx, *, estimator):
+    """Corrected CB11 Lemma 8 expectation (derivation in tests/estimators/test_exact.py), on
+    the estimator object (a user's estimator is run at its own k)."""
     checked = 0
+    user_k = getattr(estimator, "k", 2)
     for x in _small_instances():
         d = len(x)
         for k in range(2, d + 1, 2):
-            mean, _ = _baseline_mean(x, k)
+            if getattr(estimator, "name", None) != "CB11.Baseline.loss" and k != user_k:
+                continue
+            mean, _ = _baseline_mean(x, k, estimator)
             claim = np.array([[0 if i == j else F(d, d - 1) * x[i] * x[j] for j in range(d)]
                               for i in range(d)], dtype=object)
             checked += 1

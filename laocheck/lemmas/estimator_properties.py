@@ -210,3 +210,54 @@ def _register():
 
 
 _register()
+
+
+CLIPPED = [n for n in estimators.names() if n.endswith("clipped_gradient")]
+
+
+def check_clip_threshold(ctx, *, estimator, name):
+    """HK12 Alg. 2 lines 12-13 (KS15 Alg. 3): ḡ[i] = clip(g̃[i], 1/η). The exact distribution of
+    the clipped estimate is the image under clip(·, 1/η) of the unclipped estimate's
+    distribution (same sampler), with η = 4 so that the clipping is active on d4."""
+    eta = F(getattr(estimator, "eta", 4.0)).limit_denominator(10 ** 9)
+    c = 1 / eta
+    base_name = name.replace("clipped_gradient", "gradient")
+    params = {k: v for k, v in _params(name).items() if k != "eta"}
+    base = estimators.get(base_name, **params)
+    active = False
+    for inst in (INSTANCE,):
+        w, x, y = INSTANCES[inst]
+
+        def as_dict(dist, f):
+            out = Counter()
+            for p, v in dist:
+                out[tuple(f(np.asarray(v[0], dtype=object)).tolist())] += p
+            return out
+
+        clipped = as_dict(exact_distribution(estimator, w, x, y), lambda a: a)
+        image = as_dict(exact_distribution(base, w, x, y),
+                        lambda a: np.array([max(min(v, c), -c) for v in a], dtype=object))
+        active = active or any(abs(v) == c for key in image for v in key)
+        if clipped != image:
+            return Result(Status.FAIL, {"eta": str(eta)}, detectable=0.0,
+                          counterexample={"instance": inst, "eta": str(eta),
+                                          "threshold": str(c)})
+    if not active:
+        return Result(Status.INCONCLUSIVE, {"eta": str(eta), "clipping_active": False},
+                      note="the clipping is never active at this η: nothing was tested")
+    return Result(Status.PASS, {"eta": str(eta), "clipping_active": active}, detectable=0.0)
+
+
+def _register_clipping():
+    for name in CLIPPED:
+        est = estimators.get(name, **_params(name))
+        params = {**_params(name), "eta": 4.0}
+        register(f"Estimators.{name}.clip_threshold", citation=est.citation + " (clip, HK12 Alg. 2 "
+                 "line 13)", statement="ḡ[i] = clip(g̃[i], 1/η) in distribution: the clipped "
+                 "estimate is the image of the unclipped one under clip(·, 1/η)",
+                 assumptions="instance d4, η = 4 (clipping active)",
+                 method="exact enumeration (Fractions) of both estimates", delta=0.0,
+                 detectable=0.0, estimator=name, params=params, name=name)(check_clip_threshold)
+
+
+_register_clipping()

@@ -731,7 +731,7 @@ def check_lemma41_second_moment_corrected(ctx):
           statement="the expected number of attributes of x used by GenEst is no more than 3",
           assumptions="N = ⌈4B²⌉, any B > 0",
           method="exact: E[draws] = Σ_{n<=ν} n/2^{n+1} + N Σ_{n>ν} n/2^{n+1} (Fractions, "
-          "Σ_{n>=a} n/2^{n+1} = (a+1)/2^a) for N = 1..20000, a bound for larger N; checked "
+          "Σ_{n>=a} n/2^{n+1} = (a+1)/2^a) for N = 1..2000, a bound for larger N; checked "
           "against the enumeration of the reference's attribute counts", delta=0.0,
           detectable=0.0)
 def check_lemma41_attributes(ctx):
@@ -741,13 +741,13 @@ def check_lemma41_attributes(ctx):
         cheap = sum(F(n, 2 ** (n + 1)) for n in range(a))
         return cheap + N * F(a + 1, 2 ** a)
     worst_N, worst = 1, F(0)
-    for N in range(1, 20_001):
+    for N in range(1, 2_001):
         e = expected(N)
         if e > worst:
             worst_N, worst = N, e
-    # N > 20000: a - 1 = ⌊2 log₂ N⌋ > 2 log₂ N − 1, so 2^a >= N², and
-    # E <= 1 + N(a+1)/2^a <= 1 + (2 log₂ N + 2)/N < 1.01.
-    tail = 1 + (2 * math.log2(20_001) + 2) / 20_001
+    # N > 2000: a − 1 = ⌊2 log₂ N⌋ > 2 log₂ N − 1, so 2^a >= N², and (a+1)/2^a decreasing:
+    # E <= 1 + N(a+1)/2^a <= 1 + (2 log₂ N + 2)/N <= 1 + (2 log₂ 2001 + 2)/2001 < 1.02.
+    tail = 1 + (2 * math.log2(2_001) + 2) / 2_001
     # the closed form against the enumerated reference (B = 1: N = 4)
     consistent, draws_partial, closed_partial = True, None, None
     for name, B, depth in [("d3", 0.5, 8), ("d2", 0.75, 6)]:
@@ -759,7 +759,7 @@ def check_lemma41_attributes(ctx):
         nu = ref.genest_small_orders(N)
         closed_partial = sum(F(n if n <= nu else n * N, 2 ** (n + 1)) for n in range(depth))
         consistent = consistent and draws_partial <= closed_partial
-    figures = {"max_expected_draws": float(worst), "at_N": worst_N, "tail_bound_N>20000": tail,
+    figures = {"max_expected_draws": float(worst), "at_N": worst_N, "tail_bound_N>2000": tail,
                "enumerated_distinct_attributes_orders<8": str(draws_partial),
                "closed_form_draws_orders<8": str(closed_partial)}
     ok = worst <= 3 and tail <= 3 and consistent
