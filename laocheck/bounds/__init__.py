@@ -23,11 +23,11 @@ sizes of each theorem are :func:`evaluate` of ``"HK12.Thm3.1.eta"``, ``"HK12.Thm
 
 from ._formulas import FORMULAS, SYMBOLS, Formula, evaluate, formula, formulas, sym
 from ._moments import (norm_half, norm_inf, norm_one, rho_lasso, rho_ridge, sampling_max,
-                       sampling_sum, second_moments_of)
+                       sampling_sum, second_moments_of, two_phase_H)
 
 __all__ = ["Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "evaluate", "sym",
            "norm_half", "norm_one", "norm_inf", "sampling_sum", "sampling_max", "rho_ridge",
-           "rho_lasso", "second_moments_of", "ridge_gradient_bound", "lasso_gradient_bound",
+           "rho_lasso", "second_moments_of", "two_phase_H", "ridge_gradient_bound", "lasso_gradient_bound",
            "ridge_step_size", "lasso_step_size", "theorem_bounds"]
 
 

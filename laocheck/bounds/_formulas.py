@@ -342,6 +342,10 @@ _add("KS15.Thm4.6.bound", 4 * B ** 2 * sqrt(5 * log(2 * d) * (N_one / k + 1) / m
      "bound", "DDAELR: 4B^2 sqrt(5 log 2d ((1/k)||E x^2||_1 + 1)/m), m >= log 2d", scaling=2,
      assumptions="||x||_inf <= 1, |y| <= B, ||w*||_1 <= B, m >= log 2d")
 # Two-phase ridge
+_add("KS15.Alg2.eps", EPS_RIDGE, "KS15 Alg. 2 line 11", "component",
+     "epsilon = d log(2d/delta)/((k+1) m1) (Two-Phased DDAERR)")
+_add("KS15.Alg4.eps", EPS_LASSO, "KS15 Alg. 4 line 11", "component",
+     "epsilon = min(d log(2d/delta)/((k+1) m1), 1) (Two-Phased DDAELR)")
 _E = sqrt(Rational(5, 3))
 _add("KS15.Lemma3.7.S_as", 5 * d, "KS15 Lemma 3.7 (w.p. 1)", "component",
      "E||x~_{t,r}||^2 <= 5d")

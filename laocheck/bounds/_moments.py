@@ -16,7 +16,7 @@ from ..exceptions import InvalidParameterError
 from ._formulas import FORMULAS
 
 __all__ = ["norm_half", "norm_one", "norm_inf", "sampling_sum", "sampling_max", "rho_ridge",
-           "rho_lasso", "second_moments_of"]
+           "rho_lasso", "second_moments_of", "two_phase_H"]
 
 
 def _moments(second_moments):
@@ -85,3 +85,14 @@ def second_moments_of(X):
     if not np.all(np.isfinite(X)):
         raise InvalidParameterError("`X` must be finite.")
     return np.mean(X * X, axis=0)
+
+
+def two_phase_H(A, eps):
+    """H = ‖2A + (10/3)ε‖_{1/2} (KS15 Lemma 3.11), the phase-1 estimate of ‖E[x²]‖_{1/2} that
+    Thm 3.12's step size uses (ε added to every coordinate)."""
+    A = _moments(A)
+    from .._validation import check_scalar
+    e = check_scalar("eps", eps)
+    if e < 0:
+        raise InvalidParameterError(f"`eps` must be >= 0; got eps={e}.")
+    return norm_half(2 * A + 10.0 / 3.0 * e)

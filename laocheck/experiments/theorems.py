@@ -65,7 +65,7 @@ def _two_phase_step_check(theorem, spec, dist, m, seed):
     m1 = p["m1"]
     args = dict(k=p["k"], d=dist.d, m2=m - m1, delta=p["delta"], m1=m1)
     if theorem == "KS15.Thm3.12":
-        H = float(np.sqrt(2 * est.moments_ + 10 / 3 * est.eps_).sum() ** 2)   # Lemma 3.11
+        H = bounds.two_phase_H(est.moments_, est.eps_)                    # Lemma 3.11
         ref = bounds.FORMULAS["KS15.Thm3.12.eta"](H=H, **args)
     else:
         ref = bounds.FORMULAS["KS15.Thm4.7.eta"](B=p["B"], A_one=float(est.moments_.sum()), **args)

@@ -203,3 +203,12 @@ def test_cli_bounds_digits_rows_use_the_digits_distribution(tmp_path, capsys):
     r = rows["HK12.Thm3.1"]
     assert r["d"] == 64 and r["bound"] == pytest.approx(4 * math.sqrt(128 / 800))
     assert "64 (digits)" in capsys.readouterr().out
+
+
+def test_two_phase_eps_and_H_by_hand():
+    # eps = d log(2d/delta)/((k+1) m1) = 10 ln(200)/(5 * 40)
+    assert bounds.evaluate("KS15.Alg2.eps", d=10, delta=0.1, k=4, m1=40) == pytest.approx(
+        10 * math.log(200) / 200)
+    assert bounds.evaluate("KS15.Alg4.eps", d=10, delta=0.1, k=4, m1=1) == 1.0
+    # ||2A + (10/3) eps||_{1/2} with A = (1, 7), eps = 0.3: (sqrt(3) + sqrt(15))^2
+    assert bounds.two_phase_H([1.0, 7.0], 0.3) == pytest.approx((math.sqrt(3) + math.sqrt(15)) ** 2)
