@@ -1,6 +1,7 @@
 """The ``laocheck`` command.
 
-Subcommands: ``list`` (the estimators with their budgets and citations) here, and the commands
+Subcommands: ``list`` (the estimators with their budgets and citations, and the registered checks
+of the lemma catalog with theirs) here, and the commands
 that live beside the code they drive: each module named in ``_COMMAND_MODULES`` has
 ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the exit
 status). A module of that list that is not part of this installation yet is left out; any other
@@ -16,9 +17,10 @@ import sys
 from . import __version__
 
 EPILOG_LIST = """examples:
-  laocheck list                      every estimator, its budget and its citation
+  laocheck list                      every estimator and every check, with citations
   laocheck list --json -             the same as JSON on standard output
   laocheck list --match HK12         only the names containing HK12
+  laocheck list --checks             only the checks (id, expected status, citation)
 """
 
 
@@ -32,13 +34,18 @@ def _build_parser():
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     p_list = sub.add_parser(
-        "list", help="list the estimators (and, later, the checks) with their citations",
+        "list", help="list the estimators and the checks with their citations",
         epilog=EPILOG_LIST, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p_list.add_argument("--match", metavar="TEXT", default="",
                         help="only names containing TEXT. Default: all.")
     p_list.add_argument("--json", metavar="PATH", default=None,
                         help="also write the listing as JSON to PATH ('-' for stdout). Default: none.")
+    what = p_list.add_mutually_exclusive_group()
+    what.add_argument("--estimators", action="store_true",
+                      help="only the estimators. Default: estimators and checks.")
+    what.add_argument("--checks", action="store_true",
+                      help="only the checks of the lemma catalog. Default: estimators and checks.")
     p_list.set_defaults(func=_cmd_list)
     for module in _command_modules():
         module.add_parser(sub)
@@ -89,22 +96,45 @@ def _budget_text(est):
     return {"data_point": "k", "residual": "n_inner"}.get(est.part, "k + n_inner")
 
 
+def _check_rows(match):
+    try:
+        from .lemmas import checks
+    except ModuleNotFoundError as exc:       # pragma: no cover - lemma catalog not installed
+        if exc.name is None or not "laocheck.lemmas".startswith(exc.name):
+            raise
+        return []
+    return [{"id": c.id, "citation": c.citation, "expected": c.expected.value,
+             "method": c.method, "statement": c.statement}
+            for c in checks() if match in c.id]
+
+
 def _cmd_list(args):
-    rows = _estimator_rows(args.match)
+    rows = [] if args.checks else _estimator_rows(args.match)
+    check_rows = [] if args.estimators else _check_rows(args.match)
+    doc = {"estimators": rows, "checks": check_rows}
     if args.json == "-":
-        json.dump({"estimators": rows}, sys.stdout, indent=2)
+        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
-    width = max([len(r["name"]) for r in rows] + [4])
-    print(f"{'estimator':<{width}}  {'attributes':<18}  citation")
-    for r in rows:
-        budget = f"{r['budget']} ({r['budget_kind']})"
-        print(f"{r['name']:<{width}}  {budget:<18}  {r['citation']}")
-    print(f"\n{len(rows)} estimators. attributes: distinct attributes of x one draw observes "
-          "(max = always at most; expected = in expectation).")
+    if not args.checks:
+        width = max([len(r["name"]) for r in rows] + [4])
+        print(f"{'estimator':<{width}}  {'attributes':<18}  citation")
+        for r in rows:
+            budget = f"{r['budget']} ({r['budget_kind']})"
+            print(f"{r['name']:<{width}}  {budget:<18}  {r['citation']}")
+        print(f"\n{len(rows)} estimators. attributes: distinct attributes of x one draw observes "
+              "(max = always at most; expected = in expectation).")
+    if not args.estimators:
+        width = max([len(r["id"]) for r in check_rows] + [5])
+        print(f"\n{'check':<{width}}  {'expected':<8}  citation")
+        for r in check_rows:
+            print(f"{r['id']:<{width}}  {r['expected']:<8}  {r['citation']}")
+        print(f"\n{len(check_rows)} checks. expected: the status the check declares (ERRATUM: "
+              "the literal statement of the paper is false; its correction is a check of its "
+              "own). Run them with `laocheck verify`.")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"estimators": rows}, fh, indent=2)
+            json.dump(doc, fh, indent=2, ensure_ascii=False)
     return 0
 
 
