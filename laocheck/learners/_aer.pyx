@@ -331,11 +331,13 @@ cdef class AERState:
         return (best_sum - R) / best_cnt
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
-            long[::1] attributes, object record):
-        """Fig. 2's loop over the rows of X. ``record``: None or an (m, k) int array receiving
-        C (k/2 indices) then the k/2 draws i of each step."""
+            long[::1] attributes, object record, long n_steps=-1):
+        """Fig. 2's loop over the rows of X (``n_steps`` >= 0: that many steps, the rows taken
+        cyclically). ``record``: None or an (m, k) int array receiving C (k/2 indices) then
+        the k/2 draws i of each step."""
         cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long m = X.shape[0], d = self.d, half = k // 2
+        cdef long P = X.shape[0], d = self.d, half = k // 2
+        cdef long m = P if n_steps < 0 else n_steps, row = 0
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = np.zeros((1, k), dtype=np.int_) if not recording else record
         cdef long* perm = &self.perm[0]
@@ -348,8 +350,11 @@ cdef class AERState:
         cdef const double* xrow
         with rng.bit_generator.lock, nogil:
             for step in range(m):
-                xrow = &X[step, 0]
-                y = Y[step]
+                xrow = &X[row, 0]
+                y = Y[row]
+                row += 1
+                if row == P:
+                    row = 0
                 self.t += 1
                 # v: C uniform among the k/2-subsets; v_j = (2/k) d x_j
                 partial_shuffle(perm, d, half, bg)

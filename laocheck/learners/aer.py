@@ -121,6 +121,17 @@ class AER(_CB11Learner):
         X, y = self._data(X, y, reset=True)
         return self._partial(X, y, self.n_total if self.n_total is not None else X.shape[0])
 
+    def fit_stream(self, X, y, n_steps):
+        """``n_steps`` steps from w = 0 with the rows of (X, y) taken cyclically (a stream
+        from a pool; no m × d array). ``lam="theory"`` takes m = n_steps (or ``n_total``)."""
+        n_steps = check_int("n_steps", n_steps, low=1)
+        for attr in ("_state", "coef_", "attributes_per_example_", "draws_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        X, y = self._data(X, y, reset=True)
+        return self._partial(X, y, self.n_total if self.n_total is not None else n_steps,
+                             n_steps=n_steps)
+
     def partial_fit(self, X, y):
         """Continue the pass (t, w, w̄ and the stream go on). ``lam="theory"`` takes m from
         ``n_total``, else from the first batch."""
@@ -128,7 +139,7 @@ class AER(_CB11Learner):
         X, y = self._data(X, y, reset=first)
         return self._partial(X, y, self.n_total if self.n_total is not None else X.shape[0])
 
-    def _partial(self, X, y, m_theory):
+    def _partial(self, X, y, m_theory, n_steps=None):
         d = X.shape[1]
         if not hasattr(self, "_state"):
             k = _check_even_k(self.k, d)
@@ -143,9 +154,11 @@ class AER(_CB11Learner):
             self._k = k
             self.lam_ = lam
         k = self._k
-        attributes = np.zeros(X.shape[0], dtype=np.int_)
-        record = np.full((X.shape[0], k), -1, dtype=np.int_) if self.record_draws else None
-        self._state.run(self._rng, X, y, k, attributes, record)
+        m = X.shape[0] if n_steps is None else n_steps
+        attributes = np.zeros(m, dtype=np.int_)
+        record = np.full((m, k), -1, dtype=np.int_) if self.record_draws else None
+        self._state.run(self._rng, X, y, k, attributes, record,
+                        -1 if n_steps is None else n_steps)
         self._record(attributes, record)
         self.n_steps_ = self._state.t
         self.coef_ = self._state.average()

@@ -177,7 +177,20 @@ class GAERR(RegressorMixin, BaseEstimator):
         m_theory = self.n_total if self.n_total is not None else X.shape[0]
         return self._partial(X, y, m_theory=m_theory)
 
-    def _partial(self, X, y, m_theory):
+    def fit_stream(self, X, y, n_steps):
+        """``n_steps`` steps from w_1, the rows of (X, y) taken cyclically: a stream from a
+        pool of rows, for runs longer than any array one would hold (no m × d array; the
+        benchmarks use it at d = 10⁵). The same as ``fit`` on the pool tiled to n_steps rows;
+        ``eta="theory"`` takes m = n_steps (or ``n_total``). Returns self."""
+        n_steps = check_int("n_steps", n_steps, low=1)
+        for attr in ("_state", "coef_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        X, y = self._data(X, y, reset=True)
+        return self._partial(X, y, n_steps if self.n_total is None else self.n_total,
+                             n_steps=n_steps)
+
+    def _partial(self, X, y, m_theory, n_steps=None):
         d = X.shape[1]
         if not hasattr(self, "_state"):
             k, n_inner, B, q, eta, w1, q_rows = self._setup(d, m_theory)
@@ -199,10 +212,12 @@ class GAERR(RegressorMixin, BaseEstimator):
                 raise InvalidParameterError(
                     f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
                     f"q[{i}]=0 with a nonzero X[:, {i}].")
-        attributes = np.zeros(X.shape[0], dtype=np.int_)
-        record = (np.full((X.shape[0], k + n_inner), -1, dtype=np.int_) if self.record_draws
+        m = X.shape[0] if n_steps is None else n_steps
+        attributes = np.zeros(m, dtype=np.int_)
+        record = (np.full((m, k + n_inner), -1, dtype=np.int_) if self.record_draws
                   else None)
-        self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record, n_inner)
+        self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record, n_inner,
+                        -1 if n_steps is None else n_steps)
         self.attributes_per_example_ = np.concatenate([self.attributes_per_example_, attributes])
         self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
         self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))

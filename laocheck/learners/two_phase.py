@@ -125,24 +125,49 @@ class _TwoPhase(RegressorMixin, BaseEstimator):
             self._m_total = self.n_total if self.n_total is not None else X.shape[0]
         return self._partial(X, y, self._m_total)
 
+    def fit_stream(self, X, y, n_steps):
+        """``n_steps`` steps (m₁ + m₂ = n_steps, or ``n_total``'s split) with the rows of
+        (X, y) taken cyclically: a stream from a pool, without an m × d array. The same as
+        ``fit`` on the pool tiled to n_steps rows. Returns self."""
+        n_steps = check_int("n_steps", n_steps, low=1)
+        for attr in ("_phase", "coef_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        X, y = self._data(X, y, reset=True)
+        self._m_total = self.n_total if self.n_total is not None else n_steps
+        self._init(X.shape[1])
+        m1 = self._cfg[3]
+        P = X.shape[0]
+        self._run_phase1(X, y, np.arange(m1) % P, stream=True)
+        self._seen1 = m1
+        self._start_phase2()
+        shift = m1 % P
+        Xr = np.ascontiguousarray(np.roll(X, -shift, axis=0))
+        yr = np.ascontiguousarray(np.roll(y, -shift))
+        self._second.fit_stream(Xr, yr, n_steps - m1)
+        self._finish()
+        return self
+
+    def _init(self, d):
+        k, B, delta, m1, m2 = self._setup(self._m_total, d)
+        self._rng = check_rng(self.random_state)
+        self._cfg = (k, B, delta, m1, m2)
+        self._phase = 1
+        self._seen1 = 0
+        self._counts = np.zeros(d)
+        self._square_sums = np.zeros(d)
+        self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
+        self.phase1_draws_ = np.zeros((0, k + 1), dtype=np.int64)
+        if self.variant == "practical":
+            self._first = self._phase1_learner(k, B, m1)
+
     def _partial(self, X, y, m_total):
-        d = X.shape[1]
         if not hasattr(self, "_phase"):
-            k, B, delta, m1, m2 = self._setup(m_total, d)
-            self._rng = check_rng(self.random_state)
-            self._cfg = (k, B, delta, m1, m2)
-            self._phase = 1
-            self._seen1 = 0
-            self._counts = np.zeros(d)
-            self._square_sums = np.zeros(d)
-            self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
-            self.phase1_draws_ = np.zeros((0, k + 1), dtype=np.int64)
-            if self.variant == "practical":
-                self._first = self._phase1_learner(k, B, m1)
+            self._init(X.shape[1])
         k, B, delta, m1, m2 = self._cfg
         if self._phase == 1:
             take = min(m1 - self._seen1, X.shape[0])
-            self._run_phase1(X[:take], y[:take])
+            self._run_phase1(X[:take], y[:take], np.arange(take))
             self._seen1 += take
             X, y = X[take:], y[take:]
             if self._seen1 == m1:
@@ -170,34 +195,39 @@ class _TwoPhase(RegressorMixin, BaseEstimator):
         model.n_inner = n_inner
         return model
 
-    def _run_phase1(self, X, y):
+    def _run_phase1(self, X, y, rows, stream=False):
+        """Phase 1 on the rows ``rows`` of X (in order); ``stream``: the whole phase at once
+        from a pool (rows cyclic)."""
         k = self._cfg[0]
-        if X.shape[0] == 0:
+        n = rows.size
+        if n == 0:
             return
         if self.variant == "theory":
             # Alg. 2/4 lines 3-10: k + 1 uniform attributes per example; A = square_sums/counts
-            idx = self._rng.integers(0, X.shape[1], size=(X.shape[0], k + 1))
-            np.add.at(self._counts, idx.ravel(), 1.0)
-            rows = np.repeat(np.arange(X.shape[0]), k + 1)
-            np.add.at(self._square_sums, idx.ravel(), X[rows, idx.ravel()] ** 2)
-            seen = np.array([len(set(r)) for r in idx.tolist()], dtype=np.int64)
-            if self.record_draws:
-                self.phase1_draws_ = np.vstack([self.phase1_draws_, idx])
+            idx = self._rng.integers(0, X.shape[1], size=(n, k + 1))
+            sorted_idx = np.sort(idx, axis=1)
+            seen = 1 + np.count_nonzero(np.diff(sorted_idx, axis=1), axis=1)
+            record = idx
         else:
             first = self._first
-            first.partial_fit(X, y)
-            start = first.draws_.shape[0] - X.shape[0]
-            k_x = first.k
-            idx = first.draws_[start:, :k_x]              # the uniform x̃ draws estimate A
-            np.add.at(self._counts, idx.ravel(), 1.0)
-            rows = np.repeat(np.arange(X.shape[0]), k_x)
-            np.add.at(self._square_sums, idx.ravel(), X[rows, idx.ravel()] ** 2)
-            seen = first.attributes_per_example_[start:].astype(np.int64)
-            if self.record_draws:
-                pad = np.full((X.shape[0], k + 1), -1, dtype=np.int64)
-                pad[:, :first.draws_.shape[1]] = first.draws_[start:]
-                self.phase1_draws_ = np.vstack([self.phase1_draws_, pad])
-        self.attributes_per_example_ = np.concatenate([self.attributes_per_example_, seen])
+            if stream:
+                first.fit_stream(X, y, n)
+                start = 0
+            else:
+                first.partial_fit(X[rows], y[rows])
+                start = first.draws_.shape[0] - n
+            record = first.draws_[start:]
+            idx = record[:, :first.k]                     # the uniform x̃ draws estimate A
+            seen = first.attributes_per_example_[start:]
+        np.add.at(self._counts, idx.ravel(), 1.0)
+        np.add.at(self._square_sums, idx.ravel(),
+                  X[np.repeat(rows, idx.shape[1]), idx.ravel()] ** 2)
+        if self.record_draws:
+            pad = np.full((n, k + 1), -1, dtype=np.int64)
+            pad[:, :record.shape[1]] = record
+            self.phase1_draws_ = np.vstack([self.phase1_draws_, pad])
+        self.attributes_per_example_ = np.concatenate(
+            [self.attributes_per_example_, np.asarray(seen, dtype=np.int64)])
 
     def _moments(self):
         return np.divide(self._square_sums, self._counts, out=np.zeros_like(self._counts),

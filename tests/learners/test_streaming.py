@@ -4,6 +4,7 @@ requirement), and cycling a pool equals fitting the tiled rows bit for bit."""
 import numpy as np
 import pytest
 
+from laocheck.learners import AELR, AER, AERR, DDAERR, TwoPhaseDDAELR, TwoPhaseDDAERR
 from laocheck.learners._lasso import LassoState
 from laocheck.learners._ridge import RidgeState
 
@@ -56,3 +57,23 @@ def test_ten_million_ridge_steps_keep_the_norm_exact():
     w = state.coef()
     assert np.all(np.isfinite(w)) and np.linalg.norm(w) <= 1 + 1e-12
     assert state.s * np.sqrt(state.norm_sq) == pytest.approx(np.linalg.norm(w), rel=1e-12)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: AERR(k=3, random_state=5),
+    lambda: AELR(k=3, random_state=5),
+    lambda: AER(k=4, random_state=5),
+    lambda: DDAERR(k=2, second_moments=np.linspace(0.1, 1, 9), n_inner=2, random_state=5),
+    lambda: TwoPhaseDDAELR(k=3, random_state=5),
+    lambda: TwoPhaseDDAERR(k=3, variant="practical", random_state=5),
+])
+def test_fit_stream_equals_fit_on_the_tiled_pool(make):
+    """``fit_stream`` (the learners' row source for long runs) is ``fit`` on the tiled pool."""
+    X, y = pool()
+    n = 7 * 40 + 3                     # not a multiple of the pool: the phases cut mid-pool
+    tiled_X = np.tile(X, (41, 1))[:n]
+    tiled_y = np.tile(y, 41)[:n]
+    a = make().fit(tiled_X, tiled_y)
+    b = make().fit_stream(X, y, n)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.attributes_per_example_, b.attributes_per_example_)
