@@ -56,3 +56,82 @@ def test_console_entry_point_runs(tmp_path):
                             text=True, check=False, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "HK12.AERR.gradient" in result.stdout
+
+
+# ------------------------------------------------------------------ list (checks) and verify
+def test_list_shows_every_check_with_citation(capsys):
+    from laocheck import lemmas
+    assert main(["list", "--checks"]) == 0
+    out = capsys.readouterr().out
+    for check in lemmas.checks():
+        assert check.id in out
+    assert "HK12 Lemma 3.3" in out and "ERRATUM" in out
+    capsys.readouterr()
+    assert main(["list", "--json", "-"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["checks"]) == len(lemmas.checks()) and doc["estimators"]
+
+
+@pytest.fixture
+def scratch_registry(monkeypatch):
+    from laocheck.lemmas import _registry
+    _registry.checks()                                   # discover the catalog first
+    monkeypatch.setattr(_registry, "_CHECKS", dict(_registry._CHECKS))
+    return _registry
+
+
+def test_verify_json_schema_and_exit_0(tmp_path, capsys):
+    path = tmp_path / "v.json"
+    code = main(["verify", "--only", "HK12.Lemma3.3.*", "--only", "CB11.Lemma11.*", "--seed", "3",
+                 "--json", str(path), "--no-progress"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "HK12.Lemma3.3.eq9" in out and "Errata (2)" in out and "ERRATUM" in out
+    doc = json.loads(path.read_text())
+    assert {"seed", "budget", "delta", "versions"} <= set(doc["run"])
+    assert doc["run"]["seed"] == 3 and doc["run"]["budget"] == "fast"
+    assert doc["run"]["versions"]["laocheck"] == __version__
+    ids = [c["id"] for c in doc["checks"]]
+    assert ids == sorted(ids) and "CB11.Lemma11.text" in ids
+    for c in doc["checks"]:
+        assert {"id", "status", "citation", "statement", "figures", "delta", "seconds"} <= set(c)
+    assert {r["id"] for r in doc["errata"]} == {"HK12.Lemma3.3.eq9", "CB11.Lemma11.text"}
+    assert all(set(r) == {"id", "literal", "counterexample", "correction"} for r in doc["errata"])
+
+
+def test_verify_exit_1_on_fail_and_progress_on_stderr(scratch_registry, capsys):
+    from laocheck.lemmas import Result, Status, register
+
+    @register("Test.always_fails", citation="none", statement="false", method="m")
+    def always_fails(ctx):
+        return Result(Status.FAIL, {"x": 1})
+
+    assert main(["verify", "--only", "Test.*"]) == 1
+    captured = capsys.readouterr()
+    assert "Test.always_fails" in captured.out and "FAIL" in captured.out
+    assert "1/1" in captured.err                       # the progress bar
+
+
+@pytest.mark.parametrize("argv", [
+    ["verify", "--budget", "medium"], ["verify", "--jobs", "0"], ["verify", "--seed", "-1"],
+    ["verify", "--seed", "x"], ["verify", "--bogus"],
+])
+def test_verify_usage_errors_exit_2(argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+
+
+def test_verify_only_matching_nothing_exits_2(capsys):
+    assert main(["verify", "--only", "No.such.*", "--no-progress"]) == 2
+    assert "matches no check" in capsys.readouterr().err
+
+
+def test_verify_same_results_for_any_jobs(tmp_path, capsys):
+    paths = [tmp_path / "j1.json", tmp_path / "j2.json"]
+    for jobs, path in zip((1, 2), paths):
+        assert main(["verify", "--only", "CB11.Lemma9.*", "--only", "KS15.Eq15", "--jobs",
+                     str(jobs), "--seed", "11", "--json", str(path), "--no-progress"]) == 0
+    a, b = (json.loads(p.read_text())["checks"] for p in paths)
+    assert [(r["id"], r["status"], r["figures"]) for r in a] == \
+        [(r["id"], r["status"], r["figures"]) for r in b]

@@ -74,8 +74,9 @@ def _run_one(check_id, seed, budget):
 
 
 class _Progress:
-    def __init__(self, total, enabled, stream=sys.stderr):
-        self.total, self.enabled, self.stream, self.done = total, enabled, stream, 0
+    def __init__(self, total, enabled, stream=None):
+        self.total, self.enabled, self.done = total, enabled, 0
+        self.stream = sys.stderr if stream is None else stream
         self.start = time.perf_counter()
 
     def update(self, record):
@@ -148,7 +149,8 @@ def _versions():
     return out
 
 
-def print_table(records, out=sys.stdout):
+def print_table(records, out=None):
+    out = sys.stdout if out is None else out
     width = max([len(r["id"]) for r in records] + [2])
     out.write(f"{'id':<{width}}  {'status':<12}  {'key figure':<44}  citation\n")
     for r in records:
@@ -156,7 +158,8 @@ def print_table(records, out=sys.stdout):
                   f"{r['citation']}\n")
 
 
-def print_errata(rows, out=sys.stdout):
+def print_errata(rows, out=None):
+    out = sys.stdout if out is None else out
     out.write(f"\nErrata ({len(rows)}): literal statements of the papers that are false\n")
     for row in rows:
         out.write(f"- {row['id']}\n    literal:        {row['literal']}\n"
