@@ -167,3 +167,68 @@ def check_scale_empirical(ctx):
     return Result(Status.PASS if ok else Status.FAIL, out,
                   note=f"AELR with HK12 Thm 3.4's printed eta: ratios deviate from c^2 by up to "
                        f"{out['AELR.printed_eta']['max_rel_dev_from_c^2']:.3g} (the HK12.Thm3.4.eta erratum).")
+
+
+def _hk12_thm34_counter(ctx, which):
+    """HK12 Thm 3.4 on x uniform on {±1}², y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), d = 2,
+    k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the proof's (∝ 1/B)."""
+    import numpy as np
+    from .. import bounds
+    from ..data import CorrelatedSigns
+    from ..learners import AELR
+    from ._runs import LearnerSpec, compare
+    F = bounds.FORMULAS
+    d, k, m, B = 2, 1, 10_000, 100.0
+    R = 1000 if ctx.full else 200
+    dist = CorrelatedSigns(np.ones(2), np.array([B, 0.0]), corr=0.0)
+    if which == "printed":
+        eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=B)
+    else:
+        eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=B, d=d, k=k) ** 0.5)
+    bound = F["HK12.Thm3.4.bound"](d=d, k=k, m=m, B=B)
+    comp = compare("HK12.Thm3.4", LearnerSpec(AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
+                   norm="l1", B=B, R=R, delta=ctx.delta, seed=_seed(ctx))
+    figs = comp.figures()
+    figs["eta"] = eta
+    figs["excess_over_B2"] = comp.mean / B ** 2
+    figs["bound_over_B2"] = bound / B ** 2
+    config = {"d": d, "k": k, "m": m, "B": B, "x": "uniform on {-1,+1}^2", "y": "B x_1",
+              "w*": "B e_1", "eta": eta, "R": R}
+    return comp, figs, config
+
+
+@register("HK12.Thm3.4.literal", citation="HK12 Thm 3.4",
+          statement="||x||_inf <= 1, |y| <= B: AELR run with eta = (1/(4B^2)) sqrt(2k log 2d/(5md)) has "
+          "E L(w-bar) <= L(w*) + 4B^2 sqrt(10 d log 2d/(km)) for every ||w*||_1 <= B, m >= log 2d",
+          assumptions="x uniform on {-1,+1}^2, y = B x_1 (so ||x||_inf = 1, |y| = B, w* = B e_1), "
+          "d = 2, k = 1, m = 10^4, B = 100",
+          method="R runs of AELR with the printed eta; betting CI at delta = 1e-6 on the proven "
+                 "per-run range; ERRATUM iff the CI's lower end exceeds the stated bound",
+          delta=_DELTA, detectable="a mean excess above the bound by more than the CI width",
+          expected=Status.ERRATUM, correction="HK12.Thm3.4.proof_eta.empirical")
+def check_hk12_thm34_literal(ctx):
+    """HK12 Thm 3.4 as printed is false: with its η (1/B times the proof's) and large B, AELR
+    barely moves from w₁ = 0 in m steps, and E[L(w̄)] − L(w*) exceeds the stated bound."""
+    comp, figs, config = _hk12_thm34_counter(ctx, "printed")
+    if comp.violation:
+        return Result(Status.ERRATUM, figs, counterexample=config,
+                      correction="HK12.Thm3.4.proof_eta.empirical",
+                      note=f"E[L(w-bar)] - L(w*) >= {comp.interval.low:.4g} (lower confidence bound, "
+                           f"delta = {ctx.delta:g}) > stated bound {comp.bound:.4g}: the printed eta "
+                           f"scales as 1/B^2, so for B = 100 the EG steps are 100 times too small.")
+    return Result(Status.PASS, figs, note="no violation detected at this budget")
+
+
+@register("HK12.Thm3.4.proof_eta.empirical", citation="HK12 Thm 3.4 (proof's eta)",
+          statement="AELR with the proof's eta = (1/G) sqrt(log 2d/(5m)), G = 2B sqrt(2d/k): "
+          "E L(w-bar) <= L(w*) + 4B^2 sqrt(10 d log 2d/(km))",
+          assumptions="the configuration of HK12.Thm3.4.literal",
+          method="as HK12.Thm3.4.literal with the proof's eta; FAIL iff the CI's lower end exceeds "
+                 "the bound", delta=_DELTA, detectable="a mean excess above the bound by the CI width")
+def check_hk12_thm34_proof_empirical(ctx):
+    """HK12 Thm 3.4 with the proof's step size holds on the counterexample configuration."""
+    comp, figs, config = _hk12_thm34_counter(ctx, "proof")
+    return Result(Status.FAIL if comp.violation else Status.PASS, figs,
+                  counterexample=config if comp.violation else None,
+                  note=f"mean excess {comp.mean:.4g} in [{comp.interval.low:.4g}, "
+                       f"{comp.interval.high:.4g}] vs bound {comp.bound:.4g}.")
