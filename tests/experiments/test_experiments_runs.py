@@ -109,8 +109,18 @@ def test_section3_checks_expected_status():
         assert r["status"] == r["expected"], (cid, r["note"])
         if cid.endswith(".empirical") and "ratio" in r["figures"]:
             f = r["figures"]
-            assert f["excess_low"] <= f["excess_mean"] <= f["excess_high"] <= f["bound"]
+            assert f["excess_low"] <= f["excess_mean"] <= f["excess_high"]
+            assert f["excess_low"] <= f["bound"] and not f["violation"]
             assert f["w_star_certificate"] <= 1e-10
+
+
+def test_hk12_thm34_counterexample_is_decisive():
+    r = lemmas.run("HK12.Thm3.4.literal", seed=3)
+    f = r["figures"]
+    assert r["status"] == "ERRATUM" and f["excess_low"] > f["bound"]
+    # the stated bound 4B^2 sqrt(10 d log 2d/(km)) at d = 2, k = 1, m = 1e4, B = 100, by hand
+    assert f["bound"] == pytest.approx(4e4 * math.sqrt(20 * math.log(4) / 1e4))
+    assert r["counterexample"]["B"] == 100.0
 
 
 def test_scale_check_shows_the_printed_aelr_step_is_not_equivariant():
