@@ -157,7 +157,28 @@ def _print_rho(rows, extra):
           "||E x^2||_1/(d ||E x^2||_inf) (eq. (12)); exact from the moments of KS15 Sec. 5.1 (d = 500).")
 
 
+def _provenance():
+    """Versions, commit (when run from a git checkout) and the machine, for the JSON output."""
+    import platform
+    import subprocess
+    from pathlib import Path
+    import scipy
+    import sklearn
+    import sympy
+    from .. import __version__
+    commit = None
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                cwd=Path(__file__).resolve().parent, timeout=5).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"laocheck": __version__, "commit": commit, "python": platform.python_version(),
+            "numpy": np.__version__, "scipy": scipy.__version__, "sympy": sympy.__version__,
+            "scikit-learn": sklearn.__version__, "machine": platform.machine()}
+
+
 def _write_json(path, payload):
+    payload = {"provenance": _provenance(), **payload}
     if path == "-":
         json.dump(payload, sys.stdout, indent=2, default=str)
         sys.stdout.write("\n")
