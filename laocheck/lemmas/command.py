@@ -120,6 +120,7 @@ def key_figure(rec):
     """One short figure for the table."""
     f = rec.get("figures") or {}
     for key in ("worst_ratio", "failure_prob_interval", "max_abs_bias", "exact_bias",
+                "max_attributes", "lower_confidence_bound",
                 "max_width", "exact_max_attributes", "kernel_max_attributes"):
         if key in f:
             value = f[key]

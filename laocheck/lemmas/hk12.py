@@ -312,8 +312,7 @@ def check_lemma36(ctx):
             g = np.tanh(u[1:]).reshape(T, d) / eta
             ws, ps = _aelr_path(g, eta, B)
             lhs = float(np.sum(g * ws)) + B * float(np.abs(g.sum(0)).max())
-            second = sum(float(p @ np.concatenate([gt, -gt]) ** 0) * 0 + float(
-                p @ (np.concatenate([gt, -gt]) ** 2)) for p, gt in zip(ps, g))
+            second = sum(float(p @ (np.concatenate([gt, -gt]) ** 2)) for p, gt in zip(ps, g))
             return lhs / (B * (math.log(2 * d) / eta + eta * second))
         r, u = adversarial_max(ratio, 1 + d * T, ctx.rng, starts=_starts(ctx))
         if r > worst[0]:
