@@ -323,7 +323,9 @@ def check_lemma43(ctx):
         A = np.hstack([-np.eye(d), sv[:, None]])
         res = optimize.linprog(c, A_ub=A, b_ub=np.zeros(d), A_eq=np.r_[np.ones(d), 0][None, :],
                                b_eq=[1], bounds=[(0, 1)] * d + [(0, None)], method="highs")
-        lp_value = 1 / res.x[-1]
+        q = np.clip(res.x[:d], 0, None)
+        q = q / q.sum()                    # the LP's q made exactly feasible, then evaluated
+        lp_value = float(np.max(sv / np.where(q > 0, q, np.nan))) if np.all(q > 0) else np.inf
         worst = max(worst, float(sv.sum()) / lp_value)
     ok = equal and worst <= 1 + 1e-9
     return Result(Status.PASS if ok else Status.FAIL,
