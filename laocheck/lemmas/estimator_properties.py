@@ -65,6 +65,7 @@ def _support_range(dist, size):
 
 
 def check_unbiased_exact(ctx, *, estimator, name):
+    """Unbiasedness claimed by CB11 Lemma 11, HK12 Lemmas 3.3 / 3.8, KS15 Lemma B.2 (exact)."""
     w, x, y = INSTANCES[INSTANCE]
     dist = exact_distribution(estimator, w, x, y)
     mean = exact_mean(dist)
@@ -80,6 +81,7 @@ def check_unbiased_exact(ctx, *, estimator, name):
 
 
 def check_unbiased_monte_carlo(ctx, *, estimator, name):
+    """Unbiasedness (CB11 Lemma 11, HK12 Lemmas 3.3 / 3.8, KS15 Lemma B.2) of the kernel, at δ."""
     w, x, y = INSTANCES[INSTANCE]
     ref = estimators.get(name, **_params(name))
     dist = exact_distribution(ref, w, x, y)          # the range of the estimate (finite support)
@@ -92,6 +94,7 @@ def check_unbiased_monte_carlo(ctx, *, estimator, name):
 
 
 def check_budget(ctx, *, estimator, name):
+    """The attribute budget (k + 1 of HK12 Sec. 2 / KS15 Sec. 2, k of CB11 Sec. 4) per draw."""
     w, x, y = INSTANCES[INSTANCE]
     budget = estimators.get(name, **_params(name)).budget   # the paper's budget for this name
     figures = {"budget": budget}
@@ -116,6 +119,8 @@ def _key(value):
 
 
 def check_kernel_matches_reference(ctx, *, estimator, name):
+    """The kernel samples the distribution of the literal box (HK12 Alg. 1-2, KS15 Alg. 1/3,
+    CB11 Fig. 1-2), by a multinomial test at δ against the exact enumeration."""
     w, x, y = INSTANCES[INSTANCE]
     ref = estimators.get(name, **_params(name))
     dist = exact_distribution(ref, w, x, y)
@@ -156,6 +161,8 @@ def check_kernel_matches_reference(ctx, *, estimator, name):
 
 
 def check_scaling(ctx, *, estimator, name):
+    """Scaling (CATALOG section 2; HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eqs. (6)-(8) are
+    homogeneous of degree 1 in (w, y) and of degree 0 for x̃)."""
     w, x, y = INSTANCES[INSTANCE]
     c = F(2)
     base = exact_distribution(estimator, w, x, y)

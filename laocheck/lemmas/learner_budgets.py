@@ -44,6 +44,7 @@ def _fit(name, rng, m):
 
 
 def check_max_budget(ctx, *, learner, budget):
+    """At most k + 1 attributes per example (HK12 Sec. 2, KS15 Sec. 2; k for CB11 Sec. 4)."""
     m = ctx.n(400, 20_000)
     model, att = _fit(learner, ctx.rng, m)
     figures = {"examples": int(att.size), "max_attributes": int(att.max(initial=0)),
@@ -58,6 +59,7 @@ def check_max_budget(ctx, *, learner, budget):
 
 
 def check_expected_budget(ctx, *, learner, budget):
+    """AESVR: at most k + 6 attributes per example in expectation (HK12 Thm 4.4)."""
     m = ctx.n(4_000, 200_000)
     _, att = _fit(learner, ctx.rng, m)
     iv = stats.nonnegative_lower_bound(att.astype(float), delta=ctx.delta)
