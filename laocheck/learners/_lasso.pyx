@@ -25,13 +25,27 @@ from laocheck.estimators._samplers cimport bitgen_of
 from ._common cimport btree_build, btree_draw, btree_set, contains, draw_data_point
 
 
+def _aligned(long n):
+    """n zero doubles starting on a 64-byte boundary (one coordinate's cell = one line)."""
+    buf = np.zeros(n + 8)
+    off = (-buf.ctypes.data % 64) // 8
+    return buf[off:off + n]
+
+
+cdef enum:
+    CELL = 8   # a = log z⁺, b = log z⁻, ep = z⁺, em = z⁻ (offset units), acc, mark, -, -
+
+
 cdef class LassoState:
-    """The state of an EG± run (HK12 Alg. 2), in the log domain."""
+    """The state of an EG± run (HK12 Alg. 2), in the log domain.
+
+    Per coordinate one 64-byte cell (a cache line): the logs a_i, b_i (the truth), the linear
+    values z±_i = exp(a_i − c), exp(b_i − c) (updated multiplicatively between exact
+    recomputations, one exp per update instead of four), the flushed average and its mark.
+    """
     cdef public double B, C, c, Z
     cdef public long t, d, since_exact, n_shifts
-    cdef double[::1] a
-    cdef double[::1] b
-    cdef double[::1] am           # am[2i] = flushed Σ of coordinate i, am[2i + 1] = its mark
+    cdef double[::1] cells
     cdef double[::1] wt           # |z⁺_i − z⁻_i| (offset units), padded to blocks of 8
     cdef double[::1] tree
     cdef long cap, nblocks
@@ -41,15 +55,13 @@ cdef class LassoState:
     def __init__(self, long d, double B):
         self.d = d
         self.B = B
-        self.a = np.zeros(d)          # line 1: z⁺_1 ← 1_d, z⁻_1 ← 1_d (logs 0)
-        self.b = np.zeros(d)
+        self.cells = _aligned(CELL * d)   # line 1: z⁺_1 ← 1_d, z⁻_1 ← 1_d (logs 0)
         self.c = np.log(2.0 * d)      # offset with Z = Σ exp(a − c) + exp(b − c) = 1
         self.Z = 1.0
         self.C = 0.0
         self.t = 0
         self.since_exact = 0
         self.n_shifts = 0
-        self.am = np.zeros(2 * d)
         self.nblocks = (d + 7) // 8
         self.cap = 1
         while self.cap < self.nblocks:
@@ -58,20 +70,32 @@ cdef class LassoState:
         self.tree = np.zeros(2 * self.cap)
         self.idx = np.zeros(d, dtype=np.int_)
         self.val = np.zeros(d)
+        self.refresh()
+
+    cdef void refresh(self) noexcept nogil:
+        """z± from the logs, the tree from z±."""
+        cdef long i
+        cdef double* cl
+        for i in range(self.d):
+            cl = &self.cells[CELL * i]
+            cl[2] = exp(cl[0] - self.c)
+            cl[3] = exp(cl[1] - self.c)
+            self.wt[i] = fabs(cl[2] - cl[3])
+        btree_build(&self.wt[0], &self.tree[0], self.cap, self.nblocks)
+
+    def _column(self, int j):
+        return np.asarray(self.cells).reshape(self.d, CELL)[:, j]
 
     def __reduce__(self):
         scalars = (self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts)
-        return (_restore_lasso, (self.d, self.B, scalars, np.asarray(self.a).copy(),
-                                 np.asarray(self.b).copy(), np.asarray(self.am).copy()))
+        return (_restore_lasso, (self.d, self.B, scalars, np.asarray(self.cells).copy()))
 
-    def _load(self, scalars, a, b, am):
+    def _load(self, scalars, cells):
         self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts = scalars
-        self.a = np.array(a, dtype=np.float64)
-        self.b = np.array(b, dtype=np.float64)
-        self.am = np.array(am, dtype=np.float64)
+        np.asarray(self.cells)[:] = cells
         cdef long i
-        for i in range(self.d):
-            self.wt[i] = fabs(self.delta(i))
+        for i in range(self.d):          # the tree from the cached z± (not the logs): the
+            self.wt[i] = fabs(self.cells[CELL * i + 2] - self.cells[CELL * i + 3])   # same bits
         btree_build(&self.wt[0], &self.tree[0], self.cap, self.nblocks)
 
     def sampling_weights(self):
@@ -88,50 +112,49 @@ cdef class LassoState:
         if not slack > 0:
             raise ValueError("warm_start needs ‖w‖₁ < B")
         floor = slack / (2 * self.d)          # Z = Σ z⁺ + z⁻ = 1 with z± = floor + w±/B
-        zp = floor + np.maximum(w, 0) / self.B
-        zm = floor + np.maximum(-w, 0) / self.B
-        self.a = np.log(zp)
-        self.b = np.log(zm)
+        view = np.asarray(self.cells).reshape(self.d, CELL)
+        view[:, 0] = np.log(floor + np.maximum(w, 0) / self.B)
+        view[:, 1] = np.log(floor + np.maximum(-w, 0) / self.B)
         self.c = 0.0
         self.recompute(0.0)
 
     cdef inline double delta(self, long i) noexcept nogil:
-        return exp(self.a[i] - self.c) - exp(self.b[i] - self.c)
+        return exp(self.cells[CELL * i] - self.c) - exp(self.cells[CELL * i + 1] - self.c)
 
     def coef(self):
         """The current iterate w = B (z⁺ − z⁻)/Z (line 3)."""
-        a, b = np.asarray(self.a), np.asarray(self.b)
+        a, b = self._column(0), self._column(1)
         return self.B * (np.exp(a - self.c) - np.exp(b - self.c)) / self.Z
 
     def average(self):
         """w̄ = (1/t) Σ_τ w_τ (line 18) without changing the state."""
         if self.t == 0:
             return self.coef()
-        a, b = np.asarray(self.a), np.asarray(self.b)
-        u = np.exp(a - self.c) - np.exp(b - self.c)
-        am = np.asarray(self.am)
-        return (am[0::2] + u * (self.C - am[1::2])) / self.t
+        view = np.asarray(self.cells).reshape(self.d, CELL)
+        u = view[:, 2] - view[:, 3]
+        return (view[:, 4] + u * (self.C - view[:, 5])) / self.t
 
     cdef void recompute(self, double new_c) noexcept nogil:
-        """Flush every coordinate, move the offset to ``new_c``, recompute Z and the tree."""
+        """Flush every coordinate, move the offset to ``new_c``, recompute z± from the logs,
+        Z and the tree."""
         cdef long i
-        cdef double total = 0.0, u
+        cdef double total = 0.0
+        cdef double* cl
         for i in range(self.d):
-            self.am[2 * i] += self.delta(i) * (self.C - self.am[2 * i + 1])
+            cl = &self.cells[CELL * i]
+            cl[4] += (cl[2] - cl[3]) * (self.C - cl[5])
         if new_c != self.c:
             # w = s·u is unchanged when u and Z are both scaled by exp(c − new_c): s is B/Z
             self.n_shifts += 1
         self.c = new_c
+        self.refresh()
         for i in range(self.d):
-            u = self.delta(i)
-            total += exp(self.a[i] - self.c) + exp(self.b[i] - self.c)
-            self.wt[i] = fabs(u)
-        btree_build(&self.wt[0], &self.tree[0], self.cap, self.nblocks)
+            cl = &self.cells[CELL * i]
+            total += cl[2] + cl[3]
+            cl[5] = 0.0
         self.Z = total
         # acc holds w-units (δ·s summed); C counted s = B/Z in the old units, so it restarts
         # at 0 with every mark.
-        for i in range(self.d):
-            self.am[2 * i + 1] = 0.0
         self.C = 0.0
         self.since_exact = 0
 
@@ -148,9 +171,7 @@ cdef class LassoState:
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
                                  else record)
-        cdef double* A = &self.a[0]
-        cdef double* Bm = &self.b[0]
-        cdef double* am = &self.am[0]
+        cdef double* cells = &self.cells[0]
         cdef double* wt = &self.wt[0]
         cdef double* tree = &self.tree[0]
         cdef long cap = self.cap, nblocks = self.nblocks
@@ -159,8 +180,9 @@ cdef class LassoState:
         cdef const double* qp = &qr[0, 0]
         cdef long* recp = NULL
         cdef const double* xrow
+        cdef double* cl
         cdef long step, row = 0, r, i, j, nnz, a_, seen
-        cdef double phi, s, norm1, g, clip = 1.0 / eta, old_p, old_m, new_p, new_m, y
+        cdef double phi, s, norm1, g, clip = 1.0 / eta, old_p, old_m, new_p, new_m, y, e
         cdef double C = self.C, Z = self.Z, c = self.c, B = self.B
         with rng.bit_generator.lock, nogil:
             for step in range(m):
@@ -177,8 +199,9 @@ cdef class LassoState:
                     phi = 0.0
                     for r in range(n_inner):
                         j = btree_draw(bg, wt, tree, cap, nblocks)
-                        # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of a_j − b_j)
-                        phi += xrow[j] if A[j] > Bm[j] else -xrow[j]
+                        # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of z⁺_j − z⁻_j)
+                        cl = cells + CELL * j
+                        phi += xrow[j] if cl[2] > cl[3] else -xrow[j]
                         if recording:
                             recp[k + r] = j
                         if not contains(idx, seen, j):
@@ -190,19 +213,23 @@ cdef class LassoState:
                 attributes[step] = seen
                 for a_ in range(nnz):                  # lines 12-16 on x̃'s coordinates
                     i = idx[a_]
+                    cl = cells + CELL * i
                     g = phi * val[a_]                  # line 11: g̃ = φ̃ x̃
                     if g > clip:                       # line 13: ḡ = clip(g̃, 1/η)
                         g = clip
                     elif g < -clip:
                         g = -clip
-                    old_p = exp(A[i] - c)
-                    old_m = exp(Bm[i] - c)
-                    am[2 * i] += (old_p - old_m) * (C - am[2 * i + 1])
-                    am[2 * i + 1] = C
-                    A[i] -= eta * g                    # line 14: z⁺ ← z⁺ exp(−η ḡ)
-                    Bm[i] += eta * g                   # line 15: z⁻ ← z⁻ exp(+η ḡ)
-                    new_p = exp(A[i] - c)
-                    new_m = exp(Bm[i] - c)
+                    old_p = cl[2]
+                    old_m = cl[3]
+                    cl[4] += (old_p - old_m) * (C - cl[5])
+                    cl[5] = C
+                    cl[0] -= eta * g                   # line 14: z⁺ ← z⁺ exp(−η ḡ)
+                    cl[1] += eta * g                   # line 15: z⁻ ← z⁻ exp(+η ḡ)
+                    e = exp(-eta * g)
+                    new_p = old_p * e
+                    new_m = old_m / e
+                    cl[2] = new_p
+                    cl[3] = new_m
                     Z += (new_p + new_m) - (old_p + old_m)
                     btree_set(wt, tree, cap, i, fabs(new_p - new_m))
                 self.t += 1
@@ -221,8 +248,8 @@ cdef class LassoState:
         self.C, self.Z = C, Z
 
 
-def _restore_lasso(d, B, scalars, a, b, am):
-    """Unpickle a LassoState (its sum tree is rebuilt from a, b and c, which is what it holds)."""
+def _restore_lasso(d, B, scalars, cells):
+    """Unpickle a LassoState (the sum tree is rebuilt from the cells' z±)."""
     state = LassoState(d, B)
-    state._load(scalars, a, b, am)
+    state._load(scalars, cells)
     return state
