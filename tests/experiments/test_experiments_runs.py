@@ -155,3 +155,13 @@ def test_learners_local_step_sizes_equal_the_bounds_formulas():
         bounds.evaluate("CB11.Thm12.lambda", d=d, k=k, m=m), rel=1e-12)
     assert aer_lambda(m, k, d, "proof") == pytest.approx(
         bounds.evaluate("CB11.Thm12.lambda_proof", d=d, k=k, m=m), rel=1e-12)
+
+
+def test_ks15_thm47_any_m1_counterexample():
+    r = lemmas.run("KS15.Thm4.7.as_any_m1", seed=5)
+    f = r["figures"]
+    assert r["status"] == "ERRATUM" and f["excess_low"] > f["bound"]
+    # 61 B^2 sqrt(d log 2d/(k m2)) at d = 2, k = 1, m2 = 1e5, B = 1, by hand
+    assert f["bound"] == pytest.approx(61 * math.sqrt(2 * math.log(4) / 1e5))
+    # eps = d log(2d/delta)/((k+1) m1) = ln(80)/1e9 < 1, so Lemma 4.8 is not "w.p. 1" here
+    assert f["eps"] == pytest.approx(math.log(80) / 1e9)
