@@ -14,6 +14,7 @@ from .._validation import check_int, check_positive, check_rng
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
 from .full_information import project_l1_ball
+from .ridge import check_k
 
 __all__ = ["AER", "Baseline", "aer_lambda"]
 
@@ -34,7 +35,7 @@ def aer_lambda(m, k, d, which="statement"):
 
 
 def _check_even_k(k, d):
-    k = check_int("k", k, low=2)
+    k = check_k(k, d, low=2)
     if k % 2:
         raise InvalidParameterError(f"`k` must be even (CB11: k/2 attributes for v and k/2 for "
                                     f"ŷ; Fig. 1 splits C in halves); got k={k}.")
@@ -143,10 +144,6 @@ class AER(_CB11Learner):
         d = X.shape[1]
         if not hasattr(self, "_state"):
             k = _check_even_k(self.k, d)
-            if k // 2 > d:
-                raise InvalidParameterError(
-                    f"`k` must satisfy k/2 <= d (C is a k/2-subset of [d]); got k={k} with "
-                    f"n_features = {d}.")
             B = check_positive("B", self.B)
             lam = self._lam(m_theory, k, d)
             self._rng = check_rng(self.random_state)
@@ -216,10 +213,6 @@ class Baseline(_CB11Learner):
         X, y = self._data(X, y, reset=True)
         m, d = X.shape
         k = _check_even_k(self.k, d)
-        if k > d:
-            raise InvalidParameterError(
-                f"`k` must satisfy k <= d (C is a k-subset of [d]); got k={k} with "
-                f"n_features = {d}.")
         B = check_positive("B", self.B)
         if self.variant not in ("corrected", "literal"):
             raise InvalidParameterError(

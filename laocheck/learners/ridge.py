@@ -18,6 +18,17 @@ from ._ridge import RidgeState
 __all__ = ["GAERR", "AERR", "DDAERR", "theory_step_size"]
 
 
+def check_k(k, d, low=1):
+    """k, an integer with low <= k <= d (k attributes of the d of an example: HK12, KS15 and
+    CB11 sample within one example; k > d is no budget at all)."""
+    k = check_int("k", k, low=low)
+    if k > d:
+        raise InvalidParameterError(
+            f"`k` must satisfy k <= d (k of the d attributes of an example); got k={k} with "
+            f"n_features = {d}.")
+    return k
+
+
 def theory_step_size(m, k, B, q=None, second_moments=None):
     """η = 2B / (G √m), the minimiser of KS15 Thm 3.1's bound 2B²/(ηm) + ηG²/2.
 
@@ -114,7 +125,7 @@ class GAERR(RegressorMixin, BaseEstimator):
         return check_nonnegative_vector("second_moments", self.second_moments, d=d)
 
     def _setup(self, d, m_theory):
-        k = check_int("k", self.k, low=1)
+        k = check_k(self.k, d)
         B = check_positive("B", self.B)
         n_inner = check_int("n_inner", self.n_inner, low=1)
         q = self._q(d)

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._validation import check_int, check_positive, check_rng
 from ..exceptions import InvalidParameterError
 from .lasso import AELR, GAELR
-from .ridge import AERR, GAERR
+from .ridge import AERR, GAERR, check_k
 
 __all__ = ["TwoPhaseDDAERR", "TwoPhaseDDAELR", "two_phase_ridge_phase2",
            "two_phase_lasso_phase2"]
@@ -81,7 +81,7 @@ class _TwoPhase(RegressorMixin, BaseEstimator):
         return np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.float64)
 
     def _setup(self, m_total, d):
-        k = check_int("k", self.k, low=1)
+        k = check_k(self.k, d)
         B = check_positive("B", self.B)
         delta = check_positive("delta", self.delta)
         if not delta < 1:

@@ -102,7 +102,7 @@ def test_aer_learns_on_cb11_data():
 @pytest.mark.parametrize("make,X,y,param", [
     (lambda: AER(k=3), None, None, "`k`"),
     (lambda: AER(k=0), None, None, "`k`"),
-    (lambda: AER(k=26), None, None, "`k`"),              # k/2 = 13 > d = 12
+    (lambda: AER(k=14), None, None, "`k`"),              # k = 14 > d = 12
     (lambda: AER(B=0.0), None, None, "`B`"),
     (lambda: AER(lam=-1.0), None, None, "`lam`"),
     (lambda: AER(lam="fast"), None, None, "`lam`"),
