@@ -97,9 +97,9 @@ def test_reproducible_and_partial_fit(index):
 
 
 @pytest.mark.parametrize("make,param", [
-    (lambda: AELR(k=0), "k"), (lambda: AELR(B=0.0), "B"), (lambda: AELR(eta=0.0), "eta"),
-    (lambda: GAELR(q=[0.2] * 4), "q"), (lambda: GAELR(q=[0.5, 0.5]), "eta"),
-    (lambda: DDAELR(), "second_moments"),
+    (lambda: AELR(k=0), "k"), (lambda: AELR(k=1, B=0.0), "B"), (lambda: AELR(k=1, eta=0.0), "eta"),
+    (lambda: GAELR(k=1, q=[0.2] * 4), "q"), (lambda: GAELR(k=1, q=[0.5, 0.5]), "eta"),
+    (lambda: DDAELR(k=1), "second_moments"),
 ])
 def test_malformed_parameters(make, param):
     X, y = data(5, d=2)
