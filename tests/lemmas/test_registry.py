@@ -78,3 +78,16 @@ def test_run_validates(scratch):
     register("Test.twice", citation="c", statement="s", method="m")(lambda ctx: None)
     with pytest.raises(InvalidParameterError, match="unique"):
         register("Test.twice", citation="c", statement="s", method="m")(lambda ctx: None)
+
+
+def test_run_on_a_users_estimator_object():
+    """check_estimator style: every check taking an estimator, rebound to an object."""
+    from laocheck import estimators
+    from laocheck.lemmas import run_on
+    est = estimators.get("HK12.AERR.gradient", k=2)
+    records = run_on(est, "Estimators.HK12.AERR.gradient.*", seed=2)
+    assert {r["id"] for r in records} >= {"Estimators.HK12.AERR.gradient.unbiased.exact",
+                                           "Estimators.HK12.AERR.gradient.budget"}
+    assert all(r["status"] == "PASS" for r in records)
+    with pytest.raises(InvalidParameterError, match="estimator"):
+        checks("HK12.Lemma3.2")[0].with_estimator(est)
