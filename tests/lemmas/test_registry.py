@@ -8,6 +8,7 @@ from laocheck.lemmas import Result, Status, _registry, check_seed, checks, regis
 
 @pytest.fixture
 def scratch(monkeypatch):
+    checks()                                  # discover the catalog before copying it
     monkeypatch.setattr(_registry, "_CHECKS", dict(_registry._CHECKS))
     return _registry._CHECKS
 
