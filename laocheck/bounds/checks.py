@@ -737,7 +737,8 @@ def check_ks15_table1(ctx):
           method="sympy: each formula with a declared scaling exponent, B -> cB, G -> cG, "
           "eta -> c^s eta (s = 0 ridge, -1 lasso), lam unchanged", delta=0.0, detectable=0.0)
 def check_scale(ctx):
-    """The scale check on every formula with a declared exponent; failures are listed."""
+    """The scale check (CATALOG sec. 2, scaling) on every formula of CB11, HK12 and KS15 with a
+    declared exponent; HK12 Thm 3.4's printed η and KS15 Thm 3.12's printed bound fail it."""
     rows = scale_report()
     bad = [r for r in rows if not r["ok"]]
     expected_bad = {"KS15.Thm3.12.bound_hp", "HK12.Thm3.4.eta"}
@@ -749,8 +750,8 @@ def check_scale(ctx):
 
 
 def scale_report():
-    """For each formula with a declared scaling exponent: does B -> cB (G -> cG, eta -> c^s eta)
-    multiply it by c^exponent? (issue 6, the scale check)."""
+    """For each formula of CB11/HK12/KS15 with a declared scaling exponent: does B -> cB
+    (G -> cG, eta -> c^s eta) multiply it by c^exponent? (issue 6, the scale check)."""
     cc = sp.Symbol("cc", positive=True)
     rows = []
     for fid in sorted(F):

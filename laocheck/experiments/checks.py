@@ -139,7 +139,9 @@ def check_hk12_thm31_scaling(ctx):
                  "ratio c^2 run by run (to 1e-6); AELR with HK12 Thm 3.4's printed eta (∝ 1/B^2) is "
                  "reported (it is not scale-equivariant)", delta=0.0, detectable=1e-6)
 def check_scale_empirical(ctx):
-    """The empirical scale check: per-run excess risks at (x, cy, cB) / at (x, y, B) = c²."""
+    """The empirical scale check (CATALOG sec. 2) on HK12 Alg. 1 / Alg. 2 (AERR with HK12 Thm 3.1's
+    η, AELR with HK12 Thm 3.4's proof η and printed η): per-run excess risks at (x, cy, cB) over
+    those at (x, y, B) must be c²."""
     from .. import bounds
     from ..data import PowerLawBernoulli
     from ..learners import AELR, AERR

@@ -212,3 +212,12 @@ def test_two_phase_eps_and_H_by_hand():
     assert bounds.evaluate("KS15.Alg4.eps", d=10, delta=0.1, k=4, m1=1) == 1.0
     # ||2A + (10/3) eps||_{1/2} with A = (1, 7), eps = 0.3: (sqrt(3) + sqrt(15))^2
     assert bounds.two_phase_H([1.0, 7.0], 0.3) == pytest.approx((math.sqrt(3) + math.sqrt(15)) ** 2)
+
+
+def test_bounds_and_experiments_check_docstrings_cite_the_paper():
+    mine = [c for c in lemmas.checks()
+            if c.func.__module__.startswith(("laocheck.bounds", "laocheck.experiments"))]
+    assert len(mine) >= 40
+    for c in mine:
+        assert any(p in (c.func.__doc__ or "") for p in ("CB11", "HK12", "KS15")), c.id
+        assert any(p in c.citation for p in ("CB11", "HK12", "KS15", "CATALOG")), c.id
