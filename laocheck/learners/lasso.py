@@ -14,24 +14,28 @@ from .ridge import GAERR
 __all__ = ["GAELR", "AELR", "DDAELR", "lasso_theory_step_size"]
 
 
-def lasso_theory_step_size(m, k, B, q, second_moments, d):
-    """η = √(log 2d / (5 m G²)), the minimiser of KS15 Thm 4.1's B(log 2d/(ηm) + 5ηG²).
+def lasso_theory_step_size(m, k, B, q, second_moments, d, which="statement"):
+    """The step size of the theorem behind GAELR, from ``laocheck.bounds`` (one source).
 
-    G² = 4B²((1/k) max_i E[x_i²]/q_i + 1) (KS15 Lemma 4.5 with eq. (7)); for DDAELR
-    (q ∝ E[x²]) this is KS15 Thm 4.6's η = (1/2B)√(log 2d / (5m((1/k)‖E[x²]‖₁ + 1))).
-    For AELR without moments: HK12 Thm 3.4's η as printed, (1/(4B²))√(2k log 2d/(5md)).
+    With ``second_moments``: η = √(log 2d/(5 m G²)), the minimiser of KS15 Thm 4.1's
+    B(log 2d/(ηm) + 5ηG²) with G² = 4B²((1/k) max_i E[x_i²]/q_i + 1) (KS15 Lemma 4.5,
+    eq. (7)); for DDAELR (q ∝ E[x²]) this is KS15 Thm 4.6's η. Without them (AELR):
+    ``which="statement"`` is HK12 Thm 3.4's η as printed, (1/(4B²))√(2k log 2d/(5md));
+    ``which="proof"`` the proof's η = (1/G)√(log 2d/(5m)) with G² = 8B²d/k (HK12 Lemma 3.8), B
+    times the printed one (the printed η is an erratum for B ≠ 1; see the lemma catalog).
     """
+    from .. import bounds
     if second_moments is None:
         if q is not None:
             raise InvalidParameterError(
                 "`eta`='theory' for GAELR needs `second_moments` (G² of KS15 Lemma 4.5); "
                 "pass them or a float step size.")
-        return float(np.sqrt(2 * k * np.log(2 * d) / (5 * m * d)) / (4 * B ** 2))
-    mom = np.asarray(second_moments, dtype=float)
-    qq = np.full(d, 1.0 / d) if q is None else np.asarray(q, dtype=float)
-    ratio = np.where(mom > 0, mom / np.where(qq > 0, qq, 1.0), 0.0)
-    G_sq = 4 * B ** 2 * (ratio.max() / k + 1)
-    return float(np.sqrt(np.log(2 * d) / (5 * m * G_sq)))
+        if which == "proof":
+            return float(bounds.evaluate("HK12.Thm3.4.eta_proof", G=np.sqrt(8 * B * B * d / k),
+                                         d=d, m=m))
+        return float(bounds.evaluate("HK12.Thm3.4.eta", B=B, d=d, k=k, m=m))
+    G2 = bounds.lasso_gradient_bound(B, k, second_moments, q)
+    return float(bounds.lasso_step_size(m, d, G2))
 
 
 class GAELR(GAERR):
@@ -45,6 +49,7 @@ class GAELR(GAERR):
     """
 
     _algorithm = "KS15.GAELR"
+    _eta_names = ("theory", "proof")
 
     def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None, n_inner=1,
                  n_total=None, random_state=None, record_draws=False):
@@ -53,7 +58,8 @@ class GAELR(GAERR):
                          random_state=random_state, record_draws=record_draws)
 
     def _theory_eta(self, m, k, B, q, moments, d):
-        return lasso_theory_step_size(m, k, B, q, moments, d)
+        which = "proof" if self.eta == "proof" else "statement"
+        return lasso_theory_step_size(m, k, B, q, moments, d, which=which)
 
     def _initial(self, d, B):
         return np.zeros(d)
@@ -67,7 +73,12 @@ class GAELR(GAERR):
 
 
 class AELR(GAELR):
-    """HK12 Alg. 2 (Attribute Efficient Lasso Regression): GAELR with uniform q."""
+    """HK12 Alg. 2 (Attribute Efficient Lasso Regression): GAELR with uniform q.
+
+    ``eta="theory"`` is HK12 Thm 3.4's η as printed, (1/(4B²))√(2k log 2d/(5md));
+    ``eta="proof"`` the η of its proof, B times larger (they differ unless B = 1: the printed
+    one is an erratum, see ``laocheck verify --only 'HK12.Thm3.4*'``).
+    """
 
     _algorithm = "HK12.AELR"
 

@@ -29,24 +29,25 @@ def check_k(k, d, low=1):
     return k
 
 
-def theory_step_size(m, k, B, q=None, second_moments=None):
-    """η = 2B / (G √m), the minimiser of KS15 Thm 3.1's bound 2B²/(ηm) + ηG²/2.
+def theory_step_size(m, k, B, q=None, second_moments=None, d=None):
+    """The step size of the theorem behind GAERR, from ``laocheck.bounds`` (one source).
 
-    G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) (KS15 Lemma 3.4 with eq. (2)); for uniform q and no
-    moments, HK12 Lemma 3.3's G² = 8B²d/k, giving HK12 Thm 3.1's η = √(k/(2dm)).
-    For DDAERR (q ∝ √E[x²]) this is KS15 Thm 3.5's η = 1/√(m((1/k)‖E[x²]‖_{1/2} + 1)).
+    With ``second_moments``: η = 2B/(G√m), the minimiser of KS15 Thm 3.1's bound
+    2B²/(ηm) + ηG²/2 with G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) (KS15 Lemma 3.4, eq. (2));
+    for DDAERR (q ∝ √E[x²]) this is KS15 Thm 3.5's η. Without them (AERR): HK12 Thm 3.1's
+    η = √(k/(2dm)) (needs ``d``; None is returned when d is not given).
     """
+    from .. import bounds
     if second_moments is None:
         if q is not None:
             raise InvalidParameterError(
                 "`eta`='theory' for GAERR needs `second_moments` (G² of KS15 Lemma 3.4); "
                 "pass them or a float step size.")
-        return None   # resolved with d by the caller: √(k/(2dm))
-    m_ = np.asarray(second_moments, dtype=float)
-    qq = np.full(m_.shape[0], 1.0 / m_.shape[0]) if q is None else np.asarray(q, dtype=float)
-    ratio = np.where(m_ > 0, m_ / np.where(qq > 0, qq, 1.0), 0.0)
-    G = 2 * B * np.sqrt(ratio.sum() / k + 1)
-    return 2 * B / (G * np.sqrt(m))
+        if d is None:
+            return None
+        return float(bounds.evaluate("HK12.Thm3.1.eta", d=d, k=k, m=m))
+    G2 = bounds.ridge_gradient_bound(B, k, second_moments, q)
+    return float(bounds.ridge_step_size(m, B, G2))
 
 
 class GAERR(RegressorMixin, BaseEstimator):
@@ -89,6 +90,7 @@ class GAERR(RegressorMixin, BaseEstimator):
     """
 
     _algorithm = "KS15.GAERR"
+    _eta_names = ("theory",)
 
     def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None, n_inner=1,
                  initial="uniform", n_total=None, random_state=None, record_draws=False):
@@ -133,8 +135,10 @@ class GAERR(RegressorMixin, BaseEstimator):
         if self.second_moments is not None:
             moments = self._moments(d)
         if isinstance(self.eta, str):
-            if self.eta != "theory":
-                raise InvalidParameterError(f"`eta` must be 'theory' or a float > 0; got {self.eta!r}.")
+            if self.eta not in self._eta_names:
+                names = " or ".join(repr(n) for n in self._eta_names)
+                raise InvalidParameterError(
+                    f"`eta` must be {names} or a float > 0; got {self.eta!r}.")
             eta = self._theory_eta(m_theory, k, B, q, moments, d)
         else:
             eta = check_positive("eta", self.eta)
@@ -147,8 +151,7 @@ class GAERR(RegressorMixin, BaseEstimator):
         return k, n_inner, B, q, eta, w1, q_rows
 
     def _theory_eta(self, m, k, B, q, moments, d):
-        eta = theory_step_size(m, k, B, q, moments)
-        return float(np.sqrt(k / (2 * d * m))) if eta is None else eta     # HK12 Thm 3.1
+        return theory_step_size(m, k, B, q, moments, d=d)
 
     def _new_state(self, d, B, w1):
         return RidgeState(w1, B)

@@ -26,36 +26,39 @@ __all__ = ["TwoPhaseDDAERR", "TwoPhaseDDAELR", "two_phase_ridge_phase2",
 
 
 def two_phase_ridge_phase2(A, k, m1, m2, delta):
-    """q and η of KS15 Alg. 2 line 11-12 and Thm 3.12 from the phase-1 moments ``A``.
+    """q and η of KS15 Alg. 2 line 11-12 and Thm 3.12 from the phase-1 moments ``A`` (the
+    formulas from ``laocheck.bounds``).
 
     ε = d log(2d/δ)/((k+1)m₁); q_i ∝ √(A_i + 13ε/6); H = ‖2A + 10ε/3‖_{1/2} (Lemma 3.11);
     η = max(√(k/(6dm₂)), √(k/(m₂(2H + 2√(5/3)·d·√H·√(d log(2d/δ)/((k+1)m₁)) + k)))).
     Returns (q, eta, eps, H).
     """
+    from .. import bounds
     A = np.asarray(A, dtype=float)
     d = A.size
-    eps = d * np.log(2 * d / delta) / ((k + 1) * m1)
+    eps = float(bounds.evaluate("KS15.Alg2.eps", d=d, delta=delta, k=k, m1=m1))
     root = np.sqrt(A + 13.0 / 6.0 * eps)
     q = root / root.sum()
-    H = float(np.sqrt(2 * A + 10.0 / 3.0 * eps).sum() ** 2)
-    inner = 2 * H + 2 * np.sqrt(5.0 / 3.0) * d * np.sqrt(H) * np.sqrt(
-        d * np.log(2 * d / delta) / ((k + 1) * m1)) + k
-    eta = max(np.sqrt(k / (6 * d * m2)), np.sqrt(k / (m2 * inner)))
-    return q, float(eta), float(eps), H
+    H = float(bounds.two_phase_H(A, eps))
+    eta = bounds.evaluate("KS15.Thm3.12.eta", H=H, d=d, delta=delta, k=k, m1=m1, m2=m2)
+    return q, float(eta), eps, H
 
 
 def two_phase_lasso_phase2(A, k, m1, m2, delta, B):
-    """q and η of KS15 Alg. 4 lines 11-12 and Thm 4.7 from the phase-1 moments ``A``.
+    """q and η of KS15 Alg. 4 lines 11-12 and Thm 4.7 from the phase-1 moments ``A`` (the
+    formulas from ``laocheck.bounds``).
 
     ε = min(d log(2d/δ)/((k+1)m₁), 1); q_i ∝ A_i + 13ε/6;
     η = √(k log 2d / (20 B² m₂ (8‖A‖₁ + 20 d ε + k))). Returns (q, eta, eps).
     """
+    from .. import bounds
     A = np.asarray(A, dtype=float)
     d = A.size
-    eps = min(d * np.log(2 * d / delta) / ((k + 1) * m1), 1.0)
+    eps = float(bounds.evaluate("KS15.Alg4.eps", d=d, delta=delta, k=k, m1=m1))
     q = (A + 13.0 / 6.0 * eps) / (A + 13.0 / 6.0 * eps).sum()
-    eta = np.sqrt(k * np.log(2 * d) / (20 * B * B * m2 * (8 * A.sum() + 20 * d * eps + k)))
-    return q, float(eta), float(eps)
+    eta = bounds.evaluate("KS15.Thm4.7.eta", A_one=float(A.sum()), B=B, d=d, delta=delta, k=k,
+                          m1=m1, m2=m2)
+    return q, float(eta), eps
 
 
 class _TwoPhase(RegressorMixin, BaseEstimator):

@@ -105,3 +105,15 @@ def test_malformed_parameters(make, param):
     X, y = data(5, d=2)
     with pytest.raises(ValueError, match=f"`{param}`"):
         make().fit(X, y)
+
+
+def test_aelr_proof_step_size_is_b_times_the_printed_one():
+    """HK12 Thm 3.4 prints η = (1/(4B²))√(2k log 2d/(5md)); its proof's η = (1/G)√(log 2d/(5m))
+    with G² = 8B²d/k is B times that (computed here by hand)."""
+    X, y = data(400)
+    for B in (0.5, 1.0, 3.0):
+        printed = AELR(k=3, B=B).fit(X, y).eta_
+        proof = AELR(k=3, B=B, eta="proof").fit(X, y).eta_
+        assert printed == pytest.approx(np.sqrt(2 * 3 * np.log(2 * D) / (5 * 400 * D))
+                                        / (4 * B * B), rel=1e-12)
+        assert proof == pytest.approx(B * printed, rel=1e-12)
