@@ -125,14 +125,14 @@ def key_figure(rec):
         if key in f:
             value = f[key]
             if isinstance(value, float):
-                value = f"{value:.4g}"
+                value = f"{value:.6g}"
             elif isinstance(value, list):
                 value = "[" + ", ".join(f"{v:.3g}" if isinstance(v, float) else str(v)
                                         for v in value[:2]) + "]"
             return f"{key}={value}"
     for key, value in f.items():
         if isinstance(value, (int, float, str)) and not isinstance(value, bool):
-            return f"{key}={value:.4g}" if isinstance(value, float) else f"{key}={value}"[:40]
+            return f"{key}={value:.6g}" if isinstance(value, float) else f"{key}={value}"[:40]
     return ""
 
 
