@@ -79,6 +79,11 @@ def theorem_setup(theorem, distribution, k, m, B):
     if theorem not in THEOREMS:
         raise InvalidParameterError(f"`theorem` must be one of {sorted(THEOREMS)}; got {theorem!r}.")
     norm, cls_name, bound_id = THEOREMS[theorem]
+    if theorem == "HK12.Thm4.4":
+        raise InvalidParameterError(
+            "`theorem`='HK12.Thm4.4': its bound exp(O(log^2(B/eps))) sqrt(d/(km)) has no explicit "
+            "constant (HK12 Lemma 4.1 states E[phi^2] = exp(O(log^2 B)) only), so there is no number "
+            "to compare with; laocheck checks the bound's form symbolically (HK12.Thm4.4.form).")
     cls = _learner(cls_name)
     if cls is None:
         raise InvalidParameterError(
@@ -195,7 +200,8 @@ def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):
         base = CB11HardInstance(d, 0.01)
         return base if B == 1.0 else base.scaled(B)
     if norm == "l2":
-        base = HK12HardInstance(d, 0.25)
+        rows = min(16, int(np.sqrt(d)) ** 2)          # 1/eps^2 rows, at most d (eps = 1/4 for d >= 16)
+        base = HK12HardInstance(d, 1 / np.sqrt(rows))
         return base if B == 1.0 else base.scaled(B)
     w = np.zeros(d)
     w[:min(5, d)] = B / min(5, d)
@@ -207,6 +213,8 @@ def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=1e-6, seed=0,
     """Compare ``theorem``'s bound with R runs of its algorithm; returns (Comparison, figures)."""
     if theorem not in THEOREMS:
         raise InvalidParameterError(f"`theorem` must be one of {sorted(THEOREMS)}; got {theorem!r}.")
+    if theorem == "HK12.Thm4.4":
+        theorem_setup(theorem, None, k, m, B)                 # raises: no explicit constant
     dist = default_distribution(theorem, d, B, alpha, kind) if distribution is None else distribution
     spec, bound, figs = theorem_setup(theorem, dist, k, m, B)
     norm = THEOREMS[theorem][0]
