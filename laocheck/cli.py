@@ -141,7 +141,15 @@ def _cmd_list(args):
 def main(argv=None):
     parser = _build_parser()
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        # the reader went away (``laocheck verify | head``): stop quietly, as Unix tools do;
+        # stdout is pointed at devnull so the interpreter's final flush cannot fail again
+        import os
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141                     # 128 + SIGPIPE, the shells' status for this case
 
 
 if __name__ == "__main__":  # pragma: no cover

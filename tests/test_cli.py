@@ -135,3 +135,17 @@ def test_verify_same_results_for_any_jobs(tmp_path, capsys):
     a, b = (json.loads(p.read_text())["checks"] for p in paths)
     assert [(r["id"], r["status"], r["figures"]) for r in a] == \
         [(r["id"], r["status"], r["figures"]) for r in b]
+
+
+def test_a_closed_pipe_ends_quietly():
+    """``laocheck list | head -1``: no BrokenPipeError traceback, status 141 (128 + SIGPIPE)."""
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "laocheck", "list"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+    assert proc.returncode in (0, 141)
