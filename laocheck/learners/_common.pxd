@@ -54,35 +54,6 @@ cdef inline long draw_data_point(
     return nnz
 
 
-cdef inline void tree_set(double* tree, long cap, long i, double weight) noexcept nogil:
-    """``SumTree.set_weight`` on the tree's raw array: parents recomputed from their children
-    (no drift)."""
-    cdef long node = cap + i
-    tree[node] = weight
-    node >>= 1
-    while node >= 1:
-        tree[node] = tree[2 * node] + tree[2 * node + 1]
-        node >>= 1
-
-
-cdef inline long tree_draw(bitgen_t* bg, const double* tree, long cap, long n) noexcept nogil:
-    """``SumTree.draw`` on the tree's raw array (the same random numbers, the same index)."""
-    cdef double u, left
-    cdef long node
-    while True:
-        u = uniform01(bg) * tree[1]
-        node = 1
-        while node < cap:
-            left = tree[2 * node]
-            if u < left:
-                node = 2 * node
-            else:
-                u -= left
-                node = 2 * node + 1
-        if node - cap < n and tree[node] > 0.0:
-            return node - cap
-
-
 cdef inline bint contains(const long* idx, long nnz, long j) noexcept nogil:
     cdef long a
     for a in range(nnz):

@@ -7,12 +7,11 @@ per example and solves once at the end.
 """
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int, check_positive, check_rng
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
+from ._base import BudgetedLearner
 from .full_information import project_l1_ball
 from .ridge import check_k
 
@@ -43,11 +42,7 @@ def _check_even_k(k, d):
     return k
 
 
-class _CB11Learner(RegressorMixin, BaseEstimator):
-    def _data(self, X, y, reset):
-        X, y = validate_data(self, X, y, reset=reset, dtype=np.float64, order="C",
-                             y_numeric=True)
-        return np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.float64)
+class _CB11Learner(BudgetedLearner):
 
     def _record(self, attributes, record):
         self.attributes_per_example_ = np.concatenate(
@@ -57,16 +52,8 @@ class _CB11Learner(RegressorMixin, BaseEstimator):
         if record is not None:
             self.draws_ = np.vstack([getattr(self, "draws_", record[:0]), record])
 
-    def predict(self, X):
-        """Predictions ⟨ŵ, x⟩."""
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return X @ self.coef_
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.non_deterministic = self.random_state is None
-        return tags
+
 
 
 class AER(_CB11Learner):

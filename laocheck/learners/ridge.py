@@ -6,13 +6,12 @@ costs O(k + log d) (``_ridge.pyx``); ``coef_`` is the averaged iterate w̄ (line
 """
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import (check_distribution, check_int, check_nonnegative_vector,
                            check_positive, check_rng, check_vector)
 from ..estimators import AliasTable
 from ..exceptions import InvalidParameterError
+from ._base import BudgetedLearner
 from ._ridge import RidgeState
 
 __all__ = ["GAERR", "AERR", "DDAERR", "theory_step_size"]
@@ -50,7 +49,7 @@ def theory_step_size(m, k, B, q=None, second_moments=None, d=None):
     return float(bounds.ridge_step_size(m, B, G2))
 
 
-class GAERR(RegressorMixin, BaseEstimator):
+class GAERR(BudgetedLearner):
     """General Attribute Efficient Ridge Regression (KS15 Alg. 1; HK12 Alg. 1 for uniform q).
 
     Parameters
@@ -106,12 +105,6 @@ class GAERR(RegressorMixin, BaseEstimator):
         self.record_draws = record_draws
 
     # -- validation ------------------------------------------------------------------------
-    def _data(self, X, y, reset):
-        """X, y through scikit-learn's ``validate_data`` (finite, 2-d, float64, C-contiguous,
-        no sparse or complex input, consistent ``n_features_in_``)."""
-        X, y = validate_data(self, X, y, reset=reset, dtype=np.float64, order="C",
-                             y_numeric=True)
-        return np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.float64)
 
     def _q(self, d):
         return None if self.q is None else check_distribution("q", self.q, d=d)
@@ -242,16 +235,8 @@ class GAERR(RegressorMixin, BaseEstimator):
         self.w_ = self._state.coef()
         return self
 
-    def predict(self, X):
-        """Predictions ⟨w̄, x⟩ of the averaged iterate."""
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return X @ self.coef_
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.non_deterministic = self.random_state is None
-        return tags
+
 
 
 class AERR(GAERR):

@@ -13,11 +13,10 @@ moments plugged in), and a float ``eta`` is used in both phases.
 """
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int, check_positive, check_rng
 from ..exceptions import InvalidParameterError
+from ._base import BudgetedLearner
 from .lasso import AELR, GAELR
 from .ridge import AERR, GAERR, check_k
 
@@ -61,7 +60,7 @@ def two_phase_lasso_phase2(A, k, m1, m2, delta, B):
     return q, float(eta), eps
 
 
-class _TwoPhase(RegressorMixin, BaseEstimator):
+class _TwoPhase(BudgetedLearner):
     _lasso = False
 
     def __init__(self, k=4, B=1.0, eta="theory", m1=None, delta=0.05, variant="theory",
@@ -78,10 +77,6 @@ class _TwoPhase(RegressorMixin, BaseEstimator):
         self.record_draws = record_draws
 
     # -- set-up --------------------------------------------------------------------------
-    def _data(self, X, y, reset):
-        X, y = validate_data(self, X, y, reset=reset, dtype=np.float64, order="C",
-                             y_numeric=True)
-        return np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.float64)
 
     def _setup(self, m_total, d):
         k = check_k(self.k, d)
@@ -279,16 +274,8 @@ class _TwoPhase(RegressorMixin, BaseEstimator):
         self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
         self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
 
-    def predict(self, X):
-        """Predictions ⟨w̄, x⟩ of phase 2's output."""
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return X @ self.coef_
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.non_deterministic = self.random_state is None
-        return tags
+
 
 
 class TwoPhaseDDAERR(_TwoPhase):
