@@ -137,12 +137,13 @@ def test_verify_same_results_for_any_jobs(tmp_path, capsys):
         [(r["id"], r["status"], r["figures"]) for r in b]
 
 
-def test_a_closed_pipe_ends_quietly():
-    """``laocheck list | head -1``: no BrokenPipeError traceback, status 141 (128 + SIGPIPE)."""
-    import subprocess
-    import sys
-    proc = subprocess.Popen([sys.executable, "-m", "laocheck", "list"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """``laocheck list | head -1``: no BrokenPipeError traceback, status 141 (128 + SIGPIPE).
+    Run outside the source tree, so that the installed package is the one imported."""
+    script = Path(sys.executable).with_name("laocheck")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "laocheck"]
+    proc = subprocess.Popen(command + ["list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=tmp_path)
     proc.stdout.readline()
     proc.stdout.close()
     err = proc.stderr.read().decode()
