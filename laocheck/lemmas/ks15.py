@@ -464,8 +464,9 @@ def _lemma37_value(A, s, eps):
 
 def _event15_point(u, d):
     """(s, A, ε) with Σ s <= 1 (‖x‖₂ <= 1) and A in the box of eq. (15) intersected with [0, 1]."""
-    s = np.exp(u[:d])
-    s = s / max(1.0, s.sum()) * float(special.expit(u[d]))
+    # exp(u)/max(1, Σ exp(u)) without overflow: divide inside the exponent when Σ > 1
+    s = np.exp(u[:d] - max(0.0, float(special.logsumexp(u[:d]))))
+    s = s * float(special.expit(u[d]))
     eps = math.exp(u[d + 1] - 3)
     lo = np.maximum(0.0, s / 2 - 5 / 3 * eps)
     hi = np.minimum(1.0, 2 * s + 7 / 6 * eps)
