@@ -106,7 +106,9 @@ class Distribution:
         return top if loss == "half" else 2 * top
 
     def sample(self, m, rng):
-        raise NotImplementedError
+        """(X, y): m i.i.d. examples. Abstract: every concrete distribution (the subclasses of
+        ``_Sampled`` below) implements it."""
+        raise NotImplementedError(f"{type(self).__name__} does not define sample()")
 
     def scaled(self, factor):
         """(x, y) -> (x, factor·y) (the scale check): cross·factor, y2·factor²; samples are the
