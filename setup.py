@@ -24,7 +24,7 @@ MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge", "le
 extensions = [
     Extension(
         f"laocheck.{name}",
-        [f"laocheck/{name.replace('.', '/')}.pyx"],
+        [f"src/laocheck/{name.replace('.', '/')}.pyx"],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_9_API_VERSION")],
         extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"],
