@@ -60,21 +60,21 @@ def test_console_entry_point_runs(tmp_path):
 
 # ------------------------------------------------------------------ list (checks) and verify
 def test_list_shows_every_check_with_citation(capsys):
-    from laocheck import lemmas
+    from laocheck import checks as catalog
     assert main(["list", "--checks"]) == 0
     out = capsys.readouterr().out
-    for check in lemmas.checks():
+    for check in catalog.checks():
         assert check.id in out
     assert "HK12 Lemma 3.3" in out and "ERRATUM" in out
     capsys.readouterr()
     assert main(["list", "--json", "-"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert len(doc["checks"]) == len(lemmas.checks()) and doc["estimators"]
+    assert len(doc["checks"]) == len(catalog.checks()) and doc["estimators"]
 
 
 @pytest.fixture
 def scratch_registry(monkeypatch):
-    from laocheck.lemmas import _registry
+    from laocheck.checks import _registry
     _registry.checks()                                   # discover the catalog first
     monkeypatch.setattr(_registry, "_CHECKS", dict(_registry._CHECKS))
     return _registry
@@ -88,19 +88,23 @@ def test_verify_json_schema_and_exit_0(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "HK12.Lemma3.3.eq9" in out and "Errata (2)" in out and "ERRATUM" in out
     doc = json.loads(path.read_text())
-    assert {"seed", "budget", "delta", "versions"} <= set(doc["run"])
+    assert {"seed", "budget", "delta", "provenance"} <= set(doc["run"])
     assert doc["run"]["seed"] == 3 and doc["run"]["budget"] == "fast"
-    assert doc["run"]["versions"]["laocheck"] == __version__
+    prov = doc["run"]["provenance"]
+    assert prov["laocheck"] == __version__ and prov["seed"] == 3 and prov["budget"] == "fast"
+    assert {"commit", "machine", "versions", "python"} <= set(prov)
+    assert prov["machine"]["cpu_count"] >= 1 and prov["versions"]["numpy"]
     ids = [c["id"] for c in doc["checks"]]
     assert ids == sorted(ids) and "CB11.Lemma11.text" in ids
     for c in doc["checks"]:
-        assert {"id", "status", "citation", "statement", "figures", "delta", "seconds"} <= set(c)
+        assert {"id", "status", "citation", "statement", "figures", "delta", "seconds",
+                "entropy", "spawn_key"} <= set(c)
     assert {r["id"] for r in doc["errata"]} == {"HK12.Lemma3.3.eq9", "CB11.Lemma11.text"}
     assert all(set(r) == {"id", "literal", "counterexample", "correction"} for r in doc["errata"])
 
 
 def test_verify_exit_1_on_fail_and_progress_on_stderr(scratch_registry, capsys):
-    from laocheck.lemmas import Result, Status, register
+    from laocheck.checks import Result, Status, register
 
     @register("Test.always_fails", citation="none", statement="false", method="m")
     def always_fails(ctx):

@@ -12,7 +12,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from laocheck import bounds, lemmas
+from laocheck import bounds
+from laocheck import checks as catalog
 from laocheck.bounds import FORMULAS as F
 from laocheck.cli import main
 from laocheck.exceptions import InvalidParameterError
@@ -133,7 +134,7 @@ def _rho_reference(alpha, scenario, d=500):
 
 
 def test_rho_table_exact_and_printed_flags():
-    from laocheck.bounds.command import rho_table
+    from laocheck.experiments.rho import rho_table
     rows = {(r["scenario"], r["alpha"]): r for r in rho_table()}
     for (scen, a), r in rows.items():
         assert r["exact"] == pytest.approx(_rho_reference(a, scen), rel=1e-12)
@@ -145,18 +146,18 @@ def test_rho_table_exact_and_printed_flags():
 
 
 def test_bounds_checks_have_expected_status():
-    ids = [c.id for c in lemmas.checks() if c.func.__module__ == "laocheck.bounds.checks"]
+    ids = [c.id for c in catalog.checks() if c.func.__module__ == "laocheck.checks.formulas"]
     assert len(ids) >= 25
     for cid in ids:
-        record = lemmas.run(cid, seed=0, budget="fast")
-        assert record["status"] == record["expected"], (cid, record["note"], record["figures"])
-        if record["status"] == "ERRATUM":
-            assert record["counterexample"] is not None and record["correction"], cid
-            assert lemmas.get(record["correction"]).expected.value == "PASS"
+        record = catalog.run(cid, seed=0, budget="fast")
+        assert record.status == record.expected, (cid, record.note, record.figures)
+        if record.status == "ERRATUM":
+            assert record.counterexample is not None and record.correction, cid
+            assert catalog.get(record.correction).expected.value == "PASS"
 
 
 def test_scale_report_lists_exactly_the_two_errata():
-    from laocheck.bounds.checks import scale_report
+    from laocheck.checks.formulas import scale_report
     bad = {r["id"] for r in scale_report() if not r["ok"]}
     assert bad == {"HK12.Thm3.4.eta", "KS15.Thm3.12.bound_hp"}
 
@@ -215,8 +216,8 @@ def test_two_phase_eps_and_H_by_hand():
 
 
 def test_bounds_and_experiments_check_docstrings_cite_the_paper():
-    mine = [c for c in lemmas.checks()
-            if c.func.__module__.startswith(("laocheck.bounds", "laocheck.experiments"))]
+    mine = [c for c in catalog.checks()
+            if c.func.__module__ in ("laocheck.checks.formulas", "laocheck.checks.empirical")]
     assert len(mine) >= 40
     for c in mine:
         assert any(p in (c.func.__doc__ or "") for p in ("CB11", "HK12", "KS15")), c.id

@@ -17,7 +17,7 @@ import pytest
 from laocheck import estimators
 from laocheck.stats import multinomial_test, two_sample_ks_test, two_sample_test
 from laocheck.stats.exact import enumerate_outcomes
-from laocheck.testing.instances import INSTANCES, as_float, cases, params_for
+from laocheck.estimators.instances import INSTANCES, as_float, cases, params_for
 
 DELTA = 1e-6
 N = 40_000

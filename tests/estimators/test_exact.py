@@ -17,7 +17,7 @@ import pytest
 
 from laocheck import estimators
 from laocheck.stats.exact import enumerate_outcomes
-from laocheck.testing.instances import INSTANCES, cases, params_for
+from laocheck.estimators.instances import INSTANCES, cases, params_for
 
 UNBIASED = [n for n in estimators.names()
             if not n.startswith(("CB11.Baseline", "HK12.GenEst", "HK12.AESVR"))

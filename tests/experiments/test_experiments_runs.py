@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from laocheck import lemmas
+from laocheck import checks as catalog
 from laocheck.data import HK12HardInstance, PowerLawBernoulli
 from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import (LearnerSpec, compare, excess_risk_range, replicate,
@@ -102,13 +102,13 @@ def test_theorem_availability_and_errors():
 
 
 def test_section3_checks_expected_status():
-    ids = [c.id for c in lemmas.checks() if c.func.__module__ == "laocheck.experiments.checks"]
-    assert {"HK12.Thm3.1.empirical", "KS15.Thm4.6.empirical", "bounds.scale.empirical"} <= set(ids)
+    ids = [c.id for c in catalog.checks() if c.func.__module__ == "laocheck.checks.empirical"]
+    assert {"HK12.Thm3.1.empirical", "KS15.Thm4.6.empirical", "LAO.Bounds.scaling.empirical"} <= set(ids)
     for cid in ids:
-        r = lemmas.run(cid, seed=0, budget="fast")
-        assert r["status"] == r["expected"], (cid, r["note"])
-        if cid.endswith(".empirical") and "ratio" in r["figures"]:
-            f = r["figures"]
+        r = catalog.run(cid, seed=0, budget="fast")
+        assert r.status == r.expected, (cid, r.note)
+        if cid.endswith(".empirical") and "ratio" in r.figures:
+            f = r.figures
             assert f["excess_low"] <= f["excess_mean"] <= f["excess_high"]
             assert f["excess_low"] <= f["bound"] and not f["violation"]
             if "w_star_certificate" in f:               # the per-theorem checks record it
@@ -116,18 +116,18 @@ def test_section3_checks_expected_status():
 
 
 def test_hk12_thm34_counterexample_is_decisive():
-    r = lemmas.run("HK12.Thm3.4.literal", seed=3)
-    f = r["figures"]
-    assert r["status"] == "ERRATUM" and f["excess_low"] > f["bound"]
+    r = catalog.run("HK12.Thm3.4.literal", seed=3)
+    f = r.figures
+    assert r.status == "ERRATUM" and f["excess_low"] > f["bound"]
     # the stated bound 4B^2 sqrt(10 d log 2d/(km)) at d = 2, k = 1, m = 1e4, B = 100, by hand
     assert f["bound"] == pytest.approx(4e4 * math.sqrt(20 * math.log(4) / 1e4))
-    assert r["counterexample"]["B"] == 100.0
+    assert r.counterexample["B"] == 100.0
 
 
 def test_scale_check_shows_the_printed_aelr_step_is_not_equivariant():
-    r = lemmas.run("bounds.scale.empirical", seed=1)
-    assert r["figures"]["AERR"]["max_rel_dev_from_c^2"] <= 1e-6
-    assert r["figures"]["AELR.printed_eta"]["max_rel_dev_from_c^2"] > 1e-3
+    r = catalog.run("LAO.Bounds.scaling.empirical", seed=1)
+    assert r.figures["AERR"]["max_rel_dev_from_c^2"] <= 1e-6
+    assert r.figures["AELR.printed_eta"]["max_rel_dev_from_c^2"] > 1e-3
 
 
 def test_learners_local_step_sizes_equal_the_bounds_formulas():
@@ -158,9 +158,9 @@ def test_learners_local_step_sizes_equal_the_bounds_formulas():
 
 
 def test_ks15_thm47_any_m1_counterexample():
-    r = lemmas.run("KS15.Thm4.7.as_any_m1", seed=5)
-    f = r["figures"]
-    assert r["status"] == "ERRATUM" and f["excess_low"] > f["bound"]
+    r = catalog.run("KS15.Thm4.7.as_any_m1", seed=5)
+    f = r.figures
+    assert r.status == "ERRATUM" and f["excess_low"] > f["bound"]
     # 61 B^2 sqrt(d log 2d/(k m2)) at d = 2, k = 1, m2 = 1e5, B = 1, by hand
     assert f["bound"] == pytest.approx(61 * math.sqrt(2 * math.log(4) / 1e5))
     # eps = d log(2d/delta)/((k+1) m1) = ln(80)/1e9 < 1, so Lemma 4.8 is not "w.p. 1" here

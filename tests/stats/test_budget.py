@@ -5,12 +5,12 @@ import math
 import pytest
 
 from laocheck.exceptions import InvalidParameterError
-from laocheck.stats import DEFAULT_PER_CHECK_DELTA, ErrorBudget
+from laocheck.stats import DEFAULT_DELTA, ErrorBudget
 
 
 def test_default_per_check():
     alloc = ErrorBudget().allocate(["a", "b", "c"])
-    assert alloc["a"] == DEFAULT_PER_CHECK_DELTA == 1e-6
+    assert alloc["a"] == DEFAULT_DELTA == 1e-6
     assert alloc.family_wise == pytest.approx(3e-6) and len(alloc) == 3
     assert ErrorBudget().family_wise(3) == pytest.approx(3e-6)
 

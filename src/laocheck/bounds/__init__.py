@@ -21,6 +21,8 @@ sizes of each theorem are :func:`evaluate` of ``"HK12.Thm3.1.eta"``, ``"HK12.Thm
 ``"CB11.Thm12.lambda"``.
 """
 
+import numpy as np
+
 from ._formulas import FORMULAS, SYMBOLS, Formula, evaluate, formula, formulas, sym
 from ._moments import (norm_half, norm_inf, norm_one, rho_lasso, rho_ridge, sampling_max,
                        sampling_sum, second_moments_of, two_phase_H)
@@ -33,7 +35,6 @@ __all__ = ["Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "evaluate", 
 
 def ridge_gradient_bound(B, k, second_moments, q=None):
     """G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) (KS15 Lemma 3.4 with eq. (2)); q uniform if None."""
-    import numpy as np
     mom = np.asarray(second_moments, dtype=float)
     q = np.full(mom.shape[0], 1.0 / mom.shape[0]) if q is None else q
     return FORMULAS["KS15.Lemma3.4.G2"](B=B, k=k, S=sampling_sum(mom, q))
@@ -41,7 +42,6 @@ def ridge_gradient_bound(B, k, second_moments, q=None):
 
 def lasso_gradient_bound(B, k, second_moments, q=None):
     """G² = 4B²((1/k) max_i E[x_i²]/q_i + 1) (KS15 Lemma 4.5 with eq. (7)); q uniform if None."""
-    import numpy as np
     mom = np.asarray(second_moments, dtype=float)
     q = np.full(mom.shape[0], 1.0 / mom.shape[0]) if q is None else q
     return FORMULAS["KS15.Lemma4.5.G2"](B=B, k=k, S_inf=sampling_max(mom, q))
@@ -66,7 +66,6 @@ def theorem_bounds(d, k, m, B, *, second_moments=None, delta=0.05, m1=None):
     ‖E[x²]‖_{1/2} = ‖E[x²]‖₁ = d is used (and said so). Two-phase bounds split m into
     m1 = m // 10 and m2 = m − m1 (KS15 Sec. 5) unless ``m1`` is given.
     """
-    import numpy as np
     if second_moments is None:
         n_half = n_one = float(d)
         source = "worst case ||E x^2|| = d"

@@ -11,7 +11,7 @@ rounding error of the sum is at most d·2⁻⁵³ (no cancellation), far below a
 
 import numpy as np
 
-from .._validation import check_distribution, check_nonnegative_vector
+from .._validation import check_distribution, check_nonnegative_vector, check_scalar
 from ..exceptions import InvalidParameterError
 from ._formulas import FORMULAS
 
@@ -91,7 +91,6 @@ def two_phase_H(A, eps):
     """H = ‖2A + (10/3)ε‖_{1/2} (KS15 Lemma 3.11), the phase-1 estimate of ‖E[x²]‖_{1/2} that
     Thm 3.12's step size uses (ε added to every coordinate)."""
     A = _moments(A)
-    from .._validation import check_scalar
     e = check_scalar("eps", eps)
     if e < 0:
         raise InvalidParameterError(f"`eps` must be >= 0; got eps={e}.")

@@ -20,10 +20,12 @@ eigendecomposition or a constrained-form lasso with a certificate.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import brentq
+from sklearn.linear_model import lars_path_gram
 
 from .._validation import check_positive
 from ..exceptions import InvalidParameterError
@@ -158,9 +160,7 @@ def minimize_l1_ball(Sigma, c, B):
 
 
 def _minimize_l1_scaled(Sigma, c, B):
-    from sklearn.linear_model import lars_path_gram
     d = c.shape[0]
-    import warnings
     with warnings.catch_warnings():       # early stopping is repaired by _refine_l1 and certified
         warnings.simplefilter("ignore")
         alphas, _, coefs = lars_path_gram(Xy=c.copy(), Gram=Sigma.copy(), n_samples=1,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+from sklearn.datasets import load_digits
 
 from .._validation import check_int, check_positive, check_rng, check_scalar, check_vector
 from ..exceptions import InvalidParameterError
@@ -25,7 +26,7 @@ from ._solvers import minimize_l1_ball, minimize_l2_ball
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
            "HK12HardInstance", "EmpiricalDistribution", "digits_distribution"]
 
-#: Certificates laocheck accepts for w* (issue 6: duality gap or KKT residual <= 1e-10).
+#: Certificates laocheck accepts for w* (duality gap or KKT residual <= 1e-10).
 CERTIFICATE_TOL = 1e-10
 
 
@@ -340,7 +341,6 @@ def digits_distribution(digits=(3, 5), *, norm="l2", B=1.0):
     distribution: labels −B (first digit) / +B (second), attributes scaled so that
     max‖x‖₂ = 1 (``norm="l2"``, ridge) or max‖x‖∞ = 1 (``"l1"``, lasso). The "3 vs 5" task of
     HK12 Sec. 5 / KS15 Sec. 5.2, on digits instead of MNIST."""
-    from sklearn.datasets import load_digits
     B = check_positive("B", B)
     data = load_digits()
     a, b = digits

@@ -13,7 +13,6 @@ Four families share the kernels of ``_kernels.pyx``:
 
 from fractions import Fraction
 from functools import partial
-from math import factorial, pi, sqrt
 
 import numpy as np
 from scipy.special import erf
@@ -22,7 +21,9 @@ from .._validation import (check_distribution, check_int, check_nonnegative_vect
                            check_positive, check_scalar, check_vector)
 from ..exceptions import InvalidParameterError
 from ..reference import estimators as ref
-from ._protocol import Estimator, register
+from ..reference.estimators import aesvr_coefficients
+from ._kernels import aer_kernel, baseline_kernel, genest_kernel, importance_kernel
+from ._protocol import Estimator, names, register
 from ._samplers import AliasTable
 
 __all__ = [
@@ -263,7 +264,6 @@ class ImportanceEstimator(Estimator):
                 f"underflows to 0 while w[{i}]·x[{i}] is not negligible.")
 
     def _run(self, rng, sink, n, prepared):
-        from ._kernels import importance_kernel
         importance_kernel(rng, sink, n, self.part, *prepared)
 
     def _exact_distributions(self):
@@ -388,7 +388,6 @@ class AEREstimator(Estimator):
         return x, y, self.k, AliasTable(p), signed_norm, self.reading == "text", p
 
     def _run(self, rng, sink, n, prepared):
-        from ._kernels import aer_kernel
         x, y, k, table, signed_norm, without, p = prepared
         aer_kernel(rng, sink, n, self.part, x, y, k, table, signed_norm, without, p)
 
@@ -436,7 +435,6 @@ class BaselineEstimator(Estimator):
         return x, y, self.k
 
     def _run(self, rng, sink, n, prepared):
-        from ._kernels import baseline_kernel
         baseline_kernel(rng, sink, n, *prepared)
 
     def _reference(self, w, x, y, src):
@@ -507,7 +505,6 @@ class GenEstEstimator(_GenEstBase):
         return x, table, coef, w_zero, N, small, np.array([y])
 
     def _run(self, rng, sink, n, prepared):
-        from ._kernels import genest_kernel
         x, table, coef, w_zero, N, small, labels = prepared
         genest_kernel(rng, sink, n, "derivative", x, 0, table, coef, w_zero,
                       self.coefficients, N, float(small), 1.0, labels)
@@ -517,19 +514,6 @@ class GenEstEstimator(_GenEstBase):
         if w.dtype == object:
             a = [Fraction(v) for v in a]
         return ref.hk12_genest(w, x, y, a, self.B, src)
-
-
-def aesvr_coefficients(n_terms=None):
-    """Taylor coefficients of ρ′ = erf, HK12 eq. (7): a_{2n} = 0, a_{2n+1} = 2(−1)^n/(√π n!(2n+1)).
-
-    Truncated where the coefficients underflow in double precision (n! > 10^308, n = 170), or
-    at ``n_terms`` coefficients a_0..a_{n_terms-1}.
-    """
-    n_max = 170 if n_terms is None else (n_terms + 1) // 2
-    a = np.zeros(2 * n_max + 1)
-    for n in range(n_max):
-        a[2 * n + 1] = 2.0 / sqrt(pi) * (-1) ** n / (factorial(n) * (2 * n + 1))
-    return a if n_terms is None else a[:n_terms]
 
 
 class AESVREstimator(_GenEstBase):
@@ -585,7 +569,6 @@ class AESVREstimator(_GenEstBase):
         return x, table, coef, w_zero, N, small, labels
 
     def _run(self, rng, sink, n, prepared):
-        from ._kernels import genest_kernel
         x, table, coef, w_zero, N, small, labels = prepared
         genest_kernel(rng, sink, n, self.part, x, self.k or 0, table, coef, w_zero,
                       self.coefficients, N, float(small), 1.0 / self.eps, labels)
@@ -625,8 +608,7 @@ def example_params(name, d, *, k=2, B=1.0):
     AESVR uses ε = 0.5, δ = 0.1; GenEst estimates f′(z) = 1 + z/2 − z²/8 + z³/16 (a cubic, so
     its expectation is finite to enumerate exactly).
     """
-    from ._protocol import names as _names
-    if name not in _names():
+    if name not in names():
         raise InvalidParameterError(f"`name` must be one of laocheck.estimators.names(); got {name!r}.")
     weights = np.arange(1, d + 1, dtype=np.float64)
     moments = weights ** 2 / np.sum(weights ** 2)        # E[x_i²] ∝ i²

@@ -25,6 +25,8 @@ import numpy as np
 
 from .._validation import check_int, check_rng, check_scalar, check_vector
 from ..exceptions import InvalidParameterError
+from ..stats.exact import RandomSource
+from ._kernels import Sink
 
 __all__ = ["Draws", "Moments", "Estimator", "register", "names", "get"]
 
@@ -156,7 +158,6 @@ class Estimator:
 
     def _drive(self, w, x, y, n, rng, *, accumulate):
         """Validate, prepare the kernel's arguments, and run n draws into a sink."""
-        from ._kernels import Sink
         w, x, y = self._validate(w, x, y)
         n = check_int("n", n, low=1)
         shape = self.target_shape(x.shape[0])
@@ -183,7 +184,6 @@ class Estimator:
 
     def sample_reference(self, w, x, y, *, n=1, rng=None):
         """``n`` draws of the literal reference version with a ``numpy.random.Generator``."""
-        from ..stats.exact import RandomSource
         w, x, y = self._validate(w, x, y)
         n = check_int("n", n, low=1)
         src = RandomSource(check_rng(rng))

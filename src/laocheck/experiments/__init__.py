@@ -1,15 +1,15 @@
-"""Bound against empirical: replicated runs on distributions with exact risk (CATALOG sec. 3).
+"""Bound against empirical: replicated runs on distributions with exact risk (the theorems of CB11, HK12, KS15).
 
 :func:`replicate` runs a learner R times with child seeds of one SeedSequence (joblib; identical
 numbers for any ``n_jobs``); :func:`compare` turns the excess risks into a rigorous interval
 (:func:`laocheck.stats.mean_interval` on the proven per-run range of :func:`excess_risk_range`)
 and the tightness ratio against a theorem's bound; :func:`scaling_slope` gives log-log slopes
 with intervals; :mod:`laocheck.experiments.theorems` defines one standard configuration per
-theorem of CATALOG section 3.
+theorem with an excess-risk bound.
 """
 
-from ._runs import (Comparison, LearnerSpec, child_seeds, compare, excess_risk_range, replicate,
-                    scaling_slope)
+from ._runs import (Comparison, LearnerSpec, as_seed_sequence, child_seeds, compare,
+                    excess_risk_range, replicate, scaling_slope)
 
 __all__ = ["LearnerSpec", "Comparison", "replicate", "compare", "excess_risk_range",
-           "scaling_slope", "child_seeds"]
+           "scaling_slope", "child_seeds", "as_seed_sequence"]

@@ -57,9 +57,26 @@ def _short(v):
     return repr(v)
 
 
+def as_seed_sequence(seed):
+    """``seed`` as a :class:`numpy.random.SeedSequence`: an int >= 0 is its entropy; a
+    SeedSequence is used as it is (its children continue its spawn key)."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidParameterError(
+            f"`seed` must be an integer >= 0 or a numpy SeedSequence; got seed={seed!r}.")
+    return np.random.SeedSequence(int(seed))
+
+
 def child_seeds(seed, R):
-    """The R replicate SeedSequences of ``SeedSequence(seed)`` (spawn keys (0,), ..., (R-1,))."""
-    return np.random.SeedSequence(seed).spawn(R)
+    """The R children of ``seed`` (an int or a SeedSequence): spawn keys ``key + (0,)``, ...,
+    ``key + (R-1,)``, the same children ``SeedSequence.spawn(R)`` gives on a fresh sequence.
+
+    A pure function of ``seed``: unlike ``spawn`` it does not advance the parent, so the same
+    seed gives the same replicates however often it is used (common random numbers)."""
+    seq = as_seed_sequence(seed)
+    return [np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, i),
+                                   pool_size=seq.pool_size) for i in range(R)]
 
 
 def _one(spec, distribution, m, norm, B, loss, child):

@@ -1,4 +1,4 @@
-"""One standard bound-vs-empirical configuration per theorem of CATALOG section 3.
+"""One standard bound-vs-empirical configuration per excess-risk theorem of CB11, HK12 and KS15.
 
 Each theorem is run with the step size it prescribes, computed by :mod:`laocheck.bounds` (the
 printed formula, passed to the learner as a float — so the learners' own ``eta="theory"`` is not
@@ -16,11 +16,12 @@ import math
 
 import numpy as np
 
-from .. import bounds
+from .. import bounds, learners
 from ..data import (CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli,
                     digits_distribution)
 from ..exceptions import InvalidParameterError
-from ._runs import LearnerSpec, compare
+from ..stats import DEFAULT_DELTA
+from ._runs import LearnerSpec, child_seeds, compare
 
 __all__ = ["THEOREMS", "available", "run_theorem", "theorem_setup"]
 
@@ -47,7 +48,6 @@ LOSS = {"CB11.Thm12": "squared"}
 
 
 def _learner(name):
-    from .. import learners
     return getattr(learners, name, None)
 
 
@@ -59,8 +59,9 @@ def available():
 
 def _two_phase_step_check(theorem, spec, dist, m, seed):
     """One fit: the learner's phase-2 step size against laocheck.bounds at its own estimate A."""
-    X, y = dist.sample(m, np.random.default_rng(np.random.SeedSequence([seed, 1])))
-    est = spec.build(np.random.default_rng(np.random.SeedSequence([seed, 2]))).fit(X, y)
+    data_seed, learner_seed = seed.spawn(2)
+    X, y = dist.sample(m, np.random.default_rng(data_seed))
+    est = spec.build(np.random.default_rng(learner_seed)).fit(X, y)
     p = spec.params
     m1 = p["m1"]
     args = dict(k=p["k"], d=dist.d, m2=m - m1, delta=p["delta"], m1=m1)
@@ -208,7 +209,7 @@ def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):
     return CorrelatedSigns(np.arange(1, d + 1) ** -0.5, w, corr=0.3)
 
 
-def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=1e-6, seed=0, n_jobs=1,
+def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=DEFAULT_DELTA, seed=0, n_jobs=1,
                 alpha=-1.0, kind="powerlaw", distribution=None):
     """Compare ``theorem``'s bound with R runs of its algorithm; returns (Comparison, figures)."""
     if theorem not in THEOREMS:
@@ -218,11 +219,32 @@ def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=1e-6, seed=0,
     dist = default_distribution(theorem, d, B, alpha, kind) if distribution is None else distribution
     spec, bound, figs = theorem_setup(theorem, dist, k, m, B)
     norm = THEOREMS[theorem][0]
-    comp = compare(theorem, spec, dist, m, bound, norm=norm, B=B, R=R, delta=delta, seed=seed,
-                   n_jobs=n_jobs, loss=LOSS.get(theorem, "half"))
+    runs_seed, step_seed = child_seeds(seed, 2)
+    comp = compare(theorem, spec, dist, m, bound, norm=norm, B=B, R=R, delta=delta,
+                   seed=runs_seed, n_jobs=n_jobs, loss=LOSS.get(theorem, "half"))
     sol = dist.minimizer(norm, B)
     figs.update(comp.figures())
     if theorem in ("KS15.Thm3.12", "KS15.Thm4.7"):
-        figs.update(_two_phase_step_check(theorem, spec, dist, m, seed))
+        figs.update(_two_phase_step_check(theorem, spec, dist, m, step_seed))
     figs["w_star_certificate"] = sol.certificate
     return comp, figs
+
+
+def run_bounds(d=100, k=4, m=2000, B=1.0, R=50, alpha=-1.0, seed=0, delta=DEFAULT_DELTA, n_jobs=1,
+               kind="powerlaw"):
+    """Every section-3 theorem: bound, empirical excess risk with interval, ratio (dict rows)."""
+    rows = []
+    avail = available()
+    for t in THEOREMS:
+        if avail[t] is not True:
+            rows.append({"theorem": t, "status": "not run", "reason": avail[t]})
+            continue
+        try:
+            comp, figs = run_theorem(t, d=d, k=k, m=m, B=B, R=R, delta=delta, seed=seed,
+                                     n_jobs=n_jobs, alpha=alpha, kind=kind)
+        except InvalidParameterError as exc:
+            rows.append({"theorem": t, "status": "not run", "reason": str(exc)})
+            continue
+        figs["status"] = "VIOLATION" if comp.violation else "ok"
+        rows.append(figs)
+    return rows

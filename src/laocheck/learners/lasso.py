@@ -24,6 +24,7 @@ def lasso_theory_step_size(m, k, B, q, second_moments, d, which="statement"):
     ``which="proof"`` the proof's η = (1/G)√(log 2d/(5m)) with G² = 8B²d/k (HK12 Lemma 3.8), B
     times the printed one (the printed η is an erratum for B ≠ 1; see the lemma catalog).
     """
+    # start-up: laocheck.bounds loads sympy (~1 s); only eta='theory' needs it
     from .. import bounds
     if second_moments is None:
         if q is not None:

@@ -32,6 +32,7 @@ def two_phase_ridge_phase2(A, k, m1, m2, delta):
     η = max(√(k/(6dm₂)), √(k/(m₂(2H + 2√(5/3)·d·√H·√(d log(2d/δ)/((k+1)m₁)) + k)))).
     Returns (q, eta, eps, H).
     """
+    # start-up: laocheck.bounds loads sympy (~1 s); only eta='theory' needs it
     from .. import bounds
     A = np.asarray(A, dtype=float)
     d = A.size
@@ -50,6 +51,7 @@ def two_phase_lasso_phase2(A, k, m1, m2, delta, B):
     ε = min(d log(2d/δ)/((k+1)m₁), 1); q_i ∝ A_i + 13ε/6;
     η = √(k log 2d / (20 B² m₂ (8‖A‖₁ + 20 d ε + k))). Returns (q, eta, eps).
     """
+    # start-up: laocheck.bounds loads sympy (~1 s); only eta='theory' needs it
     from .. import bounds
     A = np.asarray(A, dtype=float)
     d = A.size

@@ -20,11 +20,12 @@ without looking, so the residual estimate is −y and no attribute is observed.
 """
 
 from fractions import Fraction
-from math import isqrt
+from math import factorial, isqrt, pi, sqrt
 
 import numpy as np
 
 __all__ = [
+    "aesvr_coefficients",
     "cb11_baseline",
     "cb11_aer",
     "hk12_data_point",
@@ -319,3 +320,16 @@ def ks15_gradient(w, x, y, k, q, src, *, kind="ridge", second_moments=None, n_in
     phi, seen_phi = ks15_residual(w, x, y, src, kind=kind, second_moments=second_moments,
                                   n_inner=n_inner)
     return phi * xt, seen_x | seen_phi                # 10: g̃_t ← φ̃_t · x̃_t
+
+
+def aesvr_coefficients(n_terms=None):
+    """Taylor coefficients of ρ′ = erf, HK12 eq. (7): a_{2n} = 0, a_{2n+1} = 2(−1)^n/(√π n!(2n+1)).
+
+    Truncated where the coefficients underflow in double precision (n! > 10^308, n = 170), or
+    at ``n_terms`` coefficients a_0..a_{n_terms-1}.
+    """
+    n_max = 170 if n_terms is None else (n_terms + 1) // 2
+    a = np.zeros(2 * n_max + 1)
+    for n in range(n_max):
+        a[2 * n + 1] = 2.0 / sqrt(pi) * (-1) ** n / (factorial(n) * (2 * n + 1))
+    return a if n_terms is None else a[:n_terms]

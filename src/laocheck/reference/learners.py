@@ -7,6 +7,8 @@ a Cython learner recorded, so that both run on the same draws and must agree to 
 
 import numpy as np
 
+from .estimators import aesvr_coefficients, cb11_baseline, hk12_aesvr
+
 __all__ = ["ReplaySource", "aer", "aesvr", "baseline", "gaerr", "gaelr", "two_phase_ddaerr",
            "two_phase_ddaelr"]
 
@@ -201,7 +203,6 @@ def baseline(X, Y, k, src):
     """CB11 Fig. 1 (Baseline) up to its OUTPUT line, literally: returns (Ā, v̄, ȳ) of
     L̃_S(w) = wᵀĀw + wᵀv̄ + ȳ and the attributes seen per step (the per-example (A, 2yv) are
     ``laocheck.reference.estimators.cb11_baseline``)."""
-    from .estimators import cb11_baseline
     X = np.asarray(X, dtype=float)
     m, d = X.shape
     A_bar = np.zeros((d, d))                          # INITIALIZE: Ā = 0 ; v̄ = 0 ; ȳ = 0
@@ -222,8 +223,6 @@ def aesvr(X, Y, k, B, eta, w1, eps, delta, genest_B, src):
     """HK12 Alg. 4 (AESVR), literally: Alg. 1 with lines 8-9 replaced by the GenEst residual
     (``laocheck.reference.estimators.hk12_aesvr``, Procedure 3 with eq. (7)'s coefficients and
     N = ⌈4·genest_B²⌉). Returns w̄ and the distinct attributes seen per step."""
-    from ..estimators import aesvr_coefficients
-    from .estimators import hk12_aesvr
     X = np.asarray(X, dtype=float)
     m, d = X.shape
     coefficients = aesvr_coefficients()

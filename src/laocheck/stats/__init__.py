@@ -2,7 +2,7 @@
 
 Every decision here has a stated false-failure probability ``delta`` that holds for every
 sample size (no normal approximations), and a stated power (:func:`detectable_violation`,
-:func:`required_samples`). See DESIGN.md, "Statistics engine: choosing a method":
+:func:`required_samples`). Choosing a method:
 
 ==========================================  ===============================================
 situation                                   function
@@ -25,7 +25,7 @@ exact distribution of a sampling plan       :mod:`laocheck.stats.exact`
 """
 
 from .assertions import assert_mean_at_least, assert_mean_at_most, assert_mean_equal
-from .budget import DEFAULT_PER_CHECK_DELTA, BudgetAllocation, ErrorBudget
+from .budget import DEFAULT_DELTA, BudgetAllocation, ErrorBudget
 from .design import DESIGN_METHODS, detectable_violation, required_samples
 from .distributions import (CategoricalTestResult, TwoSampleResult, clopper_pearson,
                             multinomial_test, two_sample_ks_test, two_sample_mean_test,
@@ -49,7 +49,7 @@ __all__ = [
     "SequentialTestResult", "sequential_mean_test", "sequential_bound_test", "look_schedule",
     "detectable_violation", "required_samples", "DESIGN_METHODS",
     "assert_mean_equal", "assert_mean_at_most", "assert_mean_at_least",
-    "ErrorBudget", "BudgetAllocation", "DEFAULT_PER_CHECK_DELTA",
+    "ErrorBudget", "BudgetAllocation", "DEFAULT_DELTA",
     "ExactDistribution", "RandomSource", "enumerate_outcomes", "IIDDraws", "UniformSubset",
     "RandomHalves", "TruncatedGeometric", "Plan",
 ]

@@ -10,10 +10,11 @@ from typing import Mapping
 
 from ._validation import check_probability, fail
 
-__all__ = ["ErrorBudget", "BudgetAllocation", "DEFAULT_PER_CHECK_DELTA"]
+__all__ = ["ErrorBudget", "BudgetAllocation", "DEFAULT_DELTA"]
 
-#: Default false-failure probability of one statistical check (DESIGN.md, "never flake").
-DEFAULT_PER_CHECK_DELTA = 1e-6
+#: The default false-failure probability δ of one statistical check: the one constant every
+#: check, interval and experiment defaults to (so that the suite never flakes).
+DEFAULT_DELTA = 1e-6
 
 
 @dataclass(frozen=True, repr=False)
@@ -78,7 +79,7 @@ class ErrorBudget:
     ``total`` set, check i gets delta_i = total * w_i / sum_j w_j and the family-wise
     probability is at most ``total``; without it each check gets ``per_check`` and the
     family-wise probability is ``per_check`` times the number of checks. A check's budget
-    changes its sample size, never its delta (DESIGN.md, "Budgets").
+    changes its sample size, never its delta.
 
     References
     ----------
@@ -92,7 +93,7 @@ class ErrorBudget:
     """
 
     total: float | None = None
-    per_check: float = DEFAULT_PER_CHECK_DELTA
+    per_check: float = DEFAULT_DELTA
 
     def __post_init__(self):
         total, per_check = _error_budget_iv(self.total, self.per_check)

@@ -262,6 +262,7 @@ def _scaled(p, value):
     try:
         return p * value
     except TypeError:
+        # start-up: sympy (~1 s to import) is needed only for exact symbolic input
         import sympy
 
         return sympy.Rational(p.numerator, p.denominator) * value

@@ -7,7 +7,8 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from .. import estimators
+from ._families import example_params
+from ._protocol import names as estimator_names
 
 __all__ = ["INSTANCES", "exact_moments", "params_for", "as_float", "k_values", "cases"]
 
@@ -28,7 +29,7 @@ def exact_moments(d):
 
 
 def params_for(name, d, k):
-    params = estimators.example_params(name, d, k=k)
+    params = example_params(name, d, k=k)
     if "second_moments" in params:
         params["second_moments"] = exact_moments(d)
     return params
@@ -55,7 +56,7 @@ def k_values(name, d):
 
 def cases(names=None, instances=("d3", "d4", "w0")):
     out = []
-    for name in names or estimators.names():
+    for name in names or estimator_names():
         for inst in instances:
             d = len(INSTANCES[inst][0])
             for k in k_values(name, d):

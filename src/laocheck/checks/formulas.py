@@ -1,7 +1,7 @@
-"""Symbolic and exact checks of the formulas (CATALOG section 2), on the expressions of
+"""Symbolic and exact checks of the formulas, on the expressions of
 :mod:`laocheck.bounds._formulas` — the same objects the numbers of ``laocheck bounds`` come from.
 
-Each check is registered in :mod:`laocheck.lemmas` with its CATALOG id (parts as ``ID.part``).
+Each check is registered in :mod:`laocheck.checks` with its id (parts as ``ID.part``).
 Method: sympy (``simplify`` of a difference, ``solve`` of a stationarity condition, exact
 rationals) and exact enumeration with ``fractions.Fraction``-valued sympy Rationals; none is
 statistical, so δ = 0.
@@ -12,11 +12,15 @@ from __future__ import annotations
 import itertools
 import math
 
+import mpmath
 import numpy as np
 import sympy as sp
 
-from ..lemmas import Result, Status, register
-from ._formulas import EPS_LASSO, EPS_RIDGE, FORMULAS, SYMBOLS
+from ..bounds import rho_lasso, rho_ridge
+from ..bounds._formulas import EPS_LASSO, EPS_RIDGE, FORMULAS, SYMBOLS
+from ..data import PowerLawBernoulli
+from ..experiments.rho import rho_table
+from ._registry import Result, Status, register
 
 d, k, m, B, eta, G, S, S_inf = (SYMBOLS[n] for n in ("d", "k", "m", "B", "eta", "G", "S", "S_inf"))
 N_half, N_one, H, A_one, m1, m2, delta, eps, lam, p, c = (
@@ -27,16 +31,18 @@ F = FORMULAS
 
 def _zero(expr):
     """True when expr == 0: sympy's simplify proves it, or — when simplify cannot normalise
-    nested square roots — the expression vanishes to 25 digits at 8 random points with every
-    symbol in (2, 50) (``evalf`` at 40 digits; a nonzero algebraic expression of this size does
-    not vanish at 8 random points)."""
+    nested square roots — the expression vanishes to 25 digits at 8 points with every symbol in
+    (2, 50) (``evalf`` at 40 digits; a nonzero algebraic expression of this size does not vanish
+    at 8 generic points). The points are a Weyl sequence (frac(i·√p) for the j-th prime p),
+    deterministic and rational: no random seed is involved."""
     expr = sp.sympify(expr)
     if sp.simplify(sp.expand_log(sp.simplify(expr), force=True)) == 0:
         return True
     syms = sorted(expr.free_symbols, key=lambda s_: s_.name)
-    rng = np.random.default_rng(12345)
-    for _ in range(8):
-        point = {s_: sp.Rational(int(rng.integers(2000, 50000)), 1000) for s_ in syms}
+    primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53]
+    for i in range(1, 9):
+        point = {s_: sp.Rational(2000 + int(48000 * math.modf(i * math.sqrt(primes[j % 16]))[0]),
+                                 1000) for j, s_ in enumerate(syms)}
         val = sp.N(expr.subs(point), 40)
         scale = max(1, max(abs(sp.N(a.subs(point), 40)) for a in sp.Add.make_args(sp.expand(expr))))
         if not val.is_number or abs(val) > sp.Float(10) ** -25 * scale:
@@ -659,7 +665,6 @@ def check_ks15_thm47(ctx):
           expected=Status.ERRATUM, correction="KS15.Eq11-12.exact")
 def check_ks15_rho_printed(ctx):
     """KS15 Sec. 5.1: the printed ρ values against the exact ones (see :func:`rho_table`)."""
-    from .command import rho_table
     rows = rho_table()
     bad = [r for r in rows if r["printed"] is not None and not r["agrees"]]
     figs = {f"{r['scenario']}@alpha={r['alpha']}": {"exact": r["exact"], "printed": r["printed"]}
@@ -680,9 +685,6 @@ def check_ks15_rho_printed(ctx):
           "Cauchy-Schwarz bound rho <= 1 on random moment vectors", delta=0.0, detectable=0.0)
 def check_ks15_rho_exact(ctx):
     """KS15 eq. (11)-(12): laocheck's ρ equals an independent 30-digit evaluation; ρ ≤ 1."""
-    import mpmath
-    from ..data import PowerLawBernoulli
-    from ._moments import rho_lasso, rho_ridge
     mpmath.mp.dps = 30
     worst = 0.0
     for scen in ("ridge", "lasso"):
@@ -699,7 +701,7 @@ def check_ks15_rho_exact(ctx):
                 ref = mpmath.fsum(mu) / (500 * max(mu))
                 got = rho_lasso(mom)
             worst = max(worst, abs(got - float(ref)) / float(ref))
-    r = np.random.default_rng(0) if ctx is None else ctx.rng
+    r = ctx.rng
     le1 = all(rho_ridge(v) <= 1 + 1e-12 and rho_lasso(v) <= 1 + 1e-12
               for v in (r.random(20) for _ in range(200)))
     eq1 = math.isclose(rho_ridge(np.full(7, 0.3)), 1.0) and math.isclose(rho_lasso(np.full(7, 0.3)), 1.0)
@@ -730,14 +732,14 @@ def check_ks15_table1(ctx):
                    "(ridge new/old)^2": str(o1), "(lasso new/full)^2": str(o2)})
 
 
-@register("bounds.scale", citation="CATALOG sec. 2 (scaling) / issue 6 scale check",
+@register("LAO.Bounds.scaling", citation="CB11, HK12, KS15 bounds: scaling (dimensional analysis)",
           statement="(x, y, B) -> (x, cy, cB) multiplies excess risks and every bound by c^2 "
           "(ridge step sizes invariant, EG step sizes by 1/c)",
           assumptions="G -> cG (the gradient estimate scales by c), moments of x unchanged",
           method="sympy: each formula with a declared scaling exponent, B -> cB, G -> cG, "
           "eta -> c^s eta (s = 0 ridge, -1 lasso), lam unchanged", delta=0.0, detectable=0.0)
 def check_scale(ctx):
-    """The scale check (CATALOG sec. 2, scaling) on every formula of CB11, HK12 and KS15 with a
+    """The scale check (dimensional analysis) on every formula of CB11, HK12 and KS15 with a
     declared exponent; HK12 Thm 3.4's printed η and KS15 Thm 3.12's printed bound fail it."""
     rows = scale_report()
     bad = [r for r in rows if not r["ok"]]
@@ -751,7 +753,7 @@ def check_scale(ctx):
 
 def scale_report():
     """For each formula of CB11/HK12/KS15 with a declared scaling exponent: does B -> cB
-    (G -> cG, eta -> c^s eta) multiply it by c^exponent? (issue 6, the scale check)."""
+    (G -> cG, eta -> c^s eta) multiply it by c^exponent?."""
     cc = sp.Symbol("cc", positive=True)
     rows = []
     for fid in sorted(F):

@@ -24,7 +24,7 @@ import sympy as sp
 from scipy import optimize, special
 
 from .. import estimators
-from ..testing.instances import INSTANCES
+from ..estimators.instances import INSTANCES
 from ._common import coverage_verdict, exact_distribution, fstr, worst_ratio_verdict
 from ._registry import Result, Status, register
 from ._search import adversarial_max, ball

@@ -1,4 +1,4 @@
-"""Properties of every estimator (CATALOG section 2, "Properties of every estimator and learner").
+"""Properties of every estimator ("Properties of every estimator and learner").
 
 One check per (estimator, property), each taking the estimator object of the protocol, so that
 ``check.with_estimator(mine)`` runs it on a user's own estimator:
@@ -23,7 +23,7 @@ from fractions import Fraction as F
 import numpy as np
 
 from .. import estimators, stats
-from ..testing.instances import INSTANCES, as_float, params_for
+from ..estimators.instances import INSTANCES, as_float, params_for
 from ._common import draw_moments, exact_distribution, exact_mean, fstr, mc_mean_verdict
 from ._registry import Result, Status, register
 
@@ -161,7 +161,7 @@ def check_kernel_matches_reference(ctx, *, estimator, name):
 
 
 def check_scaling(ctx, *, estimator, name):
-    """Scaling (CATALOG section 2; HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eqs. (6)-(8) are
+    """Scaling (HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eqs. (6)-(8) are
     homogeneous of degree 1 in (w, y) and of degree 0 for x̃)."""
     w, x, y = INSTANCES[INSTANCE]
     c = F(2)
@@ -194,23 +194,23 @@ def _register():
     common = dict(assumptions=f"instance {INSTANCE} (dyadic, laocheck.testing.instances)")
     for name in CLAIMED_UNBIASED:
         est = estimators.get(name, **_params(name))
-        register(f"Estimators.{name}.unbiased.exact", citation=est.citation,
+        register(f"{name}.unbiased.exact", citation=est.citation,
                  statement=f"E[{name}] = its target (x, wᵀx − y or the gradient), exactly",
                  method="exact enumeration (Fractions)", delta=0.0, detectable=0.0,
                  estimator=name, params=_params(name), name=name, **common)(check_unbiased_exact)
-        register(f"Estimators.{name}.unbiased.monte_carlo", citation=est.citation,
+        register(f"{name}.unbiased.monte_carlo", citation=est.citation,
                  statement=f"the Cython kernel of {name} is unbiased for its target",
                  method="Monte Carlo, simultaneous empirical-Bernstein intervals from kernel sums",
                  detectable="reported per run (Bernstein design, β = 0.1)", estimator=name,
                  params=_params(name), name=name, **common)(check_unbiased_monte_carlo)
     for name in FINITE_SUPPORT:
         est = estimators.get(name, **_params(name))
-        register(f"Estimators.{name}.budget", citation=est.citation,
+        register(f"{name}.budget", citation=est.citation,
                  statement=f"every draw of {name} observes at most {est.budget} attributes of x",
                  method="exact enumeration + every kernel draw", delta=0.0,
                  detectable="one draw over budget", estimator=name, params=_params(name),
                  name=name, **common)(check_budget)
-        register(f"Estimators.{name}.kernel_matches_reference", citation=est.citation,
+        register(f"{name}.kernel_matches_reference", citation=est.citation,
                  statement=f"the kernel of {name} draws from the exact distribution of the "
                  "literal reference version",
                  method="multinomial test (per-category Clopper-Pearson, Bonferroni) against "
@@ -219,7 +219,7 @@ def _register():
                      check_kernel_matches_reference)
     for name in SCALABLE:
         est = estimators.get(name, **_params(name))
-        register(f"Estimators.{name}.scaling", citation=est.citation,
+        register(f"{name}.scaling", citation=est.citation,
                  statement="(w, x, y) -> (c·w, x, c·y) scales the residual/gradient estimate by c "
                  "(x̃ unchanged), in distribution", method="exact enumeration, c = 2",
                  delta=0.0, detectable=0.0, estimator=name, params=_params(name), name=name,
@@ -269,7 +269,7 @@ def _register_clipping():
     for name in CLIPPED:
         est = estimators.get(name, **_params(name))
         params = {**_params(name), "eta": 4.0}
-        register(f"Estimators.{name}.clip_threshold", citation=est.citation + " (clip, HK12 Alg. 2 "
+        register(f"{name}.clip_threshold", citation=est.citation + " (clip, HK12 Alg. 2 "
                  "line 13)", statement="ḡ[i] = clip(g̃[i], 1/η) in distribution: the clipped "
                  "estimate is the image of the unclipped one under clip(·, 1/η)",
                  assumptions="instance d4, η = 4 (clipping active)",

@@ -22,8 +22,9 @@ import numpy as np
 import sympy as sp
 
 from .. import estimators
+from ..estimators import Moments
+from ..estimators.instances import INSTANCES, as_float
 from ..stats.exact import enumerate_outcomes
-from ..testing.instances import INSTANCES, as_float
 from ._common import coverage_verdict, exact_distribution, exact_mean, fstr, mc_mean_verdict
 from ._registry import Result, Status, register
 
@@ -69,7 +70,6 @@ def check_lemma7_mc(ctx):
     n = ctx.n(100_000, 5_000_000)
     draws = est.sample(w, x, 1.0, n=n, rng=ctx.rng)        # y = 1: row d is 2·v
     v = np.asarray(draws.values)[:, d, :] / 2.0
-    from ..estimators import Moments
     m = Moments(n=n, sum=v.sum(0), sum_sq=(v * v).sum(0), sum_norm_sq=float((v * v).sum()),
                 sum_norm_sq_sq=0.0, attributes_sum=0, attributes_sum_sq=0, attributes_max=0)
     bound = d / k * np.abs(x)

@@ -20,10 +20,11 @@ from fractions import Fraction as F
 
 import numpy as np
 import sympy as sp
+from scipy.special import erf
 
 from .. import estimators, stats
+from ..estimators.instances import INSTANCES, as_float
 from ..reference import estimators as ref
-from ..testing.instances import INSTANCES, as_float
 from ._common import exact_distribution, exact_mean, fstr, worst_ratio_verdict
 from ._registry import Result, Status, register
 from ._search import adversarial_max, ball
@@ -785,7 +786,6 @@ def check_claim42(ctx):
     gap = (rho - u).subs(u, up)                      # u > 0 (ρ even)
     decreasing = sp.simplify(sp.diff(gap, up) - (sp.erf(up) - 1)) == 0   # erf − 1 < 0
     at0 = sp.simplify(rho.subs(u, 0) - 1 / sp.sqrt(sp.pi)) == 0
-    from scipy.special import erf
     worst = 0.0
     for eps in (0.1, 0.5, 1.0, 3.0):
         for delta in (0.0, 0.05, 0.5, 2.0):

@@ -8,6 +8,7 @@ from fractions import Fraction as F
 import numpy as np
 
 from .. import stats
+from ..estimators import Moments
 from ..stats.exact import enumerate_outcomes
 from ._registry import Result, Status
 
@@ -59,7 +60,6 @@ def draw_moments(est, w, x, y, n, rng):
             pass
     draws = est.sample(w, x, y, n=n, rng=rng)
     v = np.asarray(draws.values, dtype=float).reshape(n, -1)
-    from ..estimators import Moments
     att = np.asarray(draws.attributes, dtype=np.int64)
     hist = np.bincount(np.minimum(att, 64), minlength=65)
     return Moments(n=n, sum=v.sum(0), sum_sq=(v * v).sum(0), sum_norm_sq=float((v * v).sum()),

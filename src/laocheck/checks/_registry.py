@@ -1,22 +1,32 @@
-"""The check registry: one registered check per statement of shared/CATALOG.md.
+"""The check registry: one registered check per statement of CB11, HK12 and KS15.
 
-A check is a plain function ``func(ctx) -> Result`` registered with its id (the CATALOG id, one
-per part: ``HK12.Lemma3.3.unbiased``), the citation, the literal statement as printed, the
-assumptions, the method, its false-failure probability δ and the smallest violation it can
-detect. A check of an estimate takes the estimator object of the protocol
-(:mod:`laocheck.estimators._protocol`) as a keyword argument, like scikit-learn's estimator
+A check is a plain function ``func(ctx) -> Result`` registered with its id, the citation, the
+literal statement as printed, the assumptions, the method, its false-failure probability δ and
+the smallest violation it can detect. A check of an estimate takes the estimator object of the
+protocol (:mod:`laocheck.estimators`) as a keyword argument, like scikit-learn's estimator
 checks, so the same check runs on a user's own estimator::
 
-    >>> from laocheck import lemmas
-    >>> check = lemmas.checks("HK12.Lemma3.3.unbiased.exact")[0]      # doctest: +SKIP
-    >>> record = lemmas.run(check, seed=0, budget="fast")             # doctest: +SKIP
-    >>> record["status"]                                              # doctest: +SKIP
+    >>> from laocheck import checks
+    >>> check = checks.get("HK12.Lemma3.3.unbiased")
+    >>> record = checks.run(check, seed=0, budget="fast")
+    >>> record.status
     'PASS'
-    >>> mine = check.with_estimator(my_estimator)     # the same check on a user's estimator
 
-Writing a check (another module of ``laocheck.lemmas``, or one of ``_EXTRA_CHECK_MODULES``)::
+Ids
+---
+* a statement of a paper: ``<PAPER>.<Label>[.<part>]`` — the paper's short name and its own
+  label (``HK12.Lemma3.3.eq9``, ``KS15.Thm4.7.constant61``, ``CB11.Lemma8.expectation``);
+  a corrected reading of an erratum adds ``_corrected`` (or names the proof's version:
+  ``HK12.Thm3.4.eta_proof``); an empirical check of a theorem ends in ``.empirical``;
+* a property of an algorithm: ``<PAPER>.<Algo>[.<estimate>].<property>`` — the estimator
+  properties ``HK12.AERR.gradient.unbiased.exact``, ``KS15.DDAELR.residual.budget``, the
+  learners' ``HK12.AERR.budget``; properties of all three papers at once use ``LAO`` as the
+  paper (``LAO.Bounds.scaling``).
 
-    from laocheck.lemmas import Result, Status, register
+Writing a check: a module of :data:`CHECK_MODULES` (the list is explicit; a module that fails to
+import makes the catalog raise with the module's name)::
+
+    from laocheck.checks import Result, Status, register
 
     @register("KS15.LemmaB.4", citation="KS15 Lemma B.4",
               statement="f(max(η1, η2)) <= min(f(η1), f(η2)) for f(η) = a/η + bη",
@@ -30,12 +40,13 @@ the estimator built with ``laocheck.estimators.get(name, **params)`` to the func
 ``estimator`` keyword; :meth:`Check.with_estimator` rebinds it to any object implementing the
 protocol.
 
-``run(check, seed, budget)`` seeds the check from ``SeedSequence(seed)`` keyed by its id (never
-per worker), so the same seed gives the same records for any number of jobs.
+``run(check, seed, budget)`` seeds the check from ``SeedSequence(seed)`` with a spawn key
+derived from its id (never per worker), so the same seed gives the same records for any number
+of jobs; the record keeps the entropy and the spawn key, so one check can be rerun alone.
 
 A literal statement that is false is registered with ``expected=Status.ERRATUM`` and
 ``correction=<id of the corrected check>``; the corrected statement is its own check expecting
-PASS. The pytest suite asserts ``status == check.expected`` (strict, like scikit-learn's
+PASS. The test suite asserts ``status == check.expected`` (strict, like scikit-learn's
 ``xfail_checks``: a literal erratum that starts to pass is reported too).
 """
 
@@ -46,28 +57,39 @@ import fnmatch
 import hashlib
 import importlib
 import math
-import pkgutil
 import time
 import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable
 
 import numpy as np
 
+from .. import estimators
 from ..exceptions import InvalidParameterError
+from ..stats import DEFAULT_DELTA
 
-__all__ = ["Status", "Result", "Context", "Check", "register", "checks", "run", "check_seed",
-           "run_on", "BUDGETS", "DEFAULT_DELTA", "ERRATA_FIELDS", "errata"]
+__all__ = ["Status", "Result", "Context", "Check", "CheckRecord", "register", "checks", "get",
+           "run", "check_seed", "run_on", "BUDGETS", "DEFAULT_DELTA", "ERRATA_FIELDS", "errata",
+           "CHECK_MODULES", "CatalogImportError"]
 
-#: Default false-failure probability of one statistical check (DESIGN.md, "never flake").
-DEFAULT_DELTA = 1e-6
 BUDGETS = ("fast", "full")
 ERRATA_FIELDS = ("id", "literal", "counterexample", "correction")
 
-#: Modules outside ``laocheck/lemmas/`` holding checks (section-3 and bound-formula checks).
-#: A module of this tuple that does not exist yet is skipped; any other import error propagates.
-_EXTRA_CHECK_MODULES = ("laocheck.bounds.checks", "laocheck.experiments.checks")
-_NOT_CHECK_MODULES = frozenset({"command"})    # and every private module (``_*``)
+#: Every module of ``laocheck.checks`` that registers checks, imported in this order on first use
+#: of the catalog. The list is total: a test asserts it names every public module of the package.
+CHECK_MODULES = (
+    "laocheck.checks.cb11",              # CB11 statements
+    "laocheck.checks.hk12",              # HK12 statements
+    "laocheck.checks.ks15",              # KS15 statements
+    "laocheck.checks.estimator_properties",   # unbiasedness, budget, kernel = reference, scaling
+    "laocheck.checks.learner_budgets",   # attribute budget of every learner
+    "laocheck.checks.formulas",          # the bounds' formulas (sympy) and Table 1
+    "laocheck.checks.empirical",         # bounds against empirical runs
+)
+
+
+class CatalogImportError(ImportError):
+    """A check module failed to import: the catalog would be partial, so it is not built."""
 
 
 class Status(str, enum.Enum):
@@ -105,11 +127,22 @@ class Result:
 
 @dataclass(frozen=True)
 class Context:
-    """Passed to every check: its random generator, the budget and its δ."""
+    """Passed to every check: its random generator, the budget and its δ.
+
+    ``rng`` draws from the check's SeedSequence; :meth:`spawn` gives independent child
+    SeedSequences of it for runs that seed their own generators (replicates, workers).
+    """
 
     rng: np.random.Generator
     budget: str = "fast"
     delta: float = DEFAULT_DELTA
+    seed_sequence: np.random.SeedSequence | None = None
+
+    def spawn(self):
+        """A new child SeedSequence of the check's own (the i-th call gives spawn key + (i,))."""
+        if self.seed_sequence is None:
+            raise InvalidParameterError("`seed_sequence` is not set: this context cannot spawn.")
+        return self.seed_sequence.spawn(1)[0]
 
     def n(self, fast, full):
         """A sample count by budget (the budget changes sample counts, never δ)."""
@@ -143,7 +176,6 @@ class Check:
         if est is None:
             return None
         if isinstance(est, str):
-            from .. import estimators
             return estimators.get(est, **self.params)
         if callable(est) and not hasattr(est, "sample"):
             return est()
@@ -189,7 +221,7 @@ def register(id, *, citation, statement, assumptions="", method, delta=DEFAULT_D
         raise InvalidParameterError(f"`id` must be a nonempty string; got id={id!r}.")
     if not (isinstance(delta, (int, float)) and 0 <= delta <= 1e-6):
         raise InvalidParameterError(
-            f"`delta` must satisfy 0 <= delta <= 1e-6 (DESIGN.md: never flake); got delta={delta!r}.")
+            f"`delta` must satisfy 0 <= delta <= 1e-6 (a check must never flake); got delta={delta!r}.")
 
     def decorate(func):
         if id in _CHECKS and _CHECKS[id].func is not func:
@@ -205,20 +237,19 @@ def register(id, *, citation, statement, assumptions="", method, delta=DEFAULT_D
 
 
 def _import_check_modules():
+    """Import every module of :data:`CHECK_MODULES` (once); any failure raises
+    :class:`CatalogImportError` naming the module, never a silently partial catalog."""
     global _DISCOVERED
     if _DISCOVERED:
         return
-    _DISCOVERED = True
-    from . import __path__ as lemmas_path
-    for info in sorted(pkgutil.iter_modules(lemmas_path), key=lambda i: i.name):
-        if not info.name.startswith("_") and info.name not in _NOT_CHECK_MODULES:
-            importlib.import_module(f"laocheck.lemmas.{info.name}")
-    for name in _EXTRA_CHECK_MODULES:
+    for name in CHECK_MODULES:
         try:
             importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not name.startswith(exc.name):
-                raise
+        except Exception as exc:
+            raise CatalogImportError(
+                f"the check catalog is incomplete: module {name} failed to import "
+                f"({type(exc).__name__}: {exc})", name=name) from exc
+    _DISCOVERED = True
 
 
 def checks(pattern=None):
@@ -242,8 +273,9 @@ def get(id):
 
 
 def check_seed(seed, id):
-    """The SeedSequence of check ``id`` in a run with ``seed``: keyed by the id, so the same
-    (seed, id) gives the same stream whatever the worker or the order of execution."""
+    """The SeedSequence of check ``id`` in a run with ``seed``: ``SeedSequence(seed)`` with a
+    spawn key derived from the id (SHA-256), so the same (seed, id) gives the same stream
+    whatever the worker or the order of execution."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InvalidParameterError(f"`seed` must be an integer >= 0; got seed={seed!r}.")
     digest = hashlib.sha256(id.encode("utf-8")).digest()
@@ -272,19 +304,73 @@ def _jsonable(value):
     return str(value)
 
 
-def run(check, seed=0, budget="fast", *, catch=True):
-    """Run one check; return its record (a JSON-ready dict).
+@dataclass(frozen=True)
+class CheckRecord:
+    """The outcome of one run of one check: what was checked, the verdict and the figures.
 
-    Keys: id, status, expected, citation, statement, assumptions, method, delta, detectable,
-    figures, counterexample, correction, note, seconds, seed. With ``catch`` (the default) an
-    exception inside the check is a FAIL whose note holds the traceback.
+    ``status`` and ``expected`` are the strings of :class:`Status`; ``figures``,
+    ``counterexample`` and ``detectable`` are JSON-ready; ``entropy`` and ``spawn_key`` are the
+    check's :class:`numpy.random.SeedSequence` (``SeedSequence(entropy, spawn_key=spawn_key)``
+    reruns it alone). :meth:`to_dict` is the form ``laocheck verify --json`` writes.
+    """
+
+    id: str
+    status: str
+    expected: str
+    citation: str
+    statement: str
+    assumptions: str
+    method: str
+    delta: float
+    detectable: Any
+    figures: dict
+    counterexample: Any
+    correction: str | None
+    note: str
+    seconds: float
+    seed: int
+    budget: str
+    entropy: int
+    spawn_key: tuple
+
+    def to_dict(self):
+        """A JSON-ready dict of every field (``spawn_key`` as a list)."""
+        out = asdict(self)
+        out["spawn_key"] = list(self.spawn_key)
+        return out
+
+    @classmethod
+    def from_dict(cls, doc):
+        """The record of :meth:`to_dict`'s output (for example one entry of a verify JSON)."""
+        names = {f.name for f in fields(cls)}
+        missing = names - set(doc)
+        if missing:
+            raise InvalidParameterError(
+                f"`doc` must have every field of a check record; missing {sorted(missing)}.")
+        values = {k: doc[k] for k in names}
+        values["spawn_key"] = tuple(values["spawn_key"])
+        return cls(**values)
+
+    @property
+    def passed(self):
+        """True when the status is the one the check declares (PASS, or ERRATUM for a literal
+        statement known to be false)."""
+        return self.status == self.expected
+
+
+def run(check, seed=0, budget="fast", *, catch=True):
+    """Run one check; return its :class:`CheckRecord`.
+
+    With ``catch`` (the default) an exception inside the check is a FAIL whose note holds the
+    traceback.
     """
     if isinstance(check, str):
         check = get(check)
     if budget not in BUDGETS:
         raise InvalidParameterError(f"`budget` must be one of {BUDGETS}; got budget={budget!r}.")
-    ctx = Context(rng=np.random.default_rng(check_seed(seed, check.id)), budget=budget,
-                  delta=check.delta)
+    seq = check_seed(seed, check.id)
+    ctx = Context(rng=np.random.default_rng(seq), budget=budget, delta=check.delta,
+                  seed_sequence=seq)
     start = time.perf_counter()
     try:
         result = check(ctx)
@@ -293,16 +379,16 @@ def run(check, seed=0, budget="fast", *, catch=True):
             raise
         result = Result(Status.FAIL, {}, note="error: " + traceback.format_exc(limit=6))
     seconds = time.perf_counter() - start
-    record = check.describe()
-    record.update({
-        "status": result.status.value, "figures": _jsonable(result.figures),
-        "counterexample": _jsonable(result.counterexample),
-        "correction": result.correction or check.correction,
-        "detectable": _jsonable(result.detectable if result.detectable is not None
-                                else check.detectable),
-        "note": result.note, "seconds": round(seconds, 4), "seed": int(seed), "budget": budget,
-    })
-    return record
+    return CheckRecord(
+        id=check.id, status=result.status.value, expected=check.expected.value,
+        citation=check.citation, statement=check.statement, assumptions=check.assumptions,
+        method=check.method, delta=check.delta,
+        detectable=_jsonable(result.detectable if result.detectable is not None
+                             else check.detectable),
+        figures=_jsonable(result.figures), counterexample=_jsonable(result.counterexample),
+        correction=result.correction or check.correction, note=result.note,
+        seconds=round(seconds, 4), seed=int(seed), budget=budget, entropy=int(seq.entropy),
+        spawn_key=tuple(int(v) for v in seq.spawn_key))
 
 
 def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
@@ -318,9 +404,6 @@ def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
 
 def errata(records):
     """The errata table rows (id, literal, counterexample, correction) of a run's records."""
-    rows = []
-    for r in records:
-        if r["status"] == Status.ERRATUM.value:
-            rows.append({"id": r["id"], "literal": r["statement"],
-                         "counterexample": r["counterexample"], "correction": r["correction"]})
-    return rows
+    return [{"id": r.id, "literal": r.statement, "counterexample": r.counterexample,
+             "correction": r.correction}
+            for r in records if r.status == Status.ERRATUM.value]

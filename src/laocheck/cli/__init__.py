@@ -1,20 +1,25 @@
 """The ``laocheck`` command.
 
 Subcommands: ``list`` (the estimators with their budgets and citations, and the registered checks
-of the lemma catalog with theirs) here, and the commands
-that live beside the code they drive: each module named in ``_COMMAND_MODULES`` has
-``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the exit
-status). A module of that list that is not part of this installation yet is left out; any other
-import error propagates.
+with theirs) here, and one module of this package per other command (``verify``, ``bounds``):
+each has ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the
+exit status).
 
 Exit status: 0 on success, 2 on a usage error (argparse's convention).
 """
 
 import argparse
 import json
+import os
 import sys
 
-from . import __version__
+from .. import __version__
+from ..checks import checks
+from ..estimators import example_params, get, names
+from . import bounds, verify
+
+#: The modules adding a subcommand, in the order of ``laocheck --help``.
+_COMMAND_MODULES = (verify, bounds)
 
 EPILOG_LIST = """examples:
   laocheck list                      every estimator and every check, with citations
@@ -45,32 +50,14 @@ def _build_parser():
     what.add_argument("--estimators", action="store_true",
                       help="only the estimators. Default: estimators and checks.")
     what.add_argument("--checks", action="store_true",
-                      help="only the checks of the lemma catalog. Default: estimators and checks.")
+                      help="only the checks of the catalog. Default: estimators and checks.")
     p_list.set_defaults(func=_cmd_list)
-    for module in _command_modules():
+    for module in _COMMAND_MODULES:
         module.add_parser(sub)
     return parser
 
 
-# Subcommands defined beside the code they drive (``verify``: the lemma catalog; ``bounds``: the
-# bounds module). Each module provides ``add_parser(subparsers)``.
-_COMMAND_MODULES = ("laocheck.lemmas.command", "laocheck.bounds.command")
-
-
-def _command_modules():
-    import importlib
-    modules = []
-    for name in _COMMAND_MODULES:
-        try:
-            modules.append(importlib.import_module(name))
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not name.startswith(exc.name):
-                raise
-    return modules
-
-
 def _estimator_rows(match):
-    from .estimators import example_params, get, names
     rows = []
     for name in names():
         if match not in name:
@@ -97,12 +84,6 @@ def _budget_text(est):
 
 
 def _check_rows(match):
-    try:
-        from .lemmas import checks
-    except ModuleNotFoundError as exc:       # pragma: no cover - lemma catalog not installed
-        if exc.name is None or not "laocheck.lemmas".startswith(exc.name):
-            raise
-        return []
     return [{"id": c.id, "citation": c.citation, "expected": c.expected.value,
              "method": c.method, "statement": c.statement}
             for c in checks() if match in c.id]
@@ -146,7 +127,6 @@ def main(argv=None):
     except BrokenPipeError:
         # the reader went away (``laocheck verify | head``): stop quietly, as Unix tools do;
         # stdout is pointed at devnull so the interpreter's final flush cannot fail again
-        import os
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141                     # 128 + SIGPIPE, the shells' status for this case

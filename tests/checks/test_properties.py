@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings, target
 from hypothesis import strategies as st
 
 from laocheck import estimators
-from laocheck.lemmas._common import exact_distribution
+from laocheck.checks._common import exact_distribution
 
 SETTINGS = settings(derandomize=True, max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -10,7 +10,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from laocheck import estimators, lemmas
+from laocheck import checks as catalog
+from laocheck import estimators
 from laocheck.estimators import Draws
 from laocheck.stats.exact import RandomSource
 
@@ -145,17 +146,17 @@ def off_by_one_budget(k=2):
 
 
 CONTROLS = [
-    (wrong_importance_weight, ["Estimators.HK12.AERR.data_point.unbiased.exact",
-                               "Estimators.HK12.AERR.data_point.unbiased.monte_carlo",
+    (wrong_importance_weight, ["HK12.AERR.data_point.unbiased.exact",
+                               "HK12.AERR.data_point.unbiased.monte_carlo",
                                "HK12.Lemma3.3.eq9_corrected"]),
-    (wrong_sampling_probabilities, ["Estimators.HK12.AERR.residual.unbiased.exact",
-                                    "Estimators.HK12.AERR.residual.unbiased.monte_carlo"]),
-    (dropped_coordinate, ["Estimators.HK12.AERR.data_point.unbiased.exact",
+    (wrong_sampling_probabilities, ["HK12.AERR.residual.unbiased.exact",
+                                    "HK12.AERR.residual.unbiased.monte_carlo"]),
+    (dropped_coordinate, ["HK12.AERR.data_point.unbiased.exact",
                           "HK12.Lemma3.3.eq9_corrected"]),
     (without_instead_of_with_replacement, ["HK12.Lemma3.3.eq9_corrected"]),
     (with_instead_of_without_replacement, ["CB11.Lemma8.expectation_corrected"]),
-    (wrong_clipping_threshold, ["Estimators.HK12.AELR.clipped_gradient.clip_threshold"]),
-    (off_by_one_budget, ["Estimators.HK12.AERR.gradient.budget"]),
+    (wrong_clipping_threshold, ["HK12.AELR.clipped_gradient.clip_threshold"]),
+    (off_by_one_budget, ["HK12.AERR.gradient.budget"]),
 ]
 CASES = [(make, cid) for make, ids in CONTROLS for cid in ids]
 
@@ -163,29 +164,29 @@ CASES = [(make, cid) for make, ids in CONTROLS for cid in ids]
 @pytest.mark.parametrize("make,check_id", CASES,
                          ids=[f"{m.__name__}-{c}" for m, c in CASES])
 def test_control_is_caught(make, check_id):
-    record = lemmas.run(lemmas.get(check_id).with_estimator(make()), seed=0, budget="fast",
+    record = catalog.run(catalog.get(check_id).with_estimator(make()), seed=0, budget="fast",
                         catch=False)
-    assert record["status"] == "FAIL", record
+    assert record.status == "FAIL", record
 
 
 def test_every_control_is_caught_and_the_count():
     """7 controls written (6 kinds; replacement in both directions), all caught."""
     caught = 0
     for make, ids in CONTROLS:
-        statuses = [lemmas.run(lemmas.get(i).with_estimator(make()), seed=1)["status"]
+        statuses = [catalog.run(catalog.get(i).with_estimator(make()), seed=1).status
                     for i in ids[:1]]
         caught += all(s == "FAIL" for s in statuses)
     assert (len(CONTROLS), caught) == (7, 7)
 
 
 @pytest.mark.parametrize("name,check_id", [
-    ("HK12.AERR.data_point", "Estimators.HK12.AERR.data_point.unbiased.exact"),
-    ("HK12.AERR.residual", "Estimators.HK12.AERR.residual.unbiased.monte_carlo"),
-    ("HK12.AELR.clipped_gradient", "Estimators.HK12.AELR.clipped_gradient.clip_threshold"),
+    ("HK12.AERR.data_point", "HK12.AERR.data_point.unbiased.exact"),
+    ("HK12.AERR.residual", "HK12.AERR.residual.unbiased.monte_carlo"),
+    ("HK12.AELR.clipped_gradient", "HK12.AELR.clipped_gradient.clip_threshold"),
 ])
 def test_the_unbroken_python_estimator_passes(name, check_id):
     """The harness itself is sound: a correct user-style estimator passes the same checks."""
-    est = estimators.get(name, **lemmas.get(check_id).params)
+    est = estimators.get(name, **catalog.get(check_id).params)
 
     class Wrapped:
         budget, budget_kind, citation, k = est.budget, "max", "control", 2
@@ -193,5 +194,5 @@ def test_the_unbroken_python_estimator_passes(name, check_id):
         reference = staticmethod(est.reference)
         sample = staticmethod(est.sample)
     Wrapped.name = "user:" + name
-    record = lemmas.run(lemmas.get(check_id).with_estimator(Wrapped()), seed=0, catch=False)
-    assert record["status"] == "PASS", record
+    record = catalog.run(catalog.get(check_id).with_estimator(Wrapped()), seed=0, catch=False)
+    assert record.status == "PASS", record

@@ -1,4 +1,4 @@
-"""CATALOG section 3: each theorem's excess-risk bound against the algorithm's runs.
+"""Bound against empirical: each theorem's excess-risk bound against the algorithm's runs.
 
 For each theorem: R independent runs of its algorithm with the step size it prescribes
 (computed by :mod:`laocheck.bounds`) on KS15 Sec. 5.1's data (exact L_D and certified w*,
@@ -18,14 +18,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lemmas import Result, Status, register
-from .theorems import THEOREMS, available, run_theorem
+from .. import bounds
+from ..data import CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
+from ..experiments import LearnerSpec, compare, replicate, scaling_slope
+from ..experiments.theorems import THEOREMS, available, run_theorem
+from ..learners import AELR, AERR, GAELR
+from ._registry import Result, Status, register
 
 _DELTA = 1e-6
 
 
 def _seed(ctx):
-    return int(ctx.rng.integers(0, 2 ** 63 - 1))
+    """A child SeedSequence of the check's own, for one experiment run."""
+    return ctx.spawn()
 
 
 def _config(ctx):
@@ -49,7 +54,7 @@ def _theorem_check(theorem):
                            f"{comp.interval.high:.3g}] vs bound {comp.bound:.4g} "
                            f"(ratio {comp.ratio:.3g}).")
     check.__name__ = f"check_{theorem.replace('.', '_')}_empirical"
-    check.__doc__ = f"{theorem}: bound against the empirical excess risk (CATALOG sec. 3)."
+    check.__doc__ = f"{theorem}: bound against the empirical excess risk (bound against empirical)."
     return check
 
 
@@ -98,10 +103,6 @@ for _t, _stmt in _STATEMENTS.items():
           delta=_DELTA, detectable="a violation of the bound at any point (see figures)")
 def check_hk12_thm31_scaling(ctx):
     """HK12 Thm 3.1: log-log slopes of the empirical excess risk in m, d and k."""
-    from .. import bounds
-    from ..data import HK12HardInstance
-    from ..learners import AERR
-    from ._runs import LearnerSpec, compare, scaling_slope
     F = bounds.FORMULAS
     R = 1000 if ctx.full else 150
     base = dict(d=100, k=4, m=2000)
@@ -132,20 +133,16 @@ def check_hk12_thm31_scaling(ctx):
                        "slope interval is wide when a CI's lower end is near 0 (log scale).")
 
 
-@register("bounds.scale.empirical", citation="CATALOG sec. 2 (scaling); HK12 Thm 3.1, Thm 3.4",
+@register("LAO.Bounds.scaling.empirical", citation="scaling (dimensional analysis); HK12 Thm 3.1, Thm 3.4",
           statement="(x, y, B) -> (x, cy, cB) multiplies the excess risk by c^2",
           assumptions="same draws (seeds) for both scales; c = 3",
           method="AERR (eta = sqrt(k/(2dm)), B-free) and AELR with the proof's eta (∝ 1/B) must give "
                  "ratio c^2 run by run (to 1e-6); AELR with HK12 Thm 3.4's printed eta (∝ 1/B^2) is "
                  "reported (it is not scale-equivariant)", delta=0.0, detectable=1e-6)
 def check_scale_empirical(ctx):
-    """The empirical scale check (CATALOG sec. 2) on HK12 Alg. 1 / Alg. 2 (AERR with HK12 Thm 3.1's
+    """The empirical scale check (dimensional analysis) on HK12 Alg. 1 / Alg. 2 (AERR with HK12 Thm 3.1's
     η, AELR with HK12 Thm 3.4's proof η and printed η): per-run excess risks at (x, cy, cB) over
     those at (x, y, B) must be c²."""
-    from .. import bounds
-    from ..data import PowerLawBernoulli
-    from ..learners import AELR, AERR
-    from ._runs import LearnerSpec, replicate
     F = bounds.FORMULAS
     c, d, k, m, R = 3.0, 50, 4, 1000, 5 if not ctx.full else 20
     seed = _seed(ctx)
@@ -174,11 +171,6 @@ def check_scale_empirical(ctx):
 def _hk12_thm34_counter(ctx, which):
     """HK12 Thm 3.4 on x uniform on {±1}², y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), d = 2,
     k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the proof's (∝ 1/B)."""
-    import numpy as np
-    from .. import bounds
-    from ..data import CorrelatedSigns
-    from ..learners import AELR
-    from ._runs import LearnerSpec, compare
     F = bounds.FORMULAS
     d, k, m, B = 2, 1, 10_000, 100.0
     R = 1000 if ctx.full else 200
@@ -252,11 +244,6 @@ def check_ks15_thm47_any_m1(ctx):
     Lemma 4.8 holds w.p. 1 only for ε = 1. A phase-1 outcome that never sees the informative
     attribute makes q₁ ≈ 13ε/6 tiny; the clipped estimate (threshold 1/η) then shrinks that
     coordinate's gradient and phase 2 stays near w = 0."""
-    import numpy as np
-    from .. import bounds
-    from ..data import CorrelatedSigns
-    from ..learners import GAELR
-    from ._runs import LearnerSpec, compare
     F = bounds.FORMULAS
     d, k, B, dl, m1, m2 = 2, 1, 1.0, 0.05, 10 ** 9, 10 ** 5
     R = 400 if ctx.full else 100

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from laocheck.exceptions import InvalidParameterError
-from laocheck.lemmas import Result, Status, _registry, check_seed, checks, register, run
+from laocheck.checks import Result, Status, _registry, check_seed, checks, register, run
 
 
 @pytest.fixture
@@ -21,17 +21,17 @@ def test_register_run_and_seed_keyed_by_id(scratch):
 
     check = _registry.get("Test.draw")
     a, b = run(check, seed=3), run(check, seed=3)
-    assert a["figures"] == b["figures"] and a["status"] == "PASS"
-    assert run(check, seed=4)["figures"]["u"] != a["figures"]["u"]
-    assert a["figures"]["budget"] == "fast" and run(check, 3, "full")["figures"]["budget"] == "full"
+    assert a.figures == b.figures and a.status == "PASS"
+    assert run(check, seed=4).figures["u"] != a.figures["u"]
+    assert a.figures["budget"] == "fast" and run(check, 3, "full").figures["budget"] == "full"
     # the stream depends on (seed, id) only
     expected = float(np.random.default_rng(check_seed(3, "Test.draw")).random())
-    assert a["figures"]["u"] == expected
+    assert a.figures["u"] == expected
     assert check_seed(3, "Test.draw").entropy == 3
     assert check_seed(3, "Test.other").generate_state(2).tolist() != \
         check_seed(3, "Test.draw").generate_state(2).tolist()
     for key in ("id", "status", "citation", "statement", "figures", "delta", "seconds"):
-        assert key in a
+        assert key in a.to_dict()
     assert [c.id for c in checks("Test.*")] == ["Test.draw"]
 
 
@@ -41,7 +41,7 @@ def test_exception_in_a_check_is_a_fail_with_traceback(scratch):
         raise RuntimeError("kaboom")
 
     record = run("Test.boom", seed=0)
-    assert record["status"] == "FAIL" and "kaboom" in record["note"]
+    assert record.status == "FAIL" and "kaboom" in record.note
     with pytest.raises(RuntimeError):
         run("Test.boom", seed=0, catch=False)
 
@@ -53,13 +53,13 @@ def test_estimator_checks_rebind_to_a_user_estimator(scratch):
         return Result(Status.PASS, {"name": getattr(estimator, "name", "mine")})
 
     check = _registry.get("Test.est")
-    assert run(check)["figures"]["name"] == "HK12.AERR.gradient"
+    assert run(check).figures["name"] == "HK12.AERR.gradient"
 
     class Mine:
         def sample(self, *a, **k):  # pragma: no cover - never called
             raise AssertionError
 
-    assert run(check.with_estimator(Mine()))["figures"]["name"] == "mine"
+    assert run(check.with_estimator(Mine())).figures["name"] == "mine"
 
 
 @pytest.mark.parametrize("kwargs,word", [({"delta": 0.01}, "delta"), ({"delta": -1.0}, "delta")])
@@ -84,11 +84,47 @@ def test_run_validates(scratch):
 def test_run_on_a_users_estimator_object():
     """check_estimator style: every check taking an estimator, rebound to an object."""
     from laocheck import estimators
-    from laocheck.lemmas import run_on
+    from laocheck.checks import run_on
     est = estimators.get("HK12.AERR.gradient", k=2)
-    records = run_on(est, "Estimators.HK12.AERR.gradient.*", seed=2)
-    assert {r["id"] for r in records} >= {"Estimators.HK12.AERR.gradient.unbiased.exact",
-                                           "Estimators.HK12.AERR.gradient.budget"}
-    assert all(r["status"] == "PASS" for r in records)
+    records = run_on(est, "HK12.AERR.gradient.*", seed=2)
+    assert {r.id for r in records} >= {"HK12.AERR.gradient.unbiased.exact",
+                                           "HK12.AERR.gradient.budget"}
+    assert all(r.status == "PASS" for r in records)
     with pytest.raises(InvalidParameterError, match="estimator"):
         checks("HK12.Lemma3.2")[0].with_estimator(est)
+
+
+def test_catalog_modules_are_listed_explicitly_and_totally():
+    """CHECK_MODULES names every public module of laocheck.checks (none is left out of the
+    catalog by accident) and nothing else."""
+    import pkgutil
+
+    import laocheck.checks as package
+    public = {f"laocheck.checks.{m.name}" for m in pkgutil.iter_modules(package.__path__)
+              if not m.name.startswith("_")}
+    assert set(_registry.CHECK_MODULES) == public
+
+
+def test_a_check_module_that_fails_to_import_stops_the_catalog(monkeypatch):
+    """A broken check module raises with its name, never a silently partial catalog."""
+    monkeypatch.setattr(_registry, "_DISCOVERED", False)
+    monkeypatch.setattr(_registry, "CHECK_MODULES",
+                        (*_registry.CHECK_MODULES, "laocheck.checks.no_such_module"))
+    with pytest.raises(_registry.CatalogImportError, match="laocheck.checks.no_such_module"):
+        checks()
+
+
+def test_records_are_frozen_and_round_trip(scratch):
+    register("Test.rt", citation="c", statement="s", method="m")(
+        lambda ctx: Result(Status.PASS, {"x": 1.5}))
+    record = run("Test.rt", seed=9)
+    with pytest.raises(AttributeError):
+        record.status = "FAIL"
+    doc = record.to_dict()
+    assert _registry.CheckRecord.from_dict(doc) == record
+    assert doc["entropy"] == 9 and doc["spawn_key"] == list(check_seed(9, "Test.rt").spawn_key)
+    # the record's seed material reruns the check alone
+    seq = np.random.SeedSequence(record.entropy, spawn_key=record.spawn_key)
+    assert seq.generate_state(2).tolist() == check_seed(9, "Test.rt").generate_state(2).tolist()
+    with pytest.raises(InvalidParameterError, match="missing"):
+        _registry.CheckRecord.from_dict({"id": "x"})

@@ -9,9 +9,9 @@ import fnmatch
 
 import pytest
 
-from laocheck import lemmas
+from laocheck import checks as catalog
 
-CHECKS = lemmas.checks()
+CHECKS = catalog.checks()
 
 # CATALOG.md section 2 ids owned by the lemma catalog (the bound/theorem formulas are in
 # laocheck.bounds.checks). Each must have at least one check whose id starts with it.
@@ -29,14 +29,14 @@ CATALOG_IDS = [
 
 @pytest.mark.parametrize("check", CHECKS, ids=[c.id for c in CHECKS])
 def test_check(check):
-    record = lemmas.run(check, seed=0, budget="fast", catch=False)
-    assert record["status"] == check.expected.value, record
-    assert record["citation"] and record["statement"] and record["method"]
-    assert 0 <= record["delta"] <= 1e-6
-    if record["status"] == "ERRATUM":
-        assert record["counterexample"] is not None
-        assert record["correction"] in {c.id for c in CHECKS}
-        assert lemmas.get(record["correction"]).expected == lemmas.Status.PASS
+    record = catalog.run(check, seed=0, budget="fast", catch=False)
+    assert record.status == check.expected.value, record
+    assert record.citation and record.statement and record.method
+    assert 0 <= record.delta <= 1e-6
+    if record.status == "ERRATUM":
+        assert record.counterexample is not None
+        assert record.correction in {c.id for c in CHECKS}
+        assert catalog.get(record.correction).expected == catalog.Status.PASS
 
 
 @pytest.mark.parametrize("catalog_id", CATALOG_IDS)
@@ -52,20 +52,20 @@ def test_every_estimator_has_its_property_checks():
         if name.startswith(("HK12.GenEst", "HK12.AESVR")):
             continue
         for prop in ("budget", "kernel_matches_reference"):
-            assert f"Estimators.{name}.{prop}" in ids
+            assert f"{name}.{prop}" in ids
 
 
 def test_docstrings_cite_the_paper():
     for check in CHECKS:
-        if not check.func.__module__.startswith("laocheck.lemmas"):
+        if not check.func.__module__.startswith("laocheck.checks"):
             continue
         doc = check.func.__doc__ or ""
         assert any(p in doc for p in ("CB11", "HK12", "KS15")), check.id
 
 
 def test_same_seed_same_record_for_monte_carlo_checks():
-    for pattern in ("CB11.Lemma9.deviation", "Estimators.HK12.AERR.gradient.unbiased.monte_carlo"):
-        check = lemmas.checks(pattern)[0]
-        a, b = lemmas.run(check, seed=5), lemmas.run(check, seed=5)
-        assert a["figures"] == b["figures"]
+    for pattern in ("CB11.Lemma9.deviation", "HK12.AERR.gradient.unbiased.monte_carlo"):
+        check = catalog.checks(pattern)[0]
+        a, b = catalog.run(check, seed=5), catalog.run(check, seed=5)
+        assert a.figures == b.figures
         assert fnmatch.fnmatch(check.id, pattern)

@@ -1,4 +1,4 @@
-"""``laocheck verify``: run the lemma catalog, print the verdicts and the errata, write JSON.
+"""``laocheck verify``: run the check catalog, print the verdicts and the errata, write JSON.
 
 Exit status: 0 when no check FAILs (ERRATUM and INCONCLUSIVE are reported, not failures), 1 when
 one does, 2 on a usage error.
@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import sys
 import time
 
-from ._registry import BUDGETS, DEFAULT_DELTA, Status, checks, errata, run
+from joblib import Parallel, delayed
+
+from .._io import check_output_path, write_json_atomic
+from .._provenance import provenance
+from ..checks import BUDGETS, DEFAULT_DELTA, Status, checks, errata, get, run
 
 EPILOG = """examples:
   laocheck verify                         the whole catalog, fast budget, seed 0
@@ -28,8 +31,9 @@ statement is its own check); INCONCLUSIVE the budget cannot decide.
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
-        "verify", help="run the lemma catalog and report PASS/FAIL/ERRATUM/INCONCLUSIVE",
-        description="Run every registered check of the lemma catalog (CATALOG.md section 2).",
+        "verify", help="run the check catalog and report PASS/FAIL/ERRATUM/INCONCLUSIVE",
+        description="Run every registered check of the catalog: the statements of CB11, HK12 and "
+        "KS15 and the properties of every estimator and learner.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", metavar="GLOB", action="append", default=None,
                    help="run only the checks whose id matches GLOB (repeatable). Default: all.")
@@ -69,7 +73,6 @@ def _jobs(text):
 
 
 def _run_one(check_id, seed, budget):
-    from ._registry import get
     return run(get(check_id), seed, budget)
 
 
@@ -87,7 +90,7 @@ class _Progress:
         filled = int(width * self.done / max(self.total, 1))
         elapsed = time.perf_counter() - self.start
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                          f"{elapsed:6.1f}s {record['id'][:40]:<40}")
+                          f"{elapsed:6.1f}s {record.id[:40]:<40}")
         self.stream.flush()
 
     def close(self):
@@ -107,7 +110,6 @@ def run_catalog(selected, seed, budget, jobs, progress=None):
             if progress:
                 progress.update(rec)
         return records
-    from joblib import Parallel, delayed
     parallel = Parallel(n_jobs=jobs, return_as="generator", batch_size=1)
     for rec in parallel(delayed(_run_one)(cid, seed, budget) for cid in ids):
         records.append(rec)
@@ -118,7 +120,7 @@ def run_catalog(selected, seed, budget, jobs, progress=None):
 
 def key_figure(rec):
     """One short figure for the table."""
-    f = rec.get("figures") or {}
+    f = rec.figures or {}
     for key in ("worst_ratio", "failure_prob_interval", "max_abs_bias", "exact_bias",
                 "max_attributes", "lower_confidence_bound",
                 "max_width", "exact_max_attributes", "kernel_max_attributes"):
@@ -136,27 +138,13 @@ def key_figure(rec):
     return ""
 
 
-def _versions():
-    import numpy
-    import scipy
-    from .. import __version__
-    out = {"laocheck": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
-           "scipy": scipy.__version__}
-    for mod in ("sympy", "hypothesis", "joblib"):
-        try:
-            out[mod] = __import__(mod).__version__
-        except Exception:  # pragma: no cover - optional
-            out[mod] = None
-    return out
-
-
 def print_table(records, out=None):
     out = sys.stdout if out is None else out
-    width = max([len(r["id"]) for r in records] + [2])
+    width = max([len(r.id) for r in records] + [2])
     out.write(f"{'id':<{width}}  {'status':<12}  {'key figure':<44}  citation\n")
     for r in records:
-        out.write(f"{r['id']:<{width}}  {r['status']:<12}  {key_figure(r)[:44]:<44}  "
-                  f"{r['citation']}\n")
+        out.write(f"{r.id:<{width}}  {r.status:<12}  {key_figure(r)[:44]:<44}  "
+                  f"{r.citation}\n")
 
 
 def print_errata(rows, out=None):
@@ -169,6 +157,8 @@ def print_errata(rows, out=None):
 
 
 def cmd_verify(args):
+    if args.json:
+        check_output_path("--json", args.json)
     selected = checks(args.only)
     if not selected:
         sys.stderr.write(f"laocheck verify: error: --only {args.only} matches no check\n")
@@ -178,20 +168,19 @@ def cmd_verify(args):
     records = run_catalog(selected, args.seed, args.budget, args.jobs, progress)
     progress.close()
     wall = time.perf_counter() - start
-    counts = {s.value: sum(r["status"] == s.value for r in records) for s in Status}
+    counts = {s.value: sum(r.status == s.value for r in records) for s in Status}
     print_table(records)
     rows = errata(records)
     print_errata(rows)
-    family = sum(r["delta"] for r in records)
+    family = sum(r.delta for r in records)
     print(f"\n{len(records)} checks: " + ", ".join(f"{k} {v}" for k, v in counts.items())
           + f". seed {args.seed}, budget {args.budget}, jobs {args.jobs}, {wall:.1f} s. "
           f"Family-wise false-FAIL probability <= {family:.3g} (sum of the checks' deltas).")
     if args.json:
         doc = {"run": {"seed": args.seed, "budget": args.budget, "delta": DEFAULT_DELTA,
                        "family_wise_delta": family, "jobs": args.jobs,
-                       "seconds": round(wall, 3), "counts": counts, "versions": _versions(),
-                       "command": "laocheck verify " + " ".join(sys.argv[2:])},
-               "checks": records, "errata": rows}
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=1, ensure_ascii=False)
+                       "seconds": round(wall, 3), "counts": counts,
+                       "provenance": provenance(seed=args.seed, budget=args.budget)},
+               "checks": [r.to_dict() for r in records], "errata": rows}
+        write_json_atomic(args.json, doc)
     return 1 if counts[Status.FAIL.value] else 0

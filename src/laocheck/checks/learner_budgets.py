@@ -1,4 +1,4 @@
-"""The attribute budget of every learner (CATALOG section 2, "Properties of every estimator and
+"""The attribute budget of every learner ("Properties of every estimator and
 learner"): no learner observes more than its budget of attributes of an example (exactly at most
 k + 1 for HK12/KS15, k for CB11, and k + 6 in expectation for AESVR, HK12 Thm 4.4); the count is
 the one each learner records (``attributes_per_example_``).
@@ -76,7 +76,7 @@ def _register():
     for name, (extra, cite) in MAX_BUDGET.items():
         if not hasattr(learners, name):
             continue
-        register(f"Learners.{name}.budget", citation=cite,
+        register(f"{cite.split()[0]}.{name}.budget", citation=cite,
                  statement=f"{name} observes at most k{f' + {extra}' if extra else ''} attributes "
                  "of every example "
                  f"(k = {K})", assumptions="synthetic data, d = 6, ‖x‖₂ <= 1, |y| <= 1",
@@ -86,7 +86,7 @@ def _register():
     for name, (extra, cite) in EXPECTED_BUDGET.items():
         if not hasattr(learners, name):
             continue
-        register(f"Learners.{name}.budget", citation=cite,
+        register(f"{cite.split()[0]}.{name}.budget", citation=cite,
                  statement=f"{name} queries at most k + 6 attributes per example in expectation "
                  f"(k = {K})", assumptions="synthetic data, d = 6, ‖x‖₂ <= 1, |y| <= 1",
                  method="lower confidence bound on the mean count (nonnegative, truncation) "

@@ -1,0 +1,64 @@
+"""Atomic output: a result file is either the old one or the complete new one, never half.
+
+Writes go to a temporary file in the target's directory, then ``os.replace`` (atomic on POSIX
+and Windows within one file system), as pip and numpy's ``savez`` callers do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from .exceptions import InvalidParameterError
+
+__all__ = ["check_output_path", "write_json_atomic", "write_text_atomic"]
+
+
+def check_output_path(name, path):
+    """Validate an output path before any work: its directory exists and is writable, and the
+    path is not a directory. Returns a :class:`pathlib.Path`; ``"-"`` (stdout) passes through."""
+    if path == "-":
+        return path
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise InvalidParameterError(f"`{name}` must be a file path; got the directory {path!r}.")
+    if not parent.is_dir():
+        raise InvalidParameterError(
+            f"`{name}` must be in an existing directory; got {path!r} ({str(parent)!r} does not "
+            "exist).")
+    if not os.access(parent, os.W_OK):
+        raise InvalidParameterError(
+            f"`{name}` must be in a writable directory; got {path!r} ({str(parent)!r} is not "
+            "writable).")
+    return p
+
+
+def write_text_atomic(path, text):
+    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_json_atomic(path, doc, *, indent=1):
+    """``json.dump`` of ``doc`` to ``path`` atomically (``"-"``: standard output)."""
+    text = json.dumps(doc, indent=indent, ensure_ascii=False, default=str) + "\n"
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    write_text_atomic(path, text)

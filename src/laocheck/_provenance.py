@@ -1,0 +1,59 @@
+"""Provenance of every JSON file laocheck writes: versions, commit, machine, seed and budget.
+
+One function, :func:`provenance`, used by ``laocheck verify --json``, ``laocheck bounds --json``
+and the reports, so that every result file says what produced it.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from ._version import __version__
+
+__all__ = ["provenance", "git_commit"]
+
+_PACKAGES = ("numpy", "scipy", "sympy", "scikit-learn", "joblib", "hypothesis", "matplotlib")
+
+
+def _version_of(package):
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def git_commit():
+    """The commit of the source tree laocheck runs from, or None (an installed wheel has none)."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                             cwd=here, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = out.stdout.strip()
+    return commit if out.returncode == 0 and len(commit) == 40 else None
+
+
+def provenance(*, seed=None, budget=None, command=None, **extra):
+    """A JSON-ready dict: laocheck's version and commit, the Python and library versions, the
+    machine (architecture, processor, CPU count, platform), and the run's seed, budget and
+    command line when given; ``extra`` items are added as they are."""
+    out = {
+        "laocheck": __version__,
+        "commit": git_commit(),
+        "python": platform.python_version(),
+        "versions": {name: _version_of(name) for name in _PACKAGES},
+        "machine": {"architecture": platform.machine(), "processor": platform.processor() or None,
+                    "cpu_count": os.cpu_count(), "platform": platform.platform()},
+        "seed": seed,
+        "budget": budget,
+        "command": command if command is not None else " ".join(
+            [Path(sys.argv[0]).name, *sys.argv[1:]]),
+    }
+    out.update(extra)
+    return out

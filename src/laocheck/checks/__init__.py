@@ -1,0 +1,21 @@
+"""The check catalog behind ``laocheck verify``: every statement of CB11, HK12 and KS15 and the
+properties of every estimator and learner, as registered checks.
+
+>>> from laocheck import checks
+>>> [c.id for c in checks.checks("HK12.Lemma3.3.eq9*")]
+['HK12.Lemma3.3.eq9', 'HK12.Lemma3.3.eq9_corrected']
+>>> checks.run("HK12.Lemma3.3.eq9", seed=0).status
+'ERRATUM'
+
+See :mod:`laocheck.checks._registry` for the contract (:class:`Status`, :class:`Result`,
+:class:`Context`, :func:`register`, :func:`checks`, :func:`run`, :class:`CheckRecord`) and the id
+scheme; ``laocheck verify`` is the command line.
+"""
+
+from ._registry import (BUDGETS, CHECK_MODULES, DEFAULT_DELTA, ERRATA_FIELDS, CatalogImportError,
+                        Check, CheckRecord, Context, Result, Status, check_seed, checks, errata,
+                        get, register, run, run_on)
+
+__all__ = ["BUDGETS", "CHECK_MODULES", "DEFAULT_DELTA", "ERRATA_FIELDS", "CatalogImportError",
+           "Check", "CheckRecord", "Context", "Result", "Status", "check_seed", "checks", "errata",
+           "get", "register", "run", "run_on"]
