@@ -27,7 +27,7 @@ def learners(**kw):
 
 def replay(est, X, y):
     flat = [i for row in est.draws_ for i in row if i >= 0]
-    return gaelr(X, y, est._run_args[0], est.B, est.eta_, ReplaySource(flat), q=est.q_,
+    return gaelr(X, y, est.k, est.B, est.eta_, ReplaySource(flat), q=est.q_,
                  n_inner=est.n_inner)
 
 
@@ -39,7 +39,7 @@ def test_same_average_as_the_literal_reference_on_the_same_draws(index):
     assert np.max(np.abs(est.coef_ - w_bar)) <= 1e-12 * np.max(np.abs(w_bar))
     np.testing.assert_array_equal(est.attributes_per_example_, seen)
     assert np.abs(est.coef_).sum() <= est.B * (1 + 1e-12)
-    assert est.max_attributes_per_example_ <= est._run_args[0] + est.n_inner
+    assert est.max_attributes_per_example_ <= est.k + est.n_inner
 
 
 def consistent_data(m):

@@ -31,7 +31,7 @@ def learners(**kw):
 
 def replay(est, X, y, w1):
     flat = [i for row in est.draws_ for i in row if i >= 0]
-    return gaerr(X, y, est._run_args[0], est.B, est.eta_, w1, ReplaySource(flat), q=est.q_,
+    return gaerr(X, y, est.k, est.B, est.eta_, w1, ReplaySource(flat), q=est.q_,
                  n_inner=est.n_inner)
 
 
@@ -45,7 +45,7 @@ def test_same_average_as_the_literal_reference_on_the_same_draws(index, initial)
     # rounding differs (w = s·u, incremental ‖u‖²): agreement to 1e-12 of ‖w̄‖∞
     assert np.max(np.abs(est.coef_ - w_bar)) <= 1e-12 * np.max(np.abs(w_bar))
     np.testing.assert_array_equal(est.attributes_per_example_, seen)
-    assert est.max_attributes_per_example_ <= est._run_args[0] + est.n_inner
+    assert est.max_attributes_per_example_ <= est.k + est.n_inner
     assert np.linalg.norm(est.coef_) <= est.B * (1 + 1e-12)
 
 
@@ -68,7 +68,7 @@ def test_budget_reproducibility_and_partial_fit(index):
     a = learners(random_state=3, n_total=2000)[index].fit(X, y)
     b = learners(random_state=3, n_total=2000)[index].fit(X, y)
     np.testing.assert_array_equal(a.coef_, b.coef_)
-    assert a.max_attributes_per_example_ <= a._run_args[0] + 1
+    assert a.max_attributes_per_example_ <= a.k + 1
     assert a.n_attributes_seen_ == a.attributes_per_example_.sum()
     c = learners(random_state=3, n_total=2000)[index]
     c.partial_fit(X[:700], y[:700]).partial_fit(X[700:], y[700:])

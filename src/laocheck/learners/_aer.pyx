@@ -437,17 +437,19 @@ def _restore_aer(d, B, lam, scalars, buf, sign, acc, m1, m2, perm):
 
 def baseline_accumulate(object rng, const double[:, ::1] X, const double[::1] Y, long k,
                         double[:, ::1] A, double[::1] v, double[::1] diag, long[::1] attributes,
-                        object record):
+                        object record, object start=None):
     """CB11 Fig. 1's loop: adds Σ_t A_t to ``A`` (the d × d matrix, both (i, j) and (j, i)),
     Σ_t 2 y v_t to ``v`` and Σ_t (d/k) x_c² over c ∈ C to ``diag`` (the unbiased diagonal a
     corrected estimate needs; Fig. 1 itself has none). O(k²) per example.
 
     A uniformly random ordered k-sample of [d]: C is its set, its first half I and its second
     half J (a uniform split of C). ``record``: None or an (m, k) array receiving that sample.
+    ``start``: None, or the permutation of [d] the partial Fisher-Yates shuffles start from (a
+    previous call's, so that batches continue one stream of samples); updated in place.
     """
     cdef bitgen_t* bg = bitgen_of(rng)
     cdef long m = X.shape[0], d = X.shape[1], half = k // 2
-    cdef long[::1] perm_arr = np.arange(d, dtype=np.int_)
+    cdef long[::1] perm_arr = np.arange(d, dtype=np.int_) if start is None else start
     cdef long* perm = &perm_arr[0]
     cdef bint recording = record is not None
     cdef long[:, ::1] rec = np.zeros((1, k), dtype=np.int_) if not recording else record

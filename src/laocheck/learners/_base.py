@@ -1,14 +1,143 @@
-"""The scikit-learn plumbing every budgeted learner shares (validation, predict, tags)."""
+"""The lifecycle every budgeted learner shares.
+
+:class:`BudgetedLearner` owns ``fit``, ``partial_fit``, ``fit_stream``, the validation of X and
+y, the resolution of the step size (``eta="theory"`` or ``lam="theory"``: the theorem's value
+for the m of the run), the attribute bookkeeping (``attributes_per_example_``,
+``n_attributes_seen_``, ``max_attributes_per_example_``, ``draws_``) and the outputs
+(``coef_`` = w̄, ``w_``, ``n_steps_``). A learner supplies only
+
+* ``_validate(d, m)``: its parameters checked (before any work), returned as one object;
+* ``_start(d, config)``: its state (a Cython kernel state, or the phases of a two-phase run);
+* ``_advance(X, y, n_steps)``: the steps over the rows of X (one pass when ``n_steps`` is
+  None, else ``n_steps`` steps with the rows taken cyclically), returning the distinct
+  attributes observed per step and the drawn indices (or None);
+* optionally ``_theory_step(name, m, d, config)`` and ``_sync()``.
+"""
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._validation import (check_distribution, check_int, check_nonnegative_vector,
+                           check_positive, check_rng)
+from ..estimators import AliasTable
+from ..exceptions import InvalidParameterError
+
+__all__ = ["BudgetedLearner", "DataPointSampling", "check_k"]
+
+
+def check_k(k, d, low=1):
+    """k, an integer with low <= k <= d (k attributes of the d of an example: HK12, KS15 and
+    CB11 sample within one example; k > d is no budget at all)."""
+    k = check_int("k", k, low=low)
+    if k > d:
+        raise InvalidParameterError(
+            f"`k` must satisfy k <= d (k of the d attributes of an example); got k={k} with "
+            f"n_features = {d}.")
+    return k
+
 
 class BudgetedLearner(RegressorMixin, BaseEstimator):
-    """Base of the learners that see part of each example: X, y through scikit-learn's
-    ``validate_data`` (finite, 2-d, float64, C-contiguous, no sparse or complex input,
-    consistent ``n_features_in_``), ``predict`` = ⟨coef_, x⟩, randomness declared in the tags."""
+    """Base of the learners that see part of each example.
+
+    X, y go through scikit-learn's ``validate_data`` (finite, 2-d, float64, C-contiguous, no
+    sparse or complex input, consistent ``n_features_in_``); ``predict`` = ⟨coef_, x⟩;
+    randomness declared in the tags. ``fit`` makes one pass from the initial point,
+    ``partial_fit`` continues it, ``fit_stream(X, y, n_steps)`` makes ``n_steps`` steps from
+    the initial point over the rows taken cyclically (a stream from a pool; the same as ``fit``
+    on the pool tiled to n_steps rows). The theory step size takes m = ``n_total`` when
+    given, else the rows of ``fit`` (of the first ``partial_fit`` call), else ``n_steps``.
+    """
+
+    # the step-size parameter and the names it accepts besides a float > 0
+    _step_param = "eta"
+    _step_names = ("theory",)
+
+    # -- what a learner supplies -----------------------------------------------------------
+
+    def _validate(self, d, m):  # pragma: no cover - every learner overrides it
+        raise NotImplementedError
+
+    def _start(self, d, config):  # pragma: no cover
+        raise NotImplementedError
+
+    def _advance(self, X, y, n_steps):  # pragma: no cover
+        raise NotImplementedError
+
+    def _theory_step(self, name, m, d, config):  # pragma: no cover
+        raise NotImplementedError
+
+    def _sync(self):
+        """``coef_`` (w̄), ``w_`` and ``n_steps_`` from the state."""
+        self.n_steps_ = self._state.t
+        self.coef_ = self._state.average()
+        self.w_ = self._state.coef()
+
+    # -- the shared lifecycle --------------------------------------------------------------
+
+    def fit(self, X, y):
+        """One pass over (X, y) from the initial point, as in the papers; returns self."""
+        self._reset()
+        X, y = self._data(X, y, reset=True)
+        return self._run(X, y, X.shape[0])
+
+    def partial_fit(self, X, y):
+        """Continue the pass with more rows (the state, the average and the random stream go
+        on). The theory step's m is ``n_total`` if given, else the rows of the first call (it
+        is fixed once, at the first call)."""
+        first = not hasattr(self, "_state")
+        X, y = self._data(X, y, reset=first)
+        return self._run(X, y, X.shape[0])
+
+    def fit_stream(self, X, y, n_steps):
+        """``n_steps`` steps from the initial point, the rows of (X, y) taken cyclically: a
+        stream from a pool of rows, for runs longer than any array one would hold (no m × d
+        array; the benchmarks use it at d = 10⁵). The same as ``fit`` on the pool tiled to
+        n_steps rows; the theory step takes m = n_steps (or ``n_total``). Returns self."""
+        n_steps = check_int("n_steps", n_steps, low=1)
+        self._reset()
+        X, y = self._data(X, y, reset=True)
+        return self._run(X, y, n_steps, n_steps=n_steps)
+
+    def _reset(self):
+        """Forget a previous run: the state and every fitted attribute (names ending in _)."""
+        for name in list(vars(self)):
+            if name == "_state" or (name.endswith("_") and not name.startswith("_")):
+                delattr(self, name)
+
+    def _run(self, X, y, m, n_steps=None):
+        if not hasattr(self, "_state"):
+            n_total = getattr(self, "n_total", None)
+            if n_total is not None:
+                m = check_int("n_total", n_total, low=1)
+            config = self._validate(X.shape[1], m)
+            self._rng = check_rng(self.random_state)
+            self._start(X.shape[1], config)
+            self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
+            self.draws_ = None
+        attributes, draws = self._advance(X, y, n_steps)
+        self.attributes_per_example_ = np.concatenate(
+            [self.attributes_per_example_, np.asarray(attributes, dtype=np.int64)])
+        self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
+        self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
+        if draws is not None:
+            self.draws_ = draws if self.draws_ is None else np.concatenate([self.draws_, draws])
+        self._sync()
+        return self
+
+    def _step_size(self, m, d, config=None):
+        """The step-size parameter (``_step_param``): one of ``_step_names``, resolved by
+        ``_theory_step`` for the m of the run, or a float > 0."""
+        value = getattr(self, self._step_param)
+        if isinstance(value, str):
+            if value not in self._step_names:
+                names = ", ".join(repr(n) for n in self._step_names)
+                raise InvalidParameterError(
+                    f"`{self._step_param}` must be {names} or a float > 0; got {value!r}.")
+            return self._theory_step(value, m, d, config)
+        return check_positive(self._step_param, value)
+
+    # -- scikit-learn plumbing -------------------------------------------------------------
 
     def _data(self, X, y, reset):
         X, y = validate_data(self, X, y, reset=reset, dtype=np.float64, order="C",
@@ -25,3 +154,73 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.non_deterministic = self.random_state is None
         return tags
+
+
+class DataPointSampling(BudgetedLearner):
+    """The kernel interface of the learners whose x̃ is drawn from a data-point distribution q
+    (HK12 Alg. 1 and 2 for uniform q, KS15 Alg. 1 and 3 for any q): k draws i ~ q for x̃, then
+    ``n_inner`` draws j ∝ a function of w for φ̃, through one Cython ``State.run`` (``_ridge``
+    or ``_lasso``). A subclass names its state (``_new_state``), its initial point and its
+    theory step.
+
+    Parameters shared by the family: ``k``, ``B``, ``eta``, ``q``, ``second_moments``,
+    ``n_inner``, ``n_total``, ``random_state``, ``record_draws`` (see :class:`GAERR`).
+    """
+
+    # set by TwoPhaseDDAE*R's practical variant, whose estimated q may vanish where X does not
+    _allow_zero_q = False
+
+    def _q(self, d):
+        return None if self.q is None else check_distribution("q", self.q, d=d)
+
+    def _moments(self, d):
+        """``second_moments`` as a vector of length d (a float is broadcast)."""
+        if self.second_moments is None:
+            raise InvalidParameterError(
+                f"`second_moments` (E[x_i²]) is required for {type(self).__name__}.")
+        if np.ndim(self.second_moments) == 0:
+            value = check_nonnegative_vector("second_moments", [self.second_moments])[0]
+            return np.full(d, value)
+        return check_nonnegative_vector("second_moments", self.second_moments, d=d)
+
+    def _initial(self, d, B):  # pragma: no cover - every family overrides it
+        raise NotImplementedError
+
+    def _validate(self, d, m):
+        k = check_k(self.k, d)
+        B = check_positive("B", self.B)
+        n_inner = check_int("n_inner", self.n_inner, low=1)
+        q = self._q(d)
+        moments = None if self.second_moments is None else self._moments(d)
+        eta = self._step_size(m, d, (k, B, q, moments))
+        w1 = self._initial(d, B)
+        q_rows = None
+        if q is not None:
+            payload = np.zeros(d)
+            payload[q > 0] = 1.0 / (k * q[q > 0])
+            q_rows = AliasTable(q).with_payload(payload)
+        return k, n_inner, B, q, eta, w1, q_rows
+
+    def _start(self, d, config):
+        k, n_inner, B, q, eta, w1, q_rows = config
+        self._state = self._new_state(d, B, w1)
+        self._kernel_args = (k, q_rows, eta, n_inner)
+        self.q_ = q
+        self.eta_ = eta
+
+    def _advance(self, X, y, n_steps):
+        k, q_rows, eta, n_inner = self._kernel_args
+        if self.q_ is not None and not self._allow_zero_q:
+            missing = (self.q_ == 0) & np.any(X != 0, axis=0)
+            if np.any(missing):
+                i = int(np.flatnonzero(missing)[0])
+                raise InvalidParameterError(
+                    f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
+                    f"q[{i}]=0 with a nonzero X[:, {i}].")
+        m = X.shape[0] if n_steps is None else n_steps
+        attributes = np.zeros(m, dtype=np.int_)
+        record = (np.full((m, k + n_inner), -1, dtype=np.int_) if self.record_draws
+                  else None)
+        self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record, n_inner,
+                        -1 if n_steps is None else n_steps)
+        return attributes, record

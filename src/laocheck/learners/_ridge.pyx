@@ -221,7 +221,7 @@ cdef class RidgeState:
 
     def run_aesvr(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
                   double eta, const double[::1] a, long big_n, long threshold, double eps,
-                  double delta, long[::1] attributes, object record):
+                  double delta, long[::1] attributes, object record, long n_steps=-1):
         """HK12 Alg. 4 (AESVR): Alg. 1 with lines 8-9 replaced by
         φ̃ = ½[GenEst(w, x/ε, (y+δ)/ε) + GenEst(w, x/ε, (y−δ)/ε)] (HK12 Procedure 3, with the
         Taylor coefficients ``a`` of ρ′, eq. (7)); N = ``big_n`` draws per factor for orders
@@ -230,10 +230,12 @@ cdef class RidgeState:
         ``record``: None or a 1-d int array that receives, per step, the k indices of x̃ and,
         for each GenEst call, its order n then the indices j it draws (the order the literal
         reference consumes them). Returns the number of entries written, or −1 when the
-        array was too short (the recording stops; the run does not).
+        array was too short (the recording stops; the run does not). ``n_steps``: as in
+        ``run`` (−1: one pass; else that many steps, the rows taken cyclically).
         """
         cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long m = X.shape[0], d = self.d, n_coef = a.shape[0]
+        cdef long P = X.shape[0], d = self.d, n_coef = a.shape[0], row = 0
+        cdef long m = P if n_steps < 0 else n_steps
         cdef bint recording = record is not None
         cdef long[::1] rec = np.zeros(1, dtype=np.int_) if not recording else record
         cdef long cap_rec = rec.shape[0], pos = 0
@@ -252,8 +254,8 @@ cdef class RidgeState:
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with rng.bit_generator.lock, nogil:
             for step in range(m):
-                xrow = &X[step, 0]
-                y = Y[step]
+                xrow = &X[row, 0]
+                y = Y[row]
                 C += s
                 nnz = draw_data_point(bg, xrow, d, k, True, NULL, idx, val, xrec)
                 if recording and pos >= 0:
@@ -324,6 +326,9 @@ cdef class RidgeState:
                     else:
                         self.exact_norm()
                     s, C, norm_sq = self.s, self.C, self.norm_sq
+                row += 1
+                if row == P:
+                    row = 0
         self.s, self.C, self.norm_sq = s, C, norm_sq
         return pos
 

@@ -8,12 +8,11 @@ per example and solves once at the end.
 
 import numpy as np
 
-from .._validation import check_int, check_positive, check_rng
+from .._validation import check_int, check_positive
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
-from ._base import BudgetedLearner
+from ._base import BudgetedLearner, check_k
 from .full_information import project_l1_ball
-from .ridge import check_k
 
 __all__ = ["AER", "Baseline", "aer_lambda"]
 
@@ -43,21 +42,7 @@ def _check_even_k(k, d):
     return k
 
 
-class _CB11Learner(BudgetedLearner):
-
-    def _record(self, attributes, record):
-        self.attributes_per_example_ = np.concatenate(
-            [getattr(self, "attributes_per_example_", np.zeros(0, dtype=np.int64)), attributes])
-        self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
-        self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
-        if record is not None:
-            self.draws_ = np.vstack([getattr(self, "draws_", record[:0]), record])
-
-
-
-
-
-class AER(_CB11Learner):
+class AER(BudgetedLearner):
     """Attribute Efficient Regression (CB11 Fig. 2, Sec. 6): Pegasos with the gradient estimate
     2(ŷ − y)v of eq. (8) and the projection (11) onto {‖w‖₁ <= B}; output the average w̄.
 
@@ -93,66 +78,35 @@ class AER(_CB11Learner):
         self.random_state = random_state
         self.record_draws = record_draws
 
-    def _lam(self, m, k, d):
-        if isinstance(self.lam, str):
-            if self.lam == "theory":
-                return aer_lambda(m, k, d, "statement")
-            if self.lam == "proof":
-                return aer_lambda(m, k, d, "proof")
-            raise InvalidParameterError(
-                f"`lam` must be 'theory', 'proof' or a float > 0; got {self.lam!r}.")
-        return check_positive("lam", self.lam)
+    _step_param = "lam"
+    _step_names = ("theory", "proof")
 
-    def fit(self, X, y):
-        """One pass over (X, y) from w = 0 (Fig. 2); returns self."""
-        for attr in ("_state", "coef_", "attributes_per_example_", "draws_"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        X, y = self._data(X, y, reset=True)
-        return self._partial(X, y, self.n_total if self.n_total is not None else X.shape[0])
+    def _theory_step(self, name, m, d, config):
+        return aer_lambda(m, config, d, "statement" if name == "theory" else "proof")
 
-    def fit_stream(self, X, y, n_steps):
-        """``n_steps`` steps from w = 0 with the rows of (X, y) taken cyclically (a stream
-        from a pool; no m × d array). ``lam="theory"`` takes m = n_steps (or ``n_total``)."""
-        n_steps = check_int("n_steps", n_steps, low=1)
-        for attr in ("_state", "coef_", "attributes_per_example_", "draws_"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        X, y = self._data(X, y, reset=True)
-        return self._partial(X, y, self.n_total if self.n_total is not None else n_steps,
-                             n_steps=n_steps)
+    def _validate(self, d, m):
+        k = _check_even_k(self.k, d)
+        B = check_positive("B", self.B)
+        lam = self._step_size(m, d, k)
+        return k, B, lam
 
-    def partial_fit(self, X, y):
-        """Continue the pass (t, w, w̄ and the stream go on). ``lam="theory"`` takes m from
-        ``n_total``, else from the first batch."""
-        first = not hasattr(self, "_state")
-        X, y = self._data(X, y, reset=first)
-        return self._partial(X, y, self.n_total if self.n_total is not None else X.shape[0])
+    def _start(self, d, config):
+        k, B, lam = config
+        self._state = AERState(d, B, lam)
+        self._k = k
+        self.lam_ = lam
 
-    def _partial(self, X, y, m_theory, n_steps=None):
-        d = X.shape[1]
-        if not hasattr(self, "_state"):
-            k = _check_even_k(self.k, d)
-            B = check_positive("B", self.B)
-            lam = self._lam(m_theory, k, d)
-            self._rng = check_rng(self.random_state)
-            self._state = AERState(d, B, lam)
-            self._k = k
-            self.lam_ = lam
+    def _advance(self, X, y, n_steps):
         k = self._k
         m = X.shape[0] if n_steps is None else n_steps
         attributes = np.zeros(m, dtype=np.int_)
         record = np.full((m, k), -1, dtype=np.int_) if self.record_draws else None
         self._state.run(self._rng, X, y, k, attributes, record,
                         -1 if n_steps is None else n_steps)
-        self._record(attributes, record)
-        self.n_steps_ = self._state.t
-        self.coef_ = self._state.average()
-        self.w_ = self._state.coef()
-        return self
+        return attributes, record
 
 
-class Baseline(_CB11Learner):
+class Baseline(BudgetedLearner):
     """CB11 Fig. 1 (Baseline): per example the estimates (A, v) from a uniform k-subset C split
     into halves I, J; the estimated loss L̃_S(w) = wᵀĀw ± wᵀv̄ + ȳ minimised over {‖w‖₁ <= B}.
 
@@ -194,13 +148,9 @@ class Baseline(_CB11Learner):
         self.random_state = random_state
         self.record_draws = record_draws
 
-    def fit(self, X, y):
-        """Accumulate (Ā, v̄, ȳ) over one pass and minimise L̃_S over the L1 ball."""
-        for attr in ("attributes_per_example_", "draws_"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        X, y = self._data(X, y, reset=True)
-        m, d = X.shape
+    _step_names = ()
+
+    def _validate(self, d, m):
         k = _check_even_k(self.k, d)
         B = check_positive("B", self.B)
         if self.variant not in ("corrected", "literal"):
@@ -208,28 +158,63 @@ class Baseline(_CB11Learner):
                 f"`variant` must be 'corrected' or 'literal'; got {self.variant!r}.")
         max_iter = check_int("max_iter", self.max_iter, low=1)
         tol = check_positive("tol", self.tol)
-        rng = check_rng(self.random_state)
-        A = np.zeros((d, d))
-        v = np.zeros(d)
-        diag = np.zeros(d)
+        return k, B, max_iter, tol
+
+    def _start(self, d, config):
+        self._config = config
+        # the sums of Fig. 1's loop and the permutation its k-samples are drawn from
+        self._state = _BaselineSums(d)
+
+    def _advance(self, X, y, n_steps):
+        k = self._config[0]
+        st = self._state
+        P = X.shape[0]
+        m = P if n_steps is None else n_steps
         attributes = np.zeros(m, dtype=np.int_)
         record = np.full((m, k), -1, dtype=np.int_) if self.record_draws else None
-        baseline_accumulate(rng, X, y, k, A, v, diag, attributes, record)
-        A /= m
-        v /= m
-        diag /= m
-        ybar = float(np.mean(y * y))
+        done = 0
+        while done < m:                      # fit_stream: whole passes over the pool, then a part
+            take = min(P, m - done)
+            baseline_accumulate(self._rng, X[:take], y[:take], k, st.A, st.v, st.diag,
+                                attributes[done:done + take],
+                                None if record is None else record[done:done + take],
+                                st.perm)
+            st.ysq += float(np.sum(y[:take] * y[:take]))
+            done += take
+        st.t += m
+        return attributes, record
+
+    def _sync(self):
+        """Minimise the estimated loss of the examples so far over the L1 ball."""
+        k, B, max_iter, tol = self._config
+        st = self._state
+        m, d = st.t, st.A.shape[0]
+        A = st.A / m
+        v = st.v / m
+        diag = st.diag / m
+        ybar = st.ysq / m
         if self.variant == "corrected":
             A *= (d - 1) / d
             A[np.diag_indices(d)] = diag
             v = -v
-        self._record(attributes, record)
         self.A_bar_, self.v_bar_, self.y_bar_ = A, v, ybar
         (self.coef_, self.objective_, self.stationarity_,
          self.n_iter_) = minimise_quadratic_l1(A, v, ybar, B, max_iter=max_iter, tol=tol)
         self.convex_ = bool(np.linalg.eigvalsh(A).min() >= 0.0)
         self.n_steps_ = m
-        return self
+
+
+class _BaselineSums:
+    """Σ_t A_t, Σ_t 2y v_t, Σ_t (d/k) Σ_{c ∈ C} x_c², Σ_t y², t and the permutation of the
+    partial Fisher-Yates draws (kept, so that batches continue one stream of k-samples)."""
+
+    def __init__(self, d):
+        self.A = np.zeros((d, d))
+        self.v = np.zeros(d)
+        self.diag = np.zeros(d)
+        self.ysq = 0.0
+        self.t = 0
+        self.perm = np.arange(d, dtype=np.int_)
 
 
 def minimise_quadratic_l1(A, b, c, B, *, max_iter=10_000, tol=1e-10):

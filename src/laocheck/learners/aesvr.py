@@ -3,16 +3,18 @@
 
 import numpy as np
 
-from .._validation import check_positive, check_rng, check_scalar
+from .._validation import check_positive, check_scalar
 from ..estimators import aesvr_coefficients
 from ..exceptions import InvalidParameterError
 from ..reference.estimators import genest_sample_size, genest_small_orders
-from .ridge import GAERR
+from ._base import BudgetedLearner, check_k
+from ._ridge import RidgeState
+from .ridge import initial_point, theory_step_size
 
 __all__ = ["AESVR"]
 
 
-class AESVR(GAERR):
+class AESVR(BudgetedLearner):
     """Attribute Efficient Support Vector Regression (HK12 Alg. 4).
 
     Alg. 1 (AERR: x̃ from k uniform draws, L2-ball projection, averaged output) with lines 8-9
@@ -42,49 +44,56 @@ class AESVR(GAERR):
 
     def __init__(self, k=4, B=1.0, eps=0.1, delta=0.0, eta="theory", genest_B=None,
                  initial="uniform", n_total=None, random_state=None, record_draws=False):
-        super().__init__(k=k, B=B, eta=eta, q=None, second_moments=None, n_inner=1,
-                         initial=initial, n_total=n_total, random_state=random_state,
-                         record_draws=record_draws)
+        self.k = k
+        self.B = B
         self.eps = eps
         self.delta = delta
+        self.eta = eta
         self.genest_B = genest_B
+        self.initial = initial
+        self.n_total = n_total
+        self.random_state = random_state
+        self.record_draws = record_draws
 
-    def _partial(self, X, y, m_theory):
-        d = X.shape[1]
-        if not hasattr(self, "_state"):
-            k, _n_inner, B, _q, eta, w1, _rows = self._setup(d, m_theory)
-            eps = check_positive("eps", self.eps)
-            delta = check_scalar("delta", self.delta)
-            if delta < 0:
-                raise InvalidParameterError(f"`delta` must be >= 0; got delta={delta}.")
-            gB = 2 * B / eps if self.genest_B is None else check_positive("genest_B",
-                                                                          self.genest_B)
-            N = int(genest_sample_size(gB))
-            self._genest = (aesvr_coefficients(), N, int(genest_small_orders(N)), eps, delta)
-            self._rng = check_rng(self.random_state)
-            self._state = self._new_state(d, B, w1)
-            self._k = k
-            self.eta_ = eta
-            self.genest_N_ = N
-            self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
-            self.draws_ = np.zeros(0, dtype=np.int64) if self.record_draws else None
+    def _theory_step(self, name, m, d, config):
+        k, B = config
+        return theory_step_size(m, k, B, d=d)            # HK12 Thm 3.1's AERR step (a choice)
+
+    def _validate(self, d, m):
+        k = check_k(self.k, d)
+        B = check_positive("B", self.B)
+        eta = self._step_size(m, d, (k, B))
+        w1 = initial_point(self.initial, d, B)
+        eps = check_positive("eps", self.eps)
+        delta = check_scalar("delta", self.delta)
+        if delta < 0:
+            raise InvalidParameterError(f"`delta` must be >= 0; got delta={delta}.")
+        gB = 2 * B / eps if self.genest_B is None else check_positive("genest_B",
+                                                                      self.genest_B)
+        N = int(genest_sample_size(gB))
+        return k, B, eta, w1, eps, delta, N
+
+    def _start(self, d, config):
+        k, B, eta, w1, eps, delta, N = config
+        self._genest = (aesvr_coefficients(), N, int(genest_small_orders(N)), eps, delta)
+        self._state = RidgeState(w1, B)
+        self._k = k
+        self.eta_ = eta
+        self.genest_N_ = N
+
+    def _advance(self, X, y, n_steps):
         a, N, threshold, eps, delta = self._genest
-        m = X.shape[0]
+        m = X.shape[0] if n_steps is None else n_steps
         attributes = np.zeros(m, dtype=np.int_)
         record = None
         if self.record_draws:
             record = np.full(m * (self._k + 64) + 4 * N * 64, -1, dtype=np.int_)
         pos = self._state.run_aesvr(self._rng, X, y, self._k, self.eta_, a, N, threshold, eps,
-                                    delta, attributes, record)
+                                    delta, attributes, record,
+                                    -1 if n_steps is None else n_steps)
         if record is not None:
             if pos < 0:
                 raise RuntimeError("the draw record overflowed; fit fewer rows per call "
                                    "with record_draws=True")
-            self.draws_ = np.concatenate([self.draws_, record[:pos]])
-        self.attributes_per_example_ = np.concatenate([self.attributes_per_example_, attributes])
-        self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
-        self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
-        self.n_steps_ = self._state.t
-        self.coef_ = self._state.average()
-        self.w_ = self._state.coef()
-        return self
+            record = record[:pos]
+        return attributes, record

@@ -8,8 +8,8 @@ known second moments, Lemma 4.3). EG± with the clipped gradient, kept in the lo
 import numpy as np
 
 from ..exceptions import InvalidParameterError
+from ._base import DataPointSampling
 from ._lasso import LassoState
-from .ridge import GAERR
 
 __all__ = ["GAELR", "AELR", "DDAELR", "lasso_theory_step_size"]
 
@@ -39,7 +39,7 @@ def lasso_theory_step_size(m, k, B, q, second_moments, d, which="statement"):
     return float(bounds.lasso_step_size(m, d, G2))
 
 
-class GAELR(GAERR):
+class GAELR(DataPointSampling):
     """General Attribute Efficient Lasso Regression (KS15 Alg. 3; HK12 Alg. 2 for uniform q).
 
     Parameters as :class:`~laocheck.learners.GAERR` (``n_inner`` draws j ∝ |w_j| averaged
@@ -50,16 +50,24 @@ class GAELR(GAERR):
     """
 
     _algorithm = "KS15.GAELR"
-    _eta_names = ("theory", "proof")
+    _step_names = ("theory", "proof")
+    _warm_start = None          # set by TwoPhaseDDAELR's practical variant (KS15 Sec. 5)
 
     def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None, n_inner=1,
                  n_total=None, random_state=None, record_draws=False):
-        super().__init__(k=k, B=B, eta=eta, q=q, second_moments=second_moments,
-                         n_inner=n_inner, initial="zero", n_total=n_total,
-                         random_state=random_state, record_draws=record_draws)
+        self.k = k
+        self.B = B
+        self.eta = eta
+        self.q = q
+        self.second_moments = second_moments
+        self.n_inner = n_inner
+        self.n_total = n_total
+        self.random_state = random_state
+        self.record_draws = record_draws
 
-    def _theory_eta(self, m, k, B, q, moments, d):
-        which = "proof" if self.eta == "proof" else "statement"
+    def _theory_step(self, name, m, d, config):
+        k, B, q, moments = config
+        which = "proof" if name == "proof" else "statement"
         return lasso_theory_step_size(m, k, B, q, moments, d, which=which)
 
     def _initial(self, d, B):
@@ -67,9 +75,8 @@ class GAELR(GAERR):
 
     def _new_state(self, d, B, w1):
         state = LassoState(d, B)
-        start = getattr(self, "_warm_start", None)      # set by TwoPhaseDDAELR (KS15 Sec. 5)
-        if start is not None:
-            state.warm_start(start)
+        if self._warm_start is not None:
+            state.warm_start(self._warm_start)
         return state
 
 

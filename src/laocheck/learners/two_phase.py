@@ -14,11 +14,11 @@ moments plugged in), and a float ``eta`` is used in both phases.
 
 import numpy as np
 
-from .._validation import check_int, check_positive, check_rng
+from .._validation import check_int, check_positive
 from ..exceptions import InvalidParameterError
-from ._base import BudgetedLearner
+from ._base import BudgetedLearner, check_k
 from .lasso import AELR, GAELR
-from .ridge import AERR, GAERR, check_k
+from .ridge import AERR, GAERR
 
 __all__ = ["TwoPhaseDDAERR", "TwoPhaseDDAELR", "two_phase_ridge_phase2",
            "two_phase_lasso_phase2"]
@@ -78,9 +78,9 @@ class _TwoPhase(BudgetedLearner):
         self.random_state = random_state
         self.record_draws = record_draws
 
-    # -- set-up --------------------------------------------------------------------------
+    # -- the lifecycle's hooks -------------------------------------------------------------
 
-    def _setup(self, m_total, d):
+    def _validate(self, d, m_total):
         k = check_k(self.k, d)
         B = check_positive("B", self.B)
         delta = check_positive("delta", self.delta)
@@ -105,77 +105,44 @@ class _TwoPhase(BudgetedLearner):
                 f"({m_total} sample{'s' if m_total != 1 else ''}).")
         return k, B, delta, m1, m_total - m1
 
-    # -- fit -----------------------------------------------------------------------------
-    def fit(self, X, y):
-        """Phase 1 on the first m₁ rows, phase 2 on the rest (one pass); returns self."""
-        for attr in ("_phase", "coef_"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        X, y = self._data(X, y, reset=True)
-        self._m_total = self.n_total if self.n_total is not None else X.shape[0]
-        return self._partial(X, y, self._m_total)
-
-    def partial_fit(self, X, y):
-        """Continue the pass: rows go to phase 1 until m₁ are seen, then to phase 2. The m of
-        the split (m₁ = m/10 by default) and of the step sizes is ``n_total``, else the rows
-        of the first call (as for :class:`GAERR`); later rows continue phase 2."""
-        first = not hasattr(self, "_phase")
-        X, y = self._data(X, y, reset=first)
-        if first:
-            self._m_total = self.n_total if self.n_total is not None else X.shape[0]
-        return self._partial(X, y, self._m_total)
-
-    def fit_stream(self, X, y, n_steps):
-        """``n_steps`` steps (m₁ + m₂ = n_steps, or ``n_total``'s split) with the rows of
-        (X, y) taken cyclically: a stream from a pool, without an m × d array. The same as
-        ``fit`` on the pool tiled to n_steps rows. Returns self."""
-        n_steps = check_int("n_steps", n_steps, low=1)
-        for attr in ("_phase", "coef_"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        X, y = self._data(X, y, reset=True)
-        self._m_total = self.n_total if self.n_total is not None else n_steps
-        self._init(X.shape[1])
-        m1 = self._cfg[3]
-        P = X.shape[0]
-        self._run_phase1(X, y, np.arange(m1) % P, stream=True)
-        self._seen1 = m1
-        self._start_phase2()
-        shift = m1 % P
-        Xr = np.ascontiguousarray(np.roll(X, -shift, axis=0))
-        yr = np.ascontiguousarray(np.roll(y, -shift))
-        self._second.fit_stream(Xr, yr, n_steps - m1)
-        self._finish()
-        return self
-
-    def _init(self, d):
-        k, B, delta, m1, m2 = self._setup(self._m_total, d)
-        self._rng = check_rng(self.random_state)
-        self._cfg = (k, B, delta, m1, m2)
-        self._phase = 1
-        self._seen1 = 0
-        self._counts = np.zeros(d)
-        self._square_sums = np.zeros(d)
-        self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
+    def _start(self, d, config):
+        k, B, delta, m1, m2 = config
+        self._cfg = config
+        self._state = _Phases(d)
         self.phase1_draws_ = np.zeros((0, k + 1), dtype=np.int64)
         if self.variant == "practical":
-            self._first = self._phase1_learner(k, B, m1)
+            self._state.first = self._phase1_learner(k, B, m1)
 
-    def _partial(self, X, y, m_total):
-        if not hasattr(self, "_phase"):
-            self._init(X.shape[1])
-        k, B, delta, m1, m2 = self._cfg
-        if self._phase == 1:
-            take = min(m1 - self._seen1, X.shape[0])
-            self._run_phase1(X[:take], y[:take], np.arange(take))
-            self._seen1 += take
-            X, y = X[take:], y[take:]
-            if self._seen1 == m1:
-                self._start_phase2()
-        if self._phase == 2 and X.shape[0]:
-            self._second.partial_fit(X, y)
-        self._finish()
-        return self
+    def _advance(self, X, y, n_steps):
+        """Rows to phase 1 until m₁ are seen, then to phase 2; with ``n_steps``, the whole
+        run from a pool (phase 1 on the first m₁ cyclic rows, phase 2 on the next ones).
+        Returns the attributes of the steps made."""
+        st = self._state
+        m1 = self._cfg[3]
+        seen = []
+        n2_before = st.second.attributes_per_example_.size if st.phase == 2 else 0
+        if n_steps is not None:
+            P = X.shape[0]
+            seen.append(self._run_phase1(X, y, np.arange(m1) % P, stream=True))
+            st.seen1 = m1
+            self._start_phase2()
+            shift = m1 % P
+            Xr = np.ascontiguousarray(np.roll(X, -shift, axis=0))
+            yr = np.ascontiguousarray(np.roll(y, -shift))
+            st.second.fit_stream(Xr, yr, n_steps - m1)
+        else:
+            if st.phase == 1:
+                take = min(m1 - st.seen1, X.shape[0])
+                seen.append(self._run_phase1(X[:take], y[:take], np.arange(take)))
+                st.seen1 += take
+                X, y = X[take:], y[take:]
+                if st.seen1 == m1:
+                    self._start_phase2()
+            if st.phase == 2 and X.shape[0]:
+                st.second.partial_fit(X, y)
+        if st.phase == 2 and hasattr(st.second, "attributes_per_example_"):
+            seen.append(st.second.attributes_per_example_[n2_before:])
+        return np.concatenate([np.zeros(0, dtype=np.int64)] + seen), None
 
     def _split(self, k):
         """KS15 Sec. 5: the k + 1 attributes split evenly between x̃ and φ̃."""
@@ -199,9 +166,10 @@ class _TwoPhase(BudgetedLearner):
         """Phase 1 on the rows ``rows`` of X (in order); ``stream``: the whole phase at once
         from a pool (rows cyclic)."""
         k = self._cfg[0]
+        st = self._state
         n = rows.size
         if n == 0:
-            return
+            return np.zeros(0, dtype=np.int64)
         if self.variant == "theory":
             # Alg. 2/4 lines 3-10: k + 1 uniform attributes per example; A = square_sums/counts
             idx = self._rng.integers(0, X.shape[1], size=(n, k + 1))
@@ -209,7 +177,7 @@ class _TwoPhase(BudgetedLearner):
             seen = 1 + np.count_nonzero(np.diff(sorted_idx, axis=1), axis=1)
             record = idx
         else:
-            first = self._first
+            first = st.first
             if stream:
                 first.fit_stream(X, y, n)
                 start = 0
@@ -219,19 +187,19 @@ class _TwoPhase(BudgetedLearner):
             record = first.draws_[start:]
             idx = record[:, :first.k]                     # the uniform x̃ draws estimate A
             seen = first.attributes_per_example_[start:]
-        np.add.at(self._counts, idx.ravel(), 1.0)
-        np.add.at(self._square_sums, idx.ravel(),
+        np.add.at(st.counts, idx.ravel(), 1.0)
+        np.add.at(st.square_sums, idx.ravel(),
                   X[np.repeat(rows, idx.shape[1]), idx.ravel()] ** 2)
         if self.record_draws:
             pad = np.full((n, k + 1), -1, dtype=np.int64)
             pad[:, :record.shape[1]] = record
             self.phase1_draws_ = np.vstack([self.phase1_draws_, pad])
-        self.attributes_per_example_ = np.concatenate(
-            [self.attributes_per_example_, np.asarray(seen, dtype=np.int64)])
+        return np.asarray(seen, dtype=np.int64)
 
     def _moments(self):
-        return np.divide(self._square_sums, self._counts, out=np.zeros_like(self._counts),
-                         where=self._counts > 0)
+        st = self._state
+        return np.divide(st.square_sums, st.counts, out=np.zeros_like(st.counts),
+                         where=st.counts > 0)
 
     def _start_phase2(self):
         k, B, delta, m1, m2 = self._cfg
@@ -248,36 +216,41 @@ class _TwoPhase(BudgetedLearner):
             weights = self._practical_weights(A)
             q = weights / weights.sum() if weights.sum() > 0 else np.full(A.size, 1 / A.size)
             eta = self._phase2_practical_eta(A, k2, m2, B)
-            start = self._first.coef_
+            start = self._state.first.coef_
         if not isinstance(self.eta, str):
             eta = float(self.eta)
         self.q_, self.eps_, self.eta_ = q, eps, eta
-        self._second = self._phase2_learner(k2, n_inner, B, q, eta, m2, start)
-        self._phase = 2
+        self._state.second = self._phase2_learner(k2, n_inner, B, q, eta, m2, start)
+        self._state.phase = 2
 
-    def _finish(self):
-        if self._phase == 1:
-            model = self._first if self.variant == "practical" else None
+    def _sync(self):
+        st = self._state
+        if st.phase == 1:
+            model = st.first if self.variant == "practical" else None
             self.coef_ = model.coef_ if model is not None and hasattr(model, "coef_") else \
                 np.zeros(self.n_features_in_)
-            self.n_steps_ = self._seen1
+            self.n_steps_ = st.seen1
             return
-        second = self._second
+        second = st.second
         if hasattr(second, "coef_"):
             self.coef_ = second.coef_                      # line 12: return its output
             self.w_ = second.w_
-            n2 = second.attributes_per_example_.size
-            m1 = self._cfg[3]
-            self.attributes_per_example_ = np.concatenate(
-                [self.attributes_per_example_[:m1], second.attributes_per_example_])
-            self.n_steps_ = m1 + n2
+            self.n_steps_ = self._cfg[3] + second.attributes_per_example_.size
             if self.record_draws:
                 self.phase2_draws_ = second.draws_
-        self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
-        self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
 
 
+class _Phases:
+    """A two-phase run: the phase, phase 1's counts and sums of x_i² (the estimate A), and
+    the learners of the practical phase 1 and of phase 2."""
 
+    def __init__(self, d):
+        self.phase = 1
+        self.seen1 = 0
+        self.counts = np.zeros(d)
+        self.square_sums = np.zeros(d)
+        self.first = None
+        self.second = None
 
 
 class TwoPhaseDDAERR(_TwoPhase):
