@@ -96,6 +96,9 @@ def main(argv=None):
     parser.add_argument("--dims", default=",".join(map(str, DIMS)))
     parser.add_argument("--names", default=",".join(NAMES))
     parser.add_argument("--json", default=None, help="write the results as JSON here")
+    parser.add_argument("--no-reference", action="store_true",
+                        help="skip the literal reference loops (kernel rates only: for "
+                             "before/after comparisons of the kernels)")
     args = parser.parse_args(argv)
     steps = 100_000 if args.quick else args.steps
     dims = [int(v) for v in args.dims.split(",")]
@@ -106,7 +109,7 @@ def main(argv=None):
             X, y = pool(d, args.pool_mb)
             rate = kernel_rate(name, X, y, steps, 1 if args.quick else args.repeats)
             n_ref = max(20, min(2000, int(2e6 / d)))
-            ref_rate = reference_rate(name, X, y, n_ref)
+            ref_rate = float("nan") if args.no_reference else reference_rate(name, X, y, n_ref)
             rows.append({"learner": name, "d": d, "k": K, "pool_rows": X.shape[0],
                          "steps": steps, "steps_per_s": rate, "reference_steps": n_ref,
                          "reference_steps_per_s": ref_rate,
