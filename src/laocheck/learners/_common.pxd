@@ -62,6 +62,15 @@ cdef inline bint contains(const long* idx, long nnz, long j) noexcept nogil:
     return False
 
 
+cdef inline long add_seen(long* idx, long seen, long j) noexcept nogil:
+    """Note attribute j as observed: appended to ``idx[:seen]`` unless there; returns the new
+    count of distinct attributes."""
+    if contains(idx, seen, j):
+        return seen
+    idx[seen] = j
+    return seen + 1
+
+
 # --- blocked sum tree ------------------------------------------------------------------------
 # The learners' w-dependent sampling (j ∝ w_j² or ∝ |w_j|) uses a sum tree whose leaves are
 # blocks of BLOCK = 8 consecutive weights (one cache line of ``wt``): the tree has d/8 leaves,

@@ -22,7 +22,7 @@ from numpy.random cimport bitgen_t
 
 from laocheck.estimators._samplers cimport bitgen_of
 
-from ._common cimport btree_build, btree_draw, btree_set, contains, draw_data_point
+from ._common cimport add_seen, btree_build, btree_draw, btree_set, draw_data_point
 
 
 def _aligned(long n):
@@ -204,9 +204,7 @@ cdef class LassoState:
                         phi += xrow[j] if cl[2] > cl[3] else -xrow[j]
                         if recording:
                             recp[k + r] = j
-                        if not contains(idx, seen, j):
-                            idx[seen] = j
-                            seen += 1
+                        seen = add_seen(idx, seen, j)
                     phi = norm1 * phi / n_inner - y
                 else:
                     phi = -y                           # w = 0 (e.g. w_1): fallback

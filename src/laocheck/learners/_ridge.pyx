@@ -18,15 +18,57 @@ loses no precision to cancellation (O(d) per 256-fold shrinkage).
 Randomness: the caller's Generator through ``bitgen_t`` (see laocheck.estimators).
 """
 import numpy as np
+cimport cython
 from libc.math cimport ldexp, sqrt
 from numpy.random cimport bitgen_t
 
 from laocheck.estimators._rng cimport geometric_half
 from laocheck.estimators._samplers cimport bitgen_of
 
-from ._common cimport btree_build, btree_draw, btree_set, contains, draw_data_point
+from ._common cimport add_seen, btree_build, btree_draw, btree_set, draw_data_point
 
 
+cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
+                               const long* idx, const double* val, long nnz, double eta_phi,
+                               double s, double C, double norm_sq) noexcept nogil:
+    """HK12 Alg. 1 lines 10-11 on the k coordinates of x̃: u_i −= η φ̃ x̃_i / s, each changed
+    coordinate flushed into the lazy average first and its weight u_i² set in the sum tree.
+    Returns the updated ‖u‖² (clamped at 0)."""
+    cdef long a, i
+    cdef double old, new
+    for a in range(nnz):
+        i = idx[a]
+        old = u[i]
+        am[2 * i] += old * (C - am[2 * i + 1])
+        am[2 * i + 1] = C
+        new = old - eta_phi * val[a] / s
+        u[i] = new
+        norm_sq += new * new - old * old
+        btree_set(wt, tree, cap, i, new * new)
+    if norm_sq < 0.0:
+        norm_sq = 0.0
+    return norm_sq
+
+
+cdef inline double project_l2(double s, double norm_sq, double B) noexcept nogil:
+    """HK12 Alg. 1 line 12: w ← w·B/max(‖w‖₂, B), on the scale s of w = s·u."""
+    cdef double norm = s * sqrt(norm_sq)
+    if norm > B:
+        s *= B / norm
+    return s
+
+
+cdef inline long record_put(long* rec, long cap_rec, long pos, long value) noexcept nogil:
+    """Append ``value`` to a flat draw record at ``pos``; −1 (recording stopped) once full."""
+    if pos < 0:
+        return pos
+    if pos + 1 > cap_rec:
+        return -1
+    rec[pos] = value
+    return pos + 1
+
+
+@cython.final
 cdef class RidgeState:
     """The state of an OGD run with L2-ball projection, in the w = s·u representation."""
     cdef public double s, norm_sq, C, B
@@ -128,6 +170,22 @@ cdef class RidgeState:
         self.norm_sq = total
         self.since_exact = 0
 
+    cdef void upkeep(self, double s, double C, double norm_sq) noexcept nogil:
+        """Store the loop's scalars, then fold s into u (s left [fold_low, 1e100]) or
+        recompute ‖u‖² exactly (every max(d, 1024) steps)."""
+        self.s, self.C, self.norm_sq = s, C, norm_sq
+        if s < self.fold_low or s > 1e100:
+            self.fold_scale()
+        else:
+            self.exact_norm()
+
+    cdef inline bint upkeep_due(self, double s) noexcept nogil:
+        """One step done: is the exact ‖u‖² or a fold due?"""
+        self.t += 1
+        self.since_exact += 1
+        return (self.since_exact >= self.d and self.since_exact >= 1024) \
+            or s < self.fold_low or s > 1e100
+
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
             object q_rows, double eta, long[::1] attributes, object record,
             long n_inner=1, long n_steps=-1):
@@ -160,8 +218,8 @@ cdef class RidgeState:
         cdef const double* qp = &qr[0, 0]
         cdef long* recp = NULL
         cdef const double* xrow
-        cdef long step, row = 0, r, i, j, nnz, a, seen
-        cdef double phi, old, new, norm, y
+        cdef long step, row = 0, r, j, nnz, seen
+        cdef double phi, y
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with rng.bit_generator.lock, nogil:
             for step in range(m):
@@ -181,38 +239,17 @@ cdef class RidgeState:
                         phi += xrow[j] / u[j]
                         if recording:
                             recp[k + r] = j
-                        if not contains(idx, seen, j):
-                            idx[seen] = j
-                            seen += 1
+                        seen = add_seen(idx, seen, j)
                     phi = s * norm_sq * phi / n_inner - y
                 else:
                     phi = -y                           # w = 0: wᵀx = 0 is known (fallback)
                 attributes[step] = seen
                 # lines 10-11: v = w − η φ̃ x̃, on the k coordinates of x̃
-                for a in range(nnz):
-                    i = idx[a]
-                    old = u[i]
-                    am[2 * i] += old * (C - am[2 * i + 1])
-                    am[2 * i + 1] = C
-                    new = old - eta * phi * val[a] / s
-                    u[i] = new
-                    norm_sq += new * new - old * old
-                    btree_set(wt, tree, cap, i, new * new)
-                if norm_sq < 0.0:
-                    norm_sq = 0.0
-                # line 12: w_{t+1} = v · B / max(‖v‖, B)
-                norm = s * sqrt(norm_sq)
-                if norm > B:
-                    s *= B / norm
-                self.t += 1
-                self.since_exact += 1
-                if (self.since_exact >= d and self.since_exact >= 1024) or s < self.fold_low \
-                        or s > 1e100:
-                    self.s, self.C, self.norm_sq = s, C, norm_sq
-                    if s < self.fold_low or s > 1e100:
-                        self.fold_scale()
-                    else:
-                        self.exact_norm()
+                norm_sq = sparse_step(u, am, wt, tree, cap, idx, val, nnz, eta * phi, s, C,
+                                      norm_sq)
+                s = project_l2(s, norm_sq, B)          # line 12: w = v · B / max(‖v‖, B)
+                if self.upkeep_due(s):
+                    self.upkeep(s, C, norm_sq)
                     s, C, norm_sq = self.s, self.C, self.norm_sq
                 row += 1
                 if row == P:
@@ -239,6 +276,7 @@ cdef class RidgeState:
         cdef bint recording = record is not None
         cdef long[::1] rec = np.zeros(1, dtype=np.int_) if not recording else record
         cdef long cap_rec = rec.shape[0], pos = 0
+        cdef long* recp = &rec[0]
         cdef double* u = &self.u[0]
         cdef double* am = &self.am[0]
         cdef double* wt = &self.wt[0]
@@ -249,8 +287,8 @@ cdef class RidgeState:
         cdef long[::1] xrec_arr = np.zeros(k, dtype=np.int_)
         cdef long* xrec = &xrec_arr[0]
         cdef const double* xrow
-        cdef long step, call, order, r, q, mcount, i, j, nnz, seen
-        cdef double phi, prod, theta, ylab, old, new, norm, y
+        cdef long step, call, order, r, q, mcount, j, nnz, seen
+        cdef double phi, prod, theta, ylab, y
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with rng.bit_generator.lock, nogil:
             for step in range(m):
@@ -258,24 +296,16 @@ cdef class RidgeState:
                 y = Y[row]
                 C += s
                 nnz = draw_data_point(bg, xrow, d, k, True, NULL, idx, val, xrec)
-                if recording and pos >= 0:
-                    if pos + k > cap_rec:
-                        pos = -1
-                    else:
-                        for r in range(k):
-                            rec[pos + r] = xrec[r]
-                        pos += k
+                if recording:
+                    for r in range(k):
+                        pos = record_put(recp, cap_rec, pos, xrec[r])
                 seen = nnz
                 phi = 0.0
                 for call in range(2):
                     ylab = (y + delta) / eps if call == 0 else (y - delta) / eps
                     order = geometric_half(bg)                       # Proc. 3 line 2
-                    if recording and pos >= 0:
-                        if pos + 1 > cap_rec:
-                            pos = -1
-                        else:
-                            rec[pos] = order
-                            pos += 1
+                    if recording:
+                        pos = record_put(recp, cap_rec, pos, order)
                     mcount = 1 if order <= threshold else big_n      # line 3
                     prod = 1.0
                     for r in range(order):                           # lines 4-7 / 9-12
@@ -285,15 +315,9 @@ cdef class RidgeState:
                             theta = 0.0
                             for q in range(mcount):
                                 j = btree_draw(bg, wt, tree, cap, nblocks)
-                                if recording and pos >= 0:
-                                    if pos + 1 > cap_rec:
-                                        pos = -1
-                                    else:
-                                        rec[pos] = j
-                                        pos += 1
-                                if not contains(idx, seen, j):
-                                    idx[seen] = j
-                                    seen += 1
+                                if recording:
+                                    pos = record_put(recp, cap_rec, pos, j)
+                                seen = add_seen(idx, seen, j)
                                 theta += xrow[j] / u[j]
                             # ‖w‖² x′_j/w_j = s‖u‖² x_j/(ε u_j), averaged; minus y±
                             theta = s * norm_sq * theta / (mcount * eps) - ylab
@@ -302,29 +326,11 @@ cdef class RidgeState:
                         phi += ldexp(a[order], <int>(order + 1)) * prod
                 phi *= 0.5
                 attributes[step] = seen
-                for r in range(nnz):                                 # Alg. 1 lines 10-11
-                    i = idx[r]
-                    old = u[i]
-                    am[2 * i] += old * (C - am[2 * i + 1])
-                    am[2 * i + 1] = C
-                    new = old - eta * phi * val[r] / s
-                    u[i] = new
-                    norm_sq += new * new - old * old
-                    btree_set(wt, tree, cap, i, new * new)
-                if norm_sq < 0.0:
-                    norm_sq = 0.0
-                norm = s * sqrt(norm_sq)                             # line 12
-                if norm > B:
-                    s *= B / norm
-                self.t += 1
-                self.since_exact += 1
-                if (self.since_exact >= d and self.since_exact >= 1024) or s < self.fold_low \
-                        or s > 1e100:
-                    self.s, self.C, self.norm_sq = s, C, norm_sq
-                    if s < self.fold_low or s > 1e100:
-                        self.fold_scale()
-                    else:
-                        self.exact_norm()
+                norm_sq = sparse_step(u, am, wt, tree, cap, idx, val, nnz, eta * phi, s, C,
+                                      norm_sq)                       # Alg. 1 lines 10-11
+                s = project_l2(s, norm_sq, B)                        # line 12
+                if self.upkeep_due(s):
+                    self.upkeep(s, C, norm_sq)
                     s, C, norm_sq = self.s, self.C, self.norm_sq
                 row += 1
                 if row == P:
