@@ -9,6 +9,7 @@ import numpy as np
 
 from ._families import example_params
 from ._protocol import names as estimator_names
+from ._protocol import spec_of
 
 __all__ = ["INSTANCES", "exact_moments", "params_for", "as_float", "k_values", "cases"]
 
@@ -41,16 +42,9 @@ def as_float(instance):
 
 
 def k_values(name, d):
-    """The budgets to test for an estimator on dimension d (k <= 3, or CB11's even k <= 4;
-    at d = 6 only the largest, to keep the enumeration small)."""
-    if name.startswith("CB11.Baseline"):
-        ks = [k for k in (2, 4) if k <= d]
-    elif name.startswith("CB11.AER"):
-        ks = [k for k in (2, 4) if k // 2 <= d]
-    elif name.startswith(("HK12.GenEst",)):
-        ks = [0]
-    else:
-        ks = [1, 2, 3]
+    """The budgets to test for an estimator on dimension d: its spec's ``exact_k`` that are
+    valid in dimension d (``k_max``); at d = 6 only the largest, to keep the enumeration small."""
+    ks = list(spec_of(name).k_values(d))
     return ks[-1:] if d >= 6 else ks
 
 
