@@ -7,9 +7,9 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from ._families import example_params
 from ._protocol import names as estimator_names
 from ._protocol import spec_of
+from ._spec import EstimatorSpec
 
 __all__ = ["INSTANCES", "exact_moments", "params_for", "as_float", "k_values", "cases"]
 
@@ -30,7 +30,11 @@ def exact_moments(d):
 
 
 def params_for(name, d, k):
-    params = example_params(name, d, k=k)
+    """The example parameters of estimator ``name`` (a registered name or an
+    :class:`~laocheck.estimators.EstimatorSpec`) on an exact instance of dimension d, with the
+    exact second moments of :func:`exact_moments`."""
+    spec = name if isinstance(name, EstimatorSpec) else spec_of(name)
+    params = spec.example_params(d, k=k)
     if "second_moments" in params:
         params["second_moments"] = exact_moments(d)
     return params
