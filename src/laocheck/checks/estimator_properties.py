@@ -12,7 +12,16 @@ One check per (estimator, property), each taking the estimator object of the pro
 * ``kernel_matches_reference``: the kernel draws come from the exact distribution of the
   reference version (multinomial test at δ over the finite support);
 * ``scaling``: (w, x, y) → (c·w, x, c·y) multiplies the residual/gradient estimate by c and leaves
-  x̃ unchanged, exactly in distribution.
+  x̃ unchanged, exactly in distribution;
+* ``clip_threshold``: the clipped gradient is the image of the unclipped one under clip(·, 1/η).
+
+Which checks an estimator gets is read from its :class:`~laocheck.estimators.EstimatorSpec`
+(the claims the papers make and the support), never from its name: ``unbiased.*`` when the spec
+claims unbiasedness and the support is finite (the exact enumeration and the Monte Carlo range
+need it), ``budget`` when the support is finite and the budget holds for every draw,
+``kernel_matches_reference`` when the support is finite, ``scaling`` when the spec states how
+the estimate scales, ``clip_threshold`` when it claims clipping. Each check is bound to its
+spec (``spec=``), so a rebound user estimator is held to the registered estimator's claims.
 """
 
 from __future__ import annotations
@@ -28,34 +37,47 @@ from ._common import draw_moments, exact_distribution, exact_mean, fstr, mc_mean
 from ._registry import Result, Status, register
 
 INSTANCE = "d4"
-CLAIMED_UNBIASED = [n for n in estimators.names()
-                    if not n.startswith(("CB11.Baseline", "HK12.GenEst", "HK12.AESVR"))
-                    and not n.endswith("clipped_gradient")]
-FINITE_SUPPORT = [n for n in estimators.names() if not n.startswith(("HK12.GenEst", "HK12.AESVR"))]
-SCALABLE = [n for n in FINITE_SUPPORT if not n.endswith("clipped_gradient")]
 
 
-def _k_for(name):
-    return 4 if name.startswith("CB11.") else 2
+def claims_unbiased(spec):
+    """Unbiasedness checks apply: claimed, and a finite support to enumerate."""
+    return spec.unbiased and spec.finite
 
 
-def _params(name):
-    return params_for(name, len(INSTANCES[INSTANCE][0]), _k_for(name))
+def claims_max_budget(spec):
+    """The per-draw budget check applies: finite support, budget kept by every draw."""
+    return spec.finite and spec.budget.kind == "exact"
 
 
-def paper_target(name, w, x, y):
-    """What the estimate claims to estimate, written from the papers (exact arithmetic):
-    x for x̃ (HK12 Alg. 1 line 7, KS15 eq. (1), CB11 eq. (6)), wᵀx − y for φ̃ (HK12 Alg. 1
-    line 9, KS15 eq. (5), CB11 eq. (7)), (wᵀx − y)·x for g̃ (HK12 Lemma 3.3, KS15 Lemma B.2),
-    2(wᵀx − y)·x for CB11's ∇̃ℓ (eq. (8), CB11 Lemma 11: the loss has no factor ½)."""
-    part = name.rsplit(".", 1)[1]
-    residual = sum(wi * xi for wi, xi in zip(w, x)) - y
-    if part == "data_point":
-        return list(x)
-    if part == "residual":
-        return residual
-    factor = 2 if name.startswith("CB11.AER") else 1
-    return [factor * residual * xi for xi in x]
+def claims_scaling(spec):
+    """The scaling check applies: the spec states how the estimate scales (finite support)."""
+    return spec.finite and spec.scaling is not None
+
+
+def claims_clipping(spec):
+    """The clipping check applies: the spec claims ḡ = clip(g̃, 1/η) (finite support)."""
+    return spec.finite and spec.clipping is not None
+
+
+def _params(spec):
+    return params_for(spec, len(INSTANCES[INSTANCE][0]), spec.check_k)
+
+
+def _literal(spec, estimator):
+    """The literal reference the kernel is judged against: the registered estimator of the
+    spec (laocheck's transcription of the paper's box), or the estimator's own reference when
+    the spec names no registered estimator (a new estimator checked before registration)."""
+    if spec.name in estimators.names():
+        return estimators.get(spec.name, **_params(spec))
+    return estimator
+
+
+def paper_target(spec, w, x, y):
+    """What the estimate claims to estimate, written from the papers (the spec's ``target``,
+    exact arithmetic): x for x̃ (HK12 Alg. 1 line 7, KS15 eq. (1), CB11 eq. (6)), wᵀx − y for
+    φ̃ (HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eq. (7)), (wᵀx − y)·x for g̃ (HK12 Lemma 3.3,
+    KS15 Lemma B.2), 2(wᵀx − y)·x for CB11's ∇̃ℓ (eq. (8), CB11 Lemma 11: no factor ½)."""
+    return spec.target(w, x, y, **_params(spec))
 
 
 def _support_range(dist, size):
@@ -64,12 +86,12 @@ def _support_range(dist, size):
     return vals.min(axis=0), vals.max(axis=0)
 
 
-def check_unbiased_exact(ctx, *, estimator, name):
+def check_unbiased_exact(ctx, *, estimator, spec):
     """Unbiasedness claimed by CB11 Lemma 11, HK12 Lemmas 3.3 / 3.8, KS15 Lemma B.2 (exact)."""
     w, x, y = INSTANCES[INSTANCE]
     dist = exact_distribution(estimator, w, x, y)
     mean = exact_mean(dist)
-    target = np.asarray(paper_target(name, w, x, y), dtype=object)
+    target = np.asarray(paper_target(spec, w, x, y), dtype=object)
     diff = mean - target
     ok = dist.residual_mass == 0 and all(v == 0 for v in np.ravel(diff))
     figures = {"instance": INSTANCE, "outcomes": len(dist), "exact_mean": fstr(mean),
@@ -80,12 +102,12 @@ def check_unbiased_exact(ctx, *, estimator, name):
                   counterexample={"instance": INSTANCE, "bias": fstr(diff)})
 
 
-def check_unbiased_monte_carlo(ctx, *, estimator, name):
+def check_unbiased_monte_carlo(ctx, *, estimator, spec):
     """Unbiasedness (CB11 Lemma 11, HK12 Lemmas 3.3 / 3.8, KS15 Lemma B.2) of the kernel, at δ."""
     w, x, y = INSTANCES[INSTANCE]
-    ref = estimators.get(name, **_params(name))
+    ref = _literal(spec, estimator)
     dist = exact_distribution(ref, w, x, y)          # the range of the estimate (finite support)
-    target = np.asarray(paper_target(name, w, x, y), dtype=float).ravel()
+    target = np.asarray(paper_target(spec, w, x, y), dtype=float).ravel()
     lo, hi = _support_range(dist, target.size)
     wf, xf, yf = as_float(INSTANCES[INSTANCE])
     n = ctx.n(200_000, 10_000_000)
@@ -93,10 +115,10 @@ def check_unbiased_monte_carlo(ctx, *, estimator, name):
     return mc_mean_verdict(moments, target, lo, hi, ctx.delta)
 
 
-def check_budget(ctx, *, estimator, name):
+def check_budget(ctx, *, estimator, spec):
     """The attribute budget (k + 1 of HK12 Sec. 2 / KS15 Sec. 2, k of CB11 Sec. 4) per draw."""
     w, x, y = INSTANCES[INSTANCE]
-    budget = estimators.get(name, **_params(name)).budget   # the paper's budget for this name
+    budget = spec.budget.of(_params(spec))          # the paper's budget (the spec's formula)
     figures = {"budget": budget}
     worst = 0
     if hasattr(estimator, "reference"):
@@ -118,11 +140,11 @@ def _key(value):
     return tuple(np.asarray(value, dtype=float).ravel().tolist())
 
 
-def check_kernel_matches_reference(ctx, *, estimator, name):
+def check_kernel_matches_reference(ctx, *, estimator, spec):
     """The kernel samples the distribution of the literal box (HK12 Alg. 1-2, KS15 Alg. 1/3,
     CB11 Fig. 1-2), by a multinomial test at δ against the exact enumeration."""
     w, x, y = INSTANCES[INSTANCE]
-    ref = estimators.get(name, **_params(name))
+    ref = _literal(spec, estimator)
     dist = exact_distribution(ref, w, x, y)
     probs = Counter()
     for p, v in dist:
@@ -160,21 +182,20 @@ def check_kernel_matches_reference(ctx, *, estimator, name):
                                   "observed": float(counts[test.worst_category] / n)})
 
 
-def check_scaling(ctx, *, estimator, name):
+def check_scaling(ctx, *, estimator, spec):
     """Scaling (HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eqs. (6)-(8) are
     homogeneous of degree 1 in (w, y) and of degree 0 for x̃)."""
     w, x, y = INSTANCES[INSTANCE]
     c = F(2)
     base = exact_distribution(estimator, w, x, y)
     scaled = exact_distribution(estimator, [c * v for v in w], x, c * y)
-    part = name.rsplit(".", 1)[1]
 
     def transform(value):
         arr = np.asarray(value, dtype=object).copy()
-        if name.startswith("CB11.Baseline"):
+        if spec.scaling == "last_row":
             arr[-1] = arr[-1] * c          # 2 y v scales by c, A does not depend on (w, y)
             return arr
-        return arr if part == "data_point" else arr * c
+        return arr if spec.scaling == "degree0" else arr * c
 
     def as_dict(dist, f):
         out = Counter()
@@ -190,57 +211,65 @@ def check_scaling(ctx, *, estimator, name):
                   counterexample={"instance": INSTANCE, "c": str(c)})
 
 
-def _register():
-    common = dict(assumptions=f"instance {INSTANCE} (dyadic, laocheck.testing.instances)")
-    for name in CLAIMED_UNBIASED:
-        est = estimators.get(name, **_params(name))
-        register(f"{name}.unbiased.exact", citation=est.citation,
+def register_properties(spec, estimator=None):
+    """Register the property checks that ``spec``'s claims select, bound to ``estimator`` (a
+    registered name, a factory or an object; default: the registered estimator ``spec.name``
+    built with the example parameters of the exact instance)."""
+    name = spec.name
+    registered = estimator is None
+    params = _params(spec) if registered else {}
+    estimator = name if registered else estimator
+    common = dict(assumptions=f"instance {INSTANCE} (dyadic, laocheck.testing.instances)",
+                  estimator=estimator, params=params, spec=spec)
+    if claims_unbiased(spec):
+        register(f"{name}.unbiased.exact", citation=spec.citation,
                  statement=f"E[{name}] = its target (x, wᵀx − y or the gradient), exactly",
                  method="exact enumeration (Fractions)", delta=0.0, detectable=0.0,
-                 estimator=name, params=_params(name), name=name, **common)(check_unbiased_exact)
-        register(f"{name}.unbiased.monte_carlo", citation=est.citation,
+                 **common)(check_unbiased_exact)
+        register(f"{name}.unbiased.monte_carlo", citation=spec.citation,
                  statement=f"the Cython kernel of {name} is unbiased for its target",
                  method="Monte Carlo, simultaneous empirical-Bernstein intervals from kernel sums",
-                 detectable="reported per run (Bernstein design, β = 0.1)", estimator=name,
-                 params=_params(name), name=name, **common)(check_unbiased_monte_carlo)
-    for name in FINITE_SUPPORT:
-        est = estimators.get(name, **_params(name))
-        register(f"{name}.budget", citation=est.citation,
-                 statement=f"every draw of {name} observes at most {est.budget} attributes of x",
+                 detectable="reported per run (Bernstein design, β = 0.1)",
+                 **common)(check_unbiased_monte_carlo)
+    if claims_max_budget(spec):
+        budget = spec.budget.of(_params(spec))
+        register(f"{name}.budget", citation=spec.citation,
+                 statement=f"every draw of {name} observes at most {budget} attributes of x",
                  method="exact enumeration + every kernel draw", delta=0.0,
-                 detectable="one draw over budget", estimator=name, params=_params(name),
-                 name=name, **common)(check_budget)
-        register(f"{name}.kernel_matches_reference", citation=est.citation,
+                 detectable="one draw over budget", **common)(check_budget)
+    if spec.finite:
+        register(f"{name}.kernel_matches_reference", citation=spec.citation,
                  statement=f"the kernel of {name} draws from the exact distribution of the "
                  "literal reference version",
                  method="multinomial test (per-category Clopper-Pearson, Bonferroni) against "
                  "the enumerated distribution", detectable="see multinomial_test power",
-                 estimator=name, params=_params(name), name=name, **common)(
-                     check_kernel_matches_reference)
-    for name in SCALABLE:
-        est = estimators.get(name, **_params(name))
-        register(f"{name}.scaling", citation=est.citation,
+                 **common)(check_kernel_matches_reference)
+    if claims_scaling(spec):
+        register(f"{name}.scaling", citation=spec.citation,
                  statement="(w, x, y) -> (c·w, x, c·y) scales the residual/gradient estimate by c "
                  "(x̃ unchanged), in distribution", method="exact enumeration, c = 2",
-                 delta=0.0, detectable=0.0, estimator=name, params=_params(name), name=name,
-                 **common)(check_scaling)
+                 delta=0.0, detectable=0.0, **common)(check_scaling)
+    if claims_clipping(spec):
+        clip = spec.clipping
+        register(f"{name}.clip_threshold", citation=spec.citation + f" (clip, {clip.citation})",
+                 statement="ḡ[i] = clip(g̃[i], 1/η) in distribution: the clipped "
+                 "estimate is the image of the unclipped one under clip(·, 1/η)",
+                 assumptions=f"instance {INSTANCE}, η = {clip.example_eta:g} (clipping active)",
+                 method="exact enumeration (Fractions) of both estimates", delta=0.0,
+                 detectable=0.0, estimator=estimator,
+                 params={**params, clip.eta: clip.example_eta} if registered else params,
+                 spec=spec)(check_clip_threshold)
 
 
-_register()
-
-
-CLIPPED = [n for n in estimators.names() if n.endswith("clipped_gradient")]
-
-
-def check_clip_threshold(ctx, *, estimator, name):
+def check_clip_threshold(ctx, *, estimator, spec):
     """HK12 Alg. 2 lines 12-13 (KS15 Alg. 3): ḡ[i] = clip(g̃[i], 1/η). The exact distribution of
     the clipped estimate is the image under clip(·, 1/η) of the unclipped estimate's
     distribution (same sampler), with η = 4 so that the clipping is active on d4."""
-    eta = F(getattr(estimator, "eta", 4.0)).limit_denominator(10 ** 9)
+    clip = spec.clipping
+    eta = F(getattr(estimator, clip.eta, clip.example_eta)).limit_denominator(10 ** 9)
     c = 1 / eta
-    base_name = name.replace("clipped_gradient", "gradient")
-    params = {k: v for k, v in _params(name).items() if k != "eta"}
-    base = estimators.get(base_name, **params)
+    params = {k: v for k, v in _params(spec).items() if k != clip.eta}
+    base = estimators.get(clip.unclipped, **params)
     active = False
     for inst in (INSTANCE,):
         w, x, y = INSTANCES[inst]
@@ -265,16 +294,9 @@ def check_clip_threshold(ctx, *, estimator, name):
     return Result(Status.PASS, {"eta": str(eta), "clipping_active": active}, detectable=0.0)
 
 
-def _register_clipping():
-    for name in CLIPPED:
-        est = estimators.get(name, **_params(name))
-        params = {**_params(name), "eta": 4.0}
-        register(f"{name}.clip_threshold", citation=est.citation + " (clip, HK12 Alg. 2 "
-                 "line 13)", statement="ḡ[i] = clip(g̃[i], 1/η) in distribution: the clipped "
-                 "estimate is the image of the unclipped one under clip(·, 1/η)",
-                 assumptions="instance d4, η = 4 (clipping active)",
-                 method="exact enumeration (Fractions) of both estimates", delta=0.0,
-                 detectable=0.0, estimator=name, params=params, name=name)(check_clip_threshold)
+def _register():
+    for spec in estimators.specs():
+        register_properties(spec)
 
 
-_register_clipping()
+_register()

@@ -2,6 +2,9 @@
 learner"): no learner observes more than its budget of attributes of an example (exactly at most
 k + 1 for HK12/KS15, k for CB11, and k + 6 in expectation for AESVR, HK12 Thm 4.4); the count is
 the one each learner records (``attributes_per_example_``).
+
+The budget, its kind and the citation come from each learner class's
+:class:`~laocheck.estimators.LearnerSpec` (``spec``): a learner with a spec gets its check.
 """
 
 from __future__ import annotations
@@ -9,22 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import learners, stats
+from ..experiments.theorems import learner_specs
 from ._registry import Result, Status, register
 
 K = 2
-MAX_BUDGET = {  # learner -> (budget as a function of k, citation)
-    "AERR": (1, "HK12 Alg. 1"),
-    "AELR": (1, "HK12 Alg. 2"),
-    "GAERR": (1, "KS15 Alg. 1"),
-    "GAELR": (1, "KS15 Alg. 3"),
-    "DDAERR": (1, "KS15 Sec. 3.1"),
-    "DDAELR": (1, "KS15 Sec. 4.1"),
-    "TwoPhaseDDAERR": (1, "KS15 Alg. 2"),
-    "TwoPhaseDDAELR": (1, "KS15 Alg. 4"),
-    "AER": (0, "CB11 Fig. 2"),
-    "Baseline": (0, "CB11 Fig. 1"),
-}
-EXPECTED_BUDGET = {"AESVR": (6, "HK12 Alg. 4, Thm 4.4")}
 
 
 def _data(rng, m, d=6):
@@ -33,12 +24,13 @@ def _data(rng, m, d=6):
     return X, y
 
 
-def _fit(name, rng, m):
+def _fit(learner, rng, m):
     X, y = _data(rng, m)
-    cls = getattr(learners, name)
+    cls = learner if isinstance(learner, type) else getattr(learners, learner)
     kwargs = {"k": K, "random_state": int(rng.integers(2 ** 31))}
-    if name in ("DDAERR", "DDAELR"):
-        kwargs["second_moments"] = np.mean(X * X, axis=0)
+    spec = vars(cls).get("spec")
+    if spec is not None:
+        kwargs.update(spec.fit_params(X))        # e.g. E[x²] for DDAERR / DDAELR
     model = cls(**kwargs).fit(X, y)
     return model, np.asarray(model.attributes_per_example_, dtype=np.int64)
 
@@ -72,26 +64,29 @@ def check_expected_budget(ctx, *, learner, budget):
                   f"{float(att.mean() - iv.low):.3g}")
 
 
-def _register():
-    for name, (extra, cite) in MAX_BUDGET.items():
-        if not hasattr(learners, name):
-            continue
-        register(f"{cite.split()[0]}.{name}.budget", citation=cite,
-                 statement=f"{name} observes at most k{f' + {extra}' if extra else ''} attributes "
-                 "of every example "
-                 f"(k = {K})", assumptions="synthetic data, d = 6, ‖x‖₂ <= 1, |y| <= 1",
+def register_budget(cls, spec):
+    """Register the budget check ``spec`` selects for the learner class ``cls``: every example
+    when the budget is exact, the mean count at δ when it holds in expectation."""
+    common = dict(citation=spec.citation,
+                  assumptions="synthetic data, d = 6, ‖x‖₂ <= 1, |y| <= 1",
+                  learner=cls.__name__, budget=spec.budget.of({"k": K}))
+    if spec.budget.kind == "exact":
+        register(f"{spec.name}.budget",
+                 statement=f"{spec.algorithm} observes at most {spec.budget.text} attributes of "
+                 f"every example (k = {K})",
                  method="every example of a fit (attributes_per_example_)", delta=0.0,
-                 detectable="one example over budget", learner=name,
-                 budget=K + extra)(check_max_budget)
-    for name, (extra, cite) in EXPECTED_BUDGET.items():
-        if not hasattr(learners, name):
-            continue
-        register(f"{cite.split()[0]}.{name}.budget", citation=cite,
-                 statement=f"{name} queries at most k + 6 attributes per example in expectation "
-                 f"(k = {K})", assumptions="synthetic data, d = 6, ‖x‖₂ <= 1, |y| <= 1",
+                 detectable="one example over budget", **common)(check_max_budget)
+    else:
+        register(f"{spec.name}.budget",
+                 statement=f"{spec.algorithm} queries at most {spec.budget.text} attributes per "
+                 f"example in expectation (k = {K})",
                  method="lower confidence bound on the mean count (nonnegative, truncation) "
-                 "at δ", detectable="reported per run", learner=name,
-                 budget=K + extra)(check_expected_budget)
+                 "at δ", detectable="reported per run", **common)(check_expected_budget)
+
+
+def _register():
+    for cls, spec in learner_specs():
+        register_budget(cls, spec)
 
 
 _register()

@@ -15,7 +15,7 @@ import sys
 
 from .. import __version__
 from ..checks import checks
-from ..estimators import example_params, get, names
+from ..estimators import specs
 from . import bounds, verify
 
 #: The modules adding a subcommand, in the order of ``laocheck --help``.
@@ -59,28 +59,13 @@ def _build_parser():
 
 def _estimator_rows(match):
     rows = []
-    for name in names():
-        if match not in name:
+    for spec in specs():
+        if match not in spec.name:
             continue
-        est = get(name, **example_params(name, 4))
-        kind = "max" if est.budget_kind == "max" else "expected"
-        rows.append({"name": name, "citation": est.citation, "budget": _budget_text(est),
+        kind = "max" if spec.budget.kind == "exact" else "expected"
+        rows.append({"name": spec.name, "citation": spec.citation, "budget": spec.budget.text,
                      "budget_kind": kind})
     return rows
-
-
-def _budget_text(est):
-    """The budget as a formula in the estimator's parameters (shown at example values)."""
-    name = est.name
-    if name.startswith("CB11.AER"):
-        return "k" if est.part == "gradient" else "k/2"
-    if name.startswith("CB11.Baseline"):
-        return "k"
-    if name.startswith("HK12.GenEst"):
-        return "3"
-    if name.startswith("HK12.AESVR"):
-        return "k + 6" if est.part == "gradient" else "6"
-    return {"data_point": "k", "residual": "n_inner"}.get(est.part, "k + n_inner")
 
 
 def _check_rows(match):

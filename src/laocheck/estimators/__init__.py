@@ -8,13 +8,16 @@
 >>> draws.values.shape, int(draws.attributes.max()) <= est.budget
 ((1000, 3), True)
 
-See :mod:`laocheck.estimators._protocol` for the protocol and ``names()`` for the catalogue.
+See :mod:`laocheck.estimators._protocol` for the protocol, ``names()`` for the catalogue and
+``spec_of(name)`` for what the papers state about each estimate (:class:`EstimatorSpec`).
 """
 
 from . import _families  # noqa: F401  (registers every estimator)
 from ._families import (AEREstimator, AESVREstimator, BaselineEstimator, GenEstEstimator,
                         ImportanceEstimator, aesvr_coefficients, example_params)
-from ._protocol import Draws, Estimator, Moments, get, names, register
+from ._protocol import Draws, Estimator, Moments, get, names, register, spec_of, specs
+from ._spec import (Budget, ClippingClaim, EstimatorSpec, LearnerSpec, SecondMomentClaim,
+                    TheoremClaim)
 from ._samplers import AliasTable, SumTree
 
 __all__ = [
@@ -22,10 +25,14 @@ __all__ = [
     "AESVREstimator",
     "AliasTable",
     "BaselineEstimator",
+    "Budget",
+    "ClippingClaim",
     "Draws",
     "Estimator",
+    "EstimatorSpec",
     "GenEstEstimator",
     "ImportanceEstimator",
+    "LearnerSpec",
     "Moments",
     "SumTree",
     "aesvr_coefficients",
@@ -33,4 +40,8 @@ __all__ = [
     "get",
     "names",
     "register",
+    "SecondMomentClaim",
+    "spec_of",
+    "specs",
+    "TheoremClaim",
 ]

@@ -23,7 +23,9 @@ from ..exceptions import InvalidParameterError
 from ..reference import estimators as ref
 from ..reference.estimators import aesvr_coefficients
 from ._kernels import aer_kernel, baseline_kernel, genest_kernel, importance_kernel
-from ._protocol import Estimator, names, register
+from ._protocol import Estimator, register, spec_of
+from ._spec import (Budget, ClippingClaim, EstimatorSpec, SecondMomentClaim, cb11_gradient_target,
+                    data_point_target, gradient_target, residual_target)
 from ._samplers import AliasTable
 
 __all__ = [
@@ -35,19 +37,167 @@ __all__ = [
     "aesvr_coefficients",
 ]
 
-CITATIONS = {
-    "HK12.AERR": "HK12 Alg. 1",
-    "HK12.AELR": "HK12 Alg. 2",
-    "KS15.GAERR": "KS15 Alg. 1",
-    "KS15.GAELR": "KS15 Alg. 3",
-    "KS15.DDAERR": "KS15 Sec. 3.1, eq. (4)",
-    "KS15.DDAELR": "KS15 Sec. 4.1, Lemma 4.3",
-    "KS15.ImprovedInnerProduct": "KS15 Sec. 3 (after Lemma 3.3), Sec. 5",
-    "CB11.AER": "CB11 Fig. 2, eqs. (6)-(8)",
-    "CB11.Baseline": "CB11 Fig. 1",
-    "HK12.GenEst": "HK12 Procedure 3",
-    "HK12.AESVR": "HK12 Alg. 4, eq. (7)",
-}
+# -- the specs ---------------------------------------------------------------------------------
+# One EstimatorSpec per registered estimator: the facts the papers state about it (citation,
+# target, budget, geometry, support, claims, example parameters). The checks select from them.
+
+def _examples(*inputs, **fixed):
+    """``example_params`` of a spec: the inputs the estimator takes, at fixed, non-uniform,
+    strictly positive values — q_i ∝ i, E[x_i²] ∝ i², η = 1/(2B); ``k_even`` rounds k down to
+    an even k >= 2 (CB11)."""
+    def example_params(d, *, k=2, B=1.0):
+        weights = np.arange(1, d + 1, dtype=np.float64)
+        out = {}
+        for name in inputs:
+            if name == "k":
+                out["k"] = k
+            elif name == "k_even":
+                out["k"] = 2 * max(1, k // 2)
+            elif name == "q":
+                out["q"] = weights / weights.sum()
+            elif name == "second_moments":
+                out["second_moments"] = weights ** 2 / np.sum(weights ** 2)
+            elif name == "eta":
+                out["eta"] = 1 / (2 * B)
+            elif name == "B":
+                out["B"] = B
+        out.update(fixed)
+        return out
+    return example_params
+
+
+_ESTIMATES = {"data_point": ("x", data_point_target, "degree0"),
+              "residual": ("wᵀx − y", residual_target, "degree1"),
+              "gradient": ("(wᵀx − y)·x", gradient_target, "degree1"),
+              "clipped_gradient": ("clip((wᵀx − y)·x, 1/η) coordinatewise", gradient_target, None)}
+_IMPORTANCE_BUDGETS = {"data_point": Budget("k", lambda k: k),
+                       "residual": Budget("n_inner", lambda n_inner=1: n_inner),
+                       "gradient": Budget("k + n_inner", lambda k, n_inner=1: k + n_inner),
+                       "clipped_gradient": Budget("k + n_inner", lambda k, n_inner=1: k + n_inner)}
+
+
+def _importance_specs(algorithm, citation, *, geometry, parts, inputs, unbiased_citation,
+                      second_moment=None):
+    """The specs of one importance-sampling algorithm (HK12 Alg. 1-2, KS15 Alg. 1/3 and its
+    data-dependent variants): one per estimate it defines."""
+    out = []
+    for part in parts:
+        estimates, target, scaling = _ESTIMATES[part]
+        takes = [i for i in inputs.get(part, inputs["*"])]
+        clip = None
+        if part == "clipped_gradient":
+            clip = ClippingClaim(unclipped=f"{algorithm}.gradient",
+                                 citation="HK12 Alg. 2 line 13")
+        out.append(EstimatorSpec(
+            name=f"{algorithm}.{part}", citation=citation, estimates=estimates, target=target,
+            budget=_IMPORTANCE_BUDGETS[part], geometry=geometry, support="finite",
+            unbiased=part != "clipped_gradient", unbiased_citation=unbiased_citation,
+            second_moment=second_moment if part == "gradient" else None,
+            clipping=clip, scaling=scaling, example_params=_examples(*takes),
+            exact_k=(1, 2, 3), check_k=2))
+    return tuple(out)
+
+
+_LASSO_PARTS = ("data_point", "residual", "gradient", "clipped_gradient")
+_RIDGE_PARTS = ("data_point", "residual", "gradient")
+_K_ETA = ("k", "eta")
+
+HK12_AERR = _importance_specs(
+    "HK12.AERR", "HK12 Alg. 1", geometry="l2", parts=_RIDGE_PARTS,
+    inputs={"*": ("k",), "residual": ()}, unbiased_citation="HK12 Lemma 3.3",
+    second_moment=SecondMomentClaim("HK12.Lemma3.3.G2", "HK12 Lemma 3.3", "E‖v‖²"))
+HK12_AELR = _importance_specs(
+    "HK12.AELR", "HK12 Alg. 2", geometry="l1", parts=_LASSO_PARTS,
+    inputs={"*": ("k",), "residual": (), "clipped_gradient": _K_ETA},
+    unbiased_citation="HK12 Lemma 3.8",
+    second_moment=SecondMomentClaim("HK12.Lemma3.8.G2", "HK12 Lemma 3.8", "‖E[v²]‖∞"))
+KS15_GAERR = _importance_specs(
+    "KS15.GAERR", "KS15 Alg. 1", geometry="l2", parts=_RIDGE_PARTS,
+    inputs={"*": ("k", "q"), "residual": ()}, unbiased_citation="KS15 Lemma B.2",
+    second_moment=SecondMomentClaim("KS15.Lemma3.4.G2", "KS15 Lemma 3.4 with eq. (2)", "E‖v‖²"))
+KS15_GAELR = _importance_specs(
+    "KS15.GAELR", "KS15 Alg. 3", geometry="l1", parts=_LASSO_PARTS,
+    inputs={"*": ("k", "q"), "residual": (), "clipped_gradient": ("k", "q", "eta")},
+    unbiased_citation="KS15 Lemma B.2",
+    second_moment=SecondMomentClaim("KS15.Lemma4.5.G2", "KS15 Lemma 4.5 with eq. (7)",
+                                    "‖E[v²]‖∞"))
+KS15_DDAERR = _importance_specs(
+    "KS15.DDAERR", "KS15 Sec. 3.1, eq. (4)", geometry="l2", parts=_RIDGE_PARTS,
+    inputs={"*": ("k", "second_moments"), "residual": ("second_moments",)},
+    unbiased_citation="KS15 Lemma B.2",
+    second_moment=SecondMomentClaim("KS15.Lemma3.4.G2", "KS15 Lemma 3.4 with eq. (2)", "E‖v‖²"))
+KS15_DDAELR = _importance_specs(
+    "KS15.DDAELR", "KS15 Sec. 4.1, Lemma 4.3", geometry="l1", parts=_LASSO_PARTS,
+    inputs={"*": ("k", "second_moments"), "residual": ("second_moments",),
+            "clipped_gradient": ("k", "second_moments", "eta")},
+    unbiased_citation="KS15 Lemma B.2",
+    second_moment=SecondMomentClaim("KS15.Lemma4.5.G2", "KS15 Lemma 4.5 with eq. (7)",
+                                    "‖E[v²]‖∞"))
+KS15_IMPROVED = _importance_specs(
+    "KS15.ImprovedInnerProduct", "KS15 Sec. 3 (after Lemma 3.3), Sec. 5", geometry="l2",
+    parts=("residual", "gradient"),
+    inputs={"*": ("k", "second_moments"), "residual": ("second_moments",)},
+    unbiased_citation="KS15 Sec. 3 (after Lemma 3.3)")
+
+_CB11_AER_BUDGETS = {"data_point": Budget("k/2", lambda k: k // 2),
+                     "residual": Budget("k/2", lambda k: k // 2),
+                     "gradient": Budget("k", lambda k: k)}
+CB11_AER = tuple(
+    EstimatorSpec(
+        name=f"CB11.AER.{part}", citation="CB11 Fig. 2, eqs. (6)-(8)",
+        estimates=("2(wᵀx − y)·x" if part == "gradient" else _ESTIMATES[part][0]),
+        target=cb11_gradient_target if part == "gradient" else _ESTIMATES[part][1],
+        budget=_CB11_AER_BUDGETS[part], geometry="l1", support="finite", unbiased=True,
+        unbiased_citation="CB11 Lemma 11", scaling=_ESTIMATES[part][2],
+        example_params=_examples("k_even"), exact_k=(2, 4), k_max=lambda d: 2 * d, check_k=4)
+    for part in ("data_point", "residual", "gradient"))
+
+CB11_BASELINE = EstimatorSpec(
+    name="CB11.Baseline.loss", citation="CB11 Fig. 1",
+    estimates="(A = x xᵀ, 2y·x) stacked: rows 0..d-1 and row d",
+    target=lambda w, x, y, **params: [[xi * xj for xj in x] for xi in x] + [[2 * y * xi
+                                                                             for xi in x]],
+    budget=Budget("k", lambda k: k), geometry="l1", support="finite",
+    unbiased=False,        # CB11 Lemma 8's E[A_t] = x xᵀ is an ERRATUM (the diagonal is 0)
+    unbiased_citation="CB11 Lemmas 8-9", scaling="last_row",
+    example_params=_examples("k_even"), exact_k=(2, 4), k_max=lambda d: d, check_k=4,
+    notes="CB11 Lemma 8's E[A_t] = x xᵀ is false as printed: registered as the ERRATUM "
+          "CB11.Lemma8.expectation, its correction CB11.Lemma8.expectation_corrected")
+
+HK12_GENEST = EstimatorSpec(
+    name="HK12.GenEst.derivative", citation="HK12 Procedure 3",
+    estimates="f′(wᵀx − y) = Σ_n a_n (wᵀx − y)^n",
+    target=lambda w, x, y, coefficients=(), **params: sum(
+        a * (sum(wi * xi for wi, xi in zip(w, x)) - y) ** n for n, a in enumerate(coefficients)),
+    budget=Budget("3", lambda: 3, kind="expectation"), geometry="l2", support="unbounded",
+    unbiased=True, unbiased_citation="HK12 Lemma 4.1",
+    example_params=_examples("B", coefficients=[1.0, 0.5, -0.125, 0.0625]), exact_k=(0,),
+    notes="f′(z) = 1 + z/2 − z²/8 + z³/16 in the examples (a cubic: finite expectation to "
+          "enumerate); the series order is random, so the support is unbounded")
+
+
+def _aesvr_target(part):
+    def target(w, x, y, eps=0.5, delta=0.0, **params):
+        z = float(sum(wi * xi for wi, xi in zip(w, x)) - y)
+        fprime = 0.5 * (erf((z - delta) / eps) + erf((z + delta) / eps))
+        return fprime if part == "residual" else [fprime * float(xi) for xi in x]
+    return target
+
+
+HK12_AESVR = tuple(
+    EstimatorSpec(
+        name=f"HK12.AESVR.{part}", citation="HK12 Alg. 4, eq. (7)",
+        estimates="f_ε′(wᵀx − y)" + ("·x" if part == "gradient" else ""),
+        target=_aesvr_target(part),
+        budget=(Budget("k + 6", lambda k: k + 6, kind="expectation") if part == "gradient"
+                else Budget("6", lambda: 6, kind="expectation")),
+        geometry="l2", support="unbounded", unbiased=True,
+        unbiased_citation="HK12 Lemma 4.1, Claim 4.3",
+        example_params=(_examples("B", "k", eps=0.5, delta=0.1) if part == "gradient"
+                        else _examples("B", eps=0.5, delta=0.1)),
+        exact_k=(1, 2, 3), check_k=2,
+        notes="unbiased up to the truncation of eq. (7)'s series at n = 170")
+    for part in ("residual", "gradient"))
 
 
 def _gradient_target(w, x, y):
@@ -92,16 +242,18 @@ class ImportanceEstimator(Estimator):
     q_i = 0 is refused: the estimate would be biased.
     """
 
+    specs = HK12_AERR + HK12_AELR + KS15_GAERR + KS15_GAELR + KS15_DDAERR + KS15_DDAELR + \
+        KS15_IMPROVED
+
     def __init__(self, algorithm, part, *, k=None, q=None, second_moments=None, n_inner=1,
                  eta=None, B=None, check_assumptions=False):
         super().__init__(B=B, check_assumptions=check_assumptions)
-        if algorithm not in ("HK12.AERR", "HK12.AELR", "KS15.GAERR", "KS15.GAELR",
-                             "KS15.DDAERR", "KS15.DDAELR", "KS15.ImprovedInnerProduct"):
+        if algorithm not in {s.algorithm for s in self.specs}:
             raise InvalidParameterError(f"unknown importance-sampling algorithm {algorithm!r}")
         self.algorithm = algorithm
         self.part = _check_part(part, {"data_point", "residual", "gradient", "clipped_gradient"})
         self.name = f"{algorithm}.{part}"
-        self.citation = CITATIONS[algorithm]
+        self.citation = self.spec.citation
         self.paper = algorithm.split(".")[0]
         lasso = algorithm in ("HK12.AELR", "KS15.GAELR", "KS15.DDAELR")
         self.geometry = "l1" if lasso else "l2"
@@ -328,13 +480,14 @@ class AEREstimator(Estimator):
     without HK12's factor ½).
     """
 
+    specs = CB11_AER
     geometry = "l1"
 
     def __init__(self, part, *, k, reading="figure", B=None, check_assumptions=False):
         super().__init__(B=B, check_assumptions=check_assumptions)
         self.part = _check_part(part, {"data_point", "residual", "gradient"})
         self.name = f"CB11.AER.{part}"
-        self.citation = CITATIONS["CB11.AER"]
+        self.citation = self.spec.citation
         self.k = check_int("k", k, low=2, even=True)
         if reading not in ("figure", "text"):
             raise InvalidParameterError(f"`reading` must be 'figure' or 'text'; got {reading!r}.")
@@ -403,13 +556,14 @@ class BaselineEstimator(Estimator):
     reports the discrepancy as an erratum.)
     """
 
+    specs = (CB11_BASELINE,)
     geometry = "l1"
 
     def __init__(self, *, k, B=None, check_assumptions=False):
         super().__init__(B=B, check_assumptions=check_assumptions)
         self.part = "loss"
         self.name = "CB11.Baseline.loss"
-        self.citation = CITATIONS["CB11.Baseline"]
+        self.citation = self.spec.citation
         self.k = check_int("k", k, low=2, even=True)
 
     def _params(self):
@@ -478,13 +632,15 @@ class GenEstEstimator(_GenEstBase):
     ‖x‖₂ ≤ 1, ‖w‖₂ ≤ B, |y| ≤ B). When w = 0 each factor is −y, observed for free (fallback).
     """
 
+    specs = (HK12_GENEST,)
+
     def __init__(self, *, coefficients, B, check_assumptions=False):
         super().__init__(B=B, check_assumptions=check_assumptions)
         if self.B is None:
             raise InvalidParameterError("`B` is required by GenEst (N = ⌈4B²⌉).")
         self.part = "derivative"
         self.name = "HK12.GenEst.derivative"
-        self.citation = CITATIONS["HK12.GenEst"]
+        self.citation = self.spec.citation
         self.coefficients = check_vector("coefficients", coefficients)
 
     def _params(self):
@@ -534,11 +690,13 @@ class AESVREstimator(_GenEstBase):
     Budget: k + 6 attributes in expectation (HK12 Thm 4.4), 6 for the residual.
     """
 
+    specs = HK12_AESVR
+
     def __init__(self, part, *, B, eps, delta=0.0, k=None, check_assumptions=False):
         super().__init__(B=B, check_assumptions=check_assumptions)
         self.part = _check_part(part, {"residual", "gradient"})
         self.name = f"HK12.AESVR.{part}"
-        self.citation = CITATIONS["HK12.AESVR"]
+        self.citation = self.spec.citation
         self.eps = check_positive("eps", eps)
         self.delta = check_scalar("delta", delta)
         if self.delta < 0:
@@ -579,54 +737,26 @@ class AESVREstimator(_GenEstBase):
 
 
 def _register_all():
-    for algorithm, parts in (
-        ("HK12.AERR", ("data_point", "residual", "gradient")),
-        ("HK12.AELR", ("data_point", "residual", "gradient", "clipped_gradient")),
-        ("KS15.GAERR", ("data_point", "residual", "gradient")),
-        ("KS15.GAELR", ("data_point", "residual", "gradient", "clipped_gradient")),
-        ("KS15.DDAERR", ("data_point", "residual", "gradient")),
-        ("KS15.DDAELR", ("data_point", "residual", "gradient", "clipped_gradient")),
-        ("KS15.ImprovedInnerProduct", ("residual", "gradient")),
-    ):
-        for part in parts:
-            register(f"{algorithm}.{part}", partial(ImportanceEstimator, algorithm, part))
-    for part in ("data_point", "residual", "gradient"):
-        register(f"CB11.AER.{part}", partial(AEREstimator, part))
-    register("CB11.Baseline.loss", BaselineEstimator)
-    register("HK12.GenEst.derivative", GenEstEstimator)
-    for part in ("residual", "gradient"):
-        register(f"HK12.AESVR.{part}", partial(AESVREstimator, part))
+    """Register every estimator the classes declare a spec for (one name per spec)."""
+    for cls in (ImportanceEstimator, AEREstimator, BaselineEstimator, GenEstEstimator,
+                AESVREstimator):
+        for spec in cls.specs:
+            if cls is ImportanceEstimator:
+                factory = partial(cls, spec.algorithm, spec.part)
+            elif cls in (AEREstimator, AESVREstimator):
+                factory = partial(cls, spec.part)
+            else:
+                factory = cls
+            register(spec.name, factory, spec=spec)
 
 
 _register_all()
 
 
 def example_params(name, d, *, k=2, B=1.0):
-    """A valid parameter set for estimator ``name`` in dimension ``d`` (for tests and examples).
-
-    q and the second moments are fixed, non-uniform, strictly positive vectors; η = 1/(2B);
-    AESVR uses ε = 0.5, δ = 0.1; GenEst estimates f′(z) = 1 + z/2 − z²/8 + z³/16 (a cubic, so
-    its expectation is finite to enumerate exactly).
+    """A valid parameter set for estimator ``name`` in dimension ``d`` (for tests and examples):
+    its spec's ``example_params`` (q and the second moments are fixed, non-uniform, strictly
+    positive vectors; η = 1/(2B); AESVR uses ε = 0.5, δ = 0.1; GenEst estimates
+    f′(z) = 1 + z/2 − z²/8 + z³/16, a cubic, so its expectation is finite to enumerate exactly).
     """
-    if name not in names():
-        raise InvalidParameterError(f"`name` must be one of laocheck.estimators.names(); got {name!r}.")
-    weights = np.arange(1, d + 1, dtype=np.float64)
-    moments = weights ** 2 / np.sum(weights ** 2)        # E[x_i²] ∝ i²
-    q = weights / weights.sum()                           # q_i ∝ i
-    algorithm, part = name.rsplit(".", 1)
-    if algorithm == "CB11.Baseline":
-        return dict(k=2 * max(1, k // 2))
-    if algorithm == "CB11.AER":
-        return dict(k=2 * max(1, k // 2))
-    if algorithm == "HK12.GenEst":
-        return dict(coefficients=[1.0, 0.5, -0.125, 0.0625], B=B)
-    if algorithm == "HK12.AESVR":
-        return dict(B=B, eps=0.5, delta=0.1, **({"k": k} if part == "gradient" else {}))
-    out = {} if part == "residual" else {"k": k}
-    if algorithm in ("KS15.GAERR", "KS15.GAELR") and part != "residual":
-        out["q"] = q
-    if algorithm in ("KS15.DDAERR", "KS15.DDAELR", "KS15.ImprovedInnerProduct"):
-        out["second_moments"] = moments
-    if part == "clipped_gradient":
-        out["eta"] = 1 / (2 * B)
-    return out
+    return spec_of(name).example_params(d, k=k, B=B)

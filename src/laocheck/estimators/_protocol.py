@@ -13,10 +13,14 @@ An estimator is an object with
 * ``reference(w, x, y, src)``: one draw of the literal transcription (``laocheck.reference``)
   through a randomness source, so that it can be enumerated exactly;
 * ``sample_reference(w, x, y, n=..., rng=...)``: draws of the literal version (slow);
-* ``assumptions(w, x, y)``: the paper's assumptions this instance violates.
+* ``assumptions(w, x, y)``: the paper's assumptions this instance violates;
+* ``spec``: its :class:`~laocheck.estimators.EstimatorSpec` — citation, target, budget formula
+  and kind, geometry, support and the claims of the papers — from which the catalog's checks
+  select what applies (:mod:`laocheck.estimators._spec`).
 
 A user's own estimator implements the same methods (``sample`` and ``target`` at least) to be
-checked by the same checks.
+checked by the same checks, and declares ``spec = EstimatorSpec(...)`` on its class to have
+them selected.
 """
 
 from dataclasses import dataclass, field
@@ -28,7 +32,7 @@ from ..exceptions import InvalidParameterError
 from ..stats.exact import RandomSource
 from ._kernels import Sink
 
-__all__ = ["Draws", "Moments", "Estimator", "register", "names", "get"]
+__all__ = ["Draws", "Moments", "Estimator", "register", "names", "get", "spec_of", "specs"]
 
 #: Largest number of doubles ``sample`` materialises (4 GiB); use ``accumulate`` beyond it.
 MAX_DENSE = 2**29
@@ -108,7 +112,9 @@ class Moments:
 class Estimator:
     """Base class: validation, the Draws/Moments plumbing and the reference sampler.
 
-    Subclasses set ``name``, ``citation``, ``budget``, ``budget_kind`` and implement
+    Subclasses declare ``specs`` (the :class:`EstimatorSpec` of every estimator the class
+    implements; an instance's ``spec`` is the one named ``name``), set ``name``, ``citation``,
+    ``budget``, ``budget_kind`` and implement
     ``_target(w, x, y)``, ``_prepare(w, x, y)`` (validated arrays -> kernel arguments),
     ``_run(rng, sink, n, prepared)``, ``_reference(w, x, y, src)`` and
     ``_violations(w, x, y)``.
@@ -116,6 +122,8 @@ class Estimator:
 
     name = None
     citation = None
+    #: the EstimatorSpec of every registered estimator this class implements
+    specs = ()
     budget_kind = "max"
     #: geometry of the paper's assumptions: "l2" (‖x‖₂ ≤ 1, ‖w‖₂ ≤ B) or "l1" (‖x‖∞ ≤ 1, ‖w‖₁ ≤ B)
     geometry = "l2"
@@ -127,6 +135,14 @@ class Estimator:
         self.check_assumptions = bool(check_assumptions)
 
     # -- public protocol ---------------------------------------------------------------------
+    @property
+    def spec(self):
+        """The :class:`EstimatorSpec` of this estimator (the one of ``specs`` named ``name``)."""
+        for spec in type(self).specs:
+            if spec.name == self.name:
+                return spec
+        return None
+
     @property
     def params(self):
         return dict(self._params())
@@ -263,13 +279,35 @@ def _short(v):
 
 
 _REGISTRY = {}
+_SPECS = {}
 
 
-def register(name, factory):
-    """Register ``factory(**params)`` under ``name`` (``"<catalog id>.<part>"``)."""
+def register(name, factory, *, spec=None):
+    """Register ``factory(**params)`` under ``name`` (``"<catalog id>.<part>"``) with its
+    :class:`EstimatorSpec` (whose ``name`` must be ``name``)."""
     if name in _REGISTRY:
         raise InvalidParameterError(f"an estimator named {name!r} is already registered")
+    if spec is not None and spec.name != name:
+        raise InvalidParameterError(
+            f"`spec` must be the spec of {name!r}; got the spec of {spec.name!r}.")
     _REGISTRY[name] = factory
+    if spec is not None:
+        _SPECS[name] = spec
+
+
+def spec_of(name):
+    """The :class:`EstimatorSpec` of the registered estimator ``name``."""
+    try:
+        return _SPECS[name]
+    except KeyError:
+        raise InvalidParameterError(
+            f"`name` must be one of laocheck.estimators.names() with a spec; got {name!r}."
+        ) from None
+
+
+def specs():
+    """The specs of every registered estimator, sorted by name."""
+    return [_SPECS[n] for n in sorted(_SPECS)]
 
 
 def names():

@@ -7,8 +7,9 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from ._families import example_params
 from ._protocol import names as estimator_names
+from ._protocol import spec_of
+from ._spec import EstimatorSpec
 
 __all__ = ["INSTANCES", "exact_moments", "params_for", "as_float", "k_values", "cases"]
 
@@ -29,7 +30,11 @@ def exact_moments(d):
 
 
 def params_for(name, d, k):
-    params = example_params(name, d, k=k)
+    """The example parameters of estimator ``name`` (a registered name or an
+    :class:`~laocheck.estimators.EstimatorSpec`) on an exact instance of dimension d, with the
+    exact second moments of :func:`exact_moments`."""
+    spec = name if isinstance(name, EstimatorSpec) else spec_of(name)
+    params = spec.example_params(d, k=k)
     if "second_moments" in params:
         params["second_moments"] = exact_moments(d)
     return params
@@ -41,16 +46,9 @@ def as_float(instance):
 
 
 def k_values(name, d):
-    """The budgets to test for an estimator on dimension d (k <= 3, or CB11's even k <= 4;
-    at d = 6 only the largest, to keep the enumeration small)."""
-    if name.startswith("CB11.Baseline"):
-        ks = [k for k in (2, 4) if k <= d]
-    elif name.startswith("CB11.AER"):
-        ks = [k for k in (2, 4) if k // 2 <= d]
-    elif name.startswith(("HK12.GenEst",)):
-        ks = [0]
-    else:
-        ks = [1, 2, 3]
+    """The budgets to test for an estimator on dimension d: its spec's ``exact_k`` that are
+    valid in dimension d (``k_max``); at d = 6 only the largest, to keep the enumeration small."""
+    ks = list(spec_of(name).k_values(d))
     return ks[-1:] if d >= 6 else ks
 
 

@@ -6,38 +6,58 @@ used here), on KS15 Sec. 5.1's power-law Bernoulli data (:class:`laocheck.data.P
 scaled so that the theorem's assumptions hold) or a user-chosen distribution, and compared with
 the theorem's bound (:func:`laocheck.experiments.compare`).
 
-Theorems whose learner is not (yet) in :mod:`laocheck.learners` are listed by
-:func:`available` with the missing class.
+Which theorems exist, their learner, geometry and bound are read from the learners'
+:class:`~laocheck.estimators.LearnerSpec` (``theorems``); the step size each theorem prescribes
+is set up per theorem in :func:`theorem_setup`.
 """
 
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
 from .. import bounds, learners
 from ..data import (CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli,
                     digits_distribution)
+from ..estimators import LearnerSpec as LearnerClaims
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._runs import LearnerSpec, child_seeds, compare
 
-__all__ = ["THEOREMS", "available", "run_theorem", "theorem_setup"]
+__all__ = ["THEOREMS", "available", "learner_specs", "run_theorem", "theorem_setup"]
 
-#: theorem id -> (geometry, learner class name in laocheck.learners, bound formula id)
-THEOREMS = {
-    "HK12.Thm3.1": ("l2", "AERR", "HK12.Thm3.1.bound"),
-    "HK12.Thm3.4": ("l1", "AELR", "HK12.Thm3.4.bound"),
-    "KS15.Thm3.1": ("l2", "GAERR", "KS15.Thm3.1.generic"),
-    "KS15.Thm3.5": ("l2", "DDAERR", "KS15.Thm3.5.bound"),
-    "KS15.Thm4.1": ("l1", "GAELR", "KS15.Thm4.1.generic"),
-    "KS15.Thm4.6": ("l1", "DDAELR", "KS15.Thm4.6.bound"),
-    "KS15.Thm3.12": ("l2", "TwoPhaseDDAERR", "KS15.Thm3.12.bound_as"),
-    "KS15.Thm4.7": ("l1", "TwoPhaseDDAELR", "KS15.Thm4.7.bound_as"),
-    "CB11.Thm12": ("l1", "AER", "CB11.Thm12.bound_expectation"),
-    "HK12.Thm4.4": ("l2", "AESVR", "HK12.Thm4.4.bound"),
-}
+def learner_specs():
+    """(class, spec) of every learner of :mod:`laocheck.learners` that declares its own
+    :class:`~laocheck.estimators.LearnerSpec` as ``spec`` (an inherited spec does not count),
+    sorted by class name."""
+    out = []
+    for attr in sorted(dir(learners)):
+        cls = getattr(learners, attr)
+        spec = vars(cls).get("spec") if isinstance(cls, type) else None
+        if isinstance(spec, LearnerClaims):
+            out.append((cls, spec))
+    return out
+
+
+def _label_key(theorem_id):
+    """Sort key: the paper, then the theorem's number as integers (Thm 3.5 before Thm 3.12)."""
+    paper, label = theorem_id.split(".", 1)
+    return paper, [int(n) for n in re.findall(r"\d+", label)], label
+
+
+def _theorems():
+    out = {}
+    for cls, spec in learner_specs():
+        for claim in spec.theorems:
+            out[claim.id] = (spec.geometry, cls.__name__, claim.bound)
+    return {t: out[t] for t in sorted(out, key=_label_key)}
+
+
+#: theorem id -> (geometry, learner class name in laocheck.learners, bound formula id), read
+#: from the learners' specs (``LearnerSpec.theorems``); sorted by paper and theorem number
+THEOREMS = _theorems()
 
 
 #: delta of the two-phase algorithms' confidence width (KS15 Alg. 2/4 line 11)

@@ -9,6 +9,7 @@ per example and solves once at the end.
 import numpy as np
 
 from .._validation import check_int, check_positive
+from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
 from ._base import BudgetedLearner, check_k
@@ -66,6 +67,15 @@ class AER(BudgetedLearner):
     coef_ (w̄), w_ (last iterate), lam_, n_steps_, n_attributes_seen_,
     max_attributes_per_example_, attributes_per_example_.
     """
+
+    spec = LearnerSpec(
+        name="CB11.AER",
+        citation="CB11 Fig. 2",
+        budget=Budget("k", lambda k: k),
+        geometry="l1",
+        estimator="CB11.AER.gradient",
+        theorems=(TheoremClaim("CB11.Thm12", "CB11.Thm12.bound_expectation"),),
+    )
 
     _algorithm = "CB11.AER"
 
@@ -135,6 +145,14 @@ class Baseline(BudgetedLearner):
     objective; ``stationarity_`` is ‖w − Π(w − ∇L̃/L)‖₂ at the output (0 at a stationary
     point; a global minimum is certified only when ``convex_`` is True).
     """
+
+    spec = LearnerSpec(
+        name="CB11.Baseline",
+        citation="CB11 Fig. 1",
+        budget=Budget("k", lambda k: k),
+        geometry="l1",
+        estimator="CB11.Baseline.loss",
+    )
 
     _algorithm = "CB11.Baseline"
 

@@ -5,6 +5,7 @@ import numpy as np
 
 from .._validation import check_positive, check_scalar
 from ..estimators import aesvr_coefficients
+from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ..reference.estimators import genest_sample_size, genest_small_orders
 from ._base import BudgetedLearner, check_k
@@ -39,6 +40,15 @@ class AESVR(BudgetedLearner):
     initial, n_total, random_state, record_draws : as :class:`GAERR`. ``draws_`` is the flat
         stream of each step's x̃ indices, then per GenEst call its order n and its j's.
     """
+
+    spec = LearnerSpec(
+        name="HK12.AESVR",
+        citation="HK12 Alg. 4, Thm 4.4",
+        budget=Budget("k + 6", lambda k: k + 6, kind="expectation"),
+        geometry="l2",
+        estimator="HK12.AESVR.gradient",
+        theorems=(TheoremClaim("HK12.Thm4.4", "HK12.Thm4.4.bound"),),
+    )
 
     _algorithm = "HK12.AESVR"
 

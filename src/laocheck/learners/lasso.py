@@ -7,6 +7,7 @@ known second moments, Lemma 4.3). EG± with the clipped gradient, kept in the lo
 
 import numpy as np
 
+from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
 from ._lasso import LassoState
@@ -49,6 +50,15 @@ class GAELR(DataPointSampling):
     threshold is 1/η (line 13).
     """
 
+    spec = LearnerSpec(
+        name="KS15.GAELR",
+        citation="KS15 Alg. 3",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l1",
+        estimator="KS15.GAELR.clipped_gradient",
+        theorems=(TheoremClaim("KS15.Thm4.1", "KS15.Thm4.1.generic"),),
+    )
+
     _algorithm = "KS15.GAELR"
     _step_names = ("theory", "proof")
     _warm_start = None          # set by TwoPhaseDDAELR's practical variant (KS15 Sec. 5)
@@ -88,6 +98,15 @@ class AELR(GAELR):
     one is an erratum, see ``laocheck verify --only 'HK12.Thm3.4*'``).
     """
 
+    spec = LearnerSpec(
+        name="HK12.AELR",
+        citation="HK12 Alg. 2",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l1",
+        estimator="HK12.AELR.clipped_gradient",
+        theorems=(TheoremClaim("HK12.Thm3.4", "HK12.Thm3.4.bound"),),
+    )
+
     _algorithm = "HK12.AELR"
 
     def __init__(self, k=4, B=1.0, eta="theory", n_total=None, random_state=None,
@@ -98,6 +117,16 @@ class AELR(GAELR):
 
 class DDAELR(GAELR):
     """KS15 Sec. 4.1 (DDAELR): GAELR with q_i ∝ E[x_i²] (Lemma 4.3) from known moments."""
+
+    spec = LearnerSpec(
+        name="KS15.DDAELR",
+        citation="KS15 Sec. 4.1",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l1",
+        estimator="KS15.DDAELR.clipped_gradient",
+        theorems=(TheoremClaim("KS15.Thm4.6", "KS15.Thm4.6.bound"),),
+        example_params=lambda X: {"second_moments": np.mean(X * X, axis=0)},
+    )
 
     _algorithm = "KS15.DDAELR"
 

@@ -8,6 +8,7 @@ costs O(k + log d) (``_ridge.pyx``); ``coef_`` is the averaged iterate w̄ (line
 import numpy as np
 
 from .._validation import check_vector
+from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
 from ._ridge import RidgeState
@@ -93,6 +94,15 @@ class GAERR(DataPointSampling):
     attributes_per_example_ (per step).
     """
 
+    spec = LearnerSpec(
+        name="KS15.GAERR",
+        citation="KS15 Alg. 1",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l2",
+        estimator="KS15.GAERR.gradient",
+        theorems=(TheoremClaim("KS15.Thm3.1", "KS15.Thm3.1.generic"),),
+    )
+
     _algorithm = "KS15.GAERR"
 
     def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None, n_inner=1,
@@ -125,6 +135,15 @@ class AERR(GAERR):
     ``eta="theory"`` is HK12 Thm 3.1's η = √(k/(2dm)).
     """
 
+    spec = LearnerSpec(
+        name="HK12.AERR",
+        citation="HK12 Alg. 1",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l2",
+        estimator="HK12.AERR.gradient",
+        theorems=(TheoremClaim("HK12.Thm3.1", "HK12.Thm3.1.bound"),),
+    )
+
     _algorithm = "HK12.AERR"
 
     def __init__(self, k=4, B=1.0, eta="theory", initial="uniform", n_total=None,
@@ -138,6 +157,16 @@ class DDAERR(GAERR):
 
     ``eta="theory"`` is KS15 Thm 3.5's η = 1/√(m((1/k)‖E[x²]‖_{1/2} + 1)).
     """
+
+    spec = LearnerSpec(
+        name="KS15.DDAERR",
+        citation="KS15 Sec. 3.1",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l2",
+        estimator="KS15.DDAERR.gradient",
+        theorems=(TheoremClaim("KS15.Thm3.5", "KS15.Thm3.5.bound"),),
+        example_params=lambda X: {"second_moments": np.mean(X * X, axis=0)},
+    )
 
     _algorithm = "KS15.DDAERR"
 

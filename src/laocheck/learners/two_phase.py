@@ -15,6 +15,7 @@ moments plugged in), and a float ``eta`` is used in both phases.
 import numpy as np
 
 from .._validation import check_int, check_positive
+from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._base import BudgetedLearner, check_k
 from .lasso import AELR, GAELR
@@ -277,6 +278,15 @@ class TwoPhaseDDAERR(_TwoPhase):
     max_attributes_per_example_, attributes_per_example_.
     """
 
+    spec = LearnerSpec(
+        name="KS15.TwoPhaseDDAERR",
+        citation="KS15 Alg. 2",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l2",
+        estimator="KS15.DDAERR.gradient",
+        theorems=(TheoremClaim("KS15.Thm3.12", "KS15.Thm3.12.bound_as"),),
+    )
+
     _algorithm = "KS15.TwoPhaseDDAERR"
 
     def _phase2_theory(self, A, k, m1, m2, delta, B):
@@ -306,6 +316,15 @@ class TwoPhaseDDAELR(_TwoPhase):
     z± = 1 (w = 0, Alg. 3 line 1) in the theory variant and at phase 1's output (an EG± warm
     start, ``LassoState.warm_start``) in the practical one.
     """
+
+    spec = LearnerSpec(
+        name="KS15.TwoPhaseDDAELR",
+        citation="KS15 Alg. 4",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l1",
+        estimator="KS15.DDAELR.clipped_gradient",
+        theorems=(TheoremClaim("KS15.Thm4.7", "KS15.Thm4.7.bound_as"),),
+    )
 
     _algorithm = "KS15.TwoPhaseDDAELR"
     _lasso = True
