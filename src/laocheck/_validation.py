@@ -2,9 +2,11 @@
 
 Each helper returns the normalised value or raises :class:`InvalidParameterError` with a message
 that names the parameter in backticks, states the rule and shows the value, in scipy's style:
-"`k` must satisfy 1 <= k <= d; got k=12 with d=10."
+"`k` must satisfy 1 <= k <= d; got k=12 with d=10." The name of the parameter always comes
+first, so that the message names the user's argument, never an internal variable.
 """
 
+import math
 import numbers
 import operator
 
@@ -20,7 +22,23 @@ __all__ = [
     "check_distribution",
     "check_nonnegative_vector",
     "check_rng",
+    "check_probability",
+    "check_count",
+    "check_range",
+    "check_choice",
+    "check_sample",
+    "check_within",
+    "fail",
 ]
+
+
+def fail(name, value, rule):
+    """Raise :class:`InvalidParameterError` for parameter ``name`` breaking ``rule``."""
+    raise InvalidParameterError(f"`{name}` must {rule}; got {name}={_show(value)}.")
+
+
+def _is_real(value):
+    return (isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)))
 
 
 def _show(value, limit=60):
@@ -141,18 +159,97 @@ def check_distribution(name, value, *, d=None, rtol=1e-9):
     return arr / total
 
 
-def check_rng(rng):
-    """A ``numpy.random.Generator`` from a Generator, a seed, a SeedSequence or None."""
+def check_rng(rng, *, name="rng"):
+    """A ``numpy.random.Generator`` from a Generator, a seed, a SeedSequence or None.
+
+    ``name`` is the user's name for the argument (``random_state`` in a learner)."""
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, np.random.RandomState):
         raise InvalidParameterError(
-            "`rng` must be a numpy.random.Generator, a seed or a SeedSequence; "
+            f"`{name}` must be a numpy.random.Generator, a seed or a SeedSequence; "
             "RandomState (legacy global-style state) is not supported."
         )
+    if isinstance(rng, (bool, np.bool_, float, np.floating, str, bytes)):
+        raise InvalidParameterError(
+            f"`{name}` must be a numpy.random.Generator, a seed (an integer >= 0) or a "
+            f"SeedSequence; got {name}={_show(rng)}.")
     try:
         return np.random.default_rng(rng)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise InvalidParameterError(
-            f"`rng` must be a numpy.random.Generator, a seed or a SeedSequence; got {_show(rng)} ({exc})."
+            f"`{name}` must be a numpy.random.Generator, a seed (an integer >= 0) or a "
+            f"SeedSequence; got {name}={_show(rng)} ({exc})."
         ) from None
+
+
+def check_probability(name, value):
+    """A float with 0 < value < 1 (every such double, down to 5e-324, is accepted)."""
+    if not _is_real(value) or not 0 < value < 1:
+        fail(name, value, f"satisfy 0 < {name} < 1")
+    return float(value)
+
+
+def check_count(name, value, *, minimum=1, maximum=None):
+    """A whole number (an int, or a float with an integral value) within [minimum, maximum]."""
+    ok = _is_real(value)
+    if ok and not isinstance(value, numbers.Integral):
+        ok = math.isfinite(value) and float(value).is_integer()
+    if not ok or value < minimum or (maximum is not None and value > maximum):
+        rule = f"be an integer >= {minimum}" + ("" if maximum is None else f" and <= {maximum}")
+        fail(name, value, rule)
+    return int(value)
+
+
+def check_range(lower, upper, *, lower_name="lower", upper_name="upper"):
+    """``(lower, upper)`` as finite floats with lower < upper."""
+    for name, value in ((lower_name, lower), (upper_name, upper)):
+        if not _is_real(value) or not math.isfinite(value):
+            fail(name, value, "be a finite real number")
+    if not lower < upper:
+        raise InvalidParameterError(
+            f"`{lower_name}` and `{upper_name}` must satisfy {lower_name} < {upper_name}; got "
+            f"{lower_name}={lower!r}, {upper_name}={upper!r}.")
+    return float(lower), float(upper)
+
+
+def check_choice(name, value, choices):
+    """``value`` after checking it is one of ``choices``."""
+    try:
+        ok = value in choices
+    except TypeError:  # an unhashable or incomparable value
+        ok = False
+    if not ok:
+        fail(name, value, f"be one of {tuple(choices)}")
+    return value
+
+
+def check_sample(name, values, *, ndim=1, min_size=1):
+    """A float64 array with ``ndim`` dimensions, only finite numbers and >= ``min_size`` rows."""
+    if isinstance(values, (str, bytes)):
+        fail(name, values, "be an array of real numbers")
+    try:
+        arr = np.asarray(values)
+        if arr.dtype.kind == "c":
+            raise TypeError
+        arr = arr.astype(np.float64, copy=False)
+    except (TypeError, ValueError, OverflowError):
+        fail(name, f"<{type(values).__name__}>", "be convertible to a float array")
+    if arr.ndim != ndim:
+        fail(name, f"<array of shape {arr.shape}>", f"be a {ndim}-dimensional array")
+    if arr.shape[0] < min_size:
+        fail(name, f"<array of shape {arr.shape}>", f"contain at least {min_size} observation(s)")
+    if not np.all(np.isfinite(arr)):
+        bad = arr[~np.isfinite(arr)].flat[0]
+        fail(name, f"<array containing {bad}>", "contain only finite numbers (no NaN or inf)")
+    return arr
+
+
+def check_within(name, arr, lower, upper):
+    """Check that every entry of ``arr`` lies in [lower, upper] (broadcast over the last axis)."""
+    lo, hi = np.min(arr, axis=0), np.max(arr, axis=0)
+    if np.any(lo < lower) or np.any(hi > upper):
+        worst = float(np.min(lo) if np.any(lo < lower) else np.max(hi))
+        raise InvalidParameterError(
+            f"`{name}` must lie in [lower, upper]; got a value {worst!r} outside "
+            f"[{float(np.min(lower))!r}, {float(np.max(upper))!r}].")

@@ -101,7 +101,7 @@ def test_betting_certified_bound(rng):
     x = (rng.random(2000) < 0.2).astype(float)
     summary = _Summary.of(x)
     delta = 1e-6
-    low = _betting_lower(summary, delta)
+    low = _betting_lower(summary, math.log(1 / delta))  # the level as ln(1/delta)
     lam = np.sqrt(2 * math.log(1 / delta) / (x.size * summary.predictable[0]))
     bets = np.minimum(lam, _BET_CAP / low)
     assert np.max(np.cumsum(np.log1p(bets * (x - low)))) >= math.log(1 / delta)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from ._validation import check_probability, fail
+from .._validation import check_probability, fail
 
 __all__ = ["ErrorBudget", "BudgetAllocation", "DEFAULT_DELTA"]
 
@@ -55,8 +55,8 @@ class BudgetAllocation:
 
 def _error_budget_iv(total, per_check):
     if total is not None:
-        total = check_probability(total, "total")
-    return total, check_probability(per_check, "per_check")
+        total = check_probability("total", total)
+    return total, check_probability("per_check", per_check)
 
 
 @dataclass(frozen=True)

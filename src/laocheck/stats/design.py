@@ -9,14 +9,19 @@ Both functions here are deterministic.
 "Detect" means: if the true mean differs from the tested value by ``epsilon`` (in the tested
 direction), the interval of the given method at level delta excludes the tested value with
 probability >= 1 - beta.
+
+Numerically valid range: every 0 < delta, beta < 1 (levels are used through their logarithms),
+1 <= n <= 2**63 - 1, any finite range, epsilon > 0 (an epsilon needing more than 1e15 draws is
+refused with that reason).
 """
 
 from __future__ import annotations
 
 import math
 
-from ._validation import (check_alternative, check_count, check_method, check_positive,
-                          check_probability, check_range, fail)
+from .._validation import (check_choice, check_count, check_positive, check_probability,
+                           check_range, fail)
+from .intervals import ALTERNATIVES, MAX_N
 from .unbounded import median_of_means_blocks
 
 __all__ = ["detectable_violation", "required_samples", "DESIGN_METHODS"]
@@ -26,17 +31,18 @@ DESIGN_METHODS = ("betting", "prpl-eb", "bernstein", "hoeffding", "median-of-mea
 _MAX_N = 10 ** 15
 
 
-def _hoeffding_violation(n, scale, sigma2, side_delta, beta):
-    # interval radius at side_delta + deviation of the sample mean at beta (both Hoeffding)
-    return scale * (math.sqrt(math.log(1 / side_delta)) + math.sqrt(math.log(1 / beta))) \
-        / math.sqrt(2 * n)
+# The levels arrive as logarithms: log_side = ln(1/delta'), log_beta = ln(1/beta).
+
+def _hoeffding_violation(n, scale, sigma2, log_side, log_beta):
+    # interval radius at delta' + deviation of the sample mean at beta (both Hoeffding)
+    return scale * (math.sqrt(log_side) + math.sqrt(log_beta)) / math.sqrt(2 * n)
 
 
-def _bernstein_violation(n, scale, sigma2, side_delta, beta):
+def _bernstein_violation(n, scale, sigma2, log_side, log_beta):
     if n < 2:
         return math.inf
-    log_d = math.log(2 / side_delta)  # Maurer-Pontil term
-    log_b = math.log(2 / beta)  # beta/2 for the variance estimate, beta/2 for the mean
+    log_d = math.log(2) + log_side  # Maurer-Pontil term, ln(2/delta')
+    log_b = math.log(2) + log_beta  # beta/2 for the variance estimate, beta/2 for the mean
     sigma = math.sqrt(sigma2)
     # sqrt(V) <= sigma + scale sqrt(2 ln(2/beta) / (n-1)) w.p. >= 1 - beta/2 (MP09 Thm 10)
     sd_high = sigma + scale * math.sqrt(2 * log_b / (n - 1))
@@ -46,10 +52,10 @@ def _bernstein_violation(n, scale, sigma2, side_delta, beta):
     return radius + deviation
 
 
-def _mom_violation(n, scale, sigma2, delta, beta):
+def _mom_violation(n, scale, sigma2, delta, log_beta):
     blocks = median_of_means_blocks(delta)
     size = n // blocks
-    fail_share = 0.5 - math.sqrt(math.log(1 / beta) / (2 * blocks))
+    fail_share = 0.5 - math.sqrt(log_beta / (2 * blocks))
     if size < 1 or fail_share <= 0:
         return math.inf
     # radius 2 sigma / sqrt(m) plus a deviation sigma / sqrt(m q) exceeded by the median with
@@ -70,29 +76,34 @@ _VIOLATION = {
 
 
 def _design_iv(lower, upper, delta, beta, method, variance, alternative):
-    delta = check_probability(delta)
-    beta = check_probability(beta, "beta")
-    method = check_method(method, DESIGN_METHODS)
-    alternative = check_alternative(alternative)
+    delta = check_probability("delta", delta)
+    beta = check_probability("beta", beta)
+    method = check_choice("method", method, DESIGN_METHODS)
+    alternative = check_choice("alternative", alternative, ALTERNATIVES)
     if method == "median-of-means":
         if variance is None:
             fail("variance", variance, "be given for method='median-of-means'")
-        return None, check_positive(variance, "variance"), delta, beta, method, alternative
+        return None, check_positive("variance", variance), delta, beta, method, alternative
     lower, upper = check_range(lower, upper)
     scale = upper - lower
+    if not math.isfinite(scale ** 2):
+        fail("upper", upper, f"satisfy (upper - lower)**2 < 1.8e308 (the largest double) with "
+             f"lower={lower}: rescale the variable")
     if variance is None:
         variance = scale ** 2 / 4  # the largest variance on [lower, upper]
-    elif not 0 < variance <= scale ** 2 / 4:
-        fail("variance", variance, f"satisfy 0 < variance <= (upper - lower)**2 / 4 = "
-             f"{scale ** 2 / 4}")
+    else:
+        variance = check_positive("variance", variance)
+        if not variance <= scale ** 2 / 4:
+            fail("variance", variance, f"satisfy 0 < variance <= (upper - lower)**2 / 4 = "
+                 f"{scale ** 2 / 4}")
     return scale, float(variance), delta, beta, method, alternative
 
 
 def _violation(n, scale, variance, delta, beta, method, alternative):
     if method == "median-of-means":
-        return _mom_violation(n, scale, variance, delta, beta)
-    side_delta = delta / 2 if alternative == "two-sided" else delta
-    return _VIOLATION[method](n, scale, variance, side_delta, beta)
+        return _mom_violation(n, scale, variance, delta, -math.log(beta))
+    log_side = -math.log(delta) + (math.log(2) if alternative == "two-sided" else 0.0)
+    return _VIOLATION[method](n, scale, variance, log_side, -math.log(beta))
 
 
 def detectable_violation(n, *, lower=None, upper=None, delta, beta=0.1, method="bernstein",
@@ -143,7 +154,7 @@ def detectable_violation(n, *, lower=None, upper=None, delta, beta=0.1, method="
     .. [3] I. Waudby-Smith and A. Ramdas, JRSS-B 86(1) (2024).
     .. [4] G. Lugosi and S. Mendelson, Found. Comput. Math. 19 (2019), Theorem 2.
     """
-    n = check_count(n, "n")
+    n = check_count("n", n, maximum=MAX_N)
     args = _design_iv(lower, upper, delta, beta, method, variance, alternative)
     return _violation(n, *args)
 
@@ -173,7 +184,7 @@ def required_samples(epsilon, *, lower=None, upper=None, delta, beta=0.1, method
     ----------
     .. [1] A. Maurer and M. Pontil, COLT 2009, Theorems 4 and 10; W. Hoeffding, JASA 58 (1963).
     """
-    epsilon = check_positive(epsilon, "epsilon")
+    epsilon = check_positive("epsilon", epsilon)
     args = _design_iv(lower, upper, delta, beta, method, variance, alternative)
     hi = 2
     while _violation(hi, *args) > epsilon:

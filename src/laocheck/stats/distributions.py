@@ -2,6 +2,10 @@
 
 Each test has a stated false-failure probability ``delta``: when the claim is true, the test
 returns ``"FAIL"`` with probability at most ``delta``, exactly (no asymptotic approximation).
+
+Numerically valid range: every 0 < delta < 1 (thresholds use ln(1/delta), so delta = 5e-324
+works; a Bonferroni share that underflows to 0 only makes a test more conservative), counts
+up to 2**63 - 1 in total, samples of finite numbers.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ from typing import Any, Mapping
 import numpy as np
 from scipy import special, stats
 
-from ._validation import (check_method, check_probability, check_range, check_sample, fail)
-from .intervals import METHODS, mean_interval
+from .._validation import check_choice, check_count, check_probability, check_sample, fail
+from .intervals import _interval, _mean_interval_iv, _Summary, to_unit
 
 __all__ = ["CategoricalTestResult", "TwoSampleResult", "multinomial_test", "two_sample_test",
            "two_sample_ks_test", "two_sample_mean_test", "clopper_pearson"]
@@ -119,7 +123,10 @@ def _status(failed):
 
 def _counts_iv(counts, name):
     try:
-        arr = np.asarray(counts, dtype=np.float64)
+        arr = np.asarray(counts)
+        if arr.dtype.kind not in "biuf":
+            raise TypeError
+        arr = arr.astype(np.float64)
     except (TypeError, ValueError):
         fail(name, type(counts).__name__, "be convertible to a 1-D array of counts")
     if (arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)) or np.any(arr < 0)
@@ -128,12 +135,17 @@ def _counts_iv(counts, name):
              "be a nonempty 1-D array of nonnegative integers")
     if arr.sum() < 1:
         fail(name, counts if arr.size <= 10 else "<array of zeros>", "contain at least one draw")
+    if not arr.sum() < 2.0 ** 63:
+        fail(name, f"<array with sum {arr.sum():g}>", "sum to less than 2**63")
     return arr.astype(np.int64)
 
 
 def _probs_iv(probs, size):
     try:
-        p = np.asarray(probs, dtype=np.float64)
+        p = np.asarray(probs)
+        if p.dtype.kind not in "biuf":
+            raise TypeError
+        p = p.astype(np.float64)
     except (TypeError, ValueError):
         fail("probs", type(probs).__name__, "be convertible to a 1-D float array")
     shown = probs if p.size <= 10 else f"<array of shape {p.shape}>"
@@ -144,17 +156,43 @@ def _probs_iv(probs, size):
     return p
 
 
+def _clopper_pearson_iv(counts, n, alpha):
+    n = check_count("n", n, maximum=2 ** 63 - 1)
+    if not isinstance(alpha, (int, float, np.integer, np.floating)) or isinstance(
+            alpha, (bool, np.bool_)) or not 0 <= alpha <= 1:
+        fail("alpha", alpha, "satisfy 0 <= alpha <= 1")
+    try:
+        c = np.asarray(counts)
+        if c.dtype.kind not in "biuf":
+            raise TypeError
+        c = c.astype(np.float64)
+    except (TypeError, ValueError):
+        fail("counts", counts, "be an array of integers")
+    shown = counts if c.size <= 10 else f"<array of shape {c.shape}>"
+    if not (np.all(np.isfinite(c)) and np.all(c == np.round(c))):
+        fail("counts", shown, "be integers (no NaN, inf or fractions)")
+    if np.any(c < 0) or np.any(c > n):
+        fail("counts", shown, f"satisfy 0 <= counts <= n with n={n}")
+    return c, n, float(alpha)
+
+
 def clopper_pearson(counts, n, alpha):
     """Exact two-sided Clopper-Pearson intervals (vectorised) at level 1 - alpha.
 
     Parameters
     ----------
     counts : array_like of int
-        Successes; ``n`` : int trials; ``alpha`` : float miscoverage of each interval.
+        Successes, each an integer with 0 <= count <= n.
+    n : int
+        Trials, 1 <= n <= 2**63 - 1.
+    alpha : float
+        Miscoverage of each interval, 0 <= alpha <= 1 (alpha = 0 gives [0, 1]; an alpha that
+        underflowed from a Bonferroni split is therefore safe).
 
     Returns
     -------
     (low, high) : tuple of ndarray
+        Finite, with 0 <= low <= count / n <= high <= 1.
 
     Notes
     -----
@@ -167,7 +205,7 @@ def clopper_pearson(counts, n, alpha):
     .. [1] C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial limits
        illustrated in the case of the binomial", Biometrika 26 (1934).
     """
-    c = np.asarray(counts, dtype=np.float64)
+    c, n, alpha = _clopper_pearson_iv(counts, n, alpha)
     with np.errstate(all="ignore"):
         low = np.where(c > 0, special.betaincinv(c, n - c + 1, alpha / 2), 0.0)
         high = np.where(c < n, special.betaincinv(c + 1, n - c, 1 - alpha / 2), 1.0)
@@ -176,8 +214,8 @@ def clopper_pearson(counts, n, alpha):
 
 def _multinomial_test_iv(counts, probs, delta, method):
     counts = _counts_iv(counts, "counts")
-    return (counts, _probs_iv(probs, counts.size), check_probability(delta),
-            check_method(method, ("binomial", "gtest")))
+    return (counts, _probs_iv(probs, counts.size), check_probability("delta", delta),
+            check_choice("method", method, ("binomial", "gtest")))
 
 
 def multinomial_test(counts, probs, *, delta, method="binomial"):
@@ -249,7 +287,7 @@ def multinomial_test(counts, probs, *, delta, method="binomial"):
         stat = float(2.0 * np.sum(c[nz] * np.log(c[nz] / (total * q[nz]))))
     k = int(support.sum())
     log_types = special.gammaln(total + k) - special.gammaln(k) - special.gammaln(total + 1)
-    threshold = float(2.0 * (log_types + math.log(1.0 / delta)))
+    threshold = float(2.0 * (log_types - math.log(delta)))
     return CategoricalTestResult(status=_status(stat > threshold), method=method,
                                  statistic=stat, threshold=threshold, **common)
 
@@ -258,7 +296,7 @@ def _two_sample_test_iv(counts_a, counts_b, delta):
     a, b = _counts_iv(counts_a, "counts_a"), _counts_iv(counts_b, "counts_b")
     if a.shape != b.shape:
         fail("counts_b", f"<array of shape {b.shape}>", f"have the shape of `counts_a` {a.shape}")
-    return a, b, check_probability(delta)
+    return a, b, check_probability("delta", delta)
 
 
 def two_sample_test(counts_a, counts_b, *, delta):
@@ -308,9 +346,12 @@ def two_sample_test(counts_a, counts_b, *, delta):
                                  pvalues=pvalues)
 
 
-def dkw_radius(n, delta):
-    """Radius eps with P(sup |F_n - F| > eps) <= delta: sqrt(ln(2/delta) / (2n)) (Massart 1990)."""
-    return math.sqrt(math.log(2.0 / delta) / (2.0 * n))
+def dkw_radius(n, delta, *, log_delta=None):
+    """Radius eps with P(sup |F_n - F| > eps) <= delta: sqrt(ln(2/delta) / (2n)) (Massart 1990).
+
+    ``log_delta`` (default ln(delta)) gives the level as a logarithm (no underflow)."""
+    log_delta = math.log(delta) if log_delta is None else log_delta
+    return math.sqrt((math.log(2.0) - log_delta) / (2.0 * n))
 
 
 def two_sample_ks_test(a, b, *, delta):
@@ -342,10 +383,12 @@ def two_sample_ks_test(a, b, *, delta):
     .. [1] P. Massart, "The tight constant in the Dvoretzky-Kiefer-Wolfowitz inequality",
        Ann. Probab. 18(3) (1990), Theorem 1.
     """
-    delta = check_probability(delta)
-    a, b = check_sample(a, "a"), check_sample(b, "b")
+    delta = check_probability("delta", delta)
+    a, b = check_sample("a", a), check_sample("b", b)
     statistic = float(stats.ks_2samp(a, b).statistic)
-    threshold = dkw_radius(a.size, delta / 2) + dkw_radius(b.size, delta / 2)
+    log_half = math.log(delta) - math.log(2.0)
+    threshold = (dkw_radius(a.size, delta / 2, log_delta=log_half)
+                 + dkw_radius(b.size, delta / 2, log_delta=log_half))
     return TwoSampleResult(status=_status(statistic > threshold), delta=delta, method="ks-dkw",
                            n=(a.size, b.size), statistic=statistic, threshold=threshold,
                            detectable=2 * threshold)
@@ -383,11 +426,13 @@ def two_sample_mean_test(a, b, *, lower, upper, delta, method="betting"):
     .. [1] I. Waudby-Smith and A. Ramdas, JRSS-B 86(1) (2024) (default method); see
        :func:`~laocheck.stats.mean_interval` for the others.
     """
-    delta = check_probability(delta)
-    check_range(lower, upper)
-    check_method(method, METHODS)
-    ia = mean_interval(a, lower=lower, upper=upper, delta=delta / 2, method=method)
-    ib = mean_interval(b, lower=lower, upper=upper, delta=delta / 2, method=method)
+    a, lower, upper, delta, method, _ = _mean_interval_iv(a, lower, upper, delta, method,
+                                                          "two-sided", name="a")
+    b = _mean_interval_iv(b, lower, upper, delta, method, "two-sided", name="b")[0]
+    # each interval at delta / 2, its level carried as a logarithm (no underflow)
+    ia, ib = (_interval(_Summary.of(to_unit(x, lower, upper)), lower=lower, upper=upper,
+                        delta=delta / 2, method=method, alternative="two-sided",
+                        log_delta=math.log(delta) - math.log(2.0)) for x in (a, b))
     gap = max(ia.low - ib.high, ib.low - ia.high)
     return TwoSampleResult(status=_status(gap > 0), delta=delta, method=f"mean-{method}",
                            n=(ia.n, ib.n), statistic=float(gap), threshold=0.0,

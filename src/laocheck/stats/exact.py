@@ -33,7 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._validation import check_count, fail
+from .._validation import check_count, fail
 
 __all__ = ["RandomSource", "enumerate_outcomes", "ExactDistribution", "IIDDraws",
            "UniformSubset", "RandomHalves", "TruncatedGeometric", "Plan", "exact_fraction"]
@@ -101,8 +101,8 @@ def _check_halves(items):
 
 
 def _check_subset(n, s):
-    n = check_count(n, "n", minimum=0)
-    s = check_count(s, "s", minimum=0)
+    n = check_count("n", n, minimum=0)
+    s = check_count("s", s, minimum=0)
     if s > n:
         fail("s", s, f"satisfy 0 <= s <= n with n={n}")
     return n, s
@@ -136,7 +136,7 @@ class RandomSource:
 
     def uniform_int(self, n):
         """Uniform on range(n)."""
-        return int(self.rng.integers(check_count(n, "n")))
+        return int(self.rng.integers(check_count("n", n)))
 
     def subset(self, n, s):
         """Uniform s-subset of range(n), sorted."""
@@ -195,7 +195,7 @@ class _EnumeratingSource:
         return self._choose(_categorical_options(tuple(p)))
 
     def uniform_int(self, n):
-        return self._choose(_uniform_options(check_count(n, "n")))
+        return self._choose(_uniform_options(check_count("n", n)))
 
     def subset(self, n, s):
         return self._choose(_subset_options(*_check_subset(n, s)))
@@ -214,7 +214,7 @@ class _EnumeratingSource:
         p = _probability(p)
         if p == 0:
             fail("p", p, "satisfy 0 < p <= 1")
-        depth = self.max_depth if max_depth is None else check_count(max_depth, "max_depth")
+        depth = self.max_depth if max_depth is None else check_count("max_depth", max_depth)
         return self._choose(*_geometric_options(p, depth))
 
 
@@ -387,8 +387,8 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
     >>> dist.expectation()
     Fraction(2, 1)
     """
-    max_depth = check_count(max_depth, "max_depth")
-    max_leaves = check_count(max_leaves, "max_leaves")
+    max_depth = check_count("max_depth", max_depth)
+    max_leaves = check_count("max_leaves", max_leaves)
     if not callable(program):
         fail("program", program, "be callable as program(src, *args, **kwargs)")
     leaves, residual, prefix = [], Fraction(0), []
@@ -423,7 +423,7 @@ class IIDDraws:
     def __post_init__(self):
         object.__setattr__(self, "q", tuple(self.q))
         _categorical_weights(self.q)
-        object.__setattr__(self, "k", check_count(self.k, "k", minimum=0))
+        object.__setattr__(self, "k", check_count("k", self.k, minimum=0))
 
     def sample(self, src):
         return tuple(src.categorical(self.q) for _ in range(self.k))
@@ -469,7 +469,7 @@ class TruncatedGeometric:
     def __post_init__(self):
         if _probability(self.p) == 0:
             fail("p", self.p, "satisfy 0 < p <= 1")
-        object.__setattr__(self, "depth", check_count(self.depth, "depth"))
+        object.__setattr__(self, "depth", check_count("depth", self.depth))
 
     def sample(self, src):
         return src.geometric(self.p, max_depth=self.depth)

@@ -11,11 +11,18 @@ sample size (no normal approximation):
 Every method is implemented as a one-sided *lower* bound on data rescaled to [0, 1]; upper
 bounds come from the reflection x -> 1 - x, and a two-sided interval at level delta is the
 intersection of a lower and an upper bound at delta / 2 each (union bound).
+
+Numerically valid range: every ``0 < delta < 1`` (down to the smallest double, 5e-324: the
+levels are carried as logarithms, ln(1/delta) <= 745, so nothing underflows), every finite
+range ``lower < upper`` (up to -1.8e308 < 1.8e308: the data are mapped to [0, 1] by halving
+first, so ``upper - lower`` never overflows) and every sample size a numpy array can hold.
+The returned interval is never NaN.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -24,15 +31,18 @@ from typing import Any, Mapping
 import numpy as np
 from scipy.optimize import brentq
 
-from ._validation import (check_alternative, check_count, check_method, check_probability,
-                          check_range, check_sample, check_within, fail)
+from .._validation import (check_choice, check_count, check_probability, check_range,
+                           check_sample, check_within, fail)
 
-__all__ = ["MeanInterval", "mean_interval", "mean_interval_from_sums", "METHODS", "SUM_METHODS"]
+__all__ = ["MeanInterval", "mean_interval", "mean_interval_from_sums", "METHODS", "SUM_METHODS",
+           "ALTERNATIVES"]
 
 #: Methods of :func:`mean_interval`.
 METHODS = ("betting", "bernstein", "prpl-eb", "hoeffding")
 #: Methods that need only running sums (n, sum, sum of squares): :func:`mean_interval_from_sums`.
 SUM_METHODS = ("bernstein", "hoeffding")
+#: Sidedness of an interval: two-sided, a lower confidence bound ("greater"), an upper one ("less").
+ALTERNATIVES = ("two-sided", "greater", "less")
 
 #: Cap c on the bets of the betting and PrPl-EB methods (Waudby-Smith and Ramdas use 1/2 or 3/4).
 _BET_CAP = 0.5
@@ -124,17 +134,20 @@ class _Summary:
         return mirror
 
 
-def _hoeffding_lower(s, delta):
+# Each lower bound takes log_inv = ln(1/delta') (> 0), the level as a logarithm, so that no
+# delta' underflows (delta = 5e-324 halved is 0.0 in floating point, its logarithm is not).
+
+def _hoeffding_lower(s, log_inv):
     """Hoeffding (1963), Thm 2: P(mean - E X >= t) <= exp(-2 n t^2) for X in [0, 1]."""
-    return s.mean - math.sqrt(math.log(1.0 / delta) / (2.0 * s.n))
+    return s.mean - math.sqrt(log_inv / (2.0 * s.n))
 
 
-def _bernstein_lower(s, delta):
+def _bernstein_lower(s, log_inv):
     """Maurer and Pontil (2009), Thm 4: with probability >= 1 - delta, for X in [0, 1],
     E X >= mean - sqrt(2 V ln(2/delta) / n) - 7 ln(2/delta) / (3 (n - 1)), V unbiased variance."""
     if s.n < 2:
         return 0.0
-    log_term = math.log(2.0 / delta)
+    log_term = math.log(2.0) + log_inv
     return s.mean - math.sqrt(2.0 * s.var * log_term / s.n) - 7.0 * log_term / (3.0 * (s.n - 1))
 
 
@@ -152,7 +165,7 @@ def _predictable_moments(x):
     return mu_prev, sig2_prev
 
 
-def _prpl_eb_lower(s, delta):
+def _prpl_eb_lower(s, log_inv):
     """Predictable plug-in empirical Bernstein (Waudby-Smith and Ramdas 2024, Thm 2).
 
     Lower bound_t = (sum lam_i x_i - ln(1/delta) - sum (x_i - mu_{i-1})^2 psi(lam_i)) / sum lam_i,
@@ -161,7 +174,6 @@ def _prpl_eb_lower(s, delta):
     t <= n is valid too.
     """
     sig2_prev, sq_dev = s.predictable
-    log_inv = math.log(1.0 / delta)
     lam = np.minimum(_BET_CAP, np.sqrt(2.0 * log_inv / (s.n * sig2_prev)))
     penalty = np.cumsum(sq_dev * (-np.log1p(-lam) - lam))
     return float(np.max((np.cumsum(lam * s.x) - log_inv - penalty) / np.cumsum(lam)))
@@ -181,7 +193,7 @@ def _max_partial_sum(v, checkpoints=1024):
     return max(float(partial.max()), float(partial[-1] + v[head:].sum()))
 
 
-def _betting_lower(s, delta):
+def _betting_lower(s, log_inv):
     """Betting lower bound (Waudby-Smith and Ramdas 2024, capital process K^+, Sec. 4-5).
 
     For a candidate mean m the capital K_t(m) = prod_{i<=t} (1 + lam_i(m) (x_i - m)), with
@@ -194,7 +206,6 @@ def _betting_lower(s, delta):
     certified rejected, so the numerical tolerance never costs coverage.
     """
     x = s.x
-    log_inv = math.log(1.0 / delta)
     lam = np.sqrt(2.0 * log_inv / (s.n * s.predictable[0]))
     lam_max = float(np.max(lam))
     buffer = np.empty_like(x)
@@ -229,30 +240,50 @@ _LOWER_BOUNDS = {
 }
 
 
-def _interval(summary, *, lower, upper, delta, method, alternative, details=None):
-    """Assemble a :class:`MeanInterval` from one-sided bounds on the rescaled summary."""
-    side_delta = delta / 2.0 if alternative == "two-sided" else delta
-    bound = _LOWER_BOUNDS[method]
-    lo = bound(summary, side_delta) if alternative != "less" else 0.0
-    hi = 1.0 - bound(summary.reflected(), side_delta) if alternative != "greater" else 1.0
-    lo, hi = min(max(lo, 0.0), 1.0), min(max(hi, 0.0), 1.0)
+def to_unit(x, lower, upper):
+    """(x - lower) / (upper - lower), without overflow for any finite lower < upper."""
     scale = upper - lower
-    return MeanInterval(low=lower + scale * lo, high=lower + scale * hi, n=summary.n,
-                        delta=delta, method=method, alternative=alternative,
-                        mean=lower + scale * summary.mean, details=details or {})
+    if math.isfinite(scale):
+        return (x - lower) / scale
+    return (x / 2 - lower / 2) / (upper / 2 - lower / 2)  # halves: no term exceeds the range
+
+
+def from_unit(u, lower, upper):
+    """lower + (upper - lower) u for u in [0, 1], without overflow (the inverse of to_unit)."""
+    scale = upper - lower
+    if math.isfinite(scale):
+        return lower + scale * u
+    return lower * (1.0 - u) + upper * u  # a convex combination stays within [lower, upper]
+
+
+def _interval(summary, *, lower, upper, delta, method, alternative, details=None,
+              log_delta=None):
+    """Assemble a :class:`MeanInterval` from one-sided bounds on the rescaled summary.
+
+    ``log_delta`` (default ln(delta)) is the level as a logarithm; callers that split a tiny
+    delta (Bonferroni, looks of a sequential test) pass it so that nothing underflows."""
+    log_delta = math.log(delta) if log_delta is None else log_delta
+    log_inv = -log_delta + (math.log(2.0) if alternative == "two-sided" else 0.0)
+    bound = _LOWER_BOUNDS[method]
+    lo = bound(summary, log_inv) if alternative != "less" else 0.0
+    hi = 1.0 - bound(summary.reflected(), log_inv) if alternative != "greater" else 1.0
+    lo, hi = min(max(lo, 0.0), 1.0), min(max(hi, 0.0), 1.0)
+    return MeanInterval(low=from_unit(lo, lower, upper), high=from_unit(hi, lower, upper),
+                        n=summary.n, delta=delta, method=method, alternative=alternative,
+                        mean=from_unit(summary.mean, lower, upper), details=details or {})
 
 
 def _common_iv(lower, upper, delta, method, alternative, methods):
     lower, upper = check_range(lower, upper)
-    return (lower, upper, check_probability(delta), check_method(method, methods),
-            check_alternative(alternative))
+    return (lower, upper, check_probability("delta", delta), check_choice("method", method, methods),
+            check_choice("alternative", alternative, ALTERNATIVES))
 
 
-def _mean_interval_iv(values, lower, upper, delta, method, alternative):
+def _mean_interval_iv(values, lower, upper, delta, method, alternative, name="values"):
     lower, upper, delta, method, alternative = _common_iv(lower, upper, delta, method,
                                                           alternative, METHODS)
-    x = check_sample(values)
-    check_within(x, lower, upper)
+    x = check_sample(name, values)
+    check_within(name, x, lower, upper)
     return x, lower, upper, delta, method, alternative
 
 
@@ -317,30 +348,71 @@ def mean_interval(values, *, lower, upper, delta, method="betting", alternative=
     """
     x, lower, upper, delta, method, alternative = _mean_interval_iv(values, lower, upper, delta,
                                                                     method, alternative)
-    return _interval(_Summary.of((x - lower) / (upper - lower)), lower=lower, upper=upper,
+    return _interval(_Summary.of(to_unit(x, lower, upper)), lower=lower, upper=upper,
                      delta=delta, method=method, alternative=alternative)
+
+
+#: Largest sample size the sum-based and design functions accept (numpy's largest index).
+MAX_N = 2 ** 63 - 1
+
+
+def _sum_statistics(n, total, total_sq, lower, upper, *, names=("total", "total_sq")):
+    """(mean, variance) of the draws rescaled to [0, 1], from n, their sum and sum of squares.
+
+    ``total_sq`` may be +inf (a sum of squares that overflowed): the variance is then unknown and
+    the largest one possible on the range is used, with the reason in ``details``. Returns
+    ``(mean_u, var_u, details)``."""
+    total_name, sq_name = names
+    for name, value in ((total_name, total), (sq_name, 0.0 if total_sq is None else total_sq)):
+        if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+            fail(name, value, "be a real number")
+    if not math.isfinite(total):
+        fail(total_name, total, "be finite (accumulate Z - lower, or any shift near the mean, "
+             "if the sum overflows)")
+    if total_sq is not None and (math.isnan(total_sq) or total_sq == -math.inf):
+        fail(sq_name, total_sq, "be a number >= 0 (+inf when the sum of squares overflowed)")
+    mean = total / n
+    slack = 1e-9 * (abs(lower) + abs(upper))
+    if not lower - slack <= mean <= upper + slack:
+        fail(total_name, total, f"satisfy lower <= {total_name} / n <= upper with n={n}, "
+             f"lower={lower}, upper={upper}")
+    mean_u = min(max(to_unit(min(max(mean, lower), upper), lower, upper), 0.0), 1.0)
+    details = {}
+    max_var_u = 0.25 * n / max(n - 1, 1)  # the largest sample variance of data in [0, 1]
+    if n < 2 or total_sq is None:  # no variance needed (one draw, or Hoeffding without sums)
+        return mean_u, 0.0, details
+    if total_sq == math.inf:
+        details["variance"] = (f"{sq_name} overflowed (+inf): the largest variance on the range "
+                               "is used")
+        return mean_u, max_var_u, details
+    scale = upper - lower
+    with np.errstate(over="ignore", invalid="ignore"):
+        var = (total_sq - total * mean) / (n - 1)
+        var_u, bad = var / scale ** 2, -1e-9 * (total_sq / n + scale ** 2)
+    if not (math.isfinite(var_u) and math.isfinite(bad)):
+        # total * mean or scale**2 overflowed: the same formula on halved, rescaled figures
+        half = upper / 2 - lower / 2
+        second = (total_sq / n) / half / half
+        var_u = (second - (mean / half) ** 2) / 4 * n / (n - 1)
+        bad = -1e-9 * (second / 4 + 1.0)
+        var_unit = var_u
+    else:
+        var_unit, bad = var_u, bad / scale ** 2
+    if var_unit < bad:
+        fail(sq_name, total_sq, f"satisfy {sq_name} >= {total_name}**2 / n ({total_name}={total}, "
+             f"n={n})")
+    return mean_u, min(max(var_unit, 0.0), max_var_u), details
 
 
 def _mean_interval_from_sums_iv(n, total, total_sq, lower, upper, delta, method, alternative):
     lower, upper, delta, method, alternative = _common_iv(lower, upper, delta, method,
                                                           alternative, SUM_METHODS)
-    n = check_count(n, "n")
-    for name, value in (("total", total), ("total_sq", total_sq)):
-        if not math.isfinite(value):
-            fail(name, value, "be finite")
-    slack = 1e-9 * (abs(lower) + abs(upper))
-    mean = total / n
-    if not lower - slack <= mean <= upper + slack:
-        fail("total", total, f"satisfy lower <= total / n <= upper with n={n}, lower={lower}, "
-             f"upper={upper}")
-    # unbiased variance of Z, clipped to its largest possible value for a range of this width
-    var = (total_sq - total * mean) / (n - 1) if n > 1 else 0.0
-    scale = upper - lower
-    if var < -1e-9 * (total_sq / n + scale ** 2):
-        fail("total_sq", total_sq, f"satisfy total_sq >= total**2 / n (total={total}, n={n})")
-    max_var = scale ** 2 / 4 * n / max(n - 1, 1)
-    var = min(max(var, 0.0), max_var)
-    return n, min(max(mean, lower), upper), var, lower, upper, delta, method, alternative
+    n = check_count("n", n, maximum=MAX_N)
+    if total_sq is None:
+        if method != "hoeffding":
+            fail("total_sq", total_sq, f"be given for method={method!r}")
+    mean_u, var_u, details = _sum_statistics(n, total, total_sq, lower, upper)
+    return n, mean_u, var_u, details, lower, upper, delta, method, alternative
 
 
 def mean_interval_from_sums(n, total, total_sq=None, *, lower, upper, delta, method="bernstein",
@@ -371,20 +443,16 @@ def mean_interval_from_sums(n, total, total_sq=None, *, lower, upper, delta, met
     Cost O(1): made for kernels that accumulate sums over n = 1e8 draws. The subtraction loses
     precision when the mean is large compared with the spread; accumulate Z - lower (or any
     shift near the mean) for best accuracy. V is clipped to [0, (upper-lower)^2 n / (4(n-1))],
-    the range of the sample variance of data in [lower, upper].
+    the range of the sample variance of data in [lower, upper]; a ``total_sq`` of +inf (a sum
+    of squares that overflowed) takes that largest value, and ``details["variance"]`` says so.
+    Valid range: 1 <= n <= 2**63 - 1, finite ``total``, any finite ``lower < upper``.
 
     References
     ----------
     .. [1] W. Hoeffding, JASA 58 (1963), Theorem 2.
     .. [2] A. Maurer and M. Pontil, COLT 2009, Theorem 4.
     """
-    if total_sq is None:
-        if method != "hoeffding":
-            fail("total_sq", total_sq, f"be given for method={method!r}")
-        total_sq = 0.0 if n < 2 else total ** 2 / n
-    n, mean, var, lower, upper, delta, method, alternative = _mean_interval_from_sums_iv(
-        n, total, total_sq, lower, upper, delta, method, alternative)
-    scale = upper - lower
-    summary = _Summary(n, (mean - lower) / scale, var / scale ** 2)
-    return _interval(summary, lower=lower, upper=upper, delta=delta, method=method,
-                     alternative=alternative)
+    n, mean_u, var_u, details, lower, upper, delta, method, alternative = \
+        _mean_interval_from_sums_iv(n, total, total_sq, lower, upper, delta, method, alternative)
+    return _interval(_Summary(n, mean_u, var_u), lower=lower, upper=upper, delta=delta,
+                     method=method, alternative=alternative, details=details)

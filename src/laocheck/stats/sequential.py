@@ -4,6 +4,11 @@ Anytime-valid control by a union bound over a geometric schedule of looks: look 
 n_j = min(max_n, ceil(batch * growth**(j-1))) draws) uses level delta_j = 6 delta / (pi^2 j^2),
 and sum_j delta_j = delta, so the probability that *any* look's interval misses the true mean
 is at most delta, whenever the test stops.
+
+Numerically valid range: every 0 < delta < 1 (each look's level is carried as its logarithm,
+so delta_j never underflows), any finite range, 2 <= batch, max_n <= 2**63 - 1,
+1 < growth < inf. ``draw`` must return finite values in the range; anything else is refused
+with the look at which it happened.
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import (check_count, check_method, check_positive, check_probability,
-                          check_range, fail)
-from .intervals import METHODS, MeanInterval, _interval, _Summary
+from .._validation import (check_choice, check_count, check_positive, check_probability,
+                           check_range, check_rng, check_scalar, fail)
+from .intervals import MAX_N, METHODS, MeanInterval, _interval, _Summary, to_unit
 
 __all__ = ["SequentialTestResult", "sequential_mean_test", "sequential_bound_test",
            "look_schedule"]
@@ -69,9 +74,21 @@ class SequentialTestResult:
                 f"interval=[{self.interval.low:.6g}, {self.interval.high:.6g}])")
 
 
+def _log_level(delta, j):
+    """ln(delta_j) = ln(6 delta / (pi^2 j^2)), without underflow."""
+    return math.log(6.0) + math.log(delta) - 2.0 * math.log(math.pi) - 2.0 * math.log(j)
+
+
 def look_schedule(batch, growth, max_n, delta):
     """The looks (n_j, delta_j), j = 1, 2, ...: n_j = min(max_n, ceil(batch growth^(j-1))),
-    delta_j = 6 delta / (pi^2 j^2); ends with n_j = max_n."""
+    delta_j = 6 delta / (pi^2 j^2); ends with n_j = max_n. (delta_j may underflow to 0 for a
+    tiny delta; the tests use ln(delta_j), which does not.)"""
+    batch = check_count("batch", batch)
+    max_n = check_count("max_n", max_n, maximum=MAX_N)
+    delta = check_probability("delta", delta)
+    growth = check_scalar("growth", growth)
+    if not growth > 1:
+        fail("growth", growth, "be a finite number > 1")
     looks, j, size = [], 1, float(batch)
     while True:
         n_j = min(max_n, math.ceil(size))
@@ -87,11 +104,11 @@ class _Accumulator:
     """Keeps what the method needs: all draws (betting, PrPl-EB) or running sums."""
 
     def __init__(self, lower, upper, keep):
-        self.lower, self.scale, self.keep = lower, upper - lower, keep
+        self.lower, self.upper, self.keep = lower, upper, keep
         self.parts, self.n, self.total, self.total_sq = [], 0, 0.0, 0.0
 
     def add(self, x):
-        u = (x - self.lower) / self.scale  # in [0, 1]: sums of u keep their precision
+        u = to_unit(x, self.lower, self.upper)  # in [0, 1]: sums of u keep their precision
         self.n += u.size
         if self.keep:
             self.parts.append(u)
@@ -114,33 +131,42 @@ def _sequential_iv(draw, value, value_name, lower, upper, delta, epsilon, max_n,
     if not callable(draw):
         fail("draw", draw, "be a callable draw(n, rng) returning n draws")
     lower, upper = check_range(lower, upper)
-    if not (isinstance(value, (int, float, np.floating, np.integer)) and math.isfinite(value)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)) or not math.isfinite(value):
         fail(value_name, value, "be a finite real number")
-    delta = check_probability(delta)
-    epsilon = check_positive(epsilon, "epsilon")
-    max_n = check_count(max_n, "max_n", minimum=2)
-    batch = check_count(batch, "batch", minimum=2)
-    if not (isinstance(growth, (int, float)) and growth > 1 and math.isfinite(growth)):
+    delta = check_probability("delta", delta)
+    epsilon = check_positive("epsilon", epsilon)
+    max_n = check_count("max_n", max_n, minimum=2, maximum=MAX_N)
+    batch = check_count("batch", batch, minimum=2)
+    if isinstance(growth, (bool, np.bool_)) or not isinstance(growth, (int, float, np.integer,
+                                                                       np.floating)) \
+            or not (growth > 1 and math.isfinite(growth)):
         fail("growth", growth, "be a finite number > 1")
     return (draw, float(value), lower, upper, delta, epsilon, max_n, batch, float(growth),
-            check_method(method, METHODS))
+            check_choice("method", method, METHODS))
 
 
 def _run(draw, rng, decide, *, lower, upper, delta, max_n, batch, growth, method, per_side,
          claim, epsilon):
-    rng = np.random.default_rng(rng)
+    rng = check_rng(rng)
     acc = _Accumulator(lower, upper, keep=method in ("betting", "prpl-eb"))
     schedule = look_schedule(batch, growth, max_n, delta)
     for j, (n_j, delta_j) in enumerate(schedule, start=1):
-        x = np.asarray(draw(n_j - acc.n, rng), dtype=np.float64).ravel()
-        if x.size != n_j - acc.n or not np.all(np.isfinite(x)) or np.any(x < lower) \
+        want = n_j - acc.n
+        try:
+            x = np.asarray(draw(want, rng), dtype=np.float64).ravel()
+        except (TypeError, ValueError) as exc:
+            fail("draw", draw, f"return {want} real numbers (look {j}); it gave {exc}")
+        if x.size != want or not np.all(np.isfinite(x)) or np.any(x < lower) \
                 or np.any(x > upper):
-            fail("draw", draw, f"return {n_j - acc.n} finite values in [lower, upper] = "
+            fail("draw", draw, f"return {want} finite values in [lower, upper] = "
                  f"[{lower}, {upper}] (look {j})")
         acc.add(x)
-        level = 2 * delta_j if per_side else delta_j  # per_side: each one-sided bound at delta_j
+        # per_side: each one-sided bound at delta_j, i.e. a two-sided interval at 2 delta_j
+        log_level = _log_level(delta, j) + (math.log(2.0) if per_side else 0.0)
+        level = 2 * delta_j if per_side else delta_j
         interval = _interval(acc.summary(), lower=lower, upper=upper, delta=level,
-                             method=method, alternative="two-sided")
+                             method=method, alternative="two-sided", log_delta=log_level)
         status = decide(interval)
         if status is not None or j == len(schedule):
             return SequentialTestResult(status=status or "INCONCLUSIVE", claim=claim,

@@ -1,4 +1,10 @@
-"""Mean bounds that need no declared range: median of means, and truncation for Z >= 0."""
+"""Mean bounds that need no declared range: median of means, and truncation for Z >= 0.
+
+Numerically valid range: every 0 < delta < 1, any finite draws (up to +-1.8e308: the draws are
+scaled by a power of two before they are summed, so block sums and variances never overflow).
+An interval end beyond the largest double is reported as -inf / +inf with the reason in
+``details["overflow"]``; no result is NaN.
+"""
 
 from __future__ import annotations
 
@@ -6,24 +12,31 @@ import math
 
 import numpy as np
 
-from ._validation import (check_alternative, check_method, check_positive, check_probability,
-                          check_sample, fail)
-from .intervals import METHODS, MeanInterval, _interval, _Summary
+from .._validation import (check_choice, check_positive, check_probability, check_sample,
+                           fail)
+from .intervals import ALTERNATIVES, METHODS, MeanInterval, _interval, _Summary
+
+
+def _power_of_two_scale(x):
+    """A power of two s with max|x| / s in [1, 2) (1 for an all-zero sample): dividing by it is
+    exact (barring subnormals) and keeps sums of up to 2**52 terms far from overflow."""
+    peak = float(np.max(np.abs(x)))
+    return 1.0 if peak == 0 else math.ldexp(1.0, math.frexp(peak)[1] - 1)
 
 __all__ = ["median_of_means_interval", "nonnegative_lower_bound", "median_of_means_blocks"]
 
 
 def median_of_means_blocks(delta):
     """Number of blocks k = ceil(8 ln(1/delta)) used by :func:`median_of_means_interval`."""
-    return math.ceil(8.0 * math.log(1.0 / check_probability(delta)))
+    return math.ceil(-8.0 * math.log(check_probability("delta", delta)))
 
 
 def _median_of_means_interval_iv(values, variance_bound, delta, alternative):
-    delta = check_probability(delta)
-    variance_bound = check_positive(variance_bound, "variance_bound")
-    alternative = check_alternative(alternative)
+    delta = check_probability("delta", delta)
+    variance_bound = check_positive("variance_bound", variance_bound)
+    alternative = check_choice("alternative", alternative, ALTERNATIVES)
     blocks = median_of_means_blocks(delta)
-    x = check_sample(values)
+    x = check_sample("values", values)
     if x.size < blocks:
         fail("values", f"<array of size {x.size}>",
              f"contain at least k = ceil(8 ln(1/delta)) = {blocks} observations for "
@@ -75,26 +88,31 @@ def median_of_means_interval(values, *, variance_bound, delta, alternative="two-
     sizes = np.full(blocks, block_size)
     sizes[:extra] += 1  # the first n mod k blocks get one more draw, as np.array_split does
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    centre = float(np.median(np.add.reduceat(x, starts) / sizes))
+    scale = _power_of_two_scale(x)  # exact scaling: the block sums cannot overflow
+    centre = float(np.median(np.add.reduceat(x / scale, starts) / sizes)) * scale
     radius = 2.0 * math.sqrt(variance_bound / block_size)
-    low = centre - radius if alternative != "less" else -math.inf
-    high = centre + radius if alternative != "greater" else math.inf
+    details = {"blocks": blocks, "block_size": block_size, "variance_bound": variance_bound}
+    with np.errstate(over="ignore"):
+        low = centre - radius if alternative != "less" else -math.inf
+        high = centre + radius if alternative != "greater" else math.inf
+    if (alternative != "less" and math.isinf(low)) or (alternative != "greater"
+                                                       and math.isinf(high)):
+        details["overflow"] = ("centre +- radius exceeds the largest double: that end is "
+                               "reported as infinite")
     return MeanInterval(low=low, high=high, n=x.size, delta=delta, method="median-of-means",
-                        alternative=alternative, mean=centre,
-                        details={"blocks": blocks, "block_size": block_size,
-                                 "variance_bound": variance_bound})
+                        alternative=alternative, mean=centre, details=details)
 
 
 def _nonnegative_lower_bound_iv(values, delta, truncation, pilot_fraction, method):
-    delta = check_probability(delta)
-    method = check_method(method, METHODS)
-    x = check_sample(values, min_size=2)
+    delta = check_probability("delta", delta)
+    method = check_choice("method", method, METHODS)
+    x = check_sample("values", values, min_size=2)
     if np.min(x) < 0:
         fail("values", f"<array with minimum {np.min(x)!r}>", "be nonnegative")
     if truncation is not None:
-        truncation = check_positive(truncation, "truncation")
+        truncation = check_positive("truncation", truncation)
     else:
-        pilot_fraction = check_probability(pilot_fraction, "pilot_fraction")
+        pilot_fraction = check_probability("pilot_fraction", pilot_fraction)
         if not 1 <= int(pilot_fraction * x.size) < x.size:
             fail("pilot_fraction", pilot_fraction,
                  f"leave at least one pilot and one main observation out of n={x.size}")
@@ -156,18 +174,22 @@ def nonnegative_lower_bound(values, *, delta, truncation=None, pilot_fraction=0.
     x, delta, truncation, pilot_fraction, method = _nonnegative_lower_bound_iv(
         values, delta, truncation, pilot_fraction, method)
     pilot_size = 0
+    scale = _power_of_two_scale(x)  # exact: work on x / scale in [0, 1], so nothing overflows
+    z = x / scale
     if truncation is None:
         pilot_size = int(pilot_fraction * x.size)
-        truncation = _choose_truncation(x[:pilot_size], x.size - pilot_size, delta)
-    main = x[pilot_size:]
+        truncation = _choose_truncation(z[:pilot_size], x.size - pilot_size, delta) * scale
+    main = z[pilot_size:]
+    mean = float(np.mean(main)) * scale
     details = {"truncation": truncation, "pilot": pilot_size}
-    if truncation <= 0:  # the pilot saw only zeros: nothing to gain from the data
+    level = truncation / scale
+    if level <= 0:  # the pilot saw only zeros: nothing to gain from the data
         return MeanInterval(low=0.0, high=math.inf, n=x.size, delta=delta,
                             method=f"truncated-{method}", alternative="greater",
-                            mean=float(np.mean(main)), details=details)
-    summary = _Summary.of(np.minimum(main, truncation) / truncation)
-    bound = _interval(summary, lower=0.0, upper=truncation, delta=delta, method=method,
+                            mean=mean, details=details)
+    summary = _Summary.of(np.minimum(main, level) / level)
+    bound = _interval(summary, lower=0.0, upper=1.0, delta=delta, method=method,
                       alternative="greater")
-    return MeanInterval(low=bound.low, high=math.inf, n=x.size, delta=delta,
+    return MeanInterval(low=bound.low * level * scale, high=math.inf, n=x.size, delta=delta,
                         method=f"truncated-{method}", alternative="greater",
-                        mean=float(np.mean(main)), details=details)
+                        mean=mean, details=details)

@@ -1,15 +1,22 @@
-"""Simultaneous intervals for the coordinates of a mean vector, and for its squared norm."""
+"""Simultaneous intervals for the coordinates of a mean vector, and for its squared norm.
+
+Numerically valid range: as :func:`~laocheck.stats.mean_interval` per coordinate (every
+0 < delta < 1, even split d ways; any finite ranges). A squared norm beyond the largest double
+is reported as +inf, with the reason in ``details``.
+"""
 
 from __future__ import annotations
+
+import math
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import (check_alternative, check_count, check_method, check_probability,
-                          check_sample, check_within, fail)
-from .intervals import (METHODS, SUM_METHODS, MeanInterval, _interval,
-                        _mean_interval_from_sums_iv, _Summary)
+from .._validation import (check_choice, check_count, check_probability, check_sample,
+                           check_within, fail)
+from .intervals import (ALTERNATIVES, MAX_N, METHODS, SUM_METHODS, MeanInterval, _interval,
+                        _Summary, _sum_statistics, to_unit)
 
 __all__ = ["VectorMeanInterval", "vector_mean_interval", "vector_mean_interval_from_sums",
            "squared_norm_interval"]
@@ -61,11 +68,21 @@ class VectorMeanInterval:
                 f"max width={np.max(self.width):.6g})")
 
 
+def _bounds_array(name, value, d):
+    try:
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "biuf":
+            raise TypeError
+        return np.broadcast_to(arr.astype(np.float64), (d,)).copy()
+    except (TypeError, ValueError):
+        fail(name, value, f"be a real number or an array of {d} real numbers")
+
+
 def _ranges_iv(lower, upper, d):
-    lo = np.broadcast_to(np.asarray(lower, dtype=np.float64), (d,)).copy()
-    hi = np.broadcast_to(np.asarray(upper, dtype=np.float64), (d,)).copy()
-    if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
-        fail("lower", lower, "be finite (with a finite `upper`)")
+    lo, hi = _bounds_array("lower", lower, d), _bounds_array("upper", upper, d)
+    for name, arr, given in (("lower", lo, lower), ("upper", hi, upper)):
+        if not np.all(np.isfinite(arr)):
+            fail(name, given, "be finite")
     if np.any(lo >= hi):
         j = int(np.argmax(lo >= hi))
         fail("lower", lower, f"satisfy lower < upper in every coordinate; coordinate {j} has "
@@ -74,21 +91,25 @@ def _ranges_iv(lower, upper, d):
 
 
 def _assemble(summaries, lo, hi, delta, method, alternative):
-    per_coordinate = delta / len(summaries)
+    per_coordinate = delta / len(summaries)  # may underflow; the level is passed as a logarithm
+    log_level = math.log(delta) - math.log(len(summaries))
     parts = [_interval(s, lower=a, upper=b, delta=per_coordinate, method=method,
-                       alternative=alternative) for s, a, b in zip(summaries, lo, hi)]
+                       alternative=alternative, log_delta=log_level)
+             for s, a, b in zip(summaries, lo, hi)]
     return VectorMeanInterval(low=np.array([p.low for p in parts]),
                               high=np.array([p.high for p in parts]), n=parts[0].n, delta=delta,
                               method=method, alternative=alternative,
                               mean=np.array([p.mean for p in parts]))
 
 
-def _vector_mean_interval_iv(values, lower, upper, delta, method, alternative):
-    x = check_sample(values, ndim=2)
+def _vector_mean_interval_iv(values, lower, upper, delta, method, alternative, name="values"):
+    x = check_sample(name, values, ndim=2)
+    if x.shape[1] == 0:
+        fail(name, f"<array of shape {x.shape}>", "have at least one coordinate")
     lo, hi = _ranges_iv(lower, upper, x.shape[1])
-    check_within(x, lo, hi)
-    return (x, lo, hi, check_probability(delta), check_method(method, METHODS),
-            check_alternative(alternative))
+    check_within(name, x, lo, hi)
+    return (x, lo, hi, check_probability("delta", delta), check_choice("method", method, METHODS),
+            check_choice("alternative", alternative, ALTERNATIVES))
 
 
 def vector_mean_interval(values, *, lower, upper, delta, method="betting",
@@ -123,23 +144,31 @@ def vector_mean_interval(values, *, lower, upper, delta, method="betting",
     """
     x, lo, hi, delta, method, alternative = _vector_mean_interval_iv(values, lower, upper, delta,
                                                                      method, alternative)
-    summaries = [_Summary.of((x[:, j] - lo[j]) / (hi[j] - lo[j])) for j in range(x.shape[1])]
+    summaries = [_Summary.of(to_unit(x[:, j], lo[j], hi[j])) for j in range(x.shape[1])]
     return _assemble(summaries, lo, hi, delta, method, alternative)
 
 
 def _vector_mean_interval_from_sums_iv(n, totals, totals_sq, lower, upper, delta, method,
                                        alternative):
-    n = check_count(n, "n", minimum=2)
-    totals = np.atleast_1d(np.asarray(totals, dtype=np.float64))
-    totals_sq = np.atleast_1d(np.asarray(totals_sq, dtype=np.float64))
-    if totals.ndim != 1 or totals_sq.shape != totals.shape:
+    n = check_count("n", n, minimum=2, maximum=MAX_N)
+    arrays = []
+    for name, value in (("totals", totals), ("totals_sq", totals_sq)):
+        try:
+            arr = np.asarray(value)
+            if arr.dtype.kind not in "biuf":
+                raise TypeError
+            arrays.append(np.atleast_1d(arr.astype(np.float64)))
+        except (TypeError, ValueError):
+            fail(name, value, "be a 1-d array of real numbers")
+    totals, totals_sq = arrays
+    if totals.ndim != 1 or totals.size == 0:
+        fail("totals", f"<array of shape {totals.shape}>", "be a nonempty 1-d array")
+    if totals_sq.shape != totals.shape:
         fail("totals_sq", f"<array of shape {totals_sq.shape}>",
              f"have the shape of `totals` {totals.shape}")
-    if not (np.all(np.isfinite(totals)) and np.all(np.isfinite(totals_sq))):
-        fail("totals", "<array with NaN or inf>", "be finite")
     lo, hi = _ranges_iv(lower, upper, totals.size)
-    return (n, totals, totals_sq, lo, hi, check_probability(delta),
-            check_method(method, SUM_METHODS), check_alternative(alternative))
+    return (n, totals, totals_sq, lo, hi, check_probability("delta", delta),
+            check_choice("method", method, SUM_METHODS), check_choice("alternative", alternative, ALTERNATIVES))
 
 
 def vector_mean_interval_from_sums(n, totals, totals_sq, *, lower, upper, delta,
@@ -173,10 +202,9 @@ def vector_mean_interval_from_sums(n, totals, totals_sq, *, lower, upper, delta,
         n, totals, totals_sq, lower, upper, delta, method, alternative)
     summaries = []
     for j in range(totals.size):
-        _, mean, var, *_ = _mean_interval_from_sums_iv(n, float(totals[j]), float(totals_sq[j]),
-                                                       lo[j], hi[j], delta, method, alternative)
-        scale = hi[j] - lo[j]
-        summaries.append(_Summary(n, (mean - lo[j]) / scale, var / scale ** 2))
+        mean_u, var_u, _ = _sum_statistics(n, float(totals[j]), float(totals_sq[j]), lo[j],
+                                           hi[j], names=(f"totals[{j}]", f"totals_sq[{j}]"))
+        summaries.append(_Summary(n, mean_u, var_u))
     return _assemble(summaries, lo, hi, delta, method, alternative)
 
 
@@ -206,13 +234,27 @@ def squared_norm_interval(box, **kwargs):
     .. [1] The coordinate box is Bonferroni's; see :func:`vector_mean_interval`.
     """
     if not isinstance(box, VectorMeanInterval):
-        box = vector_mean_interval(box, **kwargs)
+        unknown = set(kwargs) - {"lower", "upper", "delta", "method", "alternative"}
+        if unknown or not {"lower", "upper", "delta"} <= set(kwargs):
+            fail("kwargs", sorted(kwargs), "give lower, upper and delta (and optionally method, "
+                 "alternative) when `box` is an array of draws")
+        x, lo, hi, delta, method, alternative = _vector_mean_interval_iv(
+            box, kwargs["lower"], kwargs["upper"], kwargs["delta"],
+            kwargs.get("method", "betting"), kwargs.get("alternative", "two-sided"), name="box")
+        box = _assemble([_Summary.of(to_unit(x[:, j], lo[j], hi[j])) for j in range(x.shape[1])],
+                        lo, hi, delta, method, alternative)
     elif kwargs:
         fail("kwargs", sorted(kwargs), "be empty when `box` is a VectorMeanInterval")
     if box.alternative != "two-sided":
         fail("box.alternative", box.alternative, "be 'two-sided' to bound a squared norm")
     nearest = np.clip(0.0, box.low, box.high)
-    farthest = np.maximum(box.low ** 2, box.high ** 2)
-    return MeanInterval(low=float(np.sum(nearest ** 2)), high=float(np.sum(farthest)), n=box.n,
-                        delta=box.delta, method=f"box-{box.method}", alternative="two-sided",
-                        mean=float(np.sum(box.mean ** 2)))
+    with np.errstate(over="ignore"):
+        farthest = np.maximum(box.low ** 2, box.high ** 2)
+        low, high = float(np.sum(nearest ** 2)), float(np.sum(farthest))
+        mean = float(np.sum(box.mean ** 2))
+    details = {}
+    if math.isinf(high):
+        details["overflow"] = ("the squared norm exceeds the largest double: the side(s) beyond "
+                               "it are reported as +inf")
+    return MeanInterval(low=low, high=high, n=box.n, delta=box.delta, method=f"box-{box.method}",
+                        alternative="two-sided", mean=mean, details=details)
