@@ -7,6 +7,7 @@ costs O(k + log d) (``_ridge.pyx``); ``coef_`` is the averaged iterate w̄ (line
 
 import numpy as np
 
+from .. import bounds
 from .._validation import (check_distribution, check_int, check_nonnegative_vector,
                            check_positive, check_rng, check_vector)
 from ..estimators import AliasTable
@@ -36,8 +37,6 @@ def theory_step_size(m, k, B, q=None, second_moments=None, d=None):
     for DDAERR (q ∝ √E[x²]) this is KS15 Thm 3.5's η. Without them (AERR): HK12 Thm 3.1's
     η = √(k/(2dm)) (needs ``d``; None is returned when d is not given).
     """
-    # start-up: laocheck.bounds loads sympy (~1 s); only eta='theory' needs it
-    from .. import bounds
     if second_moments is None:
         if q is not None:
             raise InvalidParameterError(
