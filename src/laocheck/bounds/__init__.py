@@ -3,9 +3,13 @@
 Every formula is a :class:`Formula` in :data:`FORMULAS` (id ``"<paper>.<label>.<part>"``): a sympy
 expression, its citation, whether it is literal (as printed) or a proof's version, and — where
 the literal one disagrees with its proof — the erratum text and the id of the proof version.
-The numeric functions below are thin, validated wrappers that evaluate those same expressions
-(``sympy.lambdify``), so the symbolic checks (:mod:`laocheck.bounds.checks`) verify exactly the
-expressions the numbers come from.
+The numbers come from those same expressions: :func:`evaluate` and the functions below call
+plain-numpy functions printed from them once (``python -m laocheck.bounds._generate`` writes
+:mod:`laocheck.bounds._numeric`; a test checks that it is up to date and equal to its source),
+so importing ``laocheck.bounds`` and computing a step size or a bound loads no sympy (start-up
+time of the learners). The sympy objects (:data:`FORMULAS`, :class:`Formula`, :data:`SYMBOLS`,
+:func:`formula`, :func:`formulas`, :func:`sym`) load on first access; the symbolic checks of the
+catalog verify exactly the expressions the numbers come from.
 
 >>> from laocheck import bounds
 >>> round(bounds.evaluate("HK12.Thm3.1.bound", d=100, k=4, m=10_000, B=1.0), 6)
@@ -23,40 +27,52 @@ sizes of each theorem are :func:`evaluate` of ``"HK12.Thm3.1.eta"``, ``"HK12.Thm
 
 import numpy as np
 
-from ._formulas import FORMULAS, SYMBOLS, Formula, evaluate, formula, formulas, sym
+from ._evaluate import evaluate, info
 from ._moments import (norm_half, norm_inf, norm_one, rho_lasso, rho_ridge, sampling_max,
                        sampling_sum, second_moments_of, two_phase_H)
 
-__all__ = ["Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "evaluate", "sym",
+__all__ = ["Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "evaluate", "info", "sym",
            "norm_half", "norm_one", "norm_inf", "sampling_sum", "sampling_max", "rho_ridge",
            "rho_lasso", "second_moments_of", "two_phase_H", "ridge_gradient_bound", "lasso_gradient_bound",
            "ridge_step_size", "lasso_step_size", "theorem_bounds"]
+
+
+_SYMPY_NAMES = frozenset({"Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "sym"})
+
+
+def __getattr__(name):
+    """The sympy side (FORMULAS, Formula, SYMBOLS, formula, formulas, sym), loaded on first use."""
+    if name in _SYMPY_NAMES:
+        # start-up: sympy costs about a second to import; the numbers never need it
+        from . import _formulas
+        return getattr(_formulas, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def ridge_gradient_bound(B, k, second_moments, q=None):
     """G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) (KS15 Lemma 3.4 with eq. (2)); q uniform if None."""
     mom = np.asarray(second_moments, dtype=float)
     q = np.full(mom.shape[0], 1.0 / mom.shape[0]) if q is None else q
-    return FORMULAS["KS15.Lemma3.4.G2"](B=B, k=k, S=sampling_sum(mom, q))
+    return evaluate("KS15.Lemma3.4.G2", B=B, k=k, S=sampling_sum(mom, q))
 
 
 def lasso_gradient_bound(B, k, second_moments, q=None):
     """G² = 4B²((1/k) max_i E[x_i²]/q_i + 1) (KS15 Lemma 4.5 with eq. (7)); q uniform if None."""
     mom = np.asarray(second_moments, dtype=float)
     q = np.full(mom.shape[0], 1.0 / mom.shape[0]) if q is None else q
-    return FORMULAS["KS15.Lemma4.5.G2"](B=B, k=k, S_inf=sampling_max(mom, q))
+    return evaluate("KS15.Lemma4.5.G2", B=B, k=k, S_inf=sampling_max(mom, q))
 
 
 def ridge_step_size(m, B, G2):
     """η = 2B/(G√m), the minimiser of KS15 Thm 3.1's 2B²/(ηm) + ηG²/2 (= HK12 Thm 3.1's η for
     G² = 8B²d/k and KS15 Thm 3.5's η for q ∝ √E[x²])."""
-    return FORMULAS["KS15.Thm3.1.eta"](m=m, B=B, G=float(G2) ** 0.5)
+    return evaluate("KS15.Thm3.1.eta", m=m, B=B, G=float(G2) ** 0.5)
 
 
 def lasso_step_size(m, d, G2):
     """η = √(log 2d/(5G²m)), the minimiser of KS15 Thm 4.1's B(log 2d/(ηm) + 5ηG²) (= KS15
     Thm 4.6's η for q ∝ E[x²]; HK12 Thm 3.4's *proof* η for G² = 8B²d/k — not its printed η)."""
-    return FORMULAS["KS15.Thm4.1.eta"](m=m, d=d, G=float(G2) ** 0.5)
+    return evaluate("KS15.Thm4.1.eta", m=m, d=d, G=float(G2) ** 0.5)
 
 
 def theorem_bounds(d, k, m, B, *, second_moments=None, delta=0.05, m1=None):
@@ -78,9 +94,10 @@ def theorem_bounds(d, k, m, B, *, second_moments=None, delta=0.05, m1=None):
     rows = []
 
     def add(fid, label, **values):
-        f = FORMULAS[fid]
-        rows.append({"id": fid, "theorem": label, "citation": f.citation, "value": f(**values),
-                     "literal": f.literal, "erratum": f.erratum, "note": f.note})
+        f = info(fid)
+        rows.append({"id": fid, "theorem": label, "citation": f["citation"],
+                     "value": evaluate(fid, **values), "literal": f["literal"],
+                     "erratum": f["erratum"], "note": f["note"]})
 
     add("CB11.Thm12.bound_expectation", "CB11.Thm12", d=d, k=k, m=m, B=B)
     add("HK12.Thm3.1.bound", "HK12.Thm3.1", d=d, k=k, m=m, B=B)

@@ -28,8 +28,8 @@ from functools import cached_property
 import numpy as np
 import sympy as sp
 
-from .._validation import check_int, check_positive, check_scalar
 from ..exceptions import InvalidParameterError
+from ._args import INTEGER_SYMBOLS, validated
 
 __all__ = ["Formula", "FORMULAS", "formula", "formulas", "evaluate", "SYMBOLS", "sym"]
 
@@ -47,7 +47,7 @@ _NAMES = {
     "c": "unspecified constant / multiplier", "Phi": "second moment of the GenEst estimate",
 }
 SYMBOLS = {name: sp.Symbol(name, positive=True) for name in _NAMES}
-_INTEGER = {"d", "k", "m", "m1", "m2"}
+_INTEGER = INTEGER_SYMBOLS
 _ORDER = list(_NAMES)
 
 
@@ -120,7 +120,7 @@ class Formula:
             raise InvalidParameterError(
                 f"`{missing[0]}` is required by {self.id} ({self.citation}); it depends on "
                 f"{', '.join(self.args)}.")
-        vals = _validated({n: values[n] for n in self.args})
+        vals = validated({n: values[n] for n in self.args})
         with np.errstate(all="ignore"):
             out = float(self._func(*[vals[n] for n in self.args]))
         return out
@@ -137,24 +137,6 @@ class Formula:
                 "description": self.description, "literal": self.literal,
                 "erratum": self.erratum, "proof": self.proof, "expr": str(self.expr),
                 "args": list(self.args), "note": self.note}
-
-
-def _validated(values):
-    out = {}
-    for n, v in values.items():
-        if n in _INTEGER:
-            out[n] = check_int(n, v, low=1)
-        elif n == "delta":
-            x = check_scalar(n, v)
-            if not 0 < x < 1:
-                raise InvalidParameterError(f"`delta` must satisfy 0 < delta < 1; got delta={x}.")
-            out[n] = x
-        else:
-            out[n] = check_positive(n, v)
-    if "k" in out and "d" in out and out["k"] > out["d"]:
-        raise InvalidParameterError(
-            f"`k` must satisfy 1 <= k <= d; got k={out['k']} with d={out['d']}.")
-    return out
 
 
 FORMULAS: dict[str, Formula] = {}

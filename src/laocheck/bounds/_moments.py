@@ -2,8 +2,8 @@
 
 ‖E[x²]‖_{1/2} = (Σ_i √E[x_i²])² and ‖E[x²]‖₁ = Σ_i E[x_i²] (KS15 Sec. 1), the sums
 S = Σ_i E[x_i²]/q_i (KS15 eq. (2)) and S_∞ = max_i E[x_i²]/q_i (KS15 eq. (7)), and the
-improvement ratios ρ_ridge (eq. (11)) and ρ_lasso (eq. (12)), evaluated through the sympy
-expressions of :mod:`laocheck.bounds._formulas` (the ratios) on numpy reductions of the moments.
+improvement ratios ρ_ridge (eq. (11)) and ρ_lasso (eq. (12)), evaluated through the numeric
+functions generated from the sympy expressions of :mod:`laocheck.bounds._formulas` (the ratios) on numpy reductions of the moments.
 
 numpy's ``sum`` is used instead of math.fsum: the moments are nonnegative, so the relative
 rounding error of the sum is at most d·2⁻⁵³ (no cancellation), far below any printed digit.
@@ -13,7 +13,7 @@ import numpy as np
 
 from .._validation import check_distribution, check_nonnegative_vector, check_scalar
 from ..exceptions import InvalidParameterError
-from ._formulas import FORMULAS
+from ._evaluate import evaluate
 
 __all__ = ["norm_half", "norm_one", "norm_inf", "sampling_sum", "sampling_max", "rho_ridge",
            "rho_lasso", "second_moments_of", "two_phase_H"]
@@ -66,15 +66,15 @@ def sampling_max(second_moments, q):
 def rho_ridge(second_moments):
     """ρ_ridge = ‖E[x²]‖_{1/2} / (d E[‖x²‖₁]) (KS15 eq. (11)); E[‖x²‖₁] = Σ_i E[x_i²]."""
     mom = _moments(second_moments)
-    return FORMULAS["KS15.Eq11.rho_ridge"](d=mom.shape[0], N_half=norm_half(mom),
-                                           N_one=norm_one(mom))
+    return evaluate("KS15.Eq11.rho_ridge", d=mom.shape[0], N_half=norm_half(mom),
+                    N_one=norm_one(mom))
 
 
 def rho_lasso(second_moments):
     """ρ_lasso = ‖E[x²]‖₁ / (d ‖E[x²]‖_∞) (KS15 eq. (12))."""
     mom = _moments(second_moments)
-    return FORMULAS["KS15.Eq12.rho_lasso"](d=mom.shape[0], N_one=norm_one(mom),
-                                           N_inf=norm_inf(mom))
+    return evaluate("KS15.Eq12.rho_lasso", d=mom.shape[0], N_one=norm_one(mom),
+                    N_inf=norm_inf(mom))
 
 
 def second_moments_of(X):

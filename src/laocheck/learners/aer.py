@@ -8,6 +8,7 @@ per example and solves once at the end.
 
 import numpy as np
 
+from .. import bounds
 from .._validation import check_int, check_positive
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
@@ -29,8 +30,6 @@ def aer_lambda(m, k, d, which="statement"):
         raise InvalidParameterError(
             f"`lam`='theory' needs m >= 2 examples (CB11 Thm 12's λ has log m, 0 at m = 1); "
             f"got m={m} ({m} sample{'s' if m != 1 else ''}). Pass n_total or a float λ.")
-    # start-up: laocheck.bounds loads sympy (~1 s); only eta='theory' needs it
-    from .. import bounds
     fid = {"statement": "CB11.Thm12.lambda", "proof": "CB11.Thm12.lambda_proof"}[which]
     return float(bounds.evaluate(fid, d=d, k=k, m=m))
 

@@ -7,6 +7,7 @@ known second moments, Lemma 4.3). EG± with the clipped gradient, kept in the lo
 
 import numpy as np
 
+from .. import bounds
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
@@ -25,8 +26,6 @@ def lasso_theory_step_size(m, k, B, q, second_moments, d, which="statement"):
     ``which="proof"`` the proof's η = (1/G)√(log 2d/(5m)) with G² = 8B²d/k (HK12 Lemma 3.8), B
     times the printed one (the printed η is an erratum for B ≠ 1; see the lemma catalog).
     """
-    # start-up: laocheck.bounds loads sympy (~1 s); only eta='theory' needs it
-    from .. import bounds
     if second_moments is None:
         if q is not None:
             raise InvalidParameterError(

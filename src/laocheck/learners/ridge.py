@@ -7,6 +7,7 @@ costs O(k + log d) (``_ridge.pyx``); ``coef_`` is the averaged iterate w̄ (line
 
 import numpy as np
 
+from .. import bounds
 from .._validation import check_vector
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
@@ -41,8 +42,6 @@ def theory_step_size(m, k, B, q=None, second_moments=None, d=None):
     for DDAERR (q ∝ √E[x²]) this is KS15 Thm 3.5's η. Without them (AERR): HK12 Thm 3.1's
     η = √(k/(2dm)) (needs ``d``; None is returned when d is not given).
     """
-    # start-up: laocheck.bounds loads sympy (~1 s); only eta='theory' needs it
-    from .. import bounds
     if second_moments is None:
         if q is not None:
             raise InvalidParameterError(

@@ -14,6 +14,7 @@ moments plugged in), and a float ``eta`` is used in both phases.
 
 import numpy as np
 
+from .. import bounds
 from .._validation import check_int, check_positive
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
@@ -33,8 +34,6 @@ def two_phase_ridge_phase2(A, k, m1, m2, delta):
     η = max(√(k/(6dm₂)), √(k/(m₂(2H + 2√(5/3)·d·√H·√(d log(2d/δ)/((k+1)m₁)) + k)))).
     Returns (q, eta, eps, H).
     """
-    # start-up: laocheck.bounds loads sympy (~1 s); only eta='theory' needs it
-    from .. import bounds
     A = np.asarray(A, dtype=float)
     d = A.size
     eps = float(bounds.evaluate("KS15.Alg2.eps", d=d, delta=delta, k=k, m1=m1))
@@ -52,8 +51,6 @@ def two_phase_lasso_phase2(A, k, m1, m2, delta, B):
     ε = min(d log(2d/δ)/((k+1)m₁), 1); q_i ∝ A_i + 13ε/6;
     η = √(k log 2d / (20 B² m₂ (8‖A‖₁ + 20 d ε + k))). Returns (q, eta, eps).
     """
-    # start-up: laocheck.bounds loads sympy (~1 s); only eta='theory' needs it
-    from .. import bounds
     A = np.asarray(A, dtype=float)
     d = A.size
     eps = float(bounds.evaluate("KS15.Alg4.eps", d=d, delta=delta, k=k, m1=m1))
