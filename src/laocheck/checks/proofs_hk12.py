@@ -229,3 +229,100 @@ def check_thm31_step3(ctx):
         return Result(Status.FAIL, res.figures, note="the algebra of the step does not hold")
     return res
 
+
+
+# --- Theorem 3.4 (AELR) ------------------------------------------------------------------------
+
+@register("HK12.Thm3.4.proof.step1", citation="HK12 Thm 3.4 (proof, first display)",
+          statement="for η <= 1/(2G): E[Σ_t g_tᵀ(w_t − w*)] <= B(log 2d/η + 5ηG²m) "
+          "(Lemmas 3.6 and 3.7 with E_t g̃_t = g_t), G² := max_t ‖E_t[g̃_t²]‖∞",
+          assumptions="‖x‖∞ <= 1, |y| <= B, ‖w*‖₁ <= B, 0 < η <= 1/(2G)",
+          method="exact enumeration of every path of Alg. 2 (d = 2, k = 1, m <= 3) on seeded "
+          "instances, η = u/(2·2B√(2d/k)) with u uniform in (0, 1] (instances with η > 1/(2G) "
+          "for the enumerated G are skipped); worst w* in closed form (B‖E Σ g_t‖∞)",
+          delta=0.0, detectable=0.0)
+def check_thm34_step1(ctx):
+    """HK12 Thm 3.4, proof, display 1: Lemmas 3.6 and 3.7 combined."""
+    skipped = []
+
+    def ratio(inst):
+        probs, vals = _enumerate(inst, inst["eta"], True)
+        G2 = max(v[4] for v in vals)
+        if inst["eta"] > 1 / (2 * math.sqrt(G2)):
+            skipped.append(1)
+            return math.nan
+        lin = sum(p * v[0] for p, v in zip(probs, vals))
+        gs = sum(p * np.array(v[1]) for p, v in zip(probs, vals))
+        lhs = lin + inst["B"] * float(np.max(np.abs(gs)))
+        rhs = inst["B"] * (math.log(4) / inst["eta"] + 5 * inst["eta"] * G2 * inst["m"])
+        return lhs / rhs
+
+    def draw(rng):
+        inst = _instance(rng, lasso=True)
+        inst["eta"] = float(rng.uniform(1e-3, 1.0)) / (2 * _g_lemma(inst["B"], 2, inst["k"]))
+        return inst
+
+    n = ctx.n(12, 200)
+    return ratio_verdict(worst_instance(ctx.rng, n, draw, ratio),
+                         figures={"instances": n, "skipped": len(skipped)})
+
+
+@register("HK12.Thm3.4.proof.step2", citation="HK12 Thm 3.4 (proof, second display)",
+          statement="choosing η = (1/G)√(log 2d/(5m)): E[L_D(w̄)] <= L_D(w*) + 2BG√(5 log 2d/m)",
+          assumptions="‖x‖∞ <= 1, |y| <= B w.p. 1, ‖w*‖₁ <= B, m >= log 2d; G >= the largest "
+          "(‖E_t[g̃_t²]‖∞)^½ (here G = 2B√(2d/k), Lemma 3.8 as used)",
+          method="sympy: (B/m)(log 2d/η + 5ηG²m) at that η is 2BG√(5 log 2d/m); exact "
+          "enumeration over D^m (two support points) and Alg. 2's paths; w* minimises L_D over "
+          "the L1 ball", delta=0.0, detectable=0.0)
+def check_thm34_step2(ctx):
+    """HK12 Thm 3.4, proof, display 2 (the choice of η, convexity, Jensen)."""
+    L = sp.log(2 * _d)
+    eta_p = sp.sqrt(L / (5 * _m)) / _G
+    algebra = sympy_zero(_B * (L / eta_p + 5 * eta_p * _G ** 2 * _m) / _m
+                         - 2 * _B * _G * sp.sqrt(5 * L / _m))
+
+    def ratio(inst):
+        B, m, X, Y = inst["B"], inst["m"], inst["X"], inst["Y"]
+        G = _g_lemma(B, 2, inst["k"])
+        probs, vals = _enumerate(inst, math.sqrt(math.log(4) / (5 * m)) / G, True, from_d=True)
+        pw = np.array([float(q) for q in inst["p"]])
+        risk_bar = sum(p * v[7] for p, v in zip(probs, vals))
+        best, _ = _min_loss(X, Y, pw, B, 1)
+        return (risk_bar - best) / (2 * B * G * math.sqrt(5 * math.log(4) / m))
+
+    worst = worst_instance(ctx.rng, ctx.n(3, 60),
+                           lambda r: _instance(r, lasso=True, with_d=True), ratio)
+    res = ratio_verdict(worst, figures={"algebra": algebra})
+    if not algebra:
+        return Result(Status.FAIL, res.figures, note="the algebra of the step does not hold")
+    return res
+
+
+@register("HK12.Thm3.4.proof.step3", citation="HK12 Thm 3.4 (proof, remark after display 2)",
+          statement="for this choice of η we indeed have η <= 1/(2G), as m >= log 2d",
+          assumptions="m >= log 2d, G > 0", method="sympy: 2Gη = √(4 log 2d/(5m)) <= √(4/5) < 1 "
+          "at m = (1 + s) log 2d, s >= 0", delta=0.0, detectable=0.0)
+def check_thm34_step3(ctx):
+    """HK12 Thm 3.4, proof: the side condition η <= 1/(2G) of Lemma 3.7."""
+    s = sp.symbols("s", nonnegative=True)
+    L = sp.log(2 * _d)
+    two_g_eta = sp.simplify(2 * _G * sp.sqrt(L / (5 * _m)) / _G).subs(_m, (1 + s) * L)
+    sq = sp.simplify(two_g_eta ** 2)                  # = 4/(5(1 + s))
+    worst = sp.simplify(sq.subs(s, 0))
+    ok = sp.simplify(sq - sp.Rational(4, 5) / (1 + s)) == 0 and worst < 1
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"(2Gη)^2": str(sq), "largest_(2Gη)^2": str(worst)}, detectable=0.0)
+
+
+@register("HK12.Thm3.4.proof.step4", citation="HK12 Thm 3.4 (proof, last sentence)",
+          statement="putting G = 2B√(2d/k) (Lemma 3.8) in 2BG√(5 log 2d/m) gives the bound of the "
+          "statement, 4B²√(10d log 2d/(km))", assumptions="d, k, m, B > 0",
+          method="sympy", delta=0.0, detectable=0.0)
+def check_thm34_step4(ctx):
+    """HK12 Thm 3.4, proof: Lemma 3.8's G substituted into the bound."""
+    L = sp.log(2 * _d)
+    diff = (2 * _B * (2 * _B * sp.sqrt(2 * _d / _k)) * sp.sqrt(5 * L / _m)
+            - 4 * _B ** 2 * sp.sqrt(10 * _d * L / (_k * _m)))
+    ok = sympy_zero(diff)
+    return Result(Status.PASS if ok else Status.FAIL, {"difference": str(sp.simplify(diff))},
+                  detectable=0.0)
