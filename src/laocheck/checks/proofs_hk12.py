@@ -37,8 +37,17 @@ _d, _k, _m, _B, _G, _eta = sp.symbols("d k m B G eta", positive=True)
 
 # --- the boxes, enumerable ---------------------------------------------------------------------
 
-def _second_moment(w, x, y, k, lasso):
-    """E_t‖g̃‖² (Alg. 1) or ‖E_t[g̃²]‖∞ (Alg. 2) at (w, x, y), by enumeration of one draw."""
+def _second_moment(w, x, y, k, lasso, cache):
+    """E_t‖g̃‖² (Alg. 1) or ‖E_t[g̃²]‖∞ (Alg. 2) at (w, x, y), by enumeration of one draw
+    (memoised per instance: the enumeration replays shared path prefixes)."""
+    key = (tuple(w), tuple(x), float(y))
+    if key in cache:
+        return cache[key]
+    cache[key] = _second_moment_uncached(w, x, y, k, lasso)
+    return cache[key]
+
+
+def _second_moment_uncached(w, x, y, k, lasso):
     dist = enumerate_outcomes(lambda src: hk12_gradient(w, x, y, k, src, lasso=lasso)[0])
     if lasso:
         return float(np.max(sum(float(p) * g * g for p, g in dist)))
@@ -66,7 +75,7 @@ def _path(src, inst, eta, lasso, from_d):
         i = src.categorical(inst["p"]) if from_d else t
         idx.append(i)
         x, y = X[i], Y[i]
-        G2 = max(G2, _second_moment(w, x, y, k, lasso))
+        G2 = max(G2, _second_moment(w, x, y, k, lasso, inst.setdefault("_cache", {})))
         g_true = (w @ x - y) * x                      # ∇ℓ_t(w_t), ℓ_t(w) = ½(wᵀx_t − y_t)²
         lin += float(g_true @ w)
         gsum = gsum + g_true
