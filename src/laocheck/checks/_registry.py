@@ -85,6 +85,7 @@ CHECK_MODULES = (
     "laocheck.checks.learner_budgets",   # attribute budget of every learner
     "laocheck.checks.formulas",          # the bounds' formulas (sympy) and Table 1
     "laocheck.checks.empirical",         # bounds against empirical runs
+    "laocheck.checks.proofs_cb11", "laocheck.checks.proofs_hk12", "laocheck.checks.proofs_ks15",
 )
 
 

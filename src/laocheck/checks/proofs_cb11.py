@@ -1,0 +1,497 @@
+"""The displayed steps of CB11's proof of Theorem 12 (AER, Fig. 2), one check each
+(``CB11.Thm12.proof.step<N>``, N in printed order: each relation of a multi-line display is a
+step of its own).
+
+Printed chain (a_t := 2(ŷ_t − y_t)v_t, f_t(w) = (λ/2)‖w‖² + ⟨a_t, w⟩, eq. (12)):
+
+1. E[Σ(⟨w_t, x_t⟩ − y_t)²] − Σ(⟨w*, x_t⟩ − y_t)² <= E[Σ⟨∇_t, w_t − w*⟩]   (convexity)
+2. = E[Σ⟨∇̃_t, w_t − w*⟩]                                                  (Lemma 11)
+3. = E[Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩]                                     (definition)
+4. Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ = Σ((λ/2)‖w_t‖² + ⟨a_t, w_t⟩) − Σ((λ/2)‖w*‖² + ⟨a_t, w*⟩)
+   + m(λ/2)‖w*‖²   — false as an identity: the right-hand side exceeds the left by
+   (λ/2)Σ‖w_t‖²; it holds as "<=", the direction the proof needs (ERRATUM of the step);
+5. = Σ f_t(w_t) − Σ f_t(w*) + m(λ/2)‖w*‖²                                 (definition of f_t)
+6. Σ f_t(w_t) − Σ f_t(w*) <= (1/λ)(max_t ‖∇f_t(w_t)‖²) ln m   — false at m = 2 (ERRATUM of
+   the step); the logarithmic regret bound of the cited papers is (G²/(2λ))(1 + ln m), which
+   implies the printed form for m >= 3;
+7. ‖∇f_t(w_t)‖ <= λ‖w_t‖ + 2|ŷ_t − y_t|‖v_t‖
+8. <= λ‖w_t‖ + 4Bd√(2/k)
+9. ‖w_t‖ <= (1/λ)4Bd√(2/k)
+10. ‖∇f_t(w_t)‖ <= 8Bd√(2/k)
+11. Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ <= 128(dB)²/(λk) ln m + m(λ/2)‖w*‖²
+12. with λ = 16d√(log(m)/(km)) and ‖w*‖₂ <= ‖w*‖₁ <= B: <= 16dB²√((m/k) ln m)
+13. E[Σ(⟨w_t, x_t⟩ − y_t)²] <= Σ(⟨w*, x_t⟩ − y_t)² + 16dB²√((m/k) ln m)
+
+The last display (the online-to-batch conversion, a high-probability bound) is not checked
+here. Methods: exact enumeration of every path of Fig. 2 (the literal estimates of
+:mod:`laocheck.reference.estimators`, Fig. 2's independent draws) for the expectations, runs of
+Fig. 2 from the check's generator for the pathwise inequalities, sympy for the algebra and
+for the two counterexamples (exact).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+
+from ..reference.estimators import cb11_aer
+from ..reference.learners import ReplaySource
+from ..stats.exact import RandomSource, enumerate_outcomes
+from ._errata import note_erratum
+from ._proofs import ball_point, ratio_verdict, sympy_zero, worst_instance
+from ._registry import Result, Status, register
+
+__all__ = []
+
+CITE = "CB11 Thm 12 (proof)"
+
+
+def _project_l1(v, B):
+    """argmin_{‖u‖₁ <= B} ‖u − v‖₂ (eq. (11)), by sorting."""
+    a = np.abs(v)
+    if a.sum() <= B:
+        return v.copy()
+    mu = np.sort(a)[::-1]
+    cums = np.cumsum(mu)
+    rho = np.nonzero(mu - (cums - B) / np.arange(1, len(mu) + 1) > 0)[0][-1]
+    theta = (cums[rho] - B) / (rho + 1)
+    return np.sign(v) * np.maximum(a - theta, 0.0)
+
+
+def _aer_path(src, X, Y, k, B, lam, wstar):
+    """One path of CB11 Fig. 2 with the per-step quantities of the proof."""
+    m, d = X.shape
+    w = np.zeros(d)                                   # INITIALIZATION: w = 0
+    out = {"loss": 0.0, "lin_true": 0.0, "lin_est": 0.0, "lin_def": 0.0, "sq_w": 0.0,
+           "a": [], "w": [], "grad_f": []}
+    for t in range(1, m + 1):
+        x, y = X[t - 1], Y[t - 1]
+        v, _ = cb11_aer(w, x, y, k, src, part="data_point")        # eq. (6)
+        r, _ = cb11_aer(w, x, y, k, src, part="residual")          # ŷ − y, eq. (7)
+        a = 2 * r * v                                              # ∇̃_t = 2(ŷ − y)v, eq. (8)
+        grad = 2 * (w @ x - y) * x                                 # ∇_t
+        out["loss"] += float(w @ x - y) ** 2
+        out["lin_true"] += float(grad @ (w - wstar))
+        out["lin_est"] += float(a @ (w - wstar))
+        out["lin_def"] += float(2 * r * (v @ (w - wstar)))
+        out["sq_w"] += float(w @ w)
+        out["a"].append(a)
+        out["w"].append(w.copy())
+        out["grad_f"].append(float(np.linalg.norm(lam * w + a)))
+        out.setdefault("ratio7", []).append(
+            float(np.linalg.norm(lam * w + a))
+            / max(lam * np.linalg.norm(w) + 2 * abs(r) * np.linalg.norm(v), 1e-300))
+        out.setdefault("ratio8", []).append(
+            2 * abs(r) * float(np.linalg.norm(v)) / (4 * B * d * math.sqrt(2 / k)))
+        w = (1 - 1 / t) * w - (2 / (lam * t)) * r * v              # eq. (10)
+        w = _project_l1(w, B)                                      # eq. (11)
+    return out
+
+
+def _enumerate(X, Y, k, B, lam, wstar):
+    dist = enumerate_outcomes(lambda src: _aer_path(src, X, Y, k, B, lam, wstar))
+    return [(float(p), v) for p, v in dist]
+
+
+def _instance(rng, *, d=2, k=2, m=None):
+    m = int(rng.integers(2, 4)) if m is None else m
+    B = float(np.exp(rng.uniform(np.log(0.25), np.log(4.0))))
+    X = np.array([ball_point(rng, d, 1.0, np.inf, boundary=0.7) for _ in range(m)])
+    Y = B * rng.uniform(-1, 1, size=m)
+    lam = float(np.exp(rng.uniform(np.log(0.05), np.log(20.0))))
+    wstar = ball_point(rng, d, B, 1, boundary=0.5)
+    return {"X": X, "Y": Y, "k": k, "B": B, "lam": lam, "wstar": wstar, "m": m, "d": d}
+
+
+def _expect(paths, key):
+    return sum(p * v[key] for p, v in paths)
+
+
+def _rel(a, b):
+    return abs(a - b) / max(1.0, abs(a), abs(b))
+
+
+# --- steps 1-3: the expectations (exact enumeration) -------------------------------------------
+
+@register("CB11.Thm12.proof.step1", citation=CITE + ", first display, first relation",
+          statement="E[Σ(⟨w_t, x_t⟩ − y_t)²] − Σ(⟨w*, x_t⟩ − y_t)² <= E[Σ⟨∇_t, w_t − w*⟩], "
+          "∇_t = 2(⟨w_t, x_t⟩ − y_t)x_t (convexity of the squared loss)",
+          assumptions="‖x‖∞ <= 1, |y| <= B, ‖w*‖₁ <= B, any λ > 0",
+          method="exact enumeration of every path of Fig. 2 (d = 2, k = 2, m <= 3) on seeded "
+          "instances; worst (lhs − rhs)/max(1, |lhs|, |rhs|)", delta=0.0, detectable=0.0)
+def check_step1(ctx):
+    """CB11 Thm 12, proof: convexity of the squared loss, in expectation over Fig. 2's paths."""
+    def ratio(inst):
+        paths = _enumerate(inst["X"], inst["Y"], inst["k"], inst["B"], inst["lam"], inst["wstar"])
+        lhs = _expect(paths, "loss") - float(np.sum((inst["X"] @ inst["wstar"] - inst["Y"]) ** 2))
+        rhs = _expect(paths, "lin_true")
+        return 1 + (lhs - rhs) / max(1.0, abs(lhs), abs(rhs))
+
+    n = ctx.n(10, 150)
+    return ratio_verdict(worst_instance(ctx.rng, n, _instance, ratio), figures={"instances": n},
+                         what="1 + (lhs − rhs)/max(1, |lhs|, |rhs|)")
+
+
+def _equality_check(ctx, key_a, key_b):
+    def ratio(inst):
+        paths = _enumerate(inst["X"], inst["Y"], inst["k"], inst["B"], inst["lam"], inst["wstar"])
+        return 1 + _rel(_expect(paths, key_a), _expect(paths, key_b))
+
+    n = ctx.n(10, 150)
+    return ratio_verdict(worst_instance(ctx.rng, n, _instance, ratio), figures={"instances": n},
+                         what="1 + |lhs − rhs|/max(1, |lhs|, |rhs|)")
+
+
+@register("CB11.Thm12.proof.step2", citation=CITE + ", first display, second relation",
+          statement="E[Σ⟨∇_t, w_t − w*⟩] = E[Σ⟨∇̃_t, w_t − w*⟩] (Lemma 11, conditioned on w_t)",
+          assumptions="Fig. 2's independent draws of i (the figure's reading of eq. (7))",
+          method="exact enumeration of every path of Fig. 2 on seeded instances; largest relative "
+          "difference", delta=0.0, detectable=0.0)
+def check_step2(ctx):
+    """CB11 Thm 12, proof: Lemma 11's unbiasedness along the run (E over every path)."""
+    return _equality_check(ctx, "lin_true", "lin_est")
+
+
+@register("CB11.Thm12.proof.step3", citation=CITE + ", first display, third relation",
+          statement="E[Σ⟨∇̃_t, w_t − w*⟩] = E[Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩]",
+          assumptions="∇̃_t = 2(ŷ_t − y_t)v_t (eq. (8))", method="exact enumeration of every "
+          "path of Fig. 2 on seeded instances; largest relative difference",
+          delta=0.0, detectable=0.0)
+def check_step3(ctx):
+    """CB11 Thm 12, proof: the definition of ∇̃_t (eq. (8)) inside the expectation."""
+    return _equality_check(ctx, "lin_est", "lin_def")
+
+
+# --- steps 4, 5: the decomposition (an identity as printed; true as "<=") ------------------------
+
+_lam = sp.symbols("lambda", positive=True)
+
+
+def _decomposition_symbols(m, d):
+    W = sp.Matrix(m, d, lambda t, i: sp.Symbol(f"w_{t}{i}", real=True))
+    A = sp.Matrix(m, d, lambda t, i: sp.Symbol(f"a_{t}{i}", real=True))
+    ws = sp.Matrix(1, d, lambda _, i: sp.Symbol(f"u_{i}", real=True))
+    lhs = sum((A.row(t) * (W.row(t) - ws).T)[0] for t in range(m))
+    sq = lambda r: (r * r.T)[0]                                    # noqa: E731
+    rhs = (sum(_lam / 2 * sq(W.row(t)) + (A.row(t) * W.row(t).T)[0] for t in range(m))
+           - sum(_lam / 2 * sq(ws) + (A.row(t) * ws.T)[0] for t in range(m))
+           + m * _lam / 2 * sq(ws))
+    return W, lhs, rhs, sq
+
+
+def _two_step_path():
+    """The path of Fig. 2 used by the counterexamples of steps 4 and 6, exactly (sympy):
+    d = k = 2, m = 2, B = 1, x_1 = (1, 0), y_1 = −1, x_2 = (0, 0), y_2 = 0, the proof's
+    λ = 16d√(ln m/(km)) = 16√(ln 2); the path draws C_1 = {1} (probability 1/2; ŷ_1 = 0 at
+    w_1 = 0 whatever i is), so v_1 = (2, 0), a_1 = 2(ŷ_1 − y_1)v_1 = (4, 0), w_2 = −a_1/λ
+    (inside the ball), a_2 = 0. The same path is replayed in floats through Fig. 2's loop
+    (:func:`_aer_path`) and must agree."""
+    lam = 16 * 2 * sp.sqrt(sp.log(2) / (2 * 2))
+    a1 = sp.Matrix([4, 0])
+    w2 = -a1 / lam
+    X = np.array([[1.0, 0.0], [0.0, 0.0]])
+    Y = np.array([-1.0, 0.0])
+    out = _aer_path(ReplaySource([0, 0, 0, 0]), X, Y, 2, 1.0, float(lam), np.zeros(2))
+    replay_ok = (np.allclose(out["a"][0], [4.0, 0.0], rtol=0, atol=1e-12)
+                 and np.allclose(out["a"][1], 0.0, atol=1e-12)
+                 and np.allclose(out["w"][1], [float(v) for v in w2], rtol=1e-12, atol=0))
+    return lam, a1, w2, replay_ok
+
+
+@register("CB11.Thm12.proof.step4", citation=CITE + ", second display, first relation",
+          statement="Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ = Σ((λ/2)‖w_t‖² + 2(ŷ_t − y_t)⟨v_t, w_t⟩) − "
+          "Σ((λ/2)‖w*‖² + 2(ŷ_t − y_t)⟨v_t, w*⟩) + m(λ/2)‖w*‖² (as printed, an identity)",
+          assumptions="λ > 0", method="sympy: rhs − lhs = (λ/2)Σ‖w_t‖² for symbolic w_t, a_t, "
+          "w* (m = 2, d = 2); exact counterexample on a deterministic path of Fig. 2",
+          delta=0.0, detectable=0.0, expected=Status.ERRATUM,
+          correction="CB11.Thm12.proof.step4_corrected")
+def check_step4(ctx):
+    """CB11 Thm 12, proof, second display: the printed identity drops (λ/2)Σ‖w_t‖²."""
+    W, lhs, rhs, sq = _decomposition_symbols(2, 2)
+    gap = sp.simplify(rhs - lhs - _lam / 2 * sum(sq(W.row(t)) for t in range(2)))
+    lam, a1, w2, replay_ok = _two_step_path()
+    # w* = 0, w_1 = 0, a_2 = 0: lhs = Σ⟨a_t, w_t − w*⟩ = 0; rhs = (λ/2)‖w_2‖² + ⟨a_2, w_2⟩
+    l_val = sp.Integer(0)
+    r_val = sp.simplify(lam / 2 * (w2.T * w2)[0])
+    figs = {"rhs_minus_lhs_minus_(λ/2)Σ‖w_t‖²": str(gap), "example_lhs": str(l_val),
+            "example_rhs": str(r_val), "example_rhs_float": float(r_val),
+            "float_replay_of_fig2_agrees": bool(replay_ok)}
+    if not replay_ok or gap != 0:
+        return Result(Status.FAIL, figs, note="the exact path or the symbolic gap is not as derived")
+    if sp.simplify(r_val - l_val) == 0:
+        return Result(Status.PASS, figs)
+    return Result(Status.ERRATUM, figs, correction="CB11.Thm12.proof.step4_corrected",
+                  counterexample={"d": 2, "k": 2, "m": 2, "B": 1, "lambda": str(lam),
+                                  "x": [[1, 0], [0, 0]], "y": [-1, 0], "C_1": [1],
+                                  "w_star": [0, 0], "w_2": [str(v) for v in w2],
+                                  "lhs": str(l_val), "rhs": str(r_val)},
+                  note="rhs − lhs = (λ/2)Σ‖w_t‖² >= 0: the relation holds as '<=', the direction "
+                       "the proof needs, so its conclusion stands.")
+
+
+@register("CB11.Thm12.proof.step4_corrected", citation=CITE + ", second display (corrected)",
+          statement="Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ = [the printed right-hand side] − (λ/2)Σ‖w_t‖² "
+          "<= [the printed right-hand side]", assumptions="λ > 0",
+          method="sympy (symbolic w_t, a_t, w*, m = 2 and 3, d = 2)", delta=0.0, detectable=0.0)
+def check_step4_corrected(ctx):
+    """CB11 Thm 12, proof, second display with the missing term: an identity (sympy)."""
+    ok = True
+    for m in (2, 3):
+        W, lhs, rhs, sq = _decomposition_symbols(m, 2)
+        ok &= sp.expand(rhs - _lam / 2 * sum(sq(W.row(t)) for t in range(m)) - lhs) == 0
+    return Result(Status.PASS if ok else Status.FAIL, {"identity": bool(ok)}, detectable=0.0)
+
+
+@register("CB11.Thm12.proof.step5", citation=CITE + ", second display, second relation",
+          statement="Σ((λ/2)‖w_t‖² + 2(ŷ_t − y_t)⟨v_t, w_t⟩) − Σ((λ/2)‖w*‖² + 2(ŷ_t − y_t)⟨v_t, w*⟩) "
+          "+ m(λ/2)‖w*‖² = Σ f_t(w_t) − Σ f_t(w*) + m(λ/2)‖w*‖², f_t of eq. (12)",
+          assumptions="λ > 0", method="sympy", delta=0.0, detectable=0.0)
+def check_step5(ctx):
+    """CB11 Thm 12, proof: the definition of f_t (eq. (12))."""
+    m, d = 2, 2
+    W, _, rhs, sq = _decomposition_symbols(m, d)
+    A = sp.Matrix(m, d, lambda t, i: sp.Symbol(f"a_{t}{i}", real=True))
+    ws = sp.Matrix(1, d, lambda _, i: sp.Symbol(f"u_{i}", real=True))
+
+    def f(t, w):
+        return _lam / 2 * sq(w) + (A.row(t) * w.T)[0]
+
+    other = sum(f(t, W.row(t)) for t in range(m)) - sum(f(t, ws) for t in range(m)) \
+        + m * _lam / 2 * sq(ws)
+    ok = sympy_zero(rhs - other)
+    return Result(Status.PASS if ok else Status.FAIL, {"identity": bool(ok)}, detectable=0.0)
+
+
+# --- step 6: the logarithmic regret bound --------------------------------------------------------
+
+def _pegasos_regret(a_seq, lam, B):
+    """Fig. 2's update on f_t(w) = (λ/2)‖w‖² + ⟨a_t, w⟩ from w_1 = 0 with the L1 projection:
+    (Σ f_t(w_t) − min_{‖w‖₁<=B} Σ f_t(w), max_t ‖∇f_t(w_t)‖²)."""
+    m, d = a_seq.shape
+    w = np.zeros(d)
+    total, G2 = 0.0, 0.0
+    for t in range(1, m + 1):
+        a = a_seq[t - 1]
+        total += lam / 2 * float(w @ w) + float(a @ w)
+        G2 = max(G2, float(np.sum((lam * w + a) ** 2)))
+        w = _project_l1((1 - 1 / t) * w - a / (lam * t), B)
+    s = a_seq.sum(0)
+    u = _project_l1(-s / (m * lam), B)                # Σ f_t(u) = (mλ/2)‖u + s/(mλ)‖² + const
+    best = m * lam / 2 * float(u @ u) + float(s @ u)
+    return total - best, G2
+
+
+@register("CB11.Thm12.proof.step6", citation=CITE + ", third display",
+          statement="Σ_t f_t(w_t) − Σ_t f_t(w*) <= (1/λ)(max_t ‖∇f_t(w_t)‖²) ln m (the "
+          "logarithmic regret bound for λ-strongly convex f_t, with the projections)",
+          assumptions="f_t λ-strongly convex, w_{t+1} = Π(w_t − ∇f_t(w_t)/(λt)), w_1 = 0, "
+          "‖w*‖₁ <= B", method="exact (sympy) on a deterministic path of Fig. 2 at m = 2",
+          delta=0.0, detectable=0.0, expected=Status.ERRATUM,
+          correction="CB11.Thm12.proof.step6_corrected")
+def check_step6(ctx):
+    """CB11 Thm 12, proof, third display: false at m = 2 (the bound of the cited papers has
+    (1 + ln m)/2 where the proof prints ln m)."""
+    lam, a1, w2, replay_ok = _two_step_path()
+    u = sp.Matrix(sp.symbols("u0 u1", real=True))
+    fsum = lam * (u.T * u)[0] + (a1.T * u)[0]         # Σ_t f_t(u) = 2(λ/2)‖u‖² + ⟨a_1, u⟩
+    ubest = -a1 / (2 * lam)                           # its minimiser, ‖·‖₁ = 1/(8√ln 2) <= B
+    regret = sp.simplify(lam / 2 * (w2.T * w2)[0] - fsum.subs(dict(zip(u, ubest))))
+    G2 = sp.Max((a1.T * a1)[0], ((lam * w2).T * (lam * w2))[0])   # ‖∇f_1(w_1)‖², ‖∇f_2(w_2)‖²
+    bound = sp.simplify(G2 / lam * sp.log(2))
+    excess = sp.simplify(regret / bound)              # = 3/(4 ln 2)
+    figs = {"regret": str(regret), "printed_bound": str(bound), "regret_over_bound": str(excess),
+            "regret_over_bound_float": float(excess), "float_replay_of_fig2_agrees": bool(replay_ok)}
+    if not replay_ok:
+        return Result(Status.FAIL, figs, note="the float replay of Fig. 2 differs from the path")
+    if sp.simplify(excess - 1).is_positive:
+        return Result(Status.ERRATUM, figs, correction="CB11.Thm12.proof.step6_corrected",
+                      counterexample={"d": 2, "k": 2, "m": 2, "B": 1, "lambda": str(lam),
+                                      "x": [[1, 0], [0, 0]], "y": [-1, 0], "C_1": [1],
+                                      "w_2": [str(v) for v in w2],
+                                      "w_star": [str(v) for v in ubest], "regret": str(regret),
+                                      "printed_bound": str(bound)},
+                      note="regret/bound = 3/(4 ln 2) > 1 exactly. The bound (G²/(2λ))(1 + ln m) "
+                           "holds (the corrected check) and implies the printed one for m >= 3.")
+    return Result(Status.PASS, figs)
+
+
+@register("CB11.Thm12.proof.step6_corrected", citation=CITE + ", third display (corrected)",
+          statement="Σ_t f_t(w_t) − Σ_t f_t(w*) <= (G²/(2λ))(1 + ln m), G = max_t ‖∇f_t(w_t)‖ "
+          "(Hazan et al. 2007, step 1/(λt), projections onto a convex set containing w_1 = 0); "
+          "<= (G²/λ) ln m for m >= 3",
+          assumptions="as printed; any a_t", method="seeded adversarial search over sequences a_t "
+          "(d = 2, m = 2..6, λ, B), the worst comparator in closed form; worst ratio",
+          delta=0.0, detectable=0.0)
+def check_step6_corrected(ctx):
+    """CB11 Thm 12, proof, third display with the constant of the cited regret bound."""
+    worst_printed_m3 = [-math.inf]
+
+    def draw(rng):
+        m = int(rng.integers(2, 7))
+        return {"a": rng.normal(size=(m, 2)) * np.exp(rng.uniform(-1, 1)),
+                "lam": float(np.exp(rng.uniform(-2, 2))), "B": float(np.exp(rng.uniform(-1, 2)))}
+
+    def ratio(inst):
+        m = inst["a"].shape[0]
+        regret, G2 = _pegasos_regret(inst["a"], inst["lam"], inst["B"])
+        if m >= 3:
+            worst_printed_m3[0] = max(worst_printed_m3[0], regret / (G2 / inst["lam"] * math.log(m)))
+        return regret / (G2 / (2 * inst["lam"]) * (1 + math.log(m)))
+
+    n = ctx.n(400, 5000)
+    res = ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
+    res.figures["worst_ratio_printed_form_m>=3"] = worst_printed_m3[0]
+    if worst_printed_m3[0] > 1 + 1e-9 and res.status == Status.PASS:
+        return Result(Status.FAIL, res.figures, note="the printed form fails at some m >= 3")
+    return res
+
+
+# --- steps 7-11: pathwise bounds on runs of Fig. 2 ----------------------------------------------
+
+def _run_instance(rng):
+    d = int(rng.integers(2, 6))
+    k = 2 * int(rng.integers(1, d // 2 + 1))
+    m = int(rng.integers(2, 12))
+    inst = _instance(rng, d=d, k=k, m=m)
+    inst["seed"] = int(rng.integers(2 ** 32))
+    return inst
+
+
+def _run(inst):
+    src = RandomSource(np.random.default_rng(inst["seed"]))
+    return _aer_path(src, inst["X"], inst["Y"], inst["k"], inst["B"], inst["lam"], inst["wstar"])
+
+
+def _const(inst):
+    return 4 * inst["B"] * inst["d"] * math.sqrt(2 / inst["k"])     # 4Bd√(2/k)
+
+
+def _pathwise(ctx, ratio, what):
+    n = ctx.n(100, 4000)
+    return ratio_verdict(worst_instance(ctx.rng, n, _run_instance, ratio),
+                         figures={"runs": n}, what=what)
+
+
+@register("CB11.Thm12.proof.step7", citation=CITE + ", fourth display, first relation",
+          statement="‖∇f_t(w_t)‖ <= λ‖w_t‖ + 2|ŷ_t − y_t|‖v_t‖", assumptions="none (triangle "
+          "inequality)", method="seeded runs of Fig. 2 (d <= 5, m <= 11); worst ratio over every "
+          "step", delta=0.0, detectable=0.0)
+def check_step7(ctx):
+    """CB11 Thm 12, proof: the triangle inequality for ∇f_t = λw_t + 2(ŷ_t − y_t)v_t."""
+    return _pathwise(ctx, lambda inst: max(_run(inst)["ratio7"]), "lhs/rhs")
+
+
+@register("CB11.Thm12.proof.step8", citation=CITE + ", fourth display, second relation",
+          statement="2|ŷ_t − y_t|‖v_t‖ <= 4Bd√(2/k) (so λ‖w_t‖ + 2|ŷ_t − y_t|‖v_t‖ <= "
+          "λ‖w_t‖ + 4Bd√(2/k))", assumptions="‖x‖∞ <= 1, |y| <= B, ‖w_t‖₁ <= B",
+          method="seeded runs of Fig. 2 (d <= 5, k even, m <= 11); worst ratio over every step",
+          delta=0.0, detectable=0.0)
+def check_step8(ctx):
+    """CB11 Thm 12, proof: |ŷ − y| <= 2B and ‖v‖ <= d√(2/k)."""
+    return _pathwise(ctx, lambda inst: max(_run(inst)["ratio8"]), "lhs/rhs")
+
+
+@register("CB11.Thm12.proof.step9", citation=CITE + ", fifth display",
+          statement="‖w_t‖ <= (1/λ)4Bd√(2/k) (by induction)", assumptions="‖x‖∞ <= 1, |y| <= B, "
+          "w_1 = 0", method="seeded runs of Fig. 2; worst ratio over every iterate",
+          delta=0.0, detectable=0.0)
+def check_step9(ctx):
+    """CB11 Thm 12, proof: the iterates' norm bound (the induction over (10) and (11))."""
+    return _pathwise(ctx, lambda inst: max(float(np.linalg.norm(w)) for w in _run(inst)["w"])
+                     * inst["lam"] / _const(inst), "λ‖w_t‖/(4Bd√(2/k))")
+
+
+@register("CB11.Thm12.proof.step10", citation=CITE + ", sixth display",
+          statement="‖∇f_t(w_t)‖ <= 8Bd√(2/k)", assumptions="‖x‖∞ <= 1, |y| <= B",
+          method="seeded runs of Fig. 2; worst ratio over every step", delta=0.0, detectable=0.0)
+def check_step10(ctx):
+    """CB11 Thm 12, proof: the gradient norm bound (steps 8 and 9)."""
+    return _pathwise(ctx, lambda inst: max(_run(inst)["grad_f"]) / (2 * _const(inst)), "lhs/rhs")
+
+
+@register("CB11.Thm12.proof.step11", citation=CITE + ", seventh display",
+          statement="Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ <= (128(dB)²/(λk)) ln m + m(λ/2)‖w*‖²",
+          assumptions="‖x‖∞ <= 1, |y| <= B, ‖w*‖₁ <= B, m >= 2 (at m = 1, ln m = 0 and the "
+          "display fails whenever a_1 ≠ 0; the theorem's λ is 0 there)",
+          method="seeded runs of Fig. 2 (m = 2..11); the worst w* of the L1 ball in closed form "
+          "(projection); worst ratio lhs/rhs", delta=0.0, detectable=0.0)
+def check_step11(ctx):
+    """CB11 Thm 12, proof: the regret bound with G = 8Bd√(2/k) (steps 4-10 combined)."""
+    def ratio(inst):
+        out = _run(inst)
+        lam, B, m = inst["lam"], inst["B"], inst["m"]
+        A = np.array(out["a"])
+        s = A.sum(0)
+        lin = float(sum(a @ w for a, w in zip(A, out["w"])))
+        u = _project_l1(-s / (m * lam), B)            # maximises −⟨s, u⟩ − (mλ/2)‖u‖²
+        rhs_const = 128 * (inst["d"] * B) ** 2 / (lam * inst["k"]) * math.log(m)
+        return (lin - float(s @ u) - m * lam / 2 * float(u @ u)) / rhs_const
+
+    return _pathwise(ctx, ratio, "(lhs − m(λ/2)‖w*‖²)/((128(dB)²/(λk)) ln m), worst w*")
+
+
+@register("CB11.Thm12.proof.step12", citation=CITE + ", eighth display",
+          statement="choosing λ = 16d√(log(m)/(km)) and ‖w*‖₂ <= ‖w*‖₁ <= B: "
+          "(128(dB)²/(λk)) ln m + m(λ/2)‖w*‖² <= 16dB²√((m/k) ln m)",
+          assumptions="m >= 2, ‖w*‖₁ <= B", method="sympy (equality at ‖w*‖₂ = B)",
+          delta=0.0, detectable=0.0)
+def check_step12(ctx):
+    """CB11 Thm 12, proof: the choice of λ (16, not the statement's 12: CB11.Thm12.lambda)."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
+    lam = 16 * d * sp.sqrt(sp.log(m) / (k * m))
+    at_b = 128 * (d * B) ** 2 / (lam * k) * sp.log(m) + m * lam / 2 * B ** 2
+    ok = sympy_zero(at_b - 16 * d * B ** 2 * sp.sqrt(m * sp.log(m) / k))
+    return Result(Status.PASS if ok else Status.FAIL, {"equality_at_norm_B": bool(ok)},
+                  detectable=0.0)
+
+
+@register("CB11.Thm12.proof.step13", citation=CITE + ", ninth display",
+          statement="E[Σ(⟨w_t, x_t⟩ − y_t)²] <= Σ(⟨w*, x_t⟩ − y_t)² + 16dB²√((m/k) ln m) with "
+          "λ = 16d√(log(m)/(km))", assumptions="‖x‖∞ <= 1, |y| <= B, ‖w*‖₁ <= B, m >= 2",
+          method="exact enumeration of every path of Fig. 2 (d = 2, k = 2, m = 2, 3) on seeded "
+          "instances; w* minimises Σ(⟨w, x_t⟩ − y_t)² over the L1 ball; worst ratio",
+          delta=0.0, detectable=0.0)
+def check_step13(ctx):
+    """CB11 Thm 12, proof: the regret bound in expectation over the algorithm's randomness."""
+    def ratio(inst):
+        X, Y, B, m, d, k = inst["X"], inst["Y"], inst["B"], inst["m"], inst["d"], inst["k"]
+        lam = 16 * d * math.sqrt(math.log(m) / (k * m))
+        paths = _enumerate(X, Y, k, B, lam, np.zeros(d))
+        H, b = 2 * X.T @ X, 2 * X.T @ Y
+        L = max(np.linalg.eigvalsh(H).max(), 1e-12)
+        u = np.zeros(d)
+        for _ in range(2000):                          # projected gradient descent (convex)
+            u = _project_l1(u - (H @ u - b) / L, B)
+        best = float(np.sum((X @ u - Y) ** 2))
+        return (_expect(paths, "loss") - best) / (16 * d * B ** 2 * math.sqrt(m / k * math.log(m)))
+
+    n = ctx.n(10, 150)
+    return ratio_verdict(worst_instance(ctx.rng, n, _instance, ratio), figures={"instances": n})
+
+
+note_erratum(
+    "CB11.Thm12.proof.step4", where="Theorem 12 (proof, second display)", order=(6, 12, 4),
+    literal="Σ_t 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ = Σ_t((λ/2)‖w_t‖² + 2(ŷ_t − y_t)⟨v_t, w_t⟩) − "
+            "Σ_t((λ/2)‖w*‖² + 2(ŷ_t − y_t)⟨v_t, w*⟩) + m(λ/2)‖w*‖².",
+    why="The right-hand side equals the left-hand side plus (λ/2)Σ_t‖w_t‖² (sympy, symbolic "
+        "w_t, a_t, w*). On a path of Fig. 2 (probability 1/2) at d = k = 2, m = 2, B = 1, "
+        "x_1 = (1, 0), y_1 = −1, x_2 = 0, y_2 = 0, w* = 0, with the proof's λ = 16√(ln 2): "
+        "C_1 = {1}, a_1 = (4, 0), w_2 = (−1/(4√(ln 2)), 0), a_2 = 0; the left-hand side is 0, the "
+        "right-hand side 1/(2√(ln 2)) ≈ 0.601 (exact).",
+    corrected="The relation holds as “≤” (the dropped term is nonnegative), which is the "
+              "direction the proof uses; the conclusion of the proof is unaffected.",
+    proof_step=True)
+
+note_erratum(
+    "CB11.Thm12.proof.step6", where="Theorem 12 (proof, third display)", order=(6, 12, 6),
+    literal="Σ_t f_t(w_t) − Σ_t f_t(w*) ≤ (1/λ)(max_t ‖∇f_t(w_t)‖²) ln m (the logarithmic "
+            "regret bound for λ-strongly convex functions, with the projections).",
+    why="At m = 2 it fails on the same path of Fig. 2 (d = k = 2, B = 1, x_1 = (1, 0), "
+        "y_1 = −1, x_2 = 0, y_2 = 0, λ = 16√(ln 2), C_1 = {1}): a_1 = (4, 0), a_2 = 0, "
+        "w_2 = −a_1/λ, max_t ‖∇f_t(w_t)‖² = 16, and the regret against w* = −a_1/(2λ) is 12/λ, "
+        "while the bound is 16 ln 2/λ: ratio 3/(4 ln 2) ≈ 1.082 (exact, sympy).",
+    corrected="The cited bound (step 1/(λt)) is (G²/(2λ))(1 + ln m), which implies the printed "
+              "form for m ≥ 3; the proof's later displays hold for m ≥ 2 (checked).",
+    proof_step=True)

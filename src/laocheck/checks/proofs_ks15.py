@@ -1,0 +1,352 @@
+"""The displayed steps of KS15's proofs behind Theorems 3.1, 3.5 and 3.6 (full version with
+appendix), one check each (``KS15.<Label>.proof.step<N>``, N in printed order).
+
+* Theorem 3.1 (GAERR, Appendix B.1): (14) (Lemma B.1, OGD's regret), its expectation, the
+  convexity step and the expectation over D; Lemma B.2's display (E_A φ̃ = wᵀx − y).
+* Theorem 3.5 (DDAERR): its proof is one sentence ("follows directly from Theorem 3.1, Lemma
+  3.4, equation (2) and the q_i of (4)"); the two computations it stands for are the steps.
+* Theorem 3.6 rests on Lemma 3.10 (Appendix B.7, whose first display is the registered erratum
+  ``KS15.Lemma3.10.proof_step_size``), which rests on Lemmas 3.8 (B.5) and 3.9 (B.6): their
+  displays and the constants of their sentences are the steps here.
+
+Methods: exact enumeration of every path of GAERR (KS15 Alg. 1 through the literal estimator
+of :mod:`laocheck.reference.estimators`) and of the training set drawn from a two-point D, on
+seeded instances with arbitrary q (the second phase of Alg. 2 is GAERR with the q of its line
+12, fixed given the first phase); seeded adversarial search for (14); sympy for the algebra.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+
+from ..reference.estimators import ks15_gradient, ks15_residual
+from ..stats.exact import enumerate_outcomes
+from ._proofs import ball_point, ratio_verdict, sympy_zero, worst_instance
+from ._registry import Result, Status, register
+from ._search import adversarial_max
+
+__all__ = []
+
+_d, _k, _m, _B, _G, _H, _eps, _m2 = sp.symbols("d k m B G H epsilon m_2", positive=True)
+
+
+def _project(v, B):
+    return v * B / max(np.linalg.norm(v), B)          # Alg. 1 line 12
+
+
+def _cond_second_moment(w, x, y, k, q, cache=None):
+    """E_t‖g̃_t‖² at (w, x, y) by enumeration of one draw (memoised per instance: the
+    enumeration replays shared path prefixes)."""
+    key = (tuple(w), tuple(x), float(y))
+    if cache is not None and key in cache:
+        return cache[key]
+    dist = enumerate_outcomes(lambda src: ks15_gradient(w, x, y, k, q, src)[0])
+    value = sum(float(p) * float(g @ g) for p, g in dist)
+    if cache is not None:
+        cache[key] = value
+    return value
+
+
+def _path(src, inst, eta):
+    """One path of GAERR (KS15 Alg. 1) on m examples drawn from D (two support points): per
+    path Σ g_tᵀw_t, Σ g_t, Σ ℓ_t(w_t), Σ ℓ_t(w*-free parts), Σ_t L_D(w_t), and per step the
+    conditional E_t‖g̃_t‖² (enumerated)."""
+    X, Y, B, k, m, q = inst["X"], inst["Y"], inst["B"], inst["k"], inst["m"], inst["q"]
+    pw = np.array([float(v) for v in inst["p"]])
+    d = X.shape[1]
+    w = np.array(inst["w1"], dtype=float)
+    lin, gsum, loss, risk = 0.0, np.zeros(d), 0.0, 0.0
+    xsum, xy, yy = np.zeros((d, d)), np.zeros(d), 0.0
+    second = []
+    for _t in range(m):
+        i = src.categorical(inst["p"])
+        x, y = X[i], Y[i]
+        second.append(_cond_second_moment(w, x, y, k, q, inst.setdefault("_cache", {})))
+        g_true = (w @ x - y) * x                      # g_t = (w_tᵀx_t − y_t)x_t
+        lin += float(g_true @ w)
+        gsum = gsum + g_true
+        loss += 0.5 * float(w @ x - y) ** 2
+        xsum, xy, yy = xsum + np.outer(x, x), xy + y * x, yy + y * y
+        risk += 0.5 * float(np.sum(pw * (X @ w - Y) ** 2))
+        g, _ = ks15_gradient(w, x, y, k, q, src)
+        w = _project(w - eta * g, B)
+    return {"lin": lin, "gsum": gsum, "loss": loss, "risk": risk, "second": second,
+            "xx": xsum, "xy": xy, "yy": yy}
+
+
+def _paths(inst, eta):
+    return [(float(p), v) for p, v in enumerate_outcomes(_path, inst, eta)]
+
+
+def _instance(rng):
+    d, k = 2, 1
+    m = int(rng.integers(2, 4))
+    B = float(np.exp(rng.uniform(np.log(0.25), np.log(4.0))))
+    X = np.array([ball_point(rng, d, 1.0, 2, boundary=0.6) for _ in range(2)])
+    Y = B * rng.uniform(-1, 1, size=2)
+    w1 = ball_point(rng, d, B, 2, boundary=0.5)
+    if not np.any(w1):
+        w1[0] = B
+    q0 = Fraction(int(rng.integers(1, 8)), 8)
+    pr = Fraction(int(rng.integers(1, 8)), 8)
+    eta = float(np.exp(rng.uniform(np.log(0.05), np.log(20.0)))) / B
+    return {"X": X, "Y": Y, "B": B, "k": k, "m": m, "w1": w1, "q": [q0, 1 - q0],
+            "p": [pr, 1 - pr], "eta": eta}
+
+
+def _g2(paths, m):
+    """G² = max_t E_{D,A}‖g̃_t‖² (KS15 Thm 3.1's definition: expectation over D and A)."""
+    return max(sum(p * v["second"][t] for p, v in paths) for t in range(m))
+
+
+def _min_risk(inst):
+    """min over the L2 ball of L_D (projected gradient descent on a convex quadratic)."""
+    pw = np.array([float(v) for v in inst["p"]])
+    X, Y, B = inst["X"], inst["Y"], inst["B"]
+    H, b = (X.T * pw) @ X, (X.T * pw) @ Y
+    L = max(np.linalg.eigvalsh(H).max(), 1e-12)
+    w = np.zeros(X.shape[1])
+    for _ in range(2000):
+        w = _project(w - (H @ w - b) / L, B)
+    return 0.5 * float(np.sum(pw * (X @ w - Y) ** 2)), w
+
+
+def _enumerated(ctx, ratio, fast=4, full=100):
+    n = ctx.n(fast, full)
+    return ratio_verdict(worst_instance(ctx.rng, n, _instance, ratio), figures={"instances": n})
+
+
+# --- Theorem 3.1 (Appendix B.1) ------------------------------------------------------------------
+
+@register("KS15.Thm3.1.proof.step1", citation="KS15 Thm 3.1 (proof, App. B.1, eq. (14))",
+          statement="Σ_t g̃_tᵀ(w_t − w*) <= 2B²/η + (η/2)Σ_t‖g̃_t‖² (Lemma B.1, Zinkevich 2003) for "
+          "w_{t+1} = Π_B(w_t − ηg̃_t)", assumptions="‖w*‖₂ <= B, ‖w_1‖₂ <= B, any g̃_t, η > 0",
+          method="seeded adversarial search (random starts + Nelder-Mead) over d = 2, m = 4 "
+          "sequences; the worst w* in closed form (B‖Σ g̃_t‖); worst ratio",
+          delta=0.0, detectable=0.0)
+def check_thm31_step1(ctx):
+    """KS15 Thm 3.1, proof: the OGD regret bound (14) as printed."""
+    m, d = 4, 2
+
+    def ratio(u):
+        B, eta = math.exp(u[0]), math.exp(u[1])
+        w = _project(u[2:4], B)
+        g = u[4:].reshape(m, d)
+        lin, sq = 0.0, 0.0
+        for t in range(m):
+            lin += float(g[t] @ w)
+            sq += float(g[t] @ g[t])
+            w = _project(w - eta * g[t], B)
+        lhs = lin + B * float(np.linalg.norm(g.sum(0)))
+        return lhs / (2 * B ** 2 / eta + eta / 2 * sq)
+
+    worst = adversarial_max(ratio, 4 + m * d, ctx.rng, starts=ctx.n(100, 1000), refine=3)
+    return ratio_verdict(worst)
+
+
+@register("KS15.Thm3.1.proof.step2", citation="KS15 Thm 3.1 (proof, App. B.1, first display)",
+          statement="E_{D,A}[Σ_t g_tᵀ(w_t − w*)] <= 2B²/η + (η/2)G²m, G² = max_t E_{D,A}‖g̃_t‖²",
+          assumptions="‖x‖₂ <= 1, |y| <= B, ‖w*‖₂ <= B, any q", method="exact enumeration of "
+          "GAERR's paths and of D^m (d = 2, k = 1, m <= 3, two support points); worst w* in "
+          "closed form; worst ratio", delta=0.0, detectable=0.0)
+def check_thm31_step2(ctx):
+    """KS15 Thm 3.1, proof: the expectation of (14) with Lemma B.2."""
+    def ratio(inst):
+        paths = _paths(inst, inst["eta"])
+        lin = sum(p * v["lin"] for p, v in paths)
+        gs = sum(p * v["gsum"] for p, v in paths)
+        lhs = lin + inst["B"] * float(np.linalg.norm(gs))
+        return lhs / (2 * inst["B"] ** 2 / inst["eta"] + inst["eta"] / 2 * _g2(paths, inst["m"])
+                      * inst["m"])
+    return _enumerated(ctx, ratio)
+
+
+def _expected_loss_at(paths, w):
+    return sum(p * (0.5 * float(w @ v["xx"] @ w) - float(w @ v["xy"]) + 0.5 * v["yy"])
+               for p, v in paths)
+
+
+@register("KS15.Thm3.1.proof.step3", citation="KS15 Thm 3.1 (proof, App. B.1, second display)",
+          statement="E_{D,A}[(1/m)Σ_t ℓ_t(w_t)] <= E_{D,A}[(1/m)Σ_t ℓ_t(w*)] + 2B²/(ηm) + (η/2)G²",
+          assumptions="‖x‖₂ <= 1, |y| <= B, ‖w*‖₂ <= B", method="exact enumeration as in step 2; "
+          "w* minimises L_D over the ball; worst ratio (lhs − E ℓ(w*) terms)/(2B²/(ηm) + ηG²/2)",
+          delta=0.0, detectable=0.0)
+def check_thm31_step3(ctx):
+    """KS15 Thm 3.1, proof: convexity of ℓ_t."""
+    def ratio(inst):
+        paths = _paths(inst, inst["eta"])
+        m = inst["m"]
+        _, ws = _min_risk(inst)
+        lhs = (sum(p * v["loss"] for p, v in paths) - _expected_loss_at(paths, ws)) / m
+        return lhs / (2 * inst["B"] ** 2 / (inst["eta"] * m) + inst["eta"] / 2 * _g2(paths, m))
+    return _enumerated(ctx, ratio)
+
+
+@register("KS15.Thm3.1.proof.step4", citation="KS15 Thm 3.1 (proof, App. B.1, third display)",
+          statement="E_{D,A}[(1/m)Σ_t L_D(w_t)] <= L_D(w*) + 2B²/(ηm) + (η/2)G²",
+          assumptions="‖x‖₂ <= 1, |y| <= B, ‖w*‖₂ <= B, examples i.i.d. from D",
+          method="exact enumeration as in step 2; w* minimises L_D over the ball; worst ratio",
+          delta=0.0, detectable=0.0)
+def check_thm31_step4(ctx):
+    """KS15 Thm 3.1, proof: the expectation over the training set (w_t independent of x_t)."""
+    def ratio(inst):
+        paths = _paths(inst, inst["eta"])
+        m = inst["m"]
+        best, _ = _min_risk(inst)
+        lhs = sum(p * v["risk"] for p, v in paths) / m - best
+        return lhs / (2 * inst["B"] ** 2 / (inst["eta"] * m) + inst["eta"] / 2 * _g2(paths, m))
+    return _enumerated(ctx, ratio, fast=3)
+
+
+@register("KS15.LemmaB.2.proof.step1", citation="KS15 Lemma B.2 (proof, App. B.1)",
+          statement="E_A[φ̃_t] = Σ_j p_j((w_{t,j}/p_j)x_t[j] − y_t) = w_tᵀx_t − y_t",
+          assumptions="p_j = w_j²/‖w‖² (Alg. 1 line 8), w ≠ 0",
+          method="exact enumeration with Fractions on seeded rational instances (d <= 4)",
+          delta=0.0, detectable=0.0)
+def check_lemma_b2_step1(ctx):
+    """KS15 Lemma B.2, proof: the inner-product estimate is unbiased (exact)."""
+    worst = Fraction(0)
+    n = ctx.n(40, 400)
+    for _ in range(n):
+        d = int(ctx.rng.integers(1, 5))
+        w = [Fraction(int(v), 7) for v in ctx.rng.integers(-7, 8, size=d)]
+        if not any(w):
+            w[0] = Fraction(1)
+        x = [Fraction(int(v), 5) for v in ctx.rng.integers(-5, 6, size=d)]
+        y = Fraction(int(ctx.rng.integers(-9, 10)), 9)
+        dist = enumerate_outcomes(lambda src: ks15_residual(np.array(w, dtype=object),
+                                                            np.array(x, dtype=object), y, src)[0])
+        mean = dist.expectation()
+        worst = max(worst, abs(mean - (sum(a * b for a, b in zip(w, x)) - y)))
+    return Result(Status.PASS if worst == 0 else Status.FAIL,
+                  {"instances": n, "largest_exact_difference": str(worst)}, detectable=0.0)
+
+
+# --- Theorem 3.5 -----------------------------------------------------------------------------
+
+@register("KS15.Thm3.5.proof.step1", citation="KS15 Thm 3.5 (proof: eq. (2) with the q of (4))",
+          statement="with q_i = √E[x_i²]/Σ_j √E[x_j²] (eq. (4)): E‖x̃_{t,r}‖² = Σ_i E[x_i²]/q_i "
+          "= ‖E_D[x²]‖_{1/2} := (Σ_i √E[x_i²])²", assumptions="E[x_i²] > 0",
+          method="sympy (d = 1..5, symbolic second moments)", delta=0.0, detectable=0.0)
+def check_thm35_step1(ctx):
+    """KS15 Thm 3.5, proof: eq. (2) at the optimal q of eq. (4)."""
+    ok = True
+    for d in range(1, 6):
+        s = sp.symbols(f"s1:{d + 1}", positive=True)
+        total = sum(sp.sqrt(v) for v in s)
+        q = [sp.sqrt(v) / total for v in s]
+        ok &= sympy_zero(sum(v / qi for v, qi in zip(s, q)) - total ** 2)
+    return Result(Status.PASS if ok else Status.FAIL, {"identity_d_1_to_5": bool(ok)},
+                  detectable=0.0)
+
+
+@register("KS15.Thm3.5.proof.step2", citation="KS15 Thm 3.5 (proof: Thm 3.1 with Lemma 3.4)",
+          statement="with G² = 4B²((1/k)‖E_D[x²]‖_{1/2} + 1) (Lemma 3.4 and step 1) and the "
+          "printed η = 1/√(m((1/k)‖E_D[x²]‖_{1/2} + 1)) = 2B/(G√m), Thm 3.1's 2B²/(ηm) + (η/2)G² "
+          "is the printed 4(B²/√m)√((1/k)‖E_D[x²]‖_{1/2} + 1)", assumptions="B, m, k, H > 0",
+          method="sympy", delta=0.0, detectable=0.0)
+def check_thm35_step2(ctx):
+    """KS15 Thm 3.5, proof: the step size and the bound of the statement."""
+    G2 = 4 * _B ** 2 * (_H / _k + 1)
+    eta = 1 / sp.sqrt(_m * (_H / _k + 1))
+    ok_eta = sympy_zero(eta - 2 * _B / (sp.sqrt(G2) * sp.sqrt(_m)))
+    ok_bound = sympy_zero(2 * _B ** 2 / (eta * _m) + eta / 2 * G2
+                          - 4 * _B ** 2 / sp.sqrt(_m) * sp.sqrt(_H / _k + 1))
+    ok = ok_eta and ok_bound
+    return Result(Status.PASS if ok else Status.FAIL, {"eta": ok_eta, "bound": ok_bound},
+                  detectable=0.0)
+
+
+# --- Theorem 3.6: Lemmas 3.8 (B.5) and 3.9 (B.6) --------------------------------------------
+
+@register("KS15.Lemma3.8.proof.step1", citation="KS15 Lemma 3.8 (proof, App. B.5, eq. (16))",
+          statement="given the first phase, E_{D,A2}[L_D(w̄)] − L_D(w*) <= 2B²/(ηm₂) + (η/2)G² "
+          "(Theorem 3.1 on the second phase)", assumptions="‖x‖₂ <= 1, |y| <= B, ‖w*‖₂ <= B; the "
+          "second phase is GAERR with the q of Alg. 2 line 12, fixed given the first phase",
+          method="exact enumeration of GAERR (any fixed q) and of D^m₂ (d = 2, k = 1, m₂ <= 3); "
+          "checked on (1/m₂)Σ_t L_D(w_t) >= L_D(w̄) (Jensen), a stronger claim; worst ratio", delta=0.0, detectable=0.0)
+def check_lemma38_step1(ctx):
+    """KS15 Lemma 3.8, proof (B.5): Theorem 3.1 applied to the second phase (through w̄)."""
+    def ratio(inst):
+        paths = _paths(inst, inst["eta"])
+        m = inst["m"]
+        best, _ = _min_risk(inst)
+        # Jensen: L_D(w̄) <= (1/m)Σ L_D(w_t); the display is about L_D(w̄), so bound it above
+        lhs = sum(p * v["risk"] for p, v in paths) / m - best
+        return lhs / (2 * inst["B"] ** 2 / (inst["eta"] * m) + inst["eta"] / 2 * _g2(paths, m))
+    return _enumerated(ctx, ratio)
+
+
+@register("KS15.Lemma3.8.proof.step2", citation="KS15 Lemma 3.8 (proof, App. B.5, text)",
+          statement="G² <= 4B²(5d/k + 1) <= 24B²d/k, and η = √(k/(6dm₂)) in (16) gives "
+          "4B²√(6d/(km₂))", assumptions="1 <= k <= d (for 5d/k + 1 <= 6d/k)",
+          method="sympy (k = d/(1 + s), s >= 0 for the inequality; the bound at η exactly)",
+          delta=0.0, detectable=0.0)
+def check_lemma38_step2(ctx):
+    """KS15 Lemma 3.8, proof (B.5): the constant 24 (needs k <= d) and the step size."""
+    s = sp.symbols("s", nonnegative=True)
+    gap = sp.simplify((6 * _d / _k - (5 * _d / _k + 1)).subs(_k, _d / (1 + s)))   # = s
+    ineq = bool(sp.simplify(gap - s) == 0)
+    eta = sp.sqrt(_k / (6 * _d * _m2))
+    at_eta = 2 * _B ** 2 / (eta * _m2) + eta / 2 * 24 * _B ** 2 * _d / _k
+    bound = sympy_zero(at_eta - 4 * _B ** 2 * sp.sqrt(6 * _d / (_k * _m2)))
+    ok = ineq and bound
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"6d/k - (5d/k + 1) at k = d/(1+s)": str(gap), "bound_at_eta": bound},
+                  detectable=0.0, note="5d/k + 1 <= 6d/k needs k <= d, an assumption of the "
+                  "algorithm's setting (k + 1 attributes of d) that Lemma 3.8 does not state.")
+
+
+def _g_hat2():
+    return 4 * _B ** 2 * (2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H)
+                          * sp.sqrt(_eps) + 1)
+
+
+@register("KS15.Lemma3.9.proof.step1", citation="KS15 Lemma 3.9 (proof, App. B.6, text)",
+          statement="η = 2B/√(Ĝ²m₂) = 1/√(m₂((2/k)H + (2/k)√(5/3)d√H√ε + 1)), "
+          "Ĝ² = 4B²((2/k)H + (2/k)√(5/3)d√H√ε + 1)", assumptions="B, H, ε, k, m₂ > 0",
+          method="sympy", delta=0.0, detectable=0.0)
+def check_lemma39_step1(ctx):
+    """KS15 Lemma 3.9, proof (B.6): the two forms of the step size agree."""
+    inner = 2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H) * sp.sqrt(_eps) + 1
+    ok = sympy_zero(2 * _B / sp.sqrt(_g_hat2() * _m2) - 1 / sp.sqrt(_m2 * inner))
+    return Result(Status.PASS if ok else Status.FAIL, {"equal": ok}, detectable=0.0)
+
+
+@register("KS15.Lemma3.9.proof.step2", citation="KS15 Lemma 3.9 (proof, App. B.6, display, "
+          "second relation)", statement="2B²/(ηm₂) + (η/2)G² <= 2B²/(ηm₂) + (η/2)Ĝ²",
+          assumptions="G² <= Ĝ² (Lemma 3.7's second part, with H >= ‖E_D[x²]‖_{1/2}), η > 0",
+          method="sympy: the difference is (η/2)(Ĝ² − G²)", delta=0.0, detectable=0.0)
+def check_lemma39_step2(ctx):
+    """KS15 Lemma 3.9, proof (B.6): monotonicity in G²."""
+    G2, Gh2, eta = sp.symbols("G2 Gh2 eta", positive=True)
+    diff = sp.simplify((2 * _B ** 2 / (eta * _m2) + eta / 2 * Gh2)
+                       - (2 * _B ** 2 / (eta * _m2) + eta / 2 * G2))
+    ok = sympy_zero(diff - eta / 2 * (Gh2 - G2))
+    return Result(Status.PASS if ok else Status.FAIL, {"difference": str(diff)}, detectable=0.0)
+
+
+@register("KS15.Lemma3.9.proof.step3", citation="KS15 Lemma 3.9 (proof, App. B.6, display, "
+          "third relation)", statement="at η = 2B/√(Ĝ²m₂): 2B²/(ηm₂) + (η/2)Ĝ² <= (2B/√m₂)√Ĝ²",
+          assumptions="B, m₂, Ĝ > 0", method="sympy (equality)", delta=0.0, detectable=0.0)
+def check_lemma39_step3(ctx):
+    """KS15 Lemma 3.9, proof (B.6): the minimising step size (equality)."""
+    Gh = sp.symbols("Gh", positive=True)
+    eta = 2 * _B / (Gh * sp.sqrt(_m2))
+    ok = sympy_zero(2 * _B ** 2 / (eta * _m2) + eta / 2 * Gh ** 2 - 2 * _B / sp.sqrt(_m2) * Gh)
+    return Result(Status.PASS if ok else Status.FAIL, {"equality": ok}, detectable=0.0)
+
+
+@register("KS15.Lemma3.9.proof.step4", citation="KS15 Lemma 3.9 (proof, App. B.6, display, "
+          "last relation)", statement="(2B/√m₂)√Ĝ² = (4B²/√m₂)√((2/k)H + (2/k)√(5/3)d√H√ε + 1)",
+          assumptions="B, H, ε, k, m₂ > 0", method="sympy", delta=0.0, detectable=0.0)
+def check_lemma39_step4(ctx):
+    """KS15 Lemma 3.9, proof (B.6): Ĝ substituted."""
+    inner = 2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H) * sp.sqrt(_eps) + 1
+    ok = sympy_zero(2 * _B / sp.sqrt(_m2) * sp.sqrt(_g_hat2())
+                    - 4 * _B ** 2 / sp.sqrt(_m2) * sp.sqrt(inner))
+    return Result(Status.PASS if ok else Status.FAIL, {"equal": ok}, detectable=0.0)

@@ -1,0 +1,69 @@
+"""ERRATA.md is the rendering of the catalog (``laocheck errata``), and every ERRATUM check has
+its registered note (CB11, HK12, KS15 errata)."""
+from pathlib import Path
+
+import pytest
+
+from laocheck import checks as catalog
+from laocheck.checks._errata import PAPERS, note_erratum, notes
+from laocheck.cli import main
+from laocheck.cli.errata import render
+from laocheck.exceptions import InvalidParameterError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_errata_md_is_up_to_date():
+    committed = (ROOT / "ERRATA.md").read_text(encoding="utf-8")
+    assert committed == render(), "ERRATA.md is out of date: run `laocheck errata` at the root"
+
+
+def test_every_erratum_check_has_one_note_and_back():
+    erratum_ids = {c.id for c in catalog.checks() if c.expected == catalog.Status.ERRATUM}
+    note_ids = [n.id for n in notes()]
+    assert len(note_ids) == len(set(note_ids))
+    assert set(note_ids) == erratum_ids
+
+
+def test_notes_are_complete_and_in_reading_order():
+    all_notes = notes()
+    for n in all_notes:
+        assert n.literal.strip() and n.why.strip() and n.corrected.strip() and n.where.strip()
+        assert catalog.get(n.id).correction, n.id
+        for rid in n.related:
+            catalog.get(rid)
+    papers = [PAPERS.index(n.paper) for n in all_notes]
+    assert papers == sorted(papers)
+    for p in PAPERS:
+        orders = [n.order for n in all_notes if n.paper == p]
+        assert orders == sorted(orders)
+
+
+def test_every_erratum_appears_once_with_its_reproduce_command():
+    text = render()
+    for n in notes():
+        assert text.count(f"`{n.id}` (ERRATUM") == 1
+        assert f"laocheck verify --only '{n.id}'" in text
+    proof_steps = [n for n in notes() if n.proof_step]
+    assert text.count("**proof step**") == len(proof_steps) + 1   # + the preface's mention
+
+
+def test_note_rejects_bad_ids():
+    with pytest.raises(InvalidParameterError, match="`id`"):
+        note_erratum("XX99.Lemma1", where="w", order=(1,), literal="l", why="w", corrected="c")
+    existing = notes()[0].id
+    with pytest.raises(InvalidParameterError, match="unique"):
+        note_erratum(existing, where="w", order=(1,), literal="l", why="w", corrected="c")
+
+
+def test_cli_writes_and_checks(tmp_path, capsys):
+    out = tmp_path / "E.md"
+    assert main(["errata", "--output", str(out), "--check"]) == 1
+    assert main(["errata", "--output", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == render()
+    assert main(["errata", "--output", str(out), "--check"]) == 0
+    out.write_text("stale\n", encoding="utf-8")
+    assert main(["errata", "--output", str(out), "--check"]) == 1
+    capsys.readouterr()
+    assert main(["errata", "--output", "-"]) == 0
+    assert capsys.readouterr().out == render()
