@@ -11,6 +11,7 @@ class / function                   what
 :func:`digits_distribution`        scikit-learn's bundled digits, two classes
 :func:`minimize_l2_ball`           trust-region secular equation, KKT residual and duality gap
 :func:`minimize_l1_ball`           exact lasso path + active-set solve, Frank-Wolfe gap
+:func:`load_idx`                   MNIST-format IDX files (gzip or raw), fully validated
 =================================  ===========================================================
 """
 
@@ -18,7 +19,8 @@ from ._solvers import Minimizer, minimize_l1_ball, minimize_l2_ball
 from .distributions import (CERTIFICATE_TOL, CB11HardInstance, CorrelatedSigns, Distribution,
                             EmpiricalDistribution, HK12HardInstance, PowerLawBernoulli,
                             ScaledLabels, digits_distribution)
+from .idx import load_idx
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
            "HK12HardInstance", "EmpiricalDistribution", "digits_distribution", "Minimizer",
-           "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL"]
+           "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL", "load_idx"]
