@@ -35,6 +35,7 @@ two executors. Scheduling, retries on lost workers and transport are joblib's an
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextvars
 import json
 import math
@@ -62,7 +63,12 @@ ENV_SCHEDULER = "LAOCHECK_SCHEDULER"
 BLOCKS_PER_WORKER = 4
 
 #: seconds to wait for the scheduler when connecting
-CONNECT_TIMEOUT = 30
+CONNECT_TIMEOUT = 20
+
+# what the client raises when the scheduler is gone: its comm closed (an OSError), a timeout,
+# or our futures cancelled (laocheck never cancels its own tasks; the client cancels them all
+# when it loses the scheduler)
+_LOST = (OSError, TimeoutError, concurrent.futures.CancelledError)
 
 _IN_TASK = contextvars.ContextVar("laocheck_in_task", default=False)
 
@@ -263,10 +269,6 @@ class DaskExecutor(Executor):
         except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone
             pass
 
-    def _check_alive(self, exc):
-        if self.client.status not in ("running", "connecting", "newly-created"):
-            raise _lost_scheduler(self.address, exc) from None
-
     def map(self, fn, arglist, shared=()):
         arglist = list(arglist)
         if not arglist:
@@ -279,7 +281,7 @@ class DaskExecutor(Executor):
                                           key=f"laocheck-{name}-{i}-{token}")
                        for i, args in enumerate(arglist)]
             return self.client.gather(futures)
-        except (OSError, TimeoutError, self._distributed.comm.CommClosedError) as exc:
+        except _LOST as exc:
             raise _lost_scheduler(self.address, exc) from None
 
     def imap_unordered(self, fn, arglist, names=None):
@@ -293,13 +295,13 @@ class DaskExecutor(Executor):
             futures = [self.client.submit(_guarded, fn, *args, pure=False,
                                           key=f"laocheck-{names[i]}-{i}-{token}")
                        for i, args in enumerate(arglist)]
-        except (OSError, TimeoutError, dist.comm.CommClosedError) as exc:
+        except _LOST as exc:
             raise _lost_scheduler(self.address, exc) from None
         index = {f.key: i for i, f in enumerate(futures)}
         remaining = len(futures)
         threads, threads_at = None, 0.0
         try:
-            for fut in dist.as_completed(futures):
+            for fut in dist.as_completed(futures, loop=self.client.loop):
                 remaining -= 1
                 i = index[fut.key]
                 if time.monotonic() - threads_at > 2.0 or threads is None:
@@ -309,16 +311,12 @@ class DaskExecutor(Executor):
                         threads = threads or 1
                 running = min(remaining, threads)
                 if fut.status == "cancelled":
-                    self._check_alive(RuntimeError("the task was cancelled"))
-                    yield Outcome(i, None, "the task was cancelled by the scheduler",
-                                  running=running)
-                    continue
+                    raise _lost_scheduler(self.address, RuntimeError("its tasks were cancelled"))
                 try:
                     ok, value = fut.result()
-                except (OSError, TimeoutError, dist.comm.CommClosedError) as exc:
+                except _LOST as exc:
                     raise _lost_scheduler(self.address, exc) from None
                 except Exception as exc:  # noqa: BLE001 - e.g. KilledWorker: this task's error
-                    self._check_alive(exc)
                     ok, value = False, "".join(traceback.format_exception(exc))
                 yield Outcome(i, value if ok else None, None if ok else value, running=running)
                 fut.release()
