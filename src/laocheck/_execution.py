@@ -236,7 +236,7 @@ class DaskExecutor(Executor):
 
     kind = "dask"
 
-    def __init__(self, address, timeout=CONNECT_TIMEOUT):
+    def __init__(self, address, timeout=None):
         try:
             # optional dependency: pip install 'laocheck[distributed]'
             import distributed
@@ -247,7 +247,8 @@ class DaskExecutor(Executor):
         self._distributed = distributed
         self.address = address
         try:
-            self.client = distributed.Client(address, timeout=timeout, set_as_default=False)
+            self.client = distributed.Client(address, set_as_default=False,
+                                             timeout=CONNECT_TIMEOUT if timeout is None else timeout)
         except (OSError, TimeoutError, ValueError) as exc:
             raise SchedulerError(
                 f"cannot reach the Dask scheduler at {address!r} ({type(exc).__name__}: {exc}); "
