@@ -1,7 +1,14 @@
 """``laocheck verify``: run the check catalog, print the verdicts and the errata, write JSON.
 
 Exit status: 0 when no check FAILs (ERRATUM and INCONCLUSIVE are reported, not failures), 1 when
-one does, 2 on a usage error.
+one does, 2 on a usage error, 3 when the run cannot finish because the Dask scheduler cannot be
+reached or was lost (with ``--json``, ``--resume`` continues it).
+
+Work is dispatched through :mod:`laocheck._execution`, one task per check: here (``--jobs``)
+or on a Dask cluster (``--scheduler ADDRESS`` or ``$LAOCHECK_SCHEDULER``). With ``--json
+PATH`` every record is also appended, as its check finishes, to ``PATH``'s results log
+(``verify.json`` -> ``verify.results.jsonl``); ``--resume`` reuses the records of that log
+with the same (check, seed, budget, laocheck version).
 """
 
 from __future__ import annotations
@@ -10,18 +17,25 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
+from pathlib import Path
 
-from joblib import Parallel, delayed
-
+from .._execution import ENV_SCHEDULER, ResultLog, SchedulerError, executor, scheduler_address
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
-from ..checks import BUDGETS, DEFAULT_DELTA, Status, checks, errata, get, run
+from ..checks import (BUDGETS, DEFAULT_DELTA, CheckRecord, Result, Status, checks, errata, get,
+                      run)
+from ..exceptions import InvalidParameterError
 
 EPILOG = """examples:
   laocheck verify                         the whole catalog, fast budget, seed 0
   laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable)
   laocheck verify --budget full --jobs 2 --json verify.json
   laocheck verify --seed 7                another seed: the same verdicts are expected
+  laocheck verify --budget full --scheduler tcp://10.0.0.5:8786 --json verify.json
+                                          on a Dask cluster (dask scheduler / dask worker)
+  laocheck verify --budget full --scheduler tcp://10.0.0.5:8786 --json verify.json --resume
+                                          continue an interrupted run (verify.results.jsonl)
 
 status legend: PASS the statement holds (exactly, or at the stated delta); FAIL refuted (exit 1);
 ERRATUM the literal statement of the paper is false (counterexample given, the corrected
@@ -48,6 +62,14 @@ def add_parser(subparsers):
                    help="write the run (metadata and every check) as JSON to PATH. Default: none.")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar on stderr. Default: shown.")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run the checks on the Dask cluster of this scheduler (needs "
+                   "laocheck[distributed]); the results are identical to a local run. "
+                   f"Default: ${ENV_SCHEDULER} if set, else this machine (--jobs).")
+    p.add_argument("--resume", action="store_true",
+                   help="with --json PATH: reuse the records already in PATH's results log "
+                   "(PATH.results.jsonl, written as checks finish) for the same check, seed, "
+                   "budget and laocheck version; run only the others. Default: start afresh.")
     p.set_defaults(func=cmd_verify)
     return p
 
@@ -76,21 +98,42 @@ def _run_one(check_id, seed, budget):
     return run(get(check_id), seed, budget)
 
 
+def results_path(json_path):
+    """The JSON-lines results log beside ``--json PATH`` (``v.json`` -> ``v.results.jsonl``)."""
+    p = Path(json_path)
+    stem = p.name[:-len(".json")] if p.name.endswith(".json") else p.name
+    return p.with_name(stem + ".results.jsonl")
+
+
+def _failed_record(check_id, seed, budget, error):
+    """The FAIL record of a check whose task failed outside the check itself (it raised in
+    the worker, or Dask gave it up after it killed its workers); the note holds the traceback."""
+    def failed(ctx):
+        return Result(Status.FAIL, {}, note="error: " + error)
+    return run(replace(get(check_id), func=failed, estimator=None, kwargs={}), seed, budget)
+
+
 class _Progress:
     def __init__(self, total, enabled, stream=None):
         self.total, self.enabled, self.done = total, enabled, 0
+        self.failed = self.resumed = 0
         self.stream = sys.stderr if stream is None else stream
         self.start = time.perf_counter()
 
-    def update(self, record):
+    def update(self, record, running=None, resumed=False):
         self.done += 1
+        self.failed += record.status == Status.FAIL.value
+        self.resumed += bool(resumed)
         if not self.enabled:
             return
         width = 30
         filled = int(width * self.done / max(self.total, 1))
         elapsed = time.perf_counter() - self.start
+        ran = self.done - self.resumed
+        eta = f"ETA {elapsed / ran * (self.total - self.done):5.0f}s" if ran else "ETA     ?"
+        state = "" if running is None else f" running {running} failed {self.failed} {eta}"
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                          f"{elapsed:6.1f}s {record.id[:40]:<40}")
+                          f"{elapsed:6.1f}s{state} {record.id[:40]:<40}")
         self.stream.flush()
 
     def close(self):
@@ -99,23 +142,45 @@ class _Progress:
             self.stream.flush()
 
 
-def run_catalog(selected, seed, budget, jobs, progress=None):
-    """Records of ``selected`` checks, in id order, identical for any ``jobs``."""
+def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, results=None,
+                resume=False):
+    """Records of ``selected`` checks, in id order, identical for any ``jobs`` or scheduler.
+
+    One task per check through :func:`laocheck._execution.executor` (joblib with ``jobs``, or
+    Dask at ``scheduler`` / ``$LAOCHECK_SCHEDULER``); each check is seeded by its id, so where
+    it runs changes nothing. A task that fails outside the check is that check's FAIL with the
+    traceback. ``results``: a JSON-lines log each record is appended to as it finishes; with
+    ``resume`` the records it holds for (id, seed, budget, laocheck version) are reused.
+    Raises :class:`laocheck._execution.SchedulerError` when the scheduler is lost.
+    """
     ids = [c.id for c in selected]
-    records = []
-    if jobs == 1 or len(ids) <= 1:
+    records, todo = {}, []
+    log = ResultLog(results, resume=resume) if results else None
+    try:
         for cid in ids:
-            rec = _run_one(cid, seed, budget)
-            records.append(rec)
+            doc = log.get((cid, seed, budget)) if log else None
+            if doc is None:
+                todo.append(cid)
+                continue
+            records[cid] = CheckRecord.from_dict(doc)
             if progress:
-                progress.update(rec)
-        return records
-    parallel = Parallel(n_jobs=jobs, return_as="generator", batch_size=1)
-    for rec in parallel(delayed(_run_one)(cid, seed, budget) for cid in ids):
-        records.append(rec)
-        if progress:
-            progress.update(rec)
-    return records
+                progress.update(records[cid], running=0, resumed=True)
+        if todo:
+            with executor(jobs, scheduler) as ex:
+                tasks = [(cid, seed, budget) for cid in todo]
+                for out in ex.imap_unordered(_run_one, tasks, names=todo):
+                    cid = todo[out.index]
+                    rec = out.value if out.error is None else \
+                        _failed_record(cid, seed, budget, out.error)
+                    records[cid] = rec
+                    if log:
+                        log.append((cid, seed, budget), rec.to_dict())
+                    if progress:
+                        progress.update(rec, running=out.running)
+    finally:
+        if log:
+            log.close()
+    return [records[cid] for cid in ids]
 
 
 def key_figure(rec):
@@ -159,14 +224,26 @@ def print_errata(rows, out=None):
 def cmd_verify(args):
     if args.json:
         check_output_path("--json", args.json)
+    if args.resume and not args.json:
+        sys.stderr.write("laocheck verify: error: --resume needs --json PATH (its results log "
+                         "PATH.results.jsonl holds the finished checks)\n")
+        return 2
     selected = checks(args.only)
     if not selected:
         sys.stderr.write(f"laocheck verify: error: --only {args.only} matches no check\n")
         return 2
     start = time.perf_counter()
     progress = _Progress(len(selected), not args.no_progress)
-    records = run_catalog(selected, args.seed, args.budget, args.jobs, progress)
+    try:
+        records = run_catalog(selected, args.seed, args.budget, args.jobs, progress,
+                              scheduler=args.scheduler, resume=args.resume,
+                              results=results_path(args.json) if args.json else None)
+    except (SchedulerError, InvalidParameterError) as exc:
+        progress.close()
+        sys.stderr.write(f"laocheck verify: error: {exc}\n")
+        return 3 if isinstance(exc, SchedulerError) else 2
     progress.close()
+    address = scheduler_address(args.scheduler)
     wall = time.perf_counter() - start
     counts = {s.value: sum(r.status == s.value for r in records) for s in Status}
     print_table(records)
@@ -174,7 +251,8 @@ def cmd_verify(args):
     print_errata(rows)
     family = sum(r.delta for r in records)
     print(f"\n{len(records)} checks: " + ", ".join(f"{k} {v}" for k, v in counts.items())
-          + f". seed {args.seed}, budget {args.budget}, jobs {args.jobs}, {wall:.1f} s. "
+          + f". seed {args.seed}, budget {args.budget}, "
+          + (f"dask at {address}" if address else f"jobs {args.jobs}") + f", {wall:.1f} s. "
           f"Family-wise false-FAIL probability <= {family:.3g} (sum of the checks' deltas).")
     if args.json:
         doc = {"run": {"seed": args.seed, "budget": args.budget, "delta": DEFAULT_DELTA,

@@ -2,8 +2,10 @@
 
 Seeds: one ``numpy.random.SeedSequence(seed)`` is spawned into R children, one per replicate
 (never per worker); replicate r draws its sample from ``child_r.spawn(2)[0]`` and seeds the
-learner with ``child_r.spawn(2)[1]``. Replicates run through ``joblib.Parallel``; results are
-collected in replicate order, so every ``n_jobs`` gives identical numbers.
+learner with ``child_r.spawn(2)[1]``. Replicates run in contiguous blocks, one task per block,
+through :func:`laocheck._execution.executor` (here with joblib and ``n_jobs``, or on a Dask
+cluster with ``scheduler=`` / ``$LAOCHECK_SCHEDULER``); results are collected in replicate
+order, so every ``n_jobs``, scheduler and block size gives identical numbers.
 
 Per-run range (the bounded variable behind the interval): for ‖w̄‖ ≤ B and the certified w*
 (:mod:`laocheck.data`), with v = w̄ − w*,
@@ -24,8 +26,8 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from joblib import Parallel, delayed
 
+from .._execution import executor
 from .._validation import check_int, check_positive
 from ..exceptions import InvalidParameterError
 from ..stats import MeanInterval, mean_interval
@@ -88,11 +90,19 @@ def _one(spec, distribution, m, norm, B, loss, child):
     return distribution.excess_risk(w, norm, B, loss), attrs
 
 
-def replicate(spec, distribution, m, *, norm, B, R, seed=0, n_jobs=1, loss="half"):
+def _block(spec, distribution, m, norm, B, loss, children):
+    """One task: the replicates of one block of child seeds, in order."""
+    return [_one(spec, distribution, m, norm, B, loss, ch) for ch in children]
+
+
+def replicate(spec, distribution, m, *, norm, B, R, seed=0, n_jobs=1, loss="half",
+              scheduler=None):
     """Excess risks L_D(w̄_r) − L_D(w*) of R independent runs (array of shape (R,)) and the
     attributes each run observed.
 
-    The same ``seed`` gives the same array for every ``n_jobs`` (children spawned per replicate).
+    The same ``seed`` gives the same array for every ``n_jobs`` and ``scheduler`` (a Dask
+    scheduler address; default ``$LAOCHECK_SCHEDULER``, else this machine): children are
+    spawned per replicate, and blocks of replicates are the tasks.
     """
     m = check_int("m", m, low=1)
     R = check_int("R", R, low=1)
@@ -101,11 +111,10 @@ def replicate(spec, distribution, m, *, norm, B, R, seed=0, n_jobs=1, loss="half
     if n_jobs == 0:
         raise InvalidParameterError("`n_jobs` must be >= 1 or -1 (all cores); got n_jobs=0.")
     children = child_seeds(seed, R)
-    if n_jobs == 1:
-        out = [_one(spec, distribution, m, norm, B, loss, ch) for ch in children]
-    else:
-        out = Parallel(n_jobs=n_jobs)(delayed(_one)(spec, distribution, m, norm, B, loss, ch)
-                                      for ch in children)
+    with executor(n_jobs, scheduler) as ex:
+        blocks = ex.map(_block, [(children[a:b],) for a, b in ex.blocks(R)],
+                        shared=(spec, distribution, m, norm, B, loss))
+    out = [o for block in blocks for o in block]
     excess = np.array([o[0] for o in out], dtype=float)
     attrs = np.array([o[1] if o[1] is not None else -1 for o in out], dtype=np.int64)
     return excess, attrs
@@ -185,11 +194,12 @@ class Comparison:
 
 
 def compare(theorem, spec, distribution, m, bound, *, norm, B, R, delta, seed=0, n_jobs=1,
-            loss="half", method="betting"):
-    """Run ``spec`` R times on ``distribution`` and compare the mean excess risk with ``bound``."""
+            loss="half", method="betting", scheduler=None):
+    """Run ``spec`` R times on ``distribution`` and compare the mean excess risk with ``bound``
+    (``n_jobs``, ``scheduler``: where the replicates run, see :func:`replicate`)."""
     start = time.perf_counter()
     excess, attrs = replicate(spec, distribution, m, norm=norm, B=B, R=R, seed=seed,
-                              n_jobs=n_jobs, loss=loss)
+                              n_jobs=n_jobs, loss=loss, scheduler=scheduler)
     low, high = excess_risk_range(distribution, norm, B, loss)
     if excess.min() < low or excess.max() > high:
         raise RuntimeError(f"an excess risk left its proven range [{low}, {high}]: "
