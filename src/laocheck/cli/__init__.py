@@ -16,10 +16,10 @@ import sys
 from .. import __version__
 from ..checks import checks
 from ..estimators import example_params, get, names
-from . import bounds, verify
+from . import bounds, report, verify
 
 #: The modules adding a subcommand, in the order of ``laocheck --help``.
-_COMMAND_MODULES = (verify, bounds)
+_COMMAND_MODULES = (verify, bounds, report)
 
 EPILOG_LIST = """examples:
   laocheck list                      every estimator and every check, with citations
