@@ -7,14 +7,16 @@ and Windows within one file system), as pip and numpy's ``savez`` callers do.
 from __future__ import annotations
 
 import json
+import contextlib
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 from .exceptions import InvalidParameterError
 
-__all__ = ["check_output_path", "write_json_atomic", "write_text_atomic"]
+__all__ = ["atomic_directory", "check_output_path", "write_json_atomic", "write_text_atomic"]
 
 
 def check_output_path(name, path):
@@ -62,3 +64,30 @@ def write_json_atomic(path, doc, *, indent=1):
         sys.stdout.write(text)
         return
     write_text_atomic(path, text)
+
+
+@contextlib.contextmanager
+def atomic_directory(path):
+    """Build a directory in a temporary directory beside ``path``; on success it replaces
+    ``path`` (an existing one is moved aside first, then removed), on any exception (Ctrl-C
+    included) the temporary directory is removed and ``path`` is left as it was.
+
+    Yields the temporary directory (a :class:`pathlib.Path`) to write into. Between the two
+    renames of a replacement there is an instant with no ``path``, never a half-written one.
+    """
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent))
+    try:
+        yield tmp
+        old = None
+        if path.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=parent))
+            os.replace(path, old / path.name)
+        os.replace(tmp, path)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

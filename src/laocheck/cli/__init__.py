@@ -16,10 +16,10 @@ import sys
 from .. import __version__
 from ..checks import checks
 from ..estimators import specs
-from . import bounds, errata, verify
+from . import bounds, errata, report, verify
 
 #: The modules adding a subcommand, in the order of ``laocheck --help``.
-_COMMAND_MODULES = (verify, bounds, errata)
+_COMMAND_MODULES = (verify, report, bounds, errata)
 
 EPILOG_LIST = """examples:
   laocheck list                      every estimator and every check, with citations

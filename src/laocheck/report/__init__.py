@@ -1,0 +1,84 @@
+"""Reports: bound against empirical, the verification catalog and KS15's ρ, as a self-contained
+HTML page with matplotlib figures, a Markdown page and a JSON file of every number shown.
+
+Rendering only: the numbers come from :mod:`laocheck.experiments` (sweeps, step tuning, ρ),
+from the catalog's :class:`laocheck.checks.CheckRecord` and from :mod:`laocheck.bounds` through
+them. A report is a TOML spec (the repository's ``reports/`` folder, :mod:`._spec`) whose
+``kind`` names one of :data:`KINDS`; :func:`build_report` writes ``<out>/<name>/``:
+``index.html``, ``report.md``, ``report.json`` (with :func:`laocheck._provenance.provenance`)
+and ``figures/*.png``, ``*.svg``, into a temporary directory beside the target that replaces it
+only when complete (:func:`laocheck._io.atomic_directory`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import __version__
+from .._io import atomic_directory, write_json_atomic, write_text_atomic
+from .._provenance import provenance
+from ._context import Context, run_checks_serially, stderr_progress
+from ._document import Paragraph, fmt, to_html, to_markdown
+from ._spec import ReportSpec, find_specs, load_spec
+from ._style import save
+from . import bounds, rho, verification
+
+__all__ = ["KINDS", "Context", "ReportSpec", "BuiltReport", "build_report", "find_specs",
+           "load_spec", "run_checks_serially", "stderr_progress", "fmt"]
+
+#: the renderers a spec's ``kind`` can name
+KINDS = {"bounds": bounds, "verification": verification, "rho": rho}
+
+
+@dataclass(frozen=True)
+class BuiltReport:
+    """A written report: its directory, the JSON document and the figures drawn
+    ((FigureRef, matplotlib Figure, data) triples, kept for inspection)."""
+
+    path: Path
+    doc: dict
+    figures: tuple
+
+
+def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, command=None):
+    """Collect the data of ``spec`` at ``budget``, render it and write ``out_dir/<name>/``.
+
+    ``from_doc``: a ``laocheck verify --json`` document to report instead of running the
+    checks (verification reports only)."""
+    ctx = Context(budget=budget) if ctx is None else ctx
+    settings = spec.settings_for(budget)
+    module = KINDS[spec.kind]
+    start = time.perf_counter()
+    if spec.kind == "verification":
+        data = module.collect(settings, ctx, from_doc=from_doc)
+    else:
+        data = module.collect(settings, ctx)
+    intro, sections, figures, tables = module.render(data, settings)
+    seconds = round(time.perf_counter() - start, 3)
+    prov = provenance(seed=ctx.seed, budget=budget, command=command)
+    target = Path(out_dir) / spec.name
+    with atomic_directory(target) as tmp:
+        (tmp / "figures").mkdir()
+        entries = []
+        for ref, fig, fdata in figures:
+            png, svg = save(fig, tmp / "figures", ref.name)
+            entries.append({"name": ref.name, "title": ref.title, "caption": ref.caption,
+                            "png": f"figures/{png}", "svg": f"figures/{svg}", "data": fdata})
+        doc = {"report": spec.name, "title": spec.title, "kind": spec.kind,
+               "description": spec.description, "budget": budget, "seed": ctx.seed,
+               "seconds": seconds, "settings": settings, "provenance": prov, "data": data,
+               "tables": [t.to_dict() for t in tables], "figures": entries}
+        write_json_atomic(tmp / "report.json", doc)
+        footer = (f"laocheck {__version__}, commit {prov['commit'] or 'unknown'}; seed "
+                  f"{ctx.seed}, budget {budget}; {fmt(seconds)} s; command: {prov['command']}. "
+                  "Every number on this page is in report.json.")
+        intro = (*_description(spec), *intro)
+        write_text_atomic(tmp / "index.html", to_html(spec.title, intro, sections, footer))
+        write_text_atomic(tmp / "report.md", to_markdown(spec.title, intro, sections, footer))
+    return BuiltReport(path=target, doc=doc, figures=tuple(figures))
+
+
+def _description(spec):
+    return (Paragraph(spec.description),) if spec.description else ()

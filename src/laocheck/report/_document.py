@@ -1,0 +1,173 @@
+"""A report as a document: sections of paragraphs, tables and figures, written once as
+self-contained HTML and once as GitHub Markdown. Every number shown goes through :func:`fmt`,
+and every table's raw values are also in ``report.json`` (``tables``), so the two renderings
+show exactly the numbers of the JSON.
+
+Hand-written (about a hundred lines) rather than a template engine: the pages are a few
+tables and images, and no dependency is needed for that.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+
+__all__ = ["fmt", "Paragraph", "Table", "FigureRef", "Section", "to_html", "to_markdown"]
+
+
+def fmt(value):
+    """The text of one value: 4 significant digits for floats, integers as they are, yes/no for
+    booleans, lists element by element, None as an en dash."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "∞" if value > 0 else "−∞"
+        return f"{value:.4g}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(fmt(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} = {fmt(v)}" for k, v in value.items())
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    code: bool = False            # a command line, shown as code
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table; ``rows`` hold raw values (formatted by :func:`fmt`), ``key`` names the column
+    whose value identifies a row (``data-key`` in HTML)."""
+
+    name: str
+    columns: tuple
+    rows: tuple
+    key: int = 0
+    code_columns: tuple = ()      # columns shown as code (commands)
+
+    def to_dict(self):
+        return {"name": self.name, "columns": list(self.columns),
+                "rows": [list(r) for r in self.rows]}
+
+
+@dataclass(frozen=True)
+class FigureRef:
+    name: str                     # the file stem under figures/
+    title: str
+    caption: str
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    blocks: tuple = field(default_factory=tuple)
+
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2em auto;
+       max-width: 72em; padding: 0 1em; color: #111; line-height: 1.45; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.88em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
+th { background: #f2f2f2; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.9em; color: #333; max-width: 60em; }
+code { background: #f5f5f5; padding: 0 0.2em; }
+.status-PASS { color: #006b4f; } .status-FAIL { color: #b03000; font-weight: bold; }
+.status-ERRATUM { color: #a3470a; font-weight: bold; } .status-INCONCLUSIVE { color: #555; }
+footer { margin-top: 3em; font-size: 0.8em; color: #555; }
+"""
+
+_STATUSES = ("PASS", "FAIL", "ERRATUM", "INCONCLUSIVE")
+
+
+def _cell_html(value, code=False):
+    text = html.escape(fmt(value))
+    if code:
+        return f"<td><code>{text}</code></td>"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f'<td class="num">{text}</td>'
+    if value in _STATUSES:
+        return f'<td class="status-{value}">{text}</td>'
+    return f"<td>{text}</td>"
+
+
+def _table_html(t):
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in t.columns)
+    body = []
+    for row in t.rows:
+        cells = "".join(_cell_html(v, i in t.code_columns) for i, v in enumerate(row))
+        body.append(f'<tr data-key="{html.escape(fmt(row[t.key]))}">{cells}</tr>')
+    return (f'<table data-table="{html.escape(t.name)}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table>")
+
+
+def _block_html(b):
+    if isinstance(b, Paragraph):
+        text = html.escape(b.text)
+        return f"<p><code>{text}</code></p>" if b.code else f"<p>{text}</p>"
+    if isinstance(b, Table):
+        return _table_html(b)
+    if isinstance(b, FigureRef):
+        return (f'<figure id="fig-{html.escape(b.name)}"><img src="figures/{html.escape(b.name)}.png" '
+                f'alt="{html.escape(b.title)}" width="720">'
+                f"<figcaption><b>{html.escape(b.title)}.</b> {html.escape(b.caption)} "
+                f'(<a href="figures/{html.escape(b.name)}.svg">SVG</a>)</figcaption></figure>')
+    raise TypeError(f"unknown block {b!r}")
+
+
+def to_html(title, intro, sections, footer):
+    """The self-contained page: inline CSS, no script, images under figures/."""
+    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+             f"<h1>{html.escape(title)}</h1>"]
+    parts += [_block_html(b) for b in intro]
+    for s in sections:
+        parts.append(f"<section><h2>{html.escape(s.title)}</h2>")
+        parts += [_block_html(b) for b in s.blocks]
+        parts.append("</section>")
+    parts.append(f"<footer>{html.escape(footer)}</footer></body></html>\n")
+    return "\n".join(parts)
+
+
+def _md_escape(text):
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _block_md(b):
+    if isinstance(b, Paragraph):
+        return f"    {b.text}\n" if b.code else f"{b.text}\n"
+    if isinstance(b, Table):
+        lines = ["| " + " | ".join(_md_escape(c) for c in b.columns) + " |",
+                 "| " + " | ".join("---" for _ in b.columns) + " |"]
+        for row in b.rows:
+            cells = [f"`{fmt(v)}`" if i in b.code_columns and v else _md_escape(fmt(v))
+                     for i, v in enumerate(row)]
+            lines.append("| " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n"
+    if isinstance(b, FigureRef):
+        return (f"![{b.title}](figures/{b.name}.png)\n\n*{b.title}.* {b.caption} "
+                f"([SVG](figures/{b.name}.svg))\n")
+    raise TypeError(f"unknown block {b!r}")
+
+
+def to_markdown(title, intro, sections, footer):
+    """The same document as GitHub Markdown (figures as relative PNG links)."""
+    parts = [f"# {title}\n"] + [_block_md(b) for b in intro]
+    for s in sections:
+        parts.append(f"## {s.title}\n")
+        parts += [_block_md(b) for b in s.blocks]
+    parts.append(f"---\n{footer}\n")
+    return "\n".join(parts)

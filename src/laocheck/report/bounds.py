@@ -1,0 +1,340 @@
+"""The ``bounds`` report: each excess-risk theorem's bound against what its learner does.
+
+Data (:func:`collect`): :func:`laocheck.experiments.sweeps.sweep` over m for every theorem of
+the spec (CATALOG section 3), over d and k for the spec's ``scaling`` theorems,
+:func:`laocheck.experiments.sweeps.tune_step` for the spec's ``tune`` theorems, and the catalog
+records of the spec's ``errata`` checks (the empirical errata with their counterexamples and the
+checks of their corrections). Rendering (:func:`render`) only draws and tabulates those.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..experiments.sweeps import sweep, tune_step
+from ..experiments.theorems import THEOREMS, available, theorem_setup
+from ..exceptions import InvalidParameterError
+from ..stats import DEFAULT_DELTA
+from ._document import FigureRef, Paragraph, Section, Table, fmt
+from ._style import COLORS, MARKERS, band_floor, new_figure, styled
+
+__all__ = ["collect", "render", "FIGURES", "TABLES"]
+
+FIGURES = ("m_sweeps", "scaling", "steps", "errata")
+TABLES = ("theorems", "scaling", "steps", "errata", "not_run")
+
+_XLABEL = {"m": "m (training examples)", "d": "d (dimension)",
+           "k": "k (attributes observed per example: k + 1 for most learners)"}
+_YLABEL = "excess risk E[L_D(w̄)] − L_D(w*)"
+
+
+def _not_run_reason(theorem, settings):
+    avail = available().get(theorem)
+    if avail is None:
+        return f"{theorem} is not a theorem of laocheck.experiments.theorems"
+    if avail is not True:
+        return avail
+    if theorem == "HK12.Thm4.4":
+        try:
+            theorem_setup(theorem, None, settings["k"], settings["m"], settings["B"])
+        except InvalidParameterError as exc:
+            return str(exc)
+    return None
+
+
+def collect(settings, ctx):
+    """Run the sweeps, tunings and errata checks of ``settings``; a JSON-ready dict."""
+    cfg = {key: settings[key] for key in ("d", "k", "m", "B", "R")}
+    delta = float(settings.get("delta", DEFAULT_DELTA))
+    kind = settings.get("dist", "hard")
+    common = dict(B=cfg["B"], R=cfg["R"], delta=delta, kind=kind, n_jobs=ctx.jobs,
+                  alpha=float(settings.get("alpha", -1.0)), progress=ctx.progress)
+    base = dict(d=cfg["d"], k=cfg["k"], m=cfg["m"])
+    m_sweeps, not_run = {}, {}
+    for t in theorems_of(settings):
+        reason = _not_run_reason(t, cfg)
+        if reason is not None:
+            not_run[t] = reason
+            continue
+        over = settings.get("overrides", {}).get(t, {})
+        args = {**base, **common, **{key: v for key, v in over.items() if key != "m_values"}}
+        try:
+            m_sweeps[t] = sweep(t, "m", over.get("m_values", settings["m_values"]),
+                                seed=ctx.task_seed(f"bounds.m.{t}"), **args).to_dict()
+        except Exception as exc:       # shown in the report (and on stderr), not hidden
+            not_run[t] = f"the run failed: {type(exc).__name__}: {exc}"
+            ctx.progress(f"{t}: {not_run[t]}")
+    scaling = {}
+    for t in settings.get("scaling", []):
+        scaling[t] = {}
+        for var in ("d", "k"):
+            scaling[t][var] = sweep(t, var, settings[f"{var}_values"],
+                                    seed=ctx.task_seed(f"bounds.{var}.{t}"), **base,
+                                    **common).to_dict()
+    steps = {}
+    for t in settings.get("tune", []):
+        ctx.progress(f"{t} step size tuning")
+        steps[t] = tune_step(t, **base, B=cfg["B"], R_tune=settings["R_tune"],
+                             R_eval=settings["R_eval"], delta=delta, kind=kind,
+                             seed=ctx.task_seed(f"bounds.tune.{t}"), n_jobs=ctx.jobs).to_dict()
+    ids = list(settings.get("errata", []))
+    ctx.progress(f"errata checks {', '.join(ids)}")
+    records = ctx.run_checks(ids, ctx.seed, settings.get("checks_budget", "fast")) if ids else []
+    return {"config": {**cfg, "delta": delta, "dist": kind, "m_values": list(settings["m_values"])},
+            "m_sweeps": m_sweeps, "not_run": not_run, "scaling": scaling, "steps": steps,
+            "errata": [r.to_dict() for r in records]}
+
+
+# --- figures -------------------------------------------------------------------------------
+
+def sweep_figure(sw):
+    """Top: mean excess risk with its interval (band at δ) and the bound against the swept
+    variable, log-log; violations (interval above the bound) as vermillion crosses. Bottom:
+    the tightness ratio mean / bound with the interval / bound."""
+    pts = sw["points"]
+    x = [p["value"] for p in pts]
+    mean, low, high, bound = ([p[key] for p in pts] for key in ("mean", "low", "high", "bound"))
+    floor = band_floor(mean + low + high)
+    with styled():
+        fig, axes = new_figure(2, 1, size=(7.2, 5.6), sharex=True,
+                               gridspec_kw={"height_ratios": [2.2, 1]})
+        ax, axr = axes[0, 0], axes[1, 0]
+        ax.fill_between(x, [max(v, floor) for v in low], high, color=COLORS["empirical"],
+                        alpha=0.2, linewidth=0, label=f"interval at δ = {fmt(sw['delta'])}")
+        ax.plot(x, mean, marker=MARKERS["empirical"], color=COLORS["empirical"],
+                label=f"mean excess risk (R = {sw['R']} runs)")
+        ax.plot(x, bound, color=COLORS["bound"], linewidth=2, label=f"bound of {sw['theorem']}")
+        bad = [i for i, p in enumerate(pts) if p["violation"]]
+        if bad:
+            ax.plot([x[i] for i in bad], [mean[i] for i in bad], linestyle="none",
+                    marker=MARKERS["violation"], markersize=10, color=COLORS["violation"],
+                    label="violation (interval above the bound)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=floor)
+        ax.set_ylabel(_YLABEL)
+        ax.set_title(f"{sw['theorem']}: bound against empirical in {sw['variable']} "
+                     f"({sw['distribution']})")
+        ax.legend(loc="best")
+        ratio = [p["ratio"] for p in pts]
+        axr.fill_between(x, [max(lo / b, floor) for lo, b in zip(low, bound)],
+                         [h / b for h, b in zip(high, bound)], color=COLORS["empirical"],
+                         alpha=0.2, linewidth=0)
+        axr.plot(x, ratio, marker=MARKERS["empirical"], color=COLORS["empirical"],
+                 label="tightness mean / bound")
+        axr.axhline(1.0, color=COLORS["bound"], linewidth=2, label="bound (ratio 1)")
+        axr.set_yscale("log")
+        axr.set_xlabel(_XLABEL[sw["variable"]])
+        axr.set_ylabel("mean / bound")
+        axr.legend(loc="best")
+    data = {"x": x, "mean": mean, "low": low, "high": high, "bound": bound, "ratio": ratio,
+            "violations": [x[i] for i in bad], "axis_floor": floor,
+            "xlabel": _XLABEL[sw["variable"]], "ylabel": _YLABEL}
+    return fig, data
+
+
+def steps_figure(steps):
+    """One panel per tuned theorem: mean excess risk on the tuning replicates against the
+    multiple c of the theory step size; c = 1 (theory) and the tuned c marked."""
+    names = list(steps)
+    ncols = min(3, len(names))
+    nrows = math.ceil(len(names) / ncols)
+    data = {}
+    with styled():
+        fig, axes = new_figure(nrows, ncols, size=(3.4 * ncols + 0.6, 2.9 * nrows + 0.4))
+        for i, t in enumerate(names):
+            st = steps[t]
+            ax = axes[i // ncols, i % ncols]
+            c, mean = st["multipliers"], st["tune_means"]
+            ax.plot(c, mean, marker=MARKERS["neutral"], color=COLORS["neutral"],
+                    label=f"tuning runs (R = {st['R_tune']})")
+            ax.axvline(1.0, color=COLORS["empirical"], linestyle="--", label="theory η (c = 1)")
+            j = c.index(st["best_multiplier"])
+            ax.plot([c[j]], [mean[j]], linestyle="none", marker=MARKERS["tuned"], markersize=9,
+                    color=COLORS["tuned"], label=f"tuned c = {fmt(c[j])}")
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_title(t)
+            ax.set_xlabel("c (step size c·η_theory)")
+            ax.set_ylabel("mean excess risk")
+            ax.legend(fontsize=7, loc="best")
+            data[t] = {"multipliers": c, "tune_means": mean, "best_multiplier": c[j]}
+        for j in range(len(names), nrows * ncols):
+            axes[j // ncols, j % ncols].set_visible(False)
+    return fig, data
+
+
+def errata_figure(records):
+    """Each empirical erratum and its correction: the excess risk's interval divided by the
+    bound (1 = the bound); literal statements refuted (ERRATUM) in vermillion crosses."""
+    rows = [r for r in records if {"excess_mean", "excess_low", "excess_high", "bound"}
+            <= set(r["figures"] or {})]
+    labels = [r["id"] for r in rows]
+    ratio = [r["figures"]["excess_mean"] / r["figures"]["bound"] for r in rows]
+    lo = [r["figures"]["excess_low"] / r["figures"]["bound"] for r in rows]
+    hi = [r["figures"]["excess_high"] / r["figures"]["bound"] for r in rows]
+    floor = band_floor(ratio + lo + hi)
+    with styled():
+        fig, axes = new_figure(size=(7.2, 1.2 + 0.55 * max(len(rows), 1)))
+        ax = axes[0, 0]
+        for i, r in enumerate(rows):
+            bad = r["status"] == "ERRATUM"
+            role = "violation" if bad else "empirical"
+            ax.plot([max(lo[i], floor), hi[i]], [i, i], color=COLORS[role], linewidth=3)
+            ax.plot([ratio[i]], [i], linestyle="none", marker=MARKERS[role],
+                    markersize=10 if bad else 7, color=COLORS[role],
+                    label=("literal statement refuted (ERRATUM)" if bad
+                           else "corrected statement (holds)"))
+        ax.axvline(1.0, color=COLORS["bound"], linewidth=2, label="bound (ratio 1)")
+        ax.set_yticks(range(len(rows)), labels)
+        ax.set_xscale("log")
+        ax.set_ylim(-0.7, len(rows) - 0.3)
+        ax.set_xlabel("excess risk / bound (mean and interval at δ)")
+        ax.set_title("Empirical errata: the literal statement against its correction")
+        handles, names = ax.get_legend_handles_labels()
+        uniq = dict(zip(names, handles))
+        ax.legend(uniq.values(), uniq.keys(), loc="best", fontsize=8)
+    data = {"ids": labels, "ratio": ratio, "ratio_low": lo, "ratio_high": hi,
+            "status": [r["status"] for r in rows], "axis_floor": floor}
+    return fig, data
+
+
+# --- document --------------------------------------------------------------------------------
+
+def _slope_text(sw):
+    return [sw["slope"], sw["slope_low"], sw["slope_high"], sw["bound_slope"]]
+
+
+def render(data, settings):
+    """(intro blocks, sections, figures, tables) of the report; figures are
+    (FigureRef, matplotlib Figure, JSON data)."""
+    cfg = data["config"]
+    draw = set(settings.get("figures", FIGURES))
+    show = set(settings.get("tables", TABLES))
+    figures, sections, tables = [], [], []
+    intro = (Paragraph(
+        f"Each theorem's learner is run R = {cfg['R']} times per point with the step size the "
+        f"theorem prescribes (from laocheck.bounds) on distributions with exact risk "
+        f"(dist = {cfg['dist']}: HK12 Thm B.1's instance for ridge, correlated signs for lasso, "
+        f"CB11 Thm 1's P_j for AER), d = {cfg['d']}, k = {cfg['k']}, m = {cfg['m']}, "
+        f"B = {fmt(cfg['B'])} unless swept. Bands are betting confidence intervals at "
+        f"δ = {fmt(cfg['delta'])} on the proven per-run range; a violation is an interval "
+        "entirely above the bound. Slope intervals hold with probability ≥ 1 − 2δ; '–' is an "
+        "unbounded side (an interval reaching 0)."),)
+
+    # theorems against m
+    rows, blocks = [], []
+    for t, sw in data["m_sweeps"].items():
+        last = sw["points"][-1]
+        rows.append([t, sw["distribution"], last["m"], last["bound"], last["mean"], last["low"],
+                     last["high"], last["ratio"], any(p["violation"] for p in sw["points"]),
+                     *_slope_text(sw)])
+        if "m_sweeps" in draw:
+            name = f"m_{t}"
+            fig, fdata = sweep_figure(sw)
+            ref = FigureRef(name, f"{t} against m",
+                            f"mean excess risk of {t}'s learner (R = {sw['R']} runs per m, "
+                            f"d = {sw['d']}, k = {sw['k']}) with its interval at δ = "
+                            f"{fmt(sw['delta'])}, the bound, and the tightness ratio below; "
+                            f"fitted slope {fmt(sw['slope'])} against the bound's "
+                            f"{fmt(sw['bound_slope'])}.")
+            figures.append((ref, fig, fdata))
+            blocks.append(ref)
+    table = Table("theorems", ("theorem", "distribution", "m (largest)", "bound",
+                               "mean excess", "interval low", "interval high", "ratio",
+                               "violation at any m", "slope in m", "slope low", "slope high",
+                               "bound's slope"), tuple(rows))
+    tables.append(table)
+    if "theorems" in show:
+        blocks.insert(0, table)
+    sections.append(Section("Bound against empirical in m", tuple(blocks)))
+
+    if data["not_run"] and "not_run" in show:
+        t_nr = Table("not_run", ("theorem", "reason"),
+                     tuple([t, r] for t, r in data["not_run"].items()))
+        tables.append(t_nr)
+        sections.append(Section("Theorems not compared (no explicit constant, or the run failed)", (t_nr,)))
+
+    if data["scaling"]:
+        rows, blocks = [], []
+        for t, by_var in data["scaling"].items():
+            for var, sw in by_var.items():
+                rows.append([t, var, sw["values"], *_slope_text(sw),
+                             any(p["violation"] for p in sw["points"])])
+                if "scaling" in draw:
+                    name = f"{var}_{t}"
+                    fig, fdata = sweep_figure(sw)
+                    ref = FigureRef(name, f"{t} against {var}",
+                                    f"as the m figures with {var} swept over {fmt(sw['values'])} "
+                                    f"(m = {sw['m']}); fitted slope {fmt(sw['slope'])} against "
+                                    f"the bound's {fmt(sw['bound_slope'])}.")
+                    figures.append((ref, fig, fdata))
+                    blocks.append(ref)
+        table = Table("scaling", ("theorem", "variable", "values", "fitted slope", "slope low",
+                                  "slope high", "bound's slope", "violation"), tuple(rows))
+        tables.append(table)
+        if "scaling" in show:
+            blocks.insert(0, table)
+        sections.append(Section("Scaling in d and k", tuple(blocks)))
+
+    if data["steps"]:
+        rows = [[t, st["theory_eta"], st["best_multiplier"], st["tuned_eta"], st["theory_mean"],
+                 st["theory_low"], st["theory_high"], st["tuned_mean"], st["tuned_low"],
+                 st["tuned_high"], st["cost"], st["bound"]] for t, st in data["steps"].items()]
+        table = Table("steps", ("theorem", "theory η", "tuned c", "tuned η = c·η",
+                                "theory: mean excess", "low", "high", "tuned: mean excess",
+                                "low", "high", "cost (theory / tuned)", "bound"), tuple(rows))
+        tables.append(table)
+        blocks = [Paragraph(
+            "The step size is tuned over multiples c of the theory step on R_tune replicates, "
+            "then the theory and the tuned step are both run on R_eval independent replicates "
+            "(other seeds), with intervals at δ. The cost is how many times larger the theory "
+            "step's mean excess risk is.")]
+        if "steps" in show:
+            blocks.append(table)
+        if "steps" in draw:
+            fig, fdata = steps_figure(data["steps"])
+            ref = FigureRef("steps", "Theory step size against a tuned one",
+                            "mean excess risk on the tuning replicates against c; the dashed "
+                            "line is the theorem's step (c = 1), the square the tuned c.")
+            figures.append((ref, fig, fdata))
+            blocks.append(ref)
+        sections.append(Section("Theory step size against a tuned one", tuple(blocks)))
+
+    if data["errata"]:
+        rows = []
+        for r in data["errata"]:
+            f = r["figures"] or {}
+            rows.append([r["id"], r["status"], r["statement"], r["counterexample"],
+                         f.get("bound"), f.get("excess_mean"), f.get("excess_low"),
+                         f.get("excess_high"), r["correction"],
+                         f"laocheck verify --only '{r['id']}'"])
+        table = Table("errata", ("check", "status", "literal statement", "counterexample",
+                                 "bound", "mean excess", "low", "high", "correction",
+                                 "reproduce"), tuple(rows), code_columns=(9,))
+        tables.append(table)
+        blocks = [Paragraph(
+            "Empirical errata: configurations where a theorem as printed fails (its interval "
+            "lies above the bound, status ERRATUM), beside the corrected statement's check.")]
+        if "errata" in show:
+            blocks.append(table)
+        if "errata" in draw:
+            fig, fdata = errata_figure(data["errata"])
+            ref = FigureRef("errata", "Empirical errata",
+                            "excess risk over bound for each erratum's counterexample "
+                            "(vermillion crosses, above 1) and its corrected statement (blue); "
+                            "the bars are the intervals at δ.")
+            figures.append((ref, fig, fdata))
+            blocks.append(ref)
+        sections.append(Section("Violations: the errata", tuple(blocks)))
+    return intro, sections, figures, tables
+
+
+def theorems_of(settings):
+    """The theorems a spec names that laocheck knows (for validation)."""
+    unknown = [t for t in settings.get("theorems", []) if t not in THEOREMS]
+    if unknown:
+        raise InvalidParameterError(
+            f"`theorems` must be among {sorted(THEOREMS)}; got unknown {unknown}.")
+    return list(settings["theorems"])
+

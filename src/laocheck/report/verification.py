@@ -1,0 +1,181 @@
+"""The ``verification`` report: the whole check catalog, per paper, with the errata.
+
+Data (:func:`collect`): the :class:`laocheck.checks.CheckRecord` of every check the spec selects,
+run with the report's seed and the spec's ``checks_budget`` (the numbers of
+``laocheck verify --seed``), or read from a ``laocheck verify --json`` file. Rendering
+(:func:`render`) tabulates the records and draws the worst ratios the adversarial searches
+found.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..checks import CheckRecord, Status, checks
+from ..exceptions import InvalidParameterError
+from ._document import FigureRef, Paragraph, Section, Table, fmt
+from ._style import COLORS, MARKERS, new_figure, styled
+
+__all__ = ["collect", "render", "FIGURES", "TABLES", "key_figures"]
+
+FIGURES = ("summary", "worst_ratios")
+TABLES = ("summary", "checks", "errata")
+STATUSES = tuple(s.value for s in Status)
+_PAPERS = {"CB11": "CB11: Cesa-Bianchi, Shalev-Shwartz, Shamir (JMLR 2011)",
+           "HK12": "HK12: Hazan, Koren (ICML 2012)",
+           "KS15": "KS15: Kukliansky, Shamir (ICML 2015)",
+           "LAO": "LAO: properties of all three papers"}
+_STATUS_COLORS = {"PASS": COLORS["tuned"], "ERRATUM": COLORS["violation"],
+                  "FAIL": COLORS["exact"], "INCONCLUSIVE": COLORS["neutral"]}
+
+
+def collect(settings, ctx, from_doc=None):
+    """The records (JSON-ready dicts) and where they come from."""
+    if from_doc is not None:
+        if not isinstance(from_doc, dict) or not isinstance(from_doc.get("checks"), list):
+            raise InvalidParameterError(
+                "`--from` must be a `laocheck verify --json` file (a JSON object with a "
+                "'checks' list).")
+        records = [CheckRecord.from_dict(doc).to_dict() for doc in from_doc["checks"]]
+        run = from_doc.get("run", {})
+        return {"source": "file", "seed": run.get("seed"), "checks_budget": run.get("budget"),
+                "verify_provenance": run.get("provenance"), "records": records}
+    selected = checks(settings.get("only") or None)
+    if not selected:
+        raise InvalidParameterError(f"`only` of the spec matches no check: {settings.get('only')}.")
+    ids = [c.id for c in selected]
+    budget = settings.get("checks_budget", "fast")
+    ctx.progress(f"{len(ids)} checks at budget {budget}")
+    records = ctx.run_checks(ids, ctx.seed, budget)
+    return {"source": "run", "seed": ctx.seed, "checks_budget": budget,
+            "verify_provenance": None, "records": [r.to_dict() for r in records]}
+
+
+def paper_of(check_id):
+    return check_id.split(".", 1)[0]
+
+
+def key_figures(record, limit=6):
+    """The record's scalar figures (numbers, booleans, short strings), at most ``limit``; the
+    full figures are in report.json."""
+    out = {}
+    for key, value in (record["figures"] or {}).items():
+        if isinstance(value, (bool, int, float)) or (isinstance(value, str) and len(value) <= 40):
+            out[key] = value
+        if len(out) == limit:
+            break
+    return out
+
+
+def worst_ratio_figure(records):
+    """Horizontal bars: the worst ratio lhs / rhs each adversarial search found (≤ 1: the
+    inequality holds; the gap to 1 is its slack), coloured by status."""
+    rows = sorted((r for r in records if isinstance((r["figures"] or {}).get("worst_ratio"),
+                                                    (int, float))),
+                  key=lambda r: r["figures"]["worst_ratio"])
+    ids = [r["id"] for r in rows]
+    ratios = [float(r["figures"]["worst_ratio"]) for r in rows]
+    with styled():
+        fig, axes = new_figure(size=(7.2, 1.0 + 0.24 * max(len(rows), 1)))
+        ax = axes[0, 0]
+        for status in STATUSES:
+            idx = [i for i, r in enumerate(rows) if r["status"] == status]
+            if idx:
+                ax.barh(idx, [ratios[i] for i in idx], color=_STATUS_COLORS[status], height=0.7,
+                        label=status)
+        ax.axvline(1.0, color=COLORS["bound"], linewidth=2, label="lhs = rhs (ratio 1)")
+        ax.set_yticks(range(len(ids)), ids, fontsize=7)
+        ax.set_ylim(-0.6, len(ids) - 0.4)
+        ax.set_xlim(0, max(ratios + [1.0]) * 1.08)
+        ax.set_xlabel("worst ratio lhs / rhs found by the adversarial search")
+        ax.set_title("How tight each inequality is: worst ratio found (≤ 1 holds)")
+        ax.legend(loc="lower right", fontsize=8)
+    return fig, {"ids": ids, "worst_ratio": ratios, "status": [r["status"] for r in rows]}
+
+
+def summary_figure(counts):
+    """Stacked horizontal bars: checks per paper by status."""
+    papers = list(counts)
+    with styled():
+        fig, axes = new_figure(size=(7.2, 0.9 + 0.5 * len(papers)))
+        ax = axes[0, 0]
+        left = [0] * len(papers)
+        for status in STATUSES:
+            vals = [counts[p][status] for p in papers]
+            if any(vals):
+                ax.barh(range(len(papers)), vals, left=left, color=_STATUS_COLORS[status],
+                        label=status, height=0.6)
+            left = [a + b for a, b in zip(left, vals)]
+        ax.set_yticks(range(len(papers)), papers)
+        ax.invert_yaxis()
+        ax.set_xlabel("checks")
+        ax.set_title("Verdicts per paper")
+        ax.legend(loc="lower right", fontsize=8)
+    return fig, {"papers": papers, "counts": counts}
+
+
+def render(data, settings):
+    records = data["records"]
+    draw = set(settings.get("figures", FIGURES))
+    show = set(settings.get("tables", TABLES))
+    by_paper = {}
+    for r in records:
+        by_paper.setdefault(paper_of(r["id"]), []).append(r)
+    counts = {p: {s: Counter(r["status"] for r in rs)[s] for s in STATUSES}
+              for p, rs in by_paper.items()}
+    total = {s: sum(c[s] for c in counts.values()) for s in STATUSES}
+    family = sum(r["delta"] for r in records)
+    figures, sections, tables = [], [], []
+    intro = (Paragraph(
+        f"{len(records)} checks ({', '.join(f'{s} {total[s]}' for s in STATUSES)}), seed "
+        f"{fmt(data['seed'])}, check budget {fmt(data['checks_budget'])}, from "
+        f"{'this run' if data['source'] == 'run' else 'a laocheck verify --json file'}. "
+        f"PASS: the statement holds (exactly, or at the stated δ); ERRATUM: the literal "
+        f"statement of the paper is false (counterexample given; its correction is a check of "
+        f"its own); FAIL: refuted; INCONCLUSIVE: the budget cannot decide. Family-wise "
+        f"false-FAIL probability ≤ {fmt(family)} (the sum of the checks' δ)."),)
+    summary_rows = tuple([p, *[counts[p][s] for s in STATUSES], len(by_paper[p])]
+                         for p in by_paper)
+    t_sum = Table("summary", ("paper", *STATUSES, "checks"), summary_rows)
+    tables.append(t_sum)
+    blocks = [t_sum] if "summary" in show else []
+    if "summary" in draw:
+        fig, fdata = summary_figure(counts)
+        ref = FigureRef("summary", "Verdicts per paper", "number of checks of each paper by "
+                        "status (LAO: properties shared by the three papers).")
+        figures.append((ref, fig, fdata))
+        blocks.append(ref)
+    if "worst_ratios" in draw:
+        fig, fdata = worst_ratio_figure(records)
+        ref = FigureRef("worst_ratios", "Worst ratios of the adversarial searches",
+                        "for each inequality checked by a seeded adversarial search, the largest "
+                        "lhs / rhs found; ≤ 1 means it holds there, the gap to 1 is how tight "
+                        "the inequality is (a ratio of 1 is attained).")
+        figures.append((ref, fig, fdata))
+        blocks.append(ref)
+    sections.append(Section("Summary", tuple(blocks)))
+
+    statements = {r["id"]: r["statement"] for r in records}
+    erratum_rows = tuple(
+        [r["id"], r["statement"], r["counterexample"], r["correction"],
+         statements.get(r["correction"], ""),
+         f"laocheck verify --only '{r['id']}' --seed {fmt(data['seed'])}"]
+        for r in records if r["status"] == Status.ERRATUM.value)
+    t_err = Table("errata", ("check", "literal statement", "counterexample", "correction",
+                             "corrected statement", "reproduce"), erratum_rows, code_columns=(5,))
+    tables.append(t_err)
+    if "errata" in show:
+        sections.append(Section(f"Errata ({len(erratum_rows)})", (Paragraph(
+            "Literal statements of the papers that are false, with the counterexample found, "
+            "the check of the corrected statement and the command that reproduces it."),
+            t_err)))
+    for p, rs in by_paper.items():
+        rows = tuple([r["id"], r["status"], r["expected"], r["citation"], r["statement"],
+                      r["method"], r["delta"], r["detectable"], key_figures(r)] for r in rs)
+        t = Table(f"checks_{p}", ("check", "status", "expected", "citation", "statement",
+                                  "method", "δ", "smallest detectable violation",
+                                  "key figures"), rows)
+        tables.append(t)
+        if "checks" in show:
+            sections.append(Section(f"{_PAPERS.get(p, p)}: {len(rs)} checks", (t,)))
+    return intro, sections, figures, tables

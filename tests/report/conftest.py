@@ -1,0 +1,20 @@
+"""The three standard reports rendered once per test session at the specs' tiny budget."""
+
+from pathlib import Path
+
+import pytest
+
+from laocheck.report import KINDS, Context, build_report, load_spec
+
+SPECS = Path(__file__).resolve().parents[2] / "reports"
+NAMES = ("bounds", "verification", "rho")
+SEED = 3
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """{name: BuiltReport} of the three standard reports (budget tiny, seed 3)."""
+    out = tmp_path_factory.mktemp("reports")
+    return {name: build_report(load_spec(SPECS / f"{name}.toml", KINDS), out, budget="tiny",
+                               ctx=Context(seed=SEED, budget="tiny"))
+            for name in NAMES}
