@@ -29,6 +29,7 @@ __all__ = [
     "check_sample",
     "check_within",
     "fail",
+    "check_real",
 ]
 
 
@@ -253,3 +254,35 @@ def check_within(name, arr, lower, upper):
         raise InvalidParameterError(
             f"`{name}` must lie in [lower, upper]; got a value {worst!r} outside "
             f"[{float(np.min(lower))!r}, {float(np.max(upper))!r}].")
+
+
+def check_real(name, value, *, low=None, high=None, low_open=False, rule=None):
+    """A finite real number within [low, high] (``low_open``: low < value), as float.
+
+    Refuses what ``check_scalar`` lets through by coercion: datetime64/timedelta64 and other
+    non-numeric numpy scalars, and integers too large for a double (an InvalidParameterError,
+    not an OverflowError). ``rule`` says why the range is what it is (appended to the message).
+    """
+    if isinstance(value, (np.datetime64, np.timedelta64)) or (
+            isinstance(value, np.ndarray) and value.dtype.kind in "mMOSUV"):
+        raise InvalidParameterError(
+            f"`{name}` must be a real number; got {name}={_show(value)} "
+            f"(type {type(value).__name__}).")
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        try:
+            float(value)
+        except OverflowError:
+            raise InvalidParameterError(
+                f"`{name}` must be a finite real number; got an integer with "
+                f"{len(str(abs(int(value))))} digits (beyond the largest double).") from None
+    out = check_scalar(name, value)
+    why = f" ({rule})" if rule else ""
+    if low is not None and (out < low or (low_open and out == low)):
+        span = f"{low:g} {'<' if low_open else '<='} {name}" + (f" <= {high:g}" if high is not None else "")
+        raise InvalidParameterError(
+            f"`{name}` must satisfy {span}{why}; got {name}={out!r}.")
+    if high is not None and out > high:
+        span = (f"{low:g} {'<' if low_open else '<='} " if low is not None else "") + f"{name} <= {high:g}"
+        raise InvalidParameterError(
+            f"`{name}` must satisfy {span}{why}; got {name}={out!r}.")
+    return out

@@ -24,7 +24,7 @@ sign·(a ΔC1 − ΔC2); it is flushed when it changes or leaves. When s < 2⁻�
 map is increasing, so the tree keeps its shape), in O(active coordinates).
 """
 import numpy as np
-from libc.math cimport fabs
+from libc.math cimport fabs, isfinite
 from libc.stdint cimport uint64_t
 from numpy.random cimport bitgen_t
 
@@ -108,8 +108,11 @@ cdef long insert(Node* T, long root, long i) noexcept nogil:
 
 
 cdef long erase(Node* T, long x, long i) noexcept nogil:
-    """Remove node i (present) from subtree x; returns the new subtree root."""
+    """Remove node i (present) from subtree x; returns the new subtree root (a node that is
+    not found, which only a broken order could cause, leaves the subtree as it is)."""
     cdef long r
+    if x < 0:
+        return x
     if x == i:
         r = merge(T, T[x].left, T[x].right)
         T[i].left = -1
@@ -143,6 +146,7 @@ cdef class AERState:
     """The state of a CB11 Fig. 2 run (see the module docstring)."""
     cdef public double s, theta, C1, C2, B, lam
     cdef public long t, d, root, n_renorms
+    cdef public long failed        # 0, or the step whose update was non-finite (run stops)
     cdef public double renorm_low
     cdef unsigned char[::1] buf
     cdef Node* T
@@ -164,6 +168,7 @@ cdef class AERState:
         self.t = 0
         self.root = -1
         self.n_renorms = 0
+        self.failed = 0
         self.renorm_low = 1.0 / 256.0
         self.buf = np.zeros(d * sizeof(Node), dtype=np.uint8)
         self.T = <Node*>&self.buf[0]
@@ -391,6 +396,9 @@ cdef class AERState:
                 if self.t > 1:
                     self.s *= 1.0 - 1.0 / self.t
                 c = 2.0 * (yhat - y) / (self.lam * self.t * self.s)
+                if not isfinite(c):                    # overflow: stop (the caller raises)
+                    self.failed = self.t
+                    break
                 for a in range(half):
                     j = perm[a]
                     if v[a] == 0.0:
@@ -401,12 +409,17 @@ cdef class AERState:
                         self.root = erase(T, self.root, j)
                     else:
                         unew = -c * v[a]
+                    if not isfinite(unew):
+                        self.failed = self.t
+                        break
                     if unew != 0.0:
                         self.sign[j] = 1 if unew > 0 else -1
                         T[j].key = fabs(unew) + self.theta
                         self.root = insert(T, self.root, j)
                     else:
                         self.sign[j] = 0
+                if self.failed:
+                    break
                 # eq. (11): projection onto {‖w‖₁ <= B}
                 if self.root >= 0:
                     L = T[self.root].sum - self.theta * T[self.root].cnt

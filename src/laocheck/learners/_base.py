@@ -19,11 +19,41 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import (check_distribution, check_int, check_nonnegative_vector,
-                           check_positive, check_rng)
+                           check_real, check_rng)
 from ..estimators import AliasTable
 from ..exceptions import InvalidParameterError
 
-__all__ = ["BudgetedLearner", "DataPointSampling", "check_k"]
+__all__ = ["BudgetedLearner", "DataPointSampling", "check_k", "check_scale", "SCALE_RANGE",
+           "MAX_STEPS"]
+
+#: The range of every scale a learner takes: the radius B, the step η or λ, the smoothing ε
+#: and the entries of X and y (0 allowed for the data). One step multiplies at most three of
+#: them (e.g. η·φ̃·x̃ with φ̃ ~ ‖w‖·x/w), so within 1e-100..1e100 no product of a step
+#: overflows or underflows to 0; beyond it the papers' updates are not representable in
+#: doubles. Validated before any work.
+SCALE_RANGE = (1e-100, 1e100)
+#: At most this many steps (m, n_total, n_steps): the step counters are 64-bit integers.
+MAX_STEPS = 2**62
+
+
+def check_scale(name, value, what="a scale"):
+    """A float in SCALE_RANGE (see there), for B, η, λ, ε."""
+    return check_real(name, value, low=SCALE_RANGE[0], high=SCALE_RANGE[1],
+                      rule=f"{what}; within it no product of a step overflows or underflows")
+
+
+def check_data_range(X, y):
+    """max|X| and max|y| within SCALE_RANGE's upper end (0 allowed), before any work."""
+    for name, arr in (("X", X), ("y", y)):
+        if arr.size:
+            flat = int(np.argmax(np.abs(arr)))
+            top = float(np.abs(arr.flat[flat]))
+            if top > SCALE_RANGE[1]:
+                where = np.unravel_index(flat, arr.shape)
+                raise InvalidParameterError(
+                    f"`{name}` must satisfy max|{name}| <= {SCALE_RANGE[1]:g} (a step multiplies "
+                    f"up to three scales such as x, y, B, η: beyond, they overflow); got "
+                    f"|{name}[{', '.join(map(str, where))}]|={top!r}.")
 
 
 def check_k(k, d, low=1):
@@ -35,6 +65,10 @@ def check_k(k, d, low=1):
             f"`k` must satisfy k <= d (k of the d attributes of an example); got k={k} with "
             f"n_features = {d}.")
     return k
+
+
+class _NonFinite(Exception):
+    """A kernel stopped: its step ``args[0]`` made the iterate non-finite."""
 
 
 class BudgetedLearner(RegressorMixin, BaseEstimator):
@@ -94,7 +128,7 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         stream from a pool of rows, for runs longer than any array one would hold (no m × d
         array; the benchmarks use it at d = 10⁵). The same as ``fit`` on the pool tiled to
         n_steps rows; the theory step takes m = n_steps (or ``n_total``). Returns self."""
-        n_steps = check_int("n_steps", n_steps, low=1)
+        n_steps = check_int("n_steps", n_steps, low=1, high=MAX_STEPS)
         self._reset()
         X, y = self._data(X, y, reset=True)
         return self._run(X, y, n_steps, n_steps=n_steps)
@@ -106,16 +140,26 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
                 delattr(self, name)
 
     def _run(self, X, y, m, n_steps=None):
+        check_data_range(X, y)
         if not hasattr(self, "_state"):
             n_total = getattr(self, "n_total", None)
             if n_total is not None:
-                m = check_int("n_total", n_total, low=1)
+                m = check_int("n_total", n_total, low=1, high=MAX_STEPS)
             config = self._validate(X.shape[1], m)
             self._rng = check_rng(self.random_state)
             self._start(X.shape[1], config)
             self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
             self.draws_ = None
-        attributes, draws = self._advance(X, y, n_steps)
+        try:
+            attributes, draws = self._advance(X, y, n_steps)
+        except _NonFinite as exc:
+            del self._state                 # the run cannot go on: fit again
+            raise InvalidParameterError(
+                f"`X`, `y` and the parameters of {type(self).__name__} gave a non-finite "
+                f"iterate at step {exc.args[0]} (the estimate overflowed: its magnitude grows "
+                f"with max|x|, max|y|, B and 1/min q, and ‖w‖²x_j/w_j is unbounded when a "
+                f"sampled w_j is tiny); rescale X and y towards the papers' ‖x‖ <= 1, "
+                f"|y| <= B.") from None
         self.attributes_per_example_ = np.concatenate(
             [self.attributes_per_example_, np.asarray(attributes, dtype=np.int64)])
         self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
@@ -134,8 +178,22 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
                 names = ", ".join(repr(n) for n in self._step_names)
                 raise InvalidParameterError(
                     f"`{self._step_param}` must be {names} or a float > 0; got {value!r}.")
-            return self._theory_step(value, m, d, config)
-        return check_positive(self._step_param, value)
+            step = self._theory_step(value, m, d, config)
+            if not SCALE_RANGE[0] <= step <= SCALE_RANGE[1]:
+                raise InvalidParameterError(
+                    f"`{self._step_param}`={value!r} gives {step!r} for these B and m={m}, "
+                    f"outside {SCALE_RANGE[0]:g}..{SCALE_RANGE[1]:g} (the theorem's step "
+                    f"underflows or overflows: B, k, d or m is extreme); pass a float.")
+            return step
+        return check_scale(self._step_param, value, "a step size")
+
+    def _radius(self):
+        return check_scale("B", self.B, "a radius")
+
+    def _check_state(self, failed):
+        """Raise (through ``_run``) when the kernel stopped at a non-finite step."""
+        if failed:
+            raise _NonFinite(failed)
 
     # -- scikit-learn plumbing -------------------------------------------------------------
 
@@ -188,8 +246,8 @@ class DataPointSampling(BudgetedLearner):
 
     def _validate(self, d, m):
         k = check_k(self.k, d)
-        B = check_positive("B", self.B)
-        n_inner = check_int("n_inner", self.n_inner, low=1)
+        B = self._radius()
+        n_inner = check_int("n_inner", self.n_inner, low=1, high=2**20)
         q = self._q(d)
         moments = None if self.second_moments is None else self._moments(d)
         eta = self._step_size(m, d, (k, B, q, moments))
@@ -223,4 +281,5 @@ class DataPointSampling(BudgetedLearner):
                   else None)
         self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record, n_inner,
                         -1 if n_steps is None else n_steps)
+        self._check_state(self._state.failed)
         return attributes, record

@@ -17,7 +17,7 @@ taken relative to a common offset c, z±_i = exp(a_i − c), and
   256-fold change of Z.
 """
 import numpy as np
-from libc.math cimport exp, fabs, log
+from libc.math cimport exp, fabs, isfinite, log
 from numpy.random cimport bitgen_t
 
 from laocheck.estimators._samplers cimport bitgen_of
@@ -45,6 +45,7 @@ cdef class LassoState:
     """
     cdef public double B, C, c, Z
     cdef public long t, d, since_exact, n_shifts
+    cdef public long failed       # 0, or the step whose iterate became non-finite (run stops)
     cdef double[::1] cells
     cdef double[::1] wt           # |z⁺_i − z⁻_i| (offset units), padded to blocks of 8
     cdef double[::1] tree
@@ -62,6 +63,7 @@ cdef class LassoState:
         self.t = 0
         self.since_exact = 0
         self.n_shifts = 0
+        self.failed = 0
         self.nblocks = (d + 7) // 8
         self.cap = 1
         while self.cap < self.nblocks:
@@ -230,6 +232,9 @@ cdef class LassoState:
                     cl[3] = new_m
                     Z += (new_p + new_m) - (old_p + old_m)
                     btree_set(wt, tree, cap, i, fabs(new_p - new_m))
+                if not isfinite(Z):                    # NaN from an overflowed φ̃ x̃: stop
+                    self.failed = self.t + 1
+                    break
                 self.t += 1
                 self.since_exact += 1
                 if Z > 256.0 or Z < 1.0 / 256.0:

@@ -19,7 +19,7 @@ Randomness: the caller's Generator through ``bitgen_t`` (see laocheck.estimators
 """
 import numpy as np
 cimport cython
-from libc.math cimport ldexp, sqrt
+from libc.math cimport isfinite, ldexp, sqrt
 from numpy.random cimport bitgen_t
 
 from laocheck.estimators._rng cimport geometric_half
@@ -74,6 +74,7 @@ cdef class RidgeState:
     cdef public double s, norm_sq, C, B
     cdef public double fold_low   # fold s into u below this (tests raise it to force folds)
     cdef public long t, d, since_exact, n_folds
+    cdef public long failed       # 0, or the step whose iterate became non-finite (run stops)
     cdef double[::1] u
     cdef double[::1] am           # am[2i] = flushed Σ of coordinate i, am[2i + 1] = its mark
     cdef double[::1] wt           # u_i² padded to whole blocks of 8
@@ -94,6 +95,7 @@ cdef class RidgeState:
         self.since_exact = 0
         self.fold_low = 1.0 / 256.0
         self.n_folds = 0
+        self.failed = 0
         self.am = np.zeros(2 * self.d)
         self.nblocks = (self.d + 7) // 8
         self.cap = 1
@@ -247,6 +249,9 @@ cdef class RidgeState:
                 # lines 10-11: v = w − η φ̃ x̃, on the k coordinates of x̃
                 norm_sq = sparse_step(u, am, wt, tree, cap, idx, val, nnz, eta * phi, s, C,
                                       norm_sq)
+                if not isfinite(norm_sq):              # overflow: stop (the caller raises)
+                    self.failed = self.t + 1
+                    break
                 s = project_l2(s, norm_sq, B)          # line 12: w = v · B / max(‖v‖, B)
                 if self.upkeep_due(s):
                     self.upkeep(s, C, norm_sq)
@@ -328,6 +333,9 @@ cdef class RidgeState:
                 attributes[step] = seen
                 norm_sq = sparse_step(u, am, wt, tree, cap, idx, val, nnz, eta * phi, s, C,
                                       norm_sq)                       # Alg. 1 lines 10-11
+                if not isfinite(norm_sq):                            # overflow: stop
+                    self.failed = self.t + 1
+                    break
                 s = project_l2(s, norm_sq, B)                        # line 12
                 if self.upkeep_due(s):
                     self.upkeep(s, C, norm_sq)

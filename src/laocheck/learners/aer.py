@@ -13,7 +13,7 @@ from .._validation import check_int, check_positive
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
-from ._base import BudgetedLearner, check_k
+from ._base import BudgetedLearner, check_k, check_scale
 from .full_information import project_l1_ball
 
 __all__ = ["AER", "Baseline", "aer_lambda"]
@@ -34,12 +34,36 @@ def aer_lambda(m, k, d, which="statement"):
     return float(bounds.evaluate(fid, d=d, k=k, m=m))
 
 
-def _check_even_k(k, d):
-    k = check_k(k, d, low=2)
+def _check_even_k(k, d, half_of_d=False):
+    """An even k >= 2 with k <= d (Baseline: a k-subset of [d]) or, ``half_of_d``, k/2 <= d
+    (AER: C is a k/2-subset; the k/2 draws i may repeat coordinates)."""
+    if half_of_d:
+        k = check_int("k", k, low=2)
+        if k // 2 > d:
+            raise InvalidParameterError(
+                f"`k` must satisfy k/2 <= d (C is a k/2-subset of the d attributes); got k={k} "
+                f"with n_features = {d}.")
+    else:
+        k = check_k(k, d, low=2)
     if k % 2:
         raise InvalidParameterError(f"`k` must be even (CB11: k/2 attributes for v and k/2 for "
                                     f"ŷ; Fig. 1 splits C in halves); got k={k}.")
     return k
+
+
+#: AER's first step moves w by at most Q·B with Q = 4 d max|x| (B max|x| + max|y|)/(k λ B)
+#: (eq. (10) at t = 1 with |ŷ| <= (2/k)(k/2)‖w‖₁ max|x|... <= B max|x| and v_j <= (2/k) d |x_j|);
+#: the O(log d) projection keeps its keys relative to one offset, so it is accurate to ~Q
+#: units in the last place: Q is kept below 2^12 (ball and iterate to 1e-12).
+AER_MAX_STEP_RATIO = 2.0 ** 12
+
+
+def aer_step_ratio(X, y, k, lam, B):
+    """Q above: the largest first-step update of CB11 Fig. 2 in units of the radius B."""
+    xmax = float(np.max(np.abs(X))) if X.size else 0.0
+    ymax = float(np.max(np.abs(y))) if y.size else 0.0
+    d = X.shape[1]
+    return 4.0 * d * xmax * (B * xmax + ymax) / (k * lam * B)
 
 
 class AER(BudgetedLearner):
@@ -53,8 +77,10 @@ class AER(BudgetedLearner):
     Parameters
     ----------
     k : even int >= 2 (k/2 <= d)
-    B : float > 0, the L1 radius.
-    lam : "theory", "proof" or float > 0
+    B : float in [1e-100, 1e100], the L1 radius.
+    lam : "theory", "proof" or float in [1e-100, 1e100]
+        (and large enough for the data: the first step may move w by at most 2^12 B, see
+        ``AER_MAX_STEP_RATIO``; a smaller λ raises before any step)
         Pegasos' λ. ``"theory"``: CB11 Thm 12's λ = 12 d √(log m/(mk)) as stated (m = the rows
         of ``fit``, or ``n_total``); ``"proof"``: the proof's λ = 16 d √(log m/(km)).
     n_total : int or None, the m of the theory λ for ``partial_fit``.
@@ -94,8 +120,8 @@ class AER(BudgetedLearner):
         return aer_lambda(m, config, d, "statement" if name == "theory" else "proof")
 
     def _validate(self, d, m):
-        k = _check_even_k(self.k, d)
-        B = check_positive("B", self.B)
+        k = _check_even_k(self.k, d, half_of_d=True)
+        B = self._radius()
         lam = self._step_size(m, d, k)
         return k, B, lam
 
@@ -107,11 +133,20 @@ class AER(BudgetedLearner):
 
     def _advance(self, X, y, n_steps):
         k = self._k
+        ratio = aer_step_ratio(X, y, k, self.lam_, self._state.B)
+        if ratio > AER_MAX_STEP_RATIO:
+            raise InvalidParameterError(
+                f"`lam`={self.lam_!r} is too small for these X, y and B={self._state.B!r}: "
+                f"CB11 Fig. 2's first step moves w by up to {ratio:.3g} times B, and the "
+                f"O(log d) projection is accurate (iterate in the ball to 1e-12) only up to "
+                f"{AER_MAX_STEP_RATIO:g}; need lam >= "
+                f"{self.lam_ * ratio / AER_MAX_STEP_RATIO:.6g} (or smaller max|x|, max|y|).")
         m = X.shape[0] if n_steps is None else n_steps
         attributes = np.zeros(m, dtype=np.int_)
         record = np.full((m, k), -1, dtype=np.int_) if self.record_draws else None
         self._state.run(self._rng, X, y, k, attributes, record,
                         -1 if n_steps is None else n_steps)
+        self._check_state(self._state.failed)
         return attributes, record
 
 
@@ -169,11 +204,11 @@ class Baseline(BudgetedLearner):
 
     def _validate(self, d, m):
         k = _check_even_k(self.k, d)
-        B = check_positive("B", self.B)
+        B = self._radius()
         if self.variant not in ("corrected", "literal"):
             raise InvalidParameterError(
                 f"`variant` must be 'corrected' or 'literal'; got {self.variant!r}.")
-        max_iter = check_int("max_iter", self.max_iter, low=1)
+        max_iter = check_int("max_iter", self.max_iter, low=1, high=2**40)
         tol = check_positive("tol", self.tol)
         return k, B, max_iter, tol
 

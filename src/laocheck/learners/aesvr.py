@@ -3,16 +3,20 @@
 
 import numpy as np
 
-from .._validation import check_positive, check_scalar
+from .._validation import check_real
 from ..estimators import aesvr_coefficients
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ..reference.estimators import genest_sample_size, genest_small_orders
-from ._base import BudgetedLearner, check_k
+from ._base import SCALE_RANGE, BudgetedLearner, check_k, check_scale
 from ._ridge import RidgeState
 from .ridge import initial_point, theory_step_size
 
 __all__ = ["AESVR"]
+
+#: GenEst's B (2B/ε by default) at most 2^30: N = ⌈4B²⌉ <= 2^62 fits the kernel's 64-bit count
+#: (a larger N is never reached in practice: orders above 2 log₂ N have probability ~1/N²).
+GENEST_MAX_B = 2.0 ** 30
 
 
 class AESVR(BudgetedLearner):
@@ -71,15 +75,22 @@ class AESVR(BudgetedLearner):
 
     def _validate(self, d, m):
         k = check_k(self.k, d)
-        B = check_positive("B", self.B)
+        B = self._radius()
         eta = self._step_size(m, d, (k, B))
         w1 = initial_point(self.initial, d, B)
-        eps = check_positive("eps", self.eps)
-        delta = check_scalar("delta", self.delta)
-        if delta < 0:
-            raise InvalidParameterError(f"`delta` must be >= 0; got delta={delta}.")
-        gB = 2 * B / eps if self.genest_B is None else check_positive("genest_B",
-                                                                      self.genest_B)
+        eps = check_scale("eps", self.eps, "a smoothing accuracy")
+        delta = check_real("delta", self.delta, low=0.0, high=SCALE_RANGE[1],
+                           rule="an insensitivity")
+        if self.genest_B is None:
+            gB = 2 * B / eps
+            if not gB <= GENEST_MAX_B:
+                raise InvalidParameterError(
+                    f"`eps` must satisfy eps >= 2B/{GENEST_MAX_B:g} = {2 * B / GENEST_MAX_B:.6g} "
+                    f"(GenEst draws N = ⌈4(2B/ε)²⌉ per factor, a 64-bit count); got eps={eps!r} "
+                    f"with B={B!r}.")
+        else:
+            gB = check_real("genest_B", self.genest_B, low=SCALE_RANGE[0], high=GENEST_MAX_B,
+                            rule="GenEst draws N = ⌈4B²⌉ per factor, a 64-bit count")
         N = int(genest_sample_size(gB))
         return k, B, eta, w1, eps, delta, N
 
@@ -101,6 +112,7 @@ class AESVR(BudgetedLearner):
         pos = self._state.run_aesvr(self._rng, X, y, self._k, self.eta_, a, N, threshold, eps,
                                     delta, attributes, record,
                                     -1 if n_steps is None else n_steps)
+        self._check_state(self._state.failed)
         if record is not None:
             if pos < 0:
                 raise RuntimeError("the draw record overflowed; fit fewer rows per call "

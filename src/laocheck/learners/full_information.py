@@ -24,22 +24,55 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_int, check_positive
+from .._validation import check_int, check_positive, check_real, check_vector
 from ..exceptions import InvalidParameterError
 
 __all__ = ["OnlineRidge", "OnlineLasso", "OfflineRidge", "OfflineLasso", "project_l1_ball"]
 
 
 def project_l1_ball(v, B):
-    """Euclidean projection of v onto {‖w‖₁ <= B} (Duchi et al. 2008, Fig. 1), O(d log d)."""
-    v = np.asarray(v, dtype=np.float64)
-    if np.abs(v).sum() <= B:
+    """Euclidean projection of v onto {‖w‖₁ <= B} (Duchi et al. 2008, Fig. 1), O(d log d).
+
+    Works over the whole range of doubles (the projection is scale-equivariant): v any finite
+    vector, B any positive normal double. Computed in the gaps g_i = max_j |v_j| − |v_i| to
+    the largest entry, scaled by a power of two so that B is about 1: the kept entries have
+    g_i < B, and w_i = t − g_i with t = (B + Σ_kept g)/ρ, so nothing of the size of max|v|
+    is ever subtracted from something of the size of B (the textbook form |v_i| − θ loses
+    every digit when max|v| ≫ B). The output is in the ball to rounding (relative 1e-15).
+    """
+    v = check_vector("v", v)
+    B = check_real("B", B, low=np.finfo(np.float64).tiny,
+                   rule="a positive normal double; the ball of a subnormal radius has no "
+                        "relative precision")
+    return _project_l1(v, B)
+
+
+def _project_l1(v, B):
+    """``project_l1_ball`` without the validation (v finite float64, B a positive normal)."""
+    a = np.abs(v)
+    with np.errstate(over="ignore"):       # the sum may round to inf: then it is > B anyway
+        inside = a.sum() <= B
+    if inside:
         return v.copy()
-    u = np.sort(np.abs(v))[::-1]
-    cssv = np.cumsum(u)
-    rho = np.nonzero(u * np.arange(1, u.size + 1) > cssv - B)[0][-1]
-    theta = (cssv[rho] - B) / (rho + 1.0)
-    return np.sign(v) * np.maximum(np.abs(v) - theta, 0.0)
+    top = a.max()
+    gaps = top - a                         # exact within a factor 2 of top; <= top: no overflow
+    cand = np.flatnonzero(gaps < B)        # the support lies here (g_(ρ) < B, see above)
+    e = np.frexp(B)[1]                     # B·2^-e in [1/2, 1): sums of <= d gaps < d
+    g = np.sort(np.ldexp(gaps[cand], -e))
+    b = np.ldexp(B, -e)
+    csum = np.cumsum(g)
+    j = np.arange(1, g.size + 1)
+    # Duchi et al.'s rule in the gaps: ρ = max{j : g_(j) < (b + Σ_{r<=j} g_(r))/j}
+    keep = np.flatnonzero(g * j < b + csum)
+    rho = int(keep[-1]) + 1                # j = 1 (g = 0 < b) always qualifies
+    t = (b + csum[rho - 1]) / rho
+    out = np.zeros_like(v)
+    w = np.maximum(t - np.ldexp(gaps[cand], -e), 0.0)
+    out[cand] = np.sign(v[cand]) * np.ldexp(w, e)
+    total = np.abs(out).sum()
+    if total > B:                          # rounding in the last bits: shrink onto the ball
+        out *= B / total
+    return out
 
 
 class _FullInformation(RegressorMixin, BaseEstimator):

@@ -15,10 +15,10 @@ moments plugged in), and a float ``eta`` is used in both phases.
 import numpy as np
 
 from .. import bounds
-from .._validation import check_int, check_positive
+from .._validation import check_int, check_real
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
-from ._base import BudgetedLearner, check_k
+from ._base import BudgetedLearner, check_k, check_scale
 from .lasso import AELR, GAELR
 from .ridge import AERR, GAERR
 
@@ -80,8 +80,8 @@ class _TwoPhase(BudgetedLearner):
 
     def _validate(self, d, m_total):
         k = check_k(self.k, d)
-        B = check_positive("B", self.B)
-        delta = check_positive("delta", self.delta)
+        B = self._radius()
+        delta = check_real("delta", self.delta, low=0.0, low_open=True)
         if not delta < 1:
             raise InvalidParameterError(f"`delta` must satisfy 0 < delta < 1; got delta={delta}.")
         if self.variant not in ("theory", "practical"):
@@ -92,11 +92,11 @@ class _TwoPhase(BudgetedLearner):
                 raise InvalidParameterError(
                     f"`eta` must be 'theory' or a float > 0; got {self.eta!r}.")
         else:
-            check_positive("eta", self.eta)
+            check_scale("eta", self.eta, "a step size")
         if self.m1 is None:
             m1 = max(1, m_total // 10)             # KS15 Sec. 5: m₁ = m/10
         else:
-            m1 = check_int("m1", self.m1, low=1)
+            m1 = check_int("m1", self.m1, low=1, high=2**62)
         if m1 >= m_total:
             raise InvalidParameterError(
                 f"`m1` must leave examples for phase 2 (m1 < m); got m1={m1} with m={m_total} "
