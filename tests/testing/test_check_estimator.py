@@ -2,7 +2,6 @@
 ``laocheck check module:object``."""
 import json
 
-import numpy as np
 import pytest
 
 from laocheck import estimators

@@ -134,10 +134,9 @@ def _from_spec(spec, est):
         budget = spec.budget.of(params)
     except InvalidParameterError:
         budget = getattr(est, "budget", None)
-    target = None
-    if spec.unbiased:
-        def target(w, x, y, _spec=spec, _params=params):
-            return _spec.target(w, x, y, **_params)
+    def spec_target(w, x, y):
+        return spec.target(w, x, y, **params)
+    target = spec_target if spec.unbiased else None
     clip = None
     if spec.clipping is not None:
         eta = params.get(spec.clipping.eta, getattr(est, spec.clipping.eta, None))
