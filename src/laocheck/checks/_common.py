@@ -7,13 +7,39 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from .. import stats
+from .. import estimators, stats
 from ..estimators import Moments
 from ..stats.exact import enumerate_outcomes
 from ._registry import Result, Status
 
 __all__ = ["exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
-           "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict"]
+           "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict",
+           "is_laocheck_estimator", "estimator_params"]
+
+
+_OWN_MODULE = estimators.ImportanceEstimator.__module__     # laocheck.estimators._families
+
+
+def is_laocheck_estimator(est, name=None):
+    """True when ``est`` is one of laocheck's own estimator objects (a class of
+    :mod:`laocheck.estimators` carrying its registered spec), named ``name`` if given — never
+    for a user's object, whatever its ``name``: a check may rebuild laocheck's own estimator
+    at other parameters, never a user's."""
+    if not isinstance(est, estimators.Estimator) or type(est).__module__ != _OWN_MODULE:
+        return False
+    own = est.spec
+    if own is None or own.name not in estimators.names() or \
+            own is not estimators.spec_of(own.name):
+        return False
+    return name is None or own.name == name
+
+
+def estimator_params(est):
+    """The estimator's ``params`` as a dict ({} when it has none or they fail)."""
+    try:
+        return dict(getattr(est, "params", None) or {})
+    except Exception:                        # a user's params property that fails: none
+        return {}
 
 
 def exact_distribution(est, w, x, y, **kw):

@@ -192,10 +192,15 @@ class Check:
         return result
 
     def with_estimator(self, estimator, **params):
-        """The same check bound to another estimator (a user's own, or a name with params)."""
+        """The same check bound to another estimator (a user's own object, or a registered
+        name with params)."""
         if self.estimator is None:
             raise InvalidParameterError(
                 f"`estimator` cannot be rebound: check {self.id!r} does not take an estimator.")
+        if isinstance(estimator, type):
+            raise InvalidParameterError(
+                f"`estimator` must be an estimator object, not the class {estimator.__name__}: "
+                f"pass {estimator.__name__}(...) with its parameters.")
         return replace(self, estimator=estimator, params=params or dict(self.params))
 
     def describe(self):
@@ -375,10 +380,25 @@ def run(check, seed=0, budget="fast", *, catch=True):
     start = time.perf_counter()
     try:
         result = check(ctx)
+    except AttributeError as exc:
+        missing = _missing_protocol_method(check, exc)
+        if missing is None:
+            if not catch:
+                raise
+            result = Result(Status.FAIL, {}, note="error: " + traceback.format_exc(limit=6))
+        else:
+            result = Result(Status.INCONCLUSIVE, {},
+                            note=f"nothing was examined: the estimator has no `{missing}`, "
+                            "which this check needs (the protocol's minimum is target, sample "
+                            "and budget)")
     except Exception:
         if not catch:
             raise
         result = Result(Status.FAIL, {}, note="error: " + traceback.format_exc(limit=6))
+    if result.status == Status.PASS and _examined_nothing(result.figures):
+        result = replace(result, status=Status.INCONCLUSIVE,
+                         note=(result.note + " " if result.note else "") +
+                         "nothing was examined (zero instances or draws): not a PASS")
     seconds = time.perf_counter() - start
     return CheckRecord(
         id=check.id, status=result.status.value, expected=check.expected.value,
@@ -392,12 +412,60 @@ def run(check, seed=0, budget="fast", *, catch=True):
         spawn_key=tuple(int(v) for v in seq.spawn_key))
 
 
+#: The optional methods and attributes of the estimator protocol: a check that needs one the
+#: estimator lacks examined nothing (INCONCLUSIVE), it did not find a fault (FAIL).
+OPTIONAL_PROTOCOL = ("reference", "accumulate", "sample_reference", "assumptions", "params",
+                     "k", "eta", "spec", "citation", "name", "target_shape", "budget_kind")
+
+#: Figures counting what a check examined; a PASS with one of them 0 is INCONCLUSIVE.
+EXAMINED_FIGURES = ("instances_checked", "checked", "draws", "n", "outcomes", "examples")
+
+
+def _missing_protocol_method(check, exc):
+    """The protocol attribute a user's estimator lacks, when ``exc`` is exactly that."""
+    if check.estimator is None or isinstance(check.estimator, str):
+        return None
+    name = getattr(exc, "name", None)
+    if name in OPTIONAL_PROTOCOL and getattr(exc, "obj", None) is check.estimator:
+        return name
+    return None
+
+
+def _examined_nothing(figures):
+    return any(isinstance(figures.get(k), (int, np.integer)) and not isinstance(
+        figures.get(k), bool) and figures.get(k) == 0 for k in EXAMINED_FIGURES)
+
+
+def _targets(check):
+    """The registered estimator name a check is about (its ``estimator`` name, or its spec)."""
+    spec = check.kwargs.get("spec")
+    if spec is not None:
+        return spec.name
+    return check.estimator if isinstance(check.estimator, str) else None
+
+
 def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
-    """``check_estimator``-style: every check taking an estimator, rebound to ``estimator``
-    (a user's object, or a registered name with ``params``); one record per check."""
+    """Run on ``estimator`` the catalog's checks *about it*: those bound to the registered
+    estimator it names (its ``spec``'s name, else its ``name``; or ``estimator`` itself when it
+    is a registered name, built with ``params``), optionally narrowed by ``pattern``; one record
+    per check. An estimator naming no registered estimator raises: use
+    ``laocheck.testing.check_estimator(est, claims=...)`` for the checks its claims select."""
+    if isinstance(estimator, type):
+        raise InvalidParameterError(
+            f"`estimator` must be an estimator object, not the class {estimator.__name__}.")
+    if isinstance(estimator, str):
+        about = estimator
+    else:
+        spec = getattr(estimator, "spec", None)
+        about = getattr(spec, "name", None) or getattr(estimator, "name", None)
+    if about not in estimators.names():
+        raise InvalidParameterError(
+            f"`estimator` must name a registered estimator (its `spec` or `name`) for the "
+            f"catalog's checks about it; got {about!r}. For a new estimator use "
+            "laocheck.testing.check_estimator(est, claims=...).")
     out = []
     for check in checks(pattern):
-        if check.estimator is None:
+        if check.estimator is None or _targets(check) != about:
             continue
         out.append(run(check.with_estimator(estimator, **params), seed, budget))
     return out

@@ -33,7 +33,8 @@ import numpy as np
 
 from .. import estimators, stats
 from ..estimators.instances import INSTANCES, as_float, params_for
-from ._common import draw_moments, exact_distribution, exact_mean, fstr, mc_mean_verdict
+from ._common import (draw_moments, estimator_params, exact_distribution, exact_mean, fstr,
+                      mc_mean_verdict)
 from ._registry import Result, Status, register
 
 INSTANCE = "d4"
@@ -63,12 +64,22 @@ def _params(spec):
     return params_for(spec, len(INSTANCES[INSTANCE][0]), spec.check_k)
 
 
+def _own_params(spec, estimator):
+    """The parameters the estimator runs with: the example parameters of the exact instance,
+    overridden by the estimator's own (a user's k is the user's k, not laocheck's)."""
+    return {**_params(spec), **estimator_params(estimator)}
+
+
 def _literal(spec, estimator):
     """The literal reference the kernel is judged against: the registered estimator of the
-    spec (laocheck's transcription of the paper's box), or the estimator's own reference when
-    the spec names no registered estimator (a new estimator checked before registration)."""
+    spec (laocheck's transcription of the paper's box) at the estimator's own parameters, or the
+    estimator's own reference when the spec names no registered estimator (a new estimator
+    checked before registration) or its parameters do not build laocheck's."""
     if spec.name in estimators.names():
-        return estimators.get(spec.name, **_params(spec))
+        try:
+            return estimators.get(spec.name, **_own_params(spec, estimator))
+        except (TypeError, ValueError):     # a user's params laocheck's estimator does not take
+            return estimators.get(spec.name, **_params(spec))
     return estimator
 
 
@@ -118,7 +129,7 @@ def check_unbiased_monte_carlo(ctx, *, estimator, spec):
 def check_budget(ctx, *, estimator, spec):
     """The attribute budget (k + 1 of HK12 Sec. 2 / KS15 Sec. 2, k of CB11 Sec. 4) per draw."""
     w, x, y = INSTANCES[INSTANCE]
-    budget = spec.budget.of(_params(spec))          # the paper's budget (the spec's formula)
+    budget = spec.budget.of(_own_params(spec, estimator))   # the paper's formula, own params
     figures = {"budget": budget}
     worst = 0
     if hasattr(estimator, "reference"):

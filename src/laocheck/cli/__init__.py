@@ -1,7 +1,8 @@
 """The ``laocheck`` command.
 
 Subcommands: ``list`` (the estimators with their budgets and citations, and the registered checks
-with theirs) here, and one module of this package per other command (``verify``, ``bounds``):
+with theirs) here, and one module of this package per other command (``verify``, ``bounds``,
+``check``):
 each has ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the
 exit status).
 
@@ -16,10 +17,10 @@ import sys
 from .. import __version__
 from ..checks import checks
 from ..estimators import specs
-from . import bounds, errata, report, verify
+from . import bounds, check, errata, report, verify
 
 #: The modules adding a subcommand, in the order of ``laocheck --help``.
-_COMMAND_MODULES = (verify, report, bounds, errata)
+_COMMAND_MODULES = (verify, check, report, bounds, errata)
 
 EPILOG_LIST = """examples:
   laocheck list                      every estimator and every check, with citations

@@ -17,7 +17,8 @@ from ._families import (AEREstimator, AESVREstimator, BaselineEstimator, GenEstE
                         ImportanceEstimator, aesvr_coefficients, example_params)
 from ._protocol import Draws, Estimator, Moments, get, names, register, spec_of, specs
 from ._spec import (Budget, ClippingClaim, EstimatorSpec, LearnerSpec, SecondMomentClaim,
-                    TheoremClaim)
+                    TheoremClaim, cb11_gradient_target, data_point_target, gradient_target,
+                    residual_target)
 from ._samplers import AliasTable, SumTree
 
 __all__ = [
@@ -36,10 +37,14 @@ __all__ = [
     "Moments",
     "SumTree",
     "aesvr_coefficients",
+    "cb11_gradient_target",
+    "data_point_target",
     "example_params",
     "get",
+    "gradient_target",
     "names",
     "register",
+    "residual_target",
     "SecondMomentClaim",
     "spec_of",
     "specs",

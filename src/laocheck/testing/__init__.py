@@ -1,9 +1,20 @@
-"""The user-facing testing API: exact instances for checking an estimator (more to come:
-``check_estimator`` by claims, the pytest plugin, hypothesis strategies, baselines).
+"""The user-facing testing API: the papers' claims checked on a user's own estimator.
 
-``laocheck.testing.instances`` is :mod:`laocheck.estimators.instances`: small dyadic (w, x, y)
-that the Cython kernels (floats) and the literal references (Fractions) see identically.
+* :func:`check_estimator` — scikit-learn style: run every check the estimator's claims select
+  (its ``spec``, or ``claims=``), raise an ``AssertionError`` listing the failures;
+* :func:`estimator_checks_generator` and :func:`parametrize_with_checks` — one pytest test per
+  estimator × check;
+* ``laocheck.testing.plugin`` — the pytest plugin (``--laocheck-seed``, ``--laocheck-budget``,
+  ``--laocheck-delta``, the ``laocheck_rng`` fixture, a failure summary);
+* ``laocheck.testing.strategies`` — hypothesis strategies for the papers' instances;
+* ``laocheck.testing.instances`` is :mod:`laocheck.estimators.instances`: small dyadic
+  (w, x, y) that the Cython kernels (floats) and the literal references (Fractions) see
+  identically.
 """
 from ..estimators import instances
+from ._checks import (PROPERTIES, CheckFailure, Claims, check_estimator, estimator_checks,
+                      estimator_checks_generator, resolve_claims)
+from ._pytest import parametrize_with_checks
 
-__all__ = ["instances"]
+__all__ = ["instances", "check_estimator", "estimator_checks", "estimator_checks_generator",
+           "parametrize_with_checks", "resolve_claims", "Claims", "CheckFailure", "PROPERTIES"]

@@ -1,0 +1,61 @@
+"""``parametrize_with_checks``: one pytest test per (estimator, check), scikit-learn style.
+
+The seed, budget and δ come from the laocheck pytest plugin's options (``--laocheck-seed``,
+``--laocheck-budget``, ``--laocheck-delta``) when it is active, else seed 0, "fast", 1e-6.
+"""
+
+from __future__ import annotations
+
+from ..stats import DEFAULT_DELTA
+from ._checks import _label, estimator_checks_generator
+
+__all__ = ["parametrize_with_checks", "OPTIONS"]
+
+#: The run's options, set by the pytest plugin (``laocheck.testing.plugin``) at configure time.
+OPTIONS = {"seed": 0, "budget": "fast", "delta": DEFAULT_DELTA}
+
+
+class _Bound:
+    """A check bound to the run's options: ``check(est)`` runs it at the plugin's seed and
+    budget (pytest shows it by the check's id)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.__name__ = inner.__name__
+
+    def __call__(self, est, **kwargs):
+        kwargs.setdefault("seed", OPTIONS["seed"])
+        kwargs.setdefault("budget", OPTIONS["budget"])
+        return self.inner(est, **kwargs)
+
+    def __repr__(self):
+        return repr(self.inner)
+
+
+def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=None):
+    """A ``pytest.mark.parametrize("estimator, check", ...)`` over every estimator and every
+    check its claims select; test ids are ``<estimator label>-<check id>``::
+
+        @parametrize_with_checks([MyEstimator(k=2)])
+        def test_laocheck(estimator, check):
+            check(estimator)
+
+    ``claims``: one claims argument for every estimator (see :func:`check_estimator`), or a
+    callable ``est -> claims``. ``expected_failed_checks``: a callable ``est -> {property:
+    reason}``; those checks become strict xfails.
+    """
+    import pytest  # optional dependency: only needed inside a pytest run
+
+    params = []
+    for est in estimators:
+        est_claims = claims(est) if callable(claims) else claims
+        xfails = expected_failed_checks(est) if expected_failed_checks else {}
+        for e, check in estimator_checks_generator(est, est_claims,
+                                                   delta=OPTIONS["delta"]):
+            prop = check.__name__[len(_label(est)) + 1:]
+            marks = []
+            reason = xfails.get(check.__name__) or xfails.get(prop)
+            if reason:
+                marks.append(pytest.mark.xfail(reason=reason, strict=True))
+            params.append(pytest.param(e, _Bound(check), id=check.__name__, marks=marks))
+    return pytest.mark.parametrize("estimator, check", params)

@@ -1,0 +1,176 @@
+"""Hypothesis strategies for the papers' instances, constraints built in by construction.
+
+Plural nouns, keyword-only options; each shrinks towards zero vectors (and d towards its
+minimum). Every strategy satisfies the papers' assumptions exactly — never by filtering:
+
+* :func:`weight_vectors` ``(d, *, norm="l2", bound=1.0)``: ‖w‖ <= bound (L2: ‖w‖₂, L1: ‖w‖₁);
+* :func:`data_points` ``(d, *, norm="l2")``: ‖x‖ <= 1 (L2: ‖x‖₂, L1 papers: ‖x‖∞);
+* :func:`problem_instances` ``(*, min_d=1, max_d=6, norm="l2", bound=1.0)``: (w, x, y, B)
+  with |y| <= B (floats);
+* :func:`dyadic_instances` ``(*, min_d=1, max_d=4, norm="l2", bound=1, denominator=16)``: the
+  same with dyadic Fractions (exactly representable as floats: the kernels and the literal
+  references see the same instance, enumerable with ``laocheck.stats.exact``);
+* :func:`sampling_distributions` ``(d, *, min_mass=1/64)``: strictly positive q summing to 1;
+* :func:`second_moment_vectors` ``(d, *, norm="l2")``: E[x_i²] >= 0 possible under ‖x‖ <= 1
+  (L2: Σ_i E[x_i²] <= 1; L1: each E[x_i²] <= 1).
+
+Needs hypothesis (``pip install "laocheck[test]"``).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+
+import numpy as np
+from hypothesis import strategies as st
+
+from ..exceptions import InvalidParameterError
+
+__all__ = ["weight_vectors", "data_points", "problem_instances", "dyadic_instances",
+           "sampling_distributions", "second_moment_vectors"]
+
+
+def _norm_name(norm):
+    if norm not in ("l1", "l2"):
+        raise InvalidParameterError(f"`norm` must be 'l1' or 'l2'; got {norm!r}.")
+    return norm
+
+
+def _dim(d):
+    if isinstance(d, bool) or not isinstance(d, int) or d < 1:
+        raise InvalidParameterError(f"`d` must be an integer >= 1; got {d!r}.")
+    return d
+
+
+def _bound(bound):
+    if not (isinstance(bound, (int, float, F)) and bound > 0):
+        raise InvalidParameterError(f"`bound` must be > 0; got {bound!r}.")
+    return bound
+
+
+_UNIT = st.floats(-1.0, 1.0, allow_nan=False, allow_infinity=False)
+_FRACTION = st.floats(0.0, 1.0, allow_nan=False, allow_infinity=False)
+
+
+def _scale_into(v, norm, bound):
+    """v scaled into the ball of radius bound: v·min(1, bound/‖v‖), rounding corrected."""
+    size = float(np.sum(np.abs(v))) if norm == "l1" else float(np.linalg.norm(v))
+    if size > bound:
+        v = v * (bound / size)
+        size = float(np.sum(np.abs(v))) if norm == "l1" else float(np.linalg.norm(v))
+        while size > bound:                    # floating-point rounding: shrink by one ulp
+            v = np.nextafter(v, 0.0)
+            size = float(np.sum(np.abs(v))) if norm == "l1" else float(np.linalg.norm(v))
+    return v
+
+
+@st.composite
+def _ball_vectors(draw, d, norm, bound):
+    direction = np.array(draw(st.lists(_UNIT, min_size=d, max_size=d)), dtype=np.float64)
+    radius = draw(_FRACTION)
+    size = float(np.sum(np.abs(direction))) if norm == "l1" else float(np.linalg.norm(direction))
+    v = direction if size == 0 else direction * (radius * bound / size)
+    return _scale_into(v, norm, bound)
+
+
+def weight_vectors(d, *, norm="l2", bound=1.0):
+    """w in R^d with ‖w‖₂ <= bound (``norm="l2"``, ridge) or ‖w‖₁ <= bound (``"l1"``,
+    lasso and CB11); shrinks towards w = 0."""
+    return _ball_vectors(_dim(d), _norm_name(norm), float(_bound(bound)))
+
+
+def data_points(d, *, norm="l2"):
+    """x in R^d with ‖x‖₂ <= 1 (``norm="l2"``, HK12 Sec. 2 ridge, KS15) or ‖x‖∞ <= 1
+    (``"l1"``: the lasso papers' assumption); shrinks towards x = 0."""
+    d, norm = _dim(d), _norm_name(norm)
+    if norm == "l1":
+        return st.lists(_UNIT, min_size=d, max_size=d).map(lambda v: np.array(v, np.float64))
+    return _ball_vectors(d, "l2", 1.0)
+
+
+def problem_instances(*, min_d=1, max_d=6, norm="l2", bound=1.0):
+    """(w, x, y, B): w from :func:`weight_vectors`, x from :func:`data_points`, |y| <= B."""
+    return _problem_instances(_dim(min_d), _dim(max_d), _norm_name(norm), float(_bound(bound)))
+
+
+@st.composite
+def _problem_instances(draw, min_d, max_d, norm, bound):
+    d = draw(st.integers(min_d, max_d))
+    w = draw(weight_vectors(d, norm=norm, bound=bound))
+    x = draw(data_points(d, norm=norm))
+    y = draw(_UNIT) * bound
+    return w, x, float(min(max(y, -bound), bound)), bound
+
+
+@st.composite
+def _dyadic_ball(draw, d, norm, radius_units):
+    """Integers n_1..n_d with Σ|n_i| <= R (L1), Σ n_i² <= R² (L2) or |n_i| <= R (Linf),
+    drawn coordinate by coordinate within what remains (by construction)."""
+    out = []
+    left = radius_units if norm == "l1" else radius_units ** 2
+    for _ in range(d):
+        top = left if norm == "l1" else (math.isqrt(left) if norm == "l2" else radius_units)
+        n = draw(st.integers(-top, top))
+        out.append(n)
+        if norm == "l1":
+            left -= abs(n)
+        elif norm == "l2":
+            left -= n * n
+    return out
+
+
+def dyadic_instances(*, min_d=1, max_d=4, norm="l2", bound=1, denominator=16):
+    """(w, x, y, B) of dyadic Fractions (multiples of B/denominator, denominator a power of 2)
+    satisfying the assumptions exactly: ‖w‖ <= B, ‖x‖ <= 1 (L2: ‖·‖₂ both; L1: ‖w‖₁, ‖x‖∞),
+    |y| <= B. ``as_float`` of :mod:`laocheck.estimators.instances` gives the equal floats."""
+    norm = _norm_name(norm)
+    if not (isinstance(denominator, int) and denominator >= 1
+            and denominator & (denominator - 1) == 0):
+        raise InvalidParameterError(
+            f"`denominator` must be a power of 2 (dyadic numbers); got {denominator!r}.")
+    B = F(_bound(bound))
+    if B.denominator & (B.denominator - 1):
+        raise InvalidParameterError(f"`bound` must be dyadic (e.g. 1, 1/2, 3/4); got {bound!r}.")
+    return _dyadic_instances(_dim(min_d), _dim(max_d), norm, B, denominator)
+
+
+@st.composite
+def _dyadic_instances(draw, min_d, max_d, norm, B, denominator):
+    d = draw(st.integers(min_d, max_d))
+    w = [B * F(n, denominator) for n in draw(_dyadic_ball(d, norm, denominator))]
+    x = [F(n, denominator) for n in draw(_dyadic_ball(d, "l2" if norm == "l2" else "linf",
+                                                      denominator))]
+    y = B * F(draw(st.integers(-denominator, denominator)), denominator)
+    return w, x, y, B
+
+
+def sampling_distributions(d, *, min_mass=1 / 64):
+    """q in the simplex with every q_i >= min_mass (> 0, so importance weights are finite):
+    q = min_mass + (1 − d·min_mass)·p; shrinks towards the uniform distribution."""
+    d = _dim(d)
+    if not 0 < min_mass <= 1 / d:
+        raise InvalidParameterError(f"`min_mass` must satisfy 0 < min_mass <= 1/d; got {min_mass!r}.")
+    return _sampling_distributions(d, min_mass)
+
+
+@st.composite
+def _sampling_distributions(draw, d, min_mass):
+    raw = np.array(draw(st.lists(st.integers(1, 64), min_size=d, max_size=d)), dtype=np.float64)
+    p = raw / raw.sum()
+    q = min_mass + (1 - d * min_mass) * p
+    return q / q.sum()
+
+
+def second_moment_vectors(d, *, norm="l2"):
+    """E[x_i²], i = 1..d, possible for a distribution with ‖x‖ <= 1: nonnegative with
+    Σ_i E[x_i²] <= 1 (``"l2"``) or each E[x_i²] <= 1 (``"l1"``: ‖x‖∞ <= 1)."""
+    return _second_moment_vectors(_dim(d), _norm_name(norm))
+
+
+@st.composite
+def _second_moment_vectors(draw, d, norm):
+    v = np.array(draw(st.lists(_FRACTION, min_size=d, max_size=d)), dtype=np.float64)
+    if norm == "l2" and v.sum() > 1:
+        v = _scale_into(v, "l1", 1.0)
+    return v
