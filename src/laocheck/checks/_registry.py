@@ -253,13 +253,26 @@ def _import_check_modules():
 
 
 def checks(pattern=None):
-    """The registered checks, sorted by id; ``pattern`` is a glob (``"HK12.*"``) or a list."""
+    """The registered checks, sorted by id; ``pattern`` is a glob (``"HK12.*"``) or a list of
+    globs, matched case-insensitively. A glob that matches no check raises
+    :class:`~laocheck.exceptions.InvalidParameterError` (a typo never selects nothing)."""
     _import_check_modules()
     out = sorted(_CHECKS.values(), key=lambda c: c.id)
     if pattern is None:
         return out
     patterns = [pattern] if isinstance(pattern, str) else list(pattern)
-    return [c for c in out if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)]
+    for p in patterns:
+        if not isinstance(p, str):
+            raise InvalidParameterError(
+                f"`pattern` must be a glob string or a list of them; got {p!r}.")
+    lowered = [(c, c.id.lower()) for c in out]
+    for p in patterns:
+        if not any(fnmatch.fnmatchcase(low, p.lower()) for _, low in lowered):
+            raise InvalidParameterError(
+                f"`pattern` {p!r} matches no check (matching is case-insensitive; "
+                "`laocheck list --checks` lists the ids).")
+    return [c for c, low in lowered if any(fnmatch.fnmatchcase(low, p.lower())
+                                          for p in patterns)]
 
 
 def get(id):
@@ -269,7 +282,7 @@ def get(id):
         return _CHECKS[id]
     except KeyError:
         raise InvalidParameterError(
-            f"`id` must be a registered check (see laocheck.lemmas.checks()); got {id!r}.") from None
+            f"`id` must be a registered check (see laocheck.checks.checks()); got {id!r}.") from None
 
 
 def check_seed(seed, id):
@@ -393,13 +406,14 @@ def run(check, seed=0, budget="fast", *, catch=True):
 
 def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
     """``check_estimator``-style: every check taking an estimator, rebound to ``estimator``
-    (a user's object, or a registered name with ``params``); one record per check."""
-    out = []
-    for check in checks(pattern):
-        if check.estimator is None:
-            continue
-        out.append(run(check.with_estimator(estimator, **params), seed, budget))
-    return out
+    (a user's object, or a registered name with ``params``); one record per check.
+    ``pattern`` (a glob or a list, case-insensitive) must select at least one such check."""
+    selected = [check for check in checks(pattern) if check.estimator is not None]
+    if not selected:
+        raise InvalidParameterError(
+            f"`pattern` {pattern!r} selects no check that takes an estimator (see "
+            "`laocheck list --checks`).")
+    return [run(check.with_estimator(estimator, **params), seed, budget) for check in selected]
 
 
 def errata(records):

@@ -1,13 +1,17 @@
 """``laocheck verify``: run the check catalog, print the verdicts and the errata, write JSON.
 
 Exit status: 0 when no check FAILs (ERRATUM and INCONCLUSIVE are reported, not failures), 1 when
-one does, 2 on a usage error.
+one does (the output then ends with a failure summary: per failing check its id, citation,
+figures, counterexample and the command that reruns it alone), 2 on a usage error, 130 / 143
+when interrupted by Ctrl-C / SIGTERM (nothing is written; the line says how many checks had
+finished).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 
@@ -16,16 +20,19 @@ from joblib import Parallel, delayed
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import BUDGETS, DEFAULT_DELTA, Status, checks, errata, get, run
+from ..exceptions import InvalidParameterError
+from ._common import progress as progress_line
 
 EPILOG = """examples:
   laocheck verify                         the whole catalog, fast budget, seed 0
-  laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable)
+  laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable, any case)
   laocheck verify --budget full --jobs 2 --json verify.json
   laocheck verify --seed 7                another seed: the same verdicts are expected
 
 status legend: PASS the statement holds (exactly, or at the stated delta); FAIL refuted (exit 1);
 ERRATUM the literal statement of the paper is false (counterexample given, the corrected
 statement is its own check); INCONCLUSIVE the budget cannot decide.
+`laocheck list --checks` lists every check id with its citation.
 """
 
 
@@ -36,7 +43,8 @@ def add_parser(subparsers):
         "KS15 and the properties of every estimator and learner.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", metavar="GLOB", action="append", default=None,
-                   help="run only the checks whose id matches GLOB (repeatable). Default: all.")
+                   help="run only the checks whose id matches GLOB (repeatable; case-insensitive; "
+                   "a GLOB matching no check is an error). Default: all.")
     p.add_argument("--budget", choices=BUDGETS, default="fast",
                    help="sample counts: fast (minutes) or full (hours). Default: fast.")
     p.add_argument("--seed", type=_seed, default=0,
@@ -47,7 +55,8 @@ def add_parser(subparsers):
     p.add_argument("--json", metavar="PATH", default=None,
                    help="write the run (metadata and every check) as JSON to PATH. Default: none.")
     p.add_argument("--no-progress", action="store_true",
-                   help="no progress bar on stderr. Default: shown.")
+                   help="no progress line on stderr. Default: shown (updated in place on a "
+                   "terminal, printed once at the end otherwise).")
     p.set_defaults(func=cmd_verify)
     return p
 
@@ -76,31 +85,9 @@ def _run_one(check_id, seed, budget):
     return run(get(check_id), seed, budget)
 
 
-class _Progress:
-    def __init__(self, total, enabled, stream=None):
-        self.total, self.enabled, self.done = total, enabled, 0
-        self.stream = sys.stderr if stream is None else stream
-        self.start = time.perf_counter()
-
-    def update(self, record):
-        self.done += 1
-        if not self.enabled:
-            return
-        width = 30
-        filled = int(width * self.done / max(self.total, 1))
-        elapsed = time.perf_counter() - self.start
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                          f"{elapsed:6.1f}s {record.id[:40]:<40}")
-        self.stream.flush()
-
-    def close(self):
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 def run_catalog(selected, seed, budget, jobs, progress=None):
-    """Records of ``selected`` checks, in id order, identical for any ``jobs``."""
+    """Records of ``selected`` checks, in id order, identical for any ``jobs``; ``progress``
+    (optional) is called with each record as it arrives."""
     ids = [c.id for c in selected]
     records = []
     if jobs == 1 or len(ids) <= 1:
@@ -108,13 +95,13 @@ def run_catalog(selected, seed, budget, jobs, progress=None):
             rec = _run_one(cid, seed, budget)
             records.append(rec)
             if progress:
-                progress.update(rec)
+                progress(rec)
         return records
     parallel = Parallel(n_jobs=jobs, return_as="generator", batch_size=1)
     for rec in parallel(delayed(_run_one)(cid, seed, budget) for cid in ids):
         records.append(rec)
         if progress:
-            progress.update(rec)
+            progress(rec)
     return records
 
 
@@ -156,17 +143,64 @@ def print_errata(rows, out=None):
                   f"    correction:     {row['correction']}\n")
 
 
+def _figures_text(figures, limit=6):
+    parts = []
+    for key, value in (figures or {}).items():
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            continue
+        parts.append(f"{key}={value:.6g}" if isinstance(value, float) else f"{key}={value}")
+        if len(parts) == limit:
+            break
+    return ", ".join(parts) or "-"
+
+
+def reproduce_command(rec):
+    """The command that reruns the check of ``rec`` alone, with its seed and budget."""
+    return (f"laocheck verify --only {shlex.quote(rec.id)} --seed {rec.seed} "
+            f"--budget {rec.budget}")
+
+
+def print_failures(records, out=None):
+    """The failure summary: per FAILed check its id, citation, key figure against its
+    threshold (every figure of the record), counterexample and reproduce command."""
+    out = sys.stdout if out is None else out
+    failed = [r for r in records if r.status == Status.FAIL.value]
+    if not failed:
+        return
+    out.write(f"\nFailures ({len(failed)}):\n")
+    for r in failed:
+        counterexample = "-" if r.counterexample in (None, {}, []) else json.dumps(
+            r.counterexample, ensure_ascii=False)
+        out.write(f"- {r.id}  ({r.citation})\n"
+                  f"    statement:      {r.statement}\n"
+                  f"    figures:        {_figures_text(r.figures)}\n"
+                  f"    counterexample: {counterexample}\n")
+        if r.note:
+            out.write(f"    note:           {r.note.strip().splitlines()[-1][:200]}\n")
+        out.write(f"    reproduce:      {reproduce_command(r)}\n")
+
+
 def cmd_verify(args):
     if args.json:
         check_output_path("--json", args.json)
-    selected = checks(args.only)
-    if not selected:
-        sys.stderr.write(f"laocheck verify: error: --only {args.only} matches no check\n")
-        return 2
+    try:
+        selected = checks(args.only)
+    except InvalidParameterError as exc:  # an --only matching no check: a usage error
+        raise InvalidParameterError(str(exc).replace("`pattern`", "`--only`")) from None
     start = time.perf_counter()
-    progress = _Progress(len(selected), not args.no_progress)
-    records = run_catalog(selected, args.seed, args.budget, args.jobs, progress)
-    progress.close()
+    done = []
+    try:
+        with progress_line("verify", len(selected), not args.no_progress) as bar:
+            def advance(rec):
+                done.append(rec)
+                bar.advance(rec.id)
+
+            records = run_catalog(selected, args.seed, args.budget, args.jobs, advance)
+    except KeyboardInterrupt as exc:
+        failed = sum(r.status == Status.FAIL.value for r in done)
+        exc.finished = (f"{len(done)} of {len(selected)} checks had finished ({failed} FAIL); "
+                        "no results were written")
+        raise
     wall = time.perf_counter() - start
     counts = {s.value: sum(r.status == s.value for r in records) for s in Status}
     print_table(records)
@@ -176,6 +210,7 @@ def cmd_verify(args):
     print(f"\n{len(records)} checks: " + ", ".join(f"{k} {v}" for k, v in counts.items())
           + f". seed {args.seed}, budget {args.budget}, jobs {args.jobs}, {wall:.1f} s. "
           f"Family-wise false-FAIL probability <= {family:.3g} (sum of the checks' deltas).")
+    print_failures(records)
     if args.json:
         doc = {"run": {"seed": args.seed, "budget": args.budget, "delta": DEFAULT_DELTA,
                        "family_wise_delta": family, "jobs": args.jobs,
