@@ -78,7 +78,7 @@ def check_scalar(name, value):
         raise InvalidParameterError(f"`{name}` must be a finite real number; got {_show(value)}.")
     try:
         arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidParameterError(
             f"`{name}` must be a finite real number; got {name}={_show(value)}."
         ) from None
@@ -195,17 +195,27 @@ def check_count(name, value, *, minimum=1, maximum=None):
     """A whole number (an int, or a float with an integral value) within [minimum, maximum]."""
     ok = _is_real(value)
     if ok and not isinstance(value, numbers.Integral):
-        ok = math.isfinite(value) and float(value).is_integer()
+        ok = _finite(value) and float(value).is_integer()
     if not ok or value < minimum or (maximum is not None and value > maximum):
         rule = f"be an integer >= {minimum}" + ("" if maximum is None else f" and <= {maximum}")
         fail(name, value, rule)
     return int(value)
 
 
+def _finite(value):
+    """Whether ``value`` is a real number that is a finite double (huge ints are not)."""
+    if not _is_real(value):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def check_range(lower, upper, *, lower_name="lower", upper_name="upper"):
     """``(lower, upper)`` as finite floats with lower < upper."""
     for name, value in ((lower_name, lower), (upper_name, upper)):
-        if not _is_real(value) or not math.isfinite(value):
+        if not _finite(value):
             fail(name, value, "be a finite real number")
     if not lower < upper:
         raise InvalidParameterError(

@@ -259,13 +259,26 @@ def _import_check_modules():
 
 
 def checks(pattern=None):
-    """The registered checks, sorted by id; ``pattern`` is a glob (``"HK12.*"``) or a list."""
+    """The registered checks, sorted by id; ``pattern`` is a glob (``"HK12.*"``) or a list of
+    globs, matched case-insensitively. A glob that matches no check raises
+    :class:`~laocheck.exceptions.InvalidParameterError` (a typo never selects nothing)."""
     _import_check_modules()
     out = sorted(_CHECKS.values(), key=lambda c: c.id)
     if pattern is None:
         return out
     patterns = [pattern] if isinstance(pattern, str) else list(pattern)
-    return [c for c in out if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)]
+    for p in patterns:
+        if not isinstance(p, str):
+            raise InvalidParameterError(
+                f"`pattern` must be a glob string or a list of them; got {p!r}.")
+    lowered = [(c, c.id.lower()) for c in out]
+    for p in patterns:
+        if not any(fnmatch.fnmatchcase(low, p.lower()) for _, low in lowered):
+            raise InvalidParameterError(
+                f"`pattern` {p!r} matches no check (matching is case-insensitive; "
+                "`laocheck list --checks` lists the ids).")
+    return [c for c, low in lowered if any(fnmatch.fnmatchcase(low, p.lower())
+                                          for p in patterns)]
 
 
 def get(id):
@@ -275,7 +288,7 @@ def get(id):
         return _CHECKS[id]
     except KeyError:
         raise InvalidParameterError(
-            f"`id` must be a registered check (see laocheck.lemmas.checks()); got {id!r}.") from None
+            f"`id` must be a registered check (see laocheck.checks.checks()); got {id!r}.") from None
 
 
 def check_seed(seed, id):
@@ -468,6 +481,10 @@ def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
         if check.estimator is None or _targets(check) != about:
             continue
         out.append(run(check.with_estimator(estimator, **params), seed, budget))
+    if not out:
+        raise InvalidParameterError(
+            f"`pattern` {pattern!r} selects no check about {about!r} (see "
+            "`laocheck list --checks`).")
     return out
 
 

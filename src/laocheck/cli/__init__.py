@@ -6,18 +6,25 @@ with theirs) here, and one module of this package per other command (``verify``,
 each has ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the
 exit status).
 
-Exit status: 0 on success, 2 on a usage error (argparse's convention).
+Exit status: 0 on success, 2 on a usage error (one line on stderr, before any work: bad
+arguments, an output path that cannot be written, a pattern that matches nothing), 130 after
+Ctrl-C and 143 after SIGTERM (one line saying what was finished), 141 when the reader of
+standard output went away.
 """
 
 import argparse
-import json
+import fnmatch
 import os
 import sys
 
 from .. import __version__
+from .._io import check_output_path, write_json_atomic
+from .._provenance import provenance
 from ..checks import checks
 from ..estimators import specs
+from ..exceptions import InvalidParameterError
 from . import bounds, check, errata, report, verify
+from ._common import ArgumentParser, Terminated, sigterm_raises, usage_error
 
 #: The modules adding a subcommand, in the order of ``laocheck --help``.
 _COMMAND_MODULES = (verify, check, report, bounds, errata)
@@ -25,13 +32,14 @@ _COMMAND_MODULES = (verify, check, report, bounds, errata)
 EPILOG_LIST = """examples:
   laocheck list                      every estimator and every check, with citations
   laocheck list --json -             the same as JSON on standard output
-  laocheck list --match HK12         only the names containing HK12
+  laocheck list --match hk12         only the names containing HK12 (any case)
+  laocheck list --match '*.budget'   a glob: only the names matching it
   laocheck list --checks             only the checks (id, expected status, citation)
 """
 
 
 def _build_parser():
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="laocheck",
         description=("Theory verification and property testing for linear regression with "
                      "limited attribute observation (CB11, HK12, KS15)."),
@@ -44,7 +52,9 @@ def _build_parser():
         epilog=EPILOG_LIST, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p_list.add_argument("--match", metavar="TEXT", default="",
-                        help="only names containing TEXT. Default: all.")
+                        help="only names containing TEXT, or matching it if it is a glob "
+                        "(*, ?, [...]); case-insensitive; an error if nothing matches. "
+                        "Default: all.")
     p_list.add_argument("--json", metavar="PATH", default=None,
                         help="also write the listing as JSON to PATH ('-' for stdout). Default: none.")
     what = p_list.add_mutually_exclusive_group()
@@ -58,10 +68,20 @@ def _build_parser():
     return parser
 
 
+def matches(name, pattern):
+    """Case-insensitive: ``pattern`` is a glob if it has ``*?[``, else a substring."""
+    if not pattern:
+        return True
+    name, pattern = name.lower(), pattern.lower()
+    if any(c in pattern for c in "*?["):
+        return fnmatch.fnmatchcase(name, pattern)
+    return pattern in name
+
+
 def _estimator_rows(match):
     rows = []
     for spec in specs():
-        if match not in spec.name:
+        if not matches(spec.name, match):
             continue
         kind = "max" if spec.budget.kind == "exact" else "expected"
         rows.append({"name": spec.name, "citation": spec.citation, "budget": spec.budget.text,
@@ -72,16 +92,31 @@ def _estimator_rows(match):
 def _check_rows(match):
     return [{"id": c.id, "citation": c.citation, "expected": c.expected.value,
              "method": c.method, "statement": c.statement}
-            for c in checks() if match in c.id]
+            for c in checks() if matches(c.id, match)]
+
+
+def _argv_of(args):
+    out = []
+    for flag in ("estimators", "checks"):
+        if getattr(args, flag):
+            out.append(f"--{flag}")
+    return out + (["--match", args.match] if args.match else [])
 
 
 def _cmd_list(args):
+    if args.json:
+        check_output_path("--json", args.json)
     rows = [] if args.checks else _estimator_rows(args.match)
     check_rows = [] if args.estimators else _check_rows(args.match)
-    doc = {"estimators": rows, "checks": check_rows}
+    if args.match and not rows and not check_rows:
+        what = "estimator" if args.estimators else "check" if args.checks else \
+            "estimator or check"
+        return usage_error("laocheck list", f"--match {args.match!r} matches no {what} "
+                           "(matching is case-insensitive; `laocheck list` shows every name)")
+    doc = {"estimators": rows, "checks": check_rows,
+           "provenance": provenance(command=["laocheck", "list"] + _argv_of(args))}
     if args.json == "-":
-        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json_atomic("-", doc, indent=2)
         return 0
     if not args.checks:
         width = max([len(r["name"]) for r in rows] + [4])
@@ -100,16 +135,24 @@ def _cmd_list(args):
               "the literal statement of the paper is false; its correction is a check of its "
               "own). Run them with `laocheck verify`.")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=2, ensure_ascii=False)
+        write_json_atomic(args.json, doc, indent=2)
     return 0
 
 
 def main(argv=None):
     parser = _build_parser()
     args = parser.parse_args(argv)
+    prog = f"laocheck {args.command}"
     try:
-        return args.func(args)
+        with sigterm_raises():
+            return args.func(args)
+    except InvalidParameterError as exc:          # a usage error found before any work
+        return usage_error(prog, str(exc))
+    except KeyboardInterrupt as exc:              # Ctrl-C, or SIGTERM (Terminated)
+        signal_name = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
+        finished = getattr(exc, "finished", None) or "nothing was written"
+        sys.stderr.write(f"\n{prog}: interrupted by {signal_name}; {finished}\n")
+        return 143 if isinstance(exc, Terminated) else 130
     except BrokenPipeError:
         # the reader went away (``laocheck verify | head``): stop quietly, as Unix tools do;
         # stdout is pointed at devnull so the interpreter's final flush cannot fail again

@@ -2,17 +2,23 @@
 
     laocheck bounds [--d D --k K --m M --B B --R R --alpha A --seed S --json PATH]
     laocheck bounds --rho [--data NAME_OR_PATH ...] [--json PATH]
+
+Every argument is checked before any work (exit status 2 and one line naming the allowed
+range); a progress line on stderr counts the theorems (the runs take minutes).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 
-from .._io import write_json_atomic
+from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
+from ..exceptions import InvalidParameterError
 from ..experiments.rho import rho_of_dataset, rho_table
-from ..experiments.theorems import run_bounds
+from ..experiments.theorems import THEOREMS, run_bounds
 from ..stats import DEFAULT_DELTA
+from ._common import progress
 
 __all__ = ["add_parser"]
 
@@ -65,7 +71,37 @@ def _write_json(path, payload, args):
     write_json_atomic(path, doc, indent=2)
 
 
+def _int_at_least(flag, low):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"`{flag}` must be an integer >= {low}; got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"`{flag}` must be an integer >= {low}; got {value}")
+        return value
+    return parse
+
+
+def _real(flag, rule, accept):
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and accept(value)):
+            raise argparse.ArgumentTypeError(f"`{flag}` must be {rule}; got {text!r}")
+        return value
+    return parse
+
+
 def _cmd(args):
+    if args.json and args.json != "-":
+        check_output_path("--json", args.json)
+    if args.dist != "digits" and not args.rho and args.k > args.d:
+        raise InvalidParameterError(
+            f"`--k` must satisfy 1 <= k <= d; got k={args.k} with d={args.d}.")
     if args.rho:
         rows = rho_table()
         extra = [rho_of_dataset(name) for name in (args.data or [])]
@@ -74,8 +110,19 @@ def _cmd(args):
         if args.json:
             _write_json(args.json, {"rho": rows, "datasets": extra}, args)
         return 0
-    rows = run_bounds(d=args.d, k=args.k, m=args.m, B=args.B, R=args.R, alpha=args.alpha,
-                      seed=args.seed, delta=args.delta, n_jobs=args.jobs, kind=args.dist)
+    with progress("bounds", len(THEOREMS), not args.no_progress) as bar:
+        started = []
+
+        def advance(theorem):  # called before each theorem: count the previous one done
+            if started:
+                bar.advance(started[-1])
+            started.append(theorem)
+
+        rows = run_bounds(d=args.d, k=args.k, m=args.m, B=args.B, R=args.R, alpha=args.alpha,
+                          seed=args.seed, delta=args.delta, n_jobs=args.jobs, kind=args.dist,
+                          progress=advance)
+        if started:
+            bar.advance(started[-1])
     if args.json != "-":
         _print_bounds(rows, args)
     if args.json:
@@ -91,22 +138,32 @@ def add_parser(subparsers):
     p = subparsers.add_parser(
         "bounds", help="each theorem's bound beside the empirical excess risk; the rho table",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--d", type=int, default=100, help="dimension. Default: 100.")
-    p.add_argument("--k", type=int, default=4, help="attributes per example (k + 1 observed). Default: 4.")
-    p.add_argument("--m", type=int, default=2000, help="examples per run. Default: 2000.")
-    p.add_argument("--B", type=float, default=1.0, help="norm bound (and label bound). Default: 1.0.")
-    p.add_argument("--R", type=int, default=50, help="independent runs per theorem. Default: 50.")
-    p.add_argument("--alpha", type=float, default=-1.0,
-                   help="power-law exponent of KS15 Sec. 5.1's data. Default: -1.")
+    p.add_argument("--d", type=_int_at_least("--d", 1), default=100,
+                   help="dimension, >= 1. Default: 100.")
+    p.add_argument("--k", type=_int_at_least("--k", 1), default=4,
+                   help="attributes per example (k + 1 observed), 1 <= k <= d. Default: 4.")
+    p.add_argument("--m", type=_int_at_least("--m", 1), default=2000,
+                   help="examples per run, >= 1. Default: 2000.")
+    p.add_argument("--B", type=_real("--B", "a finite number > 0", lambda v: v > 0),
+                   default=1.0, help="norm bound (and label bound), > 0. Default: 1.0.")
+    p.add_argument("--R", type=_int_at_least("--R", 1), default=50,
+                   help="independent runs per theorem, >= 1. Default: 50.")
+    p.add_argument("--alpha", type=_real("--alpha", "a finite number", lambda v: True),
+                   default=-1.0, help="power-law exponent of KS15 Sec. 5.1's data. Default: -1.")
     p.add_argument("--dist", choices=("powerlaw", "hard", "digits"), default="powerlaw",
                    help="powerlaw: KS15 Sec. 5.1's data; hard: HK12 Thm B.1's instance (ridge), "
                         "correlated signs (lasso), CB11 Thm 1's P_j (AER); digits: scikit-learn's "
                         "digits 3 vs 5 as an empirical distribution (d = 64, --d ignored). "
                         "Default: powerlaw.")
-    p.add_argument("--seed", type=int, default=0, help="root seed. Default: 0.")
-    p.add_argument("--delta", type=float, default=DEFAULT_DELTA,
-                   help=f"interval miscoverage. Default: {DEFAULT_DELTA:g}.")
-    p.add_argument("--jobs", type=int, default=1, help="joblib workers (same numbers for any). Default: 1.")
+    p.add_argument("--seed", type=_int_at_least("--seed", 0), default=0,
+                   help="root seed, >= 0. Default: 0.")
+    p.add_argument("--delta", type=_real("--delta", "a number with 0 < delta < 1",
+                                         lambda v: 0 < v < 1), default=DEFAULT_DELTA,
+                   help=f"interval miscoverage, 0 < delta < 1. Default: {DEFAULT_DELTA:g}.")
+    p.add_argument("--jobs", type=_int_at_least("--jobs", 1), default=1,
+                   help="joblib workers, >= 1 (same numbers for any). Default: 1.")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress line on stderr. Default: shown.")
     p.add_argument("--rho", action="store_true",
                    help="print the rho table of KS15 Sec. 5.1 beside the paper's values.")
     p.add_argument("--data", action="append", metavar="NAME_OR_PATH",

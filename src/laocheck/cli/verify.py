@@ -1,8 +1,11 @@
 """``laocheck verify``: run the check catalog, print the verdicts and the errata, write JSON.
 
 Exit status: 0 when no check FAILs (ERRATUM and INCONCLUSIVE are reported, not failures), 1 when
-one does, 2 on a usage error, 3 when the run cannot finish because the Dask scheduler cannot be
-reached or was lost (with ``--json``, ``--resume`` continues it).
+one does (the output then ends with a failure summary: per failing check its id, citation,
+figures, counterexample and the command that reruns it alone), 2 on a usage error, 3 when the run
+cannot finish because the Dask scheduler cannot be reached or was lost (with ``--json``,
+``--resume`` continues it), 130 / 143 when interrupted by Ctrl-C / SIGTERM (the checks that had
+finished are kept in the results log when ``--json`` is given; nothing else is written).
 
 Work is dispatched through :mod:`laocheck._execution`, one task per check: here (``--jobs``)
 or on a Dask cluster (``--scheduler ADDRESS`` or ``$LAOCHECK_SCHEDULER``). With ``--json
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from dataclasses import replace
@@ -26,10 +30,11 @@ from .._provenance import provenance
 from ..checks import (BUDGETS, DEFAULT_DELTA, CheckRecord, Result, Status, checks, errata, get,
                       run)
 from ..exceptions import InvalidParameterError
+from ._common import progress as progress_line
 
 EPILOG = """examples:
   laocheck verify                         the whole catalog, fast budget, seed 0
-  laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable)
+  laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable, any case)
   laocheck verify --budget full --jobs 2 --json verify.json
   laocheck verify --seed 7                another seed: the same verdicts are expected
   laocheck verify --budget full --scheduler tcp://10.0.0.5:8786 --json verify.json
@@ -40,6 +45,7 @@ EPILOG = """examples:
 status legend: PASS the statement holds (exactly, or at the stated delta); FAIL refuted (exit 1);
 ERRATUM the literal statement of the paper is false (counterexample given, the corrected
 statement is its own check); INCONCLUSIVE the budget cannot decide.
+`laocheck list --checks` lists every check id with its citation.
 """
 
 
@@ -50,7 +56,8 @@ def add_parser(subparsers):
         "KS15 and the properties of every estimator and learner.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", metavar="GLOB", action="append", default=None,
-                   help="run only the checks whose id matches GLOB (repeatable). Default: all.")
+                   help="run only the checks whose id matches GLOB (repeatable; case-insensitive; "
+                   "a GLOB matching no check is an error). Default: all.")
     p.add_argument("--budget", choices=BUDGETS, default="fast",
                    help="sample counts: fast (minutes) or full (hours). Default: fast.")
     p.add_argument("--seed", type=_seed, default=0,
@@ -61,7 +68,8 @@ def add_parser(subparsers):
     p.add_argument("--json", metavar="PATH", default=None,
                    help="write the run (metadata and every check) as JSON to PATH. Default: none.")
     p.add_argument("--no-progress", action="store_true",
-                   help="no progress bar on stderr. Default: shown.")
+                   help="no progress line on stderr. Default: shown (updated in place on a "
+                   "terminal, printed once at the end otherwise).")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run the checks on the Dask cluster of this scheduler (needs "
                    "laocheck[distributed]); the results are identical to a local run. "
@@ -113,35 +121,6 @@ def _failed_record(check_id, seed, budget, error):
     return run(replace(get(check_id), func=failed, estimator=None, kwargs={}), seed, budget)
 
 
-class _Progress:
-    def __init__(self, total, enabled, stream=None):
-        self.total, self.enabled, self.done = total, enabled, 0
-        self.failed = self.resumed = 0
-        self.stream = sys.stderr if stream is None else stream
-        self.start = time.perf_counter()
-
-    def update(self, record, running=None, resumed=False):
-        self.done += 1
-        self.failed += record.status == Status.FAIL.value
-        self.resumed += bool(resumed)
-        if not self.enabled:
-            return
-        width = 30
-        filled = int(width * self.done / max(self.total, 1))
-        elapsed = time.perf_counter() - self.start
-        ran = self.done - self.resumed
-        eta = f"ETA {elapsed / ran * (self.total - self.done):5.0f}s" if ran else "ETA     ?"
-        state = "" if running is None else f" running {running} failed {self.failed} {eta}"
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                          f"{elapsed:6.1f}s{state} {record.id[:40]:<40}")
-        self.stream.flush()
-
-    def close(self):
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, results=None,
                 resume=False):
     """Records of ``selected`` checks, in id order, identical for any ``jobs`` or scheduler.
@@ -151,7 +130,9 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
     it runs changes nothing. A task that fails outside the check is that check's FAIL with the
     traceback. ``results``: a JSON-lines log each record is appended to as it finishes; with
     ``resume`` the records it holds for (id, seed, budget, laocheck version) are reused.
-    Raises :class:`laocheck._execution.SchedulerError` when the scheduler is lost.
+    ``progress`` (optional) is called as ``progress(record, running=..., resumed=...)`` with
+    each record as it arrives. Raises :class:`laocheck._execution.SchedulerError` when the
+    scheduler is lost.
     """
     ids = [c.id for c in selected]
     records, todo = {}, []
@@ -164,7 +145,7 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
                 continue
             records[cid] = CheckRecord.from_dict(doc)
             if progress:
-                progress.update(records[cid], running=0, resumed=True)
+                progress(records[cid], running=0, resumed=True)
         if todo:
             with executor(jobs, scheduler) as ex:
                 tasks = [(cid, seed, budget) for cid in todo]
@@ -176,7 +157,7 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
                     if log:
                         log.append((cid, seed, budget), rec.to_dict())
                     if progress:
-                        progress.update(rec, running=out.running)
+                        progress(rec, running=out.running)
     finally:
         if log:
             log.close()
@@ -221,28 +202,77 @@ def print_errata(rows, out=None):
                   f"    correction:     {row['correction']}\n")
 
 
+def _figures_text(figures, limit=6):
+    parts = []
+    for key, value in (figures or {}).items():
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            continue
+        parts.append(f"{key}={value:.6g}" if isinstance(value, float) else f"{key}={value}")
+        if len(parts) == limit:
+            break
+    return ", ".join(parts) or "-"
+
+
+def reproduce_command(rec):
+    """The command that reruns the check of ``rec`` alone, with its seed and budget."""
+    return (f"laocheck verify --only {shlex.quote(rec.id)} --seed {rec.seed} "
+            f"--budget {rec.budget}")
+
+
+def print_failures(records, out=None):
+    """The failure summary: per FAILed check its id, citation, key figure against its
+    threshold (every figure of the record), counterexample and reproduce command."""
+    out = sys.stdout if out is None else out
+    failed = [r for r in records if r.status == Status.FAIL.value]
+    if not failed:
+        return
+    out.write(f"\nFailures ({len(failed)}):\n")
+    for r in failed:
+        counterexample = "-" if r.counterexample in (None, {}, []) else json.dumps(
+            r.counterexample, ensure_ascii=False)
+        out.write(f"- {r.id}  ({r.citation})\n"
+                  f"    statement:      {r.statement}\n"
+                  f"    figures:        {_figures_text(r.figures)}\n"
+                  f"    counterexample: {counterexample}\n")
+        if r.note:
+            out.write(f"    note:           {r.note.strip().splitlines()[-1][:200]}\n")
+        out.write(f"    reproduce:      {reproduce_command(r)}\n")
+
+
 def cmd_verify(args):
     if args.json:
         check_output_path("--json", args.json)
     if args.resume and not args.json:
-        sys.stderr.write("laocheck verify: error: --resume needs --json PATH (its results log "
-                         "PATH.results.jsonl holds the finished checks)\n")
-        return 2
-    selected = checks(args.only)
-    if not selected:
-        sys.stderr.write(f"laocheck verify: error: --only {args.only} matches no check\n")
-        return 2
-    start = time.perf_counter()
-    progress = _Progress(len(selected), not args.no_progress)
+        raise InvalidParameterError(
+            "`--resume` needs `--json PATH` (its results log PATH.results.jsonl holds the "
+            "finished checks)")
     try:
-        records = run_catalog(selected, args.seed, args.budget, args.jobs, progress,
-                              scheduler=args.scheduler, resume=args.resume,
-                              results=results_path(args.json) if args.json else None)
-    except (SchedulerError, InvalidParameterError) as exc:
-        progress.close()
+        selected = checks(args.only)
+    except InvalidParameterError as exc:  # an --only matching no check: a usage error
+        raise InvalidParameterError(str(exc).replace("`pattern`", "`--only`")) from None
+    start = time.perf_counter()
+    log_path = results_path(args.json) if args.json else None
+    done = []
+    try:
+        with progress_line("verify", len(selected), not args.no_progress) as bar:
+            def advance(rec, running=None, resumed=False):
+                done.append(rec)
+                failed = sum(r.status == Status.FAIL.value for r in done)
+                state = "" if running is None else f"running {running} failed {failed}"
+                bar.advance(rec.id, state=state)
+
+            records = run_catalog(selected, args.seed, args.budget, args.jobs, advance,
+                                  scheduler=args.scheduler, resume=args.resume,
+                                  results=log_path)
+    except SchedulerError as exc:
         sys.stderr.write(f"laocheck verify: error: {exc}\n")
-        return 3 if isinstance(exc, SchedulerError) else 2
-    progress.close()
+        return 3
+    except KeyboardInterrupt as exc:
+        failed = sum(r.status == Status.FAIL.value for r in done)
+        kept = (f"their records are in {log_path} (rerun with --resume to continue)"
+                if log_path else "no results were written")
+        exc.finished = f"{len(done)} of {len(selected)} checks had finished ({failed} FAIL); {kept}"
+        raise
     address = scheduler_address(args.scheduler)
     wall = time.perf_counter() - start
     counts = {s.value: sum(r.status == s.value for r in records) for s in Status}
@@ -254,6 +284,7 @@ def cmd_verify(args):
           + f". seed {args.seed}, budget {args.budget}, "
           + (f"dask at {address}" if address else f"jobs {args.jobs}") + f", {wall:.1f} s. "
           f"Family-wise false-FAIL probability <= {family:.3g} (sum of the checks' deltas).")
+    print_failures(records)
     if args.json:
         doc = {"run": {"seed": args.seed, "budget": args.budget, "delta": DEFAULT_DELTA,
                        "family_wise_delta": family, "jobs": args.jobs,

@@ -32,7 +32,8 @@ from .distributions import (CategoricalTestResult, TwoSampleResult, clopper_pear
                             two_sample_test)
 from .exact import (ExactDistribution, IIDDraws, Plan, RandomHalves, RandomSource,
                     TruncatedGeometric, UniformSubset, enumerate_outcomes)
-from .intervals import METHODS, SUM_METHODS, MeanInterval, mean_interval, mean_interval_from_sums
+from .intervals import (ALTERNATIVES, METHODS, SUM_METHODS, MeanInterval, mean_interval,
+                        mean_interval_from_sums)
 from .sequential import (SequentialTestResult, look_schedule, sequential_bound_test,
                          sequential_mean_test)
 from .unbounded import median_of_means_interval, nonnegative_lower_bound
@@ -41,6 +42,7 @@ from .vectors import (VectorMeanInterval, squared_norm_interval, vector_mean_int
 
 __all__ = [
     "MeanInterval", "mean_interval", "mean_interval_from_sums", "METHODS", "SUM_METHODS",
+    "ALTERNATIVES",
     "median_of_means_interval", "nonnegative_lower_bound",
     "VectorMeanInterval", "vector_mean_interval", "vector_mean_interval_from_sums",
     "squared_norm_interval",

@@ -130,8 +130,11 @@ class ErrorBudget:
             return BudgetAllocation({name: self.per_check for name in names})
         norm = math.fsum(w)
         # round each share down by one part in 1e12 so the float sum never exceeds `total`
-        return BudgetAllocation({name: self.total * v / norm * (1 - 1e-12)
-                                 for name, v in zip(names, w)})
+        shares = {name: self.total * v / norm * (1 - 1e-12) for name, v in zip(names, w)}
+        if not all(share > 0 for share in shares.values()):
+            fail("total", self.total, f"be large enough to split among {len(names)} checks "
+                 "with these weights (a share underflows to 0.0)")
+        return BudgetAllocation(shares)
 
     def family_wise(self, n_checks) -> float:
         """Family-wise false-failure bound of a run of ``n_checks`` equally weighted checks."""

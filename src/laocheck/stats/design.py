@@ -86,7 +86,7 @@ def _design_iv(lower, upper, delta, beta, method, variance, alternative):
         return None, check_positive("variance", variance), delta, beta, method, alternative
     lower, upper = check_range(lower, upper)
     scale = upper - lower
-    if not math.isfinite(scale ** 2):
+    if not math.isfinite(scale * scale):
         fail("upper", upper, f"satisfy (upper - lower)**2 < 1.8e308 (the largest double) with "
              f"lower={lower}: rescale the variable")
     if variance is None:

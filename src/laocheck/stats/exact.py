@@ -33,7 +33,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._validation import check_count, fail
+from .._validation import check_count, check_rng, fail
+
+#: Largest n of uniform_int and subset (numpy draws 64-bit integers).
+_MAX_INT = 2 ** 63 - 1
 
 __all__ = ["RandomSource", "enumerate_outcomes", "ExactDistribution", "IIDDraws",
            "UniformSubset", "RandomHalves", "TruncatedGeometric", "Plan", "exact_fraction"]
@@ -72,10 +75,12 @@ def _probability(p, name="p"):
     return p
 
 
-def _categorical_weights(p):
-    weights = [exact_fraction(v, "p") for v in p]
+def _categorical_weights(p, name="p"):
+    if isinstance(p, (str, bytes)) or not hasattr(p, "__iter__"):
+        fail(name, p, "be a nonempty sequence of nonnegative numbers summing to 1")
+    weights = [exact_fraction(v, name) for v in p]
     if not weights or any(w < 0 for w in weights) or abs(float(sum(weights)) - 1.0) > 1e-9:
-        fail("p", list(p), "be a nonempty sequence of nonnegative numbers summing to 1")
+        fail(name, list(p), "be a nonempty sequence of nonnegative numbers summing to 1")
     return weights
 
 
@@ -101,8 +106,8 @@ def _check_halves(items):
 
 
 def _check_subset(n, s):
-    n = check_count("n", n, minimum=0)
-    s = check_count("s", s, minimum=0)
+    n = check_count("n", n, minimum=0, maximum=_MAX_INT)
+    s = check_count("s", s, minimum=0, maximum=_MAX_INT)
     if s > n:
         fail("s", s, f"satisfy 0 <= s <= n with n={n}")
     return n, s
@@ -127,7 +132,7 @@ class RandomSource:
     """
 
     def __init__(self, rng=None):
-        self.rng = np.random.default_rng(rng)
+        self.rng = check_rng(rng)
 
     def categorical(self, p):
         """Index i with probability p[i]."""
@@ -136,7 +141,7 @@ class RandomSource:
 
     def uniform_int(self, n):
         """Uniform on range(n)."""
-        return int(self.rng.integers(check_count("n", n)))
+        return int(self.rng.integers(check_count("n", n, maximum=_MAX_INT)))
 
     def subset(self, n, s):
         """Uniform s-subset of range(n), sorted."""
@@ -168,10 +173,11 @@ class RandomSource:
 class _EnumeratingSource:
     """Replays a forced prefix of choices, then takes the first option at each new choice."""
 
-    def __init__(self, prefix, max_depth):
+    def __init__(self, prefix, max_depth, max_leaves=DEFAULT_MAX_LEAVES):
         self.prefix = prefix  # [(option index, number of options)] forced for this run
         self.trail = []
         self.max_depth = max_depth
+        self.max_leaves = max_leaves
         self.prob = Fraction(1)
         self.residual = Fraction(0)
 
@@ -194,14 +200,28 @@ class _EnumeratingSource:
     def categorical(self, p):
         return self._choose(_categorical_options(tuple(p)))
 
+    def _guard(self, count, what):
+        """Refuse, before building them, more options at one choice than leaves allowed."""
+        if count > self.max_leaves:
+            fail("max_leaves", self.max_leaves, f"exceed the number of options of each "
+                 f"choice ({what} has {count}; raise it, or enumerate a smaller program)")
+
     def uniform_int(self, n):
-        return self._choose(_uniform_options(check_count("n", n)))
+        n = check_count("n", n, maximum=_MAX_INT)
+        self._guard(n, f"uniform_int({n})")
+        return self._choose(_uniform_options(n))
 
     def subset(self, n, s):
-        return self._choose(_subset_options(*_check_subset(n, s)))
+        n, s = _check_subset(n, s)
+        # ln C(n, s) first: C(2**62, 2**61) is far too large to compute exactly
+        log_count = math.lgamma(n + 1) - math.lgamma(s + 1) - math.lgamma(n - s + 1)
+        count = math.comb(n, s) if log_count < 1000 else math.inf
+        self._guard(count, f"subset({n}, {s})")
+        return self._choose(_subset_options(n, s))
 
     def split_halves(self, items):
         items = _check_halves(items)
+        self._guard(math.comb(len(items), len(items) // 2), "split_halves")
         weight = Fraction(1, math.comb(len(items), len(items) // 2))
         return self._choose([(_halves(items, c), weight)
                              for c in _subsets(len(items), len(items) // 2)])
@@ -396,7 +416,7 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
         if len(leaves) >= max_leaves:
             fail("max_leaves", max_leaves, "exceed the number of outcomes of the program "
                  "(raise it, or lower max_depth)")
-        src = _EnumeratingSource(prefix, max_depth)
+        src = _EnumeratingSource(prefix, max_depth, max_leaves)
         value = program(src, *args, **kwargs)
         leaves.append((src.prob, value))
         residual += src.residual
@@ -421,8 +441,8 @@ class IIDDraws:
     k: int
 
     def __post_init__(self):
+        _categorical_weights(self.q, "q")
         object.__setattr__(self, "q", tuple(self.q))
-        _categorical_weights(self.q)
         object.__setattr__(self, "k", check_count("k", self.k, minimum=0))
 
     def sample(self, src):

@@ -1,0 +1,100 @@
+"""What every ``laocheck`` command shares: one-line usage errors, interruption, progress.
+
+* :class:`ArgumentParser`: a usage error is one line on stderr, ``laocheck verify: error: ...``,
+  exit status 2 (argparse's usage block is left to ``--help``).
+* :class:`Terminated` (a ``KeyboardInterrupt``): raised in the main thread on SIGTERM, so a
+  terminated run unwinds like Ctrl-C: joblib aborts and shuts its workers down, no
+  half-written file is left. ``laocheck`` exits 130 after Ctrl-C and 143 after SIGTERM.
+* :func:`progress`: a rich progress line on stderr (counts, elapsed time, ETA) that updates in
+  place on a terminal; when stderr is not a terminal (CI logs, pipes) rich prints only the
+  final state, once, without carriage returns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+
+__all__ = ["ArgumentParser", "Terminated", "sigterm_raises", "progress", "usage_error"]
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (``PROG: error: MESSAGE (see PROG --help)``)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM received: unwinds like Ctrl-C (exit status 143 instead of 130)."""
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+class sigterm_raises:
+    """Context manager: SIGTERM raises :class:`Terminated` in the main thread meanwhile."""
+
+    def __enter__(self):
+        try:
+            self.previous = signal.signal(signal.SIGTERM, _raise_terminated)
+        except ValueError:  # not the main thread (an embedding application): leave it alone
+            self.previous = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+        return False
+
+
+def usage_error(prog, message):
+    """Print a usage error in the parser's one-line format; returns the exit status 2."""
+    sys.stderr.write(f"{prog}: error: {message}\n")
+    return 2
+
+
+class _Bar:
+    """A rich progress line for ``total`` items (``advance(label)`` after each)."""
+
+    def __init__(self, description, total, enabled):
+        self._progress = None
+        if not enabled:
+            return
+        console = Console(file=sys.stderr)
+        self._progress = Progress(
+            TextColumn(f"[bold]{description}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+            TextColumn("{task.fields[state]}"), TextColumn("{task.fields[label]}"),
+            console=console, transient=False)
+        self._task = self._progress.add_task(description, total=total, label="", state="")
+        self._progress.start()
+
+    def advance(self, label="", state=""):
+        """One more item done; ``label`` names it, ``state`` (optional) says e.g. how many
+        tasks are running and how many failed."""
+        if self._progress is not None:
+            self._progress.update(self._task, advance=1, label=str(label)[:40], state=state)
+
+    def close(self):
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def progress(description, total, enabled=True):
+    """A progress line on stderr for ``total`` items; use as a context manager."""
+    return _Bar(description, total, enabled)
