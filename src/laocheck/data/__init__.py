@@ -9,16 +9,17 @@ class / function                   what
 :class:`HK12HardInstance`          HK12 Thm B.1's instance
 :class:`EmpiricalDistribution`     a finite data set as its empirical distribution
 :func:`digits_distribution`        scikit-learn's bundled digits, two classes
+:class:`SecondMoments`             Σ as diagonal + low rank (O(d·r) products and solves)
 :func:`minimize_l2_ball`           trust-region secular equation, KKT residual and duality gap
 :func:`minimize_l1_ball`           exact lasso path + active-set solve, Frank-Wolfe gap
 =================================  ===========================================================
 """
 
-from ._solvers import Minimizer, minimize_l1_ball, minimize_l2_ball
+from ._solvers import DENSE_LIMIT, Minimizer, SecondMoments, minimize_l1_ball, minimize_l2_ball
 from .distributions import (CERTIFICATE_TOL, CB11HardInstance, CorrelatedSigns, Distribution,
                             EmpiricalDistribution, HK12HardInstance, PowerLawBernoulli,
                             ScaledLabels, digits_distribution)
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
            "HK12HardInstance", "EmpiricalDistribution", "digits_distribution", "Minimizer",
-           "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL"]
+           "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL", "SecondMoments", "DENSE_LIMIT"]
