@@ -142,6 +142,14 @@ class Distribution:
                 "|y|<=B": self.y_sup <= B * (1 + 1e-12)}
 
 
+def _row_dot(X, w):
+    """X @ w row by row in a fixed order (numpy's pairwise sum along each row, over the nonzero
+    weights), so a row's label does not depend on how many rows are drawn at once (BLAS may
+    sum differently for different shapes)."""
+    nz = np.flatnonzero(w)
+    return np.add.reduce(X[:, nz] * w[nz], axis=1)
+
+
 class _Sampled(Distribution):
     def sample(self, m, rng):
         m = check_int("m", m, low=1)
@@ -224,7 +232,7 @@ class PowerLawBernoulli(_Sampled):
 
     def _draw(self, m, rng):
         raw = (rng.random((m, self.d)) < self.mu).astype(float)
-        return raw * self.attribute_scale, raw @ self.label_weights
+        return raw * self.attribute_scale, _row_dot(raw, self.label_weights)
 
 
 class CorrelatedSigns(_Sampled):
@@ -278,7 +286,7 @@ class CorrelatedSigns(_Sampled):
             b = (body >> np.uint64(11)) < np.uint64(threshold)
             np.copyto(X, np.broadcast_to(z0[:, None], X.shape), where=b)
         X *= self.sigma
-        return X, X @ self.w_true + self.noise * zeta
+        return X, _row_dot(X, self.w_true) + self.noise * zeta
 
 
 class CB11HardInstance(_Sampled):
