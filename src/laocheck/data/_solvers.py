@@ -13,9 +13,20 @@ Both solve  min_w  f(w) = ½ wᵀΣw − cᵀw  (+ const)  over a norm ball, for
   exactly (``numpy.linalg.lstsq``). Certificate: the Frank–Wolfe duality gap
   ∇f(w)ᵀw + B‖∇f(w)‖∞ ≥ f(w) − min_{‖u‖₁≤B} f(u).
 
+Structured Σ (:class:`SecondMoments`): the distributions of laocheck have Σ = diag(D) + U S Uᵀ
+with r = rank(S) <= 1 (independent attributes: r = 0; one common factor: r = 1). Then w* costs
+O(d·r) time and memory: the linear solves (Σ + μI)w = c are Woodbury solves of an
+(r + |Z|)-square system (Z: the coordinates with D_i + μ = 0), the L2 secular equation is solved
+on them, and an L1 solution whose multiplier is 0 (the unconstrained minimiser lies in the
+ball) is that solve; for diagonal Σ an active L1 constraint is solved exactly too (soft
+thresholding at the root of a piecewise-linear equation). The certificates are computed with the structured Σ as above; a case the
+structured path does not certify (an active L1 constraint, a singular Σ) falls back to the
+dense solvers when d <= :data:`DENSE_LIMIT`.
+
 Hand-written parts (why): the secular equation and the active-set polish are a few lines around
 numpy/scipy/scikit-learn calls; no library exposes the trust-region subproblem with a dense
-eigendecomposition or a constrained-form lasso with a certificate.
+eigendecomposition or a constrained-form lasso with a certificate, nor a diagonal-plus-low-rank
+matrix type with Woodbury solves (scipy.sparse.linalg.LinearOperator has products only).
 """
 
 from __future__ import annotations
@@ -30,7 +41,145 @@ from sklearn.linear_model import lars_path_gram
 from .._validation import check_positive
 from ..exceptions import InvalidParameterError
 
-__all__ = ["Minimizer", "minimize_l2_ball", "minimize_l1_ball"]
+__all__ = ["Minimizer", "SecondMoments", "minimize_l2_ball", "minimize_l1_ball", "DENSE_LIMIT"]
+
+#: largest d for which a dense d × d Σ is built when the structured path cannot certify w*
+DENSE_LIMIT = 4096
+#: certificate the structured path must reach before its w* is accepted (laocheck's tolerance)
+_STRUCTURED_TOL = 1e-10
+
+
+class SecondMoments:
+    """Σ = E[xxᵀ] as ``diag(D) + U S Uᵀ`` (D >= 0 of length d, U of shape (d, r), S an r × r
+    PSD matrix) or, with ``dense``, as a d × d array.
+
+    Products, quadratic forms, the diagonal and λ_max cost O(d·r); :meth:`solve_shifted`
+    solves (Σ + μI)w = c in O(d·r² + r³). ``dense()`` builds the d × d matrix (small d only).
+    """
+
+    def __init__(self, D=None, U=None, S=None, *, dense=None):
+        if dense is not None:
+            self._dense = np.asarray(dense, dtype=float)
+            self.d = self._dense.shape[0]
+            self.D = self.U = self.S = None
+            return
+        self._dense = None
+        self.D = np.asarray(D, dtype=float)
+        self.d = self.D.shape[0]
+        self.U = np.zeros((self.d, 0)) if U is None else np.asarray(U, dtype=float).reshape(self.d, -1)
+        r = self.U.shape[1]
+        self.S = np.zeros((r, r)) if S is None else np.atleast_2d(np.asarray(S, dtype=float))
+
+    @property
+    def structured(self):
+        return self._dense is None
+
+    @property
+    def rank(self):
+        return None if self._dense is not None else self.U.shape[1]
+
+    def dense(self):
+        """The d × d matrix."""
+        if self._dense is not None:
+            return self._dense
+        if self.d > 20_000:
+            raise InvalidParameterError(
+                f"`Sigma` as a dense matrix needs d <= 20000 (d × d doubles); got d={self.d}: use "
+                "the structured moments (`distribution.moments`).")
+        out = self.U @ self.S @ self.U.T
+        out[np.diag_indices(self.d)] += self.D
+        return out
+
+    def matvec(self, w):
+        if self._dense is not None:
+            return self._dense @ w
+        return self.D * w + self.U @ (self.S @ (self.U.T @ w))
+
+    def quad(self, w):
+        """wᵀΣw."""
+        if self._dense is not None:
+            return float(w @ self._dense @ w)
+        z = self.U.T @ w
+        return float(np.dot(self.D * w, w) + z @ self.S @ z)
+
+    def diag(self):
+        if self._dense is not None:
+            return np.diag(self._dense).copy()
+        return self.D + np.einsum("ij,jk,ik->i", self.U, self.S, self.U)
+
+    def max_eigenvalue(self):
+        """An upper bound on λ_max(Σ) within a relative 1e-14 of it (exact eigensolver for dense
+        Σ; r = 0: max D; r = 1: bisection on the secular equation 1 = s Σ u_i²/(λ − D_i),
+        keeping the upper end; r > 1: Weyl's max D + λ_max(S)·‖U‖₂²)."""
+        if self._dense is not None:
+            return float(np.linalg.eigvalsh(self._dense)[-1])
+        top = float(self.D.max())
+        r = self.U.shape[1]
+        if r == 0:
+            return top
+        if r > 1:
+            return top + float(np.linalg.eigvalsh(self.S)[-1]) * float(np.linalg.norm(self.U, 2)) ** 2
+        s = float(self.S[0, 0])
+        u2 = self.U[:, 0] ** 2
+        lo, hi = top, top + s * float(u2.sum())
+        if s <= 0 or hi <= lo:
+            return top
+        for _ in range(200):                    # f(λ) = s Σ u²/(λ − D) − 1 decreases on (max D, ∞)
+            mid = 0.5 * (lo + hi)
+            if mid <= lo or mid >= hi or hi - lo <= 1e-15 * hi:
+                break
+            with np.errstate(divide="ignore"):
+                f = s * float(np.sum(u2 / (mid - self.D))) - 1.0
+            if f > 0:
+                lo = mid
+            else:
+                hi = mid
+        return hi
+
+    def solve_shifted(self, c, mu=0.0, refine=2):
+        """A solution of (Σ + μI)w = c (least squares in the reduced system if singular), with
+        ``refine`` steps of iterative refinement (w += solve(c − (Σ + μI)w)): Σ's condition
+        number can reach d / min D, and one step brings the residual to rounding level."""
+        if self._dense is not None:
+            A = self._dense + mu * np.eye(self.d)
+            return np.linalg.lstsq(A, c, rcond=None)[0]
+        w = self._woodbury(c, mu)
+        for _ in range(refine):
+            res = c - self.matvec(w) - mu * w
+            w = w + self._woodbury(res, mu)
+        return w
+
+    def _woodbury(self, c, mu):
+        Dm = self.D + mu
+        Z = np.flatnonzero(Dm <= 0)
+        P = Dm > 0
+        r = self.U.shape[1]
+        w = np.zeros(self.d)
+        if r == 0:
+            w[P] = c[P] / Dm[P]
+            return w
+        UP = self.U[P]
+        inv = 1.0 / Dm[P]
+        M = UP.T @ (UP * inv[:, None])
+        rhs_z = UP.T @ (c[P] * inv)
+        nz = Z.size
+        K = np.zeros((r + nz, r + nz))
+        K[:r, :r] = np.eye(r) + M @ self.S
+        K[:r, r:] = -self.U[Z].T
+        K[r:, :r] = self.U[Z] @ self.S
+        rhs = np.concatenate([rhs_z, c[Z]])
+        sol = np.linalg.lstsq(K, rhs, rcond=None)[0]
+        z, wZ = sol[:r], sol[r:]
+        w[P] = (c[P] - UP @ (self.S @ z)) * inv
+        w[Z] = wZ
+        return w
+
+
+def as_moments(Sigma):
+    """``Sigma`` (a SecondMoments or a square array) as a SecondMoments."""
+    if isinstance(Sigma, SecondMoments):
+        return Sigma
+    return SecondMoments(dense=Sigma)
 
 
 @dataclass(frozen=True)
@@ -77,8 +226,123 @@ def _iv(Sigma, c, B):
     return 0.5 * (Sigma + Sigma.T), c, check_positive("B", B)
 
 
+def _iv_structured(mom, c, B):
+    c = np.asarray(c, dtype=float)
+    if c.shape != (mom.d,) or not np.all(np.isfinite(c)):
+        raise InvalidParameterError(f"`c` must be a finite vector of length {mom.d}; got {c.shape}.")
+    if not (np.all(np.isfinite(mom.D)) and np.all(mom.D >= 0) and np.all(np.isfinite(mom.U))
+            and np.all(np.isfinite(mom.S))):
+        raise InvalidParameterError("`Sigma` (structured) must have finite D >= 0, U and S.")
+    if mom.S.size and np.linalg.eigvalsh(0.5 * (mom.S + mom.S.T))[0] < -1e-12 * max(1.0, np.abs(mom.S).max()):
+        raise InvalidParameterError("`Sigma` (structured) must have a positive semidefinite S.")
+    return c, check_positive("B", B)
+
+
+def _l2_structured(mom, c, B):
+    """The trust-region subproblem with structured Σ: w(μ) = (Σ + μI)⁻¹c by Woodbury solves."""
+    scale = max(1.0, mom.max_eigenvalue())
+    w0 = mom.solve_shifted(c, 0.0)
+    if np.linalg.norm(w0) <= B and np.max(np.abs(mom.matvec(w0) - c)) <= 1e-13 * scale * max(
+            1.0, float(np.abs(w0).max())):
+        w, mu = w0, 0.0
+    else:
+        def phi(mu):
+            with np.errstate(over="ignore", divide="ignore"):
+                return 1.0 / np.linalg.norm(mom.solve_shifted(c, mu)) - 1.0 / B
+        hi = np.linalg.norm(c) / B + 1e-300
+        if phi(hi) < 0:
+            hi *= 2
+        lo = max(1e-300, 1e-17 * hi)
+        if phi(lo) > 0:
+            mu = lo
+        else:
+            mu = brentq(phi, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+        w = mom.solve_shifted(c, mu)
+        nrm = np.linalg.norm(w)
+        w = w * (B / nrm) if nrm > B else w
+    grad = mom.matvec(w) - c
+    value = float(0.5 * np.dot(grad - c, w))
+    kkt = float(np.max(np.abs(grad + mu * w)))
+    wd = mom.solve_shifted(c, mu)                     # the dual point of the multiplier
+    dual = float(-0.5 * np.dot(c, wd) - 0.5 * mu * B ** 2)
+    gap = max(0.0, value - dual)
+    return Minimizer(w=w, value=value, norm="l2", B=B, multiplier=float(mu), gap=gap,
+                     kkt_residual=kkt, on_boundary=mu > 0)
+
+
+def _l1_structured(mom, c, B):
+    """The L1 problem with structured Σ when the unconstrained minimiser lies in the ball
+    (multiplier 0); None otherwise."""
+    w = mom.solve_shifted(c, 0.0)
+    if mom.rank:
+        # entries at rounding level (w_i = (c_i − (USz)_i)/D_i with cancelling terms) are 0 up to
+        # that rounding; summed over d they would push ‖w‖₁ past B. Snap them (the certificate
+        # below judges the result).
+        low = mom.U @ (mom.S @ (mom.U.T @ w))
+        pos = mom.D > 0
+        noise = np.zeros_like(w)
+        noise[pos] = 8 * np.finfo(float).eps * (np.abs(c[pos]) + np.abs(low[pos])) / mom.D[pos]
+        w = np.where(pos & (np.abs(w) <= noise), 0.0, w)
+    nrm = np.abs(w).sum()
+    alpha = 0.0
+    if nrm > B * (1 + 1e-12):
+        if mom.rank != 0 or np.any((mom.D <= 0) & (c != 0)):
+            return None
+        w, alpha = _l1_diagonal_active(mom.D, c, B)
+        nrm = np.abs(w).sum()
+    if nrm > B:
+        w = w * (B / nrm)
+    grad = mom.matvec(w) - c
+    gap = max(0.0, float(grad @ w + B * np.max(np.abs(grad))))
+    on = abs(nrm - B) <= 1e-9 * B
+    supp = w != 0
+    kkt = float(max(np.max(np.abs(grad[supp] + alpha * np.sign(w[supp])), initial=0.0),
+                    np.max(np.abs(grad[~supp]) - alpha, initial=0.0)))
+    return Minimizer(w=w, value=float(0.5 * np.dot(grad - c, w)), norm="l1", B=B,
+                     multiplier=float(alpha), gap=gap, kkt_residual=kkt, on_boundary=bool(on))
+
+
+def _l1_diagonal_active(D, c, B):
+    """Σ = diag(D) with the constraint active: w_i = sign(c_i)(|c_i| − α)₊/D_i with α the root
+    of the piecewise-linear Σ_i (|c_i| − α)₊/D_i = B (breakpoints |c_i| sorted)."""
+    keep = D > 0
+    t = np.abs(c[keep])
+    inv = 1.0 / D[keep]
+    order = np.argsort(-t)
+    ts, vs = t[order], inv[order]
+    A = np.cumsum(ts * vs)
+    H = np.cumsum(vs)
+    g_at = A - ts * H                     # g(t_(j)) with the first j coordinates active
+    j = int(np.searchsorted(g_at, B, side="left"))          # g_at is nondecreasing in j
+    j = min(max(j, 1), ts.size)
+    alpha = max(0.0, (A[j - 1] - B) / H[j - 1])
+    w = np.zeros_like(c)
+    w[keep] = np.sign(c[keep]) * np.maximum(t - alpha, 0.0) * inv
+    return w, alpha
+
+
+def _structured_or_dense(Sigma, c, B, structured, dense, name):
+    mom = Sigma
+    c, B = _iv_structured(mom, c, B)
+    sol = structured(mom, c, B)
+    if sol is not None and sol.certificate <= _STRUCTURED_TOL:
+        return sol
+    if mom.d > DENSE_LIMIT:
+        got = "an active L1 constraint" if sol is None else f"certificate {sol.certificate:.3g}"
+        raise InvalidParameterError(
+            f"`Sigma`: the structured {name} solve did not certify w* ({got}) and d={mom.d} > "
+            f"{DENSE_LIMIT} is too large for the dense solver.")
+    return dense(mom.dense(), c, B)
+
+
 def minimize_l2_ball(Sigma, c, B):
-    """argmin ½wᵀΣw − cᵀw over ‖w‖₂ ≤ B (trust-region secular equation), certified."""
+    """argmin ½wᵀΣw − cᵀw over ‖w‖₂ ≤ B (trust-region secular equation), certified.
+
+    ``Sigma``: a d × d array or a :class:`SecondMoments` (structured: O(d·r) per solve)."""
+    if isinstance(Sigma, SecondMoments):
+        if not Sigma.structured:
+            return minimize_l2_ball(Sigma.dense(), c, B)
+        return _structured_or_dense(Sigma, c, B, _l2_structured, minimize_l2_ball, "L2")
     Sigma, c, B = _iv(Sigma, c, B)
     lam, Q = np.linalg.eigh(Sigma)
     scale = max(1.0, float(lam[-1]))
@@ -135,7 +399,14 @@ def _fw_gap(Sigma, c, w, B):
 
 
 def minimize_l1_ball(Sigma, c, B):
-    """argmin ½wᵀΣw − cᵀw over ‖w‖₁ ≤ B (exact lasso path + active-set KKT solve), certified."""
+    """argmin ½wᵀΣw − cᵀw over ‖w‖₁ ≤ B (exact lasso path + active-set KKT solve), certified.
+
+    ``Sigma``: a d × d array or a :class:`SecondMoments` (structured: the unconstrained
+    minimiser when it lies in the ball, else the dense path for d <= DENSE_LIMIT)."""
+    if isinstance(Sigma, SecondMoments):
+        if not Sigma.structured:
+            return minimize_l1_ball(Sigma.dense(), c, B)
+        return _structured_or_dense(Sigma, c, B, _l1_structured, minimize_l1_ball, "L1")
     Sigma, c, B = _iv(Sigma, c, B)
     d = c.shape[0]
     # the minimiser is invariant under (Sigma, c) -> (Sigma, c)/s; scale so max diag = 1, which

@@ -9,10 +9,22 @@ this: ``risk(w, loss="squared")``). Each class here computes these moments in cl
 (or, for a finite data set, by exact averaging), samples from the distribution with a numpy
 ``Generator``, states the sup of ‖x‖₂, ‖x‖∞ and |y| (so a theorem's assumptions can be checked),
 and gives the certified minimiser over an L2 or L1 ball (:mod:`laocheck.data._solvers`).
+
+Σ is kept in the structure the distribution has (:class:`~laocheck.data.SecondMoments`):
+diagonal for independent attributes (CB11's and HK12's hard instances), diagonal + rank one for
+KS15 Sec. 5.1's Bernoulli attributes and the correlated signs, so L_D(w), w* and its certificate
+cost O(d) time and memory at any d; ``Sigma`` builds the d × d matrix on request (small d).
+A finite data set keeps its dense Σ.
+
+Sampling draws whole rows (the learners' ``fit(X, y)`` reads a matrix); the correlated signs
+take their sign and Bernoulli bits from one 64-bit draw per attribute (the Bernoulli bit
+compares the top 53 bits with √ρ exactly as ``Generator.random() < √ρ`` does, the sign is the
+lowest bit), so their law is the one stated, at a fraction of the cost.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -21,7 +33,7 @@ from sklearn.datasets import load_digits
 
 from .._validation import check_int, check_positive, check_rng, check_scalar, check_vector
 from ..exceptions import InvalidParameterError
-from ._solvers import minimize_l1_ball, minimize_l2_ball
+from ._solvers import SecondMoments, minimize_l1_ball, minimize_l2_ball
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
            "HK12HardInstance", "EmpiricalDistribution", "digits_distribution"]
@@ -34,13 +46,14 @@ CERTIFICATE_TOL = 1e-10
 class Distribution:
     """A distribution of (x, y) through its exact moments.
 
-    Attributes: ``Sigma`` = E[xxᵀ] (d, d), ``cross`` = E[xy] (d,), ``y2`` = E[y²],
+    Attributes: ``moments`` = E[xxᵀ] as a :class:`~laocheck.data.SecondMoments` (``Sigma``: the
+    d × d array), ``cross`` = E[xy] (d,), ``y2`` = E[y²],
     ``x_l2`` / ``x_linf`` / ``y_sup``: sup of ‖x‖₂, ‖x‖∞, |y| over the support; ``name``,
     ``citation``, ``scaling`` (how labels/attributes were scaled so a theorem's assumptions
     hold).
     """
 
-    Sigma: np.ndarray
+    moments: SecondMoments
     cross: np.ndarray
     y2: float
     x_l2: float
@@ -56,15 +69,22 @@ class Distribution:
         return self.cross.shape[0]
 
     @property
+    def Sigma(self):
+        """Σ = E[xxᵀ] as a d × d array (built from :attr:`moments`; small d only)."""
+        if "Sigma" not in self._cache:
+            self._cache["Sigma"] = self.moments.dense()
+        return self._cache["Sigma"]
+
+    @property
     def second_moments(self):
         """E[x_i²] (the diagonal of Σ)."""
-        return np.diag(self.Sigma).copy()
+        return self.moments.diag()
 
     def risk(self, w, loss="half"):
         """Exact L_D(w) = ½E[(wᵀx − y)²] (``loss="half"``, HK12/KS15) or E[(wᵀx − y)²]
         (``loss="squared"``, CB11)."""
         w = check_vector("w", w, d=self.d)
-        val = 0.5 * (w @ self.Sigma @ w - 2 * self.cross @ w + self.y2)
+        val = 0.5 * (self.moments.quad(w) - 2 * self.cross @ w + self.y2)
         val = max(float(val), 0.0)
         if loss == "half":
             return val
@@ -78,9 +98,9 @@ class Distribution:
         key = (norm, B)
         if key not in self._cache:
             if norm == "l2":
-                sol = minimize_l2_ball(self.Sigma, self.cross, B)
+                sol = minimize_l2_ball(self.moments, self.cross, B)
             elif norm == "l1":
-                sol = minimize_l1_ball(self.Sigma, self.cross, B)
+                sol = minimize_l1_ball(self.moments, self.cross, B)
             else:
                 raise InvalidParameterError(f"`norm` must be 'l2' or 'l1'; got norm={norm!r}.")
             self._cache[key] = sol
@@ -122,6 +142,14 @@ class Distribution:
                 "|y|<=B": self.y_sup <= B * (1 + 1e-12)}
 
 
+def _row_dot(X, w):
+    """X @ w row by row in a fixed order (numpy's pairwise sum along each row, over the nonzero
+    weights), so a row's label does not depend on how many rows are drawn at once (BLAS may
+    sum differently for different shapes)."""
+    nz = np.flatnonzero(w)
+    return np.add.reduce(X[:, nz] * w[nz], axis=1)
+
+
 class _Sampled(Distribution):
     def sample(self, m, rng):
         m = check_int("m", m, low=1)
@@ -135,7 +163,7 @@ class ScaledLabels(_Sampled):
         f = check_scalar("factor", factor)
         if f == 0:
             raise InvalidParameterError("`factor` must be nonzero.")
-        super().__init__(Sigma=base.Sigma, cross=base.cross * f, y2=base.y2 * f * f,
+        super().__init__(moments=base.moments, cross=base.cross * f, y2=base.y2 * f * f,
                          x_l2=base.x_l2, x_linf=base.x_linf, y_sup=base.y_sup * abs(f),
                          name=f"{base.name} (y x {f:g})", citation=base.citation,
                          scaling=base.scaling + f"; y x {f:g}")
@@ -187,8 +215,10 @@ class PowerLawBernoulli(_Sampled):
             raise InvalidParameterError("`w` must not be all zeros.")
         s = 1 / np.sqrt(d) if scenario == "ridge" else 1.0
         wt = B * w / np.abs(w).sum()                      # label weights on the raw 0/1 vector
-        Sraw = np.outer(mu, mu) + np.diag(mu - mu * mu)
-        super().__init__(Sigma=s * s * Sraw, cross=s * (Sraw @ wt), y2=float(wt @ Sraw @ wt),
+        Sraw = SecondMoments(mu - mu * mu, mu, [[1.0]])      # μμᵀ + diag(μ − μ²)
+        Sraw_wt = Sraw.matvec(wt)
+        super().__init__(moments=SecondMoments(s * s * (mu - mu * mu), s * mu, [[1.0]]),
+                         cross=s * Sraw_wt, y2=float(wt @ Sraw_wt),
                          x_l2=s * np.sqrt(d), x_linf=s, y_sup=B,
                          name=f"PowerLawBernoulli(d={d}, alpha={alpha:g}, {scenario})",
                          citation="KS15 Sec. 5.1",
@@ -202,7 +232,7 @@ class PowerLawBernoulli(_Sampled):
 
     def _draw(self, m, rng):
         raw = (rng.random((m, self.d)) < self.mu).astype(float)
-        return raw * self.attribute_scale, raw @ self.label_weights
+        return raw * self.attribute_scale, _row_dot(raw, self.label_weights)
 
 
 class CorrelatedSigns(_Sampled):
@@ -226,10 +256,9 @@ class CorrelatedSigns(_Sampled):
         noise = check_scalar("noise", noise)
         if noise < 0:
             raise InvalidParameterError(f"`noise` must be >= 0; got noise={noise}.")
-        C = np.full((d, d), corr)
-        np.fill_diagonal(C, 1.0)
-        Sigma = C * np.outer(sigma, sigma)
-        super().__init__(Sigma=Sigma, cross=Sigma @ w, y2=float(w @ Sigma @ w + noise ** 2),
+        Sigma = SecondMoments((1 - corr) * sigma * sigma, sigma, [[corr]])   # ρσσᵀ + (1−ρ)diag(σ²)
+        Sw = Sigma.matvec(w)
+        super().__init__(moments=Sigma, cross=Sw, y2=float(w @ Sw + noise ** 2),
                          x_l2=float(np.linalg.norm(sigma)), x_linf=float(sigma.max()),
                          y_sup=float(np.abs(w) @ sigma + noise),
                          name=f"CorrelatedSigns(d={d}, corr={corr:g}, noise={noise:g})",
@@ -240,13 +269,24 @@ class CorrelatedSigns(_Sampled):
         object.__setattr__(self, "noise", noise)
 
     def _draw(self, m, rng):
-        d = self.d
-        z = rng.choice([-1.0, 1.0], size=(m, d + 1))
-        b = rng.random((m, d)) < np.sqrt(self.corr)
-        s = np.where(b, z[:, :1], z[:, 1:])
-        X = s * self.sigma
-        zeta = rng.choice([-1.0, 1.0], size=m)
-        return X, X @ self.w_true + self.noise * zeta
+        # one 64-bit draw per attribute: b_i = (top 53 bits)·2⁻⁵³ < √ρ (the law of
+        # Generator.random() < √ρ), z_i = its lowest bit (fair, independent of the top bits);
+        # column 0 gives z_0 (bit 0) and the label noise sign ζ (bit 1)
+        raw = rng.integers(0, 2**64, size=(m, self.d + 1), dtype=np.uint64, endpoint=False)
+        p = float(np.sqrt(self.corr))
+        threshold = math.ceil(p * 2.0 ** 53)            # (r >> 11) < p·2⁵³  <=>  (r >> 11) < ⌈p·2⁵³⌉
+        head = raw[:, 0]
+        z0 = 1.0 - 2.0 * (head & np.uint64(1)).astype(float)
+        zeta = 1.0 - 2.0 * ((head >> np.uint64(1)) & np.uint64(1)).astype(float)
+        body = raw[:, 1:]
+        X = 1.0 - 2.0 * (body & np.uint64(1)).astype(float)
+        if threshold >= 2 ** 53:
+            X[:] = z0[:, None]
+        elif threshold > 0:
+            b = (body >> np.uint64(11)) < np.uint64(threshold)
+            np.copyto(X, np.broadcast_to(z0[:, None], X.shape), where=b)
+        X *= self.sigma
+        return X, _row_dot(X, self.w_true) + self.noise * zeta
 
 
 class CB11HardInstance(_Sampled):
@@ -263,7 +303,7 @@ class CB11HardInstance(_Sampled):
         p = np.sqrt(eps)
         cross = np.zeros(d)
         cross[j] = 2 * p
-        super().__init__(Sigma=np.eye(d), cross=cross, y2=1.0, x_l2=np.sqrt(d), x_linf=1.0,
+        super().__init__(moments=SecondMoments(np.ones(d)), cross=cross, y2=1.0, x_l2=np.sqrt(d), x_linf=1.0,
                          y_sup=1.0, name=f"CB11HardInstance(d={d}, eps={eps:g}, j={j})",
                          citation="CB11 Thm 1, App. A.1")
         object.__setattr__(self, "p", p)
@@ -297,7 +337,7 @@ class HK12HardInstance(_Sampled):
         diag[T] = 1.0 / kk
         cross = np.zeros(d)
         cross[T] = r / kk
-        super().__init__(Sigma=np.diag(diag), cross=cross, y2=1.0, x_l2=1.0, x_linf=1.0, y_sup=1.0,
+        super().__init__(moments=SecondMoments(diag), cross=cross, y2=1.0, x_l2=1.0, x_linf=1.0, y_sup=1.0,
                          name=f"HK12HardInstance(d={d}, eps={eps:g})", citation="HK12 Thm B.1, App. B.2")
         object.__setattr__(self, "T", T)
         object.__setattr__(self, "r", r)
@@ -324,7 +364,7 @@ class EmpiricalDistribution(_Sampled):
         if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
             raise InvalidParameterError("`X` and `y` must be finite.")
         n = X.shape[0]
-        super().__init__(Sigma=X.T @ X / n, cross=X.T @ y / n, y2=float(y @ y / n),
+        super().__init__(moments=SecondMoments(dense=X.T @ X / n), cross=X.T @ y / n, y2=float(y @ y / n),
                          x_l2=float(np.linalg.norm(X, axis=1).max()),
                          x_linf=float(np.abs(X).max()), y_sup=float(np.abs(y).max()),
                          name=name, citation=citation, scaling=scaling)

@@ -8,8 +8,8 @@ with intervals; :mod:`laocheck.experiments.theorems` defines one standard config
 theorem with an excess-risk bound.
 """
 
-from ._runs import (Comparison, LearnerSpec, as_seed_sequence, child_seeds, compare,
-                    excess_risk_range, replicate, scaling_slope)
+from ._runs import (BLOCK_ENTRIES, Comparison, LearnerSpec, as_seed_sequence, block_rows,
+                    child_seeds, compare, excess_risk_range, replicate, scaling_slope)
 
 __all__ = ["LearnerSpec", "Comparison", "replicate", "compare", "excess_risk_range",
-           "scaling_slope", "child_seeds", "as_seed_sequence"]
+           "scaling_slope", "child_seeds", "as_seed_sequence", "BLOCK_ENTRIES", "block_rows"]

@@ -17,6 +17,14 @@ convex quadratic is maximised over the L1 ball at a vertex), and ‖·‖_* is t
 resp. L∞). It is also ≤ ½(B·sup‖x‖ + sup|y|)². The lower end is −(certificate of w*). The
 interval is :func:`laocheck.stats.mean_interval` (betting, Waudby-Smith and Ramdas 2024) on that
 range at the caller's δ.
+
+Cost of a replicate: the moments stay structured (:class:`laocheck.data.SecondMoments`, O(d)
+for the excess risk and the range); the sample is generated internally, so the learner's input
+validation skips its finiteness scan (``sklearn.config_context(assume_finite=True)``); when
+m × d exceeds :data:`BLOCK_ENTRIES` the sample is drawn and fed in blocks of rows through
+``partial_fit`` (with ``n_total = m``, one pass exactly as ``fit`` on the whole sample), so a
+replicate's memory is O(block × d), not O(m × d). Blocks have a fixed number of rows for given
+(m, d), so the same seed gives the same numbers for any ``n_jobs``.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import sklearn
 
 from .._execution import executor
 from .._validation import check_int, check_positive
@@ -33,7 +42,11 @@ from ..exceptions import InvalidParameterError
 from ..stats import MeanInterval, mean_interval
 
 __all__ = ["LearnerSpec", "Comparison", "replicate", "excess_risk_range", "compare",
-           "scaling_slope", "child_seeds"]
+           "scaling_slope", "child_seeds", "BLOCK_ENTRIES", "block_rows"]
+
+#: a replicate draws its sample in blocks of at most this many entries (rows × d) when the
+#: whole m × d sample would be larger (128 MB of doubles)
+BLOCK_ENTRIES = 2 ** 24
 
 
 @dataclass(frozen=True)
@@ -81,10 +94,35 @@ def child_seeds(seed, R):
                                    pool_size=seq.pool_size) for i in range(R)]
 
 
+def block_rows(m, d):
+    """Rows per block of a replicate's sample: m when m·d <= BLOCK_ENTRIES, else
+    max(1, BLOCK_ENTRIES // d) (a function of m and d only)."""
+    return m if m * d <= BLOCK_ENTRIES else max(1, BLOCK_ENTRIES // d)
+
+
+def _fit(spec, distribution, m, data_rng, learner_rng):
+    """The learner fitted on m fresh examples: one ``fit`` on the whole sample, or, above
+    BLOCK_ENTRIES, ``partial_fit`` block by block with ``n_total = m`` (the same single pass)."""
+    rows = block_rows(m, distribution.d)
+    learner = spec.build(learner_rng)
+    params = learner.get_params()
+    blocked = rows < m and hasattr(learner, "partial_fit") and "n_total" in params
+    with sklearn.config_context(assume_finite=True):        # internally generated, finite data
+        if not blocked:
+            X, y = distribution.sample(m, data_rng)
+            return learner.fit(X, y)
+        if params["n_total"] is None:
+            learner.set_params(n_total=m)
+        for start in range(0, m, rows):
+            X, y = distribution.sample(min(rows, m - start), data_rng)
+            learner.partial_fit(X, y)
+        return learner
+
+
 def _one(spec, distribution, m, norm, B, loss, child):
     data_seed, learner_seed = child.spawn(2)
-    X, y = distribution.sample(m, np.random.default_rng(data_seed))
-    learner = spec.build(np.random.default_rng(learner_seed)).fit(X, y)
+    learner = _fit(spec, distribution, m, np.random.default_rng(data_seed),
+                   np.random.default_rng(learner_seed))
     w = np.asarray(learner.coef_, dtype=float)
     attrs = getattr(learner, "n_attributes_seen_", None)
     return distribution.excess_risk(w, norm, B, loss), attrs
@@ -123,12 +161,13 @@ def replicate(spec, distribution, m, *, norm, B, R, seed=0, n_jobs=1, loss="half
 def excess_risk_range(distribution, norm, B, loss="half"):
     """[low, high] of one run's excess risk for any ‖w̄‖ ≤ B (see the module docstring)."""
     sol = distribution.minimizer(norm, B)
-    grad = distribution.Sigma @ sol.w - distribution.cross
+    mom = distribution.moments
+    grad = mom.matvec(sol.w) - distribution.cross
     if norm == "l2":
-        quad = float(np.linalg.eigvalsh(distribution.Sigma)[-1]) * (2 * B) ** 2
+        quad = mom.max_eigenvalue() * (2 * B) ** 2             # an upper bound on λ_max(Σ)
         lin = float(np.linalg.norm(grad)) * 2 * B
     else:
-        quad = float(np.max(np.diag(distribution.Sigma))) * (2 * B) ** 2
+        quad = float(np.max(mom.diag())) * (2 * B) ** 2
         lin = float(np.max(np.abs(grad))) * 2 * B
     high = min(0.5 * quad + lin, distribution.excess_risk_bound(norm, B))
     high *= 1 + 1e-9                                   # rounding of the moments
