@@ -352,7 +352,7 @@ def check_ks15_alg2_line12(ctx):
 
 
 note_erratum(
-    "CB11.Fig1.objective", where="Figure 1 (Baseline: the estimated loss)", order=(5, 0, 1),
+    "CB11.Fig1.objective", where="Figure 1 (Baseline: the estimated loss)", order=(5, 0, 2),
     literal="Let L̃_S(w) = wᵀĀw + wᵀv̄ + ȳ, with v̄ = Σ_t 2y_t v_t/m; the text above the figure "
             "expands (⟨w, x⟩ − y)² = wᵀxxᵀw − 2y xᵀw + y².",
     why="“+ wᵀv̄” estimates the term +2y xᵀw, i.e. the loss of −w, and Ā's expectation is not "
@@ -362,7 +362,7 @@ note_erratum(
               "diagonal (d/k)Σ_{c∈C} x_c² (observed attributes only), is exactly unbiased.")
 
 note_erratum(
-    "CB11.Fig1.convexity", where="Section 5 (symmetrising Ā, before Figure 1)", order=(5, 0, 2),
+    "CB11.Fig1.convexity", where="Section 5 (symmetrising Ā, before Figure 1)", order=(5, 0, 1),
     literal="Picking two indices yields a non-symmetric matrix “which will make our optimization "
             "problem with the estimated matrix non-convex. To overcome this obstacle, we "
             "symmetrize the matrix”.",
