@@ -442,3 +442,61 @@ def check_thm41_step2(ctx):
 
     n = ctx.n(4, 100)
     return ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
+
+
+# --- Lemma 3.11 (behind Thm 3.12): display (6) ---------------------------------------------------
+
+def _half(v):
+    """‖v‖_{1/2} := (Σ_i √v_i)² for v >= 0."""
+    return float(np.sum(np.sqrt(v)) ** 2)
+
+
+def _lemma311_search(ctx, ratio):
+    def draw(rng):
+        d = int(rng.integers(1, 8))
+        scale = np.exp(rng.uniform(-6, 2, size=2))
+        return {"a": rng.exponential(size=d) * scale[0] * (rng.random(d) < 0.8),
+                "b": rng.exponential(size=d) * scale[1] * (rng.random(d) < 0.8),
+                "eps": float(np.exp(rng.uniform(-8, 1)))}
+    n = ctx.n(2000, 50000)
+    return ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
+
+
+@register("KS15.Lemma3.11.proof.step1", citation="KS15 Lemma 3.11 (proof, the identity used)",
+          statement="‖a + b‖_{1/2} <= 2‖a‖_{1/2} + 2‖b‖_{1/2} for a, b >= 0, ‖v‖_{1/2} = (Σ√v_i)²",
+          assumptions="a, b >= 0 entrywise", method="seeded random search (d <= 7, sparse "
+          "entries over 8 orders of magnitude); worst ratio", delta=0.0, detectable=0.0)
+def check_lemma311_step1(ctx):
+    """KS15 Lemma 3.11, proof: the quasi-triangle inequality of ‖·‖_{1/2}."""
+    return _lemma311_search(ctx, lambda i: _half(i["a"] + i["b"])
+                            / max(2 * _half(i["a"]) + 2 * _half(i["b"]), 1e-300))
+
+
+@register("KS15.Lemma3.11.proof.step2", citation="KS15 Lemma 3.11 (proof, eq. (6), first relation)",
+          statement="‖2A + (10/3)ε‖_{1/2} <= ‖4E_D[x²] + (14/6)ε + (10/3)ε‖_{1/2} when "
+          "2A <= 4E_D[x²] + (14/6)ε entrywise (the first inequality of eq. (15))",
+          assumptions="A >= 0, E_D[x²] >= 0, ε > 0; on the event (15)",
+          method="seeded random search with 2A drawn below 4E + (14/6)ε; worst ratio "
+          "(monotonicity of ‖·‖_{1/2} on nonnegative vectors)", delta=0.0, detectable=0.0)
+def check_lemma311_step2(ctx):
+    """KS15 Lemma 3.11, proof, eq. (6): monotonicity."""
+    def ratio(i):
+        E, eps = i["a"], i["eps"]
+        two_a = (4 * E + 14 / 6 * eps) * np.minimum(1.0, i["b"] / (i["b"].max() + 1e-300))
+        return _half(two_a + 10 / 3 * eps) / _half(4 * E + 14 / 6 * eps + 10 / 3 * eps)
+    return _lemma311_search(ctx, ratio)
+
+
+@register("KS15.Lemma3.11.proof.step3", citation="KS15 Lemma 3.11 (proof, eq. (6), second relation)",
+          statement="‖4E_D[x²] + (14/6)ε + (10/3)ε‖_{1/2} <= 8‖E_D[x²]‖_{1/2} + (34/3)d²ε",
+          assumptions="E_D[x²] >= 0, ε > 0, d coordinates", method="seeded random search; "
+          "sympy for the constant: 2·(14/6 + 10/3)·d² = (34/3)d²", delta=0.0, detectable=0.0)
+def check_lemma311_step3(ctx):
+    """KS15 Lemma 3.11, proof, eq. (6): the identity of step 1 applied to 4E and (34/6)ε·1."""
+    const_ok = sp.Rational(2) * (sp.Rational(14, 6) + sp.Rational(10, 3)) == sp.Rational(34, 3)
+    res = _lemma311_search(ctx, lambda i: _half(4 * i["a"] + 34 / 6 * i["eps"])
+                           / (8 * _half(i["a"]) + 34 / 3 * len(i["a"]) ** 2 * i["eps"]))
+    res.figures["constant_34/3"] = bool(const_ok)
+    if not const_ok:
+        return Result(Status.FAIL, res.figures)
+    return res
