@@ -124,14 +124,14 @@ note_erratum(
               "still follows).")
 
 note_erratum(
-    "HK12.Lemma3.8.A5_data_point", where="Lemma 3.8 (proof, Appendix A.5)", order=(3, 8, 1),
+    "HK12.Lemma3.8.A5_data_point", where="Lemma 3.8 (proof, Appendix A.5: E[x̃²])", order=(3, 8, 1),
     literal="E_t[x̃_t²] = (d + k − 1)/k · x_t (coordinatewise).",
     why="The right-hand side is linear in x_t, the left-hand side quadratic. At d = k = 1, "
         "x = (1/2): E[x̃²] = 1/4 exactly, the printed value is 1/2.",
     corrected="E_t[x̃_t²] = (d + k − 1)/k · x_t² (coordinatewise squares).")
 
 note_erratum(
-    "HK12.Lemma3.8.A5_inner", where="Lemma 3.8 (proof, Appendix A.5)", order=(3, 8, 2),
+    "HK12.Lemma3.8.A5_inner", where="Lemma 3.8 (proof, Appendix A.5: E[ỹ²])", order=(3, 8, 2),
     literal="E_t[ỹ_t²] = ‖w_t‖₁ Σ_j |w_t[j]| x_t[j]² ≤ ‖w_t‖₁²‖w_t²‖∞ ≤ B².",
     why="The middle bound has w where x belongs. At d = 1, w = (1/2), x = (1): E[ỹ²] = 1/4 "
         "exactly, while ‖w‖₁²‖w²‖∞ = 1/16.",

@@ -25,6 +25,7 @@ import sympy as sp
 
 from ..reference.estimators import ks15_gradient, ks15_residual
 from ..stats.exact import enumerate_outcomes
+from ._errata import note_erratum
 from ._proofs import ball_point, ratio_verdict, sympy_zero, worst_instance
 from ._registry import Result, Status, register
 from ._search import adversarial_max
@@ -350,3 +351,359 @@ def check_lemma39_step4(ctx):
     ok = sympy_zero(2 * _B / sp.sqrt(_m2) * sp.sqrt(_g_hat2())
                     - 4 * _B ** 2 / sp.sqrt(_m2) * sp.sqrt(inner))
     return Result(Status.PASS if ok else Status.FAIL, {"equal": ok}, detectable=0.0)
+
+
+# --- Theorem 4.1 (GAELR, Appendix B.8) ----------------------------------------------------------
+
+@register("KS15.Thm4.1.proof.step1", citation="KS15 Thm 4.1 (proof, App. B.8, Lemma B.5's display)",
+          statement="for z_1 = 1_n, z_{t+1}[i] = z_t[i]exp(−ηc_t[i]) and p_t = z_t/‖z_t‖₁: "
+          "Σ_t p_tᵀc_t <= min_i Σ_t c_t[i] + log n/η + ηΣ_t p_tᵀc_t² (printed with z′_t for z_t)",
+          assumptions="c_t[i] >= −1/η, η > 0", method="seeded adversarial search over n = 4, "
+          "m = 5 sequences (c_t[i] = −1/η + softplus(u)); worst ratio "
+          "(lhs − min_i Σc)/(log n/η + ηΣ pᵀc²)", delta=0.0, detectable=0.0)
+def check_thm41_step1(ctx):
+    """KS15 Thm 4.1, proof: the second-order bound of the EG algorithm (Lemma B.5)."""
+    n, m = 4, 5
+
+    def ratio(u):
+        eta = math.exp(u[0])
+        c = -1 / eta + np.logaddexp(0.0, u[1:].reshape(m, n))
+        z = np.ones(n)
+        lhs, sq = 0.0, 0.0
+        for t in range(m):
+            p = z / z.sum()
+            lhs += float(p @ c[t])
+            sq += float(p @ c[t] ** 2)
+            z = z * np.exp(-eta * c[t])
+            z /= z.max()                              # rescaling leaves p unchanged
+        return (lhs - float(c.sum(0).min())) / (math.log(n) / eta + eta * sq)
+
+    worst = adversarial_max(ratio, 1 + m * n, ctx.rng, starts=ctx.n(100, 1000), refine=3)
+    return ratio_verdict(worst)
+
+
+def _cond_sq_vector(w, x, y, k, q, cache):
+    key = (tuple(w), tuple(x), float(y))
+    if key not in cache:
+        dist = enumerate_outcomes(lambda src: ks15_gradient(w, x, y, k, q, src, kind="lasso")[0])
+        cache[key] = sum(float(p) * g * g for p, g in dist)
+    return cache[key]
+
+
+def _path_lasso(src, inst, eta):
+    """One path of GAELR (KS15 Alg. 3) on m examples drawn from D: Σ g_tᵀw_t, Σ g_t and the
+    per-step conditional E_t[g̃_t²] (vectors)."""
+    X, Y, B, k, m, q = inst["X"], inst["Y"], inst["B"], inst["k"], inst["m"], inst["q"]
+    d = X.shape[1]
+    zp, zm = np.ones(d), np.ones(d)
+    lin, gsum, second, risk = 0.0, np.zeros(d), [], 0.0
+    pw = np.array([float(v) for v in inst["p"]])
+    for _t in range(m):
+        w = (zp - zm) * B / (zp.sum() + zm.sum())     # Alg. 3 line 3
+        risk += 0.5 * float(np.sum(pw * (X @ w - Y) ** 2))
+        i = src.categorical(inst["p"])
+        x, y = X[i], Y[i]
+        second.append(_cond_sq_vector(w, x, y, k, q, inst.setdefault("_cache_l", {})))
+        g_true = (w @ x - y) * x
+        lin += float(g_true @ w)
+        gsum = gsum + g_true
+        g, _ = ks15_gradient(w, x, y, k, q, src, kind="lasso")
+        gbar = np.clip(g, -1 / eta, 1 / eta)          # Alg. 3 lines 13-15
+        zp, zm = zp * np.exp(-eta * gbar), zm * np.exp(eta * gbar)
+    return {"lin": lin, "gsum": gsum, "second": second, "risk": risk}
+
+
+@register("KS15.Thm4.1.proof.step2", citation="KS15 Thm 4.1 (proof, App. B.8, last display)",
+          statement="for η <= 1/(2G): E_{D,A}[Σ_t g_tᵀ(w_t − w*)] <= B log 2d/η + 5BηG²m, "
+          "G² = max_t ‖E_{D,A}[g̃_t²]‖∞", assumptions="‖x‖∞ <= 1, |y| <= B, ‖w*‖₁ <= B, any q",
+          method="exact enumeration of GAELR's paths and of D^m (d = 2, k = 1, m <= 3, two support "
+          "points, ‖x‖∞ <= 1) on seeded instances, η = u/(2Ĝ), Ĝ² = 4B²(1/(k min q) + 1) >= G², u "
+          "uniform in [0.05, 1]; worst w* in "
+          "closed form (B‖E Σ g_t‖∞); worst ratio", delta=0.0, detectable=0.0)
+def check_thm41_step2(ctx):
+    """KS15 Thm 4.1, proof: Lemmas B.7 and B.9 combined, in expectation over D and A."""
+    def draw(rng):
+        inst = _instance(rng)
+        inst["X"] = np.array([ball_point(rng, 2, 1.0, np.inf, boundary=0.6) for _ in range(2)])
+        inst["u"] = float(rng.uniform(0.05, 1.0))
+        return inst
+
+    def ratio(inst):
+        m, B = inst["m"], inst["B"]
+        # |φ̃| <= 2B and E[x̃_i²] <= 1/(k q_i) + 1 give ‖E[g̃²]‖∞ <= Ĝ² = 4B²(1/(k min q) + 1),
+        # so η = u/(2Ĝ) <= 1/(2G) for the enumerated G (re-checked below)
+        g_hat = 2 * B * math.sqrt(1 / (inst["k"] * float(min(inst["q"]))) + 1)
+        eta = inst["u"] / (2 * g_hat)
+        paths = [(float(p), v) for p, v in enumerate_outcomes(_path_lasso, inst, eta)]
+        G2 = max(float(np.max(sum(p * v["second"][t] for p, v in paths))) for t in range(m))
+        if eta > 1 / (2 * math.sqrt(G2)):
+            return math.nan
+        lin = sum(p * v["lin"] for p, v in paths)
+        gs = sum(p * v["gsum"] for p, v in paths)
+        lhs = lin + B * float(np.max(np.abs(gs)))
+        return lhs / (B * math.log(4) / eta + 5 * B * eta * G2 * m)
+
+    n = ctx.n(4, 100)
+    return ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
+
+
+# --- Lemma 3.11 (behind Thm 3.12): display (6) ---------------------------------------------------
+
+def _half(v):
+    """‖v‖_{1/2} := (Σ_i √v_i)² for v >= 0."""
+    return float(np.sum(np.sqrt(v)) ** 2)
+
+
+def _lemma311_search(ctx, ratio):
+    def draw(rng):
+        d = int(rng.integers(1, 8))
+        scale = np.exp(rng.uniform(-6, 2, size=2))
+        return {"a": rng.exponential(size=d) * scale[0] * (rng.random(d) < 0.8),
+                "b": rng.exponential(size=d) * scale[1] * (rng.random(d) < 0.8),
+                "eps": float(np.exp(rng.uniform(-8, 1)))}
+    n = ctx.n(2000, 50000)
+    return ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
+
+
+@register("KS15.Lemma3.11.proof.step1", citation="KS15 Lemma 3.11 (proof, the identity used)",
+          statement="‖a + b‖_{1/2} <= 2‖a‖_{1/2} + 2‖b‖_{1/2} for a, b >= 0, ‖v‖_{1/2} = (Σ√v_i)²",
+          assumptions="a, b >= 0 entrywise", method="seeded random search (d <= 7, sparse "
+          "entries over 8 orders of magnitude); worst ratio", delta=0.0, detectable=0.0)
+def check_lemma311_step1(ctx):
+    """KS15 Lemma 3.11, proof: the quasi-triangle inequality of ‖·‖_{1/2}."""
+    return _lemma311_search(ctx, lambda i: _half(i["a"] + i["b"])
+                            / max(2 * _half(i["a"]) + 2 * _half(i["b"]), 1e-300))
+
+
+@register("KS15.Lemma3.11.proof.step2", citation="KS15 Lemma 3.11 (proof, eq. (6), first relation)",
+          statement="‖2A + (10/3)ε‖_{1/2} <= ‖4E_D[x²] + (14/6)ε + (10/3)ε‖_{1/2} when "
+          "2A <= 4E_D[x²] + (14/6)ε entrywise (the first inequality of eq. (15))",
+          assumptions="A >= 0, E_D[x²] >= 0, ε > 0; on the event (15)",
+          method="seeded random search with 2A drawn below 4E + (14/6)ε; worst ratio "
+          "(monotonicity of ‖·‖_{1/2} on nonnegative vectors)", delta=0.0, detectable=0.0)
+def check_lemma311_step2(ctx):
+    """KS15 Lemma 3.11, proof, eq. (6): monotonicity."""
+    def ratio(i):
+        E, eps = i["a"], i["eps"]
+        two_a = (4 * E + 14 / 6 * eps) * np.minimum(1.0, i["b"] / (i["b"].max() + 1e-300))
+        return _half(two_a + 10 / 3 * eps) / _half(4 * E + 14 / 6 * eps + 10 / 3 * eps)
+    return _lemma311_search(ctx, ratio)
+
+
+@register("KS15.Lemma3.11.proof.step3", citation="KS15 Lemma 3.11 (proof, eq. (6), second relation)",
+          statement="‖4E_D[x²] + (14/6)ε + (10/3)ε‖_{1/2} <= 8‖E_D[x²]‖_{1/2} + (34/3)d²ε",
+          assumptions="E_D[x²] >= 0, ε > 0, d coordinates", method="seeded random search; "
+          "sympy for the constant: 2·(14/6 + 10/3)·d² = (34/3)d²", delta=0.0, detectable=0.0)
+def check_lemma311_step3(ctx):
+    """KS15 Lemma 3.11, proof, eq. (6): the identity of step 1 applied to 4E and (34/6)ε·1."""
+    const_ok = sp.Rational(2) * (sp.Rational(14, 6) + sp.Rational(10, 3)) == sp.Rational(34, 3)
+    res = _lemma311_search(ctx, lambda i: _half(4 * i["a"] + 34 / 6 * i["eps"])
+                           / (8 * _half(i["a"]) + 34 / 3 * len(i["a"]) ** 2 * i["eps"]))
+    res.figures["constant_34/3"] = bool(const_ok)
+    if not const_ok:
+        return Result(Status.FAIL, res.figures)
+    return res
+
+
+# --- Theorem 4.7 (Sec. 4.2.1) -------------------------------------------------------------------
+
+_N1, _A1, _Gh = sp.symbols("N_1 A_1 Ghat", positive=True)      # ‖E[x²]‖₁, ‖A‖₁, Ĝ
+_LOG = sp.log(2 * _d)
+
+
+def _g_hat2_lasso():
+    """Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + (20/(3k))dε + 1), with ‖2A + (10/3)ε‖₁ = 2‖A‖₁ + (10/3)dε
+    for A >= 0 (ε added to every coordinate)."""
+    return 4 * _B ** 2 * (4 / _k * (2 * _A1 + sp.Rational(10, 3) * _d * _eps)
+                          + sp.Rational(20, 3) / _k * _d * _eps + 1)
+
+
+def _sympy_step(ok, figures=None, note=""):
+    return Result(Status.PASS if ok else Status.FAIL, dict(figures or {}), detectable=0.0, note=note)
+
+
+@register("KS15.Thm4.7.proof.step1", citation="KS15 Thm 4.7 (proof, Sec. 4.2.1, eq. (9))",
+          statement="given the first phase, E_{D,A2}[L_D(w̄)] − L_D(w*) <= B(log 2d/(ηm₂) + 5ηG²) "
+          "(Theorem 4.1 on the second phase)", assumptions="‖x‖∞ <= 1, |y| <= B, ‖w*‖₁ <= B, "
+          "η <= 1/(2G); the second phase is GAELR with the q of Alg. 4, fixed given the first phase",
+          method="exact enumeration of GAELR (any fixed q) and of D^m₂ (d = 2, k = 1, m₂ <= 3); "
+          "checked on (1/m₂)Σ_t L_D(w_t) >= L_D(w̄) (Jensen), a stronger claim; worst ratio",
+          delta=0.0, detectable=0.0)
+def check_thm47_step1(ctx):
+    """KS15 Thm 4.7, proof, eq. (9): Theorem 4.1 applied to the second phase."""
+    def draw(rng):
+        inst = _instance(rng)
+        inst["X"] = np.array([ball_point(rng, 2, 1.0, np.inf, boundary=0.6) for _ in range(2)])
+        inst["u"] = float(rng.uniform(0.05, 1.0))
+        return inst
+
+    def ratio(inst):
+        m, B = inst["m"], inst["B"]
+        g_hat = 2 * B * math.sqrt(1 / (inst["k"] * float(min(inst["q"]))) + 1)
+        eta = inst["u"] / (2 * g_hat)
+        paths = [(float(p), v) for p, v in enumerate_outcomes(_path_lasso, inst, eta)]
+        G2 = max(float(np.max(sum(p * v["second"][t] for p, v in paths))) for t in range(m))
+        if eta > 1 / (2 * math.sqrt(G2)):
+            return math.nan
+        pw = np.array([float(v) for v in inst["p"]])
+        X, Y = inst["X"], inst["Y"]
+        risk = sum(p * v["risk"] for p, v in paths) / m
+        H, b = (X.T * pw) @ X, (X.T * pw) @ Y
+        L = max(np.linalg.eigvalsh(H).max(), 1e-12)
+        w = np.zeros(2)
+        for _ in range(2000):                          # min of L_D over the L1 ball
+            v = w - (H @ w - b) / L
+            a = np.abs(v)
+            if a.sum() > B:
+                mu = np.sort(a)[::-1]
+                cums = np.cumsum(mu)
+                rho = np.nonzero(mu - (cums - B) / np.arange(1, 3) > 0)[0][-1]
+                v = np.sign(v) * np.maximum(a - (cums[rho] - B) / (rho + 1), 0.0)
+            w = v
+        best = 0.5 * float(np.sum(pw * (X @ w - Y) ** 2))
+        return (risk - best) / (B * (math.log(4) / (eta * m) + 5 * eta * G2))
+
+    n = ctx.n(4, 100)
+    return ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
+
+
+@register("KS15.Thm4.7.proof.step2", citation="KS15 Thm 4.7 (proof, Sec. 4.2.1, the step size)",
+          statement="η = √(log 2d/(Ĝ²m₂)) = √(k log 2d/(20B²m₂(8‖A‖₁ + 20dε + k))) (as printed, "
+          "an identity)", assumptions="A >= 0, ε > 0; Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + "
+          "(20/(3k))dε + 1)", method="sympy: the ratio of the two printed forms", delta=0.0,
+          detectable=0.0, expected=Status.ERRATUM, correction="KS15.Thm4.7.proof.step2_corrected")
+def check_thm47_step2(ctx):
+    """KS15 Thm 4.7, proof: the two printed forms of η differ by √5."""
+    first = sp.sqrt(_LOG / (_g_hat2_lasso() * _m2))
+    second = sp.sqrt(_k * _LOG / (20 * _B ** 2 * _m2 * (8 * _A1 + 20 * _d * _eps + _k)))
+    ratio = sp.simplify(first / second)
+    figs = {"first_over_second": str(ratio)}
+    if sympy_zero(ratio - 1):
+        return Result(Status.PASS, figs, detectable=0.0)
+    return Result(Status.ERRATUM, figs, detectable=0.0,
+                  correction="KS15.Thm4.7.proof.step2_corrected",
+                  counterexample={"any": "B, m₂, k, d, ε > 0, A >= 0", "first/second": str(ratio)},
+                  note="The second form is √(log 2d/(5Ĝ²m₂)), the minimiser of (9)'s bound that the "
+                       "next display uses; the first form lacks the 5.")
+
+
+@register("KS15.Thm4.7.proof.step2_corrected", citation="KS15 Thm 4.7 (proof, corrected step size)",
+          statement="η = √(log 2d/(5Ĝ²m₂)) = √(k log 2d/(20B²m₂(8‖A‖₁ + 20dε + k))), the minimiser "
+          "of B(log 2d/(ηm₂) + 5ηĜ²)", assumptions="A >= 0, ε > 0", method="sympy",
+          delta=0.0, detectable=0.0)
+def check_thm47_step2_corrected(ctx):
+    """KS15 Thm 4.7, proof: the step size with the 5 (the printed second form)."""
+    eta_s = sp.symbols("eta_s", positive=True)
+    corr = sp.sqrt(_LOG / (5 * _g_hat2_lasso() * _m2))
+    second = sp.sqrt(_k * _LOG / (20 * _B ** 2 * _m2 * (8 * _A1 + 20 * _d * _eps + _k)))
+    f = _B * (_LOG / (eta_s * _m2) + 5 * eta_s * _g_hat2_lasso())
+    ok = sympy_zero(corr - second) and sympy_zero(sp.diff(f, eta_s).subs(eta_s, corr))
+    return _sympy_step(ok, {"equal_and_stationary": ok})
+
+
+@register("KS15.Thm4.7.proof.step3", citation="KS15 Thm 4.7 (proof, display after (9), first "
+          "relation)", statement="B(log 2d/(m₂η) + 5ηG²) <= B(log 2d/(m₂η) + 5ηĜ²)",
+          assumptions="G² <= Ĝ² (Lemmas 4.8, 4.5 and eq. (15)), η > 0", method="sympy",
+          delta=0.0, detectable=0.0)
+def check_thm47_step3(ctx):
+    """KS15 Thm 4.7, proof: monotonicity in G²."""
+    G2, Gh2, e = sp.symbols("G2 Gh2 e", positive=True)
+    diff = sp.simplify(_B * (_LOG / (_m2 * e) + 5 * e * Gh2) - _B * (_LOG / (_m2 * e) + 5 * e * G2))
+    return _sympy_step(sympy_zero(diff - 5 * _B * e * (Gh2 - G2)), {"difference": str(diff)})
+
+
+@register("KS15.Thm4.7.proof.step4", citation="KS15 Thm 4.7 (proof, display after (9), second "
+          "relation)", statement="at η = √(log 2d/(5Ĝ²m₂)): B(log 2d/(m₂η) + 5ηĜ²) <= "
+          "2B√(5Ĝ² log 2d/m₂)", assumptions="Ĝ, m₂ > 0", method="sympy (equality)",
+          delta=0.0, detectable=0.0)
+def check_thm47_step4(ctx):
+    """KS15 Thm 4.7, proof: the value at the minimising η (equality)."""
+    e = sp.sqrt(_LOG / (5 * _Gh ** 2 * _m2))
+    ok = sympy_zero(_B * (_LOG / (_m2 * e) + 5 * e * _Gh ** 2) - 2 * _B * sp.sqrt(5 * _Gh ** 2 * _LOG / _m2))
+    return _sympy_step(ok, {"equality": ok})
+
+
+@register("KS15.Thm4.7.proof.step5", citation="KS15 Thm 4.7 (proof, display after (9), third "
+          "relation)", statement="2B√(5Ĝ² log 2d/m₂) <= 4B²√(5(4‖2A + (10/3)ε‖₁ + (20/3)dε + k) "
+          "log 2d/(km₂))", assumptions="Ĝ² as defined", method="sympy (equality)",
+          delta=0.0, detectable=0.0)
+def check_thm47_step5(ctx):
+    """KS15 Thm 4.7, proof: Ĝ substituted."""
+    n21 = 2 * _A1 + sp.Rational(10, 3) * _d * _eps            # ‖2A + (10/3)ε‖₁
+    rhs = 4 * _B ** 2 * sp.sqrt(5 * (4 * n21 + sp.Rational(20, 3) * _d * _eps + _k) * _LOG / (_k * _m2))
+    ok = sympy_zero(2 * _B * sp.sqrt(5 * _g_hat2_lasso() * _LOG / _m2) - rhs)
+    return _sympy_step(ok, {"equality": ok})
+
+
+@register("KS15.Thm4.7.proof.step6", citation="KS15 Thm 4.7 (proof, eq. (10), first relation)",
+          statement="‖2A + (10/3)ε‖₁ <= ‖4E_D[x²] + (14/6)ε + (10/3)ε‖₁ when 2A <= 4E_D[x²] + "
+          "(14/6)ε entrywise (eq. (15))", assumptions="A, E_D[x²] >= 0, ε > 0; on the event (15)",
+          method="seeded random search; worst ratio (monotonicity of ‖·‖₁ on nonnegative "
+          "vectors)", delta=0.0, detectable=0.0)
+def check_thm47_step6(ctx):
+    """KS15 Thm 4.7, proof, eq. (10): monotonicity."""
+    def ratio(i):
+        E, eps = i["a"], i["eps"]
+        two_a = (4 * E + 14 / 6 * eps) * np.minimum(1.0, i["b"] / (i["b"].max() + 1e-300))
+        return float(np.sum(two_a + 10 / 3 * eps)) / float(np.sum(4 * E + 14 / 6 * eps + 10 / 3 * eps))
+    return _lemma311_search(ctx, ratio)
+
+
+@register("KS15.Thm4.7.proof.step7", citation="KS15 Thm 4.7 (proof, eq. (10), second relation)",
+          statement="‖4E_D[x²] + (14/6)ε + (10/3)ε‖₁ <= 4‖E_D[x²]‖₁ + (17/3)dε",
+          assumptions="E_D[x²] >= 0, ε > 0", method="sympy (equality for nonnegative entries, d "
+          "coordinates)", delta=0.0, detectable=0.0)
+def check_thm47_step7(ctx):
+    """KS15 Thm 4.7, proof, eq. (10): 14/6 + 10/3 = 17/3."""
+    e = sp.symbols("e1:5", nonnegative=True)
+    lhs = sum(4 * v + sp.Rational(14, 6) * _eps + sp.Rational(10, 3) * _eps for v in e)
+    ok = sympy_zero(lhs - (4 * sum(e) + sp.Rational(17, 3) * 4 * _eps))
+    return _sympy_step(ok, {"equality_d=4": ok})
+
+
+@register("KS15.Thm4.7.proof.step8", citation="KS15 Thm 4.7 (proof, display after (10), first "
+          "relation)", statement="with (10): 4‖2A + (10/3)ε‖₁ + (20/3)dε + k <= 16‖E_D[x²]‖₁ + "
+          "(68/3)dε + (20/3)dε + k", assumptions="(10)", method="sympy (4·(17/3) = 68/3)",
+          delta=0.0, detectable=0.0)
+def check_thm47_step8(ctx):
+    """KS15 Thm 4.7, proof: (10) substituted."""
+    ok = sympy_zero(4 * (4 * _N1 + sp.Rational(17, 3) * _d * _eps) + sp.Rational(20, 3) * _d * _eps
+                    - (16 * _N1 + sp.Rational(68, 3) * _d * _eps + sp.Rational(20, 3) * _d * _eps))
+    return _sympy_step(ok, {"equality": ok})
+
+
+@register("KS15.Thm4.7.proof.step9", citation="KS15 Thm 4.7 (proof, display after (10), second "
+          "relation)", statement="16‖E_D[x²]‖₁ + (68/3)dε + (20/3)dε + k <= 16‖E_D[x²]‖₁ + (88/3)dε + k",
+          assumptions="none", method="sympy (68/3 + 20/3 = 88/3)", delta=0.0, detectable=0.0)
+def check_thm47_step9(ctx):
+    """KS15 Thm 4.7, proof: 68/3 + 20/3 = 88/3."""
+    return _sympy_step(sp.Rational(68, 3) + sp.Rational(20, 3) == sp.Rational(88, 3), {})
+
+
+@register("KS15.Thm4.7.proof.step10", citation="KS15 Thm 4.7 (proof, last display, ε = 1)",
+          statement="at ε = 1: 4B²√(5(16‖E_D[x²]‖₁ + (88/3)d + k) log 2d/(km₂)) <= "
+          "61B²√(d log 2d/(km₂))", assumptions="‖x‖∞ <= 1 (so ‖E_D[x²]‖₁ <= d) and k <= d (not "
+          "stated by Thm 4.7; k + 1 of d attributes are seen)", method="sympy: 16·(5(16 + 88/3 + "
+          "1)) = 16·695/3 <= 61² at ‖E‖₁ = d, k = d (the worst case)", delta=0.0, detectable=0.0)
+def check_thm47_step10(ctx):
+    """KS15 Thm 4.7, proof: the constant 61 (needs k <= d)."""
+    worst = 16 * 5 * (16 + sp.Rational(88, 3) + 1)           # ‖E‖₁ = d and k = d
+    ok = bool(worst <= 61 ** 2)
+    return _sympy_step(ok, {"(4·sqrt(5(16 + 88/3 + 1)))^2": str(worst), "61^2": 3721,
+                            "constant": float(sp.sqrt(worst))},
+                       note="the step bounds the '+ k' term by d, i.e. it uses k <= d, which "
+                            "Theorem 4.7 does not state.")
+
+
+note_erratum(
+    "KS15.Thm4.7.proof.step2", where="Theorem 4.7 (proof, Sec. 4.2.1: the step size)",
+    order=(4, 7, 2),
+    literal="Plugging η = √(log 2d/(Ĝ²m₂)) = √(k log 2d/(20B²m₂(8‖A‖₁ + 20dε + k))) into "
+            "equation (9), with Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + (20/(3k))dε + 1).",
+    why="The two printed forms are not equal: since ‖2A + (10/3)ε‖₁ = 2‖A‖₁ + (10/3)dε, "
+        "Ĝ² = 4B²(8‖A‖₁ + 20dε + k)/k, so the first form is √5 times the second for every "
+        "B, m₂, k, d, ε and A (sympy, exact).",
+    corrected="η = √(log 2d/(5Ĝ²m₂)), which equals the printed second form and minimises (9)'s "
+              "bound; the next display's 2B√(5Ĝ² log 2d/m₂) is its value there, so the proof's "
+              "conclusion holds.",
+    proof_step=True)

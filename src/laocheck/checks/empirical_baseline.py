@@ -1,0 +1,103 @@
+"""CB11 Theorem 6 (Baseline, Fig. 1) against empirical runs of ``Baseline`` in both variants.
+
+Theorem 6 is a high-probability statement: w.p. >= 1 − δ over the sample and the algorithm,
+L_D(ŵ) − min_{‖w‖₁<=B} L_D(w) <= c (dB/k)² √(ln(d/δ)/m), c unspecified. laocheck's explicit
+constant is ``CB11.Thm6.bound_proof`` of :mod:`laocheck.bounds` (Lemma 4 with L_max = 4B,
+ℓ_max = 4B², and Lemma 10, each at δ/2). The check runs R independent fits (child seeds of the
+check's SeedSequence), computes each excess risk exactly (:mod:`laocheck.data`: exact L_D and a
+certified w*), and puts an exact Clopper-Pearson interval at level 1e-6 on the probability that
+the excess exceeds the bound at δ₀ = 1/4: PASS when the interval lies below δ₀, ERRATUM (the
+literal variant) when it lies above.
+
+Kept in its own module (not in ``experiments.theorems``'s table): Theorem 6 is the only
+high-probability bound of the section-3 theorems, and its check needs per-run exceedances, not
+the mean excess risk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import bounds
+from ..data import CorrelatedSigns
+from ..experiments import child_seeds
+from ..learners import Baseline
+from ._common import coverage_verdict
+from ._errata import note_erratum
+from ._registry import Status, register
+
+__all__ = []
+
+_D, _K, _B, _DELTA0 = 4, 2, 1.0, 0.25
+
+
+def _distribution():
+    """CorrelatedSigns, d = 4, σ = 1, correlation 0.3, y = ⟨w, x⟩ with w = (1/2, 1/2, 0, 0):
+    ‖x‖∞ = 1, |y| <= 1 = B (CB11's assumptions)."""
+    return CorrelatedSigns(np.ones(_D), np.array([0.5, 0.5, 0.0, 0.0]), corr=0.3)
+
+
+def _runs(ctx, variant):
+    dist = _distribution()
+    m, R = ctx.n(5000, 20000), ctx.n(60, 400)
+    bound = bounds.FORMULAS["CB11.Thm6.bound_proof"](d=_D, k=_K, m=m, B=_B, delta=_DELTA0)
+    excess = []
+    for seed in child_seeds(ctx.spawn(), R):
+        data_seed, alg_seed = seed.spawn(2)
+        X, y = dist.sample(m, np.random.default_rng(data_seed))
+        est = Baseline(k=_K, B=_B, variant=variant, random_state=alg_seed).fit(X, y)
+        excess.append(dist.excess_risk(est.coef_, "l1", _B, loss="squared"))
+    excess = np.array(excess)
+    figs = {"d": _D, "k": _K, "B": _B, "m": m, "R": R, "delta0": _DELTA0, "bound": bound,
+            "excess_mean": float(excess.mean()), "excess_max": float(excess.max()),
+            "excess_min": float(excess.min()), "ratio_max_to_bound": float(excess.max() / bound),
+            "distribution": dist.name, "assumptions": dist.assumptions("l1", _B)}
+    return int((excess > bound).sum()), R, bound, figs
+
+
+_STATEMENT = ("w.p. >= 1 − δ: L_D(ŵ) <= min_{‖w‖₁<=B} L_D(w) + c(dB/k)²√(ln(d/δ)/m) for ŵ the output "
+              "of Baseline(S, k) (Fig. 1), with laocheck's explicit c (CB11.Thm6.bound_proof), "
+              "checked at δ = 1/4")
+_METHOD = ("R fits on CorrelatedSigns (d = 4, k = 2, B = 1, m = 5000; full 20000), exact excess "
+           "risk (CB11's loss); Clopper-Pearson interval at 1e-6 on P(excess > bound)")
+
+
+@register("CB11.Thm6.corrected.empirical", citation="CB11 Thm 6 (Baseline, corrected reading)",
+          statement=_STATEMENT + "; Baseline(variant=\"corrected\")",
+          assumptions="‖x‖∞ <= 1, |y| <= B", method=_METHOD, delta=1e-6,
+          detectable="a failure probability above the interval's upper end (in the figures)")
+def check_thm6_corrected(ctx):
+    """CB11 Thm 6: the corrected Baseline (unbiased Ā, −wᵀv̄) stays within the bound."""
+    failures, R, _bound, figs = _runs(ctx, "corrected")
+    return coverage_verdict(failures, R, _DELTA0, ctx.delta, figs)
+
+
+@register("CB11.Thm6.literal.empirical", citation="CB11 Thm 6 (Baseline, Fig. 1 as printed)",
+          statement=_STATEMENT + "; Baseline(variant=\"literal\")",
+          assumptions="‖x‖∞ <= 1, |y| <= B", method=_METHOD + "; ERRATUM iff the interval's "
+          "lower end exceeds δ", delta=1e-6, detectable="the interval (in the figures)",
+          expected=Status.ERRATUM, correction="CB11.Thm6.corrected.empirical")
+def check_thm6_literal(ctx):
+    """CB11 Thm 6 for Fig. 1 as printed: its output minimises the loss of −w (biased Ā), so the
+    excess risk does not vanish with m."""
+    failures, R, bound, figs = _runs(ctx, "literal")
+    return coverage_verdict(failures, R, _DELTA0, ctx.delta, figs, expected_false=True,
+                            correction="CB11.Thm6.corrected.empirical",
+                            counterexample={"distribution": figs["distribution"], "d": _D, "k": _K,
+                                            "B": _B, "m": figs["m"], "delta": _DELTA0,
+                                            "bound": bound, "excess_min": figs["excess_min"]})
+
+
+note_erratum(
+    "CB11.Thm6.literal.empirical", where="Theorem 6 (Baseline of Fig. 1 as printed, empirical)",
+    order=(5, 6),
+    literal="w.p. ≥ 1 − δ, L_D(ŵ) ≤ min_{‖w‖₁≤B} L_D(w) + c(dB/k)²√(ln(d/δ)/m) for ŵ the output "
+            "of Baseline(S, k) of Fig. 1.",
+    why="Fig. 1 as printed minimises an estimate of the loss of −w with a biased Ā "
+        "(CB11.Fig1.objective), so its excess risk does not vanish as m grows and no constant c "
+        "can hold for all m. On x = correlated signs (d = 4, correlation 0.3), y = ⟨(1/2, 1/2, "
+        "0, 0), x⟩, k = 2, B = 1, m = 5000: every one of R = 60 runs has excess risk 2.95, above "
+        "the explicit-constant bound 1.96 at δ = 1/4 (Clopper-Pearson lower end of the exceedance "
+        "probability at level 1e-6 above 1/4).",
+    corrected="Baseline with the corrected estimate (−wᵀv̄, unbiased Ā) satisfies the bound in "
+              "the same runs (CB11.Thm6.corrected.empirical).")

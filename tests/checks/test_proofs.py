@@ -1,0 +1,98 @@
+"""The proof-step, box-line and text-constant checks (laocheck.checks.proofs_*, boxes,
+text_constants, empirical_baseline): the id scheme, the errata notes of their ERRATUM checks,
+and negative controls showing that the methods detect a false step."""
+import math
+import re
+
+import numpy as np
+import sympy as sp
+
+from laocheck import checks as catalog
+from laocheck.checks import proofs_cb11, proofs_hk12
+from laocheck.checks._errata import notes
+from laocheck.checks._proofs import ratio_verdict, worst_instance
+
+MODULES = ("laocheck.checks.proofs_cb11", "laocheck.checks.proofs_hk12",
+           "laocheck.checks.proofs_ks15", "laocheck.checks.boxes", "laocheck.checks.text_constants",
+           "laocheck.checks.empirical_baseline")
+NEW = [c for c in catalog.checks() if c.func.__module__ in MODULES]
+STEP = re.compile(r"^(CB11|HK12|KS15)\.[A-Za-z]+[0-9A-Z.]*?\.proof\.step(\d+)(_corrected)?$")
+
+
+def test_new_checks_are_registered():
+    assert len([c for c in NEW if ".proof.step" in c.id]) >= 35
+    assert {c.func.__module__ for c in NEW} == set(MODULES)
+
+
+def test_proof_step_ids_follow_the_scheme_and_are_numbered_from_one():
+    by_label = {}
+    for c in NEW:
+        if ".proof.step" not in c.id:
+            continue
+        match = STEP.match(c.id)
+        assert match, c.id
+        label = c.id.split(".proof.")[0]
+        if not match.group(3):
+            by_label.setdefault(label, []).append(int(match.group(2)))
+    for label, numbers in by_label.items():
+        assert sorted(numbers) == list(range(1, len(numbers) + 1)), label
+
+
+def test_every_proof_step_erratum_is_marked_as_a_proof_step():
+    marked = {n.id for n in notes() if n.proof_step}
+    for c in NEW:
+        if c.expected == catalog.Status.ERRATUM and ".proof.step" in c.id:
+            assert c.id in marked, c.id
+            assert c.correction == c.id + "_corrected"
+
+
+def test_cb11_step6_counterexample_is_exact():
+    """3/(4 ln 2) > 1 exactly: the printed regret bound fails at m = 2 on Fig. 2's path."""
+    assert sp.Rational(3, 4) > sp.log(2)          # sympy decides the comparison exactly
+    regret, G2 = proofs_cb11._pegasos_regret(np.array([[4.0, 0.0], [0.0, 0.0]]),
+                                             16 * math.sqrt(math.log(2)), 1.0)
+    lam = 16 * math.sqrt(math.log(2))
+    assert math.isclose(regret, 12 / lam, rel_tol=1e-12)
+    assert math.isclose(G2, 16.0, rel_tol=1e-12)
+    assert regret > G2 / lam * math.log(2)
+
+
+def test_negative_control_search_rediscovers_the_printed_regret_bound_erratum():
+    """The seeded search behind CB11.Thm12.proof.step6_corrected finds the printed form false
+    at m = 2 when asked (its power to detect a false step)."""
+    rng = np.random.default_rng(0)
+
+    def draw(r):
+        return {"a": r.normal(size=(2, 2)), "lam": float(np.exp(r.uniform(-2, 2))), "B": 100.0}
+
+    def printed(inst):
+        regret, G2 = proofs_cb11._pegasos_regret(inst["a"], inst["lam"], inst["B"])
+        return regret / (G2 / inst["lam"] * math.log(2))
+
+    worst = worst_instance(rng, 2000, draw, printed)
+    assert worst[0] > 1.0
+    assert ratio_verdict(worst).status == catalog.Status.FAIL
+
+
+def test_negative_control_enumeration_detects_a_halved_bound():
+    """HK12 Thm 3.1's first display with its right-hand side divided by 20 fails on the
+    enumerated instances: the exact enumeration is not vacuous."""
+    rng = np.random.default_rng(1)
+    worst = -1.0
+    for _ in range(12):
+        inst = proofs_hk12._instance(rng, lasso=False)
+        eta = 1.0 / inst["B"]
+        probs, vals = proofs_hk12._enumerate(inst, eta, False)
+        lin = sum(p * v[0] for p, v in zip(probs, vals))
+        gs = sum(p * np.array(v[1]) for p, v in zip(probs, vals))
+        G2 = max(v[4] for v in vals)
+        lhs = lin + inst["B"] * float(np.linalg.norm(gs))
+        rhs = 2 * inst["B"] ** 2 / eta + eta / 2 * G2 * inst["m"]
+        worst = max(worst, lhs / (rhs / 20))
+    assert worst > 1
+
+
+def test_ratio_verdict():
+    assert ratio_verdict((1.0, None)).status == catalog.Status.PASS
+    res = ratio_verdict((1.01, {"a": np.array([1.0])}))
+    assert res.status == catalog.Status.FAIL and res.counterexample == {"a": [1.0]}
