@@ -469,7 +469,7 @@ def _ks15_lasso(total):
                   "KS15 Alg. 4, Sec. 5 (m1 = m/10, eps = 0)"),
         Algorithm("AELR", lambda c: GAELR(k=kx, n_inner=ni), "HK12 Alg. 2 (budget split)"),
         Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±"),
-        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-8), "full information, constrained ERM"),
+        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-5), "full information, constrained ERM"),
     )
 
 
@@ -510,7 +510,7 @@ def _panel(figure, title, data_source, stand_in, preprocessing, d, raw, budget_t
 
 
 def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -0.5, -1.0, -2.0),
-                   d=500, n_jobs=1, runs=None):
+                   d=500, n_jobs=1, runs=None, m=None):
     """KS15 Sec. 5.1, Figs. 1 (ridge) and 2 (lasso): :class:`laocheck.data.PowerLawBernoulli`
     with d = 500 and α ∈ {0, −0.5, −1, −2}, k + 1 = 5, exact test risk. DDAERR/DDAELR get the
     exact E[x_i²] as prior knowledge. Printed numbers: each panel's ρ (exact); claims: DDAERR
@@ -520,6 +520,8 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
     cfg = _budget(budget)
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
+    if m is not None:
+        cfg["synthetic_m"] = check_int("m", m, low=cfg["folds"])
     panels, numbers, claims = [], [], []
     printed = {("ridge", 0.0): "1", ("ridge", -0.5): "0.91", ("ridge", -1.0): "0.55",
                ("ridge", -2.0): "0.05", ("lasso", 0.0): "1", ("lasso", -0.5): "0.086",
@@ -596,7 +598,7 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     lasso_algs = (
         Algorithm("AELR", lambda c: AELR(k=4), "HK12 Alg. 2 (k + 1 = 5 attributes)"),
         Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2 (k = 4 attributes)"),
-        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-8), "full information"),
+        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-5), "full information"),
         Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±"))
     k_ridge = min(56, pair.d - 1) if (pair.d - 1) % 2 == 0 else min(56, pair.d - 2)
     ridge_algs = (
@@ -648,7 +650,7 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 def _cb11_algorithms():
     return (
         Algorithm("Ridge", lambda c: OfflineRidge(), "full information (CB11 Sec. 7)"),
-        Algorithm("Lasso", lambda c: OfflineLasso(tol=1e-8), "full information (CB11 Sec. 7)"),
+        Algorithm("Lasso", lambda c: OfflineLasso(tol=1e-5), "full information (CB11 Sec. 7)"),
         Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2, k = 4"),
         Algorithm("Baseline", lambda c: Baseline(k=4), "CB11 Fig. 1, k = 4"))
 
