@@ -31,9 +31,10 @@ worker), so the same seed gives the same numbers for any ``n_jobs``.
 
 Statistics. For each curve: the mean over runs and one standard deviation (the papers' error
 bars), and a betting confidence interval (:func:`laocheck.stats.mean_interval`) for the expected
-test error at the stated ``delta`` on the proven range [0, (B_max·max‖x‖₂ + max|y|)²] of one
-run's error (every learner's output lies in its ball of radius B <= B_max, L1 or L2, so
-|⟨w, x⟩| <= B_max‖x‖₂), divided by the zero predictor's error.
+test error at the stated ``delta`` on the proven range [0, (B_max·max‖x‖ + max|y|)²] of one
+run's error (every learner's output lies in its ball of radius B <= B_max, so |⟨w, x⟩| <=
+B_max‖x‖₂ for the L2 ball and B_max‖x‖∞ for the L1 ball), divided by the zero predictor's
+error.
 
 Claims. A qualitative claim "A performs better than B" is read as: at every checked prefix,
 P(test error of A < test error of B) > 1/2 over the random split, sample and algorithms'
@@ -121,11 +122,13 @@ def _plain(obj):
 class Algorithm:
     """A named learner: ``build(ctx)`` returns an unfitted scikit-learn estimator (ctx: ``k``,
     ``second_moments`` of the training part, ``random_state``); ``tune`` the parameter whose
-    values are the budget's grid; ``citation`` the paper's box."""
+    values are the budget's grid; ``citation`` the paper's box; ``geometry`` the ball of its
+    output ("l2": ‖w‖₂ <= B, so |⟨w, x⟩| <= B‖x‖₂; "l1": ‖w‖₁ <= B, so |⟨w, x⟩| <= B‖x‖∞)."""
 
     name: str
     build: object
     citation: str
+    geometry: str = "l2"
     tune: str = "B"
 
 
@@ -341,11 +344,13 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         raise InvalidParameterError("exactly one of `data` and `distribution` must be given.")
     if distribution is not None:
         m = check_int("m", m, low=folds)
-        xmax, ymax = distribution.x_l2, distribution.y_sup
+        xmax = {"l2": distribution.x_l2, "l1": distribution.x_linf}
+        ymax = distribution.y_sup
         task = _Task(None, None, distribution, m, test_fraction, tuple(prefixes), folds,
                      tuple(grid), k, tuple(algorithms), keep_indices)
     else:
-        xmax = float(np.linalg.norm(data.X, axis=1).max())
+        xmax = {"l2": float(np.linalg.norm(data.X, axis=1).max()),
+                "l1": float(np.abs(data.X).max())}
         ymax = float(np.abs(data.y).max())
         task = _Task(data.X, data.y, None, 0, test_fraction, tuple(prefixes), folds, tuple(grid),
                      k, tuple(algorithms), keep_indices)
@@ -359,9 +364,9 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
     # predictor's error is E[y²] (synthetic) or the test mean of y² = 1 (±1 labels)
     zero_min = (distribution.risk(np.zeros(distribution.d), "squared") if distribution is not None
                 else 1.0)
-    upper = (max(grid) * xmax + ymax) ** 2 / zero_min
     curves = []
     for a, alg in enumerate(algorithms):
+        upper = (max(grid) * xmax[alg.geometry] + ymax) ** 2 / zero_min
         E = np.array([r["algorithms"][a]["errors"] for r in raw])
         C = np.array([r["algorithms"][a]["classification"] for r in raw])
         A = np.array([r["algorithms"][a]["attributes"] for r in raw])
@@ -450,7 +455,8 @@ def _split(budget_total):
 def _ks15_ridge(total):
     kx, ni = _split(total)
     return (
-        Algorithm("DDAERR", lambda c: DDAERR(k=kx, n_inner=ni, second_moments=c["second_moments"]),
+        Algorithm("DDAERR",
+                  lambda c: DDAERR(k=kx, n_inner=ni, second_moments=c["second_moments"]),
                   "KS15 Sec. 3.1 (budget split of Sec. 5)"),
         Algorithm("Two-Phased DDAERR", lambda c: TwoPhaseDDAERR(k=total - 1, variant="practical"),
                   "KS15 Alg. 2, Sec. 5 (m1 = m/10, eps = 0)"),
@@ -463,13 +469,16 @@ def _ks15_ridge(total):
 def _ks15_lasso(total):
     kx, ni = _split(total)
     return (
-        Algorithm("DDAELR", lambda c: DDAELR(k=kx, n_inner=ni, second_moments=c["second_moments"]),
-                  "KS15 Sec. 4.1 (budget split of Sec. 5)"),
+        Algorithm("DDAELR",
+                  lambda c: DDAELR(k=kx, n_inner=ni, second_moments=c["second_moments"]),
+                  "KS15 Sec. 4.1 (budget split of Sec. 5)", geometry="l1"),
         Algorithm("Two-Phased DDAELR", lambda c: TwoPhaseDDAELR(k=total - 1, variant="practical"),
-                  "KS15 Alg. 4, Sec. 5 (m1 = m/10, eps = 0)"),
-        Algorithm("AELR", lambda c: GAELR(k=kx, n_inner=ni), "HK12 Alg. 2 (budget split)"),
-        Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±"),
-        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-5), "full information, constrained ERM"),
+                  "KS15 Alg. 4, Sec. 5 (m1 = m/10, eps = 0)", geometry="l1"),
+        Algorithm("AELR", lambda c: GAELR(k=kx, n_inner=ni), "HK12 Alg. 2 (budget split)",
+                  geometry="l1"),
+        Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±", geometry="l1"),
+        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-5),
+                  "full information, constrained ERM", geometry="l1"),
     )
 
 
@@ -596,14 +605,16 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     stand = _stand_in(pair)
     s1, s2 = child_seeds(seed, 2)
     lasso_algs = (
-        Algorithm("AELR", lambda c: AELR(k=4), "HK12 Alg. 2 (k + 1 = 5 attributes)"),
-        Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2 (k = 4 attributes)"),
-        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-5), "full information"),
-        Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±"))
+        Algorithm("AELR", lambda c: AELR(k=4), "HK12 Alg. 2 (k + 1 = 5 attributes)",
+                  geometry="l1"),
+        Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2 (k = 4 attributes)", geometry="l1"),
+        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-5), "full information",
+                  geometry="l1"),
+        Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±", geometry="l1"))
     k_ridge = min(56, pair.d - 1) if (pair.d - 1) % 2 == 0 else min(56, pair.d - 2)
     ridge_algs = (
         Algorithm("AERR", lambda c: AERR(k=k_ridge), f"HK12 Alg. 1 (k = {k_ridge})"),
-        Algorithm("AER", lambda c: AER(k=k_ridge), f"CB11 Fig. 2 (k = {k_ridge})"),
+        Algorithm("AER", lambda c: AER(k=k_ridge), f"CB11 Fig. 2 (k = {k_ridge})", geometry="l1"),
         Algorithm("Offline ridge", lambda c: OfflineRidge(), "full information"))
     common = dict(runs=cfg["runs"], prefixes=cfg["prefixes"], folds=cfg["folds"],
                   grid=cfg["grid"], delta=delta, n_jobs=n_jobs)
@@ -650,9 +661,10 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 def _cb11_algorithms():
     return (
         Algorithm("Ridge", lambda c: OfflineRidge(), "full information (CB11 Sec. 7)"),
-        Algorithm("Lasso", lambda c: OfflineLasso(tol=1e-5), "full information (CB11 Sec. 7)"),
-        Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2, k = 4"),
-        Algorithm("Baseline", lambda c: Baseline(k=4), "CB11 Fig. 1, k = 4"))
+        Algorithm("Lasso", lambda c: OfflineLasso(tol=1e-5), "full information (CB11 Sec. 7)",
+                  geometry="l1"),
+        Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2, k = 4", geometry="l1"),
+        Algorithm("Baseline", lambda c: Baseline(k=4), "CB11 Fig. 1, k = 4", geometry="l1"))
 
 
 def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
