@@ -16,9 +16,9 @@ function                         paper
 ===============================  ==============================================================
 
 Method, as the papers describe it (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5): for each run, a
-random train/test split (test part 10%, CB11 Sec. 7); each algorithm's parameter (the radius
-``B`` of its ball, from a fixed grid; step sizes stay each learner's theory step for the prefix
-it is run on) is tuned by K-fold cross-validation on the training part only
+random train/test split (test part 10%, CB11 Sec. 7); each algorithm's parameters (the radius
+``B`` of its ball from a fixed grid and, for learners with a theory step size, a multiplier of
+that step, :class:`StepScaled`) are tuned by K-fold cross-validation on the training part only
 (:class:`sklearn.model_selection.GridSearchCV` on explicit folds of the training indices); then
 the algorithm is run on increasingly long prefixes of the training part and its test error is
 measured. On KS15 Sec. 5.1's synthetic data the test error is the exact risk of the
@@ -56,6 +56,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.model_selection import GridSearchCV, KFold
 
 from .. import learners as _learners
@@ -70,7 +71,7 @@ from ..stats import DEFAULT_DELTA, clopper_pearson, mean_interval
 from ._runs import child_seeds
 
 __all__ = ["Algorithm", "Curve", "ClaimCheck", "PrintedNumber", "Panel", "PaperExperiment",
-           "BUDGETS", "learning_curves", "claim_better", "claim_converges", "ks15_synthetic",
+           "BUDGETS", "StepScaled", "learning_curves", "claim_better", "claim_converges", "ks15_synthetic",
            "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive", "EXPERIMENTS"]
 
 HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
@@ -81,10 +82,10 @@ HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
 #: with enough runs to decide the claims at δ = 1e-6 (see the module docstring).
 BUDGETS = {
     "fast": dict(runs=24, prefixes=(0.1, 0.25, 0.5, 1.0), folds=5, grid=(0.5, 2.0),
-                 synthetic_m=2000, pair_runs=3, pair_folds=3),
+                 step_scales=(1.0, 8.0), synthetic_m=2000, pair_runs=3, pair_folds=3),
     "full": dict(runs=30, prefixes=(0.05, 0.1, 0.2, 0.4, 0.7, 1.0), folds=10,
-                 grid=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0), synthetic_m=20000, pair_runs=10,
-                 pair_folds=10),
+                 grid=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0), step_scales=(0.25, 1.0, 4.0, 16.0, 64.0),
+                 synthetic_m=20000, pair_runs=10, pair_folds=10),
 }
 
 
@@ -121,15 +122,13 @@ def _plain(obj):
 @dataclass(frozen=True)
 class Algorithm:
     """A named learner: ``build(ctx)`` returns an unfitted scikit-learn estimator (ctx: ``k``,
-    ``second_moments`` of the training part, ``random_state``); ``tune`` the parameter whose
-    values are the budget's grid; ``citation`` the paper's box; ``geometry`` the ball of its
+    ``second_moments`` of the training part, ``random_state``); ``citation`` the paper's box; ``geometry`` the ball of its
     output ("l2": ‖w‖₂ <= B, so |⟨w, x⟩| <= B‖x‖₂; "l1": ‖w‖₁ <= B, so |⟨w, x⟩| <= B‖x‖∞)."""
 
     name: str
     build: object
     citation: str
     geometry: str = "l2"
-    tune: str = "B"
 
 
 @dataclass(frozen=True)
@@ -141,7 +140,7 @@ class Curve(_Dict):
     error bars); ``low``, ``high``: confidence interval for the expected relative test error at
     ``delta``; ``classification``: mean test classification error (sign(⟨w, x⟩) ≠ y; None on
     synthetic data); ``per_run``: runs × prefixes relative errors; ``tuned``: the chosen
-    parameter per run."""
+    parameters per run (``B``, and ``step_scale`` for learners with a theory step)."""
 
     algorithm: str
     learner: str
@@ -230,6 +229,7 @@ class PaperExperiment(_Dict):
     runs: int
     folds: int
     grid: tuple
+    step_scales: tuple
     panels: tuple
     numbers: tuple
     claims: tuple
@@ -239,6 +239,41 @@ class PaperExperiment(_Dict):
 
 
 # -- the run ---------------------------------------------------------------------------------
+
+
+class StepScaled(RegressorMixin, BaseEstimator):
+    """``estimator`` with radius ``B`` and its theory step size times ``step_scale``.
+
+    The papers tuned step sizes by cross-validation (KS15 Sec. 5, CB11 Sec. 7); a fixed grid
+    of absolute step sizes would not follow the 1/√m of the prefix a learner is run on, so
+    laocheck tunes a multiplier c of each learner's theory step: ``fit`` runs the learner with
+    ``eta="theory"`` (AER: ``lam="theory"``) to read the step it uses for these rows
+    (``eta_`` / ``lam_``), then refits with c times it (AER: λ/c, its step is 1/(λt)). c = 1
+    is the theory step (one fit). The attributes counted are the final fit's.
+    """
+
+    def __init__(self, estimator=None, B=1.0, step_scale=1.0):
+        self.estimator = estimator
+        self.B = B
+        self.step_scale = step_scale
+
+    def fit(self, X, y):
+        est = clone(self.estimator).set_params(B=self.B)
+        params = est.get_params()
+        name = "eta" if "eta" in params else ("lam" if "lam" in params else None)
+        est.fit(X, y)
+        if self.step_scale != 1.0 and name is not None:
+            base = float(getattr(est, name + "_"))
+            value = base * self.step_scale if name == "eta" else base / self.step_scale
+            est = clone(self.estimator).set_params(B=self.B, **{name: value}).fit(X, y)
+        self.fitted_ = est
+        self.coef_ = np.asarray(est.coef_, dtype=float)
+        self.n_attributes_seen_ = getattr(est, "n_attributes_seen_", X.shape[0] * X.shape[1])
+        return self
+
+    def predict(self, X):
+        return np.asarray(X, dtype=float) @ self.coef_
+
 
 
 @dataclass(frozen=True)
@@ -253,6 +288,7 @@ class _Task:
     prefixes: tuple
     folds: int
     grid: tuple
+    step_scales: tuple
     k: int
     algorithms: tuple
     keep_indices: bool
@@ -267,6 +303,25 @@ def _with_seed(est, seq):
     if "random_state" in est.get_params():
         est.set_params(random_state=int(seq.generate_state(1, dtype=np.uint64)[0] >> 1))
     return est
+
+
+def _tunable(est, grid, step_scales):
+    """The estimator GridSearchCV tunes and its grid: B always; the step multiplier when the
+    learner has a theory step (``eta`` or AER's ``lam``)."""
+    params = est.get_params()
+    if alg_has_step(params) and len(step_scales) > 1:
+        return (StepScaled(est), {"B": list(grid), "step_scale": list(step_scales)})
+    return est, {"B": list(grid)}
+
+
+def alg_has_step(params):
+    return params.get("eta", None) == "theory" or params.get("lam", None) == "theory"
+
+
+def _configured(est, best):
+    if "step_scale" in best:
+        return StepScaled(est, **best)
+    return est.set_params(**best)
 
 
 def _one_run(task, child):
@@ -303,15 +358,14 @@ def _one_run(task, child):
     for alg, aseed in zip(task.algorithms, alg_seeds):
         cv_s, *prefix_s = child_seeds(aseed, 1 + len(sizes))
         ctx = {"k": task.k, "second_moments": moments}
-        est = _with_seed(alg.build(ctx), cv_s)
-        search = GridSearchCV(est, {alg.tune: list(task.grid)}, cv=folds,
-                              scoring="neg_mean_squared_error", refit=False, n_jobs=1,
-                              error_score="raise")
+        est, grid = _tunable(_with_seed(alg.build(ctx), cv_s), task.grid, task.step_scales)
+        search = GridSearchCV(est, grid, cv=folds, scoring="neg_mean_squared_error",
+                              refit=False, n_jobs=1, error_score="raise")
         search.fit(X_train, y_train)
-        best = search.best_params_
+        best = {k: float(v) for k, v in search.best_params_.items()}
         errs, cls, attrs = [], [], []
         for m, ps in zip(sizes, prefix_s):
-            model = _with_seed(alg.build(ctx), ps).set_params(**best)
+            model = _configured(_with_seed(alg.build(ctx), ps), best)
             model.fit(X_train[:m], y_train[:m])
             w = np.asarray(model.coef_, dtype=float)
             if test is None:
@@ -323,14 +377,14 @@ def _one_run(task, child):
                 cls.append(float(np.mean(np.where(pred >= 0, 1.0, -1.0) != test[1])))
             attrs.append(float(getattr(model, "n_attributes_seen_", m * X_train.shape[1])))
         out.append({"errors": errs, "classification": cls, "attributes": attrs,
-                    "tuned": {alg.tune: float(best[alg.tune])}})
+                    "tuned": best})
     return {"sizes": sizes, "algorithms": out, "n_train": n_train,
             "n_test": 0 if test is None else len(test[1]), **record}
 
 
 def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs, prefixes,
-                    folds, grid, seed=0, delta=DEFAULT_DELTA, test_fraction=0.1, n_jobs=1,
-                    keep_indices=False):
+                    folds, grid, step_scales=(1.0,), seed=0, delta=DEFAULT_DELTA,
+                    test_fraction=0.1, n_jobs=1, keep_indices=False):
     """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol, module
     docstring) on ``data`` (a :class:`laocheck.data.LabelledData`: random splits) or on
     ``distribution`` (``m`` training examples drawn per run, exact test risk).
@@ -347,13 +401,13 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         xmax = {"l2": distribution.x_l2, "l1": distribution.x_linf}
         ymax = distribution.y_sup
         task = _Task(None, None, distribution, m, test_fraction, tuple(prefixes), folds,
-                     tuple(grid), k, tuple(algorithms), keep_indices)
+                     tuple(grid), tuple(step_scales), k, tuple(algorithms), keep_indices)
     else:
         xmax = {"l2": float(np.linalg.norm(data.X, axis=1).max()),
                 "l1": float(np.abs(data.X).max())}
         ymax = float(np.abs(data.y).max())
         task = _Task(data.X, data.y, None, 0, test_fraction, tuple(prefixes), folds, tuple(grid),
-                     k, tuple(algorithms), keep_indices)
+                     tuple(step_scales), k, tuple(algorithms), keep_indices)
     children = child_seeds(seed, runs)
     if n_jobs == 1:
         raw = [_one_run(task, ch) for ch in children]
@@ -384,7 +438,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
             low=tuple(lows), high=tuple(highs), delta=delta,
             classification=None if distribution is not None else tuple(C.mean(axis=0)),
             per_run=tuple(tuple(row) for row in E),
-            tuned=tuple(r["algorithms"][a]["tuned"][alg.tune] for r in raw)))
+            tuned=tuple(r["algorithms"][a]["tuned"] for r in raw)))
     return tuple(curves), raw
 
 
@@ -502,7 +556,8 @@ def _digits_pair(source, mnist, negative=3, positive=5, scale=None):
 def _finish(name, citation, budget, seed, cfg, panels, numbers, claims, unavailable, notes, t0):
     return PaperExperiment(
         experiment=name, citation=citation, budget=budget, seed=int(seed), runs=cfg["runs"],
-        folds=cfg["folds"], grid=tuple(cfg["grid"]), panels=tuple(panels),
+        folds=cfg["folds"], grid=tuple(cfg["grid"]), step_scales=tuple(cfg["step_scales"]),
+        panels=tuple(panels),
         numbers=tuple(numbers), claims=tuple(claims), unavailable=tuple(unavailable),
         notes=notes, seconds=time.perf_counter() - t0)
 
@@ -546,7 +601,7 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
             curves, raw = learning_curves(
                 exact, distribution=dist, m=cfg["synthetic_m"], k=4, runs=cfg["runs"],
                 prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
-                seed=children[i], delta=delta, n_jobs=n_jobs)
+                step_scales=cfg["step_scales"], seed=children[i], delta=delta, n_jobs=n_jobs)
             i += 1
             mom = dist.second_moments
             rr, rl = float(rho_ridge(mom)), float(rho_lasso(mom))
@@ -614,10 +669,11 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     k_ridge = min(56, pair.d - 1) if (pair.d - 1) % 2 == 0 else min(56, pair.d - 2)
     ridge_algs = (
         Algorithm("AERR", lambda c: AERR(k=k_ridge), f"HK12 Alg. 1 (k = {k_ridge})"),
-        Algorithm("AER", lambda c: AER(k=k_ridge), f"CB11 Fig. 2 (k = {k_ridge})", geometry="l1"),
+        Algorithm("AER", lambda c: AER(k=k_ridge), f"CB11 Fig. 2 (k = {k_ridge})",
+                  geometry="l1"),
         Algorithm("Offline ridge", lambda c: OfflineRidge(), "full information"))
     common = dict(runs=cfg["runs"], prefixes=cfg["prefixes"], folds=cfg["folds"],
-                  grid=cfg["grid"], delta=delta, n_jobs=n_jobs)
+                  grid=cfg["grid"], step_scales=cfg["step_scales"], delta=delta, n_jobs=n_jobs)
     lc, lraw = learning_curves(lasso_algs, data=pair, k=4, seed=s1, **common)
     rc, rraw = learning_curves(ridge_algs, data=ridge_pair, k=k_ridge, seed=s2, **common)
     panels = [
@@ -683,7 +739,8 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     algs = _cb11_algorithms()
     curves, raw = learning_curves(algs, data=pair, k=4, runs=cfg["runs"],
                                   prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
-                                  seed=s_fig, delta=delta, n_jobs=n_jobs)
+                                  step_scales=cfg["step_scales"], seed=s_fig, delta=delta,
+                                  n_jobs=n_jobs)
     panels = [_panel("CB11 Fig. 4", "Ridge, Lasso, AER, Baseline on 3 vs 5", pair.source, stand,
                      pair.preprocessing, pair.d, raw, "AER, Baseline k = 4; Ridge, Lasso all",
                      pair.X, curves)]
@@ -700,8 +757,9 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     for (a, b), ps in zip(all_pairs, seeds):
         data = digits.pair(a, b)
         cs, _ = learning_curves(algs, data=data, k=4, runs=cfg["pair_runs"], prefixes=(1.0,),
-                                folds=cfg["pair_folds"], grid=cfg["grid"], seed=ps,
-                                delta=delta_pair, n_jobs=n_jobs)
+                                folds=cfg["pair_folds"], grid=cfg["grid"],
+                                step_scales=cfg["step_scales"], seed=ps, delta=delta_pair,
+                                n_jobs=n_jobs)
         for c in cs:
             per_pair[c.algorithm].append(c.mean[-1])
             per_pair_cls[c.algorithm].append(c.classification[-1])
@@ -774,8 +832,8 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
                  tot_l, figs[1]))):
             curves, raw = learning_curves(
                 algs, data=dat, k=tot - 1, runs=cfg["runs"], prefixes=cfg["prefixes"],
-                folds=cfg["folds"], grid=cfg["grid"], seed=seeds[2 * j + i], delta=delta,
-                n_jobs=n_jobs)
+                folds=cfg["folds"], grid=cfg["grid"], step_scales=cfg["step_scales"],
+                seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs)
             panels.append(_panel(fig, f"{scen}, k + 1 = {tot}, {label}", dat.source, st,
                                  dat.preprocessing, dat.d, raw, f"k + 1 = {tot}", dat.X, curves))
             claims.append(claim_better(curves, dd, ae, claim=f"{dd} performs considerably better "
