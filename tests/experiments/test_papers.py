@@ -148,3 +148,15 @@ def test_adaptive_reports_missing_learners():
 def test_learning_curves_validation():
     with pytest.raises(ValueError, match="exactly one"):
         learning_curves([], k=1, runs=1, prefixes=(1.0,), folds=2, grid=(1.0,))
+
+
+def test_step_scaled_multiplies_the_theory_step():
+    from laocheck.experiments.papers import StepScaled
+    rng = np.random.default_rng(0)
+    X = rng.uniform(0, 1, (200, 10)) / np.sqrt(10)
+    y = np.sign(X[:, 0] - 0.15)
+    base = AERR(k=3, B=2.0, random_state=0).fit(X, y).eta_
+    scaled = StepScaled(AERR(k=3, random_state=0), B=2.0, step_scale=8.0).fit(X, y)
+    assert scaled.fitted_.eta_ == pytest.approx(8 * base) and scaled.fitted_.B == 2.0
+    np.testing.assert_array_equal(scaled.predict(X), X @ scaled.coef_)
+    assert scaled.n_attributes_seen_ <= 4 * 200
