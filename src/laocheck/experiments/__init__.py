@@ -5,11 +5,18 @@ numbers for any ``n_jobs``); :func:`compare` turns the excess risks into a rigor
 (:func:`laocheck.stats.mean_interval` on the proven per-run range of :func:`excess_risk_range`)
 and the tightness ratio against a theorem's bound; :func:`scaling_slope` gives log-log slopes
 with intervals; :mod:`laocheck.experiments.theorems` defines one standard configuration per
-theorem with an excess-risk bound.
+theorem with an excess-risk bound; :mod:`laocheck.experiments.papers` recomputes the papers'
+experiments (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5 and App. A) with their claims checked.
 """
 
 from ._runs import (BLOCK_ENTRIES, Comparison, LearnerSpec, as_seed_sequence, block_rows,
                     child_seeds, compare, excess_risk_range, replicate, scaling_slope)
+from .papers import (EXPERIMENTS, ClaimCheck, Curve, PaperExperiment, Panel, PrintedNumber,
+                     cb11_mnist, hk12_mnist, ks15_adaptive, ks15_real, ks15_synthetic,
+                     learning_curves)
 
 __all__ = ["LearnerSpec", "Comparison", "replicate", "compare", "excess_risk_range",
-           "scaling_slope", "child_seeds", "as_seed_sequence", "BLOCK_ENTRIES", "block_rows"]
+           "scaling_slope", "child_seeds", "as_seed_sequence", "BLOCK_ENTRIES", "block_rows",
+           "EXPERIMENTS", "ClaimCheck", "Curve", "PaperExperiment", "Panel", "PrintedNumber",
+           "cb11_mnist", "hk12_mnist", "ks15_adaptive", "ks15_real", "ks15_synthetic",
+           "learning_curves"]

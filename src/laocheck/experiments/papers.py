@@ -16,9 +16,9 @@ function                         paper
 ===============================  ==============================================================
 
 Method, as the papers describe it (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5): for each run, a
-random train/test split (test part 10%, CB11 Sec. 7); each algorithm's parameter (the radius
-``B`` of its ball, from a fixed grid; step sizes stay each learner's theory step for the prefix
-it is run on) is tuned by K-fold cross-validation on the training part only
+random train/test split (test part 10%, CB11 Sec. 7); each algorithm's parameters (the radius
+``B`` of its ball from a fixed grid and, for learners with a theory step size, a multiplier of
+that step, :class:`StepScaled`) are tuned by K-fold cross-validation on the training part only
 (:class:`sklearn.model_selection.GridSearchCV` on explicit folds of the training indices); then
 the algorithm is run on increasingly long prefixes of the training part and its test error is
 measured. On KS15 Sec. 5.1's synthetic data the test error is the exact risk of the
@@ -31,9 +31,10 @@ worker), so the same seed gives the same numbers for any ``n_jobs``.
 
 Statistics. For each curve: the mean over runs and one standard deviation (the papers' error
 bars), and a betting confidence interval (:func:`laocheck.stats.mean_interval`) for the expected
-test error at the stated ``delta`` on the proven range [0, (B_max·max‖x‖₂ + max|y|)²] of one
-run's error (every learner's output lies in its ball of radius B <= B_max, L1 or L2, so
-|⟨w, x⟩| <= B_max‖x‖₂), divided by the zero predictor's error.
+test error at the stated ``delta`` on the proven range [0, (B_max·max‖x‖ + max|y|)²] of one
+run's error (every learner's output lies in its ball of radius B <= B_max, so |⟨w, x⟩| <=
+B_max‖x‖₂ for the L2 ball and B_max‖x‖∞ for the L1 ball), divided by the zero predictor's
+error.
 
 Claims. A qualitative claim "A performs better than B" is read as: at every checked prefix,
 P(test error of A < test error of B) > 1/2 over the random split, sample and algorithms'
@@ -55,6 +56,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.model_selection import GridSearchCV, KFold
 
 from .. import learners as _learners
@@ -69,8 +71,8 @@ from ..stats import DEFAULT_DELTA, clopper_pearson, mean_interval
 from ._runs import child_seeds
 
 __all__ = ["Algorithm", "Curve", "ClaimCheck", "PrintedNumber", "Panel", "PaperExperiment",
-           "BUDGETS", "learning_curves", "claim_better", "claim_converges", "ks15_synthetic",
-           "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive", "EXPERIMENTS"]
+           "BUDGETS", "StepScaled", "learning_curves", "claim_better", "claim_converges",
+           "ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive", "EXPERIMENTS"]
 
 HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
 
@@ -79,11 +81,11 @@ HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
 #: always-available sources; ``full``: the papers' sizes (10-fold CV, KS15 Sec. 5.1's d = 500)
 #: with enough runs to decide the claims at δ = 1e-6 (see the module docstring).
 BUDGETS = {
-    "fast": dict(runs=24, prefixes=(0.1, 0.25, 0.5, 1.0), folds=5, grid=(0.5, 2.0),
-                 synthetic_m=2000, pair_runs=3, pair_folds=3),
+    "fast": dict(runs=24, prefixes=(0.1, 0.3, 1.0), folds=3, grid=(0.5, 2.0),
+                 step_scales=(1.0, 8.0), synthetic_m=2000, pair_runs=2, pair_folds=2),
     "full": dict(runs=30, prefixes=(0.05, 0.1, 0.2, 0.4, 0.7, 1.0), folds=10,
-                 grid=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0), synthetic_m=20000, pair_runs=10,
-                 pair_folds=10),
+                 grid=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0), step_scales=(0.25, 1.0, 4.0, 16.0, 64.0),
+                 synthetic_m=20000, pair_runs=10, pair_folds=10),
 }
 
 
@@ -120,13 +122,13 @@ def _plain(obj):
 @dataclass(frozen=True)
 class Algorithm:
     """A named learner: ``build(ctx)`` returns an unfitted scikit-learn estimator (ctx: ``k``,
-    ``second_moments`` of the training part, ``random_state``); ``tune`` the parameter whose
-    values are the budget's grid; ``citation`` the paper's box."""
+    ``second_moments`` of the training part, ``random_state``); ``citation`` the paper's box; ``geometry`` the ball of its
+    output ("l2": ‖w‖₂ <= B, so |⟨w, x⟩| <= B‖x‖₂; "l1": ‖w‖₁ <= B, so |⟨w, x⟩| <= B‖x‖∞)."""
 
     name: str
     build: object
     citation: str
-    tune: str = "B"
+    geometry: str = "l2"
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,7 @@ class Curve(_Dict):
     error bars); ``low``, ``high``: confidence interval for the expected relative test error at
     ``delta``; ``classification``: mean test classification error (sign(⟨w, x⟩) ≠ y; None on
     synthetic data); ``per_run``: runs × prefixes relative errors; ``tuned``: the chosen
-    parameter per run."""
+    parameters per run (``B``, and ``step_scale`` for learners with a theory step)."""
 
     algorithm: str
     learner: str
@@ -227,6 +229,7 @@ class PaperExperiment(_Dict):
     runs: int
     folds: int
     grid: tuple
+    step_scales: tuple
     panels: tuple
     numbers: tuple
     claims: tuple
@@ -236,6 +239,41 @@ class PaperExperiment(_Dict):
 
 
 # -- the run ---------------------------------------------------------------------------------
+
+
+class StepScaled(RegressorMixin, BaseEstimator):
+    """``estimator`` with radius ``B`` and its theory step size times ``step_scale``.
+
+    The papers tuned step sizes by cross-validation (KS15 Sec. 5, CB11 Sec. 7); a fixed grid
+    of absolute step sizes would not follow the 1/√m of the prefix a learner is run on, so
+    laocheck tunes a multiplier c of each learner's theory step: ``fit`` runs the learner with
+    ``eta="theory"`` (AER: ``lam="theory"``) to read the step it uses for these rows
+    (``eta_`` / ``lam_``), then refits with c times it (AER: λ/c, its step is 1/(λt)). c = 1
+    is the theory step (one fit). The attributes counted are the final fit's.
+    """
+
+    def __init__(self, estimator=None, B=1.0, step_scale=1.0):
+        self.estimator = estimator
+        self.B = B
+        self.step_scale = step_scale
+
+    def fit(self, X, y):
+        est = clone(self.estimator).set_params(B=self.B)
+        params = est.get_params()
+        name = "eta" if "eta" in params else ("lam" if "lam" in params else None)
+        est.fit(X, y)
+        if self.step_scale != 1.0 and name is not None:
+            base = float(getattr(est, name + "_"))
+            value = base * self.step_scale if name == "eta" else base / self.step_scale
+            est = clone(self.estimator).set_params(B=self.B, **{name: value}).fit(X, y)
+        self.fitted_ = est
+        self.coef_ = np.asarray(est.coef_, dtype=float)
+        self.n_attributes_seen_ = getattr(est, "n_attributes_seen_", X.shape[0] * X.shape[1])
+        return self
+
+    def predict(self, X):
+        return np.asarray(X, dtype=float) @ self.coef_
+
 
 
 @dataclass(frozen=True)
@@ -250,6 +288,7 @@ class _Task:
     prefixes: tuple
     folds: int
     grid: tuple
+    step_scales: tuple
     k: int
     algorithms: tuple
     keep_indices: bool
@@ -264,6 +303,25 @@ def _with_seed(est, seq):
     if "random_state" in est.get_params():
         est.set_params(random_state=int(seq.generate_state(1, dtype=np.uint64)[0] >> 1))
     return est
+
+
+def _tunable(est, grid, step_scales):
+    """The estimator GridSearchCV tunes and its grid: B always; the step multiplier when the
+    learner has a theory step (``eta`` or AER's ``lam``)."""
+    params = est.get_params()
+    if alg_has_step(params) and len(step_scales) > 1:
+        return (StepScaled(est), {"B": list(grid), "step_scale": list(step_scales)})
+    return est, {"B": list(grid)}
+
+
+def alg_has_step(params):
+    return params.get("eta", None) == "theory" or params.get("lam", None) == "theory"
+
+
+def _configured(est, best):
+    if "step_scale" in best:
+        return StepScaled(est, **best)
+    return est.set_params(**best)
 
 
 def _one_run(task, child):
@@ -300,15 +358,14 @@ def _one_run(task, child):
     for alg, aseed in zip(task.algorithms, alg_seeds):
         cv_s, *prefix_s = child_seeds(aseed, 1 + len(sizes))
         ctx = {"k": task.k, "second_moments": moments}
-        est = _with_seed(alg.build(ctx), cv_s)
-        search = GridSearchCV(est, {alg.tune: list(task.grid)}, cv=folds,
-                              scoring="neg_mean_squared_error", refit=False, n_jobs=1,
-                              error_score="raise")
+        est, grid = _tunable(_with_seed(alg.build(ctx), cv_s), task.grid, task.step_scales)
+        search = GridSearchCV(est, grid, cv=folds, scoring="neg_mean_squared_error",
+                              refit=False, n_jobs=1, error_score="raise")
         search.fit(X_train, y_train)
-        best = search.best_params_
+        best = {k: float(v) for k, v in search.best_params_.items()}
         errs, cls, attrs = [], [], []
         for m, ps in zip(sizes, prefix_s):
-            model = _with_seed(alg.build(ctx), ps).set_params(**best)
+            model = _configured(_with_seed(alg.build(ctx), ps), best)
             model.fit(X_train[:m], y_train[:m])
             w = np.asarray(model.coef_, dtype=float)
             if test is None:
@@ -320,14 +377,14 @@ def _one_run(task, child):
                 cls.append(float(np.mean(np.where(pred >= 0, 1.0, -1.0) != test[1])))
             attrs.append(float(getattr(model, "n_attributes_seen_", m * X_train.shape[1])))
         out.append({"errors": errs, "classification": cls, "attributes": attrs,
-                    "tuned": {alg.tune: float(best[alg.tune])}})
+                    "tuned": best})
     return {"sizes": sizes, "algorithms": out, "n_train": n_train,
             "n_test": 0 if test is None else len(test[1]), **record}
 
 
 def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs, prefixes,
-                    folds, grid, seed=0, delta=DEFAULT_DELTA, test_fraction=0.1, n_jobs=1,
-                    keep_indices=False):
+                    folds, grid, step_scales=(1.0,), seed=0, delta=DEFAULT_DELTA,
+                    test_fraction=0.1, n_jobs=1, keep_indices=False):
     """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol, module
     docstring) on ``data`` (a :class:`laocheck.data.LabelledData`: random splits) or on
     ``distribution`` (``m`` training examples drawn per run, exact test risk).
@@ -341,14 +398,16 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         raise InvalidParameterError("exactly one of `data` and `distribution` must be given.")
     if distribution is not None:
         m = check_int("m", m, low=folds)
-        xmax, ymax = distribution.x_l2, distribution.y_sup
+        xmax = {"l2": distribution.x_l2, "l1": distribution.x_linf}
+        ymax = distribution.y_sup
         task = _Task(None, None, distribution, m, test_fraction, tuple(prefixes), folds,
-                     tuple(grid), k, tuple(algorithms), keep_indices)
+                     tuple(grid), tuple(step_scales), k, tuple(algorithms), keep_indices)
     else:
-        xmax = float(np.linalg.norm(data.X, axis=1).max())
+        xmax = {"l2": float(np.linalg.norm(data.X, axis=1).max()),
+                "l1": float(np.abs(data.X).max())}
         ymax = float(np.abs(data.y).max())
         task = _Task(data.X, data.y, None, 0, test_fraction, tuple(prefixes), folds, tuple(grid),
-                     k, tuple(algorithms), keep_indices)
+                     tuple(step_scales), k, tuple(algorithms), keep_indices)
     children = child_seeds(seed, runs)
     if n_jobs == 1:
         raw = [_one_run(task, ch) for ch in children]
@@ -359,9 +418,9 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
     # predictor's error is E[y²] (synthetic) or the test mean of y² = 1 (±1 labels)
     zero_min = (distribution.risk(np.zeros(distribution.d), "squared") if distribution is not None
                 else 1.0)
-    upper = (max(grid) * xmax + ymax) ** 2 / zero_min
     curves = []
     for a, alg in enumerate(algorithms):
+        upper = (max(grid) * xmax[alg.geometry] + ymax) ** 2 / zero_min
         E = np.array([r["algorithms"][a]["errors"] for r in raw])
         C = np.array([r["algorithms"][a]["classification"] for r in raw])
         A = np.array([r["algorithms"][a]["attributes"] for r in raw])
@@ -379,7 +438,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
             low=tuple(lows), high=tuple(highs), delta=delta,
             classification=None if distribution is not None else tuple(C.mean(axis=0)),
             per_run=tuple(tuple(row) for row in E),
-            tuned=tuple(r["algorithms"][a]["tuned"][alg.tune] for r in raw)))
+            tuned=tuple(r["algorithms"][a]["tuned"] for r in raw)))
     return tuple(curves), raw
 
 
@@ -450,7 +509,8 @@ def _split(budget_total):
 def _ks15_ridge(total):
     kx, ni = _split(total)
     return (
-        Algorithm("DDAERR", lambda c: DDAERR(k=kx, n_inner=ni, second_moments=c["second_moments"]),
+        Algorithm("DDAERR",
+                  lambda c: DDAERR(k=kx, n_inner=ni, second_moments=c["second_moments"]),
                   "KS15 Sec. 3.1 (budget split of Sec. 5)"),
         Algorithm("Two-Phased DDAERR", lambda c: TwoPhaseDDAERR(k=total - 1, variant="practical"),
                   "KS15 Alg. 2, Sec. 5 (m1 = m/10, eps = 0)"),
@@ -463,13 +523,16 @@ def _ks15_ridge(total):
 def _ks15_lasso(total):
     kx, ni = _split(total)
     return (
-        Algorithm("DDAELR", lambda c: DDAELR(k=kx, n_inner=ni, second_moments=c["second_moments"]),
-                  "KS15 Sec. 4.1 (budget split of Sec. 5)"),
+        Algorithm("DDAELR",
+                  lambda c: DDAELR(k=kx, n_inner=ni, second_moments=c["second_moments"]),
+                  "KS15 Sec. 4.1 (budget split of Sec. 5)", geometry="l1"),
         Algorithm("Two-Phased DDAELR", lambda c: TwoPhaseDDAELR(k=total - 1, variant="practical"),
-                  "KS15 Alg. 4, Sec. 5 (m1 = m/10, eps = 0)"),
-        Algorithm("AELR", lambda c: GAELR(k=kx, n_inner=ni), "HK12 Alg. 2 (budget split)"),
-        Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±"),
-        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-8), "full information, constrained ERM"),
+                  "KS15 Alg. 4, Sec. 5 (m1 = m/10, eps = 0)", geometry="l1"),
+        Algorithm("AELR", lambda c: GAELR(k=kx, n_inner=ni), "HK12 Alg. 2 (budget split)",
+                  geometry="l1"),
+        Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±", geometry="l1"),
+        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-5),
+                  "full information, constrained ERM", geometry="l1"),
     )
 
 
@@ -493,7 +556,8 @@ def _digits_pair(source, mnist, negative=3, positive=5, scale=None):
 def _finish(name, citation, budget, seed, cfg, panels, numbers, claims, unavailable, notes, t0):
     return PaperExperiment(
         experiment=name, citation=citation, budget=budget, seed=int(seed), runs=cfg["runs"],
-        folds=cfg["folds"], grid=tuple(cfg["grid"]), panels=tuple(panels),
+        folds=cfg["folds"], grid=tuple(cfg["grid"]), step_scales=tuple(cfg["step_scales"]),
+        panels=tuple(panels),
         numbers=tuple(numbers), claims=tuple(claims), unavailable=tuple(unavailable),
         notes=notes, seconds=time.perf_counter() - t0)
 
@@ -510,7 +574,7 @@ def _panel(figure, title, data_source, stand_in, preprocessing, d, raw, budget_t
 
 
 def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -0.5, -1.0, -2.0),
-                   d=500, n_jobs=1, runs=None):
+                   d=500, n_jobs=1, runs=None, m=None):
     """KS15 Sec. 5.1, Figs. 1 (ridge) and 2 (lasso): :class:`laocheck.data.PowerLawBernoulli`
     with d = 500 and α ∈ {0, −0.5, −1, −2}, k + 1 = 5, exact test risk. DDAERR/DDAELR get the
     exact E[x_i²] as prior knowledge. Printed numbers: each panel's ρ (exact); claims: DDAERR
@@ -520,6 +584,8 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
     cfg = _budget(budget)
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
+    if m is not None:
+        cfg["synthetic_m"] = check_int("m", m, low=cfg["folds"])
     panels, numbers, claims = [], [], []
     printed = {("ridge", 0.0): "1", ("ridge", -0.5): "0.91", ("ridge", -1.0): "0.55",
                ("ridge", -2.0): "0.05", ("lasso", 0.0): "1", ("lasso", -0.5): "0.086",
@@ -535,7 +601,7 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
             curves, raw = learning_curves(
                 exact, distribution=dist, m=cfg["synthetic_m"], k=4, runs=cfg["runs"],
                 prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
-                seed=children[i], delta=delta, n_jobs=n_jobs)
+                step_scales=cfg["step_scales"], seed=children[i], delta=delta, n_jobs=n_jobs)
             i += 1
             mom = dist.second_moments
             rr, rl = float(rho_ridge(mom)), float(rho_lasso(mom))
@@ -594,17 +660,20 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     stand = _stand_in(pair)
     s1, s2 = child_seeds(seed, 2)
     lasso_algs = (
-        Algorithm("AELR", lambda c: AELR(k=4), "HK12 Alg. 2 (k + 1 = 5 attributes)"),
-        Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2 (k = 4 attributes)"),
-        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-8), "full information"),
-        Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±"))
+        Algorithm("AELR", lambda c: AELR(k=4), "HK12 Alg. 2 (k + 1 = 5 attributes)",
+                  geometry="l1"),
+        Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2 (k = 4 attributes)", geometry="l1"),
+        Algorithm("Offline lasso", lambda c: OfflineLasso(tol=1e-5), "full information",
+                  geometry="l1"),
+        Algorithm("Online lasso", lambda c: OnlineLasso(), "full information, EG±", geometry="l1"))
     k_ridge = min(56, pair.d - 1) if (pair.d - 1) % 2 == 0 else min(56, pair.d - 2)
     ridge_algs = (
         Algorithm("AERR", lambda c: AERR(k=k_ridge), f"HK12 Alg. 1 (k = {k_ridge})"),
-        Algorithm("AER", lambda c: AER(k=k_ridge), f"CB11 Fig. 2 (k = {k_ridge})"),
+        Algorithm("AER", lambda c: AER(k=k_ridge), f"CB11 Fig. 2 (k = {k_ridge})",
+                  geometry="l1"),
         Algorithm("Offline ridge", lambda c: OfflineRidge(), "full information"))
     common = dict(runs=cfg["runs"], prefixes=cfg["prefixes"], folds=cfg["folds"],
-                  grid=cfg["grid"], delta=delta, n_jobs=n_jobs)
+                  grid=cfg["grid"], step_scales=cfg["step_scales"], delta=delta, n_jobs=n_jobs)
     lc, lraw = learning_curves(lasso_algs, data=pair, k=4, seed=s1, **common)
     rc, rraw = learning_curves(ridge_algs, data=ridge_pair, k=k_ridge, seed=s2, **common)
     panels = [
@@ -648,9 +717,10 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 def _cb11_algorithms():
     return (
         Algorithm("Ridge", lambda c: OfflineRidge(), "full information (CB11 Sec. 7)"),
-        Algorithm("Lasso", lambda c: OfflineLasso(tol=1e-8), "full information (CB11 Sec. 7)"),
-        Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2, k = 4"),
-        Algorithm("Baseline", lambda c: Baseline(k=4), "CB11 Fig. 1, k = 4"))
+        Algorithm("Lasso", lambda c: OfflineLasso(tol=1e-5), "full information (CB11 Sec. 7)",
+                  geometry="l1"),
+        Algorithm("AER", lambda c: AER(k=4), "CB11 Fig. 2, k = 4", geometry="l1"),
+        Algorithm("Baseline", lambda c: Baseline(k=4), "CB11 Fig. 1, k = 4", geometry="l1"))
 
 
 def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
@@ -669,7 +739,8 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     algs = _cb11_algorithms()
     curves, raw = learning_curves(algs, data=pair, k=4, runs=cfg["runs"],
                                   prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
-                                  seed=s_fig, delta=delta, n_jobs=n_jobs)
+                                  step_scales=cfg["step_scales"], seed=s_fig, delta=delta,
+                                  n_jobs=n_jobs)
     panels = [_panel("CB11 Fig. 4", "Ridge, Lasso, AER, Baseline on 3 vs 5", pair.source, stand,
                      pair.preprocessing, pair.d, raw, "AER, Baseline k = 4; Ridge, Lasso all",
                      pair.X, curves)]
@@ -686,8 +757,9 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     for (a, b), ps in zip(all_pairs, seeds):
         data = digits.pair(a, b)
         cs, _ = learning_curves(algs, data=data, k=4, runs=cfg["pair_runs"], prefixes=(1.0,),
-                                folds=cfg["pair_folds"], grid=cfg["grid"], seed=ps,
-                                delta=delta_pair, n_jobs=n_jobs)
+                                folds=cfg["pair_folds"], grid=cfg["grid"],
+                                step_scales=cfg["step_scales"], seed=ps, delta=delta_pair,
+                                n_jobs=n_jobs)
         for c in cs:
             per_pair[c.algorithm].append(c.mean[-1])
             per_pair_cls[c.algorithm].append(c.classification[-1])
@@ -760,8 +832,8 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
                  tot_l, figs[1]))):
             curves, raw = learning_curves(
                 algs, data=dat, k=tot - 1, runs=cfg["runs"], prefixes=cfg["prefixes"],
-                folds=cfg["folds"], grid=cfg["grid"], seed=seeds[2 * j + i], delta=delta,
-                n_jobs=n_jobs)
+                folds=cfg["folds"], grid=cfg["grid"], step_scales=cfg["step_scales"],
+                seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs)
             panels.append(_panel(fig, f"{scen}, k + 1 = {tot}, {label}", dat.source, st,
                                  dat.preprocessing, dat.d, raw, f"k + 1 = {tot}", dat.X, curves))
             claims.append(claim_better(curves, dd, ae, claim=f"{dd} performs considerably better "

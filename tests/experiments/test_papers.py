@@ -1,0 +1,162 @@
+"""The papers' experiments on small budgets: splits, cross-validation, seeds, claim checks."""
+
+import json
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, RegressorMixin
+
+from laocheck.data import LabelledData, PowerLawBernoulli, load_sklearn_digits
+from laocheck.experiments.papers import (DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Algorithm, Curve,
+                                         claim_better, claim_converges, ks15_adaptive,
+                                         ks15_synthetic, learning_curves)
+from laocheck.learners import AERR, OnlineRidge
+
+SEEN = []
+
+
+class Spy(RegressorMixin, BaseEstimator):
+    """Records the example ids (last column) of every row it is fitted on; predicts 0."""
+
+    def __init__(self, B=1.0):
+        self.B = B
+
+    def fit(self, X, y):
+        SEEN.append(np.rint(X[:, -1] * 1e4).astype(int))
+        self.coef_ = np.zeros(X.shape[1])
+        return self
+
+    def predict(self, X):
+        return X @ self.coef_
+
+
+class Zero(Spy):
+    def fit(self, X, y):
+        self.coef_ = np.zeros(X.shape[1])
+        return self
+
+
+def test_cross_validation_never_sees_test_data():
+    pair = load_sklearn_digits().pair(3, 5)
+    ids = np.arange(pair.n) / 1e4                       # a column that names each example
+    data = LabelledData(X=np.column_stack([pair.X[:, :-1], ids]), y=pair.y, source="test",
+                        kind="sklearn-digits", is_mnist=False, preprocessing="")
+    SEEN.clear()
+    _, raw = learning_curves([Algorithm("spy", lambda c: Spy(), "none")], data=data, k=4, runs=3,
+                             prefixes=(0.5, 1.0), folds=4, grid=(0.5, 2.0), seed=1,
+                             keep_indices=True)
+    assert len(SEEN) == 3 * (4 * 2 + 2)                 # 4 folds x 2 radii + 2 prefixes per run
+    for r, run in enumerate(raw):
+        train, test = set(run["train_index"]), set(run["test_index"])
+        assert not train & test and len(train | test) == pair.n
+        assert len(test) == round(0.1 * pair.n)
+        for fit_tr, fit_va in run["cv_folds"]:
+            assert set(fit_tr) | set(fit_va) <= train and not set(fit_va) & set(fit_tr)
+        folds = {i for _, va in run["cv_folds"] for i in va}
+        assert folds == train                           # the folds cover the training part
+        for seen in SEEN[r * 10:(r + 1) * 10]:          # every fit: training examples only
+            assert set(seen) <= train and not set(seen) & test
+
+
+def test_same_seed_same_numbers_and_prefixes():
+    dist = PowerLawBernoulli(20, -1.0)
+    algs = [Algorithm("AERR", lambda c: AERR(k=3), "HK12 Alg. 1"),
+            Algorithm("Online ridge", lambda c: OnlineRidge(), "OGD")]
+    kw = dict(distribution=dist, m=300, k=3, runs=3, prefixes=(0.1, 0.5, 1.0), folds=3,
+              grid=(0.5, 1.0))
+    a, _ = learning_curves(algs, seed=5, **kw)
+    b, _ = learning_curves(algs, seed=5, **kw)
+    c, _ = learning_curves(algs, seed=6, **kw)
+    assert a[0].per_run == b[0].per_run and a[0].per_run != c[0].per_run
+    assert a[0].examples == (30, 150, 300)
+    # AERR sees at most k + 1 attributes per example, online ridge all d
+    assert all(att <= 4 * m for att, m in zip(a[0].attributes, a[0].examples))
+    assert a[1].attributes == tuple(20.0 * m for m in a[1].examples)
+    for cv in a:
+        assert all(lo <= mu <= hi for lo, mu, hi in zip(cv.low, cv.mean, cv.high))
+        assert cv.classification is None                # exact risk, no test sample
+
+
+def fake(name, per_run):
+    per_run = np.asarray(per_run, dtype=float)
+    P = per_run.shape[1]
+    return Curve(algorithm=name, learner="x", citation="", examples=tuple(range(1, P + 1)),
+                 attributes=(0.0,) * P, mean=tuple(per_run.mean(0)), sd=(0.0,) * P,
+                 low=(0.0,) * P, high=(1.0,) * P, delta=1e-6, classification=None,
+                 per_run=tuple(map(tuple, per_run)), tuned=())
+
+
+CLAIM = dict(claim="c", citation="t", source="s", stand_in=False, delta=1e-6)
+
+
+def test_claim_better_true_false_and_undecidable():
+    rng = np.random.default_rng(0)
+    good = rng.uniform(0.1, 0.2, (30, 4))
+    bad = good + rng.uniform(0.01, 0.1, (30, 4))
+    curves = (fake("A", good), fake("B", bad))
+    assert claim_better(curves, "A", "B", **CLAIM).status == HOLDS
+    assert claim_better(curves, "B", "A", **CLAIM).status == DOES_NOT_HOLD
+    # 10 runs (the papers' count): unanimity has probability 2^-10 > 1e-6/4, so undecided
+    ten = (fake("A", good[:10]), fake("B", bad[:10]))
+    assert claim_better(ten, "A", "B", **CLAIM).status == INCONCLUSIVE
+    # a coin flip between A and B at one prefix: neither
+    mixed = bad.copy()
+    mixed[::2, 2] = good[::2, 2] - 0.05
+    res = claim_better((fake("A", good), fake("B", mixed)), "A", "B", **CLAIM)
+    assert res.status == INCONCLUSIVE and res.counts[2] == 15 and res.counts[0] == 30
+
+
+def test_claim_converges():
+    rng = np.random.default_rng(1)
+    target = rng.uniform(0.1, 0.2, (30, 3))
+    shrinking = target + np.array([0.3, 0.1, 0.01]) * rng.uniform(0.5, 1.0, (30, 1))
+    growing = target + np.array([0.01, 0.1, 0.3]) * rng.uniform(0.5, 1.0, (30, 1))
+    curves = (fake("T", target), fake("S", shrinking), fake("G", growing))
+    assert claim_converges(curves, "S", "T", **CLAIM).status == HOLDS
+    assert claim_converges(curves, "G", "T", **CLAIM).status == DOES_NOT_HOLD
+
+
+def test_claims_on_real_runs_true_and_false():
+    """End to end: online ridge beats the zero predictor on KS15's data (true), not the reverse."""
+    dist = PowerLawBernoulli(10, 0.0, B=1.0)
+    algs = [Algorithm("Online ridge", lambda c: OnlineRidge(), "OGD"),
+            Algorithm("Zero", lambda c: Zero(), "0")]
+    curves, _ = learning_curves(algs, distribution=dist, m=400, k=2, runs=24, prefixes=(1.0,),
+                                folds=2, grid=(4.0,), seed=0)
+    assert claim_better(curves, "Online ridge", "Zero", **CLAIM).status == HOLDS
+    assert claim_better(curves, "Zero", "Online ridge", **CLAIM).status == DOES_NOT_HOLD
+
+
+def test_ks15_synthetic_small_and_serialisable():
+    res = ks15_synthetic(budget="fast", seed=0, alphas=(-2.0,), d=12, runs=2, m=200)
+    assert [p.figure for p in res.panels] == ["KS15 Fig. 1, alpha = -2", "KS15 Fig. 2, alpha = -2"]
+    assert {c.algorithm for c in res.panels[0].curves} == {
+        "DDAERR", "Two-Phased DDAERR", "AERR", "Online ridge", "Offline ridge"}
+    assert res.numbers == ()                            # the printed rho are for d = 500 only
+    assert {c.status for c in res.claims} <= {HOLDS, DOES_NOT_HOLD, INCONCLUSIVE}
+    assert all(c.status == INCONCLUSIVE for c in res.claims)    # 2 runs decide nothing
+    json.dumps(res.to_dict())
+
+
+def test_adaptive_reports_missing_learners():
+    res = ks15_adaptive()
+    assert res.unavailable and "AdaGrad" in res.unavailable[0]
+    assert all(c.status == INCONCLUSIVE and c.runs == 0 for c in res.claims)
+    json.dumps(res.to_dict())
+
+
+def test_learning_curves_validation():
+    with pytest.raises(ValueError, match="exactly one"):
+        learning_curves([], k=1, runs=1, prefixes=(1.0,), folds=2, grid=(1.0,))
+
+
+def test_step_scaled_multiplies_the_theory_step():
+    from laocheck.experiments.papers import StepScaled
+    rng = np.random.default_rng(0)
+    X = rng.uniform(0, 1, (200, 10)) / np.sqrt(10)
+    y = np.sign(X[:, 0] - 0.15)
+    base = AERR(k=3, B=2.0, random_state=0).fit(X, y).eta_
+    scaled = StepScaled(AERR(k=3, random_state=0), B=2.0, step_scale=8.0).fit(X, y)
+    assert scaled.fitted_.eta_ == pytest.approx(8 * base) and scaled.fitted_.B == 2.0
+    np.testing.assert_array_equal(scaled.predict(X), X @ scaled.coef_)
+    assert scaled.n_attributes_seen_ <= 4 * 200
