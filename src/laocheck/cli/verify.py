@@ -158,7 +158,7 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
     log = ResultLog(results, resume=resume) if results else None
     try:
         for cid in ids:
-            doc = log.get((cid, seed, budget)) if log else None
+            doc = log.get((cid, seed, budget)) if log is not None else None
             if doc is None:
                 todo.append(cid)
                 continue
@@ -173,12 +173,12 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
                     rec = out.value if out.error is None else \
                         _failed_record(cid, seed, budget, out.error)
                     records[cid] = rec
-                    if log:
+                    if log is not None:
                         log.append((cid, seed, budget), rec.to_dict())
                     if progress:
                         progress.update(rec, running=out.running)
     finally:
-        if log:
+        if log is not None:
             log.close()
     return [records[cid] for cid in ids]
 
