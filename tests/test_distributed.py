@@ -4,6 +4,7 @@ error.
 
 Every cluster here is a ``distributed.LocalCluster`` listening on 127.0.0.1 only.
 """
+import contextlib
 import copy
 import json
 import os
@@ -281,12 +282,17 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch, tmp_path, capsys
 
 
 def test_losing_the_scheduler_mid_run_is_a_clear_error():
-    with distributed.LocalCluster(host="127.0.0.1", n_workers=1, threads_per_worker=1,
-                                  processes=False, protocol="tcp://",
-                                  dashboard_address=None) as small:
+    small = distributed.LocalCluster(host="127.0.0.1", n_workers=1, threads_per_worker=1,
+                                     processes=False, protocol="tcp://", dashboard_address=None)
+    try:
         with _execution.DaskExecutor(small.scheduler_address) as ex:
             outcomes = ex.imap_unordered(time.sleep, [(0.0,)] + [(0.2,)] * 30)
             next(outcomes)
-            small.sync(small.scheduler.close)
+            small.sync(small.scheduler.close)                  # the scheduler goes away
             with pytest.raises(_execution.SchedulerError, match="lost the Dask scheduler at"):
                 list(outcomes)
+    finally:
+        for worker in list(small.workers.values()):
+            small.sync(worker.close, timeout=1)
+        with contextlib.suppress(TimeoutError):               # its scheduler is already gone
+            small.close(timeout=2)
