@@ -71,8 +71,9 @@ def main(argv=None):
     n = len(a["checks"])
     tj, td = min(joblib_times), min(dask_times)
     print(f"checks: {n} ({' '.join(args.only) or 'the whole catalog'}), budget fast")
-    print(f"--jobs 2:                  {tj:7.1f} s  (runs: {', '.join(f'{t:.1f}' for t in joblib_times)})")
-    print(f"--scheduler (2 workers):   {td:7.1f} s  (runs: {', '.join(f'{t:.1f}' for t in dask_times)})")
+    runs = [", ".join(f"{t:.1f}" for t in times) for times in (joblib_times, dask_times)]
+    print(f"--jobs 2:                  {tj:7.1f} s  (runs: {runs[0]})")
+    print(f"--scheduler (2 workers):   {td:7.1f} s  (runs: {runs[1]})")
     print(f"LocalCluster start-up:     {min(startups):7.1f} s  (not in the time above)")
     print(f"dask / joblib:             {td / tj:7.2f}x")
     print(f"records identical (timings aside): {a == b}")

@@ -116,6 +116,10 @@ def _guarded(fn, *args):
         _IN_TASK.reset(token)
 
 
+def _value(value):
+    return value
+
+
 def _indexed(index, fn, *args):
     return index, _guarded(fn, *args)
 
@@ -247,8 +251,8 @@ class DaskExecutor(Executor):
         self._distributed = distributed
         self.address = address
         try:
-            self.client = distributed.Client(address, set_as_default=False,
-                                             timeout=CONNECT_TIMEOUT if timeout is None else timeout)
+            wait = CONNECT_TIMEOUT if timeout is None else timeout
+            self.client = distributed.Client(address, timeout=wait, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise SchedulerError(
                 f"cannot reach the Dask scheduler at {address!r} ({type(exc).__name__}: {exc}); "
@@ -277,8 +281,11 @@ class DaskExecutor(Executor):
         token = uuid.uuid4().hex[:12]
         name = getattr(fn, "__name__", "task")
         try:
-            scattered = [self.client.scatter(s, hash=False, broadcast=False) for s in shared]
-            futures = [self.client.submit(_call, fn, *scattered, *args, pure=False,
+            # shared arguments travel once, as tasks of their own (not scattered data: a
+            # task's result lost with a worker is recomputed, scattered data would be gone)
+            held = [self.client.submit(_value, v, pure=False, key=f"laocheck-shared-{j}-{token}")
+                    for j, v in enumerate(shared)]
+            futures = [self.client.submit(_call, fn, *held, *args, pure=False,
                                           key=f"laocheck-{name}-{i}-{token}")
                        for i, args in enumerate(arglist)]
             return self.client.gather(futures)
