@@ -135,7 +135,7 @@ def scheduler_address(scheduler=None):
         return None
     if not isinstance(scheduler, str) or not scheduler.strip():
         raise InvalidParameterError(
-            f"`scheduler` must be a Dask scheduler address such as 'tcp://10.0.0.5:8786'; "
+            f"`scheduler` must be a Dask scheduler address such as 'tcp://HOST:8786'; "
             f"got scheduler={scheduler!r}.")
     return scheduler.strip()
 

@@ -32,9 +32,9 @@ EPILOG = """examples:
   laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable)
   laocheck verify --budget full --jobs 2 --json verify.json
   laocheck verify --seed 7                another seed: the same verdicts are expected
-  laocheck verify --budget full --scheduler tcp://10.0.0.5:8786 --json verify.json
+  laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json
                                           on a Dask cluster (dask scheduler / dask worker)
-  laocheck verify --budget full --scheduler tcp://10.0.0.5:8786 --json verify.json --resume
+  laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json --resume
                                           continue an interrupted run (verify.results.jsonl)
 
 status legend: PASS the statement holds (exactly, or at the stated delta); FAIL refuted (exit 1);
@@ -64,7 +64,8 @@ def add_parser(subparsers):
                    help="no progress bar on stderr. Default: shown.")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run the checks on the Dask cluster of this scheduler (needs "
-                   "laocheck[distributed]); the results are identical to a local run. "
+                   "laocheck[distributed]; --jobs is then ignored); the results are identical "
+                   "to a local run. "
                    f"Default: ${ENV_SCHEDULER} if set, else this machine (--jobs).")
     p.add_argument("--resume", action="store_true",
                    help="with --json PATH: reuse the records already in PATH's results log "
