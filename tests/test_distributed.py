@@ -176,8 +176,9 @@ def test_resume_ignores_records_of_another_seed_or_version(tmp_path):
 
 
 def test_resume_needs_json(capsys):
-    assert main(["verify", "--resume", "--only", "HK12.Lemma3.3.eq9"]) == 2
-    assert "--resume needs --json" in capsys.readouterr().err
+    for argv in (["--resume"], ["--resume", "--json", "-"]):
+        assert main(["verify", "--only", "HK12.Lemma3.3.eq9", *argv]) == 2
+        assert "--resume needs --json" in capsys.readouterr().err
 
 
 @pytest.fixture

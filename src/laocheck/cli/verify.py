@@ -225,7 +225,8 @@ def print_errata(rows, out=None):
 def cmd_verify(args):
     if args.json:
         check_output_path("--json", args.json)
-    if args.resume and not args.json:
+    log_path = results_path(args.json) if args.json not in (None, "-") else None
+    if args.resume and log_path is None:
         sys.stderr.write("laocheck verify: error: --resume needs --json PATH (its results log "
                          "PATH.results.jsonl holds the finished checks)\n")
         return 2
@@ -238,7 +239,7 @@ def cmd_verify(args):
     try:
         records = run_catalog(selected, args.seed, args.budget, args.jobs, progress,
                               scheduler=args.scheduler, resume=args.resume,
-                              results=results_path(args.json) if args.json else None)
+                              results=log_path)
     except (SchedulerError, InvalidParameterError) as exc:
         progress.close()
         sys.stderr.write(f"laocheck verify: error: {exc}\n")
