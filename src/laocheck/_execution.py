@@ -117,6 +117,7 @@ def _guarded(fn, *args):
 
 
 def _value(value):
+    """A task holding ``value`` (shared arguments on Dask: recomputable, unlike scattered data)."""
     return value
 
 
@@ -162,6 +163,8 @@ class Executor:
     def blocks(self, n):
         """Cut ``range(n)`` into contiguous (start, stop) blocks: one block here with one
         worker, else about :data:`BLOCKS_PER_WORKER` per worker, never empty."""
+        if n <= 0:
+            return []
         w = self.workers()
         count = 1 if w <= 1 else min(n, BLOCKS_PER_WORKER * w)
         size = math.ceil(n / max(count, 1))
