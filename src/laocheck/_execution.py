@@ -116,6 +116,11 @@ def _guarded(fn, *args):
         _IN_TASK.reset(token)
 
 
+def _value(value):
+    """A task holding ``value`` (shared arguments on Dask: recomputable, unlike scattered data)."""
+    return value
+
+
 def _indexed(index, fn, *args):
     return index, _guarded(fn, *args)
 
@@ -131,7 +136,7 @@ def scheduler_address(scheduler=None):
         return None
     if not isinstance(scheduler, str) or not scheduler.strip():
         raise InvalidParameterError(
-            f"`scheduler` must be a Dask scheduler address such as 'tcp://10.0.0.5:8786'; "
+            f"`scheduler` must be a Dask scheduler address such as 'tcp://HOST:8786'; "
             f"got scheduler={scheduler!r}.")
     return scheduler.strip()
 
@@ -158,6 +163,8 @@ class Executor:
     def blocks(self, n):
         """Cut ``range(n)`` into contiguous (start, stop) blocks: one block here with one
         worker, else about :data:`BLOCKS_PER_WORKER` per worker, never empty."""
+        if n <= 0:
+            return []
         w = self.workers()
         count = 1 if w <= 1 else min(n, BLOCKS_PER_WORKER * w)
         size = math.ceil(n / max(count, 1))
@@ -247,8 +254,8 @@ class DaskExecutor(Executor):
         self._distributed = distributed
         self.address = address
         try:
-            self.client = distributed.Client(address, set_as_default=False,
-                                             timeout=CONNECT_TIMEOUT if timeout is None else timeout)
+            wait = CONNECT_TIMEOUT if timeout is None else timeout
+            self.client = distributed.Client(address, timeout=wait, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise SchedulerError(
                 f"cannot reach the Dask scheduler at {address!r} ({type(exc).__name__}: {exc}); "
@@ -277,8 +284,11 @@ class DaskExecutor(Executor):
         token = uuid.uuid4().hex[:12]
         name = getattr(fn, "__name__", "task")
         try:
-            scattered = [self.client.scatter(s, hash=False, broadcast=False) for s in shared]
-            futures = [self.client.submit(_call, fn, *scattered, *args, pure=False,
+            # shared arguments travel once, as tasks of their own (not scattered data: a
+            # task's result lost with a worker is recomputed, scattered data would be gone)
+            held = [self.client.submit(_value, v, pure=False, key=f"laocheck-shared-{j}-{token}")
+                    for j, v in enumerate(shared)]
+            futures = [self.client.submit(_call, fn, *held, *args, pure=False,
                                           key=f"laocheck-{name}-{i}-{token}")
                        for i, args in enumerate(arglist)]
             return self.client.gather(futures)

@@ -37,9 +37,9 @@ EPILOG = """examples:
   laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable, any case)
   laocheck verify --budget full --jobs 2 --json verify.json
   laocheck verify --seed 7                another seed: the same verdicts are expected
-  laocheck verify --budget full --scheduler tcp://10.0.0.5:8786 --json verify.json
+  laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json
                                           on a Dask cluster (dask scheduler / dask worker)
-  laocheck verify --budget full --scheduler tcp://10.0.0.5:8786 --json verify.json --resume
+  laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json --resume
                                           continue an interrupted run (verify.results.jsonl)
 
 status legend: PASS the statement holds (exactly, or at the stated delta); FAIL refuted (exit 1);
@@ -72,7 +72,8 @@ def add_parser(subparsers):
                    "terminal, printed once at the end otherwise).")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run the checks on the Dask cluster of this scheduler (needs "
-                   "laocheck[distributed]); the results are identical to a local run. "
+                   "laocheck[distributed]; --jobs is then ignored); the results are identical "
+                   "to a local run. "
                    f"Default: ${ENV_SCHEDULER} if set, else this machine (--jobs).")
     p.add_argument("--resume", action="store_true",
                    help="with --json PATH: reuse the records already in PATH's results log "
@@ -139,7 +140,7 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
     log = ResultLog(results, resume=resume) if results else None
     try:
         for cid in ids:
-            doc = log.get((cid, seed, budget)) if log else None
+            doc = log.get((cid, seed, budget)) if log is not None else None
             if doc is None:
                 todo.append(cid)
                 continue
@@ -154,12 +155,12 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
                     rec = out.value if out.error is None else \
                         _failed_record(cid, seed, budget, out.error)
                     records[cid] = rec
-                    if log:
+                    if log is not None:
                         log.append((cid, seed, budget), rec.to_dict())
                     if progress:
                         progress(rec, running=out.running)
     finally:
-        if log:
+        if log is not None:
             log.close()
     return [records[cid] for cid in ids]
 
@@ -242,7 +243,8 @@ def print_failures(records, out=None):
 def cmd_verify(args):
     if args.json:
         check_output_path("--json", args.json)
-    if args.resume and not args.json:
+    log_path = results_path(args.json) if args.json not in (None, "-") else None
+    if args.resume and log_path is None:
         raise InvalidParameterError(
             "`--resume` needs `--json PATH` (its results log PATH.results.jsonl holds the "
             "finished checks)")
@@ -251,7 +253,6 @@ def cmd_verify(args):
     except InvalidParameterError as exc:  # an --only matching no check: a usage error
         raise InvalidParameterError(str(exc).replace("`pattern`", "`--only`")) from None
     start = time.perf_counter()
-    log_path = results_path(args.json) if args.json else None
     done = []
     try:
         with progress_line("verify", len(selected), not args.no_progress) as bar:

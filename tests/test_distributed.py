@@ -1,0 +1,301 @@
+"""laocheck on a Dask cluster (laocheck._execution): the same records as a local run, whatever
+happens to the workers; an interrupted run resumes to the same file; a lost scheduler is a clear
+error.
+
+Every cluster here is a ``distributed.LocalCluster`` listening on 127.0.0.1 only.
+"""
+import contextlib
+import json
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")   # in the `test` extra: installed in CI
+
+from laocheck import _execution  # noqa: E402
+from laocheck.checks import Result, Status, _registry, register  # noqa: E402
+from laocheck.cli import main  # noqa: E402
+from laocheck.cli.verify import _failed_record, results_path  # noqa: E402
+from laocheck.experiments import LearnerSpec, replicate  # noqa: E402
+from laocheck.experiments.theorems import run_theorem  # noqa: E402
+from laocheck.data import PowerLawBernoulli  # noqa: E402
+from laocheck.learners import AERR  # noqa: E402
+
+# A cheap slice of `--only 'HK12.*'` (the whole of it is ~45 CPU-seconds at the fast budget; the
+# benchmark benchmarks/bench_dask.py compares the whole catalog): exact and Monte Carlo
+# property checks of every HK12 estimate, and three HK12 errata with their corrections.
+ONLY = ["HK12.A*", "HK12.Lemma3.8.A5*", "HK12.Lemma3.3.eq9*"]
+
+def _without_timings(value):
+    if isinstance(value, dict):
+        return {k: _without_timings(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [_without_timings(v) for v in value]
+    return value
+
+
+def _strip(doc):
+    """The verify JSON without its timing fields (every ``seconds``, also those inside the
+    figures of the empirical checks) and the command line, which differs."""
+    doc = _without_timings(doc)
+    doc["run"]["provenance"].pop("command")
+    return doc
+
+
+def _verify(path, *extra):
+    argv = ["verify", "--no-progress", "--json", str(path)]
+    for glob in ONLY:
+        argv += ["--only", glob]
+    return main(argv + list(extra))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1,
+                                  processes=True, dashboard_address=None) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory):
+    path = tmp_path_factory.mktemp("local") / "local.json"
+    assert _verify(path) == 0
+    return path
+
+
+def _load(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_verify_on_the_cluster_gives_the_local_records(cluster, local_run, tmp_path, capsys):
+    path = tmp_path / "dask.json"
+    assert _verify(path, "--scheduler", cluster.scheduler_address) == 0
+    assert f"dask at {cluster.scheduler_address}" in capsys.readouterr().out
+    local, remote = _load(local_run), _load(path)
+    assert len(local["checks"]) >= 40
+    assert {r["status"] for r in local["checks"]} == {"PASS", "ERRATUM"}
+    assert _strip(remote) == _strip(local)
+    # the results log holds every record, as written when each check finished
+    lines = results_path(path).read_text().splitlines()
+    logged = {json.loads(line)["result"]["id"] for line in lines}
+    assert logged == {r["id"] for r in local["checks"]}
+
+
+def test_the_environment_variable_selects_the_cluster(cluster, local_run, tmp_path,
+                                                      monkeypatch, capsys):
+    monkeypatch.setenv(_execution.ENV_SCHEDULER, cluster.scheduler_address)
+    path = tmp_path / "env.json"
+    assert main(["verify", "--no-progress", "--json", str(path), "--only", "HK12.Lemma3.8.A5*"]) \
+        == 0
+    assert f"dask at {cluster.scheduler_address}" in capsys.readouterr().out
+    local = {r["id"]: r for r in _strip(_load(local_run))["checks"]}
+    for rec in _strip(_load(path))["checks"]:
+        assert rec == local[rec["id"]]
+
+
+def _kill_a_busy_worker(cluster, log, total, report):
+    """Once the run has logged a few records, SIGKILL the process of a worker that is running
+    a task (its nanny starts a new one); report what was killed and when."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        done = len(log.read_text().splitlines()) if log.exists() else 0
+        busy = [ws.address for ws in cluster.scheduler.workers.values() if ws.processing]
+        if done >= 3 and busy:
+            for nanny in cluster.workers.values():
+                if nanny.worker_address in busy:
+                    report["pid"] = nanny.process.process.pid
+                    report["done"] = done
+                    report["lost"] = [ts.key for ts in
+                                      cluster.scheduler.workers[nanny.worker_address].processing]
+                    os.kill(report["pid"], signal.SIGKILL)
+                    return
+        time.sleep(0.01)
+
+
+def test_killing_a_worker_mid_run_gives_the_same_records(cluster, local_run, tmp_path):
+    path = tmp_path / "killed.json"
+    local = _load(local_run)
+    report = {}
+    killer = threading.Thread(target=_kill_a_busy_worker,
+                              args=(cluster, results_path(path), len(local["checks"]), report))
+    killer.start()
+    assert _verify(path, "--scheduler", cluster.scheduler_address) == 0
+    killer.join()
+    assert report, "no worker was killed"
+    assert report["done"] < len(local["checks"]) and report["lost"]   # mid-run, tasks lost
+    assert _strip(_load(path)) == _strip(local)
+    cluster.wait_for_workers(2, timeout=60)                 # the nanny restarted it
+
+
+def test_resume_after_an_interrupted_run_gives_the_same_file(cluster, local_run, tmp_path):
+    """An interruption leaves the first records in the results log and a cut last line;
+    --resume reuses them (a marker put into one shows it was read, not rerun) and runs the
+    rest."""
+    local = _load(local_run)
+    lines = results_path(local_run).read_text().splitlines()
+    keep = len(lines) // 2
+    marked = json.loads(lines[0])
+    marked["result"]["note"] = "taken from the log"
+    kept = [json.dumps(marked)] + lines[1:keep]
+    path = tmp_path / "resumed.json"
+    results_path(path).write_text("\n".join(kept) + "\n" + lines[keep][:40])   # cut mid-line
+    assert _verify(path, "--scheduler", cluster.scheduler_address, "--resume") == 0
+    doc = _load(path)
+    by_id = {r["id"]: r for r in doc["checks"]}
+    assert by_id[marked["result"]["id"]]["note"] == "taken from the log"
+    by_id[marked["result"]["id"]]["note"] = next(
+        r["note"] for r in local["checks"] if r["id"] == marked["result"]["id"])
+    for line in kept[1:]:
+        rec = json.loads(line)["result"]
+        assert by_id[rec["id"]]["seconds"] == rec["seconds"]           # reused as logged
+    assert _strip(doc) == _strip(local)
+    # the log now holds every record once, and no cut line
+    ids = [json.loads(line)["result"]["id"] for line in results_path(path).read_text().splitlines()]
+    assert sorted(ids) == sorted(r["id"] for r in local["checks"])
+
+
+def test_resume_ignores_records_of_another_seed_or_version(tmp_path):
+    path = tmp_path / "v.json"
+    only = ["--only", "HK12.Lemma3.3.eq9"]
+    assert main(["verify", "--no-progress", "--json", str(path), "--seed", "1", *only]) == 0
+    line = json.loads(results_path(path).read_text())
+    line["result"]["note"] = "stale"
+    line["laocheck"] = "0.0.0-other"
+    results_path(path).write_text(json.dumps(line) + "\n")
+    assert main(["verify", "--no-progress", "--json", str(path), "--seed", "1", "--resume",
+                 *only]) == 0
+    assert _load(path)["checks"][0]["note"] != "stale"                 # other version: rerun
+    assert main(["verify", "--no-progress", "--json", str(path), "--seed", "2", "--resume",
+                 *only]) == 0
+    doc = _load(path)
+    assert doc["checks"][0]["seed"] == 2 and doc["run"]["seed"] == 2    # other seed: rerun
+
+
+def test_resume_needs_json(capsys):
+    for argv in (["--resume"], ["--resume", "--json", "-"]):
+        assert main(["verify", "--only", "HK12.Lemma3.3.eq9", *argv]) == 2
+        assert "--resume needs --json" in capsys.readouterr().err
+
+
+@pytest.fixture
+def scratch_registry(monkeypatch):
+    _registry.checks()
+    monkeypatch.setattr(_registry, "_CHECKS", dict(_registry._CHECKS))
+    return _registry
+
+
+def test_a_task_that_raises_is_that_checks_fail(cluster, scratch_registry, tmp_path, capsys):
+    """A check registered only in this process is unknown to the workers: its task raises
+    there (outside the check), and the run reports that check's FAIL with the traceback."""
+
+    @register("Test.only_here", citation="none", statement="s", method="m")
+    def only_here(ctx):
+        return Result(Status.PASS, {})
+
+    path = tmp_path / "raises.json"
+    code = main(["verify", "--no-progress", "--json", str(path), "--only", "Test.only_here",
+                 "--only", "HK12.Lemma3.3.eq9", "--scheduler", cluster.scheduler_address])
+    assert code == 1
+    recs = {r["id"]: r for r in _load(path)["checks"]}
+    assert recs["Test.only_here"]["status"] == "FAIL"
+    assert "Traceback" in recs["Test.only_here"]["note"]
+    assert "InvalidParameterError" in recs["Test.only_here"]["note"]
+    assert recs["HK12.Lemma3.3.eq9"]["status"] == "ERRATUM"
+    # the FAIL record still carries the check's own seed: it can be rerun alone
+    assert recs["Test.only_here"]["spawn_key"] == \
+        list(_registry.check_seed(0, "Test.only_here").spawn_key)
+
+
+def test_failed_record_keeps_the_traceback():
+    rec = _failed_record("HK12.Lemma3.3.eq9", 4, "fast", "Traceback ...\nKilledWorker: x")
+    assert rec.status == "FAIL" and rec.note.endswith("KilledWorker: x") and rec.seed == 4
+
+
+def test_executors_report_a_raising_task_and_keep_going(cluster):
+    tasks = [("HK12.Lemma3.3.eq9",), ("No.such.check",), ("HK12.Lemma3.7",)]
+    for ex in (_execution.LocalExecutor(1), _execution.DaskExecutor(cluster.scheduler_address)):
+        with ex:
+            out = sorted(ex.imap_unordered(_registry.get, tasks), key=lambda o: o.index)
+        assert [o.index for o in out] == [0, 1, 2]
+        assert out[0].value.id == "HK12.Lemma3.3.eq9" and out[2].value.id == "HK12.Lemma3.7"
+        assert out[1].value is None and "No.such.check" in out[1].error
+        assert "Traceback" in out[1].error
+
+
+def test_section3_experiment_on_the_cluster_gives_the_local_numbers(cluster, monkeypatch):
+    """HK12 Thm 3.1 against R runs of AERR: the figures (bound, excess risks, interval) on the
+    cluster equal the local ones exactly, with blocks of replicates as the tasks."""
+    args = dict(d=20, k=4, m=300, R=12, seed=5)
+    local_comp, local_figs = run_theorem("HK12.Thm3.1", **args)
+    monkeypatch.setenv(_execution.ENV_SCHEDULER, cluster.scheduler_address)
+    with _execution.executor() as ex:
+        assert ex.kind == "dask" and len(ex.blocks(12)) > 1     # several blocks on the cluster
+    remote_comp, remote_figs = run_theorem("HK12.Thm3.1", **args)
+    assert np.array_equal(remote_comp.excess, local_comp.excess)
+    assert json.dumps(_without_timings(remote_figs), default=str) == \
+        json.dumps(_without_timings(local_figs), default=str)
+
+
+def test_replicate_is_the_same_for_any_executor(cluster):
+    """One block here, seven on the cluster: the same excess risks (n_jobs: test_experiments)."""
+    dist = PowerLawBernoulli(10, -1.0, scenario="ridge", B=1.0)
+    spec = LearnerSpec(AERR, dict(k=2, B=1.0))
+    runs = [replicate(spec, dist, 100, norm="l2", B=1.0, R=7, seed=3, n_jobs=jobs,
+                      scheduler=sched)
+            for jobs, sched in ((1, None), (1, cluster.scheduler_address))]
+    for excess, attrs in runs[1:]:
+        assert np.array_equal(excess, runs[0][0]) and np.array_equal(attrs, runs[0][1])
+
+
+def test_blocks_cover_every_task_once():
+    for workers in (1, 2, 3, 8):
+        ex = _execution.LocalExecutor(workers)
+        for n in (1, 2, 7, 12, 100):
+            blocks = ex.blocks(n)
+            assert [i for a, b in blocks for i in range(a, b)] == list(range(n))
+            assert all(b > a for a, b in blocks)
+            assert len(blocks) <= min(n, 4 * workers)
+            assert len(blocks) == 1 or workers > 1
+
+
+def test_nested_tasks_run_here():
+    """Inside a task, executor() is always this process, whatever $LAOCHECK_SCHEDULER says."""
+    token = _execution._IN_TASK.set(True)
+    try:
+        os.environ[_execution.ENV_SCHEDULER] = "tcp://127.0.0.1:1"
+        ex = _execution.executor(jobs=2)
+        assert ex.kind == "local" and ex.jobs == 1
+    finally:
+        os.environ.pop(_execution.ENV_SCHEDULER)
+        _execution._IN_TASK.reset(token)
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(_execution, "CONNECT_TIMEOUT", 1)
+    code = main(["verify", "--no-progress", "--only", "HK12.Lemma3.3.eq9", "--scheduler",
+                 "tcp://127.0.0.1:9"])
+    assert code == 3
+    err = capsys.readouterr().err
+    assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in err
+    assert "dask scheduler" in err and "Traceback" not in err
+
+
+def test_losing_the_scheduler_mid_run_is_a_clear_error():
+    small = distributed.LocalCluster(host="127.0.0.1", n_workers=1, threads_per_worker=1,
+                                     processes=False, protocol="tcp://", dashboard_address=None)
+    try:
+        with _execution.DaskExecutor(small.scheduler_address) as ex:
+            outcomes = ex.imap_unordered(time.sleep, [(0.0,)] + [(0.2,)] * 30)
+            next(outcomes)
+            small.sync(small.scheduler.close)                  # the scheduler goes away
+            with pytest.raises(_execution.SchedulerError, match="lost the Dask scheduler at"):
+                list(outcomes)
+    finally:
+        for worker in list(small.workers.values()):
+            small.sync(worker.close, timeout=1)
+        with contextlib.suppress(TimeoutError):               # its scheduler is already gone
+            small.close(timeout=2)
