@@ -135,7 +135,7 @@ def test_every_number_shown_is_in_the_json(built, name, page):
     report = built[name]
     allowed = _json_tokens(_doc(report), set())
     if page == "index.html":
-        text = "".join(_page(report).text)
+        text = " ".join(_page(report).text)
     else:
         text = (report.path / page).read_text(encoding="utf-8")
     shown = set(NUMBER.findall(text))

@@ -16,7 +16,7 @@ from ..experiments.theorems import THEOREMS, available, theorem_setup
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._document import FigureRef, Paragraph, Section, Table, fmt
-from ._style import COLORS, MARKERS, band_floor, new_figure, styled
+from ._style import COLORS, MARKERS, band_floor, integer_ticks, new_figure, styled
 
 __all__ = ["collect", "render", "FIGURES", "TABLES"]
 
@@ -113,9 +113,10 @@ def sweep_figure(sw):
         ax.set_yscale("log")
         ax.set_ylim(bottom=floor)
         ax.set_ylabel(_YLABEL)
-        ax.set_title(f"{sw['theorem']}: bound against empirical in {sw['variable']} "
-                     f"({sw['distribution']})")
-        ax.legend(loc="best")
+        ax.tick_params(labelbottom=False)
+        ax.set_title(f"{sw['theorem']}: bound against empirical in {sw['variable']}\n"
+                     f"{_family(sw)}, {_fixed(sw)}", fontsize=10)
+        ax.legend(loc="lower left", fontsize=8)
         ratio = [p["ratio"] for p in pts]
         axr.fill_between(x, [max(lo / b, floor) for lo, b in zip(low, bound)],
                          [h / b for h, b in zip(high, bound)], color=COLORS["empirical"],
@@ -124,13 +125,26 @@ def sweep_figure(sw):
                  label="tightness mean / bound")
         axr.axhline(1.0, color=COLORS["bound"], linewidth=2, label="bound (ratio 1)")
         axr.set_yscale("log")
+        axr.set_ylim(top=3.0)
+        integer_ticks(axr, x)
         axr.set_xlabel(_XLABEL[sw["variable"]])
         axr.set_ylabel("mean / bound")
-        axr.legend(loc="best")
+        axr.legend(loc="best", fontsize=8)
     data = {"x": x, "mean": mean, "low": low, "high": high, "bound": bound, "ratio": ratio,
             "violations": [x[i] for i in bad], "axis_floor": floor,
             "xlabel": _XLABEL[sw["variable"]], "ylabel": _YLABEL}
     return fig, data
+
+
+def _family(sw):
+    """The distribution of a sweep (without its d when d is what varies)."""
+    return sw["distribution"].split("(")[0] if sw["variable"] == "d" else sw["distribution"]
+
+
+def _fixed(sw):
+    """The variables held fixed in a sweep, as text."""
+    return ", ".join(f"{v} = {sw[v]}" for v in ("d", "k", "m") if v != sw["variable"]) \
+        + f", R = {sw['R']}"
 
 
 def steps_figure(steps):
@@ -280,10 +294,13 @@ def render(data, settings):
     if data["steps"]:
         rows = [[t, st["theory_eta"], st["best_multiplier"], st["tuned_eta"], st["theory_mean"],
                  st["theory_low"], st["theory_high"], st["tuned_mean"], st["tuned_low"],
-                 st["tuned_high"], st["cost"], st["bound"]] for t, st in data["steps"].items()]
+                 st["tuned_high"], st["cost"], st["bound"],
+                 st["best_multiplier"] in (min(st["multipliers"]), max(st["multipliers"]))]
+                for t, st in data["steps"].items()]
         table = Table("steps", ("theorem", "theory η", "tuned c", "tuned η = c·η",
                                 "theory: mean excess", "low", "high", "tuned: mean excess",
-                                "low", "high", "cost (theory / tuned)", "bound"), tuple(rows))
+                                "low", "high", "cost (theory / tuned)", "bound",
+                                "tuned c at the grid's edge"), tuple(rows))
         tables.append(table)
         blocks = [Paragraph(
             "The step size is tuned over multiples c of the theory step on R_tune replicates, "
