@@ -290,8 +290,9 @@ def test_rho_figure_draws_the_exact_curve_and_the_printed_values(built):
     (ref, fig, data), = report.figures
     doc = report.doc["data"]
     for ax, scen in zip(fig.axes, ("ridge", "lasso")):
-        assert ax.get_yscale() == "log" and ax.get_ylabel() == f"ρ_{scen}"
-        assert ax.get_xlabel().startswith("α")
+        assert ax.get_yscale() == "log"
+        assert ax.get_ylabel() == r"$\rho_{\mathrm{%s}}$" % scen
+        assert ax.get_xlabel().startswith(r"$\alpha$ (power-law exponent")
         lines = _lines(ax)
         assert list(lines["exact"].get_ydata()) == [r["exact"] for r in doc["curve"]
                                                     if r["scenario"] == scen]
