@@ -233,8 +233,9 @@ def render(data, settings):
         f"CB11 Thm 1's P_j for AER), d = {cfg['d']}, k = {cfg['k']}, m = {cfg['m']}, "
         f"B = {fmt(cfg['B'])} unless swept. Bands are betting confidence intervals at "
         f"δ = {fmt(cfg['delta'])} on the proven per-run range; a violation is an interval "
-        "entirely above the bound. Slope intervals hold with probability ≥ 1 − 2δ; '–' is an "
-        "unbounded side (an interval reaching 0)."),)
+        "entirely above the bound. A slightly negative lower end is 0 up to the certificate of "
+        "w* (an excess risk is never negative). Slope intervals hold with probability "
+        "≥ 1 − 2δ; '–' is an unbounded side (an interval reaching 0)."),)
 
     # theorems against m
     rows, blocks = [], []

@@ -9,6 +9,8 @@ found.
 
 from __future__ import annotations
 
+from matplotlib.ticker import MaxNLocator
+
 from ..checks import CheckRecord, Status, checks
 from ..exceptions import InvalidParameterError
 from ._document import FigureRef, Paragraph, Section, Table, fmt
@@ -120,6 +122,7 @@ def summary_figure(counts):
                         label=status, height=0.6)
             left = [a + b for a, b in zip(left, vals)]
         ax.set_yticks(range(len(papers)), papers)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.invert_yaxis()
         ax.set_xlabel("checks")
         ax.set_title("Verdicts per paper")
