@@ -1,7 +1,8 @@
 """The ``bounds`` report: each excess-risk theorem's bound against what its learner does.
 
 Data (:func:`collect`): :func:`laocheck.experiments.sweeps.sweep` over m for every theorem of
-the spec (CATALOG section 3), over d and k for the spec's ``scaling`` theorems,
+the spec (the excess-risk theorems of CB11, HK12 and KS15: CB11 Thm 12, HK12 Thm 3.1, 3.4,
+4.4, KS15 Thm 3.1, 3.5, 3.12, 4.1, 4.6, 4.7), over d and k for the spec's ``scaling`` theorems,
 :func:`laocheck.experiments.sweeps.tune_step` for the spec's ``tune`` theorems, and the catalog
 records of the spec's ``errata`` checks (the empirical errata with their counterexamples and the
 checks of their corrections). Rendering (:func:`render`) only draws and tabulates those.
