@@ -238,6 +238,13 @@ def test_bounds_figures_draw_their_data(built):
     assert np.isclose(band[:, 1].max(), max(p["high"] for p in sw["points"]))
     ratio = _lines(axr)["tightness mean / bound"]
     assert np.allclose(ratio.get_ydata(), [p["mean"] / p["bound"] for p in sw["points"]])
+    # the ratio band spans [max(low, 0) / bound, high / bound], clipped at its own axis floor
+    rband = axr.collections[0].get_paths()[0].vertices
+    assert np.isclose(rband[:, 1].max(), max(p["high"] / p["bound"] for p in sw["points"]))
+    assert np.isclose(rband[:, 1].min(), max(min(p["low"] / p["bound"] for p in sw["points"]),
+                                             data["ratio_axis_floor"]))
+    assert data["ratio_axis_floor"] <= min(p["ratio"] for p in sw["points"])
+    assert axr.get_ylim()[0] == data["ratio_axis_floor"]
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert legend == [f"interval at δ = {fmt(sw['delta'])}", f"mean excess risk (R = {sw['R']} runs)",
                       "bound of HK12.Thm3.1"]

@@ -97,7 +97,7 @@ def sweep_figure(sw):
     mean, low, high, bound = ([p[key] for p in pts] for key in ("mean", "low", "high", "bound"))
     floor = band_floor(mean + low + high)
     with styled():
-        fig, axes = new_figure(2, 1, size=(7.2, 5.6), sharex=True,
+        fig, axes = new_figure(2, 1, size=(9.2, 5.6), sharex=True,
                                gridspec_kw={"height_ratios": [2.2, 1]})
         ax, axr = axes[0, 0], axes[1, 0]
         ax.fill_between(x, [max(v, floor) for v in low], high, color=COLORS["empirical"],
@@ -117,22 +117,24 @@ def sweep_figure(sw):
         ax.tick_params(labelbottom=False)
         ax.set_title(f"{sw['theorem']}: bound against empirical in {sw['variable']}\n"
                      f"{_family(sw)}, {_fixed(sw)}", fontsize=10)
-        ax.legend(loc="lower left", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
         ratio = [p["ratio"] for p in pts]
-        axr.fill_between(x, [max(lo / b, floor) for lo, b in zip(low, bound)],
-                         [h / b for h, b in zip(high, bound)], color=COLORS["empirical"],
+        r_low = [lo / b for lo, b in zip(low, bound)]
+        r_high = [h / b for h, b in zip(high, bound)]
+        r_floor = band_floor(ratio + r_low + r_high)      # its own floor: ratios, not risks
+        axr.fill_between(x, [max(v, r_floor) for v in r_low], r_high, color=COLORS["empirical"],
                          alpha=0.2, linewidth=0)
         axr.plot(x, ratio, marker=MARKERS["empirical"], color=COLORS["empirical"],
                  label="tightness mean / bound")
         axr.axhline(1.0, color=COLORS["bound"], linewidth=2, label="bound (ratio 1)")
         axr.set_yscale("log")
-        axr.set_ylim(top=3.0)
+        axr.set_ylim(r_floor, 3.0)
         integer_ticks(axr, x)
         axr.set_xlabel(_XLABEL[sw["variable"]])
         axr.set_ylabel("mean / bound")
-        axr.legend(loc="best", fontsize=8)
+        axr.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     data = {"x": x, "mean": mean, "low": low, "high": high, "bound": bound, "ratio": ratio,
-            "violations": [x[i] for i in bad], "axis_floor": floor,
+            "violations": [x[i] for i in bad], "axis_floor": floor, "ratio_axis_floor": r_floor,
             "xlabel": _XLABEL[sw["variable"]], "ylabel": _YLABEL}
     return fig, data
 
