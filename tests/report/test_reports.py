@@ -135,7 +135,7 @@ def test_every_number_shown_is_in_the_json(built, name, page):
     report = built[name]
     allowed = _json_tokens(_doc(report), set())
     if page == "index.html":
-        text = "".join(_page(report).text)
+        text = " ".join(_page(report).text)
     else:
         text = (report.path / page).read_text(encoding="utf-8")
     shown = set(NUMBER.findall(text))
@@ -238,6 +238,13 @@ def test_bounds_figures_draw_their_data(built):
     assert np.isclose(band[:, 1].max(), max(p["high"] for p in sw["points"]))
     ratio = _lines(axr)["tightness mean / bound"]
     assert np.allclose(ratio.get_ydata(), [p["mean"] / p["bound"] for p in sw["points"]])
+    # the ratio band spans [max(low, 0) / bound, high / bound], clipped at its own axis floor
+    rband = axr.collections[0].get_paths()[0].vertices
+    assert np.isclose(rband[:, 1].max(), max(p["high"] / p["bound"] for p in sw["points"]))
+    assert np.isclose(rband[:, 1].min(), max(min(p["low"] / p["bound"] for p in sw["points"]),
+                                             data["ratio_axis_floor"]))
+    assert data["ratio_axis_floor"] <= min(p["ratio"] for p in sw["points"])
+    assert axr.get_ylim()[0] == data["ratio_axis_floor"]
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert legend == [f"interval at δ = {fmt(sw['delta'])}", f"mean excess risk (R = {sw['R']} runs)",
                       "bound of HK12.Thm3.1"]
@@ -290,8 +297,9 @@ def test_rho_figure_draws_the_exact_curve_and_the_printed_values(built):
     (ref, fig, data), = report.figures
     doc = report.doc["data"]
     for ax, scen in zip(fig.axes, ("ridge", "lasso")):
-        assert ax.get_yscale() == "log" and ax.get_ylabel() == f"ρ_{scen}"
-        assert ax.get_xlabel().startswith("α")
+        assert ax.get_yscale() == "log"
+        assert ax.get_ylabel() == r"$\rho_{\mathrm{%s}}$" % scen
+        assert ax.get_xlabel().startswith(r"$\alpha$ (power-law exponent")
         lines = _lines(ax)
         assert list(lines["exact"].get_ydata()) == [r["exact"] for r in doc["curve"]
                                                     if r["scenario"] == scen]

@@ -42,7 +42,7 @@ TUNABLE = ("HK12.Thm3.1", "HK12.Thm3.4", "KS15.Thm3.1", "KS15.Thm3.5", "KS15.Thm
            "KS15.Thm4.6")
 
 #: step-size multipliers tried by :func:`tune_step` (powers of 2 around the theory step)
-DEFAULT_MULTIPLIERS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
+DEFAULT_MULTIPLIERS = tuple(2.0 ** i for i in range(-3, 11))          # 1/8 ... 1024
 
 
 @dataclass(frozen=True)

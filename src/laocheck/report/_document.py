@@ -121,7 +121,7 @@ def _block_html(b):
         return _table_html(b)
     if isinstance(b, FigureRef):
         return (f'<figure id="fig-{html.escape(b.name)}"><img src="figures/{html.escape(b.name)}.png" '
-                f'alt="{html.escape(b.title)}" width="720">'
+                f'alt="{html.escape(b.title)}">'
                 f"<figcaption><b>{html.escape(b.title)}.</b> {html.escape(b.caption)} "
                 f'(<a href="figures/{html.escape(b.name)}.svg">SVG</a>)</figcaption></figure>')
     raise TypeError(f"unknown block {b!r}")

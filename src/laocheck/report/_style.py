@@ -11,7 +11,7 @@ import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-__all__ = ["COLORS", "MARKERS", "RC", "new_figure", "save", "band_floor", "styled"]
+__all__ = ["COLORS", "MARKERS", "RC", "new_figure", "save", "band_floor", "integer_ticks", "styled"]
 
 #: Okabe and Ito (2008), "Color Universal Design": distinguishable under every common colour
 #: vision deficiency; each role of the reports has one colour
@@ -72,7 +72,13 @@ def save(fig, directory, name):
 
 
 def band_floor(values):
-    """The bottom of a log-scale axis for bands whose lower end may be <= 0: a tenth of the
+    """The bottom of a log-scale axis for bands whose lower end may be <= 0: a third of the
     smallest positive value drawn (a band reaching 0 is drawn down to the axis)."""
     positive = [v for v in values if v is not None and v > 0]
-    return min(positive) / 10 if positive else 1e-6
+    return min(positive) / 3 if positive else 1e-6
+
+
+def integer_ticks(ax, values):
+    """Ticks of a log x axis at the grid's own values, written as integers (250, 500, ...)."""
+    ax.set_xticks(values, [f"{v:g}" for v in values])
+    ax.minorticks_off()

@@ -1,7 +1,8 @@
 """The ``bounds`` report: each excess-risk theorem's bound against what its learner does.
 
 Data (:func:`collect`): :func:`laocheck.experiments.sweeps.sweep` over m for every theorem of
-the spec (CATALOG section 3), over d and k for the spec's ``scaling`` theorems,
+the spec (the excess-risk theorems of CB11, HK12 and KS15: CB11 Thm 12, HK12 Thm 3.1, 3.4,
+4.4, KS15 Thm 3.1, 3.5, 3.12, 4.1, 4.6, 4.7), over d and k for the spec's ``scaling`` theorems,
 :func:`laocheck.experiments.sweeps.tune_step` for the spec's ``tune`` theorems, and the catalog
 records of the spec's ``errata`` checks (the empirical errata with their counterexamples and the
 checks of their corrections). Rendering (:func:`render`) only draws and tabulates those.
@@ -16,7 +17,7 @@ from ..experiments.theorems import THEOREMS, available, theorem_setup
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._document import FigureRef, Paragraph, Section, Table, fmt
-from ._style import COLORS, MARKERS, band_floor, new_figure, styled
+from ._style import COLORS, MARKERS, band_floor, integer_ticks, new_figure, styled
 
 __all__ = ["collect", "render", "FIGURES", "TABLES"]
 
@@ -96,7 +97,7 @@ def sweep_figure(sw):
     mean, low, high, bound = ([p[key] for p in pts] for key in ("mean", "low", "high", "bound"))
     floor = band_floor(mean + low + high)
     with styled():
-        fig, axes = new_figure(2, 1, size=(7.2, 5.6), sharex=True,
+        fig, axes = new_figure(2, 1, size=(9.2, 5.6), sharex=True,
                                gridspec_kw={"height_ratios": [2.2, 1]})
         ax, axr = axes[0, 0], axes[1, 0]
         ax.fill_between(x, [max(v, floor) for v in low], high, color=COLORS["empirical"],
@@ -113,24 +114,40 @@ def sweep_figure(sw):
         ax.set_yscale("log")
         ax.set_ylim(bottom=floor)
         ax.set_ylabel(_YLABEL)
-        ax.set_title(f"{sw['theorem']}: bound against empirical in {sw['variable']} "
-                     f"({sw['distribution']})")
-        ax.legend(loc="best")
+        ax.tick_params(labelbottom=False)
+        ax.set_title(f"{sw['theorem']}: bound against empirical in {sw['variable']}\n"
+                     f"{_family(sw)}, {_fixed(sw)}", fontsize=10)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
         ratio = [p["ratio"] for p in pts]
-        axr.fill_between(x, [max(lo / b, floor) for lo, b in zip(low, bound)],
-                         [h / b for h, b in zip(high, bound)], color=COLORS["empirical"],
+        r_low = [lo / b for lo, b in zip(low, bound)]
+        r_high = [h / b for h, b in zip(high, bound)]
+        r_floor = band_floor(ratio + r_low + r_high)      # its own floor: ratios, not risks
+        axr.fill_between(x, [max(v, r_floor) for v in r_low], r_high, color=COLORS["empirical"],
                          alpha=0.2, linewidth=0)
         axr.plot(x, ratio, marker=MARKERS["empirical"], color=COLORS["empirical"],
                  label="tightness mean / bound")
         axr.axhline(1.0, color=COLORS["bound"], linewidth=2, label="bound (ratio 1)")
         axr.set_yscale("log")
+        axr.set_ylim(r_floor, 3.0)
+        integer_ticks(axr, x)
         axr.set_xlabel(_XLABEL[sw["variable"]])
         axr.set_ylabel("mean / bound")
-        axr.legend(loc="best")
+        axr.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     data = {"x": x, "mean": mean, "low": low, "high": high, "bound": bound, "ratio": ratio,
-            "violations": [x[i] for i in bad], "axis_floor": floor,
+            "violations": [x[i] for i in bad], "axis_floor": floor, "ratio_axis_floor": r_floor,
             "xlabel": _XLABEL[sw["variable"]], "ylabel": _YLABEL}
     return fig, data
+
+
+def _family(sw):
+    """The distribution of a sweep (without its d when d is what varies)."""
+    return sw["distribution"].split("(")[0] if sw["variable"] == "d" else sw["distribution"]
+
+
+def _fixed(sw):
+    """The variables held fixed in a sweep, as text."""
+    return ", ".join(f"{v} = {sw[v]}" for v in ("d", "k", "m") if v != sw["variable"]) \
+        + f", R = {sw['R']}"
 
 
 def steps_figure(steps):
@@ -219,8 +236,9 @@ def render(data, settings):
         f"CB11 Thm 1's P_j for AER), d = {cfg['d']}, k = {cfg['k']}, m = {cfg['m']}, "
         f"B = {fmt(cfg['B'])} unless swept. Bands are betting confidence intervals at "
         f"δ = {fmt(cfg['delta'])} on the proven per-run range; a violation is an interval "
-        "entirely above the bound. Slope intervals hold with probability ≥ 1 − 2δ; '–' is an "
-        "unbounded side (an interval reaching 0)."),)
+        "entirely above the bound. A slightly negative lower end is 0 up to the certificate of "
+        "w* (an excess risk is never negative). Slope intervals hold with probability "
+        "≥ 1 − 2δ; '–' is an unbounded side (an interval reaching 0)."),)
 
     # theorems against m
     rows, blocks = [], []
@@ -280,10 +298,13 @@ def render(data, settings):
     if data["steps"]:
         rows = [[t, st["theory_eta"], st["best_multiplier"], st["tuned_eta"], st["theory_mean"],
                  st["theory_low"], st["theory_high"], st["tuned_mean"], st["tuned_low"],
-                 st["tuned_high"], st["cost"], st["bound"]] for t, st in data["steps"].items()]
+                 st["tuned_high"], st["cost"], st["bound"],
+                 st["best_multiplier"] in (min(st["multipliers"]), max(st["multipliers"]))]
+                for t, st in data["steps"].items()]
         table = Table("steps", ("theorem", "theory η", "tuned c", "tuned η = c·η",
                                 "theory: mean excess", "low", "high", "tuned: mean excess",
-                                "low", "high", "cost (theory / tuned)", "bound"), tuple(rows))
+                                "low", "high", "cost (theory / tuned)", "bound",
+                                "tuned c at the grid's edge"), tuple(rows))
         tables.append(table)
         blocks = [Paragraph(
             "The step size is tuned over multiples c of the theory step on R_tune replicates, "

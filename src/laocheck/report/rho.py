@@ -17,8 +17,12 @@ __all__ = ["collect", "render", "FIGURES", "TABLES"]
 
 FIGURES = ("rho",)
 TABLES = ("rho",)
-_SYMBOL = {"ridge": "ρ_ridge = ‖E x²‖_{1/2} / (d ‖E x²‖₁)  (KS15 eq. (11))",
-           "lasso": "ρ_lasso = ‖E x²‖₁ / (d ‖E x²‖_∞)  (KS15 eq. (12))"}
+_SYMBOL = {"ridge": r"$\rho_{\mathrm{ridge}} = \Vert E[x^2]\Vert_{1/2}\,/\,(d\,\Vert E[x^2]\Vert_1)$"
+                    " (KS15 eq. (11))",
+           "lasso": r"$\rho_{\mathrm{lasso}} = \Vert E[x^2]\Vert_1\,/\,(d\,\Vert E[x^2]\Vert_\infty)$"
+                    " (KS15 eq. (12))"}
+#: the axis label of each ratio (matplotlib mathtext)
+YLABEL = {"ridge": r"$\rho_{\mathrm{ridge}}$", "lasso": r"$\rho_{\mathrm{lasso}}$"}
 
 
 def collect(settings, ctx):
@@ -51,8 +55,8 @@ def rho_figure(data):
                     marker=MARKERS["printed"], markersize=8, markerfacecolor="none",
                     markeredgewidth=1.5, color=COLORS["printed"], label="printed in KS15")
             ax.set_yscale("log")
-            ax.set_xlabel("α (power-law exponent: E[x_i] ∝ i^α)")
-            ax.set_ylabel(f"ρ_{scen}")
+            ax.set_xlabel(r"$\alpha$ (power-law exponent: $E[x_i] \propto i^{\alpha}$)")
+            ax.set_ylabel(YLABEL[scen])
             ax.set_title(_SYMBOL[scen], fontsize=9)
             ax.legend(loc="best", fontsize=8)
             out[scen] = {"alpha": [r["alpha"] for r in cur], "exact": [r["exact"] for r in cur],

@@ -9,7 +9,7 @@ found.
 
 from __future__ import annotations
 
-from collections import Counter
+from matplotlib.ticker import MaxNLocator
 
 from ..checks import CheckRecord, Status, checks
 from ..exceptions import InvalidParameterError
@@ -39,7 +39,8 @@ def collect(settings, ctx, from_doc=None):
         records = [CheckRecord.from_dict(doc).to_dict() for doc in from_doc["checks"]]
         run = from_doc.get("run", {})
         return {"source": "file", "seed": run.get("seed"), "checks_budget": run.get("budget"),
-                "verify_provenance": run.get("provenance"), "records": records}
+                "verify_provenance": run.get("provenance"), **_summary(records),
+                "records": records}
     selected = checks(settings.get("only") or None)
     if not selected:
         raise InvalidParameterError(f"`only` of the spec matches no check: {settings.get('only')}.")
@@ -47,8 +48,22 @@ def collect(settings, ctx, from_doc=None):
     budget = settings.get("checks_budget", "fast")
     ctx.progress(f"{len(ids)} checks at budget {budget}")
     records = ctx.run_checks(ids, ctx.seed, budget)
+    records = [r.to_dict() for r in records]
     return {"source": "run", "seed": ctx.seed, "checks_budget": budget,
-            "verify_provenance": None, "records": [r.to_dict() for r in records]}
+            "verify_provenance": None, **_summary(records), "records": records}
+
+
+def _summary(records):
+    """Counts by status, per paper and in all, and the family-wise δ (the sum of the checks')."""
+    by_paper = {}
+    for r in records:
+        by_paper.setdefault(paper_of(r["id"]), []).append(r["status"])
+    return {"checks": len(records),
+            "counts": {s: sum(r["status"] == s for r in records) for s in STATUSES},
+            "counts_by_paper": {p: {s: st.count(s) for s in STATUSES}
+                                for p, st in by_paper.items()},
+            "family_wise_delta": sum(r["delta"] for r in records),
+            "papers": {p: _PAPERS.get(p, p) for p in by_paper}}
 
 
 def paper_of(check_id):
@@ -107,6 +122,7 @@ def summary_figure(counts):
                         label=status, height=0.6)
             left = [a + b for a, b in zip(left, vals)]
         ax.set_yticks(range(len(papers)), papers)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.invert_yaxis()
         ax.set_xlabel("checks")
         ax.set_title("Verdicts per paper")
@@ -121,13 +137,10 @@ def render(data, settings):
     by_paper = {}
     for r in records:
         by_paper.setdefault(paper_of(r["id"]), []).append(r)
-    counts = {p: {s: Counter(r["status"] for r in rs)[s] for s in STATUSES}
-              for p, rs in by_paper.items()}
-    total = {s: sum(c[s] for c in counts.values()) for s in STATUSES}
-    family = sum(r["delta"] for r in records)
+    counts, total, family = data["counts_by_paper"], data["counts"], data["family_wise_delta"]
     figures, sections, tables = [], [], []
     intro = (Paragraph(
-        f"{len(records)} checks ({', '.join(f'{s} {total[s]}' for s in STATUSES)}), seed "
+        f"{data['checks']} checks ({', '.join(f'{s} {total[s]}' for s in STATUSES)}), seed "
         f"{fmt(data['seed'])}, check budget {fmt(data['checks_budget'])}, from "
         f"{'this run' if data['source'] == 'run' else 'a laocheck verify --json file'}. "
         f"PASS: the statement holds (exactly, or at the stated δ); ERRATUM: the literal "
@@ -177,5 +190,5 @@ def render(data, settings):
                                   "key figures"), rows)
         tables.append(t)
         if "checks" in show:
-            sections.append(Section(f"{_PAPERS.get(p, p)}: {len(rs)} checks", (t,)))
+            sections.append(Section(f"{data['papers'][p]}: {len(rs)} checks", (t,)))
     return intro, sections, figures, tables

@@ -1,0 +1,74 @@
+"""Each report opened from disk in a real headless browser (Debian's chromium and
+chromium-driver through selenium): every image loads, the console has no errors, no request
+leaves the machine; a screenshot is saved (LAOCHECK_SCREENSHOTS=DIR keeps them in DIR).
+
+The only test of the suite that may be skipped: when no chromium is installed."""
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+
+from .conftest import NAMES
+
+APT = "apt-get install -y chromium chromium-driver"
+
+
+def _browser():
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if binary is None or driver is None:
+        pytest.skip(f"no chromium/chromedriver installed; install them with `{APT}`")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = binary
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,2400", "--no-first-run", "--disable-extensions",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--disable-default-apps"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=driver))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    os.environ.setdefault("SE_AVOID_STATS", "true")       # selenium-manager: no telemetry
+    drv = _browser()
+    yield drv
+    drv.quit()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_report_opens_from_disk_in_a_browser(built, browser, name, tmp_path):
+    report = built[name]
+    page = (report.path / "index.html").resolve()
+    browser.get_log("performance")                       # drop what came before
+    browser.get_log("browser")
+    browser.get(page.as_uri())
+    assert browser.title == report.doc["title"]
+    images = browser.find_elements(By.TAG_NAME, "img")
+    assert len(images) == len(report.doc["figures"]) > 0
+    for img in images:
+        width = browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth",
+                                       img)
+        assert width and width > 0, img.get_attribute("src")
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    assert errors == []
+    urls = []
+    for entry in browser.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    assert urls, "the performance log records the page's requests"
+    remote = [u for u in urls if not u.startswith(("file://", "data:"))]
+    assert remote == [], f"requests leaving the machine: {remote}"
+    keep = os.environ.get("LAOCHECK_SCREENSHOTS")
+    target = Path(keep) if keep else tmp_path
+    target.mkdir(parents=True, exist_ok=True)
+    shot = target / f"{name}.png"
+    assert browser.save_screenshot(str(shot))
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
