@@ -19,7 +19,8 @@ from pathlib import Path
 from ..checks import get
 from ..exceptions import InvalidParameterError
 from ..report import KINDS, Context, build_report, find_specs, stderr_progress
-from .verify import _jobs, _Progress, _seed, run_catalog
+from ._common import progress as progress_line
+from .verify import _jobs, _seed, run_catalog
 
 __all__ = ["add_parser"]
 
@@ -63,10 +64,9 @@ def add_parser(subparsers):
 def _runner(jobs, show):
     """Catalog checks through ``laocheck verify``'s runner (joblib, a progress bar)."""
     def run_checks(ids, seed, budget):
-        progress = _Progress(len(ids), show)
-        records = run_catalog([get(i) for i in ids], seed, budget, jobs, progress)
-        progress.close()
-        return records
+        with progress_line("report: checks", len(ids), show) as bar:
+            return run_catalog([get(i) for i in ids], seed, budget, jobs,
+                               lambda rec, **_: bar.advance(rec.id))
     return run_checks
 
 
