@@ -108,6 +108,11 @@ class AER(BudgetedLearner):
     _step_names = ("theory", "proof")
 
     def _theory_step(self, name, m, d, config):
+        if config > d:
+            raise InvalidParameterError(
+                f"`k` must satisfy k <= d for lam={name!r} (CB11 Thm 12 takes k of the d "
+                f"attributes); got k={config} with n_features = {d}. Pass a float lam (the "
+                f"algorithm itself needs only k/2 <= d).")
         return aer_lambda(m, config, d, "statement" if name == "theory" else "proof")
 
     def _validate(self, d, m):
