@@ -67,12 +67,12 @@ def _project_l1(v, B):
     keep = np.flatnonzero(g * j < b + csum)
     rho = int(keep[-1]) + 1                # j = 1 (g = 0 < b) always qualifies
     t = (b + csum[rho - 1]) / rho
-    out = np.zeros_like(v)
     w = np.maximum(t - np.ldexp(gaps[cand], -e), 0.0)
+    total = w.sum()
+    if total > b:                          # rounding in the last bits: shrink onto the ball
+        w *= b / total                     # (in the scaled units: the sum cannot overflow)
+    out = np.zeros_like(v)
     out[cand] = np.sign(v[cand]) * np.ldexp(w, e)
-    total = np.abs(out).sum()
-    if total > B:                          # rounding in the last bits: shrink onto the ball
-        out *= B / total
     return out
 
 
