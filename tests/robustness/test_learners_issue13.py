@@ -9,6 +9,7 @@ killing or stalling pytest.
 import subprocess
 import sys
 import textwrap
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -130,7 +131,6 @@ def test_fit_stream_steps_beyond_64_bits_refused():
 
 def exact_projection(v, B):
     """The L1-ball projection in exact rational arithmetic (Duchi et al. 2008, Fig. 1)."""
-    from fractions import Fraction
     a = [abs(Fraction(x)) for x in v]
     B = Fraction(B)
     if sum(a) <= B:
