@@ -613,6 +613,10 @@ class _GenEstBase(Estimator):
 
     def _genest_constants(self):
         N = ref.genest_sample_size(self.B)
+        if N > 2**62:                                      # the kernel's count is 64-bit
+            raise InvalidParameterError(
+                f"`B` must satisfy B <= 2^30 (GenEst draws N = ⌈4B²⌉ per factor, a 64-bit "
+                f"count); got B={self.B!r}.")
         return N, ref.genest_small_orders(N)
 
 

@@ -175,7 +175,7 @@ class Estimator:
     def _drive(self, w, x, y, n, rng, *, accumulate):
         """Validate, prepare the kernel's arguments, and run n draws into a sink."""
         w, x, y = self._validate(w, x, y)
-        n = check_int("n", n, low=1)
+        n = check_int("n", n, low=1, high=2**63 - 1)     # the kernels count in 64 bits
         shape = self.target_shape(x.shape[0])
         size = int(np.prod(shape, dtype=np.int64))
         if not accumulate and n * size > MAX_DENSE:

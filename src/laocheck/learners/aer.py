@@ -53,9 +53,11 @@ def _check_even_k(k, d, half_of_d=False):
 
 #: AER's first step moves w by at most Q·B with Q = 4 d max|x| (B max|x| + max|y|)/(k λ B)
 #: (eq. (10) at t = 1 with |ŷ| <= (2/k)(k/2)‖w‖₁ max|x|... <= B max|x| and v_j <= (2/k) d |x_j|);
-#: the O(log d) projection keeps its keys relative to one offset, so it is accurate to ~Q
-#: units in the last place: Q is kept below 2^12 (ball and iterate to 1e-12).
-AER_MAX_STEP_RATIO = 2.0 ** 12
+#: the O(log d) projection keeps its keys relative to one offset, so it is accurate to about
+#: (256 + Q)·(k/2) units in the last place: Q is kept below 2^16, so that ‖w‖₁ <= B holds to
+#: AER_BALL_RTOL (~1e-10 relative; scikit-learn's standardized test data have Q ~ 10⁴).
+AER_MAX_STEP_RATIO = 2.0 ** 16
+AER_BALL_RTOL = 1e-10
 
 
 def aer_step_ratio(X, y, k, lam, B):
@@ -79,7 +81,7 @@ class AER(BudgetedLearner):
     k : even int >= 2 (k/2 <= d)
     B : float in [1e-100, 1e100], the L1 radius.
     lam : "theory", "proof" or float in [1e-100, 1e100]
-        (and large enough for the data: the first step may move w by at most 2^12 B, see
+        (and large enough for the data: the first step may move w by at most 2^16 B, see
         ``AER_MAX_STEP_RATIO``; a smaller λ raises before any step)
         Pegasos' λ. ``"theory"``: CB11 Thm 12's λ = 12 d √(log m/(mk)) as stated (m = the rows
         of ``fit``, or ``n_total``); ``"proof"``: the proof's λ = 16 d √(log m/(km)).
@@ -117,6 +119,11 @@ class AER(BudgetedLearner):
     _step_names = ("theory", "proof")
 
     def _theory_step(self, name, m, d, config):
+        if config > d:
+            raise InvalidParameterError(
+                f"`k` must satisfy k <= d for lam={name!r} (CB11 Thm 12 takes k of the d "
+                f"attributes); got k={config} with n_features = {d}. Pass a float lam (the "
+                f"algorithm itself needs only k/2 <= d).")
         return aer_lambda(m, config, d, "statement" if name == "theory" else "proof")
 
     def _validate(self, d, m):
@@ -138,7 +145,7 @@ class AER(BudgetedLearner):
             raise InvalidParameterError(
                 f"`lam`={self.lam_!r} is too small for these X, y and B={self._state.B!r}: "
                 f"CB11 Fig. 2's first step moves w by up to {ratio:.3g} times B, and the "
-                f"O(log d) projection is accurate (iterate in the ball to 1e-12) only up to "
+                f"O(log d) projection is accurate (iterate in the ball to {AER_BALL_RTOL:g}) only up to "
                 f"{AER_MAX_STEP_RATIO:g}; need lam >= "
                 f"{self.lam_ * ratio / AER_MAX_STEP_RATIO:.6g} (or smaller max|x|, max|y|).")
         m = X.shape[0] if n_steps is None else n_steps

@@ -26,6 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int, check_positive, check_real, check_vector
 from ..exceptions import InvalidParameterError
+from ._base import check_data_range, check_scale
 
 __all__ = ["OnlineRidge", "OnlineLasso", "OfflineRidge", "OfflineLasso", "project_l1_ball"]
 
@@ -66,12 +67,12 @@ def _project_l1(v, B):
     keep = np.flatnonzero(g * j < b + csum)
     rho = int(keep[-1]) + 1                # j = 1 (g = 0 < b) always qualifies
     t = (b + csum[rho - 1]) / rho
-    out = np.zeros_like(v)
     w = np.maximum(t - np.ldexp(gaps[cand], -e), 0.0)
+    total = w.sum()
+    if total > b:                          # rounding in the last bits: shrink onto the ball
+        w *= b / total                     # (in the scaled units: the sum cannot overflow)
+    out = np.zeros_like(v)
     out[cand] = np.sign(v[cand]) * np.ldexp(w, e)
-    total = np.abs(out).sum()
-    if total > B:                          # rounding in the last bits: shrink onto the ball
-        out *= B / total
     return out
 
 
@@ -82,11 +83,13 @@ class _FullInformation(RegressorMixin, BaseEstimator):
             if self.eta != "theory":
                 raise InvalidParameterError(f"`eta` must be 'theory' or a float > 0; got {self.eta!r}.")
             return theory
-        return check_positive("eta", self.eta)
+        return check_scale("eta", self.eta, "a step size")
 
     def _data(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        return X, np.asarray(y, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        check_data_range(X, y)
+        return X, y
 
     def predict(self, X):
         check_is_fitted(self, "coef_")
@@ -116,7 +119,7 @@ class OnlineRidge(_Online):
     def fit(self, X, y):
         X, y = self._data(X, y)
         m, d = X.shape
-        B = check_positive("B", self.B)
+        B = check_scale("B", self.B, "a radius")
         eta = self._step_size(1.0 / np.sqrt(m))
         w = np.zeros(d)
         total = np.zeros(d)
@@ -140,7 +143,7 @@ class OnlineLasso(_Online):
     def fit(self, X, y):
         X, y = self._data(X, y)
         m, d = X.shape
-        B = check_positive("B", self.B)
+        B = check_scale("B", self.B, "a radius")
         eta = self._step_size(np.sqrt(np.log(2 * d) / (20 * B ** 2 * m)))
         log_p, log_m = np.zeros(d), np.zeros(d)           # z⁺ = z⁻ = 1
         total = np.zeros(d)
@@ -173,7 +176,7 @@ class OfflineRidge(_FullInformation):
     def fit(self, X, y):
         X, y = self._data(X, y)
         m, d = X.shape
-        B = check_positive("B", self.B)
+        B = check_scale("B", self.B, "a radius")
         H = X.T @ X / m
         b = X.T @ y / m
         evals, evecs = np.linalg.eigh(H)
@@ -223,7 +226,7 @@ class OfflineLasso(_FullInformation):
     def fit(self, X, y):
         X, y = self._data(X, y)
         m, d = X.shape
-        B = check_positive("B", self.B)
+        B = check_scale("B", self.B, "a radius")
         tol = check_positive("tol", self.tol)
         max_iter = check_int("max_iter", self.max_iter, low=1)
         H = X.T @ X / m
