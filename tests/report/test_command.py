@@ -81,6 +81,16 @@ def test_spec_errors_name_the_key(tmp_path):
         spec.settings_for("fast")
 
 
+def test_a_spec_missing_a_setting_is_refused_before_any_run(tmp_path, capsys):
+    _spec(tmp_path, 'name = "b"\ntitle = "t"\nkind = "bounds"\n[settings]\n'
+          'theorems = ["HK12.Thm3.1"]\nd = 10\nk = 2\nm = 100\nB = 1.0\n[budgets.fast]\nR = 2\n',
+          name="b")
+    assert main(["report", "b", "--specs", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "must set `m_values` (in [settings] or [budgets.fast]) for a bounds report" in err
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_new_spec_makes_a_new_report_without_python(tmp_path):
     """A user's spec: the rho report of another grid, under its own name."""
     path = _spec(tmp_path, 'name = "rho_coarse"\ntitle = "Coarse rho"\nkind = "rho"\n'

@@ -43,7 +43,7 @@ def add_parser(subparsers):
     p.add_argument("names", nargs="*", metavar="NAME",
                    help="reports to render (spec file names without .toml). Default: all.")
     p.add_argument("--budget", default="fast",
-                   help="a budget of the specs: fast (minutes) or full (about an hour); the "
+                   help="a budget of the specs: fast (minutes) or full (many more runs); the "
                    "specs also define tiny (for tests). Default: fast.")
     p.add_argument("--seed", type=_seed, default=0, help="root seed. Default: 0.")
     p.add_argument("--jobs", type=_jobs, default=1,
@@ -73,8 +73,8 @@ def _runner(jobs, show):
 def cmd_report(args):
     try:
         specs = find_specs(args.specs, KINDS, args.names or None)
-        for spec in specs:
-            spec.settings_for(args.budget)                    # every budget known up front
+        for spec in specs:                                    # every spec usable up front
+            spec.check_settings(args.budget, KINDS[spec.kind].required)
         from_doc = None
         if args.from_json is not None:
             if not any(s.kind == "verification" for s in specs):

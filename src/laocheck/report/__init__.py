@@ -48,8 +48,8 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
     ``from_doc``: a ``laocheck verify --json`` document to report instead of running the
     checks (verification reports only)."""
     ctx = Context(budget=budget) if ctx is None else ctx
-    settings = spec.settings_for(budget)
     module = KINDS[spec.kind]
+    settings = spec.check_settings(budget, module.required)
     start = time.perf_counter()
     if spec.kind == "verification":
         data = module.collect(settings, ctx, from_doc=from_doc)

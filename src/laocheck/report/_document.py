@@ -77,7 +77,8 @@ _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2em auto;
        max-width: 72em; padding: 0 1em; color: #111; line-height: 1.45; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.88em; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.88em; max-width: 100%; }
+td { overflow-wrap: anywhere; } td code { white-space: normal; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }

@@ -36,6 +36,17 @@ class ReportSpec:
                 f"got budget={budget!r}.")
         return {**self.settings, **self.budgets[budget]}
 
+    def check_settings(self, budget, required):
+        """The settings at ``budget``, after checking that every key of ``required(settings)``
+        is set."""
+        settings = self.settings_for(budget)
+        missing = [key for key in required(settings) if key not in settings]
+        if missing:
+            raise InvalidParameterError(
+                f"spec {self.path or self.name!r} must set {', '.join(f'`{k}`' for k in missing)} "
+                f"(in [settings] or [budgets.{budget}]) for a {self.kind} report.")
+        return settings
+
 
 def load_spec(path, kinds):
     """The :class:`ReportSpec` of the TOML file ``path``; ``kinds``: the known renderers."""

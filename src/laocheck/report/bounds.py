@@ -43,6 +43,16 @@ def _not_run_reason(theorem, settings):
     return None
 
 
+def required(settings):
+    """The settings keys this report needs (given the spec's choices)."""
+    keys = ["theorems", "d", "k", "m", "B", "R", "m_values"]
+    if settings.get("scaling"):
+        keys += ["d_values", "k_values"]
+    if settings.get("tune"):
+        keys += ["R_tune", "R_eval"]
+    return keys
+
+
 def collect(settings, ctx):
     """Run the sweeps, tunings and errata checks of ``settings``; a JSON-ready dict."""
     cfg = {key: settings[key] for key in ("d", "k", "m", "B", "R")}

@@ -25,6 +25,11 @@ _SYMBOL = {"ridge": r"$\rho_{\mathrm{ridge}} = \Vert E[x^2]\Vert_{1/2}\,/\,(d\,\
 YLABEL = {"ridge": r"$\rho_{\mathrm{ridge}}$", "lasso": r"$\rho_{\mathrm{lasso}}$"}
 
 
+def required(settings):
+    """The settings keys this report needs."""
+    return ["curve_from", "curve_to", "curve_points"]
+
+
 def collect(settings, ctx):
     d = int(settings.get("d", 500))
     alphas = [float(a) for a in settings.get("alphas", (0.0, -0.5, -1.0, -2.0))]

@@ -29,6 +29,11 @@ _STATUS_COLORS = {"PASS": COLORS["tuned"], "ERRATUM": COLORS["violation"],
                   "FAIL": COLORS["exact"], "INCONCLUSIVE": COLORS["neutral"]}
 
 
+def required(settings):
+    """The settings keys this report needs (none: it defaults to the whole catalog)."""
+    return []
+
+
 def collect(settings, ctx, from_doc=None):
     """The records (JSON-ready dicts) and where they come from."""
     if from_doc is not None:
