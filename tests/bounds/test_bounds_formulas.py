@@ -186,9 +186,10 @@ def test_cli_bounds_json(tmp_path, capsys):
     assert "legend" in capsys.readouterr().out
 
 
-def test_cli_rho_bad_data():
-    with pytest.raises(InvalidParameterError, match="--data"):
-        main(["bounds", "--rho", "--data", "file.xyz"])
+def test_cli_rho_bad_data(capsys):
+    # a usage error: one line naming the option on stderr, exit status 2
+    assert main(["bounds", "--rho", "--data", "file.xyz"]) == 2
+    assert "`--data`" in capsys.readouterr().err
 
 
 def test_lemma10_union_form_exact_fraction():

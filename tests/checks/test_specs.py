@@ -185,7 +185,8 @@ def test_the_claims_not_made_select_no_check(scratch):
         support="unbounded", unbiased=True)
     estimators.register(unbounded.name, UniformCoordinates, spec=unbounded)
     estimator_properties._register()
-    assert not catalog.checks("XY26.Series.*")
+    # (a glob matching no check raises, so filter the whole catalog instead)
+    assert not [c.id for c in catalog.checks() if c.id.startswith("XY26.Series.")]
 
 
 def test_a_broken_fourth_paper_estimator_fails_its_selected_checks(scratch):

@@ -246,7 +246,7 @@ def cmd_verify(args):
     log_path = results_path(args.json) if args.json not in (None, "-") else None
     if args.resume and log_path is None:
         raise InvalidParameterError(
-            "`--resume` needs `--json PATH` (its results log PATH.results.jsonl holds the "
+            "--resume needs --json PATH (its results log PATH.results.jsonl holds the "
             "finished checks)")
     try:
         selected = checks(args.only)
