@@ -1,12 +1,10 @@
 """The three standard reports rendered once per test session at the specs' tiny budget."""
 
-from pathlib import Path
-
 import pytest
 
-from laocheck.report import KINDS, Context, build_report, load_spec
+from laocheck.report import KINDS, SPECS_DIR, Context, build_report, load_spec
 
-SPECS = Path(__file__).resolve().parents[2] / "reports"
+SPECS = SPECS_DIR
 NAMES = ("bounds", "verification", "rho")
 SEED = 3
 

@@ -1,4 +1,5 @@
-"""``laocheck report``: render the reports of the repository's ``reports/`` specs.
+"""``laocheck report``: render the reports of TOML specs (the standard ones are installed
+with laocheck: bounds, verification, rho).
 
     laocheck report [NAME ...] [--budget fast|full] [--seed N] [--jobs N] [--from verify.json]
                     [--out DIR] [--specs DIR]
@@ -18,14 +19,14 @@ from pathlib import Path
 
 from ..checks import get
 from ..exceptions import InvalidParameterError
-from ..report import KINDS, Context, build_report, find_specs, stderr_progress
+from ..report import KINDS, SPECS_DIR, Context, build_report, find_specs, stderr_progress
 from ._common import progress as progress_line
 from .verify import _jobs, _seed, run_catalog
 
 __all__ = ["add_parser"]
 
 EPILOG = """examples:
-  laocheck report                          every report of reports/ at the fast budget
+  laocheck report                          the three standard reports at the fast budget
   laocheck report bounds --budget full --jobs 2
   laocheck report verification --from verify.json   render a laocheck verify --json run
   laocheck report rho --out /tmp/reports
@@ -38,8 +39,8 @@ def add_parser(subparsers):
     p = subparsers.add_parser(
         "report", help="render bound-against-empirical, verification and rho reports (HTML, "
         "Markdown, JSON, figures)",
-        description="Render the reports whose TOML specs are in --specs (the repository's "
-        "reports/ folder).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description="Render the reports whose TOML specs are in --specs (by default the "
+        "standard specs installed with laocheck).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("names", nargs="*", metavar="NAME",
                    help="reports to render (spec file names without .toml). Default: all.")
     p.add_argument("--budget", default="fast",
@@ -53,8 +54,9 @@ def add_parser(subparsers):
                    "instead of running the checks. Default: run them.")
     p.add_argument("--out", metavar="DIR", default="reports/out",
                    help="output directory (DIR/<name>/index.html, ...). Default: reports/out.")
-    p.add_argument("--specs", metavar="DIR", default="reports",
-                   help="directory of the report specs (*.toml). Default: reports.")
+    p.add_argument("--specs", metavar="DIR", default=None,
+                   help="directory of report specs (*.toml). Default: the standard specs "
+                   "installed with laocheck (bounds, verification, rho).")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress lines on stderr. Default: shown.")
     p.set_defaults(func=cmd_report)
@@ -72,7 +74,7 @@ def _runner(jobs, show):
 
 def cmd_report(args):
     try:
-        specs = find_specs(args.specs, KINDS, args.names or None)
+        specs = find_specs(args.specs or SPECS_DIR, KINDS, args.names or None)
         for spec in specs:                                    # every spec usable up front
             spec.check_settings(args.budget, KINDS[spec.kind].required)
         from_doc = None

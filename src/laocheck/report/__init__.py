@@ -3,7 +3,7 @@ HTML page with matplotlib figures, a Markdown page and a JSON file of every numb
 
 Rendering only: the numbers come from :mod:`laocheck.experiments` (sweeps, step tuning, ρ),
 from the catalog's :class:`laocheck.checks.CheckRecord` and from :mod:`laocheck.bounds` through
-them. A report is a TOML spec (the repository's ``reports/`` folder, :mod:`._spec`) whose
+them. A report is a TOML spec (the standard ones are installed in ``laocheck/report/specs/``, :mod:`._spec`) whose
 ``kind`` names one of :data:`KINDS`; :func:`build_report` writes ``<out>/<name>/``:
 ``index.html``, ``report.md``, ``report.json`` (with :func:`laocheck._provenance.provenance`)
 and ``figures/*.png``, ``*.svg``, into a temporary directory beside the target that replaces it
@@ -21,11 +21,11 @@ from .._io import atomic_directory, write_json_atomic, write_text_atomic
 from .._provenance import provenance
 from ._context import Context, run_checks_serially, stderr_progress
 from ._document import Paragraph, fmt, to_html, to_markdown
-from ._spec import ReportSpec, find_specs, load_spec
+from ._spec import SPECS_DIR, ReportSpec, find_specs, load_spec
 from ._style import save
 from . import bounds, rho, verification
 
-__all__ = ["KINDS", "Context", "ReportSpec", "BuiltReport", "build_report", "find_specs",
+__all__ = ["SPECS_DIR", "KINDS", "Context", "ReportSpec", "BuiltReport", "build_report", "find_specs",
            "load_spec", "run_checks_serially", "stderr_progress", "fmt"]
 
 #: the renderers a spec's ``kind`` can name

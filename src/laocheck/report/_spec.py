@@ -3,7 +3,8 @@
 A spec names the report (``name``, ``title``, ``kind``: which renderer of
 :data:`laocheck.report.KINDS` draws it), its ``[settings]`` (what to run and which figures and
 tables to draw) and one ``[budgets.<budget>]`` table per budget whose keys override the
-settings. The repository's specs are in its top-level ``reports/`` folder.
+settings. The standard specs are installed with the package (:data:`SPECS_DIR`,
+``laocheck/report/specs/``); ``laocheck report --specs DIR`` renders others.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from pathlib import Path
 
 from ..exceptions import InvalidParameterError
 
-__all__ = ["ReportSpec", "load_spec", "find_specs"]
+__all__ = ["ReportSpec", "load_spec", "find_specs", "SPECS_DIR"]
+
+#: The standard specs (bounds, verification, rho), installed with the package.
+SPECS_DIR = Path(__file__).resolve().with_name("specs")
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,7 @@ def find_specs(directory, kinds, names=None):
     if not directory.is_dir():
         raise InvalidParameterError(
             f"`specs` must be a directory of report specs (*.toml); got {str(directory)!r}, "
-            "which does not exist (run from the repository root, or pass --specs).")
+            "which does not exist.")
     specs = {p.stem: load_spec(p, kinds) for p in sorted(directory.glob("*.toml"))}
     if names:
         unknown = [n for n in names if n not in specs]
