@@ -46,7 +46,7 @@ def test_mnist_directory(mnist_dir):
 
 
 def test_mnist_directory_missing_files(tmp_path, mnist_dir):
-    with pytest.raises(SourceUnavailable, match="--mnist DIR"):
+    with pytest.raises(SourceUnavailable, match="mnist=DIR"):
         load_mnist(str(tmp_path / "none"))
     (mnist_dir / (MNIST_FILES[3])).unlink()
     with pytest.raises(SourceUnavailable, match="t10k-labels-idx1-ubyte"):

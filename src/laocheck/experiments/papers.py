@@ -82,7 +82,7 @@ HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
 #: with enough runs to decide the claims at δ = 1e-6 (see the module docstring).
 BUDGETS = {
     "fast": dict(runs=24, prefixes=(0.1, 0.3, 1.0), folds=3, grid=(0.5, 2.0),
-                 step_scales=(1.0, 8.0), synthetic_m=2000, pair_runs=2, pair_folds=2),
+                 step_scales=(1.0, 8.0), synthetic_m=1000, pair_runs=2, pair_folds=2),
     "full": dict(runs=30, prefixes=(0.05, 0.1, 0.2, 0.4, 0.7, 1.0), folds=10,
                  grid=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0), step_scales=(0.25, 1.0, 4.0, 16.0, 64.0),
                  synthetic_m=20000, pair_runs=10, pair_folds=10),
