@@ -51,7 +51,8 @@ def add_parser(subparsers):
                    help="run seed; each check is seeded from SeedSequence(seed) keyed by its id. "
                    "Default: 0.")
     p.add_argument("--jobs", type=_jobs, default=1,
-                   help="parallel workers (joblib); results do not depend on it. Default: 1.")
+                   help=f"parallel workers (joblib), 1 to {MAX_JOBS}; results do not depend on "
+                   "it. Default: 1.")
     p.add_argument("--json", metavar="PATH", default=None,
                    help="write the run (metadata and every check) as JSON to PATH. Default: none.")
     p.add_argument("--no-progress", action="store_true",
@@ -71,13 +72,18 @@ def _seed(text):
     return value
 
 
+#: The most workers ``--jobs`` accepts (a typo such as --jobs 10000 must not fork-bomb).
+MAX_JOBS = 1024
+
+
 def _jobs(text):
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"`--jobs` must be an integer >= 1; got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"`--jobs` must be an integer >= 1; got {value}")
+        value = None
+    if value is None or not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(
+            f"`--jobs` must be an integer >= 1 and <= {MAX_JOBS}; got {text!r}")
     return value
 
 
@@ -181,7 +187,7 @@ def print_failures(records, out=None):
 
 
 def cmd_verify(args):
-    if args.json:
+    if args.json is not None:
         check_output_path("--json", args.json)
     try:
         selected = checks(args.only)
@@ -211,7 +217,7 @@ def cmd_verify(args):
           + f". seed {args.seed}, budget {args.budget}, jobs {args.jobs}, {wall:.1f} s. "
           f"Family-wise false-FAIL probability <= {family:.3g} (sum of the checks' deltas).")
     print_failures(records)
-    if args.json:
+    if args.json is not None:
         doc = {"run": {"seed": args.seed, "budget": args.budget, "delta": DEFAULT_DELTA,
                        "family_wise_delta": family, "jobs": args.jobs,
                        "seconds": round(wall, 3), "counts": counts,
