@@ -58,6 +58,7 @@ BAD = {
                         _bad("--dist", words.filter(lambda w: w not in ("powerlaw", "hard",
                                                                         "digits"))),
                         _bad("--json", bad_paths),
+                        words.map(lambda w: ("--rho", "--data", f"/no-such-dir/{w}.npy")),
                         st.just(("--k", "7", "--d", "3")), st.just(("--bogus",))),
 }
 GOOD = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
@@ -98,14 +99,28 @@ def _real(flag, rule, accept):
     return parse
 
 
+def _dataset_rho(name):
+    try:
+        return rho_of_dataset(name)
+    except (OSError, ValueError) as exc:  # unreadable, not a numeric matrix
+        raise InvalidParameterError(
+            f"`--data` {name!r} could not be read as a matrix ({type(exc).__name__}: {exc})."
+        ) from None
+
+
 def _cmd(args):
     if args.json is not None and args.json != "-":
         check_output_path("--json", args.json)
     if args.dist != "digits" and not args.rho and args.k > args.d:
         raise InvalidParameterError(
             f"`--k` must satisfy 1 <= k <= d; got k={args.k} with d={args.d}.")
+    for name in args.data or []:
+        if name != "digits" and not (name.endswith((".npy", ".csv", ".txt"))
+                                     and os.path.isfile(name)):
+            raise InvalidParameterError(
+                f"`--data` must be 'digits' or an existing .npy/.csv/.txt file; got {name!r}.")
     if args.rho:
-        extra = [rho_of_dataset(name) for name in (args.data or [])]  # a bad --data: exit 2 first
+        extra = [_dataset_rho(name) for name in (args.data or [])]
         rows = rho_table()
         if args.json != "-":
             _print_rho(rows, extra)
