@@ -186,9 +186,11 @@ def test_cli_bounds_json(tmp_path, capsys):
     assert "legend" in capsys.readouterr().out
 
 
-def test_cli_rho_bad_data():
-    with pytest.raises(InvalidParameterError, match="--data"):
-        main(["bounds", "--rho", "--data", "file.xyz"])
+def test_cli_rho_bad_data(capsys):
+    """A bad --data is a usage error: exit 2, one line on stderr naming it (issue 13)."""
+    assert main(["bounds", "--rho", "--data", "file.xyz"]) == 2
+    err = capsys.readouterr().err
+    assert "`--data`" in err and len(err.strip().splitlines()) == 1
 
 
 def test_lemma10_union_form_exact_fraction():
