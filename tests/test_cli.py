@@ -154,3 +154,189 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     proc.wait(timeout=120)
     assert "Traceback" not in err and "BrokenPipeError" not in err
     assert proc.returncode in (0, 141)
+
+
+# ------------------------------------------------- issue 13, section 4: one test per defect
+def _one_line(err):
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_verify_unwritable_json_is_a_usage_error_before_any_work(monkeypatch, capsys):
+    from laocheck.cli import verify as verify_module
+
+    def never(*args, **kwargs):
+        raise AssertionError("the catalog ran although the output path is unwritable")
+
+    monkeypatch.setattr(verify_module, "run_catalog", never)
+    assert main(["verify", "--json", "/no/such/dir/out.json", "--no-progress"]) == 2
+    line = _one_line(capsys.readouterr().err)
+    assert "`--json`" in line and "/no/such/dir" in line and "Traceback" not in line
+
+
+@pytest.mark.parametrize("argv", [["list", "--json", "/no/such/dir/l.json"],
+                                  ["bounds", "--json", "/no/such/dir/b.json"],
+                                  ["bounds", "--rho", "--json", "/no/such/dir/b.json"]])
+def test_every_writing_command_checks_its_output_path_first(argv, capsys):
+    assert main(argv) == 2
+    assert "`--json`" in _one_line(capsys.readouterr().err)
+
+
+def test_atomic_write_leaves_the_old_file_whole_when_interrupted(tmp_path, monkeypatch):
+    from laocheck import _io
+
+    path = tmp_path / "out.json"
+    path.write_text('{"old": true}\n')
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_io.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _io.write_json_atomic(path, {"new": list(range(10 ** 5))})
+    assert json.loads(path.read_text()) == {"old": True}
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]      # no temporary file left
+
+
+def test_ctrl_c_exits_130_with_one_line_saying_what_finished(scratch_registry, capsys):
+    from laocheck.checks import Result, Status, register
+
+    @register("Test.a_done", citation="none", statement="true", method="m")
+    def done(ctx):
+        return Result(Status.PASS, {"x": 1})
+
+    @register("Test.b_interrupted", citation="none", statement="true", method="m")
+    def interrupted(ctx):
+        raise KeyboardInterrupt
+
+    assert main(["verify", "--only", "Test.*", "--no-progress"]) == 130
+    line = _one_line(capsys.readouterr().err)
+    assert "interrupted by Ctrl-C" in line and "1 of 2 checks" in line
+    assert "Traceback" not in line
+
+
+def test_sigterm_exits_143_with_one_line(scratch_registry, capsys):
+    import os
+    import signal
+
+    from laocheck.checks import Result, Status, register
+
+    @register("Test.terminated", citation="none", statement="true", method="m")
+    def terminated(ctx):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return Result(Status.PASS, {})
+
+    previous = signal.getsignal(signal.SIGTERM)
+    assert main(["verify", "--only", "Test.*", "--no-progress"]) == 143
+    assert "interrupted by SIGTERM" in _one_line(capsys.readouterr().err)
+    assert signal.getsignal(signal.SIGTERM) == previous           # the handler is restored
+
+
+def test_sigterm_with_two_jobs_shuts_the_workers_down_cleanly(tmp_path):
+    """A real ``laocheck verify --jobs 2`` terminated while its workers run: status 143, one
+    line on stderr, no leaked-semaphore warning, no traceback, no JSON file."""
+    import signal
+    import time
+
+    script = Path(sys.executable).with_name("laocheck")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "laocheck"]
+    out = tmp_path / "v.json"
+    proc = subprocess.Popen(command + ["verify", "--jobs", "2", "--no-progress", "--json",
+                                       str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path, text=True)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:                 # wait for the two workers
+        children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
+                                  text=True).stdout.split()
+        if len(children) >= 2:
+            break
+        time.sleep(0.5)
+    time.sleep(2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert "interrupted by SIGTERM" in _one_line(err)
+    assert "leaked" not in err and "Traceback" not in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, rule", [
+    (["--d", "0"], "`--d` must be an integer >= 1"),
+    (["--B", "-1"], "`--B` must be a finite number > 0"),
+    (["--B", "nan"], "`--B` must be a finite number > 0"),
+    (["--delta", "2"], "`--delta` must be a number with 0 < delta < 1"),
+    (["--R", "0"], "`--R` must be an integer >= 1"),
+    (["--jobs", "0"], "`--jobs` must be an integer >= 1"),
+    (["--k", "5", "--d", "3"], "`--k` must satisfy 1 <= k <= d"),
+])
+def test_bounds_rejects_bad_arguments_with_the_allowed_range(argv, rule, capsys):
+    try:
+        code = main(["bounds"] + argv)
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    assert rule in _one_line(capsys.readouterr().err)
+
+
+def test_bounds_shows_progress_without_carriage_returns(capsys):
+    assert main(["bounds", "--d", "4", "--k", "2", "--m", "20", "--R", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "HK12.Thm3.1" in captured.out
+    assert "bounds" in captured.err and "/10" in captured.err and "\r" not in captured.err
+
+
+def test_verify_failure_summary_ends_the_output(scratch_registry, capsys):
+    from laocheck.checks import Result, Status, register
+
+    @register("Test.refuted", citation="Paper Lemma 9", statement="E[X] <= 1", method="m")
+    def refuted(ctx):
+        return Result(Status.FAIL, {"lower_confidence_bound": 1.5, "bound": 1.0},
+                      counterexample={"x": [1, 2]})
+
+    assert main(["verify", "--only", "test.REFUTED", "--seed", "4", "--no-progress"]) == 1
+    out = capsys.readouterr().out
+    summary = out[out.index("Failures (1)"):]
+    assert out.rstrip().endswith(summary.rstrip())
+    for text in ("Test.refuted", "Paper Lemma 9", "lower_confidence_bound=1.5", "bound=1",
+                 '{"x": [1, 2]}', "laocheck verify --only Test.refuted --seed 4 --budget fast"):
+        assert text in summary
+
+
+def test_verify_progress_is_not_carriage_return_spam_off_a_terminal(scratch_registry, capsys):
+    from laocheck.checks import Result, Status, register
+
+    for i in range(3):
+        register(f"Test.p{i}", citation="none", statement="true", method="m")(
+            lambda ctx: Result(Status.PASS, {}))
+    assert main(["verify", "--only", "Test.p*"]) == 0
+    err = capsys.readouterr().err
+    assert "3/3" in err and "\r" not in err and len(err.splitlines()) <= 2
+
+
+def test_list_match_is_case_insensitive_and_nothing_matched_is_an_error(capsys):
+    assert main(["list", "--match", "genest"]) == 0
+    assert "HK12.GenEst.derivative" in capsys.readouterr().out
+    assert main(["list", "--match", "hk12.lemma3.3.EQ9", "--checks"]) == 0
+    assert "HK12.Lemma3.3.eq9" in capsys.readouterr().out
+    assert main(["list", "--match", "no-such-name"]) == 2
+    assert "matches no" in _one_line(capsys.readouterr().err)
+
+
+def test_verify_only_is_case_insensitive(capsys):
+    assert main(["verify", "--only", "hk12.lemma3.3.EQ9", "--no-progress"]) == 0
+    assert "HK12.Lemma3.3.eq9" in capsys.readouterr().out
+
+
+def test_checks_and_run_on_refuse_a_pattern_matching_nothing():
+    from laocheck import checks as catalog
+    from laocheck.exceptions import InvalidParameterError
+
+    assert [c.id for c in catalog.checks("hk12.lemma3.3.eq9")] == ["HK12.Lemma3.3.eq9"]
+    with pytest.raises(InvalidParameterError, match="`pattern` 'nope\\*' matches no check"):
+        catalog.checks("nope*")
+    est = estimators.get("HK12.AERR.gradient", k=2)
+    with pytest.raises(ValueError, match="`pattern`"):
+        catalog.run_on(est, "nope*")
+    with pytest.raises(ValueError, match="`pattern`"):
+        catalog.run_on(est, "CB11.Lemma8.expectation")          # matches, but takes no estimator

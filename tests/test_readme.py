@@ -17,3 +17,136 @@ def test_readme_has_exactly_two_setup_blocks():
     readme = (ROOT / "README.md").read_text()
     setup = readme.split("## Set up", 1)[1].split("\n## ", 1)[0]
     assert setup.count("```bash") == 2
+
+
+# ------------------------------------------------------- issue 13, section 5: first contact
+import ast                                                     # noqa: E402
+import fnmatch                                                 # noqa: E402
+import io                                                      # noqa: E402
+import re                                                      # noqa: E402
+import subprocess                                              # noqa: E402
+import sys                                                     # noqa: E402
+from contextlib import redirect_stdout                         # noqa: E402
+
+import pytest                                                  # noqa: E402
+
+DOCS = ("README.md", "CONTRIBUTING.md")
+ID = re.compile(r"\b(?:CB11|HK12|KS15|LAO)\.[A-Za-z0-9_.*?\-]*[A-Za-z0-9_*?]")
+
+
+def _python_blocks(name):
+    text = (ROOT / name).read_text()
+    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+
+
+def _is_template(block):
+    """A block whose body is elided with ``...`` is a template to copy, not a program."""
+    return any(line.strip() == "..." for line in block.splitlines())
+
+
+def test_the_docs_have_python_blocks_to_run():
+    runnable = [b for name in DOCS for b in _python_blocks(name) if not _is_template(b)]
+    assert len(runnable) >= 2          # README's estimator and learner examples
+    # CONTRIBUTING's only python block is the template of a new check
+    assert all(_is_template(b) for b in _python_blocks("CONTRIBUTING.md"))
+
+
+@pytest.mark.parametrize("name, index", [(name, i) for name in DOCS
+                                         for i, b in enumerate(_python_blocks(name))
+                                         if not _is_template(b)])
+def test_python_block_runs_from_a_temporary_directory(name, index, tmp_path):
+    """Each runnable ```python block of the docs, run as a script outside the source tree,
+    so that the installed package is the one imported."""
+    block = _python_blocks(name)[index]
+    script = tmp_path / "block.py"
+    script.write_text(block)
+    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, f"{name} block {index} failed:\n{block}\n{result.stderr}"
+
+
+def _help_texts():
+    from laocheck.cli import _build_parser
+
+    parser = _build_parser()
+    texts = {"laocheck": parser.format_help()}
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for command, subparser in sub.choices.items():
+        texts[f"laocheck {command}"] = subparser.format_help()
+    return texts
+
+
+def _docstrings():
+    out = {}
+    for path in sorted((ROOT / "src" / "laocheck").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in [tree] + [n for n in ast.walk(tree) if isinstance(
+                n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]:
+            doc = ast.get_docstring(node)
+            if doc:
+                where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 1)}"
+                out[where] = doc
+    return out
+
+
+def _known_names():
+    """Check ids; and the other registered names that share the id scheme: estimators and
+    the formulas of laocheck.bounds."""
+    from laocheck import bounds, checks, estimators
+
+    ids = [c.id for c in checks.checks()]
+    return ids, list(estimators.names()) + list(bounds.FORMULAS)
+
+
+def _exists(token, ids, names):
+    """A check id, an estimator name, a glob matching one, or the prefix of a family of ids
+    (``HK12.Thm3.4`` for ``HK12.Thm3.4.eta_proof``)."""
+    every = ids + names
+    if any(c in token for c in "*?["):
+        return any(fnmatch.fnmatchcase(n, token) for n in every)
+    return token in every or any(n.startswith(token + ".") for n in every)
+
+
+def test_every_check_id_named_in_the_docs_help_and_docstrings_exists():
+    ids, names = _known_names()
+    sources = {name: (ROOT / name).read_text() for name in DOCS}
+    sources.update(_help_texts())
+    sources.update(_docstrings())
+    missing = sorted({(where, token) for where, text in sources.items()
+                      for token in ID.findall(text) if not _exists(token, ids, names)})
+    assert not missing, f"ids named but not registered: {missing}"
+
+
+def test_help_texts_name_no_file_outside_the_repository():
+    for command, text in _help_texts().items():
+        assert "/work" not in text and "shared/" not in text, command
+        for doc in re.findall(r"[\w./-]+\.md\b", text):
+            assert (ROOT / doc).is_file(), f"{command} --help names {doc}, not in the repository"
+
+
+def test_the_docs_link_only_to_files_in_the_repository():
+    for name in DOCS:
+        text = (ROOT / name).read_text()
+        assert "/work/" not in text and "shared/" not in text, name
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+            if re.match(r"[a-z]+://", target):
+                continue
+            assert (ROOT / target).exists(), f"{name} links to {target}, not in the repository"
+
+
+def test_the_readme_commands_name_existing_subcommands_and_options():
+    """Every ``laocheck ...`` command shown in the README parses (no unknown option)."""
+    from laocheck.cli import _build_parser
+
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"^\s*(laocheck [^\n#`|]*?)\s*(?:#.*)?$", readme, flags=re.M)
+    commands += re.findall(r"`(laocheck [^`]+)`", readme)
+    commands = [c for c in commands if "[" not in c and "..." not in c]   # not synopses
+    assert len(commands) > 10
+    for command in commands:
+        argv = [a.strip("'") for a in command.split()[1:]]
+        with redirect_stdout(io.StringIO()):
+            try:
+                _build_parser().parse_args(argv)
+            except SystemExit as exc:
+                assert exc.code == 0, f"README command does not parse: {command}"

@@ -187,9 +187,10 @@ def test_cli_bounds_json(tmp_path, capsys):
 
 
 def test_cli_rho_bad_data(capsys):
-    # a usage error: one line naming the option on stderr, exit status 2
+    """A bad --data is a usage error: exit 2, one line on stderr naming it (issue 13)."""
     assert main(["bounds", "--rho", "--data", "file.xyz"]) == 2
-    assert "`--data`" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "`--data`" in err and len(err.strip().splitlines()) == 1
 
 
 def test_lemma10_union_form_exact_fraction():

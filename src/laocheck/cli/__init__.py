@@ -104,7 +104,7 @@ def _argv_of(args):
 
 
 def _cmd_list(args):
-    if args.json:
+    if args.json is not None:
         check_output_path("--json", args.json)
     rows = [] if args.checks else _estimator_rows(args.match)
     check_rows = [] if args.estimators else _check_rows(args.match)
@@ -134,7 +134,7 @@ def _cmd_list(args):
         print(f"\n{len(check_rows)} checks. expected: the status the check declares (ERRATUM: "
               "the literal statement of the paper is false; its correction is a check of its "
               "own). Run them with `laocheck verify`.")
-    if args.json:
+    if args.json is not None:
         write_json_atomic(args.json, doc, indent=2)
     return 0
 

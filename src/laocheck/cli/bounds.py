@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
@@ -19,6 +20,7 @@ from ..experiments.rho import rho_of_dataset, rho_table
 from ..experiments.theorems import THEOREMS, run_bounds
 from ..stats import DEFAULT_DELTA
 from ._common import progress
+from .verify import MAX_JOBS
 
 __all__ = ["add_parser"]
 
@@ -71,15 +73,16 @@ def _write_json(path, payload, args):
     write_json_atomic(path, doc, indent=2)
 
 
-def _int_at_least(flag, low):
+def _int_at_least(flag, low, high=None):
+    rule = f"an integer >= {low}" + ("" if high is None else f" and <= {high}")
+
     def parse(text):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"`{flag}` must be an integer >= {low}; got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"`{flag}` must be an integer >= {low}; got {value}")
+            raise argparse.ArgumentTypeError(f"`{flag}` must be {rule}; got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"`{flag}` must be {rule}; got {value}")
         return value
     return parse
 
@@ -96,18 +99,32 @@ def _real(flag, rule, accept):
     return parse
 
 
+def _dataset_rho(name):
+    try:
+        return rho_of_dataset(name)
+    except (OSError, ValueError) as exc:  # unreadable, not a numeric matrix
+        raise InvalidParameterError(
+            f"`--data` {name!r} could not be read as a matrix ({type(exc).__name__}: {exc})."
+        ) from None
+
+
 def _cmd(args):
-    if args.json and args.json != "-":
+    if args.json is not None and args.json != "-":
         check_output_path("--json", args.json)
     if args.dist != "digits" and not args.rho and args.k > args.d:
         raise InvalidParameterError(
             f"`--k` must satisfy 1 <= k <= d; got k={args.k} with d={args.d}.")
+    for name in args.data or []:
+        if name != "digits" and not (name.endswith((".npy", ".csv", ".txt"))
+                                     and os.path.isfile(name)):
+            raise InvalidParameterError(
+                f"`--data` must be 'digits' or an existing .npy/.csv/.txt file; got {name!r}.")
     if args.rho:
+        extra = [_dataset_rho(name) for name in (args.data or [])]
         rows = rho_table()
-        extra = [rho_of_dataset(name) for name in (args.data or [])]
         if args.json != "-":
             _print_rho(rows, extra)
-        if args.json:
+        if args.json is not None:
             _write_json(args.json, {"rho": rows, "datasets": extra}, args)
         return 0
     with progress("bounds", len(THEOREMS), not args.no_progress) as bar:
@@ -125,7 +142,7 @@ def _cmd(args):
             bar.advance(started[-1])
     if args.json != "-":
         _print_bounds(rows, args)
-    if args.json:
+    if args.json is not None:
         _write_json(args.json, {"parameters": {k: getattr(args, k) for k in
                                                ("d", "k", "m", "B", "R", "alpha", "seed", "delta",
                                                 "dist")},
@@ -160,8 +177,8 @@ def add_parser(subparsers):
     p.add_argument("--delta", type=_real("--delta", "a number with 0 < delta < 1",
                                          lambda v: 0 < v < 1), default=DEFAULT_DELTA,
                    help=f"interval miscoverage, 0 < delta < 1. Default: {DEFAULT_DELTA:g}.")
-    p.add_argument("--jobs", type=_int_at_least("--jobs", 1), default=1,
-                   help="joblib workers, >= 1 (same numbers for any). Default: 1.")
+    p.add_argument("--jobs", type=_int_at_least("--jobs", 1, MAX_JOBS), default=1,
+                   help=f"joblib workers, 1 to {MAX_JOBS} (same numbers for any). Default: 1.")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress line on stderr. Default: shown.")
     p.add_argument("--rho", action="store_true",

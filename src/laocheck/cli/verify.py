@@ -64,7 +64,8 @@ def add_parser(subparsers):
                    help="run seed; each check is seeded from SeedSequence(seed) keyed by its id. "
                    "Default: 0.")
     p.add_argument("--jobs", type=_jobs, default=1,
-                   help="parallel workers (joblib); results do not depend on it. Default: 1.")
+                   help=f"parallel workers (joblib), 1 to {MAX_JOBS}; results do not depend on "
+                   "it. Default: 1.")
     p.add_argument("--json", metavar="PATH", default=None,
                    help="write the run (metadata and every check) as JSON to PATH. Default: none.")
     p.add_argument("--no-progress", action="store_true",
@@ -93,13 +94,18 @@ def _seed(text):
     return value
 
 
+#: The most workers ``--jobs`` accepts (a typo such as --jobs 10000 must not fork-bomb).
+MAX_JOBS = 1024
+
+
 def _jobs(text):
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"`--jobs` must be an integer >= 1; got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"`--jobs` must be an integer >= 1; got {value}")
+        value = None
+    if value is None or not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(
+            f"`--jobs` must be an integer >= 1 and <= {MAX_JOBS}; got {text!r}")
     return value
 
 
@@ -241,7 +247,7 @@ def print_failures(records, out=None):
 
 
 def cmd_verify(args):
-    if args.json:
+    if args.json is not None:
         check_output_path("--json", args.json)
     log_path = results_path(args.json) if args.json not in (None, "-") else None
     if args.resume and log_path is None:
@@ -286,7 +292,7 @@ def cmd_verify(args):
           + (f"dask at {address}" if address else f"jobs {args.jobs}") + f", {wall:.1f} s. "
           f"Family-wise false-FAIL probability <= {family:.3g} (sum of the checks' deltas).")
     print_failures(records)
-    if args.json:
+    if args.json is not None:
         doc = {"run": {"seed": args.seed, "budget": args.budget, "delta": DEFAULT_DELTA,
                        "family_wise_delta": family, "jobs": args.jobs,
                        "seconds": round(wall, 3), "counts": counts,

@@ -3,7 +3,8 @@
 Each raises ``AssertionError`` with the interval, delta and method in its message when the
 claim is refuted, with false-failure probability at most ``delta`` when the claim holds. The
 matching experiment-design functions are :func:`~laocheck.stats.detectable_violation` and
-:func:`~laocheck.stats.required_samples`.
+:func:`~laocheck.stats.required_samples`. Valid inputs as :func:`~laocheck.stats.mean_interval`
+(every 0 < delta < 1, any finite range, finite draws within it).
 """
 
 from __future__ import annotations

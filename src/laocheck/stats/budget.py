@@ -1,4 +1,8 @@
-"""Suite-wide error budget: split a family-wise false-failure probability across checks."""
+"""Suite-wide error budget: split a family-wise false-failure probability across checks.
+
+Numerically valid range: every 0 < total, per_check < 1; a ``total`` so small that a check's
+share underflows to 0.0 is refused (with the number of checks in the message).
+"""
 
 from __future__ import annotations
 

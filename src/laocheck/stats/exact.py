@@ -17,6 +17,9 @@ Randomness source protocol (both sources implement it):
                         an enumeration explores n < max_depth and books the tail mass
                         (1 - p)^max_depth as ``residual_mass``
 
+Valid range: ``n`` and ``s`` up to 2**63 - 1 when sampling; an enumeration refuses, before
+building it, a choice with more options than ``max_leaves`` (e.g. ``subset(60, 30)``).
+
 Probabilities may be ``Fraction``, ``int``, ``float`` (taken at its exact binary value,
 ``Fraction(float)``) or sympy ``Rational``. Give exact probabilities when the leaves must sum to
 exactly 1: the total mass of float probabilities is their exact (rounded) sum.

@@ -1,0 +1,124 @@
+"""Robustness of the ``laocheck`` command line (issue 13, section 4).
+
+The rule, for every command (``list``, ``verify``, ``bounds``): an invocation with a bad
+argument exits with status 2 and exactly one line on stderr that names the argument, before
+any work (the catalog and the experiments are replaced by functions that fail the test if
+called), never with a traceback. Hypothesis combines one bad argument with any number of
+valid ones; the examples are fixed (derandomized), so the suite cannot flake.
+"""
+import contextlib
+import io
+import string
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from laocheck.cli import bounds as bounds_module
+from laocheck.cli import main
+from laocheck.cli import verify as verify_module
+
+SETTINGS = settings(max_examples=80, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+words = st.text(alphabet=string.ascii_letters + string.digits + "_.-/ é∞", max_size=12)
+not_ints = st.one_of(st.sampled_from(["", "x", "1.5", "nan", "inf", "1e400", "0x10", "one",
+                                      "--", "١"]),
+                     words.filter(lambda t: not t.strip().lstrip("+-").isdigit()))
+non_positive_ints = st.integers(max_value=0).map(str)
+negative_ints = st.integers(max_value=-1).map(str)
+too_many_jobs = st.integers(min_value=1025, max_value=10 ** 400).map(str)
+bad_reals = st.sampled_from(["nan", "inf", "-inf", "x", "", "1e400", "-1e400", "NaN"])
+bad_paths = st.one_of(words.map(lambda w: f"/no-such-dir-laocheck/{w or 'x'}.json"),
+                      st.sampled_from([".", "/", "/tmp", ""]))
+no_match = words.map(lambda w: "zz-no-such-id-" + w.replace("*", "").replace("?", "")
+                     .replace("[", ""))
+
+
+def _bad(option, values):
+    return st.tuples(st.just(option), values)
+
+
+BAD = {
+    "list": st.one_of(_bad("--match", no_match), _bad("--json", bad_paths),
+                      st.just(("--estimators", "--checks")), st.just(("--bogus",))),
+    "verify": st.one_of(_bad("--seed", st.one_of(not_ints, negative_ints)),
+                        _bad("--jobs", st.one_of(not_ints, non_positive_ints, too_many_jobs)),
+                        _bad("--budget", words.filter(lambda w: w not in ("fast", "full"))),
+                        _bad("--only", no_match), _bad("--json", bad_paths),
+                        st.just(("--bogus",)), st.just(("--only",))),
+    "bounds": st.one_of(*[_bad(f"--{name}", st.one_of(not_ints, non_positive_ints))
+                          for name in ("d", "k", "m", "R")],
+                        _bad("--seed", st.one_of(not_ints, negative_ints)),
+                        _bad("--jobs", st.one_of(not_ints, non_positive_ints, too_many_jobs)),
+                        _bad("--B", st.one_of(bad_reals, st.sampled_from(["0", "-1", "-1e-300"]))),
+                        _bad("--delta", st.one_of(bad_reals, st.sampled_from(["0", "1", "2",
+                                                                             "-0.5"]))),
+                        _bad("--alpha", bad_reals),
+                        _bad("--dist", words.filter(lambda w: w not in ("powerlaw", "hard",
+                                                                        "digits"))),
+                        _bad("--json", bad_paths),
+                        words.map(lambda w: ("--rho", "--data", f"/no-such-dir/{w}.npy")),
+                        st.just(("--k", "7", "--d", "3")), st.just(("--bogus",))),
+}
+GOOD = {
+    "list": st.sampled_from([(), ("--checks",), ("--estimators",), ("--match", "HK12")]),
+    "verify": st.sampled_from([(), ("--seed", "3"), ("--budget", "full"), ("--jobs", "2"),
+                               ("--no-progress",), ("--only", "HK12.*")]),
+    "bounds": st.sampled_from([(), ("--d", "20"), ("--m", "100"), ("--B", "2.5"),
+                               ("--delta", "0.01"), ("--dist", "hard"), ("--no-progress",),
+                               ("--R", "3")]),
+}
+
+
+def _no_work(*args, **kwargs):
+    raise AssertionError("work started although an argument is bad")
+
+
+def run_cli(argv):
+    """(exit status, stderr) of ``laocheck argv``, with the catalog and experiments disabled."""
+    err = io.StringIO()
+    with mock.patch.object(verify_module, "run_catalog", _no_work), \
+            mock.patch.object(bounds_module, "run_bounds", _no_work), \
+            mock.patch.object(bounds_module, "rho_table", _no_work), \
+            contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = main(argv)
+        except SystemExit as exc:
+            code = exc.code
+    return code, err.getvalue()
+
+
+def assert_usage_error(argv):
+    code, err = run_cli(argv)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2, (argv, code, err)
+    assert len(lines) == 1, (argv, err)
+    assert "error:" in lines[0] and "Traceback" not in err, (argv, err)
+
+
+@SETTINGS
+@given(command=st.sampled_from(sorted(BAD)), data=st.data())
+def test_a_bad_argument_exits_2_with_one_line_before_any_work(command, data):
+    bad = data.draw(BAD[command], label="bad")
+    good = data.draw(st.lists(GOOD[command], max_size=2), label="good")
+    argv = [command] + [token for option in good for token in option] + list(bad)
+    assert_usage_error(argv)
+
+
+@SETTINGS
+@given(argv=st.lists(words, max_size=3))
+def test_any_unknown_command_exits_2_with_one_line(argv):
+    if argv and argv[0] in ("list", "verify", "bounds"):
+        argv = ["x" + argv[0]] + argv[1:]
+    if argv and argv[0] in ("-h", "--help", "--version"):
+        return
+    assert_usage_error(argv)
+
+
+def test_the_bad_bounds_arguments_of_the_issue():
+    """Issue 13: `laocheck bounds --d 0` etc. exited 0 and printed "not run"."""
+    for argv in (["--d", "0"], ["--B", "-1"], ["--B", "nan"], ["--delta", "2"], ["--R", "0"],
+                 ["--jobs", "0"]):
+        code, err = run_cli(["bounds"] + argv)
+        assert code == 2 and f"`{argv[0]}` must be" in err, (argv, err)
