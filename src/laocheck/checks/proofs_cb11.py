@@ -204,7 +204,7 @@ def _two_step_path():
           statement="Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ = Σ((λ/2)‖w_t‖² + 2(ŷ_t − y_t)⟨v_t, w_t⟩) − "
           "Σ((λ/2)‖w*‖² + 2(ŷ_t − y_t)⟨v_t, w*⟩) + m(λ/2)‖w*‖² (as printed, an identity)",
           assumptions="λ > 0", method="sympy: rhs − lhs = (λ/2)Σ‖w_t‖² for symbolic w_t, a_t, "
-          "w* (m = 2, d = 2); exact counterexample on a deterministic path of Fig. 2",
+          "w* (m = 2, d = 2); exact counterexample on a path of Fig. 2 (probability 1/2)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="CB11.Thm12.proof.step4_corrected")
 def check_step4(ctx):
@@ -287,7 +287,7 @@ def _pegasos_regret(a_seq, lam, B):
           statement="Σ_t f_t(w_t) − Σ_t f_t(w*) <= (1/λ)(max_t ‖∇f_t(w_t)‖²) ln m (the "
           "logarithmic regret bound for λ-strongly convex f_t, with the projections)",
           assumptions="f_t λ-strongly convex, w_{t+1} = Π(w_t − ∇f_t(w_t)/(λt)), w_1 = 0, "
-          "‖w*‖₁ <= B", method="exact (sympy) on a deterministic path of Fig. 2 at m = 2",
+          "‖w*‖₁ <= B", method="exact (sympy) on a path of Fig. 2 (probability 1/2) at m = 2",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="CB11.Thm12.proof.step6_corrected")
 def check_step6(ctx):
