@@ -85,7 +85,7 @@ def replicate_table(dims, m, repeats):
 
     from laocheck import bounds
     from laocheck.data import HK12HardInstance, PowerLawBernoulli
-    from laocheck.experiments import LearnerSpec, child_seeds, replicate
+    from laocheck.experiments import LearnerConfig, child_seeds, replicate
     from laocheck.learners import AELR, AERR
 
     k, B = 4, 1.0
@@ -98,12 +98,12 @@ def replicate_table(dims, m, repeats):
             if name == "AERR":
                 dist = HK12HardInstance(d, 0.25)
                 eta = bounds.evaluate("HK12.Thm3.1.eta", d=d, k=k, m=m)
-                spec, norm = LearnerSpec(AERR, dict(k=k, B=B, eta=eta)), "l2"
+                spec, norm = LearnerConfig(AERR, dict(k=k, B=B, eta=eta)), "l2"
             else:
                 dist = PowerLawBernoulli(d, -1.0, scenario="lasso", B=B)
                 G = float(np.sqrt(bounds.evaluate("HK12.Lemma3.8.G2", B=B, d=d, k=k)))
                 eta = bounds.evaluate("HK12.Thm3.4.eta_proof", G=G, d=d, m=m)
-                spec, norm = LearnerSpec(AELR, dict(k=k, B=B, eta=eta)), "l1"
+                spec, norm = LearnerConfig(AELR, dict(k=k, B=B, eta=eta)), "l1"
             sol = dist.minimizer(norm, B)
             t_star = time.perf_counter() - t0
             times, excess = [], None

@@ -20,7 +20,7 @@ from laocheck import _execution  # noqa: E402
 from laocheck.checks import Result, Status, _registry, register  # noqa: E402
 from laocheck.cli import main  # noqa: E402
 from laocheck.cli.verify import _failed_record, results_path  # noqa: E402
-from laocheck.experiments import LearnerSpec, replicate  # noqa: E402
+from laocheck.experiments import LearnerConfig, replicate  # noqa: E402
 from laocheck.experiments.theorems import run_theorem  # noqa: E402
 from laocheck.data import PowerLawBernoulli  # noqa: E402
 from laocheck.learners import AERR  # noqa: E402
@@ -243,7 +243,7 @@ def test_section3_experiment_on_the_cluster_gives_the_local_numbers(cluster, mon
 def test_replicate_is_the_same_for_any_executor(cluster):
     """One block here, seven on the cluster: the same excess risks (n_jobs: test_experiments)."""
     dist = PowerLawBernoulli(10, -1.0, scenario="ridge", B=1.0)
-    spec = LearnerSpec(AERR, dict(k=2, B=1.0))
+    spec = LearnerConfig(AERR, dict(k=2, B=1.0))
     runs = [replicate(spec, dist, 100, norm="l2", B=1.0, R=7, seed=3, n_jobs=jobs,
                       scheduler=sched)
             for jobs, sched in ((1, None), (1, cluster.scheduler_address))]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from laocheck.data import CorrelatedSigns, PowerLawBernoulli
-from laocheck.experiments import LearnerSpec, _runs, block_rows, replicate
+from laocheck.experiments import LearnerConfig, _runs, block_rows, replicate
 from laocheck.learners import AELR, AER, AERR, DDAELR, DDAERR, GAELR, GAERR
 
 D = 12
@@ -15,14 +15,14 @@ D = 12
 def _specs():
     mom = PowerLawBernoulli(D, -1.0, scenario="lasso").second_moments
     q = np.full(D, 1.0 / D)
-    return [LearnerSpec(AERR, dict(k=3, B=1.0, eta=0.05)),
-            LearnerSpec(AERR, dict(k=3, B=1.0)),                        # eta="theory" needs m
-            LearnerSpec(AELR, dict(k=3, B=1.0, eta=0.05)),
-            LearnerSpec(GAERR, dict(k=3, B=1.0, eta=0.05, q=q)),
-            LearnerSpec(GAELR, dict(k=3, B=1.0, eta=0.05, q=q)),
-            LearnerSpec(DDAERR, dict(k=3, B=1.0, second_moments=mom)),
-            LearnerSpec(DDAELR, dict(k=3, B=1.0, second_moments=mom)),
-            LearnerSpec(AER, dict(k=4, B=1.0))]
+    return [LearnerConfig(AERR, dict(k=3, B=1.0, eta=0.05)),
+            LearnerConfig(AERR, dict(k=3, B=1.0)),                        # eta="theory" needs m
+            LearnerConfig(AELR, dict(k=3, B=1.0, eta=0.05)),
+            LearnerConfig(GAERR, dict(k=3, B=1.0, eta=0.05, q=q)),
+            LearnerConfig(GAELR, dict(k=3, B=1.0, eta=0.05, q=q)),
+            LearnerConfig(DDAERR, dict(k=3, B=1.0, second_moments=mom)),
+            LearnerConfig(DDAELR, dict(k=3, B=1.0, second_moments=mom)),
+            LearnerConfig(AER, dict(k=4, B=1.0))]
 
 
 def test_block_rows():
@@ -59,9 +59,9 @@ def test_learners_without_n_total_fit_the_whole_sample(monkeypatch):
             return super().__getattribute__(name)
 
     dist = PowerLawBernoulli(D, -1.0, scenario="ridge")
-    a, _ = replicate(LearnerSpec(NoPartial, dict(k=3, B=1.0, eta=0.05)), dist, 300, norm="l2",
+    a, _ = replicate(LearnerConfig(NoPartial, dict(k=3, B=1.0, eta=0.05)), dist, 300, norm="l2",
                      B=1.0, R=2, seed=1)
     monkeypatch.setattr(_runs, "BLOCK_ENTRIES", 7 * D)
-    b, _ = replicate(LearnerSpec(NoPartial, dict(k=3, B=1.0, eta=0.05)), dist, 300, norm="l2",
+    b, _ = replicate(LearnerConfig(NoPartial, dict(k=3, B=1.0, eta=0.05)), dist, 300, norm="l2",
                      B=1.0, R=2, seed=1)
     assert np.array_equal(a, b)

@@ -13,7 +13,7 @@ import pytest
 from laocheck import checks as catalog
 from laocheck.data import HK12HardInstance, PowerLawBernoulli
 from laocheck.exceptions import InvalidParameterError
-from laocheck.experiments import (LearnerSpec, compare, excess_risk_range, replicate,
+from laocheck.experiments import (LearnerConfig, compare, excess_risk_range, replicate,
                                   scaling_slope)
 from laocheck.experiments.theorems import THEOREMS, available, run_theorem, theorem_setup
 from laocheck.learners import AELR, AERR
@@ -22,7 +22,7 @@ from laocheck.stats import mean_interval
 
 def test_replicate_identical_for_any_n_jobs():
     dist = PowerLawBernoulli(20, -1.0, scenario="ridge")
-    spec = LearnerSpec(AERR, dict(k=2, B=1.0, eta=0.05))
+    spec = LearnerConfig(AERR, dict(k=2, B=1.0, eta=0.05))
     a, _ = replicate(spec, dist, 200, norm="l2", B=1.0, R=6, seed=7, n_jobs=1)
     b, _ = replicate(spec, dist, 200, norm="l2", B=1.0, R=6, seed=7, n_jobs=2)
     assert np.array_equal(a, b)
@@ -32,7 +32,7 @@ def test_replicate_identical_for_any_n_jobs():
 
 def test_replicate_seeds_rederived_by_hand():
     dist = HK12HardInstance(20, 0.5)
-    spec = LearnerSpec(AERR, dict(k=2, B=1.0, eta=0.05))
+    spec = LearnerConfig(AERR, dict(k=2, B=1.0, eta=0.05))
     excess, attrs = replicate(spec, dist, 100, norm="l2", B=1.0, R=4, seed=3)
     child = np.random.SeedSequence(3).spawn(4)[2]
     data_seed, learner_seed = child.spawn(2)
@@ -65,7 +65,7 @@ def test_excess_risk_range_holds_over_the_ball(norm):
 
 def test_compare_detects_a_violation_and_reports_ratio():
     dist = HK12HardInstance(20, 0.5)
-    spec = LearnerSpec(AERR, dict(k=2, B=1.0, eta=1e-4))      # barely moves: large excess
+    spec = LearnerConfig(AERR, dict(k=2, B=1.0, eta=1e-4))      # barely moves: large excess
     comp = compare("test", spec, dist, 200, 1e-6, norm="l2", B=1.0, R=40, delta=1e-6)
     assert comp.violation and comp.interval.low > 1e-6
     assert comp.ratio == pytest.approx(np.mean(comp.excess) / 1e-6)

@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import bounds
 from ..data import CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
-from ..experiments import LearnerSpec, compare, replicate, scaling_slope
+from ..experiments import LearnerConfig, compare, replicate, scaling_slope
 from ..experiments.theorems import THEOREMS, available, run_theorem
 from ..learners import AELR, AERR, GAELR
 from ._registry import Result, Status, register
@@ -119,7 +119,7 @@ def check_hk12_thm31_scaling(ctx):
             dist = HK12HardInstance(cfg["d"], 0.25)
             eta = F["HK12.Thm3.1.eta"](**cfg)
             bound = F["HK12.Thm3.1.bound"](B=1.0, **cfg)
-            comp = compare("HK12.Thm3.1", LearnerSpec(AERR, dict(k=cfg["k"], B=1.0, eta=eta)),
+            comp = compare("HK12.Thm3.1", LearnerConfig(AERR, dict(k=cfg["k"], B=1.0, eta=eta)),
                            dist, cfg["m"], bound, norm="l2", B=1.0, R=R, delta=ctx.delta / 9,
                            seed=seed)
             violation |= comp.violation
@@ -158,7 +158,7 @@ def check_scale_empirical(ctx):
                 eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=Bv, d=d, k=k) ** 0.5)
             else:
                 eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=Bv)
-            res.append(replicate(LearnerSpec(cls, dict(k=k, B=Bv, eta=eta)), dd, m, norm=norm,
+            res.append(replicate(LearnerConfig(cls, dict(k=k, B=Bv, eta=eta)), dd, m, norm=norm,
                                  B=Bv, R=R, seed=seed)[0])
         ratio = res[1] / res[0]
         out[label] = {"ratios": ratio.tolist(), "max_rel_dev_from_c^2": float(np.max(np.abs(ratio / c ** 2 - 1)))}
@@ -180,7 +180,7 @@ def _hk12_thm34_counter(ctx, which):
     else:
         eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=B, d=d, k=k) ** 0.5)
     bound = F["HK12.Thm3.4.bound"](d=d, k=k, m=m, B=B)
-    comp = compare("HK12.Thm3.4", LearnerSpec(AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
+    comp = compare("HK12.Thm3.4", LearnerConfig(AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
                    norm="l1", B=B, R=R, delta=ctx.delta, seed=_seed(ctx))
     figs = comp.figures()
     figs["eta"] = eta
@@ -253,7 +253,7 @@ def check_ks15_thm47_any_m1(ctx):
     q = (A + 13 / 6 * eps) / (A + 13 / 6 * eps).sum()           # Alg. 4 line 12
     eta = F["KS15.Thm4.7.eta"](k=k, d=d, B=B, m2=m2, A_one=float(A.sum()), delta=dl, m1=m1)
     bound = F["KS15.Thm4.7.bound_as"](B=B, d=d, k=k, m2=m2)
-    comp = compare("KS15.Thm4.7", LearnerSpec(GAELR, dict(k=k, B=B, eta=eta, q=q)), dist, m2,
+    comp = compare("KS15.Thm4.7", LearnerConfig(GAELR, dict(k=k, B=B, eta=eta, q=q)), dist, m2,
                    bound, norm="l1", B=B, R=R, delta=ctx.delta, seed=_seed(ctx))
     figs = comp.figures()
     figs.update({"eps": eps, "q": q.tolist(), "eta": eta, "phase1_A": A.tolist(),

@@ -41,7 +41,7 @@ from .._validation import check_int, check_positive
 from ..exceptions import InvalidParameterError
 from ..stats import MeanInterval, mean_interval
 
-__all__ = ["LearnerSpec", "Comparison", "replicate", "excess_risk_range", "compare",
+__all__ = ["LearnerConfig", "Comparison", "replicate", "excess_risk_range", "compare",
            "scaling_slope", "child_seeds", "BLOCK_ENTRIES", "block_rows"]
 
 #: a replicate draws its sample in blocks of at most this many entries (rows × d) when the
@@ -50,8 +50,10 @@ BLOCK_ENTRIES = 2 ** 24
 
 
 @dataclass(frozen=True)
-class LearnerSpec:
-    """A learner class and its constructor parameters (picklable, for joblib workers).
+class LearnerConfig:
+    """A learner class and its constructor parameters (picklable, for joblib and Dask workers):
+    one configuration to run. Not to be confused with :class:`laocheck.estimators.LearnerSpec`,
+    the declarative facts (citation, budget, theorems) a learner class carries as ``spec``.
 
     ``cls`` is a scikit-learn style estimator with ``fit(X, y)``, ``coef_`` and a
     ``random_state`` parameter (laocheck.learners)."""

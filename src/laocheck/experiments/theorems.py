@@ -21,10 +21,10 @@ import numpy as np
 from .. import bounds, learners
 from ..data import (CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli,
                     digits_distribution)
-from ..estimators import LearnerSpec as LearnerClaims
+from ..estimators import LearnerSpec
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
-from ._runs import LearnerSpec, child_seeds, compare
+from ._runs import LearnerConfig, child_seeds, compare
 
 __all__ = ["THEOREMS", "available", "learner_specs", "run_theorem", "theorem_setup"]
 
@@ -36,7 +36,7 @@ def learner_specs():
     for attr in sorted(dir(learners)):
         cls = getattr(learners, attr)
         spec = vars(cls).get("spec") if isinstance(cls, type) else None
-        if isinstance(spec, LearnerClaims):
+        if isinstance(spec, LearnerSpec):
             out.append((cls, spec))
     return out
 
@@ -95,7 +95,7 @@ def _two_phase_step_check(theorem, spec, dist, m, seed):
 
 
 def theorem_setup(theorem, distribution, k, m, B):
-    """(LearnerSpec, bound, figures) for ``theorem`` on ``distribution``: the step size of the
+    """(LearnerConfig, bound, figures) for ``theorem`` on ``distribution``: the step size of the
     theorem (from laocheck.bounds) and its bound at (d, k, m, B) and the distribution's moments."""
     if theorem not in THEOREMS:
         raise InvalidParameterError(f"`theorem` must be one of {sorted(THEOREMS)}; got {theorem!r}.")
@@ -115,32 +115,32 @@ def theorem_setup(theorem, distribution, k, m, B):
     figs = {}
     if theorem == "HK12.Thm3.1":
         eta = F["HK12.Thm3.1.eta"](d=d, k=k, m=m)
-        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta))
+        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta))
         bound = F[bound_id](d=d, k=k, m=m, B=B)
     elif theorem == "HK12.Thm3.4":
         eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=B)
         figs["eta_proof"] = F["HK12.Thm3.4.eta_proof"](G=math.sqrt(F["HK12.Lemma3.8.G2"](B=B, d=d, k=k)),
                                                        d=d, m=m)
-        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta))
+        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta))
         bound = F[bound_id](d=d, k=k, m=m, B=B)
     elif theorem == "KS15.Thm3.1":
         q = mom / mom.sum()                                   # a non-optimal q (∝ E[x²])
         G2 = bounds.ridge_gradient_bound(B, k, mom, q)
         eta = bounds.ridge_step_size(m, B, G2)
-        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, q=q))
+        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta, q=q))
         bound = F[bound_id](B=B, eta=eta, m=m, G=math.sqrt(G2))
         figs["q"] = "proportional to E[x_i^2]"
         figs["G2"] = G2
     elif theorem == "KS15.Thm3.5":
         eta = F["KS15.Thm3.5.eta"](m=m, N_half=bounds.norm_half(mom), k=k)
-        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
+        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
         bound = F[bound_id](B=B, m=m, N_half=bounds.norm_half(mom), k=k)
     elif theorem == "KS15.Thm4.1":
         q = np.sqrt(mom) / np.sqrt(mom).sum()                 # a non-optimal q (∝ √E[x²])
         G2 = bounds.lasso_gradient_bound(B, k, mom, q)
         eta = bounds.lasso_step_size(m, d, G2)
         figs["eta<=1/(2G)"] = eta <= 1 / (2 * math.sqrt(G2))
-        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, q=q))
+        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta, q=q))
         bound = F[bound_id](B=B, d=d, eta=eta, m=m, G=math.sqrt(G2))
         figs["q"] = "proportional to sqrt(E[x_i^2])"
         figs["G2"] = G2
@@ -148,7 +148,7 @@ def theorem_setup(theorem, distribution, k, m, B):
         # the proof's lambda (the printed 12 d sqrt(log m/(mk)) is the registered erratum
         # CB11.Thm12.lambda); the bound is the proof's in-expectation constant, unhalved loss
         lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
-        spec = LearnerSpec(cls, dict(k=k, B=B, lam=lam))
+        spec = LearnerConfig(cls, dict(k=k, B=B, lam=lam))
         bound = F[bound_id](d=d, k=k, m=m, B=B)
         figs["lambda"] = lam
         figs["lambda_printed"] = F["CB11.Thm12.lambda"](d=d, k=k, m=m)
@@ -156,7 +156,7 @@ def theorem_setup(theorem, distribution, k, m, B):
         eta = 1 / lam                                          # Pegasos' step is 1/(lambda t)
     elif theorem == "KS15.Thm4.6":
         eta = F["KS15.Thm4.6.eta"](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
-        spec = LearnerSpec(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
+        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
         bound = F[bound_id](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
     elif theorem in ("KS15.Thm3.12", "KS15.Thm4.7"):
         # the learner computes Thm 3.12's / Thm 4.7's step size from its phase-1 estimate A
@@ -164,7 +164,7 @@ def theorem_setup(theorem, distribution, k, m, B):
         m1 = max(1, m // 10)                                   # KS15 Sec. 5: m1 = m/10
         m2 = m - m1
         dl = TWO_PHASE_DELTA
-        spec = LearnerSpec(cls, dict(k=k, B=B, eta="theory", m1=m1, delta=dl, variant="theory"))
+        spec = LearnerConfig(cls, dict(k=k, B=B, eta="theory", m1=m1, delta=dl, variant="theory"))
         eps_args = dict(d=d, k=k, m1=m1, delta=dl)
         if theorem == "KS15.Thm3.12":
             as_ = F["KS15.Thm3.12.bound_as"](B=B, m2=m2, d=d, k=k)
