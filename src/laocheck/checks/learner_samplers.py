@@ -154,7 +154,7 @@ def check_steps_match_reference(ctx, *, learner):
     line by line in :mod:`laocheck.reference.learners`)."""
     cls = _cls(learner)
     algorithm = _algorithm_of(cls)
-    m = ctx.n(300, 3_000) if algorithm != "AESVR" else ctx.n(120, 1_200)
+    m = ctx.n(2_000, 20_000) if algorithm != "AESVR" else ctx.n(600, 6_000)
     X, y = _data(ctx.rng, m)
     est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31))).fit(X, y)
     q = _paper_q(algorithm, X)
@@ -274,7 +274,7 @@ def check_attribute_inclusion(ctx, *, learner):
     over every index and part: P(FAIL) <= δ for a correct sampler."""
     cls = _cls(learner)
     algorithm = _algorithm_of(cls)
-    m = ctx.n(600, 12_000) if algorithm == "AESVR" else ctx.n(3_000, 60_000)
+    m = ctx.n(5_000, 50_000) if algorithm == "AESVR" else ctx.n(100_000, 1_000_000)
     X, y = _data(ctx.rng, m)
     est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31))).fit(X, y)
     try:
