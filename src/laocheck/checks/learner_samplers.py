@@ -292,14 +292,16 @@ def check_attribute_inclusion(ctx, *, learner):
         freq = counts / trials
         figures[name] = {"frequency": [round(float(f), 5) for f in freq],
                          "claimed": [round(float(v), 5) for v in p]}
-        widest = max(widest, float(np.max(np.maximum(p - low, high - p))))
+        widest = max(widest, float(np.max(high - low)))
         for i in np.flatnonzero((p < low) | (p > high)):
             failures.append({"part": name, "index": int(i), "frequency": float(freq[i]),
                              "claimed": float(p[i]),
                              "interval": [float(low[i]), float(high[i])],
                              "outside_by": float(max(low[i] - p[i], p[i] - high[i]))})
-    detectable = (f"an inclusion probability off by more than {widest:.3g} (Clopper-Pearson "
-                  f"half-width at δ/{tests}), e.g. an index never drawn")
+    # the intervals cover the true probabilities w.p. >= 1 - δ; a claimed probability farther
+    # than an interval's width from the true one then lies outside it
+    detectable = (f"an inclusion probability off by more than {widest:.3g} (widest "
+                  f"Clopper-Pearson interval at δ/{tests}), e.g. an index never drawn")
     figures["detectable_shift"] = widest
     if failures:
         worst = max(failures, key=lambda f: f["outside_by"])
