@@ -99,7 +99,9 @@ def _make(cls, algorithm, X, seed, n_total=None):
         spec = vars(learners).get(algorithm).spec
         kw.update(spec.fit_params(X))
     elif algorithm in ("TwoPhaseDDAERR", "TwoPhaseDDAELR"):
-        kw.update(k=2, m1=max(20, X.shape[0] // 5), delta=0.1)
+        # the box (KS15 Alg. 2/4): phase 1 draws k + 1 uniform attributes per example;
+        # "practical" runs AERR/AELR there, whose record mixes in the draws j
+        kw.update(k=2, m1=max(20, X.shape[0] // 5), delta=0.1, variant="theory")
     elif algorithm == "AER":
         kw.update(k=4)
     elif algorithm == "AESVR":
