@@ -141,13 +141,33 @@ def _replay(algorithm, est, X, y, q):
     raise KeyError(algorithm)
 
 
-def _rounding_tolerance(m, d, k, scale):
+def _output(algorithm, est):
+    if algorithm == "Baseline":
+        return np.concatenate([est.A_bar_.ravel(), est.v_bar_, [est.y_bar_]])
+    return np.asarray(est.coef_, dtype=float)
+
+
+def _flat_output(algorithm, out):
+    if algorithm == "Baseline":
+        A, v, ybar = out
+        return np.concatenate([A.ravel(), v, [ybar]])
+    return np.asarray(out, dtype=float)
+
+
+def _rounding_tolerance(m, d, k, scale, magnitude=1.0):
     """First-order rounding bound of an m-step run: each step forms its update from at most
     d + k + 4 floating-point terms (x̃, φ̃, the scaling, the projection), each off by at most
-    the unit roundoff u relative to the scale of w; the updates are non-expansive (projection
-    onto a convex set, averaging), so errors add over the steps: m·(d + k + 4)·u·scale, times
-    a safety factor 16 for the kernels' lazy scaling w = s·u and incremental norms."""
-    return 16.0 * m * (d + k + 4) * _U * scale
+    the unit roundoff u relative to the scale of w times the magnitude of the terms
+    (``magnitude``: 1 for |x|, |y| <= 1; AESVR's GenEst multiplies x′ = x/ε and y± = (y ± δ)/ε,
+    bounded by 2B/ε, in pairs: (2B/ε)²); the updates are non-expansive (projection onto a
+    convex set, averaging), so errors add over the steps: m·(d + k + 4)·u·magnitude·scale,
+    times a safety factor 16 for the kernels' lazy scaling w = s·u and incremental norms."""
+    return 16.0 * m * (d + k + 4) * _U * magnitude * scale
+# The a priori bound assumes a well-conditioned run; ``check_steps_match_reference`` adds
+# 16·(d + k + 4)·s, s the change of the replayed output when X and y are perturbed by a relative
+# u (one random direction): a step evaluated in floating point is the exact step on inputs
+# perturbed by at most (d + k + 4)·u (first-order backward error), and s measures how this
+# instance carries such a perturbation to the output (large steps η·x_i/(k q_i) amplify it).
 
 
 def check_steps_match_reference(ctx, *, learner):
@@ -166,19 +186,24 @@ def check_steps_match_reference(ctx, *, learner):
         return Result(Status.FAIL, {"steps": m}, counterexample=str(exc),
                       note="the recorded draws cannot be replayed by the literal box")
     seen = np.asarray(seen)
-    if algorithm == "Baseline":
-        A, v, ybar = out
-        got = np.concatenate([est.A_bar_.ravel(), est.v_bar_, [est.y_bar_]])
-        want = np.concatenate([A.ravel(), v, [ybar]])
-    else:
-        got, want = np.asarray(est.coef_), np.asarray(out)
+    # the instance's sensitivity to rounding: the same replay on data perturbed by a relative u
+    Xp = X * (1 + _U * ctx.rng.uniform(-1, 1, X.shape))
+    yp = y * (1 + _U * ctx.rng.uniform(-1, 1, y.shape))
+    out_p, _ = _replay(algorithm, est, Xp, yp, q)
+    got = _output(algorithm, est)
+    want, want_p = _flat_output(algorithm, out), _flat_output(algorithm, out_p)
     scale = max(float(np.max(np.abs(want))), 1e-300)
     err = float(np.max(np.abs(got - want)))
-    tol = _rounding_tolerance(m, X.shape[1], est.k, scale)
+    sensitivity = float(np.max(np.abs(want_p - want)))
+    magnitude = (2 * est.B / est.eps) ** 2 if algorithm == "AESVR" else 1.0
+    d, k = X.shape[1], int(est.k)
+    tol = (_rounding_tolerance(m, d, k, scale, magnitude)
+           + 16.0 * (d + k + 4) * sensitivity)
     same_seen = (np.asarray(est.attributes_per_example_).shape == seen.shape
                  and np.array_equal(est.attributes_per_example_, seen))
-    figures = {"steps": m, "d": X.shape[1], "k": int(est.k), "max_abs_difference": err,
-               "tolerance": tol, "scale": scale, "attributes_per_step_equal": bool(same_seen)}
+    figures = {"steps": m, "d": d, "k": k, "max_abs_difference": err, "tolerance": tol,
+               "scale": scale, "sensitivity_to_u": sensitivity,
+               "attributes_per_step_equal": bool(same_seen)}
     if err <= tol and same_seen:
         return Result(Status.PASS, figures,
                       detectable=f"an output difference above {tol:.3g} or one step's "
@@ -320,7 +345,9 @@ def _register():
                  statement=f"{spec.algorithm}'s output equals the literal box ({spec.citation}) "
                  "replayed on its recorded draws, and so do its attributes per step",
                  method="record_draws=True, replay by laocheck.reference.learners; "
-                 "rounding tolerance 16·m·(d + k + 4)·u·max|w̄|", delta=0.0,
+                 "rounding tolerance 16·m·(d + k + 4)·u·max|w̄| (AESVR: ·(2B/ε)²) + "
+                 "16·(d + k + 4)·(the output's change under a relative-u data perturbation)",
+                 delta=0.0,
                  detectable="an output difference above the rounding tolerance",
                  **common)(check_steps_match_reference)
         register(f"{spec.name}.attribute_inclusion",
