@@ -95,7 +95,7 @@ def _make(cls, algorithm, X, seed, n_total=None):
     if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR"):
         kw.update(k=2)
         if algorithm in ("GAERR", "GAELR"):
-            kw.update(q=_Q, eta=0.05)
+            kw.update(q=_Q, second_moments=np.mean(X * X, axis=0))   # the theory step
         spec = vars(learners).get(algorithm).spec
         kw.update(spec.fit_params(X))
     elif algorithm in ("TwoPhaseDDAERR", "TwoPhaseDDAELR"):
@@ -197,8 +197,10 @@ def check_steps_match_reference(ctx, *, learner):
     sensitivity = float(np.max(np.abs(want_p - want)))
     magnitude = (2 * est.B / est.eps) ** 2 if algorithm == "AESVR" else 1.0
     d, k = X.shape[1], int(est.k)
+    # capped at √u·max|w̄| (half the digits): a replay that amplifies rounding beyond it is not
+    # the learner's path (e.g. a record naming other attributes than those read)
     tol = (_rounding_tolerance(m, d, k, scale, magnitude)
-           + 16.0 * (d + k + 4) * sensitivity)
+           + min(16.0 * (d + k + 4) * sensitivity, np.sqrt(_U) * scale))
     same_seen = (np.asarray(est.attributes_per_example_).shape == seen.shape
                  and np.array_equal(est.attributes_per_example_, seen))
     figures = {"steps": m, "d": d, "k": k, "max_abs_difference": err, "tolerance": tol,
@@ -346,7 +348,8 @@ def _register():
                  "replayed on its recorded draws, and so do its attributes per step",
                  method="record_draws=True, replay by laocheck.reference.learners; "
                  "rounding tolerance 16·m·(d + k + 4)·u·max|w̄| (AESVR: ·(2B/ε)²) + "
-                 "16·(d + k + 4)·(the output's change under a relative-u data perturbation)",
+                 "16·(d + k + 4)·(the output's change under a relative-u data perturbation), "
+                 "the latter capped at √u·max|w̄|",
                  delta=0.0,
                  detectable="an output difference above the rounding tolerance",
                  **common)(check_steps_match_reference)
