@@ -1,0 +1,148 @@
+"""The learner sampler checks (laocheck.checks.learner_samplers): every one PASSes on
+laocheck's learners and FAILs on a learner whose recorded draws or output are altered at the
+Python level (a subclass wrapping ``fit``), so each check can fail."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+from laocheck import checks
+from laocheck.checks.learner_samplers import _algorithm_of
+from laocheck.experiments.theorems import learner_specs
+from laocheck.learners import AERR, GAELR
+
+SPECS = learner_specs()
+NAMES = [spec.name for _cls, spec in SPECS]
+CLASSES = {spec.name: cls for cls, spec in SPECS}
+
+
+def _with_learner(check_id, learner):
+    check = checks.get(check_id)
+    return dataclasses.replace(check, kwargs={**check.kwargs, "learner": learner})
+
+
+def _excluding_last(cls):
+    """``cls`` whose recorded draws never show the last attribute (mapped to index 0)."""
+
+    class Mutated(cls):
+        def fit(self, X, y):
+            super().fit(X, y)
+            last = X.shape[1] - 1
+            for attr in ("draws_", "phase1_draws_", "phase2_draws_"):
+                draws = getattr(self, attr, None)
+                if draws is not None:
+                    draws = np.array(draws)
+                    draws[draws == last] = 0
+                    setattr(self, attr, draws)
+            return self
+
+    Mutated.__name__ = f"ExcludingLast{cls.__name__}"
+    return Mutated
+
+
+def _perturbed_output(cls, factor=1 + 1e-8):
+    """``cls`` whose output (coef_, or Baseline's Ā) is off by a relative 1e-8."""
+
+    class Mutated(cls):
+        def fit(self, X, y):
+            super().fit(X, y)
+            if hasattr(self, "A_bar_"):
+                self.A_bar_ = self.A_bar_ * factor
+            else:
+                self.coef_ = self.coef_ * factor
+            return self
+
+    return Mutated
+
+
+def _rotated_draws(cls):
+    """``cls`` whose record names attribute i + 1 (mod d) where it drew i: the estimate would
+    read another attribute than the one recorded."""
+
+    class Mutated(cls):
+        def fit(self, X, y):
+            super().fit(X, y)
+            d = X.shape[1]
+            draws = np.array(self.draws_)
+            draws[draws >= 0] = (draws[draws >= 0] + 1) % d
+            self.draws_ = draws
+            return self
+
+    return Mutated
+
+
+def test_every_learner_spec_has_both_checks():
+    ids = {c.id for c in checks.checks()}
+    assert len(NAMES) >= 11
+    for name in NAMES:
+        assert f"{name}.steps_match_reference" in ids
+        assert f"{name}.attribute_inclusion" in ids
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("part", ["steps_match_reference", "attribute_inclusion"])
+def test_passes_on_laocheck_learners(name, part):
+    record = checks.run(checks.get(f"{name}.{part}"), seed=0, budget="fast", catch=False)
+    assert record.status == "PASS", record
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_inclusion_fails_when_the_last_attribute_is_never_drawn(name):
+    cls = CLASSES[name]
+    mutated = _excluding_last(cls)
+    assert _algorithm_of(mutated) == cls.__name__
+    record = checks.run(_with_learner(f"{name}.attribute_inclusion", mutated), seed=0,
+                        budget="fast", catch=False)
+    assert record.status == "FAIL", record
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "HK12.AESVR"])
+def test_inclusion_names_the_last_index(name):
+    """Where the draws are a fixed array layout (all but AESVR's flat stream), the refuted
+    index reported is the one never drawn."""
+    record = checks.run(_with_learner(f"{name}.attribute_inclusion",
+                                      _excluding_last(CLASSES[name])),
+                        seed=0, budget="fast", catch=False)
+    assert record.counterexample["index"] == record.figures["d"] - 1
+    assert record.counterexample["frequency"] == 0.0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_replay_fails_when_the_output_is_off_by_1e_8(name):
+    record = checks.run(_with_learner(f"{name}.steps_match_reference",
+                                      _perturbed_output(CLASSES[name])),
+                        seed=0, budget="fast", catch=False)
+    assert record.status == "FAIL", record
+
+
+@pytest.mark.parametrize("cls", [AERR, GAELR])
+def test_replay_fails_when_the_recorded_attribute_is_not_the_one_read(cls):
+    name = cls.spec.name
+    record = checks.run(_with_learner(f"{name}.steps_match_reference", _rotated_draws(cls)),
+                        seed=0, budget="fast", catch=False)
+    assert record.status == "FAIL", record
+
+
+def test_reusing_a_draw_fails_inclusion():
+    """i_2 = i_1 in every step: the marginal of each draw is still uniform, but the first two
+    draws coincide in every step instead of w.p. 1/d."""
+
+    class Reusing(AERR):
+        def fit(self, X, y):
+            super().fit(X, y)
+            draws = np.array(self.draws_)
+            draws[:, 1] = draws[:, 0]
+            self.draws_ = draws
+            return self
+
+    record = checks.run(_with_learner("HK12.AERR.attribute_inclusion", Reusing), seed=0,
+                        budget="fast", catch=False)
+    assert record.status == "FAIL"
+    assert record.counterexample["part"] == "x_tilde.first_two_equal"
+
+
+def test_same_seed_same_figures():
+    check = checks.get("KS15.GAERR.attribute_inclusion")
+    a = checks.run(check, seed=3, budget="fast", catch=False)
+    b = checks.run(check, seed=3, budget="fast", catch=False)
+    assert a.figures == b.figures
