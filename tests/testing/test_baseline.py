@@ -17,6 +17,7 @@ from laocheck.exceptions import InvalidParameterError
 from laocheck.testing import compare_baseline, save_baseline
 from laocheck.testing import baseline as bl
 
+from .test_plugin import _plugin_args
 from .user_estimators import SampleOnly, UserAERRGradient
 
 pytest_plugins = ["pytester"]
@@ -223,7 +224,8 @@ def test_a_budget_slip_is_broken(user_file):
     assert by["d4"].verdict == bl.BROKEN and by["d4"].claim == "budget"
     assert by["d4"].counterexample == {"instance": "d4", "attributes": "4", "budget": 3,
                                        "budget_kind": "exact"}
-    assert by["w0"].verdict == bl.SAME or by["w0"].claim is None  # d = 3 = budget: kept
+    # w0 (d = 3): reading all 3 attributes keeps the budget of 3; the count distribution changed
+    assert by["w0"].verdict == bl.CHANGED and F(by["w0"].figures["second_moment_ratio"]) == 1
 
 
 def test_no_overwrite_without_force(tmp_path):
@@ -270,7 +272,8 @@ def test_another_laocheck_version_warns_and_compares(tmp_path, user_file):
 
 def test_estimators_without_an_exact_fingerprint_are_refused(tmp_path):
     with pytest.raises(InvalidParameterError, match="HK12.AESVR.gradient.*no finite support"):
-        save_baseline(estimators.get("HK12.AESVR.gradient"), tmp_path / "a.json")
+        save_baseline(estimators.get("HK12.AESVR.gradient", B=1.0, k=2, eps=0.5, delta=0.1),
+                      tmp_path / "a.json")
     with pytest.raises(InvalidParameterError, match="no `reference"):
         save_baseline(SampleOnly(2), tmp_path / "b.json", claims={**CLAIMS,
                                                                    "finite_support": True})
@@ -289,7 +292,9 @@ def registered():
 
 
 def mutant():
-    return UserAERRGradient(2, name="HK12.AERR.gradient", weight=lambda d: d - 1)
+    est = UserAERRGradient(2, name="HK12.AERR.gradient", weight=lambda d: d - 1)
+    est.spec = registered().spec            # it claims what laocheck's estimator claims
+    return est
 '''
 
 
@@ -330,12 +335,11 @@ def test_registered(laocheck_baseline):
 
 def test_mutant(laocheck_baseline):
     laocheck_baseline(UserAERRGradient(2, name="HK12.AERR.gradient", weight=lambda d: d - 1),
-                      "grad")
+                      "grad", claims={"unbiased": True, "budget": 3})
 '''
 
 
 def test_the_fixture(pytester):
-    from .test_plugin import _plugin_args
     pytester.makepyfile(user_estimators=pathlib.Path(__file__).with_name(
         "user_estimators.py").read_text(), test_suite=SUITE)
     args = (*_plugin_args(), "-p", "no:cacheprovider", "test_suite.py::test_registered")
