@@ -4,6 +4,9 @@ re-weighted sampler that stays unbiased CHANGED BUT STILL CORRECT with the secon
 derived by hand below, a wrong importance weight BROKEN; bad files are refused."""
 import json
 import pathlib
+import re
+import shlex
+import sys
 from fractions import Fraction as F
 
 import numpy as np
@@ -352,3 +355,51 @@ def test_the_fixture(pytester):
                                            "test_suite.py::test_mutant")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*BROKEN*claim unbiased*"])
+
+
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+TUTORIAL = "### I changed a sampler — is it still right?"
+
+
+def _blocks():
+    text = README.read_text(encoding="utf-8").split(TUTORIAL, 1)[1].split("\n### ", 1)[0]
+    return re.findall(r"```(python|bash)\n(.*?)```", text, flags=re.S)
+
+
+def test_the_readme_tutorial_runs(tmp_path, monkeypatch, capsys):
+    """Every block of the tutorial, in order: the file, the edits, the commands with the exit
+    status each states."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    source = tmp_path / "mysampler.py"
+    statuses = []
+    for kind, body in _blocks():
+        first, rest = body.split("\n", 1)
+        if kind == "python" and first == "# mysampler.py":
+            source.write_text(rest)
+        elif kind == "python":
+            name = re.fullmatch(r"# in mysampler\.py, replace (\w+) by:", first).group(1)
+            old = source.read_text()
+            new, count = re.subn(rf"def {name}\(.*?\n(?:    .*\n)+", rest, old)
+            assert count == 1
+            source.write_text(new)
+        else:
+            for line in body.splitlines():
+                expected = re.search(r"# exit status (\d)", line)
+                argv = shlex.split(line, comments=True)
+                assert argv[0] == "laocheck"
+                sys.modules.pop("mysampler", None)
+                status = main(argv[1:])
+                statuses.append(status)
+                assert status == (int(expected.group(1)) if expected else 0), \
+                    capsys.readouterr()
+    assert statuses == [0, 0, 1]
+    out = capsys.readouterr().out
+    # the change: q_i = 2i / (d(d + 1)); E‖x̃‖² = Σ x_i²/q_i against d Σ x_i² (uniform)
+    _, x, _ = INSTANCES["d4"]
+    q = [F(2 * i, 20) for i in range(1, 5)]
+    ratio = sum(v * v / qi for v, qi in zip(x, q)) / (4 * sum(v * v for v in x))
+    assert f"d4      {bl.CHANGED}  (E‖v‖² new/old = {ratio})" in out
+    assert f"d4      {bl.BROKEN}  claim unbiased" in out
+    sys.modules.pop("mysampler", None)
