@@ -324,6 +324,8 @@ def test_the_cli(tmp_path, monkeypatch, capsys):
     assert main(["baseline", "save", "g2", "--estimator", "blmod:registered", "--dir",
                  "sub/dir"]) == 0
     assert (tmp_path / "sub" / "dir" / "g2.json").is_file()
+    for name in ("blmod", "user_estimators"):
+        sys.modules.pop(name, None)
 
 
 SUITE = '''
@@ -403,3 +405,17 @@ def test_the_readme_tutorial_runs(tmp_path, monkeypatch, capsys):
     assert f"d4      {bl.CHANGED}  (E‖v‖² new/old = {ratio})" in out
     assert f"d4      {bl.BROKEN}  claim unbiased" in out
     sys.modules.pop("mysampler", None)
+
+
+@pytest.mark.parametrize("kwargs, match", [({"budget": "huge"}, "`budget`"),
+                                           ({"seed": -1}, "`seed`"), ({"delta": 0.5}, "`delta`")])
+def test_bad_parameters_are_refused_before_writing(tmp_path, kwargs, match):
+    with pytest.raises(InvalidParameterError, match=match):
+        save_baseline(UserAERRGradient(2), tmp_path / "a.json", claims=CLAIMS, **kwargs)
+    assert not (tmp_path / "a.json").exists()
+
+
+@pytest.mark.parametrize("name", ["../x", "a/b", "", ".hidden", 3])
+def test_baseline_names_are_plain(name):
+    with pytest.raises(InvalidParameterError, match="`NAME`"):
+        bl.baseline_path(name)

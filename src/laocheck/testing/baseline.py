@@ -170,9 +170,10 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
     if path.exists() and not force:
         raise InvalidParameterError(
             f"baseline file {str(path)!r} exists; pass force=True (--force) to overwrite it.")
-    parent = path.parent if str(path.parent) else Path(".")
-    parent.mkdir(parents=True, exist_ok=True)
     _, instances = _supported(estimator, claims)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise InvalidParameterError(f"baseline path {str(path)!r} is a directory.")
     records = check_estimator(estimator, claims, seed=seed, budget=budget, delta=delta,
                               on_fail=None)
     label = _label(estimator)
@@ -181,6 +182,7 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
            "instances": {inst: _fingerprint(estimator, inst) for inst in instances},
            "checks": {r.id[len(label) + 1:]: r.status for r in records},
            "provenance": provenance(seed=seed, budget=budget)}
+    parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(path, doc)
     return doc
 
