@@ -419,3 +419,24 @@ def test_bad_parameters_are_refused_before_writing(tmp_path, kwargs, match):
 def test_baseline_names_are_plain(name):
     with pytest.raises(InvalidParameterError, match="`NAME`"):
         bl.baseline_path(name)
+
+
+def test_the_cli_reports_a_version_mismatch_and_a_foreign_file(tmp_path, monkeypatch, capsys,
+                                                               user_file):
+    (tmp_path / "blmod2.py").write_text(
+        "from laocheck import estimators\n\n\ndef registered():\n"
+        "    return estimators.get('HK12.AERR.gradient', k=2)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert main(["baseline", "save", "g", "--estimator", "blmod2:registered"]) == 0
+    path = tmp_path / "laocheck-baselines" / "g.json"
+    doc = json.loads(path.read_text())
+    doc["laocheck"] = "0.0.1"
+    path.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["baseline", "compare", "g", "--estimator", "blmod2:registered"]) == 0
+    assert "warning: baseline file" in capsys.readouterr().err
+    path.write_text('{"format": "something-else"}')
+    assert main(["baseline", "compare", "g", "--estimator", "blmod2:registered"]) == 2
+    assert "is not a laocheck baseline" in capsys.readouterr().err
+    sys.modules.pop("blmod2", None)
