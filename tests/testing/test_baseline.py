@@ -440,3 +440,14 @@ def test_the_cli_reports_a_version_mismatch_and_a_foreign_file(tmp_path, monkeyp
     assert main(["baseline", "compare", "g", "--estimator", "blmod2:registered"]) == 2
     assert "is not a laocheck baseline" in capsys.readouterr().err
     sys.modules.pop("blmod2", None)
+
+
+def test_a_rewrite_returning_floats_is_same(user_file):
+    """0.0 and Fraction(0), 0.5 and Fraction(1, 2) are the same outcome (dyadic instances)."""
+    class Floats(UserAERRGradient):
+        def reference(self, w, x, y, src):
+            value, seen = super().reference(w, x, y, src)
+            return [float(v) for v in value], seen
+    results = compare_baseline(Floats(2), user_file, claims=CLAIMS)
+    assert {r.instance: r.verdict for r in results if r.instance != "checks"} == {
+        "d3": bl.SAME, "d4": bl.SAME, "w0": bl.SAME}

@@ -136,6 +136,17 @@ def _vec(value):
             for v in np.ravel(np.asarray(value, dtype=object)).tolist()]
 
 
+def _exact_str(value):
+    """An exact number as a fraction string: 0, 0.0 and Fraction(0) are all "0" (a float is
+    converted exactly, so a rewrite returning floats on the dyadic instances matches)."""
+    if isinstance(value, (F, int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        try:
+            return str(F(value))
+        except (ValueError, OverflowError):      # nan, inf: kept as they are
+            return str(value)
+    return str(value)
+
+
 def _fingerprint(est, inst):
     """The exact distributions of one draw on instance ``inst`` (Fractions)."""
     w, x, y = INSTANCES[inst]
@@ -149,7 +160,7 @@ def _fingerprint(est, inst):
     second = F(0)
     for p, v in dist:
         values = np.ravel(np.asarray(v[0], dtype=object))
-        key = json.dumps([str(c) for c in values.tolist()])
+        key = json.dumps([_exact_str(c) for c in values.tolist()])
         outcomes[key] = outcomes.get(key, F(0)) + p
         count = len(v[1])
         attributes[count] = attributes.get(count, F(0)) + p
