@@ -22,11 +22,11 @@ from .._provenance import provenance
 from ..checks import checks
 from ..estimators import specs
 from ..exceptions import InvalidParameterError
-from . import bounds, check, errata, report, verify
+from . import baseline, bounds, check, errata, report, verify
 from ._common import ArgumentParser, Terminated, sigterm_raises, usage_error
 
 #: The modules adding a subcommand, in the order of ``laocheck --help``.
-_COMMAND_MODULES = (verify, check, report, bounds, errata)
+_COMMAND_MODULES = (verify, check, report, bounds, errata, baseline)
 
 EPILOG_LIST = """examples:
   laocheck list                      every estimator and every check, with citations

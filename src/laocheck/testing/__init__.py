@@ -6,6 +6,9 @@
   estimator × check;
 * ``laocheck.testing.plugin`` — the pytest plugin (``--laocheck-seed``, ``--laocheck-budget``,
   ``--laocheck-delta``, the ``laocheck_rng`` fixture, a failure summary);
+* :func:`save_baseline` and :func:`compare_baseline` (``laocheck.testing.baseline``) —
+  regression baselines for an altered sampler: SAME DISTRIBUTION, CHANGED BUT STILL CORRECT or
+  BROKEN per exact instance;
 * ``laocheck.testing.strategies`` — hypothesis strategies for the papers' instances;
 * ``laocheck.testing.instances`` is :mod:`laocheck.estimators.instances`: small dyadic
   (w, x, y) that the Cython kernels (floats) and the literal references (Fractions) see
@@ -15,6 +18,8 @@ from ..estimators import instances
 from ._checks import (PROPERTIES, CheckFailure, Claims, check_estimator, estimator_checks,
                       estimator_checks_generator, resolve_claims)
 from ._pytest import parametrize_with_checks
+from .baseline import BaselineComparison, compare_baseline, save_baseline
 
 __all__ = ["instances", "check_estimator", "estimator_checks", "estimator_checks_generator",
-           "parametrize_with_checks", "resolve_claims", "Claims", "CheckFailure", "PROPERTIES"]
+           "parametrize_with_checks", "resolve_claims", "Claims", "CheckFailure", "PROPERTIES",
+           "save_baseline", "compare_baseline", "BaselineComparison"]

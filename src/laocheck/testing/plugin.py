@@ -4,7 +4,8 @@ Options: ``--laocheck-seed`` (default 0), ``--laocheck-budget`` (``fast`` or ``f
 ``--laocheck-delta`` (each statistical check's false-failure probability, <= 1e-6). Fixtures:
 ``laocheck_rng`` (a ``numpy.random.Generator`` from ``SeedSequence(seed)`` with a spawn key
 derived from the test's node id, so the same seed gives the same numbers whatever runs before),
-``laocheck_options``. A failing laocheck check (``check_estimator``, ``parametrize_with_checks``)
+``laocheck_options``, ``laocheck_baseline`` (compare an estimator with a saved baseline).
+A failing laocheck check (``check_estimator``, ``parametrize_with_checks``)
 adds a section with its citation, figures and the command reproducing it, and the terminal
 summary lists them.
 
@@ -24,6 +25,7 @@ from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from . import _pytest
 from ._checks import CheckFailure
+from .baseline import BROKEN, baseline_path, compare_baseline, save_baseline
 
 _FAILURES_KEY = pytest.StashKey[list]()
 
@@ -74,6 +76,29 @@ def laocheck_rng(request):
     digest = hashlib.sha256(request.node.nodeid.encode("utf-8")).digest()
     key = tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
     return np.random.default_rng(np.random.SeedSequence(_pytest.OPTIONS["seed"], spawn_key=key))
+
+
+@pytest.fixture
+def laocheck_baseline(request):
+    """``laocheck_baseline(estimator, name, claims=None, directory=<rootdir>/laocheck-baselines)``
+    compares ``estimator`` with baseline ``name`` (:func:`laocheck.testing.baseline.
+    compare_baseline`) and returns the comparisons; an AssertionError lists the BROKEN ones. A
+    missing baseline is saved and the test fails once, asking to review and commit it."""
+    def compare(estimator, name, *, claims=None, directory=None):
+        path = baseline_path(name, directory or request.config.rootpath / "laocheck-baselines")
+        o = _pytest.OPTIONS
+        if not path.exists():
+            save_baseline(estimator, path, seed=o["seed"], budget=o["budget"], claims=claims,
+                          delta=o["delta"])
+            pytest.fail(f"laocheck baseline {name!r} did not exist; written to {path}: review "
+                        "it, commit it and run again.")
+        results = compare_baseline(estimator, path, seed=o["seed"], claims=claims,
+                                   delta=o["delta"])
+        broken = [r for r in results if r.verdict == BROKEN]
+        assert not broken, f"baseline {name!r}: BROKEN " + "; ".join(
+            f"{r.instance}: claim {r.claim}, counterexample {r.counterexample}" for r in broken)
+        return results
+    return compare
 
 
 def _reproduce(nodeid):
