@@ -2,13 +2,15 @@
 
 Subcommands: ``list`` (the estimators with their budgets and citations, and the registered checks
 with theirs) here, and one module of this package per other command (``verify``, ``check``,
-``report``, ``bounds``, ``errata``; ``_common`` holds what they share): each has ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the
-exit status).
+``report``, ``bounds``, ``errata``, ``baseline``; ``_common`` holds what they share): each has
+``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the exit
+status).
 
-Exit status: 0 on success, 1 when a check FAILs (``verify``, ``check``), 2 on a usage error (one line on stderr, before any work: bad
-arguments, an output path that cannot be written, a pattern that matches nothing), 130 after
-Ctrl-C and 143 after SIGTERM (one line saying what was finished), 141 when the reader of
-standard output went away.
+Exit status: 0 on success, 1 when a check FAILs (``verify``, ``check``) or a baseline comparison
+finds the sampler BROKEN (``baseline compare``), 2 on a usage error (one line on stderr, before
+any work: bad arguments, an output path that cannot be written, a pattern that matches nothing),
+130 after Ctrl-C and 143 after SIGTERM (one line saying what was finished), 141 when the reader
+of standard output went away.
 """
 
 import argparse
