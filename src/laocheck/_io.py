@@ -19,6 +19,19 @@ from .exceptions import InvalidParameterError
 __all__ = ["atomic_directory", "check_output_path", "write_json_atomic", "write_text_atomic"]
 
 
+def _umask():
+    """The process umask (read by setting and restoring it: os has no getter)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _give_default_mode(path, *, directory=False):
+    """mkstemp/mkdtemp create 0600/0700 entries; a result file or report directory gets the
+    mode ``open``/``mkdir`` would give it (0666/0777 less the umask), so others can read it."""
+    os.chmod(path, (0o777 if directory else 0o666) & ~_umask())
+
+
 def check_output_path(name, path):
     """Validate an output path before any work: its directory exists and is writable, and the
     path is not a directory. Returns a :class:`pathlib.Path`; ``"-"`` (stdout) passes through."""
@@ -48,6 +61,7 @@ def write_text_atomic(path, text):
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        _give_default_mode(tmp)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -81,6 +95,7 @@ def atomic_directory(path):
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent))
     try:
         yield tmp
+        _give_default_mode(tmp, directory=True)
         old = None
         if path.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=parent))
