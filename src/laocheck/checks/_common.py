@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from fractions import Fraction as F
 
 import numpy as np
 
 from .. import estimators, stats
 from ..estimators import Moments
+from ..estimators.instances import INSTANCES, as_float
 from ..stats.exact import enumerate_outcomes
 from ._registry import Result, Status
 
-__all__ = ["exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
+__all__ = ["sampler_matches_exact", "exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
            "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict",
            "is_laocheck_estimator", "estimator_params"]
 
@@ -41,6 +43,53 @@ def estimator_params(est):
     except Exception:                        # a user's params property that fails: none
         return {}
 
+
+
+def _outcome_key(value):
+    return tuple(np.asarray(value, dtype=float).ravel().tolist())
+
+
+def sampler_matches_exact(ctx, estimator, reference, instance, figures=None):
+    """Does ``estimator.sample`` draw from the exact distribution of ``reference`` (a literal
+    box, enumerated by :func:`exact_distribution`) on ``INSTANCES[instance]``?
+
+    Outcomes are (value, number of attributes read); each distinct sampled value is matched to
+    the exact support point it equals up to rounding (1e-9 relative: exact values are
+    Fractions), attribute counts exactly; then a multinomial test at ``ctx.delta``. Shared by
+    the catalog's ``kernel_matches_reference`` checks and ``laocheck.testing``'s."""
+    w, x, y = INSTANCES[instance]
+    probs = Counter()
+    for p, v in exact_distribution(reference, w, x, y):
+        probs[(_outcome_key(v[0]), len(v[1]))] += p
+    keys = sorted(probs)
+    support = np.array([k[0] for k in keys], dtype=float).reshape(len(keys), -1)
+    support_att = np.array([k[1] for k in keys])
+    wf, xf, yf = as_float(INSTANCES[instance])
+    n = ctx.n(50_000, 2_000_000)
+    draws = estimator.sample(wf, xf, yf, n=n, rng=ctx.rng)
+    values = np.asarray(draws.values, dtype=float).reshape(n, -1)
+    rows, inverse = np.unique(np.c_[values, np.asarray(draws.attributes)], axis=0,
+                              return_inverse=True)
+    counts = np.zeros(len(keys), dtype=np.int64)
+    figures = {"n": n, "categories": len(keys), **(figures or {})}
+    for r, row in enumerate(rows):
+        close = np.all(np.abs(support - row[:-1]) <= 1e-9 * (1 + np.abs(support)), axis=1) & \
+            (support_att == row[-1])
+        if not close.any():
+            return Result(Status.FAIL, figures,
+                          counterexample={"impossible_outcome": row[:-1].tolist(),
+                                          "attributes": int(row[-1])})
+        counts[int(np.argmax(close))] += int(np.sum(inverse.ravel() == r))
+    p = np.array([float(probs[k]) for k in keys])
+    test = stats.multinomial_test(counts, p / p.sum(), delta=ctx.delta)
+    figures.update({"test": test.status, "worst_discrepancy": float(test.worst_discrepancy)})
+    detect = f"a category probability off by more than {float(test.detectable):.3g}"
+    if test.status == "PASS":
+        return Result(Status.PASS, figures, detectable=detect)
+    return Result(Status.FAIL, figures, detectable=detect,
+                  counterexample={"category": str(keys[test.worst_category]),
+                                  "claimed": float(p[test.worst_category]),
+                                  "observed": float(counts[test.worst_category] / n)})
 
 def exact_distribution(est, w, x, y, **kw):
     """Exact distribution of one draw of ``est.reference`` on the Fraction instance."""

@@ -31,10 +31,10 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from .. import estimators, stats
+from .. import estimators
 from ..estimators.instances import INSTANCES, as_float, params_for
 from ._common import (draw_moments, estimator_params, exact_distribution, exact_mean, fstr,
-                      mc_mean_verdict)
+                      mc_mean_verdict, sampler_matches_exact)
 from ._registry import Result, Status, register
 
 INSTANCE = "d4"
@@ -147,50 +147,10 @@ def check_budget(ctx, *, estimator, spec):
     return Result(Status.FAIL, figures, counterexample={"attributes": worst, "budget": budget})
 
 
-def _key(value):
-    return tuple(np.asarray(value, dtype=float).ravel().tolist())
-
-
 def check_kernel_matches_reference(ctx, *, estimator, spec):
     """The kernel samples the distribution of the literal box (HK12 Alg. 1-2, KS15 Alg. 1/3,
     CB11 Fig. 1-2), by a multinomial test at δ against the exact enumeration."""
-    w, x, y = INSTANCES[INSTANCE]
-    ref = _literal(spec, estimator)
-    dist = exact_distribution(ref, w, x, y)
-    probs = Counter()
-    for p, v in dist:
-        probs[(_key(v[0]), len(v[1]))] += p
-    keys = sorted(probs)
-    support = np.array([k[0] for k in keys], dtype=float).reshape(len(keys), -1)
-    support_att = np.array([k[1] for k in keys])
-    wf, xf, yf = as_float(INSTANCES[INSTANCE])
-    n = ctx.n(50_000, 2_000_000)
-    draws = estimator.sample(wf, xf, yf, n=n, rng=ctx.rng)
-    values = np.asarray(draws.values, dtype=float).reshape(n, -1)
-    rows, inverse = np.unique(np.c_[values, np.asarray(draws.attributes)], axis=0,
-                              return_inverse=True)
-    counts = np.zeros(len(keys), dtype=np.int64)
-    figures = {"n": n, "categories": len(keys)}
-    # each distinct kernel outcome is matched to the support point of the exact distribution
-    # it equals up to floating-point rounding (1e-9 relative): exact values are Fractions
-    for r, row in enumerate(rows):
-        close = np.all(np.abs(support - row[:-1]) <= 1e-9 * (1 + np.abs(support)), axis=1) & \
-            (support_att == row[-1])
-        if not close.any():
-            return Result(Status.FAIL, figures,
-                          counterexample={"impossible_outcome": row[:-1].tolist(),
-                                          "attributes": int(row[-1])})
-        counts[int(np.argmax(close))] += int(np.sum(inverse.ravel() == r))
-    p = np.array([float(probs[k]) for k in keys])
-    test = stats.multinomial_test(counts, p / p.sum(), delta=ctx.delta)
-    figures.update({"test": test.status, "worst_discrepancy": float(test.worst_discrepancy)})
-    detect = f"a category probability off by more than {float(test.detectable):.3g}"
-    if test.status == "PASS":
-        return Result(Status.PASS, figures, detectable=detect)
-    return Result(Status.FAIL, figures, detectable=detect,
-                  counterexample={"category": str(keys[test.worst_category]),
-                                  "claimed": float(p[test.worst_category]),
-                                  "observed": float(counts[test.worst_category] / n)})
+    return sampler_matches_exact(ctx, estimator, _literal(spec, estimator), INSTANCE)
 
 
 def check_scaling(ctx, *, estimator, spec):

@@ -39,7 +39,8 @@ import numpy as np
 
 from .. import bounds, stats
 from ..checks import Check, Result, Status, run
-from ..checks._common import draw_moments, exact_distribution, exact_mean, fstr, mc_mean_verdict
+from ..checks._common import (draw_moments, exact_distribution, exact_mean, fstr,
+                               mc_mean_verdict, sampler_matches_exact)
 from ..estimators import EstimatorSpec
 from ..estimators.instances import INSTANCES, as_float
 from ..exceptions import InvalidParameterError
@@ -348,49 +349,13 @@ def check_budget(ctx, *, estimator, claims, instances):
                   f"mean − lower bound = {float(att.mean() - iv.low):.3g}")
 
 
-def _key(value):
-    return tuple(np.asarray(value, dtype=float).ravel().tolist())
-
-
 def check_kernel_matches_reference(ctx, *, estimator, claims, instances):
     """The sampler draws from the exact distribution of its own reference (multinomial test at
     δ, values matched to 1e-9 relative, attribute counts exactly)."""
     if not instances:
         return _nothing({"instances_checked": 0}, "no exact instance fits the estimator")
     inst = "d4" if "d4" in instances else instances[0]
-    w, x, y = INSTANCES[inst]
-    probs = Counter()
-    for p, v in exact_distribution(estimator, w, x, y):
-        probs[(_key(v[0]), len(v[1]))] += p
-    keys = sorted(probs)
-    support = np.array([k[0] for k in keys], dtype=float).reshape(len(keys), -1)
-    support_att = np.array([k[1] for k in keys])
-    wf, xf, yf = as_float(INSTANCES[inst])
-    n = ctx.n(50_000, 2_000_000)
-    draws = estimator.sample(wf, xf, yf, n=n, rng=ctx.rng)
-    values = np.asarray(draws.values, dtype=float).reshape(n, -1)
-    rows, inverse = np.unique(np.c_[values, np.asarray(draws.attributes)], axis=0,
-                              return_inverse=True)
-    counts = np.zeros(len(keys), dtype=np.int64)
-    figures = {"n": n, "categories": len(keys), "instance": inst}
-    for r, row in enumerate(rows):
-        close = np.all(np.abs(support - row[:-1]) <= 1e-9 * (1 + np.abs(support)), axis=1) & \
-            (support_att == row[-1])
-        if not close.any():
-            return Result(Status.FAIL, figures,
-                          counterexample={"impossible_outcome": row[:-1].tolist(),
-                                          "attributes": int(row[-1])})
-        counts[int(np.argmax(close))] += int(np.sum(inverse.ravel() == r))
-    p = np.array([float(probs[k]) for k in keys])
-    test = stats.multinomial_test(counts, p / p.sum(), delta=ctx.delta)
-    figures.update({"test": test.status, "worst_discrepancy": float(test.worst_discrepancy)})
-    detect = f"a category probability off by more than {float(test.detectable):.3g}"
-    if test.status == "PASS":
-        return Result(Status.PASS, figures, detectable=detect)
-    return Result(Status.FAIL, figures, detectable=detect,
-                  counterexample={"category": str(keys[test.worst_category]),
-                                  "claimed": float(p[test.worst_category]),
-                                  "observed": float(counts[test.worst_category] / n)})
+    return sampler_matches_exact(ctx, estimator, estimator, inst, {"instance": inst})
 
 
 def check_second_moment(ctx, *, estimator, claims, instances):
