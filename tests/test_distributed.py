@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed")   # in the `test` extra: installed in CI
+dask = pytest.importorskip("dask")
 
 from laocheck import _execution  # noqa: E402
+from laocheck._provenance import provenance  # noqa: E402
 from laocheck.checks import Result, Status, _registry, register  # noqa: E402
 from laocheck.cli import main  # noqa: E402
 from laocheck.cli.verify import _failed_record, results_path  # noqa: E402
@@ -83,6 +85,52 @@ def test_verify_on_the_cluster_gives_the_local_records(cluster, local_run, tmp_p
     lines = results_path(path).read_text().splitlines()
     logged = {json.loads(line)["result"]["id"] for line in lines}
     assert logged == {r["id"] for r in local["checks"]}
+
+
+def test_verify_of_all_of_hk12_on_the_cluster_gives_the_local_records(cluster, tmp_path):
+    """`laocheck verify --only 'HK12.*'` (every HK12 check, ~45 CPU-seconds): the cluster's JSON
+    equals this machine's (``--jobs 2``), timings and the command line aside."""
+    local, remote = tmp_path / "local.json", tmp_path / "dask.json"
+    argv = ["verify", "--no-progress", "--only", "HK12.*", "--json"]
+    assert main(argv + [str(local), "--jobs", "2"]) == 0
+    assert main(argv + [str(remote), "--scheduler", cluster.scheduler_address]) == 0
+    a, b = _strip(_load(local)), _strip(_load(remote))
+    assert len(a["checks"]) >= 80 and all(r["id"].startswith("HK12.") for r in a["checks"])
+    assert {r["status"] for r in a["checks"]} == {"PASS", "ERRATUM"}
+    assert a["run"].pop("jobs") == 2 and b["run"].pop("jobs") == 1
+    assert a == b
+
+
+def test_bounds_and_report_on_the_cluster_give_the_local_numbers(cluster, tmp_path, capsys):
+    """`laocheck bounds --scheduler` and `laocheck report bounds --scheduler`: the replicates
+    run on the cluster, the numbers are this machine's."""
+    small = ["--d", "12", "--m", "150", "--R", "4", "--no-progress", "--json"]
+    local, remote = tmp_path / "b_local.json", tmp_path / "b_dask.json"
+    assert main(["bounds", *small, str(local)]) == 0
+    assert main(["bounds", *small, str(remote), "--scheduler", cluster.scheduler_address]) == 0
+    a, b = _strip_command(_load(local)), _strip_command(_load(remote))
+    assert sum(r.get("status") == "ok" for r in a["theorems"]) >= 5
+    assert a == b
+    tasks_before = _tasks_run(cluster)
+    report = ["report", "bounds", "--budget", "tiny", "--no-progress", "--out"]
+    assert main(report + [str(tmp_path / "r_local")]) == 0
+    assert main(report + [str(tmp_path / "r_dask"), "--scheduler",
+                          cluster.scheduler_address]) == 0
+    assert _tasks_run(cluster) > tasks_before          # the report's runs went to the cluster
+    docs = [_load(tmp_path / out / "bounds" / "report.json") for out in ("r_local", "r_dask")]
+    assert _without_timings(docs[0]["data"]) == _without_timings(docs[1]["data"])
+    capsys.readouterr()
+
+
+def _strip_command(doc):
+    doc = _without_timings(doc)
+    doc["provenance"].pop("command")
+    return doc
+
+
+def _tasks_run(cluster):
+    """Tasks the cluster's scheduler has seen (its task-prefix counters, all states)."""
+    return sum(sum(tp.state_counts.values()) for tp in cluster.scheduler.task_prefixes.values())
 
 
 def test_the_environment_variable_selects_the_cluster(cluster, local_run, tmp_path,
@@ -284,6 +332,19 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch, tmp_path, capsys
     assert "dask scheduler" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("argv", [["bounds", "--d", "5", "--R", "2"],
+                                  ["report", "rho", "--budget", "tiny"]])
+def test_bounds_and_report_check_the_scheduler_before_any_work(argv, monkeypatch, tmp_path,
+                                                               capsys):
+    monkeypatch.setattr(_execution, "CONNECT_TIMEOUT", 1)
+    out = ["--out", str(tmp_path / "r")] if argv[0] == "report" else []
+    code = main(argv + out + ["--no-progress", "--scheduler", "tcp://127.0.0.1:9"])
+    assert code == 3
+    err = capsys.readouterr().err
+    assert err.startswith(f"laocheck {argv[0]}: error: cannot reach the Dask scheduler")
+    assert "Traceback" not in err and not (tmp_path / "r").exists()
+
+
 def test_losing_the_scheduler_mid_run_is_a_clear_error():
     small = distributed.LocalCluster(host="127.0.0.1", n_workers=1, threads_per_worker=1,
                                      processes=False, protocol="tcp://", dashboard_address=None)
@@ -299,3 +360,10 @@ def test_losing_the_scheduler_mid_run_is_a_clear_error():
             small.sync(worker.close, timeout=1)
         with contextlib.suppress(TimeoutError):               # its scheduler is already gone
             small.close(timeout=2)
+
+
+def test_provenance_names_the_dask_versions():
+    """Every JSON laocheck writes says which dask and distributed ran it (None when absent)."""
+    versions = provenance()["versions"]
+    assert versions["distributed"] == distributed.__version__
+    assert versions["dask"] == dask.__version__

@@ -17,7 +17,8 @@ from ._version import __version__
 
 __all__ = ["provenance", "git_commit"]
 
-_PACKAGES = ("numpy", "scipy", "sympy", "scikit-learn", "joblib", "hypothesis", "matplotlib")
+_PACKAGES = ("numpy", "scipy", "sympy", "scikit-learn", "joblib", "hypothesis", "matplotlib", "dask",
+             "distributed")
 
 
 def _version_of(package):
@@ -40,7 +41,8 @@ def git_commit():
 
 
 def provenance(*, seed=None, budget=None, command=None, **extra):
-    """A JSON-ready dict: laocheck's version and commit, the Python and library versions, the
+    """A JSON-ready dict: laocheck's version and commit, the Python and library versions (None
+    for one that is not installed, such as the optional dask and distributed), the
     machine (architecture, processor, CPU count, platform), and the run's seed, budget and
     command line when given; ``extra`` items are added as they are."""
     out = {

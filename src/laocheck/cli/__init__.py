@@ -23,6 +23,7 @@ from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import checks
 from ..estimators import specs
+from .._execution import SchedulerError
 from ..exceptions import InvalidParameterError
 from . import baseline, bounds, check, errata, report, verify
 from ._common import ArgumentParser, Terminated, sigterm_raises, usage_error
@@ -149,6 +150,9 @@ def main(argv=None):
             return args.func(args)
     except InvalidParameterError as exc:          # a usage error found before any work
         return usage_error(prog, str(exc))
+    except SchedulerError as exc:                 # the Dask scheduler unreachable or lost
+        sys.stderr.write(f"{prog}: error: {exc}\n")
+        return 3
     except KeyboardInterrupt as exc:              # Ctrl-C, or SIGTERM (Terminated)
         signal_name = "SIGTERM" if isinstance(exc, Terminated) else "Ctrl-C"
         finished = getattr(exc, "finished", None) or "nothing was written"

@@ -5,6 +5,9 @@
 * :class:`Terminated` (a ``KeyboardInterrupt``): raised in the main thread on SIGTERM, so a
   terminated run unwinds like Ctrl-C: joblib aborts and shuts its workers down, no
   half-written file is left. ``laocheck`` exits 130 after Ctrl-C and 143 after SIGTERM.
+* :func:`add_scheduler_option` and :func:`reach_scheduler`: ``--scheduler ADDRESS`` (a Dask
+  cluster, or ``$LAOCHECK_SCHEDULER``), checked by connecting once before any work; an
+  unreachable scheduler is :class:`laocheck._execution.SchedulerError`, exit status 3.
 * :func:`progress`: a rich progress line on stderr (counts, elapsed time, ETA) that updates in
   place on a terminal; when stderr is not a terminal (CI logs, pipes) rich prints only the
   final state, once, without carriage returns.
@@ -20,7 +23,10 @@ from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
-__all__ = ["ArgumentParser", "Terminated", "sigterm_raises", "progress", "usage_error"]
+from .._execution import ENV_SCHEDULER, DaskExecutor, scheduler_address
+
+__all__ = ["ArgumentParser", "Terminated", "sigterm_raises", "progress", "usage_error",
+           "add_scheduler_option", "reach_scheduler"]
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -52,6 +58,27 @@ class sigterm_raises:
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
         return False
+
+
+def add_scheduler_option(parser, what):
+    """Add ``--scheduler ADDRESS``: run ``what`` on a Dask cluster instead of this machine."""
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS", default=None,
+        help=f"run {what} on the Dask cluster of this scheduler (needs "
+        "laocheck[distributed]; --jobs is then ignored); the results are identical to a local "
+        f"run. Default: ${ENV_SCHEDULER} if set, else this machine (--jobs).")
+
+
+def reach_scheduler(scheduler):
+    """The Dask scheduler address the run will use (``scheduler``, else
+    ``$LAOCHECK_SCHEDULER``), after connecting to it once, or None (this machine). Raises
+    :class:`laocheck._execution.SchedulerError` (unreachable) or
+    :class:`laocheck.exceptions.InvalidParameterError` (distributed not installed) before any
+    work is done."""
+    address = scheduler_address(scheduler)
+    if address is not None:
+        DaskExecutor(address).close()
+    return address
 
 
 def usage_error(prog, message):

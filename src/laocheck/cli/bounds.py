@@ -19,7 +19,7 @@ from ..exceptions import InvalidParameterError
 from ..experiments.rho import rho_of_dataset, rho_table
 from ..experiments.theorems import THEOREMS, run_bounds
 from ..stats import DEFAULT_DELTA
-from ._common import progress
+from ._common import add_scheduler_option, progress, reach_scheduler
 from .verify import MAX_JOBS
 
 __all__ = ["add_parser"]
@@ -127,6 +127,7 @@ def _cmd(args):
         if args.json is not None:
             _write_json(args.json, {"rho": rows, "datasets": extra}, args)
         return 0
+    scheduler = reach_scheduler(args.scheduler)
     with progress("bounds", len(THEOREMS), not args.no_progress) as bar:
         started = []
 
@@ -137,7 +138,7 @@ def _cmd(args):
 
         rows = run_bounds(d=args.d, k=args.k, m=args.m, B=args.B, R=args.R, alpha=args.alpha,
                           seed=args.seed, delta=args.delta, n_jobs=args.jobs, kind=args.dist,
-                          progress=advance)
+                          progress=advance, scheduler=scheduler)
         if started:
             bar.advance(started[-1])
     if args.json != "-":
@@ -179,6 +180,7 @@ def add_parser(subparsers):
                    help=f"interval miscoverage, 0 < delta < 1. Default: {DEFAULT_DELTA:g}.")
     p.add_argument("--jobs", type=_int_at_least("--jobs", 1, MAX_JOBS), default=1,
                    help=f"joblib workers, 1 to {MAX_JOBS} (same numbers for any). Default: 1.")
+    add_scheduler_option(p, "the theorems' runs")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress line on stderr. Default: shown.")
     p.add_argument("--rho", action="store_true",

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..checks import get
 from ..exceptions import InvalidParameterError
 from ..report import KINDS, SPECS_DIR, Context, build_report, find_specs, stderr_progress
-from ._common import progress as progress_line
+from ._common import add_scheduler_option, progress as progress_line, reach_scheduler
 from .verify import _jobs, _seed, run_catalog
 
 __all__ = ["add_parser"]
@@ -49,6 +49,7 @@ def add_parser(subparsers):
     p.add_argument("--seed", type=_seed, default=0, help="root seed. Default: 0.")
     p.add_argument("--jobs", type=_jobs, default=1,
                    help="parallel workers (joblib); results do not depend on it. Default: 1.")
+    add_scheduler_option(p, "the reports' runs and checks")
     p.add_argument("--from", dest="from_json", metavar="PATH", default=None,
                    help="a `laocheck verify --json` file: the verification report renders it "
                    "instead of running the checks. Default: run them.")
@@ -63,12 +64,12 @@ def add_parser(subparsers):
     return p
 
 
-def _runner(jobs, show):
-    """Catalog checks through ``laocheck verify``'s runner (joblib, a progress bar)."""
+def _runner(jobs, show, scheduler=None):
+    """Catalog checks through ``laocheck verify``'s runner (joblib or Dask, a progress bar)."""
     def run_checks(ids, seed, budget):
         with progress_line("report: checks", len(ids), show) as bar:
             return run_catalog([get(i) for i in ids], seed, budget, jobs,
-                               lambda rec, **_: bar.advance(rec.id))
+                               lambda rec, **_: bar.advance(rec.id), scheduler=scheduler)
     return run_checks
 
 
@@ -95,11 +96,13 @@ def cmd_report(args):
     except InvalidParameterError as exc:
         sys.stderr.write(f"laocheck report: error: {exc}\n")
         return 2
+    scheduler = reach_scheduler(args.scheduler)
     for spec in specs:
         start = time.perf_counter()
         progress = (lambda text: None) if args.no_progress else stderr_progress(spec.name)
         ctx = Context(seed=args.seed, budget=args.budget, jobs=args.jobs, progress=progress,
-                      run_checks=_runner(args.jobs, not args.no_progress))
+                      scheduler=scheduler,
+                      run_checks=_runner(args.jobs, not args.no_progress, scheduler))
         built = build_report(spec, out, budget=args.budget, ctx=ctx,
                              from_doc=from_doc if spec.kind == "verification" else None)
         print(f"{spec.name}: {built.path / 'index.html'} ({len(built.figures)} figures, "

@@ -24,13 +24,13 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from .._execution import ENV_SCHEDULER, ResultLog, SchedulerError, executor, scheduler_address
+from .._execution import ResultLog, SchedulerError, executor, scheduler_address
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import (BUDGETS, DEFAULT_DELTA, CheckRecord, Result, Status, checks, errata, get,
                       run)
 from ..exceptions import InvalidParameterError
-from ._common import progress as progress_line
+from ._common import add_scheduler_option, progress as progress_line
 
 EPILOG = """examples:
   laocheck verify                         the whole catalog, fast budget, seed 0
@@ -71,11 +71,7 @@ def add_parser(subparsers):
     p.add_argument("--no-progress", action="store_true",
                    help="no progress line on stderr. Default: shown (updated in place on a "
                    "terminal, printed once at the end otherwise).")
-    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="run the checks on the Dask cluster of this scheduler (needs "
-                   "laocheck[distributed]; --jobs is then ignored); the results are identical "
-                   "to a local run. "
-                   f"Default: ${ENV_SCHEDULER} if set, else this machine (--jobs).")
+    add_scheduler_option(p, "the checks")
     p.add_argument("--resume", action="store_true",
                    help="with --json PATH: reuse the records already in PATH's results log "
                    "(PATH.results.jsonl, written as checks finish) for the same check, seed, "

@@ -97,10 +97,11 @@ def _finite(x):
 
 
 def sweep(theorem, variable, values, *, d=100, k=4, m=2000, B=1.0, R=50, delta=DEFAULT_DELTA,
-          seed=0, kind="hard", alpha=-1.0, n_jobs=1, progress=None):
+          seed=0, kind="hard", alpha=-1.0, n_jobs=1, progress=None, scheduler=None):
     """Run ``theorem`` (:data:`laocheck.experiments.theorems.THEOREMS`) at each of ``values``
     of ``variable`` ('m', 'd' or 'k'), the others at ``d``, ``k``, ``m``; R replicates per
-    point, intervals at ``delta``. ``progress(text)`` is called after each point."""
+    point, intervals at ``delta``. ``progress(text)`` is called after each point. ``n_jobs``,
+    ``scheduler``: where the replicates run (:func:`laocheck.experiments.replicate`)."""
     if theorem not in THEOREMS:
         raise InvalidParameterError(f"`theorem` must be one of {sorted(THEOREMS)}; got {theorem!r}.")
     if variable not in VARIABLES:
@@ -117,7 +118,7 @@ def sweep(theorem, variable, values, *, d=100, k=4, m=2000, B=1.0, R=50, delta=D
     for value, child in zip(values, child_seeds(seed, len(values))):
         cfg = dict(base, **{variable: value})
         comp, figs = run_theorem(theorem, B=B, R=R, delta=delta, seed=child, n_jobs=n_jobs,
-                                 alpha=alpha, kind=kind, **cfg)
+                                 alpha=alpha, kind=kind, scheduler=scheduler, **cfg)
         comps.append(comp)
         points.append(SweepPoint(value=float(value), d=cfg["d"], k=cfg["k"], m=cfg["m"],
                                  bound=float(comp.bound), mean=comp.mean,
@@ -179,9 +180,10 @@ class StepTuning:
 
 def tune_step(theorem, *, d=100, k=4, m=2000, B=1.0, R_tune=20, R_eval=50,
               delta=DEFAULT_DELTA, seed=0, multipliers=DEFAULT_MULTIPLIERS, kind="hard",
-              alpha=-1.0, n_jobs=1):
+              alpha=-1.0, n_jobs=1, scheduler=None):
     """Tune ``theorem``'s step size over ``multipliers`` × the theory η on R_tune replicates,
-    then evaluate the theory and the tuned step on R_eval independent replicates."""
+    then evaluate the theory and the tuned step on R_eval independent replicates (``n_jobs``,
+    ``scheduler``: where, :func:`laocheck.experiments.replicate`)."""
     if theorem not in TUNABLE:
         raise InvalidParameterError(
             f"`theorem` must be one of {TUNABLE} (a single step size eta); got {theorem!r}.")
@@ -200,14 +202,14 @@ def tune_step(theorem, *, d=100, k=4, m=2000, B=1.0, R_tune=20, R_eval=50,
     for c in multipliers:
         s = type(spec)(spec.cls, dict(spec.params, eta=c * eta))
         excess, _ = replicate(s, dist, m, norm=norm, B=B, R=R_tune, seed=tune_seed,
-                              n_jobs=n_jobs)
+                              n_jobs=n_jobs, scheduler=scheduler)
         means.append(float(np.mean(excess)))
     best = multipliers[int(np.argmin(means))]
     theory = compare(theorem, spec, dist, m, bound, norm=norm, B=B, R=R_eval, delta=delta,
-                     seed=eval_seed, n_jobs=n_jobs)
+                     seed=eval_seed, n_jobs=n_jobs, scheduler=scheduler)
     tuned = compare(theorem, type(spec)(spec.cls, dict(spec.params, eta=best * eta)), dist, m,
                     bound, norm=norm, B=B, R=R_eval, delta=delta, seed=eval_seed,
-                    n_jobs=n_jobs)
+                    n_jobs=n_jobs, scheduler=scheduler)
     return StepTuning(theorem=theorem, d=dist.d, k=k, m=m, B=float(B), kind=kind,
                       distribution=dist.name, bound=float(bound), theory_eta=eta,
                       multipliers=multipliers, R_tune=R_tune, tune_means=tuple(means),

@@ -230,8 +230,12 @@ def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):
 
 
 def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=DEFAULT_DELTA, seed=0, n_jobs=1,
-                alpha=-1.0, kind="powerlaw", distribution=None):
-    """Compare ``theorem``'s bound with R runs of its algorithm; returns (Comparison, figures)."""
+                alpha=-1.0, kind="powerlaw", distribution=None, scheduler=None):
+    """Compare ``theorem``'s bound with R runs of its algorithm; returns (Comparison, figures).
+
+    ``n_jobs``, ``scheduler``: where the replicates run (this machine, or the Dask cluster of a
+    scheduler address; see :func:`laocheck.experiments.replicate`); the numbers do not depend
+    on them."""
     if theorem not in THEOREMS:
         raise InvalidParameterError(f"`theorem` must be one of {sorted(THEOREMS)}; got {theorem!r}.")
     if theorem == "HK12.Thm4.4":
@@ -241,7 +245,8 @@ def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=DEFAULT_DELTA
     norm = THEOREMS[theorem][0]
     runs_seed, step_seed = child_seeds(seed, 2)
     comp = compare(theorem, spec, dist, m, bound, norm=norm, B=B, R=R, delta=delta,
-                   seed=runs_seed, n_jobs=n_jobs, loss=LOSS.get(theorem, "half"))
+                   seed=runs_seed, n_jobs=n_jobs, loss=LOSS.get(theorem, "half"),
+                   scheduler=scheduler)
     sol = dist.minimizer(norm, B)
     figs.update(comp.figures())
     if theorem in ("KS15.Thm3.12", "KS15.Thm4.7"):
@@ -251,9 +256,10 @@ def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=DEFAULT_DELTA
 
 
 def run_bounds(d=100, k=4, m=2000, B=1.0, R=50, alpha=-1.0, seed=0, delta=DEFAULT_DELTA, n_jobs=1,
-               kind="powerlaw", progress=None):
+               kind="powerlaw", progress=None, scheduler=None):
     """Every section-3 theorem: bound, empirical excess risk with interval, ratio (dict rows);
-    ``progress`` (optional) is called with each theorem's name before it runs."""
+    ``progress`` (optional) is called with each theorem's name before it runs; ``n_jobs``,
+    ``scheduler`` as in :func:`run_theorem`."""
     rows = []
     avail = available()
     for t in THEOREMS:
@@ -264,7 +270,7 @@ def run_bounds(d=100, k=4, m=2000, B=1.0, R=50, alpha=-1.0, seed=0, delta=DEFAUL
             continue
         try:
             comp, figs = run_theorem(t, d=d, k=k, m=m, B=B, R=R, delta=delta, seed=seed,
-                                     n_jobs=n_jobs, alpha=alpha, kind=kind)
+                                     n_jobs=n_jobs, alpha=alpha, kind=kind, scheduler=scheduler)
         except InvalidParameterError as exc:
             rows.append({"theorem": t, "status": "not run", "reason": str(exc)})
             continue

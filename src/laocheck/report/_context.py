@@ -1,5 +1,6 @@
-"""What a report's data collection gets from its caller: seed, budget, workers, progress and
-the function that runs catalog checks (``laocheck report`` passes its parallel runner)."""
+"""What a report's data collection gets from its caller: seed, budget, workers (``jobs`` here,
+or the Dask cluster of ``scheduler``), progress and the function that runs catalog checks
+(``laocheck report`` passes its parallel runner)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ class Context:
     seed: int = 0
     budget: str = "fast"
     jobs: int = 1
+    scheduler: str | None = None
     progress: Callable = field(default=_quiet)
     run_checks: Callable = field(default=run_checks_serially)
 

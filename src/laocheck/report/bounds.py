@@ -59,6 +59,7 @@ def collect(settings, ctx):
     delta = float(settings.get("delta", DEFAULT_DELTA))
     kind = settings.get("dist", "hard")
     common = dict(B=cfg["B"], R=cfg["R"], delta=delta, kind=kind, n_jobs=ctx.jobs,
+                  scheduler=ctx.scheduler,
                   alpha=float(settings.get("alpha", -1.0)), progress=ctx.progress)
     base = dict(d=cfg["d"], k=cfg["k"], m=cfg["m"])
     m_sweeps, not_run = {}, {}
@@ -87,7 +88,8 @@ def collect(settings, ctx):
         ctx.progress(f"{t} step size tuning")
         steps[t] = tune_step(t, **base, B=cfg["B"], R_tune=settings["R_tune"],
                              R_eval=settings["R_eval"], delta=delta, kind=kind,
-                             seed=ctx.task_seed(f"bounds.tune.{t}"), n_jobs=ctx.jobs).to_dict()
+                             seed=ctx.task_seed(f"bounds.tune.{t}"), n_jobs=ctx.jobs,
+                             scheduler=ctx.scheduler).to_dict()
     ids = list(settings.get("errata", []))
     ctx.progress(f"errata checks {', '.join(ids)}")
     records = ctx.run_checks(ids, ctx.seed, settings.get("checks_budget", "fast")) if ids else []
