@@ -137,13 +137,13 @@ def check_vector(name, value, *, d=None, d_name="d"):
     return arr
 
 
-def check_nonnegative_vector(name, value, *, d=None):
-    """A finite 1-d array with entries >= 0 and a positive sum."""
+def check_nonnegative_vector(name, value, *, d=None, positive_sum=True):
+    """A finite 1-d array with entries >= 0 and (unless ``positive_sum=False``) a positive sum."""
     arr = check_vector(name, value, d=d)
     if np.any(arr < 0):
         bad = int(np.flatnonzero(arr < 0)[0])
         raise InvalidParameterError(f"`{name}` must be >= 0 entrywise; got {name}[{bad}]={arr[bad]}.")
-    if not arr.sum() > 0:
+    if positive_sum and not arr.sum() > 0:
         raise InvalidParameterError(f"`{name}` must have a positive sum; got all zeros.")
     return arr
 

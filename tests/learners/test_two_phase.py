@@ -145,3 +145,24 @@ def test_partial_fit_without_n_total_splits_the_first_batch():
     b.partial_fit(X[400:], y[400:])
     np.testing.assert_array_equal(a.coef_, b.coef_)
     assert a.n_steps_ == 600 and a.moments_.shape == (D,)
+
+
+@pytest.mark.parametrize("Model", [TwoPhaseDDAERR, TwoPhaseDDAELR])
+def test_a_phase_one_that_sees_only_zeros_gives_the_epsilon_only_phase_two(Model):
+    """KS15 Alg. 2/4 on sparse data: when no attribute phase 1 reads is nonzero, the estimate
+    A is 0 and lines 11-12 still define phase 2 (q_i ∝ √(13ε/6), resp. 13ε/6: uniform;
+    H = ‖(10/3)ε‖_{1/2} = d²·(10/3)ε, KS15 Lemma 3.11); laocheck used to reject A = 0."""
+    lasso = Model is TwoPhaseDDAELR
+    X, y = data(600, lasso=lasso)
+    X[:60] = 0.0                                            # phase 1 (m1 = 60) sees zeros
+    est = Model(k=3, m1=60, delta=0.1, random_state=1, record_draws=True).fit(X, y)
+    assert np.all(est.moments_ == 0) and np.all(np.isfinite(est.coef_))
+    np.testing.assert_allclose(est.q_, np.full(D, 1 / D), rtol=1e-14)
+    if not lasso:
+        assert est.H_ == pytest.approx(D ** 2 * 10 / 3 * est.eps_, rel=1e-12)
+    src = ReplaySource(flat(est.phase1_draws_, est.phase2_draws_))
+    if lasso:
+        w_bar, _ = two_phase_ddaelr(X, y, 3, 1.0, 60, 0.1, src)
+    else:
+        w_bar, _ = two_phase_ddaerr(X, y, 3, 1.0, 60, 0.1, np.full(D, 1 / np.sqrt(D)), src)
+    assert np.max(np.abs(est.coef_ - w_bar)) <= 1e-12 * max(np.max(np.abs(w_bar)), 1e-300)

@@ -89,9 +89,14 @@ def second_moments_of(X):
 
 def two_phase_H(A, eps):
     """H = ‖2A + (10/3)ε‖_{1/2} (KS15 Lemma 3.11), the phase-1 estimate of ‖E[x²]‖_{1/2} that
-    Thm 3.12's step size uses (ε added to every coordinate)."""
-    A = _moments(A)
+    Thm 3.12's step size uses (ε added to every coordinate).
+
+    ``A`` may be all zeros (phase 1 of KS15 Alg. 2 saw no nonzero attribute: a legitimate
+    estimate on sparse data); H is then ‖(10/3)ε‖_{1/2} > 0 whenever ε > 0."""
+    A = check_nonnegative_vector("A", A, positive_sum=False)
     e = check_scalar("eps", eps)
     if e < 0:
         raise InvalidParameterError(f"`eps` must be >= 0; got eps={e}.")
+    if not e > 0 and not A.sum() > 0:
+        raise InvalidParameterError("`A` and `eps` must not both be zero (H would be 0).")
     return norm_half(2 * A + 10.0 / 3.0 * e)
