@@ -94,6 +94,31 @@ def _exact_instances():
             yield name, w, x, y, k
 
 
+def _exact_cases(estimator, name):
+    """(instance, k, estimator at k, w, x, y) for each exact instance (d3/d4/d6, k = 1, 2, 3)
+    that ``estimator`` can be enumerated on (:func:`_with_k`)."""
+    for inst, w, x, y, k in _exact_instances():
+        est = _with_k(estimator, name, k)
+        if est is not None:
+            yield inst, k, est, w, x, y
+
+
+def _unbiased_on_instances(estimator, name):
+    """E_t[g̃_t] = (wᵀx − y)·x exactly on every exact case of ``estimator`` (HK12 Lemmas 3.3
+    and 3.8, first parts)."""
+    checked = 0
+    for inst, k, est, w, x, y in _exact_cases(estimator, name):
+        checked += 1
+        mean = exact_mean(exact_distribution(est, w, x, y))
+        r = sum(a * b for a, b in zip(w, x)) - y
+        if any(mean[i] != r * x[i] for i in range(len(x))):
+            return Result(Status.FAIL, {"checked": checked},
+                          counterexample={"instance": inst, "k": k, "E[g̃]": fstr(mean)})
+    if not checked:
+        return _nothing_examined()
+    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0)
+
+
 def _exact_norm_sq(est, w, x, y):
     dist = exact_distribution(est, w, x, y)
     return dist.expectation(lambda v: sum(c * c for c in np.ravel(np.asarray(v[0], dtype=object))))
@@ -105,20 +130,7 @@ def _exact_norm_sq(est, w, x, y):
           delta=0.0, detectable=0.0, estimator="HK12.AERR.gradient", params={"k": 2})
 def check_lemma33_unbiased(ctx, *, estimator):
     """HK12 Lemma 3.3, first part, on the estimator object (k taken from it when it has one)."""
-    checked = 0
-    for name, w, x, y, k in _exact_instances():
-        est = _with_k(estimator, "HK12.AERR.gradient", k)
-        if est is None:
-            continue
-        mean = exact_mean(exact_distribution(est, w, x, y))
-        r = sum(a * b for a, b in zip(w, x)) - y
-        checked += 1
-        if any(mean[i] != r * x[i] for i in range(len(x))):
-            return Result(Status.FAIL, {"checked": checked},
-                          counterexample={"instance": name, "k": k, "E[g̃]": fstr(mean)})
-    if not checked:
-        return _nothing_examined()
-    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0)
+    return _unbiased_on_instances(estimator, "HK12.AERR.gradient")
 
 
 def _with_k(estimator, name, k):
@@ -150,10 +162,7 @@ def _nothing_examined():
 def check_lemma33_second_moment(ctx, *, estimator):
     """HK12 Lemma 3.3, second part: exact on the instances, then a search."""
     checked = 0
-    for name, w, x, y, k in _exact_instances():
-        est = _with_k(estimator, "HK12.AERR.gradient", k)
-        if est is None:
-            continue
+    for name, k, est, w, x, y in _exact_cases(estimator, "HK12.AERR.gradient"):
         checked += 1
         exact = _exact_norm_sq(est, w, x, y)
         closed = aerr_closed_forms([float(v) for v in w], [float(v) for v in x], float(y), k)[2]
@@ -209,10 +218,7 @@ def check_eq9(ctx):
 def check_eq9_corrected(ctx, *, estimator):
     """Corrected HK12 eq. (9) and its consequence, on the estimator object."""
     checked = 0
-    for name, w, x, y, k in _exact_instances():
-        est = _with_k(estimator, "HK12.AERR.data_point", k)
-        if est is None:
-            continue
+    for name, k, est, w, x, y in _exact_cases(estimator, "HK12.AERR.data_point"):
         checked += 1
         exact = _exact_norm_sq(est, w, x, y)
         d = len(x)
@@ -473,19 +479,7 @@ def aelr_closed_forms(w, x, y, k):
           detectable=0.0, estimator="HK12.AELR.gradient", params={"k": 2})
 def check_lemma38_unbiased(ctx, *, estimator):
     """HK12 Lemma 3.8, first part."""
-    checked = 0
-    for name, w, x, y, k in _exact_instances():
-        est = _with_k(estimator, "HK12.AELR.gradient", k)
-        if est is None:
-            continue
-        checked += 1
-        mean = exact_mean(exact_distribution(est, w, x, y))
-        r = sum(a * b for a, b in zip(w, x)) - y
-        if any(mean[i] != r * x[i] for i in range(len(x))):
-            return Result(Status.FAIL, {}, counterexample={"instance": name, "k": k})
-    if not checked:
-        return _nothing_examined()
-    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0)
+    return _unbiased_on_instances(estimator, "HK12.AELR.gradient")
 
 
 def _lemma38_bound_search(ctx, which):
@@ -527,10 +521,7 @@ def check_lemma38_literal(ctx):
 def check_lemma38_as_used(ctx, *, estimator):
     """HK12 Lemma 3.8 in the form its proof gives and Thm 3.4 uses."""
     checked = 0
-    for name, w, x, y, k in _exact_instances():
-        est = _with_k(estimator, "HK12.AELR.gradient", k)
-        if est is None:
-            continue
+    for name, k, est, w, x, y in _exact_cases(estimator, "HK12.AELR.gradient"):
         checked += 1
         dist = exact_distribution(est, w, x, y)
         sq = exact_mean(dist, lambda v: np.asarray(v[0], dtype=object) ** 2)
@@ -574,10 +565,7 @@ def check_a5_data_point(ctx):
 def check_a5_data_point_corrected(ctx, *, estimator):
     """Corrected HK12 A.5 identity, on the estimator object."""
     checked = 0
-    for name, w, x, y, k in _exact_instances():
-        est = _with_k(estimator, "HK12.AELR.data_point", k)
-        if est is None:
-            continue
+    for name, k, est, w, x, y in _exact_cases(estimator, "HK12.AELR.data_point"):
         checked += 1
         sq = exact_mean(exact_distribution(est, w, x, y),
                         lambda v: np.asarray(v[0], dtype=object) ** 2)
