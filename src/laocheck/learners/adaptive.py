@@ -76,7 +76,7 @@ def adagrad_step(w, g, G, eta0):
     this is w − (η₀/√G)·g: OGD with the global step η₀/√G."""
     G += g * g
     pos = G > 0
-    w[pos] -= eta0 * g[pos] / np.sqrt(G[pos])
+    w[pos] -= eta0 / np.sqrt(G[pos]) * g[pos]
     return w
 
 
@@ -84,7 +84,7 @@ def _project_l2(w, B):
     """HK12 Alg. 1 line 12: w ← w·B/max(‖w‖₂, B) (in place)."""
     norm = float(np.sqrt(w @ w))
     if norm > B:
-        w *= B / norm
+        w[:] = w * B / norm
     return norm
 
 
@@ -202,8 +202,6 @@ class AdaGAERR(DataPointSampling):
         P, d = X.shape
         k, n_inner, B, eta = st.k, st.n_inner, st.B, self.eta_
         m = P if n_steps is None else n_steps
-        weight = (np.full(d, d / k) if q is None
-                  else np.divide(1.0, k * q, out=np.zeros(d), where=q > 0))
         attributes = np.zeros(m, dtype=np.int_)
         record = np.full((m, k + n_inner), -1, dtype=np.int_) if self.record_draws else None
         w, G, total = st.w, st.G, st.total
@@ -214,15 +212,16 @@ class AdaGAERR(DataPointSampling):
             i, u = st.draws(rng, d)
             total += w                                     # w_t enters the average (line 14)
             # lines 3-7: x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (uniform q: d/k)
-            xt = np.bincount(i, weights=x[i] * weight[i], minlength=d)
-            csum = np.cumsum(w * w)
-            norm_sq = float(csum[-1])
+            xt = np.bincount(i, weights=d * x[i] if q is None else x[i] / q[i],
+                             minlength=d) / k
+            norm_sq = float(w @ w)
             if norm_sq > 0.0:
+                csum = np.cumsum(w * w)
                 # lines 8-9: j ∝ w_j² by inversion; φ̃ = ‖w‖² x_j/w_j − y (mean over n_inner)
-                j = np.minimum(np.searchsorted(csum, u * norm_sq, side="right"), d - 1)
+                j = np.minimum(np.searchsorted(csum, u * csum[-1], side="right"), d - 1)
                 if not np.all(w[j]):                       # rounding at the top: w_j ≠ 0
                     j = np.where(w[j] != 0.0, j, int(np.flatnonzero(w)[-1]))
-                phi = norm_sq * float(np.mean(x[j] / w[j])) - yt
+                phi = sum((norm_sq * x[j] / w[j] - yt).tolist()) / n_inner
                 seen = len(set(i.tolist()) | set(j.tolist()))
             else:
                 j = None
