@@ -100,6 +100,12 @@ def _make(cls, algorithm, X, seed, n_total=None):
             kw.update(q=_Q, second_moments=np.mean(X * X, axis=0))   # the theory step
         spec = vars(learners).get(algorithm).spec
         kw.update(spec.fit_params(X))
+        if algorithm in _ADAPTIVE:
+            # η₀ = 0.1, not √2·B: eq. (13)'s first step on a coordinate is η₀·sign(g̃_i), a jump
+            # of 2η₀ when a g̃_i near 0 changes sign, so at η₀ = √2 a relative-u change of the
+            # data moves w̄ by up to 8% (measured); at 0.1 by ~1e-15: the replay can then tell
+            # a 1e-8 error from rounding
+            kw.update(eta=0.1)
     elif algorithm in ("TwoPhaseDDAERR", "TwoPhaseDDAELR"):
         # the box (KS15 Alg. 2/4): phase 1 draws k + 1 uniform attributes per example;
         # "practical" runs AERR/AELR there, whose record mixes in the draws j

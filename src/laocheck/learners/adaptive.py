@@ -75,8 +75,7 @@ def adagrad_step(w, g, G, eta0):
     and stays). Returns w (unprojected). With G_i equal to one G for every i after the update,
     this is w − (η₀/√G)·g: OGD with the global step η₀/√G."""
     G += g * g
-    pos = G > 0
-    w[pos] -= eta0 / np.sqrt(G[pos]) * g[pos]
+    w -= eta0 / np.sqrt(np.where(G > 0, G, 1.0)) * g        # G_i = 0: g_i = 0, w_i − 0
     return w
 
 
@@ -212,27 +211,38 @@ class AdaGAERR(DataPointSampling):
             i, u = st.draws(rng, d)
             total += w                                     # w_t enters the average (line 14)
             # lines 3-7: x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (uniform q: d/k)
-            xt = np.bincount(i, weights=d * x[i] if q is None else x[i] / q[i],
-                             minlength=d) / k
+            acc = {}                                       # x̃'s support, merged per index
+            for a, v in zip(i.tolist(), (d * x[i] if q is None else x[i] / q[i]).tolist()):
+                acc[a] = acc.get(a, 0.0) + v
+            ui = np.fromiter(acc, dtype=np.intp, count=len(acc))
+            xv = np.fromiter(acc.values(), dtype=float, count=len(acc)) / k
             norm_sq = float(w @ w)
             if norm_sq > 0.0:
                 csum = np.cumsum(w * w)
                 # lines 8-9: j ∝ w_j² by inversion; φ̃ = ‖w‖² x_j/w_j − y (mean over n_inner)
                 j = np.minimum(np.searchsorted(csum, u * csum[-1], side="right"), d - 1)
-                if not np.all(w[j]):                       # rounding at the top: w_j ≠ 0
+                if not w[j].all():                         # rounding at the top: w_j ≠ 0
                     j = np.where(w[j] != 0.0, j, int(np.flatnonzero(w)[-1]))
                 phi = sum((norm_sq * x[j] / w[j] - yt).tolist()) / n_inner
-                seen = len(set(i.tolist()) | set(j.tolist()))
+                seen = len(acc.keys() | set(j.tolist()))
             else:
                 j = None
                 phi = -yt                                  # w = 0: wᵀx = 0 (fallback)
-                seen = len(set(i.tolist()))
+                seen = len(acc)
             attributes[step] = seen
             if record is not None:
                 record[step, :k] = i
                 if j is not None:
                     record[step, k:] = j
-            adagrad_step(w, phi * xt, G, eta)               # line 10 and eq. (13)
+            # line 10 and eq. (13) on x̃'s support (g̃ = 0 elsewhere: no change there)
+            g = phi * xv
+            Gu = G[ui] + g * g
+            G[ui] = Gu
+            if (Gu > 0).all():
+                w[ui] -= eta / np.sqrt(Gu) * g
+            else:                                           # x_i = 0 read: that w_i stays
+                pos = Gu > 0
+                w[ui[pos]] -= eta / np.sqrt(Gu[pos]) * g[pos]
             norm = _project_l2(w, B)                         # line 12 (Euclidean)
             st.t += 1
             if not np.isfinite(norm):
