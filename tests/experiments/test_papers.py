@@ -138,10 +138,27 @@ def test_ks15_synthetic_small_and_serialisable():
     json.dumps(res.to_dict())
 
 
-def test_adaptive_reports_missing_learners():
-    res = ks15_adaptive()
-    assert res.unavailable and "AdaGrad" in res.unavailable[0]
-    assert all(c.status == INCONCLUSIVE and c.runs == 0 for c in res.claims)
+def test_ks15_adaptive_small_runs_and_returns_app_a_claims():
+    """KS15 App. A at a tiny size: Fig. 7 (power-law alpha = -2, exact risk) and Fig. 8 (3 vs 5)
+    with each adaptive learner beside its non-adaptive version, and App. A's three claims per
+    pair, in the right direction (Fig. 8: the non-adaptive attribute-efficient one better)."""
+    res = ks15_adaptive(budget="fast", seed=0, d=12, m=200, runs=2, source="sklearn-digits")
+    assert [p.figure for p in res.panels] == ["KS15 Fig. 7", "KS15 Fig. 8"]
+    assert res.unavailable == ()
+    for panel in res.panels:
+        assert {c.algorithm: c.learner for c in panel.curves} == {
+            "DDAERR": "DDAERR", "Ada DDAERR": "AdaDDAERR", "AERR": "GAERR",
+            "Ada AERR": "AdaAERR", "Online ridge": "OnlineRidge",
+            "Ada online ridge": "AdaOnlineRidge", "Offline ridge": "OfflineRidge"}
+    assert 1 / 64 in res.step_scales and 8.0 in res.step_scales
+    fig7 = [c for c in res.claims if c.citation == "KS15 App. A, Fig. 7"]
+    fig8 = [c for c in res.claims if c.citation == "KS15 App. A, Fig. 8"]
+    assert len(fig7) == 3 and len(fig8) == 3
+    assert all("of Ada " in c.formal.split("<")[0] for c in fig7)       # adaptive better
+    assert [("of Ada " in c.formal.split("<")[0]) for c in fig8] == [False, False, True]
+    assert all(c.runs == 2 and len(c.counts) == 3 for c in res.claims)
+    assert all(c.status == INCONCLUSIVE for c in res.claims)    # 2 runs decide nothing
+    assert res.panels[1].attributes_per_example == "k + 1 = 57"          # digits: d = 64
     json.dumps(res.to_dict())
 
 

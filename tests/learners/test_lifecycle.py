@@ -11,8 +11,8 @@ fit_stream, validation, bookkeeping, theory step), checked the same way for each
 import numpy as np
 import pytest
 
-from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, Baseline,
-                               TwoPhaseDDAELR, TwoPhaseDDAERR)
+from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, AdaAERR,
+                               AdaDDAERR, AdaGAERR, Baseline, TwoPhaseDDAELR, TwoPhaseDDAERR)
 from laocheck.learners._base import BudgetedLearner, DataPointSampling
 from laocheck.reference.learners import (ReplaySource, aer, aesvr, baseline, gaelr, gaerr,
                                          two_phase_ddaelr, two_phase_ddaerr)
@@ -151,7 +151,7 @@ def test_aesvr_fit_stream_runs_and_equals_fit_on_the_tiled_rows():
 
 
 BUDGETED = [AERR, GAERR, DDAERR, AELR, GAELR, DDAELR, AESVR, AER, Baseline, TwoPhaseDDAERR,
-            TwoPhaseDDAELR]
+            TwoPhaseDDAELR, AdaGAERR, AdaAERR, AdaDDAERR]
 
 
 @pytest.mark.parametrize("cls", BUDGETED)
@@ -164,7 +164,8 @@ def test_the_lifecycle_is_the_base_s(cls):
 def test_no_learner_subclasses_an_unrelated_one():
     """Special cases subclass their general algorithm (AERR, DDAERR of GAERR; AELR, DDAELR of
     GAELR); nothing else subclasses another learner to borrow its code."""
-    related = {AERR: GAERR, DDAERR: GAERR, AELR: GAELR, DDAELR: GAELR}
+    related = {AERR: GAERR, DDAERR: GAERR, AELR: GAELR, DDAELR: GAELR, AdaAERR: AdaGAERR,
+               AdaDDAERR: AdaGAERR}
     for cls in BUDGETED:
         learner_bases = [b for b in cls.__mro__[1:] if b in BUDGETED]
         assert learner_bases == ([related[cls]] if cls in related else []), cls

@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from laocheck import InvalidParameterError
-from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, Baseline,
-                               OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge,
-                               TwoPhaseDDAELR, TwoPhaseDDAERR)
+from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, AdaAERR,
+                               AdaDDAERR, AdaGAERR, AdaOnlineRidge, Baseline, OfflineLasso,
+                               OfflineRidge, OnlineLasso, OnlineRidge, TwoPhaseDDAELR,
+                               TwoPhaseDDAERR)
 
 D = 6
 BUDGETED = {
@@ -17,9 +18,11 @@ BUDGETED = {
     "AER": lambda **kw: AER(**kw), "Baseline": lambda **kw: Baseline(**kw),
     "AESVR": lambda **kw: AESVR(**kw), "TwoPhaseDDAERR": lambda **kw: TwoPhaseDDAERR(**kw),
     "TwoPhaseDDAELR": lambda **kw: TwoPhaseDDAELR(**kw),
+    "AdaAERR": lambda **kw: AdaAERR(**kw), "AdaGAERR": lambda **kw: AdaGAERR(**kw),
+    "AdaDDAERR": lambda **kw: AdaDDAERR(second_moments=0.1, **kw),
 }
 FULL = {"OnlineRidge": OnlineRidge, "OnlineLasso": OnlineLasso, "OfflineRidge": OfflineRidge,
-        "OfflineLasso": OfflineLasso}
+        "OfflineLasso": OfflineLasso, "AdaOnlineRidge": AdaOnlineRidge}
 
 
 def data(m=60):

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import learners, stats
 from ..experiments.theorems import learner_specs
-from ..reference.learners import (ReplaySource, aer, aesvr, baseline, gaelr, gaerr,
+from ..reference.learners import (ReplaySource, ada_gaerr, aer, aesvr, baseline, gaelr, gaerr,
                                   two_phase_ddaelr, two_phase_ddaerr)
 from ._registry import Result, Status, register
 
@@ -49,6 +49,8 @@ def _data(rng, m, d=D):
 
 
 _Q = np.arange(1, D + 1) / np.arange(1, D + 1).sum()      # GAERR / GAELR's q (non-uniform)
+# KS15 App. A's adaptive variants: GAERR's draws, AdaGrad steps (laocheck.learners.adaptive)
+_ADAPTIVE = ("AdaAERR", "AdaGAERR", "AdaDDAERR")
 
 
 def _cls(learner):
@@ -81,9 +83,9 @@ def _paper_q(algorithm, X):
     uniform; KS15 Alg. 1/3 line 4 the given q; KS15 eq. (4) q ∝ √E[x²] (DDAERR);
     KS15 Lemma 4.3 q ∝ E[x²] (DDAELR)."""
     moments = np.mean(X * X, axis=0)
-    if algorithm in ("GAERR", "GAELR"):
+    if algorithm in ("GAERR", "GAELR", "AdaGAERR"):
         return _Q
-    if algorithm == "DDAERR":
+    if algorithm in ("DDAERR", "AdaDDAERR"):
         return np.sqrt(moments) / np.sqrt(moments).sum()
     if algorithm == "DDAELR":
         return moments / moments.sum()
@@ -92,12 +94,18 @@ def _paper_q(algorithm, X):
 
 def _make(cls, algorithm, X, seed, n_total=None):
     kw = dict(random_state=seed, record_draws=True, n_total=n_total)
-    if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR"):
+    if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR") + _ADAPTIVE:
         kw.update(k=2)
-        if algorithm in ("GAERR", "GAELR"):
+        if algorithm in ("GAERR", "GAELR", "AdaGAERR"):
             kw.update(q=_Q, second_moments=np.mean(X * X, axis=0))   # the theory step
         spec = vars(learners).get(algorithm).spec
         kw.update(spec.fit_params(X))
+        if algorithm in _ADAPTIVE:
+            # η₀ = 0.1, not √2·B: eq. (13)'s first step on a coordinate is η₀·sign(g̃_i), a jump
+            # of 2η₀ when a g̃_i near 0 changes sign, so at η₀ = √2 a relative-u change of the
+            # data moves w̄ by up to 8% (measured); at 0.1 by ~1e-15: the replay can then tell
+            # a 1e-8 error from rounding
+            kw.update(eta=0.1)
     elif algorithm in ("TwoPhaseDDAERR", "TwoPhaseDDAELR"):
         # the box (KS15 Alg. 2/4): phase 1 draws k + 1 uniform attributes per example;
         # "practical" runs AERR/AELR there, whose record mixes in the draws j
@@ -122,6 +130,10 @@ def _replay(algorithm, est, X, y, q):
     if algorithm in ("AELR", "GAELR", "DDAELR"):
         return gaelr(X, y, est.k, est.B, est.eta_, ReplaySource(_flat(est.draws_)), q=q,
                      n_inner=est.n_inner)
+    if algorithm in _ADAPTIVE:
+        w1 = np.full(d, est.B / np.sqrt(d))
+        return ada_gaerr(X, y, est.k, est.B, est.eta_, w1, ReplaySource(_flat(est.draws_)),
+                         q=q, n_inner=est.n_inner)
     if algorithm == "AESVR":
         w1 = np.full(d, est.B / np.sqrt(d))
         return aesvr(X, y, est.k, est.B, est.eta_, w1, est.eps, est.delta, 2 * est.B / est.eps,
@@ -275,7 +287,7 @@ def _two_phase_q(algorithm, X, est):
 
 def _inclusion_parts(algorithm, est, X, y):
     d, k = X.shape[1], est.k
-    if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR"):
+    if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR") + _ADAPTIVE:
         return _iid_groups(est.draws_[:, :k], _paper_q(algorithm, X), d, "x_tilde")
     if algorithm in ("TwoPhaseDDAERR", "TwoPhaseDDAELR"):
         P1 = np.asarray(est.phase1_draws_)[:est.m1]

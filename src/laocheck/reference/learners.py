@@ -9,7 +9,7 @@ import numpy as np
 
 from .estimators import aesvr_coefficients, cb11_baseline, hk12_aesvr
 
-__all__ = ["ReplaySource", "aer", "aesvr", "baseline", "gaerr", "gaelr", "two_phase_ddaerr",
+__all__ = ["ReplaySource", "ada_gaerr", "aer", "aesvr", "baseline", "gaerr", "gaelr", "two_phase_ddaerr",
            "two_phase_ddaelr"]
 
 
@@ -101,6 +101,53 @@ def gaerr(X, Y, k, B, eta, w1, src, *, q=None, n_inner=1):
             phi = -Y[t]                               # FALLBACK (w = 0)
         g = phi * xt                                  # 10: g̃ ← φ̃ · x̃
         v = w - eta * g                               # 11: v ← w − η g̃
+        w = v * B / max(np.linalg.norm(v), B)         # 12: w_{t+1} ← v · B / max{‖v‖, B}
+        seen[t] = len(observed)
+    return np.mean(iterates, axis=0), seen            # 14: w̄ ← (1/m) Σ_t w_t
+
+
+def ada_gaerr(X, Y, k, B, eta0, w1, src, *, q=None, n_inner=1):
+    """KS15 App. A: HK12 Alg. 1 / KS15 Alg. 1 with the per-coordinate step of KS15 eq. (13),
+    η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²), in laocheck's reading (``laocheck.learners.AdaGAERR``):
+    Euclidean projection (line 12 unchanged), a coordinate whose sum is 0 does not move.
+
+    Returns the average w̄ and the number of distinct attributes seen per step.
+    """
+    X = np.asarray(X, dtype=float)
+    m, d = X.shape
+    w = np.array(w1, dtype=float)                     # 1: initialize w_1
+    G = [0.0] * d                                     # eq. (13): Σ_{s<=t} g̃_{s,i}²
+    iterates = []
+    seen = np.zeros(m, dtype=np.int64)
+    for t in range(m):                                # 2: for t = 1 to m do
+        iterates.append(w.copy())
+        xt = np.zeros(d)
+        observed = set()
+        for _r in range(k):                           # 3: for r = 1 to k do
+            if q is None:
+                i = src.uniform_int(d)                # 4: pick i uniformly, observe x_t[i]
+                xt[i] += d * X[t, i]                  # 5: x̃_{t,r} ← d x_t[i] e_i
+            else:
+                i = src.categorical(q)                # KS15 4: pick i w.p. q_i, observe
+                xt[i] += X[t, i] / q[i]               # KS15 5: x̃_{t,r} ← x_t[i]/q_i e_i
+            observed.add(i)
+        xt = xt / k                                   # 7: x̃_t ← (1/k) Σ_r x̃_{t,r}
+        norm_sq = float(w @ w)
+        if norm_sq > 0:
+            phis = []
+            for _s in range(n_inner):
+                j = src.categorical(w * w / norm_sq)  # 8: j w.p. w[j]²/‖w‖², observe x[j]
+                observed.add(j)
+                phis.append(norm_sq * X[t, j] / w[j] - Y[t])   # 9: φ̃ ← ‖w‖² x[j]/w[j] − y
+            phi = sum(phis) / n_inner
+        else:
+            phi = -Y[t]                               # FALLBACK (w = 0)
+        g = phi * xt                                  # 10: g̃ ← φ̃ · x̃
+        v = w.copy()
+        for i in range(d):                            # 11, eq. (13): v_i ← w_i − η_{t,i} g̃_i
+            G[i] += g[i] ** 2
+            if G[i] > 0:
+                v[i] = w[i] - eta0 / np.sqrt(G[i]) * g[i]
         w = v * B / max(np.linalg.norm(v), B)         # 12: w_{t+1} ← v · B / max{‖v‖, B}
         seen[t] = len(observed)
     return np.mean(iterates, axis=0), seen            # 14: w̄ ← (1/m) Σ_t w_t

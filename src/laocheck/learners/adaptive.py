@@ -1,0 +1,326 @@
+"""Adaptive (AdaGrad-style) variants of the ridge learners: KS15 App. A, eq. (13), Figs. 7-8.
+
+KS15 App. A replaces the global step size of OGD by a per-coordinate one,
+
+    η_{t,i} = O(1/√(Σ_{s<=t} g̃_{s,i}²))                                   (KS15 eq. (13))
+
+("running a separate copy of OGD for each attribute"), on the same unbiased gradient
+estimates g̃_t as the non-adaptive algorithms, and compares them by simulation only (no theorem
+is claimed). laocheck's reading, for every learner here:
+
+* **Step**: G_{t,i} = Σ_{s<=t} g̃_{s,i}² (the sum includes the current step, as eq. (13)), and
+  v = w_t − η₀ g̃_t / √G_t coordinate-wise; a coordinate with G_{t,i} = 0 has g̃_{s,i} = 0 for
+  all s <= t and does not move (:func:`adagrad_step`). When all coordinates have the same
+  G_{t,i} = G_t, this is exactly OGD with the global step η₀/√G_t.
+* **Constant** η₀ (the O(·) of eq. (13), the parameter ``eta``): ``eta="theory"`` is
+  η₀ = ``ADAGRAD_CONSTANT``·B = √2·B, AdaGrad's D_∞/√2 with D_∞ = 2B the ℓ∞-diameter bound of
+  the L2 ball of radius B (Duchi, Hazan and Singer, JMLR 12 (2011), KS15 ref. [12]: the
+  diagonal bound √2·D_∞·Σ_i ‖g_{1:T,i}‖₂ at η = D_∞/√2). A float is η₀ itself, so the
+  experiments' ``StepScaled`` tunes a multiple of √2·B.
+* **Projection**: KS15 does not say which; laocheck uses the *Euclidean* projection onto
+  {‖w‖₂ <= B}, w ← v·B/max(‖v‖₂, B), the projection of the non-adaptive algorithms (HK12 Alg. 1
+  line 12), so that an adaptive learner differs from its non-adaptive version in the step
+  only. AdaGrad's own analysis projects in the Mahalanobis norm of diag(√G_t); its regret bound
+  is therefore not claimed for these learners (neither does KS15).
+* **Output**: the average w̄ of the iterates w_1..w_m (HK12 Alg. 1 line 14), as the
+  non-adaptive learners.
+
+Learners: :class:`AdaGAERR` (KS15 Alg. 1's estimate with any q), :class:`AdaAERR` (HK12
+Alg. 1's, uniform q), :class:`AdaDDAERR` (KS15 Sec. 3.1's, q ∝ √E[x²], eq. (4)), each
+observing at most k + n_inner attributes per example (k + 1 in the papers' boxes), and the
+full-information :class:`AdaOnlineRidge` (OGD on the exact gradient with the steps of eq. (13)).
+KS15 App. A's adaptive "offline ERM" is the same constrained minimiser as offline ridge ("both
+perform the same"): :class:`~laocheck.learners.OfflineRidge` serves for both, and no class is
+added for it.
+
+Implementation: plain NumPy, O(d) per step (the non-adaptive learners' Cython kernels keep
+w = s·u to make steps O(k + log d); AdaGrad's per-coordinate steps break that representation,
+and App. A's experiments run at d <= 784 where O(d) is cheap). Correctness first: the literal
+per-step transcription is ``laocheck.reference.learners.ada_gaerr``, and the catalog replays
+each learner on its recorded draws (``<PAPER>.<Algo>.steps_match_reference``).
+
+Randomness: x̃'s indices i ~ q and the uniforms of the draws j ∝ w_j² (by inversion of the
+cumulative sums of w², which needs the iterate) are drawn from the learner's Generator in
+blocks of ``BLOCK`` steps counted from the first step, so ``fit``, ``partial_fit`` in batches
+and ``fit_stream`` consume the stream identically: the same seed gives the same numbers.
+"""
+
+import numpy as np
+
+from ..estimators import Budget, LearnerSpec
+from ..exceptions import InvalidParameterError
+from ._base import DataPointSampling, check_scale
+from .full_information import _FullInformation
+from .ridge import initial_point
+
+__all__ = ["ADAGRAD_CONSTANT", "AdaAERR", "AdaDDAERR", "AdaGAERR", "AdaOnlineRidge",
+           "adagrad_step", "adagrad_theory_constant"]
+
+#: η₀ = ADAGRAD_CONSTANT·B for ``eta="theory"``: AdaGrad's D_∞/√2 with D_∞ = 2B (module
+#: docstring).
+ADAGRAD_CONSTANT = float(np.sqrt(2.0))
+
+#: Steps whose draws are taken from the Generator at once (counted from the first step).
+BLOCK = 1024
+
+
+def adagrad_theory_constant(B):
+    """η₀ = √2·B, the ``eta="theory"`` constant of eq. (13) (module docstring)."""
+    return ADAGRAD_CONSTANT * check_scale("B", B, "a radius")
+
+
+def adagrad_step(w, g, G, eta0):
+    """One step of KS15 eq. (13) in place: G += g² (coordinate-wise), then
+    w_i −= η₀ g_i / √G_i where G_i > 0 (a coordinate with G_i = 0 has had g_i = 0 throughout
+    and stays). Returns w (unprojected). With G_i equal to one G for every i after the update,
+    this is w − (η₀/√G)·g: OGD with the global step η₀/√G."""
+    G += g * g
+    w -= eta0 / np.sqrt(np.where(G > 0, G, 1.0)) * g        # G_i = 0: g_i = 0, w_i − 0
+    return w
+
+
+def _project_l2(w, B):
+    """HK12 Alg. 1 line 12: w ← w·B/max(‖w‖₂, B) (in place)."""
+    norm = float(np.sqrt(w @ w))
+    if norm > B:
+        w[:] = w * B / norm
+    return norm
+
+
+class _AdaState:
+    """The state of an adaptive run: w, the accumulated squares G, Σ w_t, the step count and
+    the block of pending draws."""
+
+    def __init__(self, w1, B, d, k, n_inner, q):
+        self.w = np.array(w1, dtype=float)
+        self.G = np.zeros(d)
+        self.total = np.zeros(d)
+        self.B = B
+        self.t = 0
+        self.failed = 0
+        self.k, self.n_inner = k, n_inner
+        self.cq = None if q is None else np.cumsum(q) / np.sum(q)
+        self.last_q = None if q is None else int(np.flatnonzero(np.asarray(q) > 0)[-1])
+        self.I = self.U = None
+        self.pos = BLOCK
+
+    def coef(self):
+        return self.w.copy()
+
+    def average(self):
+        """w̄ = (1/t) Σ_{τ<=t} w_τ (HK12 Alg. 1 line 14); the current w before any step."""
+        return self.coef() if self.t == 0 else self.total / self.t
+
+    def draws(self, rng, d):
+        """The next step's k indices of x̃ and n_inner uniforms for j (refilled per block)."""
+        if self.pos == BLOCK:
+            if self.cq is None:
+                self.I = rng.integers(0, d, size=(BLOCK, self.k))
+            else:
+                idx = np.searchsorted(self.cq, rng.random((BLOCK, self.k)), side="right")
+                self.I = np.minimum(idx, self.last_q)       # q_i > 0 (rounding at the top)
+            self.U = rng.random((BLOCK, self.n_inner))
+            self.pos = 0
+        i, u = self.I[self.pos], self.U[self.pos]
+        self.pos += 1
+        return i, u
+
+
+class AdaGAERR(DataPointSampling):
+    """GAERR's gradient estimate (KS15 Alg. 1) with the per-coordinate steps of KS15 eq. (13).
+
+    Each step: x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} from k draws i ~ q (lines 3-7), φ̃ =
+    ‖w‖² x_j/w_j − y averaged over ``n_inner`` draws j ∝ w_j² (lines 8-9), g̃ = φ̃ x̃ (line
+    10), then :func:`adagrad_step` and the Euclidean projection onto {‖w‖₂ <= B} (module
+    docstring: the choice of projection). At most k + n_inner attributes per example.
+
+    Parameters
+    ----------
+    k, B, q, second_moments, n_inner, initial, n_total, random_state, record_draws :
+        as :class:`~laocheck.learners.GAERR`.
+    eta : "theory" or float > 0
+        η₀, the constant of eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²). ``"theory"`` is
+        √2·B (:data:`ADAGRAD_CONSTANT`; AdaGrad's D_∞/√2).
+
+    Attributes
+    ----------
+    coef_ (w̄), w_, eta_ (η₀ used), G_ (Σ_s g̃_{s,i}², the accumulated squares), n_steps_,
+    n_attributes_seen_, max_attributes_per_example_, attributes_per_example_, draws_ (shape
+    (m, k + n_inner), the j's −1 when w = 0).
+    """
+
+    spec = LearnerSpec(
+        name="KS15.AdaGAERR",
+        citation="KS15 App. A, eq. (13) (on KS15 Alg. 1)",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l2",
+        estimator="KS15.GAERR.gradient",
+        notes="adaptive variant; KS15 states no theorem for it",
+    )
+
+    def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None, n_inner=1,
+                 initial="uniform", n_total=None, random_state=None, record_draws=False):
+        self.k = k
+        self.B = B
+        self.eta = eta
+        self.q = q
+        self.second_moments = second_moments
+        self.n_inner = n_inner
+        self.initial = initial
+        self.n_total = n_total
+        self.random_state = random_state
+        self.record_draws = record_draws
+
+    def _theory_step(self, name, m, d, config):
+        k, B, q, moments = config
+        return ADAGRAD_CONSTANT * B
+
+    def _initial(self, d, B):
+        return initial_point(self.initial, d, B)
+
+    def _start(self, d, config):
+        k, n_inner, B, q, eta, w1, _q_rows = config
+        self._state = _AdaState(w1, B, d, k, n_inner, q)
+        self.q_ = q
+        self.eta_ = eta
+
+    def _sync(self):
+        super()._sync()
+        self.G_ = self._state.G.copy()
+
+    def _advance(self, X, y, n_steps):
+        st = self._state
+        q = self.q_
+        if q is not None and not self._allow_zero_q:
+            missing = (q == 0) & np.any(X != 0, axis=0)
+            if np.any(missing):
+                i = int(np.flatnonzero(missing)[0])
+                raise InvalidParameterError(
+                    f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
+                    f"q[{i}]=0 with a nonzero X[:, {i}].")
+        P, d = X.shape
+        k, n_inner, B, eta = st.k, st.n_inner, st.B, self.eta_
+        m = P if n_steps is None else n_steps
+        attributes = np.zeros(m, dtype=np.int_)
+        record = np.full((m, k + n_inner), -1, dtype=np.int_) if self.record_draws else None
+        w, G, total = st.w, st.G, st.total
+        rng = self._rng
+        for step in range(m):
+            row = step % P
+            x, yt = X[row], y[row]
+            i, u = st.draws(rng, d)
+            total += w                                     # w_t enters the average (line 14)
+            # lines 3-7: x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (uniform q: d/k)
+            acc = {}                                       # x̃'s support, merged per index
+            for a, v in zip(i.tolist(), (d * x[i] if q is None else x[i] / q[i]).tolist()):
+                acc[a] = acc.get(a, 0.0) + v
+            ui = np.fromiter(acc, dtype=np.intp, count=len(acc))
+            xv = np.fromiter(acc.values(), dtype=float, count=len(acc)) / k
+            norm_sq = float(w @ w)
+            if norm_sq > 0.0:
+                csum = np.cumsum(w * w)
+                # lines 8-9: j ∝ w_j² by inversion; φ̃ = ‖w‖² x_j/w_j − y (mean over n_inner)
+                j = np.minimum(np.searchsorted(csum, u * csum[-1], side="right"), d - 1)
+                if not w[j].all():                         # rounding at the top: w_j ≠ 0
+                    j = np.where(w[j] != 0.0, j, int(np.flatnonzero(w)[-1]))
+                phi = sum((norm_sq * x[j] / w[j] - yt).tolist()) / n_inner
+                seen = len(acc.keys() | set(j.tolist()))
+            else:
+                j = None
+                phi = -yt                                  # w = 0: wᵀx = 0 (fallback)
+                seen = len(acc)
+            attributes[step] = seen
+            if record is not None:
+                record[step, :k] = i
+                if j is not None:
+                    record[step, k:] = j
+            # line 10 and eq. (13) on x̃'s support (g̃ = 0 elsewhere: no change there)
+            g = phi * xv
+            Gu = G[ui] + g * g
+            G[ui] = Gu
+            if (Gu > 0).all():
+                w[ui] -= eta / np.sqrt(Gu) * g
+            else:                                           # x_i = 0 read: that w_i stays
+                pos = Gu > 0
+                w[ui[pos]] -= eta / np.sqrt(Gu[pos]) * g[pos]
+            norm = _project_l2(w, B)                         # line 12 (Euclidean)
+            st.t += 1
+            if not np.isfinite(norm):
+                st.failed = st.t
+                break
+        self._check_state(st.failed)
+        return attributes, record
+
+
+class AdaAERR(AdaGAERR):
+    """HK12 Alg. 1's estimate (AERR: uniform q, x̃ weight d/k) with the steps of KS15 eq. (13):
+    the adaptive AERR of KS15 App. A, Figs. 7-8."""
+
+    spec = LearnerSpec(
+        name="KS15.AdaAERR",
+        citation="KS15 App. A, eq. (13) (on HK12 Alg. 1)",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l2",
+        estimator="HK12.AERR.gradient",
+        notes="adaptive variant; KS15 states no theorem for it",
+    )
+
+    def __init__(self, k=4, B=1.0, eta="theory", n_inner=1, initial="uniform", n_total=None,
+                 random_state=None, record_draws=False):
+        super().__init__(k=k, B=B, eta=eta, q=None, second_moments=None, n_inner=n_inner,
+                         initial=initial, n_total=n_total, random_state=random_state,
+                         record_draws=record_draws)
+
+
+class AdaDDAERR(AdaGAERR):
+    """DDAERR's estimate (KS15 Sec. 3.1, q_i ∝ √E[x_i²], eq. (4), from known second moments)
+    with the steps of KS15 eq. (13): the adaptive DDAERR of KS15 App. A, Figs. 7-8."""
+
+    spec = LearnerSpec(
+        name="KS15.AdaDDAERR",
+        citation="KS15 App. A, eq. (13) (on KS15 Sec. 3.1)",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l2",
+        estimator="KS15.DDAERR.gradient",
+        example_params=lambda X: {"second_moments": np.mean(X * X, axis=0)},
+        notes="adaptive variant; KS15 states no theorem for it",
+    )
+
+    def __init__(self, k=4, B=1.0, eta="theory", second_moments=None, n_inner=1,
+                 initial="uniform", n_total=None, random_state=None, record_draws=False):
+        super().__init__(k=k, B=B, eta=eta, q=None, second_moments=second_moments,
+                         n_inner=n_inner, initial=initial, n_total=n_total,
+                         random_state=random_state, record_draws=record_draws)
+
+    def _q(self, d):
+        m = self._moments(d)
+        return np.sqrt(m) / np.sqrt(m).sum()                  # KS15 eq. (4)
+
+
+class AdaOnlineRidge(_FullInformation):
+    """Projected OGD on ½(wᵀx − y)² over {‖w‖₂ <= B} with the per-coordinate steps of KS15
+    eq. (13) on the exact gradient g_t = (wᵀx − y)x, all attributes seen: the adaptive online
+    ridge of KS15 App. A, Figs. 7-8. Euclidean projection; ``coef_`` is the average of the
+    iterates w_1..w_m, which start at 0 as :class:`~laocheck.learners.OnlineRidge`'s.
+
+    ``eta``: η₀ of eq. (13); ``"theory"`` is √2·B (module docstring). Attributes: ``coef_``,
+    ``w_``, ``eta_``, ``G_``, ``n_steps_``, ``n_attributes_seen_`` (= m·d).
+    """
+
+    def __init__(self, B=1.0, eta="theory"):
+        self.B = B
+        self.eta = eta
+
+    def fit(self, X, y):
+        X, y = self._data(X, y)
+        m, d = X.shape
+        B = check_scale("B", self.B, "a radius")
+        eta = self._step_size(ADAGRAD_CONSTANT * B)
+        w, G, total = np.zeros(d), np.zeros(d), np.zeros(d)
+        for t in range(m):
+            total += w
+            adagrad_step(w, (X[t] @ w - y[t]) * X[t], G, eta)
+            _project_l2(w, B)
+        self.coef_, self.w_, self.eta_, self.G_ = total / m, w, eta, G
+        self._record(m, d)
+        return self
