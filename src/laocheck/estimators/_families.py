@@ -24,7 +24,7 @@ from ..exceptions import InvalidParameterError
 from ..reference import estimators as ref
 from ..reference.estimators import aesvr_coefficients
 from ._kernels import aer_kernel, baseline_kernel, genest_kernel, importance_kernel
-from ._protocol import Estimator, register, spec_of
+from ._protocol import MAX_MAGNITUDE, Estimator, register, spec_of
 from ._spec import (Budget, ClippingClaim, EstimatorSpec, SecondMomentClaim, cb11_gradient_target,
                     data_point_target, gradient_target, residual_target)
 from ._samplers import AliasTable
@@ -799,19 +799,20 @@ class GenEstEstimator(_GenEstBase):
         return float(np.polynomial.polynomial.polyval(theta, self.coefficients))
 
     def _magnitude(self, w, x, y):
-        """The numbers of Procedure 3 (``_genest_magnitude``) and the target Σ a_n (wᵀx − y)^n
-        (<= Σ|a_n|·max(1, Σ|w_i x_i| + |y|)^n, its Horner steps included)."""
+        """The numbers of Procedure 3 (``_genest_magnitude``) and the target Σ a_n θ^n at
+        θ = wᵀx − y (<= Σ|a_n|·max(1, |θ|)^n, its Horner steps included; θ itself is bounded
+        by Σ|w_i x_i| + |y|)."""
         out = self._genest_magnitude(w, x, [y], 1.0)
         (r0, text), = _target_bounds("residual", w, x, y)
         out.append((r0, text))
-        a = np.abs(np.asarray(self.coefficients, dtype=np.float64))
-        n = np.arange(a.shape[0])
-        base = max(1.0, r0)
-        with np.errstate(divide="ignore"):
-            log_terms = np.log(a) + n * math.log(base) if base < math.inf else np.full_like(a, np.inf)
-        log_sum = float(np.logaddexp.reduce(log_terms)) if a.size else -math.inf
-        out.append((math.exp(log_sum) if log_sum < 709.0 else math.inf,
-                    "Σ|a_n|·max(1, Σ|w_i x_i| + |y|)^n (the target)"))
+        if r0 <= MAX_MAGNITUDE:
+            a = np.abs(np.asarray(self.coefficients, dtype=np.float64))
+            base = max(1.0, abs(float(w @ x) - y))
+            with np.errstate(divide="ignore"):
+                log_terms = np.log(a) + np.arange(a.shape[0]) * math.log(base)
+            log_sum = float(np.logaddexp.reduce(log_terms)) if a.size else -math.inf
+            out.append((math.exp(log_sum) if log_sum < 709.0 else math.inf,
+                        "Σ|a_n|·max(1, |wᵀx − y|)^n (the target)"))
         return out
 
     def _prepare(self, w, x, y):
