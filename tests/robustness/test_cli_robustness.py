@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from laocheck.cli import bounds as bounds_module
+from laocheck.cli.bounds import MAX_D, MAX_M, MAX_R, MAX_WORK
 from laocheck.cli import main
 from laocheck.cli import verify as verify_module
 
@@ -122,3 +123,46 @@ def test_the_bad_bounds_arguments_of_the_issue():
                  ["--jobs", "0"]):
         code, err = run_cli(["bounds"] + argv)
         assert code == 2 and f"`{argv[0]}` must be" in err, (argv, err)
+
+
+def test_huge_sizes_are_refused_before_any_work():
+    """Issue 13 (robustness, second round): `laocheck bounds --d 10**12` was accepted and then
+    allocated and ran for ever. Each size has a documented maximum, and R·m·d (the entries
+    drawn per theorem) too: exit 2, one line naming the option, its value and the range."""
+    for option, value, limit in (("--d", 10**12, MAX_D), ("--m", 10**10, MAX_M),
+                                 ("--R", 10**6, MAX_R), ("--d", MAX_D + 1, MAX_D),
+                                 ("--m", 10**400, MAX_M)):
+        code, err = run_cli(["bounds", option, str(value)])
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert code == 2 and len(lines) == 1, (option, value, err)
+        assert f"`{option}`" in err and str(value) in err and f"<= {limit}" in err, err
+    for argv, product in ((["--d", str(MAX_D), "--m", "100000"], 50 * 100000 * MAX_D),
+                          (["--dist", "digits", "--m", str(MAX_M), "--R", "2"], 2 * MAX_M * 64)):
+        code, err = run_cli(["bounds", *argv])
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert code == 2 and len(lines) == 1, (argv, err)
+        assert "`--R`, `--m` and `--d`" in err and f"{product:.3g}" in err, err
+        assert f"{MAX_WORK:.0e}" in err, err
+
+
+@SETTINGS
+@given(option=st.sampled_from(["--d", "--m", "--R"]),
+       value=st.integers(min_value=MAX_M + 1, max_value=10**40))
+def test_any_huge_size_exits_2_with_one_line(option, value):
+    """Sizes beyond the maxima (or whose R·m·d is beyond MAX_WORK) never start work."""
+    assert_usage_error(["bounds", option, str(value)])
+
+
+def test_the_largest_allowed_sizes_reach_the_work():
+    """The maxima are not off by one: R·m·d = MAX_WORK exactly is accepted (the work, here
+    replaced by a stub, is reached)."""
+    called = []
+
+    def stub(**kwargs):
+        called.append(kwargs)
+        return []
+    with mock.patch.object(bounds_module, "run_bounds", stub), \
+            contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["bounds", "--d", "1000", "--m", str(MAX_WORK // 1000 // 100), "--R", "100",
+                     "--no-progress"])
+    assert code == 0 and called and called[0]["d"] == 1000

@@ -313,10 +313,13 @@ class Estimator:
 
     def _violations(self, w, x, y):
         out = []
-        if self.geometry == "l2":
-            nx, nw, xn, wn = float(np.linalg.norm(x)), float(np.linalg.norm(w)), "‖x‖₂", "‖w‖₂"
-        else:
-            nx, nw, xn, wn = float(np.max(np.abs(x))), float(np.sum(np.abs(w))), "‖x‖∞", "‖w‖₁"
+        with np.errstate(over="ignore"):        # a norm beyond the doubles is inf: a violation
+            if self.geometry == "l2":
+                nx, nw, xn, wn = (float(np.linalg.norm(x)), float(np.linalg.norm(w)), "‖x‖₂",
+                                  "‖w‖₂")
+            else:
+                nx, nw, xn, wn = (float(np.max(np.abs(x))), float(np.sum(np.abs(w))), "‖x‖∞",
+                                  "‖w‖₁")
         if nx > 1 + 1e-12:
             out.append(f"{xn} <= 1 (got {nx:.6g})")
         if self.B is not None:
