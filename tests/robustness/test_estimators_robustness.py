@@ -34,7 +34,7 @@ from laocheck.exceptions import InvalidParameterError
 
 SPECS = {spec.name: spec for spec in estimators.specs()}
 NAMES = sorted(SPECS)
-SETTINGS = settings(derandomize=True, max_examples=30, deadline=None, database=None,
+SETTINGS = settings(derandomize=True, max_examples=25, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 HUGE = float(np.finfo(np.float64).max)
@@ -89,8 +89,9 @@ def vectors(draw, d, bad=True):
 
 scalars = st.one_of(values, values, st.sampled_from(BAD), st.sampled_from(WRONG),
                     st.just(np.float32(0.5)), st.just(np.array(0.25)), st.just(np.array([0.5])))
-counts = st.one_of(st.integers(1, 12), st.sampled_from([0, -1, 2**63, 2**63 - 1, 10**400, 1.5,
-                                                        2.0, "3", True, None, math.nan]))
+# n: small valid counts or invalid ones (a valid n of 2**63 - 1 would only measure patience)
+counts = st.one_of(st.integers(1, 12), st.sampled_from([0, -1, 2**63, 10**400, 1.5, 2.0, "3",
+                                                        True, None, math.nan]))
 
 
 # ---------------------------------------------------------------- the papers' ranges, by family
@@ -98,6 +99,12 @@ def _ratio(num, den):
     """num/den for magnitudes (0 where num is 0), inf on overflow."""
     with np.errstate(all="ignore"):
         return np.where(num == 0, 0.0, num / np.where(den == 0, 1.0, den))
+
+
+def _product(a, b):
+    """a·b for magnitudes (0 where a factor is 0, never 0·inf = NaN), inf on overflow."""
+    with np.errstate(all="ignore"):
+        return np.where((np.asarray(a) == 0) | (np.asarray(b) == 0), 0.0, np.multiply(a, b))
 
 
 def data_bound(spec, params, x):
@@ -175,13 +182,14 @@ def value_bound(spec, est, params, w, x, y):
             phi = genest_bound(est.coefficients, w, x,
                                [(y + est.delta) / est.eps, (y - est.delta) / est.eps],
                                1.0 / est.eps)
-            return phi if part == "residual" else phi * data_bound(spec, params, x)
+            return phi if part == "residual" else _product(phi, data_bound(spec, params, x))
         if part == "data_point":
             return data_bound(spec, params, x)
         res = residual_bound(spec, params, w, x, y)
         if part == "residual":
             return res
-        grad = res * data_bound(spec, params, x) * (2.0 if spec.algorithm == "CB11.AER" else 1)
+        grad = _product(res * (2.0 if spec.algorithm == "CB11.AER" else 1),
+                        data_bound(spec, params, x))
         if part == "clipped_gradient":
             grad = np.minimum(grad, 1.0 / params["eta"])
         return grad

@@ -245,10 +245,16 @@ class Estimator:
         shape = self.target_shape(x.shape[0])
         values = np.empty((n, *shape))
         attributes = np.empty(n, dtype=np.int64)
-        for t in range(n):
-            value, seen = self._reference(w, x, y, src)
-            values[t] = np.asarray(value, dtype=np.float64)
-            attributes[t] = len(seen)
+        with np.errstate(all="ignore"):      # an overflow is reported below, not as a warning
+            for t in range(n):
+                value, seen = self._reference(w, x, y, src)
+                values[t] = np.asarray(value, dtype=np.float64)
+                attributes[t] = len(seen)
+        if not np.all(np.isfinite(values)):
+            raise InvalidParameterError(
+                f"`n` and the scale of `w`, `x`, `y` must keep the draws of {self.name} finite; "
+                f"with n={n} a draw of the literal version overflowed (an unbounded estimate's "
+                f"rare large draw). Scale the instance down or use a smaller `n`.")
         return Draws(values, attributes)
 
     def assumptions(self, w, x, y):
