@@ -114,9 +114,10 @@ def check_vector(name, value, *, d=None, d_name="d"):
     if arr.dtype == object or arr.dtype.kind not in "biuf":
         try:
             arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):      # OverflowError: an int beyond doubles
             raise InvalidParameterError(
-                f"`{name}` must be a 1-d array of real numbers; got dtype {arr.dtype}."
+                f"`{name}` must be a 1-d array of real numbers (finite doubles); got dtype "
+                f"{arr.dtype}."
             ) from None
     if arr.ndim != 1:
         raise InvalidParameterError(f"`{name}` must be 1-d; got shape {arr.shape}.")

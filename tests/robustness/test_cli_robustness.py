@@ -8,13 +8,24 @@ valid ones; the examples are fixed (derandomized), so the suite cannot flake.
 """
 import contextlib
 import io
+import json
+import os
+import re
+import signal
 import string
+import subprocess
+import sys
+import time
+from pathlib import Path
 from unittest import mock
+
+import pytest
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from laocheck.cli import bounds as bounds_module
+from laocheck.cli.bounds import MAX_D, MAX_M, MAX_R, MAX_WORK
 from laocheck.cli import main
 from laocheck.cli import verify as verify_module
 
@@ -122,3 +133,97 @@ def test_the_bad_bounds_arguments_of_the_issue():
                  ["--jobs", "0"]):
         code, err = run_cli(["bounds"] + argv)
         assert code == 2 and f"`{argv[0]}` must be" in err, (argv, err)
+
+
+def test_huge_sizes_are_refused_before_any_work():
+    """Issue 13 (robustness, second round): `laocheck bounds --d 10**12` was accepted and then
+    allocated and ran for ever. Each size has a documented maximum, and R·m·d (the entries
+    drawn per theorem) too: exit 2, one line naming the option, its value and the range."""
+    for option, value, limit in (("--d", 10**12, MAX_D), ("--m", 10**10, MAX_M),
+                                 ("--R", 10**6, MAX_R), ("--d", MAX_D + 1, MAX_D),
+                                 ("--m", 10**400, MAX_M)):
+        code, err = run_cli(["bounds", option, str(value)])
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert code == 2 and len(lines) == 1, (option, value, err)
+        assert f"`{option}`" in err and str(value) in err and f"<= {limit}" in err, err
+    for argv, product in ((["--d", str(MAX_D), "--m", "100000"], 50 * 100000 * MAX_D),
+                          (["--dist", "digits", "--m", str(MAX_M), "--R", "2"], 2 * MAX_M * 64)):
+        code, err = run_cli(["bounds", *argv])
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert code == 2 and len(lines) == 1, (argv, err)
+        assert "`--R`, `--m` and `--d`" in err and f"{product:.3g}" in err, err
+        assert f"{MAX_WORK:.0e}" in err, err
+
+
+@SETTINGS
+@given(option=st.sampled_from(["--d", "--m", "--R"]),
+       value=st.integers(min_value=MAX_M + 1, max_value=10**40))
+def test_any_huge_size_exits_2_with_one_line(option, value):
+    """Sizes beyond the maxima (or whose R·m·d is beyond MAX_WORK) never start work."""
+    assert_usage_error(["bounds", option, str(value)])
+
+
+def test_the_largest_allowed_sizes_reach_the_work():
+    """The maxima are not off by one: R·m·d = MAX_WORK exactly is accepted (the work, here
+    replaced by a stub, is reached)."""
+    called = []
+
+    def stub(**kwargs):
+        called.append(kwargs)
+        return []
+    with mock.patch.object(bounds_module, "run_bounds", stub), \
+            contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["bounds", "--d", "1000", "--m", str(MAX_WORK // 1000 // 100), "--R", "100",
+                     "--no-progress"])
+    assert code == 0 and called and called[0]["d"] == 1000
+
+
+@pytest.mark.parametrize("signum, status, name", [(signal.SIGINT, 130, "Ctrl-C"),
+                                                  (signal.SIGTERM, 143, "SIGTERM")])
+def test_interrupting_verify_with_two_jobs_stops_cleanly(tmp_path, signum, status, name):
+    """Issue 13, section 4: `laocheck verify --jobs 2` interrupted while its workers run (SIGINT
+    as Ctrl-C sends it, or SIGTERM) exits 130 / 143 with one line on stderr saying what had
+    finished, no traceback, no leaked-semaphore warning, and no --json file (neither whole nor
+    half-written; the results log of the finished checks stays, for --resume).
+
+    The run is the estimators' budget checks (quick) and the 13 empirical theorem checks (tens
+    of seconds each); the signal is sent as soon as the results log holds a first record
+    (polled, generous timeout), so the workers are up and the slow checks are still running."""
+    out = tmp_path / "v.json"
+    log = tmp_path / "v.results.jsonl"
+    script = Path(sys.executable).with_name("laocheck")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "laocheck"]
+
+    def default_sigint():            # a shell without job control may pass SIGINT ignored
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen(command + ["verify", "--jobs", "2", "--only", "*.budget",
+                                       "--only", "*.empirical", "--no-progress", "--json",
+                                       str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+                            text=True, start_new_session=True, preexec_fn=default_sigint)
+    try:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline and proc.poll() is None:
+            if log.exists() and log.read_text().count("\n") >= 1:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        assert log.exists(), "no check finished within 600 s"
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:                      # never leave the run behind
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert proc.returncode == status, err
+    assert len(lines) == 1, err
+    assert f"interrupted by {name}" in lines[0], err
+    finished = re.search(r"(\d+) of (\d+) checks had finished", lines[0])
+    assert finished and 1 <= int(finished[1]) < int(finished[2]), err
+    assert "Traceback" not in err and "leaked" not in err, err
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [log.name]     # no temporary file
+    for record in log.read_text().splitlines():                          # the log is whole
+        assert json.loads(record)

@@ -5,6 +5,12 @@
 
 Every argument is checked before any work (exit status 2 and one line naming the allowed
 range); a progress line on stderr counts the theorems (the runs take minutes).
+
+Sizes are bounded so that a typo cannot start a run that allocates or computes for days:
+``--d`` <= :data:`MAX_D` (10^6: a row of the sample and the learner's iterate are O(d)),
+``--m`` <= :data:`MAX_M` (10^9), ``--R`` <= :data:`MAX_R` (10^5), and the examples' entries
+drawn per theorem, R·m·d (d = 64 for ``--dist digits``), <= :data:`MAX_WORK` (10^11; the
+default run draws 10^7, and 10^11 takes hours on two cores).
 """
 
 from __future__ import annotations
@@ -22,7 +28,16 @@ from ..stats import DEFAULT_DELTA
 from ._common import add_scheduler_option, progress, reach_scheduler
 from .verify import MAX_JOBS
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "MAX_D", "MAX_M", "MAX_R", "MAX_WORK"]
+
+#: Largest --d: a row of the sample, the moments and the iterate are O(d) doubles (8 MB at 10^6)
+MAX_D = 10**6
+#: Largest --m (examples per run; drawn in blocks, so memory stays O(block·d))
+MAX_M = 10**9
+#: Largest --R (independent runs per theorem)
+MAX_R = 10**5
+#: Largest R·m·d: the entries of the examples drawn per theorem (default run: 50·2000·100 = 10^7)
+MAX_WORK = 10**11
 
 EPILOG = """examples:
   laocheck bounds                         bounds and empirical excess risk at d=100, k=4, m=2000, B=1
@@ -114,6 +129,12 @@ def _cmd(args):
     if args.dist != "digits" and not args.rho and args.k > args.d:
         raise InvalidParameterError(
             f"`--k` must satisfy 1 <= k <= d; got k={args.k} with d={args.d}.")
+    d = 64 if args.dist == "digits" else args.d
+    if not args.rho and args.R * args.m * d > MAX_WORK:
+        raise InvalidParameterError(
+            f"`--R`, `--m` and `--d` must satisfy R·m·d <= {MAX_WORK:.0e} (the entries of the "
+            f"examples drawn per theorem); got R={args.R}, m={args.m}, d={d}: "
+            f"R·m·d={args.R * args.m * d:.3g}.")
     for name in args.data or []:
         if name != "digits" and not (name.endswith((".npy", ".csv", ".txt"))
                                      and os.path.isfile(name)):
@@ -156,16 +177,17 @@ def add_parser(subparsers):
     p = subparsers.add_parser(
         "bounds", help="each theorem's bound beside the empirical excess risk; the rho table",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--d", type=_int_at_least("--d", 1), default=100,
-                   help="dimension, >= 1. Default: 100.")
+    p.add_argument("--d", type=_int_at_least("--d", 1, MAX_D), default=100,
+                   help=f"dimension, 1 to {MAX_D}. Default: 100.")
     p.add_argument("--k", type=_int_at_least("--k", 1), default=4,
                    help="attributes per example (k + 1 observed), 1 <= k <= d. Default: 4.")
-    p.add_argument("--m", type=_int_at_least("--m", 1), default=2000,
-                   help="examples per run, >= 1. Default: 2000.")
+    p.add_argument("--m", type=_int_at_least("--m", 1, MAX_M), default=2000,
+                   help=f"examples per run, 1 to {MAX_M}. Default: 2000.")
     p.add_argument("--B", type=_real("--B", "a finite number > 0", lambda v: v > 0),
                    default=1.0, help="norm bound (and label bound), > 0. Default: 1.0.")
-    p.add_argument("--R", type=_int_at_least("--R", 1), default=50,
-                   help="independent runs per theorem, >= 1. Default: 50.")
+    p.add_argument("--R", type=_int_at_least("--R", 1, MAX_R), default=50,
+                   help=f"independent runs per theorem, 1 to {MAX_R}; R·m·d <= {MAX_WORK:.0e} "
+                        f"(d = 64 for --dist digits). Default: 50.")
     p.add_argument("--alpha", type=_real("--alpha", "a finite number", lambda v: True),
                    default=-1.0, help="power-law exponent of KS15 Sec. 5.1's data. Default: -1.")
     p.add_argument("--dist", choices=("powerlaw", "hard", "digits"), default="powerlaw",

@@ -11,6 +11,7 @@ Four families share the kernels of ``_kernels.pyx``:
 * :class:`GenEstEstimator` and :class:`AESVREstimator`: HK12 Procedure 3 and Alg. 4.
 """
 
+import math
 from fractions import Fraction
 from functools import partial
 
@@ -23,7 +24,7 @@ from ..exceptions import InvalidParameterError
 from ..reference import estimators as ref
 from ..reference.estimators import aesvr_coefficients
 from ._kernels import aer_kernel, baseline_kernel, genest_kernel, importance_kernel
-from ._protocol import Estimator, register, spec_of
+from ._protocol import MAX_MAGNITUDE, Estimator, register, spec_of
 from ._spec import (Budget, ClippingClaim, EstimatorSpec, SecondMomentClaim, cb11_gradient_target,
                     data_point_target, gradient_target, residual_target)
 from ._samplers import AliasTable
@@ -200,6 +201,39 @@ HK12_AESVR = tuple(
     for part in ("residual", "gradient"))
 
 
+# -- finite range: bounds on every number a kernel forms (see _protocol, "Finite range") ---------
+# Magnitudes are nonnegative; a product of magnitudes is 0 when a factor is 0 and inf on
+# overflow, never NaN (0·inf). Called under np.errstate(all="ignore").
+
+def _mul(*factors):
+    """The product of nonnegative magnitudes (arrays broadcast): 0 where a factor is 0."""
+    out = np.float64(1.0)
+    zero = False
+    for f in factors:
+        f = np.asarray(f, dtype=np.float64)
+        zero = zero | (f == 0)
+        out = out * f
+    return np.where(zero, 0.0, out)
+
+
+def _top(values):
+    """max of a magnitude array (0 for an empty one), as float."""
+    values = np.asarray(values, dtype=np.float64)
+    return float(values.max()) if values.size else 0.0
+
+
+def _target_bounds(part, w, x, y, factor=1.0):
+    """Bounds on the residual target wᵀx − y (Σ|w_i x_i| + |y|) and the gradient target."""
+    r0 = float(np.sum(_mul(np.abs(w), np.abs(x)))) + abs(y)
+    if part in ("residual", "derivative"):
+        return [(r0, "Σ|w_i x_i| + |y| (the target wᵀx − y)")]
+    if part in ("gradient", "clipped_gradient"):
+        return [(r0, "Σ|w_i x_i| + |y| (the target's wᵀx − y)"),
+                (float(_mul(factor, r0, np.max(np.abs(x)))),
+                 "(Σ|w_i x_i| + |y|)·max|x_i| (the target (wᵀx − y)·x)")]
+    return []
+
+
 def _gradient_target(w, x, y):
     return (float(w @ x) - y) * x
 
@@ -343,6 +377,35 @@ class ImportanceEstimator(Estimator):
             return float(w @ x) - y
         return _gradient_target(w, x, y)
 
+    def _magnitude(self, w, x, y):
+        """x̃ <= |x_i|/q_i (d|x_i| for uniform q), φ̃ <= max_{p_j>0} |w_j/p_j|·|x_j| + |y|,
+        g̃ <= φ̃·x̃ entrywise; the coefficients w_j/p_j themselves; the targets."""
+        ax = np.abs(x)
+        out = _target_bounds(self.part, w, x, y)
+        data = 0.0
+        if self.part != "residual":
+            if self.q is None:
+                data = float(_mul(x.shape[0], _top(ax)))
+                out.append((data, "d·max|x_i| (x̃ with uniform q)"))
+            else:
+                nz = self.q > 0
+                data = _top(np.where(ax[nz] > 0, ax[nz] / self.q[nz], 0.0))
+                out.append((data, "max |x_i|/q_i (x̃)"))
+        if self.part != "data_point":
+            p, coef = self._inner(w)
+            phi = abs(y)
+            if p is not None:
+                nz = p > 0
+                payload = _top(_mul(np.abs(coef[nz]), ax[nz]))
+                out.append((_top(np.abs(coef[nz])), "max |w_j/p_j| (the inner-product weights)"))
+                out.append((float(_mul(self.n_inner, payload)),
+                            "n_inner·max |w_j/p_j|·|x_j| (the inner-product sum)"))
+                phi = payload + abs(y)
+            out.append((phi, "max |w_j/p_j|·|x_j| + |y| (φ̃)"))
+            if self.part == "gradient":
+                out.append((float(_mul(phi, data)), "|φ̃|·|x̃_i| (g̃)"))
+        return out
+
     def _inner(self, w):
         """p and coef_j = w_j / p_j in the paper's own arithmetic (None if w has no mass)."""
         top = np.max(np.abs(w))
@@ -380,15 +443,19 @@ class ImportanceEstimator(Estimator):
                         f"`q` must be positive wherever x is nonzero (else x̃ is biased); got "
                         f"q[{i}]=0 with x[{i}]={x[i]}.")
                 q_table = AliasTable(self.q)
-                x_weight = np.zeros(d)
-                x_weight[self.q > 0] = 1.0 / (self.k * self.q[self.q > 0])
+                x_weight = None
+                xw = np.zeros(d)
+                nz = self.q > 0                 # x_i/(k q_i) directly: 1/(k q_i) may overflow
+                xw[nz] = x[nz] / (self.k * self.q[nz])
         else:
             q_table, x_weight = None, np.zeros(d)
-        p, coef = self._inner(w)
+        # x̃ does not read w: its w-dependent numbers are not formed (w may be any finite vector)
+        p, coef = (None, np.zeros_like(w)) if self.part == "data_point" else self._inner(w)
         if p is not None and self.part != "data_point":
             self._check_inner_support(p, w, x)
         p_table = AliasTable(p if p is not None else np.ones(d))
-        xw = x * x_weight
+        if x_weight is not None:
+            xw = x * x_weight
         q_rows = None if q_table is None else q_table.with_payload(xw)
         p_rows = p_table.with_payload(coef * x)
         return (xw, q_rows, p_rows, y, self.k or 0, self.n_inner, p is None,
@@ -402,9 +469,10 @@ class ImportanceEstimator(Estimator):
         misses w_j x_j, which is tolerated only when it is below double-precision rounding of
         the scale ‖w‖₁‖x‖∞ of wᵀx.
         """
-        contribution = np.abs(w * x)
+        with np.errstate(over="ignore"):                   # an infinite scale tolerates all
+            contribution = np.abs(w * x)
+            scale = np.abs(w).sum() * np.abs(x).max()      # Hölder: |wᵀx| <= ‖w‖₁‖x‖∞
         missing = (p == 0) & (contribution > 0)
-        scale = np.abs(w).sum() * np.abs(x).max()          # Hölder: |wᵀx| <= ‖w‖₁‖x‖∞
         if np.any(missing) and contribution[missing].sum() > 1e-15 * scale:
             i = int(np.flatnonzero(missing)[np.argmax(contribution[missing])])
             if self.kind == "improved" and self.second_moments[i] == 0:
@@ -521,9 +589,30 @@ class AEREstimator(Estimator):
             return float(w @ x) - y
         return 2 * _gradient_target(w, x, y)
 
+    def _magnitude(self, w, x, y):
+        """v <= (2d/k)·max|x_i|; ŷ <= ‖w‖₁·max_{w_i≠0}|x_i| (its running sum k/2 times that);
+        2(ŷ − y)v; ‖w‖₁ itself; the targets."""
+        ax = np.abs(x)
+        d = x.shape[0]
+        out = _target_bounds(self.part, w, x, y, factor=2.0)
+        data = float(_mul(2.0 * d / self.k, _top(ax)))
+        if self.part != "residual":
+            out.append((data, "(2d/k)·max|x_i| (v)"))
+        if self.part != "data_point":
+            norm1 = float(np.sum(np.abs(w)))
+            top_x = _top(ax[w != 0])
+            out.append((norm1, "‖w‖₁"))
+            out.append((float(_mul(self.k // 2, norm1, top_x)), "(k/2)·‖w‖₁·max|x_i| (Σ of ŷ)"))
+            res = float(_mul(norm1, top_x)) + abs(y)
+            out.append((res, "‖w‖₁·max|x_i| + |y| (ŷ − y)"))
+            if self.part == "gradient":
+                out.append((float(_mul(2.0, res, data)), "2|ŷ − y|·|v_i| (the gradient)"))
+        return out
+
     def _prepare(self, w, x, y):
         d = x.shape[0]
-        norm1 = float(np.abs(w).sum())
+        # v does not read w: its w-dependent numbers are not formed (w may be any finite vector)
+        norm1 = 0.0 if self.part == "data_point" else float(np.abs(w).sum())
         if norm1 > 0:
             top = np.max(np.abs(w))
             p = np.abs(w / top) / float(np.abs(w / top).sum())
@@ -585,6 +674,17 @@ class BaselineEstimator(Estimator):
     def _target(self, w, x, y):
         return np.vstack([np.outer(x, x), 2 * y * x[None, :]])
 
+    def _magnitude(self, w, x, y):
+        """A_ij <= 2(d/k)²·|x_i x_j| (formed as (2(d/k)²·x_i)·x_j), 2|y|·(d/k)·|x_i|; x xᵀ."""
+        top = _top(np.abs(x))
+        ratio = x.shape[0] / self.k
+        a_scale = 2.0 * ratio * ratio
+        return [(float(_mul(a_scale, top)), "2(d/k)²·max|x_i|"),
+                (float(_mul(a_scale, top, top)), "2(d/k)²·max|x_i|² (A)"),
+                (float(_mul(top, top)), "max|x_i|² (the target x xᵀ)"),
+                (float(_mul(2.0, abs(y), ratio)), "2|y|·d/k"),
+                (float(_mul(2.0, abs(y), ratio, top)), "2|y|·(d/k)·max|x_i| (2y·v)")]
+
     def _prepare(self, w, x, y):
         return x, y, self.k
 
@@ -610,6 +710,45 @@ class _GenEstBase(Estimator):
             coef[p > 0] = norm_sq / w[p > 0]
             return AliasTable(p), coef, False
         return AliasTable(np.ones(d)), np.zeros(d), True
+
+    def _genest_magnitude(self, w, x, labels, x_scale, k=0):
+        """HK12 Procedure 3's deterministic numbers: ‖w‖², the ‖w‖²/|w_j| over p_j > 0, one
+        factor θ̃ <= Θ = max (‖w‖²/|w_j|)·|x_j|·x_scale + max|label|, the N-draw sums, the
+        2^(n+1)|a_n|; for the gradient, x̃ <= d·max|x_i|.
+
+        The product φ̂ = 2^(n+1) a_n θ̃_1···θ̃_n has a random number n of random factors: its
+        worst case over every order and every index overflows on ordinary instances for events
+        of negligible probability (an index of probability 1e-195, an order of probability
+        2^-60), so it is not bounded up front; a draw that does overflow makes the call raise
+        after the draws (``Estimator._check_finite_result``), never return inf or NaN.
+        """
+        ax = np.abs(x)
+        out = []
+        norm_sq = float(w @ w)
+        theta_w = 0.0
+        top = np.max(np.abs(w))
+        if top > 0:
+            scaled = w / top
+            nz = scaled * scaled > 0                      # p_j > 0, as in _genest_tables
+            coef = np.abs(norm_sq / w[nz])
+            out.append((norm_sq, "‖w‖₂²"))
+            out.append((_top(coef), "max ‖w‖₂²/|w_j|"))
+            payload = _top(_mul(coef, ax[nz]))
+            out.append((payload, "max (‖w‖₂²/|w_j|)·|x_j|"))
+            theta_w = float(_mul(payload, x_scale))
+        big_theta = theta_w + max(abs(v) for v in labels)
+        out.append((big_theta, "Θ = max (‖w‖₂²/|w_j|)·|x_j|·x_scale + |y| (a factor θ̃)"))
+        a = np.abs(np.asarray(self.coefficients, dtype=np.float64))
+        N, small = self._genest_constants()
+        orders = np.flatnonzero(a > 0)
+        if np.any(orders > small):
+            out.append((float(_mul(N, theta_w)), "N·max (‖w‖₂²/|w_j|)·|x_j|·x_scale"))
+        if orders.size:
+            log_a = float(np.max(np.log(a[orders]) + (orders + 1) * math.log(2.0)))
+            out.append((math.exp(log_a) if log_a < 709.0 else math.inf, "max 2^(n+1)·|a_n|"))
+        if k:
+            out.append((float(_mul(x.shape[0], _top(ax))), "d·max|x_i| (x̃)"))
+        return out
 
     def _genest_constants(self):
         N = ref.genest_sample_size(self.B)
@@ -658,6 +797,23 @@ class GenEstEstimator(_GenEstBase):
     def _target(self, w, x, y):
         theta = float(w @ x) - y
         return float(np.polynomial.polynomial.polyval(theta, self.coefficients))
+
+    def _magnitude(self, w, x, y):
+        """The numbers of Procedure 3 (``_genest_magnitude``) and the target Σ a_n θ^n at
+        θ = wᵀx − y (<= Σ|a_n|·max(1, |θ|)^n, its Horner steps included; θ itself is bounded
+        by Σ|w_i x_i| + |y|)."""
+        out = self._genest_magnitude(w, x, [y], 1.0)
+        (r0, text), = _target_bounds("residual", w, x, y)
+        out.append((r0, text))
+        if r0 <= MAX_MAGNITUDE:
+            a = np.abs(np.asarray(self.coefficients, dtype=np.float64))
+            base = max(1.0, abs(float(w @ x) - y))
+            with np.errstate(divide="ignore"):
+                log_terms = np.log(a) + np.arange(a.shape[0]) * math.log(base)
+            log_sum = float(np.logaddexp.reduce(log_terms)) if a.size else -math.inf
+            out.append((math.exp(log_sum) if log_sum < 709.0 else math.inf,
+                        "Σ|a_n|·max(1, |wᵀx − y|)^n (the target)"))
+        return out
 
     def _prepare(self, w, x, y):
         table, coef, w_zero = self._genest_tables(w)
@@ -723,6 +879,20 @@ class AESVREstimator(_GenEstBase):
         z = float(w @ x) - y
         fprime = 0.5 * (erf((z - self.delta) / self.eps) + erf((z + self.delta) / self.eps))
         return fprime if self.part == "residual" else fprime * x
+
+    def _magnitude(self, w, x, y):
+        """The numbers of the two GenEst calls on (x/ε, (y ± δ)/ε) (``_genest_magnitude``),
+        |y| + δ, and the target's (wᵀx − y ± δ)/ε."""
+        shifted = abs(y) + self.delta
+        labels = [shifted / self.eps]
+        out = [(shifted, "|y| + δ"), (labels[0], "(|y| + δ)/ε (the labels)"),
+               (1.0 / self.eps, "1/ε (the scale of x/ε)")]
+        out += self._genest_magnitude(w, x, labels, 1.0 / self.eps, k=self.k or 0)
+        (r0, text), = _target_bounds("residual", w, x, y)
+        out.append(((r0 + self.delta) / self.eps, "(Σ|w_i x_i| + |y| + δ)/ε (the target)"))
+        if self.part == "gradient":
+            out.append((float(_mul(1.0, _top(np.abs(x)))), "max|x_i| (the target)"))
+        return out
 
     def _prepare(self, w, x, y):
         table, coef, w_zero = self._genest_tables(w)

@@ -18,11 +18,26 @@ An estimator is an object with
   and kind, geometry, support and the claims of the papers — from which the catalog's checks
   select what applies (:mod:`laocheck.estimators._spec`).
 
+Finite range. ``target``, ``sample``, ``accumulate`` and ``sample_reference`` refuse, before any
+work, an instance (w, x, y) on which a draw, the target or an intermediate of the kernel would
+leave the doubles: each estimator bounds, from w, x, y and its parameters, the magnitude of
+every number its kernel forms (``_magnitude``: e.g. ‖w‖₂²·|x_j|/|w_j| + |y| for HK12's
+residual, |x_i|/q_i for x̃) and the bound must be at most :data:`MAX_MAGNITUDE` (a quarter of
+the largest double, 4.49e307); ``accumulate`` also needs n·size²·M⁴ <= MAX_MAGNITUDE for the
+sums of ‖v‖⁴ when the support is finite (the bound is then a value the draws reach). The error
+(an :class:`InvalidParameterError` naming `w`, `x`, `y` or `n`) gives the bound, the formula
+that reached it and the limit; every estimate is homogeneous in (w, x, y), so scaling the
+instance down brings it into range. GenEst's product of a random number of factors is not bounded
+up front (its worst case overflows on ordinary instances for events of negligible
+probability); should a draw or a moment sum overflow, the call raises the same kind of error
+after the draws instead of returning inf or NaN.
+
 A user's own estimator implements the same methods (``sample`` and ``target`` at least) to be
 checked by the same checks, and declares ``spec = EstimatorSpec(...)`` on its class to have
 them selected.
 """
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,6 +51,10 @@ __all__ = ["Draws", "Moments", "Estimator", "register", "names", "get", "spec_of
 
 #: Largest number of doubles ``sample`` materialises (4 GiB); use ``accumulate`` beyond it.
 MAX_DENSE = 2**29
+
+#: Largest magnitude a draw, the target or an intermediate of a kernel may reach: a quarter of
+#: the largest double (4.49e307), so that the few sums the kernels form stay finite.
+MAX_MAGNITUDE = float(np.finfo(np.float64).max) / 4
 
 
 @dataclass(frozen=True, repr=False)
@@ -152,6 +171,7 @@ class Estimator:
 
     def target(self, w, x, y):
         w, x, y = self._validate(w, x, y)
+        self._check_magnitude(w, x, y)
         return self._target(w, x, y)
 
     def sample(self, w, x, y, *, n=1, rng=None):
@@ -183,10 +203,28 @@ class Estimator:
                 f"`n` * target size must be <= {MAX_DENSE} to materialise the draws; got "
                 f"n={n} with target size {size}. Use `accumulate` for moment sums."
             )
+        self._check_magnitude(w, x, y, n=n if accumulate else None, size=size)
         rng = check_rng(rng)
         sink = Sink(n, size, accumulate)
         self._run(rng, sink, n, self._prepare(w, x, y))
+        self._check_finite_result(sink, n)
         return shape, sink
+
+    def _check_finite_result(self, sink, n):
+        """The backstop of the finite range: a draw or a moment sum that left the doubles
+        anyway (GenEst's random series orders beyond the checked ones, the sums of many large
+        draws of an unbounded estimate) raises instead of returning inf or NaN."""
+        r = sink.result()
+        if isinstance(r, tuple):
+            ok = bool(np.all(np.isfinite(r[0])))
+        else:
+            ok = bool(np.all(np.isfinite(r["sum"])) and np.all(np.isfinite(r["sum_sq"]))
+                      and math.isfinite(r["sum_norm_sq"]) and math.isfinite(r["sum_norm_sq_sq"]))
+        if not ok:
+            raise InvalidParameterError(
+                f"`n` and the scale of `w`, `x`, `y` must keep the draws and their moment sums "
+                f"of {self.name} finite; with n={n} a draw or a sum overflowed (an unbounded "
+                f"estimate's rare large draw). Scale the instance down or use a smaller `n`.")
 
     def reference(self, w, x, y, src):
         """One draw of the literal transcription through the randomness source ``src``.
@@ -202,14 +240,21 @@ class Estimator:
         """``n`` draws of the literal reference version with a ``numpy.random.Generator``."""
         w, x, y = self._validate(w, x, y)
         n = check_int("n", n, low=1)
+        self._check_magnitude(w, x, y)
         src = RandomSource(check_rng(rng))
         shape = self.target_shape(x.shape[0])
         values = np.empty((n, *shape))
         attributes = np.empty(n, dtype=np.int64)
-        for t in range(n):
-            value, seen = self._reference(w, x, y, src)
-            values[t] = np.asarray(value, dtype=np.float64)
-            attributes[t] = len(seen)
+        with np.errstate(all="ignore"):      # an overflow is reported below, not as a warning
+            for t in range(n):
+                value, seen = self._reference(w, x, y, src)
+                values[t] = np.asarray(value, dtype=np.float64)
+                attributes[t] = len(seen)
+        if not np.all(np.isfinite(values)):
+            raise InvalidParameterError(
+                f"`n` and the scale of `w`, `x`, `y` must keep the draws of {self.name} finite; "
+                f"with n={n} a draw of the literal version overflowed (an unbounded estimate's "
+                f"rare large draw). Scale the instance down or use a smaller `n`.")
         return Draws(values, attributes)
 
     def assumptions(self, w, x, y):
@@ -241,12 +286,46 @@ class Estimator:
     def _validate_dims(self, d):
         """Checks of the parameters against the dimension d (e.g. k <= d)."""
 
+    def _magnitude(self, w, x, y):
+        """Bounds on the magnitude of every number the kernel, the reference and the target form
+        on (w, x, y): a list of ``(bound, formula)`` (bounds may be inf on overflow, never NaN).
+        None: no bound known (a user's estimator), no check."""
+        return None
+
+    def _check_magnitude(self, w, x, y, *, n=None, size=1):
+        """Refuse (w, x, y) whose draws or intermediates would overflow (see "Finite range" in
+        the module docstring); with ``n``, also the moment sums of ``accumulate``."""
+        with np.errstate(all="ignore"):
+            bounds = self._magnitude(w, x, y)
+        if not bounds:
+            return
+        bound, formula = max(bounds, key=lambda item: (not item[0] <= MAX_MAGNITUDE, item[0]))
+        if not bound <= MAX_MAGNITUDE:
+            raise InvalidParameterError(
+                f"`w`, `x` and `y` must keep the numbers of {self.name} finite: on this instance "
+                f"{formula} reaches {bound:.4g}, beyond the limit {MAX_MAGNITUDE:.4g} (a quarter "
+                f"of the largest double); the estimates are homogeneous in (w, x, y): scale the "
+                f"instance down.")
+        spec = self.spec
+        if n is not None and spec is not None and spec.finite:
+            top = max(b for b, _ in bounds)
+            if top > 0 and (math.log(n) + 2 * math.log(size) + 4 * math.log(top)
+                            > math.log(MAX_MAGNITUDE)):
+                raise InvalidParameterError(
+                    f"`n` and the scale of `w`, `x`, `y` must keep the moment sums of "
+                    f"{self.name} finite: n·size²·M⁴ <= {MAX_MAGNITUDE:.4g} (Σ‖v‖⁴ of n draws); "
+                    f"got n={n}, size={size}, M={top:.4g} ({formula}). Scale the instance down "
+                    f"or use `sample`.")
+
     def _violations(self, w, x, y):
         out = []
-        if self.geometry == "l2":
-            nx, nw, xn, wn = float(np.linalg.norm(x)), float(np.linalg.norm(w)), "‖x‖₂", "‖w‖₂"
-        else:
-            nx, nw, xn, wn = float(np.max(np.abs(x))), float(np.sum(np.abs(w))), "‖x‖∞", "‖w‖₁"
+        with np.errstate(over="ignore"):        # a norm beyond the doubles is inf: a violation
+            if self.geometry == "l2":
+                nx, nw, xn, wn = (float(np.linalg.norm(x)), float(np.linalg.norm(w)), "‖x‖₂",
+                                  "‖w‖₂")
+            else:
+                nx, nw, xn, wn = (float(np.max(np.abs(x))), float(np.sum(np.abs(w))), "‖x‖∞",
+                                  "‖w‖₁")
         if nx > 1 + 1e-12:
             out.append(f"{xn} <= 1 (got {nx:.6g})")
         if self.B is not None:
