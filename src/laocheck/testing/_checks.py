@@ -119,7 +119,7 @@ def _second_moment_callable(value, params, *, key="second_moment", q=None):
     evaluated at d, the estimator's k, B the smallest the assumptions allow, and — KS15's
     data-dependent formulas — S = Σ_i x_i²/q_i (KS15 eq. (2)) or S_inf = max_i x_i²/q_i
     (eq. (7)) of the instance (its data distribution: the point mass at x), ``q`` the
-    data-point distribution (a vector; None: uniform)."""
+    data-point distribution (a vector; None: unknown, and a formula reading it is refused)."""
     quantity, geometry, data_symbol = _MOMENTS[key]
     name = f"`claims[{key!r}]`"
     if value is None:
@@ -146,18 +146,22 @@ def _second_moment_callable(value, params, *, key="second_moment", q=None):
         if "k" in args and params.get("k") is None:
             raise InvalidParameterError(
                 f"{name}={value!r} needs k, and the estimator has no `params['k']`.")
-        qv = None if q is None else np.asarray(q, dtype=float)
+        if data_symbol in args and q is None:
+            raise InvalidParameterError(
+                f"{name}={value!r} needs {data_symbol}, which reads the data-point "
+                "distribution q (KS15 eqs. (2), (7)): pass claims['q'] or give the estimator "
+                "a `q` attribute.")
+        qv = np.asarray(q, dtype=float)
 
         def bound(w, x, y, d):
             values = {"B": _smallest_B(w, y, geometry), "d": d, "k": params.get("k")}
             if data_symbol in args:
-                q_ = np.full(d, 1.0 / d) if qv is None else qv
-                if q_.shape != (d,):
+                if qv.shape != (d,):
                     raise InvalidParameterError(
-                        f"`claims['q']` must have length d={d}; got {q_.shape[0]}.")
+                        f"`claims['q']` must have length d={d}; got {qv.shape[0]}.")
                 x2 = np.array([float(v) ** 2 for v in x])
-                values[data_symbol] = (bounds.sampling_sum(x2, q_) if data_symbol == "S"
-                                       else bounds.sampling_max(x2, q_))
+                values[data_symbol] = (bounds.sampling_sum(x2, qv) if data_symbol == "S"
+                                       else bounds.sampling_max(x2, qv))
             return float(formula(**{a: values[a] for a in args}))
         return bound
     if callable(value):
@@ -170,7 +174,7 @@ def _sampling_distribution(est, spec=None, claimed=None):
     """q of KS15's S-formulas: ``claims['q']``, else the estimator's ``q`` attribute, else —
     an estimator declaring a registered spec — the q of laocheck's own estimator at the same
     parameters (DDAERR/DDAELR derive it from ``second_moments``: KS15 eq. (4), Lemma 4.3);
-    None: uniform (HK12)."""
+    None: unknown."""
     if claimed is not None:
         q = np.asarray(claimed, dtype=float)
         if q.ndim != 1 or not np.all(q >= 0) or not abs(q.sum() - 1) <= 1e-9:
@@ -226,7 +230,8 @@ def resolve_claims(est, claims=None):
     ``(w, x, y) -> G²`` or a formula id of ``laocheck.bounds``) bounding E‖v‖² (HK12 Lemma
     3.3, KS15 Lemma 3.4), ``second_moment_inf`` (the same forms) bounding ‖E[v²]‖∞ (the lasso
     estimators: HK12 Lemma 3.8, KS15 Lemma 4.5), ``q`` (the data-point distribution that
-    KS15's formulas in S / S_inf read; default the estimator's ``q``, else uniform),
+    KS15's formulas in S / S_inf read; default the estimator's ``q``, else — a registered
+    spec — laocheck's own estimator's at the same parameters),
     ``clipping`` (threshold), ``finite_support`` (bool), ``scaling``.
 
     A formula id is evaluated per instance at its d, the estimator's ``params['k']``, the
@@ -277,7 +282,9 @@ def resolve_claims(est, claims=None):
             f"`claims['scaling']` must be None, 'degree0', 'degree1' or 'last_row'; got "
             f"{scaling!r}.")
     finite = bool(claims.get("finite_support", hasattr(est, "reference")))
-    q = _sampling_distribution(est, None, claims.get("q"))
+    spec = getattr(est, "spec", None)
+    q = _sampling_distribution(est, spec if isinstance(spec, EstimatorSpec) else None,
+                               claims.get("q"))
     return Claims(target=target, budget=None if budget is None else int(budget),
                   budget_kind=kind,
                   second_moment=_second_moment_callable(claims.get("second_moment"),

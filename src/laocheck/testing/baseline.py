@@ -242,7 +242,7 @@ def _fingerprint(est, inst):
         attributes[count] = attributes.get(count, F(0)) + p
         mean = p * values if mean is None else mean + p * values
         second += p * sum(c * c for c in values.tolist())
-    return {"outcomes": {k: str(outcomes[k]) for k in sorted(outcomes)},
+    return {"kind": "exact", "outcomes": {k: str(outcomes[k]) for k in sorted(outcomes)},
             "attributes": {str(k): str(attributes[k]) for k in sorted(attributes)},
             "mean": _vec(mean), "second_moment": str(second)}
 
