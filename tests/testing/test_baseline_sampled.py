@@ -8,10 +8,13 @@ instance except with probability <= 5e-7, and a correct one is BROKEN there with
 a correct estimator fails with probability above 3e-6 (nothing to loosen: the thresholds are
 derived). The mutants are chosen far from the detectable differences the verdicts report."""
 import json
+import pathlib
+import sys
 
 import numpy as np
 import pytest
 
+from laocheck.cli import main
 from laocheck.estimators import Draws
 from laocheck.exceptions import InvalidParameterError
 from laocheck.testing import baseline as bl
@@ -144,3 +147,69 @@ def test_a_corrupt_sample_is_refused(saved, tmp_path):
     with pytest.raises(InvalidParameterError, match=r"bad.json.*corrupt.*sample"):
         compare_baseline(Wrapper("HK12.GenEst.derivative", label="mine",
                                  **UNBOUNDED[2][1]), path)
+
+
+CLI_MODULE = '''
+import numpy as np
+
+from laocheck import estimators
+from laocheck.estimators import Draws
+from user_estimators import SampleOnly, UserAERRGradient
+
+
+def genest():
+    return estimators.get("HK12.GenEst.derivative", coefficients=[1.0, 0.5, -0.125, 0.0625],
+                          B=1.0)
+
+
+class _Halved:
+    def __init__(self):
+        self.inner = genest()
+        self.spec, self.params, self.budget = self.inner.spec, self.inner.params, 3
+        self.name = self.inner.name
+
+    def target(self, w, x, y):
+        return self.inner.target(w, x, y)
+
+    def sample(self, w, x, y, *, n=1, rng=None):
+        d = self.inner.sample(w, x, y, n=n, rng=rng)
+        return Draws(0.5 * np.asarray(d.values), d.attributes)
+
+
+def halved():
+    return _Halved()
+
+
+def sample_only():
+    return SampleOnly(2)
+
+
+def sample_only_mutant():
+    est = SampleOnly(2)
+    est._inner = UserAERRGradient(2, weight=lambda d: 3 * d)
+    return est
+'''
+
+
+def test_the_cli_with_sampled_baselines(tmp_path, monkeypatch, capsys):
+    (tmp_path / "user_estimators.py").write_text(
+        pathlib.Path(__file__).with_name("user_estimators.py").read_text())
+    (tmp_path / "sbmod.py").write_text(CLI_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    try:
+        assert main(["baseline", "save", "gen", "--estimator", "sbmod:genest"]) == 0
+        assert main(["baseline", "compare", "gen", "--estimator", "sbmod:genest",
+                     "--seed", "3"]) == 0
+        assert main(["baseline", "compare", "gen", "--estimator", "sbmod:halved"]) == 1
+        assert "BROKEN  claim unbiased" in capsys.readouterr().out
+        claims = ["--claims", '{"unbiased": true}']
+        assert main(["baseline", "save", "so", "--estimator", "sbmod:sample_only",
+                     *claims]) == 0
+        assert main(["baseline", "compare", "so", "--estimator", "sbmod:sample_only_mutant",
+                     *claims]) == 1
+        out = capsys.readouterr().out
+        assert "CHANGED, CORRECTNESS UNDECIDED" in out and "3 UNDECIDED" in out
+    finally:
+        for name in ("sbmod", "user_estimators"):
+            sys.modules.pop(name, None)
