@@ -213,3 +213,26 @@ def test_the_cli_with_sampled_baselines(tmp_path, monkeypatch, capsys):
     finally:
         for name in ("sbmod", "user_estimators"):
             sys.modules.pop(name, None)
+
+
+def test_a_finite_support_can_be_sampled_when_asked(tmp_path):
+    """fingerprint='sampled' (``--sampled``) for a finite support too large to enumerate:
+    the unaltered estimator is SAME, the d − 1 slip not (its spec claims HK12 Lemma 3.3's G²,
+    so unbiasedness is decidable)."""
+    path = tmp_path / "aerr.json"
+    doc = save_baseline(Wrapper("HK12.AERR.gradient", label="mine", k=2), path, seed=0,
+                        fingerprint="sampled")
+    assert {fp["kind"] for fp in doc["instances"].values()} == {"sampled"}
+    same = compare_baseline(Wrapper("HK12.AERR.gradient", label="mine", k=2), path, seed=1)
+    assert {r.verdict for r in same} == {bl.SAME}
+    slip = UserAERRGradient(2, name="mine", weight=lambda d: d - 1)
+    slip.spec = Wrapper("HK12.AERR.gradient", k=2).spec
+    changed = [r for r in compare_baseline(slip, path, seed=1) if r.instance != "checks"]
+    assert bl.SAME not in {r.verdict for r in changed}
+    assert bl.UNDECIDED not in {r.verdict for r in changed}
+    with pytest.raises(InvalidParameterError, match="fingerprint"):
+        save_baseline(SampleOnly(2), tmp_path / "x.json", claims={"unbiased": True},
+                      fingerprint="exact")
+    with pytest.raises(InvalidParameterError, match="fingerprint"):
+        save_baseline(SampleOnly(2), tmp_path / "y.json", claims={"unbiased": True},
+                      fingerprint="approximate")

@@ -54,6 +54,9 @@ def add_parser(subparsers):
     p.add_argument("--claims", metavar="JSON", default=None,
                    help="the claims as a JSON object or file (as `laocheck check`). Default: "
                    "the estimator's spec.")
+    p.add_argument("--sampled", action="store_true",
+                   help="save: a sampled fingerprint even for a finite support (when its exact "
+                   "enumeration is too large). Default: exact when possible.")
     p.add_argument("--force", action="store_true",
                    help="save: overwrite an existing baseline. Default: refuse.")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the checks. Default: 0.")
@@ -78,7 +81,8 @@ def cmd_baseline(args):
         claims = _claims(args.claims)
         if args.action == "save":
             doc = save_baseline(est, path, seed=args.seed, budget=args.budget or "fast",
-                                claims=claims, delta=args.delta, force=args.force)
+                                claims=claims, delta=args.delta, force=args.force,
+                                fingerprint="sampled" if args.sampled else "auto")
             print(f"baseline {args.name!r} of {args.estimator} written to {path}: instances "
                   f"{', '.join(doc['instances'])}; checks "
                   + ", ".join(f"{k} {v}" for k, v in doc["checks"].items()) + ".")

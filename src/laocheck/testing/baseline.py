@@ -291,17 +291,31 @@ def _sampled_fingerprint(est, claims, inst, seed, budget, delta):
                                     "method": "nonnegative_lower_bound (truncation)"}}
 
 
+FINGERPRINTS = ("auto", "exact", "sampled")
+
+
 def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=DEFAULT_DELTA,
-                  force=False):
+                  force=False, fingerprint="auto"):
     """Write the baseline of ``estimator`` to ``path`` (JSON); return the document.
 
     ``claims`` as :func:`~laocheck.testing.check_estimator` (default: the estimator's spec);
-    ``force``: overwrite an existing baseline (otherwise an InvalidParameterError)."""
+    ``force``: overwrite an existing baseline (otherwise an InvalidParameterError);
+    ``fingerprint``: ``"auto"`` (exact when the support is finite and there is a
+    ``reference``, else sampled), ``"exact"`` (refuse an estimator without one) or
+    ``"sampled"`` (also for a finite support whose enumeration is too large, e.g. a large k)."""
+    if fingerprint not in FINGERPRINTS:
+        raise InvalidParameterError(
+            f"`fingerprint` must be one of {list(FINGERPRINTS)}; got {fingerprint!r}.")
     path = Path(path)
     if path.exists() and not force:
         raise InvalidParameterError(
             f"baseline file {str(path)!r} exists; pass force=True (--force) to overwrite it.")
     resolved, instances, exact = _supported(estimator, claims)
+    if fingerprint == "exact" and not exact:
+        raise InvalidParameterError(
+            f"`estimator` {_label(estimator)} has no finite support with a `reference`: no "
+            "exact fingerprint can be taken (fingerprint='auto' or 'sampled' samples it).")
+    exact = exact and fingerprint != "sampled"
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         raise InvalidParameterError(f"baseline path {str(path)!r} is a directory.")
@@ -477,15 +491,19 @@ def _judge_sampled(est, claims, inst, old, seed, delta):
         return BaselineComparison(inst, BROKEN, figures, claim="second_moment", counterexample={
             "instance": inst, "E|v|^2_lower_bound": lower, "bound": g2, "delta": part})
     target = np.ravel(np.asarray(claims.target(w, x, y), dtype=float))
+    widest = 0.0
     for j in range(mv.shape[1]):
         iv = stats.median_of_means_interval(mv[:, j], variance_bound=g2,
                                             delta=part / mv.shape[1])
+        widest = max(widest, iv.high - iv.low)
         if not iv.low <= target[j] <= iv.high:
             return BaselineComparison(inst, BROKEN, figures, claim="unbiased", counterexample={
                 "instance": inst, "coordinate": j, "interval": [iv.low, iv.high],
                 "target": float(target[j]), "delta": part / mv.shape[1],
                 "method": "median-of-means with variance bound " + f"{g2:.6g}"})
-    return BaselineComparison(inst, CHANGED, figures, detectable=detect)
+    # a bias above the interval's width leaves the target outside whenever the interval covers
+    return BaselineComparison(inst, CHANGED, figures, detectable=(
+        f"{detect}; a bias of any coordinate above {widest:.3g} (median-of-means width)"))
 
 
 def compare_baseline(estimator, path, *, seed=0, budget=None, claims=None,
