@@ -110,7 +110,8 @@ def test_the_L1_claim_uses_the_l1_B_and_S_inf():
 
 def test_claims_of_the_wrong_kind_are_refused_naming_them():
     est = Wrapper("KS15.GAELR.gradient", label="mine", k=2, q=[0.125, 0.125, 0.25, 0.5])
-    with pytest.raises(InvalidParameterError, match=r"second_moment_inf.*needs \['S'\].*belongs to claim 'second_moment'"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"second_moment_inf.*needs \['S'\].*belongs to claim 'second_moment'"):
         estimator_checks(est, {"second_moment_inf": "KS15.Lemma3.4.G2"})
     with pytest.raises(InvalidParameterError, match=r"`claims\['q'\]` must be a probability"):
         estimator_checks(est, {"second_moment": "KS15.Lemma3.4.G2", "q": [0.5, 0.1]})

@@ -7,8 +7,9 @@ for a finite support, sampled — a stored sample and moments with intervals —
 sampled fingerprint without a second-moment bound) CHANGED, CORRECTNESS UNDECIDED.
 
 Exit status: 0 when every instance is SAME DISTRIBUTION or CHANGED BUT STILL CORRECT, 1 when one
-is BROKEN or CHANGED, CORRECTNESS UNDECIDED (nothing certifies the change), 2 on a usage error (an object that cannot be imported or does not implement the
-protocol, a missing, corrupt or foreign baseline file, an existing file without ``--force``).
+is BROKEN or CHANGED, CORRECTNESS UNDECIDED (nothing certifies the change), 2 on a usage error
+(an object that cannot be imported or does not implement the protocol, a missing, corrupt or
+foreign baseline file, an existing file without ``--force``).
 """
 
 from __future__ import annotations

@@ -41,11 +41,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import bounds, stats
+from .. import bounds, estimators, stats
 from ..checks import Check, Result, Status, run
 from ..checks._common import (draw_moments, exact_distribution, exact_mean, fstr,
                                mc_mean_verdict, sampler_matches_exact)
-from .. import estimators
 from ..estimators import EstimatorSpec
 from ..estimators.instances import INSTANCES, as_float
 from ..exceptions import InvalidParameterError
