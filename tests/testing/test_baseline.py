@@ -165,7 +165,8 @@ def user_file(tmp_path_factory):
 
 def test_the_file_is_versioned_with_exact_distributions(laocheck_file):
     doc = json.loads(laocheck_file.read_text())
-    assert doc["format"] == "laocheck-baseline" and doc["format_version"] == 1
+    assert doc["format"] == "laocheck-baseline" and doc["format_version"] == 2
+    assert {fp["kind"] for fp in doc["instances"].values()} == {"exact"}
     assert doc["provenance"]["seed"] == 0 and doc["laocheck"] == doc["provenance"]["laocheck"]
     assert set(doc["instances"]) == {"d3", "d4", "w0"}
     d3 = doc["instances"]["d3"]
@@ -273,13 +274,18 @@ def test_another_laocheck_version_warns_and_compares(tmp_path, user_file):
     assert {r.verdict for r in results} == {bl.SAME}
 
 
-def test_estimators_without_an_exact_fingerprint_are_refused(tmp_path):
-    with pytest.raises(InvalidParameterError, match="HK12.AESVR.gradient.*no finite support"):
-        save_baseline(estimators.get("HK12.AESVR.gradient", B=1.0, k=2, eps=0.5, delta=0.1),
+def test_estimators_without_an_exact_fingerprint_get_a_sampled_one(tmp_path):
+    """Unbounded support (AESVR) or no reference: the sampled fingerprint
+    (test_baseline_sampled.py tests its verdicts)."""
+    a = save_baseline(estimators.get("HK12.AESVR.gradient", B=1.0, k=2, eps=0.5, delta=0.1),
                       tmp_path / "a.json")
-    with pytest.raises(InvalidParameterError, match="no `reference"):
-        save_baseline(SampleOnly(2), tmp_path / "b.json", claims={**CLAIMS,
+    b = save_baseline(SampleOnly(2), tmp_path / "b.json", claims={**CLAIMS,
                                                                    "finite_support": True})
+    for doc in (a, b):
+        assert {fp["kind"] for fp in doc["instances"].values()} == {"sampled"}
+
+
+def test_an_estimator_without_a_target_is_refused(tmp_path):
     with pytest.raises(InvalidParameterError, match="claims no target"):
         save_baseline(UserAERRGradient(2), tmp_path / "c.json", claims={"budget": 3})
     assert not list(tmp_path.iterdir())

@@ -1,13 +1,18 @@
 """The pytest plugin and parametrize_with_checks, run in a pytest subprocess (pytester)."""
 import pathlib
+import time
 import tomllib
+import xml.etree.ElementTree as ET
 from importlib.metadata import entry_points
 
 import pytest
 
+from .zoo import UNALTERED, ZOO
+
 pytest_plugins = ["pytester"]
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 USER_CODE = (pathlib.Path(__file__).with_name("user_estimators.py")).read_text(encoding="utf-8")
+ZOO_CODE = (pathlib.Path(__file__).with_name("zoo.py")).read_text(encoding="utf-8")
 
 
 def _plugin_args():
@@ -81,3 +86,68 @@ def test_bad_options_are_usage_errors(pytester):
     result = pytester.runpytest_subprocess(*_plugin_args(), "--laocheck-delta", "0.1")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "laocheck-delta" in result.stderr.str()
+
+
+ZOO_SUITE = '''
+from laocheck.testing import parametrize_with_checks
+from zoo import UNALTERED, ZOO, claims_of
+
+ESTIMATORS = [make() for _, make, _ in ZOO] + [make() for _, make in UNALTERED]
+
+
+@parametrize_with_checks(ESTIMATORS, claims=claims_of)
+def test_zoo(estimator, check):
+    check(estimator)
+'''
+
+
+def _citation(est):
+    """The citation a failure line must show: the wrapped spec's, else the user's own."""
+    spec = getattr(est, "spec", None)
+    return spec.citation if spec is not None else est.citation
+
+
+@pytest.mark.slow
+def test_every_zoo_mutant_is_caught_through_the_plugin(pytester):
+    """Issue 12's acceptance: each mutant of the zoo caught through the pytest plugin (one
+    pytest run of parametrize_with_checks over every mutant and every unaltered wrapper):
+    each mutant has a failed test for every check that must catch it, every test of an
+    unaltered wrapper passes, and the failure summary gives each failing check's citation
+    and the command reproducing it. The statistical checks of the unaltered wrappers have
+    δ = 1e-6 each (5 of them: family-wise 5e-6)."""
+    relative = "from .user_estimators import UserAERRGradient"
+    assert ZOO_CODE.count(relative) == 1
+    pytester.makepyfile(user_estimators=USER_CODE, zoo=ZOO_CODE, test_zoo=ZOO_SUITE)
+    start = time.perf_counter()
+    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "-q",
+                                           "--junitxml=zoo.xml")
+    seconds = time.perf_counter() - start
+    out = result.stdout.str()
+    outcomes = {}                                   # test id -> "passed" / "failed" / ...
+    for case in ET.parse(pytester.path / "zoo.xml").getroot().iter("testcase"):
+        test_id = case.get("name")[len("test_zoo["):-1]
+        kinds = {child.tag for child in case} & {"failure", "error", "skipped"}
+        outcomes[test_id] = kinds.pop() if kinds else "passed"
+    assert "error" not in outcomes.values() and "skipped" not in outcomes.values(), outcomes
+
+    def of(est):
+        return {t[len(est.name) + 1:]: o for t, o in outcomes.items()
+                if t.startswith(est.name + ".")}
+
+    assert len(ZOO) >= 10
+    for zoo_id, make, catches in ZOO:
+        est = make()
+        mine = of(est)
+        failed = {prop for prop, o in mine.items() if o == "failure"}
+        assert catches <= failed, (zoo_id, mine)
+        for prop in failed:
+            test_id = f"{est.name}.{prop}"
+            assert f"{test_id} ({_citation(est)})" in out, (test_id, out)
+            assert f"reproduce: pytest 'test_zoo.py::test_zoo[{test_id}]' --laocheck-seed 0" \
+                in out, (test_id, out)
+    for wrapper_id, make in UNALTERED:
+        est = make()
+        mine = of(est)
+        assert mine and set(mine.values()) == {"passed"}, (wrapper_id, mine)
+    assert "smallest detectable violation" in out
+    print(f"zoo through the plugin: {len(outcomes)} tests in {seconds:.1f} s")

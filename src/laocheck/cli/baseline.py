@@ -1,12 +1,15 @@
 """``laocheck baseline save|compare NAME --estimator module:factory``: regression baselines.
 
-``save`` writes the exact fingerprint of the estimator (see :mod:`laocheck.testing.baseline`)
-to ``DIR/NAME.json`` (default ``laocheck-baselines/``; an existing file only with ``--force``);
-``compare`` prints, per instance, SAME DISTRIBUTION, CHANGED BUT STILL CORRECT or BROKEN.
+``save`` writes the fingerprint of the estimator (see :mod:`laocheck.testing.baseline`: exact
+for a finite support, sampled — a stored sample and moments with intervals — otherwise) to
+``DIR/NAME.json`` (default ``laocheck-baselines/``; an existing file only with ``--force``);
+``compare`` prints, per instance, SAME DISTRIBUTION, CHANGED BUT STILL CORRECT, BROKEN or (a
+sampled fingerprint without a second-moment bound) CHANGED, CORRECTNESS UNDECIDED.
 
 Exit status: 0 when every instance is SAME DISTRIBUTION or CHANGED BUT STILL CORRECT, 1 when one
-is BROKEN, 2 on a usage error (an object that cannot be imported or does not implement the
-protocol, a missing, corrupt or foreign baseline file, an existing file without ``--force``).
+is BROKEN or CHANGED, CORRECTNESS UNDECIDED (nothing certifies the change), 2 on a usage error
+(an object that cannot be imported or does not implement the protocol, a missing, corrupt or
+foreign baseline file, an existing file without ``--force``).
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import BUDGETS, DEFAULT_DELTA
 from ..exceptions import InvalidParameterError
-from ..testing.baseline import (BROKEN, BaselineVersionWarning, baseline_path, compare_baseline,
-                                save_baseline)
+from ..testing.baseline import (BROKEN, UNDECIDED, BaselineVersionWarning, baseline_path,
+                                compare_baseline, save_baseline)
 from .check import _claims, _delta, _seed, load_object
 
 EPILOG = """examples:
@@ -34,11 +37,14 @@ EPILOG = """examples:
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
-        "baseline", help="save an estimator's exact fingerprint; compare a changed sampler to it",
+        "baseline", help="save an estimator's fingerprint; compare a changed sampler to it",
         description="Regression baselines for an altered sampler: `save` stores the exact "
-        "outcome and attribute-count distributions on small dyadic instances and the check "
-        "statuses; `compare` says per instance SAME DISTRIBUTION, CHANGED BUT STILL CORRECT "
-        "(unbiased, budget kept; exact second-moment ratio new/old) or BROKEN.",
+        "outcome and attribute-count distributions on small dyadic instances (a finite "
+        "support; otherwise a stored sample, moments with intervals and the attribute counts) "
+        "and the check statuses; `compare` says per instance SAME DISTRIBUTION, CHANGED BUT "
+        "STILL CORRECT (unbiased, budget kept; second-moment ratio new/old), BROKEN, or "
+        "CHANGED, CORRECTNESS UNDECIDED (sampled, and no second-moment bound to decide "
+        "unbiasedness with).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("action", choices=("save", "compare"), help="save or compare")
     p.add_argument("name", metavar="NAME", help="the baseline's name (file DIR/NAME.json)")
@@ -49,6 +55,9 @@ def add_parser(subparsers):
     p.add_argument("--claims", metavar="JSON", default=None,
                    help="the claims as a JSON object or file (as `laocheck check`). Default: "
                    "the estimator's spec.")
+    p.add_argument("--sampled", action="store_true",
+                   help="save: a sampled fingerprint even for a finite support (when its exact "
+                   "enumeration is too large). Default: exact when possible.")
     p.add_argument("--force", action="store_true",
                    help="save: overwrite an existing baseline. Default: refuse.")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the checks. Default: 0.")
@@ -73,7 +82,8 @@ def cmd_baseline(args):
         claims = _claims(args.claims)
         if args.action == "save":
             doc = save_baseline(est, path, seed=args.seed, budget=args.budget or "fast",
-                                claims=claims, delta=args.delta, force=args.force)
+                                claims=claims, delta=args.delta, force=args.force,
+                                fingerprint="sampled" if args.sampled else "auto")
             print(f"baseline {args.name!r} of {args.estimator} written to {path}: instances "
                   f"{', '.join(doc['instances'])}; checks "
                   + ", ".join(f"{k} {v}" for k, v in doc["checks"].items()) + ".")
@@ -90,17 +100,21 @@ def cmd_baseline(args):
     for r in results:
         line = f"{r.instance:<7} {r.verdict}"
         ratio = r.figures.get("second_moment_ratio")
-        if ratio is not None and r.verdict != BROKEN:
+        if ratio is not None and r.verdict not in (BROKEN, UNDECIDED):
             line += f"  (E‖v‖² new/old = {ratio})"
         if r.verdict == BROKEN:
             line += f"  claim {r.claim}: counterexample " + json.dumps(
                 r.counterexample, ensure_ascii=False, default=str)
+        elif r.verdict == UNDECIDED:
+            line += f"  ({r.counterexample['why']})"
         print(line)
     broken = sum(r.verdict == BROKEN for r in results)
-    print(f"\n{len(results)} comparisons with baseline {args.name!r}: {broken} BROKEN.")
+    undecided = sum(r.verdict == UNDECIDED for r in results)
+    print(f"\n{len(results)} comparisons with baseline {args.name!r}: {broken} BROKEN"
+          + (f", {undecided} UNDECIDED." if undecided else "."))
     if args.json:
         write_json_atomic(args.json, {
             "run": {"baseline": str(path), "estimator": args.estimator, "seed": args.seed,
                     "provenance": provenance(seed=args.seed, budget=args.budget)},
             "comparisons": [r.to_dict() for r in results]})
-    return 1 if broken else 0
+    return 1 if broken or undecided else 0

@@ -4,7 +4,8 @@
 ``budget``), or a callable returning one (a class or a factory called without arguments). Its
 claims come from its ``spec`` or ``--claims`` (JSON: ``{"unbiased": true, "second_moment":
 "HK12.Lemma3.3.G2", "budget": 3, "budget_kind": "exact", "clipping": 0.5, "finite_support":
-true, "scaling": "degree1"}``); see ``laocheck.testing.check_estimator``.
+true, "scaling": "degree1"}``; ``"second_moment_inf"`` bounds ‖E[v²]‖∞ and ``"q"`` gives the
+data-point distribution KS15's S-formulas read); see ``laocheck.testing.check_estimator``.
 
 Exit status: 0 when no check FAILs, 1 when one does, 2 on a usage error (an object that cannot
 be imported or does not implement the protocol, claims that do not fit it).

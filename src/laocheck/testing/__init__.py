@@ -8,7 +8,8 @@
   ``--laocheck-delta``, the ``laocheck_rng`` fixture, a failure summary);
 * :func:`save_baseline` and :func:`compare_baseline` (``laocheck.testing.baseline``) —
   regression baselines for an altered sampler: SAME DISTRIBUTION, CHANGED BUT STILL CORRECT or
-  BROKEN per exact instance;
+  BROKEN per instance (exact fingerprints for a finite support, sampled ones otherwise, where a
+  change without a second-moment bound is CHANGED, CORRECTNESS UNDECIDED);
 * ``laocheck.testing.strategies`` — hypothesis strategies for the papers' instances;
 * ``laocheck.testing.instances`` is :mod:`laocheck.estimators.instances`: small dyadic
   (w, x, y) that the Cython kernels (floats) and the literal references (Fractions) see

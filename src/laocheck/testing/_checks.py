@@ -18,7 +18,11 @@ Checks (ids ``<label>.<property>``, label = the estimator's ``name`` or class na
 * ``budget``: every draw (exact kind) or the mean count at δ (expectation kind) within the budget;
 * ``kernel_matches_reference`` (reference, finite support): the sampler draws from the
   reference's exact distribution (multinomial test at δ);
-* ``second_moment`` (reference, finite support): E‖v‖² <= the claimed G², exactly;
+* ``second_moment`` (reference, finite support): E‖v‖² <= the claimed G², exactly (the L2
+  papers' claim: HK12 Lemma 3.3, KS15 Lemma 3.4 with eq. (2));
+* ``second_moment_inf`` (reference, finite support): ‖E[v²]‖∞ <= the claimed G², exactly (the
+  L1 papers' claim used by the lasso estimators: HK12 Lemma 3.8 as used in its Appendix A.5,
+  KS15 Lemma 4.5 with eq. (7));
 * ``clipping``: every coordinate of every draw within the threshold;
 * ``scaling`` (reference, finite support): (c·w, x, c·y) transforms the estimate as claimed.
 
@@ -37,7 +41,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import bounds, stats
+from .. import bounds, estimators, stats
 from ..checks import Check, Result, Status, run
 from ..checks._common import (draw_moments, exact_distribution, exact_mean, fstr,
                                mc_mean_verdict, sampler_matches_exact)
@@ -51,10 +55,14 @@ __all__ = ["Claims", "resolve_claims", "estimator_checks", "check_estimator",
 
 #: Every property check, in the order they run.
 PROPERTIES = ("unbiased.exact", "unbiased.monte_carlo", "budget", "kernel_matches_reference",
-              "second_moment", "clipping", "scaling")
+              "second_moment", "second_moment_inf", "clipping", "scaling")
 EXACT_INSTANCES = ("d3", "d4", "w0")
-_CLAIM_KEYS = {"unbiased", "target", "budget", "budget_kind", "second_moment", "clipping",
-               "finite_support", "scaling"}
+_CLAIM_KEYS = {"unbiased", "target", "budget", "budget_kind", "second_moment",
+               "second_moment_inf", "q", "clipping", "finite_support", "scaling"}
+#: The second-moment claims: claim key -> (the quantity bounded, the geometry whose smallest
+#: B the formulas are evaluated at, the data-dependent symbol of KS15's formulas).
+_MOMENTS = {"second_moment": ("E‖v‖²", "l2", "S"),
+            "second_moment_inf": ("‖E[v²]‖∞", "l1", "S_inf")}
 
 
 class CheckFailure(AssertionError):
@@ -71,7 +79,8 @@ class Claims:
 
     ``target`` (callable ``(w, x, y) -> value``, or None: unbiasedness not claimed), ``budget``
     (int) and ``budget_kind`` (``"exact"``/``"expectation"``), ``second_moment`` (callable
-    ``(w, x, y, d) -> G²`` or None), ``clipping`` (threshold or None), ``finite_support``,
+    ``(w, x, y, d) -> G²`` bounding E‖v‖², or None), ``second_moment_inf`` (the same for
+    ‖E[v²]‖∞), ``clipping`` (threshold or None), ``finite_support``,
     ``scaling`` (one of ``laocheck.estimators.SCALINGS``), ``source`` (where they came from).
     """
 
@@ -79,6 +88,7 @@ class Claims:
     budget: int | None
     budget_kind: str = "exact"
     second_moment: Callable | None = None
+    second_moment_inf: Callable | None = None
     clipping: float | None = None
     finite_support: bool = False
     scaling: str | None = None
@@ -92,41 +102,93 @@ def _params(est):
         return {}
 
 
-def _second_moment_callable(value, params):
-    """G² as a callable (w, x, y, d) -> bound: a number, a callable, or a formula id of
-    :mod:`laocheck.bounds` evaluated at d, the estimator's k and B = max(‖w‖₂, |y|)."""
+def _smallest_B(w, y, geometry):
+    """The smallest B the papers' assumptions allow: ‖w‖ <= B (‖·‖₂ for L2, ‖·‖₁ for L1) and
+    |y| <= B (the strongest claim)."""
+    if geometry == "l1":
+        norm = sum(abs(float(v)) for v in w)
+    else:
+        norm = math.sqrt(sum(float(v) ** 2 for v in w))
+    return max(norm, abs(float(y)), 1e-300)
+
+
+def _second_moment_callable(value, params, *, key="second_moment", q=None):
+    """G² as a callable (w, x, y, d) -> bound on the quantity of claim ``key`` (E‖v‖² or
+    ‖E[v²]‖∞): a number, a callable ``(w, x, y)``, or a formula id of :mod:`laocheck.bounds`
+    evaluated at d, the estimator's k, B the smallest the assumptions allow, and — KS15's
+    data-dependent formulas — S = Σ_i x_i²/q_i (KS15 eq. (2)) or S_inf = max_i x_i²/q_i
+    (eq. (7)) of the instance (its data distribution: the point mass at x), ``q`` the
+    data-point distribution (a vector; None: unknown, and a formula reading it is refused)."""
+    quantity, geometry, data_symbol = _MOMENTS[key]
+    name = f"`claims[{key!r}]`"
     if value is None:
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if not value > 0:
-            raise InvalidParameterError(f"`claims['second_moment']` must be > 0; got {value!r}.")
+            raise InvalidParameterError(f"{name} must be > 0; got {value!r}.")
         return lambda w, x, y, d: float(value)
     if isinstance(value, str):
         formula = bounds.FORMULAS.get(value)
         if formula is None:
             raise InvalidParameterError(
-                f"`claims['second_moment']` must be a number, a callable or a formula id of "
+                f"{name} must be a number, a callable or a formula id of "
                 f"laocheck.bounds.FORMULAS; got {value!r}.")
         args = set(formula.args)
-        if not args <= {"B", "d", "k"}:
+        known = {"B", "d", "k", data_symbol}
+        if not args <= known:
+            other = {"S": "second_moment", "S_inf": "second_moment_inf"}
+            hint = "".join(f" (a formula in {s} belongs to claim {other[s]!r})"
+                           for s in args & set(other))
             raise InvalidParameterError(
-                f"`claims['second_moment']`={value!r} needs {sorted(args - {'B', 'd', 'k'})}, "
-                "which check_estimator cannot supply; pass a number or a callable instead.")
+                f"{name}={value!r} needs {sorted(args - known)}, which check_estimator cannot "
+                f"supply for {quantity}{hint}; pass a number or a callable instead.")
         if "k" in args and params.get("k") is None:
             raise InvalidParameterError(
-                f"`claims['second_moment']`={value!r} needs k, and the estimator has no "
-                "`params['k']`.")
+                f"{name}={value!r} needs k, and the estimator has no `params['k']`.")
+        if data_symbol in args and q is None:
+            raise InvalidParameterError(
+                f"{name}={value!r} needs {data_symbol}, which reads the data-point "
+                "distribution q (KS15 eqs. (2), (7)): pass claims['q'] or give the estimator "
+                "a `q` attribute.")
+        qv = np.asarray(q, dtype=float)
 
         def bound(w, x, y, d):
-            # the smallest B the assumptions allow (‖w‖₂ <= B, |y| <= B): the strongest claim
-            B = max(math.sqrt(sum(float(v) ** 2 for v in w)), abs(float(y)), 1e-300)
-            values = {"B": B, "d": d, "k": params.get("k")}
+            values = {"B": _smallest_B(w, y, geometry), "d": d, "k": params.get("k")}
+            if data_symbol in args:
+                if qv.shape != (d,):
+                    raise InvalidParameterError(
+                        f"`claims['q']` must have length d={d}; got {qv.shape[0]}.")
+                x2 = np.array([float(v) ** 2 for v in x])
+                values[data_symbol] = (bounds.sampling_sum(x2, qv) if data_symbol == "S"
+                                       else bounds.sampling_max(x2, qv))
             return float(formula(**{a: values[a] for a in args}))
         return bound
     if callable(value):
         return lambda w, x, y, d: float(value(w, x, y))
     raise InvalidParameterError(
-        f"`claims['second_moment']` must be a number, a callable or a formula id; got {value!r}.")
+        f"{name} must be a number, a callable or a formula id; got {value!r}.")
+
+
+def _sampling_distribution(est, spec=None, claimed=None):
+    """q of KS15's S-formulas: ``claims['q']``, else the estimator's ``q`` attribute, else —
+    an estimator declaring a registered spec — the q of laocheck's own estimator at the same
+    parameters (DDAERR/DDAELR derive it from ``second_moments``: KS15 eq. (4), Lemma 4.3);
+    None: unknown."""
+    if claimed is not None:
+        q = np.asarray(claimed, dtype=float)
+        if q.ndim != 1 or not np.all(q >= 0) or not abs(q.sum() - 1) <= 1e-9:
+            raise InvalidParameterError(
+                f"`claims['q']` must be a probability vector; got {claimed!r}.")
+        return q
+    own = getattr(est, "q", None)
+    if own is not None:
+        return np.asarray(own, dtype=float)
+    if spec is not None:
+        try:
+            return estimators.get(spec.name, **_params(est)).q
+        except (InvalidParameterError, KeyError, TypeError):
+            return None
+    return None
 
 
 def _from_spec(spec, est):
@@ -142,15 +204,21 @@ def _from_spec(spec, est):
     if spec.clipping is not None:
         eta = params.get(spec.clipping.eta, getattr(est, spec.clipping.eta, None))
         clip = None if eta is None else 1 / float(eta)
-    second = None
-    if spec.second_moment is not None and spec.second_moment.quantity == "E‖v‖²":
-        try:
-            second = _second_moment_callable(spec.second_moment.formula, params)
-        except InvalidParameterError:
-            second = None                # a formula in quantities the instance does not give
+    moments = {"second_moment": None, "second_moment_inf": None}
+    if spec.second_moment is not None:
+        key = {"E‖v‖²": "second_moment", "‖E[v²]‖∞": "second_moment_inf"}.get(
+            spec.second_moment.quantity)
+        if key is not None:
+            try:
+                moments[key] = _second_moment_callable(
+                    spec.second_moment.formula, params, key=key,
+                    q=_sampling_distribution(est, spec))
+            except InvalidParameterError:
+                pass            # a formula in quantities the instance does not give
     return Claims(target=target, budget=budget, budget_kind=spec.budget.kind,
-                  second_moment=second, clipping=clip, finite_support=spec.finite,
-                  scaling=spec.scaling, source=f"spec {spec.name}")
+                  second_moment=moments["second_moment"],
+                  second_moment_inf=moments["second_moment_inf"], clipping=clip,
+                  finite_support=spec.finite, scaling=spec.scaling, source=f"spec {spec.name}")
 
 
 def resolve_claims(est, claims=None):
@@ -158,8 +226,16 @@ def resolve_claims(est, claims=None):
     :class:`~laocheck.estimators.EstimatorSpec` or :class:`Claims`) or else the estimator's own
     ``spec``. Dict keys: ``unbiased`` (True: for ``est.target``; a callable target), ``budget``
     (int; default ``est.budget``), ``budget_kind``, ``second_moment`` (number, callable
-    ``(w, x, y) -> G²`` or a formula id of ``laocheck.bounds``), ``clipping`` (threshold),
-    ``finite_support`` (bool), ``scaling``."""
+    ``(w, x, y) -> G²`` or a formula id of ``laocheck.bounds``) bounding E‖v‖² (HK12 Lemma
+    3.3, KS15 Lemma 3.4), ``second_moment_inf`` (the same forms) bounding ‖E[v²]‖∞ (the lasso
+    estimators: HK12 Lemma 3.8, KS15 Lemma 4.5), ``q`` (the data-point distribution that
+    KS15's formulas in S / S_inf read; default the estimator's ``q``, else — a registered
+    spec — laocheck's own estimator's at the same parameters),
+    ``clipping`` (threshold), ``finite_support`` (bool), ``scaling``.
+
+    A formula id is evaluated per instance at its d, the estimator's ``params['k']``, the
+    smallest B the paper's assumptions allow (‖w‖₂ and |y| for E‖v‖², ‖w‖₁ and |y| for
+    ‖E[v²]‖∞), and S = Σ_i x_i²/q_i or S_inf = max_i x_i²/q_i of the instance."""
     _check_protocol(est)
     if isinstance(claims, Claims):
         return claims
@@ -205,10 +281,16 @@ def resolve_claims(est, claims=None):
             f"`claims['scaling']` must be None, 'degree0', 'degree1' or 'last_row'; got "
             f"{scaling!r}.")
     finite = bool(claims.get("finite_support", hasattr(est, "reference")))
+    spec = getattr(est, "spec", None)
+    q = _sampling_distribution(est, spec if isinstance(spec, EstimatorSpec) else None,
+                               claims.get("q"))
     return Claims(target=target, budget=None if budget is None else int(budget),
                   budget_kind=kind,
                   second_moment=_second_moment_callable(claims.get("second_moment"),
-                                                        _params(est)),
+                                                        _params(est), q=q),
+                  second_moment_inf=_second_moment_callable(
+                      claims.get("second_moment_inf"), _params(est), key="second_moment_inf",
+                      q=q),
                   clipping=None if clip is None else float(clip), finite_support=finite,
                   scaling=scaling, source="claims")
 
@@ -380,6 +462,31 @@ def check_second_moment(ctx, *, estimator, claims, instances):
                   detectable=0.0)
 
 
+def check_second_moment_inf(ctx, *, estimator, claims, instances):
+    """‖E[v²]‖∞ = max_i E[v_i²] <= the claimed G², exactly on every exact instance (HK12 Lemma
+    3.8 as used in Appendix A.5, KS15 Lemma 4.5 with eq. (7) for laocheck's own lasso
+    estimators)."""
+    checked, worst = 0, 0.0
+    for inst in instances:
+        w, x, y = INSTANCES[inst]
+        dist = exact_distribution(estimator, w, x, y)
+        coords = np.ravel(np.asarray(dist.expectation(
+            lambda v: np.ravel(np.asarray(v[0], dtype=object)) ** 2), dtype=object)).tolist()
+        exact = max(coords)
+        bound = claims.second_moment_inf(w, x, y, len(x))
+        checked += 1
+        worst = max(worst, float(exact) / bound)
+        if float(exact) > bound * (1 + 1e-12):
+            return Result(Status.FAIL, {"instances_checked": checked, "worst_ratio": worst},
+                          counterexample={"instance": inst, "max_i E[v_i^2]": str(exact),
+                                          "coordinate": int(np.argmax([float(c) for c in coords])),
+                                          "bound": bound}, detectable=0.0)
+    if not checked:
+        return _nothing({"instances_checked": 0}, "no exact instance fits the estimator")
+    return Result(Status.PASS, {"instances_checked": checked, "worst_ratio": worst},
+                  detectable=0.0)
+
+
 def check_clipping(ctx, *, estimator, claims, instances):
     """Every coordinate of every draw within the clipping threshold (HK12 Alg. 2 line 13)."""
     c = claims.clipping
@@ -447,6 +554,8 @@ _FUNCS = {
                                  "multinomial test against the enumeration", None),
     "second_moment": (check_second_moment, "E‖v‖² <= the claimed G²",
                       "exact enumeration of the reference (Fractions)", 0.0),
+    "second_moment_inf": (check_second_moment_inf, "‖E[v²]‖∞ <= the claimed G²",
+                          "exact enumeration of the reference (Fractions)", 0.0),
     "clipping": (check_clipping, "every coordinate within the clipping threshold",
                  "exact enumeration + every draw", 0.0),
     "scaling": (check_scaling, "(c·w, x, c·y) transforms the estimate as claimed",
@@ -462,6 +571,7 @@ def _applies(prop, claims, has_reference):
         "budget": claims.budget is not None,
         "kernel_matches_reference": exact,
         "second_moment": claims.second_moment is not None and exact,
+        "second_moment_inf": claims.second_moment_inf is not None and exact,
         "clipping": claims.clipping is not None,
         "scaling": claims.scaling is not None and exact,
     }[prop]

@@ -26,11 +26,43 @@ kernel that the enumeration of ``reference`` does not see):
 * ``BROKEN``: a claim fails (``claim`` names it; ``counterexample`` gives the instance and the
   figures), or a check of ``check_estimator`` FAILs.
 
-Only estimators with a finite support and a ``reference`` are supported (the fingerprint is
-exact); an estimator without one (``spec.support == "unbounded"``, or no ``reference``) is
-refused with :class:`~laocheck.exceptions.InvalidParameterError` — moments with intervals and
-two-sample tests for those are not implemented. A baseline needs an unbiasedness claim (a
-target), since a changed distribution is judged against it.
+An estimator with a finite support and a ``reference`` gets the exact fingerprint above. One
+without (``spec.support == "unbounded"`` — HK12's GenEst and AESVR, whose random series order
+has no bound — or no ``reference``) gets a *sampled* fingerprint per instance (``"kind":
+"sampled"``): a stored sample of :data:`SAMPLE_SIZE` draws (values and attribute counts, in the
+JSON), and from ``n`` further draws (:data:`MOMENT_DRAWS` per budget) the mean, E‖v‖² with its
+lower confidence bound (:func:`laocheck.stats.nonnegative_lower_bound`, valid for any
+nonnegative variable), the mean's median-of-means interval when a second-moment bound is
+claimed, and the attribute-count distribution. Compared, on each instance, at δ split as stated:
+
+* SAME DISTRIBUTION: no two-sample Kolmogorov-Smirnov test (DKW threshold,
+  :func:`laocheck.stats.two_sample_ks_test`; no bound on the values needed) between the stored
+  sample and :data:`SAMPLE_SIZE` fresh draws rejects — one per coordinate of v and one for the
+  attribute count, at δ/2 shared equally (Bonferroni). An unchanged estimator comes out SAME
+  with probability >= 1 − δ/2; ``detectable`` is the sup-distance between CDFs that would be
+  detected with probability >= 1 − δ/2 (2× the threshold): the test is blind to smaller changes.
+* otherwise the claims, at δ/2 shared by the budget, the second moment and the mean (δ/6 each;
+  the mean's δ/6 shared by the coordinates): BROKEN when the budget is refuted (exact kind: a
+  draw over it; expectation kind: the lower confidence bound of the mean count above it), when
+  the lower confidence bound of E‖v‖² exceeds the claimed G², or when the target is outside
+  the mean's median-of-means interval (HK12 Lemma 4.1's unbiasedness, checked the way the
+  catalog's ``HK12.Lemma4.1.unbiased_monte_carlo`` does: Chebyshev per block needs a variance
+  bound, and the claimed G² is one — each coordinate's variance is at most E‖v‖²). If none is
+  refuted: CHANGED BUT STILL CORRECT (no claim refuted at δ/2; the figures give the ratio
+  new/old of the sample means of ‖v‖², a point estimate).
+* What is *not* decidable: without a bound on the second moment no finite sample can bound a
+  mean (the mean of a variable with an unbounded support can be moved arbitrarily by mass too
+  rare to be sampled), so an estimator claiming unbiasedness but no second moment gets
+  :data:`UNDECIDED` ("CHANGED, CORRECTNESS UNDECIDED") when its distribution changed and no
+  claim is refuted. The G² used: the ``second_moment`` claim, else for HK12's GenEst and AESVR
+  specs the exact closed form of E[φ̂²] of HK12 Procedure 3 (corrected Lemma 4.1, the variance
+  bound of the catalog's ``HK12.Lemma4.1.unbiased_monte_carlo``), times E‖x̃‖² = (d/k + 1 −
+  1/k)‖x‖² for AESVR's gradient (x̃ independent of the two GenEst calls, HK12 Alg. 4). For a
+  changed sampler it is a claim the comparison tests (one-sided), not a fact: under the claims
+  the false-BROKEN probability is at most δ/2 per instance.
+
+A baseline needs an unbiasedness claim (a target), since a changed distribution is judged
+against it.
 
 The file is versioned JSON (``format``, ``format_version``, the laocheck version and the
 provenance), written atomically; an existing file is never overwritten unless ``force=True``.
@@ -53,24 +85,37 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import estimators, stats
 from .._io import write_json_atomic
 from .._provenance import provenance
 from .._version import __version__
+from ..checks import check_seed
 from ..checks._common import exact_distribution, fstr
-from ..estimators.instances import INSTANCES
+from ..checks.hk12 import genest_second_moment
+from ..estimators.instances import INSTANCES, as_float
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
-from ._checks import _equal, _instances, _label, check_estimator, resolve_claims
+from ._checks import _equal, _instances, _label, _params, check_estimator, resolve_claims
 
 __all__ = ["save_baseline", "compare_baseline", "load_baseline", "BaselineComparison",
-           "BaselineVersionWarning", "VERDICTS", "FORMAT", "FORMAT_VERSION", "baseline_path"]
+           "BaselineVersionWarning", "VERDICTS", "FORMAT", "FORMAT_VERSION", "baseline_path",
+           "SAMPLE_SIZE", "MOMENT_DRAWS", "UNDECIDED"]
 
 FORMAT = "laocheck-baseline"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Versions this laocheck reads (1: exact fingerprints only).
+READABLE_VERSIONS = (1, 2)
 SAME = "SAME DISTRIBUTION"
 CHANGED = "CHANGED BUT STILL CORRECT"
 BROKEN = "BROKEN"
-VERDICTS = (SAME, CHANGED, BROKEN)
+#: A sampled fingerprint whose distribution changed, with no claim refuted, and no second-moment
+#: bound to decide unbiasedness with.
+UNDECIDED = "CHANGED, CORRECTNESS UNDECIDED"
+VERDICTS = (SAME, CHANGED, BROKEN, UNDECIDED)
+#: Draws stored per instance in a sampled fingerprint (and drawn afresh to compare with them).
+SAMPLE_SIZE = 4000
+#: Draws for the moments of a sampled fingerprint, per budget.
+MOMENT_DRAWS = {"fast": 100_000, "full": 1_000_000}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -109,17 +154,13 @@ def baseline_path(name, directory="laocheck-baselines"):
 
 
 def _supported(est, claims):
+    """The resolved claims, the instances, and whether the fingerprint is exact (finite
+    support and a ``reference``) or sampled."""
     resolved = resolve_claims(est, claims)
     label = _label(est)
     spec = getattr(est, "spec", None)
-    if getattr(spec, "support", None) == "unbounded" or not resolved.finite_support:
-        raise InvalidParameterError(
-            f"`estimator` {label} has no finite support: an exact baseline cannot be taken "
-            "(baselines of moments with intervals and two-sample tests are not implemented).")
-    if not callable(getattr(est, "reference", None)):
-        raise InvalidParameterError(
-            f"`estimator` {label} has no `reference(w, x, y, src)`: its exact distribution "
-            "cannot be enumerated, so no exact baseline can be taken.")
+    exact = (getattr(spec, "support", None) != "unbounded" and resolved.finite_support
+             and callable(getattr(est, "reference", None)))
     if resolved.target is None:
         raise InvalidParameterError(
             f"`estimator` {label} claims no target (unbiasedness): a changed distribution could "
@@ -128,7 +169,42 @@ def _supported(est, claims):
     if not instances:
         raise InvalidParameterError(
             f"`estimator` {label} accepts none of the exact instances d3, d4, w0.")
-    return resolved, instances
+    return resolved, instances, exact
+
+
+def _sampled_second_moment(est, claims):
+    """G² bounding E‖v‖² per instance, as a callable (w, x, y) on floats, or None: the
+    ``second_moment`` claim, else the closed form of HK12 Procedure 3 for an estimator with
+    the GenEst or AESVR spec (see the module docstring)."""
+    if claims.second_moment is not None:
+        return lambda w, x, y: claims.second_moment(w, x, y, len(x))
+    name = getattr(getattr(est, "spec", None), "name", None)
+    params = _params(est)
+    try:
+        if name == "HK12.GenEst.derivative":
+            a, B = [float(c) for c in params["coefficients"]], float(params["B"])
+            return lambda w, x, y: genest_second_moment(a, w, x, y, B)
+        if name in ("HK12.AESVR.residual", "HK12.AESVR.gradient"):
+            a = [float(c) for c in estimators.aesvr_coefficients()]
+            B, eps, shift = float(params["B"]), float(params["eps"]), float(params["delta"])
+            k = params.get("k")
+        else:
+            return None
+    except (KeyError, TypeError, ValueError):
+        return None
+
+    def aesvr(w, x, y):
+        xp = x / eps
+        theta = float(w @ xp)
+        ys = ((y + shift) / eps, (y - shift) / eps)
+        m = [genest_second_moment(a, w, xp, yy, B) for yy in ys]           # E[GenEst²]
+        f = [float(np.polynomial.polynomial.polyval(theta - yy, a)) for yy in ys]   # E[GenEst]
+        phi2 = (m[0] + m[1] + 2 * f[0] * f[1]) / 4        # two independent calls, averaged
+        if name == "HK12.AESVR.residual":
+            return phi2
+        nx, d = float(x @ x), x.shape[0]
+        return phi2 * (d * nx / k + (1 - 1 / k) * nx)     # E‖x̃‖², HK12 Alg. 1 lines 3-7
+    return aesvr
 
 
 def _vec(value):
@@ -166,22 +242,80 @@ def _fingerprint(est, inst):
         attributes[count] = attributes.get(count, F(0)) + p
         mean = p * values if mean is None else mean + p * values
         second += p * sum(c * c for c in values.tolist())
-    return {"outcomes": {k: str(outcomes[k]) for k in sorted(outcomes)},
+    return {"kind": "exact", "outcomes": {k: str(outcomes[k]) for k in sorted(outcomes)},
             "attributes": {str(k): str(attributes[k]) for k in sorted(attributes)},
             "mean": _vec(mean), "second_moment": str(second)}
 
 
+def _draw(est, inst, n, rng):
+    w, x, y = as_float(INSTANCES[inst])
+    draws = est.sample(w, x, y, n=n, rng=rng)
+    values = np.asarray(draws.values, dtype=float).reshape(n, -1)
+    return values, np.asarray(draws.attributes, dtype=np.int64).reshape(n)
+
+
+def _counts(att):
+    keys, counts = np.unique(att, return_counts=True)
+    return {str(int(k)): int(c) for k, c in zip(keys, counts)}
+
+
+def _sampled_fingerprint(est, claims, inst, seed, budget, delta):
+    """The sampled fingerprint on ``inst``: a stored sample and moments with intervals at δ."""
+    label = _label(est)
+    rng = np.random.default_rng(check_seed(seed, f"{label}.baseline.{inst}"))
+    values, att = _draw(est, inst, SAMPLE_SIZE, rng)
+    n = MOMENT_DRAWS.get(budget, MOMENT_DRAWS["fast"])
+    mv, matt = _draw(est, inst, n, rng)
+    sq = np.sum(mv * mv, axis=1)
+    if not (np.all(np.isfinite(values)) and np.all(np.isfinite(mv))):
+        raise InvalidParameterError(
+            f"`estimator` {label} drew non-finite values on {inst}: no baseline can be taken.")
+    lower = stats.nonnegative_lower_bound(sq, delta=delta).low
+    bound = _sampled_second_moment(est, claims)
+    mean_iv = None
+    if bound is not None:
+        w, x, y = as_float(INSTANCES[inst])
+        g2 = bound(w, x, y)
+        ivs = [stats.median_of_means_interval(mv[:, j], variance_bound=g2,
+                                              delta=delta / mv.shape[1])
+               for j in range(mv.shape[1])]
+        mean_iv = {"low": [iv.low for iv in ivs], "high": [iv.high for iv in ivs],
+                   "variance_bound": g2, "method": "median-of-means, Bonferroni over the "
+                   "coordinates", "delta": delta}
+    return {"kind": "sampled", "n": n,
+            "sample": values.tolist(), "sample_attributes": att.tolist(),
+            "attributes": _counts(matt),
+            "mean": mv.mean(axis=0).tolist(), "mean_interval": mean_iv,
+            "second_moment": float(sq.mean()),
+            "second_moment_lower": {"low": float(lower), "delta": delta,
+                                    "method": "nonnegative_lower_bound (truncation)"}}
+
+
+FINGERPRINTS = ("auto", "exact", "sampled")
+
+
 def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=DEFAULT_DELTA,
-                  force=False):
+                  force=False, fingerprint="auto"):
     """Write the baseline of ``estimator`` to ``path`` (JSON); return the document.
 
     ``claims`` as :func:`~laocheck.testing.check_estimator` (default: the estimator's spec);
-    ``force``: overwrite an existing baseline (otherwise an InvalidParameterError)."""
+    ``force``: overwrite an existing baseline (otherwise an InvalidParameterError);
+    ``fingerprint``: ``"auto"`` (exact when the support is finite and there is a
+    ``reference``, else sampled), ``"exact"`` (refuse an estimator without one) or
+    ``"sampled"`` (also for a finite support whose enumeration is too large, e.g. a large k)."""
+    if fingerprint not in FINGERPRINTS:
+        raise InvalidParameterError(
+            f"`fingerprint` must be one of {list(FINGERPRINTS)}; got {fingerprint!r}.")
     path = Path(path)
     if path.exists() and not force:
         raise InvalidParameterError(
             f"baseline file {str(path)!r} exists; pass force=True (--force) to overwrite it.")
-    _, instances = _supported(estimator, claims)
+    resolved, instances, exact = _supported(estimator, claims)
+    if fingerprint == "exact" and not exact:
+        raise InvalidParameterError(
+            f"`estimator` {_label(estimator)} has no finite support with a `reference`: no "
+            "exact fingerprint can be taken (fingerprint='auto' or 'sampled' samples it).")
+    exact = exact and fingerprint != "sampled"
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         raise InvalidParameterError(f"baseline path {str(path)!r} is a directory.")
@@ -190,7 +324,10 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
     label = _label(estimator)
     doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "laocheck": __version__,
            "estimator": label, "seed": seed, "budget": budget, "delta": delta,
-           "instances": {inst: _fingerprint(estimator, inst) for inst in instances},
+           "instances": {inst: (_fingerprint(estimator, inst) if exact else
+                                _sampled_fingerprint(estimator, resolved, inst, seed, budget,
+                                                     delta))
+                         for inst in instances},
            "checks": {r.id[len(label) + 1:]: r.status for r in records},
            "provenance": provenance(seed=seed, budget=budget)}
     parent.mkdir(parents=True, exist_ok=True)
@@ -219,14 +356,27 @@ def load_baseline(path):
         raise InvalidParameterError(
             f"baseline file {str(path)!r} is not a laocheck baseline (no \"format\": "
             f"\"{FORMAT}\").")
-    if doc.get("format_version") != FORMAT_VERSION:
+    if doc.get("format_version") not in READABLE_VERSIONS:
         raise InvalidParameterError(
             f"baseline file {str(path)!r} has format version {doc.get('format_version')!r}; "
-            f"this laocheck reads version {FORMAT_VERSION}: save the baseline again.")
+            f"this laocheck reads versions {', '.join(map(str, READABLE_VERSIONS))}: save the "
+            "baseline again.")
     try:
         for inst, fp in doc["instances"].items():
             if inst not in INSTANCES:
                 raise ValueError(f"unknown instance {inst!r}")
+            if fp.get("kind", "exact") == "sampled":
+                sample = np.asarray(fp["sample"], dtype=float)
+                att = np.asarray(fp["sample_attributes"], dtype=np.int64)
+                if sample.ndim != 2 or sample.shape[0] < 2 or att.shape != (sample.shape[0],) \
+                        or not np.all(np.isfinite(sample)):
+                    raise ValueError(f"instance {inst!r}: `sample` is not a finite (n, d) "
+                                     "array with one attribute count per draw")
+                {int(k): int(c) for k, c in fp["attributes"].items()}
+                float(fp["second_moment"])
+                continue
+            elif fp.get("kind", "exact") != "exact":
+                raise ValueError(f"instance {inst!r}: unknown kind {fp['kind']!r}")
             {json.dumps(json.loads(k)): F(p) for k, p in fp["outcomes"].items()}
             {int(k): F(p) for k, p in fp["attributes"].items()}
             F(fp["second_moment"])
@@ -276,15 +426,96 @@ def _judge(est, claims, inst, old, new):
     return BaselineComparison(inst, CHANGED, figures)
 
 
+def _judge_sampled(est, claims, inst, old, seed, delta):
+    """The verdict on one instance of a sampled fingerprint (see the module docstring for the
+    tests and the split of δ)."""
+    label = _label(est)
+    rng = np.random.default_rng(check_seed(seed, f"{label}.baseline_compare.{inst}"))
+    old_values = np.asarray(old["sample"], dtype=float)
+    old_att = np.asarray(old["sample_attributes"], dtype=np.int64)
+    values, att = _draw(est, inst, old_values.shape[0], rng)
+    if values.shape[1] != old_values.shape[1]:
+        return BaselineComparison(inst, BROKEN, {}, claim="shape", counterexample={
+            "instance": inst, "coordinates_old": old_values.shape[1],
+            "coordinates_new": values.shape[1]})
+    if not np.all(np.isfinite(values)):
+        return BaselineComparison(inst, BROKEN, {}, claim="finite", counterexample={
+            "instance": inst, "error": "a draw is not finite"})
+    pairs = [(f"v[{j}]", old_values[:, j], values[:, j]) for j in range(values.shape[1])]
+    pairs.append(("attributes", old_att.astype(float), att.astype(float)))
+    same_delta = delta / 2 / len(pairs)
+    tests = {name: stats.two_sample_ks_test(a, b, delta=same_delta) for name, a, b in pairs}
+    detectable = max(t.detectable for t in tests.values())
+    rejected = [name for name, t in tests.items() if t.status == "FAIL"]
+    figures = {"method": "two-sample Kolmogorov-Smirnov (DKW threshold) per coordinate and "
+               f"on the attribute count, delta/2 = {delta / 2:g} shared by {len(pairs)} tests",
+               "draws": [int(old_values.shape[0]), int(values.shape[0])],
+               "max_statistic": max(t.statistic for t in tests.values()),
+               "threshold": tests[pairs[0][0]].threshold}
+    detect = f"sup-distance of CDFs {detectable:.3g} (any coordinate or the attribute count)"
+    if not rejected:
+        return BaselineComparison(inst, SAME, figures, detectable=detect)
+    figures["changed"] = rejected
+    n = int(old.get("n", MOMENT_DRAWS["fast"]))
+    mv, matt = _draw(est, inst, n, rng)
+    if not np.all(np.isfinite(mv)):
+        return BaselineComparison(inst, BROKEN, figures, claim="finite", counterexample={
+            "instance": inst, "error": "a draw is not finite"})
+    part = delta / 6                                   # budget, second moment, mean
+    sq = np.sum(mv * mv, axis=1)
+    figures.update({"second_moment_old": float(old["second_moment"]),
+                    "second_moment_new": float(sq.mean())})
+    if float(old["second_moment"]) > 0:
+        figures["second_moment_ratio"] = float(sq.mean()) / float(old["second_moment"])
+    if claims.budget is not None:
+        if claims.budget_kind == "exact":
+            used = int(matt.max())
+        else:
+            used = float(stats.nonnegative_lower_bound(matt.astype(float), delta=part).low)
+        figures["attributes"] = used
+        if used > claims.budget:
+            return BaselineComparison(inst, BROKEN, figures, claim="budget", counterexample={
+                "instance": inst, "attributes" if claims.budget_kind == "exact" else
+                "mean_attributes_lower_bound": used, "budget": claims.budget,
+                "budget_kind": claims.budget_kind, "delta": part})
+    bound = _sampled_second_moment(est, claims)
+    if bound is None:
+        return BaselineComparison(inst, UNDECIDED, figures, detectable=detect, counterexample={
+            "instance": inst, "why": "the distribution changed and no second-moment bound is "
+            "claimed: with an unbounded support, unbiasedness cannot be decided from draws"})
+    w, x, y = as_float(INSTANCES[inst])
+    g2 = float(bound(w, x, y))
+    lower = float(stats.nonnegative_lower_bound(sq, delta=part).low)
+    figures.update({"second_moment_bound": g2, "second_moment_lower": lower})
+    if lower > g2 * (1 + 1e-12):
+        return BaselineComparison(inst, BROKEN, figures, claim="second_moment", counterexample={
+            "instance": inst, "E|v|^2_lower_bound": lower, "bound": g2, "delta": part})
+    target = np.ravel(np.asarray(claims.target(w, x, y), dtype=float))
+    widest = 0.0
+    for j in range(mv.shape[1]):
+        iv = stats.median_of_means_interval(mv[:, j], variance_bound=g2,
+                                            delta=part / mv.shape[1])
+        widest = max(widest, iv.high - iv.low)
+        if not iv.low <= target[j] <= iv.high:
+            return BaselineComparison(inst, BROKEN, figures, claim="unbiased", counterexample={
+                "instance": inst, "coordinate": j, "interval": [iv.low, iv.high],
+                "target": float(target[j]), "delta": part / mv.shape[1],
+                "method": "median-of-means with variance bound " + f"{g2:.6g}"})
+    # a bias above the interval's width leaves the target outside whenever the interval covers
+    return BaselineComparison(inst, CHANGED, figures, detectable=(
+        f"{detect}; a bias of any coordinate above {widest:.3g} (median-of-means width)"))
+
+
 def compare_baseline(estimator, path, *, seed=0, budget=None, claims=None,
                      delta=DEFAULT_DELTA):
     """Compare ``estimator`` with the baseline at ``path``: a list of
     :class:`BaselineComparison`, one per instance of the baseline, then one for ``"checks"``.
 
     ``budget`` of the checks: default the baseline's. An instance the new estimator no longer
-    accepts is BROKEN (claim ``"instances"``)."""
+    accepts is BROKEN (claim ``"instances"``); a sampled fingerprint is compared by sampling
+    (seed ``seed``, a stream other than the one ``save_baseline`` drew the stored sample from)."""
     doc = load_baseline(path)
-    resolved, instances = _supported(estimator, claims)
+    resolved, instances, exact = _supported(estimator, claims)
     budget = doc.get("budget", "fast") if budget is None else budget
     out = []
     for inst, old in doc["instances"].items():
@@ -292,7 +523,14 @@ def compare_baseline(estimator, path, *, seed=0, budget=None, claims=None,
             out.append(BaselineComparison(inst, BROKEN, {}, claim="instances", counterexample={
                 "instance": inst, "error": "the estimator no longer accepts this instance"}))
             continue
-        out.append(_judge(estimator, resolved, inst, old, _fingerprint(estimator, inst)))
+        if old.get("kind", "exact") == "sampled":
+            out.append(_judge_sampled(estimator, resolved, inst, old, seed, delta))
+        elif not exact:
+            out.append(BaselineComparison(inst, BROKEN, {}, claim="fingerprint", counterexample={
+                "instance": inst, "error": "the baseline is exact, but the estimator no longer "
+                "has a finite-support `reference` to enumerate"}))
+        else:
+            out.append(_judge(estimator, resolved, inst, old, _fingerprint(estimator, inst)))
     records = check_estimator(estimator, claims, seed=seed, budget=budget, delta=delta,
                               on_fail=None)
     label = _label(estimator)

@@ -25,7 +25,7 @@ from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from . import _pytest
 from ._checks import CheckFailure
-from .baseline import BROKEN, baseline_path, compare_baseline, save_baseline
+from .baseline import BROKEN, UNDECIDED, baseline_path, compare_baseline, save_baseline
 
 _FAILURES_KEY = pytest.StashKey[list]()
 
@@ -82,7 +82,8 @@ def laocheck_rng(request):
 def laocheck_baseline(request):
     """``laocheck_baseline(estimator, name, claims=None, directory=<rootdir>/laocheck-baselines)``
     compares ``estimator`` with baseline ``name`` (:func:`laocheck.testing.baseline.
-    compare_baseline`) and returns the comparisons; an AssertionError lists the BROKEN ones. A
+    compare_baseline`) and returns the comparisons; an AssertionError lists the BROKEN ones and
+    those CHANGED, CORRECTNESS UNDECIDED (a sampled baseline without a second-moment bound). A
     missing baseline is saved and the test fails once, asking to review and commit it."""
     def compare(estimator, name, *, claims=None, directory=None):
         path = baseline_path(name, directory or request.config.rootpath / "laocheck-baselines")
@@ -94,9 +95,10 @@ def laocheck_baseline(request):
                         "it, commit it and run again.")
         results = compare_baseline(estimator, path, seed=o["seed"], claims=claims,
                                    delta=o["delta"])
-        broken = [r for r in results if r.verdict == BROKEN]
-        assert not broken, f"baseline {name!r}: BROKEN " + "; ".join(
-            f"{r.instance}: claim {r.claim}, counterexample {r.counterexample}" for r in broken)
+        broken = [r for r in results if r.verdict in (BROKEN, UNDECIDED)]
+        assert not broken, f"baseline {name!r}: " + "; ".join(
+            f"{r.instance}: {r.verdict}, claim {r.claim}, counterexample {r.counterexample}"
+            for r in broken)
         return results
     return compare
 
