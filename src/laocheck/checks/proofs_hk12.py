@@ -363,8 +363,8 @@ def _rational_ball(rng, d, radius, *, den=6):
     return v
 
 
-def _genest_instance(rng):
-    d = int(rng.integers(1, 4))
+def _genest_instance(rng, max_d=3):
+    d = int(rng.integers(1, max_d + 1))
     B = _GENEST_B[int(rng.integers(len(_GENEST_B)))]
     x = _rational_ball(rng, d, Fraction(1))
     w = _rational_ball(rng, d, B)
@@ -826,3 +826,240 @@ note_erratum(
         "2(f′₊(1))². At B = 1/2 and f′ = 1 (a_0 = 1): 4 > 2 (exact).",
     corrected="≤ max(2, (4B)^{2ν})·2(f′₊(1))²; the printed form holds for B > 1/2 (checked "
               "on a grid), and exp(O(log² B)) is unaffected.", proof_step=True)
+
+
+# --- Theorem 4.4 (AESVR) -----------------------------------------------------------------------
+
+_T44 = "HK12 Thm 4.4 (proof"
+_T44_ASSUME = "‖x‖₂ <= 1, |y| <= B, ‖w‖₂ <= B, ε > 0, δ >= 0 (Alg. 4's parameters)"
+
+
+def _rho(u):
+    return u * sp.erf(u) + sp.exp(-u ** 2) / sp.sqrt(sp.pi)
+
+
+@register("HK12.Thm4.4.proof.step1", citation=_T44 + ", first display)",
+          statement="∇ℓ^ε_t(w) = ½[ρ′(wᵀx′_t − y⁺_t) + ρ′(wᵀx′_t − y⁻_t)]·x_t, ℓ^ε_t(w) = "
+          "f_ε(wᵀx_t − y_t), x′ = x/ε, y± = (y ± δ)/ε", assumptions="ε > 0",
+          method="sympy: f_ε′(s) at s = wᵀx − y against the printed bracket (d = 2, symbolic)",
+          delta=0.0, detectable=0.0)
+def check_thm44_step1(ctx):
+    """HK12 Thm 4.4, proof: the gradient of the smoothed loss (Claim 4.2's f_ε)."""
+    eps, dl = sp.symbols("epsilon delta", positive=True)
+    w1, w2, x1, x2, y, s = sp.symbols("w1 w2 x1 x2 y s", real=True)
+    f_eps = eps / 2 * _rho((s - dl) / eps) + eps / 2 * _rho((s + dl) / eps) - dl
+    loss = f_eps.subs(s, w1 * x1 + w2 * x2 - y)
+    rho_p = sp.erf                                     # ρ′ = erf
+    inner = (w1 * x1 + w2 * x2) / eps
+    bracket = (rho_p(inner - (y + dl) / eps) + rho_p(inner - (y - dl) / eps)) / 2
+    ok = all(sympy_zero(sp.diff(loss, wi) - bracket * xi) for wi, xi in ((w1, x1), (w2, x2)))
+    return Result(Status.PASS if ok else Status.FAIL, {"identity": ok}, detectable=0.0)
+
+
+def _aesvr_instance(rng):
+    inst = _genest_instance(rng, max_d=2)
+    inst["eps"] = Fraction(int(rng.integers(1, 5)), 2)
+    inst["delta"] = Fraction(int(rng.integers(0, 5)), 4)
+    inst["k"] = int(rng.integers(1, 3))
+    return inst
+
+
+class _LumpedOrders:
+    """A randomness source whose geometric draw (Procedure 3 line 2, p = 1/2) lumps the orders
+    >= ``top`` into the single order ``top``: exact for coefficients with a_j = 0 for j >= top
+    (φ̂ = 0 at every such order), so that two GenEst calls are enumerated with finitely many
+    leaves and no mass is lost (a truncated first call would drop the second call's terms)."""
+
+    def __init__(self, src, top):
+        self._src, self._top = src, top
+
+    def geometric(self, p, *, max_depth=None):
+        p = Fraction(p)
+        probs = [p * (1 - p) ** j for j in range(self._top)] + [(1 - p) ** self._top]
+        return self._src.categorical(probs)
+
+    def __getattr__(self, name):
+        return getattr(self._src, name)
+
+
+def _aesvr_dist(inst, n, part, coeffs=None):
+    coeffs = [Fraction(0)] * n + [Fraction(1)] if coeffs is None else list(coeffs)
+    top = len(coeffs)
+    coeffs = coeffs + [Fraction(0)]       # the lumped order: an exact 0 (an int 0 would make
+                                          # ½(0 + 0) the float 0.0 and the sum inexact)
+    return enumerate_outcomes(lambda src: hk12_aesvr(inst["w"], inst["x"], inst["y"], inst["k"],
+                                                     coeffs, inst["B"], inst["eps"],
+                                                     inst["delta"], _LumpedOrders(src, top),
+                                                     part=part)[0])
+
+
+@register("HK12.Thm4.4.proof.step2", citation=_T44 + ", “Lemma 4.1 and Claim 4.3 above imply "
+          "that g̃_t in Algorithm 4 is an unbiased estimator of ∇ℓ^ε_t(w_t)”)",
+          statement="E_t[g̃_t] = ½[f′(wᵀx′ − y⁺) + f′(wᵀx′ − y⁻)]·x_t for Alg. 4's g̃ = φ̃·x̃ "
+          "(f′ = ρ′ gives step 1's gradient)", assumptions=_T44_ASSUME,
+          method="exact enumeration (Fractions) of the reference Alg. 4 (hk12_aesvr: Alg. 1 "
+          "lines 3-7 and two GenEst calls; the orders above n lumped, exact as φ̂ = 0 there) per "
+          "order n <= 1 (fast) or n <= 2 (full) of f′ (a_n = 1): E[g̃] is linear in the a_n, so the orders give the "
+          "series; seeded rational instances, δ and ε included",
+          delta=0.0, detectable=0.0)
+def check_thm44_step2(ctx):
+    """HK12 Thm 4.4, proof: the AESVR gradient estimate is unbiased, order by order."""
+    bad = []
+    count, orders = ctx.n(4, 40), ctx.n(2, 3)
+    for _ in range(count):
+        inst = _aesvr_instance(ctx.rng)
+        inner = sum(a * b for a, b in zip(inst["w"], inst["x"])) / inst["eps"]
+        yp, ym = (inst["y"] + inst["delta"]) / inst["eps"], (inst["y"] - inst["delta"]) / inst["eps"]
+        for n in range(orders):
+            mean = _aesvr_dist(inst, n, "gradient").expectation()
+            target = [((inner - yp) ** n + (inner - ym) ** n) / 2 * xi for xi in inst["x"]]
+            if list(mean) != target:
+                bad.append({"n": n, **_fr(inst)})
+    return Result(Status.PASS if not bad else Status.FAIL, {"instances": count, "orders": orders},
+                  counterexample=bad[0] if bad else None, detectable=0.0)
+
+
+@register("HK12.Thm4.4.proof.step3", citation=_T44 + ", “since ‖x′_t‖₂ <= 1/ε and "
+          "|y±_t| <= 2B/ε”)", statement="‖x′_t‖₂ <= 1/ε and |y±_t| = |y_t ± δ|/ε <= 2B/ε",
+          assumptions=_T44_ASSUME + "; Theorem 4.4 puts no bound on δ",
+          method="exact (Fractions) at B = 1, δ = 2, ε = 1, y = 1", delta=0.0, detectable=0.0,
+          expected=Status.ERRATUM, correction="HK12.Thm4.4.proof.step3_corrected")
+def check_thm44_step3(ctx):
+    """HK12 Thm 4.4, proof: |y ± δ| <= 2B needs δ <= B, which the theorem does not assume."""
+    B, dl, eps, y = Fraction(1), Fraction(2), Fraction(1), Fraction(1)
+    yp = (y + dl) / eps
+    figs = {"|y⁺|": str(abs(yp)), "2B/ε": str(2 * B / eps)}
+    if abs(yp) <= 2 * B / eps:
+        return Result(Status.PASS, figs, detectable=0.0)
+    return _erratum(figs, {"B": 1, "δ": 2, "ε": 1, "y": 1, "y⁺": str(yp), "2B/ε": str(2 * B / eps)},
+                    "HK12.Thm4.4.proof.step3",
+                    note="The step needs δ <= B; for δ >= 2B the δ-insensitive loss vanishes on "
+                         "the whole ball, so only B < δ < 2B is a real gap.")
+
+
+@register("HK12.Thm4.4.proof.step3_corrected", citation=_T44 + ", corrected)",
+          statement="‖x′_t‖₂ <= 1/ε and |y±_t| <= (B + δ)/ε (<= 2B/ε when δ <= B)",
+          assumptions=_T44_ASSUME, method="exact (Fractions) on seeded rational instances "
+          "(‖x‖₂² <= 1 exactly); worst ratio", delta=0.0, detectable=0.0)
+def check_thm44_step3_corrected(ctx):
+    """HK12 Thm 4.4, proof, corrected: the range of the rescaled example."""
+    def ratio(inst):
+        eps, dl = inst["eps"], inst["delta"]
+        nx2 = sum(v * v for v in inst["x"]) / eps ** 2
+        ypm = max(abs(inst["y"] + dl), abs(inst["y"] - dl)) / eps
+        r = max(nx2 * eps ** 2, ypm / ((inst["B"] + dl) / eps))
+        if dl <= inst["B"]:
+            r = max(r, ypm / (2 * inst["B"] / eps))
+        return r
+
+    worst, where = None, None
+    for _ in range(ctx.n(200, 2000)):
+        inst = _aesvr_instance(ctx.rng)
+        r = ratio(inst)
+        if worst is None or r > worst:
+            worst, where = r, inst
+    return _exact_ratio_verdict(worst, where, what="max(‖x′‖²ε², |y±|/((B + δ)/ε), |y±|/(2B/ε) "
+                                "if δ <= B)")
+
+
+@register("HK12.Thm4.4.proof.step4", citation=_T44 + ", second display, identity)",
+          statement="E_t[‖g̃_t‖₂²] = E_t[φ̃_t²]·E_t[‖x̃_t‖₂²] (φ̃ and x̃ drawn independently)",
+          assumptions=_T44_ASSUME, method="exact enumeration (Fractions) of the reference Alg. 4 "
+          "(gradient, residual) and Alg. 1 lines 3-7, f′ with a_0 = a_1 = 1 (orders < 2), seeded "
+          "rational instances", delta=0.0, detectable=0.0)
+def check_thm44_step4(ctx):
+    """HK12 Thm 4.4, proof: the second moment factorises."""
+    bad = []
+    count = ctx.n(4, 40)
+    coeffs = [Fraction(1), Fraction(1)]
+    for _ in range(count):
+        inst = _aesvr_instance(ctx.rng)
+        g2 = _aesvr_dist(inst, None, "gradient", coeffs).expectation(
+            lambda g: sum(v * v for v in g))
+        phi2 = _aesvr_dist(inst, None, "residual", coeffs).expectation(lambda v: v * v)
+        x2 = enumerate_outcomes(lambda src: hk12_data_point(inst["x"], inst["k"], src)[0]
+                                ).expectation(lambda v: sum(a * a for a in v))
+        if g2 != phi2 * x2:
+            bad.append(_fr(inst))
+    return Result(Status.PASS if not bad else Status.FAIL, {"instances": count},
+                  counterexample=bad[0] if bad else None, detectable=0.0)
+
+
+@register("HK12.Thm4.4.proof.step5", citation=_T44 + ", third display)",
+          statement="replacing G² in the proof of Theorem 3.1 by C·d/k (C := sup E_t[φ̃_t²] = "
+          "exp(O(log²(B/ε)))): E[L(w̄)] <= L(w*) + 2B√C·√(d/(km)) = L(w*) + "
+          "exp(O(log²(B/ε)))√(d/(km))", assumptions="the proof of Thm 3.1 (2BG/√m; its steps "
+          "are HK12.Thm3.1.proof.*)", method="sympy: 2BG/√m at G = √(Cd/k) is 2B√C√(d/(km)); "
+          "2B = exp(log 2B) is absorbed in exp(O(log²(B/ε))) only when B/ε is bounded below "
+          "(log 2B <= 1 + log²(B/ε) + log²... at ε <= 1, B >= 1/2): checked as 2t <= 1 + t²",
+          delta=0.0, detectable=0.0)
+def check_thm44_step5(ctx):
+    """HK12 Thm 4.4, proof: Theorem 3.1's bound with the AESVR second moment."""
+    C, t = sp.symbols("C t", positive=True)
+    ok = sympy_zero(2 * _B * sp.sqrt(C * _d / _k) / sp.sqrt(_m) - 2 * _B * sp.sqrt(C) *
+                    sp.sqrt(_d / (_k * _m)))
+    amgm = sp.simplify(1 + t ** 2 - 2 * t - (t - 1) ** 2) == 0
+    return Result(Status.PASS if ok and amgm else Status.FAIL, {"identity": ok, "2t <= 1 + t²": amgm},
+                  detectable=0.0)
+
+
+@register("HK12.Thm4.4.proof.step6", citation=_T44 + ", “it is enough to take m as given in "
+          "(8)”)", statement="2B√C·√(d/(km)) <= ε iff m >= (d/k)·C·4(B/ε)², and 4(B/ε)² <= "
+          "4e·exp(log²(B/ε)), so m = O(d/k)·exp(O(log²(B/ε))) as in (8)",
+          assumptions="C = exp(O(log²(B/ε))) (step 5)", method="sympy: solve for m; "
+          "2 log t <= 1 + log² t", delta=0.0, detectable=0.0)
+def check_thm44_step6(ctx):
+    """HK12 Thm 4.4, proof: the sample size (8)."""
+    C, eps, s = sp.symbols("C epsilon s", positive=True)
+    sol = sp.solve(sp.Eq(2 * _B * sp.sqrt(C) * sp.sqrt(_d / (_k * _m)), eps), _m)
+    ok = len(sol) == 1 and sympy_zero(sol[0] - _d / _k * C * 4 * (_B / eps) ** 2)
+    u = sp.symbols("u", real=True)                     # u = log(B/ε): 2u <= 1 + u²
+    ok2 = sympy_zero(1 + u ** 2 - 2 * u - (u - 1) ** 2)
+    return Result(Status.PASS if ok and ok2 else Status.FAIL,
+                  {"m_at_equality": str(sol[0]) if sol else None}, detectable=0.0)
+
+
+@register("HK12.Thm4.4.proof.step7", citation=_T44 + ", last sentence: “claim 4.2 now gives "
+          "that w̄ itself is an 2ε-accurate regressor of the original problem”)",
+          statement="E[L^ε(w̄)] <= L^ε(w*) + ε implies E[L(w̄)] <= L(w*) + 2ε (L the "
+          "δ-insensitive risk, L^ε with f_ε)", assumptions="ε > 0, δ >= 0",
+          method="sympy: f_ε(s) − |s|_δ = (ε/2)[g((s − δ)/ε) + g((s + δ)/ε)] with g = ρ − |·| in "
+          "(0, 1/√π] (g(0) = 1/√π, g decreasing in |u|), so 0 < f_ε − |·|_δ <= ε/√π and the "
+          "excess is at most ε + ε/√π < 2ε; a grid of s (floats) for the identity",
+          delta=0.0, detectable=0.0)
+def check_thm44_step7(ctx):
+    """HK12 Thm 4.4, proof: from the smoothed problem back to the δ-insensitive loss.
+
+    Claim 4.2's two-sided bound |f_ε − |·|_δ| <= ε alone gives 3ε; the step holds because
+    f_ε >= |·|_δ (one-sided), which this check establishes.
+    """
+    up = sp.symbols("up", positive=True)
+    g = (_rho(up) - up)
+    dec = sympy_zero(sp.diff(g, up) - (sp.erf(up) - 1))         # < 0
+    g0 = sympy_zero(_rho(sp.Integer(0)) - 1 / sp.sqrt(sp.pi))
+    lim = sp.limit(g, up, sp.oo)                                  # 0: g > 0
+    worst_gap, worst_low = 0.0, math.inf
+    from_scipy = np.vectorize(lambda v: float(_rho(sp.Float(v))))  # exact enough: 15 digits
+    for eps, dl in ((0.5, 0.0), (1.0, 0.3), (0.2, 1.0)):
+        s = np.linspace(-4, 4, 81)
+        f = eps / 2 * from_scipy((s - dl) / eps) + eps / 2 * from_scipy((s + dl) / eps) - dl
+        gap = f - np.maximum(np.abs(s) - dl, 0.0)
+        worst_gap = max(worst_gap, float(gap.max()) / (eps / math.sqrt(math.pi)))
+        worst_low = min(worst_low, float(gap.min()))
+    ok = dec and g0 and lim == 0 and worst_gap <= 1 + 1e-12 and worst_low > -1e-12
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"worst_ratio": worst_gap, "smallest_gap": worst_low,
+                   "excess_constant": float(1 + 1 / sp.sqrt(sp.pi))}, detectable=0.0,
+                  note="holds through the one-sided bound f_ε >= |·|_δ; Claim 4.2's two-sided "
+                       "bound alone gives 3ε.")
+
+
+note_erratum(
+    "HK12.Thm4.4.proof.step3", where="Theorem 4.4 (proof: the range of y±)", order=(4, 4, 3),
+    literal="Since ‖x′_t‖₂ ≤ 1/ε and |y±_t| ≤ 2B/ε, according to the same lemma we have "
+            "E_t[φ̃_t²] = exp(O(log²(B/ε))).",
+    why="|y±_t| = |y_t ± δ|/ε ≤ 2B/ε needs δ ≤ B, which neither Algorithm 4 nor Theorem 4.4 "
+        "assumes. At B = 1, δ = 2, ε = 1, y = 1: y⁺ = 3 > 2 = 2B/ε (exact).",
+    corrected="|y±_t| ≤ (B + δ)/ε, so the bound reads exp(O(log²((B + δ)/ε))); with δ ≤ B (or "
+              "δ < 2B up to constants; for δ ≥ 2B the loss vanishes on the ball) the printed form "
+              "holds.", proof_step=True)
