@@ -19,12 +19,17 @@ from fractions import Fraction as F
 import numpy as np
 import sympy as sp
 
-from ..learners import AELR, AER, AERR
+from .. import estimators, stats
+from ..learners import AELR, AER, AERR, AESVR, GAELR, GAERR, TwoPhaseDDAELR
+from ..reference import estimators as ref_est
+from ..reference import learners as ref_learners
 from ..reference.estimators import cb11_aer, cb11_baseline, hk12_clip
 from ..stats.exact import enumerate_outcomes
+from . import proofs_cb11, proofs_hk12
 from ._common import as_objects, fstr
 from ._errata import note_erratum
-from ._registry import Result, Status, register
+from ._proofs import ratio_verdict, worst_instance
+from ._registry import DEFAULT_DELTA, Result, Status, register
 
 __all__ = []
 
@@ -383,3 +388,276 @@ note_erratum(
         "(exact), while ⟨w, x⟩ = 0.",
     corrected="Without e_{j_s} (as in Fig. 2's line ŷ = ŷ + (2/k) sgn(w_i)‖w‖₁ x_i), "
               "E[ŷ] = ⟨w, x⟩ exactly.")
+
+
+# --- HK12 Procedure 3 (GenEst) -------------------------------------------------------------------
+#
+# The reference is checked exactly here; the kernels of the estimators and learners that call
+# GenEst replay the reference step by step in ``HK12.AESVR.steps_match_reference`` and
+# ``HK12.Lemma4.1.unbiased_monte_carlo``; line 2 is also tested on the GenEst kernel below.
+
+@register("HK12.Proc3.line1", citation="HK12 Proc. 3 lines 1 and 3 (N = ⌈4B²⌉; n <= 2 log₂ N)",
+          statement="the reference's N is ⌈4B²⌉ and its line-3 branch takes exactly the orders "
+          "n <= 2 log₂ N", assumptions="B > 0", method="exact: sympy's ceiling on 400 rational B "
+          "in (0, 20]; the largest n with 2ⁿ <= N² against ⌊2 log₂ N⌋ (sympy) for N = 1..1000",
+          delta=0.0, detectable=0.0)
+def check_proc3_line1(ctx):
+    """HK12 Procedure 3 lines 1 and 3 in the reference transcription."""
+    bad_n = [str(b) for b in (F(i, 20) for i in range(1, 401))
+             if ref_est.genest_sample_size(b) != int(sp.ceiling(4 * sp.Rational(b) ** 2))]
+    bad_nu = [N for N in range(1, 1001)
+              if ref_est.genest_small_orders(N) != int(sp.floor(2 * sp.log(N, 2)))]
+    ok = not bad_n and not bad_nu
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"B_mismatches": len(bad_n), "N_mismatches": len(bad_nu)}, detectable=0.0,
+                  counterexample=None if ok else {"B": bad_n[:3], "N": bad_nu[:3]})
+
+
+@register("HK12.Proc3.line2", citation="HK12 Proc. 3 line 2 (choose n >= 0 with Pr[n] = (1/2)^{n+1})",
+          statement="the order n of GenEst has Pr[n] = (1/2)^{n+1}, n >= 0, in the reference "
+          "and in the kernel", assumptions="d = 1, w = (1), x = (1), y = −1, B = 1, a_n = 1 "
+          "(θ̃_r = θ = 2, so φ̂ = 2^{2n+1} identifies n)",
+          method="exact enumeration (Fractions) of the reference, orders < 12; the kernel "
+          "(estimator HK12.GenEst.derivative): a multinomial test at δ of the categories "
+          "n = 0..5 and n >= 6 against (1/2)^{n+1}", delta=DEFAULT_DELTA,
+          detectable="reported per run (multinomial test)")
+def check_proc3_line2(ctx):
+    """HK12 Procedure 3 line 2: the geometric order, reference (exact) and kernel (test)."""
+    coeffs = [1] * 12
+    dist = enumerate_outcomes(lambda src: ref_est.hk12_genest([F(1)], [F(1)], F(-1), coeffs,
+                                                              F(1), src)[0], max_depth=12)
+    probs = {}
+    for p, v in dist:
+        probs[v] = probs.get(v, F(0)) + p
+    ref_ok = all(probs.get(F(2) ** (2 * n + 1), F(0)) == F(1, 2 ** (n + 1)) for n in range(12))
+    est = estimators.get("HK12.GenEst.derivative", coefficients=[1.0] * 12, B=1.0)
+    n = ctx.n(20_000, 400_000)
+    vals = np.asarray(est.sample(np.array([1.0]), np.array([1.0]), -1.0, n=n,
+                                 rng=ctx.rng).values, dtype=float).ravel()
+    orders = np.full(vals.shape, 12)                  # φ̂ = 0: an order >= 12 (a_n = 0 there)
+    nz = vals != 0
+    orders[nz] = np.rint((np.log2(np.abs(vals[nz])) - 1) / 2).astype(int)
+    counts = np.bincount(np.minimum(orders, 6), minlength=7)
+    expected = np.array([0.5 ** (j + 1) for j in range(6)] + [0.5 ** 6])
+    test = stats.multinomial_test(counts, expected, delta=ctx.delta)
+    ok = ref_ok and test.status == "PASS"
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_exact": ref_ok, "kernel_n": n, "kernel_test": test.status,
+                   "worst_discrepancy": float(test.worst_discrepancy)},
+                  detectable=f"a category probability off by more than {float(test.detectable):.3g}")
+
+
+def _genest_leaves(w, x, y, n, B):
+    coeffs = [F(0)] * n + [F(1)]
+    dist = enumerate_outcomes(lambda src: ref_est.hk12_genest(w, x, y, coeffs, B, src),
+                              max_depth=n + 1)
+    out = {}
+    for p, (v, a) in dist:                             # the other orders give φ̂ = 0 (a_j = 0)
+        if v != 0:
+            out[(v, a)] = out.get((v, a), F(0)) + p
+    return out
+
+
+@register("HK12.Proc3.lines4-6", citation="HK12 Proc. 3 lines 4-6 and 14 (n <= 2 log₂ N)",
+          statement="for n <= 2 log₂ N each θ̃_r draws one j w.p. w[j]²/‖w‖₂², observes x[j] "
+          "and is ‖w‖₂²x[j]/w[j] − y; φ̂ = 2^{n+1}a_nθ̃_1···θ̃_n",
+          assumptions="w ≠ 0", method="exact: the reference's outcomes (value, observed "
+          "attributes) at order n = 1 (B = 1: N = 4) against those written from the lines, at "
+          "w = (1/2, −1/4, 1/3), x = (1, 1/2, −1), y = 1/5", delta=0.0, detectable=0.0)
+def check_proc3_lines4_6(ctx):
+    """HK12 Procedure 3 lines 4-6 and 14 (one factor, single draw)."""
+    w, x, y = [F(1, 2), F(-1, 4), F(1, 3)], [F(1), F(1, 2), F(-1)], F(1, 5)
+    ns = sum(v * v for v in w)
+    want = {}
+    for j in range(3):
+        key = (4 * (ns * x[j] / w[j] - y), frozenset({j}))       # 2^{1+1}·a_1·θ̃_1
+        want[key] = want.get(key, F(0)) + F(1, 4) * w[j] ** 2 / ns  # Pr[n = 1] = 1/4
+    got = _genest_leaves(w, x, y, 1, F(1))
+    return Result(Status.PASS if got == want else Status.FAIL,
+                  {"outcomes": len(want), "equal": got == want}, detectable=0.0)
+
+
+@register("HK12.Proc3.lines9-11", citation="HK12 Proc. 3 lines 9-11 and 14 (n > 2 log₂ N)",
+          statement="for n > 2 log₂ N each θ̃_r is the mean of N i.i.d. draws ‖w‖₂²x[j_s]/w[j_s] − y, "
+          "j_s ∝ w[j]², observing x[j_1..j_N]; φ̂ = 2^{n+1}a_nθ̃_1···θ̃_n",
+          assumptions="w ≠ 0", method="exact: the reference's outcome distribution at order "
+          "n = 3 with B = 3/5 (N = 2, 2 log₂ N = 2) against the one written from the lines "
+          "(three independent means of two draws), d = 2, w = (1/2, −1/3), x = (1, 1/2), y = 1/4",
+          delta=0.0, detectable=0.0)
+def check_proc3_lines9_11(ctx):
+    """HK12 Procedure 3 lines 9-11 and 14 (averaged factors)."""
+    w, x, y = [F(1, 2), F(-1, 3)], [F(1), F(1, 2)], F(1, 4)
+    ns = sum(v * v for v in w)
+    p = [v * v / ns for v in w]
+
+    def lines(src):
+        prod, seen = F(1), set()
+        for _r in range(3):
+            js = [src.categorical(p) for _s in range(2)]
+            seen.update(js)
+            prod *= sum(ns * x[j] / w[j] for j in js) / 2 - y
+        return 16 * prod, frozenset(seen)
+
+    want = {}
+    for q, (v, a) in enumerate_outcomes(lines):
+        if v != 0:
+            want[(v, a)] = want.get((v, a), F(0)) + q / 16             # Pr[n = 3] = 1/16
+    got = _genest_leaves(w, x, y, 3, F(3, 5))
+    return Result(Status.PASS if got == want else Status.FAIL,
+                  {"outcomes": len(want), "equal": got == want}, detectable=0.0)
+
+
+# --- HK12 Alg. 4 (AESVR) lines 1-2 ---------------------------------------------------------------
+
+@register("HK12.Alg4.line1", citation="HK12 Alg. 4 line 1, eq. (7)",
+          statement="a_{2n} = 0 and a_{2n+1} = (2/√π)(−1)ⁿ/(n!(2n + 1)): the coefficients the "
+          "reference and the kernels use", assumptions="n >= 0",
+          method="exact formula (sympy, evaluated to 30 digits) against "
+          "laocheck.estimators.aesvr_coefficients (shared by reference and kernels), relative "
+          "1e-15, all 341 coefficients", delta=0.0, detectable="a relative difference above 1e-15")
+def check_alg4_line1(ctx):
+    """HK12 Alg. 4 line 1: eq. (7)."""
+    a = estimators.aesvr_coefficients()
+    worst = 0.0
+    for m_, v in enumerate(a):
+        if m_ % 2 == 0:
+            exact = 0.0
+        else:
+            n = m_ // 2
+            exact = float(sp.N(2 / sp.sqrt(sp.pi) * (-1) ** n / (sp.factorial(n) * (2 * n + 1)), 30))
+        worst = max(worst, abs(float(v) - exact) / max(abs(exact), 1e-300) if exact else abs(float(v)))
+    shared = estimators.aesvr_coefficients is ref_est.aesvr_coefficients
+    ok = worst <= 1e-15 and shared
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"worst_relative_difference": worst, "coefficients": len(a),
+                   "reference_and_kernels_share_them": shared},
+                  detectable="a relative difference above 1e-15")
+
+
+@register("HK12.Alg4.line2", citation="HK12 Alg. 4 line 2 (x′ ← x/ε; y± ← (y ± δ)/ε; "
+          "φ̃ ← ½[GenEst(w, x′, y⁺) + GenEst(w, x′, y⁻)]) and Output (‖w̄‖₂ <= B)",
+          statement="E[φ̃] = ½[f′(wᵀx/ε − (y + δ)/ε) + f′(wᵀx/ε − (y − δ)/ε)] for the reference's "
+          "φ̃; the AESVR learner's output has ‖w̄‖₂ <= B", assumptions="ε > 0, δ >= 0",
+          method="exact enumeration (Fractions) of the reference residual per order n <= 2 of f′ "
+          "on three rational instances (orders above n lumped: φ̂ = 0 there); seeded runs of "
+          "laocheck.learners.AESVR (d = 10, k = 2, m = 300, B in {0.5, 2}) for the output norm",
+          delta=0.0, detectable=0.0)
+def check_alg4_line2(ctx):
+    """HK12 Alg. 4 line 2: the smoothed residual, reference exactly, learner's output norm."""
+    cases = [([F(1, 2), F(-1, 3)], [F(1, 2), F(1, 2)], F(1, 4), F(1), F(1, 2), F(1, 3)),
+             ([F(1, 3)], [F(-1)], F(-1, 2), F(1, 2), F(1), F(0)),
+             ([F(1, 4), F(1, 4), F(-1, 2)], [F(1, 3), F(-1, 3), F(1, 3)], F(0), F(3, 4), F(1, 2), F(2))]
+    bad = []
+    for w, x, y, B, eps, dl in cases:
+        inst = {"w": w, "x": x, "y": y, "B": B, "eps": eps, "delta": dl, "k": 1}
+        inner = sum(a * b for a, b in zip(w, x)) / eps
+        for n in range(3):
+            mean = proofs_hk12._aesvr_dist(inst, n, "residual").expectation()
+            if mean != ((inner - (y + dl) / eps) ** n + (inner - (y - dl) / eps) ** n) / 2:
+                bad.append({"n": n, "w": fstr(w), "x": fstr(x), "y": str(y)})
+    worst = 0.0
+    for B in (0.5, 2.0):
+        X, y = _data(ctx.rng, ctx.n(300, 3000), 10, 2)
+        est = AESVR(k=2, B=B, eps=0.5, delta=0.1, random_state=ctx.spawn()).fit(X, B * y)
+        worst = max(worst, float(np.linalg.norm(est.coef_)) / B)
+    ok = not bad and worst <= 1 + 1e-12
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_mismatches": len(bad), "largest_norm2_over_B_of_output": worst},
+                  counterexample=bad[0] if bad else None, detectable=0.0)
+
+
+# --- CB11 Fig. 2, the averaging line -------------------------------------------------------------
+
+def _fig2_iterates(X, Y, k, B, lam, draws):
+    """w_1..w_{m+1} of Fig. 2 written from eqs. (6), (7), (10), (11) with the given draws
+    (per step: the subset C, then the k/2 indices i)."""
+    m, d = X.shape
+    w, out, it = np.zeros(d), [np.zeros(d)], iter(draws)
+    for t in range(1, m + 1):
+        x, y = X[t - 1], Y[t - 1]
+        C = next(it)
+        v = np.zeros(d)
+        v[list(C)] = (2 / k) * d * x[list(C)]
+        yhat = 0.0
+        for _r in range(k // 2):
+            i = next(it)
+            yhat += (2 / k) * np.sign(w[i]) * np.abs(w).sum() * x[i]
+        w = _project_l1_box((1 - 1 / t) * w - (2 / (lam * t)) * (yhat - y) * v, B)
+        out.append(w.copy())
+    return out
+
+
+def _project_l1_box(v, B):
+    a = np.abs(v)
+    if a.sum() <= B:
+        return v
+    mu = np.sort(a)[::-1]
+    cums = np.cumsum(mu)
+    rho = np.nonzero(mu - (cums - B) / np.arange(1, len(mu) + 1) > 0)[0][-1]
+    return np.sign(v) * np.maximum(a - (cums[rho] - B) / (rho + 1), 0.0)
+
+
+class _Scripted:
+    """Replays Fig. 2's draws: ``subset`` returns the next recorded C, ``categorical`` the next
+    recorded index (checked possible)."""
+
+    def __init__(self, draws):
+        self._it = iter(draws)
+
+    def subset(self, n, s):
+        return tuple(next(self._it))
+
+    def categorical(self, p):
+        i = next(self._it)
+        assert p[i] > 0
+        return i
+
+
+@register("CB11.Fig2.average", citation="CB11 Fig. 2 (w̄ = w̄ + w/m after the update; OUTPUT w̄)",
+          statement="the output is w̄ = (1/m)Σ_{t=2}^{m+1} w_t, the average of the iterates after "
+          "each update (not of w_1..w_m, the predictors of Thm 12's online-to-batch conversion)",
+          assumptions="k even", method="exact replays: the reference (laocheck.reference."
+          "learners.aer) with scripted draws against the iterates written from eqs. (6), (7), "
+          "(10), (11), m = 1..3 (rounding 1e-12); the kernel (laocheck.learners.AER) at m = 1: "
+          "coef_ equals its last iterate w_2 and differs from w_1 = 0", delta=0.0, detectable=0.0)
+def check_fig2_average(ctx):
+    """CB11 Fig. 2's averaging line: the post-update iterates are averaged."""
+    X = np.array([[1.0, -0.5], [0.25, 1.0], [-1.0, 0.5]])
+    Y = np.array([0.5, -1.0, 0.25])
+    draws = [(0,), 1, (1,), 0, (0,), 1]            # k = 2: one C of size 1, one i per step
+    worst, gap = 0.0, 0.0
+    for m in (1, 2, 3):
+        d_m = draws[:2 * m]
+        d_m[1] = 0                                   # w_1 = 0: P uniform, any i
+        its = _fig2_iterates(X[:m], Y[:m], 2, 1.0, 0.5, d_m)
+        w_bar, _ = ref_learners.aer(X[:m], Y[:m], 2, 1.0, 0.5, _Scripted(d_m))
+        worst = max(worst, float(np.max(np.abs(w_bar - np.mean(its[1:], axis=0)))))
+        gap = max(gap, float(np.max(np.abs(w_bar - np.mean(its[:-1], axis=0)))))
+    est = AER(k=2, B=1.0, lam=0.5, random_state=ctx.spawn()).fit(X[:1], Y[:1])
+    kernel_ok = bool(np.allclose(est.coef_, est.w_, rtol=0, atol=1e-12) and np.any(est.coef_ != 0))
+    ok = worst <= 1e-12 and kernel_ok and gap > 0
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"largest_difference_to_avg_w2..w_m+1": worst,
+                   "largest_difference_to_avg_w1..w_m": gap, "kernel_m1_coef_is_w2": kernel_ok},
+                  detectable=0.0)
+
+
+@register("CB11.Fig2.average_vs_thm12", citation="CB11 Fig. 2 and Thm 12 (proof, last paragraph)",
+          statement="for Fig. 2's w̄ = (1/m)Σ_{t=2}^{m+1} w_t: L_D(w̄) <= (1/m)Σ_{t=1}^m L_D(w_t) + "
+          "4B²/m, so Thm 12's conversion (about w_1..w_m) covers Fig. 2's output with 4B²/m more "
+          "(absorbed in the theorem's constant c)", assumptions="‖x‖∞ <= 1, |y| <= B, "
+          "‖w_t‖₁ <= B (so 0 <= L_D <= 4B²)", method="exact enumeration of D^m (two support points) "
+          "and of every path of Fig. 2 (d = 2, k = 2, m <= 3) on seeded instances; worst ratio "
+          "(L_D(w̄) − (1/m)Σ L_D(w_t))/(4B²/m)", delta=0.0, detectable=0.0)
+def check_fig2_average_vs_thm12(ctx):
+    """CB11 Fig. 2 vs Thm 12: the shifted average costs at most 4B²/m."""
+    def ratio(inst):
+        worst = -np.inf
+        for _p, out in enumerate_outcomes(proofs_cb11._aer_batch_path, inst, inst["lam"]):
+            extra = proofs_cb11._risk_d(out["avg_fig2"], inst) - float(np.mean(out["risks"]))
+            worst = max(worst, extra / (4 * inst["B"] ** 2 / inst["m"]))
+        return worst
+
+    n = ctx.n(4, 60)
+    return ratio_verdict(worst_instance(ctx.rng, n, proofs_cb11._batch_instance, ratio),
+                         figures={"instances": n}, what="(L_D(w̄_Fig.2) − avg L_D(w_t))/(4B²/m)")
