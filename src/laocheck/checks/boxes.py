@@ -14,6 +14,7 @@ the invariants of the learners' updates on seeded runs.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction as F
 
 import numpy as np
@@ -398,15 +399,30 @@ note_erratum(
 
 @register("HK12.Proc3.line1", citation="HK12 Proc. 3 lines 1 and 3 (N = ⌈4B²⌉; n <= 2 log₂ N)",
           statement="the reference's N is ⌈4B²⌉ and its line-3 branch takes exactly the orders "
-          "n <= 2 log₂ N", assumptions="B > 0", method="exact: sympy's ceiling on 400 rational B "
-          "in (0, 20]; the largest n with 2ⁿ <= N² against ⌊2 log₂ N⌋ (sympy) for N = 1..1000",
+          "n <= 2 log₂ N", assumptions="B > 0", method="exact: ⌈4B²⌉ from the definition on 400 rational B "
+          "in (0, 20]; the reference's orders against ⌊2 log₂ N⌋ (integer arithmetic, sympy at "
+          "seven N) for N = 1..1000",
           delta=0.0, detectable=0.0)
 def check_proc3_line1(ctx):
     """HK12 Procedure 3 lines 1 and 3 in the reference transcription."""
+    def ceil_4b2(b):                                    # ⌈4B²⌉ from its definition
+        q = 4 * b * b
+        n = q.numerator // q.denominator
+        return n if n == q else n + 1
+
+    def floor_2log2(N):                                 # ⌊2 log₂ N⌋: 2ⁿ <= N² < 2^{n+1}
+        n = int(2 * math.log2(N))
+        while 2 ** n > N * N:
+            n -= 1
+        while 2 ** (n + 1) <= N * N:
+            n += 1
+        return n
+
     bad_n = [str(b) for b in (F(i, 20) for i in range(1, 401))
-             if ref_est.genest_sample_size(b) != int(sp.ceiling(4 * sp.Rational(b) ** 2))]
-    bad_nu = [N for N in range(1, 1001)
-              if ref_est.genest_small_orders(N) != int(sp.floor(2 * sp.log(N, 2)))]
+             if ref_est.genest_sample_size(b) != ceil_4b2(b)]
+    bad_nu = [N for N in range(1, 1001) if ref_est.genest_small_orders(N) != floor_2log2(N)]
+    bad_nu += [N for N in (1, 2, 3, 4, 5, 100, 1000)        # sympy on a few, as a cross-check
+               if ref_est.genest_small_orders(N) != int(sp.floor(2 * sp.log(N, 2)))]
     ok = not bad_n and not bad_nu
     return Result(Status.PASS if ok else Status.FAIL,
                   {"B_mismatches": len(bad_n), "N_mismatches": len(bad_nu)}, detectable=0.0,
@@ -661,3 +677,259 @@ def check_fig2_average_vs_thm12(ctx):
     n = ctx.n(4, 60)
     return ratio_verdict(worst_instance(ctx.rng, n, proofs_cb11._batch_instance, ratio),
                          figures={"instances": n}, what="(L_D(w̄_Fig.2) − avg L_D(w_t))/(4B²/m)")
+
+
+# --- HK12 Alg. 2 / KS15 Alg. 3 line 9 at w_1 = 0 -------------------------------------------------
+
+def _w1_lasso(d):
+    """w_1 of HK12 Alg. 2 / KS15 Alg. 3 from lines 1 and 3, exactly: z⁺_1 = z⁻_1 = 1_d."""
+    zp = zm = [F(1)] * d
+    return [(a - b) * F(1) / (sum(zp) + sum(zm)) for a, b in zip(zp, zm)]
+
+
+def _line9_at_w1(ctx, *, paper):
+    """HK12 Alg. 2 / KS15 Alg. 3 line 9 at t = 1: p_j = |w_1[j]|/‖w_1‖₁ with w_1 = 0 from lines
+    1 and 3 is 0/0."""
+    w1 = _w1_lasso(3)
+    norm1 = sum(abs(v) for v in w1)
+    figs = {"w_1": fstr(w1), "‖w_1‖₁": str(norm1)}
+    if norm1 != 0:
+        return Result(Status.PASS, figs, detectable=0.0)
+    return Result(Status.ERRATUM, figs, detectable=0.0, correction=f"{paper}.line9_corrected",
+                  counterexample={"t": 1, "d": 3, "z⁺_1": "1_d", "z⁻_1": "1_d", "w_1": fstr(w1),
+                                  "p_j": "|w_1[j]|/‖w_1‖₁ = 0/0"},
+                  note="Every run starts at w_1 = 0, so line 9 is undefined at t = 1 on every "
+                       "input.")
+
+
+def _line9_corrected(ctx, *, estimator):
+    """HK12 Alg. 2 / KS15 Alg. 3 line 9, corrected: at w = 0, ⟨w, x⟩ = 0 is known without a
+    draw, φ̃ = −y is exact and unbiased; the reference and the kernel both do this (no attribute
+    read)."""
+    x, y = [F(1, 2), F(-1), F(1, 4)], F(3, 10)
+    w0 = [F(0)] * 3
+    kind = "lasso"
+    dist = enumerate_outcomes(lambda src: ref_est.ks15_residual(w0, x, y, src, kind=kind)
+                              if estimator.startswith("KS15") else
+                              ref_est.hk12_aelr_residual(w0, x, y, src))
+    ref_ok = all(v == (-y, frozenset()) or (v[0] == -y and not v[1]) for _p, v in dist)
+    est = estimators.get(estimator)
+    s = est.sample(np.zeros(3), np.array([0.5, -1.0, 0.25]), 0.3, n=ctx.n(100, 1000), rng=ctx.rng)
+    vals = np.asarray(s.values, dtype=float).ravel()
+    kernel_ok = bool(np.all(vals == -0.3) and np.all(np.asarray(s.attributes) == 0))
+    ok = ref_ok and kernel_ok
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_phi_is_minus_y": ref_ok, "kernel_phi_is_minus_y_no_attribute": kernel_ok},
+                  detectable=0.0)
+
+
+def _line9_corrected_named(ctx, *, estimator_name):
+    """HK12 Alg. 2 / KS15 Alg. 3 line 9, corrected (the estimator named by the registration)."""
+    return _line9_corrected(ctx, estimator=estimator_name)
+
+
+for _paper, _cite, _est in (("HK12.Alg2", "HK12 Alg. 2 lines 1, 3 and 9", "HK12.AELR.residual"),
+                            ("KS15.Alg3", "KS15 Alg. 3 lines 1, 3 and 9", "KS15.GAELR.residual")):
+    register(f"{_paper}.line9", citation=_cite,
+             statement="choose j_t w.p. |w_t[j]|/‖w_t‖₁ (line 9) is defined at every t, with "
+             "z⁺_1 = z⁻_1 = 1_d (line 1) and w_t from line 3", assumptions="d >= 1, B > 0",
+             method="exact (Fractions): w_1 from lines 1 and 3", delta=0.0, detectable=0.0,
+             expected=Status.ERRATUM, correction=f"{_paper}.line9_corrected", paper=_paper)(_line9_at_w1)
+    register(f"{_paper}.line9_corrected", citation=_cite + " (laocheck's reading at w_t = 0)",
+             statement="at w_t = 0 no j is drawn and φ̃_t = −y_t (⟨w_t, x_t⟩ = 0 is known), which is "
+             "exactly unbiased; the reference and the kernel read no attribute there",
+             assumptions="w_t = 0", method="exact enumeration of the reference; the kernel's "
+             "draws (all equal to −y, no attribute)", delta=0.0, detectable=0.0,
+             estimator_name=_est)(_line9_corrected_named)
+
+
+# --- KS15 Alg. 1 (GAERR), Alg. 3 (GAELR), Alg. 4 (Two-Phased DDAELR) ----------------------------
+#
+# Lines 3-10 of Alg. 1 and 4-11 of Alg. 3 (x̃, φ̃, g̃ unbiased) are the estimator checks
+# KS15.GAERR.*.unbiased.exact and KS15.GAELR.*.unbiased.exact; the kernels replay the
+# reference learners step by step in KS15.*.steps_match_reference.
+
+class _Uniform:
+    """Scripted indices for uniform_int / categorical (a replay of chosen draws)."""
+
+    def __init__(self, draws):
+        self._it = iter(draws)
+
+    def uniform_int(self, n):
+        return next(self._it)
+
+    def categorical(self, p):
+        i = next(self._it)
+        assert p[i] > 0
+        return i
+
+
+@register("KS15.Alg1.line12", citation="KS15 Alg. 1 lines 11-12 and 14 (w_{t+1} ← v_t·B/"
+          "max{‖v_t‖₂, B}; w̄ ← (1/m)Σ_{t=1}^m w_t)",
+          statement="line 12 keeps ‖w_t‖₂ <= B (it is printed w̃_{t+1}, read as w_{t+1}); the "
+          "output is the average of w_1..w_m", assumptions="B > 0, ‖w_1‖₂ <= B",
+          method="the reference GAERR on a scripted replay (d = 2, k = 1, m = 3, q = (1/4, 3/4)) "
+          "against lines 4-14 written out; seeded runs of laocheck.learners.GAERR (η = 10/B, "
+          "the projection active) for ‖w_t‖₂ <= B and ‖w̄‖₂ <= B", delta=0.0, detectable=0.0)
+def check_ks15_alg1_line12(ctx):
+    """KS15 Alg. 1 lines 12 and 14, reference (replay) and kernel (invariant)."""
+    X = np.array([[1.0, -0.5], [0.25, 1.0], [-1.0, 0.5]])
+    Y = np.array([0.5, -1.0, 0.25])
+    q, B, eta, k = np.array([0.25, 0.75]), 1.0, 3.0, 1
+    w1 = np.array([0.6, -0.8])
+    draws = [1, 0, 0, 1, 1, 0]                        # per step: i (line 4), then j (line 8)
+    w, its = w1.copy(), []
+    it = iter(draws)
+    for t in range(3):
+        its.append(w.copy())
+        i = next(it)
+        xt = np.zeros(2)
+        xt[i] = X[t, i] / q[i]
+        j = next(it)
+        p = w * w / (w @ w)
+        phi = w[j] / p[j] * X[t, j] - Y[t]
+        v = w - eta * phi * xt
+        w = v * B / max(np.linalg.norm(v), B)
+    w_bar, _ = ref_learners.gaerr(X, Y, k, B, eta, w1, _Uniform(draws), q=q)
+    ref_diff = float(np.max(np.abs(w_bar - np.mean(its, axis=0))))
+    worst = 0.0
+    for Bv in (0.1, 1.0, 10.0):
+        Xr, yr = _data(ctx.rng, ctx.n(2000, 20000), 20, 2)
+        est = GAERR(k=4, B=Bv, eta=10.0 / Bv, random_state=ctx.spawn()).fit(Xr, Bv * yr)
+        worst = max(worst, np.linalg.norm(est.coef_) / Bv, np.linalg.norm(est.w_) / Bv)
+    ok = ref_diff <= 1e-12 and worst <= 1 + 1e-12
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_vs_lines": ref_diff, "largest_norm2_over_B": float(worst)},
+                  detectable=0.0)
+
+
+@register("KS15.Alg3.lines13-15", citation="KS15 Alg. 3 lines 3, 13-15 and 18 (EG± with clipped "
+          "gradients; w̄ ← (1/m)Σ w_t)", statement="z⁺[i] ← z⁺[i]exp(−ηḡ[i]), z⁻[i] ← "
+          "z⁻[i]exp(+ηḡ[i]) with ḡ = clip(g̃, 1/η) keep z± > 0, so every w_t of line 3 and the "
+          "output have ‖·‖₁ <= B; the output is the average of w_1..w_m",
+          assumptions="B, η > 0", method="the reference GAELR on a scripted replay (d = 2, k = 1, "
+          "m = 3, q = (1/4, 3/4), η = 2: clipped coordinates) against lines 3-18 written "
+          "out; seeded runs of laocheck.learners.GAELR for ‖w̄‖₁ <= B", delta=0.0, detectable=0.0)
+def check_ks15_alg3_lines13_15(ctx):
+    """KS15 Alg. 3 lines 13-15 and 18, reference (replay) and kernel (invariant)."""
+    X = np.array([[1.0, -0.5], [0.25, 1.0], [-1.0, 0.5]])
+    Y = np.array([0.5, -1.0, 0.25])
+    q, B, eta, k = np.array([0.25, 0.75]), 1.0, 2.0, 1
+    draws = [1, 0, 1, 1, 0]                           # t = 1: i only (w_1 = 0); then i, j
+    zp, zm, its, clipped = np.ones(2), np.ones(2), [], 0
+    it = iter(draws)
+    for t in range(3):
+        w = (zp - zm) * B / (zp.sum() + zm.sum())
+        its.append(w)
+        i = next(it)
+        xt = np.zeros(2)
+        xt[i] = X[t, i] / q[i]
+        n1 = np.abs(w).sum()
+        if n1 > 0:
+            j = next(it)
+            phi = w[j] / (abs(w[j]) / n1) * X[t, j] - Y[t]
+        else:
+            phi = -Y[t]
+        g = phi * xt
+        gb = np.clip(g, -1 / eta, 1 / eta)
+        clipped += int(np.any(gb != g))
+        zp, zm = zp * np.exp(-eta * gb), zm * np.exp(eta * gb)
+    w_bar, _ = ref_learners.gaelr(X, Y, k, B, eta, _Uniform(draws), q=q)
+    ref_diff = float(np.max(np.abs(w_bar - np.mean(its, axis=0))))
+    worst = 0.0
+    for Bv in (0.1, 1.0, 10.0):
+        Xr, yr = _data(ctx.rng, ctx.n(2000, 20000), 20, np.inf)
+        est = GAELR(k=4, B=Bv, random_state=ctx.spawn()).fit(Xr, Bv * yr)
+        worst = max(worst, np.abs(est.coef_).sum() / Bv)
+    ok = ref_diff <= 1e-12 and worst <= 1 + 1e-12 and clipped > 0 and bool(np.all(zp > 0))
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_vs_lines": ref_diff, "steps_with_clipping": clipped,
+                   "largest_norm1_over_B": float(worst)}, detectable=0.0)
+
+
+@register("KS15.Alg4.lines2-12", citation="KS15 Alg. 4 lines 2-12 (phase 1: A[i] the mean of "
+          "the observed x_t[i]²; ε ← min(d log(2d/δ)/((k+1)m₁), 1); q_i ∝ A[i] + 13ε/6)",
+          statement="A[i] = square_sums[i]/counts[i] over the k + 1 uniform draws of each of the "
+          "first m₁ examples (0 when never drawn); ε and q as printed, in the reference and in "
+          "the learner", assumptions="δ in (0, 1), m₁ >= 1",
+          method="the reference phase 1 on a scripted replay (d = 3, k = 1, m₁ = 3) against the "
+          "lines written out (Fractions for A); ε and q of the reference formula and of "
+          "laocheck.learners.TwoPhaseDDAELR (its moments_, eps_, q_) on a seeded run, rounding "
+          "1e-12", delta=0.0, detectable=0.0)
+def check_ks15_alg4_lines2_12(ctx):
+    """KS15 Alg. 4 lines 2-12: the first phase and the second phase's q."""
+    X = np.array([[0.5, -1.0, 0.25], [1.0, 0.5, -0.5], [-0.25, 0.75, 1.0]])
+    draws = [0, 1, 0, 0, 2, 2]                        # (k + 1) = 2 uniform draws per example
+    counts, sums = [0] * 3, [F(0)] * 3
+    it = iter(draws)
+    for t in range(3):
+        for _r in range(2):
+            i = next(it)
+            counts[i] += 1
+            sums[i] += F(X[t, i]) ** 2
+    A_lines = [s / c if c else F(0) for s, c in zip(sums, counts)]
+    A_ref, _ = ref_learners._phase1_moments(X, 1, 3, _Uniform(draws))
+    a_diff = max(abs(float(a) - b) for a, b in zip(A_lines, A_ref))
+    # the learner: ε and q from its own phase 1
+    d, k, m1, dl = 5, 2, 40, 0.1
+    Xr, yr = _data(ctx.rng, 200, d, np.inf)
+    est = TwoPhaseDDAELR(k=k, B=1.0, m1=m1, delta=dl, random_state=ctx.spawn()).fit(Xr, yr)
+    eps = min(d * math.log(2 * d / dl) / ((k + 1) * m1), 1.0)
+    q = (est.moments_ + 13 / 6 * eps) / np.sum(est.moments_ + 13 / 6 * eps)
+    e_diff = abs(est.eps_ - eps)
+    q_diff = float(np.max(np.abs(est.q_ - q)))
+    ok = a_diff <= 1e-15 and e_diff <= 1e-12 * eps and q_diff <= 1e-12
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"A_reference_vs_lines": a_diff, "eps_learner_vs_line11": e_diff,
+                   "q_learner_vs_line12": q_diff, "eps": eps}, detectable=0.0)
+
+
+@register("KS15.Alg4.line1", citation="KS15 Alg. 4 line 1 (Initialize w_1 ≠ 0, ‖w_1‖₂ <= B "
+          "arbitrarily) and line 12 (run GAELR)", statement="the second phase starts from a w_1 ≠ 0 "
+          "with ‖w_1‖₂ <= B (line 1)", assumptions="as printed",
+          method="exact (Fractions): GAELR (Alg. 3, run by line 12) starts from z± = 1_d, i.e. "
+          "w_1 = 0, and line 1's w_1 is never used", delta=0.0, detectable=0.0,
+          expected=Status.ERRATUM, correction="KS15.Alg4.line1_corrected")
+def check_ks15_alg4_line1(ctx):
+    """KS15 Alg. 4 line 1: a line of Alg. 2 that Alg. 4's second phase does not use."""
+    w1 = _w1_lasso(3)
+    figs = {"first_iterate_of_phase_2": fstr(w1)}
+    if any(w1):
+        return Result(Status.PASS, figs, detectable=0.0)
+    return Result(Status.ERRATUM, figs, detectable=0.0, correction="KS15.Alg4.line1_corrected",
+                  counterexample={"d": 3, "first iterate of GAELR (Alg. 3 lines 1, 3)": fstr(w1)},
+                  note="line 1 is Alg. 2's; harmless, the second phase's iterate is Alg. 3's.")
+
+
+@register("KS15.Alg4.line1_corrected", citation="KS15 Alg. 4 (corrected reading)",
+          statement="the second phase's first iterate is GAELR's w_1 = 0 (z± = 1_d)",
+          assumptions="m₂ = 1", method="the learner laocheck.learners.TwoPhaseDDAELR with one "
+          "second-phase example: its output (the average of w_1 alone) is exactly 0",
+          delta=0.0, detectable=0.0)
+def check_ks15_alg4_line1_corrected(ctx):
+    """KS15 Alg. 4, corrected: the second phase starts at 0."""
+    Xr, yr = _data(ctx.rng, 6, 3, np.inf)
+    est = TwoPhaseDDAELR(k=1, B=1.0, m1=5, delta=0.5, random_state=ctx.spawn()).fit(Xr, yr)
+    ok = bool(np.all(est.coef_ == 0))
+    return Result(Status.PASS if ok else Status.FAIL, {"output_with_m2_1": est.coef_.tolist()},
+                  detectable=0.0)
+
+
+for _paper, _where, _order in (("HK12.Alg2", "Algorithm 2 (AELR), line 9 at t = 1", (3, 4, 9)),
+                               ("KS15.Alg3", "Algorithm 3 (GAELR), line 9 at t = 1", (4, 0, 9))):
+    note_erratum(
+        f"{_paper}.line9", where=_where, order=_order,
+        literal="1: Initialize z⁺_1 ← 1_d, z⁻_1 ← 1_d; 3: w_t ← (z⁺_t − z⁻_t)B/(‖z⁺_t‖₁ + "
+                "‖z⁻_t‖₁); 9: choose j_t ∈ [d] with probability |w_t[j]|/‖w_t‖₁.",
+        why="Lines 1 and 3 give w_1 = 0 on every input, so line 9's distribution is 0/0 at t = 1 "
+            "(exact).",
+        corrected="At w_t = 0 the inner product is 0 without a draw: φ̃_t = −y_t (no attribute "
+                  "read) is exactly unbiased; laocheck's reference and kernels do this.")
+
+note_erratum(
+    "KS15.Alg4.line1", where="Algorithm 4 (Two-Phased DDAELR), line 1", order=(4, 0, 41),
+    literal="1: Initialize w_1 ≠ 0, ‖w_1‖₂ ≤ B arbitrarily (then line 12: run GAELR on the next "
+            "m₂ examples).",
+    why="GAELR (Algorithm 3) starts from z⁺_1 = z⁻_1 = 1_d, so the second phase's first iterate is "
+        "w_1 = 0 (exact), and line 1's w_1 is used nowhere: the line is Algorithm 2's.",
+    corrected="Drop line 1; the second phase starts at w_1 = 0 (checked on the learner).")
