@@ -377,3 +377,22 @@ note_erratum(
         "≈ 74.5 at d = 10, ≈ 164 at d = 10⁶; unbounded, sympy). Theorem 4.6's DDAELR bound carries "
         "the same log 2d.",
     corrected="O((B²/√(km₂))·√((‖E_D[x²]‖₁ + k) log d)), as for DDAELR (Theorem 4.6).")
+
+
+@register("KS15.Thm3.12.text_m1_regime", citation="KS15 Sec. 3.3 (after Thm 3.12: “If m₁ >= "
+          "d³ log(2d/δ)/((k+1)‖E_D[x²]‖_{1/2}), the bound becomes O((B²/√(km₂))√(‖E_D[x²]‖_{1/2} "
+          "+ k))”)", statement="at m₁ >= d³ log(2d/δ)/((k+1)N), N = ‖E_D[x²]‖_{1/2}, the rate "
+          "(B²/√(km₂))√((√N + d√(d log(2d/δ)/((k+1)m₁)))² + k) is at most "
+          "2(B²/√(km₂))√(N + k)", assumptions="δ in (0, 1), N > 0",
+          method="sympy: at equality m₁ = d³ log(2d/δ)/((k+1)N) the inner square is 4N (smaller "
+          "for larger m₁), and 4N + k <= 4(N + k)", delta=0.0, detectable=0.0)
+def check_ks15_text_ridge_m1_regime(ctx):
+    """KS15 Sec. 3.3: the ridge regime (no log d here, unlike the lasso one)."""
+    N, Lg, m1 = sp.symbols("N L m_1", positive=True)    # L = log(2d/δ)
+    m1_star = d ** 3 * Lg / ((k + 1) * N)
+    inner = (sp.sqrt(N) + d * sp.sqrt(d * Lg / ((k + 1) * m1))) ** 2
+    at_star = sp.simplify(inner.subs(m1, m1_star))
+    decreasing = sp.simplify(sp.diff(inner, m1)).is_negative
+    ok = sympy_zero(at_star - 4 * N) and bool(decreasing) and \
+        sympy_zero(4 * (N + k) - (4 * N + k) - 3 * k)
+    return _verdict(ok, {"inner_square_at_threshold": str(at_star)})
