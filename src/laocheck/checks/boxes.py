@@ -766,7 +766,7 @@ class _Uniform:
 
 @register("KS15.Alg1.line12", citation="KS15 Alg. 1 lines 11-12 and 14 (w_{t+1} ← v_t·B/"
           "max{‖v_t‖₂, B}; w̄ ← (1/m)Σ_{t=1}^m w_t)",
-          statement="line 12 keeps ‖w_t‖₂ <= B (it is printed w̃_{t+1}, read as w_{t+1}); the "
+          statement="line 12 keeps ‖w_t‖₂ <= B (the full version prints w̃_{t+1}, the conference version w_{t+1}); the "
           "output is the average of w_1..w_m", assumptions="B > 0, ‖w_1‖₂ <= B",
           method="the reference GAERR on a scripted replay (d = 2, k = 1, m = 3, q = (1/4, 3/4)) "
           "against lines 4-14 written out; seeded runs of laocheck.learners.GAERR (η = 10/B, "
