@@ -96,3 +96,64 @@ def test_ratio_verdict():
     assert ratio_verdict((1.0, None)).status == catalog.Status.PASS
     res = ratio_verdict((1.01, {"a": np.array([1.0])}))
     assert res.status == catalog.Status.FAIL and res.counterexample == {"a": [1.0]}
+
+
+# --- second pass: HK12 Lemma 4.1 / Thm 4.4, KS15 Thm 4.6, boxes, text constants ------------------
+
+def test_hk12_lemma41_step_errata_recomputed_by_hand():
+    """The counterexamples of HK12.Lemma4.1.proof.step5/8/10, written from Procedure 3 by hand
+    (d = 1: θ̃_r = wx − y on every draw, so E[φ̂²] = Σ_n Pr[n](2^{n+1}a_nθⁿ)²)."""
+    from fractions import Fraction as F
+    # step 5: B = 1, w = x = 1, y = −1: N = ⌈4⌉ = 4, θ = 2, E[θ̃²] = 4 > 4B²/N = 1
+    assert F(2) ** 2 > F(4, 4)
+    # step 8: B = 1/2 (N = 1, ν = 0), θ = 1, a_1 = 1: E[φ̂²] = (1/4)(4·1)² = 4 > 2·a_1² = 2
+    assert F(1, 4) * (4 * 1) ** 2 == 4 > 2
+    # step 10: ν = 0, a_0 = 1: 2(8B²)⁰ + 2 = 4 > (4B)⁰·2·1² = 2
+    assert 2 * 1 + 2 > 2
+    for id_ in ("HK12.Lemma4.1.proof.step5", "HK12.Lemma4.1.proof.step8",
+                "HK12.Lemma4.1.proof.step10", "HK12.Lemma4.1.proof.step3",
+                "HK12.Thm4.4.proof.step3"):
+        rec = catalog.run(id_, seed=3)
+        assert rec.status == "ERRATUM" and rec.counterexample, id_
+
+
+def test_ks15_footnote4_counterexample_by_hand():
+    """x uniform on {−1, 1}²: ‖E[x²]‖₁ = 2 = d while E[x_1] = 0."""
+    support = [(a, b) for a in (-1, 1) for b in (-1, 1)]
+    assert sum(x[0] ** 2 + x[1] ** 2 for x in support) / 4 == 2
+    assert sum(x[0] for x in support) == 0
+
+
+def test_lumped_orders_enumerate_genest_exactly():
+    """The lumped-orders source used for AESVR's two GenEst calls gives the same exact E[φ̂]
+    as a plain enumeration of one call (orders >= n + 1 give φ̂ = 0)."""
+    from fractions import Fraction as F
+    from laocheck.reference.estimators import hk12_genest
+    from laocheck.stats.exact import enumerate_outcomes
+    w, x, y, B = [F(1, 2), F(-1, 3)], [F(1), F(1, 2)], F(1, 4), F(3, 5)
+    for n in range(4):
+        coeffs = [F(0)] * n + [F(1), F(0)]
+        plain = enumerate_outcomes(lambda src: hk12_genest(w, x, y, coeffs, B, src)[0],
+                                   max_depth=n + 1).expectation()
+        lumped = enumerate_outcomes(lambda src: hk12_genest(
+            w, x, y, coeffs, B, proofs_hk12._LumpedOrders(src, n + 1))[0]).expectation()
+        assert plain == lumped == (w[0] * x[0] + w[1] * x[1] - y) ** n
+
+
+def test_negative_control_aesvr_unbiasedness_detects_a_dropped_half(monkeypatch):
+    """HK12.Thm4.4.proof.step2 fails when Alg. 4's φ̃ forgets the ½ (its power)."""
+    real = proofs_hk12.hk12_aesvr
+
+    def mutated(*args, **kwargs):
+        value, seen = real(*args, **kwargs)
+        return 2 * value, seen
+
+    monkeypatch.setattr(proofs_hk12, "hk12_aesvr", mutated)
+    assert catalog.run("HK12.Thm4.4.proof.step2", seed=0).status == "FAIL"
+
+
+def test_negative_control_lemma41_step4_detects_a_tighter_bound():
+    """The exact search of HK12.Lemma4.1.proof.step4 reaches ratio 1 (the bound 4B² is
+    attained), so it would detect any smaller constant."""
+    rec = catalog.run("HK12.Lemma4.1.proof.step4", seed=0)
+    assert rec.figures["worst_ratio_exact"] == "1"

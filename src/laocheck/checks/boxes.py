@@ -14,17 +14,23 @@ the invariants of the learners' updates on seeded runs.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction as F
 
 import numpy as np
 import sympy as sp
 
-from ..learners import AELR, AER, AERR
+from .. import estimators, stats
+from ..learners import AELR, AER, AERR, AESVR, GAELR, GAERR, TwoPhaseDDAELR
+from ..reference import estimators as ref_est
+from ..reference import learners as ref_learners
 from ..reference.estimators import cb11_aer, cb11_baseline, hk12_clip
 from ..stats.exact import enumerate_outcomes
+from . import proofs_cb11, proofs_hk12
 from ._common import as_objects, fstr
 from ._errata import note_erratum
-from ._registry import Result, Status, register
+from ._proofs import ratio_verdict, worst_instance
+from ._registry import DEFAULT_DELTA, Result, Status, register
 
 __all__ = []
 
@@ -383,3 +389,547 @@ note_erratum(
         "(exact), while ⟨w, x⟩ = 0.",
     corrected="Without e_{j_s} (as in Fig. 2's line ŷ = ŷ + (2/k) sgn(w_i)‖w‖₁ x_i), "
               "E[ŷ] = ⟨w, x⟩ exactly.")
+
+
+# --- HK12 Procedure 3 (GenEst) -------------------------------------------------------------------
+#
+# The reference is checked exactly here; the kernels of the estimators and learners that call
+# GenEst replay the reference step by step in ``HK12.AESVR.steps_match_reference`` and
+# ``HK12.Lemma4.1.unbiased_monte_carlo``; line 2 is also tested on the GenEst kernel below.
+
+@register("HK12.Proc3.line1", citation="HK12 Proc. 3 lines 1 and 3 (N = ⌈4B²⌉; n <= 2 log₂ N)",
+          statement="the reference's N is ⌈4B²⌉ and its line-3 branch takes exactly the orders "
+          "n <= 2 log₂ N", assumptions="B > 0", method="exact: ⌈4B²⌉ from the definition on 400 rational B "
+          "in (0, 20]; the reference's orders against ⌊2 log₂ N⌋ (integer arithmetic, sympy at "
+          "seven N) for N = 1..1000",
+          delta=0.0, detectable=0.0)
+def check_proc3_line1(ctx):
+    """HK12 Procedure 3 lines 1 and 3 in the reference transcription."""
+    def ceil_4b2(b):                                    # ⌈4B²⌉ from its definition
+        q = 4 * b * b
+        n = q.numerator // q.denominator
+        return n if n == q else n + 1
+
+    def floor_2log2(N):                                 # ⌊2 log₂ N⌋: 2ⁿ <= N² < 2^{n+1}
+        n = int(2 * math.log2(N))
+        while 2 ** n > N * N:
+            n -= 1
+        while 2 ** (n + 1) <= N * N:
+            n += 1
+        return n
+
+    bad_n = [str(b) for b in (F(i, 20) for i in range(1, 401))
+             if ref_est.genest_sample_size(b) != ceil_4b2(b)]
+    bad_nu = [N for N in range(1, 1001) if ref_est.genest_small_orders(N) != floor_2log2(N)]
+    bad_nu += [N for N in (1, 2, 3, 4, 5, 100, 1000)        # sympy on a few, as a cross-check
+               if ref_est.genest_small_orders(N) != int(sp.floor(2 * sp.log(N, 2)))]
+    ok = not bad_n and not bad_nu
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"B_mismatches": len(bad_n), "N_mismatches": len(bad_nu)}, detectable=0.0,
+                  counterexample=None if ok else {"B": bad_n[:3], "N": bad_nu[:3]})
+
+
+@register("HK12.Proc3.line2", citation="HK12 Proc. 3 line 2 (choose n >= 0 with Pr[n] = (1/2)^{n+1})",
+          statement="the order n of GenEst has Pr[n] = (1/2)^{n+1}, n >= 0, in the reference "
+          "and in the kernel", assumptions="d = 1, w = (1), x = (1), y = −1, B = 1, a_n = 1 "
+          "(θ̃_r = θ = 2, so φ̂ = 2^{2n+1} identifies n)",
+          method="exact enumeration (Fractions) of the reference, orders < 12; the kernel "
+          "(estimator HK12.GenEst.derivative): a multinomial test at δ of the categories "
+          "n = 0..5 and n >= 6 against (1/2)^{n+1}", delta=DEFAULT_DELTA,
+          detectable="reported per run (multinomial test)")
+def check_proc3_line2(ctx):
+    """HK12 Procedure 3 line 2: the geometric order, reference (exact) and kernel (test)."""
+    coeffs = [1] * 12
+    dist = enumerate_outcomes(lambda src: ref_est.hk12_genest([F(1)], [F(1)], F(-1), coeffs,
+                                                              F(1), src)[0], max_depth=12)
+    probs = {}
+    for p, v in dist:
+        probs[v] = probs.get(v, F(0)) + p
+    ref_ok = all(probs.get(F(2) ** (2 * n + 1), F(0)) == F(1, 2 ** (n + 1)) for n in range(12))
+    est = estimators.get("HK12.GenEst.derivative", coefficients=[1.0] * 12, B=1.0)
+    n = ctx.n(20_000, 400_000)
+    vals = np.asarray(est.sample(np.array([1.0]), np.array([1.0]), -1.0, n=n,
+                                 rng=ctx.rng).values, dtype=float).ravel()
+    orders = np.full(vals.shape, 12)                  # φ̂ = 0: an order >= 12 (a_n = 0 there)
+    nz = vals != 0
+    orders[nz] = np.rint((np.log2(np.abs(vals[nz])) - 1) / 2).astype(int)
+    counts = np.bincount(np.minimum(orders, 6), minlength=7)
+    expected = np.array([0.5 ** (j + 1) for j in range(6)] + [0.5 ** 6])
+    test = stats.multinomial_test(counts, expected, delta=ctx.delta)
+    ok = ref_ok and test.status == "PASS"
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_exact": ref_ok, "kernel_n": n, "kernel_test": test.status,
+                   "worst_discrepancy": float(test.worst_discrepancy)},
+                  detectable=f"a category probability off by more than {float(test.detectable):.3g}")
+
+
+def _genest_leaves(w, x, y, n, B):
+    coeffs = [F(0)] * n + [F(1)]
+    dist = enumerate_outcomes(lambda src: ref_est.hk12_genest(w, x, y, coeffs, B, src),
+                              max_depth=n + 1)
+    out = {}
+    for p, (v, a) in dist:                             # the other orders give φ̂ = 0 (a_j = 0)
+        if v != 0:
+            out[(v, a)] = out.get((v, a), F(0)) + p
+    return out
+
+
+@register("HK12.Proc3.lines4-6", citation="HK12 Proc. 3 lines 4-6 and 14 (n <= 2 log₂ N)",
+          statement="for n <= 2 log₂ N each θ̃_r draws one j w.p. w[j]²/‖w‖₂², observes x[j] "
+          "and is ‖w‖₂²x[j]/w[j] − y; φ̂ = 2^{n+1}a_nθ̃_1···θ̃_n",
+          assumptions="w ≠ 0", method="exact: the reference's outcomes (value, observed "
+          "attributes) at order n = 1 (B = 1: N = 4) against those written from the lines, at "
+          "w = (1/2, −1/4, 1/3), x = (1, 1/2, −1), y = 1/5", delta=0.0, detectable=0.0)
+def check_proc3_lines4_6(ctx):
+    """HK12 Procedure 3 lines 4-6 and 14 (one factor, single draw)."""
+    w, x, y = [F(1, 2), F(-1, 4), F(1, 3)], [F(1), F(1, 2), F(-1)], F(1, 5)
+    ns = sum(v * v for v in w)
+    want = {}
+    for j in range(3):
+        key = (4 * (ns * x[j] / w[j] - y), frozenset({j}))       # 2^{1+1}·a_1·θ̃_1
+        want[key] = want.get(key, F(0)) + F(1, 4) * w[j] ** 2 / ns  # Pr[n = 1] = 1/4
+    got = _genest_leaves(w, x, y, 1, F(1))
+    return Result(Status.PASS if got == want else Status.FAIL,
+                  {"outcomes": len(want), "equal": got == want}, detectable=0.0)
+
+
+@register("HK12.Proc3.lines9-11", citation="HK12 Proc. 3 lines 9-11 and 14 (n > 2 log₂ N)",
+          statement="for n > 2 log₂ N each θ̃_r is the mean of N i.i.d. draws ‖w‖₂²x[j_s]/w[j_s] − y, "
+          "j_s ∝ w[j]², observing x[j_1..j_N]; φ̂ = 2^{n+1}a_nθ̃_1···θ̃_n",
+          assumptions="w ≠ 0", method="exact: the reference's outcome distribution at order "
+          "n = 3 with B = 3/5 (N = 2, 2 log₂ N = 2) against the one written from the lines "
+          "(three independent means of two draws), d = 2, w = (1/2, −1/3), x = (1, 1/2), y = 1/4",
+          delta=0.0, detectable=0.0)
+def check_proc3_lines9_11(ctx):
+    """HK12 Procedure 3 lines 9-11 and 14 (averaged factors)."""
+    w, x, y = [F(1, 2), F(-1, 3)], [F(1), F(1, 2)], F(1, 4)
+    ns = sum(v * v for v in w)
+    p = [v * v / ns for v in w]
+
+    def lines(src):
+        prod, seen = F(1), set()
+        for _r in range(3):
+            js = [src.categorical(p) for _s in range(2)]
+            seen.update(js)
+            prod *= sum(ns * x[j] / w[j] for j in js) / 2 - y
+        return 16 * prod, frozenset(seen)
+
+    want = {}
+    for q, (v, a) in enumerate_outcomes(lines):
+        if v != 0:
+            want[(v, a)] = want.get((v, a), F(0)) + q / 16             # Pr[n = 3] = 1/16
+    got = _genest_leaves(w, x, y, 3, F(3, 5))
+    return Result(Status.PASS if got == want else Status.FAIL,
+                  {"outcomes": len(want), "equal": got == want}, detectable=0.0)
+
+
+# --- HK12 Alg. 4 (AESVR) lines 1-2 ---------------------------------------------------------------
+
+@register("HK12.Alg4.line1", citation="HK12 Alg. 4 line 1, eq. (7)",
+          statement="a_{2n} = 0 and a_{2n+1} = (2/√π)(−1)ⁿ/(n!(2n + 1)): the coefficients the "
+          "reference and the kernels use", assumptions="n >= 0",
+          method="exact formula (sympy, evaluated to 30 digits) against "
+          "laocheck.estimators.aesvr_coefficients (shared by reference and kernels), relative "
+          "1e-15, all 341 coefficients", delta=0.0, detectable="a relative difference above 1e-15")
+def check_alg4_line1(ctx):
+    """HK12 Alg. 4 line 1: eq. (7)."""
+    a = estimators.aesvr_coefficients()
+    worst = 0.0
+    for m_, v in enumerate(a):
+        if m_ % 2 == 0:
+            exact = 0.0
+        else:
+            n = m_ // 2
+            exact = float(sp.N(2 / sp.sqrt(sp.pi) * (-1) ** n / (sp.factorial(n) * (2 * n + 1)), 30))
+        worst = max(worst, abs(float(v) - exact) / max(abs(exact), 1e-300) if exact else abs(float(v)))
+    shared = estimators.aesvr_coefficients is ref_est.aesvr_coefficients
+    ok = worst <= 1e-15 and shared
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"worst_relative_difference": worst, "coefficients": len(a),
+                   "reference_and_kernels_share_them": shared},
+                  detectable="a relative difference above 1e-15")
+
+
+@register("HK12.Alg4.line2", citation="HK12 Alg. 4 line 2 (x′ ← x/ε; y± ← (y ± δ)/ε; "
+          "φ̃ ← ½[GenEst(w, x′, y⁺) + GenEst(w, x′, y⁻)]) and Output (‖w̄‖₂ <= B)",
+          statement="E[φ̃] = ½[f′(wᵀx/ε − (y + δ)/ε) + f′(wᵀx/ε − (y − δ)/ε)] for the reference's "
+          "φ̃; the AESVR learner's output has ‖w̄‖₂ <= B", assumptions="ε > 0, δ >= 0",
+          method="exact enumeration (Fractions) of the reference residual per order n <= 2 of f′ "
+          "on three rational instances (orders above n lumped: φ̂ = 0 there); seeded runs of "
+          "laocheck.learners.AESVR (d = 10, k = 2, m = 300, B in {0.5, 2}) for the output norm",
+          delta=0.0, detectable=0.0)
+def check_alg4_line2(ctx):
+    """HK12 Alg. 4 line 2: the smoothed residual, reference exactly, learner's output norm."""
+    cases = [([F(1, 2), F(-1, 3)], [F(1, 2), F(1, 2)], F(1, 4), F(1), F(1, 2), F(1, 3)),
+             ([F(1, 3)], [F(-1)], F(-1, 2), F(1, 2), F(1), F(0)),
+             ([F(1, 4), F(1, 4), F(-1, 2)], [F(1, 3), F(-1, 3), F(1, 3)], F(0), F(3, 4), F(1, 2), F(2))]
+    bad = []
+    for w, x, y, B, eps, dl in cases:
+        inst = {"w": w, "x": x, "y": y, "B": B, "eps": eps, "delta": dl, "k": 1}
+        inner = sum(a * b for a, b in zip(w, x)) / eps
+        for n in range(3):
+            mean = proofs_hk12._aesvr_dist(inst, n, "residual").expectation()
+            if mean != ((inner - (y + dl) / eps) ** n + (inner - (y - dl) / eps) ** n) / 2:
+                bad.append({"n": n, "w": fstr(w), "x": fstr(x), "y": str(y)})
+    worst = 0.0
+    for B in (0.5, 2.0):
+        X, y = _data(ctx.rng, ctx.n(300, 3000), 10, 2)
+        est = AESVR(k=2, B=B, eps=0.5, delta=0.1, random_state=ctx.spawn()).fit(X, B * y)
+        worst = max(worst, float(np.linalg.norm(est.coef_)) / B)
+    ok = not bad and worst <= 1 + 1e-12
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_mismatches": len(bad), "largest_norm2_over_B_of_output": worst},
+                  counterexample=bad[0] if bad else None, detectable=0.0)
+
+
+# --- CB11 Fig. 2, the averaging line -------------------------------------------------------------
+
+def _fig2_iterates(X, Y, k, B, lam, draws):
+    """w_1..w_{m+1} of Fig. 2 written from eqs. (6), (7), (10), (11) with the given draws
+    (per step: the subset C, then the k/2 indices i)."""
+    m, d = X.shape
+    w, out, it = np.zeros(d), [np.zeros(d)], iter(draws)
+    for t in range(1, m + 1):
+        x, y = X[t - 1], Y[t - 1]
+        C = next(it)
+        v = np.zeros(d)
+        v[list(C)] = (2 / k) * d * x[list(C)]
+        yhat = 0.0
+        for _r in range(k // 2):
+            i = next(it)
+            yhat += (2 / k) * np.sign(w[i]) * np.abs(w).sum() * x[i]
+        w = _project_l1_box((1 - 1 / t) * w - (2 / (lam * t)) * (yhat - y) * v, B)
+        out.append(w.copy())
+    return out
+
+
+def _project_l1_box(v, B):
+    a = np.abs(v)
+    if a.sum() <= B:
+        return v
+    mu = np.sort(a)[::-1]
+    cums = np.cumsum(mu)
+    rho = np.nonzero(mu - (cums - B) / np.arange(1, len(mu) + 1) > 0)[0][-1]
+    return np.sign(v) * np.maximum(a - (cums[rho] - B) / (rho + 1), 0.0)
+
+
+class _Scripted:
+    """Replays Fig. 2's draws: ``subset`` returns the next recorded C, ``categorical`` the next
+    recorded index (checked possible)."""
+
+    def __init__(self, draws):
+        self._it = iter(draws)
+
+    def subset(self, n, s):
+        return tuple(next(self._it))
+
+    def categorical(self, p):
+        i = next(self._it)
+        assert p[i] > 0
+        return i
+
+
+@register("CB11.Fig2.average", citation="CB11 Fig. 2 (w̄ = w̄ + w/m after the update; OUTPUT w̄)",
+          statement="the output is w̄ = (1/m)Σ_{t=2}^{m+1} w_t, the average of the iterates after "
+          "each update (not of w_1..w_m, the predictors of Thm 12's online-to-batch conversion)",
+          assumptions="k even", method="exact replays: the reference (laocheck.reference."
+          "learners.aer) with scripted draws against the iterates written from eqs. (6), (7), "
+          "(10), (11), m = 1..3 (rounding 1e-12); the kernel (laocheck.learners.AER) at m = 1: "
+          "coef_ equals its last iterate w_2 and differs from w_1 = 0", delta=0.0, detectable=0.0)
+def check_fig2_average(ctx):
+    """CB11 Fig. 2's averaging line: the post-update iterates are averaged."""
+    X = np.array([[1.0, -0.5], [0.25, 1.0], [-1.0, 0.5]])
+    Y = np.array([0.5, -1.0, 0.25])
+    draws = [(0,), 1, (1,), 0, (0,), 1]            # k = 2: one C of size 1, one i per step
+    worst, gap = 0.0, 0.0
+    for m in (1, 2, 3):
+        d_m = draws[:2 * m]
+        d_m[1] = 0                                   # w_1 = 0: P uniform, any i
+        its = _fig2_iterates(X[:m], Y[:m], 2, 1.0, 0.5, d_m)
+        w_bar, _ = ref_learners.aer(X[:m], Y[:m], 2, 1.0, 0.5, _Scripted(d_m))
+        worst = max(worst, float(np.max(np.abs(w_bar - np.mean(its[1:], axis=0)))))
+        gap = max(gap, float(np.max(np.abs(w_bar - np.mean(its[:-1], axis=0)))))
+    est = AER(k=2, B=1.0, lam=0.5, random_state=ctx.spawn()).fit(X[:1], Y[:1])
+    kernel_ok = bool(np.allclose(est.coef_, est.w_, rtol=0, atol=1e-12) and np.any(est.coef_ != 0))
+    ok = worst <= 1e-12 and kernel_ok and gap > 0
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"largest_difference_to_avg_w2..w_m+1": worst,
+                   "largest_difference_to_avg_w1..w_m": gap, "kernel_m1_coef_is_w2": kernel_ok},
+                  detectable=0.0)
+
+
+@register("CB11.Fig2.average_vs_thm12", citation="CB11 Fig. 2 and Thm 12 (proof, last paragraph)",
+          statement="for Fig. 2's w̄ = (1/m)Σ_{t=2}^{m+1} w_t: L_D(w̄) <= (1/m)Σ_{t=1}^m L_D(w_t) + "
+          "4B²/m, so Thm 12's conversion (about w_1..w_m) covers Fig. 2's output with 4B²/m more "
+          "(absorbed in the theorem's constant c)", assumptions="‖x‖∞ <= 1, |y| <= B, "
+          "‖w_t‖₁ <= B (so 0 <= L_D <= 4B²)", method="exact enumeration of D^m (two support points) "
+          "and of every path of Fig. 2 (d = 2, k = 2, m <= 3) on seeded instances; worst ratio "
+          "(L_D(w̄) − (1/m)Σ L_D(w_t))/(4B²/m)", delta=0.0, detectable=0.0)
+def check_fig2_average_vs_thm12(ctx):
+    """CB11 Fig. 2 vs Thm 12: the shifted average costs at most 4B²/m."""
+    def ratio(inst):
+        worst = -np.inf
+        for _p, out in enumerate_outcomes(proofs_cb11._aer_batch_path, inst, inst["lam"]):
+            extra = proofs_cb11._risk_d(out["avg_fig2"], inst) - float(np.mean(out["risks"]))
+            worst = max(worst, extra / (4 * inst["B"] ** 2 / inst["m"]))
+        return worst
+
+    n = ctx.n(4, 60)
+    return ratio_verdict(worst_instance(ctx.rng, n, proofs_cb11._batch_instance, ratio),
+                         figures={"instances": n}, what="(L_D(w̄_Fig.2) − avg L_D(w_t))/(4B²/m)")
+
+
+# --- HK12 Alg. 2 / KS15 Alg. 3 line 9 at w_1 = 0 -------------------------------------------------
+
+def _w1_lasso(d):
+    """w_1 of HK12 Alg. 2 / KS15 Alg. 3 from lines 1 and 3, exactly: z⁺_1 = z⁻_1 = 1_d."""
+    zp = zm = [F(1)] * d
+    return [(a - b) * F(1) / (sum(zp) + sum(zm)) for a, b in zip(zp, zm)]
+
+
+def _line9_at_w1(ctx, *, paper):
+    """HK12 Alg. 2 / KS15 Alg. 3 line 9 at t = 1: p_j = |w_1[j]|/‖w_1‖₁ with w_1 = 0 from lines
+    1 and 3 is 0/0."""
+    w1 = _w1_lasso(3)
+    norm1 = sum(abs(v) for v in w1)
+    figs = {"w_1": fstr(w1), "‖w_1‖₁": str(norm1)}
+    if norm1 != 0:
+        return Result(Status.PASS, figs, detectable=0.0)
+    return Result(Status.ERRATUM, figs, detectable=0.0, correction=f"{paper}.line9_corrected",
+                  counterexample={"t": 1, "d": 3, "z⁺_1": "1_d", "z⁻_1": "1_d", "w_1": fstr(w1),
+                                  "p_j": "|w_1[j]|/‖w_1‖₁ = 0/0"},
+                  note="Every run starts at w_1 = 0, so line 9 is undefined at t = 1 on every "
+                       "input.")
+
+
+def _line9_corrected(ctx, *, estimator):
+    """HK12 Alg. 2 / KS15 Alg. 3 line 9, corrected: at w = 0, ⟨w, x⟩ = 0 is known without a
+    draw, φ̃ = −y is exact and unbiased; the reference and the kernel both do this (no attribute
+    read)."""
+    x, y = [F(1, 2), F(-1), F(1, 4)], F(3, 10)
+    w0 = [F(0)] * 3
+    kind = "lasso"
+    dist = enumerate_outcomes(lambda src: ref_est.ks15_residual(w0, x, y, src, kind=kind)
+                              if estimator.startswith("KS15") else
+                              ref_est.hk12_aelr_residual(w0, x, y, src))
+    ref_ok = all(v == (-y, frozenset()) or (v[0] == -y and not v[1]) for _p, v in dist)
+    est = estimators.get(estimator)
+    s = est.sample(np.zeros(3), np.array([0.5, -1.0, 0.25]), 0.3, n=ctx.n(100, 1000), rng=ctx.rng)
+    vals = np.asarray(s.values, dtype=float).ravel()
+    kernel_ok = bool(np.all(vals == -0.3) and np.all(np.asarray(s.attributes) == 0))
+    ok = ref_ok and kernel_ok
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_phi_is_minus_y": ref_ok, "kernel_phi_is_minus_y_no_attribute": kernel_ok},
+                  detectable=0.0)
+
+
+def _line9_corrected_named(ctx, *, estimator_name):
+    """HK12 Alg. 2 / KS15 Alg. 3 line 9, corrected (the estimator named by the registration)."""
+    return _line9_corrected(ctx, estimator=estimator_name)
+
+
+for _paper, _cite, _est in (("HK12.Alg2", "HK12 Alg. 2 lines 1, 3 and 9", "HK12.AELR.residual"),
+                            ("KS15.Alg3", "KS15 Alg. 3 lines 1, 3 and 9", "KS15.GAELR.residual")):
+    register(f"{_paper}.line9", citation=_cite,
+             statement="choose j_t w.p. |w_t[j]|/‖w_t‖₁ (line 9) is defined at every t, with "
+             "z⁺_1 = z⁻_1 = 1_d (line 1) and w_t from line 3", assumptions="d >= 1, B > 0",
+             method="exact (Fractions): w_1 from lines 1 and 3", delta=0.0, detectable=0.0,
+             expected=Status.ERRATUM, correction=f"{_paper}.line9_corrected", paper=_paper)(_line9_at_w1)
+    register(f"{_paper}.line9_corrected", citation=_cite + " (laocheck's reading at w_t = 0)",
+             statement="at w_t = 0 no j is drawn and φ̃_t = −y_t (⟨w_t, x_t⟩ = 0 is known), which is "
+             "exactly unbiased; the reference and the kernel read no attribute there",
+             assumptions="w_t = 0", method="exact enumeration of the reference; the kernel's "
+             "draws (all equal to −y, no attribute)", delta=0.0, detectable=0.0,
+             estimator_name=_est)(_line9_corrected_named)
+
+
+# --- KS15 Alg. 1 (GAERR), Alg. 3 (GAELR), Alg. 4 (Two-Phased DDAELR) ----------------------------
+#
+# Lines 3-10 of Alg. 1 and 4-11 of Alg. 3 (x̃, φ̃, g̃ unbiased) are the estimator checks
+# KS15.GAERR.*.unbiased.exact and KS15.GAELR.*.unbiased.exact; the kernels replay the
+# reference learners step by step in KS15.*.steps_match_reference.
+
+class _Uniform:
+    """Scripted indices for uniform_int / categorical (a replay of chosen draws)."""
+
+    def __init__(self, draws):
+        self._it = iter(draws)
+
+    def uniform_int(self, n):
+        return next(self._it)
+
+    def categorical(self, p):
+        i = next(self._it)
+        assert p[i] > 0
+        return i
+
+
+@register("KS15.Alg1.line12", citation="KS15 Alg. 1 lines 11-12 and 14 (w_{t+1} ← v_t·B/"
+          "max{‖v_t‖₂, B}; w̄ ← (1/m)Σ_{t=1}^m w_t)",
+          statement="line 12 keeps ‖w_t‖₂ <= B (the full version prints w̃_{t+1}, the conference version w_{t+1}); the "
+          "output is the average of w_1..w_m", assumptions="B > 0, ‖w_1‖₂ <= B",
+          method="the reference GAERR on a scripted replay (d = 2, k = 1, m = 3, q = (1/4, 3/4)) "
+          "against lines 4-14 written out; seeded runs of laocheck.learners.GAERR (η = 10/B, "
+          "the projection active) for ‖w_t‖₂ <= B and ‖w̄‖₂ <= B", delta=0.0, detectable=0.0)
+def check_ks15_alg1_line12(ctx):
+    """KS15 Alg. 1 lines 12 and 14, reference (replay) and kernel (invariant)."""
+    X = np.array([[1.0, -0.5], [0.25, 1.0], [-1.0, 0.5]])
+    Y = np.array([0.5, -1.0, 0.25])
+    q, B, eta, k = np.array([0.25, 0.75]), 1.0, 3.0, 1
+    w1 = np.array([0.6, -0.8])
+    draws = [1, 0, 0, 1, 1, 0]                        # per step: i (line 4), then j (line 8)
+    w, its = w1.copy(), []
+    it = iter(draws)
+    for t in range(3):
+        its.append(w.copy())
+        i = next(it)
+        xt = np.zeros(2)
+        xt[i] = X[t, i] / q[i]
+        j = next(it)
+        p = w * w / (w @ w)
+        phi = w[j] / p[j] * X[t, j] - Y[t]
+        v = w - eta * phi * xt
+        w = v * B / max(np.linalg.norm(v), B)
+    w_bar, _ = ref_learners.gaerr(X, Y, k, B, eta, w1, _Uniform(draws), q=q)
+    ref_diff = float(np.max(np.abs(w_bar - np.mean(its, axis=0))))
+    worst = 0.0
+    for Bv in (0.1, 1.0, 10.0):
+        Xr, yr = _data(ctx.rng, ctx.n(2000, 20000), 20, 2)
+        est = GAERR(k=4, B=Bv, eta=10.0 / Bv, random_state=ctx.spawn()).fit(Xr, Bv * yr)
+        worst = max(worst, np.linalg.norm(est.coef_) / Bv, np.linalg.norm(est.w_) / Bv)
+    ok = ref_diff <= 1e-12 and worst <= 1 + 1e-12
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_vs_lines": ref_diff, "largest_norm2_over_B": float(worst)},
+                  detectable=0.0)
+
+
+@register("KS15.Alg3.lines13-15", citation="KS15 Alg. 3 lines 3, 13-15 and 18 (EG± with clipped "
+          "gradients; w̄ ← (1/m)Σ w_t)", statement="z⁺[i] ← z⁺[i]exp(−ηḡ[i]), z⁻[i] ← "
+          "z⁻[i]exp(+ηḡ[i]) with ḡ = clip(g̃, 1/η) keep z± > 0, so every w_t of line 3 and the "
+          "output have ‖·‖₁ <= B; the output is the average of w_1..w_m",
+          assumptions="B, η > 0", method="the reference GAELR on a scripted replay (d = 2, k = 1, "
+          "m = 3, q = (1/4, 3/4), η = 2: clipped coordinates) against lines 3-18 written "
+          "out; seeded runs of laocheck.learners.GAELR for ‖w̄‖₁ <= B", delta=0.0, detectable=0.0)
+def check_ks15_alg3_lines13_15(ctx):
+    """KS15 Alg. 3 lines 13-15 and 18, reference (replay) and kernel (invariant)."""
+    X = np.array([[1.0, -0.5], [0.25, 1.0], [-1.0, 0.5]])
+    Y = np.array([0.5, -1.0, 0.25])
+    q, B, eta, k = np.array([0.25, 0.75]), 1.0, 2.0, 1
+    draws = [1, 0, 1, 1, 0]                           # t = 1: i only (w_1 = 0); then i, j
+    zp, zm, its, clipped = np.ones(2), np.ones(2), [], 0
+    it = iter(draws)
+    for t in range(3):
+        w = (zp - zm) * B / (zp.sum() + zm.sum())
+        its.append(w)
+        i = next(it)
+        xt = np.zeros(2)
+        xt[i] = X[t, i] / q[i]
+        n1 = np.abs(w).sum()
+        if n1 > 0:
+            j = next(it)
+            phi = w[j] / (abs(w[j]) / n1) * X[t, j] - Y[t]
+        else:
+            phi = -Y[t]
+        g = phi * xt
+        gb = np.clip(g, -1 / eta, 1 / eta)
+        clipped += int(np.any(gb != g))
+        zp, zm = zp * np.exp(-eta * gb), zm * np.exp(eta * gb)
+    w_bar, _ = ref_learners.gaelr(X, Y, k, B, eta, _Uniform(draws), q=q)
+    ref_diff = float(np.max(np.abs(w_bar - np.mean(its, axis=0))))
+    worst = 0.0
+    for Bv in (0.1, 1.0, 10.0):
+        Xr, yr = _data(ctx.rng, ctx.n(2000, 20000), 20, np.inf)
+        est = GAELR(k=4, B=Bv, random_state=ctx.spawn()).fit(Xr, Bv * yr)
+        worst = max(worst, np.abs(est.coef_).sum() / Bv)
+    ok = ref_diff <= 1e-12 and worst <= 1 + 1e-12 and clipped > 0 and bool(np.all(zp > 0))
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"reference_vs_lines": ref_diff, "steps_with_clipping": clipped,
+                   "largest_norm1_over_B": float(worst)}, detectable=0.0)
+
+
+@register("KS15.Alg4.lines2-12", citation="KS15 Alg. 4 lines 2-12 (phase 1: A[i] the mean of "
+          "the observed x_t[i]²; ε ← min(d log(2d/δ)/((k+1)m₁), 1); q_i ∝ A[i] + 13ε/6)",
+          statement="A[i] = square_sums[i]/counts[i] over the k + 1 uniform draws of each of the "
+          "first m₁ examples (0 when never drawn); ε and q as printed, in the reference and in "
+          "the learner", assumptions="δ in (0, 1), m₁ >= 1",
+          method="the reference phase 1 on a scripted replay (d = 3, k = 1, m₁ = 3) against the "
+          "lines written out (Fractions for A); ε and q of the reference formula and of "
+          "laocheck.learners.TwoPhaseDDAELR (its moments_, eps_, q_) on a seeded run, rounding "
+          "1e-12", delta=0.0, detectable=0.0)
+def check_ks15_alg4_lines2_12(ctx):
+    """KS15 Alg. 4 lines 2-12: the first phase and the second phase's q."""
+    X = np.array([[0.5, -1.0, 0.25], [1.0, 0.5, -0.5], [-0.25, 0.75, 1.0]])
+    draws = [0, 1, 0, 0, 2, 2]                        # (k + 1) = 2 uniform draws per example
+    counts, sums = [0] * 3, [F(0)] * 3
+    it = iter(draws)
+    for t in range(3):
+        for _r in range(2):
+            i = next(it)
+            counts[i] += 1
+            sums[i] += F(X[t, i]) ** 2
+    A_lines = [s / c if c else F(0) for s, c in zip(sums, counts)]
+    A_ref, _ = ref_learners._phase1_moments(X, 1, 3, _Uniform(draws))
+    a_diff = max(abs(float(a) - b) for a, b in zip(A_lines, A_ref))
+    # the learner: ε and q from its own phase 1
+    d, k, m1, dl = 5, 2, 40, 0.1
+    Xr, yr = _data(ctx.rng, 200, d, np.inf)
+    est = TwoPhaseDDAELR(k=k, B=1.0, m1=m1, delta=dl, random_state=ctx.spawn()).fit(Xr, yr)
+    eps = min(d * math.log(2 * d / dl) / ((k + 1) * m1), 1.0)
+    q = (est.moments_ + 13 / 6 * eps) / np.sum(est.moments_ + 13 / 6 * eps)
+    e_diff = abs(est.eps_ - eps)
+    q_diff = float(np.max(np.abs(est.q_ - q)))
+    ok = a_diff <= 1e-15 and e_diff <= 1e-12 * eps and q_diff <= 1e-12
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"A_reference_vs_lines": a_diff, "eps_learner_vs_line11": e_diff,
+                   "q_learner_vs_line12": q_diff, "eps": eps}, detectable=0.0)
+
+
+@register("KS15.Alg4.line1", citation="KS15 Alg. 4 line 1 (Initialize w_1 ≠ 0, ‖w_1‖₂ <= B "
+          "arbitrarily) and line 12 (run GAELR)", statement="the second phase starts from a w_1 ≠ 0 "
+          "with ‖w_1‖₂ <= B (line 1)", assumptions="as printed",
+          method="exact (Fractions): GAELR (Alg. 3, run by line 12) starts from z± = 1_d, i.e. "
+          "w_1 = 0, and line 1's w_1 is never used", delta=0.0, detectable=0.0,
+          expected=Status.ERRATUM, correction="KS15.Alg4.line1_corrected")
+def check_ks15_alg4_line1(ctx):
+    """KS15 Alg. 4 line 1: a line of Alg. 2 that Alg. 4's second phase does not use."""
+    w1 = _w1_lasso(3)
+    figs = {"first_iterate_of_phase_2": fstr(w1)}
+    if any(w1):
+        return Result(Status.PASS, figs, detectable=0.0)
+    return Result(Status.ERRATUM, figs, detectable=0.0, correction="KS15.Alg4.line1_corrected",
+                  counterexample={"d": 3, "first iterate of GAELR (Alg. 3 lines 1, 3)": fstr(w1)},
+                  note="line 1 is Alg. 2's; harmless, the second phase's iterate is Alg. 3's.")
+
+
+@register("KS15.Alg4.line1_corrected", citation="KS15 Alg. 4 (corrected reading)",
+          statement="the second phase's first iterate is GAELR's w_1 = 0 (z± = 1_d)",
+          assumptions="m₂ = 1", method="the learner laocheck.learners.TwoPhaseDDAELR with one "
+          "second-phase example: its output (the average of w_1 alone) is exactly 0",
+          delta=0.0, detectable=0.0)
+def check_ks15_alg4_line1_corrected(ctx):
+    """KS15 Alg. 4, corrected: the second phase starts at 0."""
+    Xr, yr = _data(ctx.rng, 6, 3, np.inf)
+    est = TwoPhaseDDAELR(k=1, B=1.0, m1=5, delta=0.5, random_state=ctx.spawn()).fit(Xr, yr)
+    ok = bool(np.all(est.coef_ == 0))
+    return Result(Status.PASS if ok else Status.FAIL, {"output_with_m2_1": est.coef_.tolist()},
+                  detectable=0.0)
+
+
+for _paper, _where, _order in (("HK12.Alg2", "Algorithm 2 (AELR), line 9 at t = 1", (3, 4, 9)),
+                               ("KS15.Alg3", "Algorithm 3 (GAELR), line 9 at t = 1", (4, 0, 9))):
+    note_erratum(
+        f"{_paper}.line9", where=_where, order=_order,
+        literal="1: Initialize z⁺_1 ← 1_d, z⁻_1 ← 1_d; 3: w_t ← (z⁺_t − z⁻_t)B/(‖z⁺_t‖₁ + "
+                "‖z⁻_t‖₁); 9: choose j_t ∈ [d] with probability |w_t[j]|/‖w_t‖₁.",
+        why="Lines 1 and 3 give w_1 = 0 on every input, so line 9's distribution is 0/0 at t = 1 "
+            "(exact).",
+        corrected="At w_t = 0 the inner product is 0 without a draw: φ̃_t = −y_t (no attribute "
+                  "read) is exactly unbiased; laocheck's reference and kernels do this.")
+
+note_erratum(
+    "KS15.Alg4.line1", where="Algorithm 4 (Two-Phased DDAELR), line 1", order=(4, 0, 41),
+    literal="1: Initialize w_1 ≠ 0, ‖w_1‖₂ ≤ B arbitrarily (then line 12: run GAELR on the next "
+            "m₂ examples).",
+    why="GAELR (Algorithm 3) starts from z⁺_1 = z⁻_1 = 1_d, so the second phase's first iterate is "
+        "w_1 = 0 (exact), and line 1's w_1 is used nowhere: the line is Algorithm 2's.",
+    corrected="Drop line 1; the second phase starts at w_1 = 0 (checked on the learner).")

@@ -8,6 +8,7 @@ and exact evaluation on a grid where the text claims an order of growth.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import sympy as sp
 
@@ -166,3 +167,232 @@ note_erratum(
         "d = k = m = B = 1: (log 2 + 20)/(4√(5 log 2)) ≈ 2.78 (sympy, exact).",
     corrected="η = (1/G)√(log 2d/(5m)) (the step of HK12's proof of Thm 3.4) gives "
               "4B²√(10d log 2d/(km)) and minimises the bound.")
+
+
+# --- KS15 Sec. 4.1-4.2 (after Theorems 4.6 and 4.7) ---------------------------------------------
+
+_S, _L2d = sp.symbols("S L", positive=True)          # S = ‖E_D[x²]‖₁, L = log 2d
+
+
+@register("KS15.Thm4.6.text_vs_aelr", citation="KS15 Sec. 4.1 (after Thm 4.6: “‖E_D[x²]‖₁ <= d, "
+          "therefore the DDAELR algorithm always performs at least as well as the AELR algorithm”)",
+          statement="‖E_D[x²]‖₁ <= d (‖x‖∞ <= 1), so Thm 4.6's 4B²√(5 log 2d((1/k)‖E_D[x²]‖₁ + 1)/m) "
+          "<= AELR's 4B²√(10d log 2d/(km))", assumptions="‖x‖∞ <= 1, k <= d (k + 1 of the d "
+          "attributes are read; not stated)", method="sympy: the squared ratio is "
+          "(S + k)/(2d) <= 1 for S <= d, k <= d", delta=0.0, detectable=0.0)
+def check_ks15_text_vs_aelr(ctx):
+    """KS15 Sec. 4.1: DDAELR's rate is at most AELR's (needs k <= d)."""
+    ratio2 = sp.simplify((5 * _L2d * (_S / k + 1) / m) / (10 * d * _L2d / (k * m)))
+    ok = sympy_zero(ratio2 - (_S + k) / (2 * d)) and sympy_zero(ratio2.subs({_S: d, k: d}) - 1)
+    return _verdict(ok, {"ratio_squared": str(ratio2)})
+
+
+@register("KS15.Thm4.6.text_footnote4", citation="KS15 Sec. 4.1, footnote 4 (“If ‖E_D[x²]‖₁ = d "
+          "it is easy to see that E_D[x_i] = 1 for all i ∈ [d]”)",
+          statement="‖x‖∞ <= 1 and ‖E_D[x²]‖₁ = d imply E_D[x_i] = 1 for all i",
+          assumptions="‖x‖∞ <= 1", method="exact (Fractions): x uniform on {−1, 1}^d, d = 2",
+          delta=0.0, detectable=0.0, expected=Status.ERRATUM,
+          correction="KS15.Thm4.6.text_footnote4_corrected")
+def check_ks15_text_footnote4(ctx):
+    """KS15 footnote 4: the first moment is printed where the second is meant."""
+    support = [(a, b) for a in (-1, 1) for b in (-1, 1)]
+    p = Fraction(1, 4)
+    second = [sum(p * x[i] ** 2 for x in support) for i in range(2)]
+    first = [sum(p * x[i] for x in support) for i in range(2)]
+    figs = {"‖E[x²]‖₁": str(sum(second)), "E[x_i]": [str(v) for v in first]}
+    if all(v == 1 for v in first):
+        return _verdict(True, figs)
+    return Result(Status.ERRATUM, figs, detectable=0.0,
+                  correction="KS15.Thm4.6.text_footnote4_corrected",
+                  counterexample={"D": "x uniform on {−1, 1}², d = 2", "‖E[x²]‖₁": str(sum(second)),
+                                  "E[x_i]": [str(v) for v in first]})
+
+
+@register("KS15.Thm4.6.text_footnote4_corrected", citation="KS15 Sec. 4.1, footnote 4 (corrected)",
+          statement="‖x‖∞ <= 1 and ‖E_D[x²]‖₁ = d imply E_D[x_i²] = 1 for all i, so Lemma 4.3's "
+          "q_i = 1/d and DDAELR is AELR", assumptions="‖x‖∞ <= 1",
+          method="sympy: Σ_i E[x_i²] = d with each E[x_i²] <= 1 forces every E[x_i²] = 1 "
+          "(d − Σ = Σ(1 − E[x_i²]) is a sum of nonnegative terms, symbolic d = 4); q from Lemma "
+          "4.3", delta=0.0, detectable=0.0)
+def check_ks15_text_footnote4_corrected(ctx):
+    """KS15 footnote 4, corrected: the second moments are all 1 and q is uniform."""
+    s = sp.symbols("s1:5", nonnegative=True)            # s_i = 1 − E[x_i²] >= 0 (‖x‖∞ <= 1)
+    gap = sp.expand(4 - sum(1 - v for v in s))           # d − ‖E[x²]‖₁ = Σ s_i
+    ok1 = sympy_zero(gap - sum(s)) and bool(gap.is_nonnegative)   # = 0 only at every s_i = 0
+    second = [Fraction(1)] * 4
+    q = [v / sum(second) for v in second]                # Lemma 4.3
+    ok2 = all(v == Fraction(1, 4) for v in q)
+    return _verdict(ok1 and ok2, {"d_minus_norm": str(gap), "q": [str(v) for v in q]})
+
+
+@register("KS15.Thm4.6.text_harmonic", citation="KS15 Sec. 4.1 (“E_D[x_i²] = 1/i … ‖E_D[x²]‖₁ = "
+          "O(log d)”)", statement="Σ_{i<=d} 1/i <= 1 + ln d", assumptions="d >= 1",
+          method="exact (Fractions) for d <= 300 against floats of 1 + ln d; sympy: the "
+          "difference H_d − ln d decreases to the Euler-Mascheroni constant", delta=0.0,
+          detectable=0.0)
+def check_ks15_text_harmonic(ctx):
+    """KS15 Sec. 4.1: the harmonic decay example."""
+    h, worst = Fraction(0), 0.0
+    for i in range(1, 301):
+        h += Fraction(1, i)
+        worst = max(worst, float(h) / (1 + math.log(i)))
+    n = sp.symbols("n", positive=True, integer=True)
+    lim = sp.limit(sp.harmonic(n) - sp.log(n), n, sp.oo)
+    ok = worst <= 1 + 1e-12 and sp.simplify(lim - sp.EulerGamma) == 0
+    return _verdict(ok, {"worst_ratio": worst, "limit_H_d_minus_ln_d": str(lim)})
+
+
+@register("KS15.Thm4.7.text_m1_regime", citation="KS15 Sec. 4.2 (after Thm 4.7: “If m₁ >= "
+          "d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), the expected risk bound turns to "
+          "O(B²√(‖E_D[x²]‖₁ + k)/√(km₂))”)",
+          statement="at m₁ >= d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), Thm 4.7's second bound is "
+          "O((B²/√(km₂))·√(‖E_D[x²]‖₁ + k))", assumptions="δ in (0, 1)",
+          method="sympy: at that m₁ the bound is 4B²√(5(16S + (88/3)S + k) log 2d/(km₂)) (ε <= S/d); "
+          "its ratio to B²√((S + k)/(km₂)) at S = k = 1 tends to ∞ with d (√log 2d)",
+          delta=0.0, detectable=0.0, expected=Status.ERRATUM,
+          correction="KS15.Thm4.7.text_m1_regime_corrected")
+def check_ks15_text_m1_regime(ctx):
+    """KS15 Sec. 4.2: the last regime's rate drops the log d the theorem carries."""
+    m2 = sp.symbols("m_2", positive=True)
+    eps_at = _S / d                                    # d log(2d/δ)/((k+1)m₁) at that m₁
+    bound = 4 * B ** 2 * sp.sqrt(5 * (16 * _S + sp.Rational(88, 3) * d * eps_at + k)
+                                 * sp.log(2 * d) / (k * m2))
+    ratio = sp.simplify(bound / (B ** 2 * sp.sqrt((_S + k) / (k * m2))))
+    lim = sp.limit(ratio.subs({_S: 1, k: 1}), d, sp.oo)
+    figs = {"ratio": str(ratio), "limit_d_to_infinity": str(lim)}
+    if lim.is_finite:
+        return _verdict(True, figs)
+    return Result(Status.ERRATUM, figs, detectable=0.0,
+                  correction="KS15.Thm4.7.text_m1_regime_corrected",
+                  counterexample={"S = ‖E[x²]‖₁": 1, "k": 1, "ratio at d = 10⁶":
+                                  float(ratio.subs({_S: 1, k: 1, d: 10 ** 6})),
+                                  "ratio at d = 10": float(ratio.subs({_S: 1, k: 1, d: 10})),
+                                  "d -> ∞": str(lim)})
+
+
+@register("KS15.Thm4.7.text_m1_regime_corrected", citation="KS15 Sec. 4.2 (corrected rate)",
+          statement="at m₁ >= d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), Thm 4.7's second bound is at most "
+          "4√(5·(16 + 88/3))·B²√((‖E_D[x²]‖₁ + k) log 2d/(km₂)), i.e. "
+          "O((B²/√(km₂))√((‖E_D[x²]‖₁ + k) log d)) as for DDAELR (Thm 4.6)",
+          assumptions="δ in (0, 1), S = ‖E_D[x²]‖₁ > 0", method="sympy: the squared ratio is "
+          "5(16S + (88/3)S + k)/(S + k) <= 5(16 + 88/3) for S, k > 0", delta=0.0, detectable=0.0)
+def check_ks15_text_m1_regime_corrected(ctx):
+    """KS15 Sec. 4.2, corrected: with the log d factor."""
+    m2 = sp.symbols("m_2", positive=True)
+    bound2 = 16 * B ** 4 * 5 * (16 * _S + sp.Rational(88, 3) * _S + k) * sp.log(2 * d) / (k * m2)
+    ref2 = B ** 4 * (_S + k) * sp.log(2 * d) / (k * m2)
+    r = sp.simplify(bound2 / ref2 / 16)               # 5(16S + 88S/3 + k)/(S + k)
+    c = 5 * (16 + sp.Rational(88, 3))
+    ok = sp.simplify(c * (_S + k) - 5 * (16 * _S + sp.Rational(88, 3) * _S + k) - 5 * (16 + sp.Rational(88, 3) - 1) * k) == 0
+    return _verdict(ok, {"squared_ratio_over_16": str(r), "sup": str(c)})
+
+
+# --- HK12 Sec. 4 (AESVR) ------------------------------------------------------------------------
+
+def _rho_f(u):
+    return u * sp.erf(u) + sp.exp(-u ** 2) / sp.sqrt(sp.pi)
+
+
+@register("HK12.Sec4.text_2eps", citation="HK12 Sec. 4 (“Clearly, any ε-suboptimal regressor of "
+          "the approximate problem is an 2ε-suboptimal regressor of the original problem”)",
+          statement="E L^ε(w) <= min L^ε + ε implies E L(w) <= min L + 2ε for "
+          "L^ε = E f_ε(wᵀx − y), L = E|wᵀx − y|_δ", assumptions="ε > 0, δ >= 0 (f_ε of Sec. 4.2)",
+          method="sympy: f_ε − |·|_δ = (ε/2)[g(u₁) + g(u₂)], g = ρ − |·| in (0, 1/√π] (g(0) = "
+          "1/√π, g′ = erf − 1 < 0 on u > 0, g -> 0): 0 < f_ε − |·|_δ <= ε/√π, so the excess is "
+          "<= ε + ε/√π < 2ε (Claim 4.2's two-sided bound alone would give 3ε)",
+          delta=0.0, detectable=0.0)
+def check_hk12_text_2eps(ctx):
+    """HK12 Sec. 4: the factor 2 (through the one-sided bound)."""
+    up = sp.symbols("up", positive=True)
+    g = _rho_f(up) - up
+    ok = sympy_zero(sp.diff(g, up) - (sp.erf(up) - 1)) and \
+        sympy_zero(_rho_f(sp.Integer(0)) - 1 / sp.sqrt(sp.pi)) and sp.limit(g, up, sp.oo) == 0
+    const = 1 + 1 / sp.sqrt(sp.pi)
+    ok = ok and bool(const < 2)
+    return _verdict(ok, {"excess_constant": str(const), "value": float(const)})
+
+
+@register("HK12.Claim4.2.text_identity", citation="HK12 Sec. 4.2 (“the identity |x|_δ = "
+          "½|x − δ| + ½|x + δ| − δ”)", statement="max(|x| − δ, 0) = ½|x − δ| + ½|x + δ| − δ",
+          assumptions="δ >= 0", method="exact (Fractions) on a grid of 81 x and 9 δ, and sympy on "
+          "the three pieces x <= −δ, |x| <= δ, x >= δ", delta=0.0, detectable=0.0)
+def check_hk12_text_identity(ctx):
+    """HK12 Sec. 4.2: the δ-insensitive loss as a combination of absolute values."""
+    bad = 0
+    for i in range(-40, 41):
+        x = Fraction(i, 8)
+        for j in range(9):
+            dl = Fraction(j, 4)
+            if max(abs(x) - dl, 0) != (abs(x - dl) + abs(x + dl)) / 2 - dl:
+                bad += 1
+    xs, dls, t = sp.symbols("x delta t", nonnegative=True)   # x >= 0 by symmetry
+    inner = sp.simplify(((dls - xs) + (xs + dls)) / 2 - dls)          # 0 <= x <= δ: 0
+    outer = sp.simplify((t + (2 * dls + t)) / 2 - dls - t)           # x = δ + t: x − δ = t
+    ok = bad == 0 and inner == 0 and outer == 0
+    return _verdict(ok, {"grid_violations": bad})
+
+
+# --- CB11 Sec. 6 (after Thm 12) -----------------------------------------------------------------
+
+@register("CB11.Thm12.text_examples_ratio", citation="CB11 Sec. 6 (after Thm 12: “AER needs a "
+          "factor of d²/k more examples than the full information Lasso … the ratio between the "
+          "total number of attributes … is O(d)”; dense w*: “only a factor d/k”, same attributes)",
+          statement="solving Thm 12's cdB²√(ln(m/δ)/(km)) = ε and eq. (2)'s cB²√(ln(d/δ)/m) = ε "
+          "for m: the ratio is (d²/k)·ln(m/δ)/ln(d/δ) (d²/k up to logarithms); attributes "
+          "k·m_AER / (d·m_Lasso) = d up to logarithms; dense w*: d/k and 1",
+          assumptions="the same constant c in both bounds (as the text's comparison takes it)",
+          method="sympy: solve for m and take the ratios", delta=0.0, detectable=0.0)
+def check_cb11_text_examples(ctx):
+    """CB11 Sec. 6: sample and attribute ratios of AER against Lasso."""
+    c, e, lm, ld = sp.symbols("c epsilon l_m l_d", positive=True)   # l_m = ln(m/δ), l_d = ln(d/δ)
+    m_aer = sp.solve(sp.Eq(c * d * B ** 2 * sp.sqrt(lm / (k * m)), e), m)[0]
+    m_lasso = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(ld / m), e), m)[0]
+    m_dense = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(d * lm / (k * m)), e), m)[0]
+    r1 = sp.simplify(m_aer / m_lasso)
+    r2 = sp.simplify(k * m_aer / (d * m_lasso))
+    r3 = sp.simplify(m_dense / m_lasso)
+    r4 = sp.simplify(k * m_dense / (d * m_lasso))
+    ok = sympy_zero(r1 - d ** 2 / k * lm / ld) and sympy_zero(r2 - d * lm / ld) and \
+        sympy_zero(r3 - d / k * lm / ld) and sympy_zero(r4 - lm / ld)
+    return _verdict(ok, {"examples": str(r1), "attributes": str(r2), "dense_examples": str(r3),
+                         "dense_attributes": str(r4)})
+
+
+note_erratum(
+    "KS15.Thm4.6.text_footnote4", where="Section 4.1, footnote 4", order=(4, 6, 1),
+    literal="“If ‖E_D[x²]‖₁ = d it is easy to see that E_D[x_i] = 1 for all i ∈ [d]. In this case, "
+            "all the q_i-s are equal to 1/d and the DDAELR and AELR algorithms coincide.”",
+    why="With ‖x‖∞ ≤ 1, ‖E_D[x²]‖₁ = d forces E_D[x_i²] = 1, not E_D[x_i] = 1: for x uniform on "
+        "{−1, 1}², ‖E[x²]‖₁ = 2 = d while E[x_i] = 0 (exact).",
+    corrected="E_D[x_i²] = 1 for all i, hence q_i = 1/d (Lemma 4.3) and DDAELR is AELR.")
+
+note_erratum(
+    "KS15.Thm4.7.text_m1_regime", where="Section 4.2 (after Theorem 4.7, the large-m₁ regime)",
+    order=(4, 7, 1),
+    literal="“If m₁ ≥ d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), the expected risk bound turns to "
+            "O((B²/√(km₂))·√(‖E_D[x²]‖₁ + k)), which is the same bound as in the regular DDAELR "
+            "algorithm.”",
+    why="At that m₁ the theorem's bound is 4B²√(5(16S + (88/3)S + k) log 2d/(km₂)) with "
+        "S = ‖E_D[x²]‖₁: its ratio to B²√((S + k)/(km₂)) grows as √(log 2d) (at S = k = 1: "
+        "≈ 74.5 at d = 10, ≈ 164 at d = 10⁶; unbounded, sympy). Theorem 4.6's DDAELR bound carries "
+        "the same log 2d.",
+    corrected="O((B²/√(km₂))·√((‖E_D[x²]‖₁ + k) log d)), as for DDAELR (Theorem 4.6).")
+
+
+@register("KS15.Thm3.12.text_m1_regime", citation="KS15 Sec. 3.3 (after Thm 3.12: “If m₁ >= "
+          "d³ log(2d/δ)/((k+1)‖E_D[x²]‖_{1/2}), the bound becomes O((B²/√(km₂))√(‖E_D[x²]‖_{1/2} "
+          "+ k))”)", statement="at m₁ >= d³ log(2d/δ)/((k+1)N), N = ‖E_D[x²]‖_{1/2}, the rate "
+          "(B²/√(km₂))√((√N + d√(d log(2d/δ)/((k+1)m₁)))² + k) is at most "
+          "2(B²/√(km₂))√(N + k)", assumptions="δ in (0, 1), N > 0",
+          method="sympy: at equality m₁ = d³ log(2d/δ)/((k+1)N) the inner square is 4N (smaller "
+          "for larger m₁), and 4N + k <= 4(N + k)", delta=0.0, detectable=0.0)
+def check_ks15_text_ridge_m1_regime(ctx):
+    """KS15 Sec. 3.3: the ridge regime (no log d here, unlike the lasso one)."""
+    N, Lg, m1 = sp.symbols("N L m_1", positive=True)    # L = log(2d/δ)
+    m1_star = d ** 3 * Lg / ((k + 1) * N)
+    inner = (sp.sqrt(N) + d * sp.sqrt(d * Lg / ((k + 1) * m1))) ** 2
+    at_star = sp.simplify(inner.subs(m1, m1_star))
+    decreasing = sp.simplify(sp.diff(inner, m1)).is_negative
+    ok = sympy_zero(at_star - 4 * N) and bool(decreasing) and \
+        sympy_zero(4 * (N + k) - (4 * N + k) - 3 * k)
+    return _verdict(ok, {"inner_square_at_threshold": str(at_star)})
