@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import textwrap
 
 from ..exceptions import InvalidParameterError
 from ..experiments.papers import BUDGETS, EXPERIMENTS
@@ -162,7 +163,8 @@ def panel_figure(panel, axes=("attributes",), runs=None):
         ax_arr[0][0].legend(loc="best", fontsize=8,
                             title=(f"mean ± 1 sd over {runs} runs; band: interval at δ"
                                    if runs else None), title_fontsize=7)
-        fig.suptitle(panel_title(panel), fontsize=9.5)
+        fig.suptitle("\n".join(textwrap.wrap(panel_title(panel), 100 if len(axes) > 1 else 80)),
+                     fontsize=9.5)
         out["ylim"] = list(ylim)
     return fig, out
 
