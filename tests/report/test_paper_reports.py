@@ -132,8 +132,11 @@ def test_synthetic_data_is_not_a_stand_in(built):
     assert "STAND-IN" not in (rep.path / "index.html").read_text(encoding="utf-8")
     tables = {t["name"]: t for t in rep.doc["tables"]}
     on = tables["numbers"]["columns"].index("measured on")
-    assert tables["numbers"]["rows"]
     assert all(r[on] == "the paper's data set" for r in tables["numbers"]["rows"])
+    col = tables["panels"]["columns"].index("stand-in")
+    assert tables["panels"]["rows"] and not any(r[col] for r in tables["panels"]["rows"])
+    assert not any("STAND-IN" in ref.title or "STAND-IN" in ref.caption
+                   for ref, _, _ in rep.figures)
 
 
 def test_missing_covertype_is_listed_with_its_reason(built):
