@@ -18,6 +18,7 @@ from laocheck.experiments.papers import EXPERIMENTS
 from laocheck.report import KINDS, Context, build_report, load_spec
 
 from .conftest import SPECS
+from .test_reports import NUMBER, _json_tokens, _page
 
 PAPER_SPECS = ("ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive")
 DIGITS = "sklearn-digits"
@@ -73,6 +74,18 @@ def test_every_spec_renders_its_files(built, name):
     html = (rep.path / "index.html").read_text(encoding="utf-8")
     for c in result["claims"]:
         assert c["claim"] in html or c["claim"].replace("'", "&#x27;") in html
+
+
+@pytest.mark.parametrize("page", ["index.html", "report.md"])
+@pytest.mark.parametrize("name", PAPER_SPECS)
+def test_every_number_shown_is_in_the_json(built, name, page):
+    rep = built[name]
+    allowed = _json_tokens(json.loads((rep.path / "report.json").read_text(encoding="utf-8")),
+                           set())
+    text = (" ".join(_page(rep).text) if page == "index.html"
+            else (rep.path / page).read_text(encoding="utf-8"))
+    shown = set(NUMBER.findall(text))
+    assert shown and shown <= allowed, sorted(shown - allowed)
 
 
 @pytest.mark.parametrize("name", ["ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real"])
