@@ -278,7 +278,10 @@ def render(data, settings):
                   "cannot decide."),
         tables[2])))
     if res["unavailable"]:
-        sections.append(Section("Not run here", (tables[3],)))
+        sections.append(Section("Not run here", (
+            Paragraph("Parts of the experiment that could not run here, with the reason. With "
+                      "laocheck report, --covtype FILE gives Covertype and --mnist DIR the full "
+                      "MNIST."), tables[3])))
     if res["notes"]:
         sections.append(Section("Notes", (Paragraph(res["notes"]),)))
     return tuple(intro), sections, figures, tables
