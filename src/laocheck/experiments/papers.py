@@ -58,6 +58,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.model_selection import GridSearchCV, KFold
+from threadpoolctl import threadpool_limits
 
 from .. import learners as _learners
 from .._validation import check_int
@@ -77,10 +78,13 @@ __all__ = ["Algorithm", "Curve", "ClaimCheck", "PrintedNumber", "Panel", "PaperE
 HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
 
 #: Budgets: runs (random splits), prefixes (fractions of the training part), CV folds, the grid
-#: of radii B tuned by CV, and the synthetic training size. ``fast``: minutes on 2 cores on the
+#: of radii B tuned by CV, and the synthetic training size. ``tiny``: seconds, for tests of
+#: the code paths (2 runs decide no claim); ``fast``: minutes on 2 cores on the
 #: always-available sources; ``full``: the papers' sizes (10-fold CV, KS15 Sec. 5.1's d = 500)
 #: with enough runs to decide the claims at δ = 1e-6 (see the module docstring).
 BUDGETS = {
+    "tiny": dict(runs=2, prefixes=(0.5, 1.0), folds=2, grid=(1.0,), step_scales=(1.0,),
+                 synthetic_m=200, pair_runs=2, pair_folds=2),
     "fast": dict(runs=24, prefixes=(0.1, 0.3, 1.0), folds=3, grid=(0.5, 2.0),
                  step_scales=(1.0, 8.0), synthetic_m=1000, pair_runs=2, pair_folds=2),
     "full": dict(runs=30, prefixes=(0.05, 0.1, 0.2, 0.4, 0.7, 1.0), folds=10,
@@ -325,7 +329,18 @@ def _configured(est, best):
 
 
 def _one_run(task, child):
-    """One run: split (or sample), CV on the training part, prefixes, test errors."""
+    """One run: split (or sample), CV on the training part, prefixes, test errors.
+
+    Linear algebra runs on one BLAS thread: the runs are the parallel unit (``n_jobs``), and
+    OpenBLAS's threads inside one eigendecomposition (the offline solvers at d = 500) made it 12
+    times slower in wall time and 14 times in CPU time on a loaded 2-core machine; one thread
+    also makes a run's arithmetic the same whatever ``n_jobs`` is (joblib's workers otherwise
+    get fewer BLAS threads than the main process)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _one_run_body(task, child)
+
+
+def _one_run_body(task, child):
     split_seed, cv_seed, learner_seed = child_seeds(child, 3)
     rng = np.random.default_rng(split_seed)
     record = {}

@@ -23,13 +23,13 @@ from ._context import Context, run_checks_serially, stderr_progress
 from ._document import Paragraph, fmt, to_html, to_markdown
 from ._spec import SPECS_DIR, ReportSpec, find_specs, load_spec
 from ._style import save
-from . import bounds, rho, verification
+from . import bounds, paper, rho, verification
 
 __all__ = ["SPECS_DIR", "KINDS", "Context", "ReportSpec", "BuiltReport", "build_report", "find_specs",
            "load_spec", "run_checks_serially", "stderr_progress", "fmt"]
 
 #: the renderers a spec's ``kind`` can name
-KINDS = {"bounds": bounds, "verification": verification, "rho": rho}
+KINDS = {"bounds": bounds, "verification": verification, "rho": rho, "paper": paper}
 
 
 @dataclass(frozen=True)

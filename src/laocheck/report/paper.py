@@ -1,0 +1,287 @@
+"""The ``paper`` report: one of the papers' experiments (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5
+and App. A) rerun, beside what the paper says.
+
+Data (:func:`collect`): the :class:`laocheck.experiments.papers.PaperExperiment` of the spec's
+``experiment`` (a name of :data:`laocheck.experiments.papers.EXPERIMENTS`), as its ``to_dict()``.
+Rendering (:func:`render`) only draws and tabulates it:
+
+* one learning-curve figure per panel: test error relative to the zero predictor against the
+  cumulative number of attributes seen (and against the number of training examples where the
+  paper plots that too: the spec's ``axes``), the mean over runs with ±1 standard deviation
+  (the papers' error bars) and the betting confidence band at δ; the data source in the title
+  and, for a stand-in (a data set other than the paper's), "STAND-IN" in title and caption;
+* the numbers the paper prints beside the measured ones with their interval and data source; a
+  value measured on a stand-in is labelled so and is not compared with the printed one;
+* the paper's qualitative claims with their status (HOLDS / DOES NOT HOLD / INCONCLUSIVE), δ,
+  runs and data source;
+* the parts that could not run here (e.g. Covertype not given) with the reason, and the notes.
+
+Settings: ``experiment`` (required); ``experiment_budget`` (a budget of
+:data:`laocheck.experiments.papers.BUDGETS`; default: the report's budget); the experiment's own
+keyword arguments where set (``runs``, ``m``, ``d``, ``alphas``, ``pairs``, ``delta``);
+``source``, ``mnist``, ``covtype`` (the data options ``laocheck report`` sets from its command
+line); ``axes`` (``["attributes"]`` or ``["attributes", "examples"]``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import textwrap
+
+from ..exceptions import InvalidParameterError
+from ..experiments.papers import BUDGETS, EXPERIMENTS
+from ._document import FigureRef, Paragraph, Section, Table, fmt
+from ._style import COLORS, MARKERS, new_figure, styled
+
+__all__ = ["collect", "render", "required", "FIGURES", "TABLES", "EXPERIMENT_PARAMS",
+           "DATA_PARAMS"]
+
+FIGURES = ("panels",)
+TABLES = ("panels", "numbers", "claims", "unavailable")
+
+#: keyword arguments of the experiments a spec may set
+EXPERIMENT_PARAMS = ("runs", "m", "d", "alphas", "pairs", "delta")
+#: the data options (``laocheck report --source/--mnist/--covtype``), passed where accepted
+DATA_PARAMS = ("source", "mnist", "covtype")
+
+#: one colour and marker per curve of a panel (Okabe-Ito, as every report)
+_PALETTE = (COLORS["empirical"], COLORS["bound"], COLORS["tuned"], COLORS["violation"],
+            COLORS["printed"], COLORS["neutral"], COLORS["exact"])
+_MARKS = ("o", "s", "^", "D", "v", "P", "X")
+_XLABEL = {"attributes": "attributes seen (cumulative, mean over runs)",
+           "examples": "training examples (prefix of the training part)"}
+_YLABEL = "test error / zero predictor's"
+STAND_IN = "STAND-IN"
+
+
+def required(settings):
+    """The settings keys this report needs."""
+    return ["experiment"]
+
+
+def _accepts(function):
+    params = inspect.signature(function).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return None                                   # takes any keyword
+    return set(params)
+
+
+def experiment_kwargs(settings, budget):
+    """The experiment's function and the keyword arguments ``settings`` give it at the
+    report's ``budget`` (without ``seed`` and ``n_jobs``)."""
+    name = settings["experiment"]
+    if name not in EXPERIMENTS:
+        raise InvalidParameterError(
+            f"`experiment` must be one of {sorted(EXPERIMENTS)}; got {name!r}.")
+    function = EXPERIMENTS[name]
+    exp_budget = settings.get("experiment_budget", budget)
+    if exp_budget not in BUDGETS:
+        raise InvalidParameterError(
+            f"`experiment_budget` must be one of {sorted(BUDGETS)} (or the report's budget must "
+            f"be one); got {exp_budget!r}.")
+    accepts = _accepts(function)
+    kwargs = {"budget": exp_budget}
+    for key in EXPERIMENT_PARAMS:
+        if key in settings:
+            if accepts is not None and key not in accepts:
+                raise InvalidParameterError(
+                    f"`{key}` is not a parameter of experiment {name!r} (it takes "
+                    f"{sorted(accepts)}); got {key} = {settings[key]!r}.")
+            value = settings[key]
+            kwargs[key] = ([tuple(v) for v in value] if key == "pairs" else
+                           tuple(value) if isinstance(value, list) else value)
+    for key in DATA_PARAMS:                           # ignored by experiments without data
+        if settings.get(key) is not None and (accepts is None or key in accepts):
+            kwargs[key] = settings[key]
+    return function, kwargs
+
+
+def collect(settings, ctx):
+    """Run the experiment; its ``to_dict()`` (JSON-ready) under ``result``."""
+    function, kwargs = experiment_kwargs(settings, ctx.budget)
+    ctx.progress(f"{settings['experiment']} (budget {kwargs['budget']}, seed {ctx.seed}, "
+                 f"{ctx.jobs} jobs)")
+    result = function(seed=ctx.seed, n_jobs=ctx.jobs, **kwargs)
+    return {"experiment": settings["experiment"], "arguments": kwargs, "result": result.to_dict()}
+
+
+# -- figures ---------------------------------------------------------------------------------
+
+
+def _num(v):
+    """A JSON value of a curve as a float (None, "inf" from ``to_dict``)."""
+    if v is None:
+        return math.nan
+    if isinstance(v, str):
+        return math.inf if v == "inf" else -math.inf
+    return float(v)
+
+
+def panel_title(panel):
+    """The figure's title: the paper's figure, the panel and its data source (STAND-IN first
+    when the data set is not the paper's)."""
+    mark = f"{STAND_IN}: " if panel["stand_in"] else ""
+    return f"{panel['figure']}: {panel['title']} ({mark}{panel['source']})"
+
+
+def panel_figure(panel, axes=("attributes",), runs=None):
+    """One axis per x-variable of ``axes``: per curve the mean relative test error (line and
+    markers), ±1 sd (error bars) and the confidence band at δ (shaded). The y axis shows the
+    means ± sd with a margin; a band reaching beyond it is cut at the axis (its values are in the
+    figure's data)."""
+    out = {"axes": list(axes), "curves": []}
+    with styled():
+        fig, ax_arr = new_figure(1, len(axes), size=(7.2 if len(axes) == 1 else 11.0, 4.6))
+        tops, bottoms = [], []
+        for i, c in enumerate(panel["curves"]):
+            mean = [_num(v) for v in c["mean"]]
+            sd = [_num(v) for v in c["sd"]]
+            low = [_num(v) for v in c["low"]]
+            high = [_num(v) for v in c["high"]]
+            tops += [m + s for m, s in zip(mean, sd) if math.isfinite(m + s)]
+            bottoms += [m - s for m, s in zip(mean, sd) if math.isfinite(m - s)]
+            color, mark = _PALETTE[i % len(_PALETTE)], _MARKS[i % len(_MARKS)]
+            for ax, axis in zip(ax_arr[0], axes):
+                x = [float(v) for v in c[axis]]
+                ax.fill_between(x, low, high, color=color, alpha=0.12, linewidth=0)
+                ax.errorbar(x, mean, yerr=sd, color=color, marker=mark, markersize=5,
+                            capsize=3, linewidth=1.4, label=c["algorithm"])
+            out["curves"].append({"algorithm": c["algorithm"], "learner": c["learner"],
+                                  "attributes": list(c["attributes"]),
+                                  "examples": list(c["examples"]), "mean": mean, "sd": sd,
+                                  "low": low, "high": high, "delta": c["delta"]})
+        top = max(tops) if tops else 1.0
+        bottom = min(0.0, min(bottoms)) if bottoms else 0.0
+        span = max(top - bottom, 1e-12)
+        ylim = (bottom - 0.05 * span if bottom < 0 else 0.0, top + 0.1 * span)
+        for ax, axis in zip(ax_arr[0], axes):
+            ax.set_xscale("log")
+            ax.set_ylim(*ylim)
+            ax.set_xlabel(_XLABEL[axis])
+            ax.set_ylabel(_YLABEL)
+        ax_arr[0][0].legend(loc="best", fontsize=8,
+                            title=(f"mean ± 1 sd over {runs} runs; band: interval at δ"
+                                   if runs else None), title_fontsize=7)
+        fig.suptitle("\n".join(textwrap.wrap(panel_title(panel), 100 if len(axes) > 1 else 80)),
+                     fontsize=9.5)
+        out["ylim"] = list(ylim)
+    return fig, out
+
+
+def _caption(panel, result):
+    stand = (f" {STAND_IN}: {panel['source']} is not the paper's data set, so these curves are "
+             "not the paper's and are not compared with its figure."
+             if panel["stand_in"] else "")
+    deltas = sorted({c["delta"] for c in panel["curves"]})
+    return (f"Data: {panel['source']}; {panel['preprocessing']}; d = {panel['d']}, "
+            f"{panel['n_train']} training examples"
+            + (f", {panel['n_test']} test examples" if panel["n_test"] else
+               ", exact test risk of the distribution (no test sample)")
+            + f"; attributes per example: {panel['attributes_per_example']}; "
+            f"ρ_ridge = {fmt(panel['rho_ridge'])}, ρ_lasso = {fmt(panel['rho_lasso'])}. "
+            f"Lines: mean relative test error over {result['runs']} runs; bars: ±1 standard "
+            f"deviation (the papers' error bars); shaded: betting confidence interval for the "
+            f"expected relative test error at δ = {fmt(deltas)} (cut at the axis where wider)."
+            + stand)
+
+
+# -- tables ----------------------------------------------------------------------------------
+
+
+def _measured_on(row):
+    if row["stand_in"]:
+        return f"{STAND_IN} (not the paper's data set: not comparable with the printed value)"
+    return "the paper's data set"
+
+
+def numbers_table(result):
+    rows = tuple([n["quantity"], n["citation"], n["paper_says"], n["measured"], n["low"],
+                  n["high"], n["delta"], n["source"], _measured_on(n), n["note"]]
+                 for n in result["numbers"])
+    return Table("numbers", ("quantity", "citation", "paper says", "laocheck measures",
+                             "interval low", "interval high", "δ (0: exact; –: no interval)",
+                             "data source", "measured on", "note"), rows)
+
+
+def claims_table(result):
+    rows = tuple([c["claim"], c["citation"], c["status"], c["delta"], c["runs"],
+                  list(c["counts"]), c["formal"],
+                  f"{STAND_IN}: {c['source']}" if c["stand_in"] else c["source"]]
+                 for c in result["claims"])
+    return Table("claims", ("claim", "citation", "status", "δ", "runs",
+                            "runs where it held (per check point)", "read as", "data source"),
+                 rows)
+
+
+def panels_table(result):
+    rows = tuple([p["figure"], p["title"], p["source"], p["stand_in"], p["d"], p["n_train"],
+                  p["n_test"], p["attributes_per_example"], p["rho_ridge"], p["rho_lasso"]]
+                 for p in result["panels"])
+    return Table("panels", ("figure", "panel", "data source", "stand-in", "d", "training examples",
+                            "test examples", "attributes per example", "ρ_ridge", "ρ_lasso"), rows)
+
+
+def unavailable_table(result):
+    rows = []
+    for text in result["unavailable"]:
+        part, _, reason = text.partition(": ")
+        rows.append([part, reason or text])
+    return Table("unavailable", ("part", "reason"), tuple(rows))
+
+
+def render(data, settings):
+    """(intro blocks, sections, figures, tables) of the report."""
+    res = data["result"]
+    axes = tuple(settings.get("axes", ("attributes",)))
+    bad = [a for a in axes if a not in _XLABEL]
+    if bad or not axes:
+        raise InvalidParameterError(
+            f"`axes` must be a non-empty list of {sorted(_XLABEL)}; got {list(axes)!r}.")
+    sources = sorted({p["source"] for p in res["panels"]} | {c["source"] for c in res["claims"]
+                                                            if c["source"] != "none"})
+    stand_ins = sorted({p["source"] for p in res["panels"] if p["stand_in"]}
+                       | {c["source"] for c in res["claims"] if c["stand_in"]}
+                       | {n["source"] for n in res["numbers"] if n["stand_in"]})
+    intro = [Paragraph(
+        f"{res['citation']}, rerun by laocheck.experiments.papers.{res['experiment']} at budget "
+        f"{res['budget']} (seed {res['seed']}): {res['runs']} runs (random splits), "
+        f"{res['folds']}-fold cross-validation on the training part only over the radii B "
+        f"{fmt(list(res['grid']))} and step multipliers {fmt(list(res['step_scales']))}; "
+        f"{fmt(res['seconds'])} s of computation. Data: "
+        + ("; ".join(sources) if sources else "none (nothing was run)") + ".")]
+    if stand_ins:
+        intro.append(Paragraph(
+            f"{STAND_IN}: " + "; ".join(stand_ins) + " is not the paper's data set. Figures and "
+            "numbers measured on it show what laocheck's algorithms do on that data; they are "
+            "not the paper's results and are not compared with them. Give the full MNIST "
+            "(--mnist DIR) to run on the paper's data."))
+    figures, fig_blocks = [], []
+    for j, panel in enumerate(res["panels"]):
+        fig, fdata = panel_figure(panel, axes, runs=res["runs"])
+        ref = FigureRef(f"panel_{j + 1}", panel_title(panel), _caption(panel, res))
+        figures.append((ref, fig, {"panel": j, "figure": panel["figure"], **fdata}))
+        fig_blocks.append(ref)
+    tables = [panels_table(res), numbers_table(res), claims_table(res), unavailable_table(res)]
+    sections = []
+    if res["panels"]:
+        sections.append(Section("Learning curves", (tables[0], *fig_blocks)))
+    sections.append(Section("Numbers the paper prints", (
+        Paragraph("Each printed number beside the value laocheck measures, its interval and the "
+                  "data set it was measured on. A value measured on a stand-in is labelled "
+                  f"{STAND_IN} and is not the paper's quantity: it is shown, never compared."),
+        tables[1]) if res["numbers"] else (Paragraph("None measured."),)))
+    sections.append(Section("Claims of the text", (
+        Paragraph("Each qualitative claim read as a statement about the runs and decided with "
+                  "exact Clopper-Pearson intervals (union bound over check points): HOLDS or "
+                  "DOES NOT HOLD is wrong with probability at most δ; INCONCLUSIVE when the runs "
+                  "cannot decide."),
+        tables[2])))
+    if res["unavailable"]:
+        sections.append(Section("Not run here", (
+            Paragraph("Parts of the experiment that could not run here, with the reason. With "
+                      "laocheck report, --covtype FILE gives Covertype and --mnist DIR the full "
+                      "MNIST."), tables[3])))
+    if res["notes"]:
+        sections.append(Section("Notes", (Paragraph(res["notes"]),)))
+    return tuple(intro), sections, figures, tables

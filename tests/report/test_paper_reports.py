@@ -1,0 +1,220 @@
+"""The papers' experiments as reports (kind ``paper``), at the specs' tiny budget on
+scikit-learn's digits (a stand-in): every spec renders, the figures draw the experiment's
+curves, every printed number and claim is in report.json, a stand-in is labelled as such, and
+``laocheck report``'s data options (``--source``, ``--mnist``, ``--covtype``).
+
+The experiments' computations (splits, cross-validation, claims) are tested in
+tests/experiments/test_papers.py; here only what the report shows."""
+
+import json
+import shutil
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from laocheck.cli import main
+from laocheck.experiments.papers import EXPERIMENTS
+from laocheck.report import KINDS, Context, build_report, load_spec
+
+from .conftest import SPECS
+from .test_reports import NUMBER, _json_tokens, _page
+
+PAPER_SPECS = ("ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive")
+DIGITS = "sklearn-digits"
+SEED = 4
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """{name: BuiltReport} of the five paper specs at budget tiny on scikit-learn's digits."""
+    out = tmp_path_factory.mktemp("paper_reports")
+    reports = {}
+    for name in PAPER_SPECS:
+        spec = load_spec(SPECS / f"{name}.toml", KINDS)
+        spec = replace(spec, settings={**spec.settings, "source": DIGITS})
+        reports[name] = build_report(spec, out, budget="tiny",
+                                     ctx=Context(seed=SEED, budget="tiny"))
+    return reports
+
+
+def test_the_five_specs_are_paper_reports_of_the_five_experiments():
+    specs = {n: load_spec(SPECS / f"{n}.toml", KINDS) for n in PAPER_SPECS}
+    assert {s.settings["experiment"] for s in specs.values()} == set(EXPERIMENTS)
+    for spec in specs.values():
+        assert spec.kind == "paper"
+        assert {"tiny", "fast", "full"} <= set(spec.budgets)
+
+
+@pytest.mark.parametrize("name", PAPER_SPECS)
+def test_every_spec_renders_its_files(built, name):
+    rep = built[name]
+    for f in ("index.html", "report.md", "report.json"):
+        assert (rep.path / f).is_file()
+    doc = json.loads((rep.path / "report.json").read_text(encoding="utf-8"))
+    result = doc["data"]["result"]
+    assert doc["kind"] == "paper" and result["experiment"] == name
+    assert result["budget"] == "tiny" and result["seed"] == SEED
+    assert "provenance" in doc
+    # one figure per panel, each written as PNG and SVG
+    assert len(doc["figures"]) == len(result["panels"]) == len(rep.figures)
+    for entry in doc["figures"]:
+        assert (rep.path / entry["png"]).is_file() and (rep.path / entry["svg"]).is_file()
+    tables = {t["name"]: t for t in doc["tables"]}
+    # the printed numbers: paper says, measured, interval, source, for each of the result's
+    assert [r[:8] for r in tables["numbers"]["rows"]] == [
+        [n["quantity"], n["citation"], n["paper_says"], n["measured"], n["low"], n["high"],
+         n["delta"], n["source"]] for n in result["numbers"]]
+    # the claims: status, delta, runs, source
+    assert [r[:5] for r in tables["claims"]["rows"]] == [
+        [c["claim"], c["citation"], c["status"], c["delta"], c["runs"]]
+        for c in result["claims"]]
+    assert all(r[2] in ("HOLDS", "DOES NOT HOLD", "INCONCLUSIVE")
+               for r in tables["claims"]["rows"])
+    html = (rep.path / "index.html").read_text(encoding="utf-8")
+    for c in result["claims"]:
+        assert c["claim"] in html or c["claim"].replace("'", "&#x27;") in html
+
+
+@pytest.mark.parametrize("page", ["index.html", "report.md"])
+@pytest.mark.parametrize("name", PAPER_SPECS)
+def test_every_number_shown_is_in_the_json(built, name, page):
+    rep = built[name]
+    allowed = _json_tokens(json.loads((rep.path / "report.json").read_text(encoding="utf-8")),
+                           set())
+    text = (" ".join(_page(rep).text) if page == "index.html"
+            else (rep.path / page).read_text(encoding="utf-8"))
+    shown = set(NUMBER.findall(text))
+    assert shown and shown <= allowed, sorted(shown - allowed)
+
+
+@pytest.mark.parametrize("name", ["ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real"])
+def test_each_figure_draws_the_curves_of_its_panel(built, name):
+    rep = built[name]
+    panels = rep.doc["data"]["result"]["panels"]
+    assert panels
+    axes_names = rep.doc["settings"]["axes"]
+    for (ref, fig, data), panel in zip(rep.figures, panels):
+        axes = fig.get_axes()
+        assert len(axes) == len(axes_names)
+        for ax, axis in zip(axes, axes_names):
+            labels = ax.get_legend_handles_labels()[1] if ax is axes[0] else None
+            if labels is not None:
+                assert labels == [c["algorithm"] for c in panel["curves"]]
+            lines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) > 1
+                     or ln.get_linestyle() != "None"]
+            for curve in panel["curves"]:
+                x = np.asarray(curve[axis], dtype=float)
+                y = np.asarray(curve["mean"], dtype=float)
+                assert any(np.array_equal(np.asarray(ln.get_xdata(), float), x)
+                           and np.array_equal(np.asarray(ln.get_ydata(), float), y)
+                           for ln in lines), (name, curve["algorithm"], axis)
+        # the band and the error bars in the figure's JSON data are the curve's
+        for fc, curve in zip(data["curves"], panel["curves"]):
+            assert fc["low"] == curve["low"] and fc["high"] == curve["high"]
+            assert fc["sd"] == curve["sd"]
+
+
+def test_cb11_draws_against_examples_too(built):
+    doc = built["cb11_mnist"].doc
+    assert doc["settings"]["axes"] == ["attributes", "examples"]
+    fig = built["cb11_mnist"].figures[0][1]
+    assert [ax.get_xlabel().split(" ")[0] for ax in fig.get_axes()] == ["attributes", "training"]
+
+
+@pytest.mark.parametrize("name", ["hk12_mnist", "cb11_mnist", "ks15_real"])
+def test_a_stand_in_is_labelled_and_never_compared(built, name):
+    rep = built[name]
+    result = rep.doc["data"]["result"]
+    assert all(p["stand_in"] and "scikit-learn digits" in p["source"] for p in result["panels"])
+    for ref, fig, _ in rep.figures:
+        assert "STAND-IN" in ref.title and "STAND-IN" in ref.caption
+        assert "STAND-IN" in fig._suptitle.get_text()
+    tables = {t["name"]: t for t in rep.doc["tables"]}
+    cols = tables["numbers"]["columns"]
+    on = cols.index("measured on")
+    for row, number in zip(tables["numbers"]["rows"], result["numbers"]):
+        assert number["stand_in"]
+        assert row[on].startswith("STAND-IN") and "not comparable" in row[on]
+    md = (rep.path / "report.md").read_text(encoding="utf-8")
+    assert "STAND-IN" in md and "is not the paper's data set" in md
+
+
+def test_synthetic_data_is_not_a_stand_in(built):
+    rep = built["ks15_synthetic"]
+    assert "STAND-IN" not in (rep.path / "index.html").read_text(encoding="utf-8")
+    tables = {t["name"]: t for t in rep.doc["tables"]}
+    on = tables["numbers"]["columns"].index("measured on")
+    assert all(r[on] == "the paper's data set" for r in tables["numbers"]["rows"])
+    col = tables["panels"]["columns"].index("stand-in")
+    assert tables["panels"]["rows"] and not any(r[col] for r in tables["panels"]["rows"])
+    assert not any("STAND-IN" in ref.title or "STAND-IN" in ref.caption
+                   for ref, _, _ in rep.figures)
+
+
+def test_missing_covertype_is_listed_with_its_reason(built):
+    rep = built["ks15_real"]
+    tables = {t["name"]: t for t in rep.doc["tables"]}
+    rows = tables["unavailable"]["rows"]
+    assert len(rows) == 1 and "Covertype" in rows[0][0] and "covtype" in rows[0][1]
+    html = (rep.path / "index.html").read_text(encoding="utf-8")
+    assert "Not run here" in html and rows[0][1] in html.replace("&#x27;", "'")
+
+
+def test_source_digits_on_the_command_line(tmp_path):
+    out = tmp_path / "out"
+    assert main(["report", "hk12_mnist", "--budget", "tiny", "--source", "digits",
+                 "--out", str(out), "--no-progress"]) == 0
+    doc = json.loads((out / "hk12_mnist" / "report.json").read_text(encoding="utf-8"))
+    assert doc["settings"]["source"] == DIGITS
+    assert doc["data"]["arguments"]["source"] == DIGITS
+    assert all("scikit-learn digits" in p["source"] for p in doc["data"]["result"]["panels"])
+
+
+def test_missing_covtype_file_is_a_usage_error_naming_it(tmp_path, capsys):
+    missing = tmp_path / "covtype.data.gz"
+    assert main(["report", "ks15_real", "--budget", "tiny", "--covtype", str(missing),
+                 "--out", str(tmp_path / "out"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert str(missing) in err and "--covtype" in err
+    assert not (tmp_path / "out" / "ks15_real").exists()
+
+
+def test_mnist_directory_without_idx_files_is_a_usage_error(tmp_path, capsys):
+    empty = tmp_path / "no_idx"
+    empty.mkdir()
+    (empty / "readme.txt").write_text("not MNIST", encoding="utf-8")
+    assert main(["report", "hk12_mnist", "--budget", "tiny", "--mnist", str(empty),
+                 "--out", str(tmp_path / "out"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "MNIST" in err and str(empty) in err
+    assert not (tmp_path / "out" / "hk12_mnist").exists()
+
+
+def test_source_mnist_needs_the_directory(tmp_path, capsys):
+    assert main(["report", "hk12_mnist", "--source", "mnist", "--out", str(tmp_path)]) == 2
+    assert "`--source mnist` needs `--mnist DIR`" in capsys.readouterr().err
+
+
+def test_without_names_paper_reports_only_with_all(tmp_path):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    shutil.copy(SPECS / "rho.toml", specs / "rho.toml")
+    shutil.copy(SPECS / "ks15_adaptive.toml", specs / "ks15_adaptive.toml")
+    out = tmp_path / "out"
+    assert main(["report", "--specs", str(specs), "--budget", "tiny", "--out", str(out),
+                 "--no-progress"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["rho"]
+    assert main(["report", "--all", "--specs", str(specs), "--budget", "tiny", "--out",
+                 str(out), "--no-progress"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["ks15_adaptive", "rho"]
+
+
+def test_a_bad_experiment_setting_is_refused_before_any_run(tmp_path, capsys):
+    spec = tmp_path / "mine.toml"
+    spec.write_text('name = "mine"\nkind = "paper"\ntitle = "t"\n[settings]\n'
+                    'experiment = "ks15_synthetic"\npairs = [[3, 5]]\n[budgets.tiny]\n',
+                    encoding="utf-8")
+    assert main(["report", "mine", "--specs", str(tmp_path), "--budget", "tiny", "--out",
+                 str(tmp_path / "out"), "--no-progress"]) == 2
+    assert "`pairs` is not a parameter of experiment 'ks15_synthetic'" in capsys.readouterr().err
