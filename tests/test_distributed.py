@@ -25,7 +25,8 @@ from laocheck.cli.verify import _failed_record, results_path  # noqa: E402
 from laocheck.experiments import LearnerConfig, replicate  # noqa: E402
 from laocheck.experiments.theorems import run_theorem  # noqa: E402
 from laocheck.data import PowerLawBernoulli  # noqa: E402
-from laocheck.learners import AERR  # noqa: E402
+from laocheck.experiments.papers import Algorithm, learning_curves  # noqa: E402
+from laocheck.learners import AERR, OnlineRidge  # noqa: E402
 
 # A cheap slice of `--only 'HK12.*'` (the whole of it is ~45 CPU-seconds at the fast budget; the
 # benchmark benchmarks/bench_dask.py compares the whole catalog): exact and Monte Carlo
@@ -297,6 +298,18 @@ def test_replicate_is_the_same_for_any_executor(cluster):
             for jobs, sched in ((1, None), (1, cluster.scheduler_address))]
     for excess, attrs in runs[1:]:
         assert np.array_equal(excess, runs[0][0]) and np.array_equal(attrs, runs[0][1])
+
+
+def test_papers_learning_curves_on_the_cluster_give_the_local_numbers(cluster):
+    """The papers' experiments (laocheck.experiments.papers): one task per run on the cluster,
+    the same curves as in this process (CV, prefixes and exact risks included)."""
+    algs = [Algorithm("AERR", lambda c: AERR(k=3), "HK12 Alg. 1"),
+            Algorithm("Online ridge", lambda c: OnlineRidge(), "OGD")]
+    kw = dict(distribution=PowerLawBernoulli(20, -1.0), m=200, k=3, runs=4,
+              prefixes=(0.5, 1.0), folds=2, grid=(0.5, 1.0), seed=7)
+    local, _ = learning_curves(algs, **kw)
+    remote, _ = learning_curves(algs, scheduler=cluster.scheduler_address, **kw)
+    assert [c.to_dict() for c in remote] == [c.to_dict() for c in local]
 
 
 def test_blocks_cover_every_task_once():

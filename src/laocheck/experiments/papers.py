@@ -27,7 +27,9 @@ for ±1 labels the zero predictor's squared error is 1, so this is CB11's and HK
 error up to the test sample's mean of y², exactly 1).
 
 Every run r gets the child seed ``child_seeds(seed, runs)[r]`` (spawned per run, never per
-worker), so the same seed gives the same numbers for any ``n_jobs``.
+worker), so the same seed gives the same numbers for any ``n_jobs`` or ``scheduler`` (the runs
+are the tasks of :func:`laocheck._execution.executor`: joblib processes here, or a Dask cluster
+at a scheduler address / ``$LAOCHECK_SCHEDULER``).
 
 Statistics. For each curve: the mean over runs and one standard deviation (the papers' error
 bars), and a betting confidence interval (:func:`laocheck.stats.mean_interval`) for the expected
@@ -55,12 +57,12 @@ import time
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.model_selection import GridSearchCV, KFold
 from threadpoolctl import threadpool_limits
 
 from .. import learners as _learners
+from .._execution import executor
 from .._validation import check_int
 from ..bounds import rho_lasso, rho_ridge, second_moments_of
 from ..data import (PowerLawBernoulli, SourceUnavailable, digit_source, load_covtype,
@@ -399,7 +401,7 @@ def _one_run_body(task, child):
 
 def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs, prefixes,
                     folds, grid, step_scales=(1.0,), seed=0, delta=DEFAULT_DELTA,
-                    test_fraction=0.1, n_jobs=1, keep_indices=False):
+                    test_fraction=0.1, n_jobs=1, keep_indices=False, scheduler=None):
     """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol, module
     docstring) on ``data`` (a :class:`laocheck.data.LabelledData`: random splits) or on
     ``distribution`` (``m`` training examples drawn per run, exact test risk).
@@ -424,10 +426,8 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         task = _Task(data.X, data.y, None, 0, test_fraction, tuple(prefixes), folds, tuple(grid),
                      tuple(step_scales), k, tuple(algorithms), keep_indices)
     children = child_seeds(seed, runs)
-    if n_jobs == 1:
-        raw = [_one_run(task, ch) for ch in children]
-    else:
-        raw = Parallel(n_jobs=n_jobs)(delayed(_one_run)(task, ch) for ch in children)
+    with executor(n_jobs, scheduler) as ex:            # one task per run, results in run order
+        raw = ex.map(_one_run, [(ch,) for ch in children], shared=(task,))
     sizes = raw[0]["sizes"]
     # a run's error is <= (B_max max‖x‖₂ + max|y|)² / (zero predictor's error); the zero
     # predictor's error is E[y²] (synthetic) or the test mean of y² = 1 (±1 labels)
@@ -589,7 +589,7 @@ def _panel(figure, title, data_source, stand_in, preprocessing, d, raw, budget_t
 
 
 def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -0.5, -1.0, -2.0),
-                   d=500, n_jobs=1, runs=None, m=None):
+                   d=500, n_jobs=1, scheduler=None, runs=None, m=None):
     """KS15 Sec. 5.1, Figs. 1 (ridge) and 2 (lasso): :class:`laocheck.data.PowerLawBernoulli`
     with d = 500 and α ∈ {0, −0.5, −1, −2}, k + 1 = 5, exact test risk. DDAERR/DDAELR get the
     exact E[x_i²] as prior knowledge. Printed numbers: each panel's ρ (exact); claims: DDAERR
@@ -616,7 +616,8 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
             curves, raw = learning_curves(
                 exact, distribution=dist, m=cfg["synthetic_m"], k=4, runs=cfg["runs"],
                 prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
-                step_scales=cfg["step_scales"], seed=children[i], delta=delta, n_jobs=n_jobs)
+                step_scales=cfg["step_scales"], seed=children[i], delta=delta, n_jobs=n_jobs,
+                scheduler=scheduler)
             i += 1
             mom = dist.second_moments
             rr, rl = float(rho_ridge(mom)), float(rho_lasso(mom))
@@ -662,7 +663,7 @@ _NOTES_KS15 = (
 
 
 def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-               n_jobs=1, runs=None):
+               n_jobs=1, scheduler=None, runs=None):
     """HK12 Sec. 5, Figs. 1-2 on "3 vs 5": AELR vs AER vs offline Lasso with k = 4 (and online
     Lasso for the text's "almost 10 times better"); AERR vs AER vs offline Ridge with k = 56.
     x-axis: cumulative attributes. Digits from :func:`laocheck.data.digit_source`."""
@@ -688,7 +689,8 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
                   geometry="l1"),
         Algorithm("Offline ridge", lambda c: OfflineRidge(), "full information"))
     common = dict(runs=cfg["runs"], prefixes=cfg["prefixes"], folds=cfg["folds"],
-                  grid=cfg["grid"], step_scales=cfg["step_scales"], delta=delta, n_jobs=n_jobs)
+                  grid=cfg["grid"], step_scales=cfg["step_scales"], delta=delta, n_jobs=n_jobs,
+                  scheduler=scheduler)
     lc, lraw = learning_curves(lasso_algs, data=pair, k=4, seed=s1, **common)
     rc, rraw = learning_curves(ridge_algs, data=ridge_pair, k=k_ridge, seed=s2, **common)
     panels = [
@@ -739,7 +741,7 @@ def _cb11_algorithms():
 
 
 def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-               n_jobs=1, runs=None, pairs=None):
+               n_jobs=1, scheduler=None, runs=None, pairs=None):
     """CB11 Sec. 7: Fig. 4 (Ridge, Lasso, AER, Baseline on "3 vs 5", k = 4, against examples
     and attributes) and the table of median test squared errors over the 45 digit pairs (0.110,
     0.222, 0.320, 0.812) with the median classification errors the text quotes (AER 3.5%, Lasso
@@ -755,7 +757,7 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     curves, raw = learning_curves(algs, data=pair, k=4, runs=cfg["runs"],
                                   prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
                                   step_scales=cfg["step_scales"], seed=s_fig, delta=delta,
-                                  n_jobs=n_jobs)
+                                  n_jobs=n_jobs, scheduler=scheduler)
     panels = [_panel("CB11 Fig. 4", "Ridge, Lasso, AER, Baseline on 3 vs 5", pair.source, stand,
                      pair.preprocessing, pair.d, raw, "AER, Baseline k = 4; Ridge, Lasso all",
                      pair.X, curves)]
@@ -774,7 +776,7 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
         cs, _ = learning_curves(algs, data=data, k=4, runs=cfg["pair_runs"], prefixes=(1.0,),
                                 folds=cfg["pair_folds"], grid=cfg["grid"],
                                 step_scales=cfg["step_scales"], seed=ps, delta=delta_pair,
-                                n_jobs=n_jobs)
+                                n_jobs=n_jobs, scheduler=scheduler)
         for c in cs:
             per_pair[c.algorithm].append(c.mean[-1])
             per_pair_cls[c.algorithm].append(c.classification[-1])
@@ -809,7 +811,7 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 
 
 def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-              covtype=None, n_jobs=1, runs=None):
+              covtype=None, n_jobs=1, scheduler=None, runs=None):
     """KS15 Secs. 5.2-5.3, Figs. 3-6: DDAERR, Two-Phased DDAERR, AERR, online and offline ridge
     with k + 1 = 57 (ridge; fewer when d is small) and the lasso counterparts with k + 1 = 5 on
     "3 vs 5"; Covertype (k + 1 = 5, both) when ``covtype`` is given. ρ_ridge, ρ_lasso of each
@@ -848,7 +850,7 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
             curves, raw = learning_curves(
                 algs, data=dat, k=tot - 1, runs=cfg["runs"], prefixes=cfg["prefixes"],
                 folds=cfg["folds"], grid=cfg["grid"], step_scales=cfg["step_scales"],
-                seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs)
+                seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs, scheduler=scheduler)
             panels.append(_panel(fig, f"{scen}, k + 1 = {tot}, {label}", dat.source, st,
                                  dat.preprocessing, dat.d, raw, f"k + 1 = {tot}", dat.X, curves))
             claims.append(claim_better(curves, dd, ae, claim=f"{dd} performs considerably better "
@@ -910,7 +912,7 @@ _ADAPTIVE_EXTRA_SCALES = {"fast": (1 / 64, 1 / 8), "full": (1 / 256, 1 / 64, 1 /
 
 
 def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-                  n_jobs=1, runs=None, d=500, m=None):
+                  n_jobs=1, scheduler=None, runs=None, d=500, m=None):
     """KS15 App. A, Figs. 7-8: the adaptive (AdaGrad, KS15 eq. (13)) variants against the
     non-adaptive algorithms, ridge scenario.
 
@@ -947,7 +949,8 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
                                       | set(_ADAPTIVE_EXTRA_SCALES[budget])))
     s7, s8 = child_seeds(seed, 2)
     common = dict(runs=cfg["runs"], prefixes=cfg["prefixes"], folds=cfg["folds"],
-                  grid=cfg["grid"], step_scales=cfg["step_scales"], delta=delta, n_jobs=n_jobs)
+                  grid=cfg["grid"], step_scales=cfg["step_scales"], delta=delta, n_jobs=n_jobs,
+                  scheduler=scheduler)
     panels, numbers, claims = [], [], []
 
     # Fig. 7: alpha = -2 synthetic data, k + 1 = 5, exact risk

@@ -102,7 +102,7 @@ def collect(settings, ctx):
     function, kwargs = experiment_kwargs(settings, ctx.budget)
     ctx.progress(f"{settings['experiment']} (budget {kwargs['budget']}, seed {ctx.seed}, "
                  f"{ctx.jobs} jobs)")
-    result = function(seed=ctx.seed, n_jobs=ctx.jobs, **kwargs)
+    result = function(seed=ctx.seed, n_jobs=ctx.jobs, scheduler=ctx.scheduler, **kwargs)
     return {"experiment": settings["experiment"], "arguments": kwargs, "result": result.to_dict()}
 
 
