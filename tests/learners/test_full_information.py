@@ -1,6 +1,8 @@
 """Full-information baselines: the constrained offline solvers reach their optimality
 certificates and match a generic solver (scipy) on small cases; the online ones stay in their
 balls and count every attribute."""
+import warnings
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
@@ -96,3 +98,16 @@ def test_bad_step_sizes(Model, eta):
     X, y = problem()
     with pytest.raises(ValueError, match="`eta`"):
         Model(eta=eta).fit(X, y)
+
+
+def test_offline_ridge_on_a_singular_design_warns_nothing_and_meets_the_constraint():
+    """Rank-deficient X (d > m) whose minimum-norm solution leaves the ball: the secular
+    equation's bracket starts where ‖w(λ)‖ overflows; that is not a numerical failure."""
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, (5, 40))
+    y = 10 * rng.normal(size=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = OfflineRidge(B=0.5).fit(X, y)
+    assert np.linalg.norm(est.coef_) == pytest.approx(0.5, rel=1e-12)
+    assert est.lambda_ > 0 and est.kkt_residual_ <= 1e-10 * max(1.0, est.lambda_)

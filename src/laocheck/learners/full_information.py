@@ -196,8 +196,12 @@ class OfflineRidge(_FullInformation):
         if np.linalg.norm(w) > B:
             # secular equation: ‖w(λ)‖₂ = B has one root λ > 0 (‖w(λ)‖ decreases in λ)
             hi = np.linalg.norm(c) / B
-            lam = brentq(lambda l: np.linalg.norm(w_of(l)) - B, 1e-300, max(hi, 1e-300) * 2,
-                         xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+            # near λ = 0 on a (near-)singular H, ‖w(λ)‖ overflows to +inf: the right sign for
+            # the bracket's left end, not an error (brentq only compares it with 0)
+            with np.errstate(over="ignore"):
+                lam = brentq(lambda l: np.linalg.norm(w_of(l)) - B, 1e-300,
+                             max(hi, 1e-300) * 2, xtol=1e-300, rtol=4 * np.finfo(float).eps,
+                             maxiter=500)
             w = w_of(lam)
             w *= B / np.linalg.norm(w)
         grad = H @ w - b
