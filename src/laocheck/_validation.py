@@ -144,7 +144,9 @@ def check_nonnegative_vector(name, value, *, d=None, positive_sum=True):
     if np.any(arr < 0):
         bad = int(np.flatnonzero(arr < 0)[0])
         raise InvalidParameterError(f"`{name}` must be >= 0 entrywise; got {name}[{bad}]={arr[bad]}.")
-    if positive_sum and not arr.sum() > 0:
+    with np.errstate(over="ignore"):           # a sum beyond the doubles is inf: positive
+        positive = arr.sum() > 0
+    if positive_sum and not positive:
         raise InvalidParameterError(f"`{name}` must have a positive sum; got all zeros.")
     return arr
 
@@ -152,7 +154,8 @@ def check_nonnegative_vector(name, value, *, d=None, positive_sum=True):
 def check_distribution(name, value, *, d=None, rtol=1e-9):
     """A probability vector: entries >= 0 summing to 1 within ``rtol`` (then renormalised)."""
     arr = check_nonnegative_vector(name, value, d=d)
-    total = float(arr.sum())
+    with np.errstate(over="ignore"):           # an infinite sum is refused just below
+        total = float(arr.sum())
     if abs(total - 1.0) > rtol * max(1.0, arr.shape[0] ** 0.5):
         raise InvalidParameterError(
             f"`{name}` must be a probability vector (entries >= 0 summing to 1); "

@@ -342,7 +342,7 @@ def test_every_estimator_on_any_parameters(name, data):
     d = 4
     spec = SPECS[name]
     params = dict(spec.example_params(d, k=2))
-    keys = sorted(set(params) | ({"n_inner"} if spec.algorithm.startswith("KS15") and
+    keys = sorted(set(params) | {"B"} | ({"n_inner"} if spec.algorithm.startswith("KS15") and
                                  spec.algorithm != "KS15.ImprovedInnerProduct" else set()))
     for key in data.draw(st.lists(st.sampled_from(keys), min_size=1, max_size=2, unique=True),
                          label="replaced"):
@@ -423,3 +423,34 @@ def test_the_finite_range_is_documented():
     doc = _protocol.__doc__
     assert "Finite range" in doc and "4.49e307" in doc and "n·size²·M⁴" in doc
     assert MAX_MAGNITUDE == pytest.approx(4.494e307, rel=1e-3)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_huge_integer_parameters_are_refused_naming_them(name):
+    """A k (or n_inner) of 10**400 or 2**63 was accepted and raised OverflowError in the kernel
+    (a C long); an integer entry of 10**400 in w raised OverflowError in check_vector."""
+    spec = SPECS[name]
+    params = dict(spec.example_params(4, k=2))
+    if "k" in params:
+        for k in (10**400, 2**63, 2**31):
+            with pytest.raises(InvalidParameterError, match="`k`"):
+                estimators.get(name, **dict(params, k=k))
+    est = estimators.get(name, **params)
+    with pytest.raises(InvalidParameterError, match="`w`"):
+        est.sample([10**400, 1, 1, 1], [0.5, 0.5, 0.5, 0.5], 0.0, n=2, rng=0)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "second_moments" in
+                                  SPECS[n].example_params(4, k=2)])
+def test_second_moments_whose_sum_overflows_are_usable(name):
+    """E[x²] = (1e308, ...): their sum overflowed (RuntimeWarning) and q became 0 everywhere;
+    only their ratios matter, so they now give the same q as (1, 1, 1, 1)."""
+    params = dict(SPECS[name].example_params(4, k=2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        big = estimators.get(name, **dict(params, second_moments=[1e308] * 4))
+        unit = estimators.get(name, **dict(params, second_moments=[1.0] * 4))
+        w, x, y = np.array([0.5, -0.5, 0.25, 0.1]), np.array([0.5, 0.5, -0.5, 0.1]), 0.5
+        a, b = big.sample(w, x, y, n=64, rng=3), unit.sample(w, x, y, n=64, rng=3)
+    np.testing.assert_allclose(a.values, b.values, rtol=1e-12)
+    np.testing.assert_array_equal(a.attributes, b.attributes)

@@ -205,6 +205,11 @@ HK12_AESVR = tuple(
 # Magnitudes are nonnegative; a product of magnitudes is 0 when a factor is 0 and inf on
 # overflow, never NaN (0·inf). Called under np.errstate(all="ignore").
 
+#: Largest k and n_inner: the kernels count a draw's k + n_inner reads in C longs and loop over
+#: them per draw (2^31 − 1 reads of one draw already take seconds; more only repeats indices)
+MAX_K = 2**31 - 1
+
+
 def _mul(*factors):
     """The product of nonnegative magnitudes (arrays broadcast): 0 where a factor is 0."""
     out = np.float64(1.0)
@@ -293,8 +298,8 @@ class ImportanceEstimator(Estimator):
         self.geometry = "l1" if lasso else "l2"
         self.kind = "improved" if algorithm == "KS15.ImprovedInnerProduct" else (
             "lasso" if lasso else "ridge")
-        self.k = None if part == "residual" and k is None else check_int("k", k, low=1)
-        self.n_inner = check_int("n_inner", n_inner, low=1)
+        self.k = None if part == "residual" and k is None else check_int("k", k, low=1, high=MAX_K)
+        self.n_inner = check_int("n_inner", n_inner, low=1, high=MAX_K)
         if self.paper == "HK12" and self.n_inner != 1:
             raise InvalidParameterError(
                 f"`n_inner` must be 1 for {algorithm} (HK12 draws one inner-product index); "
@@ -307,7 +312,13 @@ class ImportanceEstimator(Estimator):
             self.eta = check_positive("eta", eta)
         self.second_moments = None
         if second_moments is not None:
-            self.second_moments = check_nonnegative_vector("second_moments", second_moments)
+            moments = check_nonnegative_vector("second_moments", second_moments)
+            with np.errstate(over="ignore"):
+                if not np.isfinite(moments.sum()):
+                    # only their ratios matter (q, p): a power of two keeps them exact and the
+                    # sums finite (entries 2^64 times below the largest double ~ 0 in q anyway)
+                    moments = moments * 2.0**-64
+            self.second_moments = moments
         needs_moments = algorithm in ("KS15.DDAERR", "KS15.DDAELR", "KS15.ImprovedInnerProduct")
         if needs_moments and self.second_moments is None:
             raise InvalidParameterError(f"`second_moments` (E[x_i²]) is required for {algorithm}.")
@@ -556,7 +567,7 @@ class AEREstimator(Estimator):
         self.part = _check_part(part, {"data_point", "residual", "gradient"})
         self.name = f"CB11.AER.{part}"
         self.citation = self.spec.citation
-        self.k = check_int("k", k, low=2, even=True)
+        self.k = check_int("k", k, low=2, high=MAX_K, even=True)
         if reading not in ("figure", "text"):
             raise InvalidParameterError(f"`reading` must be 'figure' or 'text'; got {reading!r}.")
         self.reading = reading
@@ -653,7 +664,7 @@ class BaselineEstimator(Estimator):
         self.part = "loss"
         self.name = "CB11.Baseline.loss"
         self.citation = self.spec.citation
-        self.k = check_int("k", k, low=2, even=True)
+        self.k = check_int("k", k, low=2, high=MAX_K, even=True)
 
     def _params(self):
         return [("k", self.k)] + ([("B", self.B)] if self.B is not None else [])
@@ -861,7 +872,7 @@ class AESVREstimator(_GenEstBase):
         self.delta = check_scalar("delta", delta)
         if self.delta < 0:
             raise InvalidParameterError(f"`delta` must be >= 0; got delta={self.delta}.")
-        self.k = check_int("k", k, low=1) if part == "gradient" else None
+        self.k = check_int("k", k, low=1, high=MAX_K) if part == "gradient" else None
         self.coefficients = aesvr_coefficients()
 
     def _params(self):
