@@ -67,7 +67,7 @@ from libc.stdlib cimport free, realloc
 from numpy.random cimport bitgen_t
 
 __all__ = ["RowOracle", "HK12HardOracle", "CB11HardOracle", "CorrelatedSignsOracle",
-           "PowerLawOracle", "EmpiricalOracle", "splitmix64_word"]
+           "PowerLawOracle", "EmpiricalOracle", "splitmix64_word", "splitmix64_output"]
 
 cdef uint64_t GAMMA = 0x9E3779B97F4A7C15ULL
 
@@ -87,8 +87,13 @@ cdef inline uint64_t attribute_word(uint64_t k1, uint64_t k2, long i) noexcept n
 
 
 def splitmix64_word(k1, k2, i):
-    """``attribute_word`` from Python (for tests: SplitMix64's reference outputs)."""
+    """``attribute_word`` from Python (for tests)."""
     return attribute_word(<uint64_t>k1, <uint64_t>k2, <long>i)
+
+
+def splitmix64_output(seed, i):
+    """SplitMix64's (i + 1)-th output from ``seed`` (for tests against the reference)."""
+    return mix64(<uint64_t>seed + (<uint64_t>i + 1) * GAMMA)
 
 
 cdef inline uint64_t threshold53(double p):
@@ -145,8 +150,11 @@ cdef class RowOracle:
         """Draw len(indices) examples; of example r read the attributes ``indices[r]`` (a 2-d
         int array, each entry in [0, d)). Returns (values, labels) of shapes
         ``indices.shape`` and (len(indices),)."""
+        indices = np.asarray(indices)
+        if indices.ndim != 2:
+            raise ValueError("`indices` must be a 2-d integer array (examples x reads).")
         cdef long[:, ::1] idx = np.ascontiguousarray(indices, dtype=np.int_)
-        if idx.shape[0] and (np.min(indices) < 0 or np.max(indices) >= self.d):
+        if indices.size and (np.min(indices) < 0 or np.max(indices) >= self.d):
             raise ValueError(f"`indices` must lie in [0, {self.d}).")
         cdef double[:, ::1] out = np.zeros((idx.shape[0], idx.shape[1]))
         cdef double[::1] ys = np.zeros(idx.shape[0])
