@@ -19,7 +19,7 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge", "learners._lasso",
-           "learners._aer"]
+           "learners._aer", "data._oracle"]
 
 extensions = [
     Extension(

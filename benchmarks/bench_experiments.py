@@ -13,14 +13,20 @@ and HK12 Thm 3.4 (AELR with the proof's η, KS15 Sec. 5.1's lasso power-law data
 m = 2·10⁴, k = 4, for d in 10², ..., 10⁶: seconds per replicate (best of ``--repeats``,
 each a different replicate seed) including the sample draws, the fit and the exact excess risk
 (w* is computed once per distribution, before the timer, and reported separately), and the
-peak resident memory of the process after each d (``resource.getrusage``; it only grows, so
-it is the peak over all sizes so far).
+peak resident memory.
+Two columns of sources: ``rows`` (``fit`` on sampled rows, O(m·d): the path before issue 15,
+unchanged) and ``oracle`` (``fit_oracle`` on the distribution's attribute oracle,
+O(m·(k + log d))). Each (run, d, source) runs in a fresh interpreter; its peak RSS is that of
+the replicates alone (the kernel's peak mark is reset after w* is computed, Linux
+``/proc/self/clear_refs``), beside the RSS before them (interpreter, distribution, w*). CPU
+seconds (``time.process_time``) are given beside wall-clock, with the load average.
 
 Usage::
 
     python benchmarks/bench_experiments.py                       # both tables
     python benchmarks/bench_experiments.py startup --repeats 7
     python benchmarks/bench_experiments.py replicate --dims 100 1000 10000
+    python benchmarks/bench_experiments.py replicate --sources oracle --dims 100 1000000
     python benchmarks/bench_experiments.py --json out.json
 
 One core: run nothing else meanwhile (the numbers in the README say how loaded the machine was).
@@ -80,60 +86,119 @@ def _peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def replicate_table(dims, m, repeats):
+def _reset_peak():
+    """Reset the kernel's peak-RSS mark of this process (Linux >= 4.0: ``5`` into
+    /proc/self/clear_refs resets VmHWM); False where unsupported."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _vm_mb(field):
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024.0
+    return float("nan")
+
+
+def _setup(name, d, m, k=4, B=1.0):
     import numpy as np
 
     from laocheck import bounds
     from laocheck.data import HK12HardInstance, PowerLawBernoulli
-    from laocheck.experiments import LearnerConfig, child_seeds, replicate
+    from laocheck.experiments import LearnerConfig
     from laocheck.learners import AELR, AERR
 
-    k, B = 4, 1.0
+    if name == "AERR":
+        dist = HK12HardInstance(d, 0.25)
+        eta = bounds.evaluate("HK12.Thm3.1.eta", d=d, k=k, m=m)
+        return dist, LearnerConfig(AERR, dict(k=k, B=B, eta=eta)), "l2"
+    dist = PowerLawBernoulli(d, -1.0, scenario="lasso", B=B)
+    G = float(np.sqrt(bounds.evaluate("HK12.Lemma3.8.G2", B=B, d=d, k=k)))
+    eta = bounds.evaluate("HK12.Thm3.4.eta_proof", G=G, d=d, m=m)
+    return dist, LearnerConfig(AELR, dict(k=k, B=B, eta=eta)), "l1"
+
+
+def cell(name, d, m, repeats, source):
+    """One (run, d, source) in this process: w* first (timed apart), then ``repeats``
+    replicates; prints one JSON line."""
+    from laocheck.experiments import child_seeds, replicate
+
+    t0 = time.perf_counter()
+    dist, spec, norm = _setup(name, d, m)
+    sol = dist.minimizer(norm, 1.0)
+    t_star = time.perf_counter() - t0
+    rss_before = _vm_mb("VmRSS")
+    reset = _reset_peak()
+    times, cpus, excess = [], [], None
+    for seed in child_seeds(0, repeats):
+        c0, t0 = time.process_time(), time.perf_counter()
+        excess = replicate(spec, dist, m, norm=norm, B=1.0, R=1, seed=seed, source=source)[0][0]
+        times.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    peak = _vm_mb("VmHWM") if reset else _peak_rss_mb()
+    print(json.dumps({"run": name, "d": d, "m": m, "k": 4, "source": source,
+                      "w_star_seconds": t_star, "seconds_per_replicate": min(times),
+                      "cpu_seconds_per_replicate": min(cpus), "excess_risk": float(excess),
+                      "certificate": sol.certificate, "rss_before_mb": rss_before,
+                      "peak_rss_replicates_mb": peak, "peak_is_replicates_only": reset,
+                      "peak_rss_process_mb": _peak_rss_mb()}))
+
+
+def replicate_table(dims, m, repeats, sources, rows_max_d):
+    """Each (run, d, source) in a fresh interpreter (so each peak RSS is its own)."""
     rows = []
-    print(f"{'run':8s} {'d':>9s} {'w* (s)':>8s} {'s / replicate':>14s} {'excess risk':>12s} "
-          f"{'peak RSS (MB)':>14s}")
-    for d in dims:
-        for name in ("AERR", "AELR"):
-            t0 = time.perf_counter()
-            if name == "AERR":
-                dist = HK12HardInstance(d, 0.25)
-                eta = bounds.evaluate("HK12.Thm3.1.eta", d=d, k=k, m=m)
-                spec, norm = LearnerConfig(AERR, dict(k=k, B=B, eta=eta)), "l2"
-            else:
-                dist = PowerLawBernoulli(d, -1.0, scenario="lasso", B=B)
-                G = float(np.sqrt(bounds.evaluate("HK12.Lemma3.8.G2", B=B, d=d, k=k)))
-                eta = bounds.evaluate("HK12.Thm3.4.eta_proof", G=G, d=d, m=m)
-                spec, norm = LearnerConfig(AELR, dict(k=k, B=B, eta=eta)), "l1"
-            sol = dist.minimizer(norm, B)
-            t_star = time.perf_counter() - t0
-            times, excess = [], None
-            for seed in child_seeds(0, repeats):
-                t0 = time.perf_counter()
-                excess = replicate(spec, dist, m, norm=norm, B=B, R=1, seed=seed)[0][0]
-                times.append(time.perf_counter() - t0)
-            row = {"run": name, "d": d, "m": m, "k": k, "w_star_seconds": t_star,
-                   "seconds_per_replicate": min(times), "excess_risk": float(excess),
-                   "certificate": sol.certificate, "peak_rss_mb": _peak_rss_mb()}
-            rows.append(row)
-            print(f"{name:8s} {d:9d} {t_star:8.3f} {row['seconds_per_replicate']:14.3f} "
-                  f"{row['excess_risk']:12.4g} {row['peak_rss_mb']:14.0f}", flush=True)
+    print(f"{'run':5s} {'source':7s} {'d':>8s} {'w* (s)':>7s} {'s/repl':>8s} {'CPU s/repl':>10s} "
+          f"{'excess':>10s} {'RSS before':>10s} {'peak RSS':>9s}  load")
+    for name in ("AERR", "AELR"):
+        for source in sources:
+            for d in dims:
+                if source == "rows" and d > rows_max_d:
+                    continue
+                out = subprocess.run([sys.executable, __file__, "cell", "--run", name, "--d", str(d),
+                                      "-m", str(m), "--repeats", str(repeats), "--source", source],
+                                     check=True, capture_output=True, text=True, env=dict(os.environ))
+                row = json.loads(out.stdout.strip().splitlines()[-1])
+                row["load_average"] = os.getloadavg()
+                rows.append(row)
+                print(f"{name:5s} {source:7s} {d:8d} {row['w_star_seconds']:7.2f} "
+                      f"{row['seconds_per_replicate']:8.3f} {row['cpu_seconds_per_replicate']:10.3f} "
+                      f"{row['excess_risk']:10.4g} {row['rss_before_mb']:10.0f} "
+                      f"{row['peak_rss_replicates_mb']:9.0f}  {row['load_average'][0]:.1f}", flush=True)
     return rows
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", choices=["startup", "replicate", "all"], default="all")
+    parser.add_argument("what", nargs="?", choices=["startup", "replicate", "all", "cell"],
+                        default="all")
+    parser.add_argument("--run", choices=["AERR", "AELR"], help=argparse.SUPPRESS)
+    parser.add_argument("--d", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--source", choices=["rows", "oracle"], default="oracle",
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--sources", nargs="+", choices=["rows", "oracle"],
+                        default=["rows", "oracle"])
+    parser.add_argument("--rows-max-d", type=int, default=10**4,
+                        help="largest d of the rows path (it costs O(m d); default 1e4)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--dims", type=int, nargs="+", default=[10**2, 10**3, 10**4, 10**5, 10**6])
     parser.add_argument("-m", type=int, default=20_000)
     parser.add_argument("--json")
     args = parser.parse_args()
+    if args.what == "cell":
+        cell(args.run, args.d, args.m, args.repeats, args.source)
+        return
     out = {"machine": platform.processor() or platform.machine(), "python": platform.python_version(),
            "load_average": os.getloadavg()}
     if args.what in ("startup", "all"):
         out["startup"] = startup(args.repeats)
     if args.what in ("replicate", "all"):
-        out["replicate"] = replicate_table(args.dims, args.m, min(args.repeats, 3))
+        out["replicate"] = replicate_table(args.dims, args.m, min(args.repeats, 3), args.sources,
+                                           args.rows_max_d)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(out, fh, indent=2)

@@ -9,6 +9,7 @@ class / function                   what
 :class:`HK12HardInstance`          HK12 Thm B.1's instance
 :class:`EmpiricalDistribution`     a finite data set as its empirical distribution
 :func:`digits_distribution`        scikit-learn's bundled digits, two classes
+:class:`RowOracle`                 ``Distribution.oracle(rng)``: attributes drawn on request
 :class:`SecondMoments`             Σ as diagonal + low rank (O(d·r) products and solves)
 :func:`minimize_l2_ball`           trust-region secular equation, KKT residual and duality gap
 :func:`minimize_l1_ball`           exact lasso path + active-set solve, Frank-Wolfe gap
@@ -22,13 +23,14 @@ from ._solvers import DENSE_LIMIT, Minimizer, SecondMoments, minimize_l1_ball, m
 from .distributions import (CERTIFICATE_TOL, CB11HardInstance, CorrelatedSigns, Distribution,
                             EmpiricalDistribution, HK12HardInstance, PowerLawBernoulli,
                             ScaledLabels, digits_distribution)
+from ._oracle import RowOracle
 from .idx import load_idx
 from .sources import (DIGIT_SOURCES, DigitData, LabelledData, SourceUnavailable,
                       available_digit_sources, digit_source, load_covtype, load_fashion_mnist,
                       load_mnist, load_mnist_subset, load_sklearn_digits, scale_to_unit_ball)
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
-           "HK12HardInstance", "EmpiricalDistribution", "digits_distribution", "Minimizer",
+           "HK12HardInstance", "EmpiricalDistribution", "digits_distribution", "RowOracle", "Minimizer",
            "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL", "SecondMoments", "DENSE_LIMIT",
            "load_idx", "DIGIT_SOURCES", "DigitData", "LabelledData", "SourceUnavailable",
            "available_digit_sources", "digit_source", "load_covtype", "load_fashion_mnist",

@@ -16,6 +16,11 @@ KS15 Sec. 5.1's Bernoulli attributes and the correlated signs, so L_D(w), w* and
 cost O(d) time and memory at any d; ``Sigma`` builds the d × d matrix on request (small d).
 A finite data set keeps its dense Σ.
 
+``oracle(rng)`` is the attribute-efficient alternative to ``sample``: an example source whose
+attributes are drawn when a learner's kernel asks for them (:mod:`laocheck.data._oracle`, with
+the cost per example and the exactness argument per distribution), for the learners'
+``fit_oracle``.
+
 Sampling draws whole rows (the learners' ``fit(X, y)`` reads a matrix); the correlated signs
 take their sign and Bernoulli bits from one 64-bit draw per attribute (the Bernoulli bit
 compares the top 53 bits with √ρ exactly as ``Generator.random() < √ρ`` does, the sign is the
@@ -33,6 +38,8 @@ from sklearn.datasets import load_digits
 
 from .._validation import check_int, check_positive, check_rng, check_scalar, check_vector
 from ..exceptions import InvalidParameterError
+from ._oracle import (CB11HardOracle, CorrelatedSignsOracle, EmpiricalOracle, HK12HardOracle,
+                      PowerLawOracle)
 from ._solvers import SecondMoments, minimize_l1_ball, minimize_l2_ball
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
@@ -131,6 +138,12 @@ class Distribution:
         ``_Sampled`` below) implements it."""
         raise NotImplementedError(f"{type(self).__name__} does not define sample()")
 
+    def oracle(self, rng):
+        """An attribute oracle of this distribution drawing from ``rng`` (a seed or Generator):
+        examples whose attributes are drawn on request, with the law of :meth:`sample`'s rows
+        (:mod:`laocheck.data._oracle`). Abstract: the concrete distributions implement it."""
+        raise NotImplementedError(f"{type(self).__name__} does not define oracle()")
+
     def scaled(self, factor):
         """(x, y) -> (x, factor·y) (the scale check): cross·factor, y2·factor²; samples are the
         same draws with the labels multiplied by ``factor``."""
@@ -173,6 +186,13 @@ class ScaledLabels(_Sampled):
     def _draw(self, m, rng):
         X, y = self.base.sample(m, rng)
         return X, self.factor * y
+
+    def oracle(self, rng):
+        """The base's oracle with labels times the factor."""
+        o = self.base.oracle(rng)
+        o.label_factor *= self.factor
+        o.y_max *= abs(self.factor)
+        return o
 
 
 class PowerLawBernoulli(_Sampled):
@@ -234,6 +254,13 @@ class PowerLawBernoulli(_Sampled):
         raw = (rng.random((m, self.d)) < self.mu).astype(float)
         return raw * self.attribute_scale, _row_dot(raw, self.label_weights)
 
+    def oracle(self, rng):
+        """The support of x_raw per example by geometric skips over μ: O(Σ μ_i) per example
+        (O(log d) at α = −1, a whole row at α = 0; the label y = B⟨w, x_raw⟩/‖w‖₁ with a dense
+        w needs the support)."""
+        return PowerLawOracle(self.mu, self.label_weights, self.attribute_scale, check_rng(rng),
+                              self.second_moments, self.y_sup)
+
 
 class CorrelatedSigns(_Sampled):
     """Bounded attributes with chosen second moments and a common correlation.
@@ -288,6 +315,13 @@ class CorrelatedSigns(_Sampled):
         X *= self.sigma
         return X, _row_dot(X, self.w_true) + self.noise * zeta
 
+    def oracle(self, rng):
+        """(b_i, z_i) hashed per (example, i); the label reads the nnz(w) attributes of w's
+        support: O(k + nnz(w)) per step (O(d) for a dense w)."""
+        return CorrelatedSignsOracle(self.sigma, self.w_true, self.corr, self.noise,
+                                     check_rng(rng), self.second_moments, self.x_linf,
+                                     self.y_sup)
+
 
 class CB11HardInstance(_Sampled):
     """CB11 Thm 1's distribution P_j (App. A.1): y a fair sign, x_i = y with probability
@@ -315,6 +349,10 @@ class CB11HardInstance(_Sampled):
         agree[self.j] += self.p
         same = rng.random((m, self.d)) < agree
         return np.where(same, y[:, None], -y[:, None]), y
+
+    def oracle(self, rng):
+        """y per example, each x_i's agreement bit hashed per (example, i): O(1) per read."""
+        return CB11HardOracle(self.d, self.j, float(self.p), check_rng(rng), self.second_moments)
 
 
 class HK12HardInstance(_Sampled):
@@ -349,6 +387,10 @@ class HK12HardInstance(_Sampled):
         X[np.arange(m), self.T[rows]] = self.r[rows]
         return X, np.ones(m)
 
+    def oracle(self, rng):
+        """One row index per example: O(1) per read."""
+        return HK12HardOracle(self.d, self.T, self.r, check_rng(rng), self.second_moments)
+
 
 class EmpiricalDistribution(_Sampled):
     """The uniform distribution over the rows of a finite data set (X, y): its "population"
@@ -374,6 +416,10 @@ class EmpiricalDistribution(_Sampled):
     def _draw(self, m, rng):
         rows = rng.integers(0, self.X.shape[0], size=m)
         return self.X[rows], self.y[rows]
+
+    def oracle(self, rng):
+        """One row index per example (uniform, with replacement): O(1) per read."""
+        return EmpiricalOracle(self.X, self.y, check_rng(rng), self.second_moments)
 
 
 def digits_distribution(digits=(3, 5), *, norm="l2", B=1.0):

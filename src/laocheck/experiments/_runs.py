@@ -25,6 +25,14 @@ m × d exceeds :data:`BLOCK_ENTRIES` the sample is drawn and fed in blocks of ro
 ``partial_fit`` (with ``n_total = m``, one pass exactly as ``fit`` on the whole sample), so a
 replicate's memory is O(block × d), not O(m × d). Blocks have a fixed number of rows for given
 (m, d), so the same seed gives the same numbers for any ``n_jobs``.
+
+``source="oracle"`` (the attribute-efficient path): the learner's ``fit_oracle`` reads the
+replicate's examples from ``distribution.oracle(data_rng)`` (:mod:`laocheck.data._oracle`),
+which draws only the attributes the algorithm chooses and what the label needs: O(m (k + log d))
+time and O(d) memory per replicate for the section-3 learners on the distributions where the
+label is that cheap (HK12's and CB11's hard instances, CorrelatedSigns with a sparse w, the
+power-law data at α = −1). Same law of the revealed attributes as ``source="rows"`` (the
+default), not the same numbers.
 """
 
 from __future__ import annotations
@@ -102,11 +110,23 @@ def block_rows(m, d):
     return m if m * d <= BLOCK_ENTRIES else max(1, BLOCK_ENTRIES // d)
 
 
-def _fit(spec, distribution, m, data_rng, learner_rng):
+SOURCES = ("rows", "oracle")
+
+
+def _check_source(source):
+    if source not in SOURCES:
+        raise InvalidParameterError(f"`source` must be one of {SOURCES}; got source={source!r}.")
+    return source
+
+
+def _fit(spec, distribution, m, data_rng, learner_rng, source="rows"):
     """The learner fitted on m fresh examples: one ``fit`` on the whole sample, or, above
-    BLOCK_ENTRIES, ``partial_fit`` block by block with ``n_total = m`` (the same single pass)."""
-    rows = block_rows(m, distribution.d)
+    BLOCK_ENTRIES, ``partial_fit`` block by block with ``n_total = m`` (the same single pass);
+    with ``source="oracle"``, ``fit_oracle`` on the distribution's attribute oracle."""
     learner = spec.build(learner_rng)
+    if source == "oracle":
+        return learner.fit_oracle(distribution.oracle(data_rng), m)
+    rows = block_rows(m, distribution.d)
     params = learner.get_params()
     blocked = rows < m and hasattr(learner, "partial_fit") and "n_total" in params
     with sklearn.config_context(assume_finite=True):        # internally generated, finite data
@@ -121,29 +141,32 @@ def _fit(spec, distribution, m, data_rng, learner_rng):
         return learner
 
 
-def _one(spec, distribution, m, norm, B, loss, child):
+def _one(spec, distribution, m, norm, B, loss, child, source="rows"):
     data_seed, learner_seed = child.spawn(2)
     learner = _fit(spec, distribution, m, np.random.default_rng(data_seed),
-                   np.random.default_rng(learner_seed))
+                   np.random.default_rng(learner_seed), source)
     w = np.asarray(learner.coef_, dtype=float)
     attrs = getattr(learner, "n_attributes_seen_", None)
     return distribution.excess_risk(w, norm, B, loss), attrs
 
 
-def _block(spec, distribution, m, norm, B, loss, children):
+def _block(spec, distribution, m, norm, B, loss, children, source="rows"):
     """One task: the replicates of one block of child seeds, in order."""
-    return [_one(spec, distribution, m, norm, B, loss, ch) for ch in children]
+    return [_one(spec, distribution, m, norm, B, loss, ch, source) for ch in children]
 
 
 def replicate(spec, distribution, m, *, norm, B, R, seed=0, n_jobs=1, loss="half",
-              scheduler=None):
+              scheduler=None, source="rows"):
     """Excess risks L_D(w̄_r) − L_D(w*) of R independent runs (array of shape (R,)) and the
     attributes each run observed.
 
     The same ``seed`` gives the same array for every ``n_jobs`` and ``scheduler`` (a Dask
     scheduler address; default ``$LAOCHECK_SCHEDULER``, else this machine): children are
-    spawned per replicate, and blocks of replicates are the tasks.
+    spawned per replicate, and blocks of replicates are the tasks. ``source``: ``"rows"``
+    (``fit`` on sampled rows) or ``"oracle"`` (``fit_oracle`` on the distribution's attribute
+    oracle; see the module docstring).
     """
+    source = _check_source(source)
     m = check_int("m", m, low=1)
     R = check_int("R", R, low=1)
     B = check_positive("B", B)
@@ -152,7 +175,7 @@ def replicate(spec, distribution, m, *, norm, B, R, seed=0, n_jobs=1, loss="half
         raise InvalidParameterError("`n_jobs` must be >= 1 or -1 (all cores); got n_jobs=0.")
     children = child_seeds(seed, R)
     with executor(n_jobs, scheduler) as ex:
-        blocks = ex.map(_block, [(children[a:b],) for a, b in ex.blocks(R)],
+        blocks = ex.map(_block, [(children[a:b], source) for a, b in ex.blocks(R)],
                         shared=(spec, distribution, m, norm, B, loss))
     out = [o for block in blocks for o in block]
     excess = np.array([o[0] for o in out], dtype=float)
@@ -235,12 +258,13 @@ class Comparison:
 
 
 def compare(theorem, spec, distribution, m, bound, *, norm, B, R, delta, seed=0, n_jobs=1,
-            loss="half", method="betting", scheduler=None):
+            loss="half", method="betting", scheduler=None, source="rows"):
     """Run ``spec`` R times on ``distribution`` and compare the mean excess risk with ``bound``
-    (``n_jobs``, ``scheduler``: where the replicates run, see :func:`replicate`)."""
+    (``n_jobs``, ``scheduler``: where the replicates run; ``source``: rows or the attribute
+    oracle; see :func:`replicate`)."""
     start = time.perf_counter()
     excess, attrs = replicate(spec, distribution, m, norm=norm, B=B, R=R, seed=seed,
-                              n_jobs=n_jobs, loss=loss, scheduler=scheduler)
+                              n_jobs=n_jobs, loss=loss, scheduler=scheduler, source=source)
     low, high = excess_risk_range(distribution, norm, B, loss)
     if excess.min() < low or excess.max() > high:
         raise RuntimeError(f"an excess risk left its proven range [{low}, {high}]: "

@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import (check_distribution, check_int, check_nonnegative_vector,
                            check_real, check_rng)
+from ..data import RowOracle
 from ..estimators import AliasTable
 from ..exceptions import InvalidParameterError
 
@@ -132,6 +133,56 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         self._reset()
         X, y = self._data(X, y, reset=True)
         return self._run(X, y, n_steps, n_steps=n_steps)
+
+    def fit_oracle(self, oracle, n_steps):
+        """``n_steps`` steps from the initial point on examples drawn by an attribute oracle
+        (``Distribution.oracle(rng)``, :mod:`laocheck.data._oracle`): the kernel reads only the
+        attributes the algorithm chooses, so a step costs O(k + log d) plus the oracle's cost
+        of one label, and no row is ever materialised. The learner's random numbers, draws
+        and arithmetic are those of ``fit`` (with the oracle's examples in place of rows of X);
+        the theory step takes m = ``n_total`` or ``n_steps``. Returns self.
+
+        Only the learners whose kernel reads through an oracle implement it (the data-point
+        sampling family: AERR, GAERR, DDAERR, AELR, GAELR, DDAELR)."""
+        n_steps = check_int("n_steps", n_steps, low=1, high=MAX_STEPS)
+        if not isinstance(oracle, RowOracle):
+            raise InvalidParameterError(
+                f"`oracle` must be an attribute oracle (laocheck.data's Distribution.oracle(rng)); "
+                f"got {type(oracle).__name__}.")
+        for name, top in (("x", oracle.x_max), ("y", oracle.y_max)):
+            if not top <= SCALE_RANGE[1]:
+                raise InvalidParameterError(
+                    f"`oracle` must have sup|{name}| <= {SCALE_RANGE[1]:g} (a step multiplies up "
+                    f"to three scales); got sup|{name}|={top!r}.")
+        self._reset()
+        d = oracle.d
+        m = n_steps
+        n_total = getattr(self, "n_total", None)
+        if n_total is not None:
+            m = check_int("n_total", n_total, low=1, high=MAX_STEPS)
+        config = self._validate(d, m)
+        self._rng = check_rng(self.random_state)
+        self._start(d, config)
+        self.n_features_in_ = d
+        self.draws_ = None
+        try:
+            attributes, draws = self._advance_oracle(oracle, n_steps)
+        except _NonFinite as exc:
+            del self._state
+            raise InvalidParameterError(
+                f"the oracle's examples and the parameters of {type(self).__name__} gave a "
+                f"non-finite iterate at step {exc.args[0]}; rescale towards ‖x‖ <= 1, "
+                f"|y| <= B.") from None
+        self.attributes_per_example_ = np.asarray(attributes, dtype=np.int64)
+        self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
+        self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
+        self.draws_ = draws
+        self._sync()
+        return self
+
+    def _advance_oracle(self, oracle, n_steps):
+        raise InvalidParameterError(
+            f"{type(self).__name__} has no attribute-oracle path (fit_oracle); use fit(X, y).")
 
     def _reset(self):
         """Forget a previous run: the state and every fitted attribute (names ending in _)."""
@@ -281,5 +332,22 @@ class DataPointSampling(BudgetedLearner):
                   else None)
         self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record, n_inner,
                         -1 if n_steps is None else n_steps)
+        self._check_state(self._state.failed)
+        return attributes, record
+
+    def _advance_oracle(self, oracle, n_steps):
+        k, q_rows, eta, n_inner = self._kernel_args
+        if self.q_ is not None and not self._allow_zero_q and oracle.second_moments is not None:
+            missing = (self.q_ == 0) & (np.asarray(oracle.second_moments) > 0)
+            if np.any(missing):
+                i = int(np.flatnonzero(missing)[0])
+                raise InvalidParameterError(
+                    f"`q` must be positive wherever x_i can be nonzero (else x̃ is biased); got "
+                    f"q[{i}]=0 with E[x_{i}^2] > 0.")
+        attributes = np.zeros(n_steps, dtype=np.int_)
+        record = (np.full((n_steps, k + n_inner), -1, dtype=np.int_) if self.record_draws
+                  else None)
+        self._state.run_oracle(self._rng, oracle, k, q_rows, eta, attributes, record, n_inner,
+                               n_steps)
         self._check_state(self._state.failed)
         return attributes, record

@@ -7,6 +7,7 @@ field of ``self``, so fields would be reloaded after every store).
 """
 from numpy.random cimport bitgen_t
 
+from laocheck.data._oracle cimport RowOracle
 from laocheck.estimators._rng cimport bounded, uniform01
 
 
@@ -51,6 +52,34 @@ cdef inline long draw_data_point(
             val[a] = 0.0
             nnz += 1
         val[a] += xrow[i] * weight
+    return nnz
+
+
+cdef inline long draw_data_point_oracle(
+    bitgen_t* bg, RowOracle oracle, long d, long k, bint uniform_q, const double* q_rows,
+    long* idx, double* val, long* rec,
+) noexcept nogil:
+    """``draw_data_point`` on the oracle's current example: the same random numbers, indices
+    and weights; x_i is read from ``oracle.attribute(i)`` (once per draw, as the row path
+    reads ``xrow[i]``)."""
+    cdef long r, i, a, nnz = 0
+    cdef double weight = <double>d / k
+    for r in range(k):
+        if uniform_q:
+            i = <long>bounded(bg, <unsigned int>d)
+        else:
+            i = payload_draw_ptr(q_rows, d, bg, &weight)
+        if rec != NULL:
+            rec[r] = i
+        for a in range(nnz):
+            if idx[a] == i:
+                break
+        else:
+            a = nnz
+            idx[a] = i
+            val[a] = 0.0
+            nnz += 1
+        val[a] += oracle.attribute(i) * weight
     return nnz
 
 

@@ -22,7 +22,10 @@ from numpy.random cimport bitgen_t
 
 from laocheck.estimators._samplers cimport bitgen_of
 
-from ._common cimport add_seen, btree_build, btree_draw, btree_set, draw_data_point
+from laocheck.data._oracle cimport RowOracle
+
+from ._common cimport (add_seen, btree_build, btree_draw, btree_set, draw_data_point,
+                       draw_data_point_oracle)
 
 
 def _aligned(long n):
@@ -248,6 +251,95 @@ cdef class LassoState:
                 row += 1
                 if row == P:
                     row = 0
+        self.C, self.Z = C, Z
+
+
+    def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
+                   long[::1] attributes, object record, long n_inner, long n_steps):
+        """``run``'s steps on ``n_steps`` examples drawn by ``oracle`` (see
+        ``RidgeState.run_oracle``): x_i read through ``oracle.attribute(i)`` for the chosen
+        attributes only, y from ``oracle.y``."""
+        cdef bitgen_t* bg = bitgen_of(rng)
+        cdef long d = self.d
+        cdef long m = n_steps
+        cdef bint uniform_q = q_rows is None
+        cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
+        cdef bint recording = record is not None
+        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
+                                 else record)
+        cdef double* cells = &self.cells[0]
+        cdef double* wt = &self.wt[0]
+        cdef double* tree = &self.tree[0]
+        cdef long cap = self.cap, nblocks = self.nblocks
+        cdef long* idx = &self.idx[0]
+        cdef double* val = &self.val[0]
+        cdef const double* qp = &qr[0, 0]
+        cdef long* recp = NULL
+        cdef double* cl
+        cdef long step, r, i, j, nnz, a_, seen
+        cdef double phi, s, norm1, g, clip = 1.0 / eta, old_p, old_m, new_p, new_m, y, e
+        cdef double C = self.C, Z = self.Z, c = self.c, B = self.B
+        if oracle.d != d:
+            raise ValueError(f"the oracle has d={oracle.d}, the state d={d}")
+        with rng.bit_generator.lock, oracle.rng.bit_generator.lock, nogil:
+            for step in range(m):
+                oracle.next_example()
+                y = oracle.y
+                s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
+                C += s
+                if recording:
+                    recp = &rec[step, 0]
+                nnz = draw_data_point_oracle(bg, oracle, d, k, uniform_q, qp, idx, val, recp)
+                seen = nnz
+                norm1 = s * tree[1]
+                if norm1 > 0.0:                        # line 9: j ∝ |w_j|
+                    phi = 0.0
+                    for r in range(n_inner):
+                        j = btree_draw(bg, wt, tree, cap, nblocks)
+                        # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of z⁺_j − z⁻_j)
+                        cl = cells + CELL * j
+                        phi += oracle.attribute(j) if cl[2] > cl[3] else -oracle.attribute(j)
+                        if recording:
+                            recp[k + r] = j
+                        seen = add_seen(idx, seen, j)
+                    phi = norm1 * phi / n_inner - y
+                else:
+                    phi = -y                           # w = 0 (e.g. w_1): fallback
+                attributes[step] = seen
+                for a_ in range(nnz):                  # lines 12-16 on x̃'s coordinates
+                    i = idx[a_]
+                    cl = cells + CELL * i
+                    g = phi * val[a_]                  # line 11: g̃ = φ̃ x̃
+                    if g > clip:                       # line 13: ḡ = clip(g̃, 1/η)
+                        g = clip
+                    elif g < -clip:
+                        g = -clip
+                    old_p = cl[2]
+                    old_m = cl[3]
+                    cl[4] += (old_p - old_m) * (C - cl[5])
+                    cl[5] = C
+                    cl[0] -= eta * g                   # line 14: z⁺ ← z⁺ exp(−η ḡ)
+                    cl[1] += eta * g                   # line 15: z⁻ ← z⁻ exp(+η ḡ)
+                    e = exp(-eta * g)
+                    new_p = old_p * e
+                    new_m = old_m / e
+                    cl[2] = new_p
+                    cl[3] = new_m
+                    Z += (new_p + new_m) - (old_p + old_m)
+                    btree_set(wt, tree, cap, i, fabs(new_p - new_m))
+                if not isfinite(Z):                    # NaN from an overflowed φ̃ x̃: stop
+                    self.failed = self.t + 1
+                    break
+                self.t += 1
+                self.since_exact += 1
+                if Z > 256.0 or Z < 1.0 / 256.0:
+                    self.C, self.Z = C, Z
+                    self.recompute(c + log(Z))
+                    C, Z, c = self.C, self.Z, self.c
+                elif self.since_exact >= d and self.since_exact >= 1024:
+                    self.C, self.Z = C, Z
+                    self.recompute(c)
+                    C, Z, c = self.C, self.Z, self.c
         self.C, self.Z = C, Z
 
 

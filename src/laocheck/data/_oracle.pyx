@@ -1,0 +1,362 @@
+# cython: language_level=3
+"""Attribute oracles: examples whose attributes are drawn when a learner asks for them.
+
+A section-3 learner reads k + 1 of the d attributes of each example (HK12 Alg. 1-2, KS15
+Alg. 1 and 3), but ``Distribution.sample`` makes all d of them: O(m·d) time for O(m·k)
+information. An oracle is a row source the learners' kernels call instead: per step,
+``next_example()`` draws what the example's label needs, then ``attribute(i)`` returns x_i for
+each attribute the learner chooses. A run costs O(m·(k + c)) with c the cost of one label, and
+its memory is O(d) (the distribution's parameters), not O(block·d).
+
+Per distribution (``Distribution.oracle(rng)`` builds the oracle; c is the label's cost):
+
+=============================  =====================================================  =========
+distribution                   what ``next_example`` draws; ``attribute(i)``          c
+=============================  =====================================================  =========
+HK12HardInstance               the row index (x = r_row e_{T[row]}); a compare         O(1)
+CB11HardInstance               y and the example's key; x_i's bit hashed from (key, i)  O(1)
+CorrelatedSigns                z_0, ζ and the key; (b_i, z_i) hashed from (key, i);    O(nnz(w))
+                               y = Σ_{w_l ≠ 0} w_l x_l + a ζ reads w's support
+PowerLawBernoulli              the support {i : x_i = 1} (geometric skips, below);     O(Σ μ_i)
+                               membership by binary search
+EmpiricalDistribution          a row index (with replacement); X[row, i]               O(1)
+ScaledLabels                   its base's oracle, labels times the factor              base's
+=============================  =====================================================  =========
+
+Where the label is not O(k + log d): y = ⟨w, x⟩ needs every attribute in w's support, so
+CorrelatedSigns costs O(nnz(w)) per example (O(d) for a dense w: the oracle is then exact but no
+faster than a row), and PowerLawBernoulli — whose w is dense — needs the support of x_raw, of
+expected size Σ μ_i: O(log d) for α = −1 (KS15 Sec. 5's exponent; Σ 1/i = H_d), but
+Θ(d^(1+α)) for −1 < α ≤ 0 (α = 0 is a full row). No exact shortcut exists for a dense w with
+independent attributes: the law of y given the revealed x_S is that of Σ_{i ∉ S} w_i x_i, a sum
+over the attributes the learner did not choose.
+
+Exactness (the revealed attributes have the law of ``Distribution.sample``'s rows):
+
+* PowerLawBernoulli's support: with a bound p ≥ μ_i for every i not yet passed (μ is
+  nonincreasing, α ≤ 0), the next candidate is i + G with G ~ Geometric(p) failures, accepted
+  with probability μ_i/p; then p ← μ_i. Each position is a candidate with probability p and
+  accepted with μ_i/p given everything before it (the geometric law is memoryless), so the
+  x_i are independent Bernoulli(μ_i) exactly — up to the rounding of G = ⌊log U/log(1 − p)⌋.
+  Expected candidates: Σ μ_i plus about log₂ d rejections for μ_i = 1/i.
+* A Bernoulli bit b ~ Bernoulli(p) compares the top 53 bits of a uniform 64-bit word with
+  ⌈p·2⁵³⌉, which is the law of ``Generator.random() < p``; a sign takes the lowest bit.
+
+Hashed attributes (CB11HardInstance, CorrelatedSigns). Attribute i of an example must have the
+same value however often and in whatever order the learner asks for it, so it is a function of
+the example's key and i: two 64-bit keys k₁, k₂ are drawn from the Generator per example and
+attribute i's word is SplitMix64's (i + 1)-th output from k₁ XOR its (i + 1)-th output from k₂
+(SplitMix64: G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators",
+OOPSLA 2014; the output function of Java's SplittableRandom, passes BigCrush). Two streams of
+one key overlap only when two examples' keys differ by a multiple ≤ d of the increment; with two
+keys both must, at the same offset: probability ≤ m²·d²/2¹²⁸ per run. It is hand-written
+because numpy's counter-based Philox offers no per-(key, counter) call from C (a Philox object
+per example or attribute costs microseconds); SplitMix64 is five lines and about 1 ns.
+
+Reproducibility: everything is drawn from the Generator the oracle was built on, example by
+example in order, and the number of words an example consumes does not depend on which
+attributes the learner reads; a replicate's examples are thus a function of its seed alone, for
+any number of workers (replicates are seeded by index, :mod:`laocheck.experiments`).
+"""
+import numpy as np
+cimport cython
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.math cimport ceil, floor, log, log1p
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport free, realloc
+from numpy.random cimport bitgen_t
+
+__all__ = ["RowOracle", "HK12HardOracle", "CB11HardOracle", "CorrelatedSignsOracle",
+           "PowerLawOracle", "EmpiricalOracle", "splitmix64_word", "splitmix64_output"]
+
+cdef uint64_t GAMMA = 0x9E3779B97F4A7C15ULL
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """SplitMix64's output function (Steele, Lea, Flood 2014)."""
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t attribute_word(uint64_t k1, uint64_t k2, long i) noexcept nogil:
+    """The example's 64-bit word of attribute i: SplitMix64's (i + 1)-th outputs from k₁ and
+    from k₂, XORed."""
+    cdef uint64_t step = (<uint64_t>i + 1) * GAMMA
+    return mix64(k1 + step) ^ mix64(k2 + step)
+
+
+def splitmix64_word(k1, k2, i):
+    """``attribute_word`` from Python (for tests)."""
+    return attribute_word(<uint64_t>k1, <uint64_t>k2, <long>i)
+
+
+def splitmix64_output(seed, i):
+    """SplitMix64's (i + 1)-th output from ``seed`` (for tests against the reference)."""
+    return mix64(<uint64_t>seed + (<uint64_t>i + 1) * GAMMA)
+
+
+cdef inline uint64_t threshold53(double p):
+    """⌈p·2⁵³⌉ for p in [0, 1]: (w >> 11) < it has probability p (as Generator.random() < p)."""
+    if p <= 0.0:
+        return 0
+    if p >= 1.0:
+        return 1ULL << 53
+    return <uint64_t>ceil(p * 9007199254740992.0)
+
+
+cdef inline uint32_t bounded32(bitgen_t* bg, uint32_t n) noexcept nogil:
+    """Uniform on {0, ..., n − 1} (1 <= n < 2³²), Lemire's multiply-and-reject (D. Lemire,
+    ACM TOMACS 29(1), 2019, Alg. 5), the method of laocheck's kernels."""
+    cdef uint64_t m = <uint64_t>bg.next_uint32(bg.state) * <uint64_t>n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t thr
+    if low < n:
+        thr = (<uint32_t>0 - n) % n
+        while low < thr:
+            m = <uint64_t>bg.next_uint32(bg.state) * <uint64_t>n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef class RowOracle:
+    """Base of the oracles: an example source read attribute by attribute.
+
+    From Python (tests, small runs): :meth:`reveal` draws examples and reads chosen attributes;
+    :meth:`rows` reads every attribute (small d). Learners use ``fit_oracle`` (their kernels call
+    ``next_example`` and ``attribute`` without the GIL).
+    """
+
+    def __init__(self, long d, rng, second_moments, double x_max, double y_max):
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError("rng must be a numpy Generator")
+        self.d = d
+        self.t = 0
+        self.y = 0.0
+        self.label_factor = 1.0
+        self.rng = rng
+        self.bg = <bitgen_t*>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+        self.second_moments = second_moments
+        self.x_max = x_max
+        self.y_max = y_max
+
+    cdef void next_example(self) noexcept nogil:
+        pass
+
+    cdef double attribute(self, long i) noexcept nogil:
+        return 0.0
+
+    def reveal(self, indices):
+        """Draw len(indices) examples; of example r read the attributes ``indices[r]`` (a 2-d
+        int array, each entry in [0, d)). Returns (values, labels) of shapes
+        ``indices.shape`` and (len(indices),)."""
+        indices = np.asarray(indices)
+        if indices.ndim != 2:
+            raise ValueError("`indices` must be a 2-d integer array (examples x reads).")
+        cdef long[:, ::1] idx = np.ascontiguousarray(indices, dtype=np.int_)
+        if indices.size and (np.min(indices) < 0 or np.max(indices) >= self.d):
+            raise ValueError(f"`indices` must lie in [0, {self.d}).")
+        cdef double[:, ::1] out = np.zeros((idx.shape[0], idx.shape[1]))
+        cdef double[::1] ys = np.zeros(idx.shape[0])
+        cdef Py_ssize_t r, c
+        with self.rng.bit_generator.lock, nogil:
+            for r in range(idx.shape[0]):
+                self.next_example()
+                ys[r] = self.y
+                for c in range(idx.shape[1]):
+                    out[r, c] = self.attribute(idx[r, c])
+        return np.asarray(out), np.asarray(ys)
+
+    def rows(self, long m):
+        """m examples with every attribute read: (X (m, d), y (m,)) — small d only."""
+        return self.reveal(np.tile(np.arange(self.d), (m, 1)))
+
+
+cdef class HK12HardOracle(RowOracle):
+    """HK12 Thm B.1's instance: a row index per example (x = r_row e_{T[row]}, y = 1)."""
+    cdef long[::1] T
+    cdef double[::1] r
+    cdef long pos
+    cdef double value
+
+    def __init__(self, long d, T, r, rng, second_moments):
+        super().__init__(d, rng, second_moments, 1.0, 1.0)
+        self.T = np.ascontiguousarray(T, dtype=np.int_)
+        self.r = np.ascontiguousarray(r, dtype=np.float64)
+
+    cdef void next_example(self) noexcept nogil:
+        cdef long row = <long>bounded32(self.bg, <uint32_t>self.T.shape[0])
+        self.pos = self.T[row]
+        self.value = self.r[row]
+        self.y = self.label_factor
+        self.t += 1
+
+    cdef double attribute(self, long i) noexcept nogil:
+        return self.value if i == self.pos else 0.0
+
+
+cdef class CB11HardOracle(RowOracle):
+    """CB11 Thm 1's P_j: y a fair sign, x_i = y w.p. ½ + p·1{i = j} (else −y), independent;
+    x_i's bit is hashed from the example's keys and i."""
+    cdef long j
+    cdef uint64_t thr_j, thr_other
+    cdef uint64_t k2
+    cdef double sign
+
+    def __init__(self, long d, long j, double p, rng, second_moments):
+        super().__init__(d, rng, second_moments, 1.0, 1.0)
+        self.j = j
+        self.thr_j = threshold53(0.5 + p)
+        self.thr_other = threshold53(0.5)
+
+    cdef void next_example(self) noexcept nogil:
+        self.sign = 1.0 - 2.0 * <double>(self.bg.next_uint64(self.bg.state) & 1)
+        self.key = self.bg.next_uint64(self.bg.state)
+        self.k2 = self.bg.next_uint64(self.bg.state)
+        self.y = self.sign * self.label_factor
+        self.t += 1
+
+    cdef double attribute(self, long i) noexcept nogil:
+        cdef uint64_t w = attribute_word(self.key, self.k2, i)
+        cdef uint64_t thr = self.thr_j if i == self.j else self.thr_other
+        return self.sign if (w >> 11) < thr else -self.sign
+
+
+cdef class CorrelatedSignsOracle(RowOracle):
+    """CorrelatedSigns: z_0 and ζ per example, (b_i, z_i) hashed from the keys and i
+    (b_i: the top 53 bits against ⌈√ρ·2⁵³⌉, z_i: the lowest bit); y reads w's support."""
+    cdef double[::1] sigma
+    cdef long[::1] wi
+    cdef double[::1] wv
+    cdef uint64_t thr, k2
+    cdef double noise, z0, zeta
+
+    def __init__(self, sigma, w, double corr, double noise, rng, second_moments, double x_max,
+                 double y_max):
+        sigma = np.ascontiguousarray(sigma, dtype=np.float64)
+        super().__init__(sigma.shape[0], rng, second_moments, x_max, y_max)
+        self.sigma = sigma
+        w = np.asarray(w, dtype=np.float64)
+        nz = np.flatnonzero(w)
+        self.wi = np.ascontiguousarray(nz, dtype=np.int_)
+        self.wv = np.ascontiguousarray(w[nz])
+        self.thr = threshold53(float(np.sqrt(corr)))
+        self.noise = noise
+
+    cdef double attribute(self, long i) noexcept nogil:
+        cdef uint64_t w = attribute_word(self.key, self.k2, i)
+        cdef double s
+        if (w >> 11) < self.thr:
+            s = self.z0
+        else:
+            s = 1.0 - 2.0 * <double>(w & 1)
+        return self.sigma[i] * s
+
+    cdef void next_example(self) noexcept nogil:
+        cdef uint64_t head = self.bg.next_uint64(self.bg.state)
+        cdef long a
+        cdef double total = 0.0
+        self.z0 = 1.0 - 2.0 * <double>(head & 1)
+        self.zeta = 1.0 - 2.0 * <double>((head >> 1) & 1)
+        self.key = self.bg.next_uint64(self.bg.state)
+        self.k2 = self.bg.next_uint64(self.bg.state)
+        for a in range(self.wi.shape[0]):
+            total += self.wv[a] * self.attribute(self.wi[a])
+        self.y = (total + self.noise * self.zeta) * self.label_factor
+        self.t += 1
+
+
+cdef class PowerLawOracle(RowOracle):
+    """KS15 Sec. 5.1's Bernoulli attributes: the support of x_raw per example by geometric
+    skips over the nonincreasing μ (see the module docstring); x_i = s·1{i ∈ support}."""
+    cdef double[::1] mu
+    cdef double[::1] wt
+    cdef double scale
+    cdef long* ones
+    cdef long n_ones, cap_ones
+
+    def __init__(self, mu, label_weights, double scale, rng, second_moments, double y_max):
+        mu = np.ascontiguousarray(mu, dtype=np.float64)
+        if mu.shape[0] > 1 and np.any(np.diff(mu) > 0):
+            raise ValueError("`mu` must be nonincreasing (the geometric skips need it).")
+        super().__init__(mu.shape[0], rng, second_moments, scale, y_max)
+        self.mu = mu
+        self.wt = np.ascontiguousarray(label_weights, dtype=np.float64)
+        self.scale = scale
+        self.cap_ones = 64
+        self.ones = <long*>realloc(NULL, self.cap_ones * sizeof(long))
+        if self.ones == NULL:
+            raise MemoryError()
+        self.n_ones = 0
+
+    def __dealloc__(self):
+        free(self.ones)
+
+    cdef void next_example(self) noexcept nogil:
+        cdef long i = 0, d = self.d, n = 0
+        cdef double p = self.mu[0], g, total = 0.0
+        cdef long* grown
+        while i < d and p > 0.0:
+            if p < 1.0:
+                # failures before the first success of Bernoulli(p) trials: ⌊log U / log(1−p)⌋
+                g = floor(log(1.0 - self.bg.next_double(self.bg.state)) / log1p(-p))
+                if g >= <double>(d - i):
+                    break
+                i += <long>g
+            if self.mu[i] >= p or self.bg.next_double(self.bg.state) * p < self.mu[i]:
+                if n == self.cap_ones:
+                    grown = <long*>realloc(self.ones, 2 * self.cap_ones * sizeof(long))
+                    if grown == NULL:           # cannot happen below ~1e18 ones; keep what fits
+                        break
+                    self.ones = grown
+                    self.cap_ones *= 2
+                self.ones[n] = i
+                n += 1
+                total += self.wt[i]
+            p = self.mu[i]
+            i += 1
+        self.n_ones = n
+        self.y = total * self.label_factor
+        self.t += 1
+
+    cdef double attribute(self, long i) noexcept nogil:
+        cdef long lo = 0, hi = self.n_ones, mid
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if self.ones[mid] < i:
+                lo = mid + 1
+            else:
+                hi = mid
+        return self.scale if lo < self.n_ones and self.ones[lo] == i else 0.0
+
+
+cdef class EmpiricalOracle(RowOracle):
+    """A finite data set: a row index per example (uniform with replacement, or the rows in
+    order, cyclically, with ``sequential=True``: then a run reads the same rows as ``fit``)."""
+    cdef const double[:, ::1] X
+    cdef const double[::1] Y
+    cdef long row
+    cdef bint sequential
+
+    def __init__(self, X, y, rng, second_moments, *, sequential=False):
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        if X.shape[0] >= 2 ** 32:
+            raise ValueError("at most 2**32 - 1 rows")
+        super().__init__(X.shape[1], rng, second_moments,
+                         float(np.abs(X).max(initial=0.0)), float(np.abs(y).max(initial=0.0)))
+        self.X = X
+        self.Y = y
+        self.sequential = sequential
+        self.row = -1
+
+    cdef void next_example(self) noexcept nogil:
+        if self.sequential:
+            self.row = self.t % self.X.shape[0]
+        else:
+            self.row = <long>bounded32(self.bg, <uint32_t>self.X.shape[0])
+        self.y = self.Y[self.row] * self.label_factor
+        self.t += 1
+
+    cdef double attribute(self, long i) noexcept nogil:
+        return self.X[self.row, i]
