@@ -908,7 +908,8 @@ _ADAPTIVE_PAIRS = (("DDAERR", "Ada DDAERR"), ("AERR", "Ada AERR"),
 #: a predictor in the ball is of the order of B/√d; a grid reaching only up from it would leave
 #: them untuned (measured on KS15 Sec. 5.1's α = −2 data, d = 500: the best η₀ of Ada AERR
 #: and Ada online ridge at m = 1000 were √2·B/64 and √2·B/8).
-_ADAPTIVE_EXTRA_SCALES = {"fast": (1 / 64, 1 / 8), "full": (1 / 256, 1 / 64, 1 / 16)}
+_ADAPTIVE_EXTRA_SCALES = {"tiny": (1 / 8,), "fast": (1 / 64, 1 / 8),
+                          "full": (1 / 256, 1 / 64, 1 / 16)}
 
 
 def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
