@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed")   # in the `test` extra: installed in CI
-dask = pytest.importorskip("dask")
+
+import dask  # noqa: E402  (a dependency of distributed)
 
 from laocheck import _execution  # noqa: E402
 from laocheck._provenance import provenance  # noqa: E402
