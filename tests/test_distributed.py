@@ -5,6 +5,7 @@ error.
 Every cluster here is a ``distributed.LocalCluster`` listening on 127.0.0.1 only.
 """
 import contextlib
+import ctypes
 import json
 import os
 import signal
@@ -274,6 +275,32 @@ def test_executors_report_a_raising_task_and_keep_going(cluster):
         assert out[0].value.id == "HK12.Lemma3.3.eq9" and out[2].value.id == "HK12.Lemma3.7"
         assert out[1].value is None and "No.such.check" in out[1].error
         assert "Traceback" in out[1].error
+
+
+def test_laocheck_tasks_on_a_dask_worker_allocate_from_the_heap(cluster):
+    """Dask's nanny starts each worker with MALLOC_TRIM_THRESHOLD_=65536, which fixes glibc's
+    mmap threshold at 128 KiB: in a plain Dask task a 4 MiB array is a fresh mmap. In laocheck's
+    tasks it comes from the heap (thresholds raised for the task: the replicate-heavy checks ran
+    2-3x slower without), and afterwards every worker is back to its own setting."""
+    def _large_array_is_mmapped():      # a local function: cloudpickle sends it by value
+        """Whether a new 4 MiB array is served by mmap in this process (glibc's mallinfo2)."""
+        class MallInfo2(ctypes.Structure):
+            _fields_ = [(n, ctypes.c_size_t) for n in (
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks "
+                "keepcost").split()]
+        libc = ctypes.CDLL(None)
+        libc.mallinfo2.restype = MallInfo2
+        before = libc.mallinfo2().hblks
+        a = np.ones(2**19)
+        grew = libc.mallinfo2().hblks > before
+        del a
+        return grew
+
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        assert set(client.run(_large_array_is_mmapped).values()) == {True}
+        with _execution.DaskExecutor(cluster.scheduler_address) as ex:
+            assert ex.map(_large_array_is_mmapped, [()] * 6) == [False] * 6
+        assert set(client.run(_large_array_is_mmapped).values()) == {True}
 
 
 def test_section3_experiment_on_the_cluster_gives_the_local_numbers(cluster, monkeypatch):
