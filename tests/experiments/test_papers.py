@@ -162,6 +162,17 @@ def test_ks15_adaptive_small_runs_and_returns_app_a_claims():
     json.dumps(res.to_dict())
 
 
+def test_a_distribution_with_zero_labels_is_refused_before_any_run():
+    """KS15 Sec. 5.1's lasso scenario at alpha = 0 has mu = 1: x_raw is all ones and, with the
+    drawn w (as many +1 as -1 at d = 20), y = 0 always; the curves divide by E[y^2]."""
+    dist = PowerLawBernoulli(20, 0.0, scenario="lasso")
+    assert dist.risk(np.zeros(20), "squared") == 0.0
+    algs = [Algorithm("Online ridge", lambda c: OnlineRidge(), "OGD")]
+    with pytest.raises(ValueError, match=r"`distribution`=PowerLawBernoulli\(d=20.*E\[y²\] = 0"):
+        learning_curves(algs, distribution=dist, m=40, k=3, runs=2, prefixes=(1.0,), folds=2,
+                        grid=(1.0,))
+
+
 def test_learning_curves_validation():
     with pytest.raises(ValueError, match="exactly one"):
         learning_curves([], k=1, runs=1, prefixes=(1.0,), folds=2, grid=(1.0,))

@@ -415,6 +415,11 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         raise InvalidParameterError("exactly one of `data` and `distribution` must be given.")
     if distribution is not None:
         m = check_int("m", m, low=folds)
+        if not distribution.risk(np.zeros(distribution.d), "squared") > 0:
+            raise InvalidParameterError(
+                f"`distribution`={distribution.name} has E[y²] = 0 (the zero predictor is "
+                "optimal); the curves are test errors relative to the zero predictor's risk "
+                "E[y²], which must be > 0.")
         xmax = {"l2": distribution.x_l2, "l1": distribution.x_linf}
         ymax = distribution.y_sup
         task = _Task(None, None, distribution, m, test_fraction, tuple(prefixes), folds,
