@@ -7,11 +7,20 @@ Method: the same command, ``python -m laocheck verify --budget fast --no-progres
 processes=True)`` on 127.0.0.1 started beforehand (its start-up is timed separately: a cluster
 is long-lived). Both are cold: the joblib workers and the Dask workers import the catalog on
 their first task. Wall-clock seconds of each command, best of ``--repeat`` runs; a new cluster
-for every repeat. The two JSON files are then compared with the timing fields (every
-``seconds``), the command line and ``jobs`` removed: they must be identical.
+for every repeat. Beside them the CPU seconds (user + system) of every process involved, which
+a loaded machine changes much less than the wall times: for ``--jobs 2`` the command and its
+joblib workers; for the cluster the command (the Dask client), the workers, and this process
+(where a LocalCluster keeps its scheduler and nannies). The two JSON files are then compared
+with the timing fields (every ``seconds``), the command line and ``jobs`` removed: they must be
+identical.
 
     python benchmarks/bench_dask.py                     # the whole catalog, fast budget
     python benchmarks/bench_dask.py --only 'HK12.*'     # a part of it
+    python benchmarks/bench_dask.py --no-worker-profile # Dask's statistical profiler off
+
+Dask's workers sample their task threads' stacks every 10 ms for the dashboard's profile
+(``distributed.worker.profile``); ``--no-worker-profile`` starts the cluster with it off, as
+``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False dask worker ...`` would.
 
 Needs ``laocheck[distributed]``. Nothing listens beyond 127.0.0.1.
 """
@@ -21,13 +30,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import dask
 import distributed
+import psutil
 
 
 def _without_timings(value):
@@ -47,44 +59,76 @@ def _strip(doc):
     return doc
 
 
+def _cpu(times):
+    return times.user + times.system
+
+
+def _children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def _verify(out, only, extra):
+    """(wall seconds, CPU seconds of the command and the processes it waited for)."""
     argv = [sys.executable, "-m", "laocheck", "verify", "--budget", "fast", "--no-progress",
             "--json", str(out)]
     for glob in only:
         argv += ["--only", glob]
-    start = time.perf_counter()
+    cpu0, start = _children_cpu(), time.perf_counter()
     proc = subprocess.run(argv + extra, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, _children_cpu() - cpu0
     if proc.returncode not in (0, 1):
         raise SystemExit(f"verify failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
-    return wall
+    return wall, cpu
+
+
+def _on_cluster(out, only, profile):
+    """(start-up, wall, CPU of client, workers, this process) of verify on a new cluster."""
+    start = time.perf_counter()
+    with dask.config.set({"distributed.worker.profile.enabled": profile}), \
+            distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1,
+                                     processes=True, dashboard_address=None) as cluster:
+        startup = time.perf_counter() - start
+        me = psutil.Process()
+        workers = me.children(recursive=True)
+        here0, workers0 = _cpu(me.cpu_times()), [_cpu(w.cpu_times()) for w in workers]
+        wall, client = _verify(out, only, ["--scheduler", cluster.scheduler_address])
+        worker_cpu = sum(_cpu(w.cpu_times()) - c for w, c in zip(workers, workers0))
+        here = _cpu(me.cpu_times()) - here0
+    return startup, wall, (client, worker_cpu, here)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", default=[], metavar="GLOB")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--worker-profile", action=argparse.BooleanOptionalAction, default=True,
+                        help="Dask's statistical profiler on the workers (Dask's default: on)")
     args = parser.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="bench_dask."))
-    joblib_times, dask_times, startups = [], [], []
+    joblib_runs, dask_runs, startups = [], [], []
     for r in range(args.repeat):
-        joblib_times.append(_verify(tmp / f"jobs2.{r}.json", args.only, ["--jobs", "2"]))
-        start = time.perf_counter()
-        with distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1,
-                                      processes=True, dashboard_address=None) as cluster:
-            startups.append(time.perf_counter() - start)
-            dask_times.append(_verify(tmp / f"dask.{r}.json", args.only,
-                                      ["--scheduler", cluster.scheduler_address]))
+        joblib_runs.append(_verify(tmp / f"jobs2.{r}.json", args.only, ["--jobs", "2"]))
+        startup, wall, cpus = _on_cluster(tmp / f"dask.{r}.json", args.only, args.worker_profile)
+        startups.append(startup)
+        dask_runs.append((wall, cpus))
     a = _strip(json.loads((tmp / "jobs2.0.json").read_text()))
     b = _strip(json.loads((tmp / "dask.0.json").read_text()))
     n = len(a["checks"])
-    tj, td = min(joblib_times), min(dask_times)
-    print(f"checks: {n} ({' '.join(args.only) or 'the whole catalog'}), budget fast")
-    runs = [", ".join(f"{t:.1f}" for t in times) for times in (joblib_times, dask_times)]
-    print(f"--jobs 2:                  {tj:7.1f} s  (runs: {runs[0]})")
-    print(f"--scheduler (2 workers):   {td:7.1f} s  (runs: {runs[1]})")
+    tj, cj = min(joblib_runs)
+    td, (client, workers, here) = min(dask_runs)
+    cd = client + workers + here
+    seconds = [sum(c["seconds"] for c in json.loads((tmp / f"{kind}.0.json").read_text())["checks"])
+               for kind in ("jobs2", "dask")]
+    print(f"checks: {n} ({' '.join(args.only) or 'the whole catalog'}), budget fast; "
+          f"worker profiler {'on' if args.worker_profile else 'off'}")
+    runs = [", ".join(f"{t:.1f}" for t, _ in times) for times in (joblib_runs, dask_runs)]
+    print(f"--jobs 2:                  {tj:7.1f} s  (runs: {runs[0]}); CPU {cj:.1f} s")
+    print(f"--scheduler (2 workers):   {td:7.1f} s  (runs: {runs[1]}); CPU {cd:.1f} s = "
+          f"client {client:.1f} + workers {workers:.1f} + scheduler and nannies {here:.1f}")
     print(f"LocalCluster start-up:     {min(startups):7.1f} s  (not in the time above)")
-    print(f"dask / joblib:             {td / tj:7.2f}x")
+    print(f"checks' own seconds:       {seconds[0]:7.1f} s (joblib), {seconds[1]:.1f} s (Dask)")
+    print(f"dask / joblib:             {td / tj:7.2f}x wall, {cd / cj:.2f}x CPU")
     print(f"records identical (timings aside): {a == b}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0 if a == b else 1
