@@ -116,6 +116,25 @@ def test_verify_exit_1_on_fail_and_progress_on_stderr(scratch_registry, capsys):
     assert "1/1" in captured.err                       # the progress bar
 
 
+def test_progress_in_a_log_is_plain_lines_at_most_every_minute(monkeypatch, capsys):
+    """stderr not a terminal (capsys, a CI log, nohup): no carriage returns, a line at the
+    start, one when PLAIN_EVERY seconds have passed since the last, and the final count."""
+    from laocheck.cli import _common
+
+    now = [100.0]
+    monkeypatch.setattr(_common.time, "monotonic", lambda: now[0])
+    with _common.progress("checks", 4) as bar:
+        for step in (10.0, 30.0, 25.0, 1.0):         # the second item ends at t = 40, ...
+            now[0] += step
+            bar.advance("a check", state="2 running")
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    assert err.splitlines() == [
+        "checks: 0/4 (0%), elapsed 0:00:00",
+        "checks: 3/4 (75%), elapsed 0:01:05, eta 0:00:22, 2 running",    # 65 s >= 60 s
+        "checks: 4/4 (100%), elapsed 0:01:06, 2 running"]
+
+
 @pytest.mark.parametrize("argv", [
     ["verify", "--budget", "medium"], ["verify", "--jobs", "0"], ["verify", "--seed", "-1"],
     ["verify", "--seed", "x"], ["verify", "--bogus"],

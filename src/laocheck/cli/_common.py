@@ -9,8 +9,9 @@
   cluster, or ``$LAOCHECK_SCHEDULER``), checked by connecting once before any work; an
   unreachable scheduler is :class:`laocheck._execution.SchedulerError`, exit status 3.
 * :func:`progress`: a rich progress line on stderr (counts, elapsed time, ETA) that updates in
-  place on a terminal; when stderr is not a terminal (CI logs, pipes) rich prints only the
-  final state, once, without carriage returns.
+  place on a terminal; when stderr is not a terminal (CI logs, pipes, ``nohup``) plain lines
+  instead, without carriage returns: one at the start, one at most every
+  :data:`PLAIN_EVERY` seconds, and the final count, so a long run's log shows how far it is.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import time
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -26,7 +28,10 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from .._execution import ENV_SCHEDULER, DaskExecutor, scheduler_address
 
 __all__ = ["ArgumentParser", "Terminated", "sigterm_raises", "progress", "usage_error",
-           "add_scheduler_option", "reach_scheduler"]
+           "add_scheduler_option", "reach_scheduler", "PLAIN_EVERY"]
+
+#: seconds between two progress lines when stderr is not a terminal
+PLAIN_EVERY = 60.0
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -87,14 +92,54 @@ def usage_error(prog, message):
     return 2
 
 
+def _clock(seconds):
+    seconds = int(round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+class _PlainLines:
+    """Progress as plain lines (stderr is not a terminal): at the start, at most every
+    :data:`PLAIN_EVERY` seconds, and when the last item is done."""
+
+    def __init__(self, description, total):
+        self.description, self.total, self.done = description, total, 0
+        self.start = self.last = time.monotonic()
+        self._write("")
+
+    def _write(self, state):
+        elapsed = time.monotonic() - self.start
+        text = f"{self.description}: {self.done}/{self.total}"
+        if self.total:
+            text += f" ({100 * self.done / self.total:.0f}%)"
+        text += f", elapsed {_clock(elapsed)}"
+        if 0 < self.done < self.total:
+            text += f", eta {_clock(elapsed / self.done * (self.total - self.done))}"
+        if state:
+            text += f", {state}"
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    def advance(self, label="", state=""):
+        self.done += 1
+        now = time.monotonic()
+        if self.done >= self.total or now - self.last >= PLAIN_EVERY:
+            self.last = now
+            self._write(state)
+
+
 class _Bar:
-    """A rich progress line for ``total`` items (``advance(label)`` after each)."""
+    """A rich progress line for ``total`` items (``advance(label)`` after each); plain lines
+    when stderr is not a terminal."""
 
     def __init__(self, description, total, enabled):
         self._progress = None
+        self._plain = None
         if not enabled:
             return
         console = Console(file=sys.stderr)
+        if not console.is_terminal:
+            self._plain = _PlainLines(description, total)
+            return
         self._progress = Progress(
             TextColumn(f"[bold]{description}"), BarColumn(), MofNCompleteColumn(),
             TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
@@ -106,10 +151,13 @@ class _Bar:
     def advance(self, label="", state=""):
         """One more item done; ``label`` names it, ``state`` (optional) says e.g. how many
         tasks are running and how many failed."""
+        if self._plain is not None:
+            self._plain.advance(label, state)
         if self._progress is not None:
             self._progress.update(self._task, advance=1, label=str(label)[:40], state=state)
 
     def close(self):
+        self._plain = None
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
