@@ -44,9 +44,14 @@ def check_scale(name, value, what="a scale"):
 
 
 def check_data_range(X, y):
-    """max|X| and max|y| within SCALE_RANGE's upper end (0 allowed), before any work."""
+    """max|X| and max|y| within SCALE_RANGE's upper end (0 allowed), before any work.
+
+    Two reductions (max, min) per array, no m × d temporary; the entry is located only when
+    the check does not pass at once (an entry beyond the limit, or a NaN: NaN passes here, as
+    it did before, and is scikit-learn's finiteness check's to refuse)."""
+    limit = SCALE_RANGE[1]
     for name, arr in (("X", X), ("y", y)):
-        if arr.size:
+        if arr.size and not (arr.max() <= limit and arr.min() >= -limit):
             flat = int(np.argmax(np.abs(arr)))
             top = float(np.abs(arr.flat[flat]))
             if top > SCALE_RANGE[1]:
