@@ -23,12 +23,13 @@ cdef inline long payload_draw_ptr(const double* table, long n, bitgen_t* bg,
     return <long>table[4 * u + 1]
 
 
-cdef inline long draw_data_point(
-    bitgen_t* bg, const double* xrow, long d, long k, bint uniform_q, const double* q_rows,
-    long* idx, double* val, long* rec,
+cdef inline long _x_tilde(
+    bitgen_t* bg, const double* xrow, RowOracle oracle, long d, long k, bint uniform_q,
+    const double* q_rows, long* idx, double* val, long* rec,
 ) noexcept nogil:
-    """x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} of one row (HK12 Alg. 1 lines 3-7, KS15 Alg. 1
-    lines 3-7), merged per index into ``idx[:nnz]``, ``val[:nnz]``; returns nnz.
+    """x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (HK12 Alg. 1 lines 3-7, KS15 Alg. 1 lines 3-7),
+    merged per index into ``idx[:nnz]``, ``val[:nnz]``; returns nnz. x_i is ``xrow[i]``, or
+    ``oracle.attribute(i)`` when ``xrow`` is NULL, read once per draw either way.
 
     Uniform q draws i by an unbiased bounded integer (weight d/k); otherwise ``q_rows`` is q's
     alias table (d rows) with payload 1/(k q_i). The drawn indices go to ``rec[:k]`` unless
@@ -51,36 +52,25 @@ cdef inline long draw_data_point(
             idx[a] = i
             val[a] = 0.0
             nnz += 1
-        val[a] += xrow[i] * weight
+        val[a] += (xrow[i] if xrow != NULL else oracle.attribute(i)) * weight
     return nnz
+
+
+cdef inline long draw_data_point(
+    bitgen_t* bg, const double* xrow, long d, long k, bint uniform_q, const double* q_rows,
+    long* idx, double* val, long* rec,
+) noexcept nogil:
+    """x̃ of one row ``xrow`` (:func:`_x_tilde`)."""
+    return _x_tilde(bg, xrow, None, d, k, uniform_q, q_rows, idx, val, rec)
 
 
 cdef inline long draw_data_point_oracle(
     bitgen_t* bg, RowOracle oracle, long d, long k, bint uniform_q, const double* q_rows,
     long* idx, double* val, long* rec,
 ) noexcept nogil:
-    """``draw_data_point`` on the oracle's current example: the same random numbers, indices
-    and weights; x_i is read from ``oracle.attribute(i)`` (once per draw, as the row path
-    reads ``xrow[i]``)."""
-    cdef long r, i, a, nnz = 0
-    cdef double weight = <double>d / k
-    for r in range(k):
-        if uniform_q:
-            i = <long>bounded(bg, <unsigned int>d)
-        else:
-            i = payload_draw_ptr(q_rows, d, bg, &weight)
-        if rec != NULL:
-            rec[r] = i
-        for a in range(nnz):
-            if idx[a] == i:
-                break
-        else:
-            a = nnz
-            idx[a] = i
-            val[a] = 0.0
-            nnz += 1
-        val[a] += oracle.attribute(i) * weight
-    return nnz
+    """x̃ of the oracle's current example (:func:`_x_tilde`): the same random numbers, indices
+    and weights as the row path; x_i read through ``oracle.attribute(i)``."""
+    return _x_tilde(bg, NULL, oracle, d, k, uniform_q, q_rows, idx, val, rec)
 
 
 cdef inline bint contains(const long* idx, long nnz, long j) noexcept nogil:

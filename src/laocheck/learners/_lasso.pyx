@@ -39,6 +39,40 @@ cdef enum:
     CELL = 8   # a = log z⁺, b = log z⁻, ep = z⁺, em = z⁻ (offset units), acc, mark, -, -
 
 
+cdef inline double eg_update(double* cells, double* wt, double* tree, long cap,
+                             const long* idx, const double* val, long nnz, double phi,
+                             double eta, double clip, double C, double Z) noexcept nogil:
+    """HK12 Alg. 2 / KS15 Alg. 3 lines 11-16 on x̃'s ``nnz`` coordinates: ḡ_i = clip(φ̃ x̃_i,
+    1/η), z±_i ← z±_i exp(∓η ḡ_i) (log and linear forms), each coordinate's share of w̄
+    flushed at C first, the sum tree's |w_i| updated; returns the new normaliser Z (one
+    function for the row and the oracle loops: the same arithmetic in the same order)."""
+    cdef long a_, i
+    cdef double* cl
+    cdef double g, old_p, old_m, new_p, new_m, e
+    for a_ in range(nnz):
+        i = idx[a_]
+        cl = cells + CELL * i
+        g = phi * val[a_]                  # line 11: g̃ = φ̃ x̃
+        if g > clip:                       # line 13: ḡ = clip(g̃, 1/η)
+            g = clip
+        elif g < -clip:
+            g = -clip
+        old_p = cl[2]
+        old_m = cl[3]
+        cl[4] += (old_p - old_m) * (C - cl[5])
+        cl[5] = C
+        cl[0] -= eta * g                   # line 14: z⁺ ← z⁺ exp(−η ḡ)
+        cl[1] += eta * g                   # line 15: z⁻ ← z⁻ exp(+η ḡ)
+        e = exp(-eta * g)
+        new_p = old_p * e
+        new_m = old_m / e
+        cl[2] = new_p
+        cl[3] = new_m
+        Z += (new_p + new_m) - (old_p + old_m)
+        btree_set(wt, tree, cap, i, fabs(new_p - new_m))
+    return Z
+
+
 cdef class LassoState:
     """The state of an EG± run (HK12 Alg. 2), in the log domain.
 
@@ -163,6 +197,23 @@ cdef class LassoState:
         self.C = 0.0
         self.since_exact = 0
 
+    cdef inline bint upkeep_due(self, double Z) noexcept nogil:
+        """One step done: is an offset move (Z outside [2⁻⁸, 2⁸]) or the exact recomputation
+        (every max(d, 1024) steps) due?"""
+        self.t += 1
+        self.since_exact += 1
+        return Z > 256.0 or Z < 1.0 / 256.0 or (self.since_exact >= self.d
+                                                  and self.since_exact >= 1024)
+
+    cdef void upkeep(self, double C, double Z) noexcept nogil:
+        """Store the loop's C and Z, then move the offset to c + log Z (Z left [2⁻⁸, 2⁸]) or
+        recompute Z exactly at the same offset."""
+        self.C, self.Z = C, Z
+        if Z > 256.0 or Z < 1.0 / 256.0:
+            self.recompute(self.c + log(Z))
+        else:
+            self.recompute(self.c)
+
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
             object q_rows, double eta, long[::1] attributes, object record,
             long n_inner=1, long n_steps=-1):
@@ -186,9 +237,9 @@ cdef class LassoState:
         cdef long* recp = NULL
         cdef const double* xrow
         cdef double* cl
-        cdef long step, row = 0, r, i, j, nnz, a_, seen
-        cdef double phi, s, norm1, g, clip = 1.0 / eta, old_p, old_m, new_p, new_m, y, e
-        cdef double C = self.C, Z = self.Z, c = self.c, B = self.B
+        cdef long step, row = 0, r, j, nnz, seen
+        cdef double phi, s, norm1, clip = 1.0 / eta, y
+        cdef double C = self.C, Z = self.Z, B = self.B
         with rng.bit_generator.lock, nogil:
             for step in range(m):
                 xrow = &X[row, 0]
@@ -214,40 +265,13 @@ cdef class LassoState:
                 else:
                     phi = -y                           # w = 0 (e.g. w_1): fallback
                 attributes[step] = seen
-                for a_ in range(nnz):                  # lines 12-16 on x̃'s coordinates
-                    i = idx[a_]
-                    cl = cells + CELL * i
-                    g = phi * val[a_]                  # line 11: g̃ = φ̃ x̃
-                    if g > clip:                       # line 13: ḡ = clip(g̃, 1/η)
-                        g = clip
-                    elif g < -clip:
-                        g = -clip
-                    old_p = cl[2]
-                    old_m = cl[3]
-                    cl[4] += (old_p - old_m) * (C - cl[5])
-                    cl[5] = C
-                    cl[0] -= eta * g                   # line 14: z⁺ ← z⁺ exp(−η ḡ)
-                    cl[1] += eta * g                   # line 15: z⁻ ← z⁻ exp(+η ḡ)
-                    e = exp(-eta * g)
-                    new_p = old_p * e
-                    new_m = old_m / e
-                    cl[2] = new_p
-                    cl[3] = new_m
-                    Z += (new_p + new_m) - (old_p + old_m)
-                    btree_set(wt, tree, cap, i, fabs(new_p - new_m))
+                Z = eg_update(cells, wt, tree, cap, idx, val, nnz, phi, eta, clip, C, Z)
                 if not isfinite(Z):                    # NaN from an overflowed φ̃ x̃: stop
                     self.failed = self.t + 1
                     break
-                self.t += 1
-                self.since_exact += 1
-                if Z > 256.0 or Z < 1.0 / 256.0:
-                    self.C, self.Z = C, Z
-                    self.recompute(c + log(Z))
-                    C, Z, c = self.C, self.Z, self.c
-                elif self.since_exact >= d and self.since_exact >= 1024:
-                    self.C, self.Z = C, Z
-                    self.recompute(c)
-                    C, Z, c = self.C, self.Z, self.c
+                if self.upkeep_due(Z):
+                    self.upkeep(C, Z)
+                    C, Z = self.C, self.Z
                 row += 1
                 if row == P:
                     row = 0
@@ -276,9 +300,9 @@ cdef class LassoState:
         cdef const double* qp = &qr[0, 0]
         cdef long* recp = NULL
         cdef double* cl
-        cdef long step, r, i, j, nnz, a_, seen
-        cdef double phi, s, norm1, g, clip = 1.0 / eta, old_p, old_m, new_p, new_m, y, e
-        cdef double C = self.C, Z = self.Z, c = self.c, B = self.B
+        cdef long step, r, j, nnz, seen
+        cdef double phi, s, norm1, clip = 1.0 / eta, y
+        cdef double C = self.C, Z = self.Z, B = self.B
         if oracle.d != d:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock, nogil:
@@ -306,40 +330,13 @@ cdef class LassoState:
                 else:
                     phi = -y                           # w = 0 (e.g. w_1): fallback
                 attributes[step] = seen
-                for a_ in range(nnz):                  # lines 12-16 on x̃'s coordinates
-                    i = idx[a_]
-                    cl = cells + CELL * i
-                    g = phi * val[a_]                  # line 11: g̃ = φ̃ x̃
-                    if g > clip:                       # line 13: ḡ = clip(g̃, 1/η)
-                        g = clip
-                    elif g < -clip:
-                        g = -clip
-                    old_p = cl[2]
-                    old_m = cl[3]
-                    cl[4] += (old_p - old_m) * (C - cl[5])
-                    cl[5] = C
-                    cl[0] -= eta * g                   # line 14: z⁺ ← z⁺ exp(−η ḡ)
-                    cl[1] += eta * g                   # line 15: z⁻ ← z⁻ exp(+η ḡ)
-                    e = exp(-eta * g)
-                    new_p = old_p * e
-                    new_m = old_m / e
-                    cl[2] = new_p
-                    cl[3] = new_m
-                    Z += (new_p + new_m) - (old_p + old_m)
-                    btree_set(wt, tree, cap, i, fabs(new_p - new_m))
+                Z = eg_update(cells, wt, tree, cap, idx, val, nnz, phi, eta, clip, C, Z)
                 if not isfinite(Z):                    # NaN from an overflowed φ̃ x̃: stop
                     self.failed = self.t + 1
                     break
-                self.t += 1
-                self.since_exact += 1
-                if Z > 256.0 or Z < 1.0 / 256.0:
-                    self.C, self.Z = C, Z
-                    self.recompute(c + log(Z))
-                    C, Z, c = self.C, self.Z, self.c
-                elif self.since_exact >= d and self.since_exact >= 1024:
-                    self.C, self.Z = C, Z
-                    self.recompute(c)
-                    C, Z, c = self.C, self.Z, self.c
+                if self.upkeep_due(Z):
+                    self.upkeep(C, Z)
+                    C, Z = self.C, self.Z
         self.C, self.Z = C, Z
 
 
