@@ -23,7 +23,7 @@ cdef inline long payload_draw_ptr(const double* table, long n, bitgen_t* bg,
     return <long>table[4 * u + 1]
 
 
-cdef inline long _x_tilde(
+cdef inline long draw_x_tilde(
     bitgen_t* bg, const double* xrow, RowOracle oracle, long d, long k, bint uniform_q,
     const double* q_rows, long* idx, double* val, long* rec,
 ) noexcept nogil:
@@ -60,17 +60,8 @@ cdef inline long draw_data_point(
     bitgen_t* bg, const double* xrow, long d, long k, bint uniform_q, const double* q_rows,
     long* idx, double* val, long* rec,
 ) noexcept nogil:
-    """x̃ of one row ``xrow`` (:func:`_x_tilde`)."""
-    return _x_tilde(bg, xrow, None, d, k, uniform_q, q_rows, idx, val, rec)
-
-
-cdef inline long draw_data_point_oracle(
-    bitgen_t* bg, RowOracle oracle, long d, long k, bint uniform_q, const double* q_rows,
-    long* idx, double* val, long* rec,
-) noexcept nogil:
-    """x̃ of the oracle's current example (:func:`_x_tilde`): the same random numbers, indices
-    and weights as the row path; x_i read through ``oracle.attribute(i)``."""
-    return _x_tilde(bg, NULL, oracle, d, k, uniform_q, q_rows, idx, val, rec)
+    """x̃ of one row ``xrow`` (:func:`draw_x_tilde`)."""
+    return draw_x_tilde(bg, xrow, None, d, k, uniform_q, q_rows, idx, val, rec)
 
 
 cdef inline bint contains(const long* idx, long nnz, long j) noexcept nogil:

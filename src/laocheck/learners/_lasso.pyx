@@ -24,8 +24,7 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (add_seen, btree_build, btree_draw, btree_set, draw_data_point,
-                       draw_data_point_oracle)
+from ._common cimport add_seen, btree_build, btree_draw, btree_set, draw_x_tilde
 
 
 def _aligned(long n):
@@ -219,73 +218,29 @@ cdef class LassoState:
             long n_inner=1, long n_steps=-1):
         """Steps of HK12 Alg. 2 lines 2-17 / KS15 Alg. 3 lines 2-17; the arguments are those
         of ``RidgeState.run`` (j ∝ |w_j| here)."""
-        cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long P = X.shape[0], d = self.d
-        cdef long m = P if n_steps < 0 else n_steps
-        cdef bint uniform_q = q_rows is None
-        cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
-        cdef bint recording = record is not None
-        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
-                                 else record)
-        cdef double* cells = &self.cells[0]
-        cdef double* wt = &self.wt[0]
-        cdef double* tree = &self.tree[0]
-        cdef long cap = self.cap, nblocks = self.nblocks
-        cdef long* idx = &self.idx[0]
-        cdef double* val = &self.val[0]
-        cdef const double* qp = &qr[0, 0]
-        cdef long* recp = NULL
-        cdef const double* xrow
-        cdef double* cl
-        cdef long step, row = 0, r, j, nnz, seen
-        cdef double phi, s, norm1, clip = 1.0 / eta, y
-        cdef double C = self.C, Z = self.Z, B = self.B
-        with rng.bit_generator.lock, nogil:
-            for step in range(m):
-                xrow = &X[row, 0]
-                y = Y[row]
-                s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
-                C += s
-                if recording:
-                    recp = &rec[step, 0]
-                nnz = draw_data_point(bg, xrow, d, k, uniform_q, qp, idx, val, recp)
-                seen = nnz
-                norm1 = s * tree[1]
-                if norm1 > 0.0:                        # line 9: j ∝ |w_j|
-                    phi = 0.0
-                    for r in range(n_inner):
-                        j = btree_draw(bg, wt, tree, cap, nblocks)
-                        # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of z⁺_j − z⁻_j)
-                        cl = cells + CELL * j
-                        phi += xrow[j] if cl[2] > cl[3] else -xrow[j]
-                        if recording:
-                            recp[k + r] = j
-                        seen = add_seen(idx, seen, j)
-                    phi = norm1 * phi / n_inner - y
-                else:
-                    phi = -y                           # w = 0 (e.g. w_1): fallback
-                attributes[step] = seen
-                Z = eg_update(cells, wt, tree, cap, idx, val, nnz, phi, eta, clip, C, Z)
-                if not isfinite(Z):                    # NaN from an overflowed φ̃ x̃: stop
-                    self.failed = self.t + 1
-                    break
-                if self.upkeep_due(Z):
-                    self.upkeep(C, Z)
-                    C, Z = self.C, self.Z
-                row += 1
-                if row == P:
-                    row = 0
-        self.C, self.Z = C, Z
-
+        with rng.bit_generator.lock:
+            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
+                        X.shape[0] if n_steps < 0 else n_steps)
 
     def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
                    long[::1] attributes, object record, long n_inner, long n_steps):
         """``run``'s steps on ``n_steps`` examples drawn by ``oracle`` (see
         ``RidgeState.run_oracle``): x_i read through ``oracle.attribute(i)`` for the chosen
         attributes only, y from ``oracle.y``."""
+        if oracle.d != self.d:
+            raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
+        with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
+            self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
+                        n_steps)
+
+    cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
+                     RowOracle oracle, long k, object q_rows, double eta,
+                     long[::1] attributes, object record, long n_inner, long m) except *:
+        """``m`` steps on the rows of X taken cyclically or, when ``oracle`` is given (X and
+        Y None), on the oracle's examples; the callers hold the generators' locks."""
         cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long d = self.d
-        cdef long m = n_steps
+        cdef bint rows = oracle is None
+        cdef long P = X.shape[0] if rows else 0, d = self.d
         cdef bint uniform_q = q_rows is None
         cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
         cdef bint recording = record is not None
@@ -299,21 +254,24 @@ cdef class LassoState:
         cdef double* val = &self.val[0]
         cdef const double* qp = &qr[0, 0]
         cdef long* recp = NULL
+        cdef const double* xrow = NULL
         cdef double* cl
-        cdef long step, r, j, nnz, seen
-        cdef double phi, s, norm1, clip = 1.0 / eta, y
+        cdef long step, row = 0, r, j, nnz, seen
+        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
-        if oracle.d != d:
-            raise ValueError(f"the oracle has d={oracle.d}, the state d={d}")
-        with rng.bit_generator.lock, oracle.rng.bit_generator.lock, nogil:
+        with nogil:
             for step in range(m):
-                oracle.next_example()
-                y = oracle.y
+                if rows:
+                    xrow = &X[row, 0]
+                    y = Y[row]
+                else:
+                    oracle.next_example()
+                    y = oracle.y
                 s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
                 C += s
                 if recording:
                     recp = &rec[step, 0]
-                nnz = draw_data_point_oracle(bg, oracle, d, k, uniform_q, qp, idx, val, recp)
+                nnz = draw_x_tilde(bg, xrow, oracle, d, k, uniform_q, qp, idx, val, recp)
                 seen = nnz
                 norm1 = s * tree[1]
                 if norm1 > 0.0:                        # line 9: j ∝ |w_j|
@@ -322,7 +280,8 @@ cdef class LassoState:
                         j = btree_draw(bg, wt, tree, cap, nblocks)
                         # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of z⁺_j − z⁻_j)
                         cl = cells + CELL * j
-                        phi += oracle.attribute(j) if cl[2] > cl[3] else -oracle.attribute(j)
+                        xj = xrow[j] if rows else oracle.attribute(j)
+                        phi += xj if cl[2] > cl[3] else -xj
                         if recording:
                             recp[k + r] = j
                         seen = add_seen(idx, seen, j)
@@ -337,6 +296,10 @@ cdef class LassoState:
                 if self.upkeep_due(Z):
                     self.upkeep(C, Z)
                     C, Z = self.C, self.Z
+                if rows:
+                    row += 1
+                    if row == P:
+                        row = 0
         self.C, self.Z = C, Z
 
 

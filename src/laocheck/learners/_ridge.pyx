@@ -28,7 +28,7 @@ from laocheck.estimators._samplers cimport bitgen_of
 from laocheck.data._oracle cimport RowOracle
 
 from ._common cimport (add_seen, btree_build, btree_draw, btree_set, draw_data_point,
-                       draw_data_point_oracle)
+                       draw_x_tilde)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -205,9 +205,30 @@ cdef class RidgeState:
         step (i_1..i_k, then the j's; −1 when w = 0 and no j is drawn) for the reference.
         ``attributes``: (m,) receives the distinct attributes observed at each step.
         """
+        with rng.bit_generator.lock:
+            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
+                        X.shape[0] if n_steps < 0 else n_steps)
+
+    def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
+                   long[::1] attributes, object record, long n_inner, long n_steps):
+        """``run``'s steps on ``n_steps`` examples drawn by ``oracle`` (a
+        :class:`laocheck.data._oracle.RowOracle`): the same learner random numbers, draws and
+        arithmetic, with x_i read through ``oracle.attribute(i)`` for the k + n_inner chosen
+        attributes only and y from ``oracle.y``. O(k + log d) per step plus the oracle's cost."""
+        if oracle.d != self.d:
+            raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
+        with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
+            self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
+                        n_steps)
+
+    cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
+                     RowOracle oracle, long k, object q_rows, double eta,
+                     long[::1] attributes, object record, long n_inner, long m) except *:
+        """``m`` steps on the rows of X taken cyclically or, when ``oracle`` is given (X and
+        Y None), on the oracle's examples; the callers hold the generators' locks."""
         cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long P = X.shape[0], d = self.d
-        cdef long m = P if n_steps < 0 else n_steps
+        cdef bint rows = oracle is None
+        cdef long P = X.shape[0] if rows else 0, d = self.d
         cdef bint uniform_q = q_rows is None
         cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
         cdef bint recording = record is not None
@@ -222,26 +243,30 @@ cdef class RidgeState:
         cdef double* val = &self.val[0]
         cdef const double* qp = &qr[0, 0]
         cdef long* recp = NULL
-        cdef const double* xrow
+        cdef const double* xrow = NULL
         cdef long step, row = 0, r, j, nnz, seen
         cdef double phi, y
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
-        with rng.bit_generator.lock, nogil:
+        with nogil:
             for step in range(m):
-                xrow = &X[row, 0]
-                y = Y[row]
+                if rows:
+                    xrow = &X[row, 0]
+                    y = Y[row]
+                else:
+                    oracle.next_example()
+                    y = oracle.y
                 C += s                                 # w_t enters the average (line 14)
                 if recording:
                     recp = &rec[step, 0]
                 # lines 3-7: x̃ from k draws (payload x_i/(k q_i), merged per index)
-                nnz = draw_data_point(bg, xrow, d, k, uniform_q, qp, idx, val, recp)
+                nnz = draw_x_tilde(bg, xrow, oracle, d, k, uniform_q, qp, idx, val, recp)
                 # lines 8-9: j ∝ w_j² and φ̃ = ‖w‖² x_j / w_j − y (averaged over n_inner j's)
                 seen = nnz
                 if norm_sq > 0.0:
                     phi = 0.0
                     for r in range(n_inner):
                         j = btree_draw(bg, wt, tree, cap, nblocks)
-                        phi += xrow[j] / u[j]
+                        phi += (xrow[j] if rows else oracle.attribute(j)) / u[j]
                         if recording:
                             recp[k + r] = j
                         seen = add_seen(idx, seen, j)
@@ -259,69 +284,10 @@ cdef class RidgeState:
                 if self.upkeep_due(s):
                     self.upkeep(s, C, norm_sq)
                     s, C, norm_sq = self.s, self.C, self.norm_sq
-                row += 1
-                if row == P:
-                    row = 0
-        self.s, self.C, self.norm_sq = s, C, norm_sq
-
-    def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
-                   long[::1] attributes, object record, long n_inner, long n_steps):
-        """``run``'s steps on ``n_steps`` examples drawn by ``oracle`` (a
-        :class:`laocheck.data._oracle.RowOracle`): the same learner random numbers, draws and
-        arithmetic, with x_i read through ``oracle.attribute(i)`` for the k + n_inner chosen
-        attributes only and y from ``oracle.y``. O(k + log d) per step plus the oracle's cost."""
-        cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long d = self.d
-        cdef long m = n_steps
-        cdef bint uniform_q = q_rows is None
-        cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
-        cdef bint recording = record is not None
-        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
-                                 else record)
-        cdef double* u = &self.u[0]
-        cdef double* am = &self.am[0]
-        cdef double* wt = &self.wt[0]
-        cdef double* tree = &self.tree[0]
-        cdef long cap = self.cap, nblocks = self.nblocks
-        cdef long* idx = &self.idx[0]
-        cdef double* val = &self.val[0]
-        cdef const double* qp = &qr[0, 0]
-        cdef long* recp = NULL
-        cdef long step, r, j, nnz, seen
-        cdef double phi, y
-        cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
-        if oracle.d != d:
-            raise ValueError(f"the oracle has d={oracle.d}, the state d={d}")
-        with rng.bit_generator.lock, oracle.rng.bit_generator.lock, nogil:
-            for step in range(m):
-                oracle.next_example()
-                y = oracle.y
-                C += s                                 # w_t enters the average (line 14)
-                if recording:
-                    recp = &rec[step, 0]
-                nnz = draw_data_point_oracle(bg, oracle, d, k, uniform_q, qp, idx, val, recp)
-                seen = nnz
-                if norm_sq > 0.0:
-                    phi = 0.0
-                    for r in range(n_inner):
-                        j = btree_draw(bg, wt, tree, cap, nblocks)
-                        phi += oracle.attribute(j) / u[j]
-                        if recording:
-                            recp[k + r] = j
-                        seen = add_seen(idx, seen, j)
-                    phi = s * norm_sq * phi / n_inner - y
-                else:
-                    phi = -y
-                attributes[step] = seen
-                norm_sq = sparse_step(u, am, wt, tree, cap, idx, val, nnz, eta * phi, s, C,
-                                      norm_sq)
-                if not isfinite(norm_sq):
-                    self.failed = self.t + 1
-                    break
-                s = project_l2(s, norm_sq, B)
-                if self.upkeep_due(s):
-                    self.upkeep(s, C, norm_sq)
-                    s, C, norm_sq = self.s, self.C, self.norm_sq
+                if rows:
+                    row += 1
+                    if row == P:
+                        row = 0
         self.s, self.C, self.norm_sq = s, C, norm_sq
 
     def run_aesvr(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
