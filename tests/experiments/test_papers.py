@@ -148,14 +148,15 @@ def test_ks15_adaptive_small_runs_and_returns_app_a_claims():
     for panel in res.panels:
         assert {c.algorithm: c.learner for c in panel.curves} == {
             "DDAERR": "DDAERR", "Ada DDAERR": "AdaDDAERR", "AERR": "GAERR",
-            "Ada AERR": "AdaAERR", "Online ridge": "OnlineRidge",
+            "Ada AERR": "AdaAERR", "Two-Phased DDAERR": "TwoPhaseDDAERR",
+            "Ada Two-Phased DDAERR": "AdaTwoPhaseDDAERR", "Online ridge": "OnlineRidge",
             "Ada online ridge": "AdaOnlineRidge", "Offline ridge": "OfflineRidge"}
     assert 1 / 64 in res.step_scales and 8.0 in res.step_scales
     fig7 = [c for c in res.claims if c.citation == "KS15 App. A, Fig. 7"]
     fig8 = [c for c in res.claims if c.citation == "KS15 App. A, Fig. 8"]
-    assert len(fig7) == 3 and len(fig8) == 3
+    assert len(fig7) == 4 and len(fig8) == 4
     assert all("of Ada " in c.formal.split("<")[0] for c in fig7)       # adaptive better
-    assert [("of Ada " in c.formal.split("<")[0]) for c in fig8] == [False, False, True]
+    assert [("of Ada " in c.formal.split("<")[0]) for c in fig8] == [False, False, False, True]
     assert all(c.runs == 2 and len(c.counts) == 3 for c in res.claims)
     assert all(c.status == INCONCLUSIVE for c in res.claims)    # 2 runs decide nothing
     assert res.panels[1].attributes_per_example == "k + 1 = 57"          # digits: d = 64

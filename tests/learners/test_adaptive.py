@@ -10,9 +10,10 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from laocheck import InvalidParameterError, checks
 from laocheck.learners import (AERR, AdaAERR, AdaDDAERR, AdaGAERR, AdaOnlineRidge,
-                               adagrad_step)
+                               AdaTwoPhaseDDAERR, TwoPhaseDDAERR, adagrad_step)
 from laocheck.learners.adaptive import ADAGRAD_CONSTANT
-from laocheck.reference.learners import ReplaySource, ada_gaerr
+from laocheck.reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr,
+                                         two_phase_ddaerr)
 
 D, M = 7, 500
 RNG = np.random.default_rng(21)
@@ -122,7 +123,8 @@ def test_budget_k_plus_n_inner_attributes(name, n_inner):
     assert est.draws_.shape == (M, est.k + n_inner) and np.all(est.draws_ >= 0)   # w never 0
 
 
-@pytest.mark.parametrize("name", ["KS15.AdaAERR", "KS15.AdaGAERR", "KS15.AdaDDAERR"])
+@pytest.mark.parametrize("name", ["KS15.AdaAERR", "KS15.AdaGAERR", "KS15.AdaDDAERR",
+                                  "KS15.AdaTwoPhaseDDAERR"])
 def test_catalog_budget_check_passes(name):
     record = checks.run(checks.get(f"{name}.budget"), seed=0, budget="fast", catch=False)
     assert record.status == "PASS", record
@@ -178,17 +180,60 @@ def test_differs_from_the_non_adaptive_learner(name):
     assert np.max(np.abs(plain - w_bar)) > 1e-3
 
 
+# ------------------------------------------------------------------ Two-Phased (KS15 Alg. 2)
+def test_two_phase_is_alg2_phase1_then_adaptive_gaerr_with_line12_q():
+    """Theory variant: the literal KS15 Alg. 2 lines 2-12 (phase 1's estimate, ε, q) followed by
+    the adaptive GAERR with that q and η₀, replayed on the learner's own draws, gives the same
+    w̄ and attribute counts; the non-adaptive Alg. 2 on the same draws does not."""
+    est = AdaTwoPhaseDDAERR(k=2, eta=0.2, m1=100, delta=0.1, random_state=3,
+                            record_draws=True).fit(X_ALL, Y_ALL)
+    assert est.eta_ == 0.2 and est.q_.shape == (D,)
+    w1 = np.full(D, 1.0 / np.sqrt(D))
+    draws = [int(i) for r in (est.phase1_draws_, est.phase2_draws_) for i in np.ravel(r) if i >= 0]
+    want, seen = ada_two_phase_ddaerr(X_ALL, Y_ALL, 2, 1.0, 100, 0.1, 0.2, w1,
+                                      ReplaySource(draws))
+    np.testing.assert_allclose(est.coef_, want, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(est.attributes_per_example_, seen)
+    plain, _ = two_phase_ddaerr(X_ALL, Y_ALL, 2, 1.0, 100, 0.1, w1, ReplaySource(draws))
+    assert np.max(np.abs(plain - est.coef_)) > 1e-3
+
+
+def test_two_phase_q_is_line_12_and_eta0_is_sqrt2_b():
+    """q_i ∝ √(A_i + 13ε/6) with ε = d log(2d/δ)/((k+1)m₁) (KS15 Alg. 2 lines 11-12) from the
+    learner's own phase-1 estimate A; η₀ = √2·B by default (not Thm 3.12's η)."""
+    est = AdaTwoPhaseDDAERR(k=2, B=2.0, m1=100, delta=0.1, random_state=5).fit(X_ALL, Y_ALL)
+    eps = D * np.log(2 * D / 0.1) / (3 * 100)
+    root = np.sqrt(est.moments_ + 13 / 6 * eps)
+    np.testing.assert_allclose(est.q_, root / root.sum(), rtol=1e-15)
+    assert est.eps_ == pytest.approx(eps, rel=1e-15) and est.eta_ == ADAGRAD_CONSTANT * 2.0
+    plain = TwoPhaseDDAERR(k=2, B=2.0, m1=100, delta=0.1, random_state=5).fit(X_ALL, Y_ALL)
+    assert plain.eta_ != est.eta_                               # Thm 3.12's η there
+
+
+def test_two_phase_practical_variant_starts_phase2_at_phase1s_output():
+    """KS15 Sec. 5's practical variant: phase 1 is the adaptive AERR (budget split), phase 2
+    starts at its output, k + 1 attributes per example in both phases."""
+    est = AdaTwoPhaseDDAERR(k=3, variant="practical", m1=150, random_state=2).fit(X_ALL, Y_ALL)
+    first, second = est._state.first, est._state.second
+    assert isinstance(first, AdaAERR) and isinstance(second, AdaGAERR)
+    assert first.k + first.n_inner == 4 and second.k + second.n_inner == 4
+    assert est.attributes_per_example_.shape == (M,) and est.attributes_per_example_.max() <= 4
+    assert np.array_equal(np.asarray(second.initial), first.coef_)
+    assert est.eps_ == 0.0
+
+
 # ------------------------------------------------------------------ scikit-learn
 EXPECTED = {"check_regressors_train": "one pass with B = 1 on standardized data (‖x‖₂ ≈ √d, "
                                       "outside the papers' ‖x‖ <= 1) does not reach R² > 0.5"}
 
 
 def expected_failed_checks(estimator):
-    return EXPECTED if isinstance(estimator, AdaGAERR) else {}
+    return EXPECTED if isinstance(estimator, (AdaGAERR, AdaTwoPhaseDDAERR)) else {}
 
 
 @parametrize_with_checks([AdaAERR(k=2, random_state=0), AdaGAERR(k=2, random_state=0),
-                          AdaDDAERR(k=2, second_moments=0.25, random_state=0), AdaOnlineRidge()],
+                          AdaDDAERR(k=2, second_moments=0.25, random_state=0),
+                          AdaTwoPhaseDDAERR(k=2, random_state=0), AdaOnlineRidge()],
                          expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible(estimator, check):
     name = getattr(check, "func", check).__name__

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, AdaAERR,
-                               AdaDDAERR, AdaGAERR, Baseline, TwoPhaseDDAELR, TwoPhaseDDAERR)
+                               AdaDDAERR, AdaGAERR, AdaTwoPhaseDDAERR, Baseline, TwoPhaseDDAELR,
+                               TwoPhaseDDAERR)
 from laocheck.learners._base import BudgetedLearner, DataPointSampling
 from laocheck.reference.learners import (ReplaySource, aer, aesvr, baseline, gaelr, gaerr,
                                          two_phase_ddaelr, two_phase_ddaerr)
@@ -151,7 +152,7 @@ def test_aesvr_fit_stream_runs_and_equals_fit_on_the_tiled_rows():
 
 
 BUDGETED = [AERR, GAERR, DDAERR, AELR, GAELR, DDAELR, AESVR, AER, Baseline, TwoPhaseDDAERR,
-            TwoPhaseDDAELR, AdaGAERR, AdaAERR, AdaDDAERR]
+            TwoPhaseDDAELR, AdaGAERR, AdaAERR, AdaDDAERR, AdaTwoPhaseDDAERR]
 
 
 @pytest.mark.parametrize("cls", BUDGETED)

@@ -5,9 +5,9 @@ import pytest
 
 from laocheck import InvalidParameterError
 from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, AdaAERR,
-                               AdaDDAERR, AdaGAERR, AdaOnlineRidge, Baseline, OfflineLasso,
-                               OfflineRidge, OnlineLasso, OnlineRidge, TwoPhaseDDAELR,
-                               TwoPhaseDDAERR)
+                               AdaDDAERR, AdaGAERR, AdaOnlineRidge, AdaTwoPhaseDDAERR, Baseline,
+                               OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge,
+                               TwoPhaseDDAELR, TwoPhaseDDAERR)
 
 D = 6
 BUDGETED = {
@@ -20,6 +20,7 @@ BUDGETED = {
     "TwoPhaseDDAELR": lambda **kw: TwoPhaseDDAELR(**kw),
     "AdaAERR": lambda **kw: AdaAERR(**kw), "AdaGAERR": lambda **kw: AdaGAERR(**kw),
     "AdaDDAERR": lambda **kw: AdaDDAERR(second_moments=0.1, **kw),
+    "AdaTwoPhaseDDAERR": lambda **kw: AdaTwoPhaseDDAERR(**kw),
 }
 FULL = {"OnlineRidge": OnlineRidge, "OnlineLasso": OnlineLasso, "OfflineRidge": OfflineRidge,
         "OfflineLasso": OfflineLasso, "AdaOnlineRidge": AdaOnlineRidge}

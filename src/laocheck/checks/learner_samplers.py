@@ -32,8 +32,8 @@ import numpy as np
 
 from .. import learners, stats
 from ..experiments.theorems import learner_specs
-from ..reference.learners import (ReplaySource, ada_gaerr, aer, aesvr, baseline, gaelr, gaerr,
-                                  two_phase_ddaelr, two_phase_ddaerr)
+from ..reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr, aer, aesvr,
+                                  baseline, gaelr, gaerr, two_phase_ddaelr, two_phase_ddaerr)
 from ._registry import Result, Status, register
 
 D = 5
@@ -51,6 +51,8 @@ def _data(rng, m, d=D):
 _Q = np.arange(1, D + 1) / np.arange(1, D + 1).sum()      # GAERR / GAELR's q (non-uniform)
 # KS15 App. A's adaptive variants: GAERR's draws, AdaGrad steps (laocheck.learners.adaptive)
 _ADAPTIVE = ("AdaAERR", "AdaGAERR", "AdaDDAERR")
+# KS15 Alg. 2/4 and App. A's adaptive Alg. 2: phase 1's uniform draws, then q from them
+_TWO_PHASE = ("TwoPhaseDDAERR", "TwoPhaseDDAELR", "AdaTwoPhaseDDAERR")
 
 
 def _cls(learner):
@@ -106,10 +108,12 @@ def _make(cls, algorithm, X, seed, n_total=None):
             # data moves w̄ by up to 8% (measured); at 0.1 by ~1e-15: the replay can then tell
             # a 1e-8 error from rounding
             kw.update(eta=0.1)
-    elif algorithm in ("TwoPhaseDDAERR", "TwoPhaseDDAELR"):
+    elif algorithm in _TWO_PHASE:
         # the box (KS15 Alg. 2/4): phase 1 draws k + 1 uniform attributes per example;
         # "practical" runs AERR/AELR there, whose record mixes in the draws j
         kw.update(k=2, m1=max(20, X.shape[0] // 5), delta=0.1, variant="theory")
+        if algorithm == "AdaTwoPhaseDDAERR":
+            kw.update(eta=0.1)                  # η₀, as the other adaptive learners (above)
     elif algorithm == "AER":
         kw.update(k=4)
     elif algorithm == "AESVR":
@@ -147,6 +151,10 @@ def _replay(algorithm, est, X, y, q):
     if algorithm == "TwoPhaseDDAELR":
         src = ReplaySource(_flat(est.phase1_draws_, est.phase2_draws_))
         return two_phase_ddaelr(X, y, est.k, est.B, est.m1, est.delta, src)
+    if algorithm == "AdaTwoPhaseDDAERR":
+        src = ReplaySource(_flat(est.phase1_draws_, est.phase2_draws_))
+        return ada_two_phase_ddaerr(X, y, est.k, est.B, est.m1, est.delta, est.eta_,
+                                    np.full(d, est.B / np.sqrt(d)), src)
     if algorithm == "Baseline":
         A, v, ybar, seen = baseline(X, y, est.k, ReplaySource(est.draws_.ravel()))
         return (A, v, ybar), seen
@@ -276,7 +284,7 @@ def _two_phase_q(algorithm, X, est):
             counts[i] += 1
             sums[i] += X[t, i] ** 2
     A = np.divide(sums, counts, out=np.zeros(d), where=counts > 0)
-    if algorithm == "TwoPhaseDDAERR":
+    if algorithm in ("TwoPhaseDDAERR", "AdaTwoPhaseDDAERR"):
         eps = d * np.log(2 * d / est.delta) / ((k + 1) * m1)
         r = np.sqrt(A + 13 / 6 * eps)
     else:
@@ -289,7 +297,7 @@ def _inclusion_parts(algorithm, est, X, y):
     d, k = X.shape[1], est.k
     if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR") + _ADAPTIVE:
         return _iid_groups(est.draws_[:, :k], _paper_q(algorithm, X), d, "x_tilde")
-    if algorithm in ("TwoPhaseDDAERR", "TwoPhaseDDAELR"):
+    if algorithm in _TWO_PHASE:
         P1 = np.asarray(est.phase1_draws_)[:est.m1]
         return (_iid_groups(P1, None, d, "phase1")
                 + _iid_groups(np.asarray(est.phase2_draws_)[:, :k],

@@ -6,10 +6,11 @@ So far the ridge family :class:`AERR` (HK12 Alg. 1), :class:`GAERR` (KS15 Alg. 1
 a literal reference in ``laocheck.reference.learners``; and the full-information baselines
 :class:`OnlineRidge`, :class:`OnlineLasso`, :class:`OfflineRidge`, :class:`OfflineLasso`;
 the adaptive (AdaGrad, KS15 App. A eq. (13)) :class:`AdaGAERR`, :class:`AdaAERR`,
-:class:`AdaDDAERR` and :class:`AdaOnlineRidge` (``adaptive.py``, NumPy steps).
+:class:`AdaDDAERR`, :class:`AdaTwoPhaseDDAERR` and :class:`AdaOnlineRidge` (``adaptive.py``,
+NumPy steps).
 """
-from .adaptive import (AdaAERR, AdaDDAERR, AdaGAERR, AdaOnlineRidge, adagrad_step,
-                       adagrad_theory_constant)
+from .adaptive import (AdaAERR, AdaDDAERR, AdaGAERR, AdaOnlineRidge, AdaTwoPhaseDDAERR,
+                       adagrad_step, adagrad_theory_constant)
 from .aer import AER, Baseline, aer_lambda, minimise_quadratic_l1
 from .aesvr import AESVR
 from .full_information import (OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge,
@@ -19,7 +20,8 @@ from .ridge import AERR, DDAERR, GAERR, theory_step_size
 from .two_phase import (TwoPhaseDDAELR, TwoPhaseDDAERR, two_phase_lasso_phase2,
                         two_phase_ridge_phase2)
 
-__all__ = ["AdaAERR", "AdaDDAERR", "AdaGAERR", "AdaOnlineRidge", "adagrad_step",
+__all__ = ["AdaAERR", "AdaDDAERR", "AdaGAERR", "AdaOnlineRidge", "AdaTwoPhaseDDAERR",
+           "adagrad_step",
            "adagrad_theory_constant", "AER", "AELR", "AERR", "AESVR", "Baseline", "aer_lambda", "minimise_quadratic_l1", "DDAELR", "DDAERR", "GAELR", "GAERR", "OfflineLasso",
            "OfflineRidge", "OnlineLasso", "OnlineRidge", "lasso_theory_step_size",
            "project_l1_ball", "theory_step_size", "TwoPhaseDDAELR", "TwoPhaseDDAERR",

@@ -26,8 +26,9 @@ is claimed). laocheck's reading, for every learner here:
   non-adaptive learners.
 
 Learners: :class:`AdaGAERR` (KS15 Alg. 1's estimate with any q), :class:`AdaAERR` (HK12
-Alg. 1's, uniform q), :class:`AdaDDAERR` (KS15 Sec. 3.1's, q ∝ √E[x²], eq. (4)), each
-observing at most k + n_inner attributes per example (k + 1 in the papers' boxes), and the
+Alg. 1's, uniform q), :class:`AdaDDAERR` (KS15 Sec. 3.1's, q ∝ √E[x²], eq. (4)),
+:class:`AdaTwoPhaseDDAERR` (KS15 Alg. 2: phase 1 as printed, then AdaGAERR with line 12's q),
+each observing at most k + n_inner attributes per example (k + 1 in the papers' boxes), and the
 full-information :class:`AdaOnlineRidge` (OGD on the exact gradient with the steps of eq. (13)).
 KS15 App. A's adaptive "offline ERM" is the same constrained minimiser as offline ridge ("both
 perform the same"): :class:`~laocheck.learners.OfflineRidge` serves for both, and no class is
@@ -52,9 +53,10 @@ from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling, check_scale
 from .full_information import _FullInformation
 from .ridge import initial_point
+from .two_phase import _TwoPhase, two_phase_ridge_phase2
 
 __all__ = ["ADAGRAD_CONSTANT", "AdaAERR", "AdaDDAERR", "AdaGAERR", "AdaOnlineRidge",
-           "adagrad_step", "adagrad_theory_constant"]
+           "AdaTwoPhaseDDAERR", "adagrad_step", "adagrad_theory_constant"]
 
 #: η₀ = ADAGRAD_CONSTANT·B for ``eta="theory"``: AdaGrad's D_∞/√2 with D_∞ = 2B (module
 #: docstring).
@@ -295,6 +297,62 @@ class AdaDDAERR(AdaGAERR):
     def _q(self, d):
         m = self._moments(d)
         return np.sqrt(m) / np.sqrt(m).sum()                  # KS15 eq. (4)
+
+
+class AdaTwoPhaseDDAERR(_TwoPhase):
+    """Two-Phased DDAERR (KS15 Alg. 2) with the per-coordinate steps of KS15 eq. (13): the
+    adaptive Two-Phased DDAERR of KS15 App. A, Figs. 7-8.
+
+    Phase 1 is :class:`~laocheck.learners.TwoPhaseDDAERR`'s (Alg. 2 lines 2-10: k + 1 uniform
+    attributes per example estimate A; ``variant="practical"``: KS15 Sec. 5's phase 1, here run
+    by :class:`AdaAERR`, whose output starts phase 2); phase 2 is :class:`AdaGAERR` with Alg. 2
+    line 12's q (q_i ∝ √(A_i + 13ε/6), line 11's ε; ε = 0 in the practical variant, as there)
+    instead of GAERR. ``eta`` is η₀ of eq. (13) in both phases (``"theory"``: √2·B, as every
+    adaptive learner here): Thm 3.12's η is not used, and no theorem is claimed (KS15 App. A
+    states none).
+
+    Parameters and attributes as :class:`~laocheck.learners.TwoPhaseDDAERR`; ``eta_`` is the η₀
+    of phase 2 and ``H_`` Lemma 3.11's H of the estimate (theory variant).
+    """
+
+    spec = LearnerSpec(
+        name="KS15.AdaTwoPhaseDDAERR",
+        citation="KS15 App. A, eq. (13) (on KS15 Alg. 2)",
+        budget=Budget("k + 1", lambda k: k + 1),
+        geometry="l2",
+        estimator="KS15.DDAERR.gradient",
+        notes="adaptive variant; KS15 states no theorem for it",
+    )
+
+    _algorithm = "KS15.AdaTwoPhaseDDAERR"
+
+    def _eta0(self, B):
+        return ADAGRAD_CONSTANT * B if isinstance(self.eta, str) else float(self.eta)
+
+    def _phase1_learner(self, k, B, m1):
+        k_x, n_inner = self._split(k)
+        model = AdaAERR(k=k_x, B=B, eta=self._eta0(B), initial=self.initial, n_total=m1,
+                        random_state=self._rng, record_draws=True)
+        model.n_inner = n_inner
+        return model
+
+    def _phase2_theory(self, A, k, m1, m2, delta, B):
+        q, _, eps, H = two_phase_ridge_phase2(A, k, m1, m2, delta)     # lines 11-12
+        self.H_ = H
+        return q, self._eta0(B), eps
+
+    def _practical_weights(self, A):
+        return np.sqrt(A)                                 # eq. (4) with ε = 0 (KS15 Sec. 5)
+
+    def _phase2_practical_eta(self, A, k2, m2, B):
+        return self._eta0(B)
+
+    def _phase2_learner(self, k2, n_inner, B, q, eta, m2, start):
+        initial = self.initial if start is None else start
+        model = AdaGAERR(k=k2, B=B, eta=eta, q=q, n_inner=n_inner, initial=initial,
+                         n_total=m2, random_state=self._rng, record_draws=self.record_draws)
+        model._allow_zero_q = self.variant == "practical"
+        return model
 
 
 class AdaOnlineRidge(_FullInformation):

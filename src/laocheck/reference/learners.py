@@ -9,7 +9,7 @@ import numpy as np
 
 from .estimators import aesvr_coefficients, cb11_baseline, hk12_aesvr
 
-__all__ = ["ReplaySource", "ada_gaerr", "aer", "aesvr", "baseline", "gaerr", "gaelr", "two_phase_ddaerr",
+__all__ = ["ReplaySource", "ada_gaerr", "ada_two_phase_ddaerr", "aer", "aesvr", "baseline", "gaerr", "gaelr", "two_phase_ddaerr",
            "two_phase_ddaelr"]
 
 
@@ -317,6 +317,19 @@ def two_phase_ddaerr(X, Y, k, B, m1, delta, w1, src):
               np.sqrt(k / (m2 * (2 * H + 2 * np.sqrt(5 / 3) * d * np.sqrt(H)
                                  * np.sqrt(d * np.log(2 * d / delta) / ((k + 1) * m1)) + k))))
     w_bar, seen2 = gaerr(X[m1:], Y[m1:], k, B, eta, w1, src, q=q)        # 12: run GAERR
+    return w_bar, np.concatenate([seen1, seen2])
+
+
+def ada_two_phase_ddaerr(X, Y, k, B, m1, delta, eta0, w1, src):
+    """KS15 App. A on KS15 Alg. 2: lines 2-12 as printed (phase 1's estimate A, ε, q), then
+    :func:`ada_gaerr` with q and η₀ in place of GAERR (``laocheck.learners.AdaTwoPhaseDDAERR``,
+    theory variant). Returns w̄ and the attributes seen per step."""
+    X = np.asarray(X, dtype=float)
+    d = X.shape[1]
+    A, seen1 = _phase1_moments(X, k, m1, src)
+    eps = d * np.log(2 * d / delta) / ((k + 1) * m1)                     # 11: ε
+    q = np.sqrt(A + 13 / 6 * eps) / np.sum(np.sqrt(A + 13 / 6 * eps))   # 12: q_i
+    w_bar, seen2 = ada_gaerr(X[m1:], Y[m1:], k, B, eta0, w1, src, q=q)   # 12: run (Ada)GAERR
     return w_bar, np.concatenate([seen1, seen2])
 
 
