@@ -271,7 +271,12 @@ def test_sigterm_with_two_jobs_shuts_the_workers_down_cleanly(tmp_path):
         if len(children) >= 2:
             break
         time.sleep(0.5)
-    time.sleep(2)
+    log = tmp_path / "v.results.jsonl"                 # ... and for a first finished check
+    while time.monotonic() < deadline and proc.poll() is None:
+        if log.exists() and log.read_text().count("\n") >= 1:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be terminated"
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 143, err
