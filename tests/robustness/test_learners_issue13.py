@@ -175,6 +175,7 @@ def test_projection_reached_through_baseline_and_offline_lasso():
     (lambda: TwoPhaseDDAERR(k=2), 1e307, 1.0, "X"),
     (lambda: GAELR(k=2, eta=0.1), 1.0, 1e200, "y"),
 ])
+@pytest.mark.filterwarnings("error::RuntimeWarning")      # refused cleanly, no warning first
 def test_no_silent_nan_coefficients(make, X_scale, y_scale, name):
     with pytest.raises(ValueError, match=f"`{name}`"):
         make().fit(SIGNS * X_scale, SIGNS[:, 0] * y_scale)
