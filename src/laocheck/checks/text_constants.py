@@ -10,8 +10,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import sympy as sp
 
+from ..reference.estimators import cb11_aer, hk12_gradient
+from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
 from ._proofs import sympy_zero
 from ._registry import Result, Status, register
@@ -396,3 +399,247 @@ def check_ks15_text_ridge_m1_regime(ctx):
     ok = sympy_zero(at_star - 4 * N) and bool(decreasing) and \
         sympy_zero(4 * (N + k) - (4 * N + k) - 3 * k)
     return _verdict(ok, {"inner_square_at_threshold": str(at_star)})
+
+
+# --- HK12 Sec. 2.3 and 3 (AERR, AELR) -----------------------------------------------------------
+
+@register("HK12.Sec3.text_k_plus_1", citation="HK12 Sec. 3 (“For convenience, we show algorithms "
+          "that use k+1 attributes of each instance, for k >= 1”)",
+          statement="one step of AERR (Alg. 1 lines 3-10) and of AELR (Alg. 2 lines 4-11) observes "
+          "at most k + 1 attributes of x_t, and exactly k + 1 on some draw when d >= k + 1",
+          assumptions="k >= 1, w_t != 0", method="exact enumeration of every draw of the literal "
+          "boxes (laocheck.reference.estimators.hk12_gradient, Fractions) at d = 3, k = 1, 2 and "
+          "d = 2, k = 2 (k + 1 > d); the largest observed set", delta=0.0, detectable=0.0)
+def check_hk12_text_k_plus_1(ctx):
+    """HK12 Sec. 3: the k + 1 attributes per example of AERR and AELR."""
+    figs, ok = {}, True
+    for d_, k_ in ((3, 1), (3, 2), (2, 2)):
+        x = np.array([Fraction(i + 1, d_ + 1) for i in range(d_)], dtype=object)
+        w = np.array([Fraction(1, 2)] + [Fraction(-1, 3)] * (d_ - 1), dtype=object)
+        for lasso in (False, True):
+            dist = enumerate_outcomes(lambda src: hk12_gradient(w, x, Fraction(1, 5), k_, src,
+                                                                lasso=lasso)[1])
+            largest = max(len(s) for _p, s in dist)
+            figs[f"{'AELR' if lasso else 'AERR'}_d={d_}_k={k_}"] = largest
+            ok &= largest == min(k_ + 1, d_)
+    return _verdict(ok, figs)
+
+
+@register("HK12.Sec2.3.text_rates", citation="HK12 Sec. 2.3 (“we prove the risk bound … "
+          "O(B²√(d/(km))) … for our Lasso regression algorithm … O(B²√(d log d/(km)))”)",
+          statement="Thm 3.1's 4B²√(2d/(km)) is O(B²√(d/(km))) (constant 4√2) and Thm 3.4's "
+          "4B²√(10d log 2d/(km)) is O(B²√(d log d/(km))) (at most 8√5 for d >= 2)",
+          assumptions="d >= 2 for the Lasso rate (log d = 0 at d = 1)",
+          method="sympy: the ratios; log 2d/log d = 1 + log 2/log d <= 2 for d >= 2, decreasing",
+          delta=0.0, detectable=0.0)
+def check_hk12_text_rates(ctx):
+    """HK12 Sec. 2.3: the orders of Theorems 3.1 and 3.4."""
+    r1 = sp.simplify(4 * B ** 2 * sp.sqrt(2 * d / (k * m)) / (B ** 2 * sp.sqrt(d / (k * m))))
+    r2 = sp.simplify(4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m))
+                     / (B ** 2 * sp.sqrt(d * sp.log(d) / (k * m))))
+    at2 = sp.simplify(r2.subs(d, 2))
+    decreasing = bool(sp.simplify(sp.diff(sp.log(2 * d) / sp.log(d), d)
+                                  + sp.log(2) / (d * sp.log(d) ** 2)) == 0)
+    ok = sympy_zero(r1 - 4 * sp.sqrt(2)) and sympy_zero(at2 - 8 * sp.sqrt(5)) and decreasing
+    return _verdict(ok, {"ridge_constant": str(r1), "lasso_ratio": str(r2),
+                         "lasso_ratio_at_d=2": str(at2)})
+
+
+@register("HK12.Thm2.2.text_tight", citation="HK12 Sec. 2.2 (after Thm 2.2: “Our algorithm for LAO "
+          "Ridge regression (see section 3) imply this lower bound to be tight up to constants”)",
+          statement="Thm 3.1 reaches excess risk ε with m = 32B⁴d/(kε²) examples, a constant (32 at "
+          "B = 1, Thm 2.2's ‖w*‖₂ <= 1, |y| = 1) times Thm 2.2's Ω(d/(kε²))",
+          assumptions="B = 1 (Thm 2.2's class)", method="sympy: solve 4B²√(2d/(km)) = ε for m",
+          delta=0.0, detectable=0.0)
+def check_hk12_text_tight(ctx):
+    """HK12 Sec. 2.2: Theorem 3.1's sample size against the lower bound of Theorem 2.2."""
+    e = sp.symbols("epsilon", positive=True)
+    m_star = sp.solve(sp.Eq(4 * B ** 2 * sp.sqrt(2 * d / (k * m)), e), m)[0]
+    ratio = sp.simplify(m_star.subs(B, 1) / (d / (k * e ** 2)))
+    ok = sympy_zero(m_star - 32 * B ** 4 * d / (k * e ** 2)) and ratio.free_symbols == set()
+    return _verdict(ok, {"m": str(m_star), "ratio_at_B=1": str(ratio)})
+
+
+# --- CB11 Sec. 6 (AER and Thm 12) ---------------------------------------------------------------
+
+@register("CB11.Sec6.text_pegasos_update", citation="CB11 Sec. 6 (“w <- w − (1/(λt))∇g(w). This "
+          "can be rewritten as w <- (1 − 1/t)w − (1/(λt))∇ℓ(w)”; “the right-hand side of (10) is "
+          "w − (1/(λt))∇f for the function f(w) = (λ/2)‖w‖² + 2(ŷ − y)⟨v, w⟩ (12)”)",
+          statement="w − (1/(λt))(λw + ∇ℓ(w)) = (1 − 1/t)w − (1/(λt))∇ℓ(w), and the right-hand side "
+          "of (10), (1 − 1/t)w − (1/(λt))2(ŷ − y)v, is w − (1/(λt))∇f(w) for f of (12)",
+          assumptions="λ > 0, t >= 1", method="sympy (d = 3 symbolic coordinates; ∇f by "
+          "differentiation of (12))", delta=0.0, detectable=0.0)
+def check_cb11_text_pegasos(ctx):
+    """CB11 Sec. 6: the two rewritings of the Pegasos step."""
+    t, yh, yy = sp.symbols("t yhat y", real=True)
+    w = sp.Matrix(sp.symbols("w1:4", real=True))
+    v = sp.Matrix(sp.symbols("v1:4", real=True))
+    gl = sp.Matrix(sp.symbols("g1:4", real=True))                   # ∇ℓ(w), any vector
+    ok1 = (w - (lam * w + gl) / (lam * t) - ((1 - 1 / t) * w - gl / (lam * t))).applyfunc(
+        sp.simplify) == sp.zeros(3, 1)
+    f = lam / 2 * (w.T * w)[0] + 2 * (yh - yy) * (v.T * w)[0]
+    grad = sp.Matrix([sp.diff(f, wi) for wi in w])
+    ok2 = ((1 - 1 / t) * w - 2 * (yh - yy) * v / (lam * t) - (w - grad / (lam * t))).applyfunc(
+        sp.simplify) == sp.zeros(3, 1)
+    return _verdict(ok1 and ok2, {"pegasos_rewriting": ok1, "eq10_is_gradient_step_of_eq12": ok2})
+
+
+@register("CB11.Sec6.text_gradient_magnitude", citation="CB11 Sec. 6 (“the magnitude of each "
+          "element of the gradient estimate is order of d‖w‖₁”)",
+          statement="every entry of ∇̃ℓ(w) = 2(ŷ − y)v (eq. (6)-(8), Fig. 2) is at most "
+          "(4d/k)(‖w‖₁ + |y|) in absolute value, and the bound is attained",
+          assumptions="‖x‖∞ <= 1, k even", method="exact enumeration (Fractions) of every draw of "
+          "the literal Fig. 2 estimate (laocheck.reference.estimators.cb11_aer) on seeded "
+          "rational instances, d <= 4, k in {2, 4}; worst ratio, and equality at x = (1, …, 1), "
+          "w >= 0, y = −‖w‖₁", delta=0.0, detectable=0.0)
+def check_cb11_text_magnitude(ctx):
+    """CB11 Sec. 6: the gradient estimate's entries are O(d‖w‖₁) (with |y| <= B)."""
+    rng = ctx.rng
+    worst = Fraction(0)
+    for _ in range(ctx.n(6, 60)):
+        d_ = int(rng.integers(2, 5))
+        k_ = int(rng.choice([2, 4])) if d_ >= 2 else 2
+        k_ = min(k_, 2 * (d_ // 2)) or 2
+        x = np.array([Fraction(int(v), 4) for v in rng.integers(-4, 5, size=d_)], dtype=object)
+        w = np.array([Fraction(int(v), 4) for v in rng.integers(-4, 5, size=d_)], dtype=object)
+        y = Fraction(int(rng.integers(-4, 5)), 4)
+        dist = enumerate_outcomes(lambda src: cb11_aer(w, x, y, k_, src)[0])
+        bound = Fraction(4 * d_, k_) * (sum(abs(v) for v in w) + abs(y))
+        if bound == 0:
+            continue
+        worst = max(worst, max(max(abs(g) for g in gv) for _p, gv in dist) / bound)
+    xe = np.array([Fraction(1)] * 4, dtype=object)
+    we = np.array([Fraction(1, 4)] * 4, dtype=object)
+    dist = enumerate_outcomes(lambda src: cb11_aer(we, xe, Fraction(-1), 2, src)[0])
+    tight = max(max(abs(g) for g in gv) for _p, gv in dist) / (Fraction(4 * 4, 2) * 2)
+    ok = worst <= 1 and tight == 1
+    return _verdict(ok, {"worst_ratio": str(worst), "ratio_at_equality_instance": str(tight)})
+
+
+@register("CB11.Thm12.text_vs_baseline", citation="CB11 Sec. 6 (after Thm 12: “the bound for AER is "
+          "much better than the bound for Baseline: ignoring logarithmic factors, instead of "
+          "quadratic dependence on d, we have only linear dependence on d”)",
+          statement="Thm 6's c(dB/k)²√(ln(d/δ)/m) over Thm 12's cdB²√(ln(m/δ)/(km)) (same c) is "
+          "(d/k^{3/2})·√(ln(d/δ)/ln(m/δ)): d² against d, and the Baseline's bound is the larger one "
+          "up to logarithms whenever d > k^{3/2}", assumptions="the same constant c in both "
+          "(as the text's comparison takes it); ignoring logarithmic factors",
+          method="sympy: the ratio and its degrees in d", delta=0.0, detectable=0.0)
+def check_cb11_text_vs_baseline(ctx):
+    """CB11 Sec. 6: AER's bound is linear in d, the Baseline's quadratic."""
+    c, ld, lm = sp.symbols("c l_d l_m", positive=True)       # ln(d/δ), ln(m/δ)
+    thm6 = c * (d * B / k) ** 2 * sp.sqrt(ld / m)
+    thm12 = c * d * B ** 2 * sp.sqrt(lm / (k * m))
+    ratio = sp.simplify(thm6 / thm12)
+    deg6 = sp.degree(sp.simplify(thm6 / (c * B ** 2 * sp.sqrt(ld / m) / k ** 2)), d)
+    deg12 = sp.degree(sp.simplify(thm12 / (c * B ** 2 * sp.sqrt(lm / (k * m)))), d)
+    ok = sympy_zero(ratio - d / k ** sp.Rational(3, 2) * sp.sqrt(ld / lm)) and deg6 == 2 and deg12 == 1
+    return _verdict(ok, {"thm6_over_thm12": str(ratio), "degree_in_d": {"Thm6": int(deg6),
+                                                                         "Thm12": int(deg12)}})
+
+
+@register("CB11.Thm12.text_footnote4", citation="CB11 Sec. 6, footnote 4 (“when d = k we still do "
+          "not recover the full information bound. However, it is possible to improve the "
+          "analysis and replace the factor d/√k with a factor d(max_t ‖x_t‖₂)/k”)",
+          statement="at d = k the factor d/√k is √d (not a constant: the full-information Lasso "
+          "bound (2) has none); the factor d·max‖x_t‖₂/k is at most √d·(d/k) (‖x‖∞ <= 1), equal "
+          "to d/√k·√(d/k), so it improves on d/√k exactly when max‖x_t‖₂ < √k, and at d = k it "
+          "is max‖x_t‖₂ (a constant when ‖x‖₂ is bounded)", assumptions="‖x‖∞ <= 1",
+          method="sympy", delta=0.0, detectable=0.0)
+def check_cb11_text_footnote4(ctx):
+    """CB11 footnote 4: the two factors at d = k."""
+    X2 = sp.symbols("X", positive=True)                      # max_t ‖x_t‖₂ <= √d
+    old, new = d / sp.sqrt(k), d * X2 / k
+    ok = sympy_zero(old.subs(k, d) - sp.sqrt(d)) and sympy_zero(new.subs(k, d) - X2) and \
+        sympy_zero(new.subs(X2, sp.sqrt(d)) - old * sp.sqrt(d / k)) and \
+        sympy_zero(sp.solve(sp.Eq(new, old), X2)[0] - sp.sqrt(k))
+    return _verdict(ok, {"old_at_d=k": str(old.subs(k, d)), "new_at_d=k": str(new.subs(k, d)),
+                         "new_below_old_iff_X_below": "sqrt(k)"})
+
+
+# --- KS15 Sec. 3.2, 3.3, 4.2: the phase-1 length conditions (“m₁ ≫ …”) ---------------------------
+
+_r, _N, _Lg = sp.symbols("r N L", positive=True)             # r = m₁/threshold, N = ‖E[x²]‖, L = log(2d/δ)
+
+
+def _tends_to_zero(expr):
+    return sp.limit(expr, _r, sp.oo) == 0
+
+
+@register("KS15.Thm3.6.text_m1_gg", citation="KS15 Sec. 3.2 (after Thm 3.6: “as m₁ increases, the "
+          "expected risk bound turns to O((B²/√(km₂))√(N + d√N√(d log(2d/δ)/((k+1)m₁)) + k)). "
+          "Therefore, if m₁ ≫ dN log(2d/δ)/(k+1), we achieve an improvement over the AERR "
+          "algorithm”, N = ‖E_D[x²]‖_{1/2})",
+          statement="at m₁ = r·dN log(2d/δ)/(k+1) the m₁-dependent term of Thm 3.6's bound, "
+          "2√(5/3)·d√N√(d log(2d/δ)/((k+1)m₁)) (in units of 1/k inside the root), divided by AERR's "
+          "d, is 2√(5/3)/√r: o(d) iff r -> ∞, so the bound is then O((B²/√(km₂))√(N + k)) "
+          "(< AERR's √d when N, k ≪ d); at r = 1 it is of AERR's order (the condition is needed)",
+          assumptions="δ in (0, 1), N > 0", method="sympy: substitution m₁ = r·threshold, "
+          "simplification to a function of r alone, limit r -> ∞", delta=0.0, detectable=0.0)
+def check_ks15_thm36_m1_gg(ctx):
+    """KS15 Sec. 3.2: the phase-1 length for an improvement over AERR (Thm 3.6)."""
+    m1 = sp.symbols("m_1", positive=True)
+    term = 2 * sp.sqrt(sp.Rational(5, 3)) * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1))
+    rel = sp.simplify(term.subs(m1, _r * d * _N * _Lg / (k + 1)) / d)
+    ok = rel.free_symbols == {_r} and _tends_to_zero(rel) and \
+        sympy_zero(rel - 2 * sp.sqrt(sp.Rational(5, 3)) / sp.sqrt(_r))
+    return _verdict(ok, {"term_over_d": str(rel), "at_r=1": float(rel.subs(_r, 1))})
+
+
+@register("KS15.Thm3.6.text_m1_regime", citation="KS15 Sec. 3.2 (after Thm 3.6: “If m₁ >= "
+          "d³ log(2d/δ)/((k+1)‖E_D[x²]‖_{1/2}), the bound becomes O((B²/√(km₂))√(‖E_D[x²]‖_{1/2} "
+          "+ k))”)", statement="for m₁ >= d³ log(2d/δ)/((k+1)N), Thm 3.6's bound (4B²/√m₂)√((2/k)N "
+          "+ (2/k)√(5/3)d√N√(d log(2d/δ)/((k+1)m₁)) + 1) is at most (2 + 2√(5/3))^{1/2}·"
+          "(4B²/√(km₂))√(N + k)", assumptions="δ in (0, 1), N > 0",
+          method="sympy: at m₁ = r·threshold (r >= 1) the middle term is 2√(5/3)N/√r; the squared "
+          "ratio is <= 2 + 2√(5/3)", delta=0.0, detectable=0.0)
+def check_ks15_thm36_m1_regime(ctx):
+    """KS15 Sec. 3.2: the large-m₁ regime of Theorem 3.6."""
+    m1 = sp.symbols("m_1", positive=True)
+    c = 2 * sp.sqrt(sp.Rational(5, 3))
+    inner = 2 * _N + c * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1)) + k   # k·(…) in Thm 3.6
+    at = sp.simplify(inner.subs(m1, _r * d ** 3 * _Lg / ((k + 1) * _N)))
+    ok_form = sympy_zero(at - (2 * _N + c * _N / sp.sqrt(_r) + k))
+    # (2 + c)(N + k) − (2N + cN/√r + k) = cN(1 − 1/√r) + (1 + c)k >= 0 for r >= 1
+    s = sp.symbols("s", nonnegative=True)                     # r = (1 + s)²
+    gap = sp.simplify(((2 + c) * (_N + k) - at).subs(_r, (1 + s) ** 2))
+    ok_gap = sympy_zero(gap - (c * _N * s / (1 + s) + (1 + c) * k))
+    return _verdict(ok_form and ok_gap, {"inner_at_r": str(at), "constant_squared": str(2 + c)})
+
+
+@register("KS15.Thm3.12.text_m1_gg", citation="KS15 Sec. 3.3 (after Thm 3.12: “as m₁ increases, the "
+          "expected risk bound turns to O((B²/√(km₂))√((√N + d√(d log(2d/δ)/((k+1)m₁)))² + k)). "
+          "Therefore, if m₁ ≫ d² log(2d/δ)/(k+1), we achieve an improvement over the AERR "
+          "algorithm”, N = ‖E_D[x²]‖_{1/2})",
+          statement="at m₁ = r·d² log(2d/δ)/(k+1), Thm 3.12's (√N + d√(2d log(2d/δ)/((k+1)m₁)))² "
+          "divided by AERR's d is (√(N/d) + √(2/r))²: it tends to N/d (< 1, the improvement) iff "
+          "r -> ∞, and is >= 2 at r = 1 (no improvement: the condition is needed)",
+          assumptions="δ in (0, 1), 0 < N <= d", method="sympy: substitution, simplification to "
+          "a function of r and N/d, limit r -> ∞", delta=0.0, detectable=0.0)
+def check_ks15_thm312_m1_gg(ctx):
+    """KS15 Sec. 3.3: the phase-1 length for an improvement over AERR (Thm 3.12)."""
+    m1, u = sp.symbols("m_1 u", positive=True)                # u = N/d
+    sq = (sp.sqrt(_N) + d * sp.sqrt(2 * d * _Lg / ((k + 1) * m1))) ** 2
+    rel = sp.simplify((sq.subs(m1, _r * d ** 2 * _Lg / (k + 1)) / d).subs(_N, u * d))
+    target = (sp.sqrt(u) + sp.sqrt(2 / _r)) ** 2
+    ok = sympy_zero(rel - target) and sympy_zero(sp.limit(rel, _r, sp.oo) - u) and \
+        sympy_zero(sp.expand(target.subs(_r, 1)) - (u + 2 * sp.sqrt(2 * u) + 2))
+    return _verdict(ok, {"ratio_to_d": str(rel), "limit": "N/d"})
+
+
+@register("KS15.Thm4.7.text_m1_gg", citation="KS15 Sec. 4.2 (after Thm 4.7: “as m₁ increases, the "
+          "expected risk bound becomes O((B²/√(km₂))√((‖E_D[x²]‖₁ + d² log(2d/δ)/((k+1)m₁) + k) "
+          "log d)). Therefore, if m₁ ≫ d log(2d/δ)/(k+1), we achieve an improvement over the AELR "
+          "algorithm”)", statement="at m₁ = r·d log(2d/δ)/(k+1) (r >= 1, so ε < 1), Thm 4.7's "
+          "m₁-dependent term (88/3)dε with ε = d log(2d/δ)/((k+1)m₁), divided by AELR's d, is "
+          "(88/3)/r: o(d) iff r -> ∞, and of AELR's order at r = 1 (the condition is needed)",
+          assumptions="δ in (0, 1)", method="sympy: substitution and limit", delta=0.0,
+          detectable=0.0)
+def check_ks15_thm47_m1_gg(ctx):
+    """KS15 Sec. 4.2: the phase-1 length for an improvement over AELR (Thm 4.7)."""
+    m1 = sp.symbols("m_1", positive=True)
+    eps_ = d * _Lg / ((k + 1) * m1)
+    rel = sp.simplify((sp.Rational(88, 3) * d * eps_).subs(m1, _r * d * _Lg / (k + 1)) / d)
+    text_term = sp.simplify((d ** 2 * _Lg / ((k + 1) * m1)).subs(m1, _r * d * _Lg / (k + 1)) / d)
+    ok = sympy_zero(rel - sp.Rational(88, 3) / _r) and _tends_to_zero(rel) and \
+        sympy_zero(text_term - 1 / _r)
+    return _verdict(ok, {"term_over_d": str(rel), "text_term_over_d": str(text_term)})
