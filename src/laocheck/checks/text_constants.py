@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
+from .. import bounds
 from ..reference.estimators import cb11_aer, hk12_gradient
 from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
@@ -643,3 +644,35 @@ def check_ks15_thm47_m1_gg(ctx):
     ok = sympy_zero(rel - sp.Rational(88, 3) / _r) and _tends_to_zero(rel) and \
         sympy_zero(text_term - 1 / _r)
     return _verdict(ok, {"term_over_d": str(rel), "text_term_over_d": str(text_term)})
+
+
+@register("KS15.Thm3.6.text_vs_aerr", citation="KS15 Sec. 3.2 and 3.3 (after Thm 3.6 and Thm 3.12: "
+          "“With probability 1 over the first phase, regardless of the value of m₁, the expected "
+          "risk bound is at most O((B²/√(km₂))√d), which is the same bound of the AERR algorithm "
+          "… up to a constant factor”) and Sec. 4.2 (after Thm 4.7: O((B²/√(km₂))√(d log d)), "
+          "“the same bound of the AELR algorithm”)",
+          statement="the probability-1 bounds 4B²√(6d/(km₂)) (Thm 3.6, Thm 3.12) and "
+          "61B²√(d log 2d/(km₂)) (Thm 4.7) are the AERR bound 4B²√(2d/(km₂)) (HK12 Thm 3.1 on the "
+          "m₂ examples of phase 2) times √3 and the AELR bound 4B²√(10d log 2d/(km₂)) (HK12 "
+          "Thm 3.4) times 61/(4√10) ≈ 4.82: constant factors", assumptions="the bounds as "
+          "registered in laocheck.bounds (KS15.Thm3.6.bound_as, KS15.Thm3.12.bound_as, "
+          "KS15.Thm4.7.bound_as, HK12.Thm3.1.bound, HK12.Thm3.4.bound)",
+          method="sympy: the ratios, with m = m₂", delta=0.0, detectable=0.0)
+def check_ks15_text_vs_aerr(ctx):
+    """KS15 Sec. 3.2, 3.3, 4.2: the two-phase learners are never worse than AERR / AELR."""
+    FF = bounds.FORMULAS
+
+    def expr(id_):
+        e = FF[id_].expr
+        return e.subs({s: sp.Symbol(s.name, positive=True) for s in e.free_symbols})
+
+    m2 = sp.Symbol("m2", positive=True)
+    aerr = expr("HK12.Thm3.1.bound").subs(sp.Symbol("m", positive=True), m2)
+    aelr = expr("HK12.Thm3.4.bound").subs(sp.Symbol("m", positive=True), m2)
+    ratios = {"Thm3.6": sp.simplify(expr("KS15.Thm3.6.bound_as") / aerr),
+              "Thm3.12": sp.simplify(expr("KS15.Thm3.12.bound_as") / aerr),
+              "Thm4.7": sp.simplify(expr("KS15.Thm4.7.bound_as") / aelr)}
+    ok = sympy_zero(ratios["Thm3.6"] - sp.sqrt(3)) and sympy_zero(ratios["Thm3.12"] - sp.sqrt(3)) \
+        and sympy_zero(ratios["Thm4.7"] - sp.Rational(61, 4) / sp.sqrt(10))
+    return _verdict(ok, {k_: str(v) for k_, v in ratios.items()} |
+                    {"Thm4.7_float": float(ratios["Thm4.7"])})
