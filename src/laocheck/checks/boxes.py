@@ -694,13 +694,14 @@ _P3_KERNEL = ("exact law of the box's lines (Fractions, enumerated; orders with 
           "2 log₂ N) in the GenEst kernel", statement="the kernel's averaged factors are means of "
           "exactly N = ⌈4B²⌉ draws, and it takes the single-draw branch exactly for n <= 2 log₂ N",
           assumptions="w ≠ 0", method=_P3_KERNEL + "; B = 1/2 (4B² = 1, N = 1, only n = 0 is "
-          "'small'; a_3 = 1) and B = 3/4 (N = 3, 2 log₂ 3 ≈ 3.17: a_3 = a_4 = 1 on both sides of "
-          "the threshold); a wrong N or threshold gives impossible values",
+          "'small'; a_3 = 1) and B = 7/10 (4B² = 1.96, N = 2, 2 log₂ 2 = 2: a_2 = a_3 = 1 on both "
+          "sides of the threshold); a wrong N (a floor for the ceiling) or threshold gives "
+          "impossible values",
           delta=DEFAULT_DELTA, detectable="an impossible draw, or a category off (figures)")
 def check_proc3_line1_kernel(ctx):
     """HK12 Procedure 3 lines 1 and 3 in the kernel."""
     return _genest_kernel_check(ctx, [(F(1, 2), [F(0)] * 3 + [F(1)]),
-                                      (F(3, 4), [F(0)] * 3 + [F(1), F(1)])], "line 1")
+                                      (F(7, 10), [F(0)] * 2 + [F(1), F(1)])], "line 1")
 
 
 @register("HK12.Proc3.lines4-6.kernel", citation="HK12 Proc. 3 lines 2, 4-6 and 14 (n <= 2 log₂ N) "

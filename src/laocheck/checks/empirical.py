@@ -339,7 +339,7 @@ def check_cb11_thm12_high_probability(ctx):
     """CB11 Thm 12's high-probability bound: the fraction of AER runs above it, against δ_thm."""
     F = bounds.FORMULAS
     d, k, m, B = 4, 2, 4000, 1.0
-    R = 10000 if ctx.full else 1000
+    R = 10000 if ctx.full else 800
     lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
     bound = F["CB11.Thm12.bound_proof"](d=d, k=k, m=m, B=B, delta=_HP_DELTA_THM)
     dist = CB11HardInstance(d, 1 / 32)
