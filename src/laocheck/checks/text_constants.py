@@ -676,3 +676,40 @@ def check_ks15_text_vs_aerr(ctx):
         and sympy_zero(ratios["Thm4.7"] - sp.Rational(61, 4) / sp.sqrt(10))
     return _verdict(ok, {k_: str(v) for k_, v in ratios.items()} |
                     {"Thm4.7_float": float(ratios["Thm4.7"])})
+
+
+# --- CB11 Sec. 5 (Baseline) ---------------------------------------------------------------------
+
+@register("CB11.Thm6.text_factor_d4", citation="CB11 Sec. 5 (after Thm 6: “to overcome the extra "
+          "factor (d/k)² in the bound, which does not appear in the full information bound given "
+          "in (2), we need to increase m by a factor of (d/k)⁴”)",
+          statement="solving Thm 6's c(dB/k)²√(ln(d/δ)/m) = ε and eq. (2)'s cB²√(ln(d/δ)/m) = ε "
+          "for m: the ratio of the two sample sizes is (d/k)⁴", assumptions="the same constant c "
+          "in both (as the text's comparison takes it)", method="sympy: solve for m, ratio",
+          delta=0.0, detectable=0.0)
+def check_cb11_text_factor_d4(ctx):
+    """CB11 Sec. 5: the Baseline's sample-size overhead."""
+    c, e, ld = sp.symbols("c epsilon l_d", positive=True)          # l_d = ln(d/δ)
+    m_base = sp.solve(sp.Eq(c * (d * B / k) ** 2 * sp.sqrt(ld / m), e), m)[0]
+    m_lasso = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(ld / m), e), m)[0]
+    ratio = sp.simplify(m_base / m_lasso)
+    return _verdict(sympy_zero(ratio - (d / k) ** 4), {"ratio": str(ratio)})
+
+
+@register("CB11.Lemma4.text_constants", citation="CB11 Lemma 4 (proof: “|(a − y)² − (b − y)²| <= "
+          "|a − b||a + b − 2y|. Hence, L_max <= max_{a,b,y} |a + b − 2y| = 4B … ℓ_max = "
+          "max_{a,y} (a − y)² = 4B²”)",
+          statement="(a − y)² − (b − y)² = (a − b)(a + b − 2y), and over |a|, |b|, |y| <= B "
+          "(a, b = ⟨w, x⟩ with ‖w‖₁ <= B, ‖x‖∞ <= 1) max|a + b − 2y| = 4B and max (a − y)² = 4B², "
+          "attained at a = b = B, y = −B", assumptions="‖x‖∞ <= 1, |y| <= B, ‖w‖₁ <= B",
+          method="sympy: the factorisation; both maxima of functions convex in (a, b, y) are at "
+          "vertices of the cube [−B, B]³ (all 8 evaluated exactly)", delta=0.0, detectable=0.0)
+def check_cb11_lemma4_constants(ctx):
+    """CB11 Lemma 4, proof: the Lipschitz constant 4B and the loss bound 4B² of the square loss."""
+    a, b, y = sp.symbols("a b y", real=True)
+    ok1 = sp.expand((a - y) ** 2 - (b - y) ** 2 - (a - b) * (a + b - 2 * y)) == 0
+    verts = [(sa * B, sb * B, sy * B) for sa in (-1, 1) for sb in (-1, 1) for sy in (-1, 1)]
+    lip = max((sp.Abs(va + vb - 2 * vy) for va, vb, vy in verts), key=lambda v: v.subs(B, 1))
+    loss = max(((va - vy) ** 2 for va, _vb, vy in verts), key=lambda v: v.subs(B, 1))
+    ok = ok1 and sympy_zero(lip - 4 * B) and sympy_zero(loss - 4 * B ** 2)
+    return _verdict(ok, {"factorisation": ok1, "L_max": str(lip), "l_max": str(loss)})
