@@ -9,7 +9,10 @@ unbiasedness of HK12's x̃, φ̃, g̃ (``HK12.Lemma3.3.*``, ``HK12.Lemma3.8.*``)
 
 Methods: exact enumeration with ``fractions.Fraction`` of one iteration of a box (the literal
 transcriptions of :mod:`laocheck.reference.estimators`), exact rational counterexamples, and
-the invariants of the learners' updates on seeded runs.
+the invariants of the learners' updates on seeded runs. HK12 Proc. 3 (lines 1/3, 4-6, 9-11, 14)
+and Alg. 4 line 2 are also checked in the estimator kernels (``HK12.Proc3.*.kernel``,
+``HK12.Alg4.line2.kernel``): every kernel draw is matched to an outcome of the law written
+from the lines (exact) and the frequencies get a multinomial test at δ.
 """
 
 from __future__ import annotations

@@ -2,7 +2,11 @@
 the theorem statements), each checked against the bound it is said to give.
 
 Methods: sympy (exact algebra on the bounds of :mod:`laocheck.bounds`'s theorems as printed),
-and exact evaluation on a grid where the text claims an order of growth.
+exact evaluation on a grid where the text claims an order of growth, and exact enumeration
+(Fractions) of one step of the literal boxes where the text describes what a step reads or
+computes (HK12's k + 1 attributes, CB11's gradient magnitude). The KS15 "m₁ ≫ T" conditions
+are checked as: at m₁ = r·T the m₁-dependent term of the theorem's bound, relative to the
+AERR/AELR rate, is a function of r alone that tends to 0 as r -> ∞ and is of order 1 at r = 1.
 """
 
 from __future__ import annotations
