@@ -15,6 +15,10 @@ Each displayed (in)equality of a proof is checked as printed:
 The comparator w* enters the steps linearly (step 1) or through L(w*) (steps 2, 3): the checks
 take the worst w* in the ball in closed form (step 1) or a minimiser of the loss over the ball
 (projected gradient descent, steps 2, 3), which makes lhs as large as the step allows.
+
+Where a proof reuses an earlier lemma on other quantities (Thm 4.4's "repeating the proof of
+Lemma 3.3"), ``<Label>.proof.reuse_<lemma>`` checks that the lemma's assumptions hold for what
+is plugged in and that its bound holds there, exactly on enumerable instances.
 """
 
 from __future__ import annotations
