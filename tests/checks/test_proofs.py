@@ -225,3 +225,17 @@ def test_negative_control_cb11_thm12_high_probability_detects_a_small_bound(monk
     monkeypatch.setitem(bounds.FORMULAS, "CB11.Thm12.bound_proof", lambda **kw: 1e-9)
     rec = catalog.run("CB11.Thm12.high_probability.empirical", seed=0)
     assert rec.status == "FAIL" and rec.figures["exceedances"] == rec.figures["R"]
+
+
+def test_negative_control_lemma33_reuse_detects_x_tilde_built_from_x_prime(monkeypatch):
+    """HK12.Thm4.4.proof.reuse_lemma3.3 fails when Alg. 4's x̃ is built from x′ = x/ε (what the
+    lemma's ‖x‖₂ <= 1 excludes): g̃ = φ̃·x̃/ε then has E‖g̃‖² = E[φ̃²]E‖x̃‖²/ε² > E[φ̃²]·2d/k."""
+    real = proofs_hk12.hk12_aesvr
+
+    def from_x_prime(w, x, y, k, coefficients, B, eps, delta, src, *, part="gradient"):
+        value, seen = real(w, x, y, k, coefficients, B, eps, delta, src, part=part)
+        return (value / eps if part == "gradient" else value), seen
+
+    monkeypatch.setattr(proofs_hk12, "hk12_aesvr", from_x_prime)
+    rec = catalog.run("HK12.Thm4.4.proof.reuse_lemma3.3", seed=0, budget="full")
+    assert rec.status == "FAIL"
