@@ -332,7 +332,7 @@ _HP_DELTA_THM = 0.05
           "set and the algorithm's draws, L_D(w̄) − min_{‖w‖₁<=B} L_D(w) <= 16dB²√(ln m/(km)) + "
           "4B²√((2/m) ln(1/δ_thm)) (loss (wᵀx − y)², no ½); here δ_thm = 0.05",
           assumptions="CB11 Thm 1's P_j (d = 4, ε = 1/32; ‖x‖∞ = 1, |y| = 1 <= B = 1), k = 2, "
-          "m = 4000 (the bound, ≈ 2.2, is below the trivial 4B²); the printed λ = 12d√(log m/(mk)) "
+          "m = 3000 (the bound, ≈ 2.5, is below the trivial 4B²); the printed λ = 12d√(log m/(mk)) "
           "comes with an unspecified c, so only the proof's explicit form is decidable",
           method="R runs of AER (child seeds of one SeedSequence; exact L_D); the count of runs "
                  "whose excess exceeds the bound at δ_thm; one-sided Clopper-Pearson lower bound "
@@ -342,7 +342,7 @@ _HP_DELTA_THM = 0.05
 def check_cb11_thm12_high_probability(ctx):
     """CB11 Thm 12's high-probability bound: the fraction of AER runs above it, against δ_thm."""
     F = bounds.FORMULAS
-    d, k, m, B = 4, 2, 4000, 1.0
+    d, k, m, B = 4, 2, 3000, 1.0
     R = 10000 if ctx.full else 800
     lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
     bound = F["CB11.Thm12.bound_proof"](d=d, k=k, m=m, B=B, delta=_HP_DELTA_THM)
