@@ -166,7 +166,8 @@ THIRD_PASS_TEXT = ("HK12.Sec3.text_k_plus_1", "HK12.Sec2.3.text_rates", "HK12.Th
                    "CB11.Thm12.text_vs_baseline", "CB11.Thm12.text_footnote4",
                    "KS15.Thm3.6.text_m1_gg", "KS15.Thm3.6.text_m1_regime",
                    "KS15.Thm3.12.text_m1_gg", "KS15.Thm4.7.text_m1_gg", "KS15.Thm3.6.text_vs_aerr",
-                   "CB11.Thm6.text_factor_d4", "CB11.Lemma4.text_constants")
+                   "CB11.Thm6.text_factor_d4", "CB11.Lemma4.text_constants",
+                   "KS15.Sec1.text_sqrt_d_improvement", "KS15.Thm4.7.text_regimes_vs_ridge")
 
 
 def test_third_pass_text_constants_pass():
