@@ -157,3 +157,86 @@ def test_negative_control_lemma41_step4_detects_a_tighter_bound():
     attained), so it would detect any smaller constant."""
     rec = catalog.run("HK12.Lemma4.1.proof.step4", seed=0)
     assert rec.figures["worst_ratio_exact"] == "1"
+
+
+# --- third pass: text constants, KS15 Thm 4.7 step 10, Lemma 3.3 in Thm 4.4, kernels, CB11 Thm 12 --
+
+THIRD_PASS_TEXT = ("HK12.Sec3.text_k_plus_1", "HK12.Sec2.3.text_rates", "HK12.Thm2.2.text_tight",
+                   "CB11.Sec6.text_pegasos_update", "CB11.Sec6.text_gradient_magnitude",
+                   "CB11.Thm12.text_vs_baseline", "CB11.Thm12.text_footnote4",
+                   "KS15.Thm3.6.text_m1_gg", "KS15.Thm3.6.text_m1_regime",
+                   "KS15.Thm3.12.text_m1_gg", "KS15.Thm4.7.text_m1_gg", "KS15.Thm3.6.text_vs_aerr",
+                   "CB11.Thm6.text_factor_d4", "CB11.Lemma4.text_constants",
+                   "KS15.Sec1.text_sqrt_d_improvement", "KS15.Thm4.7.text_regimes_vs_ridge")
+
+
+def test_third_pass_text_constants_pass():
+    for id_ in THIRD_PASS_TEXT:
+        assert catalog.run(id_, seed=0).status == "PASS", id_
+
+
+def test_ks15_thm47_step10_counterexample_by_hand():
+    """d = 1, k = 2, x ≡ 1 (‖E[x²]‖₁ = 1 = d), ε = 1: 16·5(16 + 88/3 + 2) = 11360/3 > 61² = 3721,
+    while at k = d = 1 the constant 4√(5(16 + 88/3 + 1)) ≈ 60.88 <= 61 holds."""
+    from fractions import Fraction as F
+    assert 80 * (16 + F(88, 3) + 2) == F(11360, 3) > 61 ** 2
+    assert 80 * (16 + F(88, 3) + 1) == F(11120, 3) <= 61 ** 2
+    rec = catalog.run("KS15.Thm4.7.proof.step10", seed=0)
+    assert rec.status == "ERRATUM" and rec.counterexample["d"] == 1 and rec.counterexample["k"] == 2
+    assert catalog.run("KS15.Thm4.7.proof.step10_corrected", seed=0).status == "PASS"
+
+
+def test_lemma33_reuse_needs_k_at_most_d_plus_one():
+    """Lemma 3.3's (d + k − 1)/k <= 2d/k is k <= d + 1: at d = 1, k = 3 it is 1 > 2/3 (the
+    assumption HK12.Thm4.4.proof.reuse_lemma3.3 states); its instances keep k <= 2."""
+    from fractions import Fraction as F
+    assert F(1 + 3 - 1, 3) > F(2, 3)
+    assert catalog.run("HK12.Thm4.4.proof.reuse_lemma3.3", seed=1).status == "PASS"
+
+
+def test_negative_control_genest_kernel_check_detects_a_wrong_n(monkeypatch):
+    """HK12.Proc3.line1.kernel fails when the lines' law uses N = ⌈4B²⌉ + 1 (the kernel's
+    averaged values then are impossible outcomes)."""
+    from laocheck.checks import boxes
+    real = boxes._ceil_4b2
+    monkeypatch.setattr(boxes, "_ceil_4b2", lambda b: real(b) + 1)
+    rec = catalog.run("HK12.Proc3.line1.kernel", seed=0)
+    assert rec.status == "FAIL" and rec.counterexample
+
+
+def test_negative_control_aesvr_line2_kernel_detects_unscaled_x(monkeypatch):
+    """HK12.Alg4.line2.kernel fails when the kernel runs with another ε than the lines (x′ and
+    y± then differ from x/ε and (y ± δ)/ε)."""
+    from laocheck.checks import boxes
+    real = boxes.estimators.get
+
+    def wrong_eps(name, **kw):
+        if name == "HK12.AESVR.residual":
+            kw["eps"] = kw["eps"] * 2
+        return real(name, **kw)
+
+    monkeypatch.setattr(boxes.estimators, "get", wrong_eps)
+    assert catalog.run("HK12.Alg4.line2.kernel", seed=0).status == "FAIL"
+
+
+def test_negative_control_cb11_thm12_high_probability_detects_a_small_bound(monkeypatch):
+    """CB11.Thm12.high_probability.empirical fails when the bound is below every run's excess
+    (then all R runs exceed it and the Clopper-Pearson lower bound is far above δ_thm)."""
+    from laocheck import bounds
+    monkeypatch.setitem(bounds.FORMULAS, "CB11.Thm12.bound_proof", lambda **kw: 1e-9)
+    rec = catalog.run("CB11.Thm12.high_probability.empirical", seed=0)
+    assert rec.status == "FAIL" and rec.figures["exceedances"] == rec.figures["R"]
+
+
+def test_negative_control_lemma33_reuse_detects_x_tilde_built_from_x_prime(monkeypatch):
+    """HK12.Thm4.4.proof.reuse_lemma3.3 fails when Alg. 4's x̃ is built from x′ = x/ε (what the
+    lemma's ‖x‖₂ <= 1 excludes): g̃ = φ̃·x̃/ε then has E‖g̃‖² = E[φ̃²]E‖x̃‖²/ε² > E[φ̃²]·2d/k."""
+    real = proofs_hk12.hk12_aesvr
+
+    def from_x_prime(w, x, y, k, coefficients, B, eps, delta, src, *, part="gradient"):
+        value, seen = real(w, x, y, k, coefficients, B, eps, delta, src, part=part)
+        return (value / eps if part == "gradient" else value), seen
+
+    monkeypatch.setattr(proofs_hk12, "hk12_aesvr", from_x_prime)
+    rec = catalog.run("HK12.Thm4.4.proof.reuse_lemma3.3", seed=0, budget="full")
+    assert rec.status == "FAIL"

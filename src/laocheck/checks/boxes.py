@@ -9,7 +9,10 @@ unbiasedness of HK12's x̃, φ̃, g̃ (``HK12.Lemma3.3.*``, ``HK12.Lemma3.8.*``)
 
 Methods: exact enumeration with ``fractions.Fraction`` of one iteration of a box (the literal
 transcriptions of :mod:`laocheck.reference.estimators`), exact rational counterexamples, and
-the invariants of the learners' updates on seeded runs.
+the invariants of the learners' updates on seeded runs. HK12 Proc. 3 (lines 1/3, 4-6, 9-11, 14)
+and Alg. 4 line 2 are also checked in the estimator kernels (``HK12.Proc3.*.kernel``,
+``HK12.Alg4.line2.kernel``): every kernel draw is matched to an outcome of the law written
+from the lines (exact) and the frequencies get a multinomial test at δ.
 """
 
 from __future__ import annotations
@@ -580,6 +583,186 @@ def check_alg4_line2(ctx):
     return Result(Status.PASS if ok else Status.FAIL,
                   {"reference_mismatches": len(bad), "largest_norm2_over_B_of_output": worst},
                   counterexample=bad[0] if bad else None, detectable=0.0)
+
+
+# --- HK12 Procedure 3 and Alg. 4 line 2 in the estimator kernels ---------------------------------
+#
+# The kernels (``laocheck.estimators``: ``HK12.GenEst.derivative``, ``HK12.AESVR.residual``) do
+# not record their draws; on instances whose outcomes are told apart by their values (distinct
+# rational θ̃ per index, a few nonzero a_n), each kernel draw is matched to the outcome written
+# from the box's lines (value exact to 1e-9 relative, attributes read exactly), an impossible
+# draw is a FAIL, and the frequencies are tested against the lines' exact law at δ.
+
+_P3_W, _P3_X, _P3_Y = (F(1, 2), F(-1, 3)), (F(3, 5), F(1, 2)), F(1, 4)
+
+
+def _ceil_4b2(b):
+    """HK12 Proc. 3 line 1, N = ⌈4B²⌉, from its definition (exact)."""
+    q = 4 * F(b) ** 2
+    n = q.numerator // q.denominator
+    return n if n == q else n + 1
+
+
+def _proc3_written(src, w, x, y, coeffs, N):
+    """One φ̂ of HK12 Procedure 3 written from its lines (orders >= len(coeffs), where
+    a_n = 0, lumped: their value is 0 and their attributes are not compared)."""
+    top = len(coeffs)
+    n = src.categorical([F(1, 2 ** (j + 1)) for j in range(top)] + [F(1, 2 ** top)])   # line 2
+    if n == top:
+        return F(0), None
+    ns = sum(v * v for v in w)
+    p = [v * v / ns for v in w]
+    small = 2 ** n <= N * N                                       # line 3: n <= 2 log₂ N
+    prod, seen = F(1), set()
+    for _r in range(n):
+        if small:                                                 # lines 4-6
+            j = src.categorical(p)
+            seen.add(j)
+            theta = ns * x[j] / w[j] - y
+        else:                                                     # lines 9-11
+            js = [src.categorical(p) for _s in range(N)]
+            seen.update(js)
+            theta = sum(ns * x[j] / w[j] for j in js) / N - y
+        prod *= theta
+    value = 2 ** (n + 1) * coeffs[n] * prod                        # line 14
+    return value, (None if value == 0 else len(seen))
+
+
+def _law(dist):
+    out = {}
+    for p, key in dist:
+        out[key] = out.get(key, F(0)) + p
+    return out
+
+
+def _kernel_against_law(ctx, est, w, x, y, law, figures):
+    """Match every kernel draw to an outcome of ``law`` ({(value, attributes or None): p}) and
+    test the frequencies (multinomial, δ)."""
+    keys = sorted(law, key=lambda k_: (k_[0], -1 if k_[1] is None else k_[1]))
+    vals = np.array([float(k_[0]) for k_ in keys])
+    atts = np.array([-1 if k_[1] is None else k_[1] for k_ in keys])
+    n = ctx.n(20_000, 400_000)
+    draws = est.sample(np.array([float(v) for v in w]), np.array([float(v) for v in x]),
+                       float(y), n=n, rng=ctx.rng)
+    got_v = np.asarray(draws.values, dtype=float).ravel()
+    got_a = np.asarray(draws.attributes, dtype=np.int64).ravel()
+    rows, inverse = np.unique(np.c_[got_v, got_a], axis=0, return_inverse=True)
+    counts = np.zeros(len(keys), dtype=np.int64)
+    figs = {"n": n, "outcomes": len(keys), **figures}
+    for r, (v, a) in enumerate(rows):
+        close = np.abs(vals - v) <= 1e-9 * (1 + np.abs(vals))
+        hit = np.flatnonzero(close & ((atts == a) | (atts == -1)))
+        if hit.size == 0:
+            return Result(Status.FAIL, figs, detectable=0.0,
+                          counterexample={"impossible_kernel_draw": float(v), "attributes": int(a),
+                                          "instance": {"w": fstr(w), "x": fstr(x), "y": str(y)}})
+        counts[hit[0]] += int(np.sum(inverse.ravel() == r))
+    p = np.array([float(law[k_]) for k_ in keys])
+    test = stats.multinomial_test(counts, p / p.sum(), delta=ctx.delta)
+    figs.update({"test": test.status, "worst_discrepancy": float(test.worst_discrepancy)})
+    detect = f"a category probability off by more than {float(test.detectable):.3g}"
+    if test.status == "PASS":
+        return Result(Status.PASS, figs, detectable=detect)
+    return Result(Status.FAIL, figs, detectable=detect,
+                  counterexample={"category": str(keys[test.worst_category]),
+                                  "claimed": float(p[test.worst_category]),
+                                  "observed": float(counts[test.worst_category] / n)})
+
+
+def _genest_kernel_check(ctx, cases, label):
+    figs, results = {}, []
+    for B, coeffs in cases:
+        N = _ceil_4b2(B)
+        law = _law(enumerate_outcomes(_proc3_written, _P3_W, _P3_X, _P3_Y, coeffs, N))
+        est = estimators.get("HK12.GenEst.derivative", coefficients=[float(a) for a in coeffs],
+                             B=float(B))
+        res = _kernel_against_law(ctx, est, _P3_W, _P3_X, _P3_Y, law,
+                                  {"B": str(B), "N": N, "a": fstr(coeffs)})
+        figs[f"B={B}"] = res.figures
+        if res.status != Status.PASS:
+            return Result(res.status, figs, counterexample=res.counterexample,
+                          detectable=res.detectable, note=label)
+        results.append(res)
+    return Result(Status.PASS, figs, detectable=results[-1].detectable)
+
+
+_P3_KERNEL = ("exact law of the box's lines (Fractions, enumerated; orders with a_n = 0 at and "
+              "above len(a) lumped as value 0) at w = (1/2, −1/3), x = (3/5, 1/2), y = 1/4, "
+              "whose θ̃ per index are distinct; every draw of the kernel (estimator "
+              "HK12.GenEst.derivative) matched to an outcome (value 1e-9 relative, attributes "
+              "read exactly) and a multinomial test at δ of the frequencies")
+
+
+@register("HK12.Proc3.line1.kernel", citation="HK12 Proc. 3 lines 1 and 3 (N = ⌈4B²⌉; n <= "
+          "2 log₂ N) in the GenEst kernel", statement="the kernel's averaged factors are means of "
+          "exactly N = ⌈4B²⌉ draws, and it takes the single-draw branch exactly for n <= 2 log₂ N",
+          assumptions="w ≠ 0", method=_P3_KERNEL + "; B = 1/2 (4B² = 1, N = 1, only n = 0 is "
+          "'small'; a_3 = 1) and B = 7/10 (4B² = 1.96, N = 2, 2 log₂ 2 = 2: a_2 = a_3 = 1 on both "
+          "sides of the threshold); a wrong N (a floor for the ceiling) or threshold gives "
+          "impossible values",
+          delta=DEFAULT_DELTA, detectable="an impossible draw, or a category off (figures)")
+def check_proc3_line1_kernel(ctx):
+    """HK12 Procedure 3 lines 1 and 3 in the kernel."""
+    return _genest_kernel_check(ctx, [(F(1, 2), [F(0)] * 3 + [F(1)]),
+                                      (F(7, 10), [F(0)] * 2 + [F(1), F(1)])], "line 1")
+
+
+@register("HK12.Proc3.lines4-6.kernel", citation="HK12 Proc. 3 lines 2, 4-6 and 14 (n <= 2 log₂ N) "
+          "in the GenEst kernel", statement="for n <= 2 log₂ N the kernel's φ̂ is 2^{n+1}a_nθ̃_1···θ̃_n "
+          "with θ̃_r = ‖w‖₂²x[j]/w[j] − y, j ∝ w[j]², and reads the x[j] drawn",
+          assumptions="w ≠ 0", method=_P3_KERNEL + "; B = 1 (N = 4, orders <= 4 single-draw), "
+          "a = (1, −1/2, 1/3)", delta=DEFAULT_DELTA,
+          detectable="an impossible draw, or a category off (figures)")
+def check_proc3_lines4_6_kernel(ctx):
+    """HK12 Procedure 3 lines 4-6 and 14 in the kernel."""
+    return _genest_kernel_check(ctx, [(F(1), [F(1), F(-1, 2), F(1, 3)])], "lines 4-6")
+
+
+@register("HK12.Proc3.lines9-11.kernel", citation="HK12 Proc. 3 lines 9-11 and 14 (n > 2 log₂ N) "
+          "in the GenEst kernel", statement="for n > 2 log₂ N each of the kernel's factors is the "
+          "mean of N i.i.d. ‖w‖₂²x[j_s]/w[j_s] − y, j_s ∝ w[j]², reading x[j_1..j_N]",
+          assumptions="w ≠ 0", method=_P3_KERNEL + "; B = 3/5 (N = 2, 2 log₂ N = 2), a_3 = 1 "
+          "(three averaged factors) and a_2 = −1 (the last single-draw order)",
+          delta=DEFAULT_DELTA, detectable="an impossible draw, or a category off (figures)")
+def check_proc3_lines9_11_kernel(ctx):
+    """HK12 Procedure 3 lines 9-11 and 14 in the kernel."""
+    return _genest_kernel_check(ctx, [(F(3, 5), [F(0), F(0), F(-1), F(1)])], "lines 9-11")
+
+
+@register("HK12.Alg4.line2.kernel", citation="HK12 Alg. 4 line 2 (x′ ← x/ε; y± ← (y ± δ)/ε; "
+          "φ̃ ← ½[GenEst(w, x′, y⁺) + GenEst(w, x′, y⁻)]) in the AESVR residual kernel",
+          statement="the kernel's φ̃ is the mean of two independent GenEst draws on (x/ε, (y + δ)/ε) "
+          "and (x/ε, (y − δ)/ε)", assumptions="ε > 0, δ >= 0, w ≠ 0",
+          method="the estimator HK12.AESVR.residual with its coefficient array set to "
+          "a = (1, 1/2) (line 1's eq. (7) has infinitely many orders; line 2 is linear in the "
+          "a_n): every kernel draw matched by value (1e-9 relative) to the exact law of ½(φ̂⁺ + "
+          "φ̂⁻) written from the lines (Fractions, orders >= 2 lumped as 0), at w = (1/2, −1/3), "
+          "x = (3/5, 1/2), y = 1/4, B = 1, ε in {1/2, 2}, δ in {1/4, 0}; multinomial test at δ",
+          delta=DEFAULT_DELTA, detectable="an impossible draw, or a category off (figures)")
+def check_alg4_line2_kernel(ctx):
+    """HK12 Alg. 4 line 2 in the AESVR residual kernel."""
+    coeffs = [F(1), F(1, 2)]
+    N = _ceil_4b2(1)
+    figs, last = {}, None
+    for eps, dl in ((F(1, 2), F(1, 4)), (F(2), F(0))):
+        xs = tuple(v / eps for v in _P3_X)
+
+        def line2(src, xs=xs, eps=eps, dl=dl):
+            vp, _ = _proc3_written(src, _P3_W, xs, (_P3_Y + dl) / eps, coeffs, N)
+            vm, _ = _proc3_written(src, _P3_W, xs, (_P3_Y - dl) / eps, coeffs, N)
+            return (vp + vm) / 2, None
+
+        law = _law(enumerate_outcomes(line2))
+        est = estimators.get("HK12.AESVR.residual", B=1.0, eps=float(eps), delta=float(dl))
+        est.coefficients = np.array([float(a) for a in coeffs])
+        res = _kernel_against_law(ctx, est, _P3_W, _P3_X, _P3_Y, law,
+                                  {"eps": str(eps), "delta": str(dl)})
+        figs[f"eps={eps},delta={dl}"] = res.figures
+        if res.status != Status.PASS:
+            return Result(res.status, figs, counterexample=res.counterexample,
+                          detectable=res.detectable)
+        last = res
+    return Result(Status.PASS, figs, detectable=last.detectable)
 
 
 # --- CB11 Fig. 2, the averaging line -------------------------------------------------------------

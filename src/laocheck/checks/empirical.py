@@ -17,6 +17,10 @@ High dimension (``<theorem>.high_dim.empirical``, HK12 Thm 3.1 and KS15 Thm 4.6)
 comparison at ``full`` d = 10⁶, m = 20000, R = 500 (``fast``: d = 10⁴, m = 2000, R = 100), the
 learners reading the examples through the distributions' attribute oracles (``source="oracle"``,
 O(k + log d) per step; the excess risk stays exact, from the structured Σ).
+
+High probability (``CB11.Thm12.high_probability.empirical``): CB11 Thm 12's bound at confidence
+δ_thm = 0.05 (the proof's explicit constants) against the fraction of AER runs above it, decided
+by a one-sided Clopper-Pearson bound at δ = 1e-6 (``fast``: R = 800, ``full``: R = 10⁴).
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import bounds
-from ..data import CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
+from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
 from ..experiments import LearnerConfig, compare, replicate, scaling_slope
 from ..experiments.theorems import THEOREMS, available, run_theorem
-from ..learners import AELR, AERR, GAELR
+from ..learners import AELR, AER, AERR, GAELR
+from ..stats import clopper_pearson
 from ._registry import Result, Status, register
 
 _DELTA = 1e-6
@@ -316,3 +321,47 @@ def check_ks15_thm47_any_m1(ctx):
                            f"61 B^2 sqrt(d log 2d/(k m2)) = {bound:.4g}. The proof shows the 61-bound "
                            "only for eps = 1 (Lemma 4.8 w.p. 1); for eps < 1 it holds w.p. >= 1 - delta.")
     return Result(Status.PASS, figs, note="no violation detected at this budget")
+
+
+_HP_DELTA_THM = 0.05
+
+
+@register("CB11.Thm12.high_probability.empirical", citation="CB11 Thm 12 (high-probability form; "
+          "the proof's explicit constants)",
+          statement="AER with λ = 16d√(ln m/(km)): with probability >= 1 − δ_thm over the training "
+          "set and the algorithm's draws, L_D(w̄) − min_{‖w‖₁<=B} L_D(w) <= 16dB²√(ln m/(km)) + "
+          "4B²√((2/m) ln(1/δ_thm)) (loss (wᵀx − y)², no ½); here δ_thm = 0.05",
+          assumptions="CB11 Thm 1's P_j (d = 4, ε = 1/32; ‖x‖∞ = 1, |y| = 1 <= B = 1), k = 2, "
+          "m = 3000 (the bound, ≈ 2.5, is below the trivial 4B²); the printed λ = 12d√(log m/(mk)) "
+          "comes with an unspecified c, so only the proof's explicit form is decidable",
+          method="R runs of AER (child seeds of one SeedSequence; exact L_D); the count of runs "
+                 "whose excess exceeds the bound at δ_thm; one-sided Clopper-Pearson lower bound "
+                 "(laocheck.stats.clopper_pearson at 2δ) on the exceedance probability; FAIL iff "
+                 "it exceeds δ_thm", delta=_DELTA,
+          detectable="an exceedance probability above δ_thm by the Clopper-Pearson width (figures)")
+def check_cb11_thm12_high_probability(ctx):
+    """CB11 Thm 12's high-probability bound: the fraction of AER runs above it, against δ_thm."""
+    F = bounds.FORMULAS
+    d, k, m, B = 4, 2, 3000, 1.0
+    R = 10000 if ctx.full else 800
+    lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
+    bound = F["CB11.Thm12.bound_proof"](d=d, k=k, m=m, B=B, delta=_HP_DELTA_THM)
+    dist = CB11HardInstance(d, 1 / 32)
+    excess, _ = replicate(LearnerConfig(AER, dict(k=k, B=B, lam=lam)), dist, m, norm="l1", B=B,
+                          R=R, seed=_seed(ctx), loss="squared")
+    count = int(np.sum(excess > bound))
+    low, high = clopper_pearson(count, R, 2 * ctx.delta)
+    low, high = float(low), float(high)
+    figs = {"R": R, "delta_thm": _HP_DELTA_THM, "bound": bound, "lambda": lam,
+            "exceedances": count, "exceedance_cp_low": low, "exceedance_cp_high": high,
+            "max_excess": float(excess.max()), "mean_excess": float(excess.mean()),
+            "max_excess_over_bound": float(excess.max() / bound)}
+    violated = low > _HP_DELTA_THM
+    return Result(Status.FAIL if violated else Status.PASS, figs,
+                  counterexample={"d": d, "k": k, "m": m, "B": B, "distribution": dist.name,
+                                  "R": R} if violated else None,
+                  detectable=f"an exceedance probability above {high:.3g} (the one-sided upper "
+                             f"confidence bound at δ)",
+                  note=f"{count} of {R} runs above the bound {bound:.4g} (Clopper-Pearson "
+                       f"[{low:.3g}, {high:.3g}] at δ = {ctx.delta:g} per side) vs δ_thm = "
+                       f"{_HP_DELTA_THM}; largest excess {excess.max():.4g}.")

@@ -15,6 +15,10 @@ Each displayed (in)equality of a proof is checked as printed:
 The comparator w* enters the steps linearly (step 1) or through L(w*) (steps 2, 3): the checks
 take the worst w* in the ball in closed form (step 1) or a minimiser of the loss over the ball
 (projected gradient descent, steps 2, 3), which makes lhs as large as the step allows.
+
+Where a proof reuses an earlier lemma on other quantities (Thm 4.4's "repeating the proof of
+Lemma 3.3"), ``<Label>.proof.reuse_<lemma>`` checks that the lemma's assumptions hold for what
+is plugged in and that its bound holds there, exactly on enumerable instances.
 """
 
 from __future__ import annotations
@@ -984,6 +988,48 @@ def check_thm44_step4(ctx):
             bad.append(_fr(inst))
     return Result(Status.PASS if not bad else Status.FAIL, {"instances": count},
                   counterexample=bad[0] if bad else None, detectable=0.0)
+
+
+@register("HK12.Thm4.4.proof.reuse_lemma3.3", citation=_T44 + ", “Repeating the proof of Lemma "
+          "3.3, we then have E_t[‖g̃_t‖₂²] = E_t[φ̃_t²]·E_t[‖x̃_t‖₂²] = exp(O(log²(B/ε)))·d/k”)",
+          statement="Lemma 3.3's variance bound for the data-point estimate applies inside Alg. 4: "
+          "its x̃_t is built (Alg. 1 lines 3-7) from the unscaled x_t, which meets the lemma's "
+          "‖x_t‖₂ <= 1 (x′ = x/ε does not, for ε < 1), so E_t‖x̃_t‖² = ((d + k − 1)/k)‖x_t‖² <= "
+          "2d/k (eq. (9) corrected) and E_t‖g̃_t‖² <= E_t[φ̃_t²]·2d/k; the lemma's other "
+          "assumptions (‖w‖₂ <= B, |y| <= B) serve only its φ̃ bound (10), which Thm 4.4 replaces "
+          "by Lemma 4.1", assumptions=_T44_ASSUME + "; k <= d + 1 (Lemma 3.3's (d + k − 1)/k <= "
+          "2d/k; HK12 reads k + 1 attributes)",
+          method="exact enumeration (Fractions) of the reference Alg. 4 (hk12_aesvr: gradient and "
+          "residual, f′ with a_0 = a_1 = 1) and of Alg. 1 lines 3-7 on x_t, seeded rational "
+          "instances (d <= 2, k <= 2, ε in {1/2, 1, 3/2, 2}); worst ratio E‖g̃‖²/(E[φ̃²]·2d/k), "
+          "and (d + k − 1)/k·‖x_t‖² exactly", delta=0.0, detectable=0.0)
+def check_thm44_reuse_lemma33(ctx):
+    """HK12 Thm 4.4, proof: the reuse of Lemma 3.3's bound on E‖x̃‖² is valid."""
+    coeffs = [Fraction(1), Fraction(1)]
+    worst, where, bad, scaled_out = None, None, [], 0
+    count = ctx.n(4, 40)
+    for _ in range(count):
+        inst = _aesvr_instance(ctx.rng)
+        d, k = len(inst["x"]), inst["k"]
+        nx2 = sum(v * v for v in inst["x"])
+        g2 = _aesvr_dist(inst, None, "gradient", coeffs).expectation(
+            lambda g: sum(v * v for v in g))
+        phi2 = _aesvr_dist(inst, None, "residual", coeffs).expectation(lambda v: v * v)
+        x2 = enumerate_outcomes(lambda src: hk12_data_point(inst["x"], k, src)[0]
+                                ).expectation(lambda v: sum(a * a for a in v))
+        if nx2 > 1 or x2 != Fraction(d + k - 1, k) * nx2 or x2 > Fraction(2 * d, k):
+            bad.append(_fr(inst))
+        if nx2 / inst["eps"] ** 2 > 1:
+            scaled_out += 1                    # x′ = x/ε leaves the unit ball: the lemma needs x
+        if phi2 == 0:
+            continue
+        r = g2 / (phi2 * Fraction(2 * d, k))
+        if worst is None or r > worst:
+            worst, where = r, inst
+    figs = {"instances": count, "instances_with_‖x′‖₂>1": scaled_out}
+    if bad:
+        return Result(Status.FAIL, figs, counterexample=bad[0], detectable=0.0)
+    return _exact_ratio_verdict(worst, where, what="E‖g̃‖²/(E[φ̃²]·2d/k)", figures=figs)
 
 
 @register("HK12.Thm4.4.proof.step5", citation=_T44 + ", third display)",

@@ -680,19 +680,78 @@ def check_thm47_step9(ctx):
     return _sympy_step(sp.Rational(68, 3) + sp.Rational(20, 3) == sp.Rational(88, 3), {})
 
 
+def _step10_gap(d_, k_, s_):
+    """61² d − 16·5(16S + (88/3)d + k) (exact): the last display squared and divided by
+    B⁴ log 2d/(km₂); the step holds iff it is >= 0."""
+    d_, k_, s_ = Fraction(d_), Fraction(k_), Fraction(s_)
+    return 61 ** 2 * d_ - 80 * (16 * s_ + Fraction(88, 3) * d_ + k_)
+
+
 @register("KS15.Thm4.7.proof.step10", citation="KS15 Thm 4.7 (proof, last display, ε = 1)",
           statement="at ε = 1: 4B²√(5(16‖E_D[x²]‖₁ + (88/3)d + k) log 2d/(km₂)) <= "
-          "61B²√(d log 2d/(km₂))", assumptions="‖x‖∞ <= 1 (so ‖E_D[x²]‖₁ <= d) and k <= d (not "
-          "stated by Thm 4.7; k + 1 of d attributes are seen)", method="sympy: 16·(5(16 + 88/3 + "
-          "1)) = 16·695/3 <= 61² at ‖E‖₁ = d, k = d (the worst case)", delta=0.0, detectable=0.0)
+          "61B²√(d log 2d/(km₂)) (as printed: for every k >= 1, Theorem 4.7 states no k <= d)",
+          assumptions="‖x‖∞ <= 1 (so ‖E_D[x²]‖₁ <= d), k >= 1 (the learner draws its k "
+          "attributes with replacement, so k > d is a valid input)",
+          method="exact (Fractions): the squared display 80(16S + (88/3)d + k) <= 61²d at the "
+          "smallest d, then k, with S = ‖E_D[x²]‖₁ = d (x ≡ 1) that violates it; the exact "
+          "threshold k <= 283d/240 (sympy)", delta=0.0, detectable=0.0,
+          expected=Status.ERRATUM, correction="KS15.Thm4.7.proof.step10_corrected")
 def check_thm47_step10(ctx):
-    """KS15 Thm 4.7, proof: the constant 61 (needs k <= d)."""
+    """KS15 Thm 4.7, proof: the constant 61 is false as printed once k > 283d/240."""
+    kk = sp.symbols("kk", positive=True)
+    thresh = sp.solve(sp.Eq(61 ** 2 * _d - 80 * (16 * _d + sp.Rational(88, 3) * _d + kk), 0), kk)[0]
+    figs = {"k_threshold_at_S=d": str(sp.simplify(thresh)),
+            "(4·sqrt(5(16 + 88/3 + 1)))^2": str(16 * 5 * (16 + sp.Rational(88, 3) + 1)), "61^2": 3721}
+    for d_ in range(1, 6):
+        for k_ in range(1, 3 * d_ + 1):
+            gap = _step10_gap(d_, k_, d_)
+            if gap < 0:
+                lhs2 = 80 * (16 * d_ + Fraction(88, 3) * d_ + k_)
+                return Result(Status.ERRATUM, figs, detectable=0.0,
+                              correction="KS15.Thm4.7.proof.step10_corrected",
+                              counterexample={"d": d_, "k": k_, "D": "x ≡ (1, …, 1), y = 0 "
+                                              "(‖E_D[x²]‖₁ = d)", "ε": 1,
+                                              "lhs²·k m₂/(B⁴ log 2d)": str(lhs2),
+                                              "rhs²·k m₂/(B⁴ log 2d)": str(61 ** 2 * d_),
+                                              "lhs/rhs": float(math.sqrt(lhs2 / (61 ** 2 * d_)))},
+                              note="The step bounds the '+ k' term by d: it needs k <= 283d/240 "
+                                   "(k <= d suffices), which Theorem 4.7 does not state (the "
+                                   "introduction's setting has k ≪ d, informally).")
+    return _sympy_step(True, figs)
+
+
+@register("KS15.Thm4.7.proof.step10_corrected", citation="KS15 Thm 4.7 (proof, last display, "
+          "ε = 1, with k <= d)",
+          statement="at ε = 1 and k <= d: 4B²√(5(16‖E_D[x²]‖₁ + (88/3)d + k) log 2d/(km₂)) <= "
+          "61B²√(d log 2d/(km₂))", assumptions="‖x‖∞ <= 1 (so ‖E_D[x²]‖₁ <= d), 1 <= k <= d",
+          method="sympy: 61²d − 80(16S + (88/3)d + k) at S = d − a, k = d − b (a, b >= 0) is "
+          "(43/3)d + 1280a + 80b >= 0; exact (Fractions) on every d <= 30, k <= d, S = d",
+          delta=0.0, detectable=0.0)
+def check_thm47_step10_corrected(ctx):
+    """KS15 Thm 4.7, proof: the constant 61 under k <= d."""
+    a, b = sp.symbols("a b", nonnegative=True)
+    gap = sp.expand(61 ** 2 * _d - 80 * (16 * (_d - a) + sp.Rational(88, 3) * _d + (_d - b)))
+    ok_sym = sympy_zero(gap - (sp.Rational(43, 3) * _d + 1280 * a + 80 * b))
+    ok_grid = all(_step10_gap(d_, k_, d_) >= 0 for d_ in range(1, 31) for k_ in range(1, d_ + 1))
     worst = 16 * 5 * (16 + sp.Rational(88, 3) + 1)           # ‖E‖₁ = d and k = d
-    ok = bool(worst <= 61 ** 2)
-    return _sympy_step(ok, {"(4·sqrt(5(16 + 88/3 + 1)))^2": str(worst), "61^2": 3721,
-                            "constant": float(sp.sqrt(worst))},
-                       note="the step bounds the '+ k' term by d, i.e. it uses k <= d, which "
-                            "Theorem 4.7 does not state.")
+    return _sympy_step(ok_sym and ok_grid, {"gap_at_S=d-a,k=d-b": str(gap), "grid_d<=30": ok_grid,
+                                            "constant_at_k=d": float(sp.sqrt(worst))})
+
+
+note_erratum(
+    "KS15.Thm4.7.proof.step10", where="Theorem 4.7 (proof, Sec. 4.2.1: the last display, ε = 1)",
+    order=(4, 7, 10),
+    literal="At ε = 1 the bound 4B²√(5(16‖E_D[x²]‖₁ + (88/3)dε + k) log 2d/(km₂)) is bounded by "
+            "61B²√(d log 2d/(km₂)), the theorem's first bound.",
+    why="With ‖E_D[x²]‖₁ ≤ d the squared ratio is 80(16‖E_D[x²]‖₁ + (88/3)d + k)/(3721d), which "
+        "exceeds 1 as soon as k > 283d/240 at ‖E_D[x²]‖₁ = d. Theorem 4.7 does not assume k ≤ d "
+        "(the k attributes are drawn with replacement): at d = 1, k = 2, x ≡ 1 the left side "
+        "squared is 11360/3 > 3721 (exact), a ratio ≈ 1.0088. The introduction's setting "
+        "(“a budget of k + 1 attributes, where k ≪ d”) excludes such k informally, so the gap is "
+        "a missing assumption of the theorem, not a wrong bound in the intended regime.",
+    corrected="With k ≤ d (an assumption to add to Theorem 4.7, implied by the setting's k ≪ d) "
+              "the step holds: 3721d − 80(16‖E_D[x²]‖₁ + (88/3)d + k) ≥ (43/3)d > 0.",
+    proof_step=True)
 
 
 note_erratum(

@@ -2,7 +2,11 @@
 the theorem statements), each checked against the bound it is said to give.
 
 Methods: sympy (exact algebra on the bounds of :mod:`laocheck.bounds`'s theorems as printed),
-and exact evaluation on a grid where the text claims an order of growth.
+exact evaluation on a grid where the text claims an order of growth, and exact enumeration
+(Fractions) of one step of the literal boxes where the text describes what a step reads or
+computes (HK12's k + 1 attributes, CB11's gradient magnitude). The KS15 "m₁ ≫ T" conditions
+are checked as: at m₁ = r·T the m₁-dependent term of the theorem's bound, relative to the
+AERR/AELR rate, is a function of r alone that tends to 0 as r -> ∞ and is of order 1 at r = 1.
 """
 
 from __future__ import annotations
@@ -10,8 +14,12 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import sympy as sp
 
+from .. import bounds
+from ..reference.estimators import cb11_aer, hk12_gradient
+from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
 from ._proofs import sympy_zero
 from ._registry import Result, Status, register
@@ -396,3 +404,367 @@ def check_ks15_text_ridge_m1_regime(ctx):
     ok = sympy_zero(at_star - 4 * N) and bool(decreasing) and \
         sympy_zero(4 * (N + k) - (4 * N + k) - 3 * k)
     return _verdict(ok, {"inner_square_at_threshold": str(at_star)})
+
+
+# --- HK12 Sec. 2.3 and 3 (AERR, AELR) -----------------------------------------------------------
+
+@register("HK12.Sec3.text_k_plus_1", citation="HK12 Sec. 3 (“For convenience, we show algorithms "
+          "that use k+1 attributes of each instance, for k >= 1”)",
+          statement="one step of AERR (Alg. 1 lines 3-10) and of AELR (Alg. 2 lines 4-11) observes "
+          "at most k + 1 attributes of x_t, and exactly k + 1 on some draw when d >= k + 1",
+          assumptions="k >= 1, w_t != 0", method="exact enumeration of every draw of the literal "
+          "boxes (laocheck.reference.estimators.hk12_gradient, Fractions) at d = 3, k = 1, 2 and "
+          "d = 2, k = 2 (k + 1 > d); the largest observed set", delta=0.0, detectable=0.0)
+def check_hk12_text_k_plus_1(ctx):
+    """HK12 Sec. 3: the k + 1 attributes per example of AERR and AELR."""
+    figs, ok = {}, True
+    for d_, k_ in ((3, 1), (3, 2), (2, 2)):
+        x = np.array([Fraction(i + 1, d_ + 1) for i in range(d_)], dtype=object)
+        w = np.array([Fraction(1, 2)] + [Fraction(-1, 3)] * (d_ - 1), dtype=object)
+        for lasso in (False, True):
+            dist = enumerate_outcomes(lambda src: hk12_gradient(w, x, Fraction(1, 5), k_, src,
+                                                                lasso=lasso)[1])
+            largest = max(len(s) for _p, s in dist)
+            figs[f"{'AELR' if lasso else 'AERR'}_d={d_}_k={k_}"] = largest
+            ok &= largest == min(k_ + 1, d_)
+    return _verdict(ok, figs)
+
+
+@register("HK12.Sec2.3.text_rates", citation="HK12 Sec. 2.3 (“we prove the risk bound … "
+          "O(B²√(d/(km))) … for our Lasso regression algorithm … O(B²√(d log d/(km)))”)",
+          statement="Thm 3.1's 4B²√(2d/(km)) is O(B²√(d/(km))) (constant 4√2) and Thm 3.4's "
+          "4B²√(10d log 2d/(km)) is O(B²√(d log d/(km))) (at most 8√5 for d >= 2)",
+          assumptions="d >= 2 for the Lasso rate (log d = 0 at d = 1)",
+          method="sympy: the ratios; log 2d/log d = 1 + log 2/log d <= 2 for d >= 2, decreasing",
+          delta=0.0, detectable=0.0)
+def check_hk12_text_rates(ctx):
+    """HK12 Sec. 2.3: the orders of Theorems 3.1 and 3.4."""
+    r1 = sp.simplify(4 * B ** 2 * sp.sqrt(2 * d / (k * m)) / (B ** 2 * sp.sqrt(d / (k * m))))
+    r2 = sp.simplify(4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m))
+                     / (B ** 2 * sp.sqrt(d * sp.log(d) / (k * m))))
+    at2 = sp.simplify(r2.subs(d, 2))
+    decreasing = bool(sp.simplify(sp.diff(sp.log(2 * d) / sp.log(d), d)
+                                  + sp.log(2) / (d * sp.log(d) ** 2)) == 0)
+    ok = sympy_zero(r1 - 4 * sp.sqrt(2)) and sympy_zero(at2 - 8 * sp.sqrt(5)) and decreasing
+    return _verdict(ok, {"ridge_constant": str(r1), "lasso_ratio": str(r2),
+                         "lasso_ratio_at_d=2": str(at2)})
+
+
+@register("HK12.Thm2.2.text_tight", citation="HK12 Sec. 2.2 (after Thm 2.2: “Our algorithm for LAO "
+          "Ridge regression (see section 3) imply this lower bound to be tight up to constants”)",
+          statement="Thm 3.1 reaches excess risk ε with m = 32B⁴d/(kε²) examples, a constant (32 at "
+          "B = 1, Thm 2.2's ‖w*‖₂ <= 1, |y| = 1) times Thm 2.2's Ω(d/(kε²))",
+          assumptions="B = 1 (Thm 2.2's class)", method="sympy: solve 4B²√(2d/(km)) = ε for m",
+          delta=0.0, detectable=0.0)
+def check_hk12_text_tight(ctx):
+    """HK12 Sec. 2.2: Theorem 3.1's sample size against the lower bound of Theorem 2.2."""
+    e = sp.symbols("epsilon", positive=True)
+    m_star = sp.solve(sp.Eq(4 * B ** 2 * sp.sqrt(2 * d / (k * m)), e), m)[0]
+    ratio = sp.simplify(m_star.subs(B, 1) / (d / (k * e ** 2)))
+    ok = sympy_zero(m_star - 32 * B ** 4 * d / (k * e ** 2)) and ratio.free_symbols == set()
+    return _verdict(ok, {"m": str(m_star), "ratio_at_B=1": str(ratio)})
+
+
+# --- CB11 Sec. 6 (AER and Thm 12) ---------------------------------------------------------------
+
+@register("CB11.Sec6.text_pegasos_update", citation="CB11 Sec. 6 (“w <- w − (1/(λt))∇g(w). This "
+          "can be rewritten as w <- (1 − 1/t)w − (1/(λt))∇ℓ(w)”; “the right-hand side of (10) is "
+          "w − (1/(λt))∇f for the function f(w) = (λ/2)‖w‖² + 2(ŷ − y)⟨v, w⟩ (12)”)",
+          statement="w − (1/(λt))(λw + ∇ℓ(w)) = (1 − 1/t)w − (1/(λt))∇ℓ(w), and the right-hand side "
+          "of (10), (1 − 1/t)w − (1/(λt))2(ŷ − y)v, is w − (1/(λt))∇f(w) for f of (12)",
+          assumptions="λ > 0, t >= 1", method="sympy (d = 3 symbolic coordinates; ∇f by "
+          "differentiation of (12))", delta=0.0, detectable=0.0)
+def check_cb11_text_pegasos(ctx):
+    """CB11 Sec. 6: the two rewritings of the Pegasos step."""
+    t, yh, yy = sp.symbols("t yhat y", real=True)
+    w = sp.Matrix(sp.symbols("w1:4", real=True))
+    v = sp.Matrix(sp.symbols("v1:4", real=True))
+    gl = sp.Matrix(sp.symbols("g1:4", real=True))                   # ∇ℓ(w), any vector
+    ok1 = (w - (lam * w + gl) / (lam * t) - ((1 - 1 / t) * w - gl / (lam * t))).applyfunc(
+        sp.simplify) == sp.zeros(3, 1)
+    f = lam / 2 * (w.T * w)[0] + 2 * (yh - yy) * (v.T * w)[0]
+    grad = sp.Matrix([sp.diff(f, wi) for wi in w])
+    ok2 = ((1 - 1 / t) * w - 2 * (yh - yy) * v / (lam * t) - (w - grad / (lam * t))).applyfunc(
+        sp.simplify) == sp.zeros(3, 1)
+    return _verdict(ok1 and ok2, {"pegasos_rewriting": ok1, "eq10_is_gradient_step_of_eq12": ok2})
+
+
+@register("CB11.Sec6.text_gradient_magnitude", citation="CB11 Sec. 6 (“the magnitude of each "
+          "element of the gradient estimate is order of d‖w‖₁”)",
+          statement="every entry of ∇̃ℓ(w) = 2(ŷ − y)v (eq. (6)-(8), Fig. 2) is at most "
+          "(4d/k)(‖w‖₁ + |y|) in absolute value, and the bound is attained",
+          assumptions="‖x‖∞ <= 1, k even", method="exact enumeration (Fractions) of every draw of "
+          "the literal Fig. 2 estimate (laocheck.reference.estimators.cb11_aer) on seeded "
+          "rational instances, d <= 4, k in {2, 4}; worst ratio, and equality at x = (1, …, 1), "
+          "w >= 0, y = −‖w‖₁", delta=0.0, detectable=0.0)
+def check_cb11_text_magnitude(ctx):
+    """CB11 Sec. 6: the gradient estimate's entries are O(d‖w‖₁) (with |y| <= B)."""
+    rng = ctx.rng
+    worst = Fraction(0)
+    for _ in range(ctx.n(6, 60)):
+        d_ = int(rng.integers(2, 5))
+        k_ = int(rng.choice([2, 4])) if d_ >= 2 else 2
+        k_ = min(k_, 2 * (d_ // 2)) or 2
+        x = np.array([Fraction(int(v), 4) for v in rng.integers(-4, 5, size=d_)], dtype=object)
+        w = np.array([Fraction(int(v), 4) for v in rng.integers(-4, 5, size=d_)], dtype=object)
+        y = Fraction(int(rng.integers(-4, 5)), 4)
+        dist = enumerate_outcomes(lambda src: cb11_aer(w, x, y, k_, src)[0])
+        bound = Fraction(4 * d_, k_) * (sum(abs(v) for v in w) + abs(y))
+        if bound == 0:
+            continue
+        worst = max(worst, max(max(abs(g) for g in gv) for _p, gv in dist) / bound)
+    xe = np.array([Fraction(1)] * 4, dtype=object)
+    we = np.array([Fraction(1, 4)] * 4, dtype=object)
+    dist = enumerate_outcomes(lambda src: cb11_aer(we, xe, Fraction(-1), 2, src)[0])
+    tight = max(max(abs(g) for g in gv) for _p, gv in dist) / (Fraction(4 * 4, 2) * 2)
+    ok = worst <= 1 and tight == 1
+    return _verdict(ok, {"worst_ratio": str(worst), "ratio_at_equality_instance": str(tight)})
+
+
+@register("CB11.Thm12.text_vs_baseline", citation="CB11 Sec. 6 (after Thm 12: “the bound for AER is "
+          "much better than the bound for Baseline: ignoring logarithmic factors, instead of "
+          "quadratic dependence on d, we have only linear dependence on d”)",
+          statement="Thm 6's c(dB/k)²√(ln(d/δ)/m) over Thm 12's cdB²√(ln(m/δ)/(km)) (same c) is "
+          "(d/k^{3/2})·√(ln(d/δ)/ln(m/δ)): d² against d, and the Baseline's bound is the larger one "
+          "up to logarithms whenever d > k^{3/2}", assumptions="the same constant c in both "
+          "(as the text's comparison takes it); ignoring logarithmic factors",
+          method="sympy: the ratio and its degrees in d", delta=0.0, detectable=0.0)
+def check_cb11_text_vs_baseline(ctx):
+    """CB11 Sec. 6: AER's bound is linear in d, the Baseline's quadratic."""
+    c, ld, lm = sp.symbols("c l_d l_m", positive=True)       # ln(d/δ), ln(m/δ)
+    thm6 = c * (d * B / k) ** 2 * sp.sqrt(ld / m)
+    thm12 = c * d * B ** 2 * sp.sqrt(lm / (k * m))
+    ratio = sp.simplify(thm6 / thm12)
+    deg6 = sp.degree(sp.simplify(thm6 / (c * B ** 2 * sp.sqrt(ld / m) / k ** 2)), d)
+    deg12 = sp.degree(sp.simplify(thm12 / (c * B ** 2 * sp.sqrt(lm / (k * m)))), d)
+    ok = sympy_zero(ratio - d / k ** sp.Rational(3, 2) * sp.sqrt(ld / lm)) and deg6 == 2 and deg12 == 1
+    return _verdict(ok, {"thm6_over_thm12": str(ratio), "degree_in_d": {"Thm6": int(deg6),
+                                                                         "Thm12": int(deg12)}})
+
+
+@register("CB11.Thm12.text_footnote4", citation="CB11 Sec. 6, footnote 4 (“when d = k we still do "
+          "not recover the full information bound. However, it is possible to improve the "
+          "analysis and replace the factor d/√k with a factor d(max_t ‖x_t‖₂)/k”)",
+          statement="at d = k the factor d/√k is √d (not a constant: the full-information Lasso "
+          "bound (2) has none); the factor d·max‖x_t‖₂/k is at most √d·(d/k) (‖x‖∞ <= 1), equal "
+          "to d/√k·√(d/k), so it improves on d/√k exactly when max‖x_t‖₂ < √k, and at d = k it "
+          "is max‖x_t‖₂ (a constant when ‖x‖₂ is bounded)", assumptions="‖x‖∞ <= 1",
+          method="sympy", delta=0.0, detectable=0.0)
+def check_cb11_text_footnote4(ctx):
+    """CB11 footnote 4: the two factors at d = k."""
+    X2 = sp.symbols("X", positive=True)                      # max_t ‖x_t‖₂ <= √d
+    old, new = d / sp.sqrt(k), d * X2 / k
+    ok = sympy_zero(old.subs(k, d) - sp.sqrt(d)) and sympy_zero(new.subs(k, d) - X2) and \
+        sympy_zero(new.subs(X2, sp.sqrt(d)) - old * sp.sqrt(d / k)) and \
+        sympy_zero(sp.solve(sp.Eq(new, old), X2)[0] - sp.sqrt(k))
+    return _verdict(ok, {"old_at_d=k": str(old.subs(k, d)), "new_at_d=k": str(new.subs(k, d)),
+                         "new_below_old_iff_X_below": "sqrt(k)"})
+
+
+# --- KS15 Sec. 3.2, 3.3, 4.2: the phase-1 length conditions (“m₁ ≫ …”) ---------------------------
+
+_r, _N, _Lg = sp.symbols("r N L", positive=True)             # r = m₁/threshold, N = ‖E[x²]‖, L = log(2d/δ)
+
+
+def _tends_to_zero(expr):
+    return sp.limit(expr, _r, sp.oo) == 0
+
+
+@register("KS15.Thm3.6.text_m1_gg", citation="KS15 Sec. 3.2 (after Thm 3.6: “as m₁ increases, the "
+          "expected risk bound turns to O((B²/√(km₂))√(N + d√N√(d log(2d/δ)/((k+1)m₁)) + k)). "
+          "Therefore, if m₁ ≫ dN log(2d/δ)/(k+1), we achieve an improvement over the AERR "
+          "algorithm”, N = ‖E_D[x²]‖_{1/2})",
+          statement="at m₁ = r·dN log(2d/δ)/(k+1) the m₁-dependent term of Thm 3.6's bound, "
+          "2√(5/3)·d√N√(d log(2d/δ)/((k+1)m₁)) (in units of 1/k inside the root), divided by AERR's "
+          "d, is 2√(5/3)/√r: o(d) iff r -> ∞, so the bound is then O((B²/√(km₂))√(N + k)) "
+          "(< AERR's √d when N, k ≪ d); at r = 1 it is of AERR's order (the condition is needed)",
+          assumptions="δ in (0, 1), N > 0", method="sympy: substitution m₁ = r·threshold, "
+          "simplification to a function of r alone, limit r -> ∞", delta=0.0, detectable=0.0)
+def check_ks15_thm36_m1_gg(ctx):
+    """KS15 Sec. 3.2: the phase-1 length for an improvement over AERR (Thm 3.6)."""
+    m1 = sp.symbols("m_1", positive=True)
+    term = 2 * sp.sqrt(sp.Rational(5, 3)) * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1))
+    rel = sp.simplify(term.subs(m1, _r * d * _N * _Lg / (k + 1)) / d)
+    ok = rel.free_symbols == {_r} and _tends_to_zero(rel) and \
+        sympy_zero(rel - 2 * sp.sqrt(sp.Rational(5, 3)) / sp.sqrt(_r))
+    return _verdict(ok, {"term_over_d": str(rel), "at_r=1": float(rel.subs(_r, 1))})
+
+
+@register("KS15.Thm3.6.text_m1_regime", citation="KS15 Sec. 3.2 (after Thm 3.6: “If m₁ >= "
+          "d³ log(2d/δ)/((k+1)‖E_D[x²]‖_{1/2}), the bound becomes O((B²/√(km₂))√(‖E_D[x²]‖_{1/2} "
+          "+ k))”)", statement="for m₁ >= d³ log(2d/δ)/((k+1)N), Thm 3.6's bound (4B²/√m₂)√((2/k)N "
+          "+ (2/k)√(5/3)d√N√(d log(2d/δ)/((k+1)m₁)) + 1) is at most (2 + 2√(5/3))^{1/2}·"
+          "(4B²/√(km₂))√(N + k)", assumptions="δ in (0, 1), N > 0",
+          method="sympy: at m₁ = r·threshold (r >= 1) the middle term is 2√(5/3)N/√r; the squared "
+          "ratio is <= 2 + 2√(5/3)", delta=0.0, detectable=0.0)
+def check_ks15_thm36_m1_regime(ctx):
+    """KS15 Sec. 3.2: the large-m₁ regime of Theorem 3.6."""
+    m1 = sp.symbols("m_1", positive=True)
+    c = 2 * sp.sqrt(sp.Rational(5, 3))
+    inner = 2 * _N + c * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1)) + k   # k·(…) in Thm 3.6
+    at = sp.simplify(inner.subs(m1, _r * d ** 3 * _Lg / ((k + 1) * _N)))
+    ok_form = sympy_zero(at - (2 * _N + c * _N / sp.sqrt(_r) + k))
+    # (2 + c)(N + k) − (2N + cN/√r + k) = cN(1 − 1/√r) + (1 + c)k >= 0 for r >= 1
+    s = sp.symbols("s", nonnegative=True)                     # r = (1 + s)²
+    gap = sp.simplify(((2 + c) * (_N + k) - at).subs(_r, (1 + s) ** 2))
+    ok_gap = sympy_zero(gap - (c * _N * s / (1 + s) + (1 + c) * k))
+    return _verdict(ok_form and ok_gap, {"inner_at_r": str(at), "constant_squared": str(2 + c)})
+
+
+@register("KS15.Thm3.12.text_m1_gg", citation="KS15 Sec. 3.3 (after Thm 3.12: “as m₁ increases, the "
+          "expected risk bound turns to O((B²/√(km₂))√((√N + d√(d log(2d/δ)/((k+1)m₁)))² + k)). "
+          "Therefore, if m₁ ≫ d² log(2d/δ)/(k+1), we achieve an improvement over the AERR "
+          "algorithm”, N = ‖E_D[x²]‖_{1/2})",
+          statement="at m₁ = r·d² log(2d/δ)/(k+1), Thm 3.12's (√N + d√(2d log(2d/δ)/((k+1)m₁)))² "
+          "divided by AERR's d is (√(N/d) + √(2/r))²: it tends to N/d (< 1, the improvement) iff "
+          "r -> ∞, and is >= 2 at r = 1 (no improvement: the condition is needed)",
+          assumptions="δ in (0, 1), 0 < N <= d", method="sympy: substitution, simplification to "
+          "a function of r and N/d, limit r -> ∞", delta=0.0, detectable=0.0)
+def check_ks15_thm312_m1_gg(ctx):
+    """KS15 Sec. 3.3: the phase-1 length for an improvement over AERR (Thm 3.12)."""
+    m1, u = sp.symbols("m_1 u", positive=True)                # u = N/d
+    sq = (sp.sqrt(_N) + d * sp.sqrt(2 * d * _Lg / ((k + 1) * m1))) ** 2
+    rel = sp.simplify((sq.subs(m1, _r * d ** 2 * _Lg / (k + 1)) / d).subs(_N, u * d))
+    target = (sp.sqrt(u) + sp.sqrt(2 / _r)) ** 2
+    ok = sympy_zero(rel - target) and sympy_zero(sp.limit(rel, _r, sp.oo) - u) and \
+        sympy_zero(sp.expand(target.subs(_r, 1)) - (u + 2 * sp.sqrt(2 * u) + 2))
+    return _verdict(ok, {"ratio_to_d": str(rel), "limit": "N/d"})
+
+
+@register("KS15.Thm4.7.text_m1_gg", citation="KS15 Sec. 4.2 (after Thm 4.7: “as m₁ increases, the "
+          "expected risk bound becomes O((B²/√(km₂))√((‖E_D[x²]‖₁ + d² log(2d/δ)/((k+1)m₁) + k) "
+          "log d)). Therefore, if m₁ ≫ d log(2d/δ)/(k+1), we achieve an improvement over the AELR "
+          "algorithm”)", statement="at m₁ = r·d log(2d/δ)/(k+1) (r >= 1, so ε < 1), Thm 4.7's "
+          "m₁-dependent term (88/3)dε with ε = d log(2d/δ)/((k+1)m₁), divided by AELR's d, is "
+          "(88/3)/r: o(d) iff r -> ∞, and of AELR's order at r = 1 (the condition is needed)",
+          assumptions="δ in (0, 1)", method="sympy: substitution and limit", delta=0.0,
+          detectable=0.0)
+def check_ks15_thm47_m1_gg(ctx):
+    """KS15 Sec. 4.2: the phase-1 length for an improvement over AELR (Thm 4.7)."""
+    m1 = sp.symbols("m_1", positive=True)
+    eps_ = d * _Lg / ((k + 1) * m1)
+    rel = sp.simplify((sp.Rational(88, 3) * d * eps_).subs(m1, _r * d * _Lg / (k + 1)) / d)
+    text_term = sp.simplify((d ** 2 * _Lg / ((k + 1) * m1)).subs(m1, _r * d * _Lg / (k + 1)) / d)
+    ok = sympy_zero(rel - sp.Rational(88, 3) / _r) and _tends_to_zero(rel) and \
+        sympy_zero(text_term - 1 / _r)
+    return _verdict(ok, {"term_over_d": str(rel), "text_term_over_d": str(text_term)})
+
+
+@register("KS15.Thm3.6.text_vs_aerr", citation="KS15 Sec. 3.2 and 3.3 (after Thm 3.6 and Thm 3.12: "
+          "“With probability 1 over the first phase, regardless of the value of m₁, the expected "
+          "risk bound is at most O((B²/√(km₂))√d), which is the same bound of the AERR algorithm "
+          "… up to a constant factor”) and Sec. 4.2 (after Thm 4.7: O((B²/√(km₂))√(d log d)), "
+          "“the same bound of the AELR algorithm”)",
+          statement="the probability-1 bounds 4B²√(6d/(km₂)) (Thm 3.6, Thm 3.12) and "
+          "61B²√(d log 2d/(km₂)) (Thm 4.7) are the AERR bound 4B²√(2d/(km₂)) (HK12 Thm 3.1 on the "
+          "m₂ examples of phase 2) times √3 and the AELR bound 4B²√(10d log 2d/(km₂)) (HK12 "
+          "Thm 3.4) times 61/(4√10) ≈ 4.82: constant factors", assumptions="the bounds as "
+          "registered in laocheck.bounds (KS15.Thm3.6.bound_as, KS15.Thm3.12.bound_as, "
+          "KS15.Thm4.7.bound_as, HK12.Thm3.1.bound, HK12.Thm3.4.bound)",
+          method="sympy: the ratios, with m = m₂", delta=0.0, detectable=0.0)
+def check_ks15_text_vs_aerr(ctx):
+    """KS15 Sec. 3.2, 3.3, 4.2: the two-phase learners are never worse than AERR / AELR."""
+    FF = bounds.FORMULAS
+
+    def expr(id_):
+        e = FF[id_].expr
+        return e.subs({s: sp.Symbol(s.name, positive=True) for s in e.free_symbols})
+
+    m2 = sp.Symbol("m2", positive=True)
+    aerr = expr("HK12.Thm3.1.bound").subs(sp.Symbol("m", positive=True), m2)
+    aelr = expr("HK12.Thm3.4.bound").subs(sp.Symbol("m", positive=True), m2)
+    ratios = {"Thm3.6": sp.simplify(expr("KS15.Thm3.6.bound_as") / aerr),
+              "Thm3.12": sp.simplify(expr("KS15.Thm3.12.bound_as") / aerr),
+              "Thm4.7": sp.simplify(expr("KS15.Thm4.7.bound_as") / aelr)}
+    ok = sympy_zero(ratios["Thm3.6"] - sp.sqrt(3)) and sympy_zero(ratios["Thm3.12"] - sp.sqrt(3)) \
+        and sympy_zero(ratios["Thm4.7"] - sp.Rational(61, 4) / sp.sqrt(10))
+    return _verdict(ok, {k_: str(v) for k_, v in ratios.items()} |
+                    {"Thm4.7_float": float(ratios["Thm4.7"])})
+
+
+# --- CB11 Sec. 5 (Baseline) ---------------------------------------------------------------------
+
+@register("CB11.Thm6.text_factor_d4", citation="CB11 Sec. 5 (after Thm 6: “to overcome the extra "
+          "factor (d/k)² in the bound, which does not appear in the full information bound given "
+          "in (2), we need to increase m by a factor of (d/k)⁴”)",
+          statement="solving Thm 6's c(dB/k)²√(ln(d/δ)/m) = ε and eq. (2)'s cB²√(ln(d/δ)/m) = ε "
+          "for m: the ratio of the two sample sizes is (d/k)⁴", assumptions="the same constant c "
+          "in both (as the text's comparison takes it)", method="sympy: solve for m, ratio",
+          delta=0.0, detectable=0.0)
+def check_cb11_text_factor_d4(ctx):
+    """CB11 Sec. 5: the Baseline's sample-size overhead."""
+    c, e, ld = sp.symbols("c epsilon l_d", positive=True)          # l_d = ln(d/δ)
+    m_base = sp.solve(sp.Eq(c * (d * B / k) ** 2 * sp.sqrt(ld / m), e), m)[0]
+    m_lasso = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(ld / m), e), m)[0]
+    ratio = sp.simplify(m_base / m_lasso)
+    return _verdict(sympy_zero(ratio - (d / k) ** 4), {"ratio": str(ratio)})
+
+
+@register("CB11.Lemma4.text_constants", citation="CB11 Lemma 4 (proof: “|(a − y)² − (b − y)²| <= "
+          "|a − b||a + b − 2y|. Hence, L_max <= max_{a,b,y} |a + b − 2y| = 4B … ℓ_max = "
+          "max_{a,y} (a − y)² = 4B²”)",
+          statement="(a − y)² − (b − y)² = (a − b)(a + b − 2y), and over |a|, |b|, |y| <= B "
+          "(a, b = ⟨w, x⟩ with ‖w‖₁ <= B, ‖x‖∞ <= 1) max|a + b − 2y| = 4B and max (a − y)² = 4B², "
+          "attained at a = b = B, y = −B", assumptions="‖x‖∞ <= 1, |y| <= B, ‖w‖₁ <= B",
+          method="sympy: the factorisation; both maxima of functions convex in (a, b, y) are at "
+          "vertices of the cube [−B, B]³ (all 8 evaluated exactly)", delta=0.0, detectable=0.0)
+def check_cb11_lemma4_constants(ctx):
+    """CB11 Lemma 4, proof: the Lipschitz constant 4B and the loss bound 4B² of the square loss."""
+    a, b, y = sp.symbols("a b y", real=True)
+    ok1 = sp.expand((a - y) ** 2 - (b - y) ** 2 - (a - b) * (a + b - 2 * y)) == 0
+    verts = [(sa * B, sb * B, sy * B) for sa in (-1, 1) for sb in (-1, 1) for sy in (-1, 1)]
+    lip = max((sp.Abs(va + vb - 2 * vy) for va, vb, vy in verts), key=lambda v: v.subs(B, 1))
+    loss = max(((va - vy) ** 2 for va, _vb, vy in verts), key=lambda v: v.subs(B, 1))
+    ok = ok1 and sympy_zero(lip - 4 * B) and sympy_zero(loss - 4 * B ** 2)
+    return _verdict(ok, {"factorisation": ok1, "L_max": str(lip), "l_max": str(loss)})
+
+
+# --- KS15 Sec. 1 and 4.2: the size of the improvement, the regimes of the two scenarios ----------
+
+@register("KS15.Sec1.text_sqrt_d_improvement", citation="KS15 Sec. 1 (“This improvement factor is "
+          "data-dependent and may be as large as O(√d) as both values can be small as O(1), when "
+          "the moments decay at a sufficient rate … When the attribute budget satisfies "
+          "k = Ω(‖E_D[x²]‖_{1/2}) (or k = Ω(‖E_D[x²]‖₁) in the lasso scenario) our bounds also "
+          "coincide with the online full-information scenario”)",
+          statement="(i) with E_D[x_i²] ∝ i⁻³ (ridge, ‖x‖₂ <= 1) ‖E_D[x²]‖_{1/2} < ζ(3/2)² and with "
+          "E_D[x_i²] = i⁻² (lasso, ‖x‖∞ <= 1) ‖E_D[x²]‖₁ < π²/6 for every d, so AERR's / DDAERR's "
+          "bound ratio √(2d/(N + k)) (HK12 Thm 3.1 / KS15 Thm 3.5) and AELR's / DDAELR's "
+          "√(2d/(N₁ + k)) (HK12 Thm 3.4 / KS15 Thm 4.6) are Θ(√d) at fixed k; (ii) k >= N/c gives "
+          "DDAERR's 4B²√((N/k + 1)/m) <= 4B²√((c + 1)/m) = O(B²/√m), the full-information rate",
+          assumptions="k fixed for (i); c > 0", method="sympy: the bound ratios; float partial "
+          "sums (numpy, d = 2..2²⁰) of N against ζ(3/2)² and π²/6 (sympy)", delta=0.0,
+          detectable=0.0)
+def check_ks15_text_sqrt_d(ctx):
+    """KS15 Sec. 1: improvements up to √d and the full-information regime of k."""
+    N, N1, c = sp.symbols("N N_1 c", positive=True)
+    ridge = sp.cancel((4 * B ** 2) ** 2 * (2 * d / (k * m)) / ((4 * B ** 2) ** 2 * ((N / k + 1) / m)))
+    lasso = sp.cancel((4 * B ** 2) ** 2 * (10 * d * sp.log(2 * d) / (k * m))
+                      / ((4 * B ** 2) ** 2 * (5 * sp.log(2 * d) * (N1 / k + 1) / m)))  # squared
+    ok_ratio = sp.cancel(ridge - 2 * d / (N + k)) == 0 and sp.cancel(lasso - 2 * d / (N1 + k)) == 0
+    i = np.arange(1, 2 ** 20 + 1, dtype=float)
+    n_half = np.cumsum(i ** -1.5) ** 2 / np.cumsum(i ** -3.0)   # (Σ√s_i)² with s_i ∝ i⁻³
+    n_one = np.cumsum(i ** -2.0)                                 # Σ E[x_i²], E[x_i²] = i⁻²
+    z = float(sp.zeta(sp.Rational(3, 2)) ** 2)
+    ok_bounded = float(n_half.max()) < z and float(n_one.max()) < float(sp.pi ** 2 / 6)
+    full = sp.simplify((4 * B ** 2 * sp.sqrt((N / k + 1) / m)).subs(k, N / c) / (B ** 2 / sp.sqrt(m)))
+    ok_full = sympy_zero(full - 4 * sp.sqrt(c + 1))
+    return _verdict(ok_ratio and ok_bounded and ok_full,
+                    {"ridge_ratio_squared": str(ridge), "lasso_ratio_squared": str(lasso),
+                     "max_N_half_d<=2^20": float(n_half.max()), "zeta(3/2)^2": z,
+                     "max_N_one_d<=2^20": float(n_one.max()),
+                     "ddaerr_at_k=N/c_over_B2/sqrt(m)": str(full)})
+
+
+@register("KS15.Thm4.7.text_regimes_vs_ridge", citation="KS15 Sec. 4.2 (“If we analogize "
+          "‖E_D[x²]‖_{1/2} to ‖E_D[x²]‖₁, the regimes for the lasso scenario are better by a factor "
+          "d than the corresponding regimes for the ridge scenario”)",
+          statement="the phase-1 lengths of Thm 3.12 (ridge: m₁ ≫ d² log(2d/δ)/(k+1) and m₁ >= "
+          "d³ log(2d/δ)/((k+1)N)) over those of Thm 4.7 (lasso: m₁ ≫ d log(2d/δ)/(k+1) and m₁ >= "
+          "d² log(2d/δ)/((k+1)N)) are both d", assumptions="N the same value in both (the "
+          "text's analogy)", method="sympy: the two ratios", delta=0.0, detectable=0.0)
+def check_ks15_text_regimes(ctx):
+    """KS15 Sec. 4.2: the lasso regimes are a factor d shorter than the ridge ones."""
+    r1 = sp.simplify((d ** 2 * _Lg / (k + 1)) / (d * _Lg / (k + 1)))
+    r2 = sp.simplify((d ** 3 * _Lg / ((k + 1) * _N)) / (d ** 2 * _Lg / ((k + 1) * _N)))
+    return _verdict(sympy_zero(r1 - d) and sympy_zero(r2 - d), {"improvement": str(r1),
+                                                                 "large_m1": str(r2)})
