@@ -57,6 +57,26 @@ def test_cb11_step6_counterexample_is_exact():
     assert regret > G2 / lam * math.log(2)
 
 
+def test_cb11_thm6_step2_counterexample_by_hand():
+    """CB11 Thm 6's combined deviation over (dB/k)²√(ln(d/δ)/m) at d = k = 1, c′ = 1 is
+    1 + √(32 ln(2/δ)/ln(1/δ)): 1 + 4√202 at δ = 2^(−1/100), unbounded as δ → 1; at d >= 2,
+    ln(2d²/δ) <= 3 ln(d/δ) on a grid (the corrected reading), which fails at d = 1, δ = 0.9."""
+    def ratio(d, delta, c1=1.0, k=1):
+        return c1 * (k / d) ** 2 + math.sqrt(32 * math.log(2 * d * d / delta)
+                                             / math.log(d / delta))
+    assert math.isclose(ratio(1, 2 ** -0.01), 1 + 4 * math.sqrt(202), rel_tol=1e-9)
+    assert ratio(1, 2 ** -1e-4) > 100 > ratio(1, 2 ** -0.01)
+    for d in (2, 3, 10, 1000):
+        for delta in (1e-9, 0.01, 0.5, 0.999999):
+            assert math.log(2 * d * d / delta) <= 3 * math.log(d / delta) + 1e-12
+    assert math.log(2 / 0.9) > 3 * math.log(1 / 0.9)
+    records = {i: catalog.run(catalog.get(i), seed=0, budget="fast", catch=False).status
+               for i in ("CB11.Thm6.proof.step1", "CB11.Thm6.proof.step2",
+                         "CB11.Thm6.proof.step2_corrected")}
+    assert records == {"CB11.Thm6.proof.step1": "PASS", "CB11.Thm6.proof.step2": "ERRATUM",
+                       "CB11.Thm6.proof.step2_corrected": "PASS"}
+
+
 def test_negative_control_search_rediscovers_the_printed_regret_bound_erratum():
     """The seeded search behind CB11.Thm12.proof.step6_corrected finds the printed form false
     at m = 2 when asked (its power to detect a false step)."""

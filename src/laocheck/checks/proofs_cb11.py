@@ -27,6 +27,15 @@ here. Methods: exact enumeration of every path of Fig. 2 (the literal estimates 
 :mod:`laocheck.reference.estimators`, Fig. 2's independent draws) for the expectations, runs of
 Fig. 2 from the check's generator for the pathwise inequalities, sympy for the algebra and
 for the two counterexamples (exact).
+CB11 Theorem 6 (Baseline, Fig. 1), the proof's last display (``CB11.Thm6.proof.step<N>``):
+
+1. |L_D(w) − L̃_S(w)| <= |L_D(w) − L_S(w)| + |L_S(w) − L̃_S(w)|      (triangle inequality)
+2. <= c (dB/k)² √((1/m) ln(d/δ)) for some c > 0, from Lemma 4's c′B²√((1/m) ln(d/δ)) and
+   Lemma 10's (Bd/k)²√((32/m) ln(2d²/δ)) — false at d = 1 for δ near 1 (ERRATUM of the step):
+   ln(2d²/δ)/ln(d/δ) is unbounded there; it holds with c = c′ + √96 when d >= 2 (k <= d).
+
+(The display before them restates Lemma 4 with "=" for "<=", as Lemma 4 itself is printed in
+this extraction; read as "<=", it is Lemma 4.)
 """
 
 from __future__ import annotations
@@ -618,3 +627,113 @@ def check_step16(ctx):
     if not algebra:
         return Result(Status.FAIL, res.figures, note="the algebra of the step does not hold")
     return res
+
+
+# --- CB11 Theorem 6 (Baseline): the proof's last display ------------------------------------------
+
+CITE6 = "CB11 Thm 6 (proof)"
+_d, _delta, _m, _B, _k, _c1 = sp.symbols("d delta m B k c1", positive=True)
+
+
+def _thm6_ratio():
+    """Lemma 4's plus Lemma 10's deviation divided by (dB/k)²√((1/m) ln(d/δ)), the form the
+    step claims is at most a constant c."""
+    lemma4 = _c1 * _B ** 2 * sp.sqrt(sp.log(_d / _delta) / _m)
+    lemma10 = (_B * _d / _k) ** 2 * sp.sqrt(32 / _m * sp.log(2 * _d ** 2 / _delta))
+    return sp.simplify((lemma4 + lemma10) / ((_d * _B / _k) ** 2
+                                             * sp.sqrt(sp.log(_d / _delta) / _m)))
+
+
+@register("CB11.Thm6.proof.step1", citation=CITE6 + ", last display, first relation",
+          statement="|L_D(w) − L̃_S(w)| <= |L_D(w) − L_S(w)| + |L_S(w) − L̃_S(w)|",
+          assumptions="none (the triangle inequality)",
+          method="sympy: |a − c| <= |a − b| + |b − c| for real a, b, c (the difference is "
+                 "nonnegative in each of the orderings of a, b, c)", delta=0.0, detectable=0.0)
+def check_thm6_step1(ctx):
+    """CB11 Thm 6, proof: the triangle inequality, on every ordering of the three losses."""
+    a, b, c = sp.symbols("a b c", real=True)
+    u, v = sp.symbols("u v", nonnegative=True)
+    gaps = []
+    # the six orderings x <= y <= z of (a, b, c), written y = x + u, z = y + v
+    for lo, mid, hi in ((a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)):
+        sub = {lo: a, mid: a + u, hi: a + u + v} if lo is not a else \
+            {mid: a + u, hi: a + u + v}
+        expr = (sp.Abs(a - b) + sp.Abs(b - c) - sp.Abs(a - c)).subs(sub, simultaneous=True)
+        gaps.append(sp.simplify(expr))
+    ok = all(g.is_nonnegative for g in gaps)
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"gaps_by_ordering": [str(g) for g in gaps]}, detectable=0.0)
+
+
+@register("CB11.Thm6.proof.step2", citation=CITE6 + ", last display, second relation",
+          statement="c′B²√((1/m) ln(d/δ)) + (Bd/k)²√((32/m) ln(2d²/δ)) <= c (dB/k)²√((1/m) "
+          "ln(d/δ)) for a constant c > 0 (Lemma 4's and Lemma 10's bounds combined), for all "
+          "d, k, B, m and δ in (0, 1)",
+          assumptions="as Thm 6: ‖x‖∞ <= 1, |y| <= B; k <= d",
+          method="sympy: the left side over (dB/k)²√((1/m) ln(d/δ)) is c′(k/d)² + √(32 ln(2d²/δ)"
+                 "/ln(d/δ)); its limit as δ → 1 at d = 1, and its exact value at d = k = 1, "
+                 "δ = 2^(−1/100)",
+          delta=0.0, detectable=0.0, expected=Status.ERRATUM,
+          correction="CB11.Thm6.proof.step2_corrected")
+def check_thm6_step2(ctx):
+    """CB11 Thm 6, proof: the combined deviation is not O((dB/k)²√(ln(d/δ)/m)) uniformly: at
+    d = 1 the ratio grows without bound as δ → 1."""
+    ratio = _thm6_ratio()
+    at_d1 = sp.simplify(ratio.subs({_d: 1, _k: 1}))
+    # δ_n = 2^(−1/n): ln(2/δ_n)/ln(1/δ_n) = n + 1, so the ratio is c′ + 4√(2(n + 1)) -> ∞
+    n = sp.Symbol("n", positive=True, integer=True)
+    family = sp.simplify(sp.expand_log(at_d1.subs(_delta, 2 ** (-1 / n)), force=True))
+    family_ok = sp.simplify(family - (_c1 + 4 * sp.sqrt(2 * n + 2))) == 0
+    value = sp.simplify(family.subs({n: 100, _c1: 1}))
+    by_hand = 1 + 4 * sp.sqrt(202)                     # n = 100: c′ + √(32·101)
+    figs = {"ratio": str(ratio), "ratio_at_d_k_1": str(at_d1),
+            "ratio_at_delta_2^(-1/n)": str(family),
+            "value_d_k_1_delta_2^-1/100_c1_1": str(value), "value_float": float(value)}
+    if not family_ok or sp.simplify(value - by_hand) != 0:
+        return Result(Status.FAIL, figs, note="the ratio at d = 1 is not as derived")
+    return Result(Status.ERRATUM, figs, correction="CB11.Thm6.proof.step2_corrected",
+                  counterexample={"d": 1, "k": 1, "B": 1, "m": 1, "c_prime": 1,
+                                  "delta": "2^(-1/100)", "ratio": str(value),
+                                  "ratio_float": float(value),
+                                  "family": "delta = 2^(-1/n): ratio = c' + 4 sqrt(2(n + 1))"},
+                  note="ln(2d²/δ)/ln(d/δ) → ∞ as δ → 1 at d = 1 (ln(1/δ) → 0): no constant c "
+                       "serves every δ (any c is exceeded at δ = 2^(−1/n), n > (c − c′)²/32); the "
+                       "step needs d >= 2 or δ <= 1/√2, which Thm 6 does not assume (at d = 1 the "
+                       "theorem's own bound tends to 0 as δ → 1).")
+
+
+note_erratum(
+    "CB11.Thm6.proof.step2", where="Theorem 6 (proof, last display)", order=(5, 10, 2),
+    literal="|L_D(w) − L̃_S(w)| ≤ |L_D(w) − L_S(w)| + |L_S(w) − L̃_S(w)| ≤ c(dB/k)²√((1/m) "
+            "ln(d/δ)) for some c > 0, combining Lemma 4 (c′B²√((1/m) ln(d/δ))) and Lemma 10 "
+            "((Bd/k)²√((32/m) ln(2d²/δ)), after “slight simplifications”).",
+    why="The second relation divided by (dB/k)²√((1/m) ln(d/δ)) is c′(k/d)² + √(32 ln(2d²/δ)/"
+        "ln(d/δ)), which is unbounded as δ → 1 at d = 1: at δ = 2^(−1/n) it equals c′ + "
+        "4√(2(n + 1)) (sympy, exact), so any proposed c is exceeded once n > (c − c′)²/32; at "
+        "d = k = 1, c′ = 1, δ = 2^(−1/100) it is 1 + 4√202 ≈ 57.85.",
+    corrected="For d ≥ 2 (and k ≤ d) it holds with c = c′ + √96, since 3 ln(d/δ) − ln(2d²/δ) = "
+              "ln(d/2) + 2 ln(1/δ) ≥ 0; at d = 1 it holds for δ ≤ 1/√2.",
+    proof_step=True)
+
+
+@register("CB11.Thm6.proof.step2_corrected", citation=CITE6 + ", last display (corrected)",
+          statement="for d >= 2 and k <= d: c′B²√((1/m) ln(d/δ)) + (Bd/k)²√((32/m) ln(2d²/δ)) "
+          "<= (c′ + √96)(dB/k)²√((1/m) ln(d/δ)) for every δ in (0, 1]",
+          assumptions="d >= 2, k <= d (as Thm 6's Baseline samples k of the d attributes)",
+          method="sympy: with d = 2 + a, δ = 1/(1 + b) (a, b >= 0), 3 ln(d/δ) − ln(2d²/δ) = "
+                 "ln((2 + a)(1 + b)²/2) >= 0; then each term of the left side is at most its "
+                 "part of the right side", delta=0.0, detectable=0.0)
+def check_thm6_step2_corrected(ctx):
+    """CB11 Thm 6, proof, with d >= 2: ln(2d²/δ) <= 3 ln(d/δ), so c = c′ + √96 serves."""
+    a, b, r = sp.symbols("a b r", nonnegative=True)
+    gap = sp.expand_log(3 * sp.log(_d / _delta) - sp.log(2 * _d ** 2 / _delta), force=True)
+    gap_ab = gap.subs({_d: 2 + a, _delta: 1 / (1 + b)}, simultaneous=True)
+    nonneg = sp.log(1 + a / 2) + 2 * sp.log(1 + b)             # ln(1 + a/2) + 2 ln(1 + b)
+    log_ok = (sp.simplify(sp.expand_log(gap_ab - nonneg, force=True)) == 0
+              and bool(nonneg.is_nonnegative))
+    # the first term: c′B² <= c′(dB/k)² since d/k = 1 + r with r >= 0
+    first_ok = bool(sp.expand(_c1 * (1 + r) ** 2 - _c1).is_nonnegative)
+    ok = log_ok and first_ok                     # then 32 ln(2d²/δ) <= 96 ln(d/δ) as well
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"3ln(d/δ) − ln(2d²/δ)": str(gap), "with d = 2 + a, δ = 1/(1 + b)": str(nonneg),
+                   "log_inequality": bool(log_ok), "first_term": bool(first_ok)}, detectable=0.0)
