@@ -16,7 +16,7 @@ from ._registry import Result, Status
 
 __all__ = ["sampler_matches_exact", "exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
            "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict",
-           "is_laocheck_estimator", "estimator_params"]
+           "is_laocheck_estimator", "estimator_params", "multinomial_verdict"]
 
 
 _OWN_MODULE = estimators.ImportanceEstimator.__module__     # laocheck.estimators._families
@@ -80,6 +80,13 @@ def sampler_matches_exact(ctx, estimator, reference, instance, figures=None):
                           counterexample={"impossible_outcome": row[:-1].tolist(),
                                           "attributes": int(row[-1])})
         counts[int(np.argmax(close))] += int(np.sum(inverse.ravel() == r))
+    return multinomial_verdict(ctx, counts, keys, probs, n, figures)
+
+
+def multinomial_verdict(ctx, counts, keys, probs, n, figures):
+    """PASS or FAIL of the observed ``counts`` of the categories ``keys`` against their exact
+    probabilities ``probs`` ({key: p}), by :func:`laocheck.stats.multinomial_test` at
+    ``ctx.delta``; ``figures`` gets the test's status and worst discrepancy."""
     p = np.array([float(probs[k]) for k in keys])
     test = stats.multinomial_test(counts, p / p.sum(), delta=ctx.delta)
     figures.update({"test": test.status, "worst_discrepancy": float(test.worst_discrepancy)})

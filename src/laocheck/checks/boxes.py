@@ -30,7 +30,7 @@ from ..reference import learners as ref_learners
 from ..reference.estimators import cb11_aer, cb11_baseline, hk12_clip
 from ..stats.exact import enumerate_outcomes
 from . import proofs_cb11, proofs_hk12
-from ._common import as_objects, fstr
+from ._common import as_objects, fstr, multinomial_verdict
 from ._errata import note_erratum
 from ._proofs import ratio_verdict, worst_instance
 from ._registry import DEFAULT_DELTA, Result, Status, register
@@ -657,16 +657,7 @@ def _kernel_against_law(ctx, est, w, x, y, law, figures):
                           counterexample={"impossible_kernel_draw": float(v), "attributes": int(a),
                                           "instance": {"w": fstr(w), "x": fstr(x), "y": str(y)}})
         counts[hit[0]] += int(np.sum(inverse.ravel() == r))
-    p = np.array([float(law[k_]) for k_ in keys])
-    test = stats.multinomial_test(counts, p / p.sum(), delta=ctx.delta)
-    figs.update({"test": test.status, "worst_discrepancy": float(test.worst_discrepancy)})
-    detect = f"a category probability off by more than {float(test.detectable):.3g}"
-    if test.status == "PASS":
-        return Result(Status.PASS, figs, detectable=detect)
-    return Result(Status.FAIL, figs, detectable=detect,
-                  counterexample={"category": str(keys[test.worst_category]),
-                                  "claimed": float(p[test.worst_category]),
-                                  "observed": float(counts[test.worst_category] / n)})
+    return multinomial_verdict(ctx, counts, keys, law, n, figs)
 
 
 def _genest_kernel_check(ctx, cases, label):
