@@ -20,7 +20,10 @@ identical.
 
 Dask's workers sample their task threads' stacks every 10 ms for the dashboard's profile
 (``distributed.worker.profile``); ``--no-worker-profile`` starts the cluster with it off, as
-``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False dask worker ...`` would.
+``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False dask worker ...`` would. ``--quiet-cluster``
+starts it with :data:`QUIET` (the settings the README suggests for a cluster that runs laocheck:
+the profiler off and Dask's periodic monitors slower), and ``--idle SECONDS`` first measures the
+CPU the cluster spends doing nothing (scheduler, nannies and workers) over that many seconds.
 
 Needs ``laocheck[distributed]``. Nothing listens beyond 127.0.0.1.
 """
@@ -31,6 +34,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,6 +44,15 @@ from pathlib import Path
 import dask
 import distributed
 import psutil
+
+
+#: Dask settings for a cluster that runs laocheck's CPU-bound tasks (README, "Running on a
+#: cluster"): the workers' statistical profiler off, and the event-loop tick, the system monitor
+#: and the nanny's memory monitor at 1 s, 5 s and 1 s instead of 20 ms, 500 ms and 100 ms
+QUIET = {"distributed.worker.profile.enabled": False,
+         "distributed.admin.tick.interval": "1s",
+         "distributed.admin.system-monitor.interval": "5s",
+         "distributed.worker.memory.monitor-interval": "1s"}
 
 
 def _without_timings(value):
@@ -82,20 +95,31 @@ def _verify(out, only, extra):
     return wall, cpu
 
 
-def _on_cluster(out, only, profile):
-    """(start-up, wall, CPU of client, workers, this process) of verify on a new cluster."""
+def _on_cluster(out, only, settings, idle=0.0):
+    """(start-up, wall, CPU of client, workers, this process, idle CPU per second) of verify on
+    a new cluster; with ``idle`` > 0, the cluster's CPU per second over ``idle`` seconds of
+    doing nothing is measured first."""
     start = time.perf_counter()
-    with dask.config.set({"distributed.worker.profile.enabled": profile}), \
+    with dask.config.set(settings), \
             distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1,
                                      processes=True, dashboard_address=None) as cluster:
         startup = time.perf_counter() - start
         me = psutil.Process()
         workers = me.children(recursive=True)
-        here0, workers0 = _cpu(me.cpu_times()), [_cpu(w.cpu_times()) for w in workers]
+
+        def cpu_now():
+            return _cpu(me.cpu_times()), [_cpu(w.cpu_times()) for w in workers]
+
+        idle_rate = None
+        if idle > 0:
+            here0, workers0 = cpu_now()
+            time.sleep(idle)
+            here1, workers1 = cpu_now()
+            idle_rate = (here1 - here0 + sum(workers1) - sum(workers0)) / idle
+        here0, workers0 = cpu_now()
         wall, client = _verify(out, only, ["--scheduler", cluster.scheduler_address])
-        worker_cpu = sum(_cpu(w.cpu_times()) - c for w, c in zip(workers, workers0))
-        here = _cpu(me.cpu_times()) - here0
-    return startup, wall, (client, worker_cpu, here)
+        here1, workers1 = cpu_now()
+    return startup, wall, (client, sum(workers1) - sum(workers0), here1 - here0), idle_rate
 
 
 def main(argv=None):
@@ -104,13 +128,22 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--worker-profile", action=argparse.BooleanOptionalAction, default=True,
                         help="Dask's statistical profiler on the workers (Dask's default: on)")
+    parser.add_argument("--quiet-cluster", action="store_true",
+                        help="start the cluster with QUIET (profiler off, slower monitors)")
+    parser.add_argument("--idle", type=float, default=0.0, metavar="SECONDS",
+                        help="measure the idle cluster's CPU over SECONDS before each run")
     args = parser.parse_args(argv)
+    settings = dict(QUIET) if args.quiet_cluster else {}
+    if not args.worker_profile:
+        settings["distributed.worker.profile.enabled"] = False
     tmp = Path(tempfile.mkdtemp(prefix="bench_dask."))
-    joblib_runs, dask_runs, startups = [], [], []
+    joblib_runs, dask_runs, startups, idle_rates = [], [], [], []
     for r in range(args.repeat):
         joblib_runs.append(_verify(tmp / f"jobs2.{r}.json", args.only, ["--jobs", "2"]))
-        startup, wall, cpus = _on_cluster(tmp / f"dask.{r}.json", args.only, args.worker_profile)
+        startup, wall, cpus, idle_rate = _on_cluster(tmp / f"dask.{r}.json", args.only,
+                                                     settings, args.idle)
         startups.append(startup)
+        idle_rates.append(idle_rate)
         dask_runs.append((wall, cpus))
     a = _strip(json.loads((tmp / "jobs2.0.json").read_text()))
     b = _strip(json.loads((tmp / "dask.0.json").read_text()))
@@ -121,14 +154,20 @@ def main(argv=None):
     seconds = [sum(c["seconds"] for c in json.loads((tmp / f"{kind}.0.json").read_text())["checks"])
                for kind in ("jobs2", "dask")]
     print(f"checks: {n} ({' '.join(args.only) or 'the whole catalog'}), budget fast; "
-          f"worker profiler {'on' if args.worker_profile else 'off'}")
+          f"cluster settings: {settings or 'Dask defaults'}")
     runs = [", ".join(f"{t:.1f}" for t, _ in times) for times in (joblib_runs, dask_runs)]
+    ratios = [d / j for (j, _), (d, _) in zip(joblib_runs, dask_runs)]
     print(f"--jobs 2:                  {tj:7.1f} s  (runs: {runs[0]}); CPU {cj:.1f} s")
     print(f"--scheduler (2 workers):   {td:7.1f} s  (runs: {runs[1]}); CPU {cd:.1f} s = "
           f"client {client:.1f} + workers {workers:.1f} + scheduler and nannies {here:.1f}")
     print(f"LocalCluster start-up:     {min(startups):7.1f} s  (not in the time above)")
     print(f"checks' own seconds:       {seconds[0]:7.1f} s (joblib), {seconds[1]:.1f} s (Dask)")
-    print(f"dask / joblib:             {td / tj:7.2f}x wall, {cd / cj:.2f}x CPU")
+    if args.idle > 0:
+        print(f"idle cluster CPU:          {min(idle_rates):7.3f} cores (runs: "
+              f"{', '.join(f'{v:.3f}' for v in idle_rates)})")
+    print(f"dask / joblib:             {td / tj:7.2f}x wall (best of each), {cd / cj:.2f}x CPU; "
+          f"pair by pair {', '.join(f'{v:.2f}' for v in ratios)}, median "
+          f"{statistics.median(ratios):.2f}")
     print(f"records identical (timings aside): {a == b}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0 if a == b else 1
