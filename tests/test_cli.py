@@ -160,6 +160,30 @@ def test_verify_same_results_for_any_jobs(tmp_path, capsys):
         [(r["id"], r["status"], r["figures"]) for r in b]
 
 
+def test_long_checks_are_submitted_first_and_records_stay_in_id_order(monkeypatch):
+    """verify submits the long checks (replicates, long samplers) first, so a run on a few
+    workers does not end with one of them alone; the records come back in id order."""
+    from laocheck import _execution
+    from laocheck.checks import checks
+    from laocheck.cli import verify as verify_module
+    selected = checks("HK12.Thm3.1*") + checks("HK12.Lemma3.3*")
+    submitted = []
+    real = _execution.LocalExecutor.imap_unordered
+
+    def spy(self, fn, arglist, names=None):
+        arglist = list(arglist)
+        submitted.extend(args[0] for args in arglist)
+        return real(self, fn, arglist, names)
+
+    monkeypatch.setattr(_execution.LocalExecutor, "imap_unordered", spy)
+    monkeypatch.setattr(verify_module, "run", lambda check, seed, budget: check.id)
+    ids = [c.id for c in selected]
+    assert verify_module.run_catalog(selected, 0, "fast", 1) == ids
+    long = [i for i in ids if i.endswith(verify_module.LONG_CHECKS)]
+    assert long and len(long) < len(ids)
+    assert submitted == long + [i for i in ids if i not in long]
+
+
 def test_a_closed_pipe_ends_quietly(tmp_path):
     """``laocheck list | head -1``: no BrokenPipeError traceback, status 141 (128 + SIGPIPE).
     Run outside the source tree, so that the installed package is the one imported."""

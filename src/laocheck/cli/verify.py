@@ -124,13 +124,24 @@ def _failed_record(check_id, seed, budget, error):
     return run(replace(get(check_id), func=failed, estimator=None, kwargs={}), seed, budget)
 
 
+#: id suffixes of the checks that run many replicates or long samplers (the longest tasks of
+#: a run): they are submitted first, so that on a few workers the run does not end with one
+#: of them alone (longest-first scheduling; the records and their order do not change)
+LONG_CHECKS = (".empirical", ".attribute_inclusion", ".kernel_matches_reference")
+
+
+def submission_order(ids):
+    """``ids`` with the long checks (:data:`LONG_CHECKS`) first, each group in id order."""
+    return sorted(ids, key=lambda cid: not cid.endswith(LONG_CHECKS))
+
+
 def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, results=None,
                 resume=False):
     """Records of ``selected`` checks, in id order, identical for any ``jobs`` or scheduler.
 
     One task per check through :func:`laocheck._execution.executor` (joblib with ``jobs``, or
-    Dask at ``scheduler`` / ``$LAOCHECK_SCHEDULER``); each check is seeded by its id, so where
-    it runs changes nothing. A task that fails outside the check is that check's FAIL with the
+    Dask at ``scheduler`` / ``$LAOCHECK_SCHEDULER``), submitted in :func:`submission_order`;
+    each check is seeded by its id, so where and when it runs changes nothing. A task that fails outside the check is that check's FAIL with the
     traceback. ``results``: a JSON-lines log each record is appended to as it finishes; with
     ``resume`` the records it holds for (id, seed, budget, laocheck version) are reused.
     ``progress`` (optional) is called as ``progress(record, running=..., resumed=...)`` with
@@ -150,6 +161,7 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
             if progress:
                 progress(records[cid], running=0, resumed=True)
         if todo:
+            todo = submission_order(todo)
             with executor(jobs, scheduler) as ex:
                 tasks = [(cid, seed, budget) for cid in todo]
                 for out in ex.imap_unordered(_run_one, tasks, names=todo):
