@@ -53,6 +53,10 @@ keys both must, at the same offset: probability ≤ m²·d²/2¹²⁸ per run. I
 because numpy's counter-based Philox offers no per-(key, counter) call from C (a Philox object
 per example or attribute costs microseconds); SplitMix64 is five lines and about 1 ns.
 
+A :class:`TapOracle` wraps another oracle and records the first reads of each example (index
+and value), for a learner that needs afterwards the values its kernel read (KS15 Sec. 5's
+practical Two-Phased learners); it draws nothing itself.
+
 Reproducibility: everything is drawn from the Generator the oracle was built on, example by
 example in order, and the number of words an example consumes does not depend on which
 attributes the learner reads; a replicate's examples are thus a function of its seed alone, for

@@ -22,6 +22,10 @@ and C2 = Σ_τ s_τ Θ_τ, a coordinate active with fixed (sign, a) over a stret
 sign·(a ΔC1 − ΔC2); it is flushed when it changes or leaves. When s < 2⁻⁸ or Θ·s > 2⁸·B
 (cancellation in a_i − Θ) everything is renormalised (a_i ← s(a_i − Θ), Θ ← 0, s ← 1; the
 map is increasing, so the tree keeps its shape), in O(active coordinates).
+
+Examples come from the rows of X (``run``) or from an attribute oracle (``run_oracle``,
+:mod:`laocheck.data._oracle`): one loop body (``_steps``) reads x_j from the row or through
+``oracle.attribute(j)``, for the k/2 attributes of C and the k/2 draws i only.
 """
 import numpy as np
 from libc.math cimport fabs, isfinite

@@ -10,6 +10,12 @@ and the k + 1 attributes split evenly between x̃ and φ̃ (``n_inner``). Sec. 5
 sizes by cross-validation; laocheck's practical default is each phase's own theory step
 (AERR/AELR: HK12 Thm 3.1/3.4; phase 2: DDAERR/DDAELR's KS15 Thm 3.5/4.6 with the estimated
 moments plugged in), and a float ``eta`` is used in both phases.
+
+``fit_oracle`` runs both phases on consecutive examples of one attribute oracle: phase 1 reads
+its k + 1 uniform attributes with ``oracle.reveal`` (theory) or runs AERR / AELR's
+``fit_oracle`` through a ``TapOracle`` that keeps the x̃ values the kernel read (practical: the
+estimate needs them after the run), then phase 2's ``fit_oracle`` takes the next examples; the
+same random numbers and arithmetic as ``fit`` on rows.
 """
 
 import numpy as np
