@@ -15,7 +15,9 @@ from laocheck.data import HK12HardInstance, PowerLawBernoulli
 from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import (LearnerConfig, compare, excess_risk_range, replicate,
                                   scaling_slope)
-from laocheck.experiments.theorems import THEOREMS, available, run_theorem, theorem_setup
+from laocheck.experiments.theorems import (THEOREMS, available, default_distribution,
+                                           oracle_available, run_theorem, theorem_setup)
+from laocheck import learners as learners_module
 from laocheck.learners import AELR, AERR
 from laocheck.stats import mean_interval
 
@@ -165,3 +167,51 @@ def test_ks15_thm47_any_m1_counterexample():
     assert f["bound"] == pytest.approx(61 * math.sqrt(2 * math.log(4) / 1e5))
     # eps = d log(2d/delta)/((k+1) m1) = ln(80)/1e9 < 1, so Lemma 4.8 is not "w.p. 1" here
     assert f["eps"] == pytest.approx(math.log(80) / 1e9)
+
+
+@pytest.mark.parametrize("theorem", sorted(THEOREMS))
+def test_oracle_available_is_what_fit_oracle_does(theorem):
+    """``oracle_available`` (which the full-budget empirical checks use to pick the attribute
+    oracle) is True exactly when the theorem's learner fits through an oracle, and False
+    exactly when fit_oracle refuses."""
+    dist = default_distribution(theorem, 16, 1.0, kind="hard")
+    if theorem == "HK12.Thm4.4":                  # no numeric setup (no explicit constant)
+        learner = getattr(learners_module, THEOREMS[theorem][1])(k=2, random_state=0)
+    else:
+        spec, _, _ = theorem_setup(theorem, dist, 2, 50, 1.0)
+        learner = spec.build(np.random.default_rng(0))
+    oracle = dist.oracle(np.random.default_rng(1))
+    if oracle_available(theorem):
+        assert learner.fit_oracle(oracle, 50).n_steps_ == 50
+    else:
+        with pytest.raises(InvalidParameterError, match="oracle"):
+            learner.fit_oracle(oracle, 50)
+
+
+def test_full_budget_empirical_checks_use_the_oracle_where_it_exists(monkeypatch):
+    """The empirical checks run ``run_theorem`` with source="oracle" at the full budget exactly
+    for the theorems whose learner has an oracle path, and on rows at the fast budget (the
+    runs themselves are replaced by a recorder: the sizes are the full budget's)."""
+    from laocheck.checks import empirical
+    from laocheck.checks._registry import Context
+    calls = {}
+
+    def recorder(theorem, **kw):
+        calls[theorem] = kw["source"]
+        raise RuntimeError("recorded")
+
+    monkeypatch.setattr(empirical, "run_theorem", recorder)
+    ids = [c for c in catalog.checks() if c.func.__module__ == "laocheck.checks.empirical"
+           and c.id.endswith(".empirical") and c.id.rsplit(".", 1)[0] in THEOREMS]
+    assert len(ids) >= 6
+    for budget in ("fast", "full"):
+        calls.clear()
+        for c in ids:
+            ctx = Context(np.random.default_rng(0), budget=budget,
+                          seed_sequence=np.random.SeedSequence(0))
+            with pytest.raises(RuntimeError, match="recorded"):
+                c.func(ctx)
+        expected = {c.id.rsplit(".", 1)[0]: "oracle" if budget == "full"
+                    and oracle_available(c.id.rsplit(".", 1)[0]) else "rows" for c in ids}
+        assert calls == expected
+    assert sum(oracle_available(t) for t in expected) >= 6

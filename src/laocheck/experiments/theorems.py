@@ -22,11 +22,13 @@ from .. import bounds, learners
 from ..data import (CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli,
                     digits_distribution)
 from ..estimators import LearnerSpec
+from ..learners._base import BudgetedLearner
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._runs import LearnerConfig, _fit, child_seeds, compare
 
-__all__ = ["THEOREMS", "available", "learner_specs", "run_theorem", "theorem_setup"]
+__all__ = ["THEOREMS", "available", "learner_specs", "oracle_available", "run_theorem",
+           "theorem_setup"]
 
 def learner_specs():
     """(class, spec) of every learner of :mod:`laocheck.learners` that declares its own
@@ -75,6 +77,14 @@ def available():
     """{theorem: True, or the name of the missing learner class}."""
     return {t: (True if _learner(v[1]) is not None else f"laocheck.learners.{v[1]} missing")
             for t, v in THEOREMS.items()}
+
+
+def oracle_available(theorem):
+    """True when ``theorem``'s learner reads examples through an attribute oracle
+    (``fit_oracle``, so ``run_theorem(..., source="oracle")`` works): its class has its own
+    oracle path, not the base class's refusal."""
+    cls = _learner(THEOREMS[theorem][1])
+    return cls is not None and cls._advance_oracle is not BudgetedLearner._advance_oracle
 
 
 def _two_phase_step_check(theorem, spec, dist, m, seed, source="rows"):
