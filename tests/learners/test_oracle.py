@@ -18,7 +18,7 @@ from laocheck.data import CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
 from laocheck.data._oracle import EmpiricalOracle
 from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import LearnerConfig, replicate
-from laocheck.learners import AELR, AER, AERR, DDAELR, DDAERR, GAELR, GAERR
+from laocheck.learners import AELR, AERR, DDAELR, DDAERR, GAELR, GAERR, Baseline
 from laocheck.stats import two_sample_ks_test
 
 DELTA = 1e-6
@@ -113,7 +113,7 @@ def test_validation():
     with pytest.raises(InvalidParameterError, match="n_steps"):
         AERR(k=2).fit_oracle(dist.oracle(0), 0)
     with pytest.raises(InvalidParameterError, match="fit_oracle"):
-        AER(k=2).fit_oracle(dist.oracle(0), 10)
+        Baseline(k=2).fit_oracle(dist.oracle(0), 10)
     with pytest.raises(InvalidParameterError, match="`k`"):
         AERR(k=101).fit_oracle(dist.oracle(0), 10)
     q = np.zeros(100)

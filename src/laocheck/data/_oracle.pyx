@@ -53,6 +53,10 @@ keys both must, at the same offset: probability ≤ m²·d²/2¹²⁸ per run. I
 because numpy's counter-based Philox offers no per-(key, counter) call from C (a Philox object
 per example or attribute costs microseconds); SplitMix64 is five lines and about 1 ns.
 
+A :class:`TapOracle` wraps another oracle and records the first reads of each example (index
+and value), for a learner that needs afterwards the values its kernel read (KS15 Sec. 5's
+practical Two-Phased learners); it draws nothing itself.
+
 Reproducibility: everything is drawn from the Generator the oracle was built on, example by
 example in order, and the number of words an example consumes does not depend on which
 attributes the learner reads; a replicate's examples are thus a function of its seed alone, for
@@ -67,7 +71,8 @@ from libc.stdlib cimport free, realloc
 from numpy.random cimport bitgen_t
 
 __all__ = ["RowOracle", "HK12HardOracle", "CB11HardOracle", "CorrelatedSignsOracle",
-           "PowerLawOracle", "EmpiricalOracle", "splitmix64_word", "splitmix64_output"]
+           "PowerLawOracle", "EmpiricalOracle", "TapOracle", "splitmix64_word",
+           "splitmix64_output"]
 
 cdef uint64_t GAMMA = 0x9E3779B97F4A7C15ULL
 
@@ -360,3 +365,47 @@ cdef class EmpiricalOracle(RowOracle):
 
     cdef double attribute(self, long i) noexcept nogil:
         return self.X[self.row, i]
+
+
+cdef class TapOracle(RowOracle):
+    """Another oracle's examples, passed through, with the first ``n_reads`` attribute reads
+    of each example recorded (index and value, in the order read).
+
+    For a learner that needs afterwards the values its kernel read: KS15 Sec. 5's practical
+    Two-Phased learners estimate E[x_i²] from phase 1's x̃ draws, which AERR's / AELR's kernel
+    reads first in each step. Nothing extra is drawn: the base oracle's examples, labels and
+    random numbers are unchanged."""
+    cdef RowOracle base
+    cdef long n_reads, pos
+    cdef long[:, ::1] idx
+    cdef double[:, ::1] val
+
+    def __init__(self, RowOracle base, long n_reads, long n_examples):
+        if n_reads < 0 or n_examples < 0:
+            raise ValueError("`n_reads` and `n_examples` must be >= 0")
+        super().__init__(base.d, base.rng, base.second_moments, base.x_max, base.y_max)
+        self.base = base
+        self.n_reads = n_reads
+        self.pos = 0
+        self.idx = np.full((n_examples, n_reads), -1, dtype=np.int_)
+        self.val = np.full((n_examples, n_reads), np.nan)
+
+    cdef void next_example(self) noexcept nogil:
+        self.base.next_example()
+        self.y = self.base.y * self.label_factor
+        self.t += 1
+        self.pos = 0
+
+    cdef double attribute(self, long i) noexcept nogil:
+        cdef double x = self.base.attribute(i)
+        cdef long r = self.t - 1
+        if r >= 0 and r < self.idx.shape[0] and self.pos < self.n_reads:
+            self.idx[r, self.pos] = i
+            self.val[r, self.pos] = x
+            self.pos += 1
+        return x
+
+    def recorded(self):
+        """(indices, values), each (n_examples, n_reads): the first ``n_reads`` attributes
+        read of each example (−1 and NaN where fewer were read)."""
+        return np.asarray(self.idx).copy(), np.asarray(self.val).copy()

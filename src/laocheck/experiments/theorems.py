@@ -25,7 +25,7 @@ from ..estimators import LearnerSpec
 from ..learners._base import BudgetedLearner
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
-from ._runs import LearnerConfig, child_seeds, compare
+from ._runs import LearnerConfig, _fit, child_seeds, compare
 
 __all__ = ["THEOREMS", "available", "learner_specs", "oracle_available", "run_theorem",
            "theorem_setup"]
@@ -87,11 +87,12 @@ def oracle_available(theorem):
     return cls is not None and cls._advance_oracle is not BudgetedLearner._advance_oracle
 
 
-def _two_phase_step_check(theorem, spec, dist, m, seed):
-    """One fit: the learner's phase-2 step size against laocheck.bounds at its own estimate A."""
+def _two_phase_step_check(theorem, spec, dist, m, seed, source="rows"):
+    """One fit (through ``source``, as the replicates): the learner's phase-2 step size
+    against laocheck.bounds at its own estimate A."""
     data_seed, learner_seed = seed.spawn(2)
-    X, y = dist.sample(m, np.random.default_rng(data_seed))
-    est = spec.build(np.random.default_rng(learner_seed)).fit(X, y)
+    est = _fit(spec, dist, m, np.random.default_rng(data_seed),
+               np.random.default_rng(learner_seed), source)
     p = spec.params
     m1 = p["m1"]
     args = dict(k=p["k"], d=dist.d, m2=m - m1, delta=p["delta"], m1=m1)
@@ -247,7 +248,9 @@ def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=DEFAULT_DELTA
     scheduler address; see :func:`laocheck.experiments.replicate`); the numbers do not depend
     on them. ``source="oracle"`` runs the learners through the distribution's attribute oracle
     (:func:`laocheck.experiments.replicate`): O(m (k + log d)) per run instead of O(m d), for
-    the data-point sampling learners (HK12 Thm 3.1, 3.4, KS15 Thm 3.1, 3.5, 4.1, 4.6)."""
+    the data-point sampling learners (HK12 Thm 3.1, 3.4, KS15 Thm 3.1, 3.5, 4.1, 4.6), AER
+    (CB11 Thm 12: O(k log d)) and the Two-Phased learners (KS15 Thm 3.12, 4.7; the step-size
+    check's one fit goes through the oracle too)."""
     if theorem not in THEOREMS:
         raise InvalidParameterError(f"`theorem` must be one of {sorted(THEOREMS)}; got {theorem!r}.")
     if theorem == "HK12.Thm4.4":
@@ -262,7 +265,7 @@ def run_theorem(theorem, *, d=100, k=4, m=2000, B=1.0, R=50, delta=DEFAULT_DELTA
     sol = dist.minimizer(norm, B)
     figs.update(comp.figures())
     if theorem in ("KS15.Thm3.12", "KS15.Thm4.7"):
-        figs.update(_two_phase_step_check(theorem, spec, dist, m, step_seed))
+        figs.update(_two_phase_step_check(theorem, spec, dist, m, step_seed, source))
     figs["w_star_certificate"] = sol.certificate
     return comp, figs
 

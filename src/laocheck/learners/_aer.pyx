@@ -22,6 +22,10 @@ and C2 = Σ_τ s_τ Θ_τ, a coordinate active with fixed (sign, a) over a stret
 sign·(a ΔC1 − ΔC2); it is flushed when it changes or leaves. When s < 2⁻⁸ or Θ·s > 2⁸·B
 (cancellation in a_i − Θ) everything is renormalised (a_i ← s(a_i − Θ), Θ ← 0, s ← 1; the
 map is increasing, so the tree keeps its shape), in O(active coordinates).
+
+Examples come from the rows of X (``run``) or from an attribute oracle (``run_oracle``,
+:mod:`laocheck.data._oracle`): one loop body (``_steps``) reads x_j from the row or through
+``oracle.attribute(j)``, for the k/2 attributes of C and the k/2 draws i only.
 """
 import numpy as np
 from libc.math cimport fabs, isfinite
@@ -30,6 +34,8 @@ from numpy.random cimport bitgen_t
 
 from laocheck.estimators._rng cimport bounded, partial_shuffle, uniform01
 from laocheck.estimators._samplers cimport bitgen_of
+
+from laocheck.data._oracle cimport RowOracle
 
 
 cdef packed struct Node:
@@ -340,9 +346,31 @@ cdef class AERState:
         """Fig. 2's loop over the rows of X (``n_steps`` >= 0: that many steps, the rows taken
         cyclically). ``record``: None or an (m, k) int array receiving C (k/2 indices) then
         the k/2 draws i of each step."""
+        with rng.bit_generator.lock:
+            self._steps(rng, X, Y, None, k, attributes, record,
+                        X.shape[0] if n_steps < 0 else n_steps)
+
+    def run_oracle(self, object rng, RowOracle oracle, long k, long[::1] attributes,
+                   object record, long n_steps):
+        """``run``'s steps on ``n_steps`` examples drawn by ``oracle`` (a
+        :class:`laocheck.data._oracle.RowOracle`): the same learner random numbers, draws and
+        arithmetic, with x_j read through ``oracle.attribute(j)`` for the k/2 attributes of C
+        and the k/2 draws i only, and y from ``oracle.y``. O(k log d) per step plus the
+        oracle's cost."""
+        if oracle.d != self.d:
+            raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
+        with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
+            self._steps(rng, None, None, oracle, k, attributes, record, n_steps)
+
+    cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
+                     RowOracle oracle, long k, long[::1] attributes, object record,
+                     long m) except *:
+        """``m`` steps of Fig. 2 on the rows of X taken cyclically or, when ``oracle`` is given
+        (X and Y None), on the oracle's examples; the callers hold the generators' locks."""
         cdef bitgen_t* bg = bitgen_of(rng)
-        cdef long P = X.shape[0], d = self.d, half = k // 2
-        cdef long m = P if n_steps < 0 else n_steps, row = 0
+        cdef bint rows = oracle is None
+        cdef long P = X.shape[0] if rows else 0, d = self.d, half = k // 2
+        cdef long row = 0
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = np.zeros((1, k), dtype=np.int_) if not recording else record
         cdef long* perm = &self.perm[0]
@@ -351,21 +379,25 @@ cdef class AERState:
         cdef double* v = &self.v[0]
         cdef Node* T = self.T
         cdef long step, r, i, j, a, seen, x
-        cdef double yhat, y, norm1, c, unew, L, R, newtheta
-        cdef const double* xrow
-        with rng.bit_generator.lock, nogil:
+        cdef double yhat, y, norm1 = 0.0, c, unew, L, R, newtheta
+        cdef const double* xrow = NULL
+        with nogil:
             for step in range(m):
-                xrow = &X[row, 0]
-                y = Y[row]
-                row += 1
-                if row == P:
-                    row = 0
+                if rows:
+                    xrow = &X[row, 0]
+                    y = Y[row]
+                    row += 1
+                    if row == P:
+                        row = 0
+                else:
+                    oracle.next_example()
+                    y = oracle.y
                 self.t += 1
                 # v: C uniform among the k/2-subsets; v_j = (2/k) d x_j
                 partial_shuffle(perm, d, half, bg)
                 for a in range(half):
                     j = perm[a]
-                    v[a] = (2.0 / k) * d * xrow[j]
+                    v[a] = (2.0 / k) * d * (xrow[j] if rows else oracle.attribute(j))
                     if recording:
                         rec[step, a] = j
                 seen = half
@@ -376,7 +408,8 @@ cdef class AERState:
                 for r in range(half):
                     if self.root >= 0:
                         i = self.sample_abs(bg)
-                        yhat += (2.0 / k) * self.sign[i] * norm1 * xrow[i]
+                        yhat += (2.0 / k) * self.sign[i] * norm1 * (
+                            xrow[i] if rows else oracle.attribute(i))
                     else:
                         i = <long>bounded(bg, <unsigned int>d)
                     if recording:

@@ -147,8 +147,11 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         and arithmetic are those of ``fit`` (with the oracle's examples in place of rows of X);
         the theory step takes m = ``n_total`` or ``n_steps``. Returns self.
 
-        Only the learners whose kernel reads through an oracle implement it (the data-point
-        sampling family: AERR, GAERR, DDAERR, AELR, GAELR, DDAELR)."""
+        Only the learners whose kernel reads through an oracle implement it: the data-point
+        sampling family (AERR, GAERR, DDAERR, AELR, GAELR, DDAELR), AER (CB11 Fig. 2) and the
+        Two-Phased learners (TwoPhaseDDAERR, TwoPhaseDDAELR: KS15 Alg. 2 and 4, both phases on
+        consecutive examples of the oracle). The others (Baseline, AESVR, the adaptive learners
+        of KS15 App. A) raise."""
         n_steps = check_int("n_steps", n_steps, low=1, high=MAX_STEPS)
         if not isinstance(oracle, RowOracle):
             raise InvalidParameterError(

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..estimators import Budget, LearnerSpec
 from ..exceptions import InvalidParameterError
-from ._base import DataPointSampling, check_scale
+from ._base import BudgetedLearner, DataPointSampling, check_scale
 from .full_information import _FullInformation
 from .ridge import initial_point
 from .two_phase import _TwoPhase, two_phase_ridge_phase2
@@ -346,6 +346,10 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
 
     def _phase2_practical_eta(self, A, k2, m2, B):
         return self._eta0(B)
+
+    # _TwoPhase's oracle path needs phase 2's: AdaGAERR (NumPy, O(d) per step) has none, so
+    # fit_oracle refuses (the base class's refusal itself, as experiments.theorems checks)
+    _advance_oracle = BudgetedLearner._advance_oracle
 
     def _phase2_learner(self, k2, n_inner, B, q, eta, m2, start):
         initial = self.initial if start is None else start

@@ -2,8 +2,10 @@
 (Fig. 1, the estimated loss minimised over the L1 ball).
 
 AER runs in O(k log d) per step (``_aer.pyx``: scale factor, lazy average, an augmented treap
-for the L1 projection and the draws ∝ |w_i|). Baseline accumulates its d × d estimate in O(k²)
-per example and solves once at the end.
+for the L1 projection and the draws ∝ |w_i|), on rows (``fit``) or through an attribute oracle
+(``fit_oracle``: the same kernel loop reads x_j only for the k/2 attributes of C and the k/2
+draws i, so a step never touches a row). Baseline accumulates its d × d estimate in O(k²) per
+example and solves once at the end.
 """
 
 import numpy as np
@@ -64,7 +66,11 @@ def aer_step_ratio(X, y, k, lam, B):
     """Q above: the largest first-step update of CB11 Fig. 2 in units of the radius B."""
     xmax = float(np.max(np.abs(X))) if X.size else 0.0
     ymax = float(np.max(np.abs(y))) if y.size else 0.0
-    d = X.shape[1]
+    return aer_step_ratio_of(xmax, ymax, X.shape[1], k, lam, B)
+
+
+def aer_step_ratio_of(xmax, ymax, d, k, lam, B):
+    """Q above from max|x| and max|y| (an oracle's sup|x_i|, sup|y| bound them)."""
     return 4.0 * d * xmax * (B * xmax + ymax) / (k * lam * B)
 
 
@@ -138,21 +144,37 @@ class AER(BudgetedLearner):
         self._k = k
         self.lam_ = lam
 
-    def _advance(self, X, y, n_steps):
-        k = self._k
-        ratio = aer_step_ratio(X, y, k, self.lam_, self._state.B)
+    def _check_step_ratio(self, ratio, data):
         if ratio > AER_MAX_STEP_RATIO:
             raise InvalidParameterError(
-                f"`lam`={self.lam_!r} is too small for these X, y and B={self._state.B!r}: "
+                f"`lam`={self.lam_!r} is too small for {data} and B={self._state.B!r}: "
                 f"CB11 Fig. 2's first step moves w by up to {ratio:.3g} times B, and the "
                 f"O(log d) projection is accurate (iterate in the ball to {AER_BALL_RTOL:g}) only up to "
                 f"{AER_MAX_STEP_RATIO:g}; need lam >= "
                 f"{self.lam_ * ratio / AER_MAX_STEP_RATIO:.6g} (or smaller max|x|, max|y|).")
+
+    def _advance(self, X, y, n_steps):
+        k = self._k
+        self._check_step_ratio(aer_step_ratio(X, y, k, self.lam_, self._state.B), "these X, y")
         m = X.shape[0] if n_steps is None else n_steps
         attributes = np.zeros(m, dtype=np.int_)
         record = np.full((m, k), -1, dtype=np.int_) if self.record_draws else None
         self._state.run(self._rng, X, y, k, attributes, record,
                         -1 if n_steps is None else n_steps)
+        self._check_state(self._state.failed)
+        return attributes, record
+
+    def _advance_oracle(self, oracle, n_steps):
+        """``_advance`` on ``n_steps`` examples of an attribute oracle: the same kernel loop,
+        x_j read for the k/2 attributes of C and the k/2 draws i only (``AERState.run_oracle``);
+        the step-ratio check uses the oracle's sup|x_i| and sup|y|."""
+        k = self._k
+        ratio = aer_step_ratio_of(oracle.x_max, oracle.y_max, oracle.d, k, self.lam_,
+                                  self._state.B)
+        self._check_step_ratio(ratio, "the oracle's sup|x|, sup|y|")
+        attributes = np.zeros(n_steps, dtype=np.int_)
+        record = np.full((n_steps, k), -1, dtype=np.int_) if self.record_draws else None
+        self._state.run_oracle(self._rng, oracle, k, attributes, record, n_steps)
         self._check_state(self._state.failed)
         return attributes, record
 

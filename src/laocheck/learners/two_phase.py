@@ -10,6 +10,12 @@ and the k + 1 attributes split evenly between x̃ and φ̃ (``n_inner``). Sec. 5
 sizes by cross-validation; laocheck's practical default is each phase's own theory step
 (AERR/AELR: HK12 Thm 3.1/3.4; phase 2: DDAERR/DDAELR's KS15 Thm 3.5/4.6 with the estimated
 moments plugged in), and a float ``eta`` is used in both phases.
+
+``fit_oracle`` runs both phases on consecutive examples of one attribute oracle: phase 1 reads
+its k + 1 uniform attributes with ``oracle.reveal`` (theory) or runs AERR / AELR's
+``fit_oracle`` through a ``TapOracle`` that keeps the x̃ values the kernel read (practical: the
+estimate needs them after the run), then phase 2's ``fit_oracle`` takes the next examples; the
+same random numbers and arithmetic as ``fit`` on rows.
 """
 
 import numpy as np
@@ -17,6 +23,7 @@ import numpy as np
 from .. import bounds
 from .._validation import check_int, check_real
 from ..estimators import Budget, LearnerSpec, TheoremClaim
+from ..data._oracle import TapOracle
 from ..exceptions import InvalidParameterError
 from ._base import BudgetedLearner, check_k, check_scale
 from .lasso import AELR, GAELR
@@ -160,19 +167,33 @@ class _TwoPhase(BudgetedLearner):
         model.n_inner = n_inner
         return model
 
+    def _advance_oracle(self, oracle, n_steps):
+        """``_advance`` on an attribute oracle: phase 1 on its first m₁ examples (the theory
+        variant reads its k + 1 uniform attributes with ``oracle.reveal``; the practical one
+        runs AERR / AELR's ``fit_oracle`` and keeps the x̃ values its kernel read), phase 2's
+        ``fit_oracle`` on the next ``n_steps − m₁``: the same random numbers, draws and
+        arithmetic as ``fit`` with the oracle's examples in place of rows."""
+        st = self._state
+        m1 = self._cfg[3]
+        n1 = min(m1, n_steps)
+        seen = [self._run_phase1_oracle(oracle, n1)]
+        st.seen1 = n1
+        if n1 == m1:
+            self._start_phase2()
+            if n_steps > m1:
+                st.second.fit_oracle(oracle, n_steps - m1)
+                seen.append(st.second.attributes_per_example_)
+        return np.concatenate(seen), None
+
     def _run_phase1(self, X, y, rows, stream=False):
         """Phase 1 on the rows ``rows`` of X (in order); ``stream``: the whole phase at once
         from a pool (rows cyclic)."""
-        k = self._cfg[0]
         st = self._state
         n = rows.size
         if n == 0:
             return np.zeros(0, dtype=np.int64)
         if self.variant == "theory":
-            # Alg. 2/4 lines 3-10: k + 1 uniform attributes per example; A = square_sums/counts
-            idx = self._rng.integers(0, X.shape[1], size=(n, k + 1))
-            sorted_idx = np.sort(idx, axis=1)
-            seen = 1 + np.count_nonzero(np.diff(sorted_idx, axis=1), axis=1)
+            idx, seen = self._phase1_draws(n, X.shape[1])
             record = idx
         else:
             first = st.first
@@ -185,9 +206,46 @@ class _TwoPhase(BudgetedLearner):
             record = first.draws_[start:]
             idx = record[:, :first.k]                     # the uniform x̃ draws estimate A
             seen = first.attributes_per_example_[start:]
+        values = X[np.repeat(rows, idx.shape[1]), idx.ravel()]
+        return self._accumulate(idx, values, record, seen)
+
+    def _run_phase1_oracle(self, oracle, n):
+        """Phase 1 on the next ``n`` examples of ``oracle`` (the whole phase at once)."""
+        st = self._state
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        if self.variant == "theory":
+            idx, seen = self._phase1_draws(n, oracle.d)
+            values = oracle.reveal(idx)[0].ravel()        # the k + 1 drawn attributes only
+            record = idx
+        else:
+            first = st.first
+            tap = TapOracle(oracle, first.k, n)           # keeps the x̃ values the kernel reads
+            first.fit_oracle(tap, n)
+            record = first.draws_
+            idx = record[:, :first.k]
+            read, values = tap.recorded()
+            if not np.array_equal(read, idx):             # the kernel reads x̃'s draws first
+                raise RuntimeError("phase 1's kernel did not read its x̃ draws first")
+            values = values.ravel()
+            seen = first.attributes_per_example_
+        return self._accumulate(idx, values, record, seen)
+
+    def _phase1_draws(self, n, d):
+        """Alg. 2/4 lines 3-5: k + 1 uniform attributes per example; (indices, distinct)."""
+        k = self._cfg[0]
+        idx = self._rng.integers(0, d, size=(n, k + 1))
+        sorted_idx = np.sort(idx, axis=1)
+        return idx, 1 + np.count_nonzero(np.diff(sorted_idx, axis=1), axis=1)
+
+    def _accumulate(self, idx, values, record, seen):
+        """Alg. 2/4 lines 6-10: the counts and sums of x_i² behind A = square_sums/counts, from
+        the attributes ``idx`` and their ``values`` (flattened); the draws recorded."""
+        k = self._cfg[0]
+        st = self._state
+        n = idx.shape[0]
         np.add.at(st.counts, idx.ravel(), 1.0)
-        np.add.at(st.square_sums, idx.ravel(),
-                  X[np.repeat(rows, idx.shape[1]), idx.ravel()] ** 2)
+        np.add.at(st.square_sums, idx.ravel(), values ** 2)
         if self.record_draws:
             pad = np.full((n, k + 1), -1, dtype=np.int64)
             pad[:, :record.shape[1]] = record
