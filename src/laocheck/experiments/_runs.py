@@ -29,7 +29,8 @@ replicate's memory is O(block × d), not O(m × d). Blocks have a fixed number o
 ``source="oracle"`` (the attribute-efficient path): the learner's ``fit_oracle`` reads the
 replicate's examples from ``distribution.oracle(data_rng)`` (:mod:`laocheck.data._oracle`),
 which draws only the attributes the algorithm chooses and what the label needs: O(m (k + log d))
-time and O(d) memory per replicate for the section-3 learners on the distributions where the
+time and O(d) memory per replicate for the learners with an oracle path (the data-point
+sampling learners of HK12 and KS15, AER, the Two-Phased learners) on the distributions where the
 label is that cheap (HK12's and CB11's hard instances, CorrelatedSigns with a sparse w, the
 power-law data at α = −1). Same law of the revealed attributes as ``source="rows"`` (the
 default), not the same numbers.
