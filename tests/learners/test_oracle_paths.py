@@ -61,17 +61,24 @@ def _assert_same_run(a, b, X, fields=()):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
-@pytest.mark.parametrize("params", AER_CASES, ids=str)
-@pytest.mark.parametrize("n_steps", [None, 1000])
-def test_aer_sequential_oracle_is_bit_identical_to_fit(params, n_steps):
-    X, y = _data()
-    a = AER(**params, random_state=7, record_draws=True)
+def _rows_and_oracle(Model, params, X, y, n_steps):
+    """The same learner (same seed) fitted on the rows (``fit``, or ``fit_stream`` for
+    ``n_steps`` steps) and through a sequential oracle on the same rows."""
+    a = Model(**params, random_state=7, record_draws=True)
     if n_steps is None:
         a.fit(X, y)
     else:
         a.fit_stream(X, y, n_steps)
-    b = AER(**params, random_state=7, record_draws=True).fit_oracle(
+    b = Model(**params, random_state=7, record_draws=True).fit_oracle(
         _sequential(X, y), X.shape[0] if n_steps is None else n_steps)
+    return a, b
+
+
+@pytest.mark.parametrize("params", AER_CASES, ids=str)
+@pytest.mark.parametrize("n_steps", [None, 1000])
+def test_aer_sequential_oracle_is_bit_identical_to_fit(params, n_steps):
+    X, y = _data()
+    a, b = _rows_and_oracle(AER, params, X, y, n_steps)
     _assert_same_run(a, b, X, ("draws_",))
     assert a.lam_ == b.lam_
 
@@ -81,13 +88,7 @@ def test_aer_sequential_oracle_is_bit_identical_to_fit(params, n_steps):
 def test_two_phase_sequential_oracle_is_bit_identical_to_fit(case, n_steps):
     X, y = _data()
     Model, params = TWO_PHASE_CASES[case]
-    a = Model(**params, random_state=7, record_draws=True)
-    if n_steps is None:
-        a.fit(X, y)
-    else:
-        a.fit_stream(X, y, n_steps)
-    b = Model(**params, random_state=7, record_draws=True).fit_oracle(
-        _sequential(X, y), X.shape[0] if n_steps is None else n_steps)
+    a, b = _rows_and_oracle(Model, params, X, y, n_steps)
     _assert_same_run(a, b, X, TWO_PHASE_FIELDS)
     assert (a.eta_, a.eps_) == (b.eta_, b.eps_)
     # phase 1 really ran on the first m1 examples and phase 2 on the rest
