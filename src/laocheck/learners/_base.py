@@ -192,6 +192,12 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         raise InvalidParameterError(
             f"{type(self).__name__} has no attribute-oracle path (fit_oracle); use fit(X, y).")
 
+    def _step_buffers(self, m, width):
+        """A kernel's outputs for ``m`` steps: the attributes seen per step (zeros) and, with
+        ``record_draws``, the (m, width) draws (−1 where a step drew fewer), else None."""
+        record = np.full((m, width), -1, dtype=np.int_) if self.record_draws else None
+        return np.zeros(m, dtype=np.int_), record
+
     def _reset(self):
         """Forget a previous run: the state and every fitted attribute (names ending in _)."""
         for name in list(vars(self)):
@@ -338,10 +344,8 @@ class DataPointSampling(BudgetedLearner):
                 raise InvalidParameterError(
                     f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
                     f"q[{i}]=0 with a nonzero X[:, {i}].")
-        m = X.shape[0] if n_steps is None else n_steps
-        attributes = np.zeros(m, dtype=np.int_)
-        record = (np.full((m, k + n_inner), -1, dtype=np.int_) if self.record_draws
-                  else None)
+        attributes, record = self._step_buffers(X.shape[0] if n_steps is None else n_steps,
+                                                k + n_inner)
         self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record, n_inner,
                         -1 if n_steps is None else n_steps)
         self._check_state(self._state.failed)
@@ -356,9 +360,7 @@ class DataPointSampling(BudgetedLearner):
                 raise InvalidParameterError(
                     f"`q` must be positive wherever x_i can be nonzero (else x̃ is biased); got "
                     f"q[{i}]=0 with E[x_{i}^2] > 0.")
-        attributes = np.zeros(n_steps, dtype=np.int_)
-        record = (np.full((n_steps, k + n_inner), -1, dtype=np.int_) if self.record_draws
-                  else None)
+        attributes, record = self._step_buffers(n_steps, k + n_inner)
         self._state.run_oracle(self._rng, oracle, k, q_rows, eta, attributes, record, n_inner,
                                n_steps)
         self._check_state(self._state.failed)

@@ -203,8 +203,7 @@ class AdaGAERR(DataPointSampling):
         P, d = X.shape
         k, n_inner, B, eta = st.k, st.n_inner, st.B, self.eta_
         m = P if n_steps is None else n_steps
-        attributes = np.zeros(m, dtype=np.int_)
-        record = np.full((m, k + n_inner), -1, dtype=np.int_) if self.record_draws else None
+        attributes, record = self._step_buffers(m, k + n_inner)
         w, G, total = st.w, st.G, st.total
         rng = self._rng
         for step in range(m):

@@ -15,7 +15,7 @@ from .._validation import check_int, check_positive
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
-from ._base import BudgetedLearner, check_k, check_scale
+from ._base import BudgetedLearner, check_k
 from .full_information import project_l1_ball
 
 __all__ = ["AER", "Baseline", "aer_lambda"]
@@ -156,9 +156,7 @@ class AER(BudgetedLearner):
     def _advance(self, X, y, n_steps):
         k = self._k
         self._check_step_ratio(aer_step_ratio(X, y, k, self.lam_, self._state.B), "these X, y")
-        m = X.shape[0] if n_steps is None else n_steps
-        attributes = np.zeros(m, dtype=np.int_)
-        record = np.full((m, k), -1, dtype=np.int_) if self.record_draws else None
+        attributes, record = self._step_buffers(X.shape[0] if n_steps is None else n_steps, k)
         self._state.run(self._rng, X, y, k, attributes, record,
                         -1 if n_steps is None else n_steps)
         self._check_state(self._state.failed)
@@ -172,8 +170,7 @@ class AER(BudgetedLearner):
         ratio = aer_step_ratio_of(oracle.x_max, oracle.y_max, oracle.d, k, self.lam_,
                                   self._state.B)
         self._check_step_ratio(ratio, "the oracle's sup|x|, sup|y|")
-        attributes = np.zeros(n_steps, dtype=np.int_)
-        record = np.full((n_steps, k), -1, dtype=np.int_) if self.record_draws else None
+        attributes, record = self._step_buffers(n_steps, k)
         self._state.run_oracle(self._rng, oracle, k, attributes, record, n_steps)
         self._check_state(self._state.failed)
         return attributes, record
@@ -251,8 +248,7 @@ class Baseline(BudgetedLearner):
         st = self._state
         P = X.shape[0]
         m = P if n_steps is None else n_steps
-        attributes = np.zeros(m, dtype=np.int_)
-        record = np.full((m, k), -1, dtype=np.int_) if self.record_draws else None
+        attributes, record = self._step_buffers(m, k)
         done = 0
         while done < m:                      # fit_stream: whole passes over the pool, then a part
             take = min(P, m - done)
