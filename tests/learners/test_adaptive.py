@@ -11,6 +11,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from laocheck import InvalidParameterError, checks
 from laocheck.learners import (AERR, AdaAERR, AdaDDAERR, AdaGAERR, AdaOnlineRidge,
                                AdaTwoPhaseDDAERR, TwoPhaseDDAERR, adagrad_step)
+from laocheck.learners import _adaptive
 from laocheck.learners.adaptive import ADAGRAD_CONSTANT
 from laocheck.reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr,
                                          two_phase_ddaerr)
@@ -67,6 +68,24 @@ def test_theory_constant_is_sqrt2_times_B():
     X, y = X_ALL[:20], Y_ALL[:20]
     assert AdaAERR(k=2, B=3.0, random_state=0).fit(X, y).eta_ == pytest.approx(3 * np.sqrt(2))
     assert AdaOnlineRidge(B=0.5).fit(X, y).eta_ == pytest.approx(0.5 * ADAGRAD_CONSTANT)
+
+
+def test_kernel_stops_at_the_first_non_finite_step():
+    """The C steps (``learners._adaptive.steps``) report how many steps they made: all of them
+    on a finite run, and exactly one when the first step's ‖w‖ overflows (w = (1e200, 1e200):
+    ‖w‖² = inf), so the learner can mark the run failed at that step."""
+    X, y = np.ascontiguousarray(X_ALL[:5, :2]), np.ascontiguousarray(Y_ALL[:5])
+    I = np.zeros((5, 2), dtype=np.int_)
+    U = np.full((5, 1), 0.5)
+    attributes = np.zeros(5, dtype=np.int_)
+    w = np.array([0.1, -0.2])
+    made = _adaptive.steps(X, y, 0, 5, I, U, 0, np.empty(0), w, np.zeros(2), np.zeros(2), 1.0,
+                           0.5, attributes, None, False)
+    assert made == 5 and np.all(np.isfinite(w)) and np.all(attributes >= 1)
+    w = np.array([1e200, 1e200])
+    made = _adaptive.steps(X, y, 0, 5, I, U, 0, np.empty(0), w, np.zeros(2), np.zeros(2), 1.0,
+                           0.5, attributes, None, False)
+    assert made == 1
 
 
 # ------------------------------------------------------------------ reduction to OGD

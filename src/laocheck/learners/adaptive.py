@@ -34,11 +34,13 @@ KS15 App. A's adaptive "offline ERM" is the same constrained minimiser as offlin
 perform the same"): :class:`~laocheck.learners.OfflineRidge` serves for both, and no class is
 added for it.
 
-Implementation: plain NumPy, O(d) per step (the non-adaptive learners' Cython kernels keep
-w = s·u to make steps O(k + log d); AdaGrad's per-coordinate steps break that representation,
-and App. A's experiments run at d <= 784 where O(d) is cheap). Correctness first: the literal
-per-step transcription is ``laocheck.reference.learners.ada_gaerr``, and the catalog replays
-each learner on its recorded draws (``<PAPER>.<Algo>.steps_match_reference``).
+Implementation: O(d) per step, in C (``learners/_adaptive.pyx``: a few passes over d doubles
+per step; the NumPy loop it replaced made a dozen interpreter round trips per step, about 40 µs
+at d = 5). The non-adaptive learners' kernels keep w = s·u to make steps O(k + log d);
+AdaGrad's per-coordinate steps break that representation, and App. A's experiments run at
+d <= 784 where O(d) is cheap. Correctness first: the literal per-step transcription is
+``laocheck.reference.learners.ada_gaerr``, and the catalog replays each learner on its
+recorded draws (``<PAPER>.<Algo>.steps_match_reference``).
 
 Randomness: x̃'s indices i ~ q and the uniforms of the draws j ∝ w_j² (by inversion of the
 cumulative sums of w², which needs the iterate) are drawn from the learner's Generator in
@@ -50,6 +52,7 @@ import numpy as np
 
 from ..estimators import Budget, LearnerSpec
 from ..exceptions import InvalidParameterError
+from . import _adaptive
 from ._base import BudgetedLearner, DataPointSampling, check_scale
 from .full_information import _FullInformation
 from .ridge import initial_point
@@ -113,8 +116,9 @@ class _AdaState:
         """w̄ = (1/t) Σ_{τ<=t} w_τ (HK12 Alg. 1 line 14); the current w before any step."""
         return self.coef() if self.t == 0 else self.total / self.t
 
-    def draws(self, rng, d):
-        """The next step's k indices of x̃ and n_inner uniforms for j (refilled per block)."""
+    def refill(self, rng, d):
+        """Take the next block of draws from the Generator when the current one is used up:
+        BLOCK rows of x̃'s k indices i ~ q and of n_inner uniforms for j."""
         if self.pos == BLOCK:
             if self.cq is None:
                 self.I = rng.integers(0, d, size=(BLOCK, self.k))
@@ -123,9 +127,6 @@ class _AdaState:
                 self.I = np.minimum(idx, self.last_q)       # q_i > 0 (rounding at the top)
             self.U = rng.random((BLOCK, self.n_inner))
             self.pos = 0
-        i, u = self.I[self.pos], self.U[self.pos]
-        self.pos += 1
-        return i, u
 
 
 class AdaGAERR(DataPointSampling):
@@ -200,53 +201,21 @@ class AdaGAERR(DataPointSampling):
                 raise InvalidParameterError(
                     f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
                     f"q[{i}]=0 with a nonzero X[:, {i}].")
-        P, d = X.shape
-        k, n_inner, B, eta = st.k, st.n_inner, st.B, self.eta_
-        m = P if n_steps is None else n_steps
-        attributes, record = self._step_buffers(m, k + n_inner)
-        w, G, total = st.w, st.G, st.total
-        rng = self._rng
-        for step in range(m):
-            row = step % P
-            x, yt = X[row], y[row]
-            i, u = st.draws(rng, d)
-            total += w                                     # w_t enters the average (line 14)
-            # lines 3-7: x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (uniform q: d/k)
-            acc = {}                                       # x̃'s support, merged per index
-            for a, v in zip(i.tolist(), (d * x[i] if q is None else x[i] / q[i]).tolist()):
-                acc[a] = acc.get(a, 0.0) + v
-            ui = np.fromiter(acc, dtype=np.intp, count=len(acc))
-            xv = np.fromiter(acc.values(), dtype=float, count=len(acc)) / k
-            norm_sq = float(w @ w)
-            if norm_sq > 0.0:
-                csum = np.cumsum(w * w)
-                # lines 8-9: j ∝ w_j² by inversion; φ̃ = ‖w‖² x_j/w_j − y (mean over n_inner)
-                j = np.minimum(np.searchsorted(csum, u * csum[-1], side="right"), d - 1)
-                if not w[j].all():                         # rounding at the top: w_j ≠ 0
-                    j = np.where(w[j] != 0.0, j, int(np.flatnonzero(w)[-1]))
-                phi = sum((norm_sq * x[j] / w[j] - yt).tolist()) / n_inner
-                seen = len(acc.keys() | set(j.tolist()))
-            else:
-                j = None
-                phi = -yt                                  # w = 0: wᵀx = 0 (fallback)
-                seen = len(acc)
-            attributes[step] = seen
-            if record is not None:
-                record[step, :k] = i
-                if j is not None:
-                    record[step, k:] = j
-            # line 10 and eq. (13) on x̃'s support (g̃ = 0 elsewhere: no change there)
-            g = phi * xv
-            Gu = G[ui] + g * g
-            G[ui] = Gu
-            if (Gu > 0).all():
-                w[ui] -= eta / np.sqrt(Gu) * g
-            else:                                           # x_i = 0 read: that w_i stays
-                pos = Gu > 0
-                w[ui[pos]] -= eta / np.sqrt(Gu[pos]) * g[pos]
-            norm = _project_l2(w, B)                         # line 12 (Euclidean)
-            st.t += 1
-            if not np.isfinite(norm):
+        d = X.shape[1]
+        m = X.shape[0] if n_steps is None else n_steps
+        attributes, record = self._step_buffers(m, st.k + st.n_inner)
+        q_arg = np.empty(0) if q is None else q
+        step = 0
+        while step < m:
+            st.refill(self._rng, d)
+            n = min(m - step, BLOCK - st.pos)
+            done = _adaptive.steps(X, y, step, n, st.I, st.U, st.pos, q_arg, st.w, st.G,
+                                   st.total, st.B, self.eta_, attributes, record,
+                                   record is not None)
+            st.pos += done
+            st.t += done
+            step += done
+            if done < n:                                   # ‖w‖ not finite: the run stops
                 st.failed = st.t
                 break
         self._check_state(st.failed)
@@ -346,7 +315,7 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
     def _phase2_practical_eta(self, A, k2, m2, B):
         return self._eta0(B)
 
-    # _TwoPhase's oracle path needs phase 2's: AdaGAERR (NumPy, O(d) per step) has none, so
+    # _TwoPhase's oracle path needs phase 2's: AdaGAERR (C, O(d) per step, rows only) has none, so
     # fit_oracle refuses (the base class's refusal itself, as experiments.theorems checks)
     _advance_oracle = BudgetedLearner._advance_oracle
 

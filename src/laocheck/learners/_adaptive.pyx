@@ -1,0 +1,136 @@
+# cython: language_level=3
+"""Steps of KS15 App. A's adaptive learners (eq. (13) on KS15 Alg. 1's estimate) in C.
+
+One call runs the steps of :class:`laocheck.learners.AdaGAERR` (and so AdaAERR, AdaDDAERR and
+AdaTwoPhaseDDAERR's phases) on a stretch of pre-drawn randomness: x̃'s indices ``I`` (rows of k
+draws i ~ q) and the uniforms ``U`` of the draws j ∝ w_j² (rows of n_inner), which the learner
+takes from its Generator in blocks (``adaptive.BLOCK``) exactly as before. Each step is the
+NumPy loop it replaces, operation for operation:
+
+* w_t enters Σ w_τ (HK12 Alg. 1 line 14);
+* x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (d·x_{i_r} for uniform q), merged per index in order
+  of first appearance (KS15 Alg. 1 lines 3-7);
+* j ∝ w_j² by inversion of the running sums of w² (the first index whose running sum exceeds
+  u·Σw², moved to the last nonzero w_j if rounding lands on a zero), φ̃ = ‖w‖² x_j/w_j − y
+  averaged over the n_inner draws, and φ̃ = −y when w = 0 (lines 8-9);
+* g̃ = φ̃ x̃ on x̃'s support, G_i += g̃_i², w_i −= η₀ g̃_i/√G_i where G_i > 0 (eq. (13));
+* the Euclidean projection w ← w·B/‖w‖₂ when ‖w‖₂ > B (HK12 Alg. 1 line 12).
+
+The only change from the NumPy loop is the order of two sums of d squares (‖w‖² from the running
+sums and ‖w‖ for the projection are summed left to right here, by BLAS there): a rounding-level
+difference, within the tolerance of the literal replay (``*.steps_match_reference``).
+
+Why by hand: the steps are O(d) NumPy calls on tiny vectors (about 40 µs per step at d = 5, a
+dozen interpreter round trips); no library runs this recursion, and in C a step costs a few
+passes over d doubles.
+"""
+from libc.math cimport isfinite, sqrt
+
+import numpy as np
+
+
+def steps(const double[:, ::1] X, const double[::1] Y, long start, long n,
+          const long[:, ::1] I, const double[:, ::1] U, long pos, const double[::1] q,
+          double[::1] w, double[::1] G, double[::1] total, double B, double eta,
+          long[::1] attributes, long[:, ::1] record, bint recording):
+    """Run steps ``start``..``start + n − 1`` of an adaptive run (row ``step % P`` of X), using
+    rows ``pos``.. of the draw blocks ``I``, ``U``; ``q`` empty for uniform q. Updates ``w``,
+    ``G``, ``total`` in place and writes ``attributes`` (and ``record`` when ``recording``).
+    Returns the number of steps made: n, or fewer if a step's ‖w‖ was not finite (that step
+    counts; the caller marks the run failed)."""
+    if X.shape[1] != w.shape[0] or I.shape[0] < pos + n or U.shape[0] < pos + n:
+        raise ValueError("the adaptive kernel's arrays do not fit together")
+    cdef long P = X.shape[0], d = X.shape[1], k = I.shape[1], n_inner = U.shape[1]
+    cdef bint uniform = q.shape[0] == 0
+    cdef long s, step, row, r, a, b, j, na, seen, last
+    cdef long made = n
+    cdef double v, yt, norm_sq, target, phi, g, Gu, norm, dd = <double>d
+    # scratch: x̃'s merged support and values, the j's of a step, the running sums of w²
+    cdef long[::1] ui = np.empty(k, dtype=np.int_), js = np.empty(n_inner, dtype=np.int_)
+    cdef double[::1] xv = np.empty(k), csum = np.empty(d)
+    with nogil:
+        for s in range(n):
+            step = start + s
+            row = step % P
+            yt = Y[row]
+            # line 14: w_t enters the average; running sums of w² for the draws j
+            norm_sq = 0.0
+            for a in range(d):
+                total[a] += w[a]
+                norm_sq += w[a] * w[a]
+                csum[a] = norm_sq
+            # lines 3-7: x̃'s support, merged per index in order of first appearance
+            na = 0
+            for r in range(k):
+                a = I[pos + s, r]
+                v = dd * X[row, a] if uniform else X[row, a] / q[a]
+                for b in range(na):
+                    if ui[b] == a:
+                        xv[b] += v
+                        break
+                else:
+                    ui[na] = a
+                    xv[na] = v
+                    na += 1
+            for b in range(na):
+                xv[b] = xv[b] / k
+            seen = na
+            if norm_sq > 0.0:
+                # lines 8-9: j ∝ w_j² by inversion (numpy.searchsorted side="right")
+                last = d - 1
+                while w[last] == 0.0:
+                    last -= 1
+                phi = 0.0
+                for r in range(n_inner):
+                    target = U[pos + s, r] * norm_sq
+                    a, b = 0, d
+                    while a < b:
+                        j = (a + b) // 2
+                        if csum[j] > target:
+                            b = j
+                        else:
+                            a = j + 1
+                    j = a if a < d else d - 1
+                    if w[j] == 0.0:
+                        j = last
+                    js[r] = j
+                    phi = phi + (norm_sq * X[row, j] / w[j] - yt)
+                    for b in range(na):
+                        if ui[b] == j:
+                            break
+                    else:
+                        for b in range(r):
+                            if js[b] == j:
+                                break
+                        else:
+                            seen += 1
+                phi = phi / n_inner
+            else:
+                phi = -yt                                    # w = 0: wᵀx = 0
+            attributes[step] = seen
+            if recording:
+                for r in range(k):
+                    record[step, r] = I[pos + s, r]
+                if norm_sq > 0.0:
+                    for r in range(n_inner):
+                        record[step, k + r] = js[r]
+            # line 10 and eq. (13) on x̃'s support
+            for b in range(na):
+                a = ui[b]
+                g = phi * xv[b]
+                Gu = G[a] + g * g
+                G[a] = Gu
+                if Gu > 0.0:
+                    w[a] = w[a] - eta / sqrt(Gu) * g
+            # line 12: Euclidean projection
+            norm = 0.0
+            for a in range(d):
+                norm += w[a] * w[a]
+            norm = sqrt(norm)
+            if norm > B:
+                for a in range(d):
+                    w[a] = w[a] * B / norm
+            if not isfinite(norm):
+                made = s + 1
+                break
+    return made
