@@ -1,9 +1,12 @@
 """The check registry contract: registration, seeding keyed by id, records, validation."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from laocheck.exceptions import InvalidParameterError
 from laocheck.checks import Result, Status, _registry, check_seed, checks, register, run
+from laocheck.checks._common import distinct_rows
 
 
 @pytest.fixture
@@ -128,3 +131,17 @@ def test_records_are_frozen_and_round_trip(scratch):
     assert seq.generate_state(2).tolist() == check_seed(9, "Test.rt").generate_state(2).tolist()
     with pytest.raises(InvalidParameterError, match="missing"):
         _registry.CheckRecord.from_dict({"id": "x"})
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(st.integers(0, 60), st.integers(1, 4), st.integers(1, 5), st.randoms(use_true_random=False))
+def test_distinct_rows_groups_as_numpy_unique(n, width, levels, rnd):
+    """``checks._common.distinct_rows`` (the multinomial checks' grouping of kernel draws) gives
+    numpy.unique(axis=0)'s rows and counts, for rows drawn from a few levels (many repeats)."""
+    table = np.array([[rnd.randrange(levels) / 4 - 0.5 for _ in range(width)] for _ in range(n)],
+                     dtype=float).reshape(n, width)
+    rows, counts = distinct_rows(table)
+    want_rows, want_counts = np.unique(table, axis=0, return_counts=True)
+    np.testing.assert_array_equal(rows, want_rows)
+    np.testing.assert_array_equal(counts, want_counts)
+    assert counts.sum() == n

@@ -16,7 +16,7 @@ from ._registry import Result, Status
 
 __all__ = ["sampler_matches_exact", "exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
            "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict",
-           "is_laocheck_estimator", "estimator_params", "multinomial_verdict"]
+           "is_laocheck_estimator", "estimator_params", "multinomial_verdict", "distinct_rows"]
 
 
 _OWN_MODULE = estimators.ImportanceEstimator.__module__     # laocheck.estimators._families
@@ -45,6 +45,19 @@ def estimator_params(est):
 
 
 
+def distinct_rows(table):
+    """The distinct rows of a 2-d float array and how often each occurs (rows compared with
+    ``==``, so 0.0 and −0.0 are one row). ``numpy.unique(axis=0)`` gives the same grouping but
+    sorts the rows as opaque bytes (6 s for 2·10⁶ draws); a lexicographic sort of the columns
+    and one pass over neighbours take a fraction of that."""
+    table = np.asarray(table, dtype=float)
+    if table.shape[0] == 0:
+        return table, np.zeros(0, dtype=np.int64)
+    ordered = table[np.lexsort(table.T[::-1])]
+    starts = np.r_[0, np.flatnonzero(np.any(ordered[1:] != ordered[:-1], axis=1)) + 1]
+    return ordered[starts], np.diff(np.r_[starts, table.shape[0]])
+
+
 def _outcome_key(value):
     return tuple(np.asarray(value, dtype=float).ravel().tolist())
 
@@ -68,8 +81,7 @@ def sampler_matches_exact(ctx, estimator, reference, instance, figures=None):
     n = ctx.n(50_000, 2_000_000)
     draws = estimator.sample(wf, xf, yf, n=n, rng=ctx.rng)
     values = np.asarray(draws.values, dtype=float).reshape(n, -1)
-    rows, inverse = np.unique(np.c_[values, np.asarray(draws.attributes)], axis=0,
-                              return_inverse=True)
+    rows, sizes = distinct_rows(np.c_[values, np.asarray(draws.attributes)])
     counts = np.zeros(len(keys), dtype=np.int64)
     figures = {"n": n, "categories": len(keys), **(figures or {})}
     for r, row in enumerate(rows):
@@ -79,7 +91,7 @@ def sampler_matches_exact(ctx, estimator, reference, instance, figures=None):
             return Result(Status.FAIL, figures,
                           counterexample={"impossible_outcome": row[:-1].tolist(),
                                           "attributes": int(row[-1])})
-        counts[int(np.argmax(close))] += int(np.sum(inverse.ravel() == r))
+        counts[int(np.argmax(close))] += int(sizes[r])
     return multinomial_verdict(ctx, counts, keys, probs, n, figures)
 
 

@@ -30,7 +30,7 @@ from ..reference import learners as ref_learners
 from ..reference.estimators import cb11_aer, cb11_baseline, hk12_clip
 from ..stats.exact import enumerate_outcomes
 from . import proofs_cb11, proofs_hk12
-from ._common import as_objects, fstr, multinomial_verdict
+from ._common import as_objects, distinct_rows, fstr, multinomial_verdict
 from ._errata import note_erratum
 from ._proofs import ratio_verdict, worst_instance
 from ._registry import DEFAULT_DELTA, Result, Status, register
@@ -646,7 +646,7 @@ def _kernel_against_law(ctx, est, w, x, y, law, figures):
                        float(y), n=n, rng=ctx.rng)
     got_v = np.asarray(draws.values, dtype=float).ravel()
     got_a = np.asarray(draws.attributes, dtype=np.int64).ravel()
-    rows, inverse = np.unique(np.c_[got_v, got_a], axis=0, return_inverse=True)
+    rows, sizes = distinct_rows(np.c_[got_v, got_a])
     counts = np.zeros(len(keys), dtype=np.int64)
     figs = {"n": n, "outcomes": len(keys), **figures}
     for r, (v, a) in enumerate(rows):
@@ -656,7 +656,7 @@ def _kernel_against_law(ctx, est, w, x, y, law, figures):
             return Result(Status.FAIL, figs, detectable=0.0,
                           counterexample={"impossible_kernel_draw": float(v), "attributes": int(a),
                                           "instance": {"w": fstr(w), "x": fstr(x), "y": str(y)}})
-        counts[hit[0]] += int(np.sum(inverse.ravel() == r))
+        counts[hit[0]] += int(sizes[r])
     return multinomial_verdict(ctx, counts, keys, law, n, figs)
 
 
