@@ -16,6 +16,7 @@ import pytest
 from laocheck.cli import main
 from laocheck.experiments.papers import EXPERIMENTS
 from laocheck.report import KINDS, Context, build_report, load_spec
+from laocheck.report.paper import _caption, grid_edges, grid_edges_table
 
 from .conftest import SPECS
 from .test_reports import NUMBER, _json_tokens, _page
@@ -218,3 +219,27 @@ def test_a_bad_experiment_setting_is_refused_before_any_run(tmp_path, capsys):
     assert main(["report", "mine", "--specs", str(tmp_path), "--budget", "tiny", "--out",
                  str(tmp_path / "out"), "--no-progress"]) == 2
     assert "`pairs` is not a parameter of experiment 'ks15_synthetic'" in capsys.readouterr().err
+
+
+def test_grid_edges_count_the_runs_tuned_at_an_end_of_the_grid():
+    """A curve whose cross-validated B sat at the largest grid value in 2 of 3 runs (and at the
+    smallest in 1) is reported with those counts, in the caption and the grid_edges table; a
+    curve tuned inside the grid, and a one-value grid, are not."""
+    inside = {"algorithm": "Inside", "delta": 1e-6, "tuned": [{"B": 1.0, "step_scale": 4.0}] * 3}
+    edge = {"algorithm": "Edge", "delta": 1e-6, "tuned": [{"B": 2.0, "step_scale": 4.0},
+                                           {"B": 2.0, "step_scale": 4.0},
+                                           {"B": 0.5, "step_scale": 16.0}]}
+    panel = {"figure": "Fig. X", "curves": [inside, edge], "source": "s", "stand_in": False,
+             "preprocessing": "p", "d": 3, "n_train": 10, "n_test": 2,
+             "attributes_per_example": "k + 1 = 2", "rho_ridge": 0.5, "rho_lasso": 0.5}
+    result = {"grid": [0.5, 1.0, 2.0], "step_scales": [1.0, 4.0, 16.0], "runs": 3,
+              "panels": [panel]}
+    assert grid_edges(panel, result) == {"Edge": {"B": (1, 2), "step_scale": (0, 1)}}
+    table = grid_edges_table(result)
+    assert [list(r) for r in table.rows] == [["Fig. X", "Edge", "B", 1, 2, 3],
+                                            ["Fig. X", "Edge", "step_scale", 0, 1, 3]]
+    caption = _caption(panel, result)
+    assert "the largest B (2) in 2" in caption and "the smallest (0.5) in 1" in caption
+    assert "Inside" not in caption
+    one_value = {**result, "grid": [1.0], "step_scales": [1.0]}
+    assert grid_edges(panel, one_value) == {} and not grid_edges_table(one_value).rows

@@ -38,7 +38,7 @@ __all__ = ["collect", "render", "required", "FIGURES", "TABLES", "EXPERIMENT_PAR
            "DATA_PARAMS"]
 
 FIGURES = ("panels",)
-TABLES = ("panels", "numbers", "claims", "unavailable")
+TABLES = ("panels", "numbers", "claims", "unavailable", "grid_edges")
 
 #: keyword arguments of the experiments a spec may set
 EXPERIMENT_PARAMS = ("runs", "m", "d", "alphas", "pairs", "delta")
@@ -169,6 +169,45 @@ def panel_figure(panel, axes=("attributes",), runs=None):
     return fig, out
 
 
+def grid_edges(panel, result):
+    """How often cross-validation chose a value at an end of its grid, per algorithm of
+    ``panel``: {algorithm: {"B": (runs at the smallest, runs at the largest), "step_scale":
+    ...}} for every parameter with more than one grid value and at least one run at an end.
+    A curve whose runs mostly sit at an end was tuned on a grid that may be too narrow for the
+    data: the curve is capped by the grid, not by the algorithm."""
+    grids = {"B": list(result.get("grid") or ()),
+             "step_scale": list(result.get("step_scales") or ())}
+    out = {}
+    for curve in panel["curves"]:
+        for name, grid in grids.items():
+            if len(grid) < 2:
+                continue
+            chosen = [t[name] for t in curve.get("tuned") or () if name in t]
+            low = sum(v == min(grid) for v in chosen)
+            high = sum(v == max(grid) for v in chosen)
+            if low or high:
+                out.setdefault(curve["algorithm"], {})[name] = (low, high)
+    return out
+
+
+def _edges_sentence(panel, result):
+    edges = grid_edges(panel, result)
+    grids = {"B": result.get("grid"), "step_scale": result.get("step_scales")}
+    parts = []
+    for alg, per in edges.items():
+        for name, (low, high) in per.items():
+            ends = []
+            if high:
+                ends.append(f"the largest {name} ({fmt(max(grids[name]))}) in {high}")
+            if low:
+                ends.append(f"the smallest ({fmt(min(grids[name]))}) in {low}")
+            parts.append(f"{alg}: " + " and ".join(ends) + f" of {result['runs']} runs")
+    if not parts:
+        return ""
+    return (" Cross-validation chose an end of its grid — " + "; ".join(parts) + ". Where most "
+            "runs sit at an end, the grid may cap the curve (the full budget's grid is wider).")
+
+
 def _caption(panel, result):
     stand = (f" {STAND_IN}: {panel['source']} is not the paper's data set, so these curves are "
              "not the paper's and are not compared with its figure."
@@ -183,7 +222,7 @@ def _caption(panel, result):
             f"Lines: mean relative test error over {result['runs']} runs; bars: ±1 standard "
             f"deviation (the papers' error bars); shaded: betting confidence interval for the "
             f"expected relative test error at δ = {fmt(deltas)} (cut at the axis where wider)."
-            + stand)
+            + _edges_sentence(panel, result) + stand)
 
 
 # -- tables ----------------------------------------------------------------------------------
@@ -220,6 +259,18 @@ def panels_table(result):
                  for p in result["panels"])
     return Table("panels", ("figure", "panel", "data source", "stand-in", "d", "training examples",
                             "test examples", "attributes per example", "ρ_ridge", "ρ_lasso"), rows)
+
+
+def grid_edges_table(result):
+    """One row per (panel, algorithm, parameter) whose cross-validated value was an end of
+    its grid in some run (:func:`grid_edges`)."""
+    rows = []
+    for panel in result["panels"]:
+        for alg, per in grid_edges(panel, result).items():
+            for name, (low, high) in per.items():
+                rows.append([panel["figure"], alg, name, low, high, result["runs"]])
+    return Table("grid_edges", ("figure", "algorithm", "parameter", "runs at the smallest value",
+                                "runs at the largest value", "runs"), tuple(rows))
 
 
 def unavailable_table(result):
@@ -262,10 +313,16 @@ def render(data, settings):
         ref = FigureRef(f"panel_{j + 1}", panel_title(panel), _caption(panel, res))
         figures.append((ref, fig, {"panel": j, "figure": panel["figure"], **fdata}))
         fig_blocks.append(ref)
-    tables = [panels_table(res), numbers_table(res), claims_table(res), unavailable_table(res)]
+    tables = [panels_table(res), numbers_table(res), claims_table(res), unavailable_table(res),
+              grid_edges_table(res)]
     sections = []
     if res["panels"]:
-        sections.append(Section("Learning curves", (tables[0], *fig_blocks)))
+        edges = ((Paragraph("Runs whose cross-validated parameter was an end of its grid (B: "
+                            f"{fmt(list(res['grid']))}; step multiplier: "
+                            f"{fmt(list(res['step_scales']))}). Where most runs sit at an end, "
+                            "the grid, not the algorithm, may limit the curve."), tables[4])
+                 if tables[4].rows else ())
+        sections.append(Section("Learning curves", (tables[0], *fig_blocks, *edges)))
     sections.append(Section("Numbers the paper prints", (
         Paragraph("Each printed number beside the value laocheck measures, its interval and the "
                   "data set it was measured on. A value measured on a stand-in is labelled "
