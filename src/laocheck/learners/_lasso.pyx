@@ -24,7 +24,8 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport add_seen, btree_build, btree_draw, btree_set, draw_x_tilde
+from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_set,
+                       draw_indices, merge_x_tilde)
 
 
 def _aligned(long n):
@@ -246,38 +247,66 @@ cdef class LassoState:
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
                                  else record)
+        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
+        cdef double[::1] weights = np.empty(k)
         cdef double* cells = &self.cells[0]
         cdef double* wt = &self.wt[0]
         cdef double* tree = &self.tree[0]
         cdef long cap = self.cap, nblocks = self.nblocks
         cdef long* idx = &self.idx[0]
         cdef double* val = &self.val[0]
+        cdef long* ii = &draws[0]                 # x̃'s k indices (drawn one step ahead)
+        cdef long* jj = ii + k                    # φ̃'s n_inner indices
+        cdef double* ww = &weights[0]
         cdef const double* qp = &qr[0, 0]
+        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
         cdef long* recp = NULL
         cdef const double* xrow = NULL
+        cdef const double* xnext
         cdef double* cl
-        cdef long step, row = 0, r, j, nnz, seen
+        cdef long step, row = 0, r, j, i, nnz, seen, n_j
         cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
         with nogil:
+            if m > 0:                              # step 1's draws of x̃ (lines 4-5)
+                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
             for step in range(m):
                 if rows:
-                    xrow = &X[row, 0]
+                    xrow = X0 + row * d
                     y = Y[row]
                 else:
                     oracle.next_example()
                     y = oracle.y
                 s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
                 C += s
+                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
                 if recording:
                     recp = &rec[step, 0]
-                nnz = draw_x_tilde(bg, xrow, oracle, d, k, uniform_q, qp, idx, val, recp)
-                seen = nnz
+                    for r in range(k):
+                        recp[r] = ii[r]
                 norm1 = s * tree[1]
+                n_j = 0
                 if norm1 > 0.0:                        # line 9: j ∝ |w_j|
+                    n_j = n_inner
+                    for r in range(n_j):
+                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
+                # Step t+1's draws of x̃ come next in the random stream: drawn now (the same
+                # numbers in the same order as at step t+1's start), their entries of the
+                # next row and their cells prefetched while x_j is read from memory.
+                if step + 1 < m:
+                    draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                    if rows:
+                        xnext = X0 + (row + 1 if row + 1 < P else 0) * d
+                        for r in range(k):
+                            i = ii[r]
+                            __builtin_prefetch(xnext + i)
+                            __builtin_prefetch(cells + CELL * i)
+                            __builtin_prefetch(wt + i)
+                seen = nnz
+                if n_j > 0:
                     phi = 0.0
-                    for r in range(n_inner):
-                        j = btree_draw(bg, wt, tree, cap, nblocks)
+                    for r in range(n_j):
+                        j = jj[r]
                         # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of z⁺_j − z⁻_j)
                         cl = cells + CELL * j
                         xj = xrow[j] if rows else oracle.attribute(j)

@@ -27,8 +27,8 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (add_seen, btree_build, btree_draw, btree_set, draw_data_point,
-                       draw_x_tilde)
+from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_set,
+                       draw_data_point, draw_indices, merge_x_tilde)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -234,6 +234,8 @@ cdef class RidgeState:
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
                                  else record)
+        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
+        cdef double[::1] weights = np.empty(k)
         cdef double* u = &self.u[0]
         cdef double* am = &self.am[0]
         cdef double* wt = &self.wt[0]
@@ -241,31 +243,59 @@ cdef class RidgeState:
         cdef long cap = self.cap, nblocks = self.nblocks
         cdef long* idx = &self.idx[0]
         cdef double* val = &self.val[0]
+        cdef long* ii = &draws[0]                 # x̃'s k indices (drawn one step ahead)
+        cdef long* jj = ii + k                    # φ̃'s n_inner indices
+        cdef double* ww = &weights[0]
         cdef const double* qp = &qr[0, 0]
+        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
         cdef long* recp = NULL
         cdef const double* xrow = NULL
-        cdef long step, row = 0, r, j, nnz, seen
+        cdef const double* xnext
+        cdef long step, row = 0, r, j, i, nnz, seen, n_j
         cdef double phi, y
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with nogil:
+            if m > 0:                              # step 1's draws of x̃ (lines 3-4)
+                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
             for step in range(m):
                 if rows:
-                    xrow = &X[row, 0]
+                    xrow = X0 + row * d
                     y = Y[row]
                 else:
                     oracle.next_example()
                     y = oracle.y
                 C += s                                 # w_t enters the average (line 14)
+                # lines 3-7: x̃ from the k draws (payload x_i/(k q_i), merged per index)
+                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
                 if recording:
                     recp = &rec[step, 0]
-                # lines 3-7: x̃ from k draws (payload x_i/(k q_i), merged per index)
-                nnz = draw_x_tilde(bg, xrow, oracle, d, k, uniform_q, qp, idx, val, recp)
-                # lines 8-9: j ∝ w_j² and φ̃ = ‖w‖² x_j / w_j − y (averaged over n_inner j's)
-                seen = nnz
+                    for r in range(k):
+                        recp[r] = ii[r]
+                # line 8: j ∝ w_j² (n_inner draws)
+                n_j = 0
                 if norm_sq > 0.0:
+                    n_j = n_inner
+                    for r in range(n_j):
+                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
+                # Step t+1's draws of x̃ come next in the random stream: drawn now (the same
+                # numbers in the same order as at step t+1's start), their entries of the
+                # next row and state prefetched while x_j is read from memory.
+                if step + 1 < m:
+                    draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                    if rows:
+                        xnext = X0 + (row + 1 if row + 1 < P else 0) * d
+                        for r in range(k):
+                            i = ii[r]
+                            __builtin_prefetch(xnext + i)
+                            __builtin_prefetch(u + i)
+                            __builtin_prefetch(am + 2 * i)
+                            __builtin_prefetch(wt + i)
+                # line 9: φ̃ = ‖w‖² x_j / w_j − y (averaged over the n_inner j's)
+                seen = nnz
+                if n_j > 0:
                     phi = 0.0
-                    for r in range(n_inner):
-                        j = btree_draw(bg, wt, tree, cap, nblocks)
+                    for r in range(n_j):
+                        j = jj[r]
                         phi += (xrow[j] if rows else oracle.attribute(j)) / u[j]
                         if recording:
                             recp[k + r] = j
