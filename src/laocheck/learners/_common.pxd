@@ -147,6 +147,24 @@ cdef inline void btree_set(double* wt, double* tree, long cap, long i,
         node >>= 1
 
 
+cdef inline void btree_refresh(const double* wt, double* tree, long cap, const long* idx,
+                               long n) noexcept nogil:
+    """After the weights ``idx[:n]`` changed in ``wt``: their blocks' sums and the paths
+    above, level by level (the n paths at one level are independent, so their additions
+    overlap, and a node shared by paths is final once recomputed at its level). Every node
+    ends as the sum of its two children, as after ``btree_set`` on each index in turn: the
+    same tree, bit for bit, in a fraction of the dependent additions."""
+    cdef long a, node, shift = 1
+    for a in range(n):
+        node = cap + (idx[a] >> 3)
+        tree[node] = block_sum(wt, idx[a] >> 3)
+    while (cap >> shift) >= 1:
+        for a in range(n):
+            node = (cap + (idx[a] >> 3)) >> shift
+            tree[node] = tree[2 * node] + tree[2 * node + 1]
+        shift += 1
+
+
 cdef inline void btree_build(const double* wt, double* tree, long cap,
                              long nblocks) noexcept nogil:
     """Every block sum and node from ``wt`` (the same sums as ``btree_set`` computes)."""

@@ -24,7 +24,7 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_set,
+from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_refresh,
                        draw_indices, merge_x_tilde)
 
 
@@ -69,7 +69,8 @@ cdef inline double eg_update(double* cells, double* wt, double* tree, long cap,
         cl[2] = new_p
         cl[3] = new_m
         Z += (new_p + new_m) - (old_p + old_m)
-        btree_set(wt, tree, cap, i, fabs(new_p - new_m))
+        wt[i] = fabs(new_p - new_m)
+    btree_refresh(wt, tree, cap, idx, nnz)
     return Z
 
 

@@ -27,8 +27,8 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_set,
-                       draw_data_point, draw_indices, merge_x_tilde)
+from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_refresh,
+                       btree_set, draw_data_point, draw_indices, merge_x_tilde)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -47,7 +47,8 @@ cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, 
         new = old - eta_phi * val[a] / s
         u[i] = new
         norm_sq += new * new - old * old
-        btree_set(wt, tree, cap, i, new * new)
+        wt[i] = new * new
+    btree_refresh(wt, tree, cap, idx, nnz)
     if norm_sq < 0.0:
         norm_sq = 0.0
     return norm_sq
