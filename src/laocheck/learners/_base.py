@@ -310,6 +310,11 @@ class DataPointSampling(BudgetedLearner):
             return np.full(d, value)
         return check_nonnegative_vector("second_moments", self.second_moments, d=d)
 
+    def _sync(self):
+        """``coef_`` (w̄), ``w_`` and ``n_steps_`` from the state, in one pass over it."""
+        self.n_steps_ = self._state.t
+        self.coef_, self.w_ = self._state.outputs()
+
     def _initial(self, d, B):  # pragma: no cover - every family overrides it
         raise NotImplementedError
 

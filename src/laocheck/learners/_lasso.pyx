@@ -110,7 +110,20 @@ cdef class LassoState:
         self.tree = np.zeros(2 * self.cap)
         self.idx = np.zeros(d, dtype=np.int_)
         self.val = np.zeros(d)
-        self.refresh()
+        self.fill_initial()
+
+    cdef void fill_initial(self) noexcept nogil:
+        """``refresh`` at line 1's state without its 2d exps: every log is 0, so every z± is
+        exp(0 − c) (one exp), every |z⁺ − z⁻| is 0 and the tree (already zeros) stays 0."""
+        cdef long i
+        cdef double* cl
+        cdef double z = exp(0.0 - self.c)
+        for i in range(self.d):
+            cl = &self.cells[CELL * i]
+            cl[0] = 0.0
+            cl[1] = 0.0
+            cl[2] = z
+            cl[3] = z
 
     cdef void refresh(self) noexcept nogil:
         """z± from the logs, the tree from z±."""
@@ -162,17 +175,56 @@ cdef class LassoState:
         return exp(self.cells[CELL * i] - self.c) - exp(self.cells[CELL * i + 1] - self.c)
 
     def coef(self):
-        """The current iterate w = B (z⁺ − z⁻)/Z (line 3)."""
-        a, b = self._column(0), self._column(1)
-        return self.B * (np.exp(a - self.c) - np.exp(b - self.c)) / self.Z
+        """The current iterate w = B (z⁺ − z⁻)/Z (line 3), z± = exp(a − c), exp(b − c) from
+        the logs (the truth, not the cached z±)."""
+        w = np.empty(self.d)
+        cdef double[::1] wv = w
+        self.fill_coef(&wv[0])
+        return w
 
     def average(self):
         """w̄ = (1/t) Σ_τ w_τ (line 18) without changing the state."""
         if self.t == 0:
             return self.coef()
-        view = np.asarray(self.cells).reshape(self.d, CELL)
-        u = view[:, 2] - view[:, 3]
-        return (view[:, 4] + u * (self.C - view[:, 5])) / self.t
+        avg = np.empty(self.d)
+        cdef double[::1] av = avg
+        self.fill_average(&av[0])
+        return avg
+
+    def outputs(self):
+        """(average(), coef()) in one pass over the cells (a learner's ``coef_`` and ``w_``)."""
+        if self.t == 0:
+            w = self.coef()
+            return w.copy(), w
+        avg, w = np.empty(self.d), np.empty(self.d)
+        cdef double[::1] av = avg, wv = w
+        self.fill_average(&av[0])
+        self.fill_coef(&wv[0])
+        return avg, w
+
+    cdef void fill_coef(self, double* out) noexcept nogil:
+        """B (exp(a − c) − exp(b − c))/Z per coordinate; exactly 0 where a = b (the same
+        value the formula gives, without its two exps: at d = 10⁶ most coordinates never
+        move)."""
+        cdef long i
+        cdef const double* cl
+        cdef double B = self.B, Z = self.Z, c = self.c
+        for i in range(self.d):
+            cl = &self.cells[CELL * i]
+            if cl[0] == cl[1]:
+                out[i] = 0.0
+            else:
+                out[i] = B * (exp(cl[0] - c) - exp(cl[1] - c)) / Z
+
+    cdef void fill_average(self, double* out) noexcept nogil:
+        """(acc + (z⁺ − z⁻)(C − mark))/t per coordinate (the lazy average's flush, read
+        only)."""
+        cdef long i
+        cdef const double* cl
+        cdef double C = self.C, t = <double>self.t
+        for i in range(self.d):
+            cl = &self.cells[CELL * i]
+            out[i] = (cl[4] + (cl[2] - cl[3]) * (C - cl[5])) / t
 
     cdef void recompute(self, double new_c) noexcept nogil:
         """Flush every coordinate, move the offset to ``new_c``, recompute z± from the logs,

@@ -136,9 +136,22 @@ cdef class RidgeState:
         """w̄ = (1/t) Σ_{τ<=t} w_τ (HK12 Alg. 1 line 14), without changing the state."""
         if self.t == 0:
             return self.coef()
-        u = np.asarray(self.u)
-        am = np.asarray(self.am)
-        return (am[0::2] + u * (self.C - am[1::2])) / self.t
+        avg = np.empty(self.d)
+        cdef double[::1] av = avg
+        self.fill_average(&av[0])
+        return avg
+
+    def outputs(self):
+        """(average(), coef()) (a learner's ``coef_`` and ``w_``), the average in one pass."""
+        w = self.coef()
+        return (w.copy() if self.t == 0 else self.average()), w
+
+    cdef void fill_average(self, double* out) noexcept nogil:
+        """(flushed + u_i (C − mark_i))/t per coordinate (the lazy average, read only)."""
+        cdef long i
+        cdef double C = self.C, t = <double>self.t
+        for i in range(self.d):
+            out[i] = (self.am[2 * i] + self.u[i] * (C - self.am[2 * i + 1])) / t
 
     def sampling_weights(self):
         """The weights the sum tree holds (u_j², for tests)."""
