@@ -328,8 +328,8 @@ class DataPointSampling(BudgetedLearner):
         w1 = self._initial(d, B)
         q_rows = None
         if q is not None:
-            payload = np.zeros(d)
-            payload[q > 0] = 1.0 / (k * q[q > 0])
+            # 1/(k q_i) where q_i > 0, else 0 (never drawn): one pass, no masked copies
+            payload = np.divide(1.0, k * q, out=np.zeros(d), where=q > 0)
             q_rows = AliasTable(q).with_payload(payload)
         return k, n_inner, B, q, eta, w1, q_rows
 
