@@ -198,8 +198,17 @@ cdef class LassoState:
             return w.copy(), w
         avg, w = np.empty(self.d), np.empty(self.d)
         cdef double[::1] av = avg, wv = w
-        self.fill_average(&av[0])
-        self.fill_coef(&wv[0])
+        cdef long i
+        cdef const double* cl
+        cdef double B = self.B, Z = self.Z, c = self.c, C = self.C, t = <double>self.t
+        with nogil:
+            for i in range(self.d):              # fill_average and fill_coef, fused
+                cl = &self.cells[CELL * i]
+                av[i] = (cl[4] + (cl[2] - cl[3]) * (C - cl[5])) / t
+                if cl[0] == cl[1]:
+                    wv[i] = 0.0
+                else:
+                    wv[i] = B * (exp(cl[0] - c) - exp(cl[1] - c)) / Z
         return avg, w
 
     cdef void fill_coef(self, double* out) noexcept nogil:
