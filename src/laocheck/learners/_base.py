@@ -334,9 +334,13 @@ class DataPointSampling(BudgetedLearner):
         return check_nonnegative_vector("second_moments", self.second_moments, d=d)
 
     def _sync(self):
-        """``coef_`` (w̄), ``w_`` and ``n_steps_`` from the state, in one pass over it."""
+        """``coef_`` (w̄), ``w_`` and ``n_steps_`` from the state, in one pass over it when the
+        state offers it (the ridge and lasso kernels' ``outputs``)."""
+        outputs = getattr(self._state, "outputs", None)
+        if outputs is None:                 # e.g. AdaGAERR's state: average() and coef()
+            return super()._sync()
         self.n_steps_ = self._state.t
-        self.coef_, self.w_ = self._state.outputs()
+        self.coef_, self.w_ = outputs()
 
     def _initial(self, d, B):  # pragma: no cover - every family overrides it
         raise NotImplementedError
