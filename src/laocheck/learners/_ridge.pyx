@@ -449,3 +449,29 @@ def _btree_sample(weights, rng, Py_ssize_t size):
     for i in range(d):
         btree_set(&wt[0], &tree[0], cap, i, w[i])
     return np.asarray(out), built, np.asarray(tree).copy()
+
+
+def _btree_refresh_trees(weights, idx, values):
+    """The sum tree of ``weights`` after weight ``idx[a]`` is set to ``values[a]`` for each a
+    in turn, three ways (for the tests of ``btree_refresh``): through ``btree_set`` one by
+    one, through ``btree_refresh`` once after all the weights are set, and built afresh."""
+    cdef double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
+    cdef long[::1] ix = np.ascontiguousarray(idx, dtype=np.int_)
+    cdef double[::1] v = np.ascontiguousarray(values, dtype=np.float64)
+    cdef long d = w.shape[0], nblocks = (d + 7) // 8, cap = 1, i, a, n = ix.shape[0]
+    while cap < nblocks:
+        cap *= 2
+    cdef double[::1] wt1 = np.zeros(8 * nblocks), wt2 = np.zeros(8 * nblocks)
+    cdef double[::1] t1 = np.zeros(2 * cap), t2 = np.zeros(2 * cap), t3 = np.zeros(2 * cap)
+    for i in range(d):
+        wt1[i] = w[i]
+        wt2[i] = w[i]
+    btree_build(&wt1[0], &t1[0], cap, nblocks)
+    btree_build(&wt2[0], &t2[0], cap, nblocks)
+    for a in range(n):
+        btree_set(&wt1[0], &t1[0], cap, ix[a], v[a])
+        wt2[ix[a]] = v[a]
+    if n > 0:
+        btree_refresh(&wt2[0], &t2[0], cap, &ix[0], n)
+    btree_build(&wt2[0], &t3[0], cap, nblocks)
+    return np.asarray(t1).copy(), np.asarray(t2).copy(), np.asarray(t3).copy()
