@@ -175,45 +175,15 @@ cdef inline void btree_build(const double* wt, double* tree, long cap,
         tree[node] = tree[2 * node] + tree[2 * node + 1]
 
 
-cdef inline long btree_guess(const double* wt, const double* tree, long cap, long nblocks,
-                             double u0) noexcept nogil:
-    """Where ``btree_draw_from(.., u0)`` would land on this tree, without redraws (an index
-    in [0, 8·nblocks), or 0 on an empty tree): a kernel descends the tree before a step's
-    update to prefetch the next step's x_j, which is read after it (a hint only: the draw
-    itself is made on the updated tree)."""
-    cdef double u = u0 * tree[1], left
-    cdef long node = 1, base, r
-    if not u > 0.0:
-        return 0
-    while node < cap:
-        left = tree[2 * node]
-        if u < left:
-            node = 2 * node
-        else:
-            u -= left
-            node = 2 * node + 1
-    base = 8 * (node - cap)
-    if base >= 8 * nblocks:
-        return 0
-    for r in range(7):
-        if u < wt[base + r]:
-            return base + r
-        u -= wt[base + r]
-    return base + 7
-
-
-cdef inline long btree_draw_from(bitgen_t* bg, const double* wt, const double* tree, long cap,
-                                 long nblocks, double u0) noexcept nogil:
-    """An index drawn ∝ its weight from the uniform ``u0`` (drawn by the caller: a kernel
-    draws it one step ahead): descend to a block, then scan its 8 weights. A draw that
-    rounding pushes past the end of a block, or onto an empty one, is redrawn with the next
-    uniforms of ``bg`` (so every index returned has a positive weight)."""
+cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, long cap,
+                            long nblocks) noexcept nogil:
+    """An index drawn ∝ its weight: descend to a block, then scan its 8 weights. A draw
+    that rounding pushes past the end of a block, or onto an empty one, is redrawn (so every
+    index returned has a positive weight)."""
     cdef double u, left, w
     cdef long node, base, r
-    cdef bint first = True
     while True:
-        u = (u0 if first else uniform01(bg)) * tree[1]
-        first = False
+        u = uniform01(bg) * tree[1]
         node = 1
         while node < cap:
             left = tree[2 * node]
@@ -230,9 +200,3 @@ cdef inline long btree_draw_from(bitgen_t* bg, const double* wt, const double* t
             if u < w:
                 return base + r
             u -= w
-
-
-cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, long cap,
-                            long nblocks) noexcept nogil:
-    """:func:`btree_draw_from` with its first uniform drawn here."""
-    return btree_draw_from(bg, wt, tree, cap, nblocks, uniform01(bg))

@@ -20,13 +20,12 @@ import numpy as np
 from libc.math cimport exp, fabs, isfinite, log
 from numpy.random cimport bitgen_t
 
-from laocheck.estimators._rng cimport uniform01
 from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_draw_from,
-                       btree_guess, btree_refresh, draw_indices, merge_x_tilde)
+from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_refresh,
+                       draw_indices, merge_x_tilde)
 
 
 def _aligned(long n):
@@ -327,13 +326,14 @@ cdef class LassoState:
         cdef const double* xrow = NULL
         cdef const double* xnext
         cdef double* cl
-        cdef long step, row = 0, r, j, i, nnz, seen, n_j
-        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj, uj = 0.0
+        cdef long step, row = 0, r, j, i, nnz, seen, n_j, j1 = -1
+        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
         with nogil:
-            if m > 0:                              # step 1's draws: x̃'s, j's uniform
+            if m > 0:                              # step 1's draws: x̃'s, its first j
                 draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                uj = uniform01(bg)
+                if B / Z * tree[1] > 0.0:
+                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
             for step in range(m):
                 if rows:
                     xrow = X0 + row * d
@@ -350,18 +350,16 @@ cdef class LassoState:
                         recp[r] = ii[r]
                 norm1 = s * tree[1]
                 n_j = 0
-                if norm1 > 0.0:                        # line 9: j ∝ |w_j|
+                if j1 >= 0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
                     n_j = n_inner
-                    jj[0] = btree_draw_from(bg, wt, tree, cap, nblocks, uj)
+                    jj[0] = j1
                     for r in range(1, n_j):
                         jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
-                # Step t+1's draws of x̃ and its first j's uniform come next in the random
-                # stream: drawn now (the same numbers in the same order as at step t+1's
-                # start), their entries of the next row and their cells prefetched while x_j
-                # is read; step t+1's j is guessed on this tree (before the update) for that.
+                # Step t+1's draws of x̃ come next in the random stream: drawn now (the same
+                # numbers in the same order as at step t+1's start), their entries of the
+                # next row and of the state prefetched while x_j is read from memory.
                 if step + 1 < m:
                     draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                    uj = uniform01(bg)
                     if rows:
                         xnext = X0 + (row + 1 if row + 1 < P else 0) * d
                         for r in range(k):
@@ -369,9 +367,6 @@ cdef class LassoState:
                             __builtin_prefetch(xnext + i)
                             __builtin_prefetch(cells + CELL * i)
                             __builtin_prefetch(wt + i)
-                        i = btree_guess(wt, tree, cap, nblocks, uj)
-                        __builtin_prefetch(xnext + i)
-                        __builtin_prefetch(cells + CELL * i)
                 seen = nnz
                 if n_j > 0:
                     phi = 0.0
@@ -395,6 +390,15 @@ cdef class LassoState:
                 if self.upkeep_due(Z):
                     self.upkeep(C, Z)
                     C, Z = self.C, self.Z
+                # Step t+1's first j comes next in the random stream (after its x̃ draws):
+                # drawn now, on w_{t+1}'s tree (‖w_{t+1}‖₁ = (B/Z)·tree[1], as step t+1 will
+                # compute it), and x_j and its cell prefetched for step t+1.
+                j1 = -1
+                if step + 1 < m and B / Z * tree[1] > 0.0:
+                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
+                    if rows:
+                        __builtin_prefetch(X0 + (row + 1 if row + 1 < P else 0) * d + j1)
+                        __builtin_prefetch(cells + CELL * j1)
                 if rows:
                     row += 1
                     if row == P:

@@ -22,14 +22,13 @@ cimport cython
 from libc.math cimport isfinite, ldexp, sqrt
 from numpy.random cimport bitgen_t
 
-from laocheck.estimators._rng cimport geometric_half, uniform01
+from laocheck.estimators._rng cimport geometric_half
 from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_draw_from,
-                       btree_guess, btree_refresh, btree_set, draw_data_point, draw_indices,
-                       merge_x_tilde)
+from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_refresh,
+                       btree_set, draw_data_point, draw_indices, merge_x_tilde)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -266,13 +265,14 @@ cdef class RidgeState:
         cdef long* recp = NULL
         cdef const double* xrow = NULL
         cdef const double* xnext
-        cdef long step, row = 0, r, j, i, nnz, seen, n_j
-        cdef double phi, y, uj = 0.0
+        cdef long step, row = 0, r, j, i, nnz, seen, n_j, j1 = -1
+        cdef double phi, y
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with nogil:
-            if m > 0:                              # step 1's draws: x̃'s, j's uniform
+            if m > 0:                              # step 1's draws: x̃'s, its first j
                 draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                uj = uniform01(bg)
+                if norm_sq > 0.0:
+                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
             for step in range(m):
                 if rows:
                     xrow = X0 + row * d
@@ -289,18 +289,16 @@ cdef class RidgeState:
                         recp[r] = ii[r]
                 # line 8: j ∝ w_j² (n_inner draws)
                 n_j = 0
-                if norm_sq > 0.0:
+                if j1 >= 0:                            # ‖w‖² > 0: the first j is drawn
                     n_j = n_inner
-                    jj[0] = btree_draw_from(bg, wt, tree, cap, nblocks, uj)
+                    jj[0] = j1
                     for r in range(1, n_j):
                         jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
-                # Step t+1's draws of x̃ and its first j's uniform come next in the random
-                # stream: drawn now (the same numbers in the same order as at step t+1's
-                # start), their entries of the next row and state prefetched while x_j is
-                # read; step t+1's j is guessed on this tree (before the update) for that.
+                # Step t+1's draws of x̃ come next in the random stream: drawn now (the same
+                # numbers in the same order as at step t+1's start), their entries of the
+                # next row and of the state prefetched while x_j is read from memory.
                 if step + 1 < m:
                     draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                    uj = uniform01(bg)
                     if rows:
                         xnext = X0 + (row + 1 if row + 1 < P else 0) * d
                         for r in range(k):
@@ -309,9 +307,6 @@ cdef class RidgeState:
                             __builtin_prefetch(u + i)
                             __builtin_prefetch(am + 2 * i)
                             __builtin_prefetch(wt + i)
-                        i = btree_guess(wt, tree, cap, nblocks, uj)
-                        __builtin_prefetch(xnext + i)
-                        __builtin_prefetch(u + i)
                 # line 9: φ̃ = ‖w‖² x_j / w_j − y (averaged over the n_inner j's)
                 seen = nnz
                 if n_j > 0:
@@ -336,6 +331,14 @@ cdef class RidgeState:
                 if self.upkeep_due(s):
                     self.upkeep(s, C, norm_sq)
                     s, C, norm_sq = self.s, self.C, self.norm_sq
+                # Step t+1's first j comes next in the random stream (after its x̃ draws):
+                # drawn now, on w_{t+1}'s tree, and x_j prefetched for step t+1.
+                j1 = -1
+                if step + 1 < m and norm_sq > 0.0:
+                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
+                    if rows:
+                        __builtin_prefetch(X0 + (row + 1 if row + 1 < P else 0) * d + j1)
+                        __builtin_prefetch(u + j1)
                 if rows:
                     row += 1
                     if row == P:
