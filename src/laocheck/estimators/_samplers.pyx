@@ -60,53 +60,77 @@ cdef class AliasTable(Sampler):
         cdef long n = pv.shape[0]
         if n < 1:
             raise ValueError("`p` must have at least one entry")
-        total = float(np.sum(pv))
-        if not (total > 0.0) or not np.all(np.isfinite(pv)) or np.any(np.asarray(pv) < 0):
+        cdef long i, s, l, ns = 0, nl = 0, top = 0
+        cdef bint ok = True
+        for i in range(n):                  # finite and nonnegative, in one pass
+            if not (0.0 <= pv[i] <= 1.7976931348623157e308):
+                ok = False
+                break
+        total = float(np.sum(pv)) if ok else 0.0
+        if not ok or not (total > 0.0):
             raise ValueError("`p` must be finite, nonnegative and have a positive sum")
         self.n = n
-        self._p = np.asarray(pv) / total
+        self._p = np.empty(n, dtype=np.float64)
         self._prob = np.empty(n, dtype=np.float64)
-        self._alias = np.arange(n, dtype=np.int_)
-        cdef double[::1] scaled = np.asarray(self._p) * n
-        cdef long[::1] small = np.empty(n, dtype=np.int_)
-        cdef long[::1] large = np.empty(n, dtype=np.int_)
-        cdef long ns = 0, nl = 0, i, s, l
-        for i in range(n):
-            if scaled[i] < 1.0:
-                small[ns] = i
-                ns += 1
-            else:
-                large[nl] = i
-                nl += 1
-        while ns > 0 and nl > 0:
-            ns -= 1
-            s = small[ns]
-            l = large[nl - 1]
-            self._prob[s] = scaled[s]
-            self._alias[s] = l
-            scaled[l] = (scaled[l] + scaled[s]) - 1.0
-            if scaled[l] < 1.0:
+        self._alias = np.empty(n, dtype=np.int_)
+        cdef double[::1] scaled_arr = np.empty(n, dtype=np.float64)
+        cdef long[::1] small_arr = np.empty(n, dtype=np.int_)
+        cdef long[::1] large_arr = np.empty(n, dtype=np.int_)
+        # raw pointers: the loops below keep no Python objects and no memoryview of self
+        cdef double* pn = &self._p[0]
+        cdef double* prob = &self._prob[0]
+        cdef long* alias = &self._alias[0]
+        cdef double* scaled = &scaled_arr[0]
+        cdef long* small = &small_arr[0]
+        cdef long* large = &large_arr[0]
+        cdef double tot = total, dn = <double>n
+        with nogil:
+            for i in range(n):
+                pn[i] = pv[i] / tot             # p normalised by its sum
+                scaled[i] = pn[i] * dn
+                alias[i] = i
+                if pn[i] > pn[top]:             # the first largest entry (numpy's argmax)
+                    top = i
+                if scaled[i] < 1.0:
+                    small[ns] = i
+                    ns += 1
+                else:
+                    large[nl] = i
+                    nl += 1
+            while ns > 0 and nl > 0:
+                ns -= 1
+                s = small[ns]
+                l = large[nl - 1]
+                prob[s] = scaled[s]
+                alias[s] = l
+                scaled[l] = (scaled[l] + scaled[s]) - 1.0
+                if scaled[l] < 1.0:
+                    nl -= 1
+                    small[ns] = l
+                    ns += 1
+            # Whatever remains has weight 1 up to rounding (Vose's numerically stable finish).
+            while nl > 0:
                 nl -= 1
-                small[ns] = l
-                ns += 1
-        # Whatever remains has weight 1 up to rounding (Vose's numerically stable finish).
-        while nl > 0:
-            nl -= 1
-            self._prob[large[nl]] = 1.0
-        while ns > 0:
-            ns -= 1
-            # a remaining "small" column only exists through rounding: never send mass to an
-            # alias of a zero-probability entry
-            self._prob[small[ns]] = 1.0 if self._p[small[ns]] > 0 else 0.0
-        # A column of a zero-probability entry must alias to a positive one.
-        for i in range(n):
-            if self._p[i] == 0.0:
-                self._prob[i] = 0.0
-                if self._p[self._alias[i]] == 0.0:
-                    self._alias[i] = int(np.argmax(self._p))
+                prob[large[nl]] = 1.0
+            while ns > 0:
+                ns -= 1
+                # a remaining "small" column only exists through rounding: never send mass to
+                # an alias of a zero-probability entry
+                prob[small[ns]] = 1.0 if pn[small[ns]] > 0 else 0.0
+            # A column of a zero-probability entry must alias to a positive one.
+            for i in range(n):
+                if pn[i] == 0.0:
+                    prob[i] = 0.0
+                    if pn[alias[i]] == 0.0:
+                        alias[i] = top
         # (probability, alias) side by side: one cache line per draw at large n
-        self._packed = np.column_stack([np.asarray(self._prob),
-                                        np.asarray(self._alias, dtype=np.float64)])
+        packed = np.empty((n, 2), dtype=np.float64)
+        cdef double[:, ::1] pk = packed
+        with nogil:
+            for i in range(n):
+                pk[i, 0] = prob[i]
+                pk[i, 1] = <double>alias[i]
+        self._packed = packed
 
     @property
     def probabilities(self):
@@ -121,8 +145,17 @@ cdef class AliasTable(Sampler):
         values = np.ascontiguousarray(values, dtype=np.float64)
         if values.shape != (self.n,):
             raise ValueError(f"`values` must have shape ({self.n},); got {values.shape}")
-        alias = np.asarray(self._packed[:, 1]).astype(np.int_)
-        return np.column_stack([np.asarray(self._packed), values, values[alias]])
+        rows = np.empty((self.n, 4), dtype=np.float64)
+        cdef double[:, ::1] out = rows
+        cdef const double[::1] v = values
+        cdef long i
+        with nogil:
+            for i in range(self.n):
+                out[i, 0] = self._packed[i, 0]
+                out[i, 1] = self._packed[i, 1]
+                out[i, 2] = v[i]
+                out[i, 3] = v[self._alias[i]]
+        return rows
 
     cdef long draw(self, bitgen_t* bg) noexcept nogil:
         cdef long i = <long>bounded(bg, <unsigned int>self.n)

@@ -73,6 +73,29 @@ def check_k(k, d, low=1):
     return k
 
 
+# The last q's alias rows (k, a copy of q, the rows): replicates of one experiment build the
+# same learner with the same q, and at d = 10⁶ the table costs more than their steps. Reused
+# only for a q equal to the copy bit for bit (and the same k): a different q never sees it.
+_LAST_Q_ROWS = None
+
+
+def q_alias_rows(q, k):
+    """q's alias table with payload 1/(k q_i) (0 where q_i = 0: never drawn), the rows a
+    kernel's x̃ draws read (``AliasTable(q).with_payload``; KS15 Alg. 1 line 4). Read-only;
+    the last one is reused when q and k are the same, bit for bit (a size-one cache)."""
+    global _LAST_Q_ROWS
+    last = _LAST_Q_ROWS                     # one read: another thread may replace it
+    if (last is not None and last[0] == k and last[1].shape == q.shape
+            and np.array_equal(last[1].view(np.int64), q.view(np.int64))):
+        return last[2]
+    # 1/(k q_i) where q_i > 0, else 0: one pass, no masked copies
+    payload = np.divide(1.0, k * q, out=np.zeros(q.shape[0]), where=q > 0)
+    rows = AliasTable(q).with_payload(payload)
+    rows.flags.writeable = False
+    _LAST_Q_ROWS = (k, np.array(q, dtype=np.float64), rows)
+    return rows
+
+
 class _NonFinite(Exception):
     """A kernel stopped: its step ``args[0]`` made the iterate non-finite."""
 
@@ -310,6 +333,15 @@ class DataPointSampling(BudgetedLearner):
             return np.full(d, value)
         return check_nonnegative_vector("second_moments", self.second_moments, d=d)
 
+    def _sync(self):
+        """``coef_`` (w̄), ``w_`` and ``n_steps_`` from the state, in one pass over it when the
+        state offers it (the ridge and lasso kernels' ``outputs``)."""
+        outputs = getattr(self._state, "outputs", None)
+        if outputs is None:                 # e.g. AdaGAERR's state: average() and coef()
+            return super()._sync()
+        self.n_steps_ = self._state.t
+        self.coef_, self.w_ = outputs()
+
     def _initial(self, d, B):  # pragma: no cover - every family overrides it
         raise NotImplementedError
 
@@ -321,11 +353,8 @@ class DataPointSampling(BudgetedLearner):
         moments = None if self.second_moments is None else self._moments(d)
         eta = self._step_size(m, d, (k, B, q, moments))
         w1 = self._initial(d, B)
-        q_rows = None
-        if q is not None:
-            payload = np.zeros(d)
-            payload[q > 0] = 1.0 / (k * q[q > 0])
-            q_rows = AliasTable(q).with_payload(payload)
+        q_rows = None if q is None else q_alias_rows(np.ascontiguousarray(q, dtype=np.float64),
+                                                     k)
         return k, n_inner, B, q, eta, w1, q_rows
 
     def _start(self, d, config):

@@ -56,6 +56,48 @@ cdef inline long draw_x_tilde(
     return nnz
 
 
+cdef extern from *:
+    # gcc/clang builtin: a hint to load the cache line of an address (never faults)
+    void __builtin_prefetch(const void* addr) noexcept nogil
+
+
+cdef inline void draw_indices(bitgen_t* bg, long d, long k, bint uniform_q,
+                              const double* q_rows, long* ii, double* ww) noexcept nogil:
+    """The k draws of x̃ (HK12 Alg. 1 line 4, KS15 Alg. 1 line 4) without reading x: the
+    indices to ``ii[:k]``, their weights (d/k, or the payload 1/(k q_i)) to ``ww[:k]``. The
+    same random numbers in the same order as :func:`draw_x_tilde`; with
+    :func:`merge_x_tilde` it gives the same x̃, bit for bit. Split so that a kernel can draw
+    step t+1's indices while step t waits for memory, and prefetch them."""
+    cdef long r
+    cdef double weight = <double>d / k
+    for r in range(k):
+        if uniform_q:
+            ii[r] = <long>bounded(bg, <unsigned int>d)
+            ww[r] = weight
+        else:
+            ii[r] = payload_draw_ptr(q_rows, d, bg, &ww[r])
+
+
+cdef inline long merge_x_tilde(const double* xrow, RowOracle oracle, long k, const long* ii,
+                               const double* ww, long* idx, double* val) noexcept nogil:
+    """x̃ from the draws of :func:`draw_indices`, merged per index into ``idx[:nnz]``,
+    ``val[:nnz]`` in draw order (the arithmetic of :func:`draw_x_tilde`); returns nnz. x_i is
+    ``xrow[i]``, or ``oracle.attribute(i)`` when ``xrow`` is NULL, read once per draw."""
+    cdef long r, i, a, nnz = 0
+    for r in range(k):
+        i = ii[r]
+        for a in range(nnz):
+            if idx[a] == i:
+                break
+        else:
+            a = nnz
+            idx[a] = i
+            val[a] = 0.0
+            nnz += 1
+        val[a] += (xrow[i] if xrow != NULL else oracle.attribute(i)) * ww[r]
+    return nnz
+
+
 cdef inline long draw_data_point(
     bitgen_t* bg, const double* xrow, long d, long k, bint uniform_q, const double* q_rows,
     long* idx, double* val, long* rec,
@@ -103,6 +145,24 @@ cdef inline void btree_set(double* wt, double* tree, long cap, long i,
     while node >= 1:
         tree[node] = tree[2 * node] + tree[2 * node + 1]
         node >>= 1
+
+
+cdef inline void btree_refresh(const double* wt, double* tree, long cap, const long* idx,
+                               long n) noexcept nogil:
+    """After the weights ``idx[:n]`` changed in ``wt``: their blocks' sums and the paths
+    above, level by level (the n paths at one level are independent, so their additions
+    overlap, and a node shared by paths is final once recomputed at its level). Every node
+    ends as the sum of its two children, as after ``btree_set`` on each index in turn: the
+    same tree, bit for bit, in a fraction of the dependent additions."""
+    cdef long a, node, shift = 1
+    for a in range(n):
+        node = cap + (idx[a] >> 3)
+        tree[node] = block_sum(wt, idx[a] >> 3)
+    while (cap >> shift) >= 1:
+        for a in range(n):
+            node = (cap + (idx[a] >> 3)) >> shift
+            tree[node] = tree[2 * node] + tree[2 * node + 1]
+        shift += 1
 
 
 cdef inline void btree_build(const double* wt, double* tree, long cap,

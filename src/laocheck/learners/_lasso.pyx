@@ -24,7 +24,8 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport add_seen, btree_build, btree_draw, btree_set, draw_x_tilde
+from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_refresh,
+                       draw_indices, merge_x_tilde)
 
 
 def _aligned(long n):
@@ -68,7 +69,8 @@ cdef inline double eg_update(double* cells, double* wt, double* tree, long cap,
         cl[2] = new_p
         cl[3] = new_m
         Z += (new_p + new_m) - (old_p + old_m)
-        btree_set(wt, tree, cap, i, fabs(new_p - new_m))
+        wt[i] = fabs(new_p - new_m)
+    btree_refresh(wt, tree, cap, idx, nnz)
     return Z
 
 
@@ -108,7 +110,20 @@ cdef class LassoState:
         self.tree = np.zeros(2 * self.cap)
         self.idx = np.zeros(d, dtype=np.int_)
         self.val = np.zeros(d)
-        self.refresh()
+        self.fill_initial()
+
+    cdef void fill_initial(self) noexcept nogil:
+        """``refresh`` at line 1's state without its 2d exps: every log is 0, so every z± is
+        exp(0 − c) (one exp), every |z⁺ − z⁻| is 0 and the tree (already zeros) stays 0."""
+        cdef long i
+        cdef double* cl
+        cdef double z = exp(0.0 - self.c)
+        for i in range(self.d):
+            cl = &self.cells[CELL * i]
+            cl[0] = 0.0
+            cl[1] = 0.0
+            cl[2] = z
+            cl[3] = z
 
     cdef void refresh(self) noexcept nogil:
         """z± from the logs, the tree from z±."""
@@ -160,17 +175,65 @@ cdef class LassoState:
         return exp(self.cells[CELL * i] - self.c) - exp(self.cells[CELL * i + 1] - self.c)
 
     def coef(self):
-        """The current iterate w = B (z⁺ − z⁻)/Z (line 3)."""
-        a, b = self._column(0), self._column(1)
-        return self.B * (np.exp(a - self.c) - np.exp(b - self.c)) / self.Z
+        """The current iterate w = B (z⁺ − z⁻)/Z (line 3), z± = exp(a − c), exp(b − c) from
+        the logs (the truth, not the cached z±)."""
+        w = np.empty(self.d)
+        cdef double[::1] wv = w
+        self.fill_coef(&wv[0])
+        return w
 
     def average(self):
         """w̄ = (1/t) Σ_τ w_τ (line 18) without changing the state."""
         if self.t == 0:
             return self.coef()
-        view = np.asarray(self.cells).reshape(self.d, CELL)
-        u = view[:, 2] - view[:, 3]
-        return (view[:, 4] + u * (self.C - view[:, 5])) / self.t
+        avg = np.empty(self.d)
+        cdef double[::1] av = avg
+        self.fill_average(&av[0])
+        return avg
+
+    def outputs(self):
+        """(average(), coef()) in one pass over the cells (a learner's ``coef_`` and ``w_``)."""
+        if self.t == 0:
+            w = self.coef()
+            return w.copy(), w
+        avg, w = np.empty(self.d), np.empty(self.d)
+        cdef double[::1] av = avg, wv = w
+        cdef long i
+        cdef const double* cl
+        cdef double B = self.B, Z = self.Z, c = self.c, C = self.C, t = <double>self.t
+        with nogil:
+            for i in range(self.d):              # fill_average and fill_coef, fused
+                cl = &self.cells[CELL * i]
+                av[i] = (cl[4] + (cl[2] - cl[3]) * (C - cl[5])) / t
+                if cl[0] == cl[1]:
+                    wv[i] = 0.0
+                else:
+                    wv[i] = B * (exp(cl[0] - c) - exp(cl[1] - c)) / Z
+        return avg, w
+
+    cdef void fill_coef(self, double* out) noexcept nogil:
+        """B (exp(a − c) − exp(b − c))/Z per coordinate; exactly 0 where a = b (the same
+        value the formula gives, without its two exps: at d = 10⁶ most coordinates never
+        move)."""
+        cdef long i
+        cdef const double* cl
+        cdef double B = self.B, Z = self.Z, c = self.c
+        for i in range(self.d):
+            cl = &self.cells[CELL * i]
+            if cl[0] == cl[1]:
+                out[i] = 0.0
+            else:
+                out[i] = B * (exp(cl[0] - c) - exp(cl[1] - c)) / Z
+
+    cdef void fill_average(self, double* out) noexcept nogil:
+        """(acc + (z⁺ − z⁻)(C − mark))/t per coordinate (the lazy average's flush, read
+        only)."""
+        cdef long i
+        cdef const double* cl
+        cdef double C = self.C, t = <double>self.t
+        for i in range(self.d):
+            cl = &self.cells[CELL * i]
+            out[i] = (cl[4] + (cl[2] - cl[3]) * (C - cl[5])) / t
 
     cdef void recompute(self, double new_c) noexcept nogil:
         """Flush every coordinate, move the offset to ``new_c``, recompute z± from the logs,
@@ -246,38 +309,69 @@ cdef class LassoState:
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
                                  else record)
+        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
+        cdef double[::1] weights = np.empty(k)
         cdef double* cells = &self.cells[0]
         cdef double* wt = &self.wt[0]
         cdef double* tree = &self.tree[0]
         cdef long cap = self.cap, nblocks = self.nblocks
         cdef long* idx = &self.idx[0]
         cdef double* val = &self.val[0]
+        cdef long* ii = &draws[0]                 # x̃'s k indices (drawn one step ahead)
+        cdef long* jj = ii + k                    # φ̃'s n_inner indices
+        cdef double* ww = &weights[0]
         cdef const double* qp = &qr[0, 0]
+        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
         cdef long* recp = NULL
         cdef const double* xrow = NULL
+        cdef const double* xnext
         cdef double* cl
-        cdef long step, row = 0, r, j, nnz, seen
+        cdef long step, row = 0, r, j, i, nnz, seen, n_j, j1 = -1
         cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
         with nogil:
+            if m > 0:                              # step 1's draws: x̃'s, its first j
+                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                if B / Z * tree[1] > 0.0:
+                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
             for step in range(m):
                 if rows:
-                    xrow = &X[row, 0]
+                    xrow = X0 + row * d
                     y = Y[row]
                 else:
                     oracle.next_example()
                     y = oracle.y
                 s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
                 C += s
+                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
                 if recording:
                     recp = &rec[step, 0]
-                nnz = draw_x_tilde(bg, xrow, oracle, d, k, uniform_q, qp, idx, val, recp)
-                seen = nnz
+                    for r in range(k):
+                        recp[r] = ii[r]
                 norm1 = s * tree[1]
-                if norm1 > 0.0:                        # line 9: j ∝ |w_j|
+                n_j = 0
+                if j1 >= 0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
+                    n_j = n_inner
+                    jj[0] = j1
+                    for r in range(1, n_j):
+                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
+                # Step t+1's draws of x̃ come next in the random stream: drawn now (the same
+                # numbers in the same order as at step t+1's start), their entries of the
+                # next row and of the state prefetched while x_j is read from memory.
+                if step + 1 < m:
+                    draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                    if rows:
+                        xnext = X0 + (row + 1 if row + 1 < P else 0) * d
+                        for r in range(k):
+                            i = ii[r]
+                            __builtin_prefetch(xnext + i)
+                            __builtin_prefetch(cells + CELL * i)
+                            __builtin_prefetch(wt + i)
+                seen = nnz
+                if n_j > 0:
                     phi = 0.0
-                    for r in range(n_inner):
-                        j = btree_draw(bg, wt, tree, cap, nblocks)
+                    for r in range(n_j):
+                        j = jj[r]
                         # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of z⁺_j − z⁻_j)
                         cl = cells + CELL * j
                         xj = xrow[j] if rows else oracle.attribute(j)
@@ -296,6 +390,15 @@ cdef class LassoState:
                 if self.upkeep_due(Z):
                     self.upkeep(C, Z)
                     C, Z = self.C, self.Z
+                # Step t+1's first j comes next in the random stream (after its x̃ draws):
+                # drawn now, on w_{t+1}'s tree (‖w_{t+1}‖₁ = (B/Z)·tree[1], as step t+1 will
+                # compute it), and x_j and its cell prefetched for step t+1.
+                j1 = -1
+                if step + 1 < m and B / Z * tree[1] > 0.0:
+                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
+                    if rows:
+                        __builtin_prefetch(X0 + (row + 1 if row + 1 < P else 0) * d + j1)
+                        __builtin_prefetch(cells + CELL * j1)
                 if rows:
                     row += 1
                     if row == P:

@@ -27,8 +27,8 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (add_seen, btree_build, btree_draw, btree_set, draw_data_point,
-                       draw_x_tilde)
+from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_refresh,
+                       btree_set, draw_data_point, draw_indices, merge_x_tilde)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -47,7 +47,8 @@ cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, 
         new = old - eta_phi * val[a] / s
         u[i] = new
         norm_sq += new * new - old * old
-        btree_set(wt, tree, cap, i, new * new)
+        wt[i] = new * new
+    btree_refresh(wt, tree, cap, idx, nnz)
     if norm_sq < 0.0:
         norm_sq = 0.0
     return norm_sq
@@ -135,9 +136,22 @@ cdef class RidgeState:
         """w̄ = (1/t) Σ_{τ<=t} w_τ (HK12 Alg. 1 line 14), without changing the state."""
         if self.t == 0:
             return self.coef()
-        u = np.asarray(self.u)
-        am = np.asarray(self.am)
-        return (am[0::2] + u * (self.C - am[1::2])) / self.t
+        avg = np.empty(self.d)
+        cdef double[::1] av = avg
+        self.fill_average(&av[0])
+        return avg
+
+    def outputs(self):
+        """(average(), coef()) (a learner's ``coef_`` and ``w_``), the average in one pass."""
+        w = self.coef()
+        return (w.copy() if self.t == 0 else self.average()), w
+
+    cdef void fill_average(self, double* out) noexcept nogil:
+        """(flushed + u_i (C − mark_i))/t per coordinate (the lazy average, read only)."""
+        cdef long i
+        cdef double C = self.C, t = <double>self.t
+        for i in range(self.d):
+            out[i] = (self.am[2 * i] + self.u[i] * (C - self.am[2 * i + 1])) / t
 
     def sampling_weights(self):
         """The weights the sum tree holds (u_j², for tests)."""
@@ -234,6 +248,8 @@ cdef class RidgeState:
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
                                  else record)
+        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
+        cdef double[::1] weights = np.empty(k)
         cdef double* u = &self.u[0]
         cdef double* am = &self.am[0]
         cdef double* wt = &self.wt[0]
@@ -241,31 +257,62 @@ cdef class RidgeState:
         cdef long cap = self.cap, nblocks = self.nblocks
         cdef long* idx = &self.idx[0]
         cdef double* val = &self.val[0]
+        cdef long* ii = &draws[0]                 # x̃'s k indices (drawn one step ahead)
+        cdef long* jj = ii + k                    # φ̃'s n_inner indices
+        cdef double* ww = &weights[0]
         cdef const double* qp = &qr[0, 0]
+        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
         cdef long* recp = NULL
         cdef const double* xrow = NULL
-        cdef long step, row = 0, r, j, nnz, seen
+        cdef const double* xnext
+        cdef long step, row = 0, r, j, i, nnz, seen, n_j, j1 = -1
         cdef double phi, y
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with nogil:
+            if m > 0:                              # step 1's draws: x̃'s, its first j
+                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                if norm_sq > 0.0:
+                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
             for step in range(m):
                 if rows:
-                    xrow = &X[row, 0]
+                    xrow = X0 + row * d
                     y = Y[row]
                 else:
                     oracle.next_example()
                     y = oracle.y
                 C += s                                 # w_t enters the average (line 14)
+                # lines 3-7: x̃ from the k draws (payload x_i/(k q_i), merged per index)
+                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
                 if recording:
                     recp = &rec[step, 0]
-                # lines 3-7: x̃ from k draws (payload x_i/(k q_i), merged per index)
-                nnz = draw_x_tilde(bg, xrow, oracle, d, k, uniform_q, qp, idx, val, recp)
-                # lines 8-9: j ∝ w_j² and φ̃ = ‖w‖² x_j / w_j − y (averaged over n_inner j's)
+                    for r in range(k):
+                        recp[r] = ii[r]
+                # line 8: j ∝ w_j² (n_inner draws)
+                n_j = 0
+                if j1 >= 0:                            # ‖w‖² > 0: the first j is drawn
+                    n_j = n_inner
+                    jj[0] = j1
+                    for r in range(1, n_j):
+                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
+                # Step t+1's draws of x̃ come next in the random stream: drawn now (the same
+                # numbers in the same order as at step t+1's start), their entries of the
+                # next row and of the state prefetched while x_j is read from memory.
+                if step + 1 < m:
+                    draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                    if rows:
+                        xnext = X0 + (row + 1 if row + 1 < P else 0) * d
+                        for r in range(k):
+                            i = ii[r]
+                            __builtin_prefetch(xnext + i)
+                            __builtin_prefetch(u + i)
+                            __builtin_prefetch(am + 2 * i)
+                            __builtin_prefetch(wt + i)
+                # line 9: φ̃ = ‖w‖² x_j / w_j − y (averaged over the n_inner j's)
                 seen = nnz
-                if norm_sq > 0.0:
+                if n_j > 0:
                     phi = 0.0
-                    for r in range(n_inner):
-                        j = btree_draw(bg, wt, tree, cap, nblocks)
+                    for r in range(n_j):
+                        j = jj[r]
                         phi += (xrow[j] if rows else oracle.attribute(j)) / u[j]
                         if recording:
                             recp[k + r] = j
@@ -284,6 +331,14 @@ cdef class RidgeState:
                 if self.upkeep_due(s):
                     self.upkeep(s, C, norm_sq)
                     s, C, norm_sq = self.s, self.C, self.norm_sq
+                # Step t+1's first j comes next in the random stream (after its x̃ draws):
+                # drawn now, on w_{t+1}'s tree, and x_j prefetched for step t+1.
+                j1 = -1
+                if step + 1 < m and norm_sq > 0.0:
+                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
+                    if rows:
+                        __builtin_prefetch(X0 + (row + 1 if row + 1 < P else 0) * d + j1)
+                        __builtin_prefetch(u + j1)
                 if rows:
                     row += 1
                     if row == P:
@@ -405,3 +460,29 @@ def _btree_sample(weights, rng, Py_ssize_t size):
     for i in range(d):
         btree_set(&wt[0], &tree[0], cap, i, w[i])
     return np.asarray(out), built, np.asarray(tree).copy()
+
+
+def _btree_refresh_trees(weights, idx, values):
+    """The sum tree of ``weights`` after weight ``idx[a]`` is set to ``values[a]`` for each a
+    in turn, three ways (for the tests of ``btree_refresh``): through ``btree_set`` one by
+    one, through ``btree_refresh`` once after all the weights are set, and built afresh."""
+    cdef double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
+    cdef long[::1] ix = np.ascontiguousarray(idx, dtype=np.int_)
+    cdef double[::1] v = np.ascontiguousarray(values, dtype=np.float64)
+    cdef long d = w.shape[0], nblocks = (d + 7) // 8, cap = 1, i, a, n = ix.shape[0]
+    while cap < nblocks:
+        cap *= 2
+    cdef double[::1] wt1 = np.zeros(8 * nblocks), wt2 = np.zeros(8 * nblocks)
+    cdef double[::1] t1 = np.zeros(2 * cap), t2 = np.zeros(2 * cap), t3 = np.zeros(2 * cap)
+    for i in range(d):
+        wt1[i] = w[i]
+        wt2[i] = w[i]
+    btree_build(&wt1[0], &t1[0], cap, nblocks)
+    btree_build(&wt2[0], &t2[0], cap, nblocks)
+    for a in range(n):
+        btree_set(&wt1[0], &t1[0], cap, ix[a], v[a])
+        wt2[ix[a]] = v[a]
+    if n > 0:
+        btree_refresh(&wt2[0], &t2[0], cap, &ix[0], n)
+    btree_build(&wt2[0], &t3[0], cap, nblocks)
+    return np.asarray(t1).copy(), np.asarray(t2).copy(), np.asarray(t3).copy()

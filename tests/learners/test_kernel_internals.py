@@ -1,0 +1,122 @@
+"""Pieces of the data-point sampling kernels that exist for speed (HK12 Alg. 1-2, KS15 Alg. 1, 3).
+
+* ``btree_refresh`` (``_common.pxd``): after a step's weights change, the paths above them
+  recomputed level by level leave the tree ``btree_set`` one by one leaves, bit for bit, and
+  the tree built afresh from the final weights.
+* ``q_alias_rows`` (``_base.py``): q's alias rows with payload 1/(k q_i), reused only for the
+  same k and a q equal bit for bit; any other q gets its own table.
+* ``outputs`` of the ridge and lasso states: (w̄, w) as the formulas of HK12 Alg. 1 line 14 /
+  Alg. 2 lines 3 and 18 give them on the states' lazy representation.
+* A fresh ``LassoState``: z± = exp(0 − c) in every cell (HK12 Alg. 2 line 1), a zero tree.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from laocheck.estimators import AliasTable
+from laocheck.learners import AELR, AERR, DDAELR, DDAERR
+from laocheck.learners._base import q_alias_rows
+from laocheck.learners._lasso import LassoState
+from laocheck.learners._ridge import _btree_refresh_trees
+
+
+@pytest.mark.parametrize("d", [1, 5, 8, 9, 40, 1000])
+def test_btree_refresh_gives_the_tree_of_btree_set(d):
+    rng = np.random.default_rng(d)
+    for trial in range(30):
+        w = rng.uniform(0, 1, d) * (rng.uniform(size=d) < 0.7)
+        n = int(rng.integers(1, 12))
+        idx = rng.integers(0, d, n)                  # repeats included
+        values = rng.uniform(0, 2, n) * (rng.uniform(size=n) < 0.8)
+        one_by_one, refreshed, fresh = _btree_refresh_trees(w, idx, values)
+        np.testing.assert_array_equal(refreshed, one_by_one)
+        np.testing.assert_array_equal(refreshed, fresh)
+        final = w.copy()
+        for i, v in zip(idx, values):                # the last value set wins
+            final[i] = v
+        assert refreshed[1] == pytest.approx(final.sum(), rel=1e-14, abs=1e-300)
+
+
+def _payload_rows(q, k):
+    """The rows built without the cache: AliasTable(q) with payload 1/(k q_i), 0 at q_i = 0."""
+    payload = np.array([1.0 / (k * v) if v > 0 else 0.0 for v in q])
+    return AliasTable(q).with_payload(payload)
+
+
+def test_q_alias_rows_are_reused_only_for_the_same_q_and_k():
+    rng = np.random.default_rng(1)
+    q = rng.uniform(0, 1, 500) * (rng.uniform(size=500) < 0.9)
+    q /= q.sum()
+    rows = q_alias_rows(q, 4)
+    np.testing.assert_array_equal(rows, _payload_rows(q, 4))
+    assert not rows.flags.writeable                   # shared: nobody may change it
+    assert q_alias_rows(q.copy(), 4) is rows          # equal contents, another object
+    nudged = q.copy()
+    nudged[7] = np.nextafter(nudged[7], 1.0)           # one unit in the last place
+    other = q_alias_rows(nudged, 4)
+    assert other is not rows
+    np.testing.assert_array_equal(other, _payload_rows(nudged, 4))
+    k3 = q_alias_rows(nudged, 3)                       # the payload depends on k
+    np.testing.assert_array_equal(k3, _payload_rows(nudged, 3))
+    assert not np.array_equal(k3, other)
+    short = q_alias_rows(q[:250] / q[:250].sum(), 4)   # another length
+    np.testing.assert_array_equal(short, _payload_rows(q[:250] / q[:250].sum(), 4))
+
+
+def _data(m=600, d=30, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, (m, d)) / np.sqrt(d)
+    return X, X @ rng.uniform(-0.3, 0.3, d) + 0.1 * rng.uniform(-1, 1, m)
+
+
+@pytest.mark.parametrize("Model", [AERR, DDAERR])
+def test_ridge_outputs_are_the_lazy_average_and_the_iterate(Model):
+    X, y = _data()
+    kw = {"second_moments": np.mean(X * X, axis=0)} if Model is DDAERR else {}
+    est = Model(k=3, random_state=2, **kw).fit(X, y)
+    st = est._state
+    avg, w = st.outputs()
+    u, am = st.__reduce__()[1][0], st.__reduce__()[1][3]   # w = s·u; (flushed sum, mark)
+    np.testing.assert_array_equal(avg, (am[0::2] + u * (st.C - am[1::2])) / st.t)
+    np.testing.assert_array_equal(w, st.coef())
+    np.testing.assert_array_equal(est.coef_, avg)
+    np.testing.assert_array_equal(est.w_, w)
+
+
+@pytest.mark.parametrize("Model", [AELR, DDAELR])
+def test_lasso_outputs_are_the_lazy_average_and_the_iterate(Model):
+    X, y = _data()
+    kw = {"second_moments": np.mean(X * X, axis=0)} if Model is DDAELR else {}
+    est = Model(k=3, random_state=2, **kw).fit(X, y)
+    st = est._state
+    avg, w = st.outputs()
+    cells = np.asarray(st.__reduce__()[1][3]).reshape(st.d, 8)
+    a, b, zp, zm, acc, mark = (cells[:, j] for j in range(6))
+    np.testing.assert_array_equal(avg, (acc + (zp - zm) * (st.C - mark)) / st.t)
+    # line 3 from the logs: B (exp(a − c) − exp(b − c))/Z (libm's exp against numpy's: ulps)
+    want = st.B * (np.exp(a - st.c) - np.exp(b - st.c)) / st.Z
+    np.testing.assert_allclose(w, want, rtol=1e-14, atol=0)
+    assert np.all(w[a == b] == 0.0)
+    assert np.any(a != b)
+    np.testing.assert_array_equal(est.coef_, avg)
+    np.testing.assert_array_equal(est.w_, w)
+    np.testing.assert_array_equal(st.average(), avg)
+    np.testing.assert_array_equal(st.coef(), w)
+
+
+@pytest.mark.parametrize("d", [1, 7, 1000])
+def test_fresh_lasso_state_is_line_one(d):
+    st = LassoState(d, 2.0)
+    cells = np.asarray(st.__reduce__()[1][3]).reshape(d, 8)
+    z = math.exp(0.0 - math.log(2.0 * d))
+    np.testing.assert_array_equal(cells[:, :2], 0.0)   # logs of z± = 1
+    np.testing.assert_array_equal(cells[:, 2:4], z)    # z± relative to the offset c
+    np.testing.assert_array_equal(cells[:, 4:], 0.0)
+    assert st.Z == 1.0
+    np.testing.assert_array_equal(st.sampling_weights(), 0.0)
+    avg, w = st.outputs()
+    np.testing.assert_array_equal(avg, 0.0)
+    np.testing.assert_array_equal(w, 0.0)
+    assert avg is not w
