@@ -495,16 +495,56 @@ cdef class AERState:
         self.C2 = 0.0
         self.n_renorms += 1
 
-    cdef long sample_abs(self, bitgen_t* bg) noexcept nogil:
-        """i with probability (a_i − Θ)/Σ_j (a_j − Θ) over the active j: one descent."""
+    cdef void descend_many(self, double* u, long* out, long* xs, long n) noexcept nogil:
+        """``descend`` for u[0], ..., u[n−1] (overwritten) into out, interleaved level by
+        level (every leaf is at one depth) so that their memory latencies overlap."""
+        cdef BNode* N = self.N
+        cdef long r, x, e, nn, pending = n
+        cdef double w, theta = self.theta
+        for r in range(n):
+            xs[r] = self.root
+            out[r] = -2
+        while pending > 0:
+            for r in range(n):
+                if out[r] != -2:
+                    continue
+                x = xs[r]
+                nn = N[x].n
+                e = 0
+                while e < nn:
+                    w = entry_sum(N, x, e) - theta * entry_cnt(N, x, e)
+                    if u[r] < w:
+                        break
+                    u[r] -= w
+                    e += 1
+                if e == nn:
+                    out[r] = -1
+                    pending -= 1
+                elif N[x].leaf:
+                    out[r] = N[x].id[e]
+                    pending -= 1
+                else:
+                    xs[r] = N[x].child[e]
+                    prefetch_node(N, xs[r])
+
+    cdef long sample_abs(self, bitgen_t* bg, const double* queue, long* qpos, long qlen,
+                         long first_attempt) noexcept nogil:
+        """i with probability (a_i − Θ)/Σ_j (a_j − Θ) over the active j: one descent per
+        attempt, from attempt ``first_attempt``; the uniforms are queue[qpos], ...,
+        queue[qlen − 1] (already drawn, in order), then the generator's."""
         cdef BNode* N = self.N
         cdef long x, attempt, count
-        cdef double total
-        for attempt in range(128):
+        cdef double total, uni
+        for attempt in range(first_attempt, 128):
             if attempt == 64:
                 self.renormalise()     # rounding in Σa − Θ·count: make the keys exact
             self.totals(&total, &count)
-            x = self.descend(uniform01(bg) * (total - self.theta * count))
+            if qpos[0] < qlen:
+                uni = queue[qpos[0]]
+                qpos[0] += 1
+            else:
+                uni = uniform01(bg)
+            x = self.descend(uni * (total - self.theta * count))
             if x >= 0:
                 return x
         x = self.root              # unreachable in practice: the largest |w_i|
@@ -669,6 +709,14 @@ cdef class AERState:
         cdef long* perm = &self.perm[0]
         cdef long[::1] ibuf_arr = np.zeros(max(half, 1), dtype=np.int_)
         cdef long* ibuf = &ibuf_arr[0]
+        cdef long[::1] draw_arr = np.zeros(2 * max(half, 1), dtype=np.int_)
+        cdef long* first = &draw_arr[0]                # first attempts' outcomes (−1: redraw)
+        cdef long* xs = &draw_arr[max(half, 1)]
+        cdef double[::1] uni_arr = np.zeros(2 * max(half, 1))
+        cdef double* uni = &uni_arr[0]                 # the k/2 first uniforms, in order
+        cdef double* wpos = &uni_arr[max(half, 1)]
+        cdef long qpos
+        cdef bint redrawn
         cdef double* v = &self.v[0]
         cdef long step, r, i, j, a, seen, x, count
         cdef double yhat, y, norm1 = 0.0, c, unew, L, R, newtheta, total
@@ -707,9 +755,30 @@ cdef class AERState:
                 if self.root >= 0:
                     self.totals(&total, &count)
                     norm1 = self.s * (total - self.theta * count)
+                # the k/2 draws' first attempts descend together (their uniforms are drawn
+                # in the order sequential draws would take them; after a redraw the rest
+                # follow sequentially, from the next of these uniforms)
+                redrawn = False
+                if self.root >= 0:
+                    for r in range(half):
+                        uni[r] = uniform01(bg)
+                        wpos[r] = uni[r] * (total - self.theta * count)
+                    self.descend_many(wpos, first, xs, half)
+                    for r in range(half):
+                        if first[r] >= 0:
+                            if rows:
+                                AER_PREFETCH(&xrow[first[r]])
+                            AER_PREFETCH(&self.sign[first[r]])
                 for r in range(half):
                     if self.root >= 0:
-                        i = self.sample_abs(bg)
+                        if not redrawn and first[r] >= 0:
+                            i = first[r]
+                        elif not redrawn:
+                            redrawn = True
+                            qpos = r + 1
+                            i = self.sample_abs(bg, uni, &qpos, half, 1)
+                        else:
+                            i = self.sample_abs(bg, uni, &qpos, half, 0)
                         yhat += (2.0 / k) * self.sign[i] * norm1 * (
                             xrow[i] if rows else oracle.attribute(i))
                     else:
