@@ -21,7 +21,8 @@ one memory latency per level (the treap it replaces, same semantics, waited one 
   are taken from the largest; a subtree whose smallest key is kept is kept whole;
 * the sampling of i ∝ |w_i| (Fig. 2): a subtree's weight is Σ a − Θ·count, so one descent
   laying the intervals of width a_i − Θ in key order (the law of the draws is exact; a draw's
-  index differs from another summation order's only where rounding moves an interval's end);
+  index differs from another summation order's only where rounding moves an interval's end;
+  the k/2 draws of a step descend together, level by level, so that their misses overlap);
 * removals of the smallest keys (each coordinate is removed at most once per insertion).
 
 Why by hand: no maintained library offers an augmented order-statistics tree callable without
