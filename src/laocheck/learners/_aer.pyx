@@ -183,10 +183,10 @@ cdef class AERState:
         self.renorm_low = 1.0 / 256.0
         self.n_nodes = 0
         self.free_head = -1
-        # Between operations every node but the root has >= BMIN entries, so the nodes of
-        # one level are at most (keys below them)/BMIN + 1 and all levels together at most
-        # d/(BMIN − 1) + height; an operation allocates at most height + 1 more before it
-        # frees. MAXDEPTH · 2 covers both height terms.
+        # Between operations every node but the root has >= BMIN entries, so a level has at
+        # most 1/BMIN as many nodes as the level below has entries: at most d/(BMIN − 1) + 1
+        # nodes in all. An insert only allocates and an erase only frees, so the bound holds
+        # during operations too; 2·MAXDEPTH is slack.
         self.capacity = d // (BMIN - 1) + 2 * MAXDEPTH
         self.buf = np.zeros(self.capacity * sizeof(BNode) + 64, dtype=np.uint8)
         self.offset = (64 - <long>(<size_t>&self.buf[0] % 64)) % 64   # cdivision: no negatives
