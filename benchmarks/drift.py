@@ -3,7 +3,7 @@
 Each learner runs m steps with ``record_draws=True``; the literal reference
 (``laocheck.reference.learners``, O(d) per step, the papers' boxes line by line) replays the
 same draws. The drift is max_i |w̄_i − w̄ref_i| / max_i |w̄ref_i| after m steps: what the scale
-factors, lazy averages, incremental norms, log-domain EG± and the treap cost in accuracy, with
+factors, lazy averages, incremental norms, log-domain EG± and the B+-tree cost in accuracy, with
 their periodic exact recomputations in place.
 
 Usage::

@@ -1,5 +1,5 @@
 """AER and Baseline (CB11 Fig. 2 and Fig. 1): against their literal references on the same
-draws, the treap's invariants, budget, reproducibility, the corrected Baseline's estimate and
+draws, the tree's invariants, budget, reproducibility, the corrected Baseline's estimate and
 its solver, and validation."""
 import numpy as np
 import pytest

@@ -6,30 +6,46 @@ Representation. w = s·u, where the (1 − 1/t) shrink of eq. (10) multiplies s 
 active coordinates (u_i ≠ 0) are u_i = sign_i·(a_i − Θ) with one global offset Θ. The L1
 projection (11) is w_i ← sign(w_i)·max(|w_i| − θ, 0) (Duchi, Shalev-Shwartz, Singer and Chandra
 2008, eq. (4) and Sec. 5): it raises Θ by θ/s and removes the coordinates whose a_i <= Θ. The
-keys a_i live in a treap (a randomised search tree ordered by (a_i, i), node priorities from a
-fixed hash of i) whose nodes carry their subtree's count and sum of keys; it serves
+keys a_i live in a B+-tree ordered by (a_i, i): nodes of up to 15 entries (at least 7 but at
+the root; a node that overflows splits in halves, one that underflows merges with or borrows
+from a neighbour), every leaf at one depth (5 levels at d = 10⁵). A leaf entry is a coordinate
+and its key; an internal entry is a child with its subtree's smallest (key, index), number of
+keys and sum of keys (recomputed from the child's entries on each change, in entry order).
+Nodes are 704 bytes (11 cache lines, key/index/sum/count/child arrays) in one 64-aligned pool
+with a free list; each descent prefetches a node's lines at once, so an operation waits about
+one memory latency per level (the treap it replaces, same semantics, waited one per level of
+~40 at d = 10⁵). It serves
 
 * the projection: θ from one descent (the sort-free pivot of Duchi et al. 2008, Sec. 5, on an
-  augmented search tree instead of their red-black tree; the same O(log d));
-* the sampling of i ∝ |w_i| (Fig. 2): a subtree's weight is Σ a − Θ·count, so one descent;
+  augmented search tree instead of their red-black tree; the same O(log d)): a node's entries
+  are taken from the largest; a subtree whose smallest key is kept is kept whole;
+* the sampling of i ∝ |w_i| (Fig. 2): a subtree's weight is Σ a − Θ·count, so one descent
+  laying the intervals of width a_i − Θ in key order (the law of the draws is exact; a draw's
+  index differs from another summation order's only where rounding moves an interval's end;
+  the k/2 draws of a step descend together, level by level, so that their misses overlap);
 * removals of the smallest keys (each coordinate is removed at most once per insertion).
 
 Why by hand: no maintained library offers an augmented order-statistics tree callable without
-the GIL (Duchi et al.'s own code is O(d) per projection).
+the GIL (Duchi et al.'s own code is O(d) per projection; sortedcontainers' lists hold Python
+objects and keep no subtree sums).
 
 The average w̄ (Fig. 2: w̄ += w/m after each update) is accumulated lazily: with C1 = Σ_τ s_τ
 and C2 = Σ_τ s_τ Θ_τ, a coordinate active with fixed (sign, a) over a stretch contributes
 sign·(a ΔC1 − ΔC2); it is flushed when it changes or leaves. When s < 2⁻⁸ or Θ·s > 2⁸·B
 (cancellation in a_i − Θ) everything is renormalised (a_i ← s(a_i − Θ), Θ ← 0, s ← 1; the
-map is increasing, so the tree keeps its shape), in O(active coordinates).
+map is non-decreasing, so the tree keeps its shape; keys it rounds together get their indices
+re-sorted), in O(active coordinates).
 
 Examples come from the rows of X (``run``) or from an attribute oracle (``run_oracle``,
 :mod:`laocheck.data._oracle`): one loop body (``_steps``) reads x_j from the row or through
 ``oracle.attribute(j)``, for the k/2 attributes of C and the k/2 draws i only.
 """
 import numpy as np
+
+cimport cython
 from libc.math cimport fabs, isfinite
-from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memmove
 from numpy.random cimport bitgen_t
 
 from laocheck.estimators._rng cimport bounded, partial_shuffle, uniform01
@@ -38,124 +54,113 @@ from laocheck.estimators._samplers cimport bitgen_of
 from laocheck.data._oracle cimport RowOracle
 
 
-cdef packed struct Node:
-    double key       # a_i
-    double sum       # Σ key over the subtree
-    double prio
-    long left
-    long right
-    long cnt         # nodes in the subtree
+cdef enum:
+    NSLOT = 16     # entries a node can hold (one more than BMAX: a node overflows, then splits)
+    BMAX = 15      # entries per node between operations
+    BMIN = 7       # entries per node other than the root between operations (2·BMIN <= BMAX)
+    MAXDEPTH = 64  # levels (the height is <= log_BMIN(d) + 1 < 24 for any long d)
 
 
-cdef inline double hash_prio(long i) noexcept nogil:
-    """splitmix64 of i, as a double in [0, 1): fixed priorities (they shape the tree only)."""
-    cdef uint64_t z = <uint64_t>i + 0x9E3779B97F4A7C15ULL
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    z = z ^ (z >> 31)
-    return <double>(z >> 11) * (1.0 / 9007199254740992.0)
+cdef struct BNode:
+    # Leaf entry e: the coordinate id[e] with key a_i (sum, cnt and child unused: a leaf
+    # entry counts 1 and sums its key). Internal entry e: the child node child[e], the
+    # smallest (key, id) of its subtree, its subtree's number of keys and sum of keys.
+    # Entries are in (key, id) order. 704 bytes: 11 cache lines (the pool is 64-aligned).
+    int n
+    int leaf
+    double key[16]
+    long id[16]
+    double sum[16]
+    long cnt[16]
+    long child[16]
+    char pad[56]
 
 
-cdef inline bint less(Node* T, long i, long j) noexcept nogil:
-    """The order of the treap: (a_i, i) < (a_j, j)."""
-    return T[i].key < T[j].key or (T[i].key == T[j].key and i < j)
+cdef extern from *:
+    """
+    #define AER_PREFETCH(p) __builtin_prefetch((const void*)(p))
+    """
+    void AER_PREFETCH(const void* p) noexcept nogil
 
 
-cdef inline void pull(Node* T, long x) noexcept nogil:
-    cdef long l = T[x].left, r = T[x].right
-    T[x].cnt = 1
-    T[x].sum = T[x].key
-    if l >= 0:
-        T[x].cnt += T[l].cnt
-        T[x].sum += T[l].sum
-    if r >= 0:
-        T[x].cnt += T[r].cnt
-        T[x].sum += T[r].sum
+cdef inline void prefetch_node(BNode* N, long x) noexcept nogil:
+    """Ask for all of node x's cache lines at once (a descent then waits for one memory
+    latency per level instead of one per line)."""
+    cdef char* base = <char*>&N[x]
+    cdef long off
+    for off in range(0, sizeof(BNode), 64):
+        AER_PREFETCH(base + off)
 
 
-cdef long merge(Node* T, long a, long b) noexcept nogil:
-    """Every key of a below every key of b."""
-    if a < 0:
-        return b
-    if b < 0:
-        return a
-    if T[a].prio > T[b].prio:
-        T[a].right = merge(T, T[a].right, b)
-        pull(T, a)
-        return a
-    T[b].left = merge(T, a, T[b].left)
-    pull(T, b)
-    return b
+cdef inline double entry_sum(BNode* N, long x, long e) noexcept nogil:
+    return N[x].key[e] if N[x].leaf else N[x].sum[e]
 
 
-cdef void split(Node* T, long x, long i, long* lo, long* hi) noexcept nogil:
-    """Split subtree x into the keys below node i's and the rest."""
-    if x < 0:
-        lo[0] = -1
-        hi[0] = -1
+cdef inline long entry_cnt(BNode* N, long x, long e) noexcept nogil:
+    return 1 if N[x].leaf else N[x].cnt[e]
+
+
+cdef inline bint before(double ka, long ia, double kb, long ib) noexcept nogil:
+    """The order of the tree: (a, i) < (b, j)."""
+    return ka < kb or (ka == kb and ia < ib)
+
+
+cdef inline void move_entries(BNode* N, long dst, long dpos, long src, long spos,
+                              long count) noexcept nogil:
+    """Entries spos..spos+count-1 of node src to dpos.. of node dst (overlap allowed)."""
+    if count <= 0:
         return
-    if less(T, x, i):
-        split(T, T[x].right, i, &T[x].right, hi)
-        pull(T, x)
-        lo[0] = x
-    else:
-        split(T, T[x].left, i, lo, &T[x].left)
-        pull(T, x)
-        hi[0] = x
-
-
-cdef long insert(Node* T, long root, long i) noexcept nogil:
-    cdef long lo, hi
-    T[i].left = -1
-    T[i].right = -1
-    pull(T, i)
-    split(T, root, i, &lo, &hi)
-    return merge(T, merge(T, lo, i), hi)
-
-
-cdef long erase(Node* T, long x, long i) noexcept nogil:
-    """Remove node i (present) from subtree x; returns the new subtree root (a node that is
-    not found, which only a broken order could cause, leaves the subtree as it is)."""
-    cdef long r
-    if x < 0:
-        return x
-    if x == i:
-        r = merge(T, T[x].left, T[x].right)
-        T[i].left = -1
-        T[i].right = -1
-        return r
-    if less(T, i, x):
-        T[x].left = erase(T, T[x].left, i)
-    else:
-        T[x].right = erase(T, T[x].right, i)
-    pull(T, x)
-    return x
-
-
-cdef long minimum(Node* T, long x) noexcept nogil:
-    while T[x].left >= 0:
-        x = T[x].left
-    return x
-
-
-cdef void renormalise_keys(Node* T, long x, double s, double theta) noexcept nogil:
-    """a ← s(a − Θ) on the subtree (increasing: the order is kept); sums recomputed."""
-    if x < 0:
+    memmove(&N[dst].key[dpos], &N[src].key[spos], count * sizeof(double))
+    memmove(&N[dst].id[dpos], &N[src].id[spos], count * sizeof(long))
+    if N[src].leaf:
         return
-    renormalise_keys(T, T[x].left, s, theta)
-    renormalise_keys(T, T[x].right, s, theta)
-    T[x].key = s * (T[x].key - theta)
-    pull(T, x)
+    memmove(&N[dst].sum[dpos], &N[src].sum[spos], count * sizeof(double))
+    memmove(&N[dst].cnt[dpos], &N[src].cnt[spos], count * sizeof(long))
+    memmove(&N[dst].child[dpos], &N[src].child[spos], count * sizeof(long))
 
 
+cdef inline void refresh(BNode* N, long p, long c) noexcept nogil:
+    """Internal entry c of p from its (non-empty) child: smallest key, count, sum."""
+    cdef long x = N[p].child[c], e, cnt = 0
+    cdef double s = 0.0
+    if N[x].leaf:
+        for e in range(N[x].n):
+            s += N[x].key[e]
+        cnt = N[x].n
+    else:
+        for e in range(N[x].n):
+            s += N[x].sum[e]
+            cnt += N[x].cnt[e]
+    N[p].sum[c] = s
+    N[p].cnt[c] = cnt
+    N[p].key[c] = N[x].key[0]
+    N[p].id[c] = N[x].id[0]
+
+
+cdef inline long child_of(BNode* N, long x, double k, long i) noexcept nogil:
+    """The entry of internal node x whose subtree holds (k, i)'s place: the last entry whose
+    smallest key is <= (k, i), or the first."""
+    cdef long e, c = 0
+    for e in range(1, N[x].n):
+        if before(k, i, N[x].key[e], N[x].id[e]):
+            break
+        c = e
+    return c
+
+
+@cython.final
 cdef class AERState:
     """The state of a CB11 Fig. 2 run (see the module docstring)."""
     cdef public double s, theta, C1, C2, B, lam
     cdef public long t, d, root, n_renorms
     cdef public long failed        # 0, or the step whose update was non-finite (run stops)
     cdef public double renorm_low
+    cdef public long n_nodes       # nodes ever allocated (the pool's high-water mark)
+    cdef long free_head            # freed nodes, linked through child[0]
+    cdef long capacity, offset     # nodes in the pool; the first node's byte in buf
     cdef unsigned char[::1] buf
-    cdef Node* T
+    cdef BNode* N
+    cdef double[::1] key           # a_i of the active coordinates
     cdef signed char[::1] sign     # 0: inactive (u_i = 0)
     cdef double[::1] acc           # flushed Σ_τ w_τ,i
     cdef double[::1] m1            # C1 at the last flush
@@ -176,13 +181,17 @@ cdef class AERState:
         self.n_renorms = 0
         self.failed = 0
         self.renorm_low = 1.0 / 256.0
-        self.buf = np.zeros(d * sizeof(Node), dtype=np.uint8)
-        self.T = <Node*>&self.buf[0]
-        cdef long i
-        for i in range(d):
-            self.T[i].prio = hash_prio(i)
-            self.T[i].left = -1
-            self.T[i].right = -1
+        self.n_nodes = 0
+        self.free_head = -1
+        # Between operations every node but the root has >= BMIN entries, so a level has at
+        # most 1/BMIN as many nodes as the level below has entries: at most d/(BMIN − 1) + 1
+        # nodes in all. An insert only allocates and an erase only frees, so the bound holds
+        # during operations too; 2·MAXDEPTH is slack.
+        self.capacity = d // (BMIN - 1) + 2 * MAXDEPTH
+        self.buf = np.zeros(self.capacity * sizeof(BNode) + 64, dtype=np.uint8)
+        self.offset = (64 - <long>(<size_t>&self.buf[0] % 64)) % 64   # cdivision: no negatives
+        self.N = <BNode*>&self.buf[self.offset]
+        self.key = np.zeros(d)
         self.sign = np.zeros(d, dtype=np.int8)
         self.acc = np.zeros(d)
         self.m1 = np.zeros(d)
@@ -192,17 +201,22 @@ cdef class AERState:
 
     def __reduce__(self):
         scalars = (self.s, self.theta, self.C1, self.C2, self.t, self.root, self.n_renorms,
-                   self.renorm_low)
-        return (_restore_aer, (self.d, self.B, self.lam, scalars, bytes(self.buf),
+                   self.renorm_low, self.n_nodes, self.free_head)
+        nodes = bytes(self.buf[self.offset:self.offset + self.n_nodes * sizeof(BNode)])
+        return (_restore_aer, (self.d, self.B, self.lam, scalars, nodes,
+                               np.asarray(self.key).copy(),
                                np.asarray(self.sign).copy(), np.asarray(self.acc).copy(),
                                np.asarray(self.m1).copy(), np.asarray(self.m2).copy(),
                                np.asarray(self.perm).copy()))
 
-    def _load(self, scalars, buf, sign, acc, m1, m2, perm):
+    def _load(self, scalars, nodes, key, sign, acc, m1, m2, perm):
         (self.s, self.theta, self.C1, self.C2, self.t, self.root, self.n_renorms,
-         self.renorm_low) = scalars
-        self.buf = np.frombuffer(buf, dtype=np.uint8).copy()
-        self.T = <Node*>&self.buf[0]
+         self.renorm_low, self.n_nodes, self.free_head) = scalars
+        raw = np.frombuffer(nodes, dtype=np.uint8)
+        if raw.size != self.n_nodes * sizeof(BNode) or self.n_nodes > self.capacity:
+            raise ValueError("the pickled AER state's node pool does not fit its d")
+        np.asarray(self.buf)[self.offset:self.offset + raw.size] = raw
+        self.key = np.array(key, dtype=np.float64)
         self.sign = np.array(sign, dtype=np.int8)
         self.acc = np.array(acc, dtype=np.float64)
         self.m1 = np.array(m1, dtype=np.float64)
@@ -210,9 +224,8 @@ cdef class AERState:
         self.perm = np.array(perm, dtype=np.int_)
 
     def _u(self):
-        keys = np.array([self.T[i].key for i in range(self.d)])
         sign = np.asarray(self.sign).astype(float)
-        return np.where(sign != 0, sign * (keys - self.theta), 0.0)
+        return np.where(sign != 0, sign * (np.asarray(self.key) - self.theta), 0.0)
 
     def coef(self):
         """The current w = s·u."""
@@ -222,124 +235,445 @@ cdef class AERState:
         """w̄ = (1/t) Σ_τ w_τ over the iterates after each update (Fig. 2's w̄ += w/m)."""
         if self.t == 0:
             return np.zeros(self.d)
-        keys = np.array([self.T[i].key for i in range(self.d)])
+        keys = np.asarray(self.key)
         sign = np.asarray(self.sign).astype(float)
         pending = sign * (keys * (self.C1 - np.asarray(self.m1))
                           - (self.C2 - np.asarray(self.m2)))
         return (np.asarray(self.acc) + np.where(sign != 0, pending, 0.0)) / self.t
 
-    def check_tree(self):
-        """Verify the treap's invariants (order, heap, counts, sums to rounding); for tests.
-        Returns the active coordinates in key order."""
-        out = []
-        self._check(self.root, out)
-        active = set(np.flatnonzero(np.asarray(self.sign)))
-        if set(out) != active:
-            raise AssertionError("the tree's nodes are not the active coordinates")
-        return out
+    # ---- the B+-tree ------------------------------------------------------------------
 
-    def _check(self, long x, list out):
+    cdef inline long alloc(self, long leaf) noexcept nogil:
+        cdef long x
+        if self.free_head >= 0:
+            x = self.free_head
+            self.free_head = self.N[x].child[0]
+        else:
+            x = self.n_nodes
+            self.n_nodes += 1
+        self.N[x].n = 0
+        self.N[x].leaf = leaf
+        return x
+
+    cdef inline void release(self, long x) noexcept nogil:
+        self.N[x].n = 0
+        self.N[x].child[0] = self.free_head
+        self.free_head = x
+
+    cdef void split(self, long p, long c) noexcept nogil:
+        """Child c of p has NSLOT entries: its upper half moves to a new node after it."""
+        cdef BNode* N = self.N
+        cdef long x = N[p].child[c], h = N[x].n // 2
+        cdef long y = self.alloc(N[x].leaf)
+        move_entries(N, y, 0, x, h, N[x].n - h)
+        N[y].n = N[x].n - h
+        N[x].n = h
+        move_entries(N, p, c + 2, p, c + 1, N[p].n - c - 1)
+        N[p].n += 1
+        N[p].child[c + 1] = y
+        refresh(N, p, c)
+        refresh(N, p, c + 1)
+
+    cdef void rebalance(self, long p, long c) noexcept nogil:
+        """Child c of p has < BMIN entries: merge it with a neighbour if both fit in one
+        node, else share their entries evenly (p has >= 2 children)."""
+        cdef BNode* N = self.N
+        cdef long l = c - 1 if c > 0 else c
+        cdef long a = N[p].child[l], b = N[p].child[l + 1]
+        cdef long total = N[a].n + N[b].n, na, shift
+        if total <= BMAX:
+            move_entries(N, a, N[a].n, b, 0, N[b].n)
+            N[a].n = total
+            self.release(b)
+            move_entries(N, p, l + 1, p, l + 2, N[p].n - l - 2)
+            N[p].n -= 1
+            refresh(N, p, l)
+            return
+        na = total // 2
+        if N[a].n > na:                       # a's tail to the front of b
+            shift = N[a].n - na
+            move_entries(N, b, shift, b, 0, N[b].n)
+            move_entries(N, b, 0, a, na, shift)
+        else:                                 # b's head to the end of a
+            shift = na - N[a].n
+            move_entries(N, a, N[a].n, b, 0, shift)
+            move_entries(N, b, 0, b, shift, N[b].n - shift)
+        N[a].n = na
+        N[b].n = total - na
+        refresh(N, p, l)
+        refresh(N, p, l + 1)
+
+    cdef void fix_up(self, long* path, long* idx, long depth, long x) noexcept nogil:
+        """After node x (child idx[depth−1] of path[depth−1]) changed: split, merge or
+        refresh up to the root, then grow or shrink the root."""
+        cdef BNode* N = self.N
+        cdef long p, c, r
+        while depth > 0:
+            depth -= 1
+            p = path[depth]
+            c = idx[depth]
+            if N[x].n > BMAX:
+                self.split(p, c)
+            elif N[x].n < BMIN:
+                self.rebalance(p, c)
+            else:
+                refresh(N, p, c)
+            x = p
+        if N[x].n > BMAX:
+            r = self.alloc(0)
+            N[r].n = 1
+            N[r].child[0] = x
+            refresh(N, r, 0)
+            self.split(r, 0)
+            self.root = r
+        elif N[x].n == 1 and not N[x].leaf:
+            self.root = N[x].child[0]
+            self.release(x)
+        elif N[x].n == 0:
+            self.root = -1
+            self.release(x)
+
+    cdef void tree_insert(self, long i) noexcept nogil:
+        """Insert coordinate i with key self.key[i] (i not in the tree)."""
+        cdef BNode* N = self.N
+        cdef double k = self.key[i]
+        cdef long path[MAXDEPTH]
+        cdef long idx[MAXDEPTH]
+        cdef long depth = 0, x = self.root, c, e, p
         if x < 0:
-            return 0, 0.0
-        cdef long l = self.T[x].left, r = self.T[x].right
-        if l >= 0 and (self.T[l].prio > self.T[x].prio or not less(self.T, l, x)):
-            raise AssertionError(f"heap/order broken at {l} under {x}")
-        if r >= 0 and (self.T[r].prio > self.T[x].prio or not less(self.T, x, r)):
-            raise AssertionError(f"heap/order broken at {r} under {x}")
-        cl, sl = self._check(l, out)
-        out.append(x)
-        cr, sr = self._check(r, out)
-        if self.T[x].cnt != cl + cr + 1:
-            raise AssertionError(f"count broken at {x}")
-        total = sl + sr + self.T[x].key
-        if abs(self.T[x].sum - total) > 1e-9 * max(1.0, abs(total)):
-            raise AssertionError(f"sum broken at {x}")
-        return cl + cr + 1, total
+            x = self.alloc(1)
+            self.root = x
+        while not N[x].leaf:
+            c = child_of(N, x, k, i)
+            path[depth] = x
+            idx[depth] = c
+            depth += 1
+            x = N[x].child[c]
+            prefetch_node(N, x)
+        p = N[x].n
+        for e in range(N[x].n):
+            if before(k, i, N[x].key[e], N[x].id[e]):
+                p = e
+                break
+        move_entries(N, x, p + 1, x, p, N[x].n - p)
+        N[x].key[p] = k
+        N[x].id[p] = i
+        N[x].n += 1
+        self.fix_up(path, idx, depth, x)
+
+    cdef void tree_erase(self, long i) noexcept nogil:
+        """Remove coordinate i, found by its key self.key[i] (a coordinate that is not
+        found, which only a broken order could cause, leaves the tree as it is)."""
+        cdef BNode* N = self.N
+        cdef double k = self.key[i]
+        cdef long path[MAXDEPTH]
+        cdef long idx[MAXDEPTH]
+        cdef long depth = 0, x = self.root, c, e, p = -1
+        if x < 0:
+            return
+        while not N[x].leaf:
+            c = child_of(N, x, k, i)
+            path[depth] = x
+            idx[depth] = c
+            depth += 1
+            x = N[x].child[c]
+            prefetch_node(N, x)
+        for e in range(N[x].n):
+            if N[x].id[e] == i:
+                p = e
+                break
+        if p < 0:
+            return
+        move_entries(N, x, p, x, p + 1, N[x].n - p - 1)
+        N[x].n -= 1
+        self.fix_up(path, idx, depth, x)
+
+    cdef inline long minimum(self) noexcept nogil:
+        """The active coordinate with the smallest (key, id) (the tree is not empty)."""
+        cdef long x = self.root
+        while not self.N[x].leaf:
+            x = self.N[x].child[0]
+        return self.N[x].id[0]
+
+    cdef inline void totals(self, double* total, long* count) noexcept nogil:
+        """Σ a_i and the number of active coordinates (the root's entries; tree not empty)."""
+        cdef long e, x = self.root
+        total[0] = 0.0
+        count[0] = 0
+        for e in range(self.N[x].n):
+            total[0] += entry_sum(self.N, x, e)
+            count[0] += entry_cnt(self.N, x, e)
+
+    cdef long descend(self, double u) noexcept nogil:
+        """The coordinate i where u in [0, Σ_j (a_j − Θ)) falls when the intervals of width
+        a_j − Θ are laid in key order; −1 if rounding walks past the last key."""
+        cdef BNode* N = self.N
+        cdef long x = self.root, e, n
+        cdef double w, theta = self.theta
+        while True:
+            n = N[x].n
+            e = 0
+            while e < n:
+                w = entry_sum(N, x, e) - theta * entry_cnt(N, x, e)
+                if u < w:
+                    break
+                u -= w
+                e += 1
+            if e == n:
+                return -1
+            if N[x].leaf:
+                return N[x].id[e]
+            x = N[x].child[e]
+            prefetch_node(N, x)
+
+    # ---- the average and renormalisation ------------------------------------------------
 
     cdef inline void flush(self, long i) noexcept nogil:
         if self.sign[i] != 0:
-            self.acc[i] += self.sign[i] * (self.T[i].key * (self.C1 - self.m1[i])
+            self.acc[i] += self.sign[i] * (self.key[i] * (self.C1 - self.m1[i])
                                            - (self.C2 - self.m2[i]))
         self.m1[i] = self.C1
         self.m2[i] = self.C2
 
-    cdef void flush_tree(self, long x) noexcept nogil:
-        if x < 0:
+    cdef void renormalise_node(self, long x, long* ents, long* nents) noexcept nogil:
+        """Flush the subtree's coordinates, a ← s(a − Θ), marks to 0; its leaf entries
+        appended to ``ents`` (as node·NSLOT + entry) in key order."""
+        cdef BNode* N = self.N
+        cdef long e, i
+        cdef double k
+        if N[x].leaf:
+            for e in range(N[x].n):
+                i = N[x].id[e]
+                self.flush(i)
+                k = self.s * (N[x].key[e] - self.theta)
+                N[x].key[e] = k
+                self.key[i] = k
+                self.m1[i] = 0.0
+                self.m2[i] = 0.0
+                ents[nents[0]] = x * NSLOT + e
+                nents[0] += 1
             return
-        self.flush_tree(self.T[x].left)
-        self.flush_tree(self.T[x].right)
-        self.flush(x)
+        for e in range(N[x].n):
+            self.renormalise_node(N[x].child[e], ents, nents)
 
-    cdef void zero_marks(self, long x) noexcept nogil:
-        if x < 0:
+    cdef void refresh_all(self, long x) noexcept nogil:
+        cdef long e
+        if self.N[x].leaf:
             return
-        self.zero_marks(self.T[x].left)
-        self.zero_marks(self.T[x].right)
-        self.m1[x] = 0.0
-        self.m2[x] = 0.0
+        for e in range(self.N[x].n):
+            self.refresh_all(self.N[x].child[e])
+            refresh(self.N, x, e)
 
     cdef void renormalise(self) noexcept nogil:
         """Flush every active coordinate; a ← s(a − Θ), Θ ← 0, s ← 1; C1, C2 and the marks
-        restart at 0 (inactive coordinates re-mark when they enter)."""
-        self.flush_tree(self.root)
-        renormalise_keys(self.T, self.root, self.s, self.theta)
-        self.zero_marks(self.root)
+        restart at 0 (inactive coordinates re-mark when they enter). The map is
+        non-decreasing: the entries stay in key order, but keys that round to one value may
+        leave their ids out of order; the ids of such runs of equal keys are sorted (keys,
+        counts and sums do not change), so that every coordinate is found again."""
+        cdef BNode* N = self.N
+        cdef long nents = 0, a, b, p, q, tmp
+        cdef long* ents
+        if self.root >= 0:
+            ents = <long*>malloc(self.d * sizeof(long))
+            self.renormalise_node(self.root, ents, &nents)
+            for a in range(1, nents):           # insertion sort of the ids of equal keys
+                b = a
+                while b > 0:
+                    p = ents[b - 1]
+                    q = ents[b]
+                    if not (N[p // NSLOT].key[p % NSLOT] == N[q // NSLOT].key[q % NSLOT]
+                            and N[p // NSLOT].id[p % NSLOT] > N[q // NSLOT].id[q % NSLOT]):
+                        break
+                    tmp = N[p // NSLOT].id[p % NSLOT]
+                    N[p // NSLOT].id[p % NSLOT] = N[q // NSLOT].id[q % NSLOT]
+                    N[q // NSLOT].id[q % NSLOT] = tmp
+                    b -= 1
+            free(ents)
+            self.refresh_all(self.root)
         self.s = 1.0
         self.theta = 0.0
         self.C1 = 0.0
         self.C2 = 0.0
         self.n_renorms += 1
 
-    cdef long sample_abs(self, bitgen_t* bg) noexcept nogil:
-        """i with probability (a_i − Θ)/Σ_j (a_j − Θ) over the active j: one descent."""
-        cdef Node* T = self.T
-        cdef long x, l, r, attempt
-        cdef double u, wl, wx
-        for attempt in range(128):
+    cdef void descend_many(self, double* u, long* out, long* xs, long n) noexcept nogil:
+        """``descend`` for u[0], ..., u[n−1] (overwritten) into out, interleaved level by
+        level (every leaf is at one depth) so that their memory latencies overlap."""
+        cdef BNode* N = self.N
+        cdef long r, x, e, nn, pending = n
+        cdef double w, theta = self.theta
+        for r in range(n):
+            xs[r] = self.root
+            out[r] = -2
+        while pending > 0:
+            for r in range(n):
+                if out[r] != -2:
+                    continue
+                x = xs[r]
+                nn = N[x].n
+                e = 0
+                while e < nn:
+                    w = entry_sum(N, x, e) - theta * entry_cnt(N, x, e)
+                    if u[r] < w:
+                        break
+                    u[r] -= w
+                    e += 1
+                if e == nn:
+                    out[r] = -1
+                    pending -= 1
+                elif N[x].leaf:
+                    out[r] = N[x].id[e]
+                    pending -= 1
+                else:
+                    xs[r] = N[x].child[e]
+                    prefetch_node(N, xs[r])
+
+    cdef long sample_abs(self, bitgen_t* bg, const double* queue, long* qpos, long qlen,
+                         long first_attempt) noexcept nogil:
+        """i with probability (a_i − Θ)/Σ_j (a_j − Θ) over the active j: one descent per
+        attempt, from attempt ``first_attempt``; the uniforms are queue[qpos], ...,
+        queue[qlen − 1] (already drawn, in order), then the generator's."""
+        cdef BNode* N = self.N
+        cdef long x, attempt, count
+        cdef double total, uni
+        for attempt in range(first_attempt, 128):
             if attempt == 64:
                 self.renormalise()     # rounding in Σa − Θ·count: make the keys exact
-            x = self.root
-            u = uniform01(bg) * (T[x].sum - self.theta * T[x].cnt)
-            while x >= 0:
-                l = T[x].left
-                wl = 0.0 if l < 0 else T[l].sum - self.theta * T[l].cnt
-                if u < wl:
-                    x = l
-                    continue
-                u -= wl
-                wx = T[x].key - self.theta
-                if u < wx:
-                    return x
-                u -= wx
-                r = T[x].right
-                if r < 0:
-                    break          # rounding walked past the last key: redraw
-                x = r
+            self.totals(&total, &count)
+            if qpos[0] < qlen:
+                uni = queue[qpos[0]]
+                qpos[0] += 1
+            else:
+                uni = uniform01(bg)
+            x = self.descend(uni * (total - self.theta * count))
+            if x >= 0:
+                return x
         x = self.root              # unreachable in practice: the largest |w_i|
-        while T[x].right >= 0:
-            x = T[x].right
-        return x
+        while not N[x].leaf:
+            x = N[x].child[N[x].n - 1]
+        return N[x].id[N[x].n - 1]
 
     cdef double pivot(self, double R) noexcept nogil:
         """T with Σ_{a_i > T} (a_i − T) = R (R < Σ (a_i − Θ)): the keys taken in decreasing
         order, the last one kept is the largest rank ρ with a_(ρ) > (S_ρ − R)/ρ (Duchi et
-        al. 2008, Fig. 1), found in one descent since the test is monotone in the rank."""
-        cdef Node* T = self.T
-        cdef long x = self.root, r, cnt_above = 0, best_cnt = 0, j
-        cdef double sum_above = 0.0, best_sum = 0.0, S
-        while x >= 0:
-            r = T[x].right
-            j = cnt_above + 1 + (T[r].cnt if r >= 0 else 0)
-            S = sum_above + T[x].key + (T[r].sum if r >= 0 else 0.0)
-            if T[x].key * j > S - R:          # x is kept: look for smaller kept keys
-                best_cnt = j
-                best_sum = S
-                cnt_above = j
-                sum_above = S
-                x = T[x].left
-            else:
-                x = r
-        return (best_sum - R) / best_cnt
+        al. 2008, Fig. 1), found in one descent since the test is monotone in the rank: the
+        entries of a node are taken from the right; a subtree whose smallest key is kept is
+        kept whole, the first whose smallest key is not holds the last kept key."""
+        cdef BNode* N = self.N
+        cdef long x = self.root, e, cnt_above = 0, j
+        cdef double sum_above = 0.0, S
+        while True:
+            e = N[x].n - 1
+            while e >= 0:
+                j = cnt_above + entry_cnt(N, x, e)
+                S = sum_above + entry_sum(N, x, e)
+                if N[x].key[e] * j > S - R:   # the subtree's smallest key is kept
+                    cnt_above = j
+                    sum_above = S
+                    e -= 1
+                else:
+                    break
+            if e < 0 or N[x].leaf:
+                break
+            x = N[x].child[e]
+            prefetch_node(N, x)
+        return (sum_above - R) / cnt_above
+
+    def check_tree(self):
+        """Verify the B+-tree's invariants (every leaf at one depth, (key, id) order, the
+        entries' smallest keys and counts exact, sums to rounding, node fill, keys equal to
+        the coordinates' a_i); for tests. Returns the active coordinates in key order."""
+        out = []
+        if self.root >= 0:
+            self._check(self.root, out, True)
+        active = set(np.flatnonzero(np.asarray(self.sign)).tolist())
+        if set(out) != active or len(out) != len(active):
+            raise AssertionError("the tree's entries are not the active coordinates")
+        for a in range(1, len(out)):
+            if not before(self.key[out[a - 1]], out[a - 1], self.key[out[a]], out[a]):
+                raise AssertionError(f"order broken between {out[a - 1]} and {out[a]}")
+        return out
+
+    def _check(self, long x, list out, bint is_root):
+        """(height, count, sum, smallest key, its id) of node x's subtree."""
+        cdef BNode* N = self.N
+        cdef long n = N[x].n, e
+        if not 0 <= x < self.n_nodes:
+            raise AssertionError(f"node {x} outside the pool")
+        if n > BMAX or n < (1 if N[x].leaf else 2) or (not is_root and n < BMIN):
+            raise AssertionError(f"node {x} holds {n} entries")
+        if N[x].leaf:
+            for e in range(n):
+                i = N[x].id[e]
+                if N[x].key[e] != self.key[i]:
+                    raise AssertionError(f"leaf entry {e} of {x} broken")
+                out.append(i)
+            return 0, n, sum(N[x].key[e] for e in range(n)), N[x].key[0], N[x].id[0]
+        heights = set()
+        cnt, total = 0, 0.0
+        for e in range(n):
+            h, c, s, k0, i0 = self._check(N[x].child[e], out, False)
+            heights.add(h)
+            if N[x].cnt[e] != c or N[x].key[e] != k0 or N[x].id[e] != i0:
+                raise AssertionError(f"entry {e} of {x}: count or smallest key broken")
+            if abs(N[x].sum[e] - s) > 1e-9 * max(1.0, abs(s)):
+                raise AssertionError(f"entry {e} of {x}: sum broken")
+            cnt += c
+            total += s
+        if len(heights) != 1:
+            raise AssertionError(f"leaves at different depths under {x}")
+        return heights.pop() + 1, cnt, total, N[x].key[0], N[x].id[0]
+
+    # ---- test hooks: the structure alone ------------------------------------------------
+
+    def _insert(self, long i, double a):
+        """Activate coordinate i with key a (sign +1); for the structure's tests."""
+        if not 0 <= i < self.d or self.sign[i] != 0:
+            raise ValueError(f"coordinate {i} is outside [0, d) or already active")
+        self.key[i] = a
+        self.sign[i] = 1
+        self.tree_insert(i)
+
+    def _erase(self, long i):
+        """Deactivate coordinate i; for the structure's tests."""
+        if not 0 <= i < self.d or self.sign[i] == 0:
+            raise ValueError(f"coordinate {i} is outside [0, d) or inactive")
+        self.tree_erase(i)
+        self.sign[i] = 0
+
+    def _project(self, double R):
+        """The projection's step alone: if Σ (a_i − Θ) > R, raise Θ to the pivot and remove
+        the keys <= Θ (as ``_steps`` does); returns the new Θ. For the structure's tests."""
+        cdef double total, newtheta
+        cdef long count, x
+        if self.root >= 0:
+            self.totals(&total, &count)
+            if total - self.theta * count > R:
+                newtheta = self.pivot(R)
+                if newtheta > self.theta:
+                    self.theta = newtheta
+                while self.root >= 0:
+                    x = self.minimum()
+                    if self.key[x] > self.theta:
+                        break
+                    self.tree_erase(x)
+                    self.sign[x] = 0
+        return self.theta
+
+    def _descend(self, double u):
+        """``descend`` for the tests: the coordinate drawn for u in [0, Σ (a_i − Θ))."""
+        return self.descend(u) if self.root >= 0 else -1
+
+    def _totals(self):
+        """(Σ a_i, count) over the active coordinates, as the descents see them."""
+        cdef double total = 0.0
+        cdef long count = 0
+        if self.root >= 0:
+            self.totals(&total, &count)
+        return total, count
+
+    def _renormalise(self):
+        self.renormalise()
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
             long[::1] attributes, object record, long n_steps=-1):
@@ -376,10 +710,17 @@ cdef class AERState:
         cdef long* perm = &self.perm[0]
         cdef long[::1] ibuf_arr = np.zeros(max(half, 1), dtype=np.int_)
         cdef long* ibuf = &ibuf_arr[0]
+        cdef long[::1] draw_arr = np.zeros(2 * max(half, 1), dtype=np.int_)
+        cdef long* first = &draw_arr[0]                # first attempts' outcomes (−1: redraw)
+        cdef long* xs = &draw_arr[max(half, 1)]
+        cdef double[::1] uni_arr = np.zeros(2 * max(half, 1))
+        cdef double* uni = &uni_arr[0]                 # the k/2 first uniforms, in order
+        cdef double* wpos = &uni_arr[max(half, 1)]
+        cdef long qpos
+        cdef bint redrawn
         cdef double* v = &self.v[0]
-        cdef Node* T = self.T
-        cdef long step, r, i, j, a, seen, x
-        cdef double yhat, y, norm1 = 0.0, c, unew, L, R, newtheta
+        cdef long step, r, i, j, a, seen, x, count
+        cdef double yhat, y, norm1 = 0.0, c, unew, L, R, newtheta, total
         cdef const double* xrow = NULL
         with nogil:
             for step in range(m):
@@ -395,6 +736,15 @@ cdef class AERState:
                 self.t += 1
                 # v: C uniform among the k/2-subsets; v_j = (2/k) d x_j
                 partial_shuffle(perm, d, half, bg)
+                for a in range(half):          # the coordinates of C: start their loads
+                    j = perm[a]
+                    if rows:
+                        AER_PREFETCH(&xrow[j])
+                    AER_PREFETCH(&self.key[j])
+                    AER_PREFETCH(&self.sign[j])
+                    AER_PREFETCH(&self.acc[j])
+                    AER_PREFETCH(&self.m1[j])
+                    AER_PREFETCH(&self.m2[j])
                 for a in range(half):
                     j = perm[a]
                     v[a] = (2.0 / k) * d * (xrow[j] if rows else oracle.attribute(j))
@@ -404,10 +754,32 @@ cdef class AERState:
                 # ŷ: k/2 draws i ∝ |w_i| (uniform when w = 0); ŷ += (2/k) sgn(w_i)‖w‖₁ x_i
                 yhat = 0.0
                 if self.root >= 0:
-                    norm1 = self.s * (T[self.root].sum - self.theta * T[self.root].cnt)
+                    self.totals(&total, &count)
+                    norm1 = self.s * (total - self.theta * count)
+                # the k/2 draws' first attempts descend together (their uniforms are drawn
+                # in the order sequential draws would take them; after a redraw the rest
+                # follow sequentially, from the next of these uniforms)
+                redrawn = False
+                if self.root >= 0:
+                    for r in range(half):
+                        uni[r] = uniform01(bg)
+                        wpos[r] = uni[r] * (total - self.theta * count)
+                    self.descend_many(wpos, first, xs, half)
+                    for r in range(half):
+                        if first[r] >= 0:
+                            if rows:
+                                AER_PREFETCH(&xrow[first[r]])
+                            AER_PREFETCH(&self.sign[first[r]])
                 for r in range(half):
                     if self.root >= 0:
-                        i = self.sample_abs(bg)
+                        if not redrawn and first[r] >= 0:
+                            i = first[r]
+                        elif not redrawn:
+                            redrawn = True
+                            qpos = r + 1
+                            i = self.sample_abs(bg, uni, &qpos, half, 1)
+                        else:
+                            i = self.sample_abs(bg, uni, &qpos, half, 0)
                         yhat += (2.0 / k) * self.sign[i] * norm1 * (
                             xrow[i] if rows else oracle.attribute(i))
                     else:
@@ -438,8 +810,8 @@ cdef class AERState:
                         continue
                     self.flush(j)
                     if self.sign[j] != 0:
-                        unew = self.sign[j] * (T[j].key - self.theta) - c * v[a]
-                        self.root = erase(T, self.root, j)
+                        unew = self.sign[j] * (self.key[j] - self.theta) - c * v[a]
+                        self.tree_erase(j)
                     else:
                         unew = -c * v[a]
                     if not isfinite(unew):
@@ -447,26 +819,27 @@ cdef class AERState:
                         break
                     if unew != 0.0:
                         self.sign[j] = 1 if unew > 0 else -1
-                        T[j].key = fabs(unew) + self.theta
-                        self.root = insert(T, self.root, j)
+                        self.key[j] = fabs(unew) + self.theta
+                        self.tree_insert(j)
                     else:
                         self.sign[j] = 0
                 if self.failed:
                     break
                 # eq. (11): projection onto {‖w‖₁ <= B}
                 if self.root >= 0:
-                    L = T[self.root].sum - self.theta * T[self.root].cnt
+                    self.totals(&total, &count)
+                    L = total - self.theta * count
                     R = self.B / self.s
                     if L > R:
                         newtheta = self.pivot(R)
                         if newtheta > self.theta:
                             self.theta = newtheta
                         while self.root >= 0:
-                            x = minimum(T, self.root)
-                            if T[x].key > self.theta:
+                            x = self.minimum()
+                            if self.key[x] > self.theta:
                                 break
                             self.flush(x)
-                            self.root = erase(T, self.root, x)
+                            self.tree_erase(x)
                             self.sign[x] = 0
                 # w̄ += w
                 self.C1 += self.s
@@ -475,9 +848,9 @@ cdef class AERState:
                     self.renormalise()
 
 
-def _restore_aer(d, B, lam, scalars, buf, sign, acc, m1, m2, perm):
+def _restore_aer(d, B, lam, scalars, nodes, key, sign, acc, m1, m2, perm):
     state = AERState(d, B, lam)
-    state._load(scalars, buf, sign, acc, m1, m2, perm)
+    state._load(scalars, nodes, key, sign, acc, m1, m2, perm)
     return state
 
 

@@ -1,7 +1,7 @@
 """CB11's learners: AER (Fig. 2, Pegasos with the adaptive gradient estimate) and Baseline
 (Fig. 1, the estimated loss minimised over the L1 ball).
 
-AER runs in O(k log d) per step (``_aer.pyx``: scale factor, lazy average, an augmented treap
+AER runs in O(k log d) per step (``_aer.pyx``: scale factor, lazy average, an augmented B+-tree
 for the L1 projection and the draws ∝ |w_i|), on rows (``fit``) or through an attribute oracle
 (``fit_oracle``: the same kernel loop reads x_j only for the k/2 attributes of C and the k/2
 draws i, so a step never touches a row). Baseline accumulates its d × d estimate in O(k²) per
