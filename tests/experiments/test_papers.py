@@ -4,13 +4,17 @@ import json
 
 import numpy as np
 import pytest
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import BaseEstimator, RegressorMixin, clone
 
 from laocheck.data import LabelledData, PowerLawBernoulli, load_sklearn_digits
 from laocheck.experiments.papers import (DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Algorithm, Curve,
                                          StepScaled, claim_better, claim_converges,
                                          ks15_adaptive, ks15_synthetic, learning_curves)
-from laocheck.learners import AERR, OnlineRidge
+from laocheck.exceptions import InvalidParameterError
+from laocheck.experiments import papers
+from laocheck.learners import (AELR, AER, AERR, DDAERR, AdaOnlineRidge, Baseline, OfflineLasso,
+                               OfflineRidge, OnlineLasso, OnlineRidge, TwoPhaseDDAELR,
+                               TwoPhaseDDAERR)
 
 SEEN = []
 
@@ -188,3 +192,56 @@ def test_step_scaled_multiplies_the_theory_step():
     assert scaled.fitted_.eta_ == pytest.approx(8 * base) and scaled.fitted_.B == 2.0
     np.testing.assert_array_equal(scaled.predict(X), X @ scaled.coef_)
     assert scaled.n_attributes_seen_ <= 4 * 200
+
+
+ROWS_LEARNERS = [
+    lambda mom: AERR(k=4, random_state=3), lambda mom: AELR(k=4, random_state=3),
+    lambda mom: AER(k=4, random_state=3),
+    lambda mom: DDAERR(k=3, n_inner=2, second_moments=mom, random_state=3),
+    lambda mom: TwoPhaseDDAERR(k=4, variant="practical", random_state=3),
+    lambda mom: TwoPhaseDDAELR(k=4, variant="practical", random_state=3),
+    lambda mom: OnlineRidge(), lambda mom: OnlineLasso(), lambda mom: AdaOnlineRidge(),
+    lambda mom: Baseline(k=4, random_state=3),
+    lambda mom: OfflineRidge(), lambda mom: OfflineLasso(tol=1e-9)]
+
+
+@pytest.mark.parametrize("build", ROWS_LEARNERS, ids=lambda b: type(b(None)).__name__)
+@pytest.mark.parametrize("B, scale", [(1.0, 1.0), (2.0, 4.0)])
+def test_fits_on_row_numbers_equal_fits_on_the_rows(build, B, scale):
+    """The engine's cross-validation fits (row numbers in place of X: oracle paths, per-fold
+    XᵀX) give StepScaled's model on X[rows]: bit-identical for every learner that reads rows
+    or an oracle; the offline solvers, whose fold XᵀX is the whole part's minus the held-out
+    rows', agree to rounding (the solutions are Lipschitz in H and b; 1e-10 is 10⁵ times the
+    differences seen)."""
+    rng = np.random.default_rng(0)
+    n, d = 300, 24
+    X = rng.uniform(0, 1, (n, d)) / np.sqrt(d)
+    y = np.sign(X[:, 0] - 0.1)
+    data = papers._Rows(X, y)
+    rows = np.sort(rng.choice(n, 270, replace=False))
+    est = build(np.mean(X ** 2, axis=0))
+    tuned = papers._OnRows(est, data, B=B, step_scale=scale)
+    fitted = clone(tuned).fit(rows.reshape(-1, 1), y[rows])
+    plain = StepScaled(est, B=B, step_scale=scale).fit(X[rows], y[rows])
+    if isinstance(est, (OfflineRidge, OfflineLasso)):
+        np.testing.assert_allclose(fitted.coef_, plain.coef_, rtol=0, atol=1e-10)
+    else:
+        np.testing.assert_array_equal(fitted.coef_, plain.coef_)
+    assert fitted.n_attributes_seen_ == plain.n_attributes_seen_
+    test = np.setdiff1d(np.arange(n), rows)
+    np.testing.assert_allclose(fitted.predict(test.reshape(-1, 1)), X[test] @ fitted.coef_)
+    assert clone(tuned).data is data                     # clones share the rows, no copy
+
+
+def test_row_numbers_are_validated():
+    X = np.ones((5, 2))
+    data = papers._Rows(X, np.ones(5))
+    est = papers._OnRows(OnlineRidge(), data)
+    for bad, match in ((np.array([[0], [5]]), r"\[0, 5\)"), (np.array([[0.5]]), "integers"),
+                       (np.arange(3), "column")):
+        with pytest.raises(InvalidParameterError, match=match):
+            est.fit(bad, np.ones(len(bad)))
+    with pytest.raises(InvalidParameterError, match="labels"):
+        est.fit(np.array([[0], [1]]), np.array([1.0, 2.0]))
+    with pytest.raises(InvalidParameterError, match="non-finite"):
+        papers._Rows(np.array([[np.nan]]), np.ones(1))

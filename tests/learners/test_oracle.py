@@ -18,7 +18,8 @@ from laocheck.data import CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
 from laocheck.data._oracle import EmpiricalOracle
 from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import LearnerConfig, replicate
-from laocheck.learners import AELR, AERR, DDAELR, DDAERR, GAELR, GAERR, Baseline
+from laocheck.learners import (AELR, AERR, DDAELR, DDAERR, GAELR, GAERR, AdaAERR, AdaDDAERR,
+                              AdaGAERR, Baseline, has_oracle_path)
 from laocheck.stats import two_sample_ks_test
 
 DELTA = 1e-6
@@ -114,6 +115,14 @@ def test_validation():
         AERR(k=2).fit_oracle(dist.oracle(0), 0)
     with pytest.raises(InvalidParameterError, match="fit_oracle"):
         Baseline(k=2).fit_oracle(dist.oracle(0), 10)
+    # the adaptive learners subclass DataPointSampling but have no oracle loop: they refuse
+    # (an AttributeError from the inherited path before)
+    for Model in (AdaGAERR, AdaAERR, AdaDDAERR):
+        assert not has_oracle_path(Model)
+        with pytest.raises(InvalidParameterError, match="fit_oracle"):
+            Model(k=2, **({"second_moments": np.ones(100)} if Model is AdaDDAERR else {})
+                  ).fit_oracle(dist.oracle(0), 10)
+    assert has_oracle_path(AERR) and has_oracle_path(AERR(k=2)) and not has_oracle_path(Baseline)
     with pytest.raises(InvalidParameterError, match="`k`"):
         AERR(k=101).fit_oracle(dist.oracle(0), 10)
     q = np.zeros(100)

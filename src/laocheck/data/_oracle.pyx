@@ -337,29 +337,56 @@ cdef class PowerLawOracle(RowOracle):
 
 cdef class EmpiricalOracle(RowOracle):
     """A finite data set: a row index per example (uniform with replacement, or the rows in
-    order, cyclically, with ``sequential=True``: then a run reads the same rows as ``fit``)."""
+    order, cyclically, with ``sequential=True``: then a run reads the same rows as ``fit``).
+
+    ``index`` (optional, integers in [0, len(X))): the examples are the rows ``X[index]``, in
+    that order with ``sequential=True`` — a run then reads what ``fit(X[index], y[index])``
+    reads, without the copy of ``X[index]`` (cross-validation folds of one array). ``x_max``,
+    ``y_max``: sup|x_i| and sup|y| over those rows when the caller knows them (else computed,
+    O(len(index)·d)); they must bound the rows read (the learners' checks rely on it)."""
     cdef const double[:, ::1] X
     cdef const double[::1] Y
+    cdef const long[::1] index
+    cdef long n_rows
     cdef long row
-    cdef bint sequential
+    cdef bint sequential, indexed
 
-    def __init__(self, X, y, rng, second_moments, *, sequential=False):
+    def __init__(self, X, y, rng, second_moments, *, sequential=False, index=None, x_max=None,
+                 y_max=None):
         X = np.ascontiguousarray(X, dtype=np.float64)
         y = np.ascontiguousarray(y, dtype=np.float64)
-        if X.shape[0] >= 2 ** 32:
-            raise ValueError("at most 2**32 - 1 rows")
-        super().__init__(X.shape[1], rng, second_moments,
-                         float(np.abs(X).max(initial=0.0)), float(np.abs(y).max(initial=0.0)))
+        if X.ndim != 2 or y.shape != (X.shape[0],):
+            raise ValueError("X must be 2-d and y of length len(X)")
+        if index is not None:
+            index = np.ascontiguousarray(index)
+            if index.ndim != 1 or not np.issubdtype(index.dtype, np.integer):
+                raise ValueError("`index` must be a 1-d integer array")
+            if index.size and (index.min() < 0 or index.max() >= X.shape[0]):
+                raise ValueError(f"`index` must lie in [0, {X.shape[0]})")
+            index = index.astype(np.int_, copy=False)
+        n_rows = X.shape[0] if index is None else index.shape[0]
+        if not 1 <= n_rows < 2 ** 32:
+            raise ValueError(f"the oracle needs 1 to 2**32 - 1 rows; got {n_rows}")
+        if x_max is None:
+            x_max = float(np.abs(X if index is None else X[index]).max(initial=0.0))
+        if y_max is None:
+            y_max = float(np.abs(y if index is None else y[index]).max(initial=0.0))
+        super().__init__(X.shape[1], rng, second_moments, float(x_max), float(y_max))
         self.X = X
         self.Y = y
+        self.indexed = index is not None
+        self.index = index if index is not None else np.zeros(0, dtype=np.int_)
+        self.n_rows = n_rows
         self.sequential = sequential
         self.row = -1
 
     cdef void next_example(self) noexcept nogil:
+        cdef long r
         if self.sequential:
-            self.row = self.t % self.X.shape[0]
+            r = self.t % self.n_rows
         else:
-            self.row = <long>bounded32(self.bg, <uint32_t>self.X.shape[0])
+            r = <long>bounded32(self.bg, <uint32_t>self.n_rows)
+        self.row = self.index[r] if self.indexed else r
         self.y = self.Y[self.row] * self.label_factor
         self.t += 1
 

@@ -52,11 +52,13 @@ the last prefix) > 1/2, with the same interval at level δ.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from sklearn import config_context
 from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.model_selection import GridSearchCV, KFold
 from threadpoolctl import threadpool_limits
@@ -67,9 +69,11 @@ from .._validation import check_int
 from ..bounds import rho_lasso, rho_ridge, second_moments_of
 from ..data import (PowerLawBernoulli, SourceUnavailable, digit_source, load_covtype,
                     scale_to_unit_ball)
+from ..data._oracle import EmpiricalOracle
 from ..exceptions import InvalidParameterError
 from ..learners import (AER, DDAELR, DDAERR, GAELR, GAERR, AELR, AERR, Baseline, OfflineLasso,
-                        OfflineRidge, OnlineLasso, OnlineRidge, TwoPhaseDDAELR, TwoPhaseDDAERR)
+                        OfflineRidge, OnlineLasso, OnlineRidge, TwoPhaseDDAELR, TwoPhaseDDAERR,
+                        has_oracle_path)
 from ..stats import DEFAULT_DELTA, clopper_pearson, mean_interval
 from ._runs import child_seeds
 
@@ -269,8 +273,7 @@ class StepScaled(RegressorMixin, BaseEstimator):
 
     def fit(self, X, y):
         est = clone(self.estimator).set_params(B=self.B)
-        params = est.get_params()
-        name = "eta" if "eta" in params else ("lam" if "lam" in params else None)
+        name = _step_name(est)
         est.fit(X, y)
         if self.step_scale != 1.0 and name is not None:
             base = float(getattr(est, name + "_"))
@@ -284,6 +287,148 @@ class StepScaled(RegressorMixin, BaseEstimator):
     def predict(self, X):
         return np.asarray(X, dtype=float) @ self.coef_
 
+
+
+class _Rows:
+    """The training part of one run, validated once and shared by every fit of the run.
+
+    Cross-validation runs each learner up to 400 times per run (10 folds × 8 radii × 5 step
+    multipliers at ``--budget full``). Fitted on arrays, each fit would copy its fold
+    (``X[train]``, 72 MB at KS15 Sec. 5.1's sizes) and scan it for finiteness and range, which
+    cost 4 times the learner's own steps. So ``GridSearchCV`` is given the column of row
+    numbers 0..n−1 in place of X (it splits that column, as it would split X) and
+    :class:`_OnRows` reads the rows through this object: the attribute-efficient learners
+    through a sequential attribute oracle on the fold's rows (bit-identical to ``fit`` on
+    ``X[rows]``, and reading only the k + 1 attributes a step chooses), the offline solvers
+    from the fold's XᵀX/m and Xᵀy/m and eigendecomposition, formed once per fold
+    (``fit_moments``), the others on ``X[rows]`` without a second finiteness scan.
+
+    ``copy.deepcopy`` (what ``sklearn.base.clone`` does to a non-estimator parameter) returns
+    the object itself: clones share it, the data are never copied. X and y are read-only.
+    """
+
+    def __init__(self, X, y):
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        if X.ndim != 2 or y.shape != (X.shape[0],) or X.shape[0] < 1:
+            raise InvalidParameterError(f"the training part must be X (n, d) and y (n,) with "
+                                        f"n >= 1; got {X.shape} and {y.shape}.")
+        if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
+            raise InvalidParameterError("the training part has non-finite entries.")
+        X.setflags(write=False)
+        y.setflags(write=False)
+        self.X, self.y = X, y
+        self._stats, self._grams = {}, {}
+        self._full_gram = None
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def rows(self, X):
+        """The row numbers of a column GridSearchCV passed (validated: integers in [0, n))."""
+        col = np.asarray(X)
+        if col.ndim != 2 or col.shape[1] != 1 or col.shape[0] < 1:
+            raise InvalidParameterError(f"expected a column (n, 1) of row numbers; got shape "
+                                        f"{col.shape}.")
+        rows = col[:, 0]
+        if rows.dtype.kind not in "iu":
+            raise InvalidParameterError(f"row numbers must be integers; got {rows.dtype}.")
+        if rows.min() < 0 or rows.max() >= self.X.shape[0]:
+            raise InvalidParameterError(f"row numbers must lie in [0, {self.X.shape[0]}).")
+        return rows.astype(np.intp, copy=False)
+
+    @staticmethod
+    def _key(rows):
+        return rows.shape[0], hashlib.blake2b(rows.tobytes(), digest_size=16).digest()
+
+    def stats(self, rows):
+        """(sup|x_i|, sup|y|, E[x_i²]) over ``rows`` (what ``fit`` on X[rows] checks)."""
+        key = self._key(rows)
+        if key not in self._stats:
+            Xr, yr = self.X[rows], self.y[rows]
+            self._stats[key] = (float(np.abs(Xr).max(initial=0.0)),
+                                float(np.abs(yr).max(initial=0.0)), np.mean(Xr * Xr, axis=0))
+        return self._stats[key]
+
+    def oracle(self, rows):
+        """A sequential attribute oracle on X[rows] (the rows in order, as ``fit`` reads)."""
+        x_max, y_max, moments = self.stats(rows)
+        return EmpiricalOracle(self.X, self.y, np.random.default_rng(0), moments,
+                               sequential=True, index=rows, x_max=x_max, y_max=y_max)
+
+    def gram(self, rows):
+        """(XᵀX/m, Xᵀy/m, eigh(XᵀX/m)) over ``rows``, once per set of rows. For distinct rows
+        that are most of the training part (a CV fold's), the fold's sums are the whole
+        part's minus the held-out rows' (one O(n d²) product per run, not one per fold)."""
+        key = self._key(rows)
+        if key not in self._grams:
+            n, m = self.X.shape[0], rows.shape[0]
+            mask = np.zeros(n, dtype=bool)
+            mask[rows] = True
+            distinct = int(mask.sum()) == m
+            if distinct and 2 * m > n and m < n:
+                if self._full_gram is None:
+                    self._full_gram = (self.X.T @ self.X, self.X.T @ self.y)
+                out = np.flatnonzero(~mask)
+                Xo, yo = self.X[out], self.y[out]
+                H = (self._full_gram[0] - Xo.T @ Xo) / m
+                b = (self._full_gram[1] - Xo.T @ yo) / m
+                H = (H + H.T) / 2
+            else:
+                Xr = self.X[rows]
+                H, b = Xr.T @ Xr / m, Xr.T @ self.y[rows] / m
+            self._grams[key] = (H, b, np.linalg.eigh(H))
+        return self._grams[key]
+
+
+class _OnRows(RegressorMixin, BaseEstimator):
+    """``estimator`` with radius ``B`` (and its theory step times ``step_scale``, as
+    :class:`StepScaled`) fitted on the rows of a :class:`_Rows` named by a column of row
+    numbers: what ``GridSearchCV`` tunes (see :class:`_Rows`). ``fit`` on the column of rows r
+    gives the model ``StepScaled(estimator, B, step_scale).fit(X[r], y[r])`` gives (exactly for
+    the attribute-efficient learners; to rounding for the offline solvers, whose XᵀX is a
+    difference of sums)."""
+
+    def __init__(self, estimator=None, data=None, B=1.0, step_scale=1.0):
+        self.estimator = estimator
+        self.data = data
+        self.B = B
+        self.step_scale = step_scale
+
+    def _fit_one(self, est, rows):
+        data = self.data
+        if has_oracle_path(est):
+            return est.fit_oracle(data.oracle(rows), rows.shape[0])
+        if hasattr(est, "fit_moments"):
+            H, b, spectrum = data.gram(rows)
+            return est.fit_moments(H, b, rows.shape[0], spectrum=spectrum)
+        with config_context(assume_finite=True):     # validated once, by _Rows
+            return est.fit(data.X[rows], data.y[rows])
+
+    def fit(self, X, y):
+        rows = self.data.rows(X)
+        if not np.array_equal(np.asarray(y, dtype=np.float64), self.data.y[rows]):
+            raise InvalidParameterError("`y` must be the labels of the rows named by `X`.")
+        est = self._fit_one(clone(self.estimator).set_params(B=self.B), rows)
+        name = _step_name(est)
+        if self.step_scale != 1.0 and name is not None:
+            base = float(getattr(est, name + "_"))
+            value = base * self.step_scale if name == "eta" else base / self.step_scale
+            est = self._fit_one(clone(self.estimator).set_params(B=self.B, **{name: value}),
+                                rows)
+        self.fitted_ = est
+        self.coef_ = np.asarray(est.coef_, dtype=float)
+        self.n_attributes_seen_ = getattr(est, "n_attributes_seen_",
+                                          rows.shape[0] * self.data.X.shape[1])
+        return self
+
+    def predict(self, X):
+        return self.data.X[self.data.rows(X)] @ self.coef_
+
+
+def _step_name(est):
+    params = est.get_params()
+    return "eta" if "eta" in params else ("lam" if "lam" in params else None)
 
 
 @dataclass(frozen=True)
@@ -315,23 +460,16 @@ def _with_seed(est, seq):
     return est
 
 
-def _tunable(est, grid, step_scales):
-    """The estimator GridSearchCV tunes and its grid: B always; the step multiplier when the
-    learner has a theory step (``eta`` or AER's ``lam``)."""
-    params = est.get_params()
-    if alg_has_step(params) and len(step_scales) > 1:
-        return (StepScaled(est), {"B": list(grid), "step_scale": list(step_scales)})
-    return est, {"B": list(grid)}
+def _tunable(est, data, grid, step_scales):
+    """What GridSearchCV tunes (:class:`_OnRows` on the run's rows) and its grid: B always;
+    the step multiplier when the learner has a theory step (``eta`` or AER's ``lam``)."""
+    if alg_has_step(est.get_params()) and len(step_scales) > 1:
+        return _OnRows(est, data), {"B": list(grid), "step_scale": list(step_scales)}
+    return _OnRows(est, data), {"B": list(grid)}
 
 
 def alg_has_step(params):
     return params.get("eta", None) == "theory" or params.get("lam", None) == "theory"
-
-
-def _configured(est, best):
-    if "step_scale" in best:
-        return StepScaled(est, **best)
-    return est.set_params(**best)
 
 
 def _one_run(task, child):
@@ -374,21 +512,24 @@ def _one_run_body(task, child):
         record["cv_folds"] = [(record["train_index"][a], record["train_index"][b])
                               for a, b in folds]
     sizes = _prefix_sizes(n_train, task.prefixes)
+    data = _Rows(X_train, y_train)
+    row_numbers = np.arange(n_train).reshape(-1, 1)
     alg_seeds = child_seeds(learner_seed, len(task.algorithms))
     out = []
     for alg, aseed in zip(task.algorithms, alg_seeds):
         cv_s, *prefix_s = child_seeds(aseed, 1 + len(sizes))
         ctx = {"k": task.k, "second_moments": moments}
-        est, grid = _tunable(_with_seed(alg.build(ctx), cv_s), task.grid, task.step_scales)
+        est, grid = _tunable(_with_seed(alg.build(ctx), cv_s), data, task.grid,
+                             task.step_scales)
         search = GridSearchCV(est, grid, cv=folds, scoring="neg_mean_squared_error",
                               refit=False, n_jobs=1, error_score="raise")
-        search.fit(X_train, y_train)
+        search.fit(row_numbers, data.y)
         best = {k: float(v) for k, v in search.best_params_.items()}
         errs, cls, attrs = [], [], []
         for m, ps in zip(sizes, prefix_s):
-            model = _configured(_with_seed(alg.build(ctx), ps), best)
-            model.fit(X_train[:m], y_train[:m])
-            w = np.asarray(model.coef_, dtype=float)
+            model = _OnRows(_with_seed(alg.build(ctx), ps), data, **best)
+            model.fit(row_numbers[:m], data.y[:m])
+            w = model.coef_
             if test is None:
                 errs.append(task.distribution.risk(w, "squared") / zero)
                 cls.append(float("nan"))
@@ -396,7 +537,7 @@ def _one_run_body(task, child):
                 pred = test[0] @ w
                 errs.append(float(np.mean((pred - test[1]) ** 2)) / zero)
                 cls.append(float(np.mean(np.where(pred >= 0, 1.0, -1.0) != test[1])))
-            attrs.append(float(getattr(model, "n_attributes_seen_", m * X_train.shape[1])))
+            attrs.append(float(model.n_attributes_seen_))
         out.append({"errors": errs, "classification": cls, "attributes": attrs,
                     "tuned": best})
     return {"sizes": sizes, "algorithms": out, "n_train": n_train,

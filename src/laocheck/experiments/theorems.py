@@ -22,7 +22,7 @@ from .. import bounds, learners
 from ..data import (CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli,
                     digits_distribution)
 from ..estimators import LearnerSpec
-from ..learners._base import BudgetedLearner
+from ..learners import has_oracle_path
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._runs import LearnerConfig, _fit, child_seeds, compare
@@ -84,7 +84,7 @@ def oracle_available(theorem):
     (``fit_oracle``, so ``run_theorem(..., source="oracle")`` works): its class has its own
     oracle path, not the base class's refusal."""
     cls = _learner(THEOREMS[theorem][1])
-    return cls is not None and cls._advance_oracle is not BudgetedLearner._advance_oracle
+    return cls is not None and has_oracle_path(cls)
 
 
 def _two_phase_step_check(theorem, spec, dist, m, seed, source="rows"):

@@ -9,6 +9,7 @@ the adaptive (AdaGrad, KS15 App. A eq. (13)) :class:`AdaGAERR`, :class:`AdaAERR`
 :class:`AdaDDAERR`, :class:`AdaTwoPhaseDDAERR` and :class:`AdaOnlineRidge` (``adaptive.py``,
 NumPy steps).
 """
+from ._base import has_oracle_path
 from .adaptive import (AdaAERR, AdaDDAERR, AdaGAERR, AdaOnlineRidge, AdaTwoPhaseDDAERR,
                        adagrad_step, adagrad_theory_constant)
 from .aer import AER, Baseline, aer_lambda, minimise_quadratic_l1
@@ -22,7 +23,7 @@ from .two_phase import (TwoPhaseDDAELR, TwoPhaseDDAERR, two_phase_lasso_phase2,
 
 __all__ = ["AdaAERR", "AdaDDAERR", "AdaGAERR", "AdaOnlineRidge", "AdaTwoPhaseDDAERR",
            "adagrad_step",
-           "adagrad_theory_constant", "AER", "AELR", "AERR", "AESVR", "Baseline", "aer_lambda", "minimise_quadratic_l1", "DDAELR", "DDAERR", "GAELR", "GAERR", "OfflineLasso",
+           "adagrad_theory_constant", "has_oracle_path", "AER", "AELR", "AERR", "AESVR", "Baseline", "aer_lambda", "minimise_quadratic_l1", "DDAELR", "DDAERR", "GAELR", "GAERR", "OfflineLasso",
            "OfflineRidge", "OnlineLasso", "OnlineRidge", "lasso_theory_step_size",
            "project_l1_ball", "theory_step_size", "TwoPhaseDDAELR", "TwoPhaseDDAERR",
            "two_phase_lasso_phase2", "two_phase_ridge_phase2"]

@@ -25,7 +25,7 @@ from ..estimators import AliasTable
 from ..exceptions import InvalidParameterError
 
 __all__ = ["BudgetedLearner", "DataPointSampling", "check_k", "check_scale", "SCALE_RANGE",
-           "MAX_STEPS"]
+           "MAX_STEPS", "has_oracle_path"]
 
 #: The range of every scale a learner takes: the radius B, the step η or λ, the smoothing ε
 #: and the entries of X and y (0 allowed for the data). One step multiplies at most three of
@@ -98,6 +98,16 @@ def q_alias_rows(q, k):
 
 class _NonFinite(Exception):
     """A kernel stopped: its step ``args[0]`` made the iterate non-finite."""
+
+
+def has_oracle_path(learner):
+    """True when ``learner`` (an estimator or its class) reads examples through an attribute
+    oracle (``fit_oracle``): its class has its own oracle path, not the base class's refusal.
+    On ``EmpiricalOracle(X, y, ..., sequential=True)`` such a run is bit-identical to ``fit``
+    on the same rows."""
+    cls = learner if isinstance(learner, type) else type(learner)
+    return (issubclass(cls, BudgetedLearner)
+            and cls._advance_oracle is not BudgetedLearner._advance_oracle)
 
 
 class BudgetedLearner(RegressorMixin, BaseEstimator):

@@ -191,6 +191,10 @@ class AdaGAERR(DataPointSampling):
         super()._sync()
         self.G_ = self._state.G.copy()
 
+    # the adaptive steps have no oracle path (their kernel reads rows): refuse as the base
+    # class does, not DataPointSampling's oracle loop, which this state does not have
+    _advance_oracle = BudgetedLearner._advance_oracle
+
     def _advance(self, X, y, n_steps):
         st = self._state
         q = self.q_

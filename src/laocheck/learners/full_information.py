@@ -76,6 +76,28 @@ def _project_l1(v, B):
     return out
 
 
+def _check_moments(est, H, b, n_samples, spectrum):
+    """``fit_moments``' input: H (d, d) symmetric and finite, b (d,) finite, n_samples >= 1,
+    ``spectrum`` None or (eigenvalues (d,), eigenvectors (d, d)); sets ``n_features_in_``."""
+    H = np.asarray(H, dtype=np.float64)
+    if H.ndim != 2 or H.shape[0] != H.shape[1] or H.shape[0] < 1:
+        raise InvalidParameterError(f"`H` must be a square (d, d) matrix XᵀX/m; got shape "
+                                    f"{H.shape}.")
+    d = H.shape[0]
+    b = check_vector("b", b, d=d)
+    if not np.all(np.isfinite(H)) or not np.allclose(H, H.T, rtol=1e-12, atol=0.0):
+        raise InvalidParameterError("`H` must be finite and symmetric (XᵀX/m).")
+    n = check_int("n_samples", n_samples, low=1)
+    if spectrum is not None:
+        evals, evecs = (np.asarray(a, dtype=np.float64) for a in spectrum)
+        if evals.shape != (d,) or evecs.shape != (d, d):
+            raise InvalidParameterError(
+                f"`spectrum` must be numpy.linalg.eigh(H): eigenvalues ({d},) and eigenvectors "
+                f"({d}, {d}); got shapes {evals.shape}, {evecs.shape}.")
+    est.n_features_in_ = d
+    return H, b, n
+
+
 class _FullInformation(RegressorMixin, BaseEstimator):
     def _step_size(self, theory):
         """``eta="theory"`` → ``theory`` (the caller's formula); else a float > 0."""
@@ -174,12 +196,22 @@ class OfflineRidge(_FullInformation):
         self.B = B
 
     def fit(self, X, y):
+        """The constrained least squares on the rows of (X, y); returns self."""
         X, y = self._data(X, y)
         m, d = X.shape
+        return self._solve(X.T @ X / m, X.T @ y / m, m, d, None)
+
+    def fit_moments(self, H, b, n_samples, *, spectrum=None):
+        """The same solution from the sufficient statistics H = XᵀX/m and b = Xᵀy/m (what
+        ``fit`` computes first), so that cross-validation over B on one set of rows forms
+        them, and ``spectrum`` = ``numpy.linalg.eigh(H)``, once. ``n_samples`` = m (recorded
+        in ``n_steps_``, ``n_attributes_seen_``). Returns self."""
+        H, b, n = _check_moments(self, H, b, n_samples, spectrum)
+        return self._solve(H, b, n, H.shape[0], spectrum)
+
+    def _solve(self, H, b, m, d, spectrum):
         B = check_scale("B", self.B, "a radius")
-        H = X.T @ X / m
-        b = X.T @ y / m
-        evals, evecs = np.linalg.eigh(H)
+        evals, evecs = np.linalg.eigh(H) if spectrum is None else spectrum
         evals = np.maximum(evals, 0.0)
         c = evecs.T @ b
         tol = 1e-12 * max(evals.max(), 1e-300)
@@ -228,14 +260,25 @@ class OfflineLasso(_FullInformation):
         self.max_iter = max_iter
 
     def fit(self, X, y):
+        """The constrained least squares on the rows of (X, y); returns self."""
         X, y = self._data(X, y)
         m, d = X.shape
+        return self._solve(X.T @ X / m, X.T @ y / m, m, d, None)
+
+    def fit_moments(self, H, b, n_samples, *, spectrum=None):
+        """The same solution from the sufficient statistics H = XᵀX/m and b = Xᵀy/m (what
+        ``fit`` computes first); ``spectrum`` = ``numpy.linalg.eigh(H)`` when already
+        computed (its largest eigenvalue is FISTA's Lipschitz constant). For
+        cross-validation over B on one set of rows. Returns self."""
+        H, b, n = _check_moments(self, H, b, n_samples, spectrum)
+        return self._solve(H, b, n, H.shape[0], spectrum)
+
+    def _solve(self, H, b, m, d, spectrum):
         B = check_scale("B", self.B, "a radius")
         tol = check_positive("tol", self.tol)
         max_iter = check_int("max_iter", self.max_iter, low=1)
-        H = X.T @ X / m
-        b = X.T @ y / m
-        L = max(np.linalg.eigvalsh(H).max(), 1e-300)
+        top = np.linalg.eigvalsh(H).max() if spectrum is None else np.max(spectrum[0])
+        L = max(top, 1e-300)
         w = np.zeros(d)
         z, t_k = w.copy(), 1.0
         gap = np.inf
