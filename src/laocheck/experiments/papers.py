@@ -409,13 +409,18 @@ class _OnRows(RegressorMixin, BaseEstimator):
         rows = self.data.rows(X)
         if not np.array_equal(np.asarray(y, dtype=np.float64), self.data.y[rows]):
             raise InvalidParameterError("`y` must be the labels of the rows named by `X`.")
-        est = self._fit_one(clone(self.estimator).set_params(B=self.B), rows)
+        est = clone(self.estimator).set_params(B=self.B)
         name = _step_name(est)
         if self.step_scale != 1.0 and name is not None:
-            base = float(getattr(est, name + "_"))
+            # the theory step for these rows without a run when the learner can say it (the
+            # same value the run would set), else from a run at the theory step
+            base = (est.theory_step(rows.shape[0], self.data.X.shape[1])
+                    if hasattr(est, "theory_step") else None)
+            if base is None:
+                base = float(getattr(self._fit_one(est, rows), name + "_"))
             value = base * self.step_scale if name == "eta" else base / self.step_scale
-            est = self._fit_one(clone(self.estimator).set_params(B=self.B, **{name: value}),
-                                rows)
+            est = clone(self.estimator).set_params(B=self.B, **{name: value})
+        est = self._fit_one(est, rows)
         self.fitted_ = est
         self.coef_ = np.asarray(est.coef_, dtype=float)
         self.n_attributes_seen_ = getattr(est, "n_attributes_seen_",

@@ -282,8 +282,27 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
                     f"`{self._step_param}`={value!r} gives {step!r} for these B and m={m}, "
                     f"outside {SCALE_RANGE[0]:g}..{SCALE_RANGE[1]:g} (the theorem's step "
                     f"underflows or overflows: B, k, d or m is extreme); pass a float.")
-            return step
-        return check_scale(self._step_param, value, "a step size")
+        else:
+            step = check_scale(self._step_param, value, "a step size")
+        self._resolved_step = step
+        return step
+
+    def theory_step(self, n_samples, n_features):
+        """The step size a run on ``n_samples`` examples of ``n_features`` attributes would
+        use (the ``eta_`` or AER's ``lam_`` that ``fit`` sets; m = ``n_total`` when given),
+        without running it: what tuning a multiple of the theory step needs. None when the
+        learner resolves its step from the examples during the run (the Two-Phased learners,
+        KS15 Alg. 2 and 4: phase 2's step from phase 1's estimate). Raises as ``fit`` would
+        for invalid parameters."""
+        n_samples = check_int("n_samples", n_samples, low=1, high=MAX_STEPS)
+        n_features = check_int("n_features", n_features, low=1)
+        n_total = getattr(self, "n_total", None)
+        m = n_samples if n_total is None else check_int("n_total", n_total, low=1,
+                                                          high=MAX_STEPS)
+        self._resolved_step = None
+        self._validate(n_features, m)
+        step, self._resolved_step = self._resolved_step, None
+        return step
 
     def _radius(self):
         return check_scale("B", self.B, "a radius")
