@@ -3,7 +3,9 @@
 
 A learner's kernel holds a :class:`RowOracle`, calls ``next_example()`` once per step, reads
 the label from ``y`` and each attribute it chooses with ``attribute(i)``; all three run
-without the GIL. See the module docstring of ``_oracle.pyx``.
+without the GIL. ``prefetch_next(i)`` is a hint that attribute i of the next example will be
+read (a cache prefetch where the attribute is in memory; it changes no value and draws
+nothing). See the module docstring of ``_oracle.pyx``.
 """
 from libc.stdint cimport uint64_t
 from numpy.random cimport bitgen_t
@@ -22,3 +24,4 @@ cdef class RowOracle:
 
     cdef void next_example(self) noexcept nogil
     cdef double attribute(self, long i) noexcept nogil
+    cdef void prefetch_next(self, long i) noexcept nogil

@@ -77,6 +77,11 @@ __all__ = ["RowOracle", "HK12HardOracle", "CB11HardOracle", "CorrelatedSignsOrac
 cdef uint64_t GAMMA = 0x9E3779B97F4A7C15ULL
 
 
+cdef extern from *:
+    # gcc/clang builtin: a hint to load the cache line of an address (never faults)
+    void __builtin_prefetch(const void* addr) noexcept nogil
+
+
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     """SplitMix64's output function (Steele, Lea, Flood 2014)."""
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
@@ -150,6 +155,9 @@ cdef class RowOracle:
 
     cdef double attribute(self, long i) noexcept nogil:
         return 0.0
+
+    cdef void prefetch_next(self, long i) noexcept nogil:
+        pass
 
     def reveal(self, indices):
         """Draw len(indices) examples; of example r read the attributes ``indices[r]`` (a 2-d
@@ -393,6 +401,13 @@ cdef class EmpiricalOracle(RowOracle):
     cdef double attribute(self, long i) noexcept nogil:
         return self.X[self.row, i]
 
+    cdef void prefetch_next(self, long i) noexcept nogil:
+        # the next example's row is known only when the rows are read in order
+        cdef long r
+        if self.sequential:
+            r = self.t % self.n_rows
+            __builtin_prefetch(&self.X[self.index[r] if self.indexed else r, i])
+
 
 cdef class TapOracle(RowOracle):
     """Another oracle's examples, passed through, with the first ``n_reads`` attribute reads
@@ -431,6 +446,9 @@ cdef class TapOracle(RowOracle):
             self.val[r, self.pos] = x
             self.pos += 1
         return x
+
+    cdef void prefetch_next(self, long i) noexcept nogil:
+        self.base.prefetch_next(i)
 
     def recorded(self):
         """(indices, values), each (n_examples, n_reads): the first ``n_reads`` attributes

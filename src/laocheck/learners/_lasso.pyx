@@ -362,11 +362,14 @@ cdef class LassoState:
                     draw_indices(bg, d, k, uniform_q, qp, ii, ww)
                     if rows:
                         xnext = X0 + (row + 1 if row + 1 < P else 0) * d
-                        for r in range(k):
-                            i = ii[r]
+                    for r in range(k):
+                        i = ii[r]
+                        if rows:
                             __builtin_prefetch(xnext + i)
-                            __builtin_prefetch(cells + CELL * i)
-                            __builtin_prefetch(wt + i)
+                        else:
+                            oracle.prefetch_next(i)
+                        __builtin_prefetch(cells + CELL * i)
+                        __builtin_prefetch(wt + i)
                 seen = nnz
                 if n_j > 0:
                     phi = 0.0
@@ -398,7 +401,9 @@ cdef class LassoState:
                     j1 = btree_draw(bg, wt, tree, cap, nblocks)
                     if rows:
                         __builtin_prefetch(X0 + (row + 1 if row + 1 < P else 0) * d + j1)
-                        __builtin_prefetch(cells + CELL * j1)
+                    else:
+                        oracle.prefetch_next(j1)
+                    __builtin_prefetch(cells + CELL * j1)
                 if rows:
                     row += 1
                     if row == P:

@@ -301,12 +301,15 @@ cdef class RidgeState:
                     draw_indices(bg, d, k, uniform_q, qp, ii, ww)
                     if rows:
                         xnext = X0 + (row + 1 if row + 1 < P else 0) * d
-                        for r in range(k):
-                            i = ii[r]
+                    for r in range(k):
+                        i = ii[r]
+                        if rows:
                             __builtin_prefetch(xnext + i)
-                            __builtin_prefetch(u + i)
-                            __builtin_prefetch(am + 2 * i)
-                            __builtin_prefetch(wt + i)
+                        else:
+                            oracle.prefetch_next(i)
+                        __builtin_prefetch(u + i)
+                        __builtin_prefetch(am + 2 * i)
+                        __builtin_prefetch(wt + i)
                 # line 9: φ̃ = ‖w‖² x_j / w_j − y (averaged over the n_inner j's)
                 seen = nnz
                 if n_j > 0:
@@ -338,7 +341,9 @@ cdef class RidgeState:
                     j1 = btree_draw(bg, wt, tree, cap, nblocks)
                     if rows:
                         __builtin_prefetch(X0 + (row + 1 if row + 1 < P else 0) * d + j1)
-                        __builtin_prefetch(u + j1)
+                    else:
+                        oracle.prefetch_next(j1)
+                    __builtin_prefetch(u + j1)
                 if rows:
                     row += 1
                     if row == P:
