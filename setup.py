@@ -19,7 +19,7 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge", "learners._lasso",
-           "learners._aer", "learners._adaptive", "data._oracle"]
+           "learners._aer", "learners._adaptive", "learners._full", "data._oracle"]
 
 extensions = [
     Extension(

@@ -53,6 +53,7 @@ import numpy as np
 from ..estimators import Budget, LearnerSpec
 from ..exceptions import InvalidParameterError
 from . import _adaptive
+from . import _full
 from ._base import BudgetedLearner, DataPointSampling, check_scale
 from .full_information import _FullInformation
 from .ridge import initial_point
@@ -346,10 +347,17 @@ class AdaOnlineRidge(_FullInformation):
         self.eta = eta
 
     def fit(self, X, y):
-        X, y = self._data(X, y)
-        m, d = X.shape
-        B = check_scale("B", self.B, "a radius")
-        eta = self._step_size(ADAGRAD_CONSTANT * B)
+        """One pass over the rows (a C loop, ``_full.ada_online_ridge``); returns self."""
+        X, y, m, d, B, eta = self._begin(X, y, lambda m, d, B: ADAGRAD_CONSTANT * B)
+        w, G, total = np.zeros(d), np.zeros(d), np.zeros(d)
+        self._check_run(_full.ada_online_ridge(X, y, eta, B, w, G, total))
+        self.coef_, self.w_, self.eta_, self.G_ = total / m, w, eta, G
+        self._record(m, d)
+        return self
+
+    def _reference_fit(self, X, y):
+        """The literal NumPy loop ``fit``'s kernel follows (tests compare the two)."""
+        X, y, m, d, B, eta = self._begin(X, y, lambda m, d, B: ADAGRAD_CONSTANT * B)
         w, G, total = np.zeros(d), np.zeros(d), np.zeros(d)
         for t in range(m):
             total += w

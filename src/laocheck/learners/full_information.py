@@ -26,6 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int, check_positive, check_real, check_vector
 from ..exceptions import InvalidParameterError
+from . import _full
 from ._base import check_data_range, check_scale
 
 __all__ = ["OnlineRidge", "OnlineLasso", "OfflineRidge", "OfflineLasso", "project_l1_ball"]
@@ -113,6 +114,23 @@ class _FullInformation(RegressorMixin, BaseEstimator):
         check_data_range(X, y)
         return X, y
 
+    def _begin(self, X, y, theory):
+        """Validated C-contiguous (X, y), m, d, B and the step (``theory(m, d, B)`` for
+        ``eta="theory"``), for the online learners' ``fit`` and ``_reference_fit``."""
+        X, y = self._data(X, y)
+        m, d = X.shape
+        B = check_scale("B", self.B, "a radius")
+        eta = self._step_size(theory(m, d, B))
+        return np.ascontiguousarray(X), np.ascontiguousarray(y), m, d, B, eta
+
+    def _check_run(self, failed):
+        """Raise when a kernel stopped at a non-finite iterate (step ``failed`` >= 1)."""
+        if failed:
+            raise InvalidParameterError(
+                f"`X`, `y` and the parameters of {type(self).__name__} (B={self.B!r}, "
+                f"eta={self.eta!r}) gave a non-finite iterate at step {failed}; rescale X and y "
+                f"towards the papers' ‖x‖ <= 1, |y| <= B, or pass a smaller `eta`.")
+
     def predict(self, X):
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
@@ -122,6 +140,11 @@ class _FullInformation(RegressorMixin, BaseEstimator):
         self.n_steps_ = m
         self.n_attributes_seen_ = m * d
         self.max_attributes_per_example_ = d
+
+
+def _eg_theory(m, d, B):
+    """OnlineLasso's ``eta="theory"``: KS15 Thm 4.1's minimiser with G² = 4B²."""
+    return np.sqrt(np.log(2 * d) / (20 * B ** 2 * m))
 
 
 class _Online(_FullInformation):
@@ -139,10 +162,17 @@ class OnlineRidge(_Online):
     """
 
     def fit(self, X, y):
-        X, y = self._data(X, y)
-        m, d = X.shape
-        B = check_scale("B", self.B, "a radius")
-        eta = self._step_size(1.0 / np.sqrt(m))
+        """One pass over the rows (a C loop, ``_full.online_ridge``); returns self."""
+        X, y, m, d, B, eta = self._begin(X, y, lambda m, d, B: 1.0 / np.sqrt(m))
+        w, total = np.zeros(d), np.zeros(d)
+        self._check_run(_full.online_ridge(X, y, eta, B, w, total))
+        self.coef_, self.w_, self.eta_ = total / m, w, eta
+        self._record(m, d)
+        return self
+
+    def _reference_fit(self, X, y):
+        """The literal NumPy loop ``fit``'s kernel follows (tests compare the two)."""
+        X, y, m, d, B, eta = self._begin(X, y, lambda m, d, B: 1.0 / np.sqrt(m))
         w = np.zeros(d)
         total = np.zeros(d)
         for t in range(m):
@@ -163,10 +193,19 @@ class OnlineLasso(_Online):
     """
 
     def fit(self, X, y):
-        X, y = self._data(X, y)
-        m, d = X.shape
-        B = check_scale("B", self.B, "a radius")
-        eta = self._step_size(np.sqrt(np.log(2 * d) / (20 * B ** 2 * m)))
+        """One pass over the rows (a C loop, ``_full.online_lasso``); returns self."""
+        X, y, m, d, B, eta = self._begin(X, y, _eg_theory)
+        log_p, log_m = np.zeros(d), np.zeros(d)           # z⁺ = z⁻ = 1
+        w, total = np.zeros(d), np.zeros(d)
+        self._check_run(_full.online_lasso(X, y, eta, B, log_p, log_m, w, total))
+        self.w_ = w
+        self.coef_, self.eta_ = total / m, eta
+        self._record(m, d)
+        return self
+
+    def _reference_fit(self, X, y):
+        """The literal NumPy loop ``fit``'s kernel follows (tests compare the two)."""
+        X, y, m, d, B, eta = self._begin(X, y, _eg_theory)
         log_p, log_m = np.zeros(d), np.zeros(d)           # z⁺ = z⁻ = 1
         total = np.zeros(d)
         for t in range(m):
@@ -291,8 +330,9 @@ class OfflineLasso(_FullInformation):
             v = z - (Hz - b) / L                  # z lies within 3B of 0, H and b are finite
             if not np.all(np.isfinite(v)):
                 raise InvalidParameterError(
-                    f"OfflineLasso: the gradient step overflowed (largest eigenvalue of XᵀX/m "
-                    f"{top!r} against max|Xᵀy/m| {float(np.abs(b).max())!r}); rescale X.")
+                    f"`X`, `y` and `B`={B!r} made OfflineLasso's gradient step overflow "
+                    f"(largest eigenvalue of XᵀX/m {top!r}, max|Xᵀy/m| "
+                    f"{float(np.abs(b).max())!r}); rescale X and y.")
             w_next = _project_l1(v, B)
             Hw_next = H @ w_next
             grad = Hw_next - b
