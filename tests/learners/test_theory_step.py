@@ -11,7 +11,8 @@ import pytest
 
 from laocheck.exceptions import InvalidParameterError
 from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, AdaAERR,
-                               AdaDDAERR, TwoPhaseDDAELR, TwoPhaseDDAERR)
+                               AdaDDAERR, AdaOnlineRidge, OnlineLasso, OnlineRidge,
+                               TwoPhaseDDAELR, TwoPhaseDDAERR)
 
 D = 24
 MOM = np.linspace(0.5, 1.5, D) / D
@@ -19,7 +20,8 @@ MOM = np.linspace(0.5, 1.5, D) / D
 CASES = [AERR(k=4), AERR(k=4, B=3.0), AERR(k=4, eta=0.3), AERR(k=4, n_total=1000),
          GAERR(k=3, n_inner=2), DDAERR(k=3, n_inner=2, second_moments=MOM), AELR(k=4),
          GAELR(k=3), DDAELR(k=3, second_moments=MOM), AER(k=4), AER(k=4, lam="proof"),
-         AER(k=6, lam=2.5), AdaAERR(k=4), AdaDDAERR(k=3, second_moments=MOM), AESVR(k=4)]
+         AER(k=6, lam=2.5), AdaAERR(k=4), AdaDDAERR(k=3, second_moments=MOM), AESVR(k=4),
+         OnlineRidge(), OnlineRidge(eta=0.2), OnlineLasso(B=2.0), AdaOnlineRidge(B=3.0)]
 
 
 @pytest.mark.parametrize("est", CASES, ids=repr)

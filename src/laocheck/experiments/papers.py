@@ -25,7 +25,8 @@ measured. GridSearchCV splits the column of row numbers of the training part, an
 its rows from the run's one validated copy (``_Rows``): the attribute-efficient learners through
 a sequential attribute oracle (only the k + 1 attributes a step chooses; bit-identical to ``fit``
 on the rows), the offline solvers from the fold's XᵀX/m and its eigendecomposition, formed once
-per fold (``fit_moments``), and the step multiplier from ``theory_step`` without a second fit.
+per fold (``fit_moments``), the online full-information learners' C loops on the fold's rows in
+place, and the step multiplier from ``theory_step`` without a second fit.
 One run of KS15 Sec. 5.1's AERR at ``--budget full`` (10 folds, 40 configurations) took 22.7
 CPU s by fitting copied arrays, 7.2 this way. On KS15 Sec. 5.1's synthetic data the test error is the exact risk of the
 distribution (no test sample). Test errors are relative to the zero predictor's (KS15 Sec. 5;
@@ -307,7 +308,8 @@ class _Rows:
     through a sequential attribute oracle on the fold's rows (bit-identical to ``fit`` on
     ``X[rows]``, and reading only the k + 1 attributes a step chooses), the offline solvers
     from the fold's XᵀX/m and Xᵀy/m and eigendecomposition, formed once per fold
-    (``fit_moments``), the others on ``X[rows]`` without a second finiteness scan.
+    (``fit_moments``), the online full-information learners' C loops on the rows in place
+    (``_fit_rows``), the others on ``X[rows]`` without a second finiteness scan.
 
     ``copy.deepcopy`` (what ``sklearn.base.clone`` does to a non-estimator parameter) returns
     the object itself: clones share it, the data are never copied. X and y are read-only.
@@ -408,6 +410,8 @@ class _OnRows(RegressorMixin, BaseEstimator):
         if hasattr(est, "fit_moments"):
             H, b, spectrum = data.gram(rows)
             return est.fit_moments(H, b, rows.shape[0], spectrum=spectrum)
+        if hasattr(est, "_fit_rows"):                 # the online full-information learners
+            return est._fit_rows(data.X, data.y, rows)
         with config_context(assume_finite=True):     # validated once, by _Rows
             return est.fit(data.X[rows], data.y[rows])
 

@@ -55,7 +55,7 @@ from ..exceptions import InvalidParameterError
 from . import _adaptive
 from . import _full
 from ._base import BudgetedLearner, DataPointSampling, check_scale
-from .full_information import _FullInformation
+from .full_information import _FullInformation, _OnlineFit
 from .ridge import initial_point
 from .two_phase import _TwoPhase, two_phase_ridge_phase2
 
@@ -332,7 +332,7 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
         return model
 
 
-class AdaOnlineRidge(_FullInformation):
+class AdaOnlineRidge(_OnlineFit, _FullInformation):
     """Projected OGD on ½(wᵀx − y)² over {‖w‖₂ <= B} with the per-coordinate steps of KS15
     eq. (13) on the exact gradient g_t = (wᵀx − y)x, all attributes seen: the adaptive online
     ridge of KS15 App. A, Figs. 7-8. Euclidean projection; ``coef_`` is the average of the
@@ -346,18 +346,19 @@ class AdaOnlineRidge(_FullInformation):
         self.B = B
         self.eta = eta
 
-    def fit(self, X, y):
-        """One pass over the rows (a C loop, ``_full.ada_online_ridge``); returns self."""
-        X, y, m, d, B, eta = self._begin(X, y, lambda m, d, B: ADAGRAD_CONSTANT * B)
+    @staticmethod
+    def _theory(m, d, B):
+        return ADAGRAD_CONSTANT * B
+
+    def _kernel(self, X, y, rows, B, eta):
+        d = X.shape[1]
         w, G, total = np.zeros(d), np.zeros(d), np.zeros(d)
-        self._check_run(_full.ada_online_ridge(X, y, eta, B, w, G, total))
-        self.coef_, self.w_, self.eta_, self.G_ = total / m, w, eta, G
-        self._record(m, d)
-        return self
+        self._check_run(_full.ada_online_ridge(X, y, rows, eta, B, w, G, total))
+        self.coef_, self.w_, self.eta_, self.G_ = total / rows.shape[0], w, eta, G
 
     def _reference_fit(self, X, y):
         """The literal NumPy loop ``fit``'s kernel follows (tests compare the two)."""
-        X, y, m, d, B, eta = self._begin(X, y, lambda m, d, B: ADAGRAD_CONSTANT * B)
+        X, y, m, d, B, eta = self._begin(X, y, self._theory)
         w, G, total = np.zeros(d), np.zeros(d), np.zeros(d)
         for t in range(m):
             total += w

@@ -142,12 +142,47 @@ class _FullInformation(RegressorMixin, BaseEstimator):
         self.max_attributes_per_example_ = d
 
 
+class _OnlineFit:
+    """``fit``, ``theory_step`` and the engine's row-indexed fit of the online learners, whose
+    steps run in ``_full``'s C loops (each class supplies ``_theory(m, d, B)``, its
+    ``eta="theory"``, and ``_kernel(X, y, rows, B, eta)``)."""
+
+    def fit(self, X, y):
+        """One pass over the rows of (X, y), in order (a C loop); returns self."""
+        X, y = self._data(X, y)
+        return self._fit_rows(np.ascontiguousarray(X), np.ascontiguousarray(y),
+                              np.arange(X.shape[0], dtype=np.intp))
+
+    def _fit_rows(self, X, y, rows):
+        """One pass over the rows X[rows] in that order, without copying them: for callers that
+        validated X and y once (finite, within ``check_data_range``, C-contiguous float64) and
+        fit many subsets of their rows (``laocheck.experiments.papers``' cross-validation).
+        ``rows``: a 1-d intp array of indices into X."""
+        m, d = rows.shape[0], X.shape[1]
+        if m < 1 or (m and (rows.min() < 0 or rows.max() >= X.shape[0])):
+            raise InvalidParameterError(f"`rows` must name 1 or more rows of X in [0, "
+                                        f"{X.shape[0]}); got {m} rows.")
+        B = check_scale("B", self.B, "a radius")
+        eta = self._step_size(self._theory(m, d, B))
+        self.n_features_in_ = d
+        self._kernel(X, y, rows, B, eta)
+        self._record(m, d)
+        return self
+
+    def theory_step(self, n_samples, n_features):
+        """The step ``eta_`` a fit on ``n_samples`` rows of ``n_features`` attributes would
+        use, without the fit (as the budgeted learners' ``theory_step``)."""
+        m = check_int("n_samples", n_samples, low=1)
+        d = check_int("n_features", n_features, low=1)
+        return self._step_size(self._theory(m, d, check_scale("B", self.B, "a radius")))
+
+
 def _eg_theory(m, d, B):
     """OnlineLasso's ``eta="theory"``: KS15 Thm 4.1's minimiser with G² = 4B²."""
     return np.sqrt(np.log(2 * d) / (20 * B ** 2 * m))
 
 
-class _Online(_FullInformation):
+class _Online(_OnlineFit, _FullInformation):
     def __init__(self, B=1.0, eta="theory"):
         self.B = B
         self.eta = eta
@@ -161,18 +196,19 @@ class OnlineRidge(_Online):
     HK12 Lemma 3.2's bound 2B²/η + (η/2) Σ‖g_t‖².
     """
 
-    def fit(self, X, y):
-        """One pass over the rows (a C loop, ``_full.online_ridge``); returns self."""
-        X, y, m, d, B, eta = self._begin(X, y, lambda m, d, B: 1.0 / np.sqrt(m))
+    @staticmethod
+    def _theory(m, d, B):
+        return 1.0 / np.sqrt(m)
+
+    def _kernel(self, X, y, rows, B, eta):
+        d = X.shape[1]
         w, total = np.zeros(d), np.zeros(d)
-        self._check_run(_full.online_ridge(X, y, eta, B, w, total))
-        self.coef_, self.w_, self.eta_ = total / m, w, eta
-        self._record(m, d)
-        return self
+        self._check_run(_full.online_ridge(X, y, rows, eta, B, w, total))
+        self.coef_, self.w_, self.eta_ = total / rows.shape[0], w, eta
 
     def _reference_fit(self, X, y):
         """The literal NumPy loop ``fit``'s kernel follows (tests compare the two)."""
-        X, y, m, d, B, eta = self._begin(X, y, lambda m, d, B: 1.0 / np.sqrt(m))
+        X, y, m, d, B, eta = self._begin(X, y, self._theory)
         w = np.zeros(d)
         total = np.zeros(d)
         for t in range(m):
@@ -192,16 +228,14 @@ class OnlineLasso(_Online):
     Thm 4.1's minimiser with G² = 4B²: η = √(log 2d / (20 B² m)).
     """
 
-    def fit(self, X, y):
-        """One pass over the rows (a C loop, ``_full.online_lasso``); returns self."""
-        X, y, m, d, B, eta = self._begin(X, y, _eg_theory)
+    _theory = staticmethod(_eg_theory)
+
+    def _kernel(self, X, y, rows, B, eta):
+        d = X.shape[1]
         log_p, log_m = np.zeros(d), np.zeros(d)           # z⁺ = z⁻ = 1
         w, total = np.zeros(d), np.zeros(d)
-        self._check_run(_full.online_lasso(X, y, eta, B, log_p, log_m, w, total))
-        self.w_ = w
-        self.coef_, self.eta_ = total / m, eta
-        self._record(m, d)
-        return self
+        self._check_run(_full.online_lasso(X, y, rows, eta, B, log_p, log_m, w, total))
+        self.coef_, self.w_, self.eta_ = total / rows.shape[0], w, eta
 
     def _reference_fit(self, X, y):
         """The literal NumPy loop ``fit``'s kernel follows (tests compare the two)."""
