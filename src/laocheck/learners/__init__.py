@@ -6,8 +6,11 @@ So far the ridge family :class:`AERR` (HK12 Alg. 1), :class:`GAERR` (KS15 Alg. 1
 a literal reference in ``laocheck.reference.learners``; and the full-information baselines
 :class:`OnlineRidge`, :class:`OnlineLasso`, :class:`OfflineRidge`, :class:`OfflineLasso`;
 the adaptive (AdaGrad, KS15 App. A eq. (13)) :class:`AdaGAERR`, :class:`AdaAERR`,
-:class:`AdaDDAERR`, :class:`AdaTwoPhaseDDAERR` and :class:`AdaOnlineRidge` (``adaptive.py``,
-NumPy steps).
+:class:`AdaDDAERR`, :class:`AdaTwoPhaseDDAERR` and :class:`AdaOnlineRidge` (``adaptive.py``).
+The steps run in Cython kernels (``_ridge``, ``_lasso``, ``_aer``, ``_adaptive``, ``_full``), each
+with a literal NumPy or pure-Python reference the tests compare it with.
+:func:`has_oracle_path` says whether a learner reads examples through an attribute oracle
+(``fit_oracle``).
 """
 from ._base import has_oracle_path
 from .adaptive import (AdaAERR, AdaDDAERR, AdaGAERR, AdaOnlineRidge, AdaTwoPhaseDDAERR,
