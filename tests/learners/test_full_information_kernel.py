@@ -8,13 +8,15 @@ rounding. Tolerance: each step's rounding discrepancy is at most about 2·d·u t
 magnitude (u = 2⁻⁵³); for OGD with η‖x‖² <= 2 the step map w ↦ w − η x(xᵀw − y) and the
 projection are non-expansive, so discrepancies add up over the m steps without growing:
 |Δw| <= m·2d·u·(B + η‖x‖(B‖x‖ + |y|)). With m <= 400, d <= 40, B, |y| <= 4, ‖x‖ <= 1 and
-η <= 2 that is below 400·80·1.1e-16·(4 + 2·8) ≈ 7e-11: ``ATOL = 1e-9``. EG± moves its log
-weights by rounding-level amounts per step, which w = B(z⁺ − z⁻)/Σz moves by at most 2B times
-(the softmax is 1-Lipschitz in the logs, times B, for each of z⁺ and z⁻): the same bound with
-a factor 2B. AdaGrad's steps η₀g_i/√G_i are not a non-expansive map in general, so for
-AdaOnlineRidge the 1e-9 is not derived: it is stated against a measurement (500 random cases of
-these shapes, m < 400, d < 40, B up to 4: largest discrepancy 3.6e-15 for AdaOnlineRidge,
-3.3e-16 for OnlineRidge, 2.2e-16 for OnlineLasso).
+η <= 2 that is below 400·80·1.1e-16·(4 + 2·8) ≈ 7e-11: ``ATOL = 1e-9``. EG± and AdaGrad are
+not non-expansive maps in general, so for OnlineLasso and AdaOnlineRidge the 1e-9 (times 2B
+for EG±, whose w = B(z⁺ − z⁻)/Σz moves by at most 2B times its log weights' change) is stated
+against a measurement, not derived: 500 random cases of these shapes (m < 400, d < 40, B up
+to 4) gave largest discrepancies 3.6e-15 (AdaOnlineRidge), 3.3e-16 (OnlineRidge), and for
+OnlineLasso 2.8e-16·B at the theory step, 1.2e-15·B at η = 0.5, 4.8e-11·B at η = 2 — and
+0.79·B at η = 5, where EG± with η·B ≈ 20 is chaotic and any two roundings part ways (so the
+lasso cases keep η <= 0.5; OnlineLasso's kernel shifts its log weights differently from the
+reference, see ``_full.online_lasso``).
 """
 
 import numpy as np
@@ -64,8 +66,8 @@ CASES = [(1, 1, {}), (1, 7, {}), (200, 1, {}), (300, 20, {}), (300, 20, {"B": 4.
 @pytest.mark.parametrize("m, d, params", CASES)
 @pytest.mark.parametrize("kind", ["uniform", "sparse", "zeros", "boundary"])
 def test_kernel_matches_the_numpy_loop(Model, m, d, params, kind):
-    if Model is AdaOnlineRidge and "eta" in params:
-        params = {**params, "eta": min(params["eta"], 1.5)}
+    if Model is not OnlineRidge and "eta" in params:          # see the module docstring
+        params = {**params, "eta": min(params["eta"], 0.5)}
     X, y = _rows(m, d, seed=m * 31 + d, kind=kind)
     _same(Model, params, X, y)
 

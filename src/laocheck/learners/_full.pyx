@@ -15,6 +15,8 @@ last iterate) and ``total`` (the sum of the iterates entering the average) in pl
 0, or the step t >= 1 at which the iterate became non-finite (the caller raises; the arrays are
 then meaningless). The caller guarantees 0 <= rows[t] < len(X) = len(Y).
 """
+import numpy as np
+
 from libc.math cimport exp, isfinite, sqrt
 
 
@@ -53,47 +55,83 @@ def online_lasso(const double[:, ::1] X, const double[::1] Y, const Py_ssize_t[:
                  double eta, double B, double[::1] log_p, double[::1] log_m, double[::1] w,
                  double[::1] total):
     """EG± in the log domain (Kivinen and Warmuth 1997; HK12 Alg. 2 with the exact gradient):
-    w = B(z⁺ − z⁻)/(Σz⁺ + Σz⁻) with z± = exp(log± − top), top the largest log weight;
-    total += w; g = (⟨x, w⟩ − y)x; log⁺ −= ηg, log⁻ += ηg. After the loop ``w`` is the last
-    iterate w_{m+1} (as the reference's ``w_``)."""
+    w = B(z⁺ − z⁻)/(Σz⁺ + Σz⁻) with z± = exp(log± − ref); total += w; g = (⟨x, w⟩ − y)x;
+    log⁺ −= ηg, log⁻ += ηg. After the loop ``w`` is the last iterate w_{m+1} (the reference's
+    ``w_``).
+
+    The reference shifts the logs by their current maximum at every step and so takes 2d
+    exponentials per step; w does not depend on the shift, so here z± are kept for a shift
+    ``ref`` that changes only when some log weight exceeds it by 64 or the largest falls 64
+    below it (then every z is recomputed), and a step recomputes the z of the coordinates with
+    x_i ≠ 0 only (g_i = 0 leaves the others' log weights unchanged): 2·nnz(x) exponentials per
+    step. The z stay in [e⁻⁶⁴, e⁶⁴·e^(one step)] relative to the largest, so Σz neither
+    overflows nor loses the largest terms; the values agree with the reference's to rounding."""
     cdef Py_ssize_t m = rows.shape[0], d = X.shape[1], t, i, r, failed = 0
     cdef const double* x
-    cdef double top, Z, p, c, ep, em
+    cdef double ref, hi, Z, p, c, g, wi
+    cdef double[::1] zp = np.empty(d)
+    cdef double[::1] zm = np.empty(d)
     with nogil:
+        ref = _rebase(log_p, log_m, zp, zm)
+        hi = ref
         for t in range(m + 1):
-            top = log_p[0] if log_p[0] > log_m[0] else log_m[0]
-            for i in range(d):
-                if log_p[i] > top:
-                    top = log_p[i]
-                if log_m[i] > top:
-                    top = log_m[i]
             Z = 0.0
             for i in range(d):
-                ep = exp(log_p[i] - top)
-                em = exp(log_m[i] - top)
-                w[i] = ep - em
-                Z += ep + em
+                Z += zp[i] + zm[i]
+            if Z < 1.6e-28:                        # the largest z fell below e^-64: rebase
+                ref = _rebase(log_p, log_m, zp, zm)
+                hi = ref
+                Z = 0.0
+                for i in range(d):
+                    Z += zp[i] + zm[i]
             c = B / Z
-            for i in range(d):
-                w[i] = w[i] * c
-            if not isfinite(c) or not isfinite(top):
+            if not isfinite(c) or not isfinite(Z) or not isfinite(ref):
                 failed = t + 1
                 break
             if t == m:
+                for i in range(d):
+                    w[i] = (zp[i] - zm[i]) * c
                 break
             r = rows[t]
             x = &X[r, 0]
             p = 0.0
             for i in range(d):
-                total[i] += w[i]
-                p += x[i] * w[i]
+                wi = (zp[i] - zm[i]) * c
+                total[i] += wi
+                p += x[i] * wi
             p = p - Y[r]
             for i in range(d):
                 if x[i] != 0.0:                    # g_i = 0 leaves both log weights as they are
-                    c = eta * (p * x[i])
-                    log_p[i] = log_p[i] - c
-                    log_m[i] = log_m[i] + c
+                    g = eta * (p * x[i])
+                    log_p[i] = log_p[i] - g
+                    log_m[i] = log_m[i] + g
+                    zp[i] = exp(log_p[i] - ref)
+                    zm[i] = exp(log_m[i] - ref)
+                    if log_p[i] > hi:
+                        hi = log_p[i]
+                    if log_m[i] > hi:
+                        hi = log_m[i]
+            if hi - ref > 64.0 or not isfinite(hi):
+                ref = _rebase(log_p, log_m, zp, zm)
+                hi = ref
     return failed
+
+
+cdef double _rebase(double[::1] log_p, double[::1] log_m, double[::1] zp,
+                    double[::1] zm) noexcept nogil:
+    """Shift ``ref`` to the largest log weight and recompute every z± = exp(log± − ref);
+    returns ref (NaN propagates: the caller stops)."""
+    cdef Py_ssize_t i, d = log_p.shape[0]
+    cdef double ref = log_p[0] if log_p[0] > log_m[0] else log_m[0]
+    for i in range(d):
+        if log_p[i] > ref:
+            ref = log_p[i]
+        if log_m[i] > ref:
+            ref = log_m[i]
+    for i in range(d):
+        zp[i] = exp(log_p[i] - ref)
+        zm[i] = exp(log_m[i] - ref)
+    return ref
 
 
 def ada_online_ridge(const double[:, ::1] X, const double[::1] Y, const Py_ssize_t[::1] rows,
