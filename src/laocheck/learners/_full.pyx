@@ -20,6 +20,17 @@ import numpy as np
 from libc.math cimport exp, isfinite, sqrt
 
 
+cdef inline double _average_and_predict(const double* x, const double* w, double* total,
+                                        Py_ssize_t d) noexcept nogil:
+    """total += w (w_t enters the average); returns ⟨x, w⟩."""
+    cdef Py_ssize_t i
+    cdef double p = 0.0
+    for i in range(d):
+        total[i] += w[i]
+        p += x[i] * w[i]
+    return p
+
+
 def online_ridge(const double[:, ::1] X, const double[::1] Y, const Py_ssize_t[::1] rows,
                  double eta, double B, double[::1] w, double[::1] total):
     """Projected OGD (HK12 Alg. 1 with the exact gradient): total += w; v = w − η(⟨x, w⟩ − y)x;
@@ -31,10 +42,7 @@ def online_ridge(const double[:, ::1] X, const double[::1] Y, const Py_ssize_t[:
         for t in range(m):
             r = rows[t]
             x = &X[r, 0]
-            p = 0.0
-            for i in range(d):
-                total[i] += w[i]
-                p += x[i] * w[i]
+            p = _average_and_predict(x, &w[0], &total[0], d)
             p = eta * (p - Y[r])
             nrm = 0.0
             for i in range(d):
@@ -145,10 +153,7 @@ def ada_online_ridge(const double[:, ::1] X, const double[::1] Y, const Py_ssize
         for t in range(m):
             r = rows[t]
             x = &X[r, 0]
-            p = 0.0
-            for i in range(d):
-                total[i] += w[i]
-                p += x[i] * w[i]
+            p = _average_and_predict(x, &w[0], &total[0], d)
             p = p - Y[r]
             nrm = 0.0
             for i in range(d):
