@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from laocheck.exceptions import InvalidParameterError
-from laocheck.learners import AdaOnlineRidge, OnlineLasso, OnlineRidge
+from laocheck.learners import AdaOnlineRidge, OnlineLasso, OnlineRidge, full_information
 
 ATOL = 1e-9
 MODELS = [OnlineRidge, OnlineLasso, AdaOnlineRidge]
@@ -113,3 +113,27 @@ def test_the_kernels_read_any_layout():
         base = Model().fit(X, y).coef_
         for Xv, yv in ((F, y), (wide[:, ::2], y), (ro, y), (X, np.repeat(y, 2)[::2])):
             np.testing.assert_array_equal(Model().fit(Xv, yv).coef_, base)
+
+
+@settings(max_examples=400, deadline=None)
+@given(d=st.integers(1, 60), exponent=st.integers(-100, 100), seed=st.integers(0, 2**32 - 1),
+       zeros=st.booleans(), ties=st.booleans(), radius=st.floats(0.01, 1.2))
+def test_l1_projection_in_c_matches_numpy(d, exponent, seed, zeros, ties, radius):
+    """``_full.project_l1`` (the solvers' projection) against the NumPy form of the same
+    algorithm: equal to rounding (sequential against pairwise sums: a few ulps of B), inside
+    the ball, and v itself when v is inside."""
+    rng = np.random.default_rng(seed)
+    scale = 10.0 ** exponent
+    v = rng.normal(size=d)
+    if zeros:
+        v[rng.random(d) < 0.5] = 0.0
+    if ties:
+        v = np.round(4 * v)
+    v = v * scale
+    B = max(float(np.abs(v).sum()) * radius, 1e-300)
+    a = full_information._project_l1(v, B)
+    b = full_information._project_l1_reference(v, B)
+    np.testing.assert_allclose(a, b, rtol=0, atol=16 * np.finfo(float).eps * B)
+    assert np.abs(a).sum() <= B * (1 + 1e-15)
+    if np.abs(v).sum() <= B:
+        np.testing.assert_array_equal(a, v)

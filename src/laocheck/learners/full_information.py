@@ -50,7 +50,14 @@ def project_l1_ball(v, B):
 
 
 def _project_l1(v, B):
-    """``project_l1_ball`` without the validation (v finite float64, B a positive normal)."""
+    """``project_l1_ball`` without the validation (v finite float64, B a positive normal): the
+    C loop ``_full.project_l1`` (the algorithm of ``_project_l1_reference``, which it matches
+    to rounding); the solvers project at every iteration."""
+    return _full.project_l1(np.ascontiguousarray(v, dtype=np.float64), float(B))
+
+
+def _project_l1_reference(v, B):
+    """The NumPy form of ``_project_l1`` (tests compare the two)."""
     a = np.abs(v)
     with np.errstate(over="ignore"):       # the sum may round to inf: then it is > B anyway
         inside = a.sum() <= B
