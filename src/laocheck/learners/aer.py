@@ -8,15 +8,17 @@ draws i, so a step never touches a row). Baseline accumulates its d × d estimat
 example and solves once at the end.
 """
 
+import math
+
 import numpy as np
 
 from .. import bounds
-from .._validation import check_int, check_positive
+from .._validation import check_int, check_positive, check_real
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
 from ._base import BudgetedLearner, check_k
-from .full_information import project_l1_ball
+from .full_information import _project_l1, project_l1_ball
 
 __all__ = ["AER", "Baseline", "aer_lambda"]
 
@@ -303,6 +305,8 @@ def minimise_quadratic_l1(A, b, c, B, *, max_iter=10_000, tol=1e-10):
     """
     A = np.asarray(A, dtype=float)
     b = np.asarray(b, dtype=float)
+    B = check_real("B", B, low=np.finfo(np.float64).tiny,
+                   rule="a positive normal double (the L1 ball's radius)")
     d = b.size
     L = max(2.0 * np.linalg.norm(A, 2), 1e-300)
 
@@ -320,7 +324,12 @@ def minimise_quadratic_l1(A, b, c, B, *, max_iter=10_000, tol=1e-10):
     best = None
     for w in (np.zeros(d), start_vertex):
         for it in range(1, max_iter + 1):
-            w_next = project_l1_ball(w - (2 * A @ w + b) / L, B)
+            v = w - (2 * A @ w + b) / L
+            if not math.isfinite(v.sum()):                # checked here, then projected in C
+                raise InvalidParameterError(
+                    f"the projected gradient on wᵀAw + wᵀb over the L1 ball of radius B={B!r} "
+                    f"overflowed (‖A‖₂ {L / 2!r}, max|b| {float(np.abs(b).max())!r}); rescale.")
+            w_next = _project_l1(v, B)
             if np.linalg.norm(w_next - w) <= tol * max(1.0, B):
                 w = w_next
                 break

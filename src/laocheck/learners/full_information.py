@@ -16,6 +16,7 @@ problems (``Ridge``, ``Lasso``) and not the norm-*constrained* ones the papers c
   Fig. 1), stopped by a duality-gap certificate (Frank-Wolfe gap, Jaggi 2013).
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -369,7 +370,7 @@ class OfflineLasso(_FullInformation):
         gap = np.inf
         for it in range(1, max_iter + 1):
             v = z - (Hz - b) / L                  # z lies within 3B of 0, H and b are finite
-            if not np.all(np.isfinite(v)):
+            if not math.isfinite(v.sum()):        # an inf or NaN entry (or a sum near overflow)
                 raise InvalidParameterError(
                     f"`X`, `y` and `B`={B!r} made OfflineLasso's gradient step overflow "
                     f"(largest eigenvalue of XᵀX/m {top!r}, max|Xᵀy/m| "
