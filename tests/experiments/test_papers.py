@@ -231,6 +231,7 @@ def test_fits_on_row_numbers_equal_fits_on_the_rows(build, B, scale):
     test = np.setdiff1d(np.arange(n), rows)
     np.testing.assert_allclose(fitted.predict(test.reshape(-1, 1)), X[test] @ fitted.coef_)
     assert clone(tuned).data is data                     # clones share the rows, no copy
+    assert X.flags.writeable and not data.X.flags.writeable   # a read-only view of X
 
 
 def test_row_numbers_are_validated():

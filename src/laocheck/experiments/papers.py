@@ -26,10 +26,10 @@ its rows from the run's one validated copy (``_Rows``): the attribute-efficient 
 a sequential attribute oracle (only the k + 1 attributes a step chooses; bit-identical to ``fit``
 on the rows), the offline solvers from the fold's XᵀX/m and its eigendecomposition, formed once
 per fold (``fit_moments``), the online full-information learners' C loops on the fold's rows in
-place, and the step multiplier from ``theory_step`` without a second fit.
-One run of KS15 Sec. 5.1's AERR at ``--budget full`` (10 folds, 40 configurations) took 22.7
-CPU s by fitting copied arrays, 7.2 this way. On KS15 Sec. 5.1's synthetic data the test error is the exact risk of the
-distribution (no test sample). Test errors are relative to the zero predictor's (KS15 Sec. 5;
+place, and the step multiplier from ``theory_step`` without a second fit (one cross-validated
+run of KS15 Sec. 5.1's AERR at ``--budget full``, 10 folds × 40 configurations: 22.7 CPU s by
+fitting copied arrays, 7.2 this way). On KS15 Sec. 5.1's synthetic data the test error is the
+exact risk of the distribution (no test sample). Test errors are relative to the zero predictor's (KS15 Sec. 5;
 for ±1 labels the zero predictor's squared error is 1, so this is CB11's and HK12's squared
 error up to the test sample's mean of y², exactly 1).
 
@@ -323,6 +323,7 @@ class _Rows:
                                         f"n >= 1; got {X.shape} and {y.shape}.")
         if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
             raise InvalidParameterError("the training part has non-finite entries.")
+        X, y = X.view(), y.view()              # read-only views: the caller's flags unchanged
         X.setflags(write=False)
         y.setflags(write=False)
         self.X, self.y = X, y
