@@ -133,3 +133,23 @@ def test_validation():
     est = AERR(k=2, random_state=0)
     est.fit_oracle(dist.oracle(0), 50)
     assert est.n_steps_ == 50
+
+
+def test_empirical_oracle_on_a_subset_of_rows():
+    """``index``: the examples are X[index] in order (sequential) — what fit(X[index]) reads,
+    without the copy; x_max and y_max default to the subset's; bad indices are refused."""
+    X, y = _data()
+    rows = np.array([5, 0, 17, 17, 3])
+    oracle = EmpiricalOracle(X, y, np.random.default_rng(0), None, sequential=True, index=rows)
+    values, labels = oracle.reveal(np.tile(np.arange(X.shape[1]), (7, 1)))
+    np.testing.assert_array_equal(values, X[np.resize(rows, 7)])
+    np.testing.assert_array_equal(labels, y[np.resize(rows, 7)])
+    assert oracle.x_max == np.abs(X[rows]).max() and oracle.y_max == np.abs(y[rows]).max()
+    fitted = AERR(k=2, random_state=1).fit_oracle(
+        EmpiricalOracle(X, y, np.random.default_rng(0), None, sequential=True, index=rows), 5)
+    plain = AERR(k=2, random_state=1).fit(X[rows], y[rows])
+    np.testing.assert_array_equal(fitted.coef_, plain.coef_)
+    for bad, match in ((np.array([0, len(X)]), "lie in"), (np.array([], dtype=int), "1 to"),
+                       (np.array([0.0, 1.0]), "integer"), (np.array([[0]]), "1-d")):
+        with pytest.raises(ValueError, match=match):
+            EmpiricalOracle(X, y, np.random.default_rng(0), None, sequential=True, index=bad)
