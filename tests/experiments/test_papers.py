@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, RegressorMixin, clone
+from sklearn.model_selection import GridSearchCV, KFold
 
 from laocheck.data import LabelledData, PowerLawBernoulli, load_sklearn_digits
 from laocheck.experiments.papers import (DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Algorithm, Curve,
@@ -246,3 +247,76 @@ def test_row_numbers_are_validated():
         est.fit(np.array([[0], [1]]), np.array([1.0, 2.0]))
     with pytest.raises(InvalidParameterError, match="non-finite"):
         papers._Rows(np.array([[np.nan]]), np.ones(1))
+
+
+class TwoValues(RegressorMixin, BaseEstimator):
+    """Predicts B on rows of the first kind (x₀ = 1) and step_scale on the others: the
+    cross-validated squared error is smallest at B = mean label of the first kind and
+    step_scale = that of the second, independently. Counts its fits."""
+
+    fits = 0
+
+    def __init__(self, B=1.0, step_scale=1.0):
+        self.B = B
+        self.step_scale = step_scale
+
+    def fit(self, X, y):
+        TwoValues.fits += 1
+        return self
+
+    def predict(self, X):
+        return np.where(X[:, 0] == 1, self.B, self.step_scale)
+
+
+def _two_kinds(first, second, n=40):
+    X = np.zeros((n, 1))
+    X[::2, 0] = 1.0
+    return X, np.where(X[:, 0] == 1, first, second)
+
+
+@pytest.mark.parametrize("first, second", [(5.0, 0.1), (1.2, 3.0), (0.01, 900.0)])
+def test_search_without_extension_is_grid_search(first, second):
+    """With no extension the choice is GridSearchCV's on the same grid and folds."""
+    X, y = _two_kinds(first, second)
+    folds = list(KFold(4, shuffle=True, random_state=0).split(X))
+    grid = {"B": [0.5, 1.0, 2.0], "step_scale": [1.0, 4.0, 16.0]}
+    best, extended = papers._search(TwoValues(), grid, folds, X, y, 0)
+    ref = GridSearchCV(TwoValues(), grid, cv=folds, scoring="neg_mean_squared_error",
+                       refit=False).fit(X, y)
+    assert best == ref.best_params_
+    assert extended == {"B": (0, 0), "step_scale": (0, 0)}
+
+
+@pytest.mark.parametrize("extensions", [0, 1, 2, 5])
+def test_search_extends_the_grid_where_the_choice_sits_at_an_end(extensions):
+    """Labels 5 (first kind) and 0.1 (second): B's best grid value is above the grid
+    (0.5, 1, 2; ratio 2: 4, then 8, where 8 is worse than 4), the step multiplier's below it
+    (1, 4; ratio 4: 0.25, 0.0625, 0.015625: 0.0625 is the closest to 0.1). Each extension
+    adds one value at the end the choice sits at, scores only the new configurations, and
+    stops at ``extensions``."""
+    X, y = _two_kinds(5.0, 0.1)
+    folds = list(KFold(4, shuffle=True, random_state=0).split(X))
+    TwoValues.fits = 0
+    best, extended = papers._search(TwoValues(), {"B": [0.5, 1.0, 2.0], "step_scale": [1.0, 4.0]},
+                                    folds, X, y, extensions)
+    b_added = min(extensions, 2)                 # 4 is chosen, then 8 is tried and loses
+    s_added = min(extensions, 3)                 # 0.0625 is chosen, then 0.015625 loses
+    assert extended == {"B": (0, b_added), "step_scale": (s_added, 0)}
+    assert best == {"B": [2.0, 4.0, 4.0][b_added], "step_scale": [1.0, 0.25, 0.0625,
+                                                                   0.0625][s_added]}
+    n_configs = (3 + b_added) * (2 + s_added)    # the final grid, each scored once per fold
+    assert TwoValues.fits == n_configs * len(folds)
+    lo, hi = papers.grid_limits([1.0, 4.0], extensions)
+    assert lo == 4.0 ** -extensions and hi == 4.0 ** (1 + extensions)
+
+
+def test_learning_curves_refuses_bad_grids():
+    data = LabelledData(X=np.eye(12, 3), y=np.ones(12), source="test", kind="digits",
+                        is_mnist=False, preprocessing="none")
+    algs = (Algorithm("Zero", lambda c: Zero(), "none"),)
+    for kw, msg in (({"grid": (1.0, -2.0)}, "`grid`"), ({"grid": ()}, "`grid`"),
+                    ({"grid": (1.0, 1.0)}, "`grid`"), ({"step_scales": (np.nan,)}, "`step_scales`"),
+                    ({"grid_extensions": -1}, "grid_extensions")):
+        args = dict(data=data, k=1, runs=1, prefixes=(1.0,), folds=2, grid=(1.0,)) | kw
+        with pytest.raises(InvalidParameterError, match=msg):
+            learning_curves(algs, **args)

@@ -243,3 +243,23 @@ def test_grid_edges_count_the_runs_tuned_at_an_end_of_the_grid():
     assert "Inside" not in caption
     one_value = {**result, "grid": [1.0], "step_scales": [1.0]}
     assert grid_edges(panel, one_value) == {} and not grid_edges_table(one_value).rows
+
+
+def test_grid_edges_are_the_ends_the_extended_grid_could_reach():
+    """With ``grid_extensions`` = 1 the ends are one grid ratio beyond the grid (B: 0.25 and
+    4; step multiplier 0.25 and 64): a run tuned at the grid's own end (B = 2) is inside what
+    the search could reach and is not counted; runs at the extended ends are."""
+    curve = {"algorithm": "A", "delta": 1e-6, "tuned": [{"B": 2.0, "step_scale": 64.0},
+                                                         {"B": 4.0, "step_scale": 16.0},
+                                                         {"B": 0.25, "step_scale": 0.25}]}
+    panel = {"figure": "Fig. X", "curves": [curve], "source": "s", "stand_in": False,
+             "preprocessing": "p", "d": 3, "n_train": 10, "n_test": 2,
+             "attributes_per_example": "k + 1 = 2", "rho_ridge": 0.5, "rho_lasso": 0.5}
+    result = {"grid": [0.5, 1.0, 2.0], "step_scales": [1.0, 4.0, 16.0], "runs": 3,
+              "panels": [panel], "grid_extensions": 1}
+    assert grid_edges(panel, result) == {"A": {"B": (1, 1), "step_scale": (1, 1)}}
+    caption = _caption(panel, result)
+    assert "the largest B (4) in 1" in caption and "the smallest (0.25) in 1" in caption
+    # without extensions the grid's own ends are the limits (values beyond count as there)
+    assert grid_edges(panel, {**result, "grid_extensions": 0}) == {
+        "A": {"B": (1, 2), "step_scale": (1, 2)}}

@@ -60,6 +60,7 @@ the last prefix) > 1/2, with the same interval at level δ.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import time
 from dataclasses import asdict, dataclass
@@ -85,7 +86,7 @@ from ..stats import DEFAULT_DELTA, clopper_pearson, mean_interval
 from ._runs import child_seeds
 
 __all__ = ["Algorithm", "Curve", "ClaimCheck", "PrintedNumber", "Panel", "PaperExperiment",
-           "BUDGETS", "StepScaled", "learning_curves", "claim_better", "claim_converges",
+           "BUDGETS", "StepScaled", "learning_curves", "grid_limits", "claim_better", "claim_converges",
            "ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive", "EXPERIMENTS"]
 
 HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
@@ -100,12 +101,13 @@ HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
 #: (ridge) against 0.48 and 0.63 with the top at 2 (the reports list the runs tuned at an end).
 BUDGETS = {
     "tiny": dict(runs=2, prefixes=(0.5, 1.0), folds=2, grid=(1.0,), step_scales=(1.0,),
-                 synthetic_m=200, pair_runs=2, pair_folds=2),
+                 grid_extensions=0, synthetic_m=200, pair_runs=2, pair_folds=2),
     "fast": dict(runs=24, prefixes=(0.1, 0.3, 1.0), folds=3, grid=(0.5, 2.0, 8.0),
-                 step_scales=(1.0, 8.0), synthetic_m=1000, pair_runs=2, pair_folds=2),
+                 step_scales=(1.0, 8.0), grid_extensions=1, synthetic_m=1000, pair_runs=2,
+                 pair_folds=2),
     "full": dict(runs=30, prefixes=(0.05, 0.1, 0.2, 0.4, 0.7, 1.0), folds=10,
                  grid=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0),
-                 step_scales=(0.25, 1.0, 4.0, 16.0, 64.0),
+                 step_scales=(0.25, 1.0, 4.0, 16.0, 64.0), grid_extensions=3,
                  synthetic_m=20000, pair_runs=10, pair_folds=10),
 }
 
@@ -251,6 +253,7 @@ class PaperExperiment(_Dict):
     folds: int
     grid: tuple
     step_scales: tuple
+    grid_extensions: int
     panels: tuple
     numbers: tuple
     claims: tuple
@@ -463,6 +466,7 @@ class _Task:
     k: int
     algorithms: tuple
     keep_indices: bool
+    grid_extensions: int = 0
 
 
 def _prefix_sizes(n_train, prefixes, minimum=10):
@@ -482,6 +486,64 @@ def _tunable(est, data, grid, step_scales):
     if alg_has_step(est.get_params()) and len(step_scales) > 1:
         return _OnRows(est, data), {"B": list(grid), "step_scale": list(step_scales)}
     return _OnRows(est, data), {"B": list(grid)}
+
+
+def grid_limits(values, extensions):
+    """The smallest and largest value cross-validation may choose from the geometric grid
+    ``values`` (> 0) extended by up to ``extensions`` values at each end (``_search``)."""
+    values = sorted(values)
+    if len(values) < 2:
+        return values[0], values[0]
+    low_ratio, high_ratio = values[1] / values[0], values[-1] / values[-2]
+    return values[0] / low_ratio ** extensions, values[-1] * high_ratio ** extensions
+
+
+def _search(est, grid, folds, rows, y, extensions):
+    """Cross-validated choice of ``est``'s parameters on the grid ``grid`` ({name: values}),
+    extended where the choice sits at an end.
+
+    One :class:`~sklearn.model_selection.GridSearchCV` (the same folds, scoring by mean squared
+    error) scores the grid; while the best configuration sits at an end of a parameter's values
+    (a geometric grid), that parameter gets one more value beyond the end (the grid's ratio
+    there), up to ``extensions`` values at each end, and only the new configurations are scored.
+    A fixed grid caps a curve when the data want a larger step or a smaller radius than it
+    holds (measured on KS15 Sec. 5.1 at ``--budget full``, α = −1: every online learner chose
+    the smallest B and the largest step multiplier in all 30 runs); the extension lets the data
+    choose, and what is still at an end after ``extensions`` is reported (``grid_edges`` of the
+    paper reports, at :func:`grid_limits`). Ties go to the first configuration in the grid's order (GridSearchCV's
+    rule), so with no extension this is GridSearchCV's choice on ``grid``.
+
+    Returns ``(best, extended)``: the chosen parameters, and how many values each parameter
+    gained at its (lower, upper) end."""
+    names = sorted(grid)                                # ParameterGrid's order of the keys
+    axes = {n: sorted(float(v) for v in grid[n]) for n in names}
+    added = {n: [0, 0] for n in names}
+    scores = {}
+    while True:
+        combos = list(itertools.product(*(axes[n] for n in names)))
+        todo = [c for c in combos if c not in scores]
+        if todo:
+            search = GridSearchCV(est, [{n: [v] for n, v in zip(names, c)} for c in todo],
+                                  cv=folds, scoring="neg_mean_squared_error", refit=False,
+                                  n_jobs=1, error_score="raise")
+            search.fit(rows, y)
+            scores.update(zip(todo, search.cv_results_["mean_test_score"]))
+        best = combos[max(range(len(combos)), key=lambda i: (scores[combos[i]], -i))]
+        grew = False
+        for n, v in zip(names, best):
+            vals, ends = axes[n], added[n]
+            if len(vals) < 2:
+                continue
+            if v == vals[0] and ends[0] < extensions:
+                vals.insert(0, vals[0] * vals[0] / vals[1])
+                ends[0] += 1
+                grew = True
+            elif v == vals[-1] and ends[1] < extensions:
+                vals.append(vals[-1] * vals[-1] / vals[-2])
+                ends[1] += 1
+                grew = True
+        if not grew:
+            return dict(zip(names, best)), {n: tuple(e) for n, e in added.items()}
 
 
 def alg_has_step(params):
@@ -537,10 +599,7 @@ def _one_run_body(task, child):
         ctx = {"k": task.k, "second_moments": moments}
         est, grid = _tunable(_with_seed(alg.build(ctx), cv_s), data, task.grid,
                              task.step_scales)
-        search = GridSearchCV(est, grid, cv=folds, scoring="neg_mean_squared_error",
-                              refit=False, n_jobs=1, error_score="raise")
-        search.fit(row_numbers, data.y)
-        best = {k: float(v) for k, v in search.best_params_.items()}
+        best, _ = _search(est, grid, folds, row_numbers, data.y, task.grid_extensions)
         errs, cls, attrs = [], [], []
         for m, ps in zip(sizes, prefix_s):
             model = _OnRows(_with_seed(alg.build(ctx), ps), data, **best)
@@ -561,17 +620,27 @@ def _one_run_body(task, child):
 
 
 def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs, prefixes,
-                    folds, grid, step_scales=(1.0,), seed=0, delta=DEFAULT_DELTA,
-                    test_fraction=0.1, n_jobs=1, keep_indices=False, scheduler=None):
+                    folds, grid, step_scales=(1.0,), grid_extensions=0, seed=0,
+                    delta=DEFAULT_DELTA, test_fraction=0.1, n_jobs=1, keep_indices=False,
+                    scheduler=None):
     """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol, module
     docstring) on ``data`` (a :class:`laocheck.data.LabelledData`: random splits) or on
-    ``distribution`` (``m`` training examples drawn per run, exact test risk).
+    ``distribution`` (``m`` training examples drawn per run, exact test risk). ``grid`` (B)
+    and ``step_scales`` are geometric grids that cross-validation extends by up to
+    ``grid_extensions`` values at an end its choice sits at (``_search``).
 
     Returns ``(curves, runs_raw)``: a tuple of :class:`Curve` and the raw per-run records (with
     ``train_index``, ``test_index``, ``cv_folds`` in data-set indices when ``keep_indices``).
     """
     runs = check_int("runs", runs, low=1)
     folds = check_int("folds", folds, low=2)
+    grid_extensions = check_int("grid_extensions", grid_extensions, low=0)
+    for name, values in (("grid", grid), ("step_scales", step_scales)):
+        if (len(values) == 0 or not all(np.isfinite(v) and v > 0 for v in values)
+                or len(set(values)) != len(values)):
+            raise InvalidParameterError(
+                f"`{name}` must be a non-empty grid of distinct finite values > 0; "
+                f"got {tuple(values)!r}.")
     if (data is None) == (distribution is None):
         raise InvalidParameterError("exactly one of `data` and `distribution` must be given.")
     if distribution is not None:
@@ -584,13 +653,14 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         xmax = {"l2": distribution.x_l2, "l1": distribution.x_linf}
         ymax = distribution.y_sup
         task = _Task(None, None, distribution, m, test_fraction, tuple(prefixes), folds,
-                     tuple(grid), tuple(step_scales), k, tuple(algorithms), keep_indices)
+                     tuple(grid), tuple(step_scales), k, tuple(algorithms), keep_indices,
+                     grid_extensions)
     else:
         xmax = {"l2": float(np.linalg.norm(data.X, axis=1).max()),
                 "l1": float(np.abs(data.X).max())}
         ymax = float(np.abs(data.y).max())
         task = _Task(data.X, data.y, None, 0, test_fraction, tuple(prefixes), folds, tuple(grid),
-                     tuple(step_scales), k, tuple(algorithms), keep_indices)
+                     tuple(step_scales), k, tuple(algorithms), keep_indices, grid_extensions)
     children = child_seeds(seed, runs)
     with executor(n_jobs, scheduler) as ex:            # one task per run, results in run order
         raw = ex.map(_one_run, [(ch,) for ch in children], shared=(task,))
@@ -738,7 +808,7 @@ def _finish(name, citation, budget, seed, cfg, panels, numbers, claims, unavaila
     return PaperExperiment(
         experiment=name, citation=citation, budget=budget, seed=int(seed), runs=cfg["runs"],
         folds=cfg["folds"], grid=tuple(cfg["grid"]), step_scales=tuple(cfg["step_scales"]),
-        panels=tuple(panels),
+        grid_extensions=cfg["grid_extensions"], panels=tuple(panels),
         numbers=tuple(numbers), claims=tuple(claims), unavailable=tuple(unavailable),
         notes=notes, seconds=time.perf_counter() - t0)
 
@@ -782,8 +852,8 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
             curves, raw = learning_curves(
                 exact, distribution=dist, m=cfg["synthetic_m"], k=4, runs=cfg["runs"],
                 prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
-                step_scales=cfg["step_scales"], seed=children[i], delta=delta, n_jobs=n_jobs,
-                scheduler=scheduler)
+                step_scales=cfg["step_scales"], grid_extensions=cfg["grid_extensions"],
+                seed=children[i], delta=delta, n_jobs=n_jobs, scheduler=scheduler)
             i += 1
             mom = dist.second_moments
             rr, rl = float(rho_ridge(mom)), float(rho_lasso(mom))
@@ -855,7 +925,8 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
                   geometry="l1"),
         Algorithm("Offline ridge", lambda c: OfflineRidge(), "full information"))
     common = dict(runs=cfg["runs"], prefixes=cfg["prefixes"], folds=cfg["folds"],
-                  grid=cfg["grid"], step_scales=cfg["step_scales"], delta=delta, n_jobs=n_jobs,
+                  grid=cfg["grid"], step_scales=cfg["step_scales"],
+                  grid_extensions=cfg["grid_extensions"], delta=delta, n_jobs=n_jobs,
                   scheduler=scheduler)
     lc, lraw = learning_curves(lasso_algs, data=pair, k=4, seed=s1, **common)
     rc, rraw = learning_curves(ridge_algs, data=ridge_pair, k=k_ridge, seed=s2, **common)
@@ -922,7 +993,8 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     algs = _cb11_algorithms()
     curves, raw = learning_curves(algs, data=pair, k=4, runs=cfg["runs"],
                                   prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
-                                  step_scales=cfg["step_scales"], seed=s_fig, delta=delta,
+                                  step_scales=cfg["step_scales"],
+                                  grid_extensions=cfg["grid_extensions"], seed=s_fig, delta=delta,
                                   n_jobs=n_jobs, scheduler=scheduler)
     panels = [_panel("CB11 Fig. 4", "Ridge, Lasso, AER, Baseline on 3 vs 5", pair.source, stand,
                      pair.preprocessing, pair.d, raw, "AER, Baseline k = 4; Ridge, Lasso all",
@@ -941,7 +1013,8 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
         data = digits.pair(a, b)
         cs, _ = learning_curves(algs, data=data, k=4, runs=cfg["pair_runs"], prefixes=(1.0,),
                                 folds=cfg["pair_folds"], grid=cfg["grid"],
-                                step_scales=cfg["step_scales"], seed=ps, delta=delta_pair,
+                                step_scales=cfg["step_scales"],
+                                grid_extensions=cfg["grid_extensions"], seed=ps, delta=delta_pair,
                                 n_jobs=n_jobs, scheduler=scheduler)
         for c in cs:
             per_pair[c.algorithm].append(c.mean[-1])
@@ -1016,6 +1089,7 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
             curves, raw = learning_curves(
                 algs, data=dat, k=tot - 1, runs=cfg["runs"], prefixes=cfg["prefixes"],
                 folds=cfg["folds"], grid=cfg["grid"], step_scales=cfg["step_scales"],
+                grid_extensions=cfg["grid_extensions"],
                 seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs, scheduler=scheduler)
             panels.append(_panel(fig, f"{scen}, k + 1 = {tot}, {label}", dat.source, st,
                                  dat.preprocessing, dat.d, raw, f"k + 1 = {tot}", dat.X, curves))
@@ -1126,7 +1200,8 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
                                       | set(_ADAPTIVE_EXTRA_SCALES[budget])))
     s7, s8 = child_seeds(seed, 2)
     common = dict(runs=cfg["runs"], prefixes=cfg["prefixes"], folds=cfg["folds"],
-                  grid=cfg["grid"], step_scales=cfg["step_scales"], delta=delta, n_jobs=n_jobs,
+                  grid=cfg["grid"], step_scales=cfg["step_scales"],
+                  grid_extensions=cfg["grid_extensions"], delta=delta, n_jobs=n_jobs,
                   scheduler=scheduler)
     panels, numbers, claims = [], [], []
 

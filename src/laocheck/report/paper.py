@@ -30,7 +30,7 @@ import math
 import textwrap
 
 from ..exceptions import InvalidParameterError
-from ..experiments.papers import BUDGETS, EXPERIMENTS
+from ..experiments.papers import BUDGETS, EXPERIMENTS, grid_limits
 from ._document import FigureRef, Paragraph, Section, Table, fmt
 from ._style import COLORS, MARKERS, new_figure, styled
 
@@ -169,22 +169,32 @@ def panel_figure(panel, axes=("attributes",), runs=None):
     return fig, out
 
 
+def _limits(result):
+    """{parameter: (smallest, largest) value cross-validation could choose} for every
+    parameter with more than one grid value (the grid extended by ``grid_extensions``)."""
+    ext = int(result.get("grid_extensions") or 0)
+    out = {}
+    for name, key in (("B", "grid"), ("step_scale", "step_scales")):
+        grid = list(result.get(key) or ())
+        if len(grid) >= 2:
+            out[name] = grid_limits(grid, ext)
+    return out
+
+
 def grid_edges(panel, result):
-    """How often cross-validation chose a value at an end of its grid, per algorithm of
-    ``panel``: {algorithm: {"B": (runs at the smallest, runs at the largest), "step_scale":
+    """How often cross-validation chose a value at an end of what it could reach, per algorithm
+    of ``panel``: {algorithm: {"B": (runs at the smallest, runs at the largest), "step_scale":
     ...}} for every parameter with more than one grid value and at least one run at an end.
-    A curve whose runs mostly sit at an end was tuned on a grid that may be too narrow for the
-    data: the curve is capped by the grid, not by the algorithm."""
-    grids = {"B": list(result.get("grid") or ()),
-             "step_scale": list(result.get("step_scales") or ())}
+    The ends are the grid's extended by ``grid_extensions`` values (the search extends the grid
+    while its choice sits at an end). A curve whose runs mostly sit at an end was tuned on a
+    grid that may be too narrow for the data: the curve is capped by the grid, not by the
+    algorithm."""
     out = {}
     for curve in panel["curves"]:
-        for name, grid in grids.items():
-            if len(grid) < 2:
-                continue
+        for name, (lo, hi) in _limits(result).items():
             chosen = [t[name] for t in curve.get("tuned") or () if name in t]
-            low = sum(v == min(grid) for v in chosen)
-            high = sum(v == max(grid) for v in chosen)
+            low = sum(v <= lo or math.isclose(v, lo, rel_tol=1e-9) for v in chosen)
+            high = sum(v >= hi or math.isclose(v, hi, rel_tol=1e-9) for v in chosen)
             if low or high:
                 out.setdefault(curve["algorithm"], {})[name] = (low, high)
     return out
@@ -192,20 +202,21 @@ def grid_edges(panel, result):
 
 def _edges_sentence(panel, result):
     edges = grid_edges(panel, result)
-    grids = {"B": result.get("grid"), "step_scale": result.get("step_scales")}
+    limits = _limits(result)
     parts = []
     for alg, per in edges.items():
         for name, (low, high) in per.items():
             ends = []
             if high:
-                ends.append(f"the largest {name} ({fmt(max(grids[name]))}) in {high}")
+                ends.append(f"the largest {name} ({fmt(limits[name][1])}) in {high}")
             if low:
-                ends.append(f"the smallest ({fmt(min(grids[name]))}) in {low}")
+                ends.append(f"the smallest ({fmt(limits[name][0])}) in {low}")
             parts.append(f"{alg}: " + " and ".join(ends) + f" of {result['runs']} runs")
     if not parts:
         return ""
-    return (" Cross-validation chose an end of its grid — " + "; ".join(parts) + ". Where most "
-            "runs sit at an end, the grid may cap the curve (the full budget's grid is wider).")
+    return (" Cross-validation chose an end of what its grid could reach — " + "; ".join(parts)
+            + ". Where most runs sit at an end, the grid may cap the curve (the full budget's "
+            "grid is wider and extends further).")
 
 
 def _caption(panel, result):
@@ -263,7 +274,7 @@ def panels_table(result):
 
 def grid_edges_table(result):
     """One row per (panel, algorithm, parameter) whose cross-validated value was an end of
-    its grid in some run (:func:`grid_edges`)."""
+    its extended grid in some run (:func:`grid_edges`)."""
     rows = []
     for panel in result["panels"]:
         for alg, per in grid_edges(panel, result).items():
@@ -298,8 +309,10 @@ def render(data, settings):
         f"{res['citation']}, rerun by laocheck.experiments.papers.{res['experiment']} at budget "
         f"{res['budget']} (seed {res['seed']}): {res['runs']} runs (random splits), "
         f"{res['folds']}-fold cross-validation on the training part only over the radii B "
-        f"{fmt(list(res['grid']))} and step multipliers {fmt(list(res['step_scales']))}; "
-        f"{fmt(res['seconds'])} s of computation. Data: "
+        f"{fmt(list(res['grid']))} and step multipliers {fmt(list(res['step_scales']))}"
+        + (f", each extended by up to {res['grid_extensions']} values (the grid's ratio) at an "
+           "end where the choice sat" if res.get("grid_extensions") else "")
+        + f"; {fmt(res['seconds'])} s of computation. Data: "
         + ("; ".join(sources) if sources else "none (nothing was run)") + ".")]
     if stand_ins:
         intro.append(Paragraph(
@@ -317,10 +330,11 @@ def render(data, settings):
               grid_edges_table(res)]
     sections = []
     if res["panels"]:
-        edges = ((Paragraph("Runs whose cross-validated parameter was an end of its grid (B: "
-                            f"{fmt(list(res['grid']))}; step multiplier: "
-                            f"{fmt(list(res['step_scales']))}). Where most runs sit at an end, "
-                            "the grid, not the algorithm, may limit the curve."), tables[4])
+        reach = "; ".join(f"{name}: {fmt(lo)} to {fmt(hi)}"
+                          for name, (lo, hi) in _limits(res).items())
+        edges = ((Paragraph("Runs whose cross-validated parameter was an end of what the "
+                            f"extended grid could reach ({reach}). Where most runs sit at an "
+                            "end, the grid, not the algorithm, may limit the curve."), tables[4])
                  if tables[4].rows else ())
         sections.append(Section("Learning curves", (tables[0], *fig_blocks, *edges)))
     sections.append(Section("Numbers the paper prints", (
