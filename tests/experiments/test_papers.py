@@ -249,6 +249,25 @@ def test_row_numbers_are_validated():
         papers._Rows(np.array([[np.nan]]), np.ones(1))
 
 
+def test_held_out_blocks_are_the_rows_kept_read_only_within_the_memory_bound(monkeypatch):
+    """``_Rows.block(r)`` is X[r]; a row set is copied once while the blocks fit in
+    ``_BLOCK_BYTES``, and is copied afresh (not kept) beyond it."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 4))
+    data = papers._Rows(X, rng.normal(size=50))
+    rows = rng.permutation(50)[:10]
+    first = data.block(rows)
+    np.testing.assert_array_equal(first, X[rows])
+    assert data.block(rows.copy()) is first and not first.flags.writeable
+    monkeypatch.setattr(papers, "_BLOCK_BYTES", first.nbytes + 10 * 4 * 8 - 1)
+    other = rng.permutation(50)[:10]
+    again = data.block(other)
+    np.testing.assert_array_equal(again, X[other])
+    assert data.block(other) is not again             # over the bound: not kept
+    est = papers._OnRows(OnlineRidge(), data, B=1.0).fit(rows.reshape(-1, 1), data.y[rows])
+    np.testing.assert_array_equal(est.predict(other.reshape(-1, 1)), X[other] @ est.coef_)
+
+
 class TwoValues(RegressorMixin, BaseEstimator):
     """Predicts B on rows of the first kind (x₀ = 1) and step_scale on the others: the
     cross-validated squared error is smallest at B = mean label of the first kind and
