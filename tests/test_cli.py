@@ -119,10 +119,11 @@ def test_verify_exit_1_on_fail_and_progress_on_stderr(scratch_registry, capsys):
 def test_progress_in_a_log_is_plain_lines_at_most_every_minute(monkeypatch, capsys):
     """stderr not a terminal (capsys, a CI log, nohup): no carriage returns, a line at the
     start, one when PLAIN_EVERY seconds have passed since the last, and the final count."""
+    from laocheck import _progress
     from laocheck.cli import _common
 
     now = [100.0]
-    monkeypatch.setattr(_common.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(_progress.time, "monotonic", lambda: now[0])
     with _common.progress("checks", 4) as bar:
         for step in (10.0, 30.0, 25.0, 1.0):         # the second item ends at t = 40, ...
             now[0] += step

@@ -336,8 +336,21 @@ def test_papers_learning_curves_on_the_cluster_give_the_local_numbers(cluster):
     kw = dict(distribution=PowerLawBernoulli(20, -1.0), m=200, k=3, runs=4,
               prefixes=(0.5, 1.0), folds=2, grid=(0.5, 1.0), seed=7)
     local, _ = learning_curves(algs, **kw)
-    remote, _ = learning_curves(algs, scheduler=cluster.scheduler_address, **kw)
+    arrived = []
+    remote, _ = learning_curves(algs, scheduler=cluster.scheduler_address,
+                                on_run=lambda: arrived.append(1), **kw)
     assert [c.to_dict() for c in remote] == [c.to_dict() for c in local]
+    assert len(arrived) == kw["runs"]                    # one progress call per run
+
+
+def test_map_tells_on_result_once_per_task_and_keeps_the_order(cluster):
+    for ex in (_execution.LocalExecutor(1), _execution.LocalExecutor(2),
+               _execution.DaskExecutor(cluster.scheduler_address)):
+        arrived = []
+        with ex:
+            out = ex.map(pow, [(i,) for i in range(7)], shared=(2,),
+                         on_result=lambda: arrived.append(1))
+        assert out == [2 ** i for i in range(7)] and len(arrived) == 7, ex.describe()
 
 
 def test_blocks_cover_every_task_once():

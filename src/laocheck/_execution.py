@@ -199,6 +199,13 @@ def _value(value):
     return value
 
 
+def _noted(value, on_result):
+    """``value``, after telling ``on_result`` (if any) that one more result has arrived."""
+    if on_result is not None:
+        on_result()
+    return value
+
+
 def _indexed(index, fn, *args):
     return index, _guarded(fn, *args)
 
@@ -248,8 +255,10 @@ class Executor:
         size = math.ceil(n / max(count, 1))
         return [(a, min(a + size, n)) for a in range(0, n, size)]
 
-    def map(self, fn, arglist, shared=()):
-        """``[fn(*shared, *args) for args in arglist]`` in order; the first failure raises."""
+    def map(self, fn, arglist, shared=(), on_result=None):
+        """``[fn(*shared, *args) for args in arglist]`` in order; the first failure raises.
+        ``on_result`` (optional) is called with no argument once per task whose result has
+        arrived (for progress lines; results still come back in order)."""
         raise NotImplementedError
 
     def imap_unordered(self, fn, arglist, names=None):
@@ -288,11 +297,13 @@ class LocalExecutor(Executor):
     def describe(self):
         return f"local, {self.jobs} job{'s' if self.jobs != 1 else ''}"
 
-    def map(self, fn, arglist, shared=()):
+    def map(self, fn, arglist, shared=(), on_result=None):
         arglist = list(arglist)
         if self.jobs == 1 or len(arglist) <= 1:
-            return [_call(fn, *shared, *args) for args in arglist]
-        return Parallel(n_jobs=self.jobs)(delayed(_call)(fn, *shared, *args) for args in arglist)
+            return [_noted(_call(fn, *shared, *args), on_result) for args in arglist]
+        parallel = Parallel(n_jobs=self.jobs, return_as="generator")
+        return [_noted(value, on_result)
+                for value in parallel(delayed(_call)(fn, *shared, *args) for args in arglist)]
 
     def imap_unordered(self, fn, arglist, names=None):
         arglist = list(arglist)
@@ -355,7 +366,7 @@ class DaskExecutor(Executor):
         except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone
             pass
 
-    def map(self, fn, arglist, shared=()):
+    def map(self, fn, arglist, shared=(), on_result=None):
         arglist = list(arglist)
         if not arglist:
             return []
@@ -369,7 +380,9 @@ class DaskExecutor(Executor):
             futures = [self.client.submit(_call, fn, *held, *args, pure=False,
                                           key=f"laocheck-{name}-{i}-{token}")
                        for i, args in enumerate(arglist)]
-            return self.client.gather(futures)
+            if on_result is None:
+                return self.client.gather(futures)
+            return [_noted(fut.result(), on_result) for fut in futures]
         except _LOST as exc:
             raise _lost_scheduler(self.address, exc) from None
 

@@ -339,3 +339,34 @@ def test_learning_curves_refuses_bad_grids():
         args = dict(data=data, k=1, runs=1, prefixes=(1.0,), folds=2, grid=(1.0,)) | kw
         with pytest.raises(InvalidParameterError, match=msg):
             learning_curves(algs, **args)
+
+
+def test_progress_lines_count_each_panels_runs_and_leave_the_results_alone():
+    """An experiment's ``progress`` gets a line when each panel starts and when its last run is
+    in (every=0 in RunProgress would give one per run); the numbers are those of a silent run."""
+    lines = []
+    kw = dict(budget="tiny", seed=3, alphas=(-1.0,), d=12, m=60)
+    loud = ks15_synthetic(progress=lines.append, **kw)
+    quiet = ks15_synthetic(**kw)
+    strip = lambda r: {k: v for k, v in r.to_dict().items() if k != "seconds"}   # noqa: E731
+    assert strip(loud) == strip(quiet)
+    runs = papers.BUDGETS["tiny"]["runs"]
+    expected = [f"panel {p}/2 (KS15 Fig. {p}, alpha = -1): {done}/{runs} runs ({pct}%), elapsed "
+                for p in (1, 2) for done, pct in ((0, 0), (runs, 100))]
+    assert len(lines) == 4 and all(line.startswith(e) for line, e in zip(lines, expected))
+
+
+def test_run_progress_writes_at_most_every_interval(monkeypatch):
+    from laocheck import _progress
+
+    now = [0.0]
+    monkeypatch.setattr(_progress.time, "monotonic", lambda: now[0])
+    lines = []
+    on_run = papers.RunProgress(lines.append, every=60.0).stage("CB11 table", 4)
+    for step in (10.0, 55.0, 1.0, 1.0):                 # the second run ends at t = 65
+        now[0] += step
+        on_run()
+    assert lines == ["CB11 table: 0/4 runs (0%), elapsed 0:00:00",
+                     "CB11 table: 2/4 runs (50%), elapsed 0:01:05, eta 0:01:05",
+                     "CB11 table: 4/4 runs (100%), elapsed 0:01:07"]
+    assert papers.RunProgress(None).stage("silent", 3) is None

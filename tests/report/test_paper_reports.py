@@ -162,10 +162,13 @@ def test_missing_covertype_is_listed_with_its_reason(built):
     assert "Not run here" in html and rows[0][1] in html.replace("&#x27;", "'")
 
 
-def test_source_digits_on_the_command_line(tmp_path):
+def test_source_digits_on_the_command_line(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["report", "hk12_mnist", "--budget", "tiny", "--source", "digits",
-                 "--out", str(out), "--no-progress"]) == 0
+                 "--out", str(out)]) == 0
+    err = capsys.readouterr().err                       # the runs' progress, per panel
+    assert "panel 1/2 (HK12 Fig. 1): 2/2 runs (100%)" in err
+    assert "panel 2/2 (HK12 Fig. 2): 2/2 runs (100%)" in err
     doc = json.loads((out / "hk12_mnist" / "report.json").read_text(encoding="utf-8"))
     assert doc["settings"]["source"] == DIGITS
     assert doc["data"]["arguments"]["source"] == DIGITS

@@ -19,19 +19,19 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-import time
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
 from .._execution import ENV_SCHEDULER, DaskExecutor, scheduler_address
+from .._progress import EVERY, ProgressLines
 
 __all__ = ["ArgumentParser", "Terminated", "sigterm_raises", "progress", "usage_error",
            "add_scheduler_option", "reach_scheduler", "PLAIN_EVERY"]
 
 #: seconds between two progress lines when stderr is not a terminal
-PLAIN_EVERY = 60.0
+PLAIN_EVERY = EVERY
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -92,39 +92,9 @@ def usage_error(prog, message):
     return 2
 
 
-def _clock(seconds):
-    seconds = int(round(seconds))
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-
-
-class _PlainLines:
-    """Progress as plain lines (stderr is not a terminal): at the start, at most every
-    :data:`PLAIN_EVERY` seconds, and when the last item is done."""
-
-    def __init__(self, description, total):
-        self.description, self.total, self.done = description, total, 0
-        self.start = self.last = time.monotonic()
-        self._write("")
-
-    def _write(self, state):
-        elapsed = time.monotonic() - self.start
-        text = f"{self.description}: {self.done}/{self.total}"
-        if self.total:
-            text += f" ({100 * self.done / self.total:.0f}%)"
-        text += f", elapsed {_clock(elapsed)}"
-        if 0 < self.done < self.total:
-            text += f", eta {_clock(elapsed / self.done * (self.total - self.done))}"
-        if state:
-            text += f", {state}"
-        sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-
-    def advance(self, label="", state=""):
-        self.done += 1
-        now = time.monotonic()
-        if self.done >= self.total or now - self.last >= PLAIN_EVERY:
-            self.last = now
-            self._write(state)
+def _stderr_line(text):
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
 
 
 class _Bar:
@@ -138,7 +108,7 @@ class _Bar:
             return
         console = Console(file=sys.stderr)
         if not console.is_terminal:
-            self._plain = _PlainLines(description, total)
+            self._plain = ProgressLines(description, total, _stderr_line, every=PLAIN_EVERY)
             return
         self._progress = Progress(
             TextColumn(f"[bold]{description}"), BarColumn(), MofNCompleteColumn(),
@@ -152,7 +122,7 @@ class _Bar:
         """One more item done; ``label`` names it, ``state`` (optional) says e.g. how many
         tasks are running and how many failed."""
         if self._plain is not None:
-            self._plain.advance(label, state)
+            self._plain.advance(state)
         if self._progress is not None:
             self._progress.update(self._task, advance=1, label=str(label)[:40], state=state)
 

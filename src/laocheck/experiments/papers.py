@@ -33,6 +33,11 @@ exact risk of the distribution (no test sample). Test errors are relative to the
 for ±1 labels the zero predictor's squared error is 1, so this is CB11's and HK12's squared
 error up to the test sample's mean of y², exactly 1).
 
+Every experiment takes ``progress``: None, or a callable that receives text lines as the runs
+finish (a line when each panel starts, at most one a minute, and one when its last run is in;
+:class:`RunProgress`); ``laocheck report`` prints them on stderr, so an hour-long run at
+``--budget full`` shows how far it is. The results do not depend on it.
+
 Every run r gets the child seed ``child_seeds(seed, runs)[r]`` (spawned per run, never per
 worker), so the same seed gives the same numbers for any ``n_jobs`` or ``scheduler`` (the runs
 are the tasks of :func:`laocheck._execution.executor`: joblib processes here, or a Dask cluster
@@ -73,6 +78,7 @@ from threadpoolctl import threadpool_limits
 
 from .. import learners as _learners
 from .._execution import executor
+from .._progress import ProgressLines
 from .._validation import check_int
 from ..bounds import rho_lasso, rho_ridge, second_moments_of
 from ..data import (PowerLawBernoulli, SourceUnavailable, digit_source, load_covtype,
@@ -86,7 +92,7 @@ from ..stats import DEFAULT_DELTA, clopper_pearson, mean_interval
 from ._runs import child_seeds
 
 __all__ = ["Algorithm", "Curve", "ClaimCheck", "PrintedNumber", "Panel", "PaperExperiment",
-           "BUDGETS", "StepScaled", "learning_curves", "grid_limits", "claim_better", "claim_converges",
+           "BUDGETS", "StepScaled", "RunProgress", "learning_curves", "grid_limits", "claim_better", "claim_converges",
            "ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive", "EXPERIMENTS"]
 
 HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
@@ -110,6 +116,25 @@ BUDGETS = {
                  step_scales=(0.25, 1.0, 4.0, 16.0, 64.0), grid_extensions=3,
                  synthetic_m=20000, pair_runs=10, pair_folds=10),
 }
+
+
+class RunProgress:
+    """Progress of an experiment's runs as text lines for ``report(text)`` (``laocheck report``
+    prints them on stderr): :meth:`stage` starts a counted stage (a panel's runs, or the runs
+    of CB11's 45-pair table) and returns the ``on_run`` callback of :func:`learning_curves`; each
+    stage writes a line when it starts, at most every ``every`` seconds, and when its last run
+    is in (:class:`laocheck._progress.ProgressLines`). ``report=None``: silent."""
+
+    def __init__(self, report=None, every=60.0):
+        self.report, self.every = report, every
+
+    def stage(self, label, runs):
+        """The ``on_run`` callback of a stage of ``runs`` runs named ``label`` (None when
+        silent)."""
+        if self.report is None:
+            return None
+        lines = ProgressLines(label, runs, self.report, every=self.every, unit=" runs")
+        return lines.advance
 
 
 def _budget(budget):
@@ -642,12 +667,15 @@ def _one_run_body(task, child):
 def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs, prefixes,
                     folds, grid, step_scales=(1.0,), grid_extensions=0, seed=0,
                     delta=DEFAULT_DELTA, test_fraction=0.1, n_jobs=1, keep_indices=False,
-                    scheduler=None):
+                    scheduler=None, on_run=None):
     """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol, module
     docstring) on ``data`` (a :class:`laocheck.data.LabelledData`: random splits) or on
     ``distribution`` (``m`` training examples drawn per run, exact test risk). ``grid`` (B)
     and ``step_scales`` are geometric grids that cross-validation extends by up to
     ``grid_extensions`` values at an end its choice sits at (``_search``).
+
+    ``on_run`` (optional): called with no argument as each run's result arrives (progress
+    lines, :class:`RunProgress`); the results do not depend on it.
 
     Returns ``(curves, runs_raw)``: a tuple of :class:`Curve` and the raw per-run records (with
     ``train_index``, ``test_index``, ``cv_folds`` in data-set indices when ``keep_indices``).
@@ -683,7 +711,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
                      tuple(step_scales), k, tuple(algorithms), keep_indices, grid_extensions)
     children = child_seeds(seed, runs)
     with executor(n_jobs, scheduler) as ex:            # one task per run, results in run order
-        raw = ex.map(_one_run, [(ch,) for ch in children], shared=(task,))
+        raw = ex.map(_one_run, [(ch,) for ch in children], shared=(task,), on_result=on_run)
     sizes = raw[0]["sizes"]
     # a run's error is <= (B_max max‖x‖₂ + max|y|)² / (zero predictor's error); the zero
     # predictor's error is E[y²] (synthetic) or the test mean of y² = 1 (±1 labels)
@@ -845,7 +873,7 @@ def _panel(figure, title, data_source, stand_in, preprocessing, d, raw, budget_t
 
 
 def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -0.5, -1.0, -2.0),
-                   d=500, n_jobs=1, scheduler=None, runs=None, m=None):
+                   d=500, n_jobs=1, scheduler=None, runs=None, m=None, progress=None):
     """KS15 Sec. 5.1, Figs. 1 (ridge) and 2 (lasso): :class:`laocheck.data.PowerLawBernoulli`
     with d = 500 and α ∈ {0, −0.5, −1, −2}, k + 1 = 5, exact test risk. DDAERR/DDAELR get the
     exact E[x_i²] as prior knowledge. Printed numbers: each panel's ρ (exact); claims: DDAERR
@@ -862,6 +890,7 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
                ("ridge", -2.0): "0.05", ("lasso", 0.0): "1", ("lasso", -0.5): "0.086",
                ("lasso", -1.0): "0.014", ("lasso", -2.0): "0.0033"}
     children = child_seeds(seed, 2 * len(alphas))
+    track = RunProgress(progress)
     i = 0
     for scen, fig in (("ridge", "KS15 Fig. 1"), ("lasso", "KS15 Fig. 2")):
         algs = _ks15_ridge(5) if scen == "ridge" else _ks15_lasso(5)
@@ -873,7 +902,9 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
                 exact, distribution=dist, m=cfg["synthetic_m"], k=4, runs=cfg["runs"],
                 prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
                 step_scales=cfg["step_scales"], grid_extensions=cfg["grid_extensions"],
-                seed=children[i], delta=delta, n_jobs=n_jobs, scheduler=scheduler)
+                seed=children[i], delta=delta, n_jobs=n_jobs, scheduler=scheduler,
+                on_run=track.stage(f"panel {i + 1}/{len(children)} ({fig}, alpha = {a:g})",
+                                   cfg["runs"]))
             i += 1
             mom = dist.second_moments
             rr, rl = float(rho_ridge(mom)), float(rho_lasso(mom))
@@ -919,7 +950,7 @@ _NOTES_KS15 = (
 
 
 def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-               n_jobs=1, scheduler=None, runs=None):
+               n_jobs=1, scheduler=None, runs=None, progress=None):
     """HK12 Sec. 5, Figs. 1-2 on "3 vs 5": AELR vs AER vs offline Lasso with k = 4 (and online
     Lasso for the text's "almost 10 times better"); AERR vs AER vs offline Ridge with k = 56.
     x-axis: cumulative attributes. Digits from :func:`laocheck.data.digit_source`."""
@@ -948,8 +979,11 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
                   grid=cfg["grid"], step_scales=cfg["step_scales"],
                   grid_extensions=cfg["grid_extensions"], delta=delta, n_jobs=n_jobs,
                   scheduler=scheduler)
-    lc, lraw = learning_curves(lasso_algs, data=pair, k=4, seed=s1, **common)
-    rc, rraw = learning_curves(ridge_algs, data=ridge_pair, k=k_ridge, seed=s2, **common)
+    track = RunProgress(progress)
+    lc, lraw = learning_curves(lasso_algs, data=pair, k=4, seed=s1, **common,
+                               on_run=track.stage("panel 1/2 (HK12 Fig. 1)", cfg["runs"]))
+    rc, rraw = learning_curves(ridge_algs, data=ridge_pair, k=k_ridge, seed=s2, **common,
+                               on_run=track.stage("panel 2/2 (HK12 Fig. 2)", cfg["runs"]))
     panels = [
         _panel("HK12 Fig. 1", "Lasso algorithms, k = 4, 3 vs 5", pair.source, stand,
                pair.preprocessing, pair.d, lraw, "AELR k + 1 = 5, AER k = 4, Lasso all", pair.X,
@@ -998,7 +1032,7 @@ def _cb11_algorithms():
 
 
 def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-               n_jobs=1, scheduler=None, runs=None, pairs=None):
+               n_jobs=1, scheduler=None, runs=None, pairs=None, progress=None):
     """CB11 Sec. 7: Fig. 4 (Ridge, Lasso, AER, Baseline on "3 vs 5", k = 4, against examples
     and attributes) and the table of median test squared errors over the 45 digit pairs (0.110,
     0.222, 0.320, 0.812) with the median classification errors the text quotes (AER 3.5%, Lasso
@@ -1011,11 +1045,13 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     stand = _stand_in(pair)
     s_fig, s_tab = child_seeds(seed, 2)
     algs = _cb11_algorithms()
+    track = RunProgress(progress)
     curves, raw = learning_curves(algs, data=pair, k=4, runs=cfg["runs"],
                                   prefixes=cfg["prefixes"], folds=cfg["folds"], grid=cfg["grid"],
                                   step_scales=cfg["step_scales"],
                                   grid_extensions=cfg["grid_extensions"], seed=s_fig, delta=delta,
-                                  n_jobs=n_jobs, scheduler=scheduler)
+                                  n_jobs=n_jobs, scheduler=scheduler,
+                                  on_run=track.stage("CB11 Fig. 4 (3 vs 5)", cfg["runs"]))
     panels = [_panel("CB11 Fig. 4", "Ridge, Lasso, AER, Baseline on 3 vs 5", pair.source, stand,
                      pair.preprocessing, pair.d, raw, "AER, Baseline k = 4; Ridge, Lasso all",
                      pair.X, curves)]
@@ -1029,13 +1065,15 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     per_pair_cls = {al.name: [] for al in algs}
     per_pair_iv = {al.name: [] for al in algs}
     delta_pair = delta / (len(all_pairs) * len(algs))
+    on_pair_run = track.stage(f"CB11 table ({len(all_pairs)} digit pairs)",
+                              len(all_pairs) * cfg["pair_runs"])
     for (a, b), ps in zip(all_pairs, seeds):
         data = digits.pair(a, b)
         cs, _ = learning_curves(algs, data=data, k=4, runs=cfg["pair_runs"], prefixes=(1.0,),
                                 folds=cfg["pair_folds"], grid=cfg["grid"],
                                 step_scales=cfg["step_scales"],
                                 grid_extensions=cfg["grid_extensions"], seed=ps, delta=delta_pair,
-                                n_jobs=n_jobs, scheduler=scheduler)
+                                n_jobs=n_jobs, scheduler=scheduler, on_run=on_pair_run)
         for c in cs:
             per_pair[c.algorithm].append(c.mean[-1])
             per_pair_cls[c.algorithm].append(c.classification[-1])
@@ -1070,7 +1108,7 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 
 
 def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-              covtype=None, n_jobs=1, scheduler=None, runs=None):
+              covtype=None, n_jobs=1, scheduler=None, runs=None, progress=None):
     """KS15 Secs. 5.2-5.3, Figs. 3-6: DDAERR, Two-Phased DDAERR, AERR, online and offline ridge
     with k + 1 = 57 (ridge; fewer when d is small) and the lasso counterparts with k + 1 = 5 on
     "3 vs 5"; Covertype (k + 1 = 5, both) when ``covtype`` is given. ρ_ridge, ρ_lasso of each
@@ -1092,6 +1130,7 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
         unavailable.append(f"KS15 Figs. 5-6 (Covertype): {exc}")
     panels, numbers, claims = [], [], []
     seeds = child_seeds(seed, 2 * len(sets))
+    track = RunProgress(progress)
     for j, (label, data, st, tot_r, tot_l, figs, printed, cite) in enumerate(sets):
         rr, rl = _rhos(data.X)
         for q, pr in ((("ridge", rr), printed[0]), (("lasso", rl), printed[1])):
@@ -1110,7 +1149,9 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
                 algs, data=dat, k=tot - 1, runs=cfg["runs"], prefixes=cfg["prefixes"],
                 folds=cfg["folds"], grid=cfg["grid"], step_scales=cfg["step_scales"],
                 grid_extensions=cfg["grid_extensions"],
-                seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs, scheduler=scheduler)
+                seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs, scheduler=scheduler,
+                on_run=track.stage(f"panel {2 * j + i + 1}/{len(seeds)} ({fig}, {label})",
+                                   cfg["runs"]))
             panels.append(_panel(fig, f"{scen}, k + 1 = {tot}, {label}", dat.source, st,
                                  dat.preprocessing, dat.d, raw, f"k + 1 = {tot}", dat.X, curves))
             claims.append(claim_better(curves, dd, ae, claim=f"{dd} performs considerably better "
@@ -1181,7 +1222,7 @@ _ADAPTIVE_EXTRA_SCALES = {"tiny": (1 / 8,), "fast": (1 / 64, 1 / 8),
 
 
 def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-                  n_jobs=1, scheduler=None, runs=None, d=500, m=None):
+                  n_jobs=1, scheduler=None, runs=None, d=500, m=None, progress=None):
     """KS15 App. A, Figs. 7-8: the adaptive (AdaGrad, KS15 eq. (13)) variants against the
     non-adaptive algorithms, ridge scenario.
 
@@ -1227,8 +1268,10 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
 
     # Fig. 7: alpha = -2 synthetic data, k + 1 = 5, exact risk
     dist = PowerLawBernoulli(d, -2.0, scenario="ridge")
+    track = RunProgress(progress)
     curves7, _ = learning_curves(_ks15_adaptive_ridge(5, dist.second_moments),
-                                 distribution=dist, m=cfg["synthetic_m"], k=4, seed=s7, **common)
+                                 distribution=dist, m=cfg["synthetic_m"], k=4, seed=s7, **common,
+                                 on_run=track.stage("panel 1/2 (KS15 Fig. 7)", cfg["runs"]))
     rr, rl = float(rho_ridge(dist.second_moments)), float(rho_lasso(dist.second_moments))
     src7 = f"{dist.name} (exact distribution, KS15 Sec. 5.1)"
     panels.append(Panel(
@@ -1253,7 +1296,8 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     ridge_pair, _ = scale_to_unit_ball(pair, "l2")
     total = min(57, pair.d)
     curves8, raw8 = learning_curves(_ks15_adaptive_ridge(total), data=ridge_pair, k=total - 1,
-                                    seed=s8, **common)
+                                    seed=s8, **common,
+                                    on_run=track.stage("panel 2/2 (KS15 Fig. 8)", cfg["runs"]))
     panels.append(_panel("KS15 Fig. 8", f"ridge, k + 1 = {total}, 3 vs 5, adaptive vs "
                          "non-adaptive", ridge_pair.source, stand, ridge_pair.preprocessing,
                          pair.d, raw8, f"k + 1 = {total}", ridge_pair.X, curves8))

@@ -102,8 +102,13 @@ def collect(settings, ctx):
     function, kwargs = experiment_kwargs(settings, ctx.budget)
     ctx.progress(f"{settings['experiment']} (budget {kwargs['budget']}, seed {ctx.seed}, "
                  f"{ctx.jobs} jobs)")
+    accepts = _accepts(function)
+    if accepts is None or "progress" in accepts:      # lines as the runs finish
+        kwargs = dict(kwargs, progress=ctx.progress)
     result = function(seed=ctx.seed, n_jobs=ctx.jobs, scheduler=ctx.scheduler, **kwargs)
-    return {"experiment": settings["experiment"], "arguments": kwargs, "result": result.to_dict()}
+    arguments = {k: v for k, v in kwargs.items() if k != "progress"}
+    return {"experiment": settings["experiment"], "arguments": arguments,
+            "result": result.to_dict()}
 
 
 # -- figures ---------------------------------------------------------------------------------
