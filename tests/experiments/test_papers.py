@@ -111,6 +111,64 @@ def test_claim_better_true_false_and_undecidable():
     assert res.status == INCONCLUSIVE and res.counts[2] == 15 and res.counts[0] == 30
 
 
+def test_claim_order_best_and_between_true_false_and_points():
+    rng = np.random.default_rng(2)
+    low = rng.uniform(0.1, 0.2, (30, 3))
+    mid = low + rng.uniform(0.01, 0.05, (30, 3))
+    high = mid + rng.uniform(0.01, 0.05, (30, 3))
+    curves = (fake("L", low), fake("M", mid), fake("H", high))
+    order = papers.claim_order
+    assert order(curves, (["L"], ["M", "H"]), **CLAIM).status == HOLDS          # L best
+    assert order(curves, (["L"], ["M"], ["H"]), **CLAIM).status == HOLDS        # M between
+    assert order(curves, (["M"], ["L", "H"]), **CLAIM).status == DOES_NOT_HOLD  # M not best
+    assert order(curves, (["L"], ["H"], ["M"]), **CLAIM).status == DOES_NOT_HOLD
+    res = order(curves, (["L", "M"], ["H"]), **CLAIM)
+    assert res.status == HOLDS and "(each below each)" in res.formal
+    # two groups of one are claim_better, text and all
+    assert order(curves, (["L"], ["M"]), **CLAIM) == claim_better(curves, "L", "M", **CLAIM)
+    # M beats H at the first prefix only: decided there, not over all three
+    flipped = high.copy()
+    flipped[:, 1:] = low[:, 1:] - 0.05
+    curves = (fake("M", mid), fake("H", flipped))
+    first = claim_better(curves, "M", "H", points=(0,), **CLAIM)
+    assert first.status == HOLDS and first.counts == (30,) and "at prefix 1 of 3" in first.formal
+    assert claim_better(curves, "M", "H", **CLAIM).status == DOES_NOT_HOLD
+    with pytest.raises(InvalidParameterError, match="groups"):
+        order(curves, (["M"],), **CLAIM)
+
+
+def test_full_information_algorithms_get_a_curve_at_the_same_attributes():
+    """With ``budget``, each full-information algorithm is also run on the prefixes where it
+    sees about as many attributes as a ``budget``-per-example learner on each prefix (the
+    papers' attribute axis); its parameters are the ones tuned for it; the other curves are
+    exactly those of a run without ``budget``."""
+    pair = load_sklearn_digits().pair(3, 5)
+    algs = [Algorithm("AERR", lambda c: AERR(k=4), "HK12 Alg. 1"),
+            Algorithm("Online ridge", lambda c: OnlineRidge(), "OGD"),
+            Algorithm("Offline ridge", lambda c: OfflineRidge(), "ERM")]
+    kw = dict(data=pair, k=4, runs=2, prefixes=(0.2, 1.0), folds=2, grid=(0.5, 2.0), seed=4)
+    plain, _ = learning_curves(algs, **kw)
+    curves, _ = learning_curves(algs, budget=5, **kw)
+    names = [c.algorithm for c in curves]
+    assert names == ["AERR", "Online ridge", "Online ridge (same attributes)", "Offline ridge",
+                     "Offline ridge (same attributes)"]
+    by = {c.algorithm: c for c in curves}
+    assert [c.to_dict() for c in curves if not c.budget_matched] == \
+        [c.to_dict() for c in plain]
+    d, sizes = pair.d, by["AERR"].examples
+    for name in ("Online ridge", "Offline ridge"):
+        m = by[name + " (same attributes)"]
+        assert m.budget_matched and m.tuned == by[name].tuned
+        assert m.examples == papers.matched_sizes(sizes, 5, d)
+        assert m.attributes == tuple(float(n * d) for n in m.examples)
+        for n_fi, n in zip(m.examples, sizes):         # as many attributes, to rounding
+            assert abs(n_fi * d - 5 * n) <= d / 2
+    assert papers.matched_sizes((10, 1000), 5, 784) == (1, 6)
+    assert papers.matched_sizes((3,), 500, 100) == (3,)  # never more than the prefix
+    with pytest.raises(InvalidParameterError, match="budget"):
+        learning_curves(algs, budget=0, **kw)
+
+
 def test_claim_converges():
     rng = np.random.default_rng(1)
     target = rng.uniform(0.1, 0.2, (30, 3))
@@ -136,7 +194,8 @@ def test_ks15_synthetic_small_and_serialisable():
     res = ks15_synthetic(budget="fast", seed=0, alphas=(-2.0,), d=12, runs=2, m=200)
     assert [p.figure for p in res.panels] == ["KS15 Fig. 1, alpha = -2", "KS15 Fig. 2, alpha = -2"]
     assert {c.algorithm for c in res.panels[0].curves} == {
-        "DDAERR", "Two-Phased DDAERR", "AERR", "Online ridge", "Offline ridge"}
+        "DDAERR", "Two-Phased DDAERR", "AERR", "Online ridge", "Offline ridge",
+        "Online ridge (same attributes)", "Offline ridge (same attributes)"}
     assert res.numbers == ()                            # the printed rho are for d = 500 only
     assert {c.status for c in res.claims} <= {HOLDS, DOES_NOT_HOLD, INCONCLUSIVE}
     assert all(c.status == INCONCLUSIVE for c in res.claims)    # 2 runs decide nothing
@@ -155,7 +214,10 @@ def test_ks15_adaptive_small_runs_and_returns_app_a_claims():
             "DDAERR": "DDAERR", "Ada DDAERR": "AdaDDAERR", "AERR": "GAERR",
             "Ada AERR": "AdaAERR", "Two-Phased DDAERR": "TwoPhaseDDAERR",
             "Ada Two-Phased DDAERR": "AdaTwoPhaseDDAERR", "Online ridge": "OnlineRidge",
-            "Ada online ridge": "AdaOnlineRidge", "Offline ridge": "OfflineRidge"}
+            "Ada online ridge": "AdaOnlineRidge", "Offline ridge": "OfflineRidge",
+            "Online ridge (same attributes)": "OnlineRidge",
+            "Ada online ridge (same attributes)": "AdaOnlineRidge",
+            "Offline ridge (same attributes)": "OfflineRidge"}
     assert 1 / 64 in res.step_scales and 8.0 in res.step_scales
     fig7 = [c for c in res.claims if c.citation == "KS15 App. A, Fig. 7"]
     fig8 = [c for c in res.claims if c.citation == "KS15 App. A, Fig. 8"]

@@ -30,7 +30,7 @@ import math
 import textwrap
 
 from ..exceptions import InvalidParameterError
-from ..experiments.papers import BUDGETS, EXPERIMENTS, grid_limits
+from ..experiments.papers import BUDGETS, EXPERIMENTS, SAME_ATTRIBUTES, grid_limits
 from ._document import FigureRef, Paragraph, Section, Table, fmt
 from ._style import COLORS, MARKERS, new_figure, styled
 
@@ -38,7 +38,7 @@ __all__ = ["collect", "render", "required", "FIGURES", "TABLES", "EXPERIMENT_PAR
            "DATA_PARAMS"]
 
 FIGURES = ("panels",)
-TABLES = ("panels", "numbers", "claims", "unavailable", "grid_edges")
+TABLES = ("panels", "numbers", "claims", "unavailable", "grid_edges", "unchecked")
 
 #: keyword arguments of the experiments a spec may set
 EXPERIMENT_PARAMS = ("runs", "m", "d", "alphas", "pairs", "delta")
@@ -139,19 +139,25 @@ def panel_figure(panel, axes=("attributes",), runs=None):
     with styled():
         fig, ax_arr = new_figure(1, len(axes), size=(7.2 if len(axes) == 1 else 11.0, 4.6))
         tops, bottoms = [], []
-        for i, c in enumerate(panel["curves"]):
+        base = {}                        # a matched curve takes its algorithm's colour, dashed
+        for c in panel["curves"]:
             mean = [_num(v) for v in c["mean"]]
             sd = [_num(v) for v in c["sd"]]
             low = [_num(v) for v in c["low"]]
             high = [_num(v) for v in c["high"]]
             tops += [m + s for m, s in zip(mean, sd) if math.isfinite(m + s)]
             bottoms += [m - s for m, s in zip(mean, sd) if math.isfinite(m - s)]
-            color, mark = _PALETTE[i % len(_PALETTE)], _MARKS[i % len(_MARKS)]
+            matched = bool(c.get("budget_matched"))
+            j = base.setdefault(c["algorithm"].removesuffix(SAME_ATTRIBUTES), len(base))
+            color, mark = _PALETTE[j % len(_PALETTE)], _MARKS[j % len(_MARKS)]
             for ax, axis in zip(ax_arr[0], axes):
+                if matched and axis != "attributes":   # a budget-matched curve is an
+                    continue                           # attribute-axis comparison only
                 x = [float(v) for v in c[axis]]
                 ax.fill_between(x, low, high, color=color, alpha=0.12, linewidth=0)
                 ax.errorbar(x, mean, yerr=sd, color=color, marker=mark, markersize=5,
-                            capsize=3, linewidth=1.4, label=c["algorithm"])
+                            capsize=3, linewidth=1.4, linestyle="--" if matched else "-",
+                            label=c["algorithm"])
             out["curves"].append({"algorithm": c["algorithm"], "learner": c["learner"],
                                   "attributes": list(c["attributes"]),
                                   "examples": list(c["examples"]), "mean": mean, "sd": sd,
@@ -196,6 +202,8 @@ def grid_edges(panel, result):
     algorithm."""
     out = {}
     for curve in panel["curves"]:
+        if curve.get("budget_matched"):                 # the same tuned values as its curve
+            continue
         for name, (lo, hi) in _limits(result).items():
             chosen = [t[name] for t in curve.get("tuned") or () if name in t]
             low = sum(v <= lo or math.isclose(v, lo, rel_tol=1e-9) for v in chosen)
@@ -224,6 +232,16 @@ def _edges_sentence(panel, result):
             "grid is wider and extends further).")
 
 
+def _matched_sentence(panel):
+    names = [c["algorithm"] for c in panel["curves"] if c.get("budget_matched")]
+    if not names:
+        return ""
+    return (" Dashed: " + ", ".join(names) + " — each full-information algorithm on the "
+            "prefixes where it sees as many attributes as the attribute-efficient learners on "
+            "theirs (the papers' attribute axis; the same tuned parameters); the solid curve "
+            "of the same algorithm is on the same examples.")
+
+
 def _caption(panel, result):
     stand = (f" {STAND_IN}: {panel['source']} is not the paper's data set, so these curves are "
              "not the paper's and are not compared with its figure."
@@ -238,7 +256,7 @@ def _caption(panel, result):
             f"Lines: mean relative test error over {result['runs']} runs; bars: ±1 standard "
             f"deviation (the papers' error bars); shaded: betting confidence interval for the "
             f"expected relative test error at δ = {fmt(deltas)} (cut at the axis where wider)."
-            + _edges_sentence(panel, result) + stand)
+            + _matched_sentence(panel) + _edges_sentence(panel, result) + stand)
 
 
 # -- tables ----------------------------------------------------------------------------------
@@ -267,6 +285,15 @@ def claims_table(result):
     return Table("claims", ("claim", "citation", "status", "δ", "runs",
                             "runs where it held (per check point)", "read as", "data source"),
                  rows)
+
+
+def unchecked_table(result):
+    """The claims of the text that are not decided over the runs, with the reason."""
+    rows = []
+    for text in result.get("unchecked") or ():
+        claim, _, reason = text.rpartition("): ")
+        rows.append([claim + ")" if reason else text, reason])
+    return Table("unchecked", ("claim (citation)", "why it is not decided"), tuple(rows))
 
 
 def panels_table(result):
@@ -332,7 +359,7 @@ def render(data, settings):
         figures.append((ref, fig, {"panel": j, "figure": panel["figure"], **fdata}))
         fig_blocks.append(ref)
     tables = [panels_table(res), numbers_table(res), claims_table(res), unavailable_table(res),
-              grid_edges_table(res)]
+              grid_edges_table(res), unchecked_table(res)]
     sections = []
     if res["panels"]:
         reach = "; ".join(f"{name}: {fmt(lo)} to {fmt(hi)}"
@@ -351,8 +378,12 @@ def render(data, settings):
         Paragraph("Each qualitative claim read as a statement about the runs and decided with "
                   "exact Clopper-Pearson intervals (union bound over check points): HOLDS or "
                   "DOES NOT HOLD is wrong with probability at most δ; INCONCLUSIVE when the runs "
-                  "cannot decide."),
-        tables[2])))
+                  "cannot decide. A full-information algorithm named '(same attributes)' was "
+                  "run on as many attributes as the attribute-efficient ones (the papers' "
+                  "attribute axis)."),
+        tables[2],
+        *((Paragraph("Claims of the text that are not decided over the runs, and why."),
+           tables[5]) if tables[5].rows else ()))))
     if res["unavailable"]:
         sections.append(Section("Not run here", (
             Paragraph("Parts of the experiment that could not run here, with the reason. With "
