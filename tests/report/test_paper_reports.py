@@ -284,3 +284,25 @@ def test_grid_edges_are_the_ends_the_extended_grid_could_reach():
     # without extensions the grid's own ends are the limits (values beyond count as there)
     assert grid_edges(panel, {**result, "grid_extensions": 0}) == {
         "A": {"B": (1, 2), "step_scale": (1, 2)}}
+
+
+def test_a_budget_matched_curve_far_above_one_does_not_stretch_the_axis():
+    """A full-information learner on a handful of examples can have a relative error in the
+    thousands (KS15 Fig. 2 at alpha = 0: y is nearly constant); the y axis stops at 2 or at the
+    other curves' top, and the dashed curve is drawn on the attribute axis only."""
+    from laocheck.report.paper import panel_figure
+
+    def curve(name, mean, matched):
+        return {"algorithm": name, "learner": "x", "attributes": [10.0, 100.0],
+                "examples": [2, 20], "mean": mean, "sd": [0.01, 0.01], "low": [0.0, 0.0],
+                "high": [1.0, 1.0], "delta": 1e-6, "budget_matched": matched}
+
+    panel = {"figure": "F", "title": "t", "source": "s", "stand_in": False,
+             "curves": [curve("A", [0.9, 0.5], False), curve("On", [0.4, 0.2], False),
+                        curve("On (same attributes)", [5000.0, 3.0], True)]}
+    fig, data = panel_figure(panel, ("attributes", "examples"), runs=2)
+    assert data["ylim"][1] == pytest.approx(2.2)          # 2 plus the 10% margin
+    attr_ax, ex_ax = fig.get_axes()
+    dashed = [ln for ln in attr_ax.get_lines() if ln.get_linestyle() == "--"]
+    assert len(dashed) == 1 and list(dashed[0].get_ydata()) == [5000.0, 3.0]
+    assert not [ln for ln in ex_ax.get_lines() if ln.get_linestyle() == "--"]

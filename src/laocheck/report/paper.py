@@ -138,7 +138,7 @@ def panel_figure(panel, axes=("attributes",), runs=None):
     out = {"axes": list(axes), "curves": []}
     with styled():
         fig, ax_arr = new_figure(1, len(axes), size=(7.2 if len(axes) == 1 else 11.0, 4.6))
-        tops, bottoms = [], []
+        tops, bottoms, regular_tops = [], [], []
         base = {}                        # a matched curve takes its algorithm's colour, dashed
         for c in panel["curves"]:
             mean = [_num(v) for v in c["mean"]]
@@ -146,6 +146,8 @@ def panel_figure(panel, axes=("attributes",), runs=None):
             low = [_num(v) for v in c["low"]]
             high = [_num(v) for v in c["high"]]
             tops += [m + s for m, s in zip(mean, sd) if math.isfinite(m + s)]
+            if not c.get("budget_matched"):
+                regular_tops += [m + s for m, s in zip(mean, sd) if math.isfinite(m + s)]
             bottoms += [m - s for m, s in zip(mean, sd) if math.isfinite(m - s)]
             matched = bool(c.get("budget_matched"))
             j = base.setdefault(c["algorithm"].removesuffix(SAME_ATTRIBUTES), len(base))
@@ -163,6 +165,8 @@ def panel_figure(panel, axes=("attributes",), runs=None):
                                   "examples": list(c["examples"]), "mean": mean, "sd": sd,
                                   "low": low, "high": high, "delta": c["delta"]})
         top = max(tops) if tops else 1.0
+        if regular_tops:               # a budget-matched curve on a handful of examples can
+            top = min(top, max(2.0, max(regular_tops)))     # be far above 1: cut at the axis
         bottom = min(0.0, min(bottoms)) if bottoms else 0.0
         span = max(top - bottom, 1e-12)
         ylim = (bottom - 0.05 * span if bottom < 0 else 0.0, top + 0.1 * span)
@@ -239,7 +243,9 @@ def _matched_sentence(panel):
     return (" Dashed: " + ", ".join(names) + " — each full-information algorithm on the "
             "prefixes where it sees as many attributes as the attribute-efficient learners on "
             "theirs (the papers' attribute axis; the same tuned parameters); the solid curve "
-            "of the same algorithm is on the same examples.")
+            "of the same algorithm is on the same examples. A dashed curve trained on a handful "
+            "of examples can lie far above 1; the axis stops at 2 or at the solid curves' top, "
+            "and its values are in report.json.")
 
 
 def _caption(panel, result):
