@@ -763,7 +763,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
                 else 1.0)
     curves = []
 
-    def curve(name, alg, sizes, records, matched):
+    def curve(name, alg, sizes, records, tuned, matched):
         upper = (max(grid) * xmax[alg.geometry] + ymax) ** 2 / zero_min
         E = np.array([r["errors"] for r in records])
         C = np.array([r["classification"] for r in records])
@@ -782,14 +782,15 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
             low=tuple(lows), high=tuple(highs), delta=delta,
             classification=None if distribution is not None else tuple(C.mean(axis=0)),
             per_run=tuple(tuple(row) for row in E),
-            tuned=tuple(r["algorithms"][a]["tuned"] for r in raw), budget_matched=matched)
+            tuned=tuned, budget_matched=matched)
 
     for a, alg in enumerate(algorithms):
         records = [r["algorithms"][a] for r in raw]
-        curves.append(curve(alg.name, alg, sizes, records, False))
+        tuned = tuple(r["tuned"] for r in records)
+        curves.append(curve(alg.name, alg, sizes, records, tuned, False))
         if "matched" in records[0]:
             curves.append(curve(alg.name + SAME_ATTRIBUTES, alg, records[0]["matched"]["sizes"],
-                                [r["matched"] for r in records], True))
+                                [r["matched"] for r in records], tuned, True))
     return tuple(curves), raw
 
 
