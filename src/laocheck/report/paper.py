@@ -13,7 +13,11 @@ Rendering (:func:`render`) only draws and tabulates it:
 * the numbers the paper prints beside the measured ones with their interval and data source; a
   value measured on a stand-in is labelled so and is not compared with the printed one;
 * the paper's qualitative claims with their status (HOLDS / DOES NOT HOLD / INCONCLUSIVE), δ,
-  runs and data source;
+  runs and data source, and the claims of the text not decided over the runs with the reason
+  (a similarity with no margin, a claim about variability);
+* on the attribute axis, each full-information algorithm also on the prefixes where it sees as
+  many attributes as the attribute-efficient learners (dashed, "(same attributes)"; the
+  papers' comparison by the budget used);
 * the parts that could not run here (e.g. Covertype not given) with the reason, and the notes.
 
 Settings: ``experiment`` (required); ``experiment_budget`` (a budget of
@@ -297,8 +301,8 @@ def unchecked_table(result):
     """The claims of the text that are not decided over the runs, with the reason."""
     rows = []
     for text in result.get("unchecked") or ():
-        claim, _, reason = text.rpartition("): ")
-        rows.append([claim + ")" if reason else text, reason])
+        claim, sep, reason = text.rpartition("): ")
+        rows.append([claim + ")", reason] if sep else [text, ""])
     return Table("unchecked", ("claim (citation)", "why it is not decided"), tuple(rows))
 
 
