@@ -115,13 +115,12 @@ def test_validation():
         AERR(k=2).fit_oracle(dist.oracle(0), 0)
     with pytest.raises(InvalidParameterError, match="fit_oracle"):
         Baseline(k=2).fit_oracle(dist.oracle(0), 10)
-    # the adaptive learners subclass DataPointSampling but have no oracle loop: they refuse
-    # (an AttributeError from the inherited path before)
+    # the adaptive learners have their own oracle loop (test_oracle_paths.py): they run
     for Model in (AdaGAERR, AdaAERR, AdaDDAERR):
-        assert not has_oracle_path(Model)
-        with pytest.raises(InvalidParameterError, match="fit_oracle"):
-            Model(k=2, **({"second_moments": np.ones(100)} if Model is AdaDDAERR else {})
-                  ).fit_oracle(dist.oracle(0), 10)
+        assert has_oracle_path(Model)
+        est = Model(k=2, **({"second_moments": np.ones(100)} if Model is AdaDDAERR else {})
+                    ).fit_oracle(dist.oracle(0), 10)
+        assert est.n_steps_ == 10 and est.max_attributes_per_example_ <= 3
     assert has_oracle_path(AERR) and has_oracle_path(AERR(k=2)) and not has_oracle_path(Baseline)
     with pytest.raises(InvalidParameterError, match="`k`"):
         AERR(k=101).fit_oracle(dist.oracle(0), 10)

@@ -1,4 +1,5 @@
-"""``fit_oracle`` for AER (CB11 Fig. 2) and the Two-Phased learners (KS15 Alg. 2 and 4).
+"""``fit_oracle`` for AER (CB11 Fig. 2), the Two-Phased learners (KS15 Alg. 2 and 4) and the
+adaptive learners of KS15 App. A (AdaGAERR, AdaAERR, AdaDDAERR, AdaTwoPhaseDDAERR).
 
 * On a finite data set read in order (``EmpiricalOracle(sequential=True)``) a run is
   bit-identical to ``fit`` (and, with ``n_steps`` above the rows, to ``fit_stream``) on the
@@ -25,7 +26,8 @@ from laocheck.data._oracle import EmpiricalOracle, TapOracle
 from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import LearnerConfig, replicate
 from laocheck.experiments.theorems import run_theorem
-from laocheck.learners import AER, AdaTwoPhaseDDAERR, TwoPhaseDDAELR, TwoPhaseDDAERR
+from laocheck.learners import (AER, AdaAERR, AdaDDAERR, AdaGAERR, AdaTwoPhaseDDAERR,
+                               TwoPhaseDDAELR, TwoPhaseDDAERR, has_oracle_path)
 from laocheck.stats import two_sample_ks_test
 
 DELTA = 1e-6
@@ -95,6 +97,39 @@ def test_two_phase_sequential_oracle_is_bit_identical_to_fit(case, n_steps):
     m1 = params.get("m1", (X.shape[0] if n_steps is None else n_steps) // 10)
     assert b.phase1_draws_.shape[0] == m1
     assert b.n_steps_ == (X.shape[0] if n_steps is None else n_steps)
+
+
+ADAPTIVE_CASES = [(AdaGAERR, dict(k=3)), (AdaGAERR, dict(k=2, n_inner=3, eta=0.3, B=2.0)),
+                  (AdaGAERR, dict(k=4, q=np.arange(1, 13) / 78.0)), (AdaAERR, dict(k=4)),
+                  (AdaDDAERR, dict(k=3, second_moments=np.linspace(0.5, 1.5, 12))),
+                  (AdaTwoPhaseDDAERR, dict(k=3)), (AdaTwoPhaseDDAERR, dict(k=3, variant="practical")),
+                  (AdaTwoPhaseDDAERR, dict(k=2, m1=57, eta=0.05))]
+
+
+@pytest.mark.parametrize("case", range(len(ADAPTIVE_CASES)))
+@pytest.mark.parametrize("n_steps", [None, 1000])
+def test_adaptive_sequential_oracle_is_bit_identical_to_fit(case, n_steps):
+    """KS15 App. A's learners through an oracle: the same run as on the rows, bit for bit
+    (coefficients, last iterate, draws, attributes, AdaGrad's accumulated squares)."""
+    X, y = _data()
+    Model, params = ADAPTIVE_CASES[case]
+    assert has_oracle_path(Model)
+    a, b = _rows_and_oracle(Model, params, X, y, n_steps)
+    two_phase = Model is AdaTwoPhaseDDAERR
+    _assert_same_run(a, b, X, TWO_PHASE_FIELDS if two_phase else ("draws_", "G_"))
+    assert a.eta_ == b.eta_
+
+
+@pytest.mark.parametrize("Model", [AdaGAERR, AdaTwoPhaseDDAERR])
+def test_adaptive_reads_only_drawn_attributes_within_budget(Model):
+    dist = PowerLawBernoulli(10**4, -1.0, scenario="ridge")
+    k, m = 4, 2000
+    tap = TapOracle(dist.oracle(np.random.default_rng(2)), k + 2, m)
+    est = Model(k=k, random_state=1, record_draws=True).fit_oracle(tap, m)
+    draws = est.draws_ if Model is AdaGAERR else np.vstack([est.phase1_draws_,
+                                                            est.phase2_draws_])
+    _read_within_draws(est, tap, draws, k + 1)
+    assert est.max_attributes_per_example_ <= k + 1
 
 
 @pytest.mark.parametrize("Model", [TwoPhaseDDAERR, TwoPhaseDDAELR])
@@ -251,8 +286,10 @@ def test_validation():
         TwoPhaseDDAERR(k=2, m1=100).fit_oracle(dist.oracle(0), 100)
     with pytest.raises(InvalidParameterError, match="`variant`"):
         TwoPhaseDDAELR(k=2, variant="other").fit_oracle(dist.oracle(0), 100)
-    with pytest.raises(InvalidParameterError, match="AdaTwoPhaseDDAERR has no attribute-oracle"):
-        AdaTwoPhaseDDAERR(k=2).fit_oracle(dist.oracle(0), 100)
+    q = np.zeros(100)
+    q[:50] = 1 / 50
+    with pytest.raises(InvalidParameterError, match="positive wherever x_i can be nonzero"):
+        AdaGAERR(k=2, q=q).fit_oracle(PowerLawBernoulli(100, -1.0).oracle(0), 100)
     # a fit_oracle that fails after a good one leaves no fitted attribute behind; a good one
     # after it works
     for est, bad, good in ((AER(k=2, lam="proof", random_state=0), dict(lam=1e-9),

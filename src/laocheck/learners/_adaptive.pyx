@@ -20,6 +20,12 @@ The only change from the NumPy loop is the order of two sums of d squares (‖w�
 sums and ‖w‖ for the projection are summed left to right here, by BLAS there): a rounding-level
 difference, within the tolerance of the literal replay (``*.steps_match_reference``).
 
+Examples come from the rows of X (``steps``, row ``step % P``) or from an attribute oracle
+(``steps_oracle``, :mod:`laocheck.data._oracle`): one body reads x_i from the row or through
+``oracle.attribute(i)``, the k draws of x̃ first, then the j's; on a sequential oracle over rows
+the two are bit for bit the same run. A step is still O(d) (the running sums of w², the
+average, the projection), but only k + n_inner attributes of an example are read.
+
 Why by hand: the steps are O(d) NumPy calls on tiny vectors (about 40 µs per step at d = 5, a
 dozen interpreter round trips); no library runs this recursion, and in C a step costs a few
 passes over d doubles.
@@ -27,6 +33,8 @@ passes over d doubles.
 from libc.math cimport isfinite, sqrt
 
 import numpy as np
+
+from laocheck.data._oracle cimport RowOracle
 
 
 def steps(const double[:, ::1] X, const double[::1] Y, long start, long n,
@@ -38,12 +46,42 @@ def steps(const double[:, ::1] X, const double[::1] Y, long start, long n,
     ``G``, ``total`` in place and writes ``attributes`` (and ``record`` when ``recording``).
     Returns the number of steps made: n, or fewer if a step's ‖w‖ was not finite (that step
     counts; the caller marks the run failed)."""
-    if X.shape[1] != w.shape[0] or I.shape[0] < pos + n or U.shape[0] < pos + n:
+    if X.shape[1] != w.shape[0] or X.shape[0] < 1 or Y.shape[0] != X.shape[0]:
         raise ValueError("the adaptive kernel's arrays do not fit together")
-    cdef long P = X.shape[0], d = X.shape[1], k = I.shape[1], n_inner = U.shape[1]
+    return _steps(&X[0, 0], &Y[0], X.shape[0], None, start, n, I, U, pos, q, w, G, total, B,
+                  eta, attributes, record, recording)
+
+
+def steps_oracle(RowOracle oracle, long start, long n, const long[:, ::1] I,
+                 const double[:, ::1] U, long pos, const double[::1] q, double[::1] w,
+                 double[::1] G, double[::1] total, double B, double eta, long[::1] attributes,
+                 long[:, ::1] record, bint recording):
+    """``steps`` on the next ``n`` examples of ``oracle`` (x_i through ``oracle.attribute(i)``
+    for the k draws of x̃ and the j's only, y from ``oracle.y``)."""
+    if oracle.d != w.shape[0]:
+        raise ValueError(f"the oracle has d={oracle.d}, the state d={w.shape[0]}")
+    with oracle.rng.bit_generator.lock:
+        return _steps(NULL, NULL, 0, oracle, start, n, I, U, pos, q, w, G, total, B, eta,
+                      attributes, record, recording)
+
+
+cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, long start,
+                 long n, const long[:, ::1] I, const double[:, ::1] U, long pos,
+                 const double[::1] q, double[::1] w, double[::1] G, double[::1] total,
+                 double B, double eta, long[::1] attributes, long[:, ::1] record,
+                 bint recording) except -1:
+    """The steps, on the rows of X (``X0``: P rows of d, row ``step % P``) or, when ``oracle``
+    is given (``X0`` NULL), on the oracle's examples."""
+    cdef long d = w.shape[0], k = I.shape[1], n_inner = U.shape[1]
+    if (I.shape[0] < pos + n or U.shape[0] < pos + n or G.shape[0] != d
+            or total.shape[0] != d or attributes.shape[0] < start + n
+            or (recording and record.shape[0] < start + n)):
+        raise ValueError("the adaptive kernel's arrays do not fit together")
+    cdef bint rows = oracle is None
     cdef bint uniform = q.shape[0] == 0
-    cdef long s, step, row, r, a, b, j, na, seen, last
+    cdef long s, step, r, a, b, j, na, seen, last
     cdef long made = n
+    cdef const double* xrow = NULL
     cdef double v, yt, norm_sq, target, phi, g, Gu, norm, dd = <double>d
     # scratch: x̃'s merged support and values, the j's of a step, the running sums of w²
     cdef long[::1] ui = np.empty(k, dtype=np.int_), js = np.empty(n_inner, dtype=np.int_)
@@ -51,8 +89,12 @@ def steps(const double[:, ::1] X, const double[::1] Y, long start, long n,
     with nogil:
         for s in range(n):
             step = start + s
-            row = step % P
-            yt = Y[row]
+            if rows:
+                xrow = X0 + (step % P) * d
+                yt = Y0[step % P]
+            else:
+                oracle.next_example()
+                yt = oracle.y
             # line 14: w_t enters the average; running sums of w² for the draws j
             norm_sq = 0.0
             for a in range(d):
@@ -63,7 +105,8 @@ def steps(const double[:, ::1] X, const double[::1] Y, long start, long n,
             na = 0
             for r in range(k):
                 a = I[pos + s, r]
-                v = dd * X[row, a] if uniform else X[row, a] / q[a]
+                v = xrow[a] if rows else oracle.attribute(a)
+                v = dd * v if uniform else v / q[a]
                 for b in range(na):
                     if ui[b] == a:
                         xv[b] += v
@@ -94,7 +137,8 @@ def steps(const double[:, ::1] X, const double[::1] Y, long start, long n,
                     if w[j] == 0.0:
                         j = last
                     js[r] = j
-                    phi = phi + (norm_sq * X[row, j] / w[j] - yt)
+                    phi = phi + (norm_sq * (xrow[j] if rows else oracle.attribute(j)) / w[j]
+                                 - yt)
                     for b in range(na):
                         if ui[b] == j:
                             break

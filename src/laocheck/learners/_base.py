@@ -183,8 +183,9 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         Only the learners whose kernel reads through an oracle implement it: the data-point
         sampling family (AERR, GAERR, DDAERR, AELR, GAELR, DDAELR), AER (CB11 Fig. 2) and the
         Two-Phased learners (TwoPhaseDDAERR, TwoPhaseDDAELR: KS15 Alg. 2 and 4, both phases on
-        consecutive examples of the oracle). The others (Baseline, AESVR, the adaptive learners
-        of KS15 App. A) raise."""
+        consecutive examples of the oracle), and KS15 App. A's adaptive learners (AdaGAERR,
+        AdaAERR, AdaDDAERR, AdaTwoPhaseDDAERR; O(d) per step for AdaGrad's state, but only the
+        drawn attributes read). The others (Baseline, AESVR) raise."""
         n_steps = check_int("n_steps", n_steps, low=1, high=MAX_STEPS)
         if not isinstance(oracle, RowOracle):
             raise InvalidParameterError(

@@ -54,7 +54,7 @@ from ..estimators import Budget, LearnerSpec
 from ..exceptions import InvalidParameterError
 from . import _adaptive
 from . import _full
-from ._base import BudgetedLearner, DataPointSampling, check_scale
+from ._base import DataPointSampling, check_scale
 from .full_information import _FullInformation, _OnlineFit
 from .ridge import initial_point
 from .two_phase import _TwoPhase, two_phase_ridge_phase2
@@ -192,12 +192,7 @@ class AdaGAERR(DataPointSampling):
         super()._sync()
         self.G_ = self._state.G.copy()
 
-    # the adaptive steps have no oracle path (their kernel reads rows): refuse as the base
-    # class does, not DataPointSampling's oracle loop, which this state does not have
-    _advance_oracle = BudgetedLearner._advance_oracle
-
     def _advance(self, X, y, n_steps):
-        st = self._state
         q = self.q_
         if q is not None and not self._allow_zero_q:
             missing = (q == 0) & np.any(X != 0, axis=0)
@@ -206,17 +201,35 @@ class AdaGAERR(DataPointSampling):
                 raise InvalidParameterError(
                     f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
                     f"q[{i}]=0 with a nonzero X[:, {i}].")
-        d = X.shape[1]
         m = X.shape[0] if n_steps is None else n_steps
+        return self._blocks(m, X.shape[1], lambda *args: _adaptive.steps(X, y, *args))
+
+    def _advance_oracle(self, oracle, n_steps):
+        """``_advance`` on an attribute oracle's next ``n_steps`` examples: the same draws and
+        arithmetic, reading only x̃'s k attributes and the j's of each example."""
+        q = self.q_
+        if q is not None and not self._allow_zero_q and oracle.second_moments is not None:
+            missing = (q == 0) & (np.asarray(oracle.second_moments) > 0)
+            if np.any(missing):
+                i = int(np.flatnonzero(missing)[0])
+                raise InvalidParameterError(
+                    f"`q` must be positive wherever x_i can be nonzero (else x̃ is biased); got "
+                    f"q[{i}]=0 with E[x_{i}^2] > 0.")
+        return self._blocks(n_steps, oracle.d,
+                            lambda *args: _adaptive.steps_oracle(oracle, *args))
+
+    def _blocks(self, m, d, kernel):
+        """``m`` steps through ``kernel(start, n, I, U, pos, q, w, G, total, B, eta,
+        attributes, record, recording)``, one call per block of pre-drawn randomness."""
+        st = self._state
         attributes, record = self._step_buffers(m, st.k + st.n_inner)
-        q_arg = np.empty(0) if q is None else q
+        q_arg = np.empty(0) if self.q_ is None else self.q_
         step = 0
         while step < m:
             st.refill(self._rng, d)
             n = min(m - step, BLOCK - st.pos)
-            done = _adaptive.steps(X, y, step, n, st.I, st.U, st.pos, q_arg, st.w, st.G,
-                                   st.total, st.B, self.eta_, attributes, record,
-                                   record is not None)
+            done = kernel(step, n, st.I, st.U, st.pos, q_arg, st.w, st.G, st.total, st.B,
+                          self.eta_, attributes, record, record is not None)
             st.pos += done
             st.t += done
             step += done
@@ -319,10 +332,6 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
 
     def _phase2_practical_eta(self, A, k2, m2, B):
         return self._eta0(B)
-
-    # _TwoPhase's oracle path needs phase 2's: AdaGAERR (C, O(d) per step, rows only) has none, so
-    # fit_oracle refuses (the base class's refusal itself, as experiments.theorems checks)
-    _advance_oracle = BudgetedLearner._advance_oracle
 
     def _phase2_learner(self, k2, n_inner, B, q, eta, m2, start):
         initial = self.initial if start is None else start

@@ -5,6 +5,8 @@ from a randomness source (``laocheck.stats.exact``); :class:`ReplaySource` repla
 a Cython learner recorded, so that both run on the same draws and must agree to rounding.
 """
 
+import math
+
 import numpy as np
 
 from .estimators import aesvr_coefficients, cb11_baseline, hk12_aesvr
@@ -132,7 +134,7 @@ def ada_gaerr(X, Y, k, B, eta0, w1, src, *, q=None, n_inner=1):
                 xt[i] += X[t, i] / q[i]               # KS15 5: x̃_{t,r} ← x_t[i]/q_i e_i
             observed.add(i)
         xt = xt / k                                   # 7: x̃_t ← (1/k) Σ_r x̃_{t,r}
-        norm_sq = float(w @ w)
+        norm_sq = _sum_of_squares(w)
         if norm_sq > 0:
             phis = []
             for _s in range(n_inner):
@@ -148,9 +150,19 @@ def ada_gaerr(X, Y, k, B, eta0, w1, src, *, q=None, n_inner=1):
             G[i] += g[i] ** 2
             if G[i] > 0:
                 v[i] = w[i] - eta0 / np.sqrt(G[i]) * g[i]
-        w = v * B / max(np.linalg.norm(v), B)         # 12: w_{t+1} ← v · B / max{‖v‖, B}
+        w = v * B / max(math.sqrt(_sum_of_squares(v)), B)   # 12: w_{t+1} ← v·B/max{‖v‖, B}
         seen[t] = len(observed)
     return np.mean(iterates, axis=0), seen            # 14: w̄ ← (1/m) Σ_t w_t
+
+
+def _sum_of_squares(v):
+    """Σ_i v_i², added from i = 1 to d as written (not in a BLAS's order, which depends on the
+    machine: AdaGrad's steps η₀/√G amplify a last-bit difference of ‖w‖ over a run, so the
+    replay of ``ada_gaerr`` must sum as its kernel does to agree with it on any CPU)."""
+    total = 0.0
+    for x in np.asarray(v, dtype=float).tolist():
+        total += x * x
+    return total
 
 
 def gaelr(X, Y, k, B, eta, src, *, q=None, n_inner=1, z1=None):
