@@ -78,7 +78,7 @@ from threadpoolctl import threadpool_limits
 
 from .. import learners as _learners
 from .._execution import executor
-from .._progress import ProgressLines
+from .._progress import EVERY, ProgressLines
 from .._validation import check_int
 from ..bounds import rho_lasso, rho_ridge, second_moments_of
 from ..data import (PowerLawBernoulli, SourceUnavailable, digit_source, load_covtype,
@@ -126,7 +126,7 @@ class RunProgress:
     stage writes a line when it starts, at most every ``every`` seconds, and when its last run
     is in (:class:`laocheck._progress.ProgressLines`). ``report=None``: silent."""
 
-    def __init__(self, report=None, every=60.0):
+    def __init__(self, report=None, every=EVERY):
         self.report, self.every = report, every
 
     def stage(self, label, runs):
@@ -689,7 +689,7 @@ def _one_run_body(task, child):
             return {"errors": errs, "classification": cls, "attributes": attrs}
 
         out.append({**prefixes(sizes), "tuned": best})
-        if task.budget is not None and isinstance(alg.build(ctx), _FULL_INFORMATION):
+        if task.budget is not None and isinstance(est.estimator, _FULL_INFORMATION):
             matched = matched_sizes(sizes, task.budget, X_train.shape[1])
             out[-1]["matched"] = {"sizes": matched, **prefixes(matched)}
     return {"sizes": sizes, "algorithms": out, "n_train": n_train,

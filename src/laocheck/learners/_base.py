@@ -394,8 +394,8 @@ class DataPointSampling(BudgetedLearner):
         self.q_ = q
         self.eta_ = eta
 
-    def _advance(self, X, y, n_steps):
-        k, q_rows, eta, n_inner = self._kernel_args
+    def _check_q_rows(self, X):
+        """x̃ is unbiased only if q_i > 0 wherever a row of X has x_i ≠ 0 (KS15 Alg. 1 line 5)."""
         if self.q_ is not None and not self._allow_zero_q:
             missing = (self.q_ == 0) & np.any(X != 0, axis=0)
             if np.any(missing):
@@ -403,6 +403,20 @@ class DataPointSampling(BudgetedLearner):
                 raise InvalidParameterError(
                     f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
                     f"q[{i}]=0 with a nonzero X[:, {i}].")
+
+    def _check_q_oracle(self, oracle):
+        """``_check_q_rows`` for an oracle: q_i > 0 wherever E[x_i²] > 0 (when it says)."""
+        if self.q_ is not None and not self._allow_zero_q and oracle.second_moments is not None:
+            missing = (self.q_ == 0) & (np.asarray(oracle.second_moments) > 0)
+            if np.any(missing):
+                i = int(np.flatnonzero(missing)[0])
+                raise InvalidParameterError(
+                    f"`q` must be positive wherever x_i can be nonzero (else x̃ is biased); got "
+                    f"q[{i}]=0 with E[x_{i}^2] > 0.")
+
+    def _advance(self, X, y, n_steps):
+        k, q_rows, eta, n_inner = self._kernel_args
+        self._check_q_rows(X)
         attributes, record = self._step_buffers(X.shape[0] if n_steps is None else n_steps,
                                                 k + n_inner)
         self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record, n_inner,
@@ -412,13 +426,7 @@ class DataPointSampling(BudgetedLearner):
 
     def _advance_oracle(self, oracle, n_steps):
         k, q_rows, eta, n_inner = self._kernel_args
-        if self.q_ is not None and not self._allow_zero_q and oracle.second_moments is not None:
-            missing = (self.q_ == 0) & (np.asarray(oracle.second_moments) > 0)
-            if np.any(missing):
-                i = int(np.flatnonzero(missing)[0])
-                raise InvalidParameterError(
-                    f"`q` must be positive wherever x_i can be nonzero (else x̃ is biased); got "
-                    f"q[{i}]=0 with E[x_{i}^2] > 0.")
+        self._check_q_oracle(oracle)
         attributes, record = self._step_buffers(n_steps, k + n_inner)
         self._state.run_oracle(self._rng, oracle, k, q_rows, eta, attributes, record, n_inner,
                                n_steps)

@@ -51,7 +51,6 @@ and ``fit_stream`` consume the stream identically: the same seed gives the same 
 import numpy as np
 
 from ..estimators import Budget, LearnerSpec
-from ..exceptions import InvalidParameterError
 from . import _adaptive
 from . import _full
 from ._base import DataPointSampling, check_scale
@@ -193,28 +192,14 @@ class AdaGAERR(DataPointSampling):
         self.G_ = self._state.G.copy()
 
     def _advance(self, X, y, n_steps):
-        q = self.q_
-        if q is not None and not self._allow_zero_q:
-            missing = (q == 0) & np.any(X != 0, axis=0)
-            if np.any(missing):
-                i = int(np.flatnonzero(missing)[0])
-                raise InvalidParameterError(
-                    f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
-                    f"q[{i}]=0 with a nonzero X[:, {i}].")
+        self._check_q_rows(X)
         m = X.shape[0] if n_steps is None else n_steps
         return self._blocks(m, X.shape[1], lambda *args: _adaptive.steps(X, y, *args))
 
     def _advance_oracle(self, oracle, n_steps):
         """``_advance`` on an attribute oracle's next ``n_steps`` examples: the same draws and
         arithmetic, reading only x̃'s k attributes and the j's of each example."""
-        q = self.q_
-        if q is not None and not self._allow_zero_q and oracle.second_moments is not None:
-            missing = (q == 0) & (np.asarray(oracle.second_moments) > 0)
-            if np.any(missing):
-                i = int(np.flatnonzero(missing)[0])
-                raise InvalidParameterError(
-                    f"`q` must be positive wherever x_i can be nonzero (else x̃ is biased); got "
-                    f"q[{i}]=0 with E[x_{i}^2] > 0.")
+        self._check_q_oracle(oracle)
         return self._blocks(n_steps, oracle.d,
                             lambda *args: _adaptive.steps_oracle(oracle, *args))
 
