@@ -306,3 +306,63 @@ def test_a_budget_matched_curve_far_above_one_does_not_stretch_the_axis():
     dashed = [ln for ln in attr_ax.get_lines() if ln.get_linestyle() == "--"]
     assert len(dashed) == 1 and list(dashed[0].get_ydata()) == [5000.0, 3.0]
     assert not [ln for ln in ex_ax.get_lines() if ln.get_linestyle() == "--"]
+
+
+def test_twelve_algorithms_of_a_panel_are_drawn_in_twelve_styles():
+    """KS15 Fig. 7 has 9 algorithms (12 curves): with a 7-colour palette the 8th and 9th used
+    to repeat the 1st and 2nd exactly. Every algorithm now has its own (colour, marker,
+    hollow) style, and a budget-matched curve keeps its algorithm's style, dashed."""
+    from laocheck.report.paper import curve_style, panel_figure
+
+    styles = [curve_style(j) for j in range(70)]
+    assert len(set((c, m) for c, m, _ in styles)) == 70
+    names = [f"alg{j}" for j in range(9)]
+    curves = [{"algorithm": n, "learner": "x", "attributes": [10.0, 100.0], "examples": [2, 20],
+               "mean": [0.5, 0.4], "sd": [0.01, 0.01], "low": [0.4, 0.3], "high": [0.6, 0.5],
+               "delta": 1e-6} for n in names]
+    curves.append({**curves[8], "algorithm": "alg8" + " (same attributes)",
+                   "budget_matched": True})
+    panel = {"figure": "F", "title": "t", "source": "s", "stand_in": False, "curves": curves}
+    fig, _ = panel_figure(panel, ("attributes",), runs=2)
+    (ax,) = fig.get_axes()
+    looks = [(ln.get_color(), ln.get_marker(), ln.get_markerfacecolor(), ln.get_linestyle())
+             for ln in ax.get_lines() if ln.get_linestyle() != "None"]   # not the caps
+    assert len(looks) == 10 and len(set(looks[:9])) == 9
+    assert looks[9][:3] == looks[8][:3] and looks[9][3] == "--" and looks[8][3] == "-"
+
+
+def test_one_noisy_point_does_not_flatten_the_panel():
+    """KS15 Fig. 7 on digits: Ada AERR's first point has mean 1.2 and sd 4.5 while every
+    other value is below 0.6; the axis stops at max(2, 1.5 × the highest mean) = 2, not at
+    5.7, and starts at 0 (relative errors are >= 0) although mean − sd < 0."""
+    from laocheck.report.paper import y_range
+
+    noisy = {"mean": [1.2, 0.3], "sd": [4.5, 0.1]}
+    calm = {"mean": [0.6, 0.2], "sd": [0.05, 0.02]}
+    assert y_range([noisy, calm]) == (0.0, 2.0)
+    assert y_range([calm]) == (0.0, pytest.approx(0.65))      # nothing cut: the top mean + sd
+    high = {"mean": [3.0, 1.0], "sd": [1.0, 0.1]}               # 1.5 × 3 = 4.5 >= 4: not cut
+    assert y_range([high, calm]) == (0.0, 4.0)
+
+
+def test_bands_are_drawn_only_where_they_lie_within_the_axis():
+    """A betting interval over [0, (B max‖x‖ + max|y|)²/E y²] at δ = 1e-6 over 30 runs can span
+    far beyond the axis; such a band would shade the whole figure. It is drawn between the
+    points where it lies within the axis and recorded in the data either way."""
+    from matplotlib.collections import PolyCollection
+
+    from laocheck.report.paper import panel_figure
+
+    c = {"algorithm": "A", "learner": "x", "attributes": [10.0, 100.0, 1000.0, 1e4],
+         "examples": [2, 20, 200, 2000], "mean": [0.5, 0.4, 0.3, 0.2],
+         "sd": [0.01] * 4, "low": [0.0, 0.0, 0.25, 0.15], "high": [80.0, 60.0, 0.35, 0.25],
+         "delta": 1e-6}
+    panel = {"figure": "F", "title": "t", "source": "s", "stand_in": False, "curves": [c]}
+    fig, data = panel_figure(panel, ("attributes",), runs=30)
+    assert data["curves"][0]["band_drawn"] == [False, False, True, True]
+    assert data["curves"][0]["high"] == [80.0, 60.0, 0.35, 0.25]
+    (ax,) = fig.get_axes()
+    bands = [p for p in ax.collections if isinstance(p, PolyCollection)]
+    xs = np.concatenate([path.vertices[:, 0] for b in bands for path in b.get_paths()])
+    ys = np.concatenate([path.vertices[:, 1] for b in bands for path in b.get_paths()])
+    assert xs.min() == 1000.0 and ys.max() <= 0.35     # only the last two points' band

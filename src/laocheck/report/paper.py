@@ -8,7 +8,9 @@ Rendering (:func:`render`) only draws and tabulates it:
 * one learning-curve figure per panel: test error relative to the zero predictor against the
   cumulative number of attributes seen (and against the number of training examples where the
   paper plots that too: the spec's ``axes``), the mean over runs with ±1 standard deviation
-  (the papers' error bars) and the betting confidence band at δ; the data source in the title
+  (the papers' error bars) and the betting confidence band at δ where it lies within the axis;
+  the y axis at most max(2, 1.5 × the highest mean), so that one noisy point does not flatten
+  the other curves; more than 7 algorithms are told apart by marker; the data source in the title
   and, for a stand-in (a data set other than the paper's), "STAND-IN" in title and caption;
 * the numbers the paper prints beside the measured ones with their interval and data source; a
   value measured on a stand-in is labelled so and is not compared with the printed one;
@@ -49,10 +51,10 @@ EXPERIMENT_PARAMS = ("runs", "m", "d", "alphas", "pairs", "delta")
 #: the data options (``laocheck report --source/--mnist/--covtype``), passed where accepted
 DATA_PARAMS = ("source", "mnist", "covtype")
 
-#: one colour and marker per curve of a panel (Okabe-Ito, as every report)
+#: the colours and markers of a panel's curves (Okabe-Ito, as every report)
 _PALETTE = (COLORS["empirical"], COLORS["bound"], COLORS["tuned"], COLORS["violation"],
             COLORS["printed"], COLORS["neutral"], COLORS["exact"])
-_MARKS = ("o", "s", "^", "D", "v", "P", "X")
+_MARKS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<")
 _XLABEL = {"attributes": "attributes seen (cumulative, mean over runs)",
            "examples": "training examples (prefix of the training part)"}
 _YLABEL = "test error / zero predictor's"
@@ -134,54 +136,81 @@ def panel_title(panel):
     return f"{panel['figure']}: {panel['title']} ({mark}{panel['source']})"
 
 
+def curve_style(j):
+    """(colour, marker, hollow) of a panel's j-th algorithm: the colour cycles through the 7 of
+    the palette and the marker through 10 shapes, so no two of the first 70 algorithms look
+    alike; from the 8th on the markers are hollow, told apart at a glance from the first 7."""
+    return _PALETTE[j % len(_PALETTE)], _MARKS[j % len(_MARKS)], j >= len(_PALETTE)
+
+
+def y_range(curves):
+    """(bottom, top) of a panel's y axis before its margin. Relative test errors are >= 0, so
+    the bottom is 0 (lower when a mean is negative). The top is the highest mean + sd, but at
+    most max(2, 1.5 × the highest mean of the curves that are not budget-matched): one noisy
+    point (a learner after a handful of examples, or a full-information learner on the
+    attribute budget of a few examples, whose relative error can be in the thousands) would
+    otherwise squeeze every other curve against the bottom. What is cut stays in the data."""
+    means = [m for c in curves for m in c["mean"] if math.isfinite(m)]
+    tops = [m + s for c in curves for m, s in zip(c["mean"], c["sd"]) if math.isfinite(m + s)]
+    regular = [m for c in curves if not c.get("budget_matched")
+               for m in c["mean"] if math.isfinite(m)]
+    top = max(tops) if tops else 1.0
+    if regular:
+        top = min(top, max(2.0, 1.5 * max(regular)))
+    return min([0.0] + means), top
+
+
 def panel_figure(panel, axes=("attributes",), runs=None):
     """One axis per x-variable of ``axes``: per curve the mean relative test error (line and
-    markers), ±1 sd (error bars) and the confidence band at δ (shaded). The y axis shows the
-    means ± sd with a margin; a band reaching beyond it is cut at the axis (its values are in the
-    figure's data)."""
+    markers), ±1 sd (error bars) and the confidence interval at δ (shaded band, drawn between
+    the points where it lies within the axis: an interval wider than the axis says nothing the
+    axis can show, and a few of them would shade the whole figure). The y axis is
+    :func:`y_range` with a margin; error bars reaching beyond it are cut. Every value, drawn
+    or not, is in the figure's data."""
     out = {"axes": list(axes), "curves": []}
     with styled():
         fig, ax_arr = new_figure(1, len(axes), size=(7.2 if len(axes) == 1 else 11.0, 4.6))
-        tops, bottoms, regular_tops = [], [], []
-        base = {}                        # a matched curve takes its algorithm's colour, dashed
+        curves = []
         for c in panel["curves"]:
-            mean = [_num(v) for v in c["mean"]]
-            sd = [_num(v) for v in c["sd"]]
-            low = [_num(v) for v in c["low"]]
-            high = [_num(v) for v in c["high"]]
-            tops += [m + s for m, s in zip(mean, sd) if math.isfinite(m + s)]
-            if not c.get("budget_matched"):
-                regular_tops += [m + s for m, s in zip(mean, sd) if math.isfinite(m + s)]
-            bottoms += [m - s for m, s in zip(mean, sd) if math.isfinite(m - s)]
-            matched = bool(c.get("budget_matched"))
+            curves.append({"mean": [_num(v) for v in c["mean"]],
+                           "sd": [_num(v) for v in c["sd"]],
+                           "low": [_num(v) for v in c["low"]],
+                           "high": [_num(v) for v in c["high"]],
+                           "budget_matched": bool(c.get("budget_matched"))})
+        bottom, top = y_range(curves)
+        span = max(top - bottom, 1e-12)
+        ylim = (bottom - 0.05 * span if bottom < 0 else 0.0, top + 0.1 * span)
+        base = {}                        # a matched curve takes its algorithm's style, dashed
+        for c, v in zip(panel["curves"], curves):
+            mean, sd, low, high, matched = (v["mean"], v["sd"], v["low"], v["high"],
+                                            v["budget_matched"])
             j = base.setdefault(c["algorithm"].removesuffix(SAME_ATTRIBUTES), len(base))
-            color, mark = _PALETTE[j % len(_PALETTE)], _MARKS[j % len(_MARKS)]
+            color, mark, hollow = curve_style(j)
+            inside = [ylim[0] <= lo and hi <= ylim[1] for lo, hi in zip(low, high)]
             for ax, axis in zip(ax_arr[0], axes):
                 if matched and axis != "attributes":   # a budget-matched curve is an
                     continue                           # attribute-axis comparison only
                 x = [float(v) for v in c[axis]]
-                ax.fill_between(x, low, high, color=color, alpha=0.12, linewidth=0)
+                ax.fill_between(x, low, high, where=inside, color=color, alpha=0.12,
+                                linewidth=0)
                 ax.errorbar(x, mean, yerr=sd, color=color, marker=mark, markersize=5,
-                            capsize=3, linewidth=1.4, linestyle="--" if matched else "-",
+                            markerfacecolor="white" if hollow else color, capsize=3,
+                            linewidth=1.4, linestyle="--" if matched else "-",
                             label=c["algorithm"])
             out["curves"].append({"algorithm": c["algorithm"], "learner": c["learner"],
                                   "attributes": list(c["attributes"]),
                                   "examples": list(c["examples"]), "mean": mean, "sd": sd,
-                                  "low": low, "high": high, "delta": c["delta"]})
-        top = max(tops) if tops else 1.0
-        if regular_tops:               # a budget-matched curve on a handful of examples can
-            top = min(top, max(2.0, max(regular_tops)))     # be far above 1: cut at the axis
-        bottom = min(0.0, min(bottoms)) if bottoms else 0.0
-        span = max(top - bottom, 1e-12)
-        ylim = (bottom - 0.05 * span if bottom < 0 else 0.0, top + 0.1 * span)
+                                  "low": low, "high": high, "delta": c["delta"],
+                                  "band_drawn": inside})
         for ax, axis in zip(ax_arr[0], axes):
             ax.set_xscale("log")
             ax.set_ylim(*ylim)
             ax.set_xlabel(_XLABEL[axis])
             ax.set_ylabel(_YLABEL)
         ax_arr[0][0].legend(loc="best", fontsize=8,
-                            title=(f"mean ± 1 sd over {runs} runs; band: interval at δ"
-                                   if runs else None), title_fontsize=7)
+                            title=(f"mean ± 1 sd over {runs} runs; band: interval at δ "
+                                   "where within the axis" if runs else None),
+                            title_fontsize=7)
         fig.suptitle("\n".join(textwrap.wrap(panel_title(panel), 100 if len(axes) > 1 else 80)),
                      fontsize=9.5)
         out["ylim"] = list(ylim)
@@ -265,7 +294,8 @@ def _caption(panel, result):
             f"ρ_ridge = {fmt(panel['rho_ridge'])}, ρ_lasso = {fmt(panel['rho_lasso'])}. "
             f"Lines: mean relative test error over {result['runs']} runs; bars: ±1 standard "
             f"deviation (the papers' error bars); shaded: betting confidence interval for the "
-            f"expected relative test error at δ = {fmt(deltas)} (cut at the axis where wider)."
+            f"expected relative test error at δ = {fmt(deltas)}, drawn where it lies within "
+            f"the axis (every interval is in the figure's data)."
             + _matched_sentence(panel) + _edges_sentence(panel, result) + stand)
 
 
