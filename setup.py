@@ -4,10 +4,13 @@ The kernels compile without bounds checks; set LAOCHECK_CYTHON_DEBUG=1 at build 
 bounds checking, wraparound and initialised-memory checks back on (used to test the kernels).
 """
 import os
+import subprocess
+from pathlib import Path
 
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
 
 DEBUG = os.environ.get("LAOCHECK_CYTHON_DEBUG", "0") not in ("", "0")
 DIRECTIVES = {
@@ -32,4 +35,38 @@ extensions = [
     for name in MODULES
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))
+
+
+def source_commit():
+    """(commit, dirty) of the git checkout being built, or (None, None) outside one (an sdist)."""
+    here = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                              cwd=here, timeout=10, check=False)
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, cwd=here, timeout=10,
+                                check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    commit = head.stdout.strip()
+    if head.returncode != 0 or len(commit) != 40:
+        return None, None
+    return commit, bool(status.stdout.strip()) if status.returncode == 0 else None
+
+
+class BuildPyWithCommit(build_py):
+    """Also write laocheck/_build_commit.py: the commit (and whether tracked files differed from
+    it) that a non-editable install was built from, for the provenance of its result files
+    (the installed package is no git checkout)."""
+
+    def run(self):
+        super().run()
+        commit, dirty = source_commit()
+        target = Path(self.build_lib) / "laocheck" / "_build_commit.py"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text('"""Written by setup.py when the package was built."""\n'
+                          f"COMMIT = {commit!r}\nDIRTY = {dirty!r}\n")
+
+
+setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES),
+      cmdclass={"build_py": BuildPyWithCommit})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import subprocess
 import sys
 from importlib import metadata
@@ -28,8 +29,7 @@ def _version_of(package):
         return None
 
 
-def git_commit():
-    """The commit of the source tree laocheck runs from, or None (an installed wheel has none)."""
+def _checkout_commit():
     here = Path(__file__).resolve().parent
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -37,7 +37,29 @@ def git_commit():
     except (OSError, subprocess.SubprocessError):
         return None
     commit = out.stdout.strip()
-    return commit if out.returncode == 0 and len(commit) == 40 else None
+    return commit if out.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", commit) else None
+
+
+def _built_commit():
+    try:
+        from . import _build_commit
+    except ImportError:                  # a source checkout (editable install): never built
+        return None, None
+    return _build_commit.COMMIT, _build_commit.DIRTY
+
+
+def git_commit():
+    """The commit laocheck's code comes from: that of the git checkout it runs from (an editable
+    install or the source tree), else the one ``pip install .`` recorded when it built the
+    package (``laocheck/_build_commit.py``), with "+dirty" when tracked files differed from
+    that commit; None when neither is known (a build outside a git checkout)."""
+    commit = _checkout_commit()
+    if commit is not None:
+        return commit
+    commit, dirty = _built_commit()
+    if commit is None:
+        return None
+    return commit + ("+dirty" if dirty else "")
 
 
 def provenance(*, seed=None, budget=None, command=None, **extra):
