@@ -277,8 +277,8 @@ def _matched_sentence(panel):
             "prefixes where it sees as many attributes as the attribute-efficient learners on "
             "theirs (the papers' attribute axis; the same tuned parameters); the solid curve "
             "of the same algorithm is on the same examples. A dashed curve trained on a handful "
-            "of examples can lie far above 1; the axis stops at 2 or at the solid curves' top, "
-            "and its values are in report.json.")
+            "of examples can lie far above 1; the axis stops at the larger of 2 and 1.5 times "
+            "the highest solid mean, and its values are in report.json.")
 
 
 def _caption(panel, result):
@@ -295,7 +295,9 @@ def _caption(panel, result):
             f"Lines: mean relative test error over {result['runs']} runs; bars: ±1 standard "
             f"deviation (the papers' error bars); shaded: betting confidence interval for the "
             f"expected relative test error at δ = {fmt(deltas)}, drawn where it lies within "
-            f"the axis (every interval is in the figure's data)."
+            f"the axis (every interval is in the figure's data). The y axis stops at the "
+            f"highest mean + 1 sd or, where that is higher, at the larger of 2 and 1.5 times "
+            f"the highest mean of the solid curves (error bars beyond it are cut)."
             + _matched_sentence(panel) + _edges_sentence(panel, result) + stand)
 
 
