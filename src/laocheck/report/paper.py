@@ -381,7 +381,9 @@ def render(data, settings):
                        | {n["source"] for n in res["numbers"] if n["stand_in"]})
     intro = [Paragraph(
         f"{res['citation']}, rerun by laocheck.experiments.papers.{res['experiment']} at budget "
-        f"{res['budget']} (seed {res['seed']}): {res['runs']} runs (random splits), "
+        f"{res['budget']} (seed {res['seed']}): {res['runs']} runs (random splits"
+        + (f"; at most {res['max_train']} training examples a run from a data set, a random "
+           "subset of its training part" if res.get("max_train") else "") + "), "
         f"{res['folds']}-fold cross-validation on the training part only over the radii B "
         f"{fmt(list(res['grid']))} and step multipliers {fmt(list(res['step_scales']))}"
         + (f", each extended by up to {res['grid_extensions']} values (the grid's ratio) at an "
