@@ -41,7 +41,7 @@ def _checkout_commit():
 
 
 def _built_commit():
-    try:
+    try:  # optional module: only a package that setup.py's build_py built has it
         from . import _build_commit
     except ImportError:                  # a source checkout (editable install): never built
         return None, None
