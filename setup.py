@@ -4,6 +4,7 @@ The kernels compile without bounds checks; set LAOCHECK_CYTHON_DEBUG=1 at build 
 bounds checking, wraparound and initialised-memory checks back on (used to test the kernels).
 """
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -38,7 +39,9 @@ extensions = [
 
 
 def source_commit():
-    """(commit, dirty) of the git checkout being built, or (None, None) outside one (an sdist)."""
+    """(commit, dirty) of the git checkout being built, or (None, None) outside one (an sdist).
+    The same reading as ``laocheck._provenance._checkout_commit``, which a build cannot import
+    (the package is not built yet)."""
     here = Path(__file__).resolve().parent
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -49,7 +52,7 @@ def source_commit():
     except (OSError, subprocess.SubprocessError):
         return None, None
     commit = head.stdout.strip()
-    if head.returncode != 0 or len(commit) != 40:
+    if head.returncode != 0 or not re.fullmatch(r"[0-9a-f]{40}", commit):
         return None, None
     return commit, bool(status.stdout.strip()) if status.returncode == 0 else None
 

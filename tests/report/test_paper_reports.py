@@ -382,6 +382,9 @@ def test_a_budget_cap_on_training_examples_is_applied_and_stated(tmp_path, monke
     assert result["max_train"] == 60
     assert [p["n_train"] for p in result["panels"]] == [60, 60]
     assert "at most 60 training examples a run" in (rep.path / "report.md").read_text("utf-8")
+    # synthetic panels draw m examples from the distribution: no cap applies or is reported
+    synthetic = papers.ks15_synthetic(budget="tiny", alphas=(-1.0,), runs=2)
+    assert synthetic.max_train is None and [p.n_train for p in synthetic.panels] == [200, 200]
 
 
 def test_without_a_cap_the_report_says_nothing_of_one(built):

@@ -961,7 +961,9 @@ def _finish(name, citation, budget, seed, cfg, panels, numbers, claims, unavaila
         grid_extensions=cfg["grid_extensions"], panels=tuple(panels),
         numbers=tuple(numbers), claims=tuple(claims), unavailable=tuple(unavailable),
         notes=notes, seconds=time.perf_counter() - t0, unchecked=tuple(unchecked),
-        max_train=cfg["max_train"])
+        # the cap was applied only if a panel was fitted on a data set (synthetic panels have
+        # an exact test risk and no test part)
+        max_train=cfg["max_train"] if any(p.n_test for p in panels) else None)
 
 
 def _panel(figure, title, data_source, stand_in, preprocessing, d, raw, budget_text, X, curves):
@@ -984,7 +986,6 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
     and the Two-Phased algorithm converging towards DDAERR (DDAELR)."""
     t0 = time.perf_counter()
     cfg = _budget(budget)
-    cfg["max_train"] = None                    # no data set: m is synthetic_m
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
     if m is not None:
@@ -1295,7 +1296,8 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
                 folds=cfg["folds"], grid=cfg["grid"], step_scales=cfg["step_scales"],
                 grid_extensions=cfg["grid_extensions"],
                 seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs, scheduler=scheduler,
-                budget=tot, max_train=cfg["max_train"], on_run=track.stage(f"panel {2 * j + i + 1}/{len(seeds)} ({fig}, {label})",
+                budget=tot, max_train=cfg["max_train"],
+                on_run=track.stage(f"panel {2 * j + i + 1}/{len(seeds)} ({fig}, {label})",
                                    cfg["runs"]))
             panels.append(_panel(fig, f"{scen}, k + 1 = {tot}, {label}", dat.source, st,
                                  dat.preprocessing, dat.d, raw, f"k + 1 = {tot}", dat.X, curves))

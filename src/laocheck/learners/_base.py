@@ -394,25 +394,28 @@ class DataPointSampling(BudgetedLearner):
         self.q_ = q
         self.eta_ = eta
 
+    def _check_q(self, nonzero, where, what):
+        """x̃ is unbiased only if q_i > 0 wherever x_i can be nonzero (KS15 Alg. 1 line 5):
+        ``nonzero`` marks those i; ``where`` and ``what`` (with {i}) word the error."""
+        if self.q_ is None or self._allow_zero_q:
+            return
+        missing = (self.q_ == 0) & nonzero
+        if np.any(missing):
+            i = int(np.flatnonzero(missing)[0])
+            raise InvalidParameterError(
+                f"`q` must be positive wherever {where} (else x̃ is biased); got q[{i}]=0 with "
+                + what.format(i=i) + ".")
+
     def _check_q_rows(self, X):
-        """x̃ is unbiased only if q_i > 0 wherever a row of X has x_i ≠ 0 (KS15 Alg. 1 line 5)."""
-        if self.q_ is not None and not self._allow_zero_q:
-            missing = (self.q_ == 0) & np.any(X != 0, axis=0)
-            if np.any(missing):
-                i = int(np.flatnonzero(missing)[0])
-                raise InvalidParameterError(
-                    f"`q` must be positive wherever X is nonzero (else x̃ is biased); got "
-                    f"q[{i}]=0 with a nonzero X[:, {i}].")
+        """``_check_q`` on the rows of X."""
+        if self.q_ is not None and not self._allow_zero_q:     # skip the O(md) scan otherwise
+            self._check_q(np.any(X != 0, axis=0), "X is nonzero", "a nonzero X[:, {i}]")
 
     def _check_q_oracle(self, oracle):
-        """``_check_q_rows`` for an oracle: q_i > 0 wherever E[x_i²] > 0 (when it says)."""
-        if self.q_ is not None and not self._allow_zero_q and oracle.second_moments is not None:
-            missing = (self.q_ == 0) & (np.asarray(oracle.second_moments) > 0)
-            if np.any(missing):
-                i = int(np.flatnonzero(missing)[0])
-                raise InvalidParameterError(
-                    f"`q` must be positive wherever x_i can be nonzero (else x̃ is biased); got "
-                    f"q[{i}]=0 with E[x_{i}^2] > 0.")
+        """``_check_q`` on an oracle: wherever E[x_i²] > 0 (when the oracle says)."""
+        if oracle.second_moments is not None:
+            self._check_q(np.asarray(oracle.second_moments) > 0, "x_i can be nonzero",
+                          "E[x_{i}^2] > 0")
 
     def _advance(self, X, y, n_steps):
         k, q_rows, eta, n_inner = self._kernel_args
