@@ -65,15 +65,19 @@ cdef struct BNode:
     # Leaf entry e: the coordinate id[e] with key a_i (sum, cnt and child unused: a leaf
     # entry counts 1 and sums its key). Internal entry e: the child node child[e], the
     # smallest (key, id) of its subtree, its subtree's number of keys and sum of keys.
-    # Entries are in (key, id) order. 704 bytes: 11 cache lines (the pool is 64-aligned).
+    # Entries are in (key, id) order. 512 bytes (the pool is 64-aligned): what a leaf uses
+    # (n, leaf, height, key, id) is in the first 4 cache lines, what only an internal node
+    # uses (sum, cnt, child) in the last 4, so a leaf, 9 in 10 nodes, occupies 4 lines of the
+    # cache (indices are int: d < 2³¹, checked by AERState).
     int n
     int leaf
+    int height     # 0 for a leaf, 1 + its children's otherwise
     double key[16]
-    long id[16]
+    int id[16]
+    char pad[48]
     double sum[16]
-    long cnt[16]
-    long child[16]
-    char pad[56]
+    int cnt[16]
+    int child[16]
 
 
 cdef extern from *:
@@ -83,12 +87,22 @@ cdef extern from *:
     void AER_PREFETCH(const void* p) noexcept nogil
 
 
-cdef inline void prefetch_node(BNode* N, long x) noexcept nogil:
-    """Ask for all of node x's cache lines at once (a descent then waits for one memory
-    latency per level instead of one per line)."""
+cdef struct Coord:
+    # A coordinate's state in one place (two to a cache line; the array is 64-aligned): its
+    # key a_i while active, the flushed Σ_τ w_τ,i, and C1 and C2 at its last flush.
+    double key
+    double acc
+    double m1
+    double m2
+
+
+cdef inline void prefetch_node(BNode* N, long x, bint inner) noexcept nogil:
+    """Ask for the cache lines node x uses at once (a descent then waits for one memory
+    latency per level instead of one per line): the first 4, and the last 4 when x is an
+    internal node (``inner``, known from its parent's height before x is read)."""
     cdef char* base = <char*>&N[x]
-    cdef long off
-    for off in range(0, sizeof(BNode), 64):
+    cdef long off, end = sizeof(BNode) if inner else sizeof(BNode) // 2
+    for off in range(0, end, 64):
         AER_PREFETCH(base + off)
 
 
@@ -111,12 +125,12 @@ cdef inline void move_entries(BNode* N, long dst, long dpos, long src, long spos
     if count <= 0:
         return
     memmove(&N[dst].key[dpos], &N[src].key[spos], count * sizeof(double))
-    memmove(&N[dst].id[dpos], &N[src].id[spos], count * sizeof(long))
+    memmove(&N[dst].id[dpos], &N[src].id[spos], count * sizeof(int))
     if N[src].leaf:
         return
     memmove(&N[dst].sum[dpos], &N[src].sum[spos], count * sizeof(double))
-    memmove(&N[dst].cnt[dpos], &N[src].cnt[spos], count * sizeof(long))
-    memmove(&N[dst].child[dpos], &N[src].child[spos], count * sizeof(long))
+    memmove(&N[dst].cnt[dpos], &N[src].cnt[spos], count * sizeof(int))
+    memmove(&N[dst].child[dpos], &N[src].child[spos], count * sizeof(int))
 
 
 cdef inline void refresh(BNode* N, long p, long c) noexcept nogil:
@@ -160,15 +174,17 @@ cdef class AERState:
     cdef long capacity, offset     # nodes in the pool; the first node's byte in buf
     cdef unsigned char[::1] buf
     cdef BNode* N
-    cdef double[::1] key           # a_i of the active coordinates
+    cdef unsigned char[::1] cbuf   # the d Coord records (key a_i, acc, m1, m2), 64-aligned
+    cdef long coffset
+    cdef Coord* cs
     cdef signed char[::1] sign     # 0: inactive (u_i = 0)
-    cdef double[::1] acc           # flushed Σ_τ w_τ,i
-    cdef double[::1] m1            # C1 at the last flush
-    cdef double[::1] m2            # C2 at the last flush
     cdef long[::1] perm
     cdef double[::1] v
 
     def __init__(self, long d, double B, double lam):
+        if not 1 <= d < 2**31:
+            raise ValueError(f"d={d}: the AER state holds coordinate indices as C ints, so it "
+                             f"needs 1 <= d < 2**31")
         self.d = d
         self.B = B
         self.lam = lam
@@ -191,11 +207,10 @@ cdef class AERState:
         self.buf = np.zeros(self.capacity * sizeof(BNode) + 64, dtype=np.uint8)
         self.offset = (64 - <long>(<size_t>&self.buf[0] % 64)) % 64   # cdivision: no negatives
         self.N = <BNode*>&self.buf[self.offset]
-        self.key = np.zeros(d)
+        self.cbuf = np.zeros(d * sizeof(Coord) + 64, dtype=np.uint8)
+        self.coffset = (64 - <long>(<size_t>&self.cbuf[0] % 64)) % 64
+        self.cs = <Coord*>&self.cbuf[self.coffset]
         self.sign = np.zeros(d, dtype=np.int8)
-        self.acc = np.zeros(d)
-        self.m1 = np.zeros(d)
-        self.m2 = np.zeros(d)
         self.perm = np.arange(d, dtype=np.int_)
         self.v = np.zeros(d)
 
@@ -203,11 +218,16 @@ cdef class AERState:
         scalars = (self.s, self.theta, self.C1, self.C2, self.t, self.root, self.n_renorms,
                    self.renorm_low, self.n_nodes, self.free_head)
         nodes = bytes(self.buf[self.offset:self.offset + self.n_nodes * sizeof(BNode)])
+        coords = self._coords()
         return (_restore_aer, (self.d, self.B, self.lam, scalars, nodes,
-                               np.asarray(self.key).copy(),
-                               np.asarray(self.sign).copy(), np.asarray(self.acc).copy(),
-                               np.asarray(self.m1).copy(), np.asarray(self.m2).copy(),
+                               coords[:, 0].copy(), np.asarray(self.sign).copy(),
+                               coords[:, 1].copy(), coords[:, 2].copy(), coords[:, 3].copy(),
                                np.asarray(self.perm).copy()))
+
+    def _coords(self):
+        """The (d, 4) float64 view of the Coord records: key, acc, m1, m2 columns."""
+        raw = np.asarray(self.cbuf)[self.coffset:self.coffset + self.d * sizeof(Coord)]
+        return raw.view(np.float64).reshape(self.d, 4)
 
     def _load(self, scalars, nodes, key, sign, acc, m1, m2, perm):
         (self.s, self.theta, self.C1, self.C2, self.t, self.root, self.n_renorms,
@@ -216,16 +236,15 @@ cdef class AERState:
         if raw.size != self.n_nodes * sizeof(BNode) or self.n_nodes > self.capacity:
             raise ValueError("the pickled AER state's node pool does not fit its d")
         np.asarray(self.buf)[self.offset:self.offset + raw.size] = raw
-        self.key = np.array(key, dtype=np.float64)
+        coords = self._coords()
+        for column, values in enumerate((key, acc, m1, m2)):
+            coords[:, column] = values
         self.sign = np.array(sign, dtype=np.int8)
-        self.acc = np.array(acc, dtype=np.float64)
-        self.m1 = np.array(m1, dtype=np.float64)
-        self.m2 = np.array(m2, dtype=np.float64)
         self.perm = np.array(perm, dtype=np.int_)
 
     def _u(self):
         sign = np.asarray(self.sign).astype(float)
-        return np.where(sign != 0, sign * (np.asarray(self.key) - self.theta), 0.0)
+        return np.where(sign != 0, sign * (self._coords()[:, 0] - self.theta), 0.0)
 
     def coef(self):
         """The current w = s·u."""
@@ -235,15 +254,14 @@ cdef class AERState:
         """w̄ = (1/t) Σ_τ w_τ over the iterates after each update (Fig. 2's w̄ += w/m)."""
         if self.t == 0:
             return np.zeros(self.d)
-        keys = np.asarray(self.key)
+        keys, acc, m1, m2 = self._coords().T
         sign = np.asarray(self.sign).astype(float)
-        pending = sign * (keys * (self.C1 - np.asarray(self.m1))
-                          - (self.C2 - np.asarray(self.m2)))
-        return (np.asarray(self.acc) + np.where(sign != 0, pending, 0.0)) / self.t
+        pending = sign * (keys * (self.C1 - m1) - (self.C2 - m2))
+        return (acc + np.where(sign != 0, pending, 0.0)) / self.t
 
     # ---- the B+-tree ------------------------------------------------------------------
 
-    cdef inline long alloc(self, long leaf) noexcept nogil:
+    cdef inline long alloc(self, int height) noexcept nogil:
         cdef long x
         if self.free_head >= 0:
             x = self.free_head
@@ -252,7 +270,8 @@ cdef class AERState:
             x = self.n_nodes
             self.n_nodes += 1
         self.N[x].n = 0
-        self.N[x].leaf = leaf
+        self.N[x].leaf = height == 0
+        self.N[x].height = height
         return x
 
     cdef inline void release(self, long x) noexcept nogil:
@@ -264,7 +283,7 @@ cdef class AERState:
         """Child c of p has NSLOT entries: its upper half moves to a new node after it."""
         cdef BNode* N = self.N
         cdef long x = N[p].child[c], h = N[x].n // 2
-        cdef long y = self.alloc(N[x].leaf)
+        cdef long y = self.alloc(N[x].height)
         move_entries(N, y, 0, x, h, N[x].n - h)
         N[y].n = N[x].n - h
         N[x].n = h
@@ -320,7 +339,7 @@ cdef class AERState:
                 refresh(N, p, c)
             x = p
         if N[x].n > BMAX:
-            r = self.alloc(0)
+            r = self.alloc(N[x].height + 1)
             N[r].n = 1
             N[r].child[0] = x
             refresh(N, r, 0)
@@ -334,22 +353,24 @@ cdef class AERState:
             self.release(x)
 
     cdef void tree_insert(self, long i) noexcept nogil:
-        """Insert coordinate i with key self.key[i] (i not in the tree)."""
+        """Insert coordinate i with key self.cs[i].key (i not in the tree)."""
         cdef BNode* N = self.N
-        cdef double k = self.key[i]
+        cdef double k = self.cs[i].key
         cdef long path[MAXDEPTH]
         cdef long idx[MAXDEPTH]
         cdef long depth = 0, x = self.root, c, e, p
+        cdef bint inner
         if x < 0:
-            x = self.alloc(1)
+            x = self.alloc(0)
             self.root = x
         while not N[x].leaf:
             c = child_of(N, x, k, i)
             path[depth] = x
             idx[depth] = c
             depth += 1
+            inner = N[x].height > 1
             x = N[x].child[c]
-            prefetch_node(N, x)
+            prefetch_node(N, x, inner)
         p = N[x].n
         for e in range(N[x].n):
             if before(k, i, N[x].key[e], N[x].id[e]):
@@ -362,13 +383,14 @@ cdef class AERState:
         self.fix_up(path, idx, depth, x)
 
     cdef void tree_erase(self, long i) noexcept nogil:
-        """Remove coordinate i, found by its key self.key[i] (a coordinate that is not
+        """Remove coordinate i, found by its key self.cs[i].key (a coordinate that is not
         found, which only a broken order could cause, leaves the tree as it is)."""
         cdef BNode* N = self.N
-        cdef double k = self.key[i]
+        cdef double k = self.cs[i].key
         cdef long path[MAXDEPTH]
         cdef long idx[MAXDEPTH]
         cdef long depth = 0, x = self.root, c, e, p = -1
+        cdef bint inner
         if x < 0:
             return
         while not N[x].leaf:
@@ -376,8 +398,9 @@ cdef class AERState:
             path[depth] = x
             idx[depth] = c
             depth += 1
+            inner = N[x].height > 1
             x = N[x].child[c]
-            prefetch_node(N, x)
+            prefetch_node(N, x, inner)
         for e in range(N[x].n):
             if N[x].id[e] == i:
                 p = e
@@ -409,6 +432,7 @@ cdef class AERState:
         a_j − Θ are laid in key order; −1 if rounding walks past the last key."""
         cdef BNode* N = self.N
         cdef long x = self.root, e, n
+        cdef bint inner
         cdef double w, theta = self.theta
         while True:
             n = N[x].n
@@ -423,17 +447,18 @@ cdef class AERState:
                 return -1
             if N[x].leaf:
                 return N[x].id[e]
+            inner = N[x].height > 1
             x = N[x].child[e]
-            prefetch_node(N, x)
+            prefetch_node(N, x, inner)
 
     # ---- the average and renormalisation ------------------------------------------------
 
     cdef inline void flush(self, long i) noexcept nogil:
         if self.sign[i] != 0:
-            self.acc[i] += self.sign[i] * (self.key[i] * (self.C1 - self.m1[i])
-                                           - (self.C2 - self.m2[i]))
-        self.m1[i] = self.C1
-        self.m2[i] = self.C2
+            self.cs[i].acc += self.sign[i] * (self.cs[i].key * (self.C1 - self.cs[i].m1)
+                                           - (self.C2 - self.cs[i].m2))
+        self.cs[i].m1 = self.C1
+        self.cs[i].m2 = self.C2
 
     cdef void renormalise_node(self, long x, long* ents, long* nents) noexcept nogil:
         """Flush the subtree's coordinates, a ← s(a − Θ), marks to 0; its leaf entries
@@ -447,9 +472,9 @@ cdef class AERState:
                 self.flush(i)
                 k = self.s * (N[x].key[e] - self.theta)
                 N[x].key[e] = k
-                self.key[i] = k
-                self.m1[i] = 0.0
-                self.m2[i] = 0.0
+                self.cs[i].key = k
+                self.cs[i].m1 = 0.0
+                self.cs[i].m2 = 0.0
                 ents[nents[0]] = x * NSLOT + e
                 nents[0] += 1
             return
@@ -526,7 +551,7 @@ cdef class AERState:
                     pending -= 1
                 else:
                     xs[r] = N[x].child[e]
-                    prefetch_node(N, xs[r])
+                    prefetch_node(N, xs[r], N[x].height > 1)
 
     cdef long sample_abs(self, bitgen_t* bg, const double* queue, long* qpos, long qlen,
                          long first_attempt) noexcept nogil:
@@ -561,6 +586,7 @@ cdef class AERState:
         kept whole, the first whose smallest key is not holds the last kept key."""
         cdef BNode* N = self.N
         cdef long x = self.root, e, cnt_above = 0, j
+        cdef bint inner
         cdef double sum_above = 0.0, S
         while True:
             e = N[x].n - 1
@@ -575,8 +601,9 @@ cdef class AERState:
                     break
             if e < 0 or N[x].leaf:
                 break
+            inner = N[x].height > 1
             x = N[x].child[e]
-            prefetch_node(N, x)
+            prefetch_node(N, x, inner)
         return (sum_above - R) / cnt_above
 
     def check_tree(self):
@@ -590,7 +617,7 @@ cdef class AERState:
         if set(out) != active or len(out) != len(active):
             raise AssertionError("the tree's entries are not the active coordinates")
         for a in range(1, len(out)):
-            if not before(self.key[out[a - 1]], out[a - 1], self.key[out[a]], out[a]):
+            if not before(self.cs[out[a - 1]].key, out[a - 1], self.cs[out[a]].key, out[a]):
                 raise AssertionError(f"order broken between {out[a - 1]} and {out[a]}")
         return out
 
@@ -605,7 +632,7 @@ cdef class AERState:
         if N[x].leaf:
             for e in range(n):
                 i = N[x].id[e]
-                if N[x].key[e] != self.key[i]:
+                if N[x].key[e] != self.cs[i].key:
                     raise AssertionError(f"leaf entry {e} of {x} broken")
                 out.append(i)
             return 0, n, sum(N[x].key[e] for e in range(n)), N[x].key[0], N[x].id[0]
@@ -630,7 +657,7 @@ cdef class AERState:
         """Activate coordinate i with key a (sign +1); for the structure's tests."""
         if not 0 <= i < self.d or self.sign[i] != 0:
             raise ValueError(f"coordinate {i} is outside [0, d) or already active")
-        self.key[i] = a
+        self.cs[i].key = a
         self.sign[i] = 1
         self.tree_insert(i)
 
@@ -654,7 +681,7 @@ cdef class AERState:
                     self.theta = newtheta
                 while self.root >= 0:
                     x = self.minimum()
-                    if self.key[x] > self.theta:
+                    if self.cs[x].key > self.theta:
                         break
                     self.tree_erase(x)
                     self.sign[x] = 0
@@ -740,11 +767,8 @@ cdef class AERState:
                     j = perm[a]
                     if rows:
                         AER_PREFETCH(&xrow[j])
-                    AER_PREFETCH(&self.key[j])
+                    AER_PREFETCH(&self.cs[j])          # key, acc, m1, m2: one line
                     AER_PREFETCH(&self.sign[j])
-                    AER_PREFETCH(&self.acc[j])
-                    AER_PREFETCH(&self.m1[j])
-                    AER_PREFETCH(&self.m2[j])
                 for a in range(half):
                     j = perm[a]
                     v[a] = (2.0 / k) * d * (xrow[j] if rows else oracle.attribute(j))
@@ -810,7 +834,7 @@ cdef class AERState:
                         continue
                     self.flush(j)
                     if self.sign[j] != 0:
-                        unew = self.sign[j] * (self.key[j] - self.theta) - c * v[a]
+                        unew = self.sign[j] * (self.cs[j].key - self.theta) - c * v[a]
                         self.tree_erase(j)
                     else:
                         unew = -c * v[a]
@@ -819,7 +843,7 @@ cdef class AERState:
                         break
                     if unew != 0.0:
                         self.sign[j] = 1 if unew > 0 else -1
-                        self.key[j] = fabs(unew) + self.theta
+                        self.cs[j].key = fabs(unew) + self.theta
                         self.tree_insert(j)
                     else:
                         self.sign[j] = 0
@@ -836,7 +860,7 @@ cdef class AERState:
                             self.theta = newtheta
                         while self.root >= 0:
                             x = self.minimum()
-                            if self.key[x] > self.theta:
+                            if self.cs[x].key > self.theta:
                                 break
                             self.flush(x)
                             self.tree_erase(x)
