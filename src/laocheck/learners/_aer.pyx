@@ -723,6 +723,19 @@ cdef class AERState:
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
             self._steps(rng, None, None, oracle, k, attributes, record, n_steps)
 
+    cdef inline void shuffle_c(self, long* perm, long half, bitgen_t* bg,
+                               const double* xrow) noexcept nogil:
+        """C, a uniformly random k/2-subset, into perm[:half]; start the loads of its
+        records and, when xrow is a row (not NULL), of its entries of that row."""
+        cdef long a, j
+        partial_shuffle(perm, self.d, half, bg)
+        for a in range(half):
+            j = perm[a]
+            if xrow != NULL:
+                AER_PREFETCH(&xrow[j])
+            AER_PREFETCH(&self.cs[j])          # key, acc, m1, m2: one line
+            AER_PREFETCH(&self.sign[j])
+
     cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
                      RowOracle oracle, long k, long[::1] attributes, object record,
                      long m) except *:
@@ -737,6 +750,9 @@ cdef class AERState:
         cdef long* perm = &self.perm[0]
         cdef long[::1] ibuf_arr = np.zeros(max(half, 1), dtype=np.int_)
         cdef long* ibuf = &ibuf_arr[0]
+        cdef long[::1] cur_arr = np.zeros(max(half, 1), dtype=np.int_)
+        cdef long* cur = &cur_arr[0]                   # this step's C
+        cdef bint ahead = False                        # the next step's C is in perm[:half]
         cdef long[::1] draw_arr = np.zeros(2 * max(half, 1), dtype=np.int_)
         cdef long* first = &draw_arr[0]                # first attempts' outcomes (−1: redraw)
         cdef long* xs = &draw_arr[max(half, 1)]
@@ -761,19 +777,18 @@ cdef class AERState:
                     oracle.next_example()
                     y = oracle.y
                 self.t += 1
-                # v: C uniform among the k/2-subsets; v_j = (2/k) d x_j
-                partial_shuffle(perm, d, half, bg)
-                for a in range(half):          # the coordinates of C: start their loads
-                    j = perm[a]
-                    if rows:
-                        AER_PREFETCH(&xrow[j])
-                    AER_PREFETCH(&self.cs[j])          # key, acc, m1, m2: one line
-                    AER_PREFETCH(&self.sign[j])
+                # v: C uniform among the k/2-subsets; v_j = (2/k) d x_j. C was shuffled into
+                # perm[:half] at the previous step, after its last random number (``ahead``),
+                # or is shuffled now: the same random numbers in the same order either way.
+                if not ahead:
+                    self.shuffle_c(perm, half, bg, xrow if rows else NULL)
+                ahead = False
                 for a in range(half):
-                    j = perm[a]
-                    v[a] = (2.0 / k) * d * (xrow[j] if rows else oracle.attribute(j))
+                    cur[a] = perm[a]
+                    if not rows:
+                        v[a] = (2.0 / k) * d * oracle.attribute(cur[a])
                     if recording:
-                        rec[step, a] = j
+                        rec[step, a] = cur[a]
                 seen = half
                 # ŷ: k/2 draws i ∝ |w_i| (uniform when w = 0); ŷ += (2/k) sgn(w_i)‖w‖₁ x_i
                 yhat = 0.0
@@ -794,6 +809,18 @@ cdef class AERState:
                             if rows:
                                 AER_PREFETCH(&xrow[first[r]])
                             AER_PREFETCH(&self.sign[first[r]])
+                # this step has drawn its last random number unless a draw is redrawn or
+                # w = 0: the next step's C now, so that its loads overlap this step's work
+                if step + 1 < m and self.root >= 0:
+                    for r in range(half):
+                        if first[r] < 0:
+                            break
+                    else:
+                        self.shuffle_c(perm, half, bg, &X[row, 0] if rows else NULL)
+                        ahead = True
+                if rows:                       # x_j of C, loaded during the descents
+                    for a in range(half):
+                        v[a] = (2.0 / k) * d * xrow[cur[a]]
                 for r in range(half):
                     if self.root >= 0:
                         if not redrawn and first[r] >= 0:
@@ -812,7 +839,7 @@ cdef class AERState:
                         rec[step, half + r] = i
                     ibuf[r] = i
                     for a in range(half):
-                        if perm[a] == i:
+                        if cur[a] == i:
                             break
                     else:
                         for a in range(r):
@@ -821,6 +848,9 @@ cdef class AERState:
                         else:
                             seen += 1
                 attributes[step] = seen
+                if step + 1 < m and not ahead:
+                    self.shuffle_c(perm, half, bg, &X[row, 0] if rows else NULL)
+                    ahead = True
                 # eq. (10): w ← (1 − 1/t) w − (2/(λt)) (ŷ − y) v  (at t = 1, w = 0 already)
                 if self.t > 1:
                     self.s *= 1.0 - 1.0 / self.t
@@ -829,7 +859,7 @@ cdef class AERState:
                     self.failed = self.t
                     break
                 for a in range(half):
-                    j = perm[a]
+                    j = cur[a]
                     if v[a] == 0.0:
                         continue
                     self.flush(j)
