@@ -16,6 +16,7 @@ import math
 import pickle
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -148,3 +149,34 @@ def test_renormalisation_that_rounds_keys_together_keeps_every_coordinate_findab
         state._erase(int(i))
         state.check_tree()
     assert state.root == -1
+
+
+def test_state_refuses_a_d_its_int_indices_cannot_hold():
+    """Nodes hold coordinate indices as C ints: d >= 2³¹ is refused before any allocation."""
+    with pytest.raises(ValueError, match=r"d=2147483648.*d < 2\*\*31"):
+        AERState(2**31, 1.0, 1.0)
+    with pytest.raises(ValueError, match=r"d=0"):
+        AERState(0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("d,B", [(2000, 1.0), (300, 0.05)])
+def test_look_ahead_steps_equal_one_step_calls(d, B):
+    """A run of m steps shuffles each next C as soon as a step's last random number is drawn
+    and erases the first coordinate of C before ŷ; a call of one step does neither. Both must
+    draw the same random numbers in the same order and apply the same tree operations: the
+    same draws, iterate and average bit for bit, and a consistent tree (every leaf_of exact)."""
+    from laocheck.learners import AER
+
+    rng = np.random.default_rng(4)
+    m = 1500
+    X = rng.uniform(-1, 1, (m, d)) / np.sqrt(d)
+    y = np.clip(X[:, :5].sum(axis=1) + 0.1 * rng.normal(size=m), -1, 1)
+    whole = AER(k=4, B=B, n_total=m, random_state=8, record_draws=True).fit(X, y)
+    steps = AER(k=4, B=B, n_total=m, random_state=8, record_draws=True)
+    for t in range(m):
+        steps.partial_fit(X[t:t + 1], y[t:t + 1])
+    np.testing.assert_array_equal(whole.draws_, steps.draws_)
+    np.testing.assert_array_equal(whole.w_, steps.w_)
+    np.testing.assert_array_equal(whole.coef_, steps.coef_)
+    order = whole._state.check_tree()
+    assert len(order) > 2 * 15                # more than one leaf: splits and merges happened

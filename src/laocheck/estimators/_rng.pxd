@@ -49,14 +49,21 @@ cdef inline long geometric_half(bitgen_t* bg) noexcept nogil:
 
 
 
-cdef inline void partial_shuffle(long* perm, long n, long s, bitgen_t* bg) noexcept nogil:
+ctypedef fused index_t:
+    int
+    long
+
+
+cdef inline void partial_shuffle(index_t* perm, long n, long s, bitgen_t* bg) noexcept nogil:
     """Move a uniformly random ordered s-sample of ``perm[0:n]`` into ``perm[0:s]``.
 
     Partial Fisher-Yates: from any arrangement of ``perm`` the first s entries afterwards are a
     uniformly random ordered sample without replacement, so the array is reused across draws
-    without being reset (O(s) per draw, not O(n)).
+    without being reset (O(s) per draw, not O(n)). ``perm`` holds C ints or longs (the same
+    random numbers and swaps either way; ints halve its share of the cache at large n).
     """
-    cdef long i, j, tmp
+    cdef long i, j
+    cdef index_t tmp
     for i in range(s):
         j = i + <long>bounded(bg, <uint32_t>(n - i))
         tmp = perm[i]

@@ -11,10 +11,12 @@ the root; a node that overflows splits in halves, one that underflows merges wit
 from a neighbour), every leaf at one depth (5 levels at d = 10⁵). A leaf entry is a coordinate
 and its key; an internal entry is a child with its subtree's smallest (key, index), number of
 keys and sum of keys (recomputed from the child's entries on each change, in entry order).
-Nodes are 704 bytes (11 cache lines, key/index/sum/count/child arrays) in one 64-aligned pool
-with a free list; each descent prefetches a node's lines at once, so an operation waits about
-one memory latency per level (the treap it replaces, same semantics, waited one per level of
-~40 at d = 10⁵). It serves
+Nodes are 512 bytes in one 64-aligned pool with a free list: what a leaf uses (its count,
+keys and int indices) fills the first 4 cache lines, what only an internal node uses (sums,
+counts, children) the last 4, so a leaf (9 nodes in 10) costs the cache 4 lines; each descent
+prefetches the lines its next node uses at once, so an operation waits about one memory
+latency per level (the treap it replaces, same semantics, waited one per level of ~40 at
+d = 10⁵). It serves
 
 * the projection: θ from one descent (the sort-free pivot of Duchi et al. 2008, Sec. 5, on an
   augmented search tree instead of their red-black tree; the same O(log d)): a node's entries
@@ -39,6 +41,14 @@ re-sorted), in O(active coordinates).
 Examples come from the rows of X (``run``) or from an attribute oracle (``run_oracle``,
 :mod:`laocheck.data._oracle`): one loop body (``_steps``) reads x_j from the row or through
 ``oracle.attribute(j)``, for the k/2 attributes of C and the k/2 draws i only.
+
+Memory at large d. A coordinate's key, flushed sum and marks are one 32-byte record (one cache
+line to wait for, not four). A step's misses are overlapped where the order of the random
+numbers and of the tree's operations allows it, so that runs are bit-identical to the plain
+order: the next step's C is shuffled as soon as a step has drawn its last random number, and
+its records, row entries and (through ``leaf_of``, a hint kept by every move of a leaf entry)
+leaves are loaded during the rest of the step; the update's first flush and erase, which need
+neither ŷ nor an unchanged tree once the draws are made, run while the draws' x_i load.
 """
 import numpy as np
 
@@ -178,7 +188,9 @@ cdef class AERState:
     cdef long coffset
     cdef Coord* cs
     cdef signed char[::1] sign     # 0: inactive (u_i = 0)
-    cdef long[::1] perm
+    cdef int[::1] leaf_of          # the leaf holding each active coordinate (a hint only:
+                                   # read to prefetch that leaf before an erase)
+    cdef int[::1] perm             # C's partial Fisher-Yates permutation (C ints: d < 2³¹)
     cdef double[::1] v
 
     def __init__(self, long d, double B, double lam):
@@ -211,7 +223,8 @@ cdef class AERState:
         self.coffset = (64 - <long>(<size_t>&self.cbuf[0] % 64)) % 64
         self.cs = <Coord*>&self.cbuf[self.coffset]
         self.sign = np.zeros(d, dtype=np.int8)
-        self.perm = np.arange(d, dtype=np.int_)
+        self.leaf_of = np.full(d, -1, dtype=np.intc)
+        self.perm = np.arange(d, dtype=np.intc)
         self.v = np.zeros(d)
 
     def __reduce__(self):
@@ -222,7 +235,7 @@ cdef class AERState:
         return (_restore_aer, (self.d, self.B, self.lam, scalars, nodes,
                                coords[:, 0].copy(), np.asarray(self.sign).copy(),
                                coords[:, 1].copy(), coords[:, 2].copy(), coords[:, 3].copy(),
-                               np.asarray(self.perm).copy()))
+                               np.asarray(self.perm).astype(np.int_)))
 
     def _coords(self):
         """The (d, 4) float64 view of the Coord records: key, acc, m1, m2 columns."""
@@ -240,7 +253,25 @@ cdef class AERState:
         for column, values in enumerate((key, acc, m1, m2)):
             coords[:, column] = values
         self.sign = np.array(sign, dtype=np.int8)
-        self.perm = np.array(perm, dtype=np.int_)
+        self.perm = np.array(perm, dtype=np.intc)
+        if self.root >= 0:
+            self.index_leaves(self.root)
+
+    cdef void index_leaves(self, long x) noexcept nogil:
+        """leaf_of for every coordinate in node x's subtree."""
+        cdef long e
+        for e in range(self.N[x].n):
+            if self.N[x].leaf:
+                self.leaf_of[self.N[x].id[e]] = x
+            else:
+                self.index_leaves(self.N[x].child[e])
+
+    cdef inline void mark_leaf(self, long x, long start, long stop) noexcept nogil:
+        """leaf_of of entries start..stop−1 of node x (when x is a leaf)."""
+        cdef long e
+        if self.N[x].leaf:
+            for e in range(start, stop):
+                self.leaf_of[self.N[x].id[e]] = x
 
     def _u(self):
         sign = np.asarray(self.sign).astype(float)
@@ -287,6 +318,7 @@ cdef class AERState:
         move_entries(N, y, 0, x, h, N[x].n - h)
         N[y].n = N[x].n - h
         N[x].n = h
+        self.mark_leaf(y, 0, N[y].n)
         move_entries(N, p, c + 2, p, c + 1, N[p].n - c - 1)
         N[p].n += 1
         N[p].child[c + 1] = y
@@ -302,6 +334,7 @@ cdef class AERState:
         cdef long total = N[a].n + N[b].n, na, shift
         if total <= BMAX:
             move_entries(N, a, N[a].n, b, 0, N[b].n)
+            self.mark_leaf(a, N[a].n, total)
             N[a].n = total
             self.release(b)
             move_entries(N, p, l + 1, p, l + 2, N[p].n - l - 2)
@@ -313,9 +346,11 @@ cdef class AERState:
             shift = N[a].n - na
             move_entries(N, b, shift, b, 0, N[b].n)
             move_entries(N, b, 0, a, na, shift)
+            self.mark_leaf(b, 0, shift)
         else:                                 # b's head to the end of a
             shift = na - N[a].n
             move_entries(N, a, N[a].n, b, 0, shift)
+            self.mark_leaf(a, N[a].n, N[a].n + shift)
             move_entries(N, b, 0, b, shift, N[b].n - shift)
         N[a].n = na
         N[b].n = total - na
@@ -380,6 +415,7 @@ cdef class AERState:
         N[x].key[p] = k
         N[x].id[p] = i
         N[x].n += 1
+        self.leaf_of[i] = x                # (a split in fix_up re-marks the entries it moves)
         self.fix_up(path, idx, depth, x)
 
     cdef void tree_erase(self, long i) noexcept nogil:
@@ -609,7 +645,8 @@ cdef class AERState:
     def check_tree(self):
         """Verify the B+-tree's invariants (every leaf at one depth, (key, id) order, the
         entries' smallest keys and counts exact, sums to rounding, node fill, keys equal to
-        the coordinates' a_i); for tests. Returns the active coordinates in key order."""
+        the coordinates' a_i, each coordinate's leaf_of its leaf); for tests. Returns the
+        active coordinates in key order."""
         out = []
         if self.root >= 0:
             self._check(self.root, out, True)
@@ -634,6 +671,9 @@ cdef class AERState:
                 i = N[x].id[e]
                 if N[x].key[e] != self.cs[i].key:
                     raise AssertionError(f"leaf entry {e} of {x} broken")
+                if self.leaf_of[i] != x:
+                    raise AssertionError(f"coordinate {i} is in leaf {x}, leaf_of says "
+                                         f"{self.leaf_of[i]}")
                 out.append(i)
             return 0, n, sum(N[x].key[e] for e in range(n)), N[x].key[0], N[x].id[0]
         heights = set()
@@ -723,7 +763,7 @@ cdef class AERState:
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
             self._steps(rng, None, None, oracle, k, attributes, record, n_steps)
 
-    cdef inline void shuffle_c(self, long* perm, long half, bitgen_t* bg,
+    cdef inline void shuffle_c(self, int* perm, long half, bitgen_t* bg,
                                const double* xrow) noexcept nogil:
         """C, a uniformly random k/2-subset, into perm[:half]; start the loads of its
         records and, when xrow is a row (not NULL), of its entries of that row."""
@@ -735,6 +775,7 @@ cdef class AERState:
                 AER_PREFETCH(&xrow[j])
             AER_PREFETCH(&self.cs[j])          # key, acc, m1, m2: one line
             AER_PREFETCH(&self.sign[j])
+            AER_PREFETCH(&self.leaf_of[j])
 
     cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
                      RowOracle oracle, long k, long[::1] attributes, object record,
@@ -747,12 +788,15 @@ cdef class AERState:
         cdef long row = 0
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = np.zeros((1, k), dtype=np.int_) if not recording else record
-        cdef long* perm = &self.perm[0]
+        cdef int* perm = &self.perm[0]
         cdef long[::1] ibuf_arr = np.zeros(max(half, 1), dtype=np.int_)
         cdef long* ibuf = &ibuf_arr[0]
         cdef long[::1] cur_arr = np.zeros(max(half, 1), dtype=np.int_)
         cdef long* cur = &cur_arr[0]                   # this step's C
         cdef bint ahead = False                        # the next step's C is in perm[:half]
+        cdef bint drawn                                # the draws need no redraw
+        cdef bint nonempty                             # w ≠ 0 when the draws were made
+        cdef long early                                # C's entry flushed and erased before ŷ
         cdef long[::1] draw_arr = np.zeros(2 * max(half, 1), dtype=np.int_)
         cdef long* first = &draw_arr[0]                # first attempts' outcomes (−1: redraw)
         cdef long* xs = &draw_arr[max(half, 1)]
@@ -785,6 +829,9 @@ cdef class AERState:
                 ahead = False
                 for a in range(half):
                     cur[a] = perm[a]
+                    x = self.leaf_of[cur[a]]   # the leaf its erase will visit: load it now
+                    if self.sign[cur[a]] != 0 and 0 <= x < self.n_nodes:
+                        prefetch_node(self.N, x, False)
                     if not rows:
                         v[a] = (2.0 / k) * d * oracle.attribute(cur[a])
                     if recording:
@@ -811,18 +858,31 @@ cdef class AERState:
                             AER_PREFETCH(&self.sign[first[r]])
                 # this step has drawn its last random number unless a draw is redrawn or
                 # w = 0: the next step's C now, so that its loads overlap this step's work
-                if step + 1 < m and self.root >= 0:
-                    for r in range(half):
-                        if first[r] < 0:
-                            break
-                    else:
-                        self.shuffle_c(perm, half, bg, &X[row, 0] if rows else NULL)
-                        ahead = True
+                nonempty = self.root >= 0
+                drawn = nonempty
+                for r in range(half):
+                    if first[r] < 0:
+                        drawn = False
+                if drawn and step + 1 < m:
+                    self.shuffle_c(perm, half, bg, &X[row, 0] if rows else NULL)
+                    ahead = True
                 if rows:                       # x_j of C, loaded during the descents
                     for a in range(half):
                         v[a] = (2.0 / k) * d * xrow[cur[a]]
+                # the update's first flush and erase need neither ŷ nor the rest of the tree
+                # unchanged once the draws are made: done now, while the x_i of the draws load
+                # (the tree sees the same operations in the same order)
+                early = -1
+                if drawn:
+                    for a in range(half):
+                        if v[a] != 0.0:
+                            early = a
+                            self.flush(cur[a])
+                            if self.sign[cur[a]] != 0:
+                                self.tree_erase(cur[a])
+                            break
                 for r in range(half):
-                    if self.root >= 0:
+                    if nonempty:               # (the early erase may have emptied the tree)
                         if not redrawn and first[r] >= 0:
                             i = first[r]
                         elif not redrawn:
@@ -862,10 +922,12 @@ cdef class AERState:
                     j = cur[a]
                     if v[a] == 0.0:
                         continue
-                    self.flush(j)
+                    if a != early:
+                        self.flush(j)
                     if self.sign[j] != 0:
                         unew = self.sign[j] * (self.cs[j].key - self.theta) - c * v[a]
-                        self.tree_erase(j)
+                        if a != early:
+                            self.tree_erase(j)
                     else:
                         unew = -c * v[a]
                     if not isfinite(unew):
