@@ -392,3 +392,58 @@ def test_without_a_cap_the_report_says_nothing_of_one(built):
         result = json.loads((rep.path / "report.json").read_text("utf-8"))["data"]["result"]
         assert result["max_train"] is None
         assert "training examples a run" not in (rep.path / "report.md").read_text("utf-8")
+
+
+def test_medians_and_runs_worse_than_the_zero_predictor_beside_the_means():
+    """Five runs, two prefixes: at the second one run diverges (50 × the zero predictor's
+    error) and one fails (nan). The medians (0.2; 0.3 of 0.1, 0.2, 0.3, 50 and the nan counted
+    as worst) and the counts (0; 2 runs above 1) are what the runs say; the caption names the
+    curve whose mean (> 1) a few runs lifted above a median <= 1, and not the calm one."""
+    from laocheck.report.paper import spread, spread_table
+
+    def curve(name, per_run):
+        E = np.array(per_run, dtype=float)
+        return {"algorithm": name, "examples": [10, 100], "mean": list(np.nanmean(E, axis=0)),
+                "per_run": per_run, "delta": 1e-6, "tuned": []}
+
+    lifted = curve("Lifted", [[0.1, 0.2], [0.3, 50.0], [0.2, 0.1], [0.2, float("nan")],
+                              [0.4, 0.3]])
+    calm = curve("Calm", [[0.1, 0.2], [0.3, 0.1], [0.2, 0.3], [0.2, 0.2], [0.4, 0.3]])
+    panel = {"figure": "Fig. X", "curves": [lifted, calm], "source": "s", "stand_in": False,
+             "preprocessing": "p", "d": 3, "n_train": 100, "n_test": 10,
+             "attributes_per_example": "k + 1 = 2", "rho_ridge": 0.5, "rho_lasso": 0.5}
+    rows = spread(panel)
+    assert rows[0]["median"] == [0.2, 0.3] and rows[0]["worse_than_zero"] == [0, 2]
+    assert rows[1]["median"] == [0.2, 0.2] and rows[1]["worse_than_zero"] == [0, 0]
+    assert rows[0]["runs"] == rows[1]["runs"] == 5
+    result = {"grid": [1.0], "step_scales": [1.0], "runs": 5, "panels": [panel]}
+    caption = _caption(panel, result)
+    assert "Lifted at 100 examples: mean 12.65, median 0.3, 2 of 5 runs worse" in caption
+    assert "Calm" not in caption
+    table = spread_table(result)
+    assert [r[:2] for r in table.rows] == [["Fig. X", "Lifted"], ["Fig. X", "Calm"]]
+    assert table.rows[0][4] == [0.2, 0.3] and table.rows[0][5] == [0, 2]
+
+
+@pytest.mark.parametrize("name", ["ks15_synthetic", "cb11_mnist"])
+def test_the_table_of_medians_is_the_runs_of_every_curve(built, name):
+    """Each curve of each panel has a row whose medians and counts are those of its per-run
+    errors in report.json, and the figure data carries the same medians."""
+    doc = json.loads((built[name].path / "report.json").read_text(encoding="utf-8"))
+    panels = doc["data"]["result"]["panels"]
+    rows = {t["name"]: t for t in doc["tables"]}["spread"]["rows"]
+    assert len(rows) == sum(len(p["curves"]) for p in panels)
+    it = iter(rows)
+    for panel in panels:
+        for curve in panel["curves"]:
+            row = next(it)
+            E = np.array(curve["per_run"], dtype=float)
+            assert row[:2] == [panel["figure"], curve["algorithm"]]
+            np.testing.assert_allclose(row[4], np.median(E, axis=0), rtol=0, atol=0)
+            assert row[5] == [int(v) for v in (E > 1).sum(axis=0)] and row[6] == E.shape[0]
+    assert len(doc["figures"]) == len(panels)
+    for entry in doc["figures"]:
+        panel = panels[entry["data"]["panel"]]
+        assert len(entry["data"]["curves"]) == len(panel["curves"])
+        for fc, curve in zip(entry["data"]["curves"], panel["curves"]):
+            np.testing.assert_allclose(fc["median"], np.median(curve["per_run"], axis=0))

@@ -20,6 +20,9 @@ Rendering (:func:`render`) only draws and tabulates it:
 * on the attribute axis, each full-information algorithm also on the prefixes where it sees as
   many attributes as the attribute-efficient learners (dashed, "(same attributes)"; the
   papers' comparison by the budget used);
+* beside each curve's mean, its median over runs and the number of runs worse than the zero
+  predictor at each prefix (:func:`spread`): a few diverging runs can lift a mean above the
+  zero predictor's error while most runs are far below it, and the caption says where;
 * the parts that could not run here (e.g. Covertype not given) with the reason, and the notes.
 
 Settings: ``experiment`` (required); ``experiment_budget`` (a budget of
@@ -35,6 +38,8 @@ import inspect
 import math
 import textwrap
 
+import numpy as np
+
 from ..exceptions import InvalidParameterError
 from ..experiments.papers import BUDGETS, EXPERIMENTS, SAME_ATTRIBUTES, grid_limits
 from ._document import FigureRef, Paragraph, Section, Table, fmt
@@ -44,7 +49,7 @@ __all__ = ["collect", "render", "required", "FIGURES", "TABLES", "EXPERIMENT_PAR
            "DATA_PARAMS"]
 
 FIGURES = ("panels",)
-TABLES = ("panels", "numbers", "claims", "unavailable", "grid_edges", "unchecked")
+TABLES = ("panels", "numbers", "claims", "unavailable", "grid_edges", "unchecked", "spread")
 
 #: keyword arguments of the experiments a spec may set
 EXPERIMENT_PARAMS = ("runs", "m", "d", "alphas", "pairs", "delta")
@@ -160,6 +165,58 @@ def y_range(curves):
     return min([0.0] + means), top
 
 
+def spread(panel):
+    """Per curve of ``panel``, in order: at each prefix the median relative test error over
+    the runs and the number of runs worse than the zero predictor (relative error above 1, or
+    not finite), from the curve's per-run errors. The figures draw the mean (the papers'
+    curve); a mean far above the median says that a few runs, not the typical one, set it."""
+    out = []
+    for c in panel["curves"]:
+        per_run = c.get("per_run") or ()             # (none in a hand-made curve)
+        E = (np.asarray(per_run, dtype=float).reshape(len(per_run), -1) if per_run
+             else np.full((0, len(c["mean"])), np.nan))
+        E = np.where(np.isnan(E), np.inf, E)        # a failed run is worse than any other
+        out.append({"algorithm": c["algorithm"], "examples": list(c["examples"]),
+                    "mean": [_num(v) for v in c["mean"]],
+                    "median": ([_num(v) for v in np.median(E, axis=0)] if len(E)
+                               else [math.nan] * E.shape[1]),
+                    "worse_than_zero": [int(v) for v in np.sum(E > 1.0, axis=0)],
+                    "runs": int(E.shape[0])})
+    return out
+
+
+def _spread_sentence(panel):
+    """The curves whose mean is above the zero predictor's error (1) at a prefix where their
+    median is at most 1: the largest such prefix of each."""
+    parts = []
+    for row in spread({"curves": [c for c in panel["curves"] if c.get("per_run")]}):
+        flagged = [p for p, (mean, med) in enumerate(zip(row["mean"], row["median"]))
+                   if mean > 1.0 >= med]
+        if flagged:
+            p = flagged[-1]
+            parts.append(f"{row['algorithm']} at {row['examples'][p]} examples: mean "
+                         f"{fmt(row['mean'][p])}, median {fmt(row['median'][p])}, "
+                         f"{row['worse_than_zero'][p]} of {row['runs']} runs worse than the "
+                         "zero predictor")
+    if not parts:
+        return ""
+    return (" A mean above the zero predictor's error with the median below it (most runs do "
+            "better than predicting 0, the others set the mean) — " + "; ".join(parts)
+            + " (every prefix in the table of medians).")
+
+
+def spread_table(result):
+    """One row per (panel, curve): the prefixes, the means, the medians over runs and the runs
+    worse than the zero predictor (:func:`spread`)."""
+    rows = []
+    for panel in result["panels"]:
+        for row in spread(panel):
+            rows.append([panel["figure"], row["algorithm"], row["examples"], row["mean"],
+                         row["median"], row["worse_than_zero"], row["runs"]])
+    return Table("spread", ("figure", "algorithm", "training examples", "mean", "median",
+                            "runs worse than the zero predictor", "runs"), tuple(rows))
+
+
 def panel_figure(panel, axes=("attributes",), runs=None):
     """One axis per x-variable of ``axes``: per curve the mean relative test error (line and
     markers), ±1 sd (error bars) and the confidence interval at δ (shaded band, drawn between
@@ -200,6 +257,7 @@ def panel_figure(panel, axes=("attributes",), runs=None):
             out["curves"].append({"algorithm": c["algorithm"], "learner": c["learner"],
                                   "attributes": list(c["attributes"]),
                                   "examples": list(c["examples"]), "mean": mean, "sd": sd,
+                                  "median": spread({"curves": [c]})[0]["median"],
                                   "low": low, "high": high, "delta": c["delta"],
                                   "band_drawn": inside})
         for ax, axis in zip(ax_arr[0], axes):
@@ -298,7 +356,8 @@ def _caption(panel, result):
             f"the axis (every interval is in the figure's data). The y axis stops at the "
             f"highest mean + 1 sd or, where that is higher, at the larger of 2 and 1.5 times "
             f"the highest mean of the solid curves (error bars beyond it are cut)."
-            + _matched_sentence(panel) + _edges_sentence(panel, result) + stand)
+            + _matched_sentence(panel) + _edges_sentence(panel, result)
+            + _spread_sentence(panel) + stand)
 
 
 # -- tables ----------------------------------------------------------------------------------
@@ -403,7 +462,7 @@ def render(data, settings):
         figures.append((ref, fig, {"panel": j, "figure": panel["figure"], **fdata}))
         fig_blocks.append(ref)
     tables = [panels_table(res), numbers_table(res), claims_table(res), unavailable_table(res),
-              grid_edges_table(res), unchecked_table(res)]
+              grid_edges_table(res), unchecked_table(res), spread_table(res)]
     sections = []
     if res["panels"]:
         reach = "; ".join(f"{name}: {fmt(lo)} to {fmt(hi)}"
@@ -412,7 +471,11 @@ def render(data, settings):
                             f"extended grid could reach ({reach}). Where most runs sit at an "
                             "end, the grid, not the algorithm, may limit the curve."), tables[4])
                  if tables[4].rows else ())
-        sections.append(Section("Learning curves", (tables[0], *fig_blocks, *edges)))
+        medians = (Paragraph("Beside each curve's mean (what the figures draw, as the papers "
+                             "do), its median over the runs and the number of runs worse than "
+                             "the zero predictor (relative test error above 1) at each prefix: "
+                             "a mean far above its median was set by a few runs."), tables[6])
+        sections.append(Section("Learning curves", (tables[0], *fig_blocks, *edges, *medians)))
     sections.append(Section("Numbers the paper prints", (
         Paragraph("Each printed number beside the value laocheck measures, its interval and the "
                   "data set it was measured on. A value measured on a stand-in is labelled "
