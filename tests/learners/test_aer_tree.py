@@ -180,3 +180,27 @@ def test_look_ahead_steps_equal_one_step_calls(d, B):
     np.testing.assert_array_equal(whole.coef_, steps.coef_)
     order = whole._state.check_tree()
     assert len(order) > 2 * 15                # more than one leaf: splits and merges happened
+
+
+def test_renormalisation_reorders_ids_across_leaves_and_keeps_leaf_of_exact():
+    """300 keys in [1.5, 2), indices decreasing with the key, renormalised with s = 2⁻¹⁰⁷⁰:
+    s·a falls among the subnormals, 2⁻¹⁰⁷⁴ apart, so the keys collapse onto 9 values in runs of
+    about 37, longer than a leaf (<= 15 entries). Re-sorting each run's ids by index moves ids
+    between leaves; every coordinate's leaf (leaf_of, the erase's prefetch hint, checked by
+    check_tree) must follow, and each coordinate stays findable."""
+    n = 300
+    state = AERState(n, 1.0, 1.0)
+    keys = {i: 1.5 + (n - 1 - i) * (0.5 / n) for i in range(n)}
+    for i, a in keys.items():
+        state._insert(i, a)
+    state.check_tree()
+    s = 2.0 ** -1070
+    state.s = s
+    state._renormalise()
+    new = {i: s * a for i, a in keys.items()}
+    assert len(set(new.values())) <= 10        # the premise: long runs of equal keys
+    order = state.check_tree()
+    assert order == sorted(range(n), key=lambda i: (new[i], i))
+    for i in np.random.default_rng(1).permutation(n)[:150]:
+        state._erase(int(i))
+        state.check_tree()

@@ -548,6 +548,8 @@ cdef class AERState:
                     tmp = N[p // NSLOT].id[p % NSLOT]
                     N[p // NSLOT].id[p % NSLOT] = N[q // NSLOT].id[q % NSLOT]
                     N[q // NSLOT].id[q % NSLOT] = tmp
+                    self.leaf_of[N[p // NSLOT].id[p % NSLOT]] = p // NSLOT  # (a run of equal
+                    self.leaf_of[tmp] = q // NSLOT                          # keys may span leaves)
                     b -= 1
             free(ents)
             self.refresh_all(self.root)
