@@ -204,3 +204,17 @@ def test_renormalisation_reorders_ids_across_leaves_and_keeps_leaf_of_exact():
     for i in np.random.default_rng(1).permutation(n)[:150]:
         state._erase(int(i))
         state.check_tree()
+
+
+def test_a_node_pool_of_the_wrong_size_is_refused_on_unpickling():
+    """A pickled state whose node bytes do not match its node count (a corrupted pickle, or
+    nodes of another layout) raises a ValueError naming the sizes instead of reading garbage."""
+    state = AERState(50, 1.0, 1.0)
+    for i in range(40):
+        state._insert(i, 1.0 + i / 64)
+    restore, args = state.__reduce__()
+    assert restore(*args).check_tree() == state.check_tree()      # the round trip works
+    for nodes in (args[4][:-8], args[4] + bytes(64)):
+        bad = args[:4] + (nodes,) + args[5:]
+        with pytest.raises(ValueError, match=r"node pool .* does not fit its d=50"):
+            restore(*bad)

@@ -247,7 +247,10 @@ cdef class AERState:
          self.renorm_low, self.n_nodes, self.free_head) = scalars
         raw = np.frombuffer(nodes, dtype=np.uint8)
         if raw.size != self.n_nodes * sizeof(BNode) or self.n_nodes > self.capacity:
-            raise ValueError("the pickled AER state's node pool does not fit its d")
+            raise ValueError(
+                f"the pickled AER state's node pool ({raw.size} bytes for {self.n_nodes} nodes "
+                f"of {sizeof(BNode)} bytes, at most {self.capacity}) does not fit its d={self.d}"
+                f": a corrupted pickle, or one written by a laocheck whose nodes differ")
         np.asarray(self.buf)[self.offset:self.offset + raw.size] = raw
         coords = self._coords()
         for column, values in enumerate((key, acc, m1, m2)):
