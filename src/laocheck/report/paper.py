@@ -200,8 +200,8 @@ def _spread_sentence(panel):
                          "zero predictor")
     if not parts:
         return ""
-    return (" A mean above the zero predictor's error with the median below it (most runs do "
-            "better than predicting 0, the others set the mean) — " + "; ".join(parts)
+    return (" A mean above the zero predictor's error with the median below it (at least half "
+            "the runs do better than predicting 0, the others set the mean) — " + "; ".join(parts)
             + " (every prefix in the table of medians).")
 
 
