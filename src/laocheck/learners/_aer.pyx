@@ -263,11 +263,11 @@ cdef class AERState:
     cdef void index_leaves(self, long x) noexcept nogil:
         """leaf_of for every coordinate in node x's subtree."""
         cdef long e
+        if self.N[x].leaf:
+            self.mark_leaf(x, 0, self.N[x].n)
+            return
         for e in range(self.N[x].n):
-            if self.N[x].leaf:
-                self.leaf_of[self.N[x].id[e]] = x
-            else:
-                self.index_leaves(self.N[x].child[e])
+            self.index_leaves(self.N[x].child[e])
 
     cdef inline void mark_leaf(self, long x, long start, long stop) noexcept nogil:
         """leaf_of of entries start..stop−1 of node x (when x is a leaf)."""
@@ -844,14 +844,15 @@ cdef class AERState:
                 seen = half
                 # ŷ: k/2 draws i ∝ |w_i| (uniform when w = 0); ŷ += (2/k) sgn(w_i)‖w‖₁ x_i
                 yhat = 0.0
-                if self.root >= 0:
+                nonempty = self.root >= 0      # (the early erase below may empty the tree)
+                if nonempty:
                     self.totals(&total, &count)
                     norm1 = self.s * (total - self.theta * count)
                 # the k/2 draws' first attempts descend together (their uniforms are drawn
                 # in the order sequential draws would take them; after a redraw the rest
                 # follow sequentially, from the next of these uniforms)
                 redrawn = False
-                if self.root >= 0:
+                if nonempty:
                     for r in range(half):
                         uni[r] = uniform01(bg)
                         wpos[r] = uni[r] * (total - self.theta * count)
@@ -863,7 +864,6 @@ cdef class AERState:
                             AER_PREFETCH(&self.sign[first[r]])
                 # this step has drawn its last random number unless a draw is redrawn or
                 # w = 0: the next step's C now, so that its loads overlap this step's work
-                nonempty = self.root >= 0
                 drawn = nonempty
                 for r in range(half):
                     if first[r] < 0:
@@ -887,7 +887,7 @@ cdef class AERState:
                                 self.tree_erase(cur[a])
                             break
                 for r in range(half):
-                    if nonempty:               # (the early erase may have emptied the tree)
+                    if nonempty:
                         if not redrawn and first[r] >= 0:
                             i = first[r]
                         elif not redrawn:

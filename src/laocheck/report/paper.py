@@ -22,7 +22,7 @@ Rendering (:func:`render`) only draws and tabulates it:
   papers' comparison by the budget used);
 * beside each curve's mean, its median over runs and the number of runs worse than the zero
   predictor at each prefix (:func:`spread`): a few diverging runs can lift a mean above the
-  zero predictor's error while most runs are far below it, and the caption says where;
+  zero predictor's error while the median stays below it, and the caption says where;
 * the parts that could not run here (e.g. Covertype not given) with the reason, and the notes.
 
 Settings: ``experiment`` (required); ``experiment_budget`` (a budget of
@@ -170,26 +170,28 @@ def spread(panel):
     the runs and the number of runs worse than the zero predictor (relative error above 1, or
     not finite), from the curve's per-run errors. The figures draw the mean (the papers'
     curve); a mean far above the median says that a few runs, not the typical one, set it."""
-    out = []
-    for c in panel["curves"]:
-        per_run = c.get("per_run") or ()             # (none in a hand-made curve)
-        E = (np.asarray(per_run, dtype=float).reshape(len(per_run), -1) if per_run
-             else np.full((0, len(c["mean"])), np.nan))
-        E = np.where(np.isnan(E), np.inf, E)        # a failed run is worse than any other
-        out.append({"algorithm": c["algorithm"], "examples": list(c["examples"]),
-                    "mean": [_num(v) for v in c["mean"]],
-                    "median": ([_num(v) for v in np.median(E, axis=0)] if len(E)
-                               else [math.nan] * E.shape[1]),
-                    "worse_than_zero": [int(v) for v in np.sum(E > 1.0, axis=0)],
-                    "runs": int(E.shape[0])})
-    return out
+    return [_curve_spread(c) for c in panel["curves"]]
+
+
+def _curve_spread(c):
+    """:func:`spread` of one curve (medians nan and no runs for a curve without per-run
+    errors)."""
+    per_run = c.get("per_run") or ()
+    E = np.asarray(per_run, dtype=float).reshape(len(per_run), len(c["mean"]))
+    E = np.where(np.isnan(E), np.inf, E)            # a failed run is worse than any other
+    return {"algorithm": c["algorithm"], "examples": list(c["examples"]),
+            "mean": [_num(v) for v in c["mean"]],
+            "median": ([_num(v) for v in np.median(E, axis=0)] if len(E)
+                       else [math.nan] * E.shape[1]),
+            "worse_than_zero": [int(v) for v in np.sum(E > 1.0, axis=0)],
+            "runs": len(E)}
 
 
 def _spread_sentence(panel):
     """The curves whose mean is above the zero predictor's error (1) at a prefix where their
     median is at most 1: the largest such prefix of each."""
     parts = []
-    for row in spread({"curves": [c for c in panel["curves"] if c.get("per_run")]}):
+    for row in (_curve_spread(c) for c in panel["curves"] if c.get("per_run")):
         flagged = [p for p, (mean, med) in enumerate(zip(row["mean"], row["median"]))
                    if mean > 1.0 >= med]
         if flagged:
@@ -257,7 +259,7 @@ def panel_figure(panel, axes=("attributes",), runs=None):
             out["curves"].append({"algorithm": c["algorithm"], "learner": c["learner"],
                                   "attributes": list(c["attributes"]),
                                   "examples": list(c["examples"]), "mean": mean, "sd": sd,
-                                  "median": spread({"curves": [c]})[0]["median"],
+                                  "median": _curve_spread(c)["median"],
                                   "low": low, "high": high, "delta": c["delta"],
                                   "band_drawn": inside})
         for ax, axis in zip(ax_arr[0], axes):
