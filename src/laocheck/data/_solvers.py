@@ -96,15 +96,33 @@ class SecondMoments:
         return self.D * w + self.U @ (self.S @ (self.U.T @ w))
 
     def quad(self, w):
-        """wᵀΣw."""
+        """wᵀΣw (over the support of D when Σ is a sparse diagonal: O(nnz), not O(d))."""
         if self._dense is not None:
             return float(w @ self._dense @ w)
+        support = self._diagonal_support()
+        if support is not None:
+            ws = w[support]
+            return float(np.dot(self.D[support] * ws, ws))
         z = self.U.T @ w
         return float(np.dot(self.D * w, w) + z @ self.S @ z)
+
+    def _diagonal_support(self):
+        """The indices where D > 0 when Σ = diag(D) (rank 0) has at most d/8 of them, else
+        None (computed once)."""
+        if not hasattr(self, "_support"):
+            support = None
+            if self.U.shape[1] == 0:
+                nz = np.flatnonzero(self.D)
+                if nz.shape[0] <= self.d // 8:
+                    support = nz
+            self._support = support
+        return self._support
 
     def diag(self):
         if self._dense is not None:
             return np.diag(self._dense).copy()
+        if self.U.shape[1] == 0:
+            return self.D.copy()
         return self.D + np.einsum("ij,jk,ik->i", self.U, self.S, self.U)
 
     def max_eigenvalue(self):

@@ -413,7 +413,7 @@ class DataPointSampling(BudgetedLearner):
 
     def _check_q_oracle(self, oracle):
         """``_check_q`` on an oracle: wherever E[x_i²] > 0 (when the oracle says)."""
-        if oracle.second_moments is not None:
+        if self.q_ is not None and not self._allow_zero_q and oracle.second_moments is not None:
             self._check_q(np.asarray(oracle.second_moments) > 0, "x_i can be nonzero",
                           "E[x_{i}^2] > 0")
 

@@ -175,28 +175,36 @@ cdef inline void btree_build(const double* wt, double* tree, long cap,
         tree[node] = tree[2 * node] + tree[2 * node + 1]
 
 
+cdef inline long btree_descend(const double* wt, const double* tree, long cap, long nblocks,
+                               double u) noexcept nogil:
+    """The index at mass ``u`` (0 <= u < tree[1]): descend to a block, then scan its 8
+    weights; −1 when rounding pushes ``u`` past the end of a block or onto an empty one (the
+    caller draws again, so every index returned has a positive weight)."""
+    cdef double left, w
+    cdef long node = 1, base, r
+    while node < cap:
+        left = tree[2 * node]
+        if u < left:
+            node = 2 * node
+        else:
+            u -= left
+            node = 2 * node + 1
+    if node - cap >= nblocks or tree[node] <= 0.0:
+        return -1
+    base = 8 * (node - cap)
+    for r in range(8):
+        w = wt[base + r]
+        if u < w:
+            return base + r
+        u -= w
+    return -1
+
+
 cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, long cap,
                             long nblocks) noexcept nogil:
-    """An index drawn ∝ its weight: descend to a block, then scan its 8 weights. A draw
-    that rounding pushes past the end of a block, or onto an empty one, is redrawn (so every
-    index returned has a positive weight)."""
-    cdef double u, left, w
-    cdef long node, base, r
+    """An index drawn ∝ its weight (:func:`btree_descend` at u·total, redrawn on −1)."""
+    cdef long i
     while True:
-        u = uniform01(bg) * tree[1]
-        node = 1
-        while node < cap:
-            left = tree[2 * node]
-            if u < left:
-                node = 2 * node
-            else:
-                u -= left
-                node = 2 * node + 1
-        if node - cap >= nblocks or tree[node] <= 0.0:
-            continue
-        base = 8 * (node - cap)
-        for r in range(8):
-            w = wt[base + r]
-            if u < w:
-                return base + r
-            u -= w
+        i = btree_descend(wt, tree, cap, nblocks, uniform01(bg) * tree[1])
+        if i >= 0:
+            return i

@@ -20,15 +20,17 @@ Randomness: the caller's Generator through ``bitgen_t`` (see laocheck.estimators
 import numpy as np
 cimport cython
 from libc.math cimport isfinite, ldexp, sqrt
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
 from numpy.random cimport bitgen_t
 
-from laocheck.estimators._rng cimport geometric_half
+from laocheck.estimators._rng cimport bounded, geometric_half, uniform01
 from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_refresh,
-                       btree_set, draw_data_point, draw_indices, merge_x_tilde)
+from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_descend, btree_draw,
+                       btree_refresh, btree_set, draw_data_point, draw_indices, merge_x_tilde)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -434,6 +436,463 @@ cdef class RidgeState:
                     row = 0
         self.s, self.C, self.norm_sq = s, C, norm_sq
         return pos
+
+
+# --- the implicit state: only the coordinates a run moves ----------------------------------
+
+cdef struct Slot:
+    long key                      # a moved coordinate, or -1 (an empty entry of the table)
+    long slot                     # its position in the compact arrays
+
+
+cdef inline long hash_index(long i, long shift) noexcept nogil:
+    """Fibonacci hashing of a coordinate to a table of 2^(64 − shift) entries."""
+    return <long>((<unsigned long>i * <unsigned long>0x9E3779B97F4A7C15) >> shift)
+
+
+@cython.final
+cdef class SparseRidgeState:
+    """RidgeState's run (HK12 Alg. 1 / KS15 Alg. 1 in the w = s·u form) from a w_1 whose
+    coordinates are all equal (``initial="uniform"``: B/√d each, or ``"zero"``), keeping only
+    the coordinates the run has moved.
+
+    A coordinate moves when a step's x̃ is nonzero there (lines 10-11 change u_i by
+    −η φ̃ x̃_i / s, nothing when x̃_i = 0). Every unmoved coordinate has the same u_i = ``base``
+    and the same lazy-average record (``flushed_base``, ``mark_base``), so the state is O(number
+    moved): the moved ones sit in compact slots (u, the average record, a blocked sum tree
+    over u², the coordinate of each slot), found through an open-addressing hash table. A step
+    costs what RidgeState's costs at d = (number moved), with no O(d) array: at d = 10⁶, m =
+    2·10⁴ nothing is allocated per coordinate.
+
+    j ∝ w_j² (line 8) is drawn exactly: with total mass S_moved + n_unmoved·base², a uniform
+    U·total below S_moved descends the slots' tree, otherwise an unmoved coordinate is drawn
+    uniformly by rejection (a uniform index over 0..d−1, again while it has moved). The
+    rejection takes d/n_unmoved tries on average, so when more than three quarters of the
+    coordinates have moved every remaining one gets a slot (O(d), once) and the rejection
+    ends. The draws have RidgeState's law, not its random numbers (the tests check the law
+    and replay the recorded draws through the literal reference).
+    """
+    cdef public double s, norm_sq, C, B, fold_low
+    cdef public double base, flushed_base, mark_base
+    cdef public long t, d, since_exact, n_folds, failed, n_moved
+    cdef long cap_slots, tcap, nblocks, tshift, tmask
+    cdef long* keys
+    cdef double* u
+    cdef double* am
+    cdef double* wt
+    cdef double* tree
+    cdef Slot* table
+    cdef long[::1] idx, sidx
+    cdef double[::1] val
+
+    def __cinit__(self):
+        self.keys = NULL
+        self.u = NULL
+        self.am = NULL
+        self.wt = NULL
+        self.tree = NULL
+        self.table = NULL
+
+    def __init__(self, long d, double base, double B):
+        if d < 1 or d >= 2 ** 32:
+            raise ValueError(f"SparseRidgeState needs 1 <= d < 2**32 (uniform draws over d); "
+                             f"got d={d}")
+        self.d = d
+        self.B = B
+        self.base = base
+        self.flushed_base = 0.0
+        self.mark_base = 0.0
+        self.s = 1.0
+        self.norm_sq = <double>d * base * base
+        self.C = 0.0
+        self.t = 0
+        self.since_exact = 0
+        self.fold_low = 1.0 / 256.0
+        self.n_folds = 0
+        self.failed = 0
+        self.n_moved = 0
+        self.cap_slots = 0
+        self.grow(256)
+        self.idx = np.zeros(64, dtype=np.int_)
+        self.sidx = np.zeros(64, dtype=np.int_)
+        self.val = np.zeros(64)
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.u)
+        free(self.am)
+        free(self.wt)
+        free(self.tree)
+        free(self.table)
+
+    cdef int grow(self, long cap) except -1:
+        """Room for ``cap`` slots (a multiple of 8): the arrays enlarged, the tree and the
+        hash table (2·cap entries, load <= 1/2) rebuilt."""
+        cdef long old = self.cap_slots, i, bits = 1, h
+        cdef void* p
+        p = realloc(self.keys, cap * sizeof(long))
+        if p == NULL:
+            raise MemoryError()
+        self.keys = <long*>p
+        p = realloc(self.u, cap * sizeof(double))
+        if p == NULL:
+            raise MemoryError()
+        self.u = <double*>p
+        p = realloc(self.am, 2 * cap * sizeof(double))
+        if p == NULL:
+            raise MemoryError()
+        self.am = <double*>p
+        p = realloc(self.wt, cap * sizeof(double))
+        if p == NULL:
+            raise MemoryError()
+        self.wt = <double*>p
+        memset(self.wt + old, 0, (cap - old) * sizeof(double))
+        self.cap_slots = cap
+        self.nblocks = cap // 8
+        self.tcap = 1
+        while self.tcap < self.nblocks:
+            self.tcap *= 2
+        free(self.tree)
+        self.tree = <double*>malloc(2 * self.tcap * sizeof(double))
+        if self.tree == NULL:
+            raise MemoryError()
+        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        while (1 << bits) < 2 * cap:
+            bits += 1
+        free(self.table)
+        self.table = <Slot*>malloc((1 << bits) * sizeof(Slot))
+        if self.table == NULL:
+            raise MemoryError()
+        self.tmask = (1 << bits) - 1
+        self.tshift = 64 - bits
+        for h in range(1 << bits):
+            self.table[h].key = -1
+        for i in range(self.n_moved):
+            self.insert(self.keys[i], i)
+        return 0
+
+    cdef inline void insert(self, long key, long slot) noexcept nogil:
+        cdef long h = hash_index(key, self.tshift)
+        while self.table[h].key >= 0:
+            h = (h + 1) & self.tmask
+        self.table[h].key = key
+        self.table[h].slot = slot
+
+    cdef inline long lookup(self, long key) noexcept nogil:
+        """The slot of coordinate ``key``, or −1 when it has not moved."""
+        cdef long h = hash_index(key, self.tshift)
+        while True:
+            if self.table[h].key == key:
+                return self.table[h].slot
+            if self.table[h].key < 0:
+                return -1
+            h = (h + 1) & self.tmask
+
+    cdef long touch(self, long key) except -1:
+        """The slot of coordinate ``key``, given one (u = base, the shared average record)
+        when it has none; past three quarters of d moved, every coordinate gets one."""
+        cdef long slot = self.lookup(key), i
+        if slot >= 0:
+            return slot
+        slot = self.new_slot(key)
+        if 4 * self.n_moved > 3 * self.d and self.n_moved < self.d:
+            for i in range(self.d):
+                if self.lookup(i) < 0:
+                    self.new_slot(i)
+            btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        return slot
+
+    cdef long new_slot(self, long key) except -1:
+        cdef long slot = self.n_moved
+        if slot == self.cap_slots:
+            self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8)))
+        self.keys[slot] = key
+        self.u[slot] = self.base
+        self.am[2 * slot] = self.flushed_base
+        self.am[2 * slot + 1] = self.mark_base
+        self.wt[slot] = self.base * self.base
+        self.insert(key, slot)
+        self.n_moved += 1
+        return slot
+
+    cdef inline double unmoved_mass(self) noexcept nogil:
+        return <double>(self.d - self.n_moved) * (self.base * self.base)
+
+    cdef inline long draw_j(self, bitgen_t* bg, double* uj) noexcept nogil:
+        """j ∝ u_j² over all d coordinates (HK12 Alg. 1 line 8); u_j into ``uj``."""
+        cdef double moved = self.tree[1], rest = self.unmoved_mass(), r
+        cdef long slot, i
+        while True:
+            r = uniform01(bg) * (moved + rest)
+            if r < moved:
+                slot = btree_descend(self.wt, self.tree, self.tcap, self.nblocks, r)
+                if slot >= 0:
+                    uj[0] = self.u[slot]
+                    return self.keys[slot]
+            elif rest > 0.0:
+                while True:
+                    i = <long>bounded(bg, <unsigned int>self.d)
+                    if self.lookup(i) < 0:
+                        uj[0] = self.base
+                        return i
+
+    def __reduce__(self):
+        n = self.n_moved
+        keys = np.array(<long[:n]>self.keys if n else [], dtype=np.int_)
+        u = np.array(<double[:n]>self.u if n else [], dtype=np.float64)
+        am = np.array(<double[:2 * n]>self.am if n else [], dtype=np.float64)
+        scalars = (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
+                   self.fold_low, self.base, self.flushed_base, self.mark_base)
+        return (_restore_sparse_ridge, (self.d, self.B, scalars, keys, u, am))
+
+    def _load(self, scalars, keys, u, am):
+        (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
+         self.fold_low, self.base, self.flushed_base, self.mark_base) = scalars
+        cdef long[::1] kk = np.ascontiguousarray(keys, dtype=np.int_)
+        cdef double[::1] uu = np.ascontiguousarray(u, dtype=np.float64)
+        cdef double[::1] aa = np.ascontiguousarray(am, dtype=np.float64)
+        cdef long a, slot
+        for a in range(kk.shape[0]):
+            if not 0 <= kk[a] < self.d or self.lookup(kk[a]) >= 0:
+                raise ValueError(f"a pickled SparseRidgeState has an invalid coordinate "
+                                 f"{kk[a]} (d={self.d})")
+            slot = self.new_slot(kk[a])
+            self.u[slot] = uu[a]
+            self.wt[slot] = uu[a] * uu[a]
+            self.am[2 * slot] = aa[2 * a]
+            self.am[2 * slot + 1] = aa[2 * a + 1]
+        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+
+    def moved(self):
+        """(coordinates, u) of the moved coordinates, in the order they first moved."""
+        n = self.n_moved
+        if n == 0:
+            return np.zeros(0, dtype=np.int_), np.zeros(0)
+        return (np.array(<long[:n]>self.keys, dtype=np.int_),
+                np.array(<double[:n]>self.u, dtype=np.float64))
+
+    def coef(self):
+        """The current iterate w = s·u (dense)."""
+        w = np.full(self.d, self.base * self.s)
+        keys, u = self.moved()
+        w[keys] = u * self.s
+        return w
+
+    def average(self):
+        """w̄ = (1/t) Σ_{τ<=t} w_τ (HK12 Alg. 1 line 14), without changing the state."""
+        if self.t == 0:
+            return self.coef()
+        cdef double t = <double>self.t
+        avg = np.full(self.d, (self.flushed_base + self.base * (self.C - self.mark_base)) / t)
+        cdef double[::1] av = avg
+        cdef long a
+        for a in range(self.n_moved):
+            av[self.keys[a]] = (self.am[2 * a] + self.u[a] * (self.C - self.am[2 * a + 1])) / t
+        return avg
+
+    def outputs(self):
+        """(average(), coef()) (a learner's ``coef_`` and ``w_``)."""
+        w = self.coef()
+        return (w.copy() if self.t == 0 else self.average()), w
+
+    def sampling_weights(self):
+        """u_j² for every coordinate (the weights j is drawn by, for tests)."""
+        w = self.coef() / self.s
+        return w * w
+
+    def _move(self, keys, values):
+        """Set u_i = values[a] at i = keys[a] (moving them; for the tests of the draws)."""
+        cdef long[::1] kk = np.ascontiguousarray(keys, dtype=np.int_)
+        cdef double[::1] vv = np.ascontiguousarray(values, dtype=np.float64)
+        cdef long a, slot
+        for a in range(kk.shape[0]):
+            if not 0 <= kk[a] < self.d:
+                raise ValueError(f"coordinate {kk[a]} is not in range(d={self.d})")
+            slot = self.touch(kk[a])
+            self.u[slot] = vv[a]
+            self.wt[slot] = vv[a] * vv[a]
+        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        self.exact_norm()
+
+    def _sample_j(self, object rng, Py_ssize_t size):
+        """``size`` draws of line 8's j ∝ u_j² (with their u_j), for the tests of the law."""
+        cdef bitgen_t* bg = bitgen_of(rng)
+        out = np.empty(size, dtype=np.int_)
+        uj = np.empty(size)
+        cdef long[::1] o = out
+        cdef double[::1] uu = uj
+        cdef Py_ssize_t t
+        if not self.tree[1] + self.unmoved_mass() > 0.0:
+            raise ValueError("every u_j is 0: there is no j to draw")
+        with rng.bit_generator.lock:
+            for t in range(size):
+                o[t] = self.draw_j(bg, &uu[t])
+        return out, uj
+
+    cdef void fold_scale(self) noexcept nogil:
+        """w = s·u → u ← s·u, s ← 1, keeping every flushed average (O(number moved))."""
+        cdef long a
+        cdef double total = 0.0
+        for a in range(self.n_moved):
+            self.am[2 * a] += self.u[a] * (self.C - self.am[2 * a + 1])
+            self.am[2 * a + 1] = 0.0
+            self.u[a] *= self.s
+            self.wt[a] = self.u[a] * self.u[a]
+            total += self.wt[a]
+        self.flushed_base += self.base * (self.C - self.mark_base)
+        self.mark_base = 0.0
+        self.base *= self.s
+        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        self.C = 0.0
+        self.s = 1.0
+        self.norm_sq = total + self.unmoved_mass()
+        self.since_exact = 0
+        self.n_folds += 1
+
+    cdef void exact_norm(self) noexcept nogil:
+        cdef long a
+        cdef double total = 0.0
+        for a in range(self.n_moved):
+            total += self.u[a] * self.u[a]
+        self.norm_sq = total + self.unmoved_mass()
+        self.since_exact = 0
+
+    cdef inline bint upkeep_due(self, double s) noexcept nogil:
+        """One step done: is the exact ‖u‖² (every max(number moved, 1024) steps) or a fold
+        due?"""
+        self.t += 1
+        self.since_exact += 1
+        return (self.since_exact >= self.n_moved and self.since_exact >= 1024) \
+            or s < self.fold_low or s > 1e100
+
+    def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
+            object q_rows, double eta, long[::1] attributes, object record,
+            long n_inner=1, long n_steps=-1):
+        """:meth:`RidgeState.run` on this state."""
+        with rng.bit_generator.lock:
+            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
+                        X.shape[0] if n_steps < 0 else n_steps)
+
+    def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
+                   long[::1] attributes, object record, long n_inner, long n_steps):
+        """:meth:`RidgeState.run_oracle` on this state."""
+        if oracle.d != self.d:
+            raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
+        with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
+            self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
+                        n_steps)
+
+    cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
+                     RowOracle oracle, long k, object q_rows, double eta,
+                     long[::1] attributes, object record, long n_inner, long m) except *:
+        """RidgeState._steps's loop (the same lines of the boxes in the same order) on the
+        moved coordinates; x̃_i = 0 leaves u_i alone."""
+        cdef bitgen_t* bg = bitgen_of(rng)
+        cdef bint rows = oracle is None
+        cdef long P = X.shape[0] if rows else 0, d = self.d
+        cdef bint uniform_q = q_rows is None
+        cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
+        cdef bint recording = record is not None
+        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
+                                 else record)
+        if self.idx.shape[0] < k + n_inner:
+            self.idx = np.zeros(k + n_inner, dtype=np.int_)
+            self.sidx = np.zeros(k + n_inner, dtype=np.int_)
+            self.val = np.zeros(k + n_inner)
+        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
+        cdef double[::1] weights = np.empty(k)
+        cdef double[::1] ujs = np.empty(n_inner)
+        cdef long* idx = &self.idx[0]
+        cdef long* sidx = &self.sidx[0]
+        cdef double* val = &self.val[0]
+        cdef long* ii = &draws[0]
+        cdef long* jj = ii + k
+        cdef double* ww = &weights[0]
+        cdef double* uj = &ujs[0]
+        cdef const double* qp = &qr[0, 0]
+        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
+        cdef long* recp = NULL
+        cdef const double* xrow = NULL
+        cdef long step, row = 0, r, j, i, a, nnz, seen, n_j, n_up, slot
+        cdef double phi, y, eta_phi, old, new
+        cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
+        for step in range(m):
+            if rows:
+                xrow = X0 + row * d
+                y = Y[row]
+            else:
+                oracle.next_example()
+                y = oracle.y
+            C += s                                 # w_t enters the average (line 14)
+            draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+            nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)      # lines 3-7
+            if recording:
+                recp = &rec[step, 0]
+                for r in range(k):
+                    recp[r] = ii[r]
+            n_j = 0                                # line 8: j ∝ w_j²
+            if norm_sq > 0.0 and self.tree[1] + self.unmoved_mass() > 0.0:
+                n_j = n_inner
+                for r in range(n_j):
+                    jj[r] = self.draw_j(bg, &uj[r])
+            seen = nnz                             # line 9: φ̃ = ‖w‖² x_j / w_j − y
+            if n_j > 0:
+                phi = 0.0
+                for r in range(n_j):
+                    j = jj[r]
+                    phi += (xrow[j] if rows else oracle.attribute(j)) / uj[r]
+                    if recording:
+                        recp[k + r] = j
+                    seen = add_seen(idx, seen, j)
+                phi = s * norm_sq * phi / n_inner - y
+            else:
+                phi = -y
+            attributes[step] = seen
+            eta_phi = eta * phi                    # lines 10-11 on the nonzero x̃_i
+            if not isfinite(eta_phi):
+                self.failed = self.t + 1
+                break
+            n_up = 0
+            for a in range(nnz):
+                if val[a] == 0.0:
+                    continue
+                slot = self.touch(idx[a])
+                old = self.u[slot]
+                self.am[2 * slot] += old * (C - self.am[2 * slot + 1])
+                self.am[2 * slot + 1] = C
+                new = old - eta_phi * val[a] / s
+                self.u[slot] = new
+                norm_sq += new * new - old * old
+                self.wt[slot] = new * new
+                sidx[n_up] = slot
+                n_up += 1
+            if n_up > 0:
+                btree_refresh(self.wt, self.tree, self.tcap, sidx, n_up)
+            if norm_sq < 0.0:
+                norm_sq = 0.0
+            if not isfinite(norm_sq):
+                self.failed = self.t + 1
+                break
+            s = project_l2(s, norm_sq, B)          # line 12
+            if self.upkeep_due(s):
+                self.s, self.C, self.norm_sq = s, C, norm_sq
+                if s < self.fold_low or s > 1e100:
+                    self.fold_scale()
+                else:
+                    self.exact_norm()
+                s, C, norm_sq = self.s, self.C, self.norm_sq
+            if rows:
+                row += 1
+                if row == P:
+                    row = 0
+        self.s, self.C, self.norm_sq = s, C, norm_sq
+
+
+def _restore_sparse_ridge(d, B, scalars, keys, u, am):
+    """Unpickle a SparseRidgeState (its tree and hash table rebuilt from the slots)."""
+    state = SparseRidgeState(d, scalars[7], B)
+    state._load(scalars, keys, u, am)
+    return state
 
 
 def _restore_ridge(u, B, scalars, am):

@@ -12,7 +12,12 @@ from .._validation import check_vector
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
-from ._ridge import RidgeState
+from ._ridge import RidgeState, SparseRidgeState
+
+#: from this d on, a run from ``initial="uniform"`` or ``"zero"`` keeps only the coordinates it
+#: moves (``SparseRidgeState``: O(number moved) memory and no O(d) pass per run); below it, the
+#: dense ``RidgeState`` (direct indexing is faster when every coordinate moves soon)
+SPARSE_MIN_D = 2 ** 16
 
 __all__ = ["GAERR", "AERR", "DDAERR", "theory_step_size", "initial_point"]
 
@@ -21,12 +26,22 @@ def initial_point(initial, d, B):
     """w_1 of HK12/KS15 line 1 ("Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily"): ``"uniform"``
     is (B/√d)·1, ``"zero"`` is 0 (laocheck's fallback), an array must lie in the ball."""
     if isinstance(initial, str):
-        if initial == "uniform":
-            return np.full(d, B / np.sqrt(d))
-        if initial == "zero":
-            return np.zeros(d)
+        return np.full(d, initial_coordinate(initial, d, B))
+    w1 = check_vector("initial", initial, d=d)
+    if np.linalg.norm(w1) > B * (1 + 1e-12):
         raise InvalidParameterError(
-            f"`initial` must be 'uniform', 'zero' or an array; got {initial!r}.")
+            f"`initial` must satisfy ‖w_1‖₂ <= B; got ‖w_1‖₂={np.linalg.norm(w1):.6g}, B={B}.")
+    return w1
+
+
+def initial_coordinate(initial, d, B):
+    """The common coordinate of a named w_1: B/√d (``"uniform"``) or 0 (``"zero"``)."""
+    if initial == "uniform":
+        return float(B / np.sqrt(d))
+    if initial == "zero":
+        return 0.0
+    raise InvalidParameterError(
+        f"`initial` must be 'uniform', 'zero' or an array; got {initial!r}.")
     w1 = check_vector("initial", initial, d=d)
     if np.linalg.norm(w1) > B * (1 + 1e-12):
         raise InvalidParameterError(
@@ -122,9 +137,14 @@ class GAERR(DataPointSampling):
         return theory_step_size(m, k, B, q, moments, d=d)
 
     def _new_state(self, d, B, w1):
+        if np.ndim(w1) == 0:                    # a named w_1 at d >= SPARSE_MIN_D (_initial)
+            return SparseRidgeState(d, w1, B)
         return RidgeState(w1, B)
 
     def _initial(self, d, B):
+        """w_1, or only its common coordinate (a float) where the sparse state will run."""
+        if isinstance(self.initial, str) and d >= SPARSE_MIN_D:
+            return initial_coordinate(self.initial, d, B)
         return initial_point(self.initial, d, B)
 
 
