@@ -105,6 +105,27 @@ def test_powerlaw_joint_law_exact_at_large_d(scenario, alpha):
     assert abs(ys.mean() - mean) <= radius
 
 
+@pytest.mark.parametrize("mu", [
+    np.r_[1.0, 1.0, 1.0, 0.9, 0.9, 0.5, 0.5, 0.5, 0.2, 0.05, np.zeros(30)],   # 1s, plateaus, 0s
+    np.r_[np.full(12, 0.3), np.linspace(0.3, 0.01, 500)],                     # flat, then falling
+    np.ones(9),                                                               # every one a 1
+])
+def test_powerlaw_oracle_exact_law_across_its_blocks(mu):
+    """The sampler's pieces (the leading positions with bound 1, the hazard clock over blocks,
+    plateaus where μ_i equals the bound, a zero tail): eight attributes from all of them
+    against the product of Bernoulli(μ_i), by an exact multinomial test at δ = 1e-6."""
+    d = mu.shape[0]
+    S = np.unique(np.r_[0, 2, 3, 5, 8, 9, 10, 11, d // 2, d - 1] % d)[:8]
+    wt = np.linspace(-1, 1, d) / d
+    oracle = PowerLawOracle(mu, wt, 1.0, np.random.default_rng(6), None, 1.0)
+    n = 200_000
+    vals, ys = oracle.reveal(np.tile(S, (n, 1)))
+    counts = np.bincount(_pattern_index(vals), minlength=2 ** len(S))
+    res = multinomial_test(counts, _product_probabilities(mu[S]), delta=DELTA)
+    assert res.passed, res
+    assert np.all(np.abs(ys) <= np.abs(wt).sum() + 1e-12)
+
+
 @pytest.mark.parametrize("dist", [PowerLawBernoulli(2000, -1.0, scenario="lasso"),
                                   PowerLawBernoulli(2000, -0.5, scenario="ridge"),
                                   CorrelatedSigns(np.arange(1, 2001) ** -0.5,

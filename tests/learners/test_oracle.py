@@ -20,9 +20,20 @@ from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import LearnerConfig, replicate
 from laocheck.learners import (AELR, AERR, DDAELR, DDAERR, GAELR, GAERR, AdaAERR, AdaDDAERR,
                               AdaGAERR, Baseline, has_oracle_path)
+from laocheck.learners._base import DataPointSampling
 from laocheck.stats import two_sample_ks_test
 
 DELTA = 1e-6
+
+
+
+@pytest.fixture(autouse=True, params=["dense", "sparse"])
+def state_kind(request, monkeypatch):
+    """Every test runs on the dense states and on the sparse ones (``_sparse_min_d`` forced to
+    1: the sparse state at every d, for a named initial point)."""
+    if request.param == "sparse":
+        monkeypatch.setattr(DataPointSampling, "_sparse_min_d", 1)
+    return request.param
 
 
 def _data(m=400, d=12, seed=0):
@@ -78,9 +89,12 @@ def _spec_aerr(d, m):
     return LearnerConfig(AERR, dict(k=4, B=1.0, eta=float(np.sqrt(4 / (2 * d * m)))))
 
 
-def test_replicate_oracle_same_numbers_any_jobs():
-    dist = HK12HardInstance(1000, 0.25)
-    spec = _spec_aerr(1000, 500)
+def test_replicate_oracle_same_numbers_any_jobs(state_kind):
+    # the workers are other processes, which do not see the fixture's forced threshold: the
+    # sparse case takes a d at which the sparse state runs anyway
+    d = 1000 if state_kind == "dense" else 2 ** 16
+    dist = HK12HardInstance(d, 0.25)
+    spec = _spec_aerr(d, 500)
     a = replicate(spec, dist, 500, norm="l2", B=1.0, R=6, seed=3, source="oracle")
     b = replicate(spec, dist, 500, norm="l2", B=1.0, R=6, seed=3, source="oracle", n_jobs=2)
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])

@@ -5,9 +5,20 @@ import pytest
 
 from laocheck import InvalidParameterError
 from laocheck.learners import AERR, DDAERR, GAERR, theory_step_size
+from laocheck.learners._base import DataPointSampling
 from laocheck.reference.learners import ReplaySource, gaerr
 
 D = 12
+
+
+
+@pytest.fixture(autouse=True, params=["dense", "sparse"])
+def state_kind(request, monkeypatch):
+    """Every test runs on the dense state and on the sparse one (``_sparse_min_d`` forced to 1:
+    the sparse state at every d, for a named initial point)."""
+    if request.param == "sparse":
+        monkeypatch.setattr(DataPointSampling, "_sparse_min_d", 1)
+    return request.param
 
 
 def data(m, d=D, seed=0):
@@ -24,7 +35,7 @@ MOMENTS = np.linspace(1.0, 3.0, D) ** 2 / (3 * D)
 
 def learners(**kw):
     q = np.arange(1, D + 1) / np.arange(1, D + 1).sum()
-    return [AERR(k=3, **kw), GAERR(k=2, q=q, eta=0.05, **kw),
+    return [AERR(k=3, **kw), GAERR(k=2, q=q, eta=0.02, **kw),
             DDAERR(k=4, second_moments=MOMENTS, **kw),
             DDAERR(k=2, second_moments=MOMENTS, n_inner=3, **kw)]     # KS15 Sec. 5 split
 

@@ -106,6 +106,12 @@ class SecondMoments:
         z = self.U.T @ w
         return float(np.dot(self.D * w, w) + z @ self.S @ z)
 
+    def quad_on(self, support, values):
+        """wᵀΣw for the w that is ``values`` on the indices ``support`` and 0 elsewhere
+        (structured Σ only): O(len(support)·r)."""
+        z = self.U[support].T @ values
+        return float(np.dot(self.D[support] * values, values) + z @ self.S @ z)
+
     def _diagonal_support(self):
         """The indices where D > 0 when Σ = diag(D) (rank 0) has at most d/8 of them, else
         None (computed once)."""

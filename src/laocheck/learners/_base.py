@@ -350,6 +350,12 @@ class DataPointSampling(BudgetedLearner):
     # set by TwoPhaseDDAE*R's practical variant, whose estimated q may vanish where X does not
     _allow_zero_q = False
 
+    #: from this d on, a run from line 1's named initial point keeps only the coordinates it
+    #: moves (``SparseRidgeState``, ``SparseLassoState``: O(number moved) memory, no O(d) pass
+    #: per run); below it the dense states (direct indexing is faster when every coordinate
+    #: moves within a few steps)
+    _sparse_min_d = 2 ** 16
+
     def _q(self, d):
         return None if self.q is None else check_distribution("q", self.q, d=d)
 

@@ -5,6 +5,7 @@ They work on raw pointers, taken once per call of a kernel's ``run``: the hot lo
 their scalars in registers (a store through a ``double*`` cannot be proven not to alias a
 field of ``self``, so fields would be reloaded after every store).
 """
+from libc.stdlib cimport free, malloc
 from numpy.random cimport bitgen_t
 
 from laocheck.data._oracle cimport RowOracle
@@ -208,3 +209,66 @@ cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, 
         i = btree_descend(wt, tree, cap, nblocks, uniform01(bg) * tree[1])
         if i >= 0:
             return i
+
+
+# --- coordinate -> slot table (the sparse states) -----------------------------------------
+# The sparse states keep the coordinates a run has moved in compact slots (0, 1, 2, ... in
+# the order they first moved); this open-addressing table (linear probing, Fibonacci hashing,
+# load <= 1/2) finds a coordinate's slot. Written here because a dict would need the GIL in
+# the kernels' loops and no C hash table ships with numpy or Cython.
+
+cdef struct Slot:
+    long key                      # a moved coordinate, or -1 (an empty entry)
+    long slot                     # its slot
+
+
+cdef struct SlotMap:
+    Slot* table
+    long shift                    # 64 − log2(entries)
+    long mask                     # entries − 1
+
+
+cdef inline long slotmap_home(const SlotMap* m, long key) noexcept nogil:
+    return <long>((<unsigned long>key * <unsigned long>0x9E3779B97F4A7C15) >> m.shift)
+
+
+cdef inline long slotmap_lookup(const SlotMap* m, long key) noexcept nogil:
+    """The slot of ``key``, or −1 when it has none."""
+    cdef long h = slotmap_home(m, key)
+    while True:
+        if m.table[h].key == key:
+            return m.table[h].slot
+        if m.table[h].key < 0:
+            return -1
+        h = (h + 1) & m.mask
+
+
+cdef inline void slotmap_insert(SlotMap* m, long key, long slot) noexcept nogil:
+    """Add ``key`` (absent) with ``slot``; the caller keeps the load <= 1/2."""
+    cdef long h = slotmap_home(m, key)
+    while m.table[h].key >= 0:
+        h = (h + 1) & m.mask
+    m.table[h].key = key
+    m.table[h].slot = slot
+
+
+cdef inline int slotmap_build(SlotMap* m, long capacity, const long* keys,
+                              long n) noexcept nogil:
+    """A table of at least 2·``capacity`` entries holding keys[a] -> a for a < n (the old
+    table freed); −1 when out of memory (the old table kept)."""
+    cdef long bits = 1, h, a
+    cdef Slot* table
+    while (1 << bits) < 2 * capacity:
+        bits += 1
+    table = <Slot*>malloc((1 << bits) * sizeof(Slot))
+    if table == NULL:
+        return -1
+    free(m.table)
+    m.table = table
+    m.mask = (1 << bits) - 1
+    m.shift = 64 - bits
+    for h in range(1 << bits):
+        table[h].key = -1
+    for a in range(n):
+        slotmap_insert(m, keys[a], a)
+    return 0

@@ -17,15 +17,19 @@ taken relative to a common offset c, z±_i = exp(a_i − c), and
   256-fold change of Z.
 """
 import numpy as np
+cimport cython
 from libc.math cimport exp, fabs, isfinite, log
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
 from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_draw, btree_refresh,
-                       draw_indices, merge_x_tilde)
+from ._common cimport (SlotMap, __builtin_prefetch, add_seen, btree_build, btree_draw,
+                       btree_refresh, draw_indices, merge_x_tilde, slotmap_build,
+                       slotmap_insert, slotmap_lookup)
 
 
 def _aligned(long n):
@@ -39,37 +43,42 @@ cdef enum:
     CELL = 8   # a = log z⁺, b = log z⁻, ep = z⁺, em = z⁻ (offset units), acc, mark, -, -
 
 
+cdef inline double eg_cell(double* cl, double v, double phi, double eta, double clip,
+                           double C, double* weight) noexcept nogil:
+    """HK12 Alg. 2 / KS15 Alg. 3 lines 11-16 on one coordinate's cell, x̃_i = ``v``:
+    ḡ_i = clip(φ̃ x̃_i, 1/η), z±_i ← z±_i exp(∓η ḡ_i) (log and linear forms), its share of w̄
+    flushed at C first; |z⁺_i − z⁻_i| into ``weight``; returns the change of Z."""
+    cdef double g, old_p, old_m, new_p, new_m, e
+    g = phi * v                        # line 11: g̃ = φ̃ x̃
+    if g > clip:                       # line 13: ḡ = clip(g̃, 1/η)
+        g = clip
+    elif g < -clip:
+        g = -clip
+    old_p = cl[2]
+    old_m = cl[3]
+    cl[4] += (old_p - old_m) * (C - cl[5])
+    cl[5] = C
+    cl[0] -= eta * g                   # line 14: z⁺ ← z⁺ exp(−η ḡ)
+    cl[1] += eta * g                   # line 15: z⁻ ← z⁻ exp(+η ḡ)
+    e = exp(-eta * g)
+    new_p = old_p * e
+    new_m = old_m / e
+    cl[2] = new_p
+    cl[3] = new_m
+    weight[0] = fabs(new_p - new_m)
+    return (new_p + new_m) - (old_p + old_m)
+
+
 cdef inline double eg_update(double* cells, double* wt, double* tree, long cap,
                              const long* idx, const double* val, long nnz, double phi,
                              double eta, double clip, double C, double Z) noexcept nogil:
-    """HK12 Alg. 2 / KS15 Alg. 3 lines 11-16 on x̃'s ``nnz`` coordinates: ḡ_i = clip(φ̃ x̃_i,
-    1/η), z±_i ← z±_i exp(∓η ḡ_i) (log and linear forms), each coordinate's share of w̄
-    flushed at C first, the sum tree's |w_i| updated; returns the new normaliser Z (one
-    function for the row and the oracle loops: the same arithmetic in the same order)."""
+    """:func:`eg_cell` on x̃'s ``nnz`` coordinates, then the sum tree's |w_i| refreshed;
+    returns the new normaliser Z (one function for the row and the oracle loops: the same
+    arithmetic in the same order)."""
     cdef long a_, i
-    cdef double* cl
-    cdef double g, old_p, old_m, new_p, new_m, e
     for a_ in range(nnz):
         i = idx[a_]
-        cl = cells + CELL * i
-        g = phi * val[a_]                  # line 11: g̃ = φ̃ x̃
-        if g > clip:                       # line 13: ḡ = clip(g̃, 1/η)
-            g = clip
-        elif g < -clip:
-            g = -clip
-        old_p = cl[2]
-        old_m = cl[3]
-        cl[4] += (old_p - old_m) * (C - cl[5])
-        cl[5] = C
-        cl[0] -= eta * g                   # line 14: z⁺ ← z⁺ exp(−η ḡ)
-        cl[1] += eta * g                   # line 15: z⁻ ← z⁻ exp(+η ḡ)
-        e = exp(-eta * g)
-        new_p = old_p * e
-        new_m = old_m / e
-        cl[2] = new_p
-        cl[3] = new_m
-        Z += (new_p + new_m) - (old_p + old_m)
-        wt[i] = fabs(new_p - new_m)
+        Z += eg_cell(cells + CELL * i, val[a_], phi, eta, clip, C, wt + i)
     btree_refresh(wt, tree, cap, idx, nnz)
     return Z
 
@@ -415,4 +424,368 @@ def _restore_lasso(d, B, scalars, cells):
     """Unpickle a LassoState (the sum tree is rebuilt from the cells' z±)."""
     state = LassoState(d, B)
     state._load(scalars, cells)
+    return state
+
+
+cdef extern from "stdlib.h" nogil:
+    int posix_memalign(void** ptr, size_t alignment, size_t size)
+
+
+@cython.final
+cdef class SparseLassoState:
+    """LassoState's run (HK12 Alg. 2 / KS15 Alg. 3, EG± in the log domain) keeping only the
+    coordinates the run has moved.
+
+    Line 1 starts every z±_i at 1 (w = 0). A coordinate moves when a step's x̃ is nonzero
+    there (lines 11-16 multiply z±_i by exp(∓η ḡ_i) with ḡ_i = clip(φ̃ x̃_i, 1/η), nothing when
+    x̃_i = 0); until then its logs are 0, its z± are exp(0 − c), its |w_i| is 0 (it is never
+    drawn at line 9) and its share of w̄ is 0. So the state holds the moved coordinates only —
+    their 64-byte cells in compact slots, a blocked sum tree over their |z⁺ − z⁻|, found by a
+    hash table — and Z = Σ_moved (z⁺ + z⁻) + 2·(d − moved)·exp(−c). A step costs what
+    LassoState's costs at d = (number moved), with no O(d) array. The same random numbers,
+    draws and arithmetic as LassoState on the moved coordinates (j is drawn from the slots'
+    tree, whose leaves are in another order than the coordinates': the same law, other
+    draws).
+    """
+    cdef public double B, C, c, Z
+    cdef public long t, d, since_exact, n_shifts, failed, n_moved
+    cdef long cap_slots, tcap, nblocks
+    cdef SlotMap slots
+    cdef long* keys
+    cdef double* cells
+    cdef double* wt
+    cdef double* tree
+    cdef long[::1] idx, sidx
+    cdef double[::1] val
+
+    def __cinit__(self):
+        self.keys = NULL
+        self.cells = NULL
+        self.wt = NULL
+        self.tree = NULL
+        self.slots.table = NULL
+
+    def __init__(self, long d, double B):
+        if d < 1:
+            raise ValueError(f"SparseLassoState needs d >= 1; got d={d}")
+        self.d = d
+        self.B = B
+        self.c = np.log(2.0 * d)      # line 1, offset with Z = Σ exp(0 − c) · 2d = 1
+        self.Z = 1.0
+        self.C = 0.0
+        self.t = 0
+        self.since_exact = 0
+        self.n_shifts = 0
+        self.failed = 0
+        self.n_moved = 0
+        self.cap_slots = 0
+        self.grow(256)
+        self.idx = np.zeros(64, dtype=np.int_)
+        self.sidx = np.zeros(64, dtype=np.int_)
+        self.val = np.zeros(64)
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.cells)
+        free(self.wt)
+        free(self.tree)
+        free(self.slots.table)
+
+    cdef int grow(self, long cap) except -1:
+        """Room for ``cap`` slots (a multiple of 8): the arrays enlarged (cells on 64-byte
+        lines), the tree and the hash table rebuilt."""
+        cdef long old = self.cap_slots, tcap = 1
+        cdef void* p
+        cdef void* cells
+        p = realloc(self.keys, cap * sizeof(long))
+        if p == NULL:
+            raise MemoryError()
+        self.keys = <long*>p
+        if posix_memalign(&cells, 64, CELL * cap * sizeof(double)) != 0:
+            raise MemoryError()
+        if old:
+            memcpy(cells, self.cells, CELL * old * sizeof(double))
+        free(self.cells)
+        self.cells = <double*>cells
+        p = realloc(self.wt, cap * sizeof(double))
+        if p == NULL:
+            raise MemoryError()
+        self.wt = <double*>p
+        memset(self.wt + old, 0, (cap - old) * sizeof(double))
+        while tcap < cap // 8:
+            tcap *= 2
+        p = malloc(2 * tcap * sizeof(double))
+        if p == NULL:
+            raise MemoryError()
+        free(self.tree)
+        self.tree = <double*>p
+        self.cap_slots = cap
+        self.nblocks = cap // 8
+        self.tcap = tcap
+        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        if slotmap_build(&self.slots, cap, self.keys, self.n_moved) != 0:
+            raise MemoryError()
+        return 0
+
+    cdef long touch(self, long key) except -1:
+        """The slot of coordinate ``key``, given one (line 1's cell: logs 0, z± = exp(−c))
+        when it has none."""
+        cdef long slot = slotmap_lookup(&self.slots, key)
+        cdef double* cl
+        cdef double z
+        if slot >= 0:
+            return slot
+        slot = self.n_moved
+        if slot == self.cap_slots:
+            self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8)))
+        self.keys[slot] = key
+        z = exp(0.0 - self.c)
+        cl = self.cells + CELL * slot
+        cl[0] = 0.0
+        cl[1] = 0.0
+        cl[2] = z
+        cl[3] = z
+        cl[4] = 0.0
+        cl[5] = 0.0
+        self.wt[slot] = 0.0
+        slotmap_insert(&self.slots, key, slot)
+        self.n_moved += 1
+        return slot
+
+    cdef inline double unmoved_z(self) noexcept nogil:
+        """Σ z⁺ + z⁻ over the coordinates never moved."""
+        return 2.0 * <double>(self.d - self.n_moved) * exp(0.0 - self.c)
+
+    def __reduce__(self):
+        n = self.n_moved
+        keys = np.array(<long[:n]>self.keys if n else [], dtype=np.int_)
+        cells = np.array(<double[:CELL * n]>self.cells if n else [], dtype=np.float64)
+        scalars = (self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts)
+        return (_restore_sparse_lasso, (self.d, self.B, scalars, keys, cells))
+
+    def _load(self, scalars, keys, cells):
+        self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts = scalars
+        cdef long[::1] kk = np.ascontiguousarray(keys, dtype=np.int_)
+        cdef double[::1] cc = np.ascontiguousarray(cells, dtype=np.float64)
+        cdef long a, slot, r
+        if cc.shape[0] != CELL * kk.shape[0]:
+            raise ValueError("a pickled SparseLassoState has cells for another number of slots")
+        for a in range(kk.shape[0]):
+            if not 0 <= kk[a] < self.d or slotmap_lookup(&self.slots, kk[a]) >= 0:
+                raise ValueError(f"a pickled SparseLassoState has an invalid coordinate "
+                                 f"{kk[a]} (d={self.d})")
+            slot = self.touch(kk[a])
+            for r in range(CELL):
+                self.cells[CELL * slot + r] = cc[CELL * a + r]
+            self.wt[slot] = fabs(self.cells[CELL * slot + 2] - self.cells[CELL * slot + 3])
+        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+
+    def moved(self):
+        """The moved coordinates, in the order they first moved."""
+        n = self.n_moved
+        return np.array(<long[:n]>self.keys if n else [], dtype=np.int_)
+
+    def sampling_weights(self):
+        """|z⁺_i − z⁻_i| (offset units) for every coordinate (the weights of line 9's draw,
+        for tests)."""
+        out = np.zeros(self.d)
+        cdef long a
+        for a in range(self.n_moved):
+            out[self.keys[a]] = self.wt[a]
+        return out
+
+    def coef(self):
+        """The current iterate w = B (z⁺ − z⁻)/Z (line 3) from the logs; 0 where never
+        moved."""
+        w = np.zeros(self.d)
+        cdef double[::1] wv = w
+        cdef long a
+        cdef const double* cl
+        cdef double B = self.B, Z = self.Z, c = self.c
+        for a in range(self.n_moved):
+            cl = self.cells + CELL * a
+            if cl[0] != cl[1]:
+                wv[self.keys[a]] = B * (exp(cl[0] - c) - exp(cl[1] - c)) / Z
+        return w
+
+    def average(self):
+        """w̄ = (1/t) Σ_τ w_τ (line 18) without changing the state; 0 where never moved."""
+        if self.t == 0:
+            return self.coef()
+        avg = np.zeros(self.d)
+        cdef double[::1] av = avg
+        cdef long a
+        cdef const double* cl
+        cdef double C = self.C, t = <double>self.t
+        for a in range(self.n_moved):
+            cl = self.cells + CELL * a
+            av[self.keys[a]] = (cl[4] + (cl[2] - cl[3]) * (C - cl[5])) / t
+        return avg
+
+    def outputs(self):
+        """(average(), coef()) (a learner's ``coef_`` and ``w_``)."""
+        w = self.coef()
+        return (w.copy() if self.t == 0 else self.average()), w
+
+    cdef void recompute(self, double new_c) noexcept nogil:
+        """LassoState.recompute on the moved coordinates (flush, offset, z± from the logs,
+        the tree, Z exactly, C and the marks restart)."""
+        cdef long a
+        cdef double total = 0.0
+        cdef double* cl
+        for a in range(self.n_moved):
+            cl = self.cells + CELL * a
+            cl[4] += (cl[2] - cl[3]) * (self.C - cl[5])
+        if new_c != self.c:
+            self.n_shifts += 1
+        self.c = new_c
+        for a in range(self.n_moved):
+            cl = self.cells + CELL * a
+            cl[2] = exp(cl[0] - self.c)
+            cl[3] = exp(cl[1] - self.c)
+            self.wt[a] = fabs(cl[2] - cl[3])
+            total += cl[2] + cl[3]
+            cl[5] = 0.0
+        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        self.Z = total + self.unmoved_z()
+        self.C = 0.0
+        self.since_exact = 0
+
+    cdef inline bint upkeep_due(self, double Z) noexcept nogil:
+        """One step done: an offset move (Z outside [2⁻⁸, 2⁸]) or the exact recomputation
+        (every max(number moved, 1024) steps) due?"""
+        self.t += 1
+        self.since_exact += 1
+        return Z > 256.0 or Z < 1.0 / 256.0 or (self.since_exact >= self.n_moved
+                                                  and self.since_exact >= 1024)
+
+    def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
+            object q_rows, double eta, long[::1] attributes, object record,
+            long n_inner=1, long n_steps=-1):
+        """:meth:`LassoState.run` on this state."""
+        with rng.bit_generator.lock:
+            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
+                        X.shape[0] if n_steps < 0 else n_steps)
+
+    def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
+                   long[::1] attributes, object record, long n_inner, long n_steps):
+        """:meth:`LassoState.run_oracle` on this state."""
+        if oracle.d != self.d:
+            raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
+        with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
+            self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
+                        n_steps)
+
+    cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
+                     RowOracle oracle, long k, object q_rows, double eta,
+                     long[::1] attributes, object record, long n_inner, long m) except *:
+        """LassoState._steps's loop (the boxes' lines in the same order) on the moved
+        coordinates; x̃_i = 0 leaves z±_i alone (ḡ_i = 0)."""
+        cdef bitgen_t* bg = bitgen_of(rng)
+        cdef bint rows = oracle is None
+        cdef long P = X.shape[0] if rows else 0, d = self.d
+        cdef bint uniform_q = q_rows is None
+        cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
+        cdef bint recording = record is not None
+        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
+                                 else record)
+        if self.idx.shape[0] < k + n_inner:
+            self.idx = np.zeros(k + n_inner, dtype=np.int_)
+            self.sidx = np.zeros(k + n_inner, dtype=np.int_)
+            self.val = np.zeros(k + n_inner)
+        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
+        cdef double[::1] weights = np.empty(k)
+        cdef long* idx = &self.idx[0]
+        cdef long* sidx = &self.sidx[0]
+        cdef double* val = &self.val[0]
+        cdef long* ii = &draws[0]
+        cdef long* jj = ii + k
+        cdef double* ww = &weights[0]
+        cdef const double* qp = &qr[0, 0]
+        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
+        cdef long* recp = NULL
+        cdef const double* xrow = NULL
+        cdef double* cl
+        cdef long step, row = 0, r, j, a, nnz, seen, n_j, n_up, slot
+        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
+        cdef double C = self.C, Z = self.Z, B = self.B
+        for step in range(m):
+            if rows:
+                xrow = X0 + row * d
+                y = Y[row]
+            else:
+                oracle.next_example()
+                y = oracle.y
+            s = B / Z                                  # line 3: w_t = s (z⁺ − z⁻)
+            C += s
+            draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+            nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
+            if recording:
+                recp = &rec[step, 0]
+                for r in range(k):
+                    recp[r] = ii[r]
+            norm1 = s * self.tree[1]
+            n_j = 0
+            if norm1 > 0.0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
+                n_j = n_inner
+                for r in range(n_j):
+                    slot = btree_draw(bg, self.wt, self.tree, self.tcap, self.nblocks)
+                    jj[r] = slot                       # the slot until φ̃ is formed
+            seen = nnz
+            if n_j > 0:
+                phi = 0.0
+                for r in range(n_j):
+                    slot = jj[r]
+                    j = self.keys[slot]
+                    jj[r] = j
+                    # line 10: ‖w‖₁ sign(w_j) x_j
+                    cl = self.cells + CELL * slot
+                    xj = xrow[j] if rows else oracle.attribute(j)
+                    phi += xj if cl[2] > cl[3] else -xj
+                    if recording:
+                        recp[k + r] = j
+                    seen = add_seen(idx, seen, j)
+                phi = norm1 * phi / n_inner - y
+            else:
+                phi = -y                               # w = 0 (e.g. w_1): fallback
+            attributes[step] = seen
+            # LassoState stops on a non-finite Z: a NaN φ̃, or ±inf times an x̃_i = 0
+            if not isfinite(phi):
+                for a in range(nnz):
+                    if phi != phi or val[a] == 0.0:
+                        self.failed = self.t + 1
+                if self.failed:
+                    break
+            n_up = 0                                   # lines 11-16 on the nonzero x̃_i
+            for a in range(nnz):
+                if val[a] == 0.0:
+                    continue
+                slot = self.touch(idx[a])
+                Z += eg_cell(self.cells + CELL * slot, val[a], phi, eta, clip, C,
+                             self.wt + slot)
+                sidx[n_up] = slot
+                n_up += 1
+            if n_up > 0:
+                btree_refresh(self.wt, self.tree, self.tcap, sidx, n_up)
+            if not isfinite(Z):
+                self.failed = self.t + 1
+                break
+            if self.upkeep_due(Z):
+                self.C, self.Z = C, Z
+                if Z > 256.0 or Z < 1.0 / 256.0:
+                    self.recompute(self.c + log(Z))
+                else:
+                    self.recompute(self.c)
+                C, Z = self.C, self.Z
+            if rows:
+                row += 1
+                if row == P:
+                    row = 0
+        self.C, self.Z = C, Z
+
+
+def _restore_sparse_lasso(d, B, scalars, keys, cells):
+    """Unpickle a SparseLassoState (its tree and hash table rebuilt from the cells)."""
+    state = SparseLassoState(d, B)
+    state._load(scalars, keys, cells)
     return state

@@ -29,8 +29,9 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (__builtin_prefetch, add_seen, btree_build, btree_descend, btree_draw,
-                       btree_refresh, btree_set, draw_data_point, draw_indices, merge_x_tilde)
+from ._common cimport (SlotMap, __builtin_prefetch, add_seen, btree_build, btree_descend,
+                       btree_draw, btree_refresh, btree_set, draw_data_point, draw_indices,
+                       merge_x_tilde, slotmap_build, slotmap_insert, slotmap_lookup)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -438,17 +439,7 @@ cdef class RidgeState:
         return pos
 
 
-# --- the implicit state: only the coordinates a run moves ----------------------------------
-
-cdef struct Slot:
-    long key                      # a moved coordinate, or -1 (an empty entry of the table)
-    long slot                     # its position in the compact arrays
-
-
-cdef inline long hash_index(long i, long shift) noexcept nogil:
-    """Fibonacci hashing of a coordinate to a table of 2^(64 − shift) entries."""
-    return <long>((<unsigned long>i * <unsigned long>0x9E3779B97F4A7C15) >> shift)
-
+# --- the sparse state: only the coordinates a run moves -------------------------------------
 
 @cython.final
 cdef class SparseRidgeState:
@@ -475,13 +466,13 @@ cdef class SparseRidgeState:
     cdef public double s, norm_sq, C, B, fold_low
     cdef public double base, flushed_base, mark_base
     cdef public long t, d, since_exact, n_folds, failed, n_moved
-    cdef long cap_slots, tcap, nblocks, tshift, tmask
+    cdef long cap_slots, tcap, nblocks
+    cdef SlotMap slots
     cdef long* keys
     cdef double* u
     cdef double* am
     cdef double* wt
     cdef double* tree
-    cdef Slot* table
     cdef long[::1] idx, sidx
     cdef double[::1] val
 
@@ -491,7 +482,7 @@ cdef class SparseRidgeState:
         self.am = NULL
         self.wt = NULL
         self.tree = NULL
-        self.table = NULL
+        self.slots.table = NULL
 
     def __init__(self, long d, double base, double B):
         if d < 1 or d >= 2 ** 32:
@@ -523,12 +514,12 @@ cdef class SparseRidgeState:
         free(self.am)
         free(self.wt)
         free(self.tree)
-        free(self.table)
+        free(self.slots.table)
 
     cdef int grow(self, long cap) except -1:
         """Room for ``cap`` slots (a multiple of 8): the arrays enlarged, the tree and the
         hash table (2·cap entries, load <= 1/2) rebuilt."""
-        cdef long old = self.cap_slots, i, bits = 1, h
+        cdef long old = self.cap_slots
         cdef void* p
         p = realloc(self.keys, cap * sizeof(long))
         if p == NULL:
@@ -547,46 +538,25 @@ cdef class SparseRidgeState:
             raise MemoryError()
         self.wt = <double*>p
         memset(self.wt + old, 0, (cap - old) * sizeof(double))
+        cdef long tcap = 1
+        while tcap < cap // 8:
+            tcap *= 2
+        p = malloc(2 * tcap * sizeof(double))
+        if p == NULL:
+            raise MemoryError()
+        free(self.tree)
+        self.tree = <double*>p
         self.cap_slots = cap
         self.nblocks = cap // 8
-        self.tcap = 1
-        while self.tcap < self.nblocks:
-            self.tcap *= 2
-        free(self.tree)
-        self.tree = <double*>malloc(2 * self.tcap * sizeof(double))
-        if self.tree == NULL:
-            raise MemoryError()
+        self.tcap = tcap
         btree_build(self.wt, self.tree, self.tcap, self.nblocks)
-        while (1 << bits) < 2 * cap:
-            bits += 1
-        free(self.table)
-        self.table = <Slot*>malloc((1 << bits) * sizeof(Slot))
-        if self.table == NULL:
+        if slotmap_build(&self.slots, cap, self.keys, self.n_moved) != 0:
             raise MemoryError()
-        self.tmask = (1 << bits) - 1
-        self.tshift = 64 - bits
-        for h in range(1 << bits):
-            self.table[h].key = -1
-        for i in range(self.n_moved):
-            self.insert(self.keys[i], i)
         return 0
-
-    cdef inline void insert(self, long key, long slot) noexcept nogil:
-        cdef long h = hash_index(key, self.tshift)
-        while self.table[h].key >= 0:
-            h = (h + 1) & self.tmask
-        self.table[h].key = key
-        self.table[h].slot = slot
 
     cdef inline long lookup(self, long key) noexcept nogil:
         """The slot of coordinate ``key``, or −1 when it has not moved."""
-        cdef long h = hash_index(key, self.tshift)
-        while True:
-            if self.table[h].key == key:
-                return self.table[h].slot
-            if self.table[h].key < 0:
-                return -1
-            h = (h + 1) & self.tmask
+        return slotmap_lookup(&self.slots, key)
 
     cdef long touch(self, long key) except -1:
         """The slot of coordinate ``key``, given one (u = base, the shared average record)
@@ -611,7 +581,7 @@ cdef class SparseRidgeState:
         self.am[2 * slot] = self.flushed_base
         self.am[2 * slot + 1] = self.mark_base
         self.wt[slot] = self.base * self.base
-        self.insert(key, slot)
+        slotmap_insert(&self.slots, key, slot)
         self.n_moved += 1
         return slot
 

@@ -11,7 +11,7 @@ from .. import bounds
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
-from ._lasso import LassoState
+from ._lasso import LassoState, SparseLassoState
 
 __all__ = ["GAELR", "AELR", "DDAELR", "lasso_theory_step_size"]
 
@@ -83,6 +83,8 @@ class GAELR(DataPointSampling):
         return np.zeros(d)
 
     def _new_state(self, d, B, w1):
+        if self._warm_start is None and d >= self._sparse_min_d:
+            return SparseLassoState(d, B)
         state = LassoState(d, B)
         if self._warm_start is not None:
             state.warm_start(self._warm_start)

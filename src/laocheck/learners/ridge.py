@@ -14,11 +14,6 @@ from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
 from ._ridge import RidgeState, SparseRidgeState
 
-#: from this d on, a run from ``initial="uniform"`` or ``"zero"`` keeps only the coordinates it
-#: moves (``SparseRidgeState``: O(number moved) memory and no O(d) pass per run); below it, the
-#: dense ``RidgeState`` (direct indexing is faster when every coordinate moves soon)
-SPARSE_MIN_D = 2 ** 16
-
 __all__ = ["GAERR", "AERR", "DDAERR", "theory_step_size", "initial_point"]
 
 
@@ -137,13 +132,13 @@ class GAERR(DataPointSampling):
         return theory_step_size(m, k, B, q, moments, d=d)
 
     def _new_state(self, d, B, w1):
-        if np.ndim(w1) == 0:                    # a named w_1 at d >= SPARSE_MIN_D (_initial)
+        if np.ndim(w1) == 0:                    # a named w_1 at d >= _sparse_min_d (_initial)
             return SparseRidgeState(d, w1, B)
         return RidgeState(w1, B)
 
     def _initial(self, d, B):
         """w_1, or only its common coordinate (a float) where the sparse state will run."""
-        if isinstance(self.initial, str) and d >= SPARSE_MIN_D:
+        if isinstance(self.initial, str) and d >= self._sparse_min_d:
             return initial_coordinate(self.initial, d, B)
         return initial_point(self.initial, d, B)
 

@@ -1,7 +1,9 @@
-"""The ridge family's sparse state (``SparseRidgeState``, HK12 Alg. 1 / KS15 Alg. 1 keeping only
-the coordinates a run moves): the literal reference on the recorded draws, the exact law of
-line 8's j ∝ w_j², folds, growth, the switch to every coordinate, pickling and the choice of
-state by d."""
+"""The sparse states (``SparseRidgeState``: HK12 Alg. 1 / KS15 Alg. 1, ``SparseLassoState``: HK12
+Alg. 2 / KS15 Alg. 3, keeping only the coordinates a run moves) on data where most coordinates
+never move: the literal reference on the recorded draws, the exact law of line 8's j ∝ w_j²,
+folds, offset shifts, growth, the switch to every coordinate, pickling, the choice of state by
+d and the law of the excess risk against the dense states. (``test_ridge.py``, ``test_lasso.py``,
+``test_oracle.py`` and ``test_two_phase.py`` run all their tests on both kinds of state.)"""
 import pickle
 
 import numpy as np
@@ -9,16 +11,19 @@ import pytest
 
 from laocheck import InvalidParameterError
 from laocheck.data import HK12HardInstance
-from laocheck.learners import AERR, DDAERR, GAERR, ridge
+from laocheck.data import PowerLawBernoulli
+from laocheck.learners import AELR, AERR, DDAELR, DDAERR, GAELR, GAERR
+from laocheck.learners._base import DataPointSampling
+from laocheck.learners._lasso import LassoState, SparseLassoState
 from laocheck.learners._ridge import RidgeState, SparseRidgeState
-from laocheck.reference.learners import ReplaySource, gaerr
+from laocheck.reference.learners import ReplaySource, gaelr, gaerr
 from laocheck.stats import multinomial_test
 
 
 @pytest.fixture
 def sparse_everywhere(monkeypatch):
     """Every named w_1 runs on the sparse state, whatever d."""
-    monkeypatch.setattr(ridge, "SPARSE_MIN_D", 1)
+    monkeypatch.setattr(DataPointSampling, "_sparse_min_d", 1)
 
 
 def data(m, d, density, seed=0):
@@ -136,7 +141,7 @@ def test_a_state_with_every_weight_zero_refuses_to_draw():
 
 
 def test_the_state_is_chosen_by_d_and_the_initial_point():
-    d = ridge.SPARSE_MIN_D
+    d = DataPointSampling._sparse_min_d
     oracle = HK12HardInstance(d, 0.25).oracle(0)
     est = AERR(k=4, random_state=0).fit_oracle(oracle, 500)
     assert isinstance(est._state, SparseRidgeState)
@@ -177,3 +182,98 @@ def test_a_non_finite_step_stops_the_run(sparse_everywhere):
     y = np.full(6, 1e100)
     with pytest.raises(InvalidParameterError, match=r"non-finite iterate at step \d+"):
         AERR(k=2, B=1e100, eta=1e100, random_state=0).fit(X, y)
+
+
+# --- the lasso family ---------------------------------------------------------------------
+
+def make_lasso(index, d, **kw):
+    q = np.arange(1, d + 1) / np.arange(1, d + 1).sum()
+    moments = np.linspace(0.2, 1.0, d)
+    return [AELR(k=3, **kw), GAELR(k=2, q=q, eta=0.1, **kw),
+            DDAELR(k=4, second_moments=moments, **kw),
+            DDAELR(k=2, second_moments=moments, n_inner=3, **kw)][index]
+
+
+def lasso_data(m, d, density, seed=0):
+    """Rows with about ``density``·d nonzero attributes in [−1, 1] (‖x‖∞ <= 1)."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, (m, d)) * (rng.random((m, d)) < density)
+    w_star = rng.normal(size=d)
+    w_star /= 2 * np.abs(w_star).sum()
+    return X, np.clip(X @ w_star + 0.1 * rng.normal(size=m), -1, 1)
+
+
+def replay_lasso(est, X, y):
+    flat = [i for row in est.draws_ for i in row if i >= 0]
+    return gaelr(X, y, est.k, est.B, est.eta_, ReplaySource(flat), q=est.q_,
+                 n_inner=est.n_inner)
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_lasso_same_average_as_the_literal_reference(sparse_everywhere, index):
+    d = 1000
+    X, y = lasso_data(3000, d, 0.08)
+    est = make_lasso(index, d, random_state=5, record_draws=True).fit(X, y)
+    assert isinstance(est._state, SparseLassoState)
+    assert 256 < est._state.n_moved < d                 # slots grown; most coordinates never move
+    w_bar, seen = replay_lasso(est, X, y)
+    agree(est, w_bar)
+    np.testing.assert_array_equal(est.attributes_per_example_, seen)
+    assert np.abs(est.coef_).sum() <= est.B * (1 + 1e-12)
+    never = np.setdiff1d(np.arange(d), est._state.moved())
+    assert np.all(est.coef_[never] == 0) and np.all(est.w_[never] == 0)
+
+
+def test_lasso_offset_shifts_keep_agreement(sparse_everywhere):
+    """x = (1, 0, ..., 0), y = 2: log z⁺_1 grows by 1 per draw of coordinate 1 (a numerics
+    test, as in test_lasso.py), so the offset moves; the never-moved coordinates' share of Z
+    moves with it."""
+    d, m = 50, 1300
+    X = np.zeros((m, d))
+    X[:, 0] = 1.0
+    est = AELR(k=1, B=1.0, eta=1.0, random_state=3, record_draws=True).fit(X, np.full(m, 2.0))
+    assert est._state.n_shifts >= 1 and est._state.n_moved == 1
+    w_bar, _ = replay_lasso(est, X, np.full(m, 2.0))
+    agree(est, w_bar)
+
+
+def test_lasso_partial_fit_and_pickle_continue_the_same_run(sparse_everywhere):
+    d = 400
+    X, y = lasso_data(2000, d, 0.02, seed=3)
+    a = AELR(k=3, random_state=3, n_total=2000).fit(X, y)
+    b = AELR(k=3, random_state=3, n_total=2000).partial_fit(X[:700], y[:700])
+    b = pickle.loads(pickle.dumps(b))
+    assert isinstance(b._state, SparseLassoState)
+    b.partial_fit(X[700:], y[700:])
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.w_, b.w_)
+    np.testing.assert_array_equal(a._state.sampling_weights(), b._state.sampling_weights())
+
+
+def test_lasso_state_is_chosen_by_d_and_the_warm_start():
+    d = DataPointSampling._sparse_min_d
+    est = AELR(k=4, random_state=0).fit_oracle(PowerLawBernoulli(d, -1.0, scenario="lasso")
+                                               .oracle(0), 500)
+    assert isinstance(est._state, SparseLassoState)
+    assert est._state.n_moved < 500 * 4 and np.count_nonzero(est.coef_) <= est._state.n_moved
+    small = AELR(k=4, random_state=0).fit(*lasso_data(50, 30, 1.0))
+    assert isinstance(small._state, LassoState)
+
+
+def test_lasso_sparse_and_dense_states_agree_in_law(monkeypatch):
+    """The excess risk of AELR on KS15 Sec. 5.1's lasso data (d = 64, α = −1, m = 3000, where
+    w̄ beats w = 0 clearly), the sparse state (forced) against the dense one, 600 runs each:
+    the two-sample Kolmogorov–Smirnov test does not reject at δ = 1e-6."""
+    from scipy.stats import ks_2samp
+
+    from laocheck.experiments import LearnerConfig, replicate
+    d, m, R = 64, 3000, 600
+    dist = PowerLawBernoulli(d, -1.0, scenario="lasso")
+    spec = LearnerConfig(AELR, dict(k=4, eta=0.1))
+    dense, _ = replicate(spec, dist, m, norm="l1", B=1.0, R=R, seed=2, source="oracle")
+    monkeypatch.setattr(DataPointSampling, "_sparse_min_d", 1)
+    sparse, _ = replicate(spec, dist, m, norm="l1", B=1.0, R=R, seed=1, source="oracle")
+    assert np.std(sparse) > 0 and np.mean(sparse) < 0.8 * dist.excess_risk(np.zeros(d), "l1",
+                                                                            1.0)
+    assert ks_2samp(sparse, dense).pvalue >= 1e-6
+
