@@ -135,5 +135,8 @@ def test_l1_projection_in_c_matches_numpy(d, exponent, seed, zeros, ties, radius
     b = full_information._project_l1_reference(v, B)
     np.testing.assert_allclose(a, b, rtol=0, atol=16 * np.finfo(float).eps * B)
     assert np.abs(a).sum() <= B * (1 + 1e-15)
-    if np.abs(v).sum() <= B:
+    # inside the ball by more than the rounding of the two sums of |v| (sequential in C,
+    # pairwise in NumPy: each within d·eps·Σ|v_i| of the exact sum, d <= 60, so 1e-12 is
+    # ~40 times their largest gap): at the boundary (radius = 1) either may project
+    if np.abs(v).sum() <= B * (1 - 1e-12):
         np.testing.assert_array_equal(a, v)

@@ -209,6 +209,9 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         self.draws_ = None
         try:
             attributes, draws = self._advance_oracle(oracle, n_steps)
+        except MemoryError:
+            del self._state                 # a sparse state that could not grow: fit again
+            raise
         except _NonFinite as exc:
             del self._state
             raise InvalidParameterError(
@@ -251,6 +254,9 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
             self.draws_ = None
         try:
             attributes, draws = self._advance(X, y, n_steps)
+        except MemoryError:
+            del self._state                 # a sparse state that could not grow: fit again
+            raise
         except _NonFinite as exc:
             del self._state                 # the run cannot go on: fit again
             raise InvalidParameterError(

@@ -479,7 +479,8 @@ cdef class SparseLassoState:
         self.failed = 0
         self.n_moved = 0
         self.cap_slots = 0
-        self.grow(256)
+        if self.grow(256) != 0:
+            raise MemoryError()
         self.idx = np.zeros(64, dtype=np.int_)
         self.sidx = np.zeros(64, dtype=np.int_)
         self.val = np.zeros(64)
@@ -491,53 +492,56 @@ cdef class SparseLassoState:
         free(self.tree)
         free(self.slots.table)
 
-    cdef int grow(self, long cap) except -1:
+    cdef int grow(self, long cap) noexcept nogil:
         """Room for ``cap`` slots (a multiple of 8): the arrays enlarged (cells on 64-byte
-        lines), the tree and the hash table rebuilt."""
+        lines), the tree and the hash table rebuilt; −1 when out of memory (the state stays
+        usable at its old size)."""
         cdef long old = self.cap_slots, tcap = 1
         cdef void* p
         cdef void* cells
         p = realloc(self.keys, cap * sizeof(long))
         if p == NULL:
-            raise MemoryError()
+            return -1
         self.keys = <long*>p
         if posix_memalign(&cells, 64, CELL * cap * sizeof(double)) != 0:
-            raise MemoryError()
+            return -1
         if old:
             memcpy(cells, self.cells, CELL * old * sizeof(double))
         free(self.cells)
         self.cells = <double*>cells
         p = realloc(self.wt, cap * sizeof(double))
         if p == NULL:
-            raise MemoryError()
+            return -1
         self.wt = <double*>p
         memset(self.wt + old, 0, (cap - old) * sizeof(double))
         while tcap < cap // 8:
             tcap *= 2
         p = malloc(2 * tcap * sizeof(double))
         if p == NULL:
-            raise MemoryError()
+            return -1
+        if slotmap_build(&self.slots, cap, self.keys, self.n_moved) != 0:
+            free(p)
+            return -1
         free(self.tree)
         self.tree = <double*>p
         self.cap_slots = cap
         self.nblocks = cap // 8
         self.tcap = tcap
         btree_build(self.wt, self.tree, self.tcap, self.nblocks)
-        if slotmap_build(&self.slots, cap, self.keys, self.n_moved) != 0:
-            raise MemoryError()
         return 0
 
-    cdef long touch(self, long key) except -1:
+    cdef long touch(self, long key) noexcept nogil:
         """The slot of coordinate ``key``, given one (line 1's cell: logs 0, z± = exp(−c))
-        when it has none."""
+        when it has none; −1 when out of memory."""
         cdef long slot = slotmap_lookup(&self.slots, key)
         cdef double* cl
         cdef double z
         if slot >= 0:
             return slot
         slot = self.n_moved
-        if slot == self.cap_slots:
-            self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8)))
+        if slot == self.cap_slots and \
+                self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8))) != 0:
+            return -1
         self.keys[slot] = key
         z = exp(0.0 - self.c)
         cl = self.cells + CELL * slot
@@ -575,6 +579,8 @@ cdef class SparseLassoState:
                 raise ValueError(f"a pickled SparseLassoState has an invalid coordinate "
                                  f"{kk[a]} (d={self.d})")
             slot = self.touch(kk[a])
+            if slot < 0:
+                raise MemoryError()
             for r in range(CELL):
                 self.cells[CELL * slot + r] = cc[CELL * a + r]
             self.wt[slot] = fabs(self.cells[CELL * slot + 2] - self.cells[CELL * slot + 3])
@@ -707,81 +713,90 @@ cdef class SparseLassoState:
         cdef const double* xrow = NULL
         cdef double* cl
         cdef long step, row = 0, r, j, a, nnz, seen, n_j, n_up, slot
+        cdef bint oom = False
         cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
-        for step in range(m):
-            if rows:
-                xrow = X0 + row * d
-                y = Y[row]
-            else:
-                oracle.next_example()
-                y = oracle.y
-            s = B / Z                                  # line 3: w_t = s (z⁺ − z⁻)
-            C += s
-            draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-            nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
-            if recording:
-                recp = &rec[step, 0]
-                for r in range(k):
-                    recp[r] = ii[r]
-            norm1 = s * self.tree[1]
-            n_j = 0
-            if norm1 > 0.0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
-                n_j = n_inner
-                for r in range(n_j):
-                    slot = btree_draw(bg, self.wt, self.tree, self.tcap, self.nblocks)
-                    jj[r] = slot                       # the slot until φ̃ is formed
-            seen = nnz
-            if n_j > 0:
-                phi = 0.0
-                for r in range(n_j):
-                    slot = jj[r]
-                    j = self.keys[slot]
-                    jj[r] = j
-                    # line 10: ‖w‖₁ sign(w_j) x_j
-                    cl = self.cells + CELL * slot
-                    xj = xrow[j] if rows else oracle.attribute(j)
-                    phi += xj if cl[2] > cl[3] else -xj
-                    if recording:
-                        recp[k + r] = j
-                    seen = add_seen(idx, seen, j)
-                phi = norm1 * phi / n_inner - y
-            else:
-                phi = -y                               # w = 0 (e.g. w_1): fallback
-            attributes[step] = seen
-            # LassoState stops on a non-finite Z: a NaN φ̃, or ±inf times an x̃_i = 0
-            if not isfinite(phi):
-                for a in range(nnz):
-                    if phi != phi or val[a] == 0.0:
-                        self.failed = self.t + 1
-                if self.failed:
-                    break
-            n_up = 0                                   # lines 11-16 on the nonzero x̃_i
-            for a in range(nnz):
-                if val[a] == 0.0:
-                    continue
-                slot = self.touch(idx[a])
-                Z += eg_cell(self.cells + CELL * slot, val[a], phi, eta, clip, C,
-                             self.wt + slot)
-                sidx[n_up] = slot
-                n_up += 1
-            if n_up > 0:
-                btree_refresh(self.wt, self.tree, self.tcap, sidx, n_up)
-            if not isfinite(Z):
-                self.failed = self.t + 1
-                break
-            if self.upkeep_due(Z):
-                self.C, self.Z = C, Z
-                if Z > 256.0 or Z < 1.0 / 256.0:
-                    self.recompute(self.c + log(Z))
+        with nogil:
+            for step in range(m):
+                if rows:
+                    xrow = X0 + row * d
+                    y = Y[row]
                 else:
-                    self.recompute(self.c)
-                C, Z = self.C, self.Z
-            if rows:
-                row += 1
-                if row == P:
-                    row = 0
+                    oracle.next_example()
+                    y = oracle.y
+                s = B / Z                                  # line 3: w_t = s (z⁺ − z⁻)
+                C += s
+                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
+                if recording:
+                    recp = &rec[step, 0]
+                    for r in range(k):
+                        recp[r] = ii[r]
+                norm1 = s * self.tree[1]
+                n_j = 0
+                if norm1 > 0.0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
+                    n_j = n_inner
+                    for r in range(n_j):
+                        slot = btree_draw(bg, self.wt, self.tree, self.tcap, self.nblocks)
+                        jj[r] = slot                       # the slot until φ̃ is formed
+                seen = nnz
+                if n_j > 0:
+                    phi = 0.0
+                    for r in range(n_j):
+                        slot = jj[r]
+                        j = self.keys[slot]
+                        jj[r] = j
+                        # line 10: ‖w‖₁ sign(w_j) x_j
+                        cl = self.cells + CELL * slot
+                        xj = xrow[j] if rows else oracle.attribute(j)
+                        phi += xj if cl[2] > cl[3] else -xj
+                        if recording:
+                            recp[k + r] = j
+                        seen = add_seen(idx, seen, j)
+                    phi = norm1 * phi / n_inner - y
+                else:
+                    phi = -y                               # w = 0 (e.g. w_1): fallback
+                attributes[step] = seen
+                # LassoState stops on a non-finite Z: a NaN φ̃, or ±inf times an x̃_i = 0
+                if not isfinite(phi):
+                    for a in range(nnz):
+                        if phi != phi or val[a] == 0.0:
+                            self.failed = self.t + 1
+                    if self.failed:
+                        break
+                n_up = 0                                   # lines 11-16 on the nonzero x̃_i
+                for a in range(nnz):
+                    if val[a] == 0.0:
+                        continue
+                    slot = self.touch(idx[a])
+                    if slot < 0:
+                        oom = True
+                        break
+                    Z += eg_cell(self.cells + CELL * slot, val[a], phi, eta, clip, C,
+                                 self.wt + slot)
+                    sidx[n_up] = slot
+                    n_up += 1
+                if oom:
+                    break
+                if n_up > 0:
+                    btree_refresh(self.wt, self.tree, self.tcap, sidx, n_up)
+                if not isfinite(Z):
+                    self.failed = self.t + 1
+                    break
+                if self.upkeep_due(Z):
+                    self.C, self.Z = C, Z
+                    if Z > 256.0 or Z < 1.0 / 256.0:
+                        self.recompute(self.c + log(Z))
+                    else:
+                        self.recompute(self.c)
+                    C, Z = self.C, self.Z
+                if rows:
+                    row += 1
+                    if row == P:
+                        row = 0
         self.C, self.Z = C, Z
+        if oom:
+            raise MemoryError("the sparse state could not grow")
 
 
 def _restore_sparse_lasso(d, B, scalars, keys, cells):

@@ -503,7 +503,8 @@ cdef class SparseRidgeState:
         self.failed = 0
         self.n_moved = 0
         self.cap_slots = 0
-        self.grow(256)
+        if self.grow(256) != 0:
+            raise MemoryError()
         self.idx = np.zeros(64, dtype=np.int_)
         self.sidx = np.zeros(64, dtype=np.int_)
         self.val = np.zeros(64)
@@ -516,26 +517,27 @@ cdef class SparseRidgeState:
         free(self.tree)
         free(self.slots.table)
 
-    cdef int grow(self, long cap) except -1:
+    cdef int grow(self, long cap) noexcept nogil:
         """Room for ``cap`` slots (a multiple of 8): the arrays enlarged, the tree and the
-        hash table (2·cap entries, load <= 1/2) rebuilt."""
+        hash table (2·cap entries, load <= 1/2) rebuilt; −1 when out of memory (the state
+        stays usable at its old size)."""
         cdef long old = self.cap_slots
         cdef void* p
         p = realloc(self.keys, cap * sizeof(long))
         if p == NULL:
-            raise MemoryError()
+            return -1
         self.keys = <long*>p
         p = realloc(self.u, cap * sizeof(double))
         if p == NULL:
-            raise MemoryError()
+            return -1
         self.u = <double*>p
         p = realloc(self.am, 2 * cap * sizeof(double))
         if p == NULL:
-            raise MemoryError()
+            return -1
         self.am = <double*>p
         p = realloc(self.wt, cap * sizeof(double))
         if p == NULL:
-            raise MemoryError()
+            return -1
         self.wt = <double*>p
         memset(self.wt + old, 0, (cap - old) * sizeof(double))
         cdef long tcap = 1
@@ -543,39 +545,44 @@ cdef class SparseRidgeState:
             tcap *= 2
         p = malloc(2 * tcap * sizeof(double))
         if p == NULL:
-            raise MemoryError()
+            return -1
+        if slotmap_build(&self.slots, cap, self.keys, self.n_moved) != 0:
+            free(p)
+            return -1
         free(self.tree)
         self.tree = <double*>p
         self.cap_slots = cap
         self.nblocks = cap // 8
         self.tcap = tcap
         btree_build(self.wt, self.tree, self.tcap, self.nblocks)
-        if slotmap_build(&self.slots, cap, self.keys, self.n_moved) != 0:
-            raise MemoryError()
         return 0
 
     cdef inline long lookup(self, long key) noexcept nogil:
         """The slot of coordinate ``key``, or −1 when it has not moved."""
         return slotmap_lookup(&self.slots, key)
 
-    cdef long touch(self, long key) except -1:
+    cdef long touch(self, long key) noexcept nogil:
         """The slot of coordinate ``key``, given one (u = base, the shared average record)
-        when it has none; past three quarters of d moved, every coordinate gets one."""
+        when it has none; past three quarters of d moved, every coordinate gets one. −1 when
+        out of memory."""
         cdef long slot = self.lookup(key), i
         if slot >= 0:
             return slot
         slot = self.new_slot(key)
-        if 4 * self.n_moved > 3 * self.d and self.n_moved < self.d:
+        if slot >= 0 and 4 * self.n_moved > 3 * self.d and self.n_moved < self.d:
             for i in range(self.d):
-                if self.lookup(i) < 0:
-                    self.new_slot(i)
+                if self.lookup(i) < 0 and self.new_slot(i) < 0:
+                    return -1
             btree_build(self.wt, self.tree, self.tcap, self.nblocks)
         return slot
 
-    cdef long new_slot(self, long key) except -1:
+    cdef long new_slot(self, long key) noexcept nogil:
+        """A slot for ``key`` (absent) holding an unmoved coordinate's state; −1 when out of
+        memory."""
         cdef long slot = self.n_moved
-        if slot == self.cap_slots:
-            self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8)))
+        if slot == self.cap_slots and \
+                self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8))) != 0:
+            return -1
         self.keys[slot] = key
         self.u[slot] = self.base
         self.am[2 * slot] = self.flushed_base
@@ -627,6 +634,8 @@ cdef class SparseRidgeState:
                 raise ValueError(f"a pickled SparseRidgeState has an invalid coordinate "
                                  f"{kk[a]} (d={self.d})")
             slot = self.new_slot(kk[a])
+            if slot < 0:
+                raise MemoryError()
             self.u[slot] = uu[a]
             self.wt[slot] = uu[a] * uu[a]
             self.am[2 * slot] = aa[2 * a]
@@ -679,6 +688,8 @@ cdef class SparseRidgeState:
             if not 0 <= kk[a] < self.d:
                 raise ValueError(f"coordinate {kk[a]} is not in range(d={self.d})")
             slot = self.touch(kk[a])
+            if slot < 0:
+                raise MemoryError()
             self.u[slot] = vv[a]
             self.wt[slot] = vv[a] * vv[a]
         btree_build(self.wt, self.tree, self.tcap, self.nblocks)
@@ -785,77 +796,86 @@ cdef class SparseRidgeState:
         cdef const double* xrow = NULL
         cdef long step, row = 0, r, j, i, a, nnz, seen, n_j, n_up, slot
         cdef double phi, y, eta_phi, old, new
+        cdef bint oom = False
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
-        for step in range(m):
-            if rows:
-                xrow = X0 + row * d
-                y = Y[row]
-            else:
-                oracle.next_example()
-                y = oracle.y
-            C += s                                 # w_t enters the average (line 14)
-            draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-            nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)      # lines 3-7
-            if recording:
-                recp = &rec[step, 0]
-                for r in range(k):
-                    recp[r] = ii[r]
-            n_j = 0                                # line 8: j ∝ w_j²
-            if norm_sq > 0.0 and self.tree[1] + self.unmoved_mass() > 0.0:
-                n_j = n_inner
-                for r in range(n_j):
-                    jj[r] = self.draw_j(bg, &uj[r])
-            seen = nnz                             # line 9: φ̃ = ‖w‖² x_j / w_j − y
-            if n_j > 0:
-                phi = 0.0
-                for r in range(n_j):
-                    j = jj[r]
-                    phi += (xrow[j] if rows else oracle.attribute(j)) / uj[r]
-                    if recording:
-                        recp[k + r] = j
-                    seen = add_seen(idx, seen, j)
-                phi = s * norm_sq * phi / n_inner - y
-            else:
-                phi = -y
-            attributes[step] = seen
-            eta_phi = eta * phi                    # lines 10-11 on the nonzero x̃_i
-            if not isfinite(eta_phi):
-                self.failed = self.t + 1
-                break
-            n_up = 0
-            for a in range(nnz):
-                if val[a] == 0.0:
-                    continue
-                slot = self.touch(idx[a])
-                old = self.u[slot]
-                self.am[2 * slot] += old * (C - self.am[2 * slot + 1])
-                self.am[2 * slot + 1] = C
-                new = old - eta_phi * val[a] / s
-                self.u[slot] = new
-                norm_sq += new * new - old * old
-                self.wt[slot] = new * new
-                sidx[n_up] = slot
-                n_up += 1
-            if n_up > 0:
-                btree_refresh(self.wt, self.tree, self.tcap, sidx, n_up)
-            if norm_sq < 0.0:
-                norm_sq = 0.0
-            if not isfinite(norm_sq):
-                self.failed = self.t + 1
-                break
-            s = project_l2(s, norm_sq, B)          # line 12
-            if self.upkeep_due(s):
-                self.s, self.C, self.norm_sq = s, C, norm_sq
-                if s < self.fold_low or s > 1e100:
-                    self.fold_scale()
+        with nogil:
+            for step in range(m):
+                if rows:
+                    xrow = X0 + row * d
+                    y = Y[row]
                 else:
-                    self.exact_norm()
-                s, C, norm_sq = self.s, self.C, self.norm_sq
-            if rows:
-                row += 1
-                if row == P:
-                    row = 0
+                    oracle.next_example()
+                    y = oracle.y
+                C += s                                 # w_t enters the average (line 14)
+                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)      # lines 3-7
+                if recording:
+                    recp = &rec[step, 0]
+                    for r in range(k):
+                        recp[r] = ii[r]
+                n_j = 0                                # line 8: j ∝ w_j²
+                if norm_sq > 0.0 and self.tree[1] + self.unmoved_mass() > 0.0:
+                    n_j = n_inner
+                    for r in range(n_j):
+                        jj[r] = self.draw_j(bg, &uj[r])
+                seen = nnz                             # line 9: φ̃ = ‖w‖² x_j / w_j − y
+                if n_j > 0:
+                    phi = 0.0
+                    for r in range(n_j):
+                        j = jj[r]
+                        phi += (xrow[j] if rows else oracle.attribute(j)) / uj[r]
+                        if recording:
+                            recp[k + r] = j
+                        seen = add_seen(idx, seen, j)
+                    phi = s * norm_sq * phi / n_inner - y
+                else:
+                    phi = -y
+                attributes[step] = seen
+                eta_phi = eta * phi                    # lines 10-11 on the nonzero x̃_i
+                if not isfinite(eta_phi):
+                    self.failed = self.t + 1
+                    break
+                n_up = 0
+                for a in range(nnz):
+                    if val[a] == 0.0:
+                        continue
+                    slot = self.touch(idx[a])
+                    if slot < 0:
+                        oom = True
+                        break
+                    old = self.u[slot]
+                    self.am[2 * slot] += old * (C - self.am[2 * slot + 1])
+                    self.am[2 * slot + 1] = C
+                    new = old - eta_phi * val[a] / s
+                    self.u[slot] = new
+                    norm_sq += new * new - old * old
+                    self.wt[slot] = new * new
+                    sidx[n_up] = slot
+                    n_up += 1
+                if oom:
+                    break
+                if n_up > 0:
+                    btree_refresh(self.wt, self.tree, self.tcap, sidx, n_up)
+                if norm_sq < 0.0:
+                    norm_sq = 0.0
+                if not isfinite(norm_sq):
+                    self.failed = self.t + 1
+                    break
+                s = project_l2(s, norm_sq, B)          # line 12
+                if self.upkeep_due(s):
+                    self.s, self.C, self.norm_sq = s, C, norm_sq
+                    if s < self.fold_low or s > 1e100:
+                        self.fold_scale()
+                    else:
+                        self.exact_norm()
+                    s, C, norm_sq = self.s, self.C, self.norm_sq
+                if rows:
+                    row += 1
+                    if row == P:
+                        row = 0
         self.s, self.C, self.norm_sq = s, C, norm_sq
+        if oom:
+            raise MemoryError("the sparse state could not grow")
 
 
 def _restore_sparse_ridge(d, B, scalars, keys, u, am):
