@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from laocheck.learners import AELR, DDAELR, GAELR, lasso_theory_step_size
-from laocheck.learners._base import DataPointSampling
 from laocheck.reference.learners import ReplaySource, gaelr
 
 D = 10
@@ -12,13 +11,8 @@ MOMENTS = np.linspace(0.2, 1.0, D)
 
 
 
-@pytest.fixture(autouse=True, params=["dense", "sparse"])
-def state_kind(request, monkeypatch):
-    """Every test runs on the dense state and on the sparse one (``_sparse_min_d`` forced to 1:
-    the sparse state at every d, for a named initial point)."""
-    if request.param == "sparse":
-        monkeypatch.setattr(DataPointSampling, "_sparse_min_d", 1)
-    return request.param
+# every test on the dense states and on the sparse ones (tests/learners/conftest.py)
+pytestmark = pytest.mark.usefixtures("state_kind")
 
 
 def data(m, d=D, seed=0):

@@ -20,20 +20,14 @@ from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import LearnerConfig, replicate
 from laocheck.learners import (AELR, AERR, DDAELR, DDAERR, GAELR, GAERR, AdaAERR, AdaDDAERR,
                               AdaGAERR, Baseline, has_oracle_path)
-from laocheck.learners._base import DataPointSampling
 from laocheck.stats import two_sample_ks_test
 
 DELTA = 1e-6
 
 
 
-@pytest.fixture(autouse=True, params=["dense", "sparse"])
-def state_kind(request, monkeypatch):
-    """Every test runs on the dense states and on the sparse ones (``_sparse_min_d`` forced to
-    1: the sparse state at every d, for a named initial point)."""
-    if request.param == "sparse":
-        monkeypatch.setattr(DataPointSampling, "_sparse_min_d", 1)
-    return request.param
+# every test on the dense states and on the sparse ones (tests/learners/conftest.py)
+pytestmark = pytest.mark.usefixtures("state_kind")
 
 
 def _data(m=400, d=12, seed=0):

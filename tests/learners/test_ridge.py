@@ -5,20 +5,14 @@ import pytest
 
 from laocheck import InvalidParameterError
 from laocheck.learners import AERR, DDAERR, GAERR, theory_step_size
-from laocheck.learners._base import DataPointSampling
 from laocheck.reference.learners import ReplaySource, gaerr
 
 D = 12
 
 
 
-@pytest.fixture(autouse=True, params=["dense", "sparse"])
-def state_kind(request, monkeypatch):
-    """Every test runs on the dense state and on the sparse one (``_sparse_min_d`` forced to 1:
-    the sparse state at every d, for a named initial point)."""
-    if request.param == "sparse":
-        monkeypatch.setattr(DataPointSampling, "_sparse_min_d", 1)
-    return request.param
+# every test on the dense states and on the sparse ones (tests/learners/conftest.py)
+pytestmark = pytest.mark.usefixtures("state_kind")
 
 
 def data(m, d=D, seed=0):

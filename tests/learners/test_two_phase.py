@@ -6,7 +6,6 @@ import pytest
 
 from laocheck import InvalidParameterError
 from laocheck.learners import TwoPhaseDDAELR, TwoPhaseDDAERR
-from laocheck.learners._base import DataPointSampling
 from laocheck.reference.learners import (ReplaySource, gaelr, gaerr, two_phase_ddaelr,
                                          two_phase_ddaerr)
 
@@ -14,13 +13,8 @@ D = 10
 
 
 
-@pytest.fixture(autouse=True, params=["dense", "sparse"])
-def state_kind(request, monkeypatch):
-    """Every test runs on the dense states and on the sparse ones (``_sparse_min_d`` forced to
-    1: the sparse state at every d, for a named initial point)."""
-    if request.param == "sparse":
-        monkeypatch.setattr(DataPointSampling, "_sparse_min_d", 1)
-    return request.param
+# every test on the dense states and on the sparse ones (tests/learners/conftest.py)
+pytestmark = pytest.mark.usefixtures("state_kind")
 
 
 def data(m, d=D, seed=0, lasso=False):

@@ -15,6 +15,10 @@ taken relative to a common offset c, z±_i = exp(a_i − c), and
   flushed and C restarts. This keeps every s_τ within a factor 2¹⁶ of the others in one
   C (no cancellation in C − C_i) and every exp(a_i − c) <= 2⁸ (no overflow), at O(d) per
   256-fold change of Z.
+
+``SparseLassoState`` runs the same lines on the coordinates a run has moved only (the others
+are at line 1's z± = 1: |w_i| = 0, a share of Z in closed form; see its docstring): the learners
+use it from d = 2¹⁶ on, except from a warm start.
 """
 import numpy as np
 cimport cython

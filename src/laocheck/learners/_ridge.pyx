@@ -15,6 +15,9 @@ The iterate is kept as w = s·u (a scale s and a vector u), so that
 When s falls below 2⁻⁸ (it only shrinks, by projections) every coordinate is flushed, s is
 folded into u and C restarts: all s_τ summed into one C stay within a factor 2⁸, so C − C_i
 loses no precision to cancellation (O(d) per 256-fold shrinkage).
+``SparseRidgeState`` runs the same lines on the coordinates a run has moved only (the others
+share one value and one lazy-average record; see its docstring): the learners use it from
+d = 2¹⁶ on. Its coordinate -> slot table is ``_common.pxd``'s.
 Randomness: the caller's Generator through ``bitgen_t`` (see laocheck.estimators).
 """
 import numpy as np

@@ -3,6 +3,10 @@
 HK12 Alg. 2 (AELR: uniform q), KS15 Alg. 3 (GAELR: any q) and KS15 Sec. 4.1 (DDAELR: q from
 known second moments, Lemma 4.3). EG± with the clipped gradient, kept in the log domain
 (``_lasso.pyx``); each step observes at most k + 1 attributes and costs O(k + log d).
+
+From d = ``_sparse_min_d`` (2¹⁶) on, a run (other than from a warm start) keeps only the
+coordinates it moves (``SparseLassoState``: no O(d) pass or array per run besides ``coef_`` and
+``w_``); its draws have the dense state's law, not its random numbers.
 """
 
 import numpy as np

@@ -3,6 +3,11 @@
 HK12 Alg. 1 (AERR: uniform q), KS15 Alg. 1 (GAERR: any q) and KS15 Sec. 3.1 (DDAERR: q from
 known second moments, eq. (4)). Each step observes at most k + 1 attributes of its example and
 costs O(k + log d) (``_ridge.pyx``); ``coef_`` is the averaged iterate w̄ (line 14).
+
+From d = ``_sparse_min_d`` (2¹⁶) on, a run from a named initial point (``"uniform"``,
+``"zero"``) keeps only the coordinates it moves (``SparseRidgeState``: no O(d) pass or array
+per run besides ``coef_`` and ``w_``); its draws have the dense state's law, not its random
+numbers. An array initial point always runs on the dense state.
 """
 
 import numpy as np
