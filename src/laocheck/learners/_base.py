@@ -432,18 +432,31 @@ class DataPointSampling(BudgetedLearner):
     def _advance(self, X, y, n_steps):
         k, q_rows, eta, n_inner = self._kernel_args
         self._check_q_rows(X)
-        attributes, record = self._step_buffers(X.shape[0] if n_steps is None else n_steps,
-                                                k + n_inner)
-        self._state.run(self._rng, X, y, k, q_rows, eta, attributes, record, n_inner,
-                        -1 if n_steps is None else n_steps)
-        self._check_state(self._state.failed)
+        m = X.shape[0] if n_steps is None else n_steps
+        attributes, record = self._step_buffers(m, k + n_inner)
+        self._steps(lambda a, r, done: self._state.run(
+            self._rng, X, y, k, q_rows, eta, a, r, n_inner, m - done, done % X.shape[0]),
+            m, attributes, record)
         return attributes, record
 
     def _advance_oracle(self, oracle, n_steps):
         k, q_rows, eta, n_inner = self._kernel_args
         self._check_q_oracle(oracle)
         attributes, record = self._step_buffers(n_steps, k + n_inner)
-        self._state.run_oracle(self._rng, oracle, k, q_rows, eta, attributes, record, n_inner,
-                               n_steps)
-        self._check_state(self._state.failed)
+        self._steps(lambda a, r, done: self._state.run_oracle(
+            self._rng, oracle, k, q_rows, eta, a, r, n_inner, n_steps - done),
+            n_steps, attributes, record)
         return attributes, record
+
+    def _steps(self, run, m, attributes, record):
+        """``run(attributes[done:], record[done:], done)`` until m steps are made: a sparse
+        state stops at the step where a quarter of the coordinates has moved, and the run
+        goes on from the next example (or row) on its dense form (the same random stream:
+        as a run split into two calls)."""
+        done = 0
+        while True:
+            done += run(attributes[done:], None if record is None else record[done:], done)
+            self._check_state(self._state.failed)
+            if done >= m:
+                return
+            self._state = self._state.dense()

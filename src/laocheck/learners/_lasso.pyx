@@ -291,12 +291,13 @@ cdef class LassoState:
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
             object q_rows, double eta, long[::1] attributes, object record,
-            long n_inner=1, long n_steps=-1):
+            long n_inner=1, long n_steps=-1, long row0=0):
         """Steps of HK12 Alg. 2 lines 2-17 / KS15 Alg. 3 lines 2-17; the arguments are those
-        of ``RidgeState.run`` (j ∝ |w_j| here)."""
+        of ``RidgeState.run`` (j ∝ |w_j| here); returns the number of steps made."""
+        m = X.shape[0] if n_steps < 0 else n_steps
         with rng.bit_generator.lock:
-            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
-                        X.shape[0] if n_steps < 0 else n_steps)
+            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner, m, row0)
+        return m
 
     def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
                    long[::1] attributes, object record, long n_inner, long n_steps):
@@ -307,13 +308,16 @@ cdef class LassoState:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
             self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
-                        n_steps)
+                        n_steps, 0)
+        return n_steps
 
     cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
                      RowOracle oracle, long k, object q_rows, double eta,
-                     long[::1] attributes, object record, long n_inner, long m) except *:
-        """``m`` steps on the rows of X taken cyclically or, when ``oracle`` is given (X and
-        Y None), on the oracle's examples; the callers hold the generators' locks."""
+                     long[::1] attributes, object record, long n_inner, long m,
+                     long row0) except *:
+        """``m`` steps on the rows of X taken cyclically from ``row0`` or, when ``oracle`` is
+        given (X and Y None), on the oracle's examples; the callers hold the generators'
+        locks."""
         cdef bitgen_t* bg = bitgen_of(rng)
         cdef bint rows = oracle is None
         cdef long P = X.shape[0] if rows else 0, d = self.d
@@ -339,7 +343,7 @@ cdef class LassoState:
         cdef const double* xrow = NULL
         cdef const double* xnext
         cdef double* cl
-        cdef long step, row = 0, r, j, i, nnz, seen, n_j, j1 = -1
+        cdef long step, row = row0, r, j, i, nnz, seen, n_j, j1 = -1
         cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
         with nogil:
@@ -446,14 +450,17 @@ cdef class SparseLassoState:
     drawn at line 9) and its share of w̄ is 0. So the state holds the moved coordinates only —
     their 64-byte cells in compact slots, a blocked sum tree over their |z⁺ − z⁻|, found by a
     hash table — and Z = Σ_moved (z⁺ + z⁻) + 2·(d − moved)·exp(−c). A step costs what
-    LassoState's costs at d = (number moved), with no O(d) array. The same random numbers,
-    draws and arithmetic as LassoState on the moved coordinates (j is drawn from the slots'
-    tree, whose leaves are in another order than the coordinates': the same law, other
-    draws).
+    LassoState's costs at d = (number moved), with no O(d) array. Once a quarter of the
+    coordinates has moved (dense data), every coordinate gets the slot of its own index
+    (``to_identity``, O(d) once): the state is then laid out as LassoState's, with no table.
+    The same random numbers, draws and arithmetic as LassoState on the moved coordinates (j
+    is drawn from the slots' tree, whose leaves are in another order than the coordinates'
+    until then: the same law, other draws).
     """
     cdef public double B, C, c, Z
     cdef public long t, d, since_exact, n_shifts, failed, n_moved
     cdef long cap_slots, tcap, nblocks
+    cdef public bint identity     # every coordinate in the slot of its index (no table)
     cdef SlotMap slots
     cdef long* keys
     cdef double* cells
@@ -482,6 +489,7 @@ cdef class SparseLassoState:
         self.n_shifts = 0
         self.failed = 0
         self.n_moved = 0
+        self.identity = False
         self.cap_slots = 0
         if self.grow(256) != 0:
             raise MemoryError()
@@ -534,31 +542,94 @@ cdef class SparseLassoState:
         btree_build(self.wt, self.tree, self.tcap, self.nblocks)
         return 0
 
+    cdef inline long lookup(self, long key) noexcept nogil:
+        """The slot of coordinate ``key``, or −1 when it has not moved."""
+        if self.identity:
+            return key
+        return slotmap_lookup(&self.slots, key)
+
     cdef long touch(self, long key) noexcept nogil:
-        """The slot of coordinate ``key``, given one (line 1's cell: logs 0, z± = exp(−c))
-        when it has none; −1 when out of memory."""
-        cdef long slot = slotmap_lookup(&self.slots, key)
-        cdef double* cl
-        cdef double z
+        """The slot of coordinate ``key``, given one (line 1's cell) when it has none; once a
+        quarter of d has moved, every coordinate gets the slot of its own index
+        (``to_identity``). −1 when out of memory."""
+        cdef long slot = self.lookup(key)
         if slot >= 0:
             return slot
-        slot = self.n_moved
-        if slot == self.cap_slots and \
-                self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8))) != 0:
-            return -1
-        self.keys[slot] = key
-        z = exp(0.0 - self.c)
-        cl = self.cells + CELL * slot
+        slot = self.new_slot(key)
+        if slot >= 0 and 4 * self.n_moved >= self.d:
+            if self.to_identity() != 0:
+                return -1
+            return key
+        return slot
+
+    cdef inline void line1_cell(self, double* cl) noexcept nogil:
+        """HK12 Alg. 2 line 1's cell at the current offset: logs 0, z± = exp(0 − c), nothing
+        flushed."""
+        cdef double z = exp(0.0 - self.c)
         cl[0] = 0.0
         cl[1] = 0.0
         cl[2] = z
         cl[3] = z
         cl[4] = 0.0
         cl[5] = 0.0
+        cl[6] = 0.0
+        cl[7] = 0.0
+
+    cdef long new_slot(self, long key) noexcept nogil:
+        """A slot for ``key`` (absent) with line 1's cell; −1 when out of memory."""
+        cdef long slot = self.n_moved
+        if slot == self.cap_slots and \
+                self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8))) != 0:
+            return -1
+        self.keys[slot] = key
+        self.line1_cell(self.cells + CELL * slot)
         self.wt[slot] = 0.0
         slotmap_insert(&self.slots, key, slot)
         self.n_moved += 1
         return slot
+
+    cdef int to_identity(self) noexcept nogil:
+        """Every coordinate in the slot of its own index, the unmoved ones with line 1's cell
+        (O(d), once; then the state is laid out as LassoState's and lookups need no table).
+        −1 when out of memory (nothing changed)."""
+        cdef long d = self.d, cap = 8 * ((self.d + 7) // 8), tcap = 1, a, i, r
+        cdef void* cells = NULL
+        cdef long* keys = <long*>malloc(cap * sizeof(long))
+        cdef double* wt = <double*>malloc(cap * sizeof(double))
+        while tcap < cap // 8:
+            tcap *= 2
+        cdef double* tree = <double*>malloc(2 * tcap * sizeof(double))
+        if posix_memalign(&cells, 64, CELL * cap * sizeof(double)) != 0:
+            cells = NULL
+        if keys == NULL or wt == NULL or tree == NULL or cells == NULL:
+            free(keys)
+            free(wt)
+            free(tree)
+            free(cells)
+            return -1
+        for i in range(cap):
+            keys[i] = i
+            self.line1_cell(<double*>cells + CELL * i)
+            wt[i] = 0.0
+        for a in range(self.n_moved):
+            i = self.keys[a]
+            for r in range(CELL):
+                (<double*>cells)[CELL * i + r] = self.cells[CELL * a + r]
+            wt[i] = self.wt[a]
+        free(self.keys)
+        free(self.cells)
+        free(self.wt)
+        free(self.tree)
+        free(self.slots.table)
+        self.slots.table = NULL
+        self.keys, self.cells, self.wt, self.tree = keys, <double*>cells, wt, tree
+        self.n_moved = d
+        self.cap_slots = cap
+        self.nblocks = cap // 8
+        self.tcap = tcap
+        self.identity = True
+        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        return 0
 
     cdef inline double unmoved_z(self) noexcept nogil:
         """Σ z⁺ + z⁻ over the coordinates never moved."""
@@ -579,16 +650,18 @@ cdef class SparseLassoState:
         if cc.shape[0] != CELL * kk.shape[0]:
             raise ValueError("a pickled SparseLassoState has cells for another number of slots")
         for a in range(kk.shape[0]):
-            if not 0 <= kk[a] < self.d or slotmap_lookup(&self.slots, kk[a]) >= 0:
+            if not 0 <= kk[a] < self.d or self.lookup(kk[a]) >= 0:
                 raise ValueError(f"a pickled SparseLassoState has an invalid coordinate "
                                  f"{kk[a]} (d={self.d})")
-            slot = self.touch(kk[a])
+            slot = self.new_slot(kk[a])
             if slot < 0:
                 raise MemoryError()
             for r in range(CELL):
                 self.cells[CELL * slot + r] = cc[CELL * a + r]
             self.wt[slot] = fabs(self.cells[CELL * slot + 2] - self.cells[CELL * slot + 3])
         btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        if 4 * self.n_moved >= self.d and self.to_identity() != 0:
+            raise MemoryError()
 
     def moved(self):
         """The moved coordinates, in the order they first moved."""
@@ -671,24 +744,28 @@ cdef class SparseLassoState:
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
             object q_rows, double eta, long[::1] attributes, object record,
-            long n_inner=1, long n_steps=-1):
-        """:meth:`LassoState.run` on this state."""
+            long n_inner=1, long n_steps=-1, long row0=0):
+        """:meth:`LassoState.run` on this state, until the step at which a quarter of the
+        coordinates has moved (``to_identity``): returns the number of steps made, and the
+        caller continues on :meth:`dense` (the learners do)."""
+        m = X.shape[0] if n_steps < 0 else n_steps
         with rng.bit_generator.lock:
-            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
-                        X.shape[0] if n_steps < 0 else n_steps)
+            return self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
+                               m, row0)
 
     def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
                    long[::1] attributes, object record, long n_inner, long n_steps):
-        """:meth:`LassoState.run_oracle` on this state."""
+        """:meth:`LassoState.run_oracle` on this state, until the switch (see ``run``)."""
         if oracle.d != self.d:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
-            self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
-                        n_steps)
+            return self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record,
+                               n_inner, n_steps, 0)
 
-    cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
+    cdef long _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
                      RowOracle oracle, long k, object q_rows, double eta,
-                     long[::1] attributes, object record, long n_inner, long m) except *:
+                     long[::1] attributes, object record, long n_inner, long m,
+                     long row0) except -1:
         """LassoState._steps's loop (the boxes' lines in the same order) on the moved
         coordinates; x̃_i = 0 leaves z±_i alone (ḡ_i = 0)."""
         cdef bitgen_t* bg = bitgen_of(rng)
@@ -716,10 +793,12 @@ cdef class SparseLassoState:
         cdef long* recp = NULL
         cdef const double* xrow = NULL
         cdef double* cl
-        cdef long step, row = 0, r, j, a, nnz, seen, n_j, n_up, slot
+        cdef long done = 0, step, row = row0, r, j, a, nnz, seen, n_j, n_up, slot
         cdef bint oom = False
         cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
+        if self.identity:
+            return 0                               # the caller continues on dense()
         with nogil:
             for step in range(m):
                 if rows:
@@ -798,9 +877,23 @@ cdef class SparseLassoState:
                     row += 1
                     if row == P:
                         row = 0
+                done = step + 1
+                if self.identity:                      # a quarter moved: dense() from here
+                    break
         self.C, self.Z = C, Z
         if oom:
             raise MemoryError("the sparse state could not grow")
+        return done
+
+    def dense(self):
+        """The same state as a LassoState (after ``to_identity``: the cells are already in
+        its layout), to continue the run on the dense kernel."""
+        if not self.identity:
+            raise ValueError("dense() needs every coordinate in its own slot (to_identity)")
+        state = LassoState(self.d, self.B)
+        state._load((self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts),
+                    np.array(<double[:CELL * self.d]>self.cells))
+        return state
 
 
 def _restore_sparse_lasso(d, B, scalars, keys, cells):

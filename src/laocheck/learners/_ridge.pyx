@@ -213,7 +213,7 @@ cdef class RidgeState:
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
             object q_rows, double eta, long[::1] attributes, object record,
-            long n_inner=1, long n_steps=-1):
+            long n_inner=1, long n_steps=-1, long row0=0):
         """Steps of HK12 Alg. 1 lines 2-13 / KS15 Alg. 1 lines 2-13 over the rows of X.
 
         ``q_rows``: None for uniform q, else q's alias rows with payload 1/(k q_i).
@@ -224,10 +224,13 @@ cdef class RidgeState:
         ``record``: None, or an (m, k + n_inner) int array receiving the drawn indices of each
         step (i_1..i_k, then the j's; −1 when w = 0 and no j is drawn) for the reference.
         ``attributes``: (m,) receives the distinct attributes observed at each step.
+        ``row0``: the first step reads row ``row0`` (a run continued from another state).
+        Returns the number of steps made (all of them; the sparse states may stop early).
         """
+        m = X.shape[0] if n_steps < 0 else n_steps
         with rng.bit_generator.lock:
-            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
-                        X.shape[0] if n_steps < 0 else n_steps)
+            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner, m, row0)
+        return m
 
     def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
                    long[::1] attributes, object record, long n_inner, long n_steps):
@@ -239,13 +242,16 @@ cdef class RidgeState:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
             self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
-                        n_steps)
+                        n_steps, 0)
+        return n_steps
 
     cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
                      RowOracle oracle, long k, object q_rows, double eta,
-                     long[::1] attributes, object record, long n_inner, long m) except *:
-        """``m`` steps on the rows of X taken cyclically or, when ``oracle`` is given (X and
-        Y None), on the oracle's examples; the callers hold the generators' locks."""
+                     long[::1] attributes, object record, long n_inner, long m,
+                     long row0) except *:
+        """``m`` steps on the rows of X taken cyclically from ``row0`` or, when ``oracle`` is
+        given (X and Y None), on the oracle's examples; the callers hold the generators'
+        locks."""
         cdef bitgen_t* bg = bitgen_of(rng)
         cdef bint rows = oracle is None
         cdef long P = X.shape[0] if rows else 0, d = self.d
@@ -271,7 +277,7 @@ cdef class RidgeState:
         cdef long* recp = NULL
         cdef const double* xrow = NULL
         cdef const double* xnext
-        cdef long step, row = 0, r, j, i, nnz, seen, n_j, j1 = -1
+        cdef long step, row = row0, r, j, i, nnz, seen, n_j, j1 = -1
         cdef double phi, y
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with nogil:
@@ -460,16 +466,18 @@ cdef class SparseRidgeState:
 
     j ∝ w_j² (line 8) is drawn exactly: with total mass S_moved + n_unmoved·base², a uniform
     U·total below S_moved descends the slots' tree, otherwise an unmoved coordinate is drawn
-    uniformly by rejection (a uniform index over 0..d−1, again while it has moved). The
-    rejection takes d/n_unmoved tries on average, so when more than three quarters of the
-    coordinates have moved every remaining one gets a slot (O(d), once) and the rejection
-    ends. The draws have RidgeState's law, not its random numbers (the tests check the law
-    and replay the recorded draws through the literal reference).
+    uniformly by rejection (a uniform index over 0..d−1, again while it has moved: at most
+    4/3 tries on average, see next). Once a quarter of the coordinates has moved (dense data),
+    every coordinate gets the slot of its own index (``to_identity``, O(d) once): the state is
+    then laid out as RidgeState's, with no table and no rejection. The draws have RidgeState's
+    law, not its random numbers (the tests check the law and replay the recorded draws
+    through the literal reference).
     """
     cdef public double s, norm_sq, C, B, fold_low
     cdef public double base, flushed_base, mark_base
     cdef public long t, d, since_exact, n_folds, failed, n_moved
     cdef long cap_slots, tcap, nblocks
+    cdef public bint identity     # every coordinate in the slot of its index (no table)
     cdef SlotMap slots
     cdef long* keys
     cdef double* u
@@ -505,6 +513,7 @@ cdef class SparseRidgeState:
         self.n_folds = 0
         self.failed = 0
         self.n_moved = 0
+        self.identity = False
         self.cap_slots = 0
         if self.grow(256) != 0:
             raise MemoryError()
@@ -562,22 +571,70 @@ cdef class SparseRidgeState:
 
     cdef inline long lookup(self, long key) noexcept nogil:
         """The slot of coordinate ``key``, or −1 when it has not moved."""
+        if self.identity:
+            return key
         return slotmap_lookup(&self.slots, key)
 
     cdef long touch(self, long key) noexcept nogil:
         """The slot of coordinate ``key``, given one (u = base, the shared average record)
-        when it has none; past three quarters of d moved, every coordinate gets one. −1 when
-        out of memory."""
-        cdef long slot = self.lookup(key), i
+        when it has none; once a quarter of d has moved, every coordinate gets the slot of its
+        own index (``to_identity``). −1 when out of memory."""
+        cdef long slot = self.lookup(key)
         if slot >= 0:
             return slot
         slot = self.new_slot(key)
-        if slot >= 0 and 4 * self.n_moved > 3 * self.d and self.n_moved < self.d:
-            for i in range(self.d):
-                if self.lookup(i) < 0 and self.new_slot(i) < 0:
-                    return -1
-            btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        if slot >= 0 and 4 * self.n_moved >= self.d:
+            if self.to_identity() != 0:
+                return -1
+            return key
         return slot
+
+    cdef int to_identity(self) noexcept nogil:
+        """Every coordinate in the slot of its own index, the unmoved ones with the shared
+        value and record (O(d), once; then the state is laid out as RidgeState's, lookups
+        need no table and j needs no rejection). −1 when out of memory (nothing changed)."""
+        cdef long d = self.d, cap = 8 * ((self.d + 7) // 8), tcap = 1, a, i
+        cdef long* keys = <long*>malloc(cap * sizeof(long))
+        cdef double* u = <double*>malloc(cap * sizeof(double))
+        cdef double* am = <double*>malloc(2 * cap * sizeof(double))
+        cdef double* wt = <double*>malloc(cap * sizeof(double))
+        while tcap < cap // 8:
+            tcap *= 2
+        cdef double* tree = <double*>malloc(2 * tcap * sizeof(double))
+        if keys == NULL or u == NULL or am == NULL or wt == NULL or tree == NULL:
+            free(keys)
+            free(u)
+            free(am)
+            free(wt)
+            free(tree)
+            return -1
+        for i in range(cap):
+            keys[i] = i
+            u[i] = self.base
+            am[2 * i] = self.flushed_base
+            am[2 * i + 1] = self.mark_base
+            wt[i] = self.base * self.base if i < d else 0.0
+        for a in range(self.n_moved):
+            i = self.keys[a]
+            u[i] = self.u[a]
+            am[2 * i] = self.am[2 * a]
+            am[2 * i + 1] = self.am[2 * a + 1]
+            wt[i] = self.wt[a]
+        free(self.keys)
+        free(self.u)
+        free(self.am)
+        free(self.wt)
+        free(self.tree)
+        free(self.slots.table)
+        self.slots.table = NULL
+        self.keys, self.u, self.am, self.wt, self.tree = keys, u, am, wt, tree
+        self.n_moved = d
+        self.cap_slots = cap
+        self.nblocks = cap // 8
+        self.tcap = tcap
+        self.identity = True
+        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        return 0
 
     cdef long new_slot(self, long key) noexcept nogil:
         """A slot for ``key`` (absent) holding an unmoved coordinate's state; −1 when out of
@@ -644,6 +701,8 @@ cdef class SparseRidgeState:
             self.am[2 * slot] = aa[2 * a]
             self.am[2 * slot + 1] = aa[2 * a + 1]
         btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        if 4 * self.n_moved >= self.d and self.to_identity() != 0:
+            raise MemoryError()
 
     def moved(self):
         """(coordinates, u) of the moved coordinates, in the order they first moved."""
@@ -751,24 +810,28 @@ cdef class SparseRidgeState:
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
             object q_rows, double eta, long[::1] attributes, object record,
-            long n_inner=1, long n_steps=-1):
-        """:meth:`RidgeState.run` on this state."""
+            long n_inner=1, long n_steps=-1, long row0=0):
+        """:meth:`RidgeState.run` on this state, until the step at which a quarter of the
+        coordinates has moved (``to_identity``): returns the number of steps made, and the
+        caller continues on :meth:`dense` (the learners do)."""
+        m = X.shape[0] if n_steps < 0 else n_steps
         with rng.bit_generator.lock:
-            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
-                        X.shape[0] if n_steps < 0 else n_steps)
+            return self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
+                               m, row0)
 
     def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
                    long[::1] attributes, object record, long n_inner, long n_steps):
-        """:meth:`RidgeState.run_oracle` on this state."""
+        """:meth:`RidgeState.run_oracle` on this state, until the switch (see ``run``)."""
         if oracle.d != self.d:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
-            self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
-                        n_steps)
+            return self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record,
+                               n_inner, n_steps, 0)
 
-    cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
+    cdef long _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
                      RowOracle oracle, long k, object q_rows, double eta,
-                     long[::1] attributes, object record, long n_inner, long m) except *:
+                     long[::1] attributes, object record, long n_inner, long m,
+                     long row0) except -1:
         """RidgeState._steps's loop (the same lines of the boxes in the same order) on the
         moved coordinates; x̃_i = 0 leaves u_i alone."""
         cdef bitgen_t* bg = bitgen_of(rng)
@@ -797,10 +860,12 @@ cdef class SparseRidgeState:
         cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
         cdef long* recp = NULL
         cdef const double* xrow = NULL
-        cdef long step, row = 0, r, j, i, a, nnz, seen, n_j, n_up, slot
+        cdef long done = 0, step, row = row0, r, j, i, a, nnz, seen, n_j, n_up, slot
         cdef double phi, y, eta_phi, old, new
         cdef bint oom = False
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
+        if self.identity:
+            return 0                               # the caller continues on dense()
         with nogil:
             for step in range(m):
                 if rows:
@@ -876,9 +941,23 @@ cdef class SparseRidgeState:
                     row += 1
                     if row == P:
                         row = 0
+                done = step + 1
+                if self.identity:                      # a quarter moved: dense() from here
+                    break
         self.s, self.C, self.norm_sq = s, C, norm_sq
         if oom:
             raise MemoryError("the sparse state could not grow")
+        return done
+
+    def dense(self):
+        """The same state as a RidgeState (after ``to_identity``: the arrays are already in
+        its layout), to continue the run on the dense kernel."""
+        if not self.identity:
+            raise ValueError("dense() needs every coordinate in its own slot (to_identity)")
+        state = RidgeState(np.array(<double[:self.d]>self.u), self.B)
+        state._load((self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
+                     self.fold_low), np.array(<double[:2 * self.d]>self.am))
+        return state
 
 
 def _restore_sparse_ridge(d, B, scalars, keys, u, am):
