@@ -11,7 +11,7 @@ MOMENTS = np.linspace(0.2, 1.0, D)
 
 
 
-# every test on the dense states and on the sparse ones (tests/learners/conftest.py)
+# every test on the dense states and on the sparse ones (tests/conftest.py)
 pytestmark = pytest.mark.usefixtures("state_kind")
 
 

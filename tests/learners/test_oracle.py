@@ -26,7 +26,7 @@ DELTA = 1e-6
 
 
 
-# every test on the dense states and on the sparse ones (tests/learners/conftest.py)
+# every test on the dense states and on the sparse ones (tests/conftest.py)
 pytestmark = pytest.mark.usefixtures("state_kind")
 
 

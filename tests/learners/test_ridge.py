@@ -11,7 +11,7 @@ D = 12
 
 
 
-# every test on the dense states and on the sparse ones (tests/learners/conftest.py)
+# every test on the dense states and on the sparse ones (tests/conftest.py)
 pytestmark = pytest.mark.usefixtures("state_kind")
 
 

@@ -24,8 +24,10 @@ from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GA
                                TwoPhaseDDAELR, TwoPhaseDDAERR)
 from laocheck.learners.aer import AER_BALL_RTOL
 
+# (function_scoped_fixture: state_kind's setting holds for every example of a test)
 SETTINGS = settings(derandomize=True, max_examples=25, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.function_scoped_fixture])
 
 L2 = {"AERR": lambda **kw: AERR(**kw), "GAERR": lambda **kw: GAERR(eta=0.05, **kw),
       "DDAERR": lambda **kw: DDAERR(second_moments=0.2, **kw),
@@ -124,6 +126,7 @@ def check_outcome(name, est, call):
     return True
 
 
+@pytest.mark.usefixtures("state_kind")     # dense and sparse states (tests/conftest.py)
 @pytest.mark.parametrize("name", list(BUDGETED))
 @SETTINGS
 @given(data=datasets(), k=st.one_of(st.integers(-1, 6), st.sampled_from([10**400, 2.0, True])),
@@ -134,6 +137,7 @@ def test_budgeted_learners_fit_any_input(name, data, k, B, seed):
     check_outcome(name, est, lambda: est.fit(X, y))
 
 
+@pytest.mark.usefixtures("state_kind")     # dense and sparse states (tests/conftest.py)
 @pytest.mark.parametrize("name", [n for n in BUDGETED if n not in ("Baseline",)])
 @SETTINGS
 @given(data=datasets(bad_values=False), step=scales, seed=st.integers(0, 3),

@@ -1,4 +1,4 @@
-"""Fixtures shared by the learners' tests."""
+"""Fixtures shared by the tests."""
 import pytest
 
 from laocheck.learners._base import DataPointSampling
