@@ -42,11 +42,6 @@ def initial_coordinate(initial, d, B):
         return 0.0
     raise InvalidParameterError(
         f"`initial` must be 'uniform', 'zero' or an array; got {initial!r}.")
-    w1 = check_vector("initial", initial, d=d)
-    if np.linalg.norm(w1) > B * (1 + 1e-12):
-        raise InvalidParameterError(
-            f"`initial` must satisfy ‖w_1‖₂ <= B; got ‖w_1‖₂={np.linalg.norm(w1):.6g}, B={B}.")
-    return w1
 
 
 def theory_step_size(m, k, B, q=None, second_moments=None, d=None):
