@@ -71,7 +71,7 @@ any number of workers (replicates are seeded by index, :mod:`laocheck.experiment
 import numpy as np
 cimport cython
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.math cimport ceil, floor, log, log1p
+from libc.math cimport ceil, floor, log
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
 from numpy.random cimport bitgen_t

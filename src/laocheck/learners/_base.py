@@ -408,10 +408,11 @@ class DataPointSampling(BudgetedLearner):
 
     def _check_q(self, nonzero, where, what):
         """x̃ is unbiased only if q_i > 0 wherever x_i can be nonzero (KS15 Alg. 1 line 5):
-        ``nonzero`` marks those i; ``where`` and ``what`` (with {i}) word the error."""
+        ``nonzero()`` marks those i (called only when q has a zero to check: it may be O(md));
+        ``where`` and ``what`` (with {i}) word the error."""
         if self.q_ is None or self._allow_zero_q:
             return
-        missing = (self.q_ == 0) & nonzero
+        missing = (self.q_ == 0) & nonzero()
         if np.any(missing):
             i = int(np.flatnonzero(missing)[0])
             raise InvalidParameterError(
@@ -420,13 +421,12 @@ class DataPointSampling(BudgetedLearner):
 
     def _check_q_rows(self, X):
         """``_check_q`` on the rows of X."""
-        if self.q_ is not None and not self._allow_zero_q:     # skip the O(md) scan otherwise
-            self._check_q(np.any(X != 0, axis=0), "X is nonzero", "a nonzero X[:, {i}]")
+        self._check_q(lambda: np.any(X != 0, axis=0), "X is nonzero", "a nonzero X[:, {i}]")
 
     def _check_q_oracle(self, oracle):
         """``_check_q`` on an oracle: wherever E[x_i²] > 0 (when the oracle says)."""
-        if self.q_ is not None and not self._allow_zero_q and oracle.second_moments is not None:
-            self._check_q(np.asarray(oracle.second_moments) > 0, "x_i can be nonzero",
+        if oracle.second_moments is not None:
+            self._check_q(lambda: np.asarray(oracle.second_moments) > 0, "x_i can be nonzero",
                           "E[x_{i}^2] > 0")
 
     def _advance(self, X, y, n_steps):

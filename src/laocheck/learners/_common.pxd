@@ -5,7 +5,7 @@ They work on raw pointers, taken once per call of a kernel's ``run``: the hot lo
 their scalars in registers (a store through a ``double*`` cannot be proven not to alias a
 field of ``self``, so fields would be reloaded after every store).
 """
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, realloc
 from numpy.random cimport bitgen_t
 
 from laocheck.data._oracle cimport RowOracle
@@ -271,4 +271,118 @@ cdef inline int slotmap_build(SlotMap* m, long capacity, const long* keys,
         table[h].key = -1
     for a in range(n):
         slotmap_insert(m, keys[a], a)
+    return 0
+
+
+# --- the sparse states' slots ------------------------------------------------------------
+# The coordinates a run has moved, in slots 0, 1, ... (the order they first moved): each
+# slot's coordinate, its weight in a blocked sum tree over the slots, and the table from
+# coordinate to slot. Each state keeps its own per-slot payload beside it (SparseRidgeState:
+# u and the lazy-average record; SparseLassoState: the EG± cell) and enlarges or reorders it
+# together with these.
+
+cdef struct Slots:
+    long* keys                    # slot -> coordinate
+    double* wt                    # the tree's weights, in slot order (zero past n)
+    double* tree
+    SlotMap map
+    long n                        # slots in use: the coordinates moved
+    long cap                      # slots allocated (a multiple of 8)
+    long tcap                     # the tree's leaves (blocks of 8 weights), a power of 2
+    long nblocks                  # cap / 8
+    bint identity                 # slot i holds coordinate i for every i < d (no table)
+
+
+cdef inline void slots_free(Slots* S) noexcept nogil:
+    free(S.keys)
+    free(S.wt)
+    free(S.tree)
+    free(S.map.table)
+    S.keys = NULL
+    S.wt = NULL
+    S.tree = NULL
+    S.map.table = NULL
+
+
+cdef inline long slots_lookup(const Slots* S, long key) noexcept nogil:
+    """The slot of coordinate ``key``, or −1 when it has not moved."""
+    if S.identity:
+        return key
+    return slotmap_lookup(&S.map, key)
+
+
+cdef inline long slots_add(Slots* S, long key) noexcept nogil:
+    """Slot n for ``key`` (absent; the caller has made room): weight 0, in the table."""
+    cdef long slot = S.n
+    S.keys[slot] = key
+    S.wt[slot] = 0.0
+    slotmap_insert(&S.map, key, slot)
+    S.n += 1
+    return slot
+
+
+cdef inline long tree_leaves(long cap) noexcept nogil:
+    """The sum tree's leaves for ``cap`` weights: the power of 2 >= cap/8."""
+    cdef long tcap = 1
+    while tcap < cap // 8:
+        tcap *= 2
+    return tcap
+
+
+cdef inline int slots_grow(Slots* S, long cap) noexcept nogil:
+    """Room for ``cap`` slots (a multiple of 8): keys and weights enlarged, the tree and the
+    table (2·cap entries, load <= 1/2) rebuilt; −1 when out of memory (the slots stay usable
+    at their old size)."""
+    cdef long tcap = tree_leaves(cap), old = S.cap, b
+    cdef void* p = realloc(S.keys, cap * sizeof(long))
+    if p == NULL:
+        return -1
+    S.keys = <long*>p
+    p = realloc(S.wt, cap * sizeof(double))
+    if p == NULL:
+        return -1
+    S.wt = <double*>p
+    for b in range(old, cap):
+        S.wt[b] = 0.0
+    p = malloc(2 * tcap * sizeof(double))
+    if p == NULL:
+        return -1
+    if slotmap_build(&S.map, cap, S.keys, S.n) != 0:
+        free(p)
+        return -1
+    free(S.tree)
+    S.tree = <double*>p
+    S.cap = cap
+    S.nblocks = cap // 8
+    S.tcap = tcap
+    btree_build(S.wt, S.tree, S.tcap, S.nblocks)
+    return 0
+
+
+cdef inline int slots_to_identity(Slots* S, long d, double weight) noexcept nogil:
+    """Every coordinate i < d in slot i, the unmoved ones with ``weight``; the table freed
+    (O(d), once). The caller has moved its payload the same way first, reading ``S.keys``.
+    −1 when out of memory (nothing changed)."""
+    cdef long cap = 8 * ((d + 7) // 8), tcap = tree_leaves(cap), a, i
+    cdef long* keys = <long*>malloc(cap * sizeof(long))
+    cdef double* wt = <double*>malloc(cap * sizeof(double))
+    cdef double* tree = <double*>malloc(2 * tcap * sizeof(double))
+    if keys == NULL or wt == NULL or tree == NULL:
+        free(keys)
+        free(wt)
+        free(tree)
+        return -1
+    for i in range(cap):
+        keys[i] = i
+        wt[i] = weight if i < d else 0.0
+    for a in range(S.n):
+        wt[S.keys[a]] = S.wt[a]
+    slots_free(S)
+    S.keys, S.wt, S.tree = keys, wt, tree
+    S.n = d
+    S.cap = cap
+    S.nblocks = cap // 8
+    S.tcap = tcap
+    S.identity = True
+    btree_build(S.wt, S.tree, S.tcap, S.nblocks)
     return 0

@@ -23,17 +23,17 @@ use it from d = 2¹⁶ on, except from a warm start.
 import numpy as np
 cimport cython
 from libc.math cimport exp, fabs, isfinite, log
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport free
+from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 
 from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (SlotMap, __builtin_prefetch, add_seen, btree_build, btree_draw,
-                       btree_refresh, draw_indices, merge_x_tilde, slotmap_build,
-                       slotmap_insert, slotmap_lookup)
+from ._common cimport (Slots, __builtin_prefetch, add_seen, btree_build, btree_draw,
+                       btree_refresh, draw_indices, merge_x_tilde, slots_add, slots_free,
+                       slots_grow, slots_lookup, slots_to_identity)
 
 
 def _aligned(long n):
@@ -458,23 +458,21 @@ cdef class SparseLassoState:
     until then: the same law, other draws).
     """
     cdef public double B, C, c, Z
-    cdef public long t, d, since_exact, n_shifts, failed, n_moved
-    cdef long cap_slots, tcap, nblocks
-    cdef public bint identity     # every coordinate in the slot of its index (no table)
-    cdef SlotMap slots
-    cdef long* keys
-    cdef double* cells
-    cdef double* wt
-    cdef double* tree
+    cdef public long t, d, since_exact, n_shifts, failed
+    cdef Slots S                  # the moved coordinates (weights |z⁺ − z⁻|)
+    cdef double* cells            # per slot: the 64-byte cell (64-aligned)
     cdef long[::1] idx, sidx
     cdef double[::1] val
 
     def __cinit__(self):
-        self.keys = NULL
+        self.S.keys = NULL
+        self.S.wt = NULL
+        self.S.tree = NULL
+        self.S.map.table = NULL
+        self.S.n = 0
+        self.S.cap = 0
+        self.S.identity = False
         self.cells = NULL
-        self.wt = NULL
-        self.tree = NULL
-        self.slots.table = NULL
 
     def __init__(self, long d, double B):
         if d < 1:
@@ -488,9 +486,6 @@ cdef class SparseLassoState:
         self.since_exact = 0
         self.n_shifts = 0
         self.failed = 0
-        self.n_moved = 0
-        self.identity = False
-        self.cap_slots = 0
         if self.grow(256) != 0:
             raise MemoryError()
         self.idx = np.zeros(64, dtype=np.int_)
@@ -498,65 +493,47 @@ cdef class SparseLassoState:
         self.val = np.zeros(64)
 
     def __dealloc__(self):
-        free(self.keys)
+        slots_free(&self.S)
         free(self.cells)
-        free(self.wt)
-        free(self.tree)
-        free(self.slots.table)
+
+    @property
+    def n_moved(self):
+        """The coordinates that have moved (d once every coordinate has its slot)."""
+        return self.S.n
+
+    @property
+    def identity(self):
+        """Every coordinate in the slot of its own index (after ``to_identity``)."""
+        return bool(self.S.identity)
+
+    cdef double* new_cells(self, long cap) noexcept nogil:
+        """Room for ``cap`` cells on 64-byte lines, or NULL when out of memory."""
+        cdef void* cells = NULL
+        if posix_memalign(&cells, 64, CELL * cap * sizeof(double)) != 0:
+            return NULL
+        return <double*>cells
 
     cdef int grow(self, long cap) noexcept nogil:
-        """Room for ``cap`` slots (a multiple of 8): the arrays enlarged (cells on 64-byte
-        lines), the tree and the hash table rebuilt; −1 when out of memory (the state stays
-        usable at its old size)."""
-        cdef long old = self.cap_slots, tcap = 1
-        cdef void* p
-        cdef void* cells
-        p = realloc(self.keys, cap * sizeof(long))
-        if p == NULL:
+        """Room for ``cap`` slots (a multiple of 8): the cells enlarged, then the slots; −1
+        when out of memory (the state stays usable at its old size)."""
+        cdef double* cells = self.new_cells(cap)
+        if cells == NULL:
             return -1
-        self.keys = <long*>p
-        if posix_memalign(&cells, 64, CELL * cap * sizeof(double)) != 0:
-            return -1
-        if old:
-            memcpy(cells, self.cells, CELL * old * sizeof(double))
+        if self.S.cap:
+            memcpy(cells, self.cells, CELL * self.S.cap * sizeof(double))
         free(self.cells)
-        self.cells = <double*>cells
-        p = realloc(self.wt, cap * sizeof(double))
-        if p == NULL:
-            return -1
-        self.wt = <double*>p
-        memset(self.wt + old, 0, (cap - old) * sizeof(double))
-        while tcap < cap // 8:
-            tcap *= 2
-        p = malloc(2 * tcap * sizeof(double))
-        if p == NULL:
-            return -1
-        if slotmap_build(&self.slots, cap, self.keys, self.n_moved) != 0:
-            free(p)
-            return -1
-        free(self.tree)
-        self.tree = <double*>p
-        self.cap_slots = cap
-        self.nblocks = cap // 8
-        self.tcap = tcap
-        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
-        return 0
-
-    cdef inline long lookup(self, long key) noexcept nogil:
-        """The slot of coordinate ``key``, or −1 when it has not moved."""
-        if self.identity:
-            return key
-        return slotmap_lookup(&self.slots, key)
+        self.cells = cells
+        return slots_grow(&self.S, cap)
 
     cdef long touch(self, long key) noexcept nogil:
         """The slot of coordinate ``key``, given one (line 1's cell) when it has none; once a
         quarter of d has moved, every coordinate gets the slot of its own index
         (``to_identity``). −1 when out of memory."""
-        cdef long slot = self.lookup(key)
+        cdef long slot = slots_lookup(&self.S, key)
         if slot >= 0:
             return slot
         slot = self.new_slot(key)
-        if slot >= 0 and 4 * self.n_moved >= self.d:
+        if slot >= 0 and 4 * self.S.n >= self.d:
             if self.to_identity() != 0:
                 return -1
             return key
@@ -577,67 +554,41 @@ cdef class SparseLassoState:
 
     cdef long new_slot(self, long key) noexcept nogil:
         """A slot for ``key`` (absent) with line 1's cell; −1 when out of memory."""
-        cdef long slot = self.n_moved
-        if slot == self.cap_slots and \
-                self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8))) != 0:
+        if self.S.n == self.S.cap and \
+                self.grow(min(2 * self.S.cap, 8 * ((self.d + 7) // 8))) != 0:
             return -1
-        self.keys[slot] = key
+        cdef long slot = slots_add(&self.S, key)
         self.line1_cell(self.cells + CELL * slot)
-        self.wt[slot] = 0.0
-        slotmap_insert(&self.slots, key, slot)
-        self.n_moved += 1
         return slot
 
     cdef int to_identity(self) noexcept nogil:
         """Every coordinate in the slot of its own index, the unmoved ones with line 1's cell
         (O(d), once; then the state is laid out as LassoState's and lookups need no table).
         −1 when out of memory (nothing changed)."""
-        cdef long d = self.d, cap = 8 * ((self.d + 7) // 8), tcap = 1, a, i, r
-        cdef void* cells = NULL
-        cdef long* keys = <long*>malloc(cap * sizeof(long))
-        cdef double* wt = <double*>malloc(cap * sizeof(double))
-        while tcap < cap // 8:
-            tcap *= 2
-        cdef double* tree = <double*>malloc(2 * tcap * sizeof(double))
-        if posix_memalign(&cells, 64, CELL * cap * sizeof(double)) != 0:
-            cells = NULL
-        if keys == NULL or wt == NULL or tree == NULL or cells == NULL:
-            free(keys)
-            free(wt)
-            free(tree)
-            free(cells)
+        cdef long cap = 8 * ((self.d + 7) // 8), a, i, r
+        cdef double* cells = self.new_cells(cap)
+        if cells == NULL:
             return -1
         for i in range(cap):
-            keys[i] = i
-            self.line1_cell(<double*>cells + CELL * i)
-            wt[i] = 0.0
-        for a in range(self.n_moved):
-            i = self.keys[a]
+            self.line1_cell(cells + CELL * i)
+        for a in range(self.S.n):
+            i = self.S.keys[a]
             for r in range(CELL):
-                (<double*>cells)[CELL * i + r] = self.cells[CELL * a + r]
-            wt[i] = self.wt[a]
-        free(self.keys)
+                cells[CELL * i + r] = self.cells[CELL * a + r]
+        if slots_to_identity(&self.S, self.d, 0.0) != 0:
+            free(cells)
+            return -1
         free(self.cells)
-        free(self.wt)
-        free(self.tree)
-        free(self.slots.table)
-        self.slots.table = NULL
-        self.keys, self.cells, self.wt, self.tree = keys, <double*>cells, wt, tree
-        self.n_moved = d
-        self.cap_slots = cap
-        self.nblocks = cap // 8
-        self.tcap = tcap
-        self.identity = True
-        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        self.cells = cells
         return 0
 
     cdef inline double unmoved_z(self) noexcept nogil:
         """Σ z⁺ + z⁻ over the coordinates never moved."""
-        return 2.0 * <double>(self.d - self.n_moved) * exp(0.0 - self.c)
+        return 2.0 * <double>(self.d - self.S.n) * exp(0.0 - self.c)
 
     def __reduce__(self):
-        n = self.n_moved
-        keys = np.array(<long[:n]>self.keys if n else [], dtype=np.int_)
+        n = self.S.n
+        keys = np.array(<long[:n]>self.S.keys if n else [], dtype=np.int_)
         cells = np.array(<double[:CELL * n]>self.cells if n else [], dtype=np.float64)
         scalars = (self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts)
         return (_restore_sparse_lasso, (self.d, self.B, scalars, keys, cells))
@@ -650,7 +601,7 @@ cdef class SparseLassoState:
         if cc.shape[0] != CELL * kk.shape[0]:
             raise ValueError("a pickled SparseLassoState has cells for another number of slots")
         for a in range(kk.shape[0]):
-            if not 0 <= kk[a] < self.d or self.lookup(kk[a]) >= 0:
+            if not 0 <= kk[a] < self.d or slots_lookup(&self.S, kk[a]) >= 0:
                 raise ValueError(f"a pickled SparseLassoState has an invalid coordinate "
                                  f"{kk[a]} (d={self.d})")
             slot = self.new_slot(kk[a])
@@ -658,23 +609,23 @@ cdef class SparseLassoState:
                 raise MemoryError()
             for r in range(CELL):
                 self.cells[CELL * slot + r] = cc[CELL * a + r]
-            self.wt[slot] = fabs(self.cells[CELL * slot + 2] - self.cells[CELL * slot + 3])
-        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
-        if 4 * self.n_moved >= self.d and self.to_identity() != 0:
+            self.S.wt[slot] = fabs(self.cells[CELL * slot + 2] - self.cells[CELL * slot + 3])
+        btree_build(self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
+        if 4 * self.S.n >= self.d and self.to_identity() != 0:
             raise MemoryError()
 
     def moved(self):
         """The moved coordinates, in the order they first moved."""
-        n = self.n_moved
-        return np.array(<long[:n]>self.keys if n else [], dtype=np.int_)
+        n = self.S.n
+        return np.array(<long[:n]>self.S.keys if n else [], dtype=np.int_)
 
     def sampling_weights(self):
         """|z⁺_i − z⁻_i| (offset units) for every coordinate (the weights of line 9's draw,
         for tests)."""
         out = np.zeros(self.d)
         cdef long a
-        for a in range(self.n_moved):
-            out[self.keys[a]] = self.wt[a]
+        for a in range(self.S.n):
+            out[self.S.keys[a]] = self.S.wt[a]
         return out
 
     def coef(self):
@@ -685,10 +636,10 @@ cdef class SparseLassoState:
         cdef long a
         cdef const double* cl
         cdef double B = self.B, Z = self.Z, c = self.c
-        for a in range(self.n_moved):
+        for a in range(self.S.n):
             cl = self.cells + CELL * a
             if cl[0] != cl[1]:
-                wv[self.keys[a]] = B * (exp(cl[0] - c) - exp(cl[1] - c)) / Z
+                wv[self.S.keys[a]] = B * (exp(cl[0] - c) - exp(cl[1] - c)) / Z
         return w
 
     def average(self):
@@ -700,9 +651,9 @@ cdef class SparseLassoState:
         cdef long a
         cdef const double* cl
         cdef double C = self.C, t = <double>self.t
-        for a in range(self.n_moved):
+        for a in range(self.S.n):
             cl = self.cells + CELL * a
-            av[self.keys[a]] = (cl[4] + (cl[2] - cl[3]) * (C - cl[5])) / t
+            av[self.S.keys[a]] = (cl[4] + (cl[2] - cl[3]) * (C - cl[5])) / t
         return avg
 
     def outputs(self):
@@ -716,20 +667,20 @@ cdef class SparseLassoState:
         cdef long a
         cdef double total = 0.0
         cdef double* cl
-        for a in range(self.n_moved):
+        for a in range(self.S.n):
             cl = self.cells + CELL * a
             cl[4] += (cl[2] - cl[3]) * (self.C - cl[5])
         if new_c != self.c:
             self.n_shifts += 1
         self.c = new_c
-        for a in range(self.n_moved):
+        for a in range(self.S.n):
             cl = self.cells + CELL * a
             cl[2] = exp(cl[0] - self.c)
             cl[3] = exp(cl[1] - self.c)
-            self.wt[a] = fabs(cl[2] - cl[3])
+            self.S.wt[a] = fabs(cl[2] - cl[3])
             total += cl[2] + cl[3]
             cl[5] = 0.0
-        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        btree_build(self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
         self.Z = total + self.unmoved_z()
         self.C = 0.0
         self.since_exact = 0
@@ -739,7 +690,7 @@ cdef class SparseLassoState:
         (every max(number moved, 1024) steps) due?"""
         self.t += 1
         self.since_exact += 1
-        return Z > 256.0 or Z < 1.0 / 256.0 or (self.since_exact >= self.n_moved
+        return Z > 256.0 or Z < 1.0 / 256.0 or (self.since_exact >= self.S.n
                                                   and self.since_exact >= 1024)
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
@@ -797,7 +748,7 @@ cdef class SparseLassoState:
         cdef bint oom = False
         cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
-        if self.identity:
+        if self.S.identity:
             return 0                               # the caller continues on dense()
         with nogil:
             for step in range(m):
@@ -815,19 +766,19 @@ cdef class SparseLassoState:
                     recp = &rec[step, 0]
                     for r in range(k):
                         recp[r] = ii[r]
-                norm1 = s * self.tree[1]
+                norm1 = s * self.S.tree[1]
                 n_j = 0
                 if norm1 > 0.0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
                     n_j = n_inner
                     for r in range(n_j):
-                        slot = btree_draw(bg, self.wt, self.tree, self.tcap, self.nblocks)
+                        slot = btree_draw(bg, self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
                         jj[r] = slot                       # the slot until φ̃ is formed
                 seen = nnz
                 if n_j > 0:
                     phi = 0.0
                     for r in range(n_j):
                         slot = jj[r]
-                        j = self.keys[slot]
+                        j = self.S.keys[slot]
                         jj[r] = j
                         # line 10: ‖w‖₁ sign(w_j) x_j
                         cl = self.cells + CELL * slot
@@ -856,13 +807,13 @@ cdef class SparseLassoState:
                         oom = True
                         break
                     Z += eg_cell(self.cells + CELL * slot, val[a], phi, eta, clip, C,
-                                 self.wt + slot)
+                                 self.S.wt + slot)
                     sidx[n_up] = slot
                     n_up += 1
                 if oom:
                     break
                 if n_up > 0:
-                    btree_refresh(self.wt, self.tree, self.tcap, sidx, n_up)
+                    btree_refresh(self.S.wt, self.S.tree, self.S.tcap, sidx, n_up)
                 if not isfinite(Z):
                     self.failed = self.t + 1
                     break
@@ -878,7 +829,7 @@ cdef class SparseLassoState:
                     if row == P:
                         row = 0
                 done = step + 1
-                if self.identity:                      # a quarter moved: dense() from here
+                if self.S.identity:                      # a quarter moved: dense() from here
                     break
         self.C, self.Z = C, Z
         if oom:
@@ -888,7 +839,7 @@ cdef class SparseLassoState:
     def dense(self):
         """The same state as a LassoState (after ``to_identity``: the cells are already in
         its layout), to continue the run on the dense kernel."""
-        if not self.identity:
+        if not self.S.identity:
             raise ValueError("dense() needs every coordinate in its own slot (to_identity)")
         state = LassoState(self.d, self.B)
         state._load((self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts),

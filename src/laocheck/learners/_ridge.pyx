@@ -24,7 +24,6 @@ import numpy as np
 cimport cython
 from libc.math cimport isfinite, ldexp, sqrt
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset
 from numpy.random cimport bitgen_t
 
 from laocheck.estimators._rng cimport bounded, geometric_half, uniform01
@@ -32,9 +31,10 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (SlotMap, __builtin_prefetch, add_seen, btree_build, btree_descend,
+from ._common cimport (Slots, __builtin_prefetch, add_seen, btree_build, btree_descend,
                        btree_draw, btree_refresh, btree_set, draw_data_point, draw_indices,
-                       merge_x_tilde, slotmap_build, slotmap_insert, slotmap_lookup)
+                       merge_x_tilde, slots_add, slots_free, slots_grow, slots_lookup,
+                       slots_to_identity)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -475,25 +475,23 @@ cdef class SparseRidgeState:
     """
     cdef public double s, norm_sq, C, B, fold_low
     cdef public double base, flushed_base, mark_base
-    cdef public long t, d, since_exact, n_folds, failed, n_moved
-    cdef long cap_slots, tcap, nblocks
-    cdef public bint identity     # every coordinate in the slot of its index (no table)
-    cdef SlotMap slots
-    cdef long* keys
-    cdef double* u
+    cdef public long t, d, since_exact, n_folds, failed
+    cdef Slots S                  # the moved coordinates (weights u²)
+    cdef double* u                # per slot: u, then (flushed Σ, mark) in am
     cdef double* am
-    cdef double* wt
-    cdef double* tree
     cdef long[::1] idx, sidx
     cdef double[::1] val
 
     def __cinit__(self):
-        self.keys = NULL
+        self.S.keys = NULL
+        self.S.wt = NULL
+        self.S.tree = NULL
+        self.S.map.table = NULL
+        self.S.n = 0
+        self.S.cap = 0
+        self.S.identity = False
         self.u = NULL
         self.am = NULL
-        self.wt = NULL
-        self.tree = NULL
-        self.slots.table = NULL
 
     def __init__(self, long d, double base, double B):
         if d < 1 or d >= 2 ** 32:
@@ -512,9 +510,6 @@ cdef class SparseRidgeState:
         self.fold_low = 1.0 / 256.0
         self.n_folds = 0
         self.failed = 0
-        self.n_moved = 0
-        self.identity = False
-        self.cap_slots = 0
         if self.grow(256) != 0:
             raise MemoryError()
         self.idx = np.zeros(64, dtype=np.int_)
@@ -522,24 +517,24 @@ cdef class SparseRidgeState:
         self.val = np.zeros(64)
 
     def __dealloc__(self):
-        free(self.keys)
+        slots_free(&self.S)
         free(self.u)
         free(self.am)
-        free(self.wt)
-        free(self.tree)
-        free(self.slots.table)
+
+    @property
+    def n_moved(self):
+        """The coordinates that have moved (d once every coordinate has its slot)."""
+        return self.S.n
+
+    @property
+    def identity(self):
+        """Every coordinate in the slot of its own index (after ``to_identity``)."""
+        return bool(self.S.identity)
 
     cdef int grow(self, long cap) noexcept nogil:
-        """Room for ``cap`` slots (a multiple of 8): the arrays enlarged, the tree and the
-        hash table (2·cap entries, load <= 1/2) rebuilt; −1 when out of memory (the state
-        stays usable at its old size)."""
-        cdef long old = self.cap_slots
-        cdef void* p
-        p = realloc(self.keys, cap * sizeof(long))
-        if p == NULL:
-            return -1
-        self.keys = <long*>p
-        p = realloc(self.u, cap * sizeof(double))
+        """Room for ``cap`` slots (a multiple of 8): u and am enlarged, then the slots; −1
+        when out of memory (the state stays usable at its old size)."""
+        cdef void* p = realloc(self.u, cap * sizeof(double))
         if p == NULL:
             return -1
         self.u = <double*>p
@@ -547,43 +542,17 @@ cdef class SparseRidgeState:
         if p == NULL:
             return -1
         self.am = <double*>p
-        p = realloc(self.wt, cap * sizeof(double))
-        if p == NULL:
-            return -1
-        self.wt = <double*>p
-        memset(self.wt + old, 0, (cap - old) * sizeof(double))
-        cdef long tcap = 1
-        while tcap < cap // 8:
-            tcap *= 2
-        p = malloc(2 * tcap * sizeof(double))
-        if p == NULL:
-            return -1
-        if slotmap_build(&self.slots, cap, self.keys, self.n_moved) != 0:
-            free(p)
-            return -1
-        free(self.tree)
-        self.tree = <double*>p
-        self.cap_slots = cap
-        self.nblocks = cap // 8
-        self.tcap = tcap
-        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
-        return 0
-
-    cdef inline long lookup(self, long key) noexcept nogil:
-        """The slot of coordinate ``key``, or −1 when it has not moved."""
-        if self.identity:
-            return key
-        return slotmap_lookup(&self.slots, key)
+        return slots_grow(&self.S, cap)
 
     cdef long touch(self, long key) noexcept nogil:
         """The slot of coordinate ``key``, given one (u = base, the shared average record)
         when it has none; once a quarter of d has moved, every coordinate gets the slot of its
         own index (``to_identity``). −1 when out of memory."""
-        cdef long slot = self.lookup(key)
+        cdef long slot = slots_lookup(&self.S, key)
         if slot >= 0:
             return slot
         slot = self.new_slot(key)
-        if slot >= 0 and 4 * self.n_moved >= self.d:
+        if slot >= 0 and 4 * self.S.n >= self.d:
             if self.to_identity() != 0:
                 return -1
             return key
@@ -593,89 +562,68 @@ cdef class SparseRidgeState:
         """Every coordinate in the slot of its own index, the unmoved ones with the shared
         value and record (O(d), once; then the state is laid out as RidgeState's, lookups
         need no table and j needs no rejection). −1 when out of memory (nothing changed)."""
-        cdef long d = self.d, cap = 8 * ((self.d + 7) // 8), tcap = 1, a, i
-        cdef long* keys = <long*>malloc(cap * sizeof(long))
+        cdef long cap = 8 * ((self.d + 7) // 8), a, i
         cdef double* u = <double*>malloc(cap * sizeof(double))
         cdef double* am = <double*>malloc(2 * cap * sizeof(double))
-        cdef double* wt = <double*>malloc(cap * sizeof(double))
-        while tcap < cap // 8:
-            tcap *= 2
-        cdef double* tree = <double*>malloc(2 * tcap * sizeof(double))
-        if keys == NULL or u == NULL or am == NULL or wt == NULL or tree == NULL:
-            free(keys)
+        if u == NULL or am == NULL:
             free(u)
             free(am)
-            free(wt)
-            free(tree)
             return -1
         for i in range(cap):
-            keys[i] = i
             u[i] = self.base
             am[2 * i] = self.flushed_base
             am[2 * i + 1] = self.mark_base
-            wt[i] = self.base * self.base if i < d else 0.0
-        for a in range(self.n_moved):
-            i = self.keys[a]
+        for a in range(self.S.n):
+            i = self.S.keys[a]
             u[i] = self.u[a]
             am[2 * i] = self.am[2 * a]
             am[2 * i + 1] = self.am[2 * a + 1]
-            wt[i] = self.wt[a]
-        free(self.keys)
+        if slots_to_identity(&self.S, self.d, self.base * self.base) != 0:
+            free(u)
+            free(am)
+            return -1
         free(self.u)
         free(self.am)
-        free(self.wt)
-        free(self.tree)
-        free(self.slots.table)
-        self.slots.table = NULL
-        self.keys, self.u, self.am, self.wt, self.tree = keys, u, am, wt, tree
-        self.n_moved = d
-        self.cap_slots = cap
-        self.nblocks = cap // 8
-        self.tcap = tcap
-        self.identity = True
-        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        self.u, self.am = u, am
         return 0
 
     cdef long new_slot(self, long key) noexcept nogil:
         """A slot for ``key`` (absent) holding an unmoved coordinate's state; −1 when out of
         memory."""
-        cdef long slot = self.n_moved
-        if slot == self.cap_slots and \
-                self.grow(min(2 * self.cap_slots, 8 * ((self.d + 7) // 8))) != 0:
+        if self.S.n == self.S.cap and \
+                self.grow(min(2 * self.S.cap, 8 * ((self.d + 7) // 8))) != 0:
             return -1
-        self.keys[slot] = key
+        cdef long slot = slots_add(&self.S, key)
         self.u[slot] = self.base
         self.am[2 * slot] = self.flushed_base
         self.am[2 * slot + 1] = self.mark_base
-        self.wt[slot] = self.base * self.base
-        slotmap_insert(&self.slots, key, slot)
-        self.n_moved += 1
+        self.S.wt[slot] = self.base * self.base
         return slot
 
     cdef inline double unmoved_mass(self) noexcept nogil:
-        return <double>(self.d - self.n_moved) * (self.base * self.base)
+        return <double>(self.d - self.S.n) * (self.base * self.base)
 
     cdef inline long draw_j(self, bitgen_t* bg, double* uj) noexcept nogil:
         """j ∝ u_j² over all d coordinates (HK12 Alg. 1 line 8); u_j into ``uj``."""
-        cdef double moved = self.tree[1], rest = self.unmoved_mass(), r
+        cdef double moved = self.S.tree[1], rest = self.unmoved_mass(), r
         cdef long slot, i
         while True:
             r = uniform01(bg) * (moved + rest)
             if r < moved:
-                slot = btree_descend(self.wt, self.tree, self.tcap, self.nblocks, r)
+                slot = btree_descend(self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks, r)
                 if slot >= 0:
                     uj[0] = self.u[slot]
-                    return self.keys[slot]
+                    return self.S.keys[slot]
             elif rest > 0.0:
                 while True:
                     i = <long>bounded(bg, <unsigned int>self.d)
-                    if self.lookup(i) < 0:
+                    if slots_lookup(&self.S, i) < 0:
                         uj[0] = self.base
                         return i
 
     def __reduce__(self):
-        n = self.n_moved
-        keys = np.array(<long[:n]>self.keys if n else [], dtype=np.int_)
+        n = self.S.n
+        keys = np.array(<long[:n]>self.S.keys if n else [], dtype=np.int_)
         u = np.array(<double[:n]>self.u if n else [], dtype=np.float64)
         am = np.array(<double[:2 * n]>self.am if n else [], dtype=np.float64)
         scalars = (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
@@ -690,26 +638,26 @@ cdef class SparseRidgeState:
         cdef double[::1] aa = np.ascontiguousarray(am, dtype=np.float64)
         cdef long a, slot
         for a in range(kk.shape[0]):
-            if not 0 <= kk[a] < self.d or self.lookup(kk[a]) >= 0:
+            if not 0 <= kk[a] < self.d or slots_lookup(&self.S, kk[a]) >= 0:
                 raise ValueError(f"a pickled SparseRidgeState has an invalid coordinate "
                                  f"{kk[a]} (d={self.d})")
             slot = self.new_slot(kk[a])
             if slot < 0:
                 raise MemoryError()
             self.u[slot] = uu[a]
-            self.wt[slot] = uu[a] * uu[a]
+            self.S.wt[slot] = uu[a] * uu[a]
             self.am[2 * slot] = aa[2 * a]
             self.am[2 * slot + 1] = aa[2 * a + 1]
-        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
-        if 4 * self.n_moved >= self.d and self.to_identity() != 0:
+        btree_build(self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
+        if 4 * self.S.n >= self.d and self.to_identity() != 0:
             raise MemoryError()
 
     def moved(self):
         """(coordinates, u) of the moved coordinates, in the order they first moved."""
-        n = self.n_moved
+        n = self.S.n
         if n == 0:
             return np.zeros(0, dtype=np.int_), np.zeros(0)
-        return (np.array(<long[:n]>self.keys, dtype=np.int_),
+        return (np.array(<long[:n]>self.S.keys, dtype=np.int_),
                 np.array(<double[:n]>self.u, dtype=np.float64))
 
     def coef(self):
@@ -727,8 +675,8 @@ cdef class SparseRidgeState:
         avg = np.full(self.d, (self.flushed_base + self.base * (self.C - self.mark_base)) / t)
         cdef double[::1] av = avg
         cdef long a
-        for a in range(self.n_moved):
-            av[self.keys[a]] = (self.am[2 * a] + self.u[a] * (self.C - self.am[2 * a + 1])) / t
+        for a in range(self.S.n):
+            av[self.S.keys[a]] = (self.am[2 * a] + self.u[a] * (self.C - self.am[2 * a + 1])) / t
         return avg
 
     def outputs(self):
@@ -753,8 +701,8 @@ cdef class SparseRidgeState:
             if slot < 0:
                 raise MemoryError()
             self.u[slot] = vv[a]
-            self.wt[slot] = vv[a] * vv[a]
-        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+            self.S.wt[slot] = vv[a] * vv[a]
+        btree_build(self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
         self.exact_norm()
 
     def _sample_j(self, object rng, Py_ssize_t size):
@@ -765,7 +713,7 @@ cdef class SparseRidgeState:
         cdef long[::1] o = out
         cdef double[::1] uu = uj
         cdef Py_ssize_t t
-        if not self.tree[1] + self.unmoved_mass() > 0.0:
+        if not self.S.tree[1] + self.unmoved_mass() > 0.0:
             raise ValueError("every u_j is 0: there is no j to draw")
         with rng.bit_generator.lock:
             for t in range(size):
@@ -776,16 +724,16 @@ cdef class SparseRidgeState:
         """w = s·u → u ← s·u, s ← 1, keeping every flushed average (O(number moved))."""
         cdef long a
         cdef double total = 0.0
-        for a in range(self.n_moved):
+        for a in range(self.S.n):
             self.am[2 * a] += self.u[a] * (self.C - self.am[2 * a + 1])
             self.am[2 * a + 1] = 0.0
             self.u[a] *= self.s
-            self.wt[a] = self.u[a] * self.u[a]
-            total += self.wt[a]
+            self.S.wt[a] = self.u[a] * self.u[a]
+            total += self.S.wt[a]
         self.flushed_base += self.base * (self.C - self.mark_base)
         self.mark_base = 0.0
         self.base *= self.s
-        btree_build(self.wt, self.tree, self.tcap, self.nblocks)
+        btree_build(self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
         self.C = 0.0
         self.s = 1.0
         self.norm_sq = total + self.unmoved_mass()
@@ -795,7 +743,7 @@ cdef class SparseRidgeState:
     cdef void exact_norm(self) noexcept nogil:
         cdef long a
         cdef double total = 0.0
-        for a in range(self.n_moved):
+        for a in range(self.S.n):
             total += self.u[a] * self.u[a]
         self.norm_sq = total + self.unmoved_mass()
         self.since_exact = 0
@@ -805,7 +753,7 @@ cdef class SparseRidgeState:
         due?"""
         self.t += 1
         self.since_exact += 1
-        return (self.since_exact >= self.n_moved and self.since_exact >= 1024) \
+        return (self.since_exact >= self.S.n and self.since_exact >= 1024) \
             or s < self.fold_low or s > 1e100
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
@@ -864,7 +812,7 @@ cdef class SparseRidgeState:
         cdef double phi, y, eta_phi, old, new
         cdef bint oom = False
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
-        if self.identity:
+        if self.S.identity:
             return 0                               # the caller continues on dense()
         with nogil:
             for step in range(m):
@@ -882,7 +830,7 @@ cdef class SparseRidgeState:
                     for r in range(k):
                         recp[r] = ii[r]
                 n_j = 0                                # line 8: j ∝ w_j²
-                if norm_sq > 0.0 and self.tree[1] + self.unmoved_mass() > 0.0:
+                if norm_sq > 0.0 and self.S.tree[1] + self.unmoved_mass() > 0.0:
                     n_j = n_inner
                     for r in range(n_j):
                         jj[r] = self.draw_j(bg, &uj[r])
@@ -917,13 +865,13 @@ cdef class SparseRidgeState:
                     new = old - eta_phi * val[a] / s
                     self.u[slot] = new
                     norm_sq += new * new - old * old
-                    self.wt[slot] = new * new
+                    self.S.wt[slot] = new * new
                     sidx[n_up] = slot
                     n_up += 1
                 if oom:
                     break
                 if n_up > 0:
-                    btree_refresh(self.wt, self.tree, self.tcap, sidx, n_up)
+                    btree_refresh(self.S.wt, self.S.tree, self.S.tcap, sidx, n_up)
                 if norm_sq < 0.0:
                     norm_sq = 0.0
                 if not isfinite(norm_sq):
@@ -942,7 +890,7 @@ cdef class SparseRidgeState:
                     if row == P:
                         row = 0
                 done = step + 1
-                if self.identity:                      # a quarter moved: dense() from here
+                if self.S.identity:                      # a quarter moved: dense() from here
                     break
         self.s, self.C, self.norm_sq = s, C, norm_sq
         if oom:
@@ -952,7 +900,7 @@ cdef class SparseRidgeState:
     def dense(self):
         """The same state as a RidgeState (after ``to_identity``: the arrays are already in
         its layout), to continue the run on the dense kernel."""
-        if not self.identity:
+        if not self.S.identity:
             raise ValueError("dense() needs every coordinate in its own slot (to_identity)")
         state = RidgeState(np.array(<double[:self.d]>self.u), self.B)
         state._load((self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
