@@ -8,6 +8,11 @@
 * ``outputs`` of the ridge and lasso states: (w̄, w) as the formulas of HK12 Alg. 1 line 14 /
   Alg. 2 lines 3 and 18 give them on the states' lazy representation.
 * A fresh ``LassoState``: z± = exp(0 − c) in every cell (HK12 Alg. 2 line 1), a zero tree.
+* The look-ahead of the ridge and lasso kernels (``draw_ahead``, ``btree_descend_guessed`` in
+  ``_common.pxd``): a run draws step t+2's x̃ and the uniform of its j during step t and
+  guesses j's index on an earlier tree; the guided descent returns the plain descent's index
+  for any guess, and a run draws what one-step calls (which draw nothing ahead) draw, bit for
+  bit (HK12 Alg. 1-2, KS15 Alg. 1 and 3: the boxes' order of the random numbers).
 """
 
 import math
@@ -16,10 +21,10 @@ import numpy as np
 import pytest
 
 from laocheck.estimators import AliasTable
-from laocheck.learners import AELR, AERR, DDAELR, DDAERR
+from laocheck.learners import AELR, AERR, DDAELR, DDAERR, GAELR, GAERR
 from laocheck.learners._base import q_alias_rows
 from laocheck.learners._lasso import LassoState
-from laocheck.learners._ridge import _btree_refresh_trees
+from laocheck.learners._ridge import _btree_descents, _btree_refresh_trees
 
 
 @pytest.mark.parametrize("d", [1, 5, 8, 9, 40, 1000])
@@ -125,3 +130,59 @@ def test_fresh_lasso_state_is_line_one(d):
     np.testing.assert_array_equal(avg, 0.0)
     np.testing.assert_array_equal(w, 0.0)
     assert avg is not w
+
+
+@pytest.mark.parametrize("d", [1, 7, 8, 9, 64, 1000, 5000])
+def test_guided_descent_returns_the_plain_descents_index_for_any_guess(d):
+    """``btree_descend_guessed`` follows the path to the guess's block and hands over to the
+    plain descent where the comparisons turn elsewhere: the same index (or −1) as
+    ``btree_descend`` for every mass, with the right guess, a wrong one, −1, and at masses on
+    the blocks' and nodes' boundaries (where a comparison is an equality)."""
+    rng = np.random.default_rng(d)
+    for trial in range(20):
+        w = rng.uniform(0, 1, d) * (rng.uniform(size=d) < 0.6)
+        if trial % 5 == 0:
+            w = np.round(w * 4) / 4                    # dyadic: exact ties on boundaries
+        total = _btree_descents(w, [0.0], [-1])[2]
+        if total == 0:
+            continue
+        inside = rng.uniform(0, total, 200)
+        edges = np.concatenate([np.cumsum(w)[:-1], np.cumsum(w)[7::8], [0.0]])
+        masses = np.concatenate([inside, edges[edges < total]])
+        plain = _btree_descents(w, masses, np.full(masses.size, -1))[0]
+        guesses = [plain,                                          # right
+                   np.full(masses.size, -1),                       # none
+                   rng.integers(0, d, masses.size),                # anywhere
+                   np.clip(plain + rng.integers(-9, 10, masses.size), 0, d - 1)]  # nearby
+        for guess in guesses:
+            ref, guided, _ = _btree_descents(w, masses, guess)
+            np.testing.assert_array_equal(guided, ref)
+            np.testing.assert_array_equal(ref, plain)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: AERR(k=4, eta=0.05),
+    lambda: GAERR(k=3, eta=0.05, n_inner=3, q=np.linspace(1, 2, 40) / np.linspace(1, 2, 40).sum()),
+    lambda: DDAERR(k=4, eta=0.05, second_moments=np.linspace(0.5, 1, 40)),
+    lambda: AELR(k=4, eta=0.2),
+    lambda: GAELR(k=3, eta=0.2, n_inner=3),
+    lambda: DDAELR(k=4, eta=0.2, second_moments=np.linspace(0.5, 1, 40)),
+], ids=["AERR", "GAERR-q-n_inner3", "DDAERR", "AELR", "GAELR-n_inner3", "DDAELR"])
+def test_look_ahead_runs_equal_one_step_calls(make):
+    """A run of m steps draws step t+2's x̃ and its first j's uniform during step t (the j
+    guessed on w_{t+1}, settled after step t+1's update); a call of one step draws nothing
+    ahead. The same random numbers must be drawn in the same order: the same draws, iterate
+    and average bit for bit."""
+    rng = np.random.default_rng(11)
+    m, d = 600, 40
+    X = rng.uniform(-1, 1, (m, d)) / np.sqrt(d)
+    y = np.clip(X[:, :5].sum(axis=1) + 0.1 * rng.normal(size=m), -1, 1)
+    y[:4] = 0.0        # EG± (w_1 = 0) stays at w = 0 there: no j is drawn, none may be ahead
+    whole = make().set_params(random_state=5, record_draws=True).fit(X, y)
+    steps = make().set_params(random_state=5, record_draws=True, n_total=m)
+    for t in range(m):
+        steps.partial_fit(X[t:t + 1], y[t:t + 1])
+    assert np.all(whole.draws_[10:, -1] >= 0)         # j drawn (and guessed ahead) each step
+    np.testing.assert_array_equal(whole.draws_, steps.draws_)
+    np.testing.assert_array_equal(whole.w_, steps.w_)
+    np.testing.assert_array_equal(whole.coef_, steps.coef_)

@@ -60,6 +60,8 @@ cdef inline long draw_x_tilde(
 cdef extern from *:
     # gcc/clang builtin: a hint to load the cache line of an address (never faults)
     void __builtin_prefetch(const void* addr) noexcept nogil
+    # gcc/clang builtin: the number of trailing zero bits (x != 0)
+    int __builtin_ctzl(unsigned long x) noexcept nogil
 
 
 cdef inline void draw_indices(bitgen_t* bg, long d, long k, bint uniform_q,
@@ -201,6 +203,49 @@ cdef inline long btree_descend(const double* wt, const double* tree, long cap, l
     return -1
 
 
+cdef inline long btree_descend_guessed(const double* wt, const double* tree, long cap,
+                                       long nblocks, double u, long guess) noexcept nogil:
+    """:func:`btree_descend` (the same index, by the same arithmetic), faster when the index
+    is likely ``guess`` (e.g. drawn with the same uniform on the tree before a few weights
+    changed): the path to guess's block is followed, each level checked against the
+    comparison the plain descent makes (a branch that is almost always predicted), and the
+    plain descent takes over where they differ. The loads of the path do not wait for the
+    comparisons. ``guess`` < 0: the plain descent."""
+    cdef double left, w
+    cdef long node = 1, leaf, level, base, r
+    cdef bint right
+    if guess < 0:
+        return btree_descend(wt, tree, cap, nblocks, u)
+    leaf = cap + (guess >> 3)
+    level = __builtin_ctzl(<unsigned long>cap) - 1
+    while level >= 0:                   # node = leaf >> (level + 1), on guess's path
+        left = tree[(leaf >> level) & ~1]
+        right = (leaf >> level) & 1
+        if right == (u < left):         # the plain descent turns the other way here
+            node = leaf >> (level + 1)
+            break
+        u -= left if right else 0.0     # (u − 0.0 is u: the plain descent's arithmetic)
+        level -= 1
+    else:
+        node = leaf
+    while node < cap:                   # the plain descent from where the path differs
+        left = tree[2 * node]
+        if u < left:
+            node = 2 * node
+        else:
+            u -= left
+            node = 2 * node + 1
+    if node - cap >= nblocks or tree[node] <= 0.0:
+        return -1
+    base = 8 * (node - cap)
+    for r in range(8):
+        w = wt[base + r]
+        if u < w:
+            return base + r
+        u -= w
+    return -1
+
+
 cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, long cap,
                             long nblocks) noexcept nogil:
     """An index drawn ∝ its weight (:func:`btree_descend` at u·total, redrawn on −1)."""
@@ -209,6 +254,62 @@ cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, 
         i = btree_descend(wt, tree, cap, nblocks, uniform01(bg) * tree[1])
         if i >= 0:
             return i
+
+
+# --- drawing ahead ---------------------------------------------------------------------------
+# A step reads x_i at k random attributes and x_j at j ∝ a weight of w: each a cache miss on
+# a row (or a state entry) that no hardware prefetcher predicts. The kernels draw every random
+# number as early as the boxes' order of the random stream allows and request the memory it
+# points to at once: after step t's update come step t+1's j's (drawn on w_{t+1}) and then
+# step t+2's x̃ draws and the uniform of step t+2's first j, whose index is guessed on w_{t+1}'s
+# tree and settled (``btree_descend`` with the same uniform) after step t+1's update. Only
+# the guess can be wrong, and a wrong guess costs a load, never a value: runs are
+# bit-identical to drawing each number where the box uses it.
+
+cdef inline const double* row_at(const double* X0, long P, long d, long row,
+                                 long ahead) noexcept nogil:
+    """Row ``row + ahead`` of the P rows of X0 taken cyclically (NULL without rows)."""
+    if X0 == NULL:
+        return NULL
+    row += ahead
+    while row >= P:
+        row -= P
+    return X0 + row * d
+
+
+cdef inline bint draw_ahead(bitgen_t* bg, long d, long k, bint uniform_q, const double* qp,
+                            long* ii, double* ww, const long* ii_before, const double* wt,
+                            const double* tree, long cap, long nblocks, double* u_next,
+                            long* j_guess, const double* xrow) noexcept nogil:
+    """A step's x̃ draws (:func:`draw_indices` to ``ii``, ``ww``) and the uniform of its first
+    j (to ``u_next``), made two steps ahead of it; the loads they need are requested: x_i and
+    wt_i of the k draws and x_j, wt_j of j guessed on the current tree (to ``j_guess``, −1
+    when none). The caller requests its own state of ``ii`` and ``j_guess``.
+
+    The box draws j only when w ≠ 0, after the step between (which changes the coordinates
+    ``ii_before``) has updated w. So the uniform is drawn here only when that is certain: the
+    other coordinates hold more than 1/1000 of the tree's total weight. Returns whether it
+    was drawn (if not, the caller draws j where the box does). ``xrow``: the row the step
+    will read, or NULL (an oracle's example: the caller hints its reads when it is next)."""
+    cdef long r, i
+    cdef double rest = tree[1]
+    draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+    for r in range(k):
+        i = ii[r]
+        if xrow != NULL:
+            __builtin_prefetch(xrow + i)
+        __builtin_prefetch(wt + i)
+    for r in range(k):
+        rest -= wt[ii_before[r]]
+    j_guess[0] = -1
+    if not rest > 1e-3 * tree[1]:
+        return False
+    u_next[0] = uniform01(bg)
+    i = btree_descend(wt, tree, cap, nblocks, u_next[0] * tree[1])
+    j_guess[0] = i
+    if i >= 0 and xrow != NULL:
+        __builtin_prefetch(xrow + i)
+    return True
 
 
 # --- coordinate -> slot table (the sparse states) -----------------------------------------

@@ -9,6 +9,8 @@ taken relative to a common offset c, z±_i = exp(a_i − c), and
 * the normaliser Z = Σ_i z⁺_i + z⁻_i is updated incrementally and recomputed exactly every
   max(d, 1024) steps;
 * j ∝ |w_j| = |z⁺_j − z⁻_j| (line 9) is drawn from a blocked sum tree (``_common.pxd``);
+  random numbers are drawn as early as the boxes' order allows and their memory requested
+  at once (``draw_ahead``, as in ``_ridge.pyx``; bit-identical runs);
 * w_t = B (z⁺ − z⁻)/Z_t = s_t u with s_t = B/Z_t: the average w̄ is accumulated lazily as in
   ``_ridge.pyx`` (C = Σ_τ s_τ; a coordinate is flushed when it changes);
 * when Z leaves [2⁻⁸, 2⁸] the offset moves to c + log Z (so Z ≈ 1 again): every coordinate is
@@ -31,9 +33,10 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Slots, __builtin_prefetch, add_seen, btree_build, btree_draw,
-                       btree_refresh, draw_indices, merge_x_tilde, slots_add, slots_free,
-                       slots_grow, slots_lookup, slots_to_identity)
+from ._common cimport (Slots, __builtin_prefetch, add_seen, btree_build, btree_descend_guessed,
+                       btree_draw, btree_refresh, draw_ahead, draw_indices, merge_x_tilde,
+                       row_at, slots_add, slots_free, slots_grow, slots_lookup,
+                       slots_to_identity)
 
 
 def _aligned(long n):
@@ -71,6 +74,17 @@ cdef inline double eg_cell(double* cl, double v, double phi, double eta, double 
     cl[3] = new_m
     weight[0] = fabs(new_p - new_m)
     return (new_p + new_m) - (old_p + old_m)
+
+
+cdef inline void prefetch_cells(const double* cells, const long* ii, long k,
+                                long j) noexcept nogil:
+    """Ask for the cells a step drawn ahead will read: those of its x̃ draws ``ii[:k]`` and
+    of its guessed j (none when j < 0)."""
+    cdef long r
+    for r in range(k):
+        __builtin_prefetch(cells + CELL * ii[r])
+    if j >= 0:
+        __builtin_prefetch(cells + CELL * j)
 
 
 cdef inline double eg_update(double* cells, double* wt, double* tree, long cap,
@@ -326,31 +340,45 @@ cdef class LassoState:
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
                                  else record)
-        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
-        cdef double[::1] weights = np.empty(k)
+        cdef long[::1] draws = np.empty(3 * k + n_inner, dtype=np.int_)
+        cdef double[::1] weights = np.empty(2 * k)
         cdef double* cells = &self.cells[0]
         cdef double* wt = &self.wt[0]
         cdef double* tree = &self.tree[0]
         cdef long cap = self.cap, nblocks = self.nblocks
         cdef long* idx = &self.idx[0]
         cdef double* val = &self.val[0]
-        cdef long* ii = &draws[0]                 # x̃'s k indices (drawn one step ahead)
-        cdef long* jj = ii + k                    # φ̃'s n_inner indices
+        cdef long* ii = &draws[0]                 # x̃'s k indices of this step
+        cdef long* ii_next = ii + k               # ... and of the next (drawn a step before)
+        cdef long* jj = ii + 2 * k                # φ̃'s n_inner indices
         cdef double* ww = &weights[0]
+        cdef double* ww_next = ww + k
+        cdef long* lswap
+        cdef double* dswap
         cdef const double* qp = &qr[0, 0]
         cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
         cdef long* recp = NULL
         cdef const double* xrow = NULL
-        cdef const double* xnext
         cdef double* cl
-        cdef long step, row = row0, r, j, i, nnz, seen, n_j, j1 = -1
-        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
+        cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1, j_guess = -1
+        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj, u_next = 0.0
+        cdef bint guessed = False
         cdef double C = self.C, Z = self.Z, B = self.B
         with nogil:
-            if m > 0:                              # step 1's draws: x̃'s, its first j
+            # Every random number is drawn as early as the boxes' order allows (see
+            # ``draw_ahead`` in _common.pxd): after step t's update, step t+1's j's, then step
+            # t+2's x̃ draws and its first j's uniform (the index guessed on w_{t+1}).
+            if m > 0:
                 draw_indices(bg, d, k, uniform_q, qp, ii, ww)
                 if B / Z * tree[1] > 0.0:
                     j1 = btree_draw(bg, wt, tree, cap, nblocks)
+                    for r in range(1, n_inner):
+                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
+                if m > 1:
+                    guessed = draw_ahead(bg, d, k, uniform_q, qp, ii_next, ww_next, ii, wt,
+                                         tree, cap, nblocks, &u_next, &j_guess,
+                                         row_at(X0, P, d, row, 1))
+                    prefetch_cells(cells, ii_next, k, j_guess)
             for step in range(m):
                 if rows:
                     xrow = X0 + row * d
@@ -358,6 +386,11 @@ cdef class LassoState:
                 else:
                     oracle.next_example()
                     y = oracle.y
+                    if step + 1 < m:                   # the next example's reads, as hints
+                        for r in range(k):
+                            oracle.prefetch_next(ii_next[r])
+                        if j_guess >= 0:
+                            oracle.prefetch_next(j_guess)
                 s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
                 C += s
                 nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
@@ -370,23 +403,6 @@ cdef class LassoState:
                 if j1 >= 0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
                     n_j = n_inner
                     jj[0] = j1
-                    for r in range(1, n_j):
-                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
-                # Step t+1's draws of x̃ come next in the random stream: drawn now (the same
-                # numbers in the same order as at step t+1's start), their entries of the
-                # next row and of the state prefetched while x_j is read from memory.
-                if step + 1 < m:
-                    draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                    if rows:
-                        xnext = X0 + (row + 1 if row + 1 < P else 0) * d
-                    for r in range(k):
-                        i = ii[r]
-                        if rows:
-                            __builtin_prefetch(xnext + i)
-                        else:
-                            oracle.prefetch_next(i)
-                        __builtin_prefetch(cells + CELL * i)
-                        __builtin_prefetch(wt + i)
                 seen = nnz
                 if n_j > 0:
                     phi = 0.0
@@ -410,17 +426,42 @@ cdef class LassoState:
                 if self.upkeep_due(Z):
                     self.upkeep(C, Z)
                     C, Z = self.C, self.Z
-                # Step t+1's first j comes next in the random stream (after its x̃ draws):
-                # drawn now, on w_{t+1}'s tree (‖w_{t+1}‖₁ = (B/Z)·tree[1], as step t+1 will
-                # compute it), and x_j and its cell prefetched for step t+1.
-                j1 = -1
-                if step + 1 < m and B / Z * tree[1] > 0.0:
-                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
-                    if rows:
-                        __builtin_prefetch(X0 + (row + 1 if row + 1 < P else 0) * d + j1)
-                    else:
-                        oracle.prefetch_next(j1)
-                    __builtin_prefetch(cells + CELL * j1)
+                if step + 1 < m:
+                    # step t+1's j's, on w_{t+1}'s tree (‖w_{t+1}‖₁ = (B/Z)·tree[1], as step
+                    # t+1 will compute it): the first from the uniform drawn a step ahead
+                    j1 = -1
+                    if B / Z * tree[1] > 0.0:
+                        if guessed:
+                            j1 = btree_descend_guessed(wt, tree, cap, nblocks,
+                                                       u_next * tree[1], j_guess)
+                        if j1 < 0:
+                            j1 = btree_draw(bg, wt, tree, cap, nblocks)
+                        if j1 != j_guess:
+                            if rows:
+                                __builtin_prefetch(row_at(X0, P, d, row, 1) + j1)
+                            else:
+                                oracle.prefetch_next(j1)
+                            __builtin_prefetch(cells + CELL * j1)
+                        for r in range(1, n_inner):
+                            jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
+                            if rows:
+                                __builtin_prefetch(row_at(X0, P, d, row, 1) + jj[r])
+                            else:
+                                oracle.prefetch_next(jj[r])
+                            __builtin_prefetch(cells + CELL * jj[r])
+                    lswap = ii
+                    ii = ii_next
+                    ii_next = lswap
+                    dswap = ww
+                    ww = ww_next
+                    ww_next = dswap
+                    guessed = False
+                    j_guess = -1
+                    if step + 2 < m:                   # step t+2's draws
+                        guessed = draw_ahead(bg, d, k, uniform_q, qp, ii_next, ww_next, ii, wt,
+                                             tree, cap, nblocks, &u_next, &j_guess,
+                                             row_at(X0, P, d, row, 2))
+                        prefetch_cells(cells, ii_next, k, j_guess)
                 if rows:
                     row += 1
                     if row == P:

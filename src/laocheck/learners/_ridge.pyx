@@ -8,6 +8,10 @@ The iterate is kept as w = s·u (a scale s and a vector u), so that
   maintained incrementally and recomputed exactly every max(d, 1024) steps (bounded drift);
 * j ∝ w_j² (line 8) is drawn from a blocked sum tree over u_j² (``_common.pxd``), updated
   at the changed coordinates;
+* every random number is drawn as early as the boxes' order of the random stream allows
+  (step t+2's x̃ during step t, its j's uniform too, the index guessed on w_{t+1}:
+  ``draw_ahead``), and the row entries and state it points to are requested at once, so
+  that a step rarely waits for memory; runs are bit-identical to the boxes' order;
 * the average w̄ = (1/m) Σ_t w_t (line 14) is accumulated lazily: C = Σ_τ s_τ is a running
   sum, and a coordinate's contribution u_i·(C − C_i) is flushed only when u_i changes (the
   flushed sum and the mark C_i of a coordinate sit side by side in ``am``: one cache line).
@@ -32,9 +36,9 @@ from laocheck.estimators._samplers cimport bitgen_of
 from laocheck.data._oracle cimport RowOracle
 
 from ._common cimport (Slots, __builtin_prefetch, add_seen, btree_build, btree_descend,
-                       btree_draw, btree_refresh, btree_set, draw_data_point, draw_indices,
-                       merge_x_tilde, slots_add, slots_free, slots_grow, slots_lookup,
-                       slots_to_identity)
+                       btree_descend_guessed, btree_draw, btree_refresh, btree_set, draw_ahead,
+                       draw_data_point, draw_indices, merge_x_tilde, row_at, slots_add,
+                       slots_free, slots_grow, slots_lookup, slots_to_identity)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -58,6 +62,18 @@ cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, 
     if norm_sq < 0.0:
         norm_sq = 0.0
     return norm_sq
+
+
+cdef inline void prefetch_ridge(const double* u, const double* am, const long* ii, long k,
+                                long j) noexcept nogil:
+    """Ask for the state a step drawn ahead will read: u_i and am_i of its x̃ draws ``ii[:k]``
+    (``draw_ahead`` asks for wt_i), u_j of its guessed j (none when j < 0)."""
+    cdef long r
+    for r in range(k):
+        __builtin_prefetch(u + ii[r])
+        __builtin_prefetch(am + 2 * ii[r])
+    if j >= 0:
+        __builtin_prefetch(u + j)
 
 
 cdef inline double project_l2(double s, double norm_sq, double B) noexcept nogil:
@@ -260,8 +276,8 @@ cdef class RidgeState:
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
                                  else record)
-        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
-        cdef double[::1] weights = np.empty(k)
+        cdef long[::1] draws = np.empty(3 * k + n_inner, dtype=np.int_)
+        cdef double[::1] weights = np.empty(2 * k)
         cdef double* u = &self.u[0]
         cdef double* am = &self.am[0]
         cdef double* wt = &self.wt[0]
@@ -269,22 +285,39 @@ cdef class RidgeState:
         cdef long cap = self.cap, nblocks = self.nblocks
         cdef long* idx = &self.idx[0]
         cdef double* val = &self.val[0]
-        cdef long* ii = &draws[0]                 # x̃'s k indices (drawn one step ahead)
-        cdef long* jj = ii + k                    # φ̃'s n_inner indices
+        cdef long* ii = &draws[0]                 # x̃'s k indices of this step
+        cdef long* ii_next = ii + k               # ... and of the next (drawn a step before)
+        cdef long* jj = ii + 2 * k                # φ̃'s n_inner indices
         cdef double* ww = &weights[0]
+        cdef double* ww_next = ww + k
+        cdef long* lswap
+        cdef double* dswap
         cdef const double* qp = &qr[0, 0]
         cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
         cdef long* recp = NULL
         cdef const double* xrow = NULL
-        cdef const double* xnext
-        cdef long step, row = row0, r, j, i, nnz, seen, n_j, j1 = -1
-        cdef double phi, y
+        cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1, j_guess = -1
+        cdef double phi, y, u_next = 0.0
+        cdef bint guessed = False
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with nogil:
-            if m > 0:                              # step 1's draws: x̃'s, its first j
+            # The random stream is consumed in the boxes' order (step t: x̃_t's k draws, then
+            # its n_inner j's), but each number is drawn as early as that order allows, so
+            # that the memory it points to is loaded during the steps before it is read:
+            # after step t's update come step t+1's j's (on w_{t+1}) and then step t+2's x̃
+            # draws and step t+2's first uniform for j, its index guessed on w_{t+1} and
+            # settled after step t+1's update (``draw_ahead`` in _common.pxd).
+            if m > 0:
                 draw_indices(bg, d, k, uniform_q, qp, ii, ww)
                 if norm_sq > 0.0:
                     j1 = btree_draw(bg, wt, tree, cap, nblocks)
+                    for r in range(1, n_inner):
+                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
+                if m > 1:
+                    guessed = draw_ahead(bg, d, k, uniform_q, qp, ii_next, ww_next, ii, wt,
+                                         tree, cap, nblocks, &u_next, &j_guess,
+                                         row_at(X0, P, d, row, 1))
+                    prefetch_ridge(u, am, ii_next, k, j_guess)
             for step in range(m):
                 if rows:
                     xrow = X0 + row * d
@@ -292,6 +325,11 @@ cdef class RidgeState:
                 else:
                     oracle.next_example()
                     y = oracle.y
+                    if step + 1 < m:                   # the next example's reads, as hints
+                        for r in range(k):
+                            oracle.prefetch_next(ii_next[r])
+                        if j_guess >= 0:
+                            oracle.prefetch_next(j_guess)
                 C += s                                 # w_t enters the average (line 14)
                 # lines 3-7: x̃ from the k draws (payload x_i/(k q_i), merged per index)
                 nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
@@ -299,29 +337,11 @@ cdef class RidgeState:
                     recp = &rec[step, 0]
                     for r in range(k):
                         recp[r] = ii[r]
-                # line 8: j ∝ w_j² (n_inner draws)
+                # line 8: j ∝ w_j² (n_inner draws, made at the end of the step before)
                 n_j = 0
-                if j1 >= 0:                            # ‖w‖² > 0: the first j is drawn
+                if j1 >= 0:                            # ‖w‖² > 0: the j's were drawn
                     n_j = n_inner
                     jj[0] = j1
-                    for r in range(1, n_j):
-                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
-                # Step t+1's draws of x̃ come next in the random stream: drawn now (the same
-                # numbers in the same order as at step t+1's start), their entries of the
-                # next row and of the state prefetched while x_j is read from memory.
-                if step + 1 < m:
-                    draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                    if rows:
-                        xnext = X0 + (row + 1 if row + 1 < P else 0) * d
-                    for r in range(k):
-                        i = ii[r]
-                        if rows:
-                            __builtin_prefetch(xnext + i)
-                        else:
-                            oracle.prefetch_next(i)
-                        __builtin_prefetch(u + i)
-                        __builtin_prefetch(am + 2 * i)
-                        __builtin_prefetch(wt + i)
                 # line 9: φ̃ = ‖w‖² x_j / w_j − y (averaged over the n_inner j's)
                 seen = nnz
                 if n_j > 0:
@@ -346,16 +366,42 @@ cdef class RidgeState:
                 if self.upkeep_due(s):
                     self.upkeep(s, C, norm_sq)
                     s, C, norm_sq = self.s, self.C, self.norm_sq
-                # Step t+1's first j comes next in the random stream (after its x̃ draws):
-                # drawn now, on w_{t+1}'s tree, and x_j prefetched for step t+1.
-                j1 = -1
-                if step + 1 < m and norm_sq > 0.0:
-                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
-                    if rows:
-                        __builtin_prefetch(X0 + (row + 1 if row + 1 < P else 0) * d + j1)
-                    else:
-                        oracle.prefetch_next(j1)
-                    __builtin_prefetch(u + j1)
+                if step + 1 < m:
+                    # step t+1's j's, on w_{t+1}'s tree: the first from the uniform drawn a
+                    # step ahead (its guess is usually right, and then already loaded)
+                    j1 = -1
+                    if norm_sq > 0.0:
+                        if guessed:
+                            j1 = btree_descend_guessed(wt, tree, cap, nblocks,
+                                                       u_next * tree[1], j_guess)
+                        if j1 < 0:
+                            j1 = btree_draw(bg, wt, tree, cap, nblocks)
+                        if j1 != j_guess:
+                            if rows:
+                                __builtin_prefetch(row_at(X0, P, d, row, 1) + j1)
+                            else:
+                                oracle.prefetch_next(j1)
+                            __builtin_prefetch(u + j1)
+                        for r in range(1, n_inner):
+                            jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
+                            if rows:
+                                __builtin_prefetch(row_at(X0, P, d, row, 1) + jj[r])
+                            else:
+                                oracle.prefetch_next(jj[r])
+                            __builtin_prefetch(u + jj[r])
+                    lswap = ii
+                    ii = ii_next
+                    ii_next = lswap
+                    dswap = ww
+                    ww = ww_next
+                    ww_next = dswap
+                    guessed = False
+                    j_guess = -1
+                    if step + 2 < m:                   # step t+2's draws
+                        guessed = draw_ahead(bg, d, k, uniform_q, qp, ii_next, ww_next, ii, wt,
+                                             tree, cap, nblocks, &u_next, &j_guess,
+                                             row_at(X0, P, d, row, 2))
+                        prefetch_ridge(u, am, ii_next, k, j_guess)
                 if rows:
                     row += 1
                     if row == P:
@@ -970,3 +1016,26 @@ def _btree_refresh_trees(weights, idx, values):
         btree_refresh(&wt2[0], &t2[0], cap, &ix[0], n)
     btree_build(&wt2[0], &t3[0], cap, nblocks)
     return np.asarray(t1).copy(), np.asarray(t2).copy(), np.asarray(t3).copy()
+
+
+def _btree_descents(weights, masses, guesses):
+    """For each (mass, guess): ``btree_descend`` and ``btree_descend_guessed`` at that mass
+    of the learners' sum tree over ``weights`` (for the tests of the guided descent, which
+    must return the plain descent's index for any guess)."""
+    cdef double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
+    cdef double[::1] u = np.ascontiguousarray(masses, dtype=np.float64)
+    cdef long[::1] g = np.ascontiguousarray(guesses, dtype=np.int_)
+    cdef long d = w.shape[0], nblocks = (d + 7) // 8, cap = 1, i
+    while cap < nblocks:
+        cap *= 2
+    cdef double[::1] wt = np.zeros(8 * nblocks)
+    cdef double[::1] tree = np.zeros(2 * cap)
+    for i in range(d):
+        wt[i] = w[i]
+    btree_build(&wt[0], &tree[0], cap, nblocks)
+    cdef long[::1] plain = np.empty(u.shape[0], dtype=np.int_)
+    cdef long[::1] guided = np.empty(u.shape[0], dtype=np.int_)
+    for i in range(u.shape[0]):
+        plain[i] = btree_descend(&wt[0], &tree[0], cap, nblocks, u[i])
+        guided[i] = btree_descend_guessed(&wt[0], &tree[0], cap, nblocks, u[i], g[i])
+    return np.asarray(plain), np.asarray(guided), float(tree[1])
