@@ -70,15 +70,29 @@ cdef inline void draw_indices(bitgen_t* bg, long d, long k, bint uniform_q,
     indices to ``ii[:k]``, their weights (d/k, or the payload 1/(k q_i)) to ``ww[:k]``. The
     same random numbers in the same order as :func:`draw_x_tilde`; with
     :func:`merge_x_tilde` it gives the same x̃, bit for bit. Split so that a kernel can draw
-    step t+1's indices while step t waits for memory, and prefetch them."""
-    cdef long r
+    step t+1's indices while step t waits for memory, and prefetch them.
+
+    With q's alias table (:func:`payload_draw_ptr`'s numbers: a row, then a uniform, per
+    draw), all 2k numbers are drawn first and the k rows requested at once, then read: at
+    large d a row is a cache miss, and the k misses overlap instead of following each other."""
+    cdef long r, u
     cdef double weight = <double>d / k
-    for r in range(k):
-        if uniform_q:
+    if uniform_q:
+        for r in range(k):
             ii[r] = <long>bounded(bg, <unsigned int>d)
             ww[r] = weight
+        return
+    for r in range(k):
+        ii[r] = <long>bounded(bg, <unsigned int>d)     # the row
+        __builtin_prefetch(q_rows + 4 * ii[r])
+        ww[r] = uniform01(bg)                          # the coin
+    for r in range(k):
+        u = ii[r]
+        if ww[r] < q_rows[4 * u]:
+            ww[r] = q_rows[4 * u + 2]
         else:
-            ii[r] = payload_draw_ptr(q_rows, d, bg, &ww[r])
+            ii[r] = <long>q_rows[4 * u + 1]
+            ww[r] = q_rows[4 * u + 3]
 
 
 cdef inline long merge_x_tilde(const double* xrow, RowOracle oracle, long k, const long* ii,
