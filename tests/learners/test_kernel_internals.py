@@ -1,8 +1,9 @@
 """Pieces of the data-point sampling kernels that exist for speed (HK12 Alg. 1-2, KS15 Alg. 1, 3).
 
 * ``btree_refresh`` (``_common.pxd``): after a step's weights change, the paths above them
-  recomputed level by level leave the tree ``btree_set`` one by one leaves, bit for bit, and
-  the tree built afresh from the final weights.
+  recomputed one after the other, each sum carried in a register, leave the tree
+  ``btree_set`` one by one leaves, bit for bit, and the tree built afresh from the final
+  weights.
 * ``q_alias_rows`` (``_base.py``): q's alias rows with payload 1/(k q_i), reused only for the
   same k and a q equal bit for bit; any other q gets its own table.
 * ``outputs`` of the ridge and lasso states: (w̄, w) as the formulas of HK12 Alg. 1 line 14 /

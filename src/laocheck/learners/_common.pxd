@@ -167,19 +167,22 @@ cdef inline void btree_set(double* wt, double* tree, long cap, long i,
 cdef inline void btree_refresh(const double* wt, double* tree, long cap, const long* idx,
                                long n) noexcept nogil:
     """After the weights ``idx[:n]`` changed in ``wt``: their blocks' sums and the paths
-    above, level by level (the n paths at one level are independent, so their additions
-    overlap, and a node shared by paths is final once recomputed at its level). Every node
-    ends as the sum of its two children, as after ``btree_set`` on each index in turn: the
-    same tree, bit for bit, in a fraction of the dependent additions."""
-    cdef long a, node, shift = 1
+    above, one path after the other as ``btree_set`` on each index in turn would (the last
+    path through a node passes through the child it does not take after every other path
+    there, so every node ends as the sum of its two children's final values: the same tree,
+    bit for bit). A path's sum is carried in a register, v ← v + sibling (IEEE addition is
+    commutative: the same bits as left + right), so its additions wait for each other but not
+    for stores, the siblings' loads are issued at once, and the n paths overlap."""
+    cdef long a, node
+    cdef double v
     for a in range(n):
         node = cap + (idx[a] >> 3)
-        tree[node] = block_sum(wt, idx[a] >> 3)
-    while (cap >> shift) >= 1:
-        for a in range(n):
-            node = (cap + (idx[a] >> 3)) >> shift
-            tree[node] = tree[2 * node] + tree[2 * node + 1]
-        shift += 1
+        v = block_sum(wt, idx[a] >> 3)
+        tree[node] = v
+        while node > 1:
+            v = v + tree[node ^ 1]
+            node >>= 1
+            tree[node] = v
 
 
 cdef inline void btree_build(const double* wt, double* tree, long cap,
