@@ -135,7 +135,7 @@ def test_fresh_lasso_state_is_line_one(d):
 
 @pytest.mark.parametrize("d", [1, 7, 8, 9, 64, 1000, 5000])
 def test_guided_descent_returns_the_plain_descents_index_for_any_guess(d):
-    """``btree_descend_guessed`` follows the path to the guess's block and hands over to the
+    """``btree_guess`` finds the plain descent's index; ``btree_descend_guessed`` follows the path to the guess's block and hands over to the
     plain descent where the comparisons turn elsewhere: the same index (or −1) as
     ``btree_descend`` for every mass, with the right guess, a wrong one, −1, and at masses on
     the blocks' and nodes' boundaries (where a comparison is an equality)."""
@@ -144,19 +144,24 @@ def test_guided_descent_returns_the_plain_descents_index_for_any_guess(d):
         w = rng.uniform(0, 1, d) * (rng.uniform(size=d) < 0.6)
         if trial % 5 == 0:
             w = np.round(w * 4) / 4                    # dyadic: exact ties on boundaries
-        total = _btree_descents(w, [0.0], [-1])[2]
+        total = _btree_descents(w, [0.0], [-1])[3]
         if total == 0:
             continue
         inside = rng.uniform(0, total, 200)
         edges = np.concatenate([np.cumsum(w)[:-1], np.cumsum(w)[7::8], [0.0]])
         masses = np.concatenate([inside, edges[edges < total]])
-        plain = _btree_descents(w, masses, np.full(masses.size, -1))[0]
+        plain, _, guessed, _ = _btree_descents(w, masses, np.full(masses.size, -1))
+        # btree_guess (its block's entries counted without branches) is the plain descent's
+        # index wherever that is one (-1: rounding past a block's end), else -1 or an entry
+        # of the tree's blocks
+        np.testing.assert_array_equal(guessed[plain >= 0], plain[plain >= 0])
+        assert np.all((guessed >= -1) & (guessed < 8 * ((d + 7) // 8)))
         guesses = [plain,                                          # right
                    np.full(masses.size, -1),                       # none
                    rng.integers(0, d, masses.size),                # anywhere
                    np.clip(plain + rng.integers(-9, 10, masses.size), 0, d - 1)]  # nearby
         for guess in guesses:
-            ref, guided, _ = _btree_descents(w, masses, guess)
+            ref, guided, _, _ = _btree_descents(w, masses, guess)
             np.testing.assert_array_equal(guided, ref)
             np.testing.assert_array_equal(ref, plain)
 

@@ -263,6 +263,30 @@ cdef inline long btree_descend_guessed(const double* wt, const double* tree, lon
     return -1
 
 
+cdef inline long btree_guess(const double* wt, const double* tree, long cap, long nblocks,
+                             double u) noexcept nogil:
+    """An index at or near mass ``u``, for a guess (:func:`btree_descend_guessed`): the
+    plain descent to a block, then the entries whose end lies at or below ``u`` counted
+    without a branch (the plain scan's exit is a mispredicted branch; a guess is only used
+    to load memory early and to guide the exact descent, never as a draw). −1: none."""
+    cdef double left
+    cdef long node = 1, base, r, c = 0
+    while node < cap:
+        left = tree[2 * node]
+        if u < left:
+            node = 2 * node
+        else:
+            u -= left
+            node = 2 * node + 1
+    if node - cap >= nblocks:
+        return -1
+    base = 8 * (node - cap)
+    for r in range(7):
+        u -= wt[base + r]
+        c += u >= 0.0
+    return base + c
+
+
 cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, long cap,
                             long nblocks) noexcept nogil:
     """An index drawn ∝ its weight (:func:`btree_descend` at u·total, redrawn on −1)."""
@@ -300,8 +324,8 @@ cdef inline bint draw_ahead(bitgen_t* bg, long d, long k, bint uniform_q, const 
                             long* j_guess, const double* xrow) noexcept nogil:
     """A step's x̃ draws (:func:`draw_indices` to ``ii``, ``ww``) and the uniform of its first
     j (to ``u_next``), made two steps ahead of it; the loads they need are requested: x_i and
-    wt_i of the k draws and x_j, wt_j of j guessed on the current tree (to ``j_guess``, −1
-    when none). The caller requests its own state of ``ii`` and ``j_guess``.
+    wt_i of the k draws and x_j of j guessed on the current tree (:func:`btree_guess`, to
+    ``j_guess``, −1 when none). The caller requests its own state of ``ii`` and ``j_guess``.
 
     The box draws j only when w ≠ 0, after the step between (which changes the coordinates
     ``ii_before``) has updated w. So the uniform is drawn here only when that is certain: the
@@ -322,7 +346,7 @@ cdef inline bint draw_ahead(bitgen_t* bg, long d, long k, bint uniform_q, const 
     if not rest > 1e-3 * tree[1]:
         return False
     u_next[0] = uniform01(bg)
-    i = btree_descend(wt, tree, cap, nblocks, u_next[0] * tree[1])
+    i = btree_guess(wt, tree, cap, nblocks, u_next[0] * tree[1])
     j_guess[0] = i
     if i >= 0 and xrow != NULL:
         __builtin_prefetch(xrow + i)

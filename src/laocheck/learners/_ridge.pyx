@@ -36,9 +36,9 @@ from laocheck.estimators._samplers cimport bitgen_of
 from laocheck.data._oracle cimport RowOracle
 
 from ._common cimport (Slots, __builtin_prefetch, add_seen, btree_build, btree_descend,
-                       btree_descend_guessed, btree_draw, btree_refresh, btree_set, draw_ahead,
-                       draw_data_point, draw_indices, merge_x_tilde, row_at, slots_add,
-                       slots_free, slots_grow, slots_lookup, slots_to_identity)
+                       btree_descend_guessed, btree_draw, btree_guess, btree_refresh, btree_set,
+                       draw_ahead, draw_data_point, draw_indices, merge_x_tilde, row_at,
+                       slots_add, slots_free, slots_grow, slots_lookup, slots_to_identity)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -1019,9 +1019,10 @@ def _btree_refresh_trees(weights, idx, values):
 
 
 def _btree_descents(weights, masses, guesses):
-    """For each (mass, guess): ``btree_descend`` and ``btree_descend_guessed`` at that mass
-    of the learners' sum tree over ``weights`` (for the tests of the guided descent, which
-    must return the plain descent's index for any guess)."""
+    """For each (mass, guess): ``btree_descend``, ``btree_descend_guessed`` and
+    ``btree_guess`` at that mass of the learners' sum tree over ``weights``, and the tree's
+    total (for the tests of the guided descent, which must return the plain descent's index
+    for any guess, and of the guess)."""
     cdef double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
     cdef double[::1] u = np.ascontiguousarray(masses, dtype=np.float64)
     cdef long[::1] g = np.ascontiguousarray(guesses, dtype=np.int_)
@@ -1035,7 +1036,9 @@ def _btree_descents(weights, masses, guesses):
     btree_build(&wt[0], &tree[0], cap, nblocks)
     cdef long[::1] plain = np.empty(u.shape[0], dtype=np.int_)
     cdef long[::1] guided = np.empty(u.shape[0], dtype=np.int_)
+    cdef long[::1] guess = np.empty(u.shape[0], dtype=np.int_)
     for i in range(u.shape[0]):
         plain[i] = btree_descend(&wt[0], &tree[0], cap, nblocks, u[i])
         guided[i] = btree_descend_guessed(&wt[0], &tree[0], cap, nblocks, u[i], g[i])
-    return np.asarray(plain), np.asarray(guided), float(tree[1])
+        guess[i] = btree_guess(&wt[0], &tree[0], cap, nblocks, u[i])
+    return np.asarray(plain), np.asarray(guided), np.asarray(guess), float(tree[1])
