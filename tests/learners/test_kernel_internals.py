@@ -25,7 +25,7 @@ from laocheck.estimators import AliasTable
 from laocheck.learners import AELR, AERR, DDAELR, DDAERR, GAELR, GAERR
 from laocheck.learners._base import q_alias_rows
 from laocheck.learners._lasso import LassoState
-from laocheck.learners._ridge import _btree_descents, _btree_refresh_trees
+from laocheck.learners._ridge import _block_scans, _btree_descents, _btree_refresh_trees
 
 
 @pytest.mark.parametrize("d", [1, 5, 8, 9, 40, 1000])
@@ -192,3 +192,41 @@ def test_look_ahead_runs_equal_one_step_calls(make):
     np.testing.assert_array_equal(whole.draws_, steps.draws_)
     np.testing.assert_array_equal(whole.w_, steps.w_)
     np.testing.assert_array_equal(whole.coef_, steps.coef_)
+
+
+def _scan_that_stops(block, u):
+    """The blocked sum tree's scan of a block as first written: stop at the first entry
+    whose weight exceeds what is left of u (Python floats are the same doubles)."""
+    for r, w in enumerate(block):
+        if u < w:
+            return r
+        u -= w
+    return -1
+
+
+def test_block_scan_counts_to_the_entry_the_stopping_scan_returns():
+    """``block_scan`` counts, without branches, the entries whose end lies at or below u:
+    the entry (or −1 past the block) the stopping scan returns, for zero weights, ties on
+    the entries' ends (dyadic weights), magnitudes from subnormal to 1e300, and u at 0, at
+    each prefix sum and just below and above it."""
+    rng = np.random.default_rng(8)
+    blocks, masses = [], []
+    for trial in range(4000):
+        scale = 10.0 ** rng.integers(-310, 300)
+        w = rng.uniform(0, 1, 8) * (rng.uniform(size=8) < 0.7)
+        if trial % 3 == 0:
+            w = np.round(w * 8) / 8
+        w = w * scale
+        ends = np.cumsum(w)
+        candidates = [0.0, rng.uniform(0, max(ends[-1], 5e-324)),
+                      float(ends[rng.integers(8)])]
+        e = candidates[-1]
+        candidates += [np.nextafter(e, 0.0), np.nextafter(e, np.inf)]
+        for u in candidates:
+            blocks.append(w)
+            masses.append(u)
+    blocks, masses = np.array(blocks), np.array(masses)
+    expected = [_scan_that_stops(b, u) for b, u in zip(blocks.tolist(), masses.tolist())]
+    got = _block_scans(blocks, masses)
+    np.testing.assert_array_equal(got, expected)
+    assert len(set(expected)) == 9                   # every entry and −1 were reached

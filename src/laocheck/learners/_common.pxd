@@ -195,13 +195,27 @@ cdef inline void btree_build(const double* wt, double* tree, long cap,
         tree[node] = tree[2 * node] + tree[2 * node + 1]
 
 
+cdef inline long block_scan(const double* wt, long base, double u) noexcept nogil:
+    """The entry of the block at ``base`` where mass ``u`` (>= 0, finite) falls: the first r
+    with u − (w_0 + ... + w_{r−1}) < w_r, subtracting in that order; −1 past the block's end.
+    Counted without a branch (a scan that stops there mispredicts its exit): u − w < 0 holds
+    exactly when u < w (for doubles, u − w is 0 only when u = w, and its sign is exact), and
+    once negative the running u stays so, so the count of r with u − w_0 − ... − w_r >= 0 is
+    that first r, and every entry returned has a positive weight."""
+    cdef long r, c = 0
+    for r in range(8):
+        u -= wt[base + r]
+        c += u >= 0.0
+    return base + c if c < 8 else -1
+
+
 cdef inline long btree_descend(const double* wt, const double* tree, long cap, long nblocks,
                                double u) noexcept nogil:
     """The index at mass ``u`` (0 <= u < tree[1]): descend to a block, then scan its 8
     weights; −1 when rounding pushes ``u`` past the end of a block or onto an empty one (the
     caller draws again, so every index returned has a positive weight)."""
-    cdef double left, w
-    cdef long node = 1, base, r
+    cdef double left
+    cdef long node = 1
     while node < cap:
         left = tree[2 * node]
         if u < left:
@@ -211,13 +225,7 @@ cdef inline long btree_descend(const double* wt, const double* tree, long cap, l
             node = 2 * node + 1
     if node - cap >= nblocks or tree[node] <= 0.0:
         return -1
-    base = 8 * (node - cap)
-    for r in range(8):
-        w = wt[base + r]
-        if u < w:
-            return base + r
-        u -= w
-    return -1
+    return block_scan(wt, 8 * (node - cap), u)
 
 
 cdef inline long btree_descend_guessed(const double* wt, const double* tree, long cap,
@@ -228,8 +236,8 @@ cdef inline long btree_descend_guessed(const double* wt, const double* tree, lon
     comparison the plain descent makes (a branch that is almost always predicted), and the
     plain descent takes over where they differ. The loads of the path do not wait for the
     comparisons. ``guess`` < 0: the plain descent."""
-    cdef double left, w
-    cdef long node = 1, leaf, level, base, r
+    cdef double left
+    cdef long node = 1, leaf, level
     cdef bint right
     if guess < 0:
         return btree_descend(wt, tree, cap, nblocks, u)
@@ -254,13 +262,7 @@ cdef inline long btree_descend_guessed(const double* wt, const double* tree, lon
             node = 2 * node + 1
     if node - cap >= nblocks or tree[node] <= 0.0:
         return -1
-    base = 8 * (node - cap)
-    for r in range(8):
-        w = wt[base + r]
-        if u < w:
-            return base + r
-        u -= w
-    return -1
+    return block_scan(wt, 8 * (node - cap), u)
 
 
 cdef inline long btree_guess(const double* wt, const double* tree, long cap, long nblocks,
@@ -270,7 +272,7 @@ cdef inline long btree_guess(const double* wt, const double* tree, long cap, lon
     without a branch (the plain scan's exit is a mispredicted branch; a guess is only used
     to load memory early and to guide the exact descent, never as a draw). −1: none."""
     cdef double left
-    cdef long node = 1, base, r, c = 0
+    cdef long node = 1
     while node < cap:
         left = tree[2 * node]
         if u < left:
@@ -280,11 +282,7 @@ cdef inline long btree_guess(const double* wt, const double* tree, long cap, lon
             node = 2 * node + 1
     if node - cap >= nblocks:
         return -1
-    base = 8 * (node - cap)
-    for r in range(7):
-        u -= wt[base + r]
-        c += u >= 0.0
-    return base + c
+    return block_scan(wt, 8 * (node - cap), u)
 
 
 cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, long cap,

@@ -35,10 +35,11 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Slots, __builtin_prefetch, add_seen, btree_build, btree_descend,
-                       btree_descend_guessed, btree_draw, btree_guess, btree_refresh, btree_set,
-                       draw_ahead, draw_data_point, draw_indices, merge_x_tilde, row_at,
-                       slots_add, slots_free, slots_grow, slots_lookup, slots_to_identity)
+from ._common cimport (Slots, __builtin_prefetch, add_seen, block_scan, btree_build,
+                       btree_descend, btree_descend_guessed, btree_draw, btree_guess,
+                       btree_refresh, btree_set, draw_ahead, draw_data_point, draw_indices,
+                       merge_x_tilde, row_at, slots_add, slots_free, slots_grow, slots_lookup,
+                       slots_to_identity)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -1042,3 +1043,17 @@ def _btree_descents(weights, masses, guesses):
         guided[i] = btree_descend_guessed(&wt[0], &tree[0], cap, nblocks, u[i], g[i])
         guess[i] = btree_guess(&wt[0], &tree[0], cap, nblocks, u[i])
     return np.asarray(plain), np.asarray(guided), np.asarray(guess), float(tree[1])
+
+
+def _block_scans(blocks, masses):
+    """``block_scan`` of each row of ``blocks`` (n, 8) at the mass of the same row (for its
+    test against the scan that stops at the first entry, as the sum tree's descent read)."""
+    cdef double[:, ::1] w = np.ascontiguousarray(blocks, dtype=np.float64)
+    cdef double[::1] u = np.ascontiguousarray(masses, dtype=np.float64)
+    cdef long[::1] out = np.empty(u.shape[0], dtype=np.int_)
+    cdef Py_ssize_t i
+    if w.shape[1] != 8 or w.shape[0] != u.shape[0]:
+        raise ValueError("blocks must be (n, 8) and masses (n,)")
+    for i in range(u.shape[0]):
+        out[i] = block_scan(&w[i, 0], 0, u[i])
+    return np.asarray(out)
