@@ -209,23 +209,37 @@ cdef inline long block_scan(const double* wt, long base, double u) noexcept nogi
     return base + c if c < 8 else -1
 
 
+cdef inline long tree_walk(const double* tree, long cap, long node, double* u) noexcept nogil:
+    """The plain descent from ``node`` to a block's leaf node (returned), ``u[0]`` reduced by
+    the masses passed on the left."""
+    cdef double left, v = u[0]
+    while node < cap:
+        left = tree[2 * node]
+        if v < left:
+            node = 2 * node
+        else:
+            v -= left
+            node = 2 * node + 1
+    u[0] = v
+    return node
+
+
+cdef inline long block_at(const double* wt, const double* tree, long cap, long nblocks,
+                          long node, double u) noexcept nogil:
+    """The index at the remaining mass ``u`` of leaf node ``node`` (:func:`block_scan`); −1
+    past the last block or on an empty one."""
+    if node - cap >= nblocks or tree[node] <= 0.0:
+        return -1
+    return block_scan(wt, 8 * (node - cap), u)
+
+
 cdef inline long btree_descend(const double* wt, const double* tree, long cap, long nblocks,
                                double u) noexcept nogil:
     """The index at mass ``u`` (0 <= u < tree[1]): descend to a block, then scan its 8
     weights; −1 when rounding pushes ``u`` past the end of a block or onto an empty one (the
     caller draws again, so every index returned has a positive weight)."""
-    cdef double left
-    cdef long node = 1
-    while node < cap:
-        left = tree[2 * node]
-        if u < left:
-            node = 2 * node
-        else:
-            u -= left
-            node = 2 * node + 1
-    if node - cap >= nblocks or tree[node] <= 0.0:
-        return -1
-    return block_scan(wt, 8 * (node - cap), u)
+    cdef long node = tree_walk(tree, cap, 1, &u)
+    return block_at(wt, tree, cap, nblocks, node, u)
 
 
 cdef inline long btree_descend_guessed(const double* wt, const double* tree, long cap,
@@ -253,16 +267,8 @@ cdef inline long btree_descend_guessed(const double* wt, const double* tree, lon
         level -= 1
     else:
         node = leaf
-    while node < cap:                   # the plain descent from where the path differs
-        left = tree[2 * node]
-        if u < left:
-            node = 2 * node
-        else:
-            u -= left
-            node = 2 * node + 1
-    if node - cap >= nblocks or tree[node] <= 0.0:
-        return -1
-    return block_scan(wt, 8 * (node - cap), u)
+    node = tree_walk(tree, cap, node, &u)   # the plain descent from where the path differs
+    return block_at(wt, tree, cap, nblocks, node, u)
 
 
 cdef inline long btree_guess(const double* wt, const double* tree, long cap, long nblocks,
@@ -271,15 +277,7 @@ cdef inline long btree_guess(const double* wt, const double* tree, long cap, lon
     plain descent to a block, then the entries whose end lies at or below ``u`` counted
     without a branch (the plain scan's exit is a mispredicted branch; a guess is only used
     to load memory early and to guide the exact descent, never as a draw). −1: none."""
-    cdef double left
-    cdef long node = 1
-    while node < cap:
-        left = tree[2 * node]
-        if u < left:
-            node = 2 * node
-        else:
-            u -= left
-            node = 2 * node + 1
+    cdef long node = tree_walk(tree, cap, 1, &u)
     if node - cap >= nblocks:
         return -1
     return block_scan(wt, 8 * (node - cap), u)
@@ -349,6 +347,103 @@ cdef inline bint draw_ahead(bitgen_t* bg, long d, long k, bint uniform_q, const 
     if i >= 0 and xrow != NULL:
         __builtin_prefetch(xrow + i)
     return True
+
+
+cdef struct Ahead:
+    # The look-ahead of a dense kernel's loop (see above): x̃'s draws of the current step and
+    # of the next (drawn a step before it), the next step's first-j uniform and its guess.
+    long* ii                      # the current step's k draws (indices), and their weights
+    double* ww
+    long* ii_next                 # the next step's
+    double* ww_next
+    double u_next                 # the uniform of the next step's first j, when ``guessed``
+    long j_guess                  # its index guessed on an earlier tree (−1: none)
+    bint guessed
+    const char* state             # the state read at a drawn index i: state + stride·i ...
+    long stride
+    const char* state2            # ... and, at an x̃ draw only, state2 + stride2·i (or NULL)
+    long stride2
+
+
+cdef inline void ahead_hint(const double* xrow, RowOracle oracle, long i) noexcept nogil:
+    """Ask for x_i of the next example: of the row ``xrow``, or through the oracle's hint
+    (neither when both are missing)."""
+    if xrow != NULL:
+        __builtin_prefetch(xrow + i)
+    elif oracle is not None:
+        oracle.prefetch_next(i)
+
+
+cdef inline void ahead_draw(Ahead* A, bitgen_t* bg, long d, long k, bint uniform_q,
+                            const double* qp, const double* wt, const double* tree, long cap,
+                            long nblocks, const double* xrow) noexcept nogil:
+    """The step after next's draws (:func:`draw_ahead` into ``ii_next``, ``ww_next``; the
+    step between changes the coordinates ``ii``) and the state they will read requested."""
+    cdef long r
+    A.guessed = draw_ahead(bg, d, k, uniform_q, qp, A.ii_next, A.ww_next, A.ii, wt, tree, cap,
+                           nblocks, &A.u_next, &A.j_guess, xrow)
+    for r in range(k):
+        __builtin_prefetch(A.state + A.stride * A.ii_next[r])
+        if A.state2 != NULL:
+            __builtin_prefetch(A.state2 + A.stride2 * A.ii_next[r])
+    if A.j_guess >= 0:
+        __builtin_prefetch(A.state + A.stride * A.j_guess)
+
+
+cdef inline long ahead_settle(Ahead* A, bitgen_t* bg, const double* wt, const double* tree,
+                              long cap, long nblocks, long* jj, long n_inner,
+                              const double* xnext, RowOracle oracle) noexcept nogil:
+    """The next step's j's, on the updated tree (the caller has checked w ≠ 0, as the box
+    does before it draws): the first from the uniform drawn a step before (the guess guides
+    the descent), the other n_inner − 1 to ``jj[1:]``; each one's x_j (row ``xnext`` or the
+    oracle's next example) and state requested unless the guess already was. Returns the
+    first j."""
+    cdef long j1 = -1, r
+    if A.guessed:
+        j1 = btree_descend_guessed(wt, tree, cap, nblocks, A.u_next * tree[1], A.j_guess)
+    if j1 < 0:
+        j1 = btree_draw(bg, wt, tree, cap, nblocks)
+    if j1 != A.j_guess:
+        ahead_hint(xnext, oracle, j1)
+        __builtin_prefetch(A.state + A.stride * j1)
+    for r in range(1, n_inner):
+        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
+        ahead_hint(xnext, oracle, jj[r])
+        __builtin_prefetch(A.state + A.stride * jj[r])
+    return j1
+
+
+cdef inline void ahead_shift(Ahead* A) noexcept nogil:
+    """The next step becomes the current one: its draws move to ``ii``, ``ww`` (the buffers
+    swap), and no guess is pending until :func:`ahead_draw`."""
+    cdef long* li = A.ii
+    cdef double* dw = A.ww
+    A.ii = A.ii_next
+    A.ii_next = li
+    A.ww = A.ww_next
+    A.ww_next = dw
+    A.guessed = False
+    A.j_guess = -1
+
+
+cdef inline void ahead_next(Ahead* A, bint more, bitgen_t* bg, long d, long k, bint uniform_q,
+                            const double* qp, const double* wt, const double* tree, long cap,
+                            long nblocks, const double* xrow) noexcept nogil:
+    """After the next step's j's: :func:`ahead_shift`, then, when ``more`` steps follow it,
+    :func:`ahead_draw` for the one after (whose row is ``xrow``)."""
+    ahead_shift(A)
+    if more:
+        ahead_draw(A, bg, d, k, uniform_q, qp, wt, tree, cap, nblocks, xrow)
+
+
+cdef inline void ahead_hint_oracle(const Ahead* A, RowOracle oracle, long k) noexcept nogil:
+    """On an oracle (its next example known only now): the next step's x̃ draws and guessed j
+    as hints."""
+    cdef long r
+    for r in range(k):
+        oracle.prefetch_next(A.ii_next[r])
+    if A.j_guess >= 0:
+        oracle.prefetch_next(A.j_guess)
 
 
 # --- coordinate -> slot table (the sparse states) -----------------------------------------

@@ -33,9 +33,9 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Slots, __builtin_prefetch, add_seen, btree_build, btree_descend_guessed,
-                       btree_draw, btree_refresh, draw_ahead, draw_indices, merge_x_tilde,
-                       row_at, slots_add, slots_free, slots_grow, slots_lookup,
+from ._common cimport (Ahead, Slots, add_seen, ahead_draw, ahead_hint_oracle, ahead_next,
+                       ahead_settle, btree_build, btree_draw, btree_refresh, draw_indices,
+                       merge_x_tilde, row_at, slots_add, slots_free, slots_grow, slots_lookup,
                        slots_to_identity)
 
 
@@ -74,17 +74,6 @@ cdef inline double eg_cell(double* cl, double v, double phi, double eta, double 
     cl[3] = new_m
     weight[0] = fabs(new_p - new_m)
     return (new_p + new_m) - (old_p + old_m)
-
-
-cdef inline void prefetch_cells(const double* cells, const long* ii, long k,
-                                long j) noexcept nogil:
-    """Ask for the cells a step drawn ahead will read: those of its x̃ draws ``ii[:k]`` and
-    of its guessed j (none when j < 0)."""
-    cdef long r
-    for r in range(k):
-        __builtin_prefetch(cells + CELL * ii[r])
-    if j >= 0:
-        __builtin_prefetch(cells + CELL * j)
 
 
 cdef inline double eg_update(double* cells, double* wt, double* tree, long cap,
@@ -348,37 +337,33 @@ cdef class LassoState:
         cdef long cap = self.cap, nblocks = self.nblocks
         cdef long* idx = &self.idx[0]
         cdef double* val = &self.val[0]
-        cdef long* ii = &draws[0]                 # x̃'s k indices of this step
-        cdef long* ii_next = ii + k               # ... and of the next (drawn a step before)
-        cdef long* jj = ii + 2 * k                # φ̃'s n_inner indices
-        cdef double* ww = &weights[0]
-        cdef double* ww_next = ww + k
-        cdef long* lswap
-        cdef double* dswap
+        cdef long* jj = &draws[2 * k]             # φ̃'s n_inner indices
+        cdef Ahead A                              # x̃'s draws of this step and the next
         cdef const double* qp = &qr[0, 0]
         cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
         cdef long* recp = NULL
         cdef const double* xrow = NULL
         cdef double* cl
-        cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1, j_guess = -1
-        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj, u_next = 0.0
-        cdef bint guessed = False
+        cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1
+        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
         with nogil:
             # Every random number is drawn as early as the boxes' order allows (see
             # ``draw_ahead`` in _common.pxd): after step t's update, step t+1's j's, then step
             # t+2's x̃ draws and its first j's uniform (the index guessed on w_{t+1}).
+            A.ii, A.ii_next, A.ww, A.ww_next = &draws[0], &draws[k], &weights[0], &weights[k]
+            A.guessed, A.j_guess = False, -1
+            A.state, A.stride = <const char*>cells, CELL * sizeof(double)   # the cells
+            A.state2, A.stride2 = NULL, 0
             if m > 0:
-                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                draw_indices(bg, d, k, uniform_q, qp, A.ii, A.ww)
                 if B / Z * tree[1] > 0.0:
                     j1 = btree_draw(bg, wt, tree, cap, nblocks)
                     for r in range(1, n_inner):
                         jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
                 if m > 1:
-                    guessed = draw_ahead(bg, d, k, uniform_q, qp, ii_next, ww_next, ii, wt,
-                                         tree, cap, nblocks, &u_next, &j_guess,
-                                         row_at(X0, P, d, row, 1))
-                    prefetch_cells(cells, ii_next, k, j_guess)
+                    ahead_draw(&A, bg, d, k, uniform_q, qp, wt, tree, cap, nblocks,
+                               row_at(X0, P, d, row, 1))
             for step in range(m):
                 if rows:
                     xrow = X0 + row * d
@@ -386,18 +371,15 @@ cdef class LassoState:
                 else:
                     oracle.next_example()
                     y = oracle.y
-                    if step + 1 < m:                   # the next example's reads, as hints
-                        for r in range(k):
-                            oracle.prefetch_next(ii_next[r])
-                        if j_guess >= 0:
-                            oracle.prefetch_next(j_guess)
+                    if step + 1 < m:
+                        ahead_hint_oracle(&A, oracle, k)
                 s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
                 C += s
-                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
+                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val)
                 if recording:
                     recp = &rec[step, 0]
                     for r in range(k):
-                        recp[r] = ii[r]
+                        recp[r] = A.ii[r]
                 norm1 = s * tree[1]
                 n_j = 0
                 if j1 >= 0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
@@ -427,41 +409,14 @@ cdef class LassoState:
                     self.upkeep(C, Z)
                     C, Z = self.C, self.Z
                 if step + 1 < m:
-                    # step t+1's j's, on w_{t+1}'s tree (‖w_{t+1}‖₁ = (B/Z)·tree[1], as step
-                    # t+1 will compute it): the first from the uniform drawn a step ahead
+                    # step t+1's j's, on w_{t+1}'s tree (the box draws them when ‖w_{t+1}‖₁ =
+                    # (B/Z)·tree[1] > 0, as step t+1 will compute it), then step t+2's draws
                     j1 = -1
                     if B / Z * tree[1] > 0.0:
-                        if guessed:
-                            j1 = btree_descend_guessed(wt, tree, cap, nblocks,
-                                                       u_next * tree[1], j_guess)
-                        if j1 < 0:
-                            j1 = btree_draw(bg, wt, tree, cap, nblocks)
-                        if j1 != j_guess:
-                            if rows:
-                                __builtin_prefetch(row_at(X0, P, d, row, 1) + j1)
-                            else:
-                                oracle.prefetch_next(j1)
-                            __builtin_prefetch(cells + CELL * j1)
-                        for r in range(1, n_inner):
-                            jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
-                            if rows:
-                                __builtin_prefetch(row_at(X0, P, d, row, 1) + jj[r])
-                            else:
-                                oracle.prefetch_next(jj[r])
-                            __builtin_prefetch(cells + CELL * jj[r])
-                    lswap = ii
-                    ii = ii_next
-                    ii_next = lswap
-                    dswap = ww
-                    ww = ww_next
-                    ww_next = dswap
-                    guessed = False
-                    j_guess = -1
-                    if step + 2 < m:                   # step t+2's draws
-                        guessed = draw_ahead(bg, d, k, uniform_q, qp, ii_next, ww_next, ii, wt,
-                                             tree, cap, nblocks, &u_next, &j_guess,
-                                             row_at(X0, P, d, row, 2))
-                        prefetch_cells(cells, ii_next, k, j_guess)
+                        j1 = ahead_settle(&A, bg, wt, tree, cap, nblocks, jj, n_inner,
+                                          row_at(X0, P, d, row, 1), oracle)
+                    ahead_next(&A, step + 2 < m, bg, d, k, uniform_q, qp, wt, tree, cap,
+                               nblocks, row_at(X0, P, d, row, 2))
                 if rows:
                     row += 1
                     if row == P:

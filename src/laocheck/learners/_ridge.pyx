@@ -35,11 +35,11 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Slots, __builtin_prefetch, add_seen, block_scan, btree_build,
-                       btree_descend, btree_descend_guessed, btree_draw, btree_guess,
-                       btree_refresh, btree_set, draw_ahead, draw_data_point, draw_indices,
-                       merge_x_tilde, row_at, slots_add, slots_free, slots_grow, slots_lookup,
-                       slots_to_identity)
+from ._common cimport (Ahead, Slots, add_seen, ahead_draw, ahead_hint_oracle, ahead_next,
+                       ahead_settle, block_scan, btree_build, btree_descend, btree_descend_guessed,
+                       btree_draw, btree_guess, btree_refresh, btree_set, draw_data_point,
+                       draw_indices, merge_x_tilde, row_at, slots_add, slots_free, slots_grow,
+                       slots_lookup, slots_to_identity)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -63,18 +63,6 @@ cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, 
     if norm_sq < 0.0:
         norm_sq = 0.0
     return norm_sq
-
-
-cdef inline void prefetch_ridge(const double* u, const double* am, const long* ii, long k,
-                                long j) noexcept nogil:
-    """Ask for the state a step drawn ahead will read: u_i and am_i of its x̃ draws ``ii[:k]``
-    (``draw_ahead`` asks for wt_i), u_j of its guessed j (none when j < 0)."""
-    cdef long r
-    for r in range(k):
-        __builtin_prefetch(u + ii[r])
-        __builtin_prefetch(am + 2 * ii[r])
-    if j >= 0:
-        __builtin_prefetch(u + j)
 
 
 cdef inline double project_l2(double s, double norm_sq, double B) noexcept nogil:
@@ -286,20 +274,14 @@ cdef class RidgeState:
         cdef long cap = self.cap, nblocks = self.nblocks
         cdef long* idx = &self.idx[0]
         cdef double* val = &self.val[0]
-        cdef long* ii = &draws[0]                 # x̃'s k indices of this step
-        cdef long* ii_next = ii + k               # ... and of the next (drawn a step before)
-        cdef long* jj = ii + 2 * k                # φ̃'s n_inner indices
-        cdef double* ww = &weights[0]
-        cdef double* ww_next = ww + k
-        cdef long* lswap
-        cdef double* dswap
+        cdef long* jj = &draws[2 * k]             # φ̃'s n_inner indices
+        cdef Ahead A                              # x̃'s draws of this step and the next
         cdef const double* qp = &qr[0, 0]
         cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
         cdef long* recp = NULL
         cdef const double* xrow = NULL
-        cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1, j_guess = -1
-        cdef double phi, y, u_next = 0.0
-        cdef bint guessed = False
+        cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1
+        cdef double phi, y
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
         with nogil:
             # The random stream is consumed in the boxes' order (step t: x̃_t's k draws, then
@@ -308,17 +290,19 @@ cdef class RidgeState:
             # after step t's update come step t+1's j's (on w_{t+1}) and then step t+2's x̃
             # draws and step t+2's first uniform for j, its index guessed on w_{t+1} and
             # settled after step t+1's update (``draw_ahead`` in _common.pxd).
+            A.ii, A.ii_next, A.ww, A.ww_next = &draws[0], &draws[k], &weights[0], &weights[k]
+            A.guessed, A.j_guess = False, -1
+            A.state, A.stride = <const char*>u, sizeof(double)        # u_i (x̃ and j)
+            A.state2, A.stride2 = <const char*>am, 2 * sizeof(double) # am_i (x̃)
             if m > 0:
-                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                draw_indices(bg, d, k, uniform_q, qp, A.ii, A.ww)
                 if norm_sq > 0.0:
                     j1 = btree_draw(bg, wt, tree, cap, nblocks)
                     for r in range(1, n_inner):
                         jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
                 if m > 1:
-                    guessed = draw_ahead(bg, d, k, uniform_q, qp, ii_next, ww_next, ii, wt,
-                                         tree, cap, nblocks, &u_next, &j_guess,
-                                         row_at(X0, P, d, row, 1))
-                    prefetch_ridge(u, am, ii_next, k, j_guess)
+                    ahead_draw(&A, bg, d, k, uniform_q, qp, wt, tree, cap, nblocks,
+                               row_at(X0, P, d, row, 1))
             for step in range(m):
                 if rows:
                     xrow = X0 + row * d
@@ -326,18 +310,15 @@ cdef class RidgeState:
                 else:
                     oracle.next_example()
                     y = oracle.y
-                    if step + 1 < m:                   # the next example's reads, as hints
-                        for r in range(k):
-                            oracle.prefetch_next(ii_next[r])
-                        if j_guess >= 0:
-                            oracle.prefetch_next(j_guess)
+                    if step + 1 < m:
+                        ahead_hint_oracle(&A, oracle, k)
                 C += s                                 # w_t enters the average (line 14)
                 # lines 3-7: x̃ from the k draws (payload x_i/(k q_i), merged per index)
-                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
+                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val)
                 if recording:
                     recp = &rec[step, 0]
                     for r in range(k):
-                        recp[r] = ii[r]
+                        recp[r] = A.ii[r]
                 # line 8: j ∝ w_j² (n_inner draws, made at the end of the step before)
                 n_j = 0
                 if j1 >= 0:                            # ‖w‖² > 0: the j's were drawn
@@ -368,41 +349,14 @@ cdef class RidgeState:
                     self.upkeep(s, C, norm_sq)
                     s, C, norm_sq = self.s, self.C, self.norm_sq
                 if step + 1 < m:
-                    # step t+1's j's, on w_{t+1}'s tree: the first from the uniform drawn a
-                    # step ahead (its guess is usually right, and then already loaded)
+                    # step t+1's j's, on w_{t+1}'s tree (the box draws them when w ≠ 0), then
+                    # step t+2's draws
                     j1 = -1
                     if norm_sq > 0.0:
-                        if guessed:
-                            j1 = btree_descend_guessed(wt, tree, cap, nblocks,
-                                                       u_next * tree[1], j_guess)
-                        if j1 < 0:
-                            j1 = btree_draw(bg, wt, tree, cap, nblocks)
-                        if j1 != j_guess:
-                            if rows:
-                                __builtin_prefetch(row_at(X0, P, d, row, 1) + j1)
-                            else:
-                                oracle.prefetch_next(j1)
-                            __builtin_prefetch(u + j1)
-                        for r in range(1, n_inner):
-                            jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
-                            if rows:
-                                __builtin_prefetch(row_at(X0, P, d, row, 1) + jj[r])
-                            else:
-                                oracle.prefetch_next(jj[r])
-                            __builtin_prefetch(u + jj[r])
-                    lswap = ii
-                    ii = ii_next
-                    ii_next = lswap
-                    dswap = ww
-                    ww = ww_next
-                    ww_next = dswap
-                    guessed = False
-                    j_guess = -1
-                    if step + 2 < m:                   # step t+2's draws
-                        guessed = draw_ahead(bg, d, k, uniform_q, qp, ii_next, ww_next, ii, wt,
-                                             tree, cap, nblocks, &u_next, &j_guess,
-                                             row_at(X0, P, d, row, 2))
-                        prefetch_ridge(u, am, ii_next, k, j_guess)
+                        j1 = ahead_settle(&A, bg, wt, tree, cap, nblocks, jj, n_inner,
+                                          row_at(X0, P, d, row, 1), oracle)
+                    ahead_next(&A, step + 2 < m, bg, d, k, uniform_q, qp, wt, tree, cap,
+                               nblocks, row_at(X0, P, d, row, 2))
                 if rows:
                     row += 1
                     if row == P:
@@ -969,17 +923,29 @@ def _restore_ridge(u, B, scalars, am):
     return state
 
 
+def _btree_of(weights):
+    """(wt, tree, cap, nblocks): the learners' blocked sum tree over ``weights`` (for the
+    tests' wrappers below)."""
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    cdef long d = w.shape[0], nblocks = (d + 7) // 8, cap = 1
+    while cap < nblocks:
+        cap *= 2
+    wt_arr = np.zeros(8 * nblocks)
+    wt_arr[:d] = w
+    tree_arr = np.zeros(2 * cap)
+    cdef double[::1] wt = wt_arr
+    cdef double[::1] tree = tree_arr
+    btree_build(&wt[0], &tree[0], cap, nblocks)
+    return wt_arr, tree_arr, cap, nblocks
+
+
 def _btree_sample(weights, rng, Py_ssize_t size):
     """``size`` draws ∝ ``weights`` from the learners' blocked sum tree (for its tests)."""
     cdef double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
-    cdef long d = w.shape[0], nblocks = (d + 7) // 8, cap = 1, i
-    while cap < nblocks:
-        cap *= 2
-    cdef double[::1] wt = np.zeros(8 * nblocks)
-    cdef double[::1] tree = np.zeros(2 * cap)
-    for i in range(d):
-        wt[i] = w[i]
-    btree_build(&wt[0], &tree[0], cap, nblocks)
+    wt_arr, tree_arr, cap_, nblocks_ = _btree_of(w)
+    cdef double[::1] wt = wt_arr
+    cdef double[::1] tree = tree_arr
+    cdef long d = w.shape[0], cap = cap_, nblocks = nblocks_, i
     cdef long[::1] out = np.empty(size, dtype=np.int_)
     cdef bitgen_t* bg = bitgen_of(rng)
     cdef Py_ssize_t t
@@ -1024,17 +990,12 @@ def _btree_descents(weights, masses, guesses):
     ``btree_guess`` at that mass of the learners' sum tree over ``weights``, and the tree's
     total (for the tests of the guided descent, which must return the plain descent's index
     for any guess, and of the guess)."""
-    cdef double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
     cdef double[::1] u = np.ascontiguousarray(masses, dtype=np.float64)
     cdef long[::1] g = np.ascontiguousarray(guesses, dtype=np.int_)
-    cdef long d = w.shape[0], nblocks = (d + 7) // 8, cap = 1, i
-    while cap < nblocks:
-        cap *= 2
-    cdef double[::1] wt = np.zeros(8 * nblocks)
-    cdef double[::1] tree = np.zeros(2 * cap)
-    for i in range(d):
-        wt[i] = w[i]
-    btree_build(&wt[0], &tree[0], cap, nblocks)
+    wt_arr, tree_arr, cap_, nblocks_ = _btree_of(weights)
+    cdef double[::1] wt = wt_arr
+    cdef double[::1] tree = tree_arr
+    cdef long cap = cap_, nblocks = nblocks_, i
     cdef long[::1] plain = np.empty(u.shape[0], dtype=np.int_)
     cdef long[::1] guided = np.empty(u.shape[0], dtype=np.int_)
     cdef long[::1] guess = np.empty(u.shape[0], dtype=np.int_)
