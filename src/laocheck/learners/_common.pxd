@@ -12,16 +12,23 @@ from laocheck.data._oracle cimport RowOracle
 from laocheck.estimators._rng cimport bounded, uniform01
 
 
+cdef inline long alias_pick(const double* table, long u, double coin,
+                            double* value) noexcept nogil:
+    """Row u of a raw (n, 4) alias table with its coin: u itself or its alias, the payload to
+    ``value``."""
+    if coin < table[4 * u]:
+        value[0] = table[4 * u + 2]
+        return u
+    value[0] = table[4 * u + 3]
+    return <long>table[4 * u + 1]
+
+
 cdef inline long payload_draw_ptr(const double* table, long n, bitgen_t* bg,
                                   double* value) noexcept nogil:
     """``laocheck.estimators._rng.payload_draw`` on a raw (n, 4) table: the same random
     numbers, the same index and payload."""
     cdef long u = <long>bounded(bg, <unsigned int>n)
-    if uniform01(bg) < table[4 * u]:
-        value[0] = table[4 * u + 2]
-        return u
-    value[0] = table[4 * u + 3]
-    return <long>table[4 * u + 1]
+    return alias_pick(table, u, uniform01(bg), value)
 
 
 cdef inline long draw_x_tilde(
@@ -75,7 +82,7 @@ cdef inline void draw_indices(bitgen_t* bg, long d, long k, bint uniform_q,
     With q's alias table (:func:`payload_draw_ptr`'s numbers: a row, then a uniform, per
     draw), all 2k numbers are drawn first and the k rows requested at once, then read: at
     large d a row is a cache miss, and the k misses overlap instead of following each other."""
-    cdef long r, u
+    cdef long r
     cdef double weight = <double>d / k
     if uniform_q:
         for r in range(k):
@@ -87,12 +94,7 @@ cdef inline void draw_indices(bitgen_t* bg, long d, long k, bint uniform_q,
         __builtin_prefetch(q_rows + 4 * ii[r])
         ww[r] = uniform01(bg)                          # the coin
     for r in range(k):
-        u = ii[r]
-        if ww[r] < q_rows[4 * u]:
-            ww[r] = q_rows[4 * u + 2]
-        else:
-            ii[r] = <long>q_rows[4 * u + 1]
-            ww[r] = q_rows[4 * u + 3]
+        ii[r] = alias_pick(q_rows, ii[r], ww[r], &ww[r])
 
 
 cdef inline long merge_x_tilde(const double* xrow, RowOracle oracle, long k, const long* ii,
@@ -299,7 +301,7 @@ cdef inline long btree_draw(bitgen_t* bg, const double* wt, const double* tree, 
 # number as early as the boxes' order of the random stream allows and request the memory it
 # points to at once: after step t's update come step t+1's j's (drawn on w_{t+1}) and then
 # step t+2's x̃ draws and the uniform of step t+2's first j, whose index is guessed on w_{t+1}'s
-# tree and settled (``btree_descend`` with the same uniform) after step t+1's update. Only
+# tree and settled (``btree_descend_guessed`` with the same uniform) after step t+1's update. Only
 # the guess can be wrong, and a wrong guess costs a load, never a value: runs are
 # bit-identical to drawing each number where the box uses it.
 
@@ -312,41 +314,6 @@ cdef inline const double* row_at(const double* X0, long P, long d, long row,
     while row >= P:
         row -= P
     return X0 + row * d
-
-
-cdef inline bint draw_ahead(bitgen_t* bg, long d, long k, bint uniform_q, const double* qp,
-                            long* ii, double* ww, const long* ii_before, const double* wt,
-                            const double* tree, long cap, long nblocks, double* u_next,
-                            long* j_guess, const double* xrow) noexcept nogil:
-    """A step's x̃ draws (:func:`draw_indices` to ``ii``, ``ww``) and the uniform of its first
-    j (to ``u_next``), made two steps ahead of it; the loads they need are requested: x_i and
-    wt_i of the k draws and x_j of j guessed on the current tree (:func:`btree_guess`, to
-    ``j_guess``, −1 when none). The caller requests its own state of ``ii`` and ``j_guess``.
-
-    The box draws j only when w ≠ 0, after the step between (which changes the coordinates
-    ``ii_before``) has updated w. So the uniform is drawn here only when that is certain: the
-    other coordinates hold more than 1/1000 of the tree's total weight. Returns whether it
-    was drawn (if not, the caller draws j where the box does). ``xrow``: the row the step
-    will read, or NULL (an oracle's example: the caller hints its reads when it is next)."""
-    cdef long r, i
-    cdef double rest = tree[1]
-    draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-    for r in range(k):
-        i = ii[r]
-        if xrow != NULL:
-            __builtin_prefetch(xrow + i)
-        __builtin_prefetch(wt + i)
-    for r in range(k):
-        rest -= wt[ii_before[r]]
-    j_guess[0] = -1
-    if not rest > 1e-3 * tree[1]:
-        return False
-    u_next[0] = uniform01(bg)
-    i = btree_guess(wt, tree, cap, nblocks, u_next[0] * tree[1])
-    j_guess[0] = i
-    if i >= 0 and xrow != NULL:
-        __builtin_prefetch(xrow + i)
-    return True
 
 
 cdef struct Ahead:
@@ -374,20 +341,52 @@ cdef inline void ahead_hint(const double* xrow, RowOracle oracle, long i) noexce
         oracle.prefetch_next(i)
 
 
+cdef inline void ahead_init(Ahead* A, long* draws, double* weights, long k, const char* state,
+                            long stride, const char* state2, long stride2) noexcept nogil:
+    """A's two buffers of x̃ draws (``draws[:2k]``, ``weights[:2k]``), no guess pending, and
+    the state a kernel reads at a drawn index (``state2``: at x̃'s draws only; NULL: none)."""
+    A.ii, A.ii_next, A.ww, A.ww_next = draws, draws + k, weights, weights + k
+    A.guessed, A.j_guess, A.u_next = False, -1, 0.0
+    A.state, A.stride, A.state2, A.stride2 = state, stride, state2, stride2
+
+
 cdef inline void ahead_draw(Ahead* A, bitgen_t* bg, long d, long k, bint uniform_q,
                             const double* qp, const double* wt, const double* tree, long cap,
                             long nblocks, const double* xrow) noexcept nogil:
-    """The step after next's draws (:func:`draw_ahead` into ``ii_next``, ``ww_next``; the
-    step between changes the coordinates ``ii``) and the state they will read requested."""
-    cdef long r
-    A.guessed = draw_ahead(bg, d, k, uniform_q, qp, A.ii_next, A.ww_next, A.ii, wt, tree, cap,
-                           nblocks, &A.u_next, &A.j_guess, xrow)
+    """The step after next's x̃ draws (:func:`draw_indices` to ``ii_next``, ``ww_next``) and
+    the uniform of its first j (``u_next``), with the loads they need requested: x_i, wt_i
+    and the state of the k draws, and x_j and the state of j guessed on the current tree
+    (:func:`btree_guess`, ``j_guess``, −1 when none). ``xrow``: the row that step will read,
+    or NULL (an oracle's example: :func:`ahead_hint_oracle` hints its reads when it is next).
+
+    The box draws j only when w ≠ 0, after the step between (which changes the coordinates
+    ``ii``) has updated w. So the uniform is drawn here only when that is certain: the other
+    coordinates hold more than 1/1000 of the tree's total weight (``guessed``; if not, the
+    kernel draws j where the box does)."""
+    cdef long r, i
+    cdef double rest = tree[1]
+    draw_indices(bg, d, k, uniform_q, qp, A.ii_next, A.ww_next)
     for r in range(k):
-        __builtin_prefetch(A.state + A.stride * A.ii_next[r])
+        i = A.ii_next[r]
+        if xrow != NULL:
+            __builtin_prefetch(xrow + i)
+        __builtin_prefetch(wt + i)
+        __builtin_prefetch(A.state + A.stride * i)
         if A.state2 != NULL:
-            __builtin_prefetch(A.state2 + A.stride2 * A.ii_next[r])
-    if A.j_guess >= 0:
-        __builtin_prefetch(A.state + A.stride * A.j_guess)
+            __builtin_prefetch(A.state2 + A.stride2 * i)
+    for r in range(k):
+        rest -= wt[A.ii[r]]
+    A.guessed, A.j_guess = False, -1
+    if not rest > 1e-3 * tree[1]:
+        return
+    A.guessed = True
+    A.u_next = uniform01(bg)
+    i = btree_guess(wt, tree, cap, nblocks, A.u_next * tree[1])
+    A.j_guess = i
+    if i >= 0:
+        if xrow != NULL:
+            __builtin_prefetch(xrow + i)
+        __builtin_prefetch(A.state + A.stride * i)
 
 
 cdef inline long ahead_settle(Ahead* A, bitgen_t* bg, const double* wt, const double* tree,

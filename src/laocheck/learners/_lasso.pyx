@@ -10,7 +10,7 @@ taken relative to a common offset c, z±_i = exp(a_i − c), and
   max(d, 1024) steps;
 * j ∝ |w_j| = |z⁺_j − z⁻_j| (line 9) is drawn from a blocked sum tree (``_common.pxd``);
   random numbers are drawn as early as the boxes' order allows and their memory requested
-  at once (``draw_ahead``, as in ``_ridge.pyx``; bit-identical runs);
+  at once (``ahead_draw``, as in ``_ridge.pyx``; bit-identical runs);
 * w_t = B (z⁺ − z⁻)/Z_t = s_t u with s_t = B/Z_t: the average w̄ is accumulated lazily as in
   ``_ridge.pyx`` (C = Σ_τ s_τ; a coordinate is flushed when it changes);
 * when Z leaves [2⁻⁸, 2⁸] the offset moves to c + log Z (so Z ≈ 1 again): every coordinate is
@@ -33,10 +33,10 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Ahead, Slots, add_seen, ahead_draw, ahead_hint_oracle, ahead_next,
-                       ahead_settle, btree_build, btree_draw, btree_refresh, draw_indices,
-                       merge_x_tilde, row_at, slots_add, slots_free, slots_grow, slots_lookup,
-                       slots_to_identity)
+from ._common cimport (Ahead, Slots, add_seen, ahead_draw, ahead_hint_oracle, ahead_init,
+                       ahead_next, ahead_settle, btree_build, btree_draw, btree_refresh,
+                       draw_indices, merge_x_tilde, row_at, slots_add, slots_free, slots_grow,
+                       slots_lookup, slots_to_identity)
 
 
 def _aligned(long n):
@@ -349,12 +349,10 @@ cdef class LassoState:
         cdef double C = self.C, Z = self.Z, B = self.B
         with nogil:
             # Every random number is drawn as early as the boxes' order allows (see
-            # ``draw_ahead`` in _common.pxd): after step t's update, step t+1's j's, then step
+            # ``ahead_draw`` in _common.pxd): after step t's update, step t+1's j's, then step
             # t+2's x̃ draws and its first j's uniform (the index guessed on w_{t+1}).
-            A.ii, A.ii_next, A.ww, A.ww_next = &draws[0], &draws[k], &weights[0], &weights[k]
-            A.guessed, A.j_guess = False, -1
-            A.state, A.stride = <const char*>cells, CELL * sizeof(double)   # the cells
-            A.state2, A.stride2 = NULL, 0
+            ahead_init(&A, &draws[0], &weights[0], k, <const char*>cells,
+                       CELL * sizeof(double), NULL, 0)        # the cells (x̃ and j)
             if m > 0:
                 draw_indices(bg, d, k, uniform_q, qp, A.ii, A.ww)
                 if B / Z * tree[1] > 0.0:

@@ -10,7 +10,7 @@ The iterate is kept as w = s·u (a scale s and a vector u), so that
   at the changed coordinates;
 * every random number is drawn as early as the boxes' order of the random stream allows
   (step t+2's x̃ during step t, its j's uniform too, the index guessed on w_{t+1}:
-  ``draw_ahead``), and the row entries and state it points to are requested at once, so
+  ``ahead_draw``), and the row entries and state it points to are requested at once, so
   that a step rarely waits for memory; runs are bit-identical to the boxes' order;
 * the average w̄ = (1/m) Σ_t w_t (line 14) is accumulated lazily: C = Σ_τ s_τ is a running
   sum, and a coordinate's contribution u_i·(C − C_i) is flushed only when u_i changes (the
@@ -35,11 +35,11 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Ahead, Slots, add_seen, ahead_draw, ahead_hint_oracle, ahead_next,
-                       ahead_settle, block_scan, btree_build, btree_descend, btree_descend_guessed,
-                       btree_draw, btree_guess, btree_refresh, btree_set, draw_data_point,
-                       draw_indices, merge_x_tilde, row_at, slots_add, slots_free, slots_grow,
-                       slots_lookup, slots_to_identity)
+from ._common cimport (Ahead, Slots, add_seen, ahead_draw, ahead_hint_oracle, ahead_init,
+                       ahead_next, ahead_settle, block_scan, btree_build, btree_descend,
+                       btree_descend_guessed, btree_draw, btree_guess, btree_refresh, btree_set,
+                       draw_data_point, draw_indices, merge_x_tilde, row_at, slots_add, slots_free,
+                       slots_grow, slots_lookup, slots_to_identity)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -289,11 +289,9 @@ cdef class RidgeState:
             # that the memory it points to is loaded during the steps before it is read:
             # after step t's update come step t+1's j's (on w_{t+1}) and then step t+2's x̃
             # draws and step t+2's first uniform for j, its index guessed on w_{t+1} and
-            # settled after step t+1's update (``draw_ahead`` in _common.pxd).
-            A.ii, A.ii_next, A.ww, A.ww_next = &draws[0], &draws[k], &weights[0], &weights[k]
-            A.guessed, A.j_guess = False, -1
-            A.state, A.stride = <const char*>u, sizeof(double)        # u_i (x̃ and j)
-            A.state2, A.stride2 = <const char*>am, 2 * sizeof(double) # am_i (x̃)
+            # settled after step t+1's update (``ahead_draw`` in _common.pxd).
+            ahead_init(&A, &draws[0], &weights[0], k, <const char*>u, sizeof(double),
+                       <const char*>am, 2 * sizeof(double))   # u_i (x̃ and j), am_i (x̃)
             if m > 0:
                 draw_indices(bg, d, k, uniform_q, qp, A.ii, A.ww)
                 if norm_sq > 0.0:
@@ -963,19 +961,13 @@ def _btree_refresh_trees(weights, idx, values):
     """The sum tree of ``weights`` after weight ``idx[a]`` is set to ``values[a]`` for each a
     in turn, three ways (for the tests of ``btree_refresh``): through ``btree_set`` one by
     one, through ``btree_refresh`` once after all the weights are set, and built afresh."""
-    cdef double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
     cdef long[::1] ix = np.ascontiguousarray(idx, dtype=np.int_)
     cdef double[::1] v = np.ascontiguousarray(values, dtype=np.float64)
-    cdef long d = w.shape[0], nblocks = (d + 7) // 8, cap = 1, i, a, n = ix.shape[0]
-    while cap < nblocks:
-        cap *= 2
-    cdef double[::1] wt1 = np.zeros(8 * nblocks), wt2 = np.zeros(8 * nblocks)
-    cdef double[::1] t1 = np.zeros(2 * cap), t2 = np.zeros(2 * cap), t3 = np.zeros(2 * cap)
-    for i in range(d):
-        wt1[i] = w[i]
-        wt2[i] = w[i]
-    btree_build(&wt1[0], &t1[0], cap, nblocks)
-    btree_build(&wt2[0], &t2[0], cap, nblocks)
+    wt1_arr, t1_arr, cap_, nblocks_ = _btree_of(weights)
+    wt2_arr, t2_arr, _, _ = _btree_of(weights)
+    cdef double[::1] wt1 = wt1_arr, wt2 = wt2_arr, t1 = t1_arr, t2 = t2_arr
+    cdef double[::1] t3 = np.zeros(t1_arr.shape[0])
+    cdef long cap = cap_, nblocks = nblocks_, a, n = ix.shape[0]
     for a in range(n):
         btree_set(&wt1[0], &t1[0], cap, ix[a], v[a])
         wt2[ix[a]] = v[a]
