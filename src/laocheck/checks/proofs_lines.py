@@ -380,7 +380,8 @@ for _paper, _label, _where in (("HK12", "LemmaA.1", "HK12 Lemma A.1 (proof, App.
              assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
              detectable="a sequence with ratio > 1 among those drawn")(
         lambda ctx: _mw_verdict(ctx, "step1"))
-    register(f"{_paper}.{_label}.proof.step3", citation=f"{_where}, third display)",
+    register(f"{_paper}.{_label}.proof.step3" + ("_corrected" if _paper == "KS15" else ""),
+             citation=f"{_where}, third display" + (", corrected)" if _paper == "KS15" else ")"),
              statement="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{−ηc_t[i]} >= log Π_t e^{−ηc_t[i*]} = "
              "−ηΣ_t c_t[i*] for every i*", assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
              detectable="a sequence violating the relation by more than 1e-9")(
@@ -390,6 +391,42 @@ for _paper, _label, _where in (("HK12", "LemmaA.1", "HK12 Lemma A.1 (proof, App.
              assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
              detectable="a sequence violating the relation by more than 1e-9")(
         lambda ctx: _mw_verdict(ctx, "step4"))
+
+
+@register("KS15.LemmaB.5.proof.step3", citation="KS15 Lemma B.5 (proof, App. B.8, third display)",
+          statement="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{ηc_t[i]} >= log Π_t e^{ηc_t[i*]} = −ηΣ_t c_t[i*] "
+          "(as printed: e^{+ηc_t[i]})", assumptions=_MW_ASSUME,
+          method="exact: n = 1, T = 1, η = 1, c_1 = (1) (then z_2 = (e^{−1}))", delta=0.0,
+          detectable=0.0, expected=Status.ERRATUM,
+          correction="KS15.LemmaB.5.proof.step3_corrected")
+def check_lemma_b5_step3(ctx):
+    """KS15 Lemma B.5, proof: the third display prints e^{ηc_t[i]} for z_{T+1}[i] =
+    Π_t e^{−ηc_t[i]} (HK12's App. A.2 prints the minus sign)."""
+    eta, c = 1.0, np.array([[1.0]])                       # n = 1, T = 1
+    z = np.ones(1) * np.exp(-eta * c).prod(axis=0)        # the update z_{t+1} = z_t e^{−ηc_t}
+    lhs = float(np.log(z.sum()))
+    first = float(np.log(np.exp(eta * c).prod(axis=0).sum()))   # printed: e^{+ηc_t[i]}
+    last = float(-eta * c.sum(axis=0)[0])
+    figs = {"log‖z_2‖₁": lhs, "log Σ Π e^{ηc}": first, "−ηΣc[i*]": last}
+    if abs(lhs - first) > 1e-12 and abs(first - last) > 1e-12:
+        return Result(Status.ERRATUM, figs, detectable=0.0,
+                      correction="KS15.LemmaB.5.proof.step3_corrected",
+                      counterexample={"n": 1, "T": 1, "eta": 1, "c_1": [1],
+                                      "log‖z_2‖₁": lhs, "printed middle member": first,
+                                      "printed last member": last})
+    return Result(Status.PASS, figs, detectable=0.0)
+
+
+note_erratum(
+    "KS15.LemmaB.5.proof.step3", where="Lemma B.5 (proof, App. B.8: the third display)",
+    order=(20, 5, 3),
+    literal="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{ηc_t[i]} ≥ log Π_t e^{ηc_t[i*]} = −ηΣ_t c_t[i*].",
+    why="z_{T+1}[i] = Π_t e^{−ηc_t[i]}: the exponent's minus sign is missing, and the last "
+        "equality then fails too. n = 1, T = 1, η = 1, c_1 = (1): log‖z_2‖₁ = −1 while "
+        "log Σ_i Π_t e^{ηc_t[i]} = 1, and log Π_t e^{ηc_t[i*]} = 1 ≠ −1 = −ηΣ_t c_t[i*].",
+    corrected="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{−ηc_t[i]} ≥ log Π_t e^{−ηc_t[i*]} = −ηΣ_t c_t[i*] "
+              "(as HK12's App. A.2 prints it); the lemma holds.",
+    proof_step=True, related=("HK12.LemmaA.1.proof.step3",))
 
 
 @register("HK12.LemmaA.1.proof.step2", citation="HK12 Lemma A.1 (proof, App. A.2, second "
