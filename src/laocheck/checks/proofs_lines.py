@@ -22,6 +22,7 @@ ERRATUM with its counterexample, and the corrected line is a separate check that
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction as F
 
@@ -632,3 +633,690 @@ def check_lemma_b3_amgm(ctx):
     return Result(Status.PASS if ok else Status.FAIL,
                   {"upper_gap_residual": str(g_up), "lower_gap_residual": str(g_lo),
                    "7/6_residual": str(c_up), "5/3_residual": str(c_lo)}, detectable=0.0)
+
+
+# --- exact helpers ---------------------------------------------------------------------------
+
+def _rat(rng, lo=-8, hi=8, den=8):
+    return F(int(rng.integers(lo, hi + 1)), den)
+
+
+def _chain_verdict(worst, *, figures=None, note=""):
+    """``worst``: {relation name: (ratio, instance)}; PASS when every ratio <= 1 + 1e-9."""
+    top = max(worst.values(), key=lambda w: w[0])
+    figs = dict(figures or {})
+    figs.update({f"worst_ratio_{k}": float(v[0]) for k, v in worst.items()})
+    return worst_ratio_verdict(top, figures=figs, note=note)
+
+
+def _keep(worst, name, lhs, rhs, inst, relation="<="):
+    """Record lhs/rhs of one relation ('<=': lhs <= rhs; '=': exact equality, ratio 1 or inf)."""
+    if relation == "=":
+        r = 1.0 if lhs == rhs else math.inf
+    elif rhs > 0:
+        r = float(lhs / rhs)
+    else:
+        r = 1.0 if lhs <= rhs else math.inf
+    if name not in worst or r > worst[name][0]:
+        worst[name] = (r, inst)
+
+
+# --- CB11 Theorems 2 and 3 (Sec. 4): the predictors' risk chains ------------------------------
+
+def _cb11_k_active_chain(ctx, which):
+    """x uniform on {±1}^d, y = ⟨w*, x⟩, ŷ an arbitrary function of x_1..x_k (a random rational
+    table): the rows of the proof's display, exactly (sympy; w* has entries 1/√d for Thm 2)."""
+    rng = ctx.rng
+    if which == "Thm2":
+        d, k = 5, 2
+        w = [1 / sp.sqrt(d)] * d
+    else:
+        c, k, d = 2, 2, 6
+        w = [sp.Rational(1, c * k)] * (c * k) + [0] * (d - c * k)
+    pts = list(itertools.product((-1, 1), repeat=d))
+    worst = {}
+    for _ in range(ctx.n(2, 20)):
+        table = {key: sp.Rational(int(rng.integers(-8, 9)), 4)
+                 for key in itertools.product((-1, 1), repeat=k)}
+        E = lambda f: sp.nsimplify(sum(f(x) for x in pts) / sp.Integer(len(pts)))  # noqa: E731
+        head = lambda x: table[x[:k]] - sum(w[i] * x[i] for i in range(k))      # noqa: E731
+        lhs = E(lambda x: (table[x[:k]] - sum(w[i] * x[i] for i in range(d))) ** 2)
+        tail2 = sum(w[j] ** 2 * E(lambda x, j=j: x[j] ** 2) for j in range(k, d))
+        inst = {"table": {str(a): str(b) for a, b in table.items()}}
+        if which == "Thm2":
+            split = E(lambda x: (head(x) - sum(w[j] * x[j] for j in range(k, d))) ** 2)
+            cross = 2 * E(lambda x: table[x[:k]]) * sum(w[j] * E(lambda x, j=j: x[j])
+                                                         for j in range(k, d)) \
+                - 2 * sum(w[i] * w[j] * E(lambda x, i=i: x[i]) * E(lambda x, j=j: x[j])
+                          for i in range(k) for j in range(k, d))
+            rows2 = E(lambda x: head(x) ** 2) + tail2 + cross
+            _keep(worst, "row1", sp.simplify(lhs - split), 0, inst, "=")
+            _keep(worst, "rows2-3", sp.simplify(lhs - rows2), 0, inst, "=")
+            _keep(worst, "row4", sp.simplify(rows2 - (E(lambda x: head(x) ** 2) + tail2)), 0, inst, "=")
+            _keep(worst, "row5", sp.Rational(d - k, d), float(lhs), inst)
+        else:
+            _keep(worst, "row2", sp.simplify(lhs - (E(lambda x: head(x) ** 2) + tail2)), 0, inst, "=")
+            _keep(worst, "row3", sp.Rational(c * k - k, (c * k) ** 2), float(lhs), inst)
+    if which == "Thm3":
+        cc, kk = sp.symbols("c k", positive=True)
+        ok = sp.simplify((cc * kk - kk) / (cc * kk) ** 2 - (cc - 1) / (cc ** 2 * kk)) == 0 and \
+            sp.simplify((cc - 1) / (cc ** 2 * kk) - (1 - 1 / cc) / (cc * kk)) == 0
+        worst["row4_sympy"] = (1.0 if ok else math.inf, {"identity": "(ck − k)/(ck)² = (c − 1)/(c²k) "
+                                                        "= (1 − 1/c)/(ck)"})
+    return _chain_verdict(worst)
+
+
+register("CB11.Thm2.proof.chain", citation="CB11 Thm 2 (proof, the display)",
+         statement="for any ŷ = ŷ(x_1..x_k): E[(ŷ − ⟨w*, x⟩)²] = E[(ŷ − Σ_{i<=k} w*_i x_i)²] + "
+         "Σ_{j>k}(w*_j)²E[x_j²] + 2ŷΣ_{j>k}w*_jE[x_j] − 2Σ_iΣ_j w*_iw*_jE[x_i]E[x_j] = "
+         "E[(ŷ − Σ_{i<=k} w*_i x_i)²] + Σ_{i>k}(w*_i)²E[x_i²] + 0 >= 0 + (d − k)/d",
+         assumptions="x uniform on {±1}^d, w* = (1/√d, …), d = 5, k = 2; ŷ a random rational "
+         "table over {±1}^k (the printed 2ŷΣ… read with E[ŷ])",
+         method="exact (sympy) expectation over the 2^d points for each row", delta=0.0,
+         detectable="any table violating a row")(lambda ctx: _cb11_k_active_chain(ctx, "Thm2"))
+register("CB11.Thm3.proof.chain", citation="CB11 Thm 3 (proof, the display)",
+         statement="for any ŷ = ŷ(x_1..x_k): E[(ŷ − ⟨w*, x⟩)²] = E[(ŷ − Σ_{i<=k} w*_i x_i)²] + "
+         "Σ_{i>k}(w*_i)²E[x_i²] >= 0 + (ck − k)/(ck)² = (c − 1)/(c²k) = (1 − 1/c)/(ck)",
+         assumptions="x uniform on {±1}^d, w* with ck entries 1/(ck), c = 2, k = 2, d = 6; ŷ a "
+         "random rational table", method="exact (sympy) expectation over the 2^d points; sympy "
+         "for the last identities in c, k", delta=0.0,
+         detectable="any table violating a row")(lambda ctx: _cb11_k_active_chain(ctx, "Thm3"))
+
+
+# --- CB11 Lemma 7 (proof) -----------------------------------------------------------------------
+
+@register("CB11.Lemma7.proof.chain", citation="CB11 Lemma 7 (proof, the display)",
+          statement="(1/C(n,k))Σ_{C'}(1/k)Σ_{c'∈C'}f(c') = (1/(kC(n,k)))Σ_c f(c)|{C' ∈ C_k : c ∈ "
+          "C'}| = (C(n−1,k−1)/(kC(n,k)))Σ_c f(c) = (1/n)Σ_c f(c)",
+          assumptions="n <= 6, 1 <= k <= n, f a random rational function",
+          method="exact (Fractions) over every k-subset; sympy for C(n−1,k−1)/(kC(n,k)) = 1/n",
+          delta=0.0, detectable="any f violating a row")
+def check_cb11_lemma7_chain(ctx):
+    """CB11 Lemma 7, proof: each member of the chain, exactly."""
+    rng = ctx.rng
+    worst = {}
+    for n in range(1, 7):
+        for k in range(1, n + 1):
+            f = [_rat(rng) for _ in range(n)]
+            subsets = list(itertools.combinations(range(n), k))
+            r1 = sum(sum(f[c] for c in s) / k for s in subsets) / len(subsets)
+            r2 = sum(f[c] * sum(1 for s in subsets if c in s) for c in range(n)) / (k * len(subsets))
+            r3 = F(math.comb(n - 1, k - 1), k * math.comb(n, k)) * sum(f)
+            r4 = sum(f) / n
+            inst = {"n": n, "k": k, "f": [str(v) for v in f]}
+            _keep(worst, "relation1", r1, r2, inst, "=")
+            _keep(worst, "relation2", r2, r3, inst, "=")
+            _keep(worst, "relation3", r3, r4, inst, "=")
+    nn, kk = sp.symbols("n k", positive=True, integer=True)
+    ident = sp.simplify(sp.combsimp(sp.binomial(nn - 1, kk - 1) / (kk * sp.binomial(nn, kk))) - 1 / nn)
+    worst["relation3_sympy"] = (1.0 if ident == 0 else math.inf, {"residual": str(ident)})
+    return _chain_verdict(worst)
+
+
+# --- CB11 Lemma 10 (proof): Hölder ---------------------------------------------------------------
+
+@register("CB11.Lemma10.proof.holder", citation="CB11 Lemma 10 (proof, first two displays)",
+          statement="|wᵀ(Ā − X)w| <= ‖w‖₁‖(Ā − X)w‖∞ <= ‖w‖₁² max_{r,s}|(Ā − X)_{r,s}| and "
+          "|wᵀ(v̄ − x̄)| <= ‖w‖₁‖v̄ − x̄‖∞; with ‖w‖₁ <= B and Lemma 8's / 9's deviations the "
+          "bounds (Bd/k)²√((8/m)ln(2d²/δ)) and (B²d/k)√((8/m)ln(2d/δ))",
+          assumptions="any matrix M = Ā − X and vector u = v̄ − x̄, d in 2..6",
+          method="random matrices, vectors and w (some sparse); worst ratio of each relation",
+          delta=0.0, detectable="an instance with ratio > 1 + 1e-9")
+def check_cb11_lemma10_holder(ctx):
+    """CB11 Lemma 10, proof: Hölder's inequality twice (the deviations are Lemmas 8 and 9)."""
+    rng = ctx.rng
+    worst = {}
+    for _ in range(ctx.n(3000, 30_000)):
+        d = int(rng.integers(2, 7))
+        M = rng.normal(size=(d, d)) * (rng.random((d, d)) < 0.7)
+        w = rng.normal(size=d) * (rng.random(d) < 0.7)
+        u = rng.normal(size=d)
+        if not w.any():
+            continue
+        n1 = np.abs(w).sum()
+        inst = {"M": M.tolist(), "w": w.tolist(), "u": u.tolist()}
+        _keep(worst, "holder_quadratic_1", abs(w @ M @ w), n1 * np.max(np.abs(M @ w)) * (1 + 1e-12) + 1e-300, inst)
+        _keep(worst, "holder_quadratic_2", n1 * np.max(np.abs(M @ w)), n1 ** 2 * np.max(np.abs(M)) * (1 + 1e-12) + 1e-300, inst)
+        _keep(worst, "holder_linear", abs(w @ u), n1 * np.max(np.abs(u)) * (1 + 1e-12) + 1e-300, inst)
+    return _chain_verdict(worst)
+
+
+# --- CB11 Theorem 1 (App. A.6): the concluding algebra -------------------------------------------
+
+@register("CB11.Thm1.proof.algebra", citation="CB11 Thm 1 (proof, App. A.4-A.6: eq. (13) and the "
+          "rearrangement)",
+          statement="k/2 + (T − k)(1/2 + p) = T/2 + (T − k)p (13); and T/2 + (T − k)p <= T/2 + "
+          "p(T/d + T√(6Tp²/d)) is k >= T(1 − 1/d − √(6Tp²/d)) (p > 0)",
+          assumptions="p > 0, T >= k", method="sympy", delta=0.0, detectable=0.0)
+def check_cb11_thm1_algebra(ctx):
+    """CB11 Thm 1, App. A: the identity (13) and the rearranged inequality."""
+    k, T, p, d, s = sp.symbols("k T p d s", positive=True)
+    e13 = sp.simplify(k / 2 + (T - k) * (sp.Rational(1, 2) + p) - (T / 2 + (T - k) * p))
+    # rhs − lhs of the inequality, divided by p, equals k − T(1 − 1/d − s), s = √(6Tp²/d)
+    rearr = sp.simplify(((T / 2 + p * (T / d + T * s)) - (T / 2 + (T - k) * p)) / p
+                        - (k - T * (1 - 1 / d - s)))
+    ok = e13 == 0 and rearr == 0
+    return Result(Status.PASS if ok else Status.FAIL, {"eq13_residual": str(e13),
+                                                       "rearrangement_residual": str(rearr)},
+                  detectable=0.0)
+
+
+# --- HK12 Lemma 3.6 (App. A.3) and KS15 Lemma B.7: the EG± bookkeeping ----------------------------
+
+@register("HK12.Lemma3.6.proof.steps", citation="HK12 Lemma 3.6 (proof, App. A.3), KS15 Lemma B.7 "
+          "(proof, App. B.8)",
+          statement="Σ_t p_tᵀḡ′_t = Σ_t (z⁺_t, z⁻_t)ᵀ(ḡ_t, −ḡ_t)/(‖z⁺_t‖₁ + ‖z⁻_t‖₁) = (1/B)Σ_t "
+          "w_tᵀḡ_t; min_i Σ_t ḡ′_t[i] = min_{‖w‖₁<=B}(1/B)Σ_t wᵀḡ_t <= (1/B)Σ_t w*ᵀḡ_t; hence "
+          "Σ_t ḡ_tᵀ(w_t − w*) <= B(log 2d/η + ηΣ_t p_tᵀ(ḡ′_t)²)",
+          assumptions="AELR's EG± update (HK12 Alg. 2 lines 3, 13-15) on arbitrary clipped vectors "
+          "|ḡ_t[i]| <= 1/η; ‖w*‖₁ <= B; d <= 4, m <= 6",
+          method="random runs (float); the identities to 1e-9, the inequalities as worst ratios; "
+          "the minimum over the L1 ball by its vertices ±B e_i", delta=0.0,
+          detectable="a run violating a relation by more than 1e-9")
+def check_hk12_lemma36_steps(ctx):
+    """HK12 Lemma 3.6 / KS15 Lemma B.7, proof: the three displays on EG± runs."""
+    rng = ctx.rng
+    worst = {}
+    for _ in range(ctx.n(800, 8000)):
+        d, m = int(rng.integers(1, 5)), int(rng.integers(1, 7))
+        B, eta = float(np.exp(rng.normal())), float(np.exp(rng.normal()))
+        zp, zm = np.ones(d), np.ones(d)
+        lhs1 = rhs1 = quad = 0.0
+        gsum = np.zeros(d)
+        ws = []
+        gs = rng.uniform(-1 / eta, 1 / eta, size=(m, d))
+        for t in range(m):
+            g = gs[t]
+            w = (zp - zm) * B / (zp.sum() + zm.sum())
+            zz = np.concatenate([zp, zm])
+            p = zz / zz.sum()
+            gp = np.concatenate([g, -g])
+            lhs1 += float(p @ gp)
+            rhs1 += float(w @ g) / B
+            quad += float(p @ gp ** 2)
+            gsum += g
+            ws.append(w)
+            zp, zm = zp * np.exp(-eta * g), zm * np.exp(eta * g)
+        inst = {"d": d, "m": m, "B": B, "eta": eta, "g": gs.tolist()}
+        wstar = rng.normal(size=d)
+        wstar *= B * rng.random() / max(np.abs(wstar).sum(), 1e-300)
+        min_i = float(np.min(np.concatenate([gsum, -gsum])))
+        min_ball = min(float(B * s * gsum[i]) / B for i in range(d) for s in (1, -1))
+        _keep(worst, "identity_p_g", abs(lhs1 - rhs1), 1e-9 * (1 + abs(rhs1)), inst)
+        _keep(worst, "min_vertices", abs(min_i - min_ball), 1e-9 * (1 + abs(min_ball)), inst)
+        _keep(worst, "min_le_wstar", min_ball - float(wstar @ gsum) / B + 1.0, 1.0 + 1e-12, inst)
+        lhs3 = sum(float(g @ (w - wstar)) for g, w in zip(gs, ws))
+        rhs3 = B * (math.log(2 * d) / eta + eta * quad)
+        _keep(worst, "regret", lhs3 - rhs3 + 1.0, 1.0 + 1e-9 * (1 + abs(rhs3)), inst)
+    return _chain_verdict(worst, note="ratios of the identities are |residual| / tolerance")
+
+
+# --- HK12 Lemma B.5 and Theorem B.1 (App. B.2) ---------------------------------------------------
+
+_HK12_DELTA = F(1, 100000)
+
+
+@register("HK12.LemmaB.5.proof.chain", citation="HK12 Lemma B.5 (proof, App. B.2)",
+          statement="for w with L_D(w) <= 1 − 2(1 − δ)ε: L_D(w) = (1/k)Σ_{i∈T}(1 − wᵀx_i)² = "
+          "(1/k)Σ_{i∈T}(1 − 2w_ir_i + w_i²) >= 1 − (2/k)Σ_{i∈T}w_ir_i; Σ_T|w_i| >= Σ_T w_ir_i >= "
+          "(1 − δ)kε = (1 − δ)/ε; (1/k)Σ_T w_i² >= ((1/k)Σ_T|w_i|)² >= (1 − δ)²ε²; Σ_T w_i² >= "
+          "(1 − δ)² >= 1 − 2δ",
+          assumptions="k = 1/ε² rows x_i = r_ie_i (r_i = ±1), y = 1, δ = 1/100000, ε in {1/2, 1/3, "
+          "1/4}; w drawn around the direction r and kept when it meets the hypothesis",
+          method="exact (Fractions) for each row", delta=0.0, detectable="any w violating a row")
+def check_hk12_lemma_b5_chain(ctx):
+    """HK12 Lemma B.5, proof: each displayed relation, exactly, on w meeting the hypothesis."""
+    rng = ctx.rng
+    worst = {}
+    dl = _HK12_DELTA
+    kept = 0
+    for _ in range(ctx.n(300, 3000)):
+        e = F(1, int(rng.integers(2, 5)))
+        k = int(1 / (e * e))
+        r = [int(s) for s in rng.choice([-1, 1], size=k)]
+        w = [F(r[i]) * F(int(rng.integers(2, 40)), 8) * e + F(int(rng.integers(-4, 5)), 64)
+             for i in range(k)]
+        loss = sum((1 - w[i] * r[i]) ** 2 for i in range(k)) / k
+        if loss > 1 - 2 * (1 - dl) * e:
+            continue
+        kept += 1
+        inst = {"eps": str(e), "r": r, "w": [str(v) for v in w]}
+        wr = sum(w[i] * r[i] for i in range(k))
+        l1 = sum(abs(v) for v in w)
+        sq = sum(v * v for v in w)
+        _keep(worst, "expand", loss, sum(1 - 2 * w[i] * r[i] + w[i] ** 2 for i in range(k)) / k, inst, "=")
+        _keep(worst, "drop_square", 1 - 2 * wr / k, loss, inst)
+        _keep(worst, "l1_ge_wr", wr, l1, inst)
+        _keep(worst, "wr_ge", (1 - dl) * k * e, wr, inst)
+        _keep(worst, "cauchy_schwarz", (l1 / k) ** 2, sq / k, inst)
+        _keep(worst, "mean_l1_ge", (1 - dl) ** 2 * e * e, (l1 / k) ** 2, inst)
+        _keep(worst, "l2_ge", (1 - dl) ** 2, sq, inst)
+        _keep(worst, "last", 1 - 2 * dl, (1 - dl) ** 2, inst)
+    return _chain_verdict(worst, figures={"instances_meeting_the_hypothesis": kept})
+
+
+def _thmb1_final_gap(e, dl=_HK12_DELTA):
+    """(1 − 2(1 − δ)ε) − (L_D(w*) + δε) with L_D(w*) = (1 − ε)² (Lemma B.4), exactly."""
+    return (1 - 2 * (1 - dl) * e) - ((1 - e) ** 2 + dl * e)
+
+
+@register("HK12.ThmB.1.proof.final", citation="HK12 Thm B.1 (proof, App. B.2, last display)",
+          statement="L_D(w) <= L_D(w*) + δε <= 1 − 2(1 − δ)ε (the second relation, with "
+          "L_D(w*) = (1 − ε)² of Lemma B.4 and δ = 1/100000 of Lemma B.5)",
+          assumptions="ε = 1/√k in (0, 1) (Theorem B.1: ε = Ω(1/√d))",
+          method="exact (Fractions) at ε = 1/10, 1/100, 1/1000; sympy: the gap is ε(δ − ε)",
+          delta=0.0, detectable=0.0, expected=Status.ERRATUM,
+          correction="HK12.ThmB.1.proof.final_corrected")
+def check_hk12_thmb1_final(ctx):
+    """HK12 Thm B.1, proof: the last display needs ε <= δ = 1/100000."""
+    e, dl = sp.symbols("epsilon delta", positive=True)
+    gap = sp.factor(sp.expand((1 - 2 * (1 - dl) * e) - ((1 - e) ** 2 + dl * e)))
+    figs = {"rhs − lhs (sympy)": str(gap)}
+    for den in (10, 100, 1000):
+        g = _thmb1_final_gap(F(1, den))
+        if g < 0:
+            lhs = (1 - F(1, den)) ** 2 + _HK12_DELTA * F(1, den)
+            rhs = 1 - 2 * (1 - _HK12_DELTA) * F(1, den)
+            return Result(Status.ERRATUM, figs, detectable=0.0,
+                          correction="HK12.ThmB.1.proof.final_corrected",
+                          counterexample={"epsilon": f"1/{den}", "k": den * den, "delta": "1/100000",
+                                          "L(w*) + δε": str(lhs), "1 − 2(1 − δ)ε": str(rhs),
+                                          "lhs − rhs": float(lhs - rhs)})
+    return Result(Status.PASS, figs, detectable=0.0)
+
+
+@register("HK12.ThmB.1.proof.final_corrected", citation="HK12 Thm B.1 (proof, App. B.2, last "
+          "display, corrected)",
+          statement="L_D(w*) + δε <= 1 − 2(1 − δ)ε exactly when ε <= δ (the gap is ε(δ − ε)); "
+          "for ε > 2δ no ‖w‖₂ <= 1 meets Lemma B.5's hypothesis (min over the ball is (1 − ε)²)",
+          assumptions="L_D(w*) = (1 − ε)², 0 < ε < 1, δ > 0",
+          method="sympy: the factorisation of the gap; exact at ε = δ, δ/2, 2δ",
+          delta=0.0, detectable=0.0)
+def check_hk12_thmb1_final_corrected(ctx):
+    """HK12 Thm B.1, proof: the last display's second relation holds iff ε <= δ."""
+    e, dl = sp.symbols("epsilon delta", positive=True)
+    gap = sp.expand((1 - 2 * (1 - dl) * e) - ((1 - e) ** 2 + dl * e))
+    ok_sym = sp.simplify(gap - e * (dl - e)) == 0
+    ok_pts = _thmb1_final_gap(_HK12_DELTA) == 0 and _thmb1_final_gap(_HK12_DELTA / 2) > 0 and \
+        _thmb1_final_gap(2 * _HK12_DELTA) < 0
+    # the least loss over ‖w‖₂ <= 1 is (1 − ε)² > 1 − 2(1 − δ)ε once ε > 2δ
+    ok_empty = sp.simplify(sp.expand((1 - e) ** 2 - (1 - 2 * (1 - dl) * e)) - e * (e - 2 * dl)) == 0
+    ok = ok_sym and ok_pts and ok_empty
+    return Result(Status.PASS if ok else Status.FAIL,
+                  {"gap_is_eps(delta-eps)": ok_sym, "exact_points": ok_pts,
+                   "hypothesis_empty_for_eps>2delta": ok_empty}, detectable=0.0)
+
+
+note_erratum(
+    "HK12.ThmB.1.proof.final", where="Theorem B.1 (proof, App. B.2: the last display)",
+    order=(11, 1, 1),
+    literal="An algorithm attaining δε-approximation finds w with L_D(w) ≤ L_D(w*) + δε ≤ "
+            "1 − 2(1 − δ)ε (δ = 1/100000, “where in the first inequality we used Lemma B.4”).",
+    why="With L_D(w*) = (1 − ε)² (Lemma B.4), (1 − 2(1 − δ)ε) − ((1 − ε)² + δε) = ε(δ − ε), "
+        "negative for every ε > δ = 10⁻⁵. At ε = 1/10 (k = 100): L_D(w*) + δε = 0.810001 while "
+        "1 − 2(1 − δ)ε = 0.800002 (exact). Moreover for ε > 2δ no w with ‖w‖₂ ≤ 1 meets Lemma "
+        "B.5's hypothesis at all (its least loss on the ball is (1 − ε)²).",
+    corrected="The second relation holds exactly when ε ≤ δ; the argument needs δ ≥ ε (Lemma "
+              "B.5 with δ of the order of ε rather than the fixed 1/100000), or an accuracy below "
+              "ε(2δ − ε) with ε < 2δ.",
+    proof_step=True, related=("HK12.LemmaB.5.proof.chain",))
+
+
+# --- KS15 Theorem 3.12 (Sec. 3.3.1): the chain, row by row ---------------------------------------
+
+@register("KS15.Thm3.12.proof.rows", citation="KS15 Thm 3.12 (proof, Sec. 3.3.1, the display)",
+          statement="each relation of (4B²/√m₂)√((2/k)H + (2/k)√(5/3)d√H√ε + 1) <= … <= "
+          "(16B²/√m₂)√((1/k)(√N + d√(2ε))² + 1): H = ‖2A + (10/3)ε‖_{1/2} <= 8N + (34/3)d²ε "
+          "(Lemma 3.11), √(a + b) <= √a + √b, 68/3 + 2√(170/9) <= 32",
+          assumptions="N = ‖E_D[x²]‖_{1/2} in (0, d], H in [N, 8N + (34/3)d²ε], 0 < ε <= 1, "
+          "1 <= k <= d <= 50", method="random instances (float), the radicands compared row by "
+          "row (the last row's factor 16 as 16² inside); worst ratio per relation", delta=0.0,
+          detectable="an instance with ratio > 1 + 1e-9")
+def check_ks15_thm312_rows(ctx):
+    """KS15 Thm 3.12, proof: every relation of the chain."""
+    rng = ctx.rng
+    worst = {}
+    for _ in range(ctx.n(5000, 50_000)):
+        d = int(rng.integers(1, 51))
+        k = int(rng.integers(1, d + 1))
+        e = float(min(1.0, np.exp(rng.uniform(-12, 0))))
+        N = float(d * rng.random() ** rng.uniform(1, 6)) + 1e-12
+        Hmax = 8 * N + 34 / 3 * d * d * e
+        H = N + (Hmax - N) * float(rng.choice([0.0, 1.0, rng.random()]))
+        c = math.sqrt(5 / 3)
+        R1 = 2 / k * H + 2 / k * c * d * math.sqrt(H) * math.sqrt(e) + 1
+        R3 = 2 / k * Hmax + 2 / k * c * d * math.sqrt(Hmax) * math.sqrt(e) + 1
+        R4 = (16 / k * N + 68 / (3 * k) * d * d * e + 2 / k * math.sqrt(40 / 3) * d * math.sqrt(N) *
+              math.sqrt(e) + 2 / k * math.sqrt(170 / 9) * d * d * e + 1)
+        R5 = (16 * N + 2 * math.sqrt(40 / 3) * d * math.sqrt(N) * math.sqrt(e) + 32 * d * d * e) / k + 1
+        R6 = 16 * ((math.sqrt(N) + d * math.sqrt(2 * e)) ** 2 / k + 1)
+        inst = {"d": d, "k": k, "eps": e, "N": N, "H": H}
+        _keep(worst, "relation2_H_le_bound", R1, R3 * (1 + 1e-12), inst)
+        _keep(worst, "relation3_sqrt_split", R3, R4 * (1 + 1e-12), inst)
+        _keep(worst, "relation4_constants", R4, R5 * (1 + 1e-12), inst)
+        _keep(worst, "relation5_square", R5, R6 * (1 + 1e-12), inst)
+    return _chain_verdict(worst, note="relation 1 is the definition of H (the same expression)")
+
+
+# --- KS15 Lemmas 3.2 and 4.2 (App. B.2, B.9): the data-point estimate's moments ------------------
+
+def _x_tilde_instances(ctx):
+    """A finite D (2 or 3 support points of x in d = 2 or 3, rational), a rational q > 0, k in
+    {2, 3}; the exact joint law of (x, i_1..i_k)."""
+    rng = ctx.rng
+    fixed = [([(F(1, 2), (F(1), F(0))), (F(1, 2), (F(0), F(0)))], (F(1, 2), F(1, 2)), 2)]
+    for inst in fixed:
+        yield inst
+    for _ in range(ctx.n(8, 60)):
+        d = int(rng.integers(2, 4))
+        npts = int(rng.integers(2, 4))
+        ws = [int(rng.integers(1, 4)) for _ in range(npts)]
+        pts = [(F(wt, sum(ws)), tuple(_rat(rng, -4, 4, 4) for _ in range(d))) for wt in ws]
+        qs = [int(rng.integers(1, 5)) for _ in range(d)]
+        q = tuple(F(v, sum(qs)) for v in qs)
+        yield pts, q, int(rng.integers(2, 4))
+
+
+def _x_tilde_moments(pts, q, k):
+    """Exact E‖x̃‖², E‖x̃_r‖², E⟨x̃_r, x̃_s⟩ (r ≠ s), per-coordinate E[x̃[i]²], E[x̃_r[i]²],
+    E[x̃_r[i]x̃_s[i]] for x̃_r = x[i]/q_i e_i, i ~ q, x̃ = (1/k)Σ_r x̃_r (KS15 eq. (1))."""
+    d = len(q)
+    tot = F(0)
+    coord = [F(0)] * d
+    single, single_c = F(0), [F(0)] * d
+    cross, cross_c = F(0), [F(0)] * d
+    for px, x in pts:
+        for idx in itertools.product(range(d), repeat=k):
+            pr = px
+            for i in idx:
+                pr *= q[i]
+            vec = [F(0)] * d
+            for i in idx:
+                vec[i] += x[i] / q[i] / k
+            tot += pr * sum(v * v for v in vec)
+            for i in range(d):
+                coord[i] += pr * vec[i] ** 2
+            i0, i1 = idx[0], idx[1]
+            single += pr * (x[i0] / q[i0]) ** 2
+            single_c[i0] += pr * (x[i0] / q[i0]) ** 2
+            if i0 == i1:
+                cross += pr * (x[i0] / q[i0]) * (x[i1] / q[i1])
+                cross_c[i0] += pr * (x[i0] / q[i0]) * (x[i1] / q[i1])
+    mean_norm = sum(float(px) * math.sqrt(sum(float(v) ** 2 for v in x)) for px, x in pts)
+    mean_sq = sum(px * sum(v * v for v in x) for px, x in pts)
+    mean_sq_c = [sum(px * x[i] ** 2 for px, x in pts) for i in range(d)]
+    return dict(tot=tot, coord=coord, single=single, single_c=single_c, cross=cross,
+                cross_c=cross_c, mean_norm=mean_norm, mean_sq=mean_sq, mean_sq_c=mean_sq_c)
+
+
+def _lemma32_step(ctx, which):
+    worst = {}
+    for pts, q, k in _x_tilde_instances(ctx):
+        mo = _x_tilde_moments(pts, q, k)
+        inst = {"D": [[str(p), [str(v) for v in x]] for p, x in pts], "q": [str(v) for v in q], "k": k}
+        if which == "step2":      # (1/k²)Σ_r E‖x̃_r‖² + (1/k²)Σ_{r≠s} E⟨x̃_r, x̃_s⟩
+            _keep(worst, "expansion", mo["tot"], (k * mo["single"] + k * (k - 1) * mo["cross"]) / k ** 2,
+                  inst, "=")
+        elif which == "step3":    # printed: (1/k)E‖x̃_r‖² + ((k² − k)/k²)(E_D‖x‖₂)²
+            printed = float(mo["single"]) / k + (k * k - k) / (k * k) * mo["mean_norm"] ** 2
+            r = max(float(mo["tot"]) / printed, printed / float(mo["tot"])) if mo["tot"] > 0 else 1.0
+            if r > worst.get("printed", (-math.inf,))[0]:
+                worst["printed"] = (r, dict(inst, exact=str(mo["tot"]), printed=printed))
+        elif which == "step3_corrected":
+            _keep(worst, "corrected", mo["tot"], mo["single"] / k + F(k - 1, k) * mo["mean_sq"], inst, "=")
+        elif which == "l42_step3":  # printed cross term E[x̃_r[i]²]: max_i E[x̃_r[i]²]
+            lhs = max(mo["coord"])
+            printed = max(mo["single_c"])  # (1/k²)(k + k(k − 1))·E[x̃_r[i]²]
+            r = max(float(lhs / printed), float(printed / lhs)) if lhs > 0 and printed > 0 else 1.0
+            if r > worst.get("printed", (-math.inf,))[0]:
+                worst["printed"] = (r, dict(inst, exact=str(lhs), printed=str(printed)))
+        else:                       # corrected cross term E[x̃_r[i]x̃_s[i]] = E_D[x_i²]
+            for i in range(len(q)):
+                _keep(worst, f"coordinate{i}", mo["coord"][i],
+                      (k * mo["single_c"][i] + k * (k - 1) * mo["mean_sq_c"][i]) / k ** 2, inst, "=")
+    return worst
+
+
+_L32_ASSUME = ("finite D (2-3 rational points, d = 2 or 3), rational q > 0, k in {2, 3}; x̃ of KS15 "
+               "eq. (1)")
+_L32_METHOD = "exact (Fractions): every (x, i_1..i_k) enumerated"
+
+register("KS15.Lemma3.2.proof.step2", citation="KS15 Lemma 3.2 (proof, App. B.2, first display)",
+         statement="E‖x̃_t‖² = (1/k²)E‖Σ_r x̃_{t,r}‖² = (1/k²)Σ_r E‖x̃_{t,r}‖² + (1/k²)Σ_rΣ_{s≠r} "
+         "E⟨x̃_{t,r}, x̃_{t,s}⟩", assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0,
+         detectable=0.0)(lambda ctx: _chain_verdict(_lemma32_step(ctx, "step2")))
+
+
+@register("KS15.Lemma3.2.proof.step3", citation="KS15 Lemma 3.2 (proof, App. B.2, second display)",
+          statement="E‖x̃_t‖² = (1/k)E‖x̃_{t,r}‖² + ((k² − k)/k²)E_D[‖x‖₂]² (as printed: the square "
+          "of the mean norm)", assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0,
+          detectable=0.0, expected=Status.ERRATUM, correction="KS15.Lemma3.2.proof.step3_corrected")
+def check_ks15_lemma32_step3(ctx):
+    """KS15 Lemma 3.2, proof: the last display prints E_D[‖x‖₂]² where the lemma (and the
+    conditional independence of x̃_{t,r}, x̃_{t,s} given x) gives E_D[‖x‖₂²]."""
+    r, inst = _lemma32_step(ctx, "step3")["printed"]
+    if r > 1 + 1e-9:
+        return Result(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
+                      correction="KS15.Lemma3.2.proof.step3_corrected")
+    return Result(Status.PASS, {"worst_ratio": r}, detectable=0.0)
+
+
+register("KS15.Lemma3.2.proof.step3_corrected", citation="KS15 Lemma 3.2 (proof, App. B.2, second "
+         "display, corrected)", statement="E‖x̃_t‖² = (1/k)E‖x̃_{t,r}‖² + ((k − 1)/k)E_D‖x‖₂² (given "
+         "x, x̃_{t,r} and x̃_{t,s} are independent with mean x)", assumptions=_L32_ASSUME,
+         method=_L32_METHOD, delta=0.0, detectable=0.0)(
+    lambda ctx: _chain_verdict(_lemma32_step(ctx, "step3_corrected")))
+
+
+@register("KS15.Lemma4.2.proof.step3", citation="KS15 Lemma 4.2 (proof, App. B.9, first display, "
+          "last member)", statement="‖E[(1/k Σ_r x̃_{t,r}[i])²]‖∞ = ‖(1/k²)Σ_r E[x̃_{t,r}²[i]] + "
+          "(1/k²)Σ_{r≠s} E[x̃_{t,r}[i]²]‖∞ (as printed: the cross terms E[x̃_{t,r}[i]²])",
+          assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0,
+          expected=Status.ERRATUM, correction="KS15.Lemma4.2.proof.step3_corrected")
+def check_ks15_lemma42_step3(ctx):
+    """KS15 Lemma 4.2, proof: the cross terms of the square are printed as E[x̃_{t,r}[i]²]."""
+    r, inst = _lemma32_step(ctx, "l42_step3")["printed"]
+    if r > 1 + 1e-9:
+        return Result(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
+                      correction="KS15.Lemma4.2.proof.step3_corrected")
+    return Result(Status.PASS, {"worst_ratio": r}, detectable=0.0)
+
+
+register("KS15.Lemma4.2.proof.step3_corrected", citation="KS15 Lemma 4.2 (proof, App. B.9, first "
+         "display, corrected)", statement="E[x̃_t[i]²] = (1/k²)Σ_r E[x̃_{t,r}[i]²] + (1/k²)Σ_{r≠s} "
+         "E[x̃_{t,r}[i]x̃_{t,s}[i]] with E[x̃_{t,r}[i]x̃_{t,s}[i]] = E_D[x_i²], for every i",
+         assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0)(
+    lambda ctx: _chain_verdict(_lemma32_step(ctx, "l42_corrected")))
+
+
+note_erratum(
+    "KS15.Lemma3.2.proof.step3", where="Lemma 3.2 (proof, App. B.2: the second display)",
+    order=(3, 2, 3),
+    literal="E_{D,A}‖x̃_t‖² = (1/k)E_{D,A}‖x̃_{t,r}‖² + ((k² − k)/k²)E_D[‖x‖₂]², “since "
+            "E_{D,A}[x̃_{t,r}] = E_D[x] and x̃_{t,r} and x̃_{t,s} are independent”.",
+    why="x̃_{t,r} and x̃_{t,s} are independent given x_t, not unconditionally, so the cross terms "
+        "are E_D‖x‖₂², not (E_D‖x‖₂)². D: x = (1, 0) or (0, 0) with probability 1/2 each, "
+        "q = (1/2, 1/2), k = 2: E‖x̃_t‖² = 3/4 (exact enumeration), while the printed right side "
+        "is 1/2 + (1/2)(1/2)² = 5/8.",
+    corrected="E_{D,A}‖x̃_t‖² = (1/k)E_{D,A}‖x̃_{t,r}‖² + ((k − 1)/k)E_D‖x‖₂², the lemma's "
+              "statement (which holds).",
+    proof_step=True)
+
+note_erratum(
+    "KS15.Lemma4.2.proof.step3", where="Lemma 4.2 (proof, App. B.9: the first display, last "
+    "member)", order=(4, 2, 3),
+    literal="‖E[(1/k Σ_r x̃_{t,r}[i])²]‖∞ = ‖(1/k²)Σ_r E[x̃²_{t,r}[i]] + (1/k²)Σ_{r≠s} "
+            "E[x̃_{t,r}[i]²]‖∞.",
+    why="The cross terms of the square are E[x̃_{t,r}[i]x̃_{t,s}[i]] = E_D[x_i²], not "
+        "E[x̃_{t,r}[i]²] = E_D[x_i²]/q_i; as printed the member equals max_i E_D[x_i²]/q_i for "
+        "every k. D: x = (1, 0) or (0, 0) with probability 1/2 each, q = (1/2, 1/2), k = 2: the "
+        "left side is 3/4 (exact), the printed member 1.",
+    corrected="E[x̃_t[i]²] = (1/k)E[x̃²_{t,r}[i]] + ((k − 1)/k)E_D[x_i²] (the corrected Lemma 4.2, "
+              "KS15.Lemma4.2.corrected).",
+    proof_step=True, related=("KS15.Lemma4.2.corrected",))
+
+
+# --- KS15 Lemmas 3.3 and 4.4 (App. B.3, B.11): the residual's second moment ----------------------
+
+def _phi_instances(ctx, lasso):
+    """Finite D on 2 rational points (‖x‖₂ <= 1, or ‖x‖∞ <= 1 for lasso), rational w with
+    ‖w‖ <= B = 1 (2- or 1-norm), |y| <= 1; d = 3."""
+    rng = ctx.rng
+    for _ in range(ctx.n(30, 300)):
+        d = 3
+        w = [_rat(rng) for _ in range(d)]
+        if not any(w):
+            continue
+        nw = sum(abs(v) for v in w) if lasso else sum(v * v for v in w)
+        if nw > 1:
+            w = [v / nw for v in w] if lasso else [v / 2 / max(abs(u) for u in w) / d for v in w]
+        pts = []
+        for pr in (F(1, 3), F(2, 3)):
+            x = [_rat(rng, -4, 4, 4) for _ in range(d)]
+            if not lasso:
+                s = sum(v * v for v in x)
+                x = [v / 2 for v in x] if s > 1 else x
+                x = [v / 2 for v in x] if sum(v * v for v in x) > 1 else x
+            pts.append((pr, x, _rat(rng, -8, 8, 8)))
+        yield w, pts
+
+
+def _phi_rows(ctx, lasso, which):
+    from .. import estimators as _est   # noqa: E402  (only here: the catalog's estimators)
+    name = "HK12.AELR.residual" if lasso else "HK12.AERR.residual"
+    est = _est.get(name, k=1)
+    from ._common import exact_distribution as _exact   # noqa: E402
+    worst = {}
+    B = 1
+    for w, pts in _phi_instances(ctx, lasso):
+        d = len(w)
+        nz = [j for j in range(d) if w[j] != 0]
+        if lasso:
+            p = {j: abs(w[j]) / sum(abs(v) for v in w) for j in nz}
+        else:
+            p = {j: w[j] ** 2 / sum(v * v for v in w) for j in nz}
+        Ephi2 = sum(pr * sum(pp * v[0] ** 2 for pp, v in _exact(est, w, x, y)) for pr, x, y in pts)
+        Ex2 = [sum(pr * x[j] ** 2 for pr, x, y in pts) for j in range(d)]
+        Ey2 = sum(pr * y * y for pr, x, y in pts)
+        printed1 = sum(pr * sum(p[j] * ((w[j] * x[j] - y) / p[j]) ** 2 for j in nz) for pr, x, y in pts)
+        def_1 = sum(pr * sum(p[j] * (w[j] / p[j] * x[j] - y) ** 2 for j in nz) for pr, x, y in pts)
+        r2 = 2 * sum(pr * (sum(p[j] * (w[j] / p[j] * x[j]) ** 2 for j in nz) + y * y) for pr, x, y in pts)
+        r3 = 2 * sum(w[j] ** 2 * Ex2[j] / p[j] for j in nz) + 2 * B * B
+        inst = {"w": [str(v) for v in w], "D": [[str(pr), [str(v) for v in x], str(y)] for pr, x, y in pts]}
+        if which == "step1":
+            if printed1 != Ephi2:
+                r = max(float(printed1 / Ephi2), float(Ephi2 / printed1)) if printed1 and Ephi2 else math.inf
+                if r > worst.get("printed", (-math.inf,))[0]:
+                    worst["printed"] = (r, dict(inst, E_phi2=str(Ephi2), printed=str(printed1)))
+            continue
+        if which == "step1_corrected":
+            _keep(worst, "definition", Ephi2, def_1, inst, "=")
+            continue
+        _keep(worst, "square_split", Ephi2, r2, inst)
+        _keep(worst, "y2_le_B2", r2, r3, inst)
+        if lasso:
+            r4 = 2 * sum(sum(abs(v) for v in w) / abs(w[j]) * w[j] ** 2 for j in nz) + 2 * B * B
+            r5 = 2 * sum(abs(v) for v in w) * sum(abs(w[j]) for j in nz) + 2 * B * B
+            _keep(worst, "Ex2_le_1", r3, r4, inst)
+            _keep(worst, "rewrite", r4, r5, inst)
+            _keep(worst, "norm_le_B", r5, 4 * B * B, inst)
+        else:
+            r4 = 2 * sum(v * v for v in w) * sum(Ex2) + 2 * B * B
+            # "=" when every w_j != 0; the j with w_j = 0 are never drawn (their terms are 0)
+            _keep(worst, "p_prop_w2", r3, r4, inst, "=" if len(nz) == d else "<=")
+            _keep(worst, "norm_le_B", r4, 4 * B * B, inst)
+        _keep(worst, "Ey2", Ey2, B * B, inst)
+    return worst
+
+
+register("KS15.Lemma3.3.proof.chain", citation="KS15 Lemma 3.3 (proof, App. B.3)",
+         statement="E[φ̃_t²] = E[(w_{t,j}x_t[j]/p_j − y_t)²] <= 2E[(w_{t,j}x_t[j]/p_j)² + y_t²] <= "
+         "2Σ_j w_{t,j}²E_D[x_j²]/p_j + 2B² = 2‖w_t‖₂²E_D‖x‖₂² + 2B² <= 4B² (p_j ∝ w_{t,j}²)",
+         assumptions="‖w‖₂ <= B = 1, ‖x‖₂ <= 1, |y| <= B; D on two rational points, d = 3",
+         method="exact (Fractions): E[φ̃²] from the enumerated residual estimate of HK12 Alg. 1 "
+         "(φ̃ = ‖w‖²x[j]/w[j] − y = w_jx_j/p_j − y), each row in closed form",
+         delta=0.0, detectable="any instance violating a row")(
+    lambda ctx: _chain_verdict(_phi_rows(ctx, False, "chain")))
+register("KS15.Lemma4.4.proof.chain", citation="KS15 Lemma 4.4 (proof, App. B.11, second to last "
+         "members)", statement="E[φ̃_t²] <= 2E[(w_{t,j}x_t[j]/p_j)² + y_t²] <= 2Σ_j w_{t,j}²E_D[x_j²]/p_j "
+         "+ 2B² <= 2Σ_j (‖w_t‖₁/|w_{t,j}|)w_{t,j}² + 2B² <= 2‖w_t‖₁Σ_j|w_{t,j}| + 2B² <= 4B² "
+         "(p_j = |w_{t,j}|/‖w_t‖₁)", assumptions="‖w‖₁ <= B = 1, ‖x‖∞ <= 1, |y| <= B; D on two "
+         "rational points, d = 3", method="exact (Fractions): E[φ̃²] from the enumerated residual "
+         "estimate of HK12 Alg. 2, each row in closed form", delta=0.0,
+         detectable="any instance violating a row")(
+    lambda ctx: _chain_verdict(_phi_rows(ctx, True, "chain")))
+
+
+@register("KS15.Lemma4.4.proof.step1", citation="KS15 Lemma 4.4 (proof, App. B.11, first member)",
+          statement="E_{D,A}[φ̃_t²] = E_{D,A}[((w_{t,j}x_t[j] − y_t)/p_j)²] (as printed: y_t inside the "
+          "division by p_j)", assumptions="‖w‖₁ <= 1, ‖x‖∞ <= 1, |y| <= 1, p_j = |w_j|/‖w‖₁",
+          method="exact (Fractions) against the enumerated residual estimate of HK12 Alg. 2",
+          delta=0.0, detectable=0.0, expected=Status.ERRATUM,
+          correction="KS15.Lemma4.4.proof.step1_corrected")
+def check_ks15_lemma44_step1(ctx):
+    """KS15 Lemma 4.4, proof: the first member divides y_t by p_j too (eq. (5) does not)."""
+    worst = _phi_rows(ctx, True, "step1")
+    if "printed" in worst and worst["printed"][0] > 1 + 1e-9:
+        r, inst = worst["printed"]
+        return Result(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
+                      correction="KS15.Lemma4.4.proof.step1_corrected")
+    return Result(Status.PASS, {"worst_ratio": 1.0}, detectable=0.0)
+
+
+register("KS15.Lemma4.4.proof.step1_corrected", citation="KS15 Lemma 4.4 (proof, App. B.11, first "
+         "member, corrected)", statement="E_{D,A}[φ̃_t²] = E_{D,A}[(w_{t,j}x_t[j]/p_j − y_t)²] "
+         "(eq. (5), as in Lemma 3.3's proof)", assumptions="‖w‖₁ <= 1, ‖x‖∞ <= 1, |y| <= 1",
+         method="exact (Fractions) against the enumerated residual estimate of HK12 Alg. 2",
+         delta=0.0, detectable=0.0)(lambda ctx: _chain_verdict(_phi_rows(ctx, True, "step1_corrected")))
+
+
+note_erratum(
+    "KS15.Lemma4.4.proof.step1", where="Lemma 4.4 (proof, App. B.11: the first member)",
+    order=(4, 4, 1),
+    literal="E_{D,A}[φ̃_t²] = E_{D,A}[((w_{t,j}x_t[j_t] − y_t)/p_j)²].",
+    why="φ̃_t = (w_{t,j}/p_j)x_t[j_t] − y_t (eq. (5)): y_t is not divided by p_j. The two sides "
+        "differ whenever y_t ≠ 0 (the check reports an exact instance); the next member, "
+        "2E[(w_{t,j}x_t[j_t]/p_j)² + y_t²], is the bound of the correct form.",
+    corrected="E_{D,A}[φ̃_t²] = E_{D,A}[(w_{t,j}x_t[j_t]/p_j − y_t)²] (as Lemma 3.3's proof prints "
+              "it); the rest of the chain and the lemma hold.",
+    proof_step=True)
+
+
+# --- KS15 Lemma B.3 (App. B.4): the Bernstein rows on Bernoulli variables ------------------------
+
+@register("KS15.LemmaB.3.proof.bernstein", citation="KS15 Lemma B.3 (proof, App. B.4, every display)",
+          statement="each row holds with probability >= 1 − δ: Ê[Z] <= E[Z] + √(2σ²L) + 2L/3 <= "
+          "E[Z] + √(2E[Z]L) + 2L/3 <= E[Z] + 2E[Z]/2 + L/2 + 2L/3 = 2E[Z] + 7L/6, and Ê[Z] >= "
+          "E[Z] − √(2σ²L) − 2L/3 >= … >= E[Z]/2 − 5L/3 (L = log(1/δ)/n)",
+          assumptions="Z ~ Bernoulli(μ) (values in [0, 1], the largest variance for its mean), "
+          "μ in 0.01..0.99, n in 1..60, δ in {0.5, 0.1, 0.01, 0.001}",
+          method="exact binomial tails (scipy.stats.binom); worst P(row fails)/δ", delta=0.0,
+          detectable="a (μ, n, δ) with failure probability above δ")
+def check_ks15_lemma_b3_bernstein(ctx):
+    """KS15 Lemma B.3, proof: every row's failure probability, exactly, on Bernoulli variables."""
+    from scipy import stats as _st   # noqa: E402  (scipy.stats is only needed here)
+    mu = np.linspace(0.01, 0.99, 99)[:, None, None]
+    n = np.arange(1, 61)[None, :, None]
+    dl = np.array([0.5, 0.1, 0.01, 0.001])[None, None, :]
+    L = np.log(1 / dl) / n
+    var = mu * (1 - mu)
+    upper = {"U1": mu + np.sqrt(2 * var * L) + 2 * L / 3, "U2": mu + np.sqrt(2 * mu * L) + 2 * L / 3,
+             "U3": mu + mu + L / 2 + 2 * L / 3, "U4": 2 * mu + 7 * L / 6}
+    lower = {"L1": mu - np.sqrt(2 * var * L) - 2 * L / 3, "L2": mu - np.sqrt(2 * mu * L) - 2 * L / 3,
+             "L3": mu - mu / 2 - L - 2 * L / 3, "L4": mu / 2 - 5 * L / 3}
+    worst = {}
+    shape = np.broadcast_shapes(mu.shape, n.shape, dl.shape)
+    nn = np.broadcast_to(n, shape)
+    mm = np.broadcast_to(mu, shape)
+    dd = np.broadcast_to(dl, shape)
+    for name, b in upper.items():     # P(S/n > b) = P(S > floor(nb))
+        prob = _st.binom.sf(np.floor(np.broadcast_to(b, shape) * nn * (1 + 1e-12)), nn, mm)
+        ratio = prob / dd
+        at = np.unravel_index(np.argmax(ratio), shape)
+        worst[name] = (float(ratio[at]), {"mu": float(mm[at]), "n": int(nn[at]), "delta": float(dd[at])})
+    for name, b in lower.items():     # P(S/n < b) = P(S < ceil(nb)) = cdf(ceil(nb) − 1)
+        prob = _st.binom.cdf(np.ceil(np.broadcast_to(b, shape) * nn * (1 - 1e-12)) - 1, nn, mm)
+        ratio = prob / dd
+        at = np.unravel_index(np.argmax(ratio), shape)
+        worst[name] = (float(ratio[at]), {"mu": float(mm[at]), "n": int(nn[at]), "delta": float(dd[at])})
+    return _chain_verdict(worst, note="ratio = exact failure probability / δ")
