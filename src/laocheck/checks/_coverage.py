@@ -23,6 +23,7 @@ proof (``laocheck list --proof-coverage``).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -152,8 +153,13 @@ def coverage(paper=None):
         row["check_ids"].update(ln.checks)
     for proofs in out.values():
         for row in proofs.values():
-            row["check_ids"] = sorted(row["check_ids"])
+            row["check_ids"] = sorted(row["check_ids"], key=_natural)
     return out
+
+
+def _natural(text):
+    """Sort key with numbers compared as numbers (``step9`` before ``step10``)."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
 
 
 _COLS = ("lines", "checked", "reasoned", "instance_dependent", "instance_dependent_checked")
@@ -166,6 +172,15 @@ def coverage_table(*, markdown=False, with_ids=True):
     rendering)."""
     cov = coverage()
     parts = []
+    totals = {p: {c: sum(r[c] for r in cov.get(p, {}).values()) for c in _COLS} for p in PAPERS}
+    if markdown:
+        parts.append("### All papers\n")
+        parts.append("| paper | proofs | " + " | ".join(_HEAD) + " |")
+        parts.append("|---|---:|" + "|".join(["---:"] * len(_COLS)) + "|")
+        for p in PAPERS:
+            parts.append(f"| {p} | {len(cov.get(p, {}))} | " +
+                         " | ".join(str(totals[p][c]) for c in _COLS) + " |")
+        parts.append("")
     for paper in PAPERS:
         proofs = cov.get(paper, {})
         total = {c: sum(r[c] for r in proofs.values()) for c in _COLS}

@@ -28,8 +28,10 @@ from fractions import Fraction as F
 
 import numpy as np
 import sympy as sp
+from scipy import stats
 
-from ._common import worst_ratio_verdict
+from .. import estimators
+from ._common import exact_distribution, worst_ratio_verdict
 from ._errata import note_erratum
 from ._registry import Result, Status, register
 from .hk12 import _clip_step_cases
@@ -668,8 +670,8 @@ def _cb11_k_active_chain(ctx, which):
     table): the rows of the proof's display, exactly (sympy; w* has entries 1/√d for Thm 2)."""
     rng = ctx.rng
     if which == "Thm2":
-        d, k = 5, 2
-        w = [1 / sp.sqrt(d)] * d
+        d, k = 4, 2
+        w = [sp.Rational(1, 2)] * d            # 1/√d at d = 4: exact rationals
     else:
         c, k, d = 2, 2, 6
         w = [sp.Rational(1, c * k)] * (c * k) + [0] * (d - c * k)
@@ -710,7 +712,7 @@ register("CB11.Thm2.proof.chain", citation="CB11 Thm 2 (proof, the display)",
          statement="for any ŷ = ŷ(x_1..x_k): E[(ŷ − ⟨w*, x⟩)²] = E[(ŷ − Σ_{i<=k} w*_i x_i)²] + "
          "Σ_{j>k}(w*_j)²E[x_j²] + 2ŷΣ_{j>k}w*_jE[x_j] − 2Σ_iΣ_j w*_iw*_jE[x_i]E[x_j] = "
          "E[(ŷ − Σ_{i<=k} w*_i x_i)²] + Σ_{i>k}(w*_i)²E[x_i²] + 0 >= 0 + (d − k)/d",
-         assumptions="x uniform on {±1}^d, w* = (1/√d, …), d = 5, k = 2; ŷ a random rational "
+         assumptions="x uniform on {±1}^d, w* = (1/√d, …), d = 4, k = 2; ŷ a random rational "
          "table over {±1}^k (the printed 2ŷΣ… read with E[ŷ])",
          method="exact (sympy) expectation over the 2^d points for each row", delta=0.0,
          detectable="any table violating a row")(lambda ctx: _cb11_k_active_chain(ctx, "Thm2"))
@@ -1182,10 +1184,8 @@ def _phi_instances(ctx, lasso):
 
 
 def _phi_rows(ctx, lasso, which):
-    from .. import estimators as _est   # noqa: E402  (only here: the catalog's estimators)
     name = "HK12.AELR.residual" if lasso else "HK12.AERR.residual"
-    est = _est.get(name, k=1)
-    from ._common import exact_distribution as _exact   # noqa: E402
+    est = estimators.get(name, k=1)
     worst = {}
     B = 1
     for w, pts in _phi_instances(ctx, lasso):
@@ -1195,7 +1195,7 @@ def _phi_rows(ctx, lasso, which):
             p = {j: abs(w[j]) / sum(abs(v) for v in w) for j in nz}
         else:
             p = {j: w[j] ** 2 / sum(v * v for v in w) for j in nz}
-        Ephi2 = sum(pr * sum(pp * v[0] ** 2 for pp, v in _exact(est, w, x, y)) for pr, x, y in pts)
+        Ephi2 = sum(pr * sum(pp * v[0] ** 2 for pp, v in exact_distribution(est, w, x, y)) for pr, x, y in pts)
         Ex2 = [sum(pr * x[j] ** 2 for pr, x, y in pts) for j in range(d)]
         Ey2 = sum(pr * y * y for pr, x, y in pts)
         printed1 = sum(pr * sum(p[j] * ((w[j] * x[j] - y) / p[j]) ** 2 for j in nz) for pr, x, y in pts)
@@ -1294,7 +1294,6 @@ note_erratum(
           detectable="a (μ, n, δ) with failure probability above δ")
 def check_ks15_lemma_b3_bernstein(ctx):
     """KS15 Lemma B.3, proof: every row's failure probability, exactly, on Bernoulli variables."""
-    from scipy import stats as _st   # noqa: E402  (scipy.stats is only needed here)
     mu = np.linspace(0.01, 0.99, 99)[:, None, None]
     n = np.arange(1, 61)[None, :, None]
     dl = np.array([0.5, 0.1, 0.01, 0.001])[None, None, :]
@@ -1310,12 +1309,12 @@ def check_ks15_lemma_b3_bernstein(ctx):
     mm = np.broadcast_to(mu, shape)
     dd = np.broadcast_to(dl, shape)
     for name, b in upper.items():     # P(S/n > b) = P(S > floor(nb))
-        prob = _st.binom.sf(np.floor(np.broadcast_to(b, shape) * nn * (1 + 1e-12)), nn, mm)
+        prob = stats.binom.sf(np.floor(np.broadcast_to(b, shape) * nn * (1 + 1e-12)), nn, mm)
         ratio = prob / dd
         at = np.unravel_index(np.argmax(ratio), shape)
         worst[name] = (float(ratio[at]), {"mu": float(mm[at]), "n": int(nn[at]), "delta": float(dd[at])})
     for name, b in lower.items():     # P(S/n < b) = P(S < ceil(nb)) = cdf(ceil(nb) − 1)
-        prob = _st.binom.cdf(np.ceil(np.broadcast_to(b, shape) * nn * (1 - 1e-12)) - 1, nn, mm)
+        prob = stats.binom.cdf(np.ceil(np.broadcast_to(b, shape) * nn * (1 - 1e-12)) - 1, nn, mm)
         ratio = prob / dd
         at = np.unravel_index(np.argmax(ratio), shape)
         worst[name] = (float(ratio[at]), {"mu": float(mm[at]), "n": int(nn[at]), "delta": float(dd[at])})
