@@ -38,6 +38,12 @@ from .hk12 import _clip_step_cases
 
 __all__ = []
 
+
+def _with_doc(doc, func):
+    """``func`` with the docstring ``doc`` (the checks registered in loops below)."""
+    func.__doc__ = doc
+    return func
+
 #: Rounding tolerance of a float ratio (sums of at most a few hundred float terms).
 _TOL = 1e-9
 
@@ -94,14 +100,16 @@ for _paper, _label, _where in (("HK12", "Lemma3.7", "HK12 Lemma 3.7 (proof, App.
     register(f"{_paper}.{_label}.proof.step1", citation=f"{_where}, first display)",
              statement="‖E[g̃_t]‖∞² = ‖E[g̃_t]²‖∞ <= ‖E[g̃_t²]‖∞ (so ‖E g̃²‖∞ <= G² gives "
              "‖E g̃‖∞ <= G)", assumptions=_CLIP_ASSUME, method=_CLIP_METHOD, delta=0.0,
-             detectable="an instance with ratio > 1 among those enumerated")(
-        lambda ctx: worst_ratio_verdict(_clip_step(ctx, 1, True)))
+             detectable="an instance with ratio > 1 among those enumerated")(_with_doc(
+        f"{_paper} {_label} (proof): ‖E g̃‖∞² <= ‖E g̃²‖∞.",
+        lambda ctx: worst_ratio_verdict(_clip_step(ctx, 1, True))))
     register(f"{_paper}.{_label}.proof.step2", citation=f"{_where}, second display)",
              statement="|E[ḡ_t[i]] − E[g̃_t[i]]| <= 2η E[g̃_t[i]²] <= 2ηG² for all i, "
              "ḡ = clip(g̃, 1/η) (Lemma A.2 / B.8 with C = 1/η)", assumptions=_CLIP_ASSUME,
              method=_CLIP_METHOD, delta=0.0,
-             detectable="an instance with ratio > 1 among those enumerated")(
-        lambda ctx: worst_ratio_verdict(_clip_step(ctx, 2, True)))
+             detectable="an instance with ratio > 1 among those enumerated")(_with_doc(
+        f"{_paper} {_label} (proof): the clipping gap per coordinate.",
+        lambda ctx: worst_ratio_verdict(_clip_step(ctx, 2, True))))
 
 
 @register("HK12.Lemma3.7.proof.step3", citation="HK12 Lemma 3.7 (proof, App. A.4, last display)",
@@ -218,6 +226,7 @@ def _pointwise_step(ctx):
 for _paper, _label, _where in (("HK12", "LemmaA.2", "HK12 Lemma A.2 (proof, App. A.4"),
                                ("KS15", "LemmaB.8", "KS15 Lemma B.8 (proof, App. B.8")):
     def _step1(ctx):
+        """HK12 Lemma A.2 / KS15 Lemma B.8 (proof): the pointwise first display."""
         ok, figs = _pointwise_step(ctx)
         return Result(Status.PASS if ok else Status.FAIL, figs, detectable=0.0)
 
@@ -381,19 +390,19 @@ for _paper, _label, _where in (("HK12", "LemmaA.1", "HK12 Lemma A.1 (proof, App.
              statement="‖z_{t+1}‖₁ = Σ_i z_t[i]e^{−ηc_t[i]} <= Σ_i z_t[i](1 − ηc_t[i] + η²c_t[i]²) "
              "= ‖z_t‖₁(1 − ηp_tᵀc_t + η²p_tᵀc_t²) (e^x <= 1 + x + x² for x <= 1)",
              assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
-             detectable="a sequence with ratio > 1 among those drawn")(
-        lambda ctx: _mw_verdict(ctx, "step1"))
+             detectable="a sequence with ratio > 1 among those drawn")(_with_doc(
+        f"{_paper} {_label} (proof): the first display.", lambda ctx: _mw_verdict(ctx, "step1")))
     register(f"{_paper}.{_label}.proof.step3" + ("_corrected" if _paper == "KS15" else ""),
              citation=f"{_where}, third display" + (", corrected)" if _paper == "KS15" else ")"),
              statement="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{−ηc_t[i]} >= log Π_t e^{−ηc_t[i*]} = "
              "−ηΣ_t c_t[i*] for every i*", assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
-             detectable="a sequence violating the relation by more than 1e-9")(
-        lambda ctx: _mw_verdict(ctx, "step3"))
+             detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
+        f"{_paper} {_label} (proof): the third display.", lambda ctx: _mw_verdict(ctx, "step3")))
     register(f"{_paper}.{_label}.proof.step4", citation=f"{_where}, last display)",
              statement="Σ_t p_tᵀc_t <= Σ_t c_t[i*] + log n/η + ηΣ_t p_tᵀc_t² for every i*",
              assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
-             detectable="a sequence violating the relation by more than 1e-9")(
-        lambda ctx: _mw_verdict(ctx, "step4"))
+             detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
+        f"{_paper} {_label} (proof): the last display.", lambda ctx: _mw_verdict(ctx, "step4")))
 
 
 @register("KS15.LemmaB.5.proof.step3", citation="KS15 Lemma B.5 (proof, App. B.8, third display)",
@@ -475,7 +484,7 @@ def _moment_instances(ctx, ridge):
     """s_i = E_D[x_i²] (Σ s <= 1 for ridge, s_i <= 1 for lasso), ε in (0, 1], A in the box of
     eq. (15) (A >= 0), d in 2..6."""
     rng = ctx.rng
-    for _ in range(ctx.n(3000, 30_000)):
+    for _ in range(ctx.n(1500, 30_000)):
         d = int(rng.integers(2, 7))
         s = rng.dirichlet(np.full(d, 0.5)) * rng.uniform(0.05, 1.0)
         if not ridge:
@@ -567,8 +576,9 @@ for _step, _which, _cite, _stmt in (
              statement=_stmt + " (the extraction's “√(E[x_j²]) + (5/3)ε” read as √(E[x_j²] + "
              "(5/3)ε), the form the previous display ends with)", assumptions=_L37_ASSUME,
              method=_L37_METHOD, delta=0.0,
-             detectable="an instance with ratio > 1 + 1e-9 among those drawn")(
-        (lambda which: lambda ctx: _ks15_lemma37(ctx, which))(_which))
+             detectable="an instance with ratio > 1 + 1e-9 among those drawn")(_with_doc(
+        f"KS15 Lemma 3.7 (proof, App. B.4): {_cite}.",
+        (lambda which: lambda ctx: _ks15_lemma37(ctx, which))(_which)))
 
 
 def _lasso_rows(d, s, eps, A):
@@ -603,15 +613,16 @@ _L48_ASSUME = ("s_i = E_D[x_i²] in [0, 1] (‖x‖∞ <= 1), 0 < ε <= 1, A ins
 register("KS15.Lemma4.8.proof.step1", citation="KS15 Lemma 4.8 (proof, App. B.12, first display)",
          statement="‖E_{D,A2}[x̃_{t,r}²]‖∞ = max_i E_D[x_i²]/q_i = Σ_j (A[j] + 13ε/6)·max_i "
          "E_D[x_i²]/(A[i] + 13ε/6)", assumptions=_L48_ASSUME, method=_L37_METHOD, delta=0.0,
-         detectable="an instance with ratio > 1 + 1e-9 among those drawn")(
-    lambda ctx: _ks15_lemma48(ctx, "definition"))
+         detectable="an instance with ratio > 1 + 1e-9 among those drawn")(_with_doc(
+    "KS15 Lemma 4.8 (proof, App. B.12): the first display.",
+    lambda ctx: _ks15_lemma48(ctx, "definition")))
 register("KS15.Lemma4.8.proof.step2", citation="KS15 Lemma 4.8 (proof, App. B.12, second display)",
          statement="with eq. (15): Σ_j (A[j] + 13ε/6) max_i s_i/(A[i] + 13ε/6) <= Σ_j (2s_j + 7ε/6 + "
          "13ε/6) max_i s_i/(s_i/2 − 5ε/3 + 13ε/6) <= 4Σ_j (s_j + 5ε/3) max_i s_i/(s_i + ε) <= "
          "4Σ_j (s_j + 5ε/3) max_i s_i/s_i <= 4‖E_D[x²]‖₁ + (20/3)dε (each relation)",
          assumptions=_L48_ASSUME, method=_L37_METHOD, delta=0.0,
-         detectable="an instance with ratio > 1 + 1e-9 among those drawn")(
-    lambda ctx: _ks15_lemma48(ctx, "chain"))
+         detectable="an instance with ratio > 1 + 1e-9 among those drawn")(_with_doc(
+    "KS15 Lemma 4.8 (proof, App. B.12): the chain.", lambda ctx: _ks15_lemma48(ctx, "chain")))
 
 
 # --- KS15 Lemma B.3 (App. B.4): the arithmetic-geometric steps ----------------------------------
@@ -715,14 +726,16 @@ register("CB11.Thm2.proof.chain", citation="CB11 Thm 2 (proof, the display)",
          assumptions="x uniform on {±1}^d, w* = (1/√d, …), d = 4, k = 2; ŷ a random rational "
          "table over {±1}^k (the printed 2ŷΣ… read with E[ŷ])",
          method="exact (sympy) expectation over the 2^d points for each row", delta=0.0,
-         detectable="any table violating a row")(lambda ctx: _cb11_k_active_chain(ctx, "Thm2"))
+         detectable="any table violating a row")(_with_doc(
+    "CB11 Thm 2 (proof): the risk chain.", lambda ctx: _cb11_k_active_chain(ctx, "Thm2")))
 register("CB11.Thm3.proof.chain", citation="CB11 Thm 3 (proof, the display)",
          statement="for any ŷ = ŷ(x_1..x_k): E[(ŷ − ⟨w*, x⟩)²] = E[(ŷ − Σ_{i<=k} w*_i x_i)²] + "
          "Σ_{i>k}(w*_i)²E[x_i²] >= 0 + (ck − k)/(ck)² = (c − 1)/(c²k) = (1 − 1/c)/(ck)",
          assumptions="x uniform on {±1}^d, w* with ck entries 1/(ck), c = 2, k = 2, d = 6; ŷ a "
          "random rational table", method="exact (sympy) expectation over the 2^d points; sympy "
          "for the last identities in c, k", delta=0.0,
-         detectable="any table violating a row")(lambda ctx: _cb11_k_active_chain(ctx, "Thm3"))
+         detectable="any table violating a row")(_with_doc(
+    "CB11 Thm 3 (proof): the risk chain.", lambda ctx: _cb11_k_active_chain(ctx, "Thm3")))
 
 
 # --- CB11 Lemma 7 (proof) -----------------------------------------------------------------------
@@ -1086,7 +1099,8 @@ _L32_METHOD = "exact (Fractions): every (x, i_1..i_k) enumerated"
 register("KS15.Lemma3.2.proof.step2", citation="KS15 Lemma 3.2 (proof, App. B.2, first display)",
          statement="E‖x̃_t‖² = (1/k²)E‖Σ_r x̃_{t,r}‖² = (1/k²)Σ_r E‖x̃_{t,r}‖² + (1/k²)Σ_rΣ_{s≠r} "
          "E⟨x̃_{t,r}, x̃_{t,s}⟩", assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0,
-         detectable=0.0)(lambda ctx: _chain_verdict(_lemma32_step(ctx, "step2")))
+         detectable=0.0)(_with_doc("KS15 Lemma 3.2 (proof, App. B.2): the expansion.",
+                                   lambda ctx: _chain_verdict(_lemma32_step(ctx, "step2"))))
 
 
 @register("KS15.Lemma3.2.proof.step3", citation="KS15 Lemma 3.2 (proof, App. B.2, second display)",
@@ -1106,8 +1120,9 @@ def check_ks15_lemma32_step3(ctx):
 register("KS15.Lemma3.2.proof.step3_corrected", citation="KS15 Lemma 3.2 (proof, App. B.2, second "
          "display, corrected)", statement="E‖x̃_t‖² = (1/k)E‖x̃_{t,r}‖² + ((k − 1)/k)E_D‖x‖₂² (given "
          "x, x̃_{t,r} and x̃_{t,s} are independent with mean x)", assumptions=_L32_ASSUME,
-         method=_L32_METHOD, delta=0.0, detectable=0.0)(
-    lambda ctx: _chain_verdict(_lemma32_step(ctx, "step3_corrected")))
+         method=_L32_METHOD, delta=0.0, detectable=0.0)(_with_doc(
+    "KS15 Lemma 3.2 (proof, App. B.2): the corrected second display.",
+    lambda ctx: _chain_verdict(_lemma32_step(ctx, "step3_corrected"))))
 
 
 @register("KS15.Lemma4.2.proof.step3", citation="KS15 Lemma 4.2 (proof, App. B.9, first display, "
@@ -1127,8 +1142,9 @@ def check_ks15_lemma42_step3(ctx):
 register("KS15.Lemma4.2.proof.step3_corrected", citation="KS15 Lemma 4.2 (proof, App. B.9, first "
          "display, corrected)", statement="E[x̃_t[i]²] = (1/k²)Σ_r E[x̃_{t,r}[i]²] + (1/k²)Σ_{r≠s} "
          "E[x̃_{t,r}[i]x̃_{t,s}[i]] with E[x̃_{t,r}[i]x̃_{t,s}[i]] = E_D[x_i²], for every i",
-         assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0)(
-    lambda ctx: _chain_verdict(_lemma32_step(ctx, "l42_corrected")))
+         assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0)(_with_doc(
+    "KS15 Lemma 4.2 (proof, App. B.9): the corrected cross terms.",
+    lambda ctx: _chain_verdict(_lemma32_step(ctx, "l42_corrected"))))
 
 
 note_erratum(
@@ -1235,16 +1251,18 @@ register("KS15.Lemma3.3.proof.chain", citation="KS15 Lemma 3.3 (proof, App. B.3)
          assumptions="‖w‖₂ <= B = 1, ‖x‖₂ <= 1, |y| <= B; D on two rational points, d = 3",
          method="exact (Fractions): E[φ̃²] from the enumerated residual estimate of HK12 Alg. 1 "
          "(φ̃ = ‖w‖²x[j]/w[j] − y = w_jx_j/p_j − y), each row in closed form",
-         delta=0.0, detectable="any instance violating a row")(
-    lambda ctx: _chain_verdict(_phi_rows(ctx, False, "chain")))
+         delta=0.0, detectable="any instance violating a row")(_with_doc(
+    "KS15 Lemma 3.3 (proof, App. B.3): the chain.",
+    lambda ctx: _chain_verdict(_phi_rows(ctx, False, "chain"))))
 register("KS15.Lemma4.4.proof.chain", citation="KS15 Lemma 4.4 (proof, App. B.11, second to last "
          "members)", statement="E[φ̃_t²] <= 2E[(w_{t,j}x_t[j]/p_j)² + y_t²] <= 2Σ_j w_{t,j}²E_D[x_j²]/p_j "
          "+ 2B² <= 2Σ_j (‖w_t‖₁/|w_{t,j}|)w_{t,j}² + 2B² <= 2‖w_t‖₁Σ_j|w_{t,j}| + 2B² <= 4B² "
          "(p_j = |w_{t,j}|/‖w_t‖₁)", assumptions="‖w‖₁ <= B = 1, ‖x‖∞ <= 1, |y| <= B; D on two "
          "rational points, d = 3", method="exact (Fractions): E[φ̃²] from the enumerated residual "
          "estimate of HK12 Alg. 2, each row in closed form", delta=0.0,
-         detectable="any instance violating a row")(
-    lambda ctx: _chain_verdict(_phi_rows(ctx, True, "chain")))
+         detectable="any instance violating a row")(_with_doc(
+    "KS15 Lemma 4.4 (proof, App. B.11): the chain.",
+    lambda ctx: _chain_verdict(_phi_rows(ctx, True, "chain"))))
 
 
 @register("KS15.Lemma4.4.proof.step1", citation="KS15 Lemma 4.4 (proof, App. B.11, first member)",
@@ -1267,7 +1285,9 @@ register("KS15.Lemma4.4.proof.step1_corrected", citation="KS15 Lemma 4.4 (proof,
          "member, corrected)", statement="E_{D,A}[φ̃_t²] = E_{D,A}[(w_{t,j}x_t[j]/p_j − y_t)²] "
          "(eq. (5), as in Lemma 3.3's proof)", assumptions="‖w‖₁ <= 1, ‖x‖∞ <= 1, |y| <= 1",
          method="exact (Fractions) against the enumerated residual estimate of HK12 Alg. 2",
-         delta=0.0, detectable=0.0)(lambda ctx: _chain_verdict(_phi_rows(ctx, True, "step1_corrected")))
+         delta=0.0, detectable=0.0)(_with_doc(
+    "KS15 Lemma 4.4 (proof, App. B.11): the corrected first member.",
+    lambda ctx: _chain_verdict(_phi_rows(ctx, True, "step1_corrected"))))
 
 
 note_erratum(
