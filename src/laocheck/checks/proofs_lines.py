@@ -31,7 +31,7 @@ import sympy as sp
 from scipy import stats
 
 from .. import estimators
-from ._common import exact_distribution, worst_ratio_verdict
+from ._common import coverage_verdict, exact_distribution, worst_ratio_verdict
 from ._errata import note_erratum
 from ._registry import Result, Status, register
 from .hk12 import _clip_step_cases
@@ -1339,3 +1339,50 @@ def check_ks15_lemma_b3_bernstein(ctx):
         at = np.unravel_index(np.argmax(ratio), shape)
         worst[name] = (float(ratio[at]), {"mu": float(mm[at]), "n": int(nn[at]), "delta": float(dd[at])})
     return _chain_verdict(worst, note="ratio = exact failure probability / δ")
+
+
+# --- CB11 Lemma 4 (proof): the cited Rademacher bound, by coverage -------------------------------
+
+_L4_SETTINGS = ((3, 10, 0.5), (3, 40, 0.1), (5, 20, 0.5))   # (d, m, δ of the statement)
+
+
+@register("CB11.Lemma4.proof.rademacher", citation="CB11 Lemma 4 (proof, the Rademacher bound of "
+          "Kakade et al. 2008)",
+          statement="w.p. >= 1 − δ over S: for all ‖w‖₁ <= B, |L_S(w) − L_D(w)| <= L_max·B·√((2/m) "
+          "ln 2d) + ℓ_max·√((1/(2m)) ln(2/δ)), L_max = 4B, ℓ_max = 4B²",
+          assumptions="‖x‖∞ <= 1, |y| <= B = 1; D uniform on 8 random points of [−1, 1]^d with "
+          "labels in [−1, 1] (L_D exact); (d, m, δ) in {(3, 10, 0.5), (3, 40, 0.1), (5, 20, 0.5)}",
+          method="Monte Carlo coverage: per sample S the supremum over the L1 ball is bounded by "
+          "Hölder (B² max|Σ_S − Σ| + B‖2(b_S − b)‖∞ + |ȳ²_S − E y²|), so an exceedance of this "
+          "upper bound is counted as a failure (conservative); exact Clopper-Pearson interval for "
+          "the failure probability against the statement's δ, at δ_check = 1e-6 split over the "
+          "settings", delta=1e-6, detectable="a failure probability above the statement's δ by "
+          "the interval's width")
+def check_cb11_lemma4_rademacher(ctx):
+    """CB11 Lemma 4, proof: the cited uniform deviation bound with its constants L_max, ℓ_max."""
+    rng = ctx.rng
+    runs = ctx.n(200, 4000)
+    B = 1.0
+    figs, status = {}, Status.PASS
+    for d, m, dstmt in _L4_SETTINGS:
+        X = rng.uniform(-1, 1, size=(8, d))
+        Y = rng.uniform(-1, 1, size=8)
+        Sig, b, ey2 = X.T @ X / 8, X.T @ Y / 8, float(Y @ Y / 8)
+        rhs = 4 * B * B * math.sqrt(2 / m * math.log(2 * d)) + 4 * B * B * math.sqrt(
+            math.log(2 / dstmt) / (2 * m))
+        idx = rng.integers(0, 8, size=(runs, m))
+        Xs, Ys = X[idx], Y[idx]
+        SigS = np.einsum("rmi,rmj->rij", Xs, Xs) / m
+        bS = np.einsum("rmi,rm->ri", Xs, Ys) / m
+        eS = np.mean(Ys ** 2, axis=1)
+        sup = (B * B * np.max(np.abs(SigS - Sig), axis=(1, 2)) + B * np.max(np.abs(2 * (bS - b)), axis=1)
+               + np.abs(eS - ey2))
+        fails = int(np.sum(sup > rhs))
+        res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(_L4_SETTINGS))
+        figs[f"d={d},m={m},delta={dstmt}"] = {"bound": rhs, "largest_upper_bound_of_sup": float(sup.max()),
+                                               **res.figures}
+        if res.status != Status.PASS:
+            status = res.status if status == Status.PASS else status
+    return Result(status, figs, detectable="a failure probability above the statement's δ",
+                  note="the Hölder upper bound of the supremum is conservative: an exceedance "
+                       "would make the check INCONCLUSIVE or FAIL without being a violation")
