@@ -238,6 +238,13 @@ for _paper, _label, _where in (("HK12", "LemmaA.2", "HK12 Lemma A.2 (proof, App.
              detectable=0.0)(_step1)
 
 
+@register("KS15.LemmaB.8.proof.step2_corrected", citation="KS15 Lemma B.8 (proof, App. B.8, "
+          "second display, corrected as HK12 App. A.4 prints it)",
+          statement="E[X] − E[X̄] = ∫_{x<−C}(x + C)dμ + ∫_{x>C}(x − C)dμ <= ∫_{x>C}(x − C)dμ <= "
+          "(2/C)∫_{x>C}(x − E[X])²dμ <= (2/C)Var[X]", assumptions="discrete X, 2-4 atoms, "
+          "|E X| <= C/2", method="random discrete distributions (each relation of the chain "
+          "evaluated; worst ratio lhs/rhs, 1 for an identity that holds)", delta=0.0,
+          detectable="a distribution with ratio > 1 among those drawn")
 @register("HK12.LemmaA.2.proof.step2", citation="HK12 Lemma A.2 (proof, App. A.4, second display)",
           statement="E[X] − E[X̄] = ∫_{x<−C}(x + C)dμ + ∫_{x>C}(x − C)dμ <= ∫_{x>C}(x − C)dμ <= "
           "(2/C)∫_{x>C}(x − E[X])²dμ <= (2/C)Var[X]", assumptions="discrete X, 2-4 atoms, "
@@ -259,7 +266,7 @@ def check_hk12_lemma_a2_step2(ctx):
           method="random discrete distributions (each relation of the chain evaluated; worst "
           "ratio lhs/rhs)", delta=0.0,
           detectable="a distribution with ratio > 1 among those drawn",
-          expected=Status.ERRATUM, correction="HK12.LemmaA.2.proof.step2")
+          expected=Status.ERRATUM, correction="KS15.LemmaB.8.proof.step2_corrected")
 def check_ks15_lemma_b8_step2(ctx):
     """KS15 Lemma B.8, proof (App. B.8): the first relation with |E X̄ − E X| on the left fails
     when X's mass sits below −C (the signed sum on the right is then negative)."""
@@ -269,7 +276,7 @@ def check_ks15_lemma_b8_step2(ctx):
     figs["exact_counterexample"] = exact
     if worst["first"][0] > 1 + _TOL and exact["lhs"] > exact["rhs"]:
         return Result(Status.ERRATUM, figs, counterexample=exact, detectable=0.0,
-                      correction="HK12.LemmaA.2.proof.step2",
+                      correction="KS15.LemmaB.8.proof.step2_corrected",
                       note="only the first relation fails; the rest of the chain (and the "
                            "lemma) hold, as in HK12's signed version")
     return worst_ratio_verdict(max(worst.values(), key=lambda w: w[0]), figures=figs)
@@ -384,33 +391,36 @@ def _mw_exact_counterexample():
 _MW_ASSUME = "c_t[i] >= −1/η (a fraction of the entries at −1/η), n <= 4, T <= 5, η log-normal"
 _MW_METHOD = "random loss sequences; both sides of the relation per run (float)"
 
-for _paper, _label, _where in (("HK12", "LemmaA.1", "HK12 Lemma A.1 (proof, App. A.2"),
-                               ("KS15", "LemmaB.5", "KS15 Lemma B.5 (proof, App. B.8")):
+# KS15 Lemma B.5's second display is HK12's (one check, HK12.LemmaA.1.proof.step2), so its
+# third and last displays are its steps 2 and 3.
+for _paper, _label, _where, _third, _last in (
+        ("HK12", "LemmaA.1", "HK12 Lemma A.1 (proof, App. A.2", "step3", "step4"),
+        ("KS15", "LemmaB.5", "KS15 Lemma B.5 (proof, App. B.8", "step2_corrected", "step3")):
     register(f"{_paper}.{_label}.proof.step1", citation=f"{_where}, first display)",
              statement="‖z_{t+1}‖₁ = Σ_i z_t[i]e^{−ηc_t[i]} <= Σ_i z_t[i](1 − ηc_t[i] + η²c_t[i]²) "
              "= ‖z_t‖₁(1 − ηp_tᵀc_t + η²p_tᵀc_t²) (e^x <= 1 + x + x² for x <= 1)",
              assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
              detectable="a sequence with ratio > 1 among those drawn")(_with_doc(
         f"{_paper} {_label} (proof): the first display.", lambda ctx: _mw_verdict(ctx, "step1")))
-    register(f"{_paper}.{_label}.proof.step3" + ("_corrected" if _paper == "KS15" else ""),
+    register(f"{_paper}.{_label}.proof.{_third}",
              citation=f"{_where}, third display" + (", corrected)" if _paper == "KS15" else ")"),
              statement="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{−ηc_t[i]} >= log Π_t e^{−ηc_t[i*]} = "
              "−ηΣ_t c_t[i*] for every i*", assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
              detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
         f"{_paper} {_label} (proof): the third display.", lambda ctx: _mw_verdict(ctx, "step3")))
-    register(f"{_paper}.{_label}.proof.step4", citation=f"{_where}, last display)",
+    register(f"{_paper}.{_label}.proof.{_last}", citation=f"{_where}, last display)",
              statement="Σ_t p_tᵀc_t <= Σ_t c_t[i*] + log n/η + ηΣ_t p_tᵀc_t² for every i*",
              assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
              detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
         f"{_paper} {_label} (proof): the last display.", lambda ctx: _mw_verdict(ctx, "step4")))
 
 
-@register("KS15.LemmaB.5.proof.step3", citation="KS15 Lemma B.5 (proof, App. B.8, third display)",
+@register("KS15.LemmaB.5.proof.step2", citation="KS15 Lemma B.5 (proof, App. B.8, third display)",
           statement="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{ηc_t[i]} >= log Π_t e^{ηc_t[i*]} = −ηΣ_t c_t[i*] "
           "(as printed: e^{+ηc_t[i]})", assumptions=_MW_ASSUME,
           method="exact: n = 1, T = 1, η = 1, c_1 = (1) (then z_2 = (e^{−1}))", delta=0.0,
           detectable=0.0, expected=Status.ERRATUM,
-          correction="KS15.LemmaB.5.proof.step3_corrected")
+          correction="KS15.LemmaB.5.proof.step2_corrected")
 def check_lemma_b5_step3(ctx):
     """KS15 Lemma B.5, proof: the third display prints e^{ηc_t[i]} for z_{T+1}[i] =
     Π_t e^{−ηc_t[i]} (HK12's App. A.2 prints the minus sign)."""
@@ -422,7 +432,7 @@ def check_lemma_b5_step3(ctx):
     figs = {"log‖z_2‖₁": lhs, "log Σ Π e^{ηc}": first, "−ηΣc[i*]": last}
     if abs(lhs - first) > 1e-12 and abs(first - last) > 1e-12:
         return Result(Status.ERRATUM, figs, detectable=0.0,
-                      correction="KS15.LemmaB.5.proof.step3_corrected",
+                      correction="KS15.LemmaB.5.proof.step2_corrected",
                       counterexample={"n": 1, "T": 1, "eta": 1, "c_1": [1],
                                       "log‖z_2‖₁": lhs, "printed middle member": first,
                                       "printed last member": last})
@@ -430,7 +440,7 @@ def check_lemma_b5_step3(ctx):
 
 
 note_erratum(
-    "KS15.LemmaB.5.proof.step3", where="Lemma B.5 (proof, App. B.8: the third display)",
+    "KS15.LemmaB.5.proof.step2", where="Lemma B.5 (proof, App. B.8: the third display)",
     order=(20, 5, 3),
     literal="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{ηc_t[i]} ≥ log Π_t e^{ηc_t[i*]} = −ηΣ_t c_t[i*].",
     why="z_{T+1}[i] = Π_t e^{−ηc_t[i]}: the exponent's minus sign is missing, and the last "
@@ -818,7 +828,7 @@ def check_cb11_thm1_algebra(ctx):
 
 # --- HK12 Lemma 3.6 (App. A.3) and KS15 Lemma B.7: the EG± bookkeeping ----------------------------
 
-@register("HK12.Lemma3.6.proof.steps", citation="HK12 Lemma 3.6 (proof, App. A.3), KS15 Lemma B.7 "
+@register("HK12.Lemma3.6.proof.displays", citation="HK12 Lemma 3.6 (proof, App. A.3), KS15 Lemma B.7 "
           "(proof, App. B.8)",
           statement="Σ_t p_tᵀḡ′_t = Σ_t (z⁺_t, z⁻_t)ᵀ(ḡ_t, −ḡ_t)/(‖z⁺_t‖₁ + ‖z⁻_t‖₁) = (1/B)Σ_t "
           "w_tᵀḡ_t; min_i Σ_t ḡ′_t[i] = min_{‖w‖₁<=B}(1/B)Σ_t wᵀḡ_t <= (1/B)Σ_t w*ᵀḡ_t; hence "
@@ -915,13 +925,13 @@ def _thmb1_final_gap(e, dl=_HK12_DELTA):
     return (1 - 2 * (1 - dl) * e) - ((1 - e) ** 2 + dl * e)
 
 
-@register("HK12.ThmB.1.proof.final", citation="HK12 Thm B.1 (proof, App. B.2, last display)",
+@register("HK12.ThmB.1.proof.step1", citation="HK12 Thm B.1 (proof, App. B.2, last display)",
           statement="L_D(w) <= L_D(w*) + δε <= 1 − 2(1 − δ)ε (the second relation, with "
           "L_D(w*) = (1 − ε)² of Lemma B.4 and δ = 1/100000 of Lemma B.5)",
           assumptions="ε = 1/√k in (0, 1) (Theorem B.1: ε = Ω(1/√d))",
           method="exact (Fractions) at ε = 1/10, 1/100, 1/1000; sympy: the gap is ε(δ − ε)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
-          correction="HK12.ThmB.1.proof.final_corrected")
+          correction="HK12.ThmB.1.proof.step1_corrected")
 def check_hk12_thmb1_final(ctx):
     """HK12 Thm B.1, proof: the last display needs ε <= δ = 1/100000."""
     e, dl = sp.symbols("epsilon delta", positive=True)
@@ -933,14 +943,14 @@ def check_hk12_thmb1_final(ctx):
             lhs = (1 - F(1, den)) ** 2 + _HK12_DELTA * F(1, den)
             rhs = 1 - 2 * (1 - _HK12_DELTA) * F(1, den)
             return Result(Status.ERRATUM, figs, detectable=0.0,
-                          correction="HK12.ThmB.1.proof.final_corrected",
+                          correction="HK12.ThmB.1.proof.step1_corrected",
                           counterexample={"epsilon": f"1/{den}", "k": den * den, "delta": "1/100000",
                                           "L(w*) + δε": str(lhs), "1 − 2(1 − δ)ε": str(rhs),
                                           "lhs − rhs": float(lhs - rhs)})
     return Result(Status.PASS, figs, detectable=0.0)
 
 
-@register("HK12.ThmB.1.proof.final_corrected", citation="HK12 Thm B.1 (proof, App. B.2, last "
+@register("HK12.ThmB.1.proof.step1_corrected", citation="HK12 Thm B.1 (proof, App. B.2, last "
           "display, corrected)",
           statement="L_D(w*) + δε <= 1 − 2(1 − δ)ε exactly when ε <= δ (the gap is ε(δ − ε)); "
           "for ε > 2δ no ‖w‖₂ <= 1 meets Lemma B.5's hypothesis (min over the ball is (1 − ε)²)",
@@ -963,7 +973,7 @@ def check_hk12_thmb1_final_corrected(ctx):
 
 
 note_erratum(
-    "HK12.ThmB.1.proof.final", where="Theorem B.1 (proof, App. B.2: the last display)",
+    "HK12.ThmB.1.proof.step1", where="Theorem B.1 (proof, App. B.2: the last display)",
     order=(11, 1, 1),
     literal="An algorithm attaining δε-approximation finds w with L_D(w) ≤ L_D(w*) + δε ≤ "
             "1 − 2(1 − δ)ε (δ = 1/100000, “where in the first inequality we used Lemma B.4”).",
@@ -1096,28 +1106,28 @@ _L32_ASSUME = ("finite D (2-3 rational points, d = 2 or 3), rational q > 0, k in
                "eq. (1)")
 _L32_METHOD = "exact (Fractions): every (x, i_1..i_k) enumerated"
 
-register("KS15.Lemma3.2.proof.step2", citation="KS15 Lemma 3.2 (proof, App. B.2, first display)",
+register("KS15.Lemma3.2.proof.step1", citation="KS15 Lemma 3.2 (proof, App. B.2, first display)",
          statement="E‖x̃_t‖² = (1/k²)E‖Σ_r x̃_{t,r}‖² = (1/k²)Σ_r E‖x̃_{t,r}‖² + (1/k²)Σ_rΣ_{s≠r} "
          "E⟨x̃_{t,r}, x̃_{t,s}⟩", assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0,
          detectable=0.0)(_with_doc("KS15 Lemma 3.2 (proof, App. B.2): the expansion.",
                                    lambda ctx: _chain_verdict(_lemma32_step(ctx, "step2"))))
 
 
-@register("KS15.Lemma3.2.proof.step3", citation="KS15 Lemma 3.2 (proof, App. B.2, second display)",
+@register("KS15.Lemma3.2.proof.step2", citation="KS15 Lemma 3.2 (proof, App. B.2, second display)",
           statement="E‖x̃_t‖² = (1/k)E‖x̃_{t,r}‖² + ((k² − k)/k²)E_D[‖x‖₂]² (as printed: the square "
           "of the mean norm)", assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0,
-          detectable=0.0, expected=Status.ERRATUM, correction="KS15.Lemma3.2.proof.step3_corrected")
+          detectable=0.0, expected=Status.ERRATUM, correction="KS15.Lemma3.2.proof.step2_corrected")
 def check_ks15_lemma32_step3(ctx):
     """KS15 Lemma 3.2, proof: the last display prints E_D[‖x‖₂]² where the lemma (and the
     conditional independence of x̃_{t,r}, x̃_{t,s} given x) gives E_D[‖x‖₂²]."""
     r, inst = _lemma32_step(ctx, "step3")["printed"]
     if r > 1 + 1e-9:
         return Result(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
-                      correction="KS15.Lemma3.2.proof.step3_corrected")
+                      correction="KS15.Lemma3.2.proof.step2_corrected")
     return Result(Status.PASS, {"worst_ratio": r}, detectable=0.0)
 
 
-register("KS15.Lemma3.2.proof.step3_corrected", citation="KS15 Lemma 3.2 (proof, App. B.2, second "
+register("KS15.Lemma3.2.proof.step2_corrected", citation="KS15 Lemma 3.2 (proof, App. B.2, second "
          "display, corrected)", statement="E‖x̃_t‖² = (1/k)E‖x̃_{t,r}‖² + ((k − 1)/k)E_D‖x‖₂² (given "
          "x, x̃_{t,r} and x̃_{t,s} are independent with mean x)", assumptions=_L32_ASSUME,
          method=_L32_METHOD, delta=0.0, detectable=0.0)(_with_doc(
@@ -1125,21 +1135,21 @@ register("KS15.Lemma3.2.proof.step3_corrected", citation="KS15 Lemma 3.2 (proof,
     lambda ctx: _chain_verdict(_lemma32_step(ctx, "step3_corrected"))))
 
 
-@register("KS15.Lemma4.2.proof.step3", citation="KS15 Lemma 4.2 (proof, App. B.9, first display, "
+@register("KS15.Lemma4.2.proof.step1", citation="KS15 Lemma 4.2 (proof, App. B.9, first display, "
           "last member)", statement="‖E[(1/k Σ_r x̃_{t,r}[i])²]‖∞ = ‖(1/k²)Σ_r E[x̃_{t,r}²[i]] + "
           "(1/k²)Σ_{r≠s} E[x̃_{t,r}[i]²]‖∞ (as printed: the cross terms E[x̃_{t,r}[i]²])",
           assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0,
-          expected=Status.ERRATUM, correction="KS15.Lemma4.2.proof.step3_corrected")
+          expected=Status.ERRATUM, correction="KS15.Lemma4.2.proof.step1_corrected")
 def check_ks15_lemma42_step3(ctx):
     """KS15 Lemma 4.2, proof: the cross terms of the square are printed as E[x̃_{t,r}[i]²]."""
     r, inst = _lemma32_step(ctx, "l42_step3")["printed"]
     if r > 1 + 1e-9:
         return Result(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
-                      correction="KS15.Lemma4.2.proof.step3_corrected")
+                      correction="KS15.Lemma4.2.proof.step1_corrected")
     return Result(Status.PASS, {"worst_ratio": r}, detectable=0.0)
 
 
-register("KS15.Lemma4.2.proof.step3_corrected", citation="KS15 Lemma 4.2 (proof, App. B.9, first "
+register("KS15.Lemma4.2.proof.step1_corrected", citation="KS15 Lemma 4.2 (proof, App. B.9, first "
          "display, corrected)", statement="E[x̃_t[i]²] = (1/k²)Σ_r E[x̃_{t,r}[i]²] + (1/k²)Σ_{r≠s} "
          "E[x̃_{t,r}[i]x̃_{t,s}[i]] with E[x̃_{t,r}[i]x̃_{t,s}[i]] = E_D[x_i²], for every i",
          assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0)(_with_doc(
@@ -1148,7 +1158,7 @@ register("KS15.Lemma4.2.proof.step3_corrected", citation="KS15 Lemma 4.2 (proof,
 
 
 note_erratum(
-    "KS15.Lemma3.2.proof.step3", where="Lemma 3.2 (proof, App. B.2: the second display)",
+    "KS15.Lemma3.2.proof.step2", where="Lemma 3.2 (proof, App. B.2: the second display)",
     order=(3, 2, 3),
     literal="E_{D,A}‖x̃_t‖² = (1/k)E_{D,A}‖x̃_{t,r}‖² + ((k² − k)/k²)E_D[‖x‖₂]², “since "
             "E_{D,A}[x̃_{t,r}] = E_D[x] and x̃_{t,r} and x̃_{t,s} are independent”.",
@@ -1161,7 +1171,7 @@ note_erratum(
     proof_step=True)
 
 note_erratum(
-    "KS15.Lemma4.2.proof.step3", where="Lemma 4.2 (proof, App. B.9: the first display, last "
+    "KS15.Lemma4.2.proof.step1", where="Lemma 4.2 (proof, App. B.9: the first display, last "
     "member)", order=(4, 2, 3),
     literal="‖E[(1/k Σ_r x̃_{t,r}[i])²]‖∞ = ‖(1/k²)Σ_r E[x̃²_{t,r}[i]] + (1/k²)Σ_{r≠s} "
             "E[x̃_{t,r}[i]²]‖∞.",
