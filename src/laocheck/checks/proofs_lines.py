@@ -34,6 +34,7 @@ from .. import estimators
 from ._common import coverage_verdict, exact_distribution, worst_ratio_verdict
 from ._errata import note_erratum
 from ._registry import Result, Status, register
+from .cb11 import _baseline_mean, check_lemma9_deviation
 from .hk12 import _clip_step_cases
 
 __all__ = []
@@ -1396,3 +1397,53 @@ def check_cb11_lemma4_rademacher(ctx):
     return Result(status, figs, detectable="a failure probability above the statement's δ",
                   note="the Hölder upper bound of the supremum is conservative: an exceedance "
                        "would make the check INCONCLUSIVE or FAIL without being a violation")
+
+
+# --- CB11 Lemma 9 (proof): the union bound prints Lemma 8's event -------------------------------
+
+@register("CB11.Lemma9.proof.step1", citation="CB11 Lemma 9 (proof, second display)",
+          statement="P[∃(r, s) : |Ā_{r,s} − X_{r,s}| > ε] <= 2d·exp(−(mε²/8)(k/(dB))²) (as printed: "
+          "the event of Lemma 8, Ā and X, with Lemma 9's bound)",
+          assumptions="‖x_t‖∞ <= 1, |y_t| <= B = 1, k even",
+          method="exact: Ā_rr = 0 on every outcome of Fig. 1 (enumerated), so at d = k = 2, "
+          "x_t = (1, 1) for every t and ε = 1/2 the event has probability 1, against the bound at "
+          "the smallest m where it is below 1", delta=0.0, detectable=0.0,
+          expected=Status.ERRATUM, correction="CB11.Lemma9.proof.step1_corrected")
+def check_cb11_lemma9_step1(ctx):
+    """CB11 Lemma 9, proof: the union-bound display names Lemma 8's matrices (a copy of Lemma
+    8's display with Lemma 9's bound)."""
+    d = k = 2
+    B, eps = 1.0, 0.5
+    _, dist = _baseline_mean([F(1), F(1)], k)
+    diag_zero = all(np.asarray(v[0])[0, 0] == 0 for _, v in dist)
+    bound = lambda m: 2 * d * math.exp(-(m * eps ** 2 / 8) * (k / (d * B)) ** 2)  # noqa: E731
+    m = next(m for m in range(1, 10_000) if bound(m) < 1)
+    if not diag_zero:
+        return Result(Status.PASS, {"diagonal_always_zero": False}, detectable=0.0)
+    return Result(Status.ERRATUM, {"diagonal_always_zero": True, "bound_at_m": bound(m)},
+                  counterexample={"d": d, "k": k, "B": B, "x_t": "(1, 1) for every t", "m": m,
+                                  "eps": eps, "|Ā_11 − X_11|": 1, "P[event]": 1,
+                                  "printed bound": bound(m)},
+                  correction="CB11.Lemma9.proof.step1_corrected", detectable=0.0)
+
+
+register("CB11.Lemma9.proof.step1_corrected", citation="CB11 Lemma 9 (proof, second display, "
+         "corrected: the event of Lemma 9)",
+         statement="P[∃r : |v̄_r − x̄_r| > ε] <= 2d·exp(−(mε²/8)(k/(dB))²) for the vector v̄ of Fig. 1 "
+         "and x̄ = (1/m)Σ 2y_tx_t (the form of Lemma 9's statement after setting the right side to δ)",
+         assumptions="‖x‖∞ <= 1, |y| <= B (B = 1, y = 1); statement level δ_stmt = 0.05",
+         method="coverage by Monte Carlo (Baseline kernel), exact Clopper-Pearson at δ (the "
+         "check CB11.Lemma9.deviation)",
+         detectable="a failure probability above the interval's upper end")(check_lemma9_deviation)
+
+
+note_erratum(
+    "CB11.Lemma9.proof.step1", where="Lemma 9 (proof: the union-bound display)", order=(5, 9, 1),
+    literal="P[∃(r, s) : |Ā_{r,s} − X_{r,s}| > ε] ≤ 2d·exp(−(mε²/8)(k/(dB))²).",
+    why="The display repeats Lemma 8's event (the matrices Ā and X) with Lemma 9's bound. For "
+        "that event the bound is false: Ā_rr = 0 on every outcome of Fig. 1, so at d = k = 2, "
+        "x_t = (1, 1) for every t, B = 1 and ε = 1/2 the event has probability 1, while "
+        "2d·exp(−(mε²/8)(k/(dB))²) = 4e^{−m/32} < 1 from m = 45 on.",
+    corrected="P[∃r : |v̄_r − x̄_r| > ε] ≤ 2d·exp(−(mε²/8)(k/(dB))²), the union bound over the d "
+              "entries of v̄ (what the lemma states and the proof needs).",
+    proof_step=True, related=("CB11.Lemma9.deviation",))
