@@ -1,6 +1,7 @@
 """The proof inventory (laocheck.checks._coverage): every displayed proof line of CB11, HK12 and
 KS15 has check ids from the catalog or a reason from the closed list; the docs' coverage table
 is its rendering; ``laocheck list --proof-coverage``."""
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -97,6 +98,16 @@ def test_cli_proof_coverage(capsys):
     assert capsys.readouterr().out == cov.coverage_table(markdown=True)
     assert main(["list", "--markdown"]) == 2
     assert "--markdown" in capsys.readouterr().err
+    assert main(["list", "--proof-coverage", "--match", "x"]) == 2
+    capsys.readouterr()
+
+
+def test_cli_proof_coverage_json(tmp_path, capsys):
+    out = tmp_path / "cov.json"
+    assert main(["list", "--proof-coverage", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["proof_coverage"] == cov.coverage()
+    assert "provenance" in doc
 
 
 def test_inventory_rejects_unknown_paper():

@@ -22,7 +22,7 @@ from .. import __version__
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import checks
-from ..checks._coverage import coverage_table
+from ..checks._coverage import coverage, coverage_table
 from ..estimators import specs
 from .._execution import SchedulerError
 from ..exceptions import InvalidParameterError
@@ -117,6 +117,14 @@ def _cmd_list(args):
     if args.markdown and not args.proof_coverage:
         return usage_error("laocheck list", "--markdown only applies to --proof-coverage")
     if args.proof_coverage:
+        if args.match:
+            return usage_error("laocheck list", "--match does not apply to --proof-coverage")
+        if args.json is not None:
+            check_output_path("--json", args.json)
+            write_json_atomic(args.json, {"proof_coverage": coverage(), "provenance": provenance(
+                command=["laocheck", "list", "--proof-coverage"])}, indent=2)
+            if args.json == "-":
+                return 0
         print(coverage_table(markdown=args.markdown), end="")
         return 0
     if args.json is not None:
