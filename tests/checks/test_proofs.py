@@ -14,7 +14,7 @@ from laocheck.checks._proofs import ratio_verdict, worst_instance
 
 MODULES = ("laocheck.checks.proofs_cb11", "laocheck.checks.proofs_hk12",
            "laocheck.checks.proofs_ks15", "laocheck.checks.boxes", "laocheck.checks.text_constants",
-           "laocheck.checks.empirical_baseline")
+           "laocheck.checks.empirical_baseline", "laocheck.checks.proofs_lines")
 NEW = [c for c in catalog.checks() if c.func.__module__ in MODULES]
 STEP = re.compile(r"^(CB11|HK12|KS15)\.[A-Za-z]+[0-9A-Z.]*?\.proof\.step(\d+)(_corrected)?$")
 

@@ -9,13 +9,20 @@ properties of every estimator and learner, as registered checks.
 
 See :mod:`laocheck.checks._registry` for the contract (:class:`Status`, :class:`Result`,
 :class:`Context`, :func:`register`, :func:`checks`, :func:`run`, :class:`CheckRecord`) and the id
-scheme; ``laocheck verify`` is the command line.
+scheme; ``laocheck verify`` is the command line. :func:`proof_inventory` lists every displayed line
+of the papers' proofs with the checks (or the reason) that account for it, and
+:func:`proof_coverage` / :func:`proof_coverage_table` summarise it (``laocheck list
+--proof-coverage``).
 """
 
+from ._coverage import coverage as proof_coverage
+from ._coverage import coverage_table as proof_coverage_table
+from ._coverage import inventory as proof_inventory
 from ._registry import (BUDGETS, CHECK_MODULES, DEFAULT_DELTA, ERRATA_FIELDS, CatalogImportError,
                         Check, CheckRecord, Context, Result, Status, check_seed, checks, errata,
                         get, register, run, run_on)
 
 __all__ = ["BUDGETS", "CHECK_MODULES", "DEFAULT_DELTA", "ERRATA_FIELDS", "CatalogImportError",
            "Check", "CheckRecord", "Context", "Result", "Status", "check_seed", "checks", "errata",
-           "get", "register", "run", "run_on"]
+           "get", "register", "run", "run_on", "proof_inventory", "proof_coverage",
+           "proof_coverage_table"]

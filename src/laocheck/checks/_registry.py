@@ -88,6 +88,7 @@ CHECK_MODULES = (
     "laocheck.checks.empirical",         # bounds against empirical runs
     "laocheck.checks.proofs_cb11", "laocheck.checks.proofs_hk12", "laocheck.checks.proofs_ks15",
     "laocheck.checks.boxes", "laocheck.checks.text_constants", "laocheck.checks.empirical_baseline",
+    "laocheck.checks.proofs_lines",      # displayed proof lines with instance-dependent truth
 )
 
 

@@ -22,6 +22,7 @@ from .. import __version__
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import checks
+from ..checks._coverage import coverage, coverage_table
 from ..estimators import specs
 from .._execution import SchedulerError
 from ..exceptions import InvalidParameterError
@@ -37,6 +38,7 @@ EPILOG_LIST = """examples:
   laocheck list --match hk12         only the names containing HK12 (any case)
   laocheck list --match '*.budget'   a glob: only the names matching it
   laocheck list --checks             only the checks (id, expected status, citation)
+  laocheck list --proof-coverage     per paper and proof: displayed lines, checked, reasoned
 """
 
 
@@ -64,6 +66,12 @@ def _build_parser():
                       help="only the estimators. Default: estimators and checks.")
     what.add_argument("--checks", action="store_true",
                       help="only the checks of the catalog. Default: estimators and checks.")
+    what.add_argument("--proof-coverage", action="store_true",
+                      help="the proof inventory instead: per paper and proof, the displayed lines, "
+                      "how many a check verifies, how many carry a reason, the instance-dependent "
+                      "ones, and the check ids. Default: estimators and checks.")
+    p_list.add_argument("--markdown", action="store_true",
+                        help="with --proof-coverage: Markdown tables. Default: plain text.")
     p_list.set_defaults(func=_cmd_list)
     for module in _COMMAND_MODULES:
         module.add_parser(sub)
@@ -106,6 +114,19 @@ def _argv_of(args):
 
 
 def _cmd_list(args):
+    if args.markdown and not args.proof_coverage:
+        return usage_error("laocheck list", "--markdown only applies to --proof-coverage")
+    if args.proof_coverage:
+        if args.match:
+            return usage_error("laocheck list", "--match does not apply to --proof-coverage")
+        if args.json is not None:
+            check_output_path("--json", args.json)
+            write_json_atomic(args.json, {"proof_coverage": coverage(), "provenance": provenance(
+                command=["laocheck", "list", "--proof-coverage"])}, indent=2)
+            if args.json == "-":
+                return 0
+        print(coverage_table(markdown=args.markdown), end="")
+        return 0
     if args.json is not None:
         check_output_path("--json", args.json)
     rows = [] if args.checks else _estimator_rows(args.match)
