@@ -632,15 +632,20 @@ def check_ks15_thm47(ctx):
     ok2 = _zero(eta_lit - sp.sqrt(sp.log(2 * d) / (5 * G2h * m2)))
     ok3 = sp.Rational(68, 3) + sp.Rational(20, 3) == sp.Rational(88, 3) and \
         4 * sp.Rational(17, 3) == sp.Rational(68, 3)
-    const = 4 * sp.sqrt(5 * (16 + sp.Rational(88, 3) + 1))
+    # the high-probability bound of laocheck.bounds at eps = 1 (the small-m1 case), N_one = d
+    # (||x||_inf <= 1), over the w.p.-1 bound of laocheck.bounds (61 B^2 sqrt(d log 2d/(k m2)));
+    # the ratio is largest at k = d, where it is 4 sqrt(5(16 + 88/3 + 1))/61 = 0.998 (tight)
+    hp = F["KS15.Thm4.7.bound_hp"].expr.subs({EPS_LASSO: 1})
+    as_ = F["KS15.Thm4.7.bound_as"].expr
+    hp = hp.subs(N_one, d)
+    ratio = sp.lambdify((d, k), sp.simplify((hp / as_).subs({B: 1, m2: 1})), "math")
+    const = sp.limit(sp.simplify(hp / as_).subs({B: 1, m2: 1, k: d}), d, sp.oo) * 61
     ok4 = bool(const <= 61)
-    # the bound at eps = 1, N_one = d, k = d (worst case) over 61 B^2 sqrt(d log 2d/(k m2))
     worst = 0.0
     for dv, kv in itertools.product([1, 2, 10, 500], [1, 2, 4, 10, 500]):
         if kv > dv:
             continue
-        val = 4 * math.sqrt(5 * (16 * dv + 88 / 3 * dv + kv) * math.log(2 * dv) / kv)
-        worst = max(worst, val / (61 * math.sqrt(dv * math.log(2 * dv) / kv)))
+        worst = max(worst, float(ratio(dv, kv)))
     # the proof's middle expression eta = sqrt(log 2d / (G^2-hat m2)) lacks the 5:
     mid_ok = _zero(sp.sqrt(sp.log(2 * d) / (G2h * m2)) - eta_lit)
     ok = ok1 and ok2 and ok3 and ok4 and worst <= 1

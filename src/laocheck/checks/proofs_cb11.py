@@ -70,6 +70,25 @@ def _project_l1(v, B):
     return np.sign(v) * np.maximum(a - theta, 0.0)
 
 
+class _Recording:
+    """A randomness source passing ``subset`` and ``categorical`` through to ``src`` and
+    recording the indices it returns, in order (for a :class:`ReplaySource`)."""
+
+    def __init__(self, src):
+        self._src = src
+        self.indices = []
+
+    def subset(self, n, s):
+        out = self._src.subset(n, s)
+        self.indices.extend(out)
+        return out
+
+    def categorical(self, p):
+        i = self._src.categorical(p)
+        self.indices.append(i)
+        return i
+
+
 def _aer_path(src, X, Y, k, B, lam, wstar):
     """One path of CB11 Fig. 2 with the per-step quantities of the proof."""
     m, d = X.shape
@@ -78,9 +97,14 @@ def _aer_path(src, X, Y, k, B, lam, wstar):
            "a": [], "w": [], "grad_f": []}
     for t in range(1, m + 1):
         x, y = X[t - 1], Y[t - 1]
-        v, _ = cb11_aer(w, x, y, k, src, part="data_point")        # eq. (6)
-        r, _ = cb11_aer(w, x, y, k, src, part="residual")          # ŷ − y, eq. (7)
-        a = 2 * r * v                                              # ∇̃_t = 2(ŷ − y)v, eq. (8)
+        # ∇̃_t of the package's eq. (8) code (one draw of Fig. 2: C, then the k/2 indices i),
+        # and v, ŷ − y of the same draws replayed through eqs. (6), (7)
+        rec = _Recording(src)
+        a, _ = cb11_aer(w, x, y, k, rec, part="gradient")          # ∇̃_t, eq. (8)
+        half = k // 2
+        v, _ = cb11_aer(w, x, y, k, ReplaySource(rec.indices[:half]), part="data_point")
+        r, _ = cb11_aer(w, x, y, k, ReplaySource(rec.indices[half:]), part="residual")
+        a = np.asarray(a, dtype=float)
         grad = 2 * (w @ x - y) * x                                 # ∇_t
         out["loss"] += float(w @ x - y) ** 2
         out["lin_true"] += float(grad @ (w - wstar))
