@@ -69,6 +69,9 @@ class Witness:
     description: str
     apply: Callable
     must: str = "FAIL"
+    #: further ways to apply the same mutation (a constant of an inequality scaled up and
+    #: down: only the tightening can be detected); the witness is detected when one of them is
+    alternatives: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,18 @@ def _killed(status, must):
 
 
 def run_witness(check, witness, seed=0, budget="fast"):
-    """Run ``check`` under ``witness``; its :class:`WitnessRecord`."""
+    """Run ``check`` under ``witness``; its :class:`WitnessRecord` (with ``alternatives``: the
+    first alternative the check detects, else the last one run)."""
+    start = time.perf_counter()
+    for apply in witness.alternatives:
+        rec = _run_witness(check, replace(witness, apply=apply, alternatives=()), seed, budget)
+        if rec.killed:
+            return replace(rec, seconds=round(time.perf_counter() - start, 4))
+    return replace(_run_witness(check, replace(witness, alternatives=()), seed, budget),
+                   seconds=round(time.perf_counter() - start, 4))
+
+
+def _run_witness(check, witness, seed, budget):
     start = time.perf_counter()
     crashed, note = False, ""
     try:

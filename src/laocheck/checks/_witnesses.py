@@ -32,7 +32,7 @@ import sympy as sp
 from .. import estimators as _estimators
 from .. import learners as _learners
 from ..experiments import theorems as _theorems
-from ..bounds._formulas import FORMULAS
+from ..bounds._formulas import FORMULAS, SYMBOLS
 from ..estimators import Draws
 from . import _witness as W
 from . import boxes, empirical_baseline, proofs_cb11
@@ -300,8 +300,10 @@ def _callee_witnesses(check):
         return []                       # an ERRATUM's witness is its corrected statement
     out = []
     for label, target in list(callees(check.func).items())[:MAX_CALLEES]:
-        out.append(Witness(f"callee:{label}", f"{label} returns 5/4 of its value",
-                           lambda c, t=target: W.patched_callee(c, [t])))
+        out.append(Witness(f"callee:{label}", f"{label} returns 5/4 (or 4/5) of its value",
+                           lambda c, t=target: W.patched_callee(c, [t]),
+                           alternatives=(lambda c, t=target: W.patched_callee(
+                               c, [t], 1 / W.FACTOR),)))
     return out
 
 
@@ -401,7 +403,9 @@ def transcriptions(func, depth=2):
             obj = g.get(n)
             if n.isupper() and n in ("DEFAULT_DELTA",):
                 continue
-            if isinstance(obj, _CONSTANT_TYPES) and not isinstance(obj, bool) and not (
+            named_int = isinstance(obj, int) and not isinstance(obj, bool) and n.isupper() \
+                and abs(obj) > 1
+            if named_int or isinstance(obj, _CONSTANT_TYPES) and not isinstance(obj, bool) and not (
                     isinstance(obj, sp.Basic) and obj.is_Symbol):
                 out.setdefault(f"{g['__name__'].rsplit('.', 1)[-1]}.{n}", (g, n))
             elif isinstance(obj, types.FunctionType) and obj.__module__ == f.__module__ \
@@ -414,10 +418,15 @@ def transcriptions(func, depth=2):
 
 
 @contextlib.contextmanager
-def _constant_scaled(check, target):
+def _constant_scaled(check, target, factor=W.FACTOR):
     ns, name = target
     value = ns[name]
-    new = W._wrap_scaled(value) if callable(value) else W.scaled(value)
+    if callable(value):
+        new = W._wrap_scaled(value, factor)
+    elif isinstance(value, int):            # a named integer constant of the paper (4 in 4B²)
+        new = Fraction(value) * factor
+    else:
+        new = W.scaled(value, factor)
     with W.dict_patch(ns, name, new):
         yield check
 
@@ -432,7 +441,9 @@ def _transcription_witnesses(check):
     out = []
     for label, target in list(transcriptions(check.func).items())[:MAX_CALLEES]:
         out.append(Witness(f"transcription:{label}", f"{label} (the check's transcription of "
-                           "the paper) scaled by 5/4", lambda c, t=target: _constant_scaled(c, t)))
+                           "the paper) scaled by 4/5, or by 5/4",
+                           lambda c, t=target: _constant_scaled(c, t, 1 / W.FACTOR),
+                           alternatives=(lambda c, t=target: _constant_scaled(c, t, W.FACTOR),)))
     return out
 
 
@@ -479,9 +490,12 @@ def _formula_scaled(check, key, factor):
         yield check
 
 
-def formula_witness(key, factor=W.FACTOR, name=None):
-    return Witness(name or f"formula:{key}", f"laocheck.bounds formula {key} times {factor}",
-                   lambda c: _formula_scaled(c, key, factor))
+def formula_witness(key, factor=W.FACTOR, name=None, both=True):
+    """The formula ``key`` of laocheck.bounds times ``factor`` (``both``: or divided by it)."""
+    alt = (lambda c: _formula_scaled(c, key, 1 / factor),) if both else ()
+    return Witness(name or f"formula:{key}", f"laocheck.bounds formula {key} times {factor}"
+                   + (" (or divided by it)" if both else ""),
+                   lambda c: _formula_scaled(c, key, factor), alternatives=alt)
 
 
 @declare("*")
@@ -545,7 +559,8 @@ def _cb11_step3(check):
 
 @specific("KS15.Thm4.7.constant61")
 def _constant61(check):
-    return [formula_witness("KS15.Thm4.7.bound_as", Fraction(45, 61), "constant_61_to_45"),
+    return [formula_witness("KS15.Thm4.7.bound_as", Fraction(45, 61), "constant_61_to_45",
+                            both=False),
             formula_witness("KS15.Thm4.7.bound_hp", Fraction(5, 4))]
 
 
@@ -589,3 +604,33 @@ def _thm6_literal(check):
     return [_patch_witness("baseline_corrected", "Fig. 1 with the corrected estimate (unbiased "
                            "Ā, −wᵀv̄): must PASS", empirical_baseline, "Baseline",
                            _corrected_baseline, must="PASS")]
+
+
+@contextlib.contextmanager
+def _formula_times(check, key, factor_expr):
+    entry = FORMULAS[key]
+    with W.dict_patch(FORMULAS, key, dataclasses.replace(entry, expr=entry.expr * factor_expr)):
+        yield check
+
+
+@specific("HK12.Thm3.1.scaling")
+def _thm31_scaling(check):
+    m, d, k = (SYMBOLS[n] for n in ("m", "d", "k"))
+    return [Witness("exponent_of_m_is_1", "the bound of laocheck.bounds times m^(3/2) (its "
+                    "exponent of m 1 instead of -1/2; the bound only grows)",
+                    lambda c: _formula_times(c, "HK12.Thm3.1.bound", m ** sp.Rational(3, 2))),
+            Witness("exponents_3_-2_7", "the bound's exponents of (d, k, m) made (3, -2, 7)",
+                    lambda c: _formula_times(c, "HK12.Thm3.1.bound",
+                                             d ** sp.Rational(5, 2) * k ** sp.Rational(-3, 2)
+                                             * m ** sp.Rational(15, 2)))]
+
+
+@specific("LAO.Bounds.scaling")
+def _bounds_scaling(check):
+    B = SYMBOLS["B"]
+    return [Witness("thm31_bound_times_B", "HK12 Thm 3.1's bound in laocheck.bounds times B "
+                    "(scales as B³, no erratum names it)",
+                    lambda c: _formula_times(c, "HK12.Thm3.1.bound", B)),
+            Witness("cb11_thm12_bound_over_B", "CB11 Thm 12's bound in laocheck.bounds over B "
+                    "(scales as B, no erratum names it)",
+                    lambda c: _formula_times(c, "CB11.Thm12.bound", 1 / B))]
