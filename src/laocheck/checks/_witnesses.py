@@ -35,7 +35,7 @@ from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
 from ..estimators import Draws
 from . import _witness as W
-from . import boxes, empirical_baseline, proofs_cb11
+from . import boxes, empirical_baseline, hk12, proofs_cb11
 from ._registry import Status
 from ._witness import Witness, declare, declare_reason
 
@@ -568,8 +568,9 @@ def _constant61(check):
 def _formulas_replaced(check, pairs):
     with contextlib.ExitStack() as stack:
         for key, by in pairs:
+            expr = by() if callable(by) else FORMULAS[by].expr
             stack.enter_context(W.dict_patch(FORMULAS, key, dataclasses.replace(
-                FORMULAS[key], expr=FORMULAS[by].expr)))
+                FORMULAS[key], expr=expr)))
         yield check
 
 
@@ -634,3 +635,85 @@ def _bounds_scaling(check):
             Witness("cb11_thm12_bound_over_B", "CB11 Thm 12's bound in laocheck.bounds over B "
                     "(scales as B, no erratum names it)",
                     lambda c: _formula_times(c, "CB11.Thm12.bound", 1 / B))]
+
+
+#: ERRATUM checks whose printed formula of laocheck.bounds has the proof's version beside it:
+#: the witness reads the statement with the proof's formula, and the check must PASS
+FORMULA_CORRECTIONS = {
+    "CB11.Thm12.lambda": [("CB11.Thm12.lambda", "CB11.Thm12.lambda_proof")],
+    "HK12.Thm3.4.eta": [("HK12.Thm3.4.eta", lambda: _hk12_eta_proof())],
+    "HK12.Thm3.4.literal": [("HK12.Thm3.4.eta", lambda: _hk12_eta_proof())],
+}
+
+
+def _hk12_eta_proof():
+    """HK12 Thm 3.4's proof η = (1/G)√(log 2d/(5m)) at Lemma 3.8's G = √G²."""
+    return FORMULAS["HK12.Thm3.4.eta_proof"].expr.subs(
+        SYMBOLS["G"], sp.sqrt(FORMULAS["HK12.Lemma3.8.G2"].expr))
+
+
+def _formula_correction(check):
+    return [Witness("printed_formula_replaced_by_proof", "the printed formula(s) read as the "
+                    "proof's (" + ", ".join(f"{a} := its proof's version"
+                                            for a, _ in FORMULA_CORRECTIONS[check.id])
+                    + "): must PASS",
+                    lambda c: _formulas_replaced(c, FORMULA_CORRECTIONS[c.id]), must="PASS")]
+
+
+for _id in FORMULA_CORRECTIONS:
+    specific(_id)(_formula_correction)
+
+
+def _w1_nonzero(d):
+    """Lines 1 and 3 with z⁺_1 = 2·1_d, z⁻_1 = 1_d: w_1 = (1/(3d))·1_d ≠ 0."""
+    return [Fraction(1, 3 * d)] * d
+
+
+@specific("HK12.Alg2.line9")
+@specific("KS15.Alg3.line9")
+@specific("KS15.Alg4.line1")
+def _w1_witness(check):
+    return [_patch_witness("w1_nonzero", "lines 1 and 3 giving w_1 ≠ 0 (z⁺_1 = 2·1_d, z⁻_1 = "
+                           "1_d): the statement then holds and must PASS", boxes, "_w1_lasso",
+                           _w1_nonzero, must="PASS")]
+
+
+@specific("HK12.Lemma3.3.eq9")
+def _eq9(check):
+    return [_patch_witness("eq9_corrected_factor", "eq. (9) with the factor (d + k − 1)/k: must "
+                           "PASS", hk12, "eq9_printed", lambda d, k: Fraction(d + k - 1, k),
+                           must="PASS")]
+
+
+@specific("HK12.Lemma3.8.A5_data_point")
+def _a5_data_point(check):
+    return [_patch_witness("a5_squared", "A.5 with x² in place of x: (d + k − 1)/k · x²: must "
+                           "PASS", hk12, "a5_printed",
+                           lambda x, d, k: [Fraction(d + k - 1, k) * v * v for v in x],
+                           must="PASS")]
+
+
+@specific("HK12.Lemma3.8.A5_inner")
+def _a5_inner(check):
+    return [_patch_witness("a5_inner_x_squared", "A.5's bound with ‖x²‖∞ in place of ‖w²‖∞: "
+                           "must PASS", hk12, "a5_inner_printed",
+                           lambda w, x: sum(abs(v) for v in w) ** 2 * max(v * v for v in x),
+                           must="PASS")]
+
+
+@contextlib.contextmanager
+def _figure_reading(check):
+    original = _estimators.get
+
+    def get(name, **params):
+        if params.get("reading") == "text":
+            params = {**params, "reading": "figure"}
+        return original(name, **params)
+    with W.attr_patch(_estimators, "get", get):
+        yield check
+
+
+@specific("CB11.Lemma11.text")
+def _lemma11_text(check):
+    return [Witness("figure_reading", "eq. (7) read as Fig. 2 does (k/2 independent draws "
+                    "from P): must PASS", _figure_reading, must="PASS")]
