@@ -717,3 +717,21 @@ def _figure_reading(check):
 def _lemma11_text(check):
     return [Witness("figure_reading", "eq. (7) read as Fig. 2 does (k/2 independent draws "
                     "from P): must PASS", _figure_reading, must="PASS")]
+
+
+def _skewed_q(original):
+    def rule(self, q):
+        out = original(self, q)
+        if out is None or self.second_moments is None:
+            return out
+        skew = np.asarray(out, dtype=float) * np.arange(1, len(out) + 1)
+        return skew / skew.sum()
+    return rule
+
+
+@specific("KS15.Thm4.6.text_footnote4_corrected")
+def _footnote4(check):
+    cls = _estimators.ImportanceEstimator
+    return [_patch_witness("ddaelr_q_skewed", "the package's data-dependent q (Lemma 4.3) "
+                           "multiplied by (1, 2, …, d) and renormalised", cls,
+                           "_data_point_distribution", _skewed_q(cls._data_point_distribution))]
