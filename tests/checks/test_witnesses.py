@@ -12,7 +12,8 @@ import pytest
 import sympy as sp
 
 from laocheck import checks as catalog
-from laocheck.checks import _witness as W
+from laocheck.checks import _witness
+from laocheck.checks import _witnesses as W
 from laocheck.checks._registry import Result, Status
 from laocheck.exceptions import InvalidParameterError
 
@@ -62,7 +63,7 @@ def test_rotating_share_of_witnesses_is_detected():
 
 def test_shares_partition_the_witnesses():
     pairs = [(c.id, w.name) for c in catalog.checks("HK12.AERR.*") for w in W.witnesses_of(c)]
-    shares = [[p for p in pairs if W._in_share(*p, s, W.SHARE_DAYS)] for s in range(7)]
+    shares = [[p for p in pairs if _witness._in_share(*p, s, W.SHARE_DAYS)] for s in range(7)]
     assert sorted(sum(shares, [])) == sorted(pairs)
 
 
@@ -88,9 +89,9 @@ def test_reasons_are_a_closed_list():
 
 
 def test_scaled_mutates_numbers_only():
-    assert W.scaled(Fraction(4)) == 5
-    assert W.scaled(2.0) == 2.5
-    assert W.scaled(sp.Integer(4)) == 5
-    assert W.scaled(3) == 3 and W.scaled(True) is True
-    v, seen = W.scaled((np.array([Fraction(4)], dtype=object), frozenset({1})))
+    assert _witness.scaled(Fraction(4)) == 5
+    assert _witness.scaled(2.0) == 2.5
+    assert _witness.scaled(sp.Integer(4)) == 5
+    assert _witness.scaled(3) == 3 and _witness.scaled(True) is True
+    v, seen = _witness.scaled((np.array([Fraction(4)], dtype=object), frozenset({1})))
     assert v[0] == 5 and seen == {1}

@@ -12,12 +12,13 @@ keeps its verdict *survives*: the check cannot tell the mutation from the truth.
 The idea is mutation testing (mutmut, cosmic-ray) restricted to the mutations that matter for a
 theory check: one mutation of the object of the statement, not of the check's own code.
 
-Declarations live in :mod:`laocheck.checks._witnesses`: *generators* keyed by id pattern give
+Declarations live in :mod:`laocheck.checks._witnesses`, which re-exports this module's API
+(import it, not this module, to run witnesses): *generators* keyed by id pattern give
 families of checks the same kind of witness (every ``*.kernel_matches_reference`` with its
 kernel biased); ids that cannot have one carry a reason from :data:`REASONS`.
 
->>> from laocheck.checks import _witness
->>> [w.name for w in _witness.witnesses_of("HK12.AERR.gradient.budget")][:1]
+>>> from laocheck.checks import _witnesses
+>>> [w.name for w in _witnesses.witnesses_of("HK12.AERR.gradient.budget")][:1]
 ['kernel_reads_one_more_attribute']
 """
 
@@ -119,9 +120,14 @@ def declare_reason(id, reason, detail):
     _REASONS[id] = (reason, detail)
 
 
+#: set by :mod:`laocheck.checks._witnesses` once every declaration is made
+_DECLARED = False
+
+
 def _declarations():
-    # imported here, not at the top: the declarations import this module (a cycle otherwise)
-    from . import _witnesses  # noqa: F401
+    if not _DECLARED:
+        raise RuntimeError("the witness declarations are not loaded: import "
+                           "laocheck.checks._witnesses (it re-exports this module's API)")
 
 
 def witnesses_of(check):

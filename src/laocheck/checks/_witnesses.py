@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import fnmatch
 import types
 from fractions import Fraction
 
@@ -37,7 +38,14 @@ from ..estimators import Draws
 from . import _witness as W
 from . import boxes, empirical_baseline, hk12, proofs_cb11
 from ._registry import Status
-from ._witness import Witness, declare, declare_reason
+from ._witness import (REASONS, SHARE_DAYS, Witness, WitnessRecord, commit_day, declare,
+                       declare_reason, missing, reason_of, rotation_share, run_witness,
+                       run_witnesses, run_witnesses_report, survivors, witnesses_of)
+
+__all__ = ["REASONS", "SHARE_DAYS", "Witness", "WitnessRecord", "commit_day", "declare",
+           "declare_reason", "missing", "reason_of", "rotation_share", "run_witness",
+           "run_witnesses", "run_witnesses_report", "survivors", "witnesses_of",
+           "MutantEstimator"]
 
 # ---------------------------------------------------------------------------------------------
 # estimators: the check rebound to a mutated estimator
@@ -143,6 +151,26 @@ def _clip(check):
     # survives and is reported
     return [_mutant(*REFERENCE_SHIFTED, reference=_shift_reference),
             _mutant(*KERNEL_BIASED, kernel=_biased_kernel)]
+
+
+_PROPERTY_PATTERNS = ("*.unbiased.exact", "*.unbiased.monte_carlo", "*.kernel_matches_reference",
+                      "*.budget", "*.scaling", "*.clip_threshold")
+
+
+@declare("*")
+def _statement_on_estimator(check):
+    """A statement check bound to an estimator (HK12 Lemma 3.3 on the estimator object...):
+    its reference shifted, or else its kernel biased."""
+    if check.estimator is None or check.id in _SPECIFIC or any(
+            fnmatch.fnmatchcase(check.id, p) for p in _PROPERTY_PATTERNS):
+        return []
+    if check.expected != Status.PASS:
+        return []
+    ref = _mutant(*REFERENCE_SHIFTED, reference=_shift_reference)
+    kern = _mutant(*KERNEL_BIASED, kernel=_biased_kernel)
+    return [Witness("estimator_mutated", "the estimator's literal reference shifted by 1/8, or "
+                    "its kernel's draws mapped v -> 1.1 v + 0.05", ref.apply,
+                    alternatives=(kern.apply,))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -735,3 +763,6 @@ def _footnote4(check):
     return [_patch_witness("ddaelr_q_skewed", "the package's data-dependent q (Lemma 4.3) "
                            "multiplied by (1, 2, …, d) and renormalised", cls,
                            "_data_point_distribution", _skewed_q(cls._data_point_distribution))]
+
+
+W._DECLARED = True

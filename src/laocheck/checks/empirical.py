@@ -202,7 +202,7 @@ def check_hk12_thm31_scaling(ctx):
                      "bound_exponent": exps[var], "exponent_outside_interval_by": off,
                      "means": [iv.mean for iv in ivs]}
         bad_exponent = bad_exponent or off > EXPONENT_TOLERANCE
-    figs["worst_ratio"] = max(f["exponent_outside_interval_by"] for f in figs.values()
+    figs["exponent_gap_over_tolerance"] = max(f["exponent_outside_interval_by"] for f in figs.values()
                               if isinstance(f, dict)) / EXPONENT_TOLERANCE
     return Result(Status.FAIL if violation or bad_exponent else Status.PASS, figs,
                   note="Slopes of the empirical excess risk against the bound's exponents (FAIL "

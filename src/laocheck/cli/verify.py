@@ -29,7 +29,7 @@ from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import (BUDGETS, DEFAULT_DELTA, CheckRecord, Result, Status, checks, errata, get,
                       run)
-from ..checks._witness import run_witnesses_report
+from ..checks._witnesses import run_witnesses_report
 from ..exceptions import InvalidParameterError
 from ._common import add_scheduler_option, progress as progress_line
 
