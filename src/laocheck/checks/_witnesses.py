@@ -36,7 +36,7 @@ from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
 from ..estimators import Draws
 from . import _witness as W
-from . import boxes, empirical_baseline, hk12, proofs_cb11
+from . import boxes, empirical_baseline, hk12, ks15, proofs_cb11, text_constants
 from ._registry import Status
 from ._witness import (REASONS, SHARE_DAYS, Witness, WitnessRecord, commit_day, declare,
                        declare_reason, missing, reason_of, rotation_share, run_witness,
@@ -671,6 +671,7 @@ FORMULA_CORRECTIONS = {
     "CB11.Thm12.lambda": [("CB11.Thm12.lambda", "CB11.Thm12.lambda_proof")],
     "HK12.Thm3.4.eta": [("HK12.Thm3.4.eta", lambda: _hk12_eta_proof())],
     "HK12.Thm3.4.literal": [("HK12.Thm3.4.eta", lambda: _hk12_eta_proof())],
+    "KS15.Lemma3.10.proof_step_size": [("KS15.Lemma3.10.eta_proof_text", "KS15.Lemma3.8.eta")],
 }
 
 
@@ -766,3 +767,33 @@ def _footnote4(check):
 
 
 W._DECLARED = True
+
+
+def _lemma42_exact(D, sq1, k):
+    """max_i ((1/k)E[x̃_{t,r}²[i]] + ((k − 1)/k)E_D[x_i²]): the identity of KS15 B.9."""
+    d = len(sq1)
+    second = [sum(p * x[i] * x[i] for p, x in D) for i in range(d)]
+    return max(sq1[i] / k + Fraction(k - 1, k) * second[i] for i in range(d))
+
+
+@specific("KS15.Lemma4.2")
+def _lemma42(check):
+    return [_patch_witness("per_coordinate_second_moment", "Lemma 4.2's right-hand side with "
+                           "the max over i outside and E_D[x_i²] (Appendix B.9's identity): must "
+                           "PASS", ks15, "lemma42_rhs", _lemma42_exact, must="PASS")]
+
+
+@specific("KS15.Thm4.6.text_footnote4")
+def _ks15_footnote4(check):
+    return [_patch_witness("second_moment", "footnote 4 with the second moment E_D[x_i²]: must "
+                           "PASS", text_constants, "footnote4_moment", lambda v: v * v,
+                           must="PASS")]
+
+
+@specific("KS15.Thm4.1.text_aelr_eta")
+def _aelr_eta(check):
+    G, m, d = (text_constants.G, text_constants.m, text_constants.d)
+    return [_patch_witness("eta_of_hk12_proof", "η = (1/G)√(log 2d/(5m)) (HK12 Thm 3.4's "
+                           "proof) in place of the text's 2B/(G√m): must PASS", text_constants,
+                           "ks15_text_aelr_eta", lambda: 1 / G * sp.sqrt(sp.log(2 * d) / (5 * m)),
+                           must="PASS")]

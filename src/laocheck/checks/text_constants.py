@@ -60,6 +60,11 @@ def check_ks15_text_aerr(ctx):
     return _verdict(sympy_zero(val - 4 * B ** 2 * sp.sqrt(2 * d / (k * m))), {"value": str(sp.simplify(val))})
 
 
+def ks15_text_aelr_eta():
+    """KS15 Sec. 4 (after Thm 4.1) as printed: η = 2B/(G√m)."""
+    return 2 * B / (G * sp.sqrt(m))
+
+
 @register("KS15.Thm4.1.text_aelr_eta", citation="KS15 Sec. 4 (after Thm 4.1)",
           statement="G² <= 8B²d/k (HK12 Lemma 3.8) with Theorem 4.1 and η = 2B/(G√m) yields "
           "4B²√(10d log 2d/(km))", assumptions="B, d, k, m > 0 (and η <= 1/(2G))",
@@ -69,7 +74,7 @@ def check_ks15_text_aerr(ctx):
 def check_ks15_text_aelr(ctx):
     """KS15 Sec. 4: the step size 2B/(G√m) does not give the stated AELR rate."""
     Gv = 2 * B * sp.sqrt(2 * d / k)
-    val = _ks15_thm41(2 * B / (G * sp.sqrt(m))).subs(G, Gv)
+    val = _ks15_thm41(ks15_text_aelr_eta()).subs(G, Gv)
     stated = 4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m))
     ratio = sp.simplify(val / stated)                 # (log 2d/2 + 10B²)/(2B√(5 log 2d)) >= 1
     at = {d: 1, k: 1, m: 1, B: 1}
@@ -196,6 +201,11 @@ def check_ks15_text_vs_aelr(ctx):
     return _verdict(ok, {"ratio_squared": str(ratio2)})
 
 
+def footnote4_moment(v):
+    """KS15 footnote 4 as printed: the first moment E_D[x_i] (v ↦ v)."""
+    return v
+
+
 @register("KS15.Thm4.6.text_footnote4", citation="KS15 Sec. 4.1, footnote 4 (“If ‖E_D[x²]‖₁ = d "
           "it is easy to see that E_D[x_i] = 1 for all i ∈ [d]”)",
           statement="‖x‖∞ <= 1 and ‖E_D[x²]‖₁ = d imply E_D[x_i] = 1 for all i",
@@ -207,7 +217,7 @@ def check_ks15_text_footnote4(ctx):
     support = [(a, b) for a in (-1, 1) for b in (-1, 1)]
     p = Fraction(1, 4)
     second = [sum(p * x[i] ** 2 for x in support) for i in range(2)]
-    first = [sum(p * x[i] for x in support) for i in range(2)]
+    first = [sum(p * footnote4_moment(x[i]) for x in support) for i in range(2)]
     figs = {"‖E[x²]‖₁": str(sum(second)), "E[x_i]": [str(v) for v in first]}
     if all(v == 1 for v in first):
         return _verdict(True, figs)
