@@ -797,3 +797,12 @@ def _aelr_eta(check):
                            "proof) in place of the text's 2B/(G√m): must PASS", text_constants,
                            "ks15_text_aelr_eta", lambda: 1 / G * sp.sqrt(sp.log(2 * d) / (5 * m)),
                            must="PASS")]
+
+
+@specific("KS15.Thm4.7.text_m1_regime")
+def _m1_regime(check):
+    B, k, d, S = text_constants.B, text_constants.k, text_constants.d, text_constants._S
+    return [_patch_witness("rate_with_log_d", "the regime's rate with the factor √(log 2d) the "
+                           "theorem carries: must PASS", text_constants, "ks15_text_m1_rate",
+                           lambda m2: B ** 2 * sp.sqrt((S + k) * sp.log(2 * d) / (k * m2)),
+                           must="PASS")]

@@ -267,6 +267,11 @@ def check_ks15_text_harmonic(ctx):
     return _verdict(ok, {"worst_ratio": worst, "limit_H_d_minus_ln_d": str(lim)})
 
 
+def ks15_text_m1_rate(m2):
+    """KS15 Sec. 4.2 as printed: the rate B²√((‖E_D[x²]‖₁ + k)/(km₂)) of the last regime."""
+    return B ** 2 * sp.sqrt((_S + k) / (k * m2))
+
+
 @register("KS15.Thm4.7.text_m1_regime", citation="KS15 Sec. 4.2 (after Thm 4.7: “If m₁ >= "
           "d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), the expected risk bound turns to "
           "O(B²√(‖E_D[x²]‖₁ + k)/√(km₂))”)",
@@ -282,7 +287,7 @@ def check_ks15_text_m1_regime(ctx):
     eps_at = _S / d                                    # d log(2d/δ)/((k+1)m₁) at that m₁
     bound = 4 * B ** 2 * sp.sqrt(5 * (16 * _S + sp.Rational(88, 3) * d * eps_at + k)
                                  * sp.log(2 * d) / (k * m2))
-    ratio = sp.simplify(bound / (B ** 2 * sp.sqrt((_S + k) / (k * m2))))
+    ratio = sp.simplify(bound / ks15_text_m1_rate(m2))
     lim = sp.limit(ratio.subs({_S: 1, k: 1}), d, sp.oo)
     figs = {"ratio": str(ratio), "limit_d_to_infinity": str(lim)}
     if lim.is_finite:
