@@ -36,7 +36,8 @@ from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
 from ..estimators import Draws
 from . import _witness as W
-from . import boxes, empirical_baseline, hk12, ks15, proofs_cb11, text_constants
+from . import (boxes, empirical_baseline, hk12, ks15, proofs_cb11, proofs_hk12,
+               text_constants)
 from ._registry import Status
 from ._witness import (REASONS, SHARE_DAYS, Witness, WitnessRecord, commit_day, declare,
                        declare_reason, missing, reason_of, rotation_share, run_witness,
@@ -806,3 +807,52 @@ def _m1_regime(check):
                            "theorem carries: must PASS", text_constants, "ks15_text_m1_rate",
                            lambda m2: B ** 2 * sp.sqrt((S + k) * sp.log(2 * d) / (k * m2)),
                            must="PASS")]
+
+
+def _corrected_baseline_dist(x, y, k):
+    """Fig. 1 with laocheck's corrected estimate (``Baseline(variant="corrected")``): Ā's
+    off-diagonal times (d − 1)/d, its diagonal (d/k)Σ_{c∈C} x_c², and −2yv."""
+    d = len(x)
+
+    def program(src):
+        out, seen = boxes.cb11_baseline(x, y, k, src)
+        new = np.array(out, dtype=object, copy=True)
+        new[:d] = new[:d] * Fraction(d - 1, d)
+        for c in seen:
+            new[c, c] = Fraction(d, k) * x[c] * x[c]
+        new[d] = -new[d]
+        return new, seen
+    return boxes.enumerate_outcomes(program)
+
+
+@specific("CB11.Fig1.objective")
+@specific("CB11.Fig1.convexity")
+def _fig1(check):
+    return [_patch_witness("fig1_corrected_estimate", "Fig. 1 with the corrected Ā (diagonal "
+                           "filled, off-diagonal (d − 1)/d) and −wᵀv̄: must PASS", boxes,
+                           "_baseline_dist", _corrected_baseline_dist, must="PASS")]
+
+
+_HK12_PROOF_CORRECTIONS = {
+    "HK12.Lemma4.1.proof.step5": ("lemma41_step5_bound", lambda B, N: 4 * B ** 2 + Fraction(1, 4),
+                                  "E[θ̃_r²] = θ² + V/N <= 4B² + 1/4 (the variance divided by N)"),
+    "HK12.Lemma4.1.proof.step8": ("lemma41_step8_order_bound",
+                                  lambda B, nu, n: 2 * (8 * B ** 2 + (0 if n <= nu else
+                                                                      Fraction(1, 2))) ** n,
+                                  "the order-n term at most 2(8B² + 1/2)ⁿ above ν (the 2ⁿ kept)"),
+    "HK12.Lemma4.1.proof.step10": ("lemma41_step10_factor",
+                                   lambda B, nu: max(2, (4 * B) ** (2 * nu)),
+                                   "the factor max(2, (4B)^{2ν}) (covers ν = 0)"),
+    "HK12.Thm4.4.proof.step3": ("thm44_step3_range", lambda B, delta, eps: (B + delta) / eps,
+                                "|y±| <= (B + δ)/ε"),
+}
+
+
+def _hk12_proof_correction(check):
+    attr, corrected, text = _HK12_PROOF_CORRECTIONS[check.id]
+    return [_patch_witness("corrected_step", f"the step read as corrected: {text}: must PASS",
+                           proofs_hk12, attr, corrected, must="PASS")]
+
+
+for _id in _HK12_PROOF_CORRECTIONS:
+    specific(_id)(_hk12_proof_correction)
