@@ -95,3 +95,29 @@ def test_scaled_mutates_numbers_only():
     assert _witness.scaled(3) == 3 and _witness.scaled(True) is True
     v, seen = _witness.scaled((np.array([Fraction(4)], dtype=object), frozenset({1})))
     assert v[0] == 5 and seen == {1}
+
+
+def test_cli_reports_survivors_and_exits_1(tmp_path, capsys):
+    from laocheck.cli import main
+    out = tmp_path / "w.json"
+    assert main(["verify", "--witnesses", "--only", "HK12.AERR.gradient.budget",
+                 "--no-progress", "--json", str(out)]) == 0
+    assert "1 detected by their check, 0 survive" in capsys.readouterr().out
+    assert main(["verify", "--witnesses", "--only", "HK12.AELR.clipped_gradient.clip_threshold",
+                 "--no-progress"]) == 1
+    text = capsys.readouterr().out
+    assert "SURVIVES  HK12.AELR.clipped_gradient.clip_threshold  [kernel_biased]" in text
+    assert main(["verify", "--witness-share", "3", "--only", "HK12.AERR.gradient.budget"]) == 2
+
+
+def test_loose_bounds_have_a_search_or_a_reason():
+    """Every inequality check whose ratio lies below LOOSE in a run of the checks that report
+    one searches adversarially or states why its bound is loose (the loose ones of a fast run,
+    run here: the exact ones and two empirical ones)."""
+    from laocheck.checks import _slack
+    ids = ["HK12.Lemma3.7", "HK12.Thm3.1.proof.step3", "HK12.Thm3.4.proof.step2",
+           "KS15.Thm4.7.proof.step1", "CB11.Thm12.proof.step14"]
+    records = [catalog.run(i) for i in ids]
+    assert not _slack.unexplained(records)
+    assert all(_slack.reason(i) for i in _slack.LOOSE_REASONS)
+    assert set(_slack.LOOSE_REASONS) <= {c.id for c in catalog.checks()}

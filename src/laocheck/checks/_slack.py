@@ -22,8 +22,21 @@ _EMPIRICAL = ("the bound is a worst case over distributions; the instance is the
               "online-to-batch steps, the worst-case G²); no distribution is known on which the "
               "bound is attained")
 
+_SMALL_PATHS = ("the step is checked by exact enumeration of every path on tiny instances "
+                "(m <= 3 examples, d <= 2): there the regret term of the online bound (B²/(ηm), "
+                "B log 2d/(ηm)) is of order 1 while the excess risk of the averaged iterate is "
+                "small; the inequality is a worst case over distributions and sequences, attained "
+                "by none of these instances (an adversarial search over the instance is still to "
+                "be added)")
+
 #: check id -> why its bound is loose (ratio < LOOSE is not a defect of the check)
 LOOSE_REASONS = {
+    "HK12.Lemma3.7": "the term 4BηG²m bounds E[Σ (g̃_t − ḡ_t)ᵀw_t] by Markov's inequality on "
+                     "the clipped mass, which is tiny on the random dyadic instances (clipping "
+                     "is rarely active at η <= 1/(2G))",
+    "HK12.Thm3.1.proof.step3": _SMALL_PATHS,
+    "HK12.Thm3.4.proof.step2": _SMALL_PATHS,
+    "KS15.Thm4.7.proof.step1": _SMALL_PATHS,
     "CB11.Thm12.empirical": "CB11 Thm 12's explicit constant 16 comes from λ‖w‖² + 64d²B²/k "
                             "bounds on ‖∇̃‖² (Lemma 11) that no instance attains together; "
                             + _EMPIRICAL,
