@@ -101,9 +101,9 @@ class Status(str, enum.Enum):
     PASS = "PASS"              # the statement holds (exactly, or at the stated δ)
     FAIL = "FAIL"              # the implementation (or a corrected statement) is refuted
     ERRATUM = "ERRATUM"        # the literal statement as printed is false (counterexample given)
+    INCONCLUSIVE = "INCONCLUSIVE"  # the budget cannot decide
     READING = "READING"        # false only as one text extraction reads it; the typeset text reads
     #                            otherwise (an extraction artefact, never counted as an erratum)
-    INCONCLUSIVE = "INCONCLUSIVE"  # the budget cannot decide
 
     def __str__(self):
         return self.value

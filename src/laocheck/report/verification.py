@@ -70,6 +70,7 @@ def _summary(records):
             "counts_by_paper": {p: {s: st.count(s) for s in STATUSES}
                                 for p, st in by_paper.items()},
             "family_wise_delta": sum(r["delta"] for r in records),
+            "loose_threshold": LOOSE,
             "papers": {p: _PAPERS.get(p, p) for p in by_paper}}
 
 
