@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from laocheck import checks as catalog
-from laocheck.checks._errata import PAPERS, note_erratum, notes
+from laocheck.checks._errata import KINDS, PAPERS, note_erratum, notes
 from laocheck.cli import main
 from laocheck.cli.errata import render
 from laocheck.exceptions import InvalidParameterError
@@ -19,10 +19,36 @@ def test_errata_md_is_up_to_date():
 
 
 def test_every_erratum_check_has_one_note_and_back():
-    erratum_ids = {c.id for c in catalog.checks() if c.expected == catalog.Status.ERRATUM}
     note_ids = [n.id for n in notes()]
     assert len(note_ids) == len(set(note_ids))
-    assert set(note_ids) == erratum_ids
+    for kind, status in KINDS.items():
+        ids = {c.id for c in catalog.checks() if c.expected.value == status}
+        noted = {n.id for n in notes() if n.kind == kind}
+        if kind == "unsettled":          # INCONCLUSIVE checks with a note: downgraded errata
+            assert noted <= ids and all(n.settle for n in notes() if n.kind == kind)
+        else:
+            assert noted == ids, kind
+
+
+def test_readings_and_unsettled_are_listed_apart_and_not_counted():
+    text = render()
+    errata = [n for n in notes() if n.kind == "erratum"]
+    assert f"{len(errata)} errata (" in text
+    for n in notes():
+        section = {"erratum": 0, "reading": text.index("## Readings"),
+                   "unsettled": text.index("## Not established")}[n.kind]
+        assert text.index(f"`{n.id}` (") > section, n.id
+    assert {n.id for n in notes() if n.kind == "reading"} == {
+        c.id for c in catalog.checks() if c.expected == catalog.Status.READING}
+
+
+def test_note_rejects_unknown_kind_and_unsettled_without_settle():
+    with pytest.raises(InvalidParameterError, match="kind"):
+        note_erratum("KS15.X", where="w", order=(0,), literal="l", why="w", corrected="c",
+                     kind="maybe")
+    with pytest.raises(InvalidParameterError, match="settle"):
+        note_erratum("KS15.Y", where="w", order=(0,), literal="l", why="w", corrected="c",
+                     kind="unsettled")
 
 
 def test_notes_are_complete_and_in_reading_order():
@@ -32,17 +58,19 @@ def test_notes_are_complete_and_in_reading_order():
         assert catalog.get(n.id).correction, n.id
         for rid in n.related:
             catalog.get(rid)
-    papers = [PAPERS.index(n.paper) for n in all_notes]
-    assert papers == sorted(papers)
-    for p in PAPERS:
-        orders = [n.order for n in all_notes if n.paper == p]
-        assert orders == sorted(orders)
+    for kind in KINDS:
+        these = [n for n in all_notes if n.kind == kind]
+        papers = [PAPERS.index(n.paper) for n in these]
+        assert papers == sorted(papers)
+        for p in PAPERS:
+            orders = [n.order for n in these if n.paper == p]
+            assert orders == sorted(orders)
 
 
 def test_every_erratum_appears_once_with_its_reproduce_command():
     text = render()
     for n in notes():
-        assert text.count(f"`{n.id}` (ERRATUM") == 1
+        assert text.count(f"`{n.id}` ({KINDS[n.kind]}") == 1
         assert f"laocheck verify --only '{n.id}'" in text
     proof_steps = [n for n in notes() if n.proof_step]
     assert text.count("**proof step**") == len(proof_steps) + 1   # + the preface's mention

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from laocheck.checks import checks, check_seed, get, run
+from laocheck.checks._slack import LOOSE, tightness
 from laocheck.experiments.rho import rho_table
 from laocheck.experiments.sweeps import sweep
 from laocheck.report import fmt
@@ -279,14 +280,15 @@ def test_verification_figures_draw_their_data(built):
     records = report.doc["data"]["records"]
     fig, data = figs["worst_ratios"]
     ax = fig.axes[0]
-    with_ratio = sorted((r for r in records if "worst_ratio" in (r["figures"] or {})),
-                        key=lambda r: r["figures"]["worst_ratio"])
+    with_ratio = sorted((r for r in records if (tightness(r) or 0) > 0), key=tightness)
     assert len(with_ratio) >= 2
     assert [t.get_text() for t in ax.get_yticklabels()] == [r["id"] for r in with_ratio]
-    widths = sorted(p.get_width() for p in ax.patches)
-    assert widths == sorted(r["figures"]["worst_ratio"] for r in with_ratio)
-    assert ax.get_xlabel() == "worst ratio lhs / rhs found by the adversarial search"
-    assert [line.get_xdata()[0] for line in ax.get_lines()] == [1.0]
+    filled = [p for p in ax.patches if p.get_fill()]
+    assert sorted(p.get_width() for p in filled) == sorted(tightness(r) for r in with_ratio)
+    outlines = [p.get_width() for p in ax.patches if not p.get_fill()]
+    assert sorted(outlines) == sorted(t for t in map(tightness, with_ratio) if t < LOOSE)
+    assert ax.get_xscale() == "log"
+    assert [line.get_xdata()[0] for line in ax.get_lines()] == [1.0, LOOSE]
     fig, data = figs["summary"]
     total = sum(p.get_width() for p in fig.axes[0].patches)
     assert total == len(records)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..exceptions import InvalidParameterError
 from ._registry import _import_check_modules
 
-__all__ = ["ErratumNote", "note_erratum", "notes", "PAPERS"]
+__all__ = ["ErratumNote", "note_erratum", "notes", "PAPERS", "KINDS"]
 
 #: The papers in the order the errata document lists them.
 PAPERS = ("CB11", "HK12", "KS15")
@@ -48,6 +48,8 @@ class ErratumNote:
     corrected: str
     proof_step: bool = False
     related: tuple = ()
+    kind: str = "erratum"
+    settle: str = ""
 
     @property
     def paper(self):
@@ -57,8 +59,22 @@ class ErratumNote:
 _NOTES: dict[str, ErratumNote] = {}
 
 
-def note_erratum(id, *, where, order, literal, why, corrected, proof_step=False, related=()):
-    """Register the errata text of the ERRATUM check ``id`` (one note per id)."""
+#: The kinds of note: a false statement of the paper (its check expects ERRATUM); a statement
+#: false only as a text extraction reads it, the typeset paper reading otherwise (READING); a
+#: suspected erratum not established by its check (INCONCLUSIVE, with what would settle it).
+KINDS = {"erratum": "ERRATUM", "reading": "READING", "unsettled": "INCONCLUSIVE"}
+
+
+def note_erratum(id, *, where, order, literal, why, corrected, proof_step=False, related=(),
+                 kind="erratum", settle=""):
+    """Register the errata text of the ERRATUM check ``id`` (one note per id); ``kind``
+    ``"reading"`` for an extraction artefact (the check expects READING), ``"unsettled"`` for a
+    suspected erratum the check does not establish (it expects INCONCLUSIVE; ``settle`` says
+    what would settle it)."""
+    if kind not in KINDS:
+        raise InvalidParameterError(f"`kind` must be one of {sorted(KINDS)}; got kind={kind!r}.")
+    if kind == "unsettled" and not settle:
+        raise InvalidParameterError("`settle` must say what would settle an unsettled erratum.")
     paper = id.split(".", 1)[0]
     if paper not in PAPERS:
         raise InvalidParameterError(f"`id` must start with one of {PAPERS}; got id={id!r}.")
@@ -66,7 +82,7 @@ def note_erratum(id, *, where, order, literal, why, corrected, proof_step=False,
         raise InvalidParameterError(f"`id` must be unique; an erratum note {id!r} exists already.")
     _NOTES[id] = ErratumNote(id=id, where=where, order=tuple(order), literal=literal, why=why,
                              corrected=corrected, proof_step=bool(proof_step),
-                             related=tuple(related))
+                             related=tuple(related), kind=kind, settle=settle)
 
 
 def notes():
@@ -189,22 +205,34 @@ note_erratum(
     proof_step=True)
 
 note_erratum(
-    "KS15.Thm3.6.literal", where="Theorem 3.6", order=(3, 6),
+    "KS15.Thm3.6.literal", where="Theorem 3.6", order=(3, 6), kind="unsettled",
     literal="η = max(√(k/(6dm₂)), √(k/(m₂(2N + 2√(5/3)·d√N·√(ε + k))))) and the bound "
             "(4B²/√m₂)·√((2/k)N + (2/k)√(5/3)·d√N·√(ε + 1)) (as extracted from the full "
             "version: “+ k” and “+ 1” under √ε).",
-    why="At d = 2, k = 2, m₁ = 10⁶, m₂ = 1000, N = 10⁻⁴, δ = 1/2 the printed bound does not follow "
-        "from Lemma 3.10 with H = N: the printed terms differ from the lemma's.",
+    why="Not established. Theorem 3.6 is only in the full version, and only in its LaTeX "
+        "extraction, where the extent of the nested radicals is what the extraction made of them "
+        "(the same extraction closes Theorem 3.12's root before a “+ 1” the conference PDF "
+        "typesets under it, see KS15.Thm3.12.bound). Read with “+ k” and “+ 1” outside √ε the "
+        "statement is Lemma 3.10 at H = N (KS15.Thm3.6.proof, PASS). Read as extracted, at d = 2, "
+        "k = 2, m₁ = 10⁶, m₂ = 1000, N = 10⁻⁴, δ = 1/2 its bound is smaller than the one Lemma 3.10 "
+        "proves: not implied by the proof, but not refuted either (no distribution violates it).",
     corrected="Lemma 3.10 with H = N gives the theorem's η and bound (the check "
-              "KS15.Thm3.6.proof).")
+              "KS15.Thm3.6.proof).",
+    settle="the typeset PDF of the full version (the extent of the radicals), or a distribution "
+           "whose expected excess risk (exact, or its interval at δ) exceeds the extracted bound.")
 
 note_erratum(
-    "KS15.Thm3.12.bound", where="Theorem 3.12", order=(3, 12),
+    "KS15.Thm3.12.bound", where="Theorem 3.12", order=(3, 12), kind="reading",
     literal="With probability ≥ 1 − δ: E L(w̄) − L(w*) ≤ (16B²/√m₂)·√((1/k)(√N + "
-            "d√(2d log(2d/δ)/((k + 1)m₁)))²) + 1 (the “+ 1” outside the root).",
-    why="The bound must scale as B² under (x, y, B) → (x, cy, cB); the printed “+ 1” does not. "
-        "At B = 0.1, m₂ = 10⁴, k = 4, d = 10, N = 1, δ = 0.1, m₁ = 10⁶: printed 1.0008 against "
-        "the proof's 0.0018.",
+            "d√(2d log(2d/δ)/((k + 1)m₁)))²) + 1 (the “+ 1” outside the root, as the LaTeX "
+            "extraction of the full version reads it).",
+    why="An extraction artefact. The conference PDF (Theorem 3.4 there) typesets one tall radical "
+        "over “(1/k)(√N + d√(2d log(2d/δ)/((k + 1)m₁)))² + 1” (its text extraction stacks five √ "
+        "glyphs before “1/k” and closes after “+ 1”), the proof's last line has the 1 inside, and "
+        "with it inside the bound scales as B² (the check verifies both readings: outside, the "
+        "bound is not homogeneous of degree 2 under (x, y, B) → (x, cy, cB); inside, it is, and it "
+        "is the proof's bound). The extracted form is not refuted either: at B = 0.1, m₂ = 10⁴, "
+        "k = 4, d = 10, N = 1, δ = 0.1, m₁ = 10⁶ it is 1.0008, above the proof's 0.0018.",
     corrected="The proof's chain, with the 1 inside the root (the check KS15.Thm3.12.chain).")
 
 note_erratum(

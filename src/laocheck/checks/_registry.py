@@ -103,6 +103,8 @@ class Status(str, enum.Enum):
     FAIL = "FAIL"              # the implementation (or a corrected statement) is refuted
     ERRATUM = "ERRATUM"        # the literal statement as printed is false (counterexample given)
     INCONCLUSIVE = "INCONCLUSIVE"  # the budget cannot decide
+    READING = "READING"        # false only as one text extraction reads it; the typeset text reads
+    #                            otherwise (an extraction artefact, never counted as an erratum)
 
     def __str__(self):
         return self.value

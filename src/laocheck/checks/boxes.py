@@ -198,26 +198,46 @@ def check_fig1_convexity_expectation(ctx):
           method="exact enumeration (Fractions): E of the printed vector", delta=0.0,
           detectable=0.0, expected=Status.ERRATUM, correction="CB11.Fig2.yhat")
 def check_eq7_vector(ctx):
-    """CB11 eq. (7): the printed ŷ is a vector of R^d with mean w∘x, not the scalar ⟨w, x⟩."""
+    """CB11 eq. (7): the printed ŷ is a vector of R^d with mean w∘x, not the scalar ⟨w, x⟩.
+
+    The verdict is computed: ERRATUM when E[ŷ] of :func:`eq7_printed` (with the e_{j_s} of
+    the print, :data:`EQ7_BASIS_VECTOR`) is not the scalar ⟨w, x⟩; read without e_{j_s} (Fig. 2's
+    line) the same enumeration gives ⟨w, x⟩ and the check PASSes (its witness)."""
     w, x, k = _obj((1, F(-1, 2))), _obj((F(1, 2), 1)), 2
-    d = len(w)
-    norm1 = sum(abs(v) for v in w)
-
-    def printed(src):
-        out = as_objects([F(0)] * d)
-        for _s in range(k // 2):
-            j = src.categorical([abs(v) / norm1 for v in w])
-            out[j] += F(2, k) * norm1 * (1 if w[j] > 0 else -1) * x[j]
-        return out
-
-    mean = enumerate_outcomes(printed).expectation()
+    mean = enumerate_outcomes(lambda src: eq7_printed(w, x, k, src)).expectation()
     inner = w @ x
-    return Result(Status.ERRATUM, {"E[ŷ] (vector)": fstr(mean), "⟨w, x⟩": str(inner)},
+    is_scalar = np.ndim(mean) == 0
+    holds = is_scalar and mean == inner
+    figures = {"E[ŷ]": fstr(mean), "⟨w, x⟩": str(inner), "E[ŷ] is a vector": not is_scalar}
+    if holds:
+        return Result(Status.PASS, figures, detectable=0.0)
+    return Result(Status.ERRATUM, figures,
                   counterexample={"w": fstr(w), "x": fstr(x), "k": k, "E[ŷ]": fstr(mean),
                                   "<w, x>": str(inner)},
                   correction="CB11.Fig2.yhat", detectable=0.0,
                   note="E[ŷ] = w∘x (coordinatewise), a vector; Fig. 2's line (no e_{j_s}) is the "
                        "scalar whose mean is ⟨w, x⟩.")
+
+
+#: CB11 eq. (7) as printed multiplies each term by the basis vector e_{j_s}; False reads the
+#: line as Fig. 2 does (a scalar): the corrected statement, the witness of the ERRATUM
+EQ7_BASIS_VECTOR = True
+
+
+def eq7_printed(w, x, k, src):
+    """CB11 eq. (7): ŷ = (2/k)‖w‖₁ Σ_{s ≤ k/2} sgn(w_{j_s}) x_{j_s} e_{j_s}, j_s ~ |w_j|/‖w‖₁
+    (the vector e_{j_s} kept when :data:`EQ7_BASIS_VECTOR`)."""
+    d = len(w)
+    norm1 = sum(abs(v) for v in w)
+    out = as_objects([F(0)] * d) if EQ7_BASIS_VECTOR else F(0)
+    for _s in range(k // 2):
+        j = src.categorical([abs(v) / norm1 for v in w])
+        term = F(2, k) * norm1 * (1 if w[j] > 0 else -1) * x[j]
+        if EQ7_BASIS_VECTOR:
+            out[j] += term
+        else:
+            out += term
+    return out
 
 
 @register("CB11.Fig2.yhat", citation="CB11 Fig. 2 (ŷ = ŷ + (2/k) sgn(w_i)‖w‖₁ x_i)",

@@ -20,7 +20,7 @@ from ..bounds import rho_lasso, rho_ridge
 from ..bounds._formulas import EPS_LASSO, EPS_RIDGE, FORMULAS, SYMBOLS
 from ..data import PowerLawBernoulli
 from ..experiments.rho import rho_table
-from ._registry import Result, Status, register
+from ._registry import Result, Status, checks, register
 
 d, k, m, B, eta, G, S, S_inf = (SYMBOLS[n] for n in ("d", "k", "m", "B", "eta", "G", "S", "S_inf"))
 N_half, N_one, H, A_one, m1, m2, delta, eps, lam, p, c = (
@@ -533,25 +533,29 @@ def check_ks15_b7(ctx):
 
 @register("KS15.Thm3.6.literal", citation="KS15 Thm 3.6",
           statement="eta = max(sqrt(k/(6dm2)), sqrt(k/(m2(2N + 2 sqrt(5/3) d sqrt(N) sqrt(eps + k))))) "
-          "and bound (4B^2/sqrt m2) sqrt((2/k)N + (2/k) sqrt(5/3) d sqrt(N) sqrt(eps + 1)) (as printed)",
-          assumptions="N = ||E x^2||_{1/2} known", method="sympy/numeric: printed vs Lemma 3.10 with H = N",
-          delta=0.0, detectable=0.0, expected=Status.ERRATUM, correction="KS15.Thm3.6.proof")
+          "and bound (4B^2/sqrt m2) sqrt((2/k)N + (2/k) sqrt(5/3) d sqrt(N) sqrt(eps + 1)) (as "
+          "extracted)", assumptions="N = ||E x^2||_{1/2} known",
+          method="numeric: the extracted bound against Lemma 3.10 with H = N; not established "
+          "either way (INCONCLUSIVE) unless they agree", delta=0.0, detectable=0.0,
+          expected=Status.INCONCLUSIVE, correction="KS15.Thm3.6.proof")
 def check_ks15_thm36_literal(ctx):
-    """KS15 Thm 3.6 as printed: '+ k' and '+ 1' under the square root of ε (typesetting)."""
+    """KS15 Thm 3.6 as extracted: '+ k' and '+ 1' under the square root of ε. PASS when the
+    extracted form is Lemma 3.10's; otherwise INCONCLUSIVE: the extracted bound is then smaller
+    than the proven one (not implied), which refutes nothing (no distribution violates it)."""
     ce = dict(d=2, k=2, m1=10 ** 6, m2=1000, B=1.0, N_half=1e-4, delta=0.5)
     lit_eta, prf_eta = F["KS15.Thm3.6.eta"](**{n: ce[n] for n in F["KS15.Thm3.6.eta"].args}), \
         F["KS15.Thm3.6.eta_proof"](**{n: ce[n] for n in F["KS15.Thm3.6.eta_proof"].args})
     lit_b = F["KS15.Thm3.6.bound_hp"](**{n: ce[n] for n in F["KS15.Thm3.6.bound_hp"].args})
     prf_b = F["KS15.Thm3.6.bound_hp_proof"](**{n: ce[n] for n in F["KS15.Thm3.6.bound_hp_proof"].args})
     same = math.isclose(lit_eta, prf_eta, rel_tol=1e-12) and math.isclose(lit_b, prf_b, rel_tol=1e-12)
+    figures = {"eta_printed": lit_eta, "eta_lemma3.10": prf_eta, "bound_printed": lit_b,
+               "bound_lemma3.10": prf_b}
     if same:
-        return Result(Status.PASS, {})
-    return Result(Status.ERRATUM, {"eta_printed": lit_eta, "eta_lemma3.10": prf_eta,
-                                   "bound_printed": lit_b, "bound_lemma3.10": prf_b},
-                  counterexample=ce, correction="KS15.Thm3.6.proof",
-                  note="The printed high-probability bound is smaller than the one Lemma 3.10 "
-                       "proves at this configuration, so it is not implied by the proof (it is not "
-                       "refuted by a distribution here).")
+        return Result(Status.PASS, figures)
+    return Result(Status.INCONCLUSIVE, figures, counterexample=ce, correction="KS15.Thm3.6.proof",
+                  note="Not established: the extracted high-probability bound is smaller than the "
+                       "one Lemma 3.10 proves here, so the proof does not imply it; no distribution "
+                       "refutes it. The typeset full version (radical extents) would settle it.")
 
 
 @register("KS15.Thm3.6.proof", citation="KS15 Thm 3.6 (via Lemma 3.10)",
@@ -596,25 +600,37 @@ def check_ks15_thm312_chain(ctx):
 
 @register("KS15.Thm3.12.bound", citation="KS15 Thm 3.12",
           statement="w.p. >= 1 - delta: E L(w-bar) - L(w*) <= (16B^2/sqrt m2) sqrt((1/k)(sqrt(N) + "
-          "d sqrt(2d log(2d/delta)/((k+1)m1)))^2) + 1 (as printed)",
-          assumptions="", method="sympy: scale check B -> cB of the printed bound (must be c^2)",
-          delta=0.0, detectable=0.0, expected=Status.ERRATUM, correction="KS15.Thm3.12.chain")
+          "d sqrt(2d log(2d/delta)/((k+1)m1)))^2) + 1 (as the full version's LaTeX extraction "
+          "reads it; the conference PDF typesets the + 1 under the root)",
+          assumptions="", method="sympy: scale check B -> cB of the extracted and of the typeset "
+          "reading (must be c^2); the typeset reading equals the proof's bound",
+          delta=0.0, detectable=0.0, expected=Status.READING, correction="KS15.Thm3.12.chain")
 def check_ks15_thm312_bound(ctx):
-    """KS15 Thm 3.12 as printed: '+ 1' outside the square root breaks the B² scaling."""
+    """KS15 Thm 3.12: the extracted '+ 1' outside the square root breaks the B² scaling; the
+    typeset reading (inside, ``KS15.Thm3.12.bound_hp_proof``) keeps it. READING when the
+    extracted form is malformed and the typeset one is the proof's; PASS when the extracted
+    form is itself well formed (a formula of laocheck.bounds then reads the paper as typeset)."""
     cc = sp.Symbol("cc", positive=True)
     e = F["KS15.Thm3.12.bound_hp"].expr
-    ratio = sp.simplify(e.subs(B, cc * B) / e)
-    if _zero(ratio - cc ** 2):
-        return Result(Status.PASS, {"ratio": str(ratio)})
+    typeset = F["KS15.Thm3.12.bound_hp_proof"].expr
+
+    def homogeneous(expr):
+        return _zero(sp.simplify(expr.subs(B, cc * B) / expr) - cc ** 2)
+
+    if homogeneous(e):
+        return Result(Status.PASS, {"extracted_scales_as_B2": True})
+    typeset_ok = homogeneous(typeset)
     ce = dict(B=0.1, m2=10 ** 4, k=4, d=10, N_half=1.0, delta=0.1, m1=10 ** 6)
-    return Result(Status.ERRATUM, {"scale_ratio": "not c^2"},
-                  counterexample={**ce, "printed": F["KS15.Thm3.12.bound_hp"](**ce),
-                                  "proof": F["KS15.Thm3.12.bound_hp_proof"](**ce)},
-                  correction="KS15.Thm3.12.chain",
-                  note="With '+ 1' outside, the printed bound is >= 1 for every B (vacuous for small B "
-                       "and not homogeneous of degree 2); the proof's last line has it inside. As "
-                       "extracted from the full version (003); the conference PDF's extraction (000) "
-                       "leaves the radical's extent ambiguous, so this may be a typesetting artefact.")
+    figures = {"extracted_scales_as_B2": False, "typeset_scales_as_B2": typeset_ok,
+               "extracted": F["KS15.Thm3.12.bound_hp"](**ce),
+               "typeset": F["KS15.Thm3.12.bound_hp_proof"](**ce)}
+    if not typeset_ok:
+        return Result(Status.ERRATUM, figures, counterexample=ce, correction="KS15.Thm3.12.chain",
+                      note="neither reading scales as B^2")
+    return Result(Status.READING, figures, counterexample=ce, correction="KS15.Thm3.12.chain",
+                  note="With '+ 1' outside (the LaTeX extraction of the full version) the bound is "
+                       ">= 1 for every B and not homogeneous of degree 2; the conference PDF sets the "
+                       "1 under the radical, as the proof's last line does: an extraction artefact.")
 
 
 @register("KS15.Thm4.7.constant61", citation="KS15 Thm 4.7 (Sec. 4.2.1)",
@@ -632,15 +648,20 @@ def check_ks15_thm47(ctx):
     ok2 = _zero(eta_lit - sp.sqrt(sp.log(2 * d) / (5 * G2h * m2)))
     ok3 = sp.Rational(68, 3) + sp.Rational(20, 3) == sp.Rational(88, 3) and \
         4 * sp.Rational(17, 3) == sp.Rational(68, 3)
-    const = 4 * sp.sqrt(5 * (16 + sp.Rational(88, 3) + 1))
+    # the high-probability bound of laocheck.bounds at eps = 1 (the small-m1 case), N_one = d
+    # (||x||_inf <= 1), over the w.p.-1 bound of laocheck.bounds (61 B^2 sqrt(d log 2d/(k m2)));
+    # the ratio is largest at k = d, where it is 4 sqrt(5(16 + 88/3 + 1))/61 = 0.998 (tight)
+    hp = F["KS15.Thm4.7.bound_hp"].expr.subs({EPS_LASSO: 1})
+    as_ = F["KS15.Thm4.7.bound_as"].expr
+    hp = hp.subs(N_one, d)
+    ratio = sp.lambdify((d, k), sp.simplify((hp / as_).subs({B: 1, m2: 1})), "math")
+    const = sp.limit(sp.simplify(hp / as_).subs({B: 1, m2: 1, k: d}), d, sp.oo) * 61
     ok4 = bool(const <= 61)
-    # the bound at eps = 1, N_one = d, k = d (worst case) over 61 B^2 sqrt(d log 2d/(k m2))
     worst = 0.0
     for dv, kv in itertools.product([1, 2, 10, 500], [1, 2, 4, 10, 500]):
         if kv > dv:
             continue
-        val = 4 * math.sqrt(5 * (16 * dv + 88 / 3 * dv + kv) * math.log(2 * dv) / kv)
-        worst = max(worst, val / (61 * math.sqrt(dv * math.log(2 * dv) / kv)))
+        worst = max(worst, float(ratio(dv, kv)))
     # the proof's middle expression eta = sqrt(log 2d / (G^2-hat m2)) lacks the 5:
     mid_ok = _zero(sp.sqrt(sp.log(2 * d) / (G2h * m2)) - eta_lit)
     ok = ok1 and ok2 and ok3 and ok4 and worst <= 1
@@ -743,12 +764,38 @@ def check_scale(ctx):
     declared exponent; HK12 Thm 3.4's printed η and KS15 Thm 3.12's printed bound fail it."""
     rows = scale_report()
     bad = [r for r in rows if not r["ok"]]
-    expected_bad = {"KS15.Thm3.12.bound_hp", "HK12.Thm3.4.eta"}
-    ok = {r["id"] for r in bad} == expected_bad
-    return Result(_status(ok), {"checked": len(rows), "not_scaling": [r["id"] for r in bad]},
+    subjects = _erratum_subjects()
+    unexplained = [r["id"] for r in bad if r["id"] not in subjects]
+    ok = not unexplained
+    return Result(_status(ok), {"checked": len(rows), "not_scaling": [r["id"] for r in bad],
+                                "not_scaling_without_erratum": unexplained},
                   note="Formulas that do not scale: " + ", ".join(
-                      f"{r['id']} (ratio {r['ratio']})" for r in bad)
-                  + " — both are registered errata (HK12.Thm3.4.eta, KS15.Thm3.12.bound).")
+                      f"{r['id']} (ratio {r['ratio']}, {', '.join(subjects.get(r['id'], ['no erratum']))})"
+                      for r in bad) + ". A formula that does not scale must be the literal "
+                  "statement of a registered ERRATUM or READING check.")
+
+
+def _erratum_subjects():
+    """Formula id -> the ERRATUM / READING checks whose code names it (the literal statements
+    the catalog reports as false or as an extraction's reading)."""
+    out = {}
+    for check in checks():
+        if check.expected not in (Status.ERRATUM, Status.READING):
+            continue
+        for key in _code_strings(check.func.__code__):
+            if key in F:
+                out.setdefault(key, []).append(check.id)
+    return out
+
+
+def _code_strings(code):
+    out = set()
+    for const in code.co_consts:
+        if isinstance(const, str):
+            out.add(const)
+        elif hasattr(const, "co_consts"):
+            out |= _code_strings(const)
+    return out
 
 
 def scale_report():

@@ -30,6 +30,22 @@ from ._common import (estimator_params, exact_distribution, exact_mean, fstr,
 from ._registry import Result, Status, register
 from ._search import adversarial_max, ball
 
+
+def eq9_printed(d, k):
+    """HK12 eq. (9) as printed: E‖x̃‖² = (2d + k − 1)/(2k)·‖x‖² (the factor)."""
+    return F(2 * d + k - 1, 2 * k)
+
+
+def a5_printed(x, d, k):
+    """HK12 Appendix A.5 as printed: E[x̃²] = (d + k − 1)/k · x (coordinatewise)."""
+    return [F(d + k - 1, k) * v for v in x]
+
+
+def a5_inner_printed(w, x):
+    """HK12 Appendix A.5's bound as printed: E[ỹ²] <= ‖w‖₁²‖w²‖∞."""
+    return sum(abs(v) for v in w) ** 2 * max(v * v for v in w)
+
+
 TOL = 1e-9   # float rounding allowance of a searched ratio (exact checks use Fractions)
 
 
@@ -196,13 +212,13 @@ def check_lemma33_second_moment(ctx, *, estimator):
           "x = e_1", delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="HK12.Lemma3.3.eq9_corrected")
 def check_eq9(ctx):
-    """HK12 eq. (9) as printed."""
+    """HK12 eq. (9) as printed (:func:`eq9_printed`)."""
     for d in (1, 2, 3):
         for k in range(1, d + 1):
             x = [F(1)] + [F(0)] * (d - 1)
             est = estimators.get("HK12.AERR.data_point", k=k)
             exact = _exact_norm_sq(est, [F(1)] * d, x, F(0))
-            claim = F(2 * d + k - 1, 2 * k)
+            claim = eq9_printed(d, k) * sum(v * v for v in x)
             if exact != claim:
                 return Result(Status.ERRATUM, {"exact": str(exact), "printed": str(claim)},
                               counterexample={"d": d, "k": k, "x": fstr(x),
@@ -548,7 +564,7 @@ def check_a5_data_point(ctx):
                 est = estimators.get("HK12.AELR.data_point", k=k)
                 sq = exact_mean(exact_distribution(est, [F(1)] * d, x, F(0)),
                                 lambda v: np.asarray(v[0], dtype=object) ** 2)
-                printed = [F(d + k - 1, k) * v for v in x]
+                printed = a5_printed(x, d, k)
                 if list(sq) != printed:
                     return Result(Status.ERRATUM, {"exact": fstr(sq), "printed": fstr(printed)},
                                   counterexample={"d": d, "k": k, "x": fstr(x),
@@ -587,7 +603,7 @@ def check_a5_inner(ctx):
     w, x = [F(1, 2)], [F(1)]
     est = estimators.get("HK12.AELR.residual")
     ytil2 = exact_distribution(est, w, x, F(0)).expectation(lambda v: v[0] * v[0])
-    printed = sum(abs(v) for v in w) ** 2 * max(v * v for v in w)
+    printed = a5_inner_printed(w, x)
     if ytil2 <= printed:
         return Result(Status.PASS, {"E[ỹ²]": str(ytil2)}, detectable=0.0)
     return Result(Status.ERRATUM, {"E[ỹ²]": str(ytil2), "‖w‖₁²‖w²‖∞": str(printed)},

@@ -70,6 +70,25 @@ def _project_l1(v, B):
     return np.sign(v) * np.maximum(a - theta, 0.0)
 
 
+class _Recording:
+    """A randomness source passing ``subset`` and ``categorical`` through to ``src`` and
+    recording the indices it returns, in order (for a :class:`ReplaySource`)."""
+
+    def __init__(self, src):
+        self._src = src
+        self.indices = []
+
+    def subset(self, n, s):
+        out = self._src.subset(n, s)
+        self.indices.extend(out)
+        return out
+
+    def categorical(self, p):
+        i = self._src.categorical(p)
+        self.indices.append(i)
+        return i
+
+
 def _aer_path(src, X, Y, k, B, lam, wstar):
     """One path of CB11 Fig. 2 with the per-step quantities of the proof."""
     m, d = X.shape
@@ -78,9 +97,14 @@ def _aer_path(src, X, Y, k, B, lam, wstar):
            "a": [], "w": [], "grad_f": []}
     for t in range(1, m + 1):
         x, y = X[t - 1], Y[t - 1]
-        v, _ = cb11_aer(w, x, y, k, src, part="data_point")        # eq. (6)
-        r, _ = cb11_aer(w, x, y, k, src, part="residual")          # ŷ − y, eq. (7)
-        a = 2 * r * v                                              # ∇̃_t = 2(ŷ − y)v, eq. (8)
+        # ∇̃_t of the package's eq. (8) code (one draw of Fig. 2: C, then the k/2 indices i),
+        # and v, ŷ − y of the same draws replayed through eqs. (6), (7)
+        rec = _Recording(src)
+        a, _ = cb11_aer(w, x, y, k, rec, part="gradient")          # ∇̃_t, eq. (8)
+        half = k // 2
+        v, _ = cb11_aer(w, x, y, k, ReplaySource(rec.indices[:half]), part="data_point")
+        r, _ = cb11_aer(w, x, y, k, ReplaySource(rec.indices[half:]), part="residual")
+        a = np.asarray(a, dtype=float)
         grad = 2 * (w @ x - y) * x                                 # ∇_t
         out["loss"] += float(w @ x - y) ** 2
         out["lin_true"] += float(grad @ (w - wstar))
@@ -553,9 +577,11 @@ def _batch_instance(rng):
           "instances and at the extreme w = B e_1, x = e_1, y = −B (equality); worst ratio",
           delta=0.0, detectable=0.0)
 def check_step14(ctx):
-    """CB11 Thm 12, proof: the range of the squared loss on the L1 ball (Hölder)."""
+    """CB11 Thm 12, proof: the range of the squared loss on the L1 ball (Hölder): the ratio
+    (⟨w, x⟩ − y)²/(:data:`STEP14_RANGE`·B²) at the extreme instance (computed, equality) and on
+    seeded rational instances."""
     F = Fraction
-    worst = F(1)                                       # the extreme instance: (B + B)² = 4B²
+    instances = [([F(1)], [F(1)], F(-1), F(1)), ([F(1, 2), F(0)], [F(1), F(-1)], F(-1, 2), F(1, 2))]
     for _ in range(ctx.n(500, 5000)):
         d = int(ctx.rng.integers(1, 5))
         B = F(int(ctx.rng.integers(1, 9)), 4)
@@ -564,10 +590,18 @@ def check_step14(ctx):
         n1 = sum(abs(v) for v in w)
         if n1 > B:
             w = [v * B / n1 for v in w]
-        y = B * F(int(ctx.rng.integers(-4, 5)), 4)
-        worst = max(worst, (sum(a * b for a, b in zip(w, x)) - y) ** 2 / (4 * B * B))
+        instances.append((w, x, B * F(int(ctx.rng.integers(-4, 5)), 4), B))
+    worst = max((sum(a * b for a, b in zip(w, x)) - y) ** 2 / (STEP14_RANGE * B * B)
+                for w, x, y, B in instances)
     return Result(Status.PASS if worst <= 1 else Status.FAIL,
-                  {"worst_ratio": float(worst), "worst_ratio_exact": str(worst)}, detectable=0.0)
+                  {"worst_ratio": float(worst), "worst_ratio_exact": str(worst),
+                   "instances_checked": len(instances)}, detectable=0.0,
+                  note="the first instances are the extremes w = B e_1, x = ±e_1, y = −B "
+                       "(equality: the bound is tight)")
+
+
+#: the constant of CB11 Thm 12's last paragraph: (⟨w, x_t⟩ − y_t)² <= 4B²
+STEP14_RANGE = 4
 
 
 @register("CB11.Thm12.proof.step15", citation=CITE + ", last paragraph: “using the convexity of "

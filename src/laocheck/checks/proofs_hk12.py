@@ -440,6 +440,27 @@ def _erratum(figs, counterexample, id, note=""):
                   detectable=0.0, note=note)
 
 
+def lemma41_step5_bound(B, N):
+    """HK12 Lemma 4.1, proof, as printed: E[θ̃_r²] <= 4B²/N for the mean of N draws."""
+    return 4 * B ** 2 / N
+
+
+def lemma41_step8_order_bound(B, nu, n):
+    """HK12 Lemma 4.1, proof, as printed: the order-n term of E[φ̂²] is at most 2(8B²)ⁿ for
+    n <= ν and 2 (E[θ̃²] <= 4B²/N <= 1 dropped into 2ⁿ·1) above ν (a_n = 1)."""
+    return 2 * (8 * B ** 2) ** n if n <= nu else Fraction(2)
+
+
+def lemma41_step10_factor(B, nu):
+    """HK12 Lemma 4.1, proof, as printed: (8B²)^ν + 1 <= (4B)^{2ν}, the factor of 2(f′₊(1))²."""
+    return (4 * B) ** (2 * nu)
+
+
+def thm44_step3_range(B, delta, eps):
+    """HK12 Thm 4.4, proof, as printed: |y±_t| <= 2B/ε."""
+    return 2 * B / eps
+
+
 _L41 = "HK12 Lemma 4.1 (proof, Appendix A.6"
 _L41_ASSUME = "‖x‖₂ <= 1, ‖w‖₂ <= B, |y| <= B, w ≠ 0, N = ⌈4B²⌉, ν = 2 log₂ N"
 _L41_METHOD = ("exact enumeration (Fractions) of the reference Procedure 3 / of its lines on "
@@ -545,7 +566,7 @@ def check_lemma41_step5(ctx):
     """HK12 Lemma 4.1, proof: the mean of N draws has E[θ̃²] = θ² + V/N, not <= 4B²/N."""
     inst = {"w": [Fraction(1)], "x": [Fraction(1)], "y": Fraction(-1), "B": Fraction(1)}
     _m1, m2, N = _theta_moments(inst, False)
-    bound = 4 * inst["B"] ** 2 / N
+    bound = lemma41_step5_bound(inst["B"], N)
     figs = {"E[θ̃_r²]": str(m2), "4B²/N": str(bound), "N": N}
     if m2 <= bound:
         return Result(Status.PASS, figs, detectable=0.0)
@@ -635,7 +656,7 @@ def check_lemma41_step8(ctx):
     inst = {"w": [Fraction(1, 2)], "x": [Fraction(1)], "y": Fraction(-1, 2), "B": Fraction(1, 2)}
     lhs = _genest_order(inst, 1, square=True)
     nu = genest_small_orders(genest_sample_size(inst["B"]))
-    rhs = 2 * (8 * inst["B"] ** 2) ** 1 if 1 <= nu else Fraction(2)
+    rhs = lemma41_step8_order_bound(inst["B"], nu, 1)
     figs = {"E[φ̂²]": str(lhs), "printed_bound": str(rhs), "largest_order_<=ν": nu}
     if lhs <= rhs:
         return Result(Status.PASS, figs, detectable=0.0)
@@ -695,7 +716,7 @@ def check_lemma41_step10(ctx):
     nu = genest_small_orders(genest_sample_size(B))    # 0 = 2 log₂ 1
     s2 = sum(v * v for v in a)
     lhs = 2 * (8 * B * B) ** nu * s2 + 2 * s2
-    rhs = (4 * B) ** (2 * nu) * 2 * sum(abs(v) for v in a) ** 2
+    rhs = lemma41_step10_factor(B, nu) * 2 * sum(abs(v) for v in a) ** 2
     figs = {"lhs": str(lhs), "rhs": str(rhs)}
     if lhs <= rhs:
         return Result(Status.PASS, figs, detectable=0.0)
@@ -934,7 +955,7 @@ def check_thm44_step3(ctx):
     B, dl, eps, y = Fraction(1), Fraction(2), Fraction(1), Fraction(1)
     yp = (y + dl) / eps
     figs = {"|y⁺|": str(abs(yp)), "2B/ε": str(2 * B / eps)}
-    if abs(yp) <= 2 * B / eps:
+    if abs(yp) <= thm44_step3_range(B, dl, eps):
         return Result(Status.PASS, figs, detectable=0.0)
     return _erratum(figs, {"B": 1, "δ": 2, "ε": 1, "y": 1, "y⁺": str(yp), "2B/ε": str(2 * B / eps)},
                     "HK12.Thm4.4.proof.step3",

@@ -11,13 +11,14 @@ AERR/AELR rate, is a function of r alone that tends to 0 as r -> ∞ and is of o
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
 import numpy as np
 import sympy as sp
 
-from .. import bounds
+from .. import bounds, estimators
 from ..reference.estimators import cb11_aer, hk12_gradient
 from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
@@ -59,6 +60,11 @@ def check_ks15_text_aerr(ctx):
     return _verdict(sympy_zero(val - 4 * B ** 2 * sp.sqrt(2 * d / (k * m))), {"value": str(sp.simplify(val))})
 
 
+def ks15_text_aelr_eta():
+    """KS15 Sec. 4 (after Thm 4.1) as printed: η = 2B/(G√m)."""
+    return 2 * B / (G * sp.sqrt(m))
+
+
 @register("KS15.Thm4.1.text_aelr_eta", citation="KS15 Sec. 4 (after Thm 4.1)",
           statement="G² <= 8B²d/k (HK12 Lemma 3.8) with Theorem 4.1 and η = 2B/(G√m) yields "
           "4B²√(10d log 2d/(km))", assumptions="B, d, k, m > 0 (and η <= 1/(2G))",
@@ -68,7 +74,7 @@ def check_ks15_text_aerr(ctx):
 def check_ks15_text_aelr(ctx):
     """KS15 Sec. 4: the step size 2B/(G√m) does not give the stated AELR rate."""
     Gv = 2 * B * sp.sqrt(2 * d / k)
-    val = _ks15_thm41(2 * B / (G * sp.sqrt(m))).subs(G, Gv)
+    val = _ks15_thm41(ks15_text_aelr_eta()).subs(G, Gv)
     stated = 4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m))
     ratio = sp.simplify(val / stated)                 # (log 2d/2 + 10B²)/(2B√(5 log 2d)) >= 1
     at = {d: 1, k: 1, m: 1, B: 1}
@@ -195,6 +201,11 @@ def check_ks15_text_vs_aelr(ctx):
     return _verdict(ok, {"ratio_squared": str(ratio2)})
 
 
+def footnote4_moment(v):
+    """KS15 footnote 4 as printed: the first moment E_D[x_i] (v ↦ v)."""
+    return v
+
+
 @register("KS15.Thm4.6.text_footnote4", citation="KS15 Sec. 4.1, footnote 4 (“If ‖E_D[x²]‖₁ = d "
           "it is easy to see that E_D[x_i] = 1 for all i ∈ [d]”)",
           statement="‖x‖∞ <= 1 and ‖E_D[x²]‖₁ = d imply E_D[x_i] = 1 for all i",
@@ -206,7 +217,7 @@ def check_ks15_text_footnote4(ctx):
     support = [(a, b) for a in (-1, 1) for b in (-1, 1)]
     p = Fraction(1, 4)
     second = [sum(p * x[i] ** 2 for x in support) for i in range(2)]
-    first = [sum(p * x[i] for x in support) for i in range(2)]
+    first = [sum(p * footnote4_moment(x[i]) for x in support) for i in range(2)]
     figs = {"‖E[x²]‖₁": str(sum(second)), "E[x_i]": [str(v) for v in first]}
     if all(v == 1 for v in first):
         return _verdict(True, figs)
@@ -227,10 +238,16 @@ def check_ks15_text_footnote4_corrected(ctx):
     s = sp.symbols("s1:5", nonnegative=True)            # s_i = 1 − E[x_i²] >= 0 (‖x‖∞ <= 1)
     gap = sp.expand(4 - sum(1 - v for v in s))           # d − ‖E[x²]‖₁ = Σ s_i
     ok1 = sympy_zero(gap - sum(s)) and bool(gap.is_nonnegative)   # = 0 only at every s_i = 0
-    second = [Fraction(1)] * 4
-    q = [v / sum(second) for v in second]                # Lemma 4.3
-    ok2 = all(v == Fraction(1, 4) for v in q)
-    return _verdict(ok1 and ok2, {"d_minus_norm": str(gap), "q": [str(v) for v in q]})
+    # an instance of the premise: x uniform on {−1, 1}⁴ (‖x‖∞ = 1, ‖E[x²]‖₁ = 4 = d), its
+    # second moments exact, and DDAELR's q (Lemma 4.3) from the package's estimator
+    support = list(itertools.product((-1, 1), repeat=4))
+    second = [sum(Fraction(x[i] ** 2, len(support)) for x in support) for i in range(4)]
+    est = estimators.get("KS15.DDAELR.data_point", k=2,
+                         second_moments=np.array([float(v) for v in second]))
+    q = np.asarray(est.q, dtype=float)
+    ok2 = sum(second) == 4 and bool(np.allclose(q, 0.25, rtol=0, atol=1e-15))
+    return _verdict(ok1 and ok2, {"d_minus_norm": str(gap), "second_moments":
+                                  [str(v) for v in second], "q": q.tolist()})
 
 
 @register("KS15.Thm4.6.text_harmonic", citation="KS15 Sec. 4.1 (“E_D[x_i²] = 1/i … ‖E_D[x²]‖₁ = "
@@ -250,6 +267,11 @@ def check_ks15_text_harmonic(ctx):
     return _verdict(ok, {"worst_ratio": worst, "limit_H_d_minus_ln_d": str(lim)})
 
 
+def ks15_text_m1_rate(m2):
+    """KS15 Sec. 4.2 as printed: the rate B²√((‖E_D[x²]‖₁ + k)/(km₂)) of the last regime."""
+    return B ** 2 * sp.sqrt((_S + k) / (k * m2))
+
+
 @register("KS15.Thm4.7.text_m1_regime", citation="KS15 Sec. 4.2 (after Thm 4.7: “If m₁ >= "
           "d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), the expected risk bound turns to "
           "O(B²√(‖E_D[x²]‖₁ + k)/√(km₂))”)",
@@ -265,7 +287,7 @@ def check_ks15_text_m1_regime(ctx):
     eps_at = _S / d                                    # d log(2d/δ)/((k+1)m₁) at that m₁
     bound = 4 * B ** 2 * sp.sqrt(5 * (16 * _S + sp.Rational(88, 3) * d * eps_at + k)
                                  * sp.log(2 * d) / (k * m2))
-    ratio = sp.simplify(bound / (B ** 2 * sp.sqrt((_S + k) / (k * m2))))
+    ratio = sp.simplify(bound / ks15_text_m1_rate(m2))
     lim = sp.limit(ratio.subs({_S: 1, k: 1}), d, sp.oo)
     figs = {"ratio": str(ratio), "limit_d_to_infinity": str(lim)}
     if lim.is_finite:
@@ -285,14 +307,24 @@ def check_ks15_text_m1_regime(ctx):
           assumptions="δ in (0, 1), S = ‖E_D[x²]‖₁ > 0", method="sympy: the squared ratio is "
           "5(16S + (88/3)S + k)/(S + k) <= 5(16 + 88/3) for S, k > 0", delta=0.0, detectable=0.0)
 def check_ks15_text_m1_regime_corrected(ctx):
-    """KS15 Sec. 4.2, corrected: with the log d factor."""
-    m2 = sp.symbols("m_2", positive=True)
-    bound2 = 16 * B ** 4 * 5 * (16 * _S + sp.Rational(88, 3) * _S + k) * sp.log(2 * d) / (k * m2)
-    ref2 = B ** 4 * (_S + k) * sp.log(2 * d) / (k * m2)
-    r = sp.simplify(bound2 / ref2 / 16)               # 5(16S + 88S/3 + k)/(S + k)
-    c = 5 * (16 + sp.Rational(88, 3))
-    ok = sp.simplify(c * (_S + k) - 5 * (16 * _S + sp.Rational(88, 3) * _S + k) - 5 * (16 + sp.Rational(88, 3) - 1) * k) == 0
-    return _verdict(ok, {"squared_ratio_over_16": str(r), "sup": str(c)})
+    """KS15 Sec. 4.2, corrected: with the log d factor. Thm 4.7's second bound is read from
+    laocheck.bounds (``KS15.Thm4.7.bound_hp``) at m₁ = d² log(2d/δ)/((k+1)S) (ε = S/d) and
+    divided by B²√((S + k) log 2d/(km₂)); the ratio must stay below the constant
+    4√(5(16 + 88/3)) over a grid of (S, k, d) with S <= d (its supremum, approached as S/k grows:
+    the worst ratio is reported)."""
+    f = bounds.FORMULAS["KS15.Thm4.7.bound_hp"]
+    c = 4 * sp.sqrt(5 * (16 + sp.Rational(88, 3)))
+    worst = 0.0
+    for dv in (10, 10 ** 3, 10 ** 6):
+        for Sv in (1e-3 * dv, 0.5 * dv, float(dv)):
+            for kv in (1, 4, 10):
+                delta_v = 0.1
+                m1v = math.ceil(dv ** 2 * math.log(2 * dv / delta_v) / ((kv + 1) * Sv))
+                bound = float(f(d=dv, k=kv, B=1, m2=1, N_one=Sv, m1=m1v, delta=delta_v))
+                ref = math.sqrt((Sv + kv) * math.log(2 * dv) / kv)
+                worst = max(worst, bound / ref / float(c))
+    ok = worst <= 1 + 1e-12
+    return _verdict(ok, {"worst_ratio": worst, "constant": str(c), "constant_value": float(c)})
 
 
 # --- HK12 Sec. 4 (AESVR) ------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .._io import check_output_path, write_text_atomic
 from ..checks import Status, checks, get
-from ..checks._errata import PAPERS, notes
+from ..checks._errata import KINDS, PAPERS, notes
 from ..exceptions import InvalidParameterError
 
 __all__ = ["add_parser", "render"]
@@ -71,38 +71,67 @@ def _cell(text):
     return " ".join(str(text).split())
 
 
+def _entry(note, check, lines, label):
+    kind = " — **proof step**" if note.proof_step else ""
+    lines.append(f"### {note.paper} {note.where}{kind}\n")
+    lines.append(f"* **As printed.** {_cell(note.literal)}")
+    lines.append(f"* **{label}** {_cell(note.why)}")
+    lines.append(f"* **What holds.** {_cell(note.corrected)}")
+    if note.settle:
+        lines.append(f"* **What would settle it.** {_cell(note.settle)}")
+    ids = [note.id] + ([check.correction] if check.correction else []) + list(note.related)
+    method = _cell(check.method)
+    corrected = get(check.correction).id if check.correction else None
+    lines.append(f"* **Checks.** `{note.id}` ({check.expected.value}; {method})"
+                 + (f"; corrected: `{corrected}` (PASS)" if corrected else "")
+                 + "".join(f"; `{r}`" for r in note.related) + ".")
+    only = " ".join(f"--only '{i}'" for i in ids)
+    lines.append(f"* **Reproduce.** `laocheck verify {only}`\n")
+
+
 def render():
-    """ERRATA.md as a string: a pure function of the registered checks and erratum notes."""
-    registered = {c.id: c for c in checks() if c.expected == Status.ERRATUM}
+    """ERRATA.md as a string: a pure function of the registered checks and erratum notes.
+
+    The errata (checks expecting ERRATUM) per paper; then, apart and never counted as errata,
+    the readings (READING: false only as a text extraction reads the paper) and the suspected
+    errata the catalog does not establish (INCONCLUSIVE, with what would settle them)."""
     all_notes = notes()
-    noted = {n.id for n in all_notes}
-    if set(registered) != noted:
-        raise InvalidParameterError(
-            "`errata notes` must match the ERRATUM checks one to one; checks without a note: "
-            f"{sorted(set(registered) - noted)}, notes without a check: "
-            f"{sorted(noted - set(registered))}.")
+    by_kind = {k: [n for n in all_notes if n.kind == k] for k in KINDS}
+    catalog = {c.id: c for c in checks()}
+    for kind, status in KINDS.items():
+        registered = {cid for cid, c in catalog.items() if c.expected.value == status}
+        noted = {n.id for n in by_kind[kind]}
+        expected = registered if kind != "unsettled" else registered & noted
+        if noted != expected or (kind != "unsettled" and registered != noted):
+            raise InvalidParameterError(
+                f"`errata notes` of kind {kind!r} must match the {status} checks one to one; "
+                f"checks without a note: {sorted(registered - noted) if kind != 'unsettled' else []}"
+                f", notes without a check: {sorted(noted - registered)}.")
+    errata = by_kind["erratum"]
     lines = [PREFACE]
-    counts = {p: sum(n.paper == p for n in all_notes) for p in PAPERS}
-    steps = sum(n.proof_step for n in all_notes)
-    lines.append(f"{len(all_notes)} errata ({', '.join(f'{p}: {counts[p]}' for p in PAPERS)}; "
-                 f"{steps} of them proof steps).\n")
+    counts = {p: sum(n.paper == p for n in errata) for p in PAPERS}
+    steps = sum(n.proof_step for n in errata)
+    lines.append(f"{len(errata)} errata ({', '.join(f'{p}: {counts[p]}' for p in PAPERS)}; "
+                 f"{steps} of them proof steps). Listed apart and not counted: "
+                 f"{len(by_kind['reading'])} readings (extraction artefacts) and "
+                 f"{len(by_kind['unsettled'])} suspected errata not established.\n")
     for paper in PAPERS:
         lines.append(f"## {paper}: {TITLES[paper]}\n")
-        for note in (n for n in all_notes if n.paper == paper):
-            check = registered[note.id]
-            kind = " — **proof step**" if note.proof_step else ""
-            lines.append(f"### {paper} {note.where}{kind}\n")
-            lines.append(f"* **As printed.** {_cell(note.literal)}")
-            lines.append(f"* **Why it is false.** {_cell(note.why)}")
-            lines.append(f"* **What holds.** {_cell(note.corrected)}")
-            ids = [note.id] + ([check.correction] if check.correction else []) + list(note.related)
-            method = _cell(check.method)
-            corrected = get(check.correction).id if check.correction else None
-            lines.append(f"* **Checks.** `{note.id}` (ERRATUM; {method})"
-                         + (f"; corrected: `{corrected}` (PASS)" if corrected else "")
-                         + "".join(f"; `{r}`" for r in note.related) + ".")
-            only = " ".join(f"--only '{i}'" for i in ids)
-            lines.append(f"* **Reproduce.** `laocheck verify {only}`\n")
+        for note in (n for n in errata if n.paper == paper):
+            _entry(note, catalog[note.id], lines, "Why it is false.")
+    if by_kind["reading"]:
+        lines.append("## Readings: extraction artefacts, not errata\n")
+        lines.append("Statements false only as one text extraction of the paper reads them; the "
+                     "typeset paper (or its other version) reads otherwise. Their checks report "
+                     "READING.\n")
+        for note in by_kind["reading"]:
+            _entry(note, catalog[note.id], lines, "Why it is a reading.")
+    if by_kind["unsettled"]:
+        lines.append("## Not established\n")
+        lines.append("Suspected errata whose check does not refute the statement as printed "
+                     "(INCONCLUSIVE); each says what would settle it.\n")
+        for note in by_kind["unsettled"]:
+            _entry(note, catalog[note.id], lines, "Why it is not established.")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -29,6 +29,7 @@ from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import (BUDGETS, DEFAULT_DELTA, CheckRecord, Result, Status, checks, errata, get,
                       run)
+from ..checks._witnesses import run_witnesses_report
 from ..exceptions import InvalidParameterError
 from ._common import add_scheduler_option, progress as progress_line
 
@@ -71,6 +72,14 @@ def add_parser(subparsers):
     p.add_argument("--no-progress", action="store_true",
                    help="no progress line on stderr. Default: shown (updated in place on a "
                    "terminal, printed once at the end otherwise).")
+    p.add_argument("--witnesses", action="store_true",
+                   help="run every selected check under its mutation witnesses instead (each "
+                   "mutation must make the check FAIL, or an ERRATUM's corrected statement "
+                   "PASS) and report the witnesses that survive; serial. Exit 1 when one "
+                   "survives. Default: off.")
+    p.add_argument("--witness-share", metavar="DAY", type=int, default=None,
+                   help="with --witnesses: run only the share DAY mod 7 of the witnesses (the "
+                   "rotation that covers all of them in 7 days). Default: all.")
     add_scheduler_option(p, "the checks")
     p.add_argument("--resume", action="store_true",
                    help="with --json PATH: reuse the records already in PATH's results log "
@@ -255,6 +264,10 @@ def print_failures(records, out=None):
 
 
 def cmd_verify(args):
+    if args.witnesses:
+        return cmd_witnesses(args)
+    if args.witness_share is not None:
+        raise InvalidParameterError("`--witness-share` needs --witnesses")
     if args.json is not None:
         check_output_path("--json", args.json)
     log_path = results_path(args.json) if args.json not in (None, "-") else None
@@ -308,3 +321,14 @@ def cmd_verify(args):
                "checks": [r.to_dict() for r in records], "errata": rows}
         write_json_atomic(args.json, doc)
     return 1 if counts[Status.FAIL.value] else 0
+
+
+def cmd_witnesses(args):
+    """``laocheck verify --witnesses``: the checks' mutation witnesses (checks._witness)."""
+    doc = run_witnesses_report(args.only, args.seed, args.budget, share=args.witness_share,
+                               out=sys.stdout, progress=not args.no_progress)
+    if args.json is not None:
+        check_output_path("--json", args.json)
+        doc["run"]["provenance"] = provenance(seed=args.seed, budget=args.budget)
+        write_json_atomic(args.json, doc)
+    return 1 if doc["run"]["survivors"] else 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from matplotlib.ticker import MaxNLocator
 
 from ..checks import CheckRecord, Status, checks
+from ..checks._slack import LOOSE, reason, tightness
 from ..exceptions import InvalidParameterError
 from ._document import FigureRef, Paragraph, Section, Table, fmt
 from ._style import COLORS, MARKERS, new_figure, styled
@@ -19,14 +20,15 @@ from ._style import COLORS, MARKERS, new_figure, styled
 __all__ = ["collect", "render", "FIGURES", "TABLES", "key_figures"]
 
 FIGURES = ("summary", "worst_ratios")
-TABLES = ("summary", "checks", "errata")
+TABLES = ("summary", "checks", "errata", "readings", "slack")
 STATUSES = tuple(s.value for s in Status)
 _PAPERS = {"CB11": "CB11: Cesa-Bianchi, Shalev-Shwartz, Shamir (JMLR 2011)",
            "HK12": "HK12: Hazan, Koren (ICML 2012)",
            "KS15": "KS15: Kukliansky, Shamir (ICML 2015)",
            "LAO": "LAO: properties of all three papers"}
 _STATUS_COLORS = {"PASS": COLORS["tuned"], "ERRATUM": COLORS["violation"],
-                  "FAIL": COLORS["exact"], "INCONCLUSIVE": COLORS["neutral"]}
+                  "FAIL": COLORS["exact"], "INCONCLUSIVE": COLORS["neutral"],
+                  "READING": COLORS["bound"]}
 
 
 def required(settings):
@@ -68,6 +70,7 @@ def _summary(records):
             "counts_by_paper": {p: {s: st.count(s) for s in STATUSES}
                                 for p, st in by_paper.items()},
             "family_wise_delta": sum(r["delta"] for r in records),
+            "loose_threshold": LOOSE,
             "papers": {p: _PAPERS.get(p, p) for p in by_paper}}
 
 
@@ -88,13 +91,14 @@ def key_figures(record, limit=6):
 
 
 def worst_ratio_figure(records):
-    """Horizontal bars: the worst ratio lhs / rhs each adversarial search found (≤ 1: the
-    inequality holds; the gap to 1 is its slack), coloured by status."""
-    rows = sorted((r for r in records if isinstance((r["figures"] or {}).get("worst_ratio"),
-                                                    (int, float))),
-                  key=lambda r: r["figures"]["worst_ratio"])
+    """Horizontal bars on a log scale: the ratio lhs / rhs of every inequality check (the worst
+    one its search found, or the empirical mean over the bound; ≤ 1: it holds; the gap to 1 is
+    its slack), coloured by status; below the line at :data:`~laocheck.checks._slack.LOOSE` a
+    bar is hatched when a reason for the slack is stated and outlined in black when not."""
+    rows = sorted((r for r in records if tightness(r) is not None and tightness(r) > 0),
+                  key=tightness)
     ids = [r["id"] for r in rows]
-    ratios = [float(r["figures"]["worst_ratio"]) for r in rows]
+    ratios = [tightness(r) for r in rows]
     with styled():
         fig, axes = new_figure(size=(7.2, 1.0 + 0.24 * max(len(rows), 1)))
         ax = axes[0, 0]
@@ -103,14 +107,25 @@ def worst_ratio_figure(records):
             if idx:
                 ax.barh(idx, [ratios[i] for i in idx], color=_STATUS_COLORS[status], height=0.7,
                         label=status)
+        loose = [i for i, v in enumerate(ratios) if v < LOOSE]
+        for i in loose:
+            stated = reason(ids[i]) is not None
+            ax.barh([i], [ratios[i]], height=0.7, fill=False,
+                    hatch="///" if stated else None,
+                    edgecolor=COLORS["exact"], linewidth=0.4 if stated else 1.5)
         ax.axvline(1.0, color=COLORS["bound"], linewidth=2, label="lhs = rhs (ratio 1)")
+        ax.axvline(LOOSE, color=COLORS["neutral"], linewidth=1, linestyle="--",
+                   label=f"loose below {LOOSE:g} (hatched: reason stated)")
+        ax.set_xscale("log")
         ax.set_yticks(range(len(ids)), ids, fontsize=7)
         ax.set_ylim(-0.6, len(ids) - 0.4)
-        ax.set_xlim(0, max(ratios + [1.0]) * 1.08)
-        ax.set_xlabel("worst ratio lhs / rhs found by the adversarial search")
-        ax.set_title("How tight each inequality is: worst ratio found (≤ 1 holds)")
+        ax.set_xlim(min(ratios + [LOOSE]) / 2, max(ratios + [1.0]) * 1.5)
+        ax.set_xlabel("ratio lhs / rhs (worst found; empirical: mean excess / bound), log scale")
+        ax.set_title("How tight each inequality is (≤ 1 holds)")
         ax.legend(loc="lower right", fontsize=8)
-    return fig, {"ids": ids, "worst_ratio": ratios, "status": [r["status"] for r in rows]}
+    return fig, {"ids": ids, "worst_ratio": ratios, "status": [r["status"] for r in rows],
+                 "loose": [ids[i] for i in loose],
+                 "loose_without_reason": [ids[i] for i in loose if reason(ids[i]) is None]}
 
 
 def summary_figure(counts):
@@ -150,7 +165,8 @@ def render(data, settings):
         f"{'this run' if data['source'] == 'run' else 'a laocheck verify --json file'}. "
         f"PASS: the statement holds (exactly, or at the stated δ); ERRATUM: the literal "
         f"statement of the paper is false (counterexample given; its correction is a check of "
-        f"its own); FAIL: refuted; INCONCLUSIVE: the budget cannot decide. Family-wise "
+        f"its own); READING: false only as a text extraction reads it (not an erratum); FAIL: "
+        f"refuted; INCONCLUSIVE: the budget cannot decide. Family-wise "
         f"false-FAIL probability ≤ {fmt(family)} (the sum of the checks' δ)."),)
     summary_rows = tuple([p, *[counts[p][s] for s in STATUSES], len(by_paper[p])]
                          for p in by_paper)
@@ -187,6 +203,27 @@ def render(data, settings):
             "Literal statements of the papers that are false, with the counterexample found, "
             "the check of the corrected statement and the command that reproduces it."),
             t_err)))
+    reading_rows = tuple(
+        [r["id"], r["statement"], r["note"], r["correction"]]
+        for r in records if r["status"] == Status.READING.value)
+    t_read = Table("readings", ("check", "statement as extracted", "why it is a reading",
+                                "the typeset reading"), reading_rows)
+    tables.append(t_read)
+    if "readings" in show and reading_rows:
+        sections.append(Section(f"Readings ({len(reading_rows)})", (Paragraph(
+            "Statements false only as one text extraction of the paper reads them; the typeset "
+            "paper reads otherwise. Not errata, and not counted as such."), t_read)))
+    slack_rows = tuple(
+        [r["id"], tightness(r), reason(r["id"]) or ("adversarial search" if "adversarial" in
+                                                     r["method"].lower() else "none stated")]
+        for r in records if tightness(r) is not None and tightness(r) < LOOSE)
+    t_slack = Table("slack", ("check", "ratio", "why the bound is loose"), slack_rows)
+    tables.append(t_slack)
+    if "slack" in show and slack_rows:
+        sections.append(Section(f"Loose bounds ({len(slack_rows)})", (Paragraph(
+            f"Inequality checks whose ratio lhs / rhs is below {LOOSE:g}: a bound wrong by a "
+            "factor up to 1/ratio passes them. Each has an adversarial search or a stated "
+            "reason."), t_slack)))
     for p, rs in by_paper.items():
         rows = tuple([r["id"], r["status"], r["expected"], r["citation"], r["statement"],
                       r["method"], r["delta"], r["detectable"], key_figures(r)] for r in rs)

@@ -1,0 +1,858 @@
+"""The witness declarations of the catalog (see :mod:`laocheck.checks._witness`).
+
+Families first (one generator per kind of check, keyed by id pattern), then the witnesses of
+single statements, then the stated reasons. Every check id ends up with a witness or a reason;
+``tests/checks/test_witnesses.py`` lists the ids that have neither.
+
+Families:
+
+* estimator properties (``*.unbiased.*``, ``*.budget``, ``*.kernel_matches_reference``,
+  ``*.scaling``, ``*.clip_threshold``): the check rebound to a :class:`MutantEstimator`
+  wrapping the registered estimator, its kernel biased, its literal reference biased, or one
+  more attribute read per draw;
+* learners (``*.budget``, ``*.steps_match_reference``, ``*.attribute_inclusion``): the
+  learner class replaced by a subclass whose fit reports one attribute too many, moves its
+  output by 1e-6, or never draws attribute 0;
+* statements (everything else): each function of :mod:`laocheck.bounds`,
+  :mod:`laocheck.reference`, :mod:`laocheck.estimators`, :mod:`laocheck.learners` or
+  :mod:`laocheck.data` the check calls (found in its code), patched to return 5/4 of its value
+  (``callee:<module>.<name>``), one witness per callee; and the named witnesses below.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fnmatch
+import types
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+
+from .. import estimators as _estimators
+from .. import learners as _learners
+from ..experiments import theorems as _theorems
+from ..bounds._formulas import FORMULAS, SYMBOLS
+from ..estimators import Draws
+from . import _witness as W
+from . import (boxes, empirical_baseline, hk12, ks15, proofs_cb11, proofs_hk12,
+               text_constants)
+from ._registry import Status
+from ._witness import (REASONS, SHARE_DAYS, Witness, WitnessRecord, commit_day, declare,
+                       declare_reason, missing, reason_of, rotation_share, run_witness,
+                       run_witnesses, run_witnesses_report, survivors, witnesses_of)
+
+__all__ = ["REASONS", "SHARE_DAYS", "Witness", "WitnessRecord", "commit_day", "declare",
+           "declare_reason", "missing", "reason_of", "rotation_share", "run_witness",
+           "run_witnesses", "run_witnesses_report", "survivors", "witnesses_of",
+           "MutantEstimator"]
+
+# ---------------------------------------------------------------------------------------------
+# estimators: the check rebound to a mutated estimator
+# ---------------------------------------------------------------------------------------------
+
+
+class MutantEstimator:
+    """An estimator of the protocol that delegates to ``base`` except for one mutation:
+    ``kernel`` maps the kernel's draw values (float arrays), ``reference`` maps the literal
+    reference's value (exact arrays) given ``y``, ``extra_attribute`` adds one attribute read
+    to every draw (kernel and reference). ``accumulate`` is withheld, so the checks' moments
+    come from the mutated ``sample``."""
+
+    def __init__(self, base, *, kernel=None, reference=None, extra_attribute=False):
+        self._base = base
+        self._kernel = kernel
+        self._reference_map = reference
+        self._extra = bool(extra_attribute)
+
+    def __getattr__(self, name):
+        if name == "accumulate":
+            raise AttributeError(name)
+        return getattr(self._base, name)
+
+    def sample(self, w, x, y, *, n=1, rng=None):
+        draws = self._base.sample(w, x, y, n=n, rng=rng)
+        values = draws.values if self._kernel is None else self._kernel(draws.values)
+        return Draws(values, np.asarray(draws.attributes) + int(self._extra))
+
+    def reference(self, w, x, y, src):
+        value, seen = self._base.reference(w, x, y, src)
+        if self._reference_map is not None:
+            value = self._reference_map(value, y)
+        if self._extra:
+            seen = list(seen) + [("witness", len(seen))]
+        return value, seen
+
+
+def _biased_kernel(values):
+    return np.asarray(values, dtype=float) * 1.1 + 0.05
+
+
+def _shift_reference(value, y):
+    arr = np.asarray(value, dtype=object)
+    return arr + Fraction(1, 8)
+
+
+def _shift_reference_y(value, y):
+    arr = np.asarray(value, dtype=object)
+    return arr + Fraction(1, 8) + Fraction(y) * Fraction(y)
+
+
+@contextlib.contextmanager
+def _with_mutant(check, **mutation):
+    base = check.build_estimator()
+    yield check.with_estimator(MutantEstimator(base, **mutation), **check.params)
+
+
+def _mutant(name, description, **mutation):
+    return Witness(name, description, lambda check: _with_mutant(check, **mutation))
+
+
+KERNEL_BIASED = ("kernel_biased", "the kernel's draws mapped v -> 1.1 v + 0.05")
+REFERENCE_SHIFTED = ("reference_shifted", "the literal reference's value shifted by 1/8")
+EXTRA_ATTRIBUTE = ("kernel_reads_one_more_attribute",
+                   "every draw (kernel and reference) reads one attribute more")
+
+
+@declare("*.unbiased.exact")
+def _unbiased_exact(check):
+    return [_mutant(*REFERENCE_SHIFTED, reference=_shift_reference)]
+
+
+@declare("*.unbiased.monte_carlo", "*.kernel_matches_reference")
+def _kernel(check):
+    return [_mutant(*KERNEL_BIASED, kernel=_biased_kernel)]
+
+
+@declare("*.budget")
+def _estimator_budget(check):
+    if check.estimator is None:
+        return []
+    return [_mutant(*EXTRA_ATTRIBUTE, extra_attribute=True)]
+
+
+@declare("*.scaling")
+def _scaling(check):
+    if check.estimator is None:
+        return []
+    spec = check.kwargs.get("spec")
+    if spec is not None and spec.scaling == "degree0":
+        return [_mutant("reference_shifted_by_y2",
+                        "the literal reference's value shifted by 1/8 + y² (not of degree 0)",
+                        reference=_shift_reference_y)]
+    return [_mutant(*REFERENCE_SHIFTED, reference=_shift_reference)]
+
+
+@declare("*.clip_threshold")
+def _clip(check):
+    # the check compares the clipped estimator's *reference* with the clip image of the
+    # unclipped reference: a mutation of the clipped reference is detected, one of the clipped
+    # kernel is not (it is kernel_matches_reference's to see); both are declared, the second
+    # survives and is reported
+    return [_mutant(*REFERENCE_SHIFTED, reference=_shift_reference),
+            _mutant(*KERNEL_BIASED, kernel=_biased_kernel)]
+
+
+_PROPERTY_PATTERNS = ("*.unbiased.exact", "*.unbiased.monte_carlo", "*.kernel_matches_reference",
+                      "*.budget", "*.scaling", "*.clip_threshold")
+
+
+@declare("*")
+def _statement_on_estimator(check):
+    """A statement check bound to an estimator (HK12 Lemma 3.3 on the estimator object...):
+    its reference shifted, or else its kernel biased."""
+    if check.estimator is None or check.id in _SPECIFIC or any(
+            fnmatch.fnmatchcase(check.id, p) for p in _PROPERTY_PATTERNS):
+        return []
+    if check.expected != Status.PASS:
+        return []
+    ref = _mutant(*REFERENCE_SHIFTED, reference=_shift_reference)
+    kern = _mutant(*KERNEL_BIASED, kernel=_biased_kernel)
+    return [Witness("estimator_mutated", "the estimator's literal reference shifted by 1/8, or "
+                    "its kernel's draws mapped v -> 1.1 v + 0.05", ref.apply,
+                    alternatives=(kern.apply,))]
+
+
+# ---------------------------------------------------------------------------------------------
+# learners: the learner class replaced by a mutated subclass
+# ---------------------------------------------------------------------------------------------
+
+def _learner_subclass(cls, tag, after_fit):
+    def fit(self, X, y, *args, **kwargs):
+        out = cls.fit(self, X, y, *args, **kwargs)
+        after_fit(self)
+        return out
+    # the spec is read with vars(cls) by the checks: the subclass carries its parent's
+    attrs = {"fit": fit, "__module__": __name__}
+    if "spec" in vars(cls):
+        attrs["spec"] = vars(cls)["spec"]
+    return type(f"{cls.__name__}_{tag}", (cls,), attrs)
+
+
+def _one_more_attribute(model):
+    model.attributes_per_example_ = np.asarray(model.attributes_per_example_) + 1
+    model.n_attributes_seen_ = int(model.attributes_per_example_.sum())
+
+
+def _seven_more_attributes(model):
+    model.attributes_per_example_ = np.asarray(model.attributes_per_example_) + 7
+    model.n_attributes_seen_ = int(model.attributes_per_example_.sum())
+
+
+def _output_moved(model):
+    if hasattr(model, "A_bar_"):
+        model.A_bar_ = np.asarray(model.A_bar_, dtype=float) * (1 + 1e-6) + 1e-6
+    else:
+        model.coef_ = np.asarray(model.coef_, dtype=float) * (1 + 1e-6) + 1e-6
+
+
+def _never_index0(model):
+    for name in ("draws_", "phase1_draws_", "phase2_draws_"):
+        if getattr(model, name, None) is not None:
+            arr = np.array(getattr(model, name), copy=True)
+            arr[arr == 0] = 1
+            setattr(model, name, arr)
+
+
+def _learner_cls(check):
+    learner = check.kwargs["learner"]
+    return learner if isinstance(learner, type) else getattr(_learners, learner)
+
+
+def _learner_witness(name, description, after_fit):
+    def apply(check):
+        cls = _learner_subclass(_learner_cls(check), name, after_fit)
+        return W.rebound(check, kwargs={**check.kwargs, "learner": cls})
+    return Witness(name, description, apply)
+
+
+@declare("*.budget")
+def _learner_budget(check):
+    if "learner" not in check.kwargs:
+        return []
+    if check.func.__name__ == "check_expected_budget":
+        return [_learner_witness("reports_seven_more_attributes",
+                                 "every example's recorded attribute count + 7",
+                                 _seven_more_attributes)]
+    return [_learner_witness("reports_one_more_attribute",
+                             "every example's recorded attribute count + 1", _one_more_attribute)]
+
+
+@declare("*.steps_match_reference")
+def _learner_steps(check):
+    return [_learner_witness("output_moved", "the fitted output w̄ (or Baseline's Ā) moved by "
+                             "a relative and absolute 1e-6", _output_moved)]
+
+
+@declare("*.attribute_inclusion")
+def _learner_inclusion(check):
+    return [_learner_witness("never_draws_index0", "every recorded draw of attribute 0 "
+                             "replaced by attribute 1", _never_index0)]
+
+
+# ---------------------------------------------------------------------------------------------
+# statements: the package functions a check calls, scaled by 5/4
+# ---------------------------------------------------------------------------------------------
+
+#: the layers whose functions are "what a statement check verifies"
+CALLEE_PACKAGES = ("laocheck.bounds", "laocheck.reference", "laocheck.estimators",
+                   "laocheck.learners", "laocheck.data")
+
+#: callees that are plumbing, not formulas of a paper (scaling them changes no claim)
+CALLEE_SKIP = {"get", "names", "spec_of", "specs", "register", "example_params", "check_rng",
+               "ReplaySource", "RandomSource", "as_float", "params_for"}
+
+
+def _code_names(code, seen):
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType) and const not in seen:
+            seen.add(const)
+            names |= _code_names(const, seen)
+    return names
+
+
+def _from_package(obj):
+    mod = getattr(obj, "__module__", None) or ""
+    return any(mod == p or mod.startswith(p + ".") for p in CALLEE_PACKAGES)
+
+
+def callees(func, depth=2):
+    """``(namespace, name)`` of the package functions ``func`` calls (itself and, ``depth``
+    levels down, the helpers of ``laocheck.checks`` it calls): names resolved in the function's
+    globals, and attributes of the package modules it names."""
+    out, seen_funcs = {}, set()
+
+    def visit(f, level):
+        if f in seen_funcs or not isinstance(f, types.FunctionType):
+            return
+        seen_funcs.add(f)
+        g = f.__globals__
+        names = _code_names(f.__code__, set())
+        modules = [g[n] for n in names if isinstance(g.get(n), types.ModuleType)]
+        for n in sorted(names):
+            obj = g.get(n)
+            if n in CALLEE_SKIP:
+                continue
+            if isinstance(obj, types.FunctionType) and _from_package(obj):
+                out.setdefault(f"{obj.__module__}.{n}", (g, n))
+            elif (isinstance(obj, types.FunctionType) and level < depth
+                  and obj.__module__.startswith("laocheck.checks")
+                  and not obj.__module__.endswith(("_registry", "_common", "_proofs", "_search"))):
+                visit(obj, level + 1)
+            for mod in modules:
+                if not mod.__name__.startswith(CALLEE_PACKAGES):
+                    continue
+                attr = getattr(mod, n, None)
+                if isinstance(attr, types.FunctionType) and n not in CALLEE_SKIP:
+                    out.setdefault(f"{mod.__name__}.{n}", (mod, n))
+        for cell in (f.__closure__ or ()):
+            try:
+                visit(cell.cell_contents, level + 1)
+            except ValueError:
+                pass
+
+    visit(func, 0)
+    return dict(sorted(out.items()))
+
+
+#: the callee witnesses of one check at most (the first in name order): the cost of a run
+MAX_CALLEES = 4
+
+
+@declare("*")
+def _callee_witnesses(check):
+    if check.estimator is not None or "learner" in check.kwargs or check.id in _SPECIFIC:
+        return []
+    if check.expected != Status.PASS:
+        return []                       # an ERRATUM's witness is its corrected statement
+    out = []
+    for label, target in list(callees(check.func).items())[:MAX_CALLEES]:
+        out.append(Witness(f"callee:{label}", f"{label} returns 5/4 (or 4/5) of its value",
+                           lambda c, t=target: W.patched_callee(c, [t]),
+                           alternatives=(lambda c, t=target: W.patched_callee(
+                               c, [t], 1 / W.FACTOR),)))
+    return out
+
+
+def _uses(check, module_name, attr):
+    """Does the check's code (or a checks helper it calls) name ``attr`` of ``module_name``?"""
+    found = []
+
+    def visit(f, level):
+        if not isinstance(f, types.FunctionType) or level > 2:
+            return
+        g = f.__globals__
+        names = _code_names(f.__code__, set())
+        mods = {n for n in names if isinstance(g.get(n), types.ModuleType)
+                and g[n].__name__ == module_name}
+        if attr in names and (mods or getattr(g.get(attr), "__module__", "") == module_name):
+            found.append(f)
+        for n in names:
+            obj = g.get(n)
+            if isinstance(obj, types.FunctionType) and obj.__module__.startswith(
+                    "laocheck.checks") and not obj.__module__.endswith(("_registry", "_common")):
+                visit(obj, level + 1)
+        for cell in (f.__closure__ or ()):
+            try:
+                visit(cell.cell_contents, level + 1)
+            except ValueError:
+                pass
+
+    visit(check.func, 0)
+    return bool(found)
+
+
+@contextlib.contextmanager
+def _estimators_mutated(check, **mutation):
+    original = _estimators.get
+
+    def get(name, **params):
+        return MutantEstimator(original(name, **params), **mutation)
+    with W.attr_patch(_estimators, "get", get):
+        yield check
+
+
+@declare("*")
+def _estimators_get(check):
+    if check.estimator is not None or "learner" in check.kwargs or check.id in _SPECIFIC:
+        return []
+    if check.expected != Status.PASS or not _uses(check, "laocheck.estimators", "get"):
+        return []
+    return [Witness("estimators_reference_shifted", "every estimator the check builds "
+                    "(laocheck.estimators.get) has its literal reference shifted by 1/8",
+                    lambda c: _estimators_mutated(c, reference=_shift_reference)),
+            Witness("estimators_kernel_biased", "every estimator the check builds has its "
+                    "kernel's draws mapped v -> 1.1 v + 0.05",
+                    lambda c: _estimators_mutated(c, kernel=_biased_kernel))]
+
+
+@contextlib.contextmanager
+def _bound_scaled(check, factor):
+    original = _theorems.theorem_setup
+
+    def setup(*args, **kwargs):
+        spec, bound, figs = original(*args, **kwargs)
+        return spec, bound * factor, figs
+    with W.attr_patch(_theorems, "theorem_setup", setup):
+        yield check
+
+
+@declare("*")
+def _theorem_bound(check):
+    if check.id in _SPECIFIC or not _uses(check, "laocheck.experiments.theorems", "run_theorem"):
+        return []
+    if check.expected != Status.PASS:
+        return []
+    return [Witness("bound_divided_by_4", "the theorem's bound (theorem_setup) divided by 4: "
+                    "a constant of the paper off by 4", lambda c: _bound_scaled(c, 0.25))]
+
+
+_CONSTANT_TYPES = (Fraction, float, sp.Basic)
+
+#: private helpers of the check modules that decide or seed, not transcribe: never mutated
+VERDICT_HELPERS = {"_status", "_zero", "_starts", "_seed", "_config", "_source", "_verdict",
+                   "_result", "_figures", "_rng", "_instances", "_points"}
+
+
+def transcriptions(func, depth=2):
+    """``(globals, name)`` of what a check transcribes from the paper in its own module: the
+    module-level constants it names (numbers, Fractions, sympy expressions) and the private
+    formula helpers of its module it calls (not the verdict helpers of ``_common``,
+    ``_proofs``, ``_registry``, ``_search``)."""
+    out, seen = {}, set()
+
+    def visit(f, level):
+        if f in seen or not isinstance(f, types.FunctionType) or level > depth:
+            return
+        seen.add(f)
+        g = f.__globals__
+        for n in sorted(_code_names(f.__code__, set())):
+            obj = g.get(n)
+            if n.isupper() and n in ("DEFAULT_DELTA",):
+                continue
+            named_int = isinstance(obj, int) and not isinstance(obj, bool) and n.isupper() \
+                and abs(obj) > 1
+            if named_int or isinstance(obj, _CONSTANT_TYPES) and not isinstance(obj, bool) and not (
+                    isinstance(obj, sp.Basic) and obj.is_Symbol):
+                out.setdefault(f"{g['__name__'].rsplit('.', 1)[-1]}.{n}", (g, n))
+            elif isinstance(obj, types.FunctionType) and obj.__module__ == f.__module__ \
+                    and n.startswith("_") and n not in VERDICT_HELPERS and obj.__module__.startswith("laocheck.checks"):
+                out.setdefault(f"{g['__name__'].rsplit('.', 1)[-1]}.{n}()", (g, n))
+                visit(obj, level + 1)
+
+    visit(func, 0)
+    return dict(sorted(out.items()))
+
+
+@contextlib.contextmanager
+def _constant_scaled(check, target, factor=W.FACTOR):
+    ns, name = target
+    value = ns[name]
+    if callable(value):
+        new = W._wrap_scaled(value, factor)
+    elif isinstance(value, int):            # a named integer constant of the paper (4 in 4B²)
+        new = Fraction(value) * factor
+    else:
+        new = W.scaled(value, factor)
+    with W.dict_patch(ns, name, new):
+        yield check
+
+
+@declare("*")
+def _transcription_witnesses(check):
+    if check.estimator is not None or "learner" in check.kwargs or check.id in _SPECIFIC:
+        return []
+    if check.expected != Status.PASS or W_has_package_witness(check) or formula_keys(
+            check.func):
+        return []
+    out = []
+    for label, target in list(transcriptions(check.func).items())[:MAX_CALLEES]:
+        out.append(Witness(f"transcription:{label}", f"{label} (the check's transcription of "
+                           "the paper) scaled by 4/5, or by 5/4",
+                           lambda c, t=target: _constant_scaled(c, t, 1 / W.FACTOR),
+                           alternatives=(lambda c, t=target: _constant_scaled(c, t, W.FACTOR),)))
+    return out
+
+
+def W_has_package_witness(check):
+    return bool(callees(check.func)) or _uses(check, "laocheck.estimators", "get") or _uses(
+        check, "laocheck.experiments.theorems", "run_theorem")
+
+
+def _code_strings(code):
+    out = set()
+    for const in code.co_consts:
+        if isinstance(const, str):
+            out.add(const)
+        elif isinstance(const, types.CodeType):
+            out |= _code_strings(const)
+    return out
+
+
+def formula_keys(func, depth=2):
+    """The ids of :data:`laocheck.bounds.FORMULAS` a check names in its code (or in the
+    helpers of its module it calls)."""
+    keys, seen = set(), set()
+
+    def visit(f, level):
+        if f in seen or not isinstance(f, types.FunctionType) or level > depth:
+            return
+        seen.add(f)
+        keys.update(k for k in _code_strings(f.__code__) if k in FORMULAS)
+        g = f.__globals__
+        for n in _code_names(f.__code__, set()):
+            obj = g.get(n)
+            if isinstance(obj, types.FunctionType) and obj.__module__ == f.__module__:
+                visit(obj, level + 1)
+
+    visit(func, 0)
+    return sorted(keys)
+
+
+@contextlib.contextmanager
+def _formula_scaled(check, key, factor):
+    entry = FORMULAS[key]
+    mutated = dataclasses.replace(entry, expr=entry.expr * sp.nsimplify(factor))
+    with W.dict_patch(FORMULAS, key, mutated):
+        yield check
+
+
+def formula_witness(key, factor=W.FACTOR, name=None, both=True):
+    """The formula ``key`` of laocheck.bounds times ``factor`` (``both``: or divided by it)."""
+    alt = (lambda c: _formula_scaled(c, key, 1 / factor),) if both else ()
+    return Witness(name or f"formula:{key}", f"laocheck.bounds formula {key} times {factor}"
+                   + (" (or divided by it)" if both else ""),
+                   lambda c: _formula_scaled(c, key, factor), alternatives=alt)
+
+
+@declare("*")
+def _formula_witnesses(check):
+    if check.estimator is not None or "learner" in check.kwargs or check.id in _SPECIFIC:
+        return []
+    if check.expected != Status.PASS:
+        return []
+    return [formula_witness(key) for key in formula_keys(check.func)[:MAX_CALLEES]]
+
+
+#: ids whose witnesses are declared one by one below (the callee family skips them)
+_SPECIFIC: set[str] = set()
+
+
+def specific(id):
+    """Decorator: the witnesses of one check ``id`` (``gen(check) -> list[Witness]``)."""
+    _SPECIFIC.add(id)
+    return declare(id)
+
+
+
+
+# ---------------------------------------------------------------------------------------------
+# single statements
+# ---------------------------------------------------------------------------------------------
+
+def _patch_witness(name, description, module, attr, value, must="FAIL"):
+    def apply(check):
+        @contextlib.contextmanager
+        def cm():
+            with W.attr_patch(module, attr, value):
+                yield check
+        return cm()
+    return Witness(name, description, apply, must=must)
+
+
+def _scaled_part(func, part, factor):
+    """``func`` (a reference estimate) with the value of ``part`` scaled by ``factor``."""
+    def mutated(*args, **kwargs):
+        value, seen = func(*args, **kwargs)
+        if kwargs.get("part", "gradient") == part:
+            value = W.scaled(value, factor)
+        return value, seen
+    return mutated
+
+
+@specific("CB11.Eq7.vector")
+def _eq7(check):
+    return [_patch_witness("eq7_read_as_scalar", "eq. (7) read without e_{j_s} (the scalar of "
+                           "Fig. 2): the corrected statement must PASS", boxes,
+                           "EQ7_BASIS_VECTOR", False, must="PASS")]
+
+
+@specific("CB11.Thm12.proof.step3")
+def _cb11_step3(check):
+    return [_patch_witness("eq8_factor_3", "the package's eq. (8) ∇̃ = 2(ŷ − y)v with its factor "
+                           "2 changed to 3", proofs_cb11, "cb11_aer",
+                           _scaled_part(proofs_cb11.cb11_aer, "gradient", Fraction(3, 2)))]
+
+
+@specific("KS15.Thm4.7.constant61")
+def _constant61(check):
+    return [formula_witness("KS15.Thm4.7.bound_as", Fraction(45, 61), "constant_61_to_45",
+                            both=False),
+            formula_witness("KS15.Thm4.7.bound_hp", Fraction(5, 4))]
+
+
+@contextlib.contextmanager
+def _formulas_replaced(check, pairs):
+    with contextlib.ExitStack() as stack:
+        for key, by in pairs:
+            expr = by() if callable(by) else FORMULAS[by].expr
+            stack.enter_context(W.dict_patch(FORMULAS, key, dataclasses.replace(
+                FORMULAS[key], expr=expr)))
+        yield check
+
+
+@specific("KS15.Thm3.12.bound")
+def _thm312_reading(check):
+    return [Witness("typeset_reading", "the bound read as the conference PDF typesets it (the 1 "
+                    "under the root, = KS15.Thm3.12.bound_hp_proof): must PASS",
+                    lambda c: _formulas_replaced(c, [("KS15.Thm3.12.bound_hp",
+                                                      "KS15.Thm3.12.bound_hp_proof")]),
+                    must="PASS")]
+
+
+@specific("KS15.Thm3.6.literal")
+def _thm36_reading(check):
+    return [Witness("radicals_closed_before_k_and_1", "η and the bound with “+ k” and “+ 1” "
+                    "outside √ε (Lemma 3.10 at H = N): must PASS",
+                    lambda c: _formulas_replaced(c, [("KS15.Thm3.6.eta", "KS15.Thm3.6.eta_proof"),
+                                                     ("KS15.Thm3.6.bound_hp",
+                                                      "KS15.Thm3.6.bound_hp_proof")]),
+                    must="PASS")]
+
+
+_BASELINE = empirical_baseline.Baseline
+
+
+def _corrected_baseline(**kwargs):
+    return _BASELINE(**{**kwargs, "variant": "corrected"})
+
+
+@specific("CB11.Thm6.literal.empirical")
+def _thm6_literal(check):
+    return [_patch_witness("baseline_corrected", "Fig. 1 with the corrected estimate (unbiased "
+                           "Ā, −wᵀv̄): must PASS", empirical_baseline, "Baseline",
+                           _corrected_baseline, must="PASS")]
+
+
+@contextlib.contextmanager
+def _formula_times(check, key, factor_expr):
+    entry = FORMULAS[key]
+    with W.dict_patch(FORMULAS, key, dataclasses.replace(entry, expr=entry.expr * factor_expr)):
+        yield check
+
+
+@specific("HK12.Thm3.1.scaling")
+def _thm31_scaling(check):
+    m, d, k = (SYMBOLS[n] for n in ("m", "d", "k"))
+    return [Witness("exponent_of_m_is_1", "the bound of laocheck.bounds times m^(3/2) (its "
+                    "exponent of m 1 instead of -1/2; the bound only grows)",
+                    lambda c: _formula_times(c, "HK12.Thm3.1.bound", m ** sp.Rational(3, 2))),
+            Witness("exponents_3_-2_7", "the bound's exponents of (d, k, m) made (3, -2, 7)",
+                    lambda c: _formula_times(c, "HK12.Thm3.1.bound",
+                                             d ** sp.Rational(5, 2) * k ** sp.Rational(-3, 2)
+                                             * m ** sp.Rational(15, 2)))]
+
+
+@specific("LAO.Bounds.scaling")
+def _bounds_scaling(check):
+    B = SYMBOLS["B"]
+    return [Witness("thm31_bound_times_B", "HK12 Thm 3.1's bound in laocheck.bounds times B "
+                    "(scales as B³, no erratum names it)",
+                    lambda c: _formula_times(c, "HK12.Thm3.1.bound", B)),
+            Witness("cb11_thm12_bound_over_B", "CB11 Thm 12's bound in laocheck.bounds over B "
+                    "(scales as B, no erratum names it)",
+                    lambda c: _formula_times(c, "CB11.Thm12.bound", 1 / B))]
+
+
+#: ERRATUM checks whose printed formula of laocheck.bounds has the proof's version beside it:
+#: the witness reads the statement with the proof's formula, and the check must PASS
+FORMULA_CORRECTIONS = {
+    "CB11.Thm12.lambda": [("CB11.Thm12.lambda", "CB11.Thm12.lambda_proof")],
+    "HK12.Thm3.4.eta": [("HK12.Thm3.4.eta", lambda: _hk12_eta_proof())],
+    "HK12.Thm3.4.literal": [("HK12.Thm3.4.eta", lambda: _hk12_eta_proof())],
+    "KS15.Lemma3.10.proof_step_size": [("KS15.Lemma3.10.eta_proof_text", "KS15.Lemma3.8.eta")],
+}
+
+
+def _hk12_eta_proof():
+    """HK12 Thm 3.4's proof η = (1/G)√(log 2d/(5m)) at Lemma 3.8's G = √G²."""
+    return FORMULAS["HK12.Thm3.4.eta_proof"].expr.subs(
+        SYMBOLS["G"], sp.sqrt(FORMULAS["HK12.Lemma3.8.G2"].expr))
+
+
+def _formula_correction(check):
+    return [Witness("printed_formula_replaced_by_proof", "the printed formula(s) read as the "
+                    "proof's (" + ", ".join(f"{a} := its proof's version"
+                                            for a, _ in FORMULA_CORRECTIONS[check.id])
+                    + "): must PASS",
+                    lambda c: _formulas_replaced(c, FORMULA_CORRECTIONS[c.id]), must="PASS")]
+
+
+for _id in FORMULA_CORRECTIONS:
+    specific(_id)(_formula_correction)
+
+
+def _w1_nonzero(d):
+    """Lines 1 and 3 with z⁺_1 = 2·1_d, z⁻_1 = 1_d: w_1 = (1/(3d))·1_d ≠ 0."""
+    return [Fraction(1, 3 * d)] * d
+
+
+@specific("HK12.Alg2.line9")
+@specific("KS15.Alg3.line9")
+@specific("KS15.Alg4.line1")
+def _w1_witness(check):
+    return [_patch_witness("w1_nonzero", "lines 1 and 3 giving w_1 ≠ 0 (z⁺_1 = 2·1_d, z⁻_1 = "
+                           "1_d): the statement then holds and must PASS", boxes, "_w1_lasso",
+                           _w1_nonzero, must="PASS")]
+
+
+@specific("HK12.Lemma3.3.eq9")
+def _eq9(check):
+    return [_patch_witness("eq9_corrected_factor", "eq. (9) with the factor (d + k − 1)/k: must "
+                           "PASS", hk12, "eq9_printed", lambda d, k: Fraction(d + k - 1, k),
+                           must="PASS")]
+
+
+@specific("HK12.Lemma3.8.A5_data_point")
+def _a5_data_point(check):
+    return [_patch_witness("a5_squared", "A.5 with x² in place of x: (d + k − 1)/k · x²: must "
+                           "PASS", hk12, "a5_printed",
+                           lambda x, d, k: [Fraction(d + k - 1, k) * v * v for v in x],
+                           must="PASS")]
+
+
+@specific("HK12.Lemma3.8.A5_inner")
+def _a5_inner(check):
+    return [_patch_witness("a5_inner_x_squared", "A.5's bound with ‖x²‖∞ in place of ‖w²‖∞: "
+                           "must PASS", hk12, "a5_inner_printed",
+                           lambda w, x: sum(abs(v) for v in w) ** 2 * max(v * v for v in x),
+                           must="PASS")]
+
+
+@contextlib.contextmanager
+def _figure_reading(check):
+    original = _estimators.get
+
+    def get(name, **params):
+        if params.get("reading") == "text":
+            params = {**params, "reading": "figure"}
+        return original(name, **params)
+    with W.attr_patch(_estimators, "get", get):
+        yield check
+
+
+@specific("CB11.Lemma11.text")
+def _lemma11_text(check):
+    return [Witness("figure_reading", "eq. (7) read as Fig. 2 does (k/2 independent draws "
+                    "from P): must PASS", _figure_reading, must="PASS")]
+
+
+def _skewed_q(original):
+    def rule(self, q):
+        out = original(self, q)
+        if out is None or self.second_moments is None:
+            return out
+        skew = np.asarray(out, dtype=float) * np.arange(1, len(out) + 1)
+        return skew / skew.sum()
+    return rule
+
+
+@specific("KS15.Thm4.6.text_footnote4_corrected")
+def _footnote4(check):
+    cls = _estimators.ImportanceEstimator
+    return [_patch_witness("ddaelr_q_skewed", "the package's data-dependent q (Lemma 4.3) "
+                           "multiplied by (1, 2, …, d) and renormalised", cls,
+                           "_data_point_distribution", _skewed_q(cls._data_point_distribution))]
+
+
+W._DECLARED = True
+
+
+def _lemma42_exact(D, sq1, k):
+    """max_i ((1/k)E[x̃_{t,r}²[i]] + ((k − 1)/k)E_D[x_i²]): the identity of KS15 B.9."""
+    d = len(sq1)
+    second = [sum(p * x[i] * x[i] for p, x in D) for i in range(d)]
+    return max(sq1[i] / k + Fraction(k - 1, k) * second[i] for i in range(d))
+
+
+@specific("KS15.Lemma4.2")
+def _lemma42(check):
+    return [_patch_witness("per_coordinate_second_moment", "Lemma 4.2's right-hand side with "
+                           "the max over i outside and E_D[x_i²] (Appendix B.9's identity): must "
+                           "PASS", ks15, "lemma42_rhs", _lemma42_exact, must="PASS")]
+
+
+@specific("KS15.Thm4.6.text_footnote4")
+def _ks15_footnote4(check):
+    return [_patch_witness("second_moment", "footnote 4 with the second moment E_D[x_i²]: must "
+                           "PASS", text_constants, "footnote4_moment", lambda v: v * v,
+                           must="PASS")]
+
+
+@specific("KS15.Thm4.1.text_aelr_eta")
+def _aelr_eta(check):
+    G, m, d = (text_constants.G, text_constants.m, text_constants.d)
+    return [_patch_witness("eta_of_hk12_proof", "η = (1/G)√(log 2d/(5m)) (HK12 Thm 3.4's "
+                           "proof) in place of the text's 2B/(G√m): must PASS", text_constants,
+                           "ks15_text_aelr_eta", lambda: 1 / G * sp.sqrt(sp.log(2 * d) / (5 * m)),
+                           must="PASS")]
+
+
+@specific("KS15.Thm4.7.text_m1_regime")
+def _m1_regime(check):
+    B, k, d, S = text_constants.B, text_constants.k, text_constants.d, text_constants._S
+    return [_patch_witness("rate_with_log_d", "the regime's rate with the factor √(log 2d) the "
+                           "theorem carries: must PASS", text_constants, "ks15_text_m1_rate",
+                           lambda m2: B ** 2 * sp.sqrt((S + k) * sp.log(2 * d) / (k * m2)),
+                           must="PASS")]
+
+
+def _corrected_baseline_dist(x, y, k):
+    """Fig. 1 with laocheck's corrected estimate (``Baseline(variant="corrected")``): Ā's
+    off-diagonal times (d − 1)/d, its diagonal (d/k)Σ_{c∈C} x_c², and −2yv."""
+    d = len(x)
+
+    def program(src):
+        out, seen = boxes.cb11_baseline(x, y, k, src)
+        new = np.array(out, dtype=object, copy=True)
+        new[:d] = new[:d] * Fraction(d - 1, d)
+        for c in seen:
+            new[c, c] = Fraction(d, k) * x[c] * x[c]
+        new[d] = -new[d]
+        return new, seen
+    return boxes.enumerate_outcomes(program)
+
+
+@specific("CB11.Fig1.objective")
+@specific("CB11.Fig1.convexity")
+def _fig1(check):
+    return [_patch_witness("fig1_corrected_estimate", "Fig. 1 with the corrected Ā (diagonal "
+                           "filled, off-diagonal (d − 1)/d) and −wᵀv̄: must PASS", boxes,
+                           "_baseline_dist", _corrected_baseline_dist, must="PASS")]
+
+
+_HK12_PROOF_CORRECTIONS = {
+    "HK12.Lemma4.1.proof.step5": ("lemma41_step5_bound", lambda B, N: 4 * B ** 2 + Fraction(1, 4),
+                                  "E[θ̃_r²] = θ² + V/N <= 4B² + 1/4 (the variance divided by N)"),
+    "HK12.Lemma4.1.proof.step8": ("lemma41_step8_order_bound",
+                                  lambda B, nu, n: 2 * (8 * B ** 2 + (0 if n <= nu else
+                                                                      Fraction(1, 2))) ** n,
+                                  "the order-n term at most 2(8B² + 1/2)ⁿ above ν (the 2ⁿ kept)"),
+    "HK12.Lemma4.1.proof.step10": ("lemma41_step10_factor",
+                                   lambda B, nu: max(2, (4 * B) ** (2 * nu)),
+                                   "the factor max(2, (4B)^{2ν}) (covers ν = 0)"),
+    "HK12.Thm4.4.proof.step3": ("thm44_step3_range", lambda B, delta, eps: (B + delta) / eps,
+                                "|y±| <= (B + δ)/ε"),
+}
+
+
+def _hk12_proof_correction(check):
+    attr, corrected, text = _HK12_PROOF_CORRECTIONS[check.id]
+    return [_patch_witness("corrected_step", f"the step read as corrected: {text}: must PASS",
+                           proofs_hk12, attr, corrected, must="PASS")]
+
+
+for _id in _HK12_PROOF_CORRECTIONS:
+    specific(_id)(_hk12_proof_correction)
