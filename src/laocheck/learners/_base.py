@@ -100,6 +100,37 @@ class _NonFinite(Exception):
     """A kernel stopped: its step ``args[0]`` made the iterate non-finite."""
 
 
+class BadEntryError(InvalidParameterError):
+    """An entry of X or y that a step read is not finite or beyond SCALE_RANGE's upper end
+    (the learners check each entry when a step reads it: an entry never read is never
+    inspected). ``name`` is "X" or "y", ``row`` and ``col`` (None for y) where, ``value`` it."""
+
+    def __init__(self, name, row, col, value):
+        value = float(value)
+        self.name, self.row, self.col, self.value = name, row, col, value
+        where = f"{name}[{row}]" if col is None else f"{name}[{row}, {col}]"
+        kind = (" (NaN)" if value != value else " (infinite)" if abs(value) == float("inf")
+                else "")
+        super().__init__(
+            f"`{name}` must be finite with max|{name}| <= {SCALE_RANGE[1]:g} where a step reads "
+            f"it (a step multiplies up to three scales such as x, y, B, η: beyond, they "
+            f"overflow); got {where}={value!r}{kind}.")
+
+    def moved(self, row):
+        """The same error at another row (a learner that passed a slice or a rolled copy)."""
+        return BadEntryError(self.name, row, self.col, self.value)
+
+
+def raise_fault(fault):
+    """Raise :class:`BadEntryError` for a kernel's fault (row, column, value), column −1 for
+    y; nothing when ``fault`` is None."""
+    if fault is not None:
+        row, col, value = fault
+        row, col = int(row), int(col)
+        raise BadEntryError("y", row, None, value) if col < 0 else \
+            BadEntryError("X", row, col, value)
+
+
 def has_oracle_path(learner):
     """True when ``learner`` (an estimator or its class) reads examples through an attribute
     oracle (``fit_oracle``): its class has its own oracle path, not the base class's refusal.
@@ -113,8 +144,14 @@ def has_oracle_path(learner):
 class BudgetedLearner(RegressorMixin, BaseEstimator):
     """Base of the learners that see part of each example.
 
-    X, y go through scikit-learn's ``validate_data`` (finite, 2-d, float64, C-contiguous, no
-    sparse or complex input, consistent ``n_features_in_``); ``predict`` = ⟨coef_, x⟩;
+    X, y go through scikit-learn's ``validate_data`` (2-d, float64, C-contiguous, no sparse or
+    complex input, consistent ``n_features_in_``, y finite) without its finiteness scan of X:
+    the kernels check each entry of X and y a step reads, when it reads it (finite, |x| <=
+    1e100; O(1) per read, no pass over X), so an attribute no step reads is never inspected,
+    which is the point of a model that observes k + 1 attributes of an example. A bad entry
+    read raises :class:`BadEntryError` (a ValueError naming the row, the column, the value and
+    the limit). Any error or interruption (Ctrl-C) during a run leaves the learner unfitted,
+    as before its first ``fit``: no half-updated state is kept. ``predict`` = ⟨coef_, x⟩;
     randomness declared in the tags. ``fit`` makes one pass from the initial point,
     ``partial_fit`` continues it, ``fit_stream(X, y, n_steps)`` makes ``n_steps`` steps from
     the initial point over the rows taken cyclically (a stream from a pool; the same as ``fit``
@@ -149,7 +186,11 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
     # -- the shared lifecycle --------------------------------------------------------------
 
     def fit(self, X, y):
-        """One pass over (X, y) from the initial point, as in the papers; returns self."""
+        """One pass over (X, y) from the initial point, as in the papers; returns self.
+
+        No pass over X of its own: each entry a step reads is checked when it is read (finite,
+        |x| <= 1e100; :class:`BadEntryError` otherwise, the learner left unfitted), and an
+        attribute no step reads is never inspected."""
         self._reset()
         X, y = self._data(X, y, reset=True)
         return self._run(X, y, X.shape[0])
@@ -209,15 +250,15 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         self.draws_ = None
         try:
             attributes, draws = self._advance_oracle(oracle, n_steps)
-        except MemoryError:
-            del self._state                 # a sparse state that could not grow: fit again
-            raise
         except _NonFinite as exc:
-            del self._state
+            self._reset()
             raise InvalidParameterError(
                 f"the oracle's examples and the parameters of {type(self).__name__} gave a "
                 f"non-finite iterate at step {exc.args[0]}; rescale towards ‖x‖ <= 1, "
                 f"|y| <= B.") from None
+        except BaseException:
+            self._reset()               # no half-updated state (an error, Ctrl-C): unfitted
+            raise
         self.attributes_per_example_ = np.asarray(attributes, dtype=np.int64)
         self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
         self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
@@ -242,7 +283,13 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
                 delattr(self, name)
 
     def _run(self, X, y, m, n_steps=None):
-        check_data_range(X, y)
+        try:
+            return self._run_steps(X, y, m, n_steps)
+        except BaseException:
+            self._reset()               # no half-updated state: unfitted, fit again
+            raise
+
+    def _run_steps(self, X, y, m, n_steps):
         if not hasattr(self, "_state"):
             n_total = getattr(self, "n_total", None)
             if n_total is not None:
@@ -254,11 +301,7 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
             self.draws_ = None
         try:
             attributes, draws = self._advance(X, y, n_steps)
-        except MemoryError:
-            del self._state                 # a sparse state that could not grow: fit again
-            raise
         except _NonFinite as exc:
-            del self._state                 # the run cannot go on: fit again
             raise InvalidParameterError(
                 f"`X`, `y` and the parameters of {type(self).__name__} gave a non-finite "
                 f"iterate at step {exc.args[0]} (the estimate overflowed: its magnitude grows "
@@ -315,19 +358,24 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         return check_scale("B", self.B, "a radius")
 
     def _check_state(self, failed):
-        """Raise (through ``_run``) when the kernel stopped at a non-finite step."""
+        """Raise (through ``_run``) when the kernel stopped at a bad entry it read
+        (:class:`BadEntryError`) or at a non-finite step."""
+        fault = getattr(self._state, "fault", None)
+        if fault is not None:
+            raise_fault(fault())
         if failed:
             raise _NonFinite(failed)
 
     # -- scikit-learn plumbing -------------------------------------------------------------
 
     def _data(self, X, y, reset):
-        # scikit-learn's finiteness scan sums the array first; entries near the largest double
-        # make that sum overflow (a RuntimeWarning, then its exact scan decides): silenced, the
-        # verdict is the exact scan's, and max|X| is checked by check_data_range
+        # no finiteness scan of X (O(md)): the kernels check each entry a step reads. y's is
+        # O(m) (scikit-learn's check of y); it sums y first, and entries near the largest
+        # double make that sum overflow (a RuntimeWarning, then its exact scan decides):
+        # silenced, the verdict is the exact scan's
         with np.errstate(over="ignore", invalid="ignore"):
             X, y = validate_data(self, X, y, reset=reset, dtype=np.float64, order="C",
-                                 y_numeric=True)
+                                 y_numeric=True, ensure_all_finite=False)
         return np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.float64)
 
     def predict(self, X):

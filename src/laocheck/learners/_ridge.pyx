@@ -35,7 +35,7 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Ahead, Slots, add_seen, ahead_draw, ahead_hint_oracle, ahead_init,
+from ._common cimport (Ahead, Fault, Slots, add_seen, bad_entry, fault_clear, fault_set, ahead_draw, ahead_hint_oracle, ahead_init,
                        ahead_next, ahead_settle, block_scan, btree_build, btree_descend,
                        btree_descend_guessed, btree_draw, btree_guess, btree_refresh, btree_set,
                        draw_data_point, draw_indices, merge_x_tilde, row_at, slots_add, slots_free,
@@ -97,6 +97,7 @@ cdef class RidgeState:
     cdef long cap, nblocks
     cdef long[::1] idx
     cdef double[::1] val
+    cdef Fault F                  # the first bad entry of X or y a run read (row −1: none)
 
     def __init__(self, w1, double B):
         w1 = np.ascontiguousarray(w1, dtype=np.float64)
@@ -121,6 +122,12 @@ cdef class RidgeState:
         self.rebuild_tree()
         self.idx = np.zeros(self.d, dtype=np.int_)
         self.val = np.zeros(self.d)
+        fault_clear(&self.F)
+
+    def fault(self):
+        """(row, column, value) of the first entry of X (column −1: of y) a run read that is
+        not finite or beyond 1e100, at which it stopped before changing anything; None."""
+        return None if self.F.row < 0 else (self.F.row, self.F.col, self.F.value)
 
     cdef void rebuild_tree(self) noexcept nogil:
         cdef long i
@@ -281,8 +288,9 @@ cdef class RidgeState:
         cdef long* recp = NULL
         cdef const double* xrow = NULL
         cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1
-        cdef double phi, y
+        cdef double phi, y, xj
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
+        fault_clear(&self.F)
         with nogil:
             # The random stream is consumed in the boxes' order (step t: x̃_t's k draws, then
             # its n_inner j's), but each number is drawn as early as that order allows, so
@@ -305,6 +313,8 @@ cdef class RidgeState:
                 if rows:
                     xrow = X0 + row * d
                     y = Y[row]
+                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
+                        break                          # a bad label: stop, nothing changed
                 else:
                     oracle.next_example()
                     y = oracle.y
@@ -312,7 +322,10 @@ cdef class RidgeState:
                         ahead_hint_oracle(&A, oracle, k)
                 C += s                                 # w_t enters the average (line 14)
                 # lines 3-7: x̃ from the k draws (payload x_i/(k q_i), merged per index)
-                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val)
+                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val, &self.F,
+                                    row if rows else step)
+                if nnz < 0:                            # a bad x_i read: stop (the caller raises)
+                    break
                 if recording:
                     recp = &rec[step, 0]
                     for r in range(k):
@@ -328,10 +341,16 @@ cdef class RidgeState:
                     phi = 0.0
                     for r in range(n_j):
                         j = jj[r]
-                        phi += (xrow[j] if rows else oracle.attribute(j)) / u[j]
+                        xj = xrow[j] if rows else oracle.attribute(j)
+                        if bad_entry(xj):
+                            fault_set(&self.F, row if rows else step, j, xj)
+                            break
+                        phi += xj / u[j]
                         if recording:
                             recp[k + r] = j
                         seen = add_seen(idx, seen, j)
+                    if self.F.row >= 0:
+                        break
                     phi = s * norm_sq * phi / n_inner - y
                 else:
                     phi = -y                           # w = 0: wᵀx = 0 is known (fallback)
@@ -392,15 +411,21 @@ cdef class RidgeState:
         cdef long[::1] xrec_arr = np.zeros(k, dtype=np.int_)
         cdef long* xrec = &xrec_arr[0]
         cdef const double* xrow
-        cdef long step, call, order, r, q, mcount, j, nnz, seen
-        cdef double phi, prod, theta, ylab, y
+        cdef long step, call, order, r, q, mcount, j, nnz, seen, bad = -1
+        cdef double phi, prod, theta, ylab, y, xj
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
+        fault_clear(&self.F)
         with rng.bit_generator.lock, nogil:
             for step in range(m):
                 xrow = &X[row, 0]
                 y = Y[row]
+                if bad_entry(y) and fault_set(&self.F, row, -1, y):
+                    break                                            # nothing changed yet
                 C += s
-                nnz = draw_data_point(bg, xrow, d, k, True, NULL, idx, val, xrec)
+                nnz = draw_data_point(bg, xrow, d, k, True, NULL, idx, val, xrec, &bad)
+                if nnz < 0:                                          # a bad x_i: stop
+                    fault_set(&self.F, row, bad, xrow[bad])
+                    break
                 if recording:
                     for r in range(k):
                         pos = record_put(recp, cap_rec, pos, xrec[r])
@@ -423,13 +448,18 @@ cdef class RidgeState:
                                 if recording:
                                     pos = record_put(recp, cap_rec, pos, j)
                                 seen = add_seen(idx, seen, j)
-                                theta += xrow[j] / u[j]
+                                xj = xrow[j]
+                                if bad_entry(xj) and self.F.row < 0:
+                                    fault_set(&self.F, row, j, xj)   # stop after the draws
+                                theta += xj / u[j]
                             # ‖w‖² x′_j/w_j = s‖u‖² x_j/(ε u_j), averaged; minus y±
                             theta = s * norm_sq * theta / (mcount * eps) - ylab
                         prod *= theta
                     if order < n_coef and a[order] != 0.0:       # line 14
                         phi += ldexp(a[order], <int>(order + 1)) * prod
                 phi *= 0.5
+                if self.F.row >= 0:
+                    break
                 attributes[step] = seen
                 norm_sq = sparse_step(u, am, wt, tree, cap, idx, val, nnz, eta * phi, s, C,
                                       norm_sq)                       # Alg. 1 lines 10-11
@@ -480,8 +510,10 @@ cdef class SparseRidgeState:
     cdef double* am
     cdef long[::1] idx, sidx
     cdef double[::1] val
+    cdef Fault F                  # as RidgeState's
 
     def __cinit__(self):
+        fault_clear(&self.F)
         self.S.keys = NULL
         self.S.wt = NULL
         self.S.tree = NULL
@@ -524,6 +556,10 @@ cdef class SparseRidgeState:
     def n_moved(self):
         """The coordinates that have moved (d once every coordinate has its slot)."""
         return self.S.n
+
+    def fault(self):
+        """:meth:`RidgeState.fault`."""
+        return None if self.F.row < 0 else (self.F.row, self.F.col, self.F.value)
 
     @property
     def identity(self):
@@ -808,9 +844,10 @@ cdef class SparseRidgeState:
         cdef long* recp = NULL
         cdef const double* xrow = NULL
         cdef long done = 0, step, row = row0, r, j, i, a, nnz, seen, n_j, n_up, slot
-        cdef double phi, y, eta_phi, old, new
+        cdef double phi, y, eta_phi, old, new, xj
         cdef bint oom = False
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
+        fault_clear(&self.F)
         if self.S.identity:
             return 0                               # the caller continues on dense()
         with nogil:
@@ -818,12 +855,17 @@ cdef class SparseRidgeState:
                 if rows:
                     xrow = X0 + row * d
                     y = Y[row]
+                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
+                        break                          # a bad label: stop, nothing changed
                 else:
                     oracle.next_example()
                     y = oracle.y
                 C += s                                 # w_t enters the average (line 14)
                 draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)      # lines 3-7
+                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val, &self.F,
+                                    row if rows else step)      # lines 3-7
+                if nnz < 0:                            # a bad x_i read: stop
+                    break
                 if recording:
                     recp = &rec[step, 0]
                     for r in range(k):
@@ -838,10 +880,16 @@ cdef class SparseRidgeState:
                     phi = 0.0
                     for r in range(n_j):
                         j = jj[r]
-                        phi += (xrow[j] if rows else oracle.attribute(j)) / uj[r]
+                        xj = xrow[j] if rows else oracle.attribute(j)
+                        if bad_entry(xj):
+                            fault_set(&self.F, row if rows else step, j, xj)
+                            break
+                        phi += xj / uj[r]
                         if recording:
                             recp[k + r] = j
                         seen = add_seen(idx, seen, j)
+                    if self.F.row >= 0:
+                        break
                     phi = s * norm_sq * phi / n_inner - y
                 else:
                     phi = -y

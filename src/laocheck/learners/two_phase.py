@@ -25,7 +25,7 @@ from .._validation import check_int, check_real
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..data._oracle import TapOracle
 from ..exceptions import InvalidParameterError
-from ._base import BudgetedLearner, check_k, check_scale
+from ._base import SCALE_RANGE, BadEntryError, BudgetedLearner, check_k, check_scale
 from .lasso import AELR, GAELR
 from .ridge import AERR, GAERR
 
@@ -134,8 +134,12 @@ class _TwoPhase(BudgetedLearner):
             shift = m1 % P
             Xr = np.ascontiguousarray(np.roll(X, -shift, axis=0))
             yr = np.ascontiguousarray(np.roll(y, -shift))
-            st.second.fit_stream(Xr, yr, n_steps - m1)
+            try:
+                st.second.fit_stream(Xr, yr, n_steps - m1)
+            except BadEntryError as exc:         # row r of Xr is row (r + shift) % P of X
+                raise exc.moved((exc.row + shift) % P) from None
         else:
+            take = 0
             if st.phase == 1:
                 take = min(m1 - st.seen1, X.shape[0])
                 seen.append(self._run_phase1(X[:take], y[:take], np.arange(take)))
@@ -144,7 +148,10 @@ class _TwoPhase(BudgetedLearner):
                 if st.seen1 == m1:
                     self._start_phase2()
             if st.phase == 2 and X.shape[0]:
-                st.second.partial_fit(X, y)
+                try:
+                    st.second.partial_fit(X, y)
+                except BadEntryError as exc:     # phase 2 read the rows after phase 1's
+                    raise exc.moved(exc.row + take) from None
         if st.phase == 2 and hasattr(st.second, "attributes_per_example_"):
             seen.append(st.second.attributes_per_example_[n2_before:])
         return np.concatenate([np.zeros(0, dtype=np.int64)] + seen), None
@@ -206,7 +213,12 @@ class _TwoPhase(BudgetedLearner):
             record = first.draws_[start:]
             idx = record[:, :first.k]                     # the uniform x̃ draws estimate A
             seen = first.attributes_per_example_[start:]
-        values = X[np.repeat(rows, idx.shape[1]), idx.ravel()]
+        at = np.repeat(rows, idx.shape[1])
+        values = X[at, idx.ravel()]
+        bad = ~(np.abs(values) <= SCALE_RANGE[1])   # the entries read, checked (NaN too)
+        if bad.any():
+            a = int(np.argmax(bad))
+            raise BadEntryError("X", int(at[a]), int(idx.ravel()[a]), float(values[a]))
         return self._accumulate(idx, values, record, seen)
 
     def _run_phase1_oracle(self, oracle, n):

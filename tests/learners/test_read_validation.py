@@ -1,0 +1,134 @@
+"""Validation where the attribute is read (issue 35 item 1): the budgeted learners check each
+entry of X and y that a step reads (finite, |value| <= 1e100) and never scan X. A bad entry a
+step reads raises the clear error (row, column, value, limit) and leaves the learner unfitted;
+one that no step reads changes nothing, bit for bit."""
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
+
+from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAERR, AdaAERR,
+                               AdaTwoPhaseDDAERR, Baseline, TwoPhaseDDAELR, TwoPhaseDDAERR)
+from laocheck.learners._base import BadEntryError
+
+D = 12
+MAKERS = {
+    "AERR": lambda: AERR(k=2, random_state=1),
+    "AELR": lambda: AELR(k=2, random_state=1),
+    "GAERR": lambda: GAERR(k=2, eta=0.05, q=np.linspace(1, 2, D) / np.linspace(1, 2, D).sum(),
+                           random_state=1),
+    "DDAERR": lambda: DDAERR(k=2, second_moments=0.1, n_inner=2, random_state=1),
+    "DDAELR": lambda: DDAELR(k=2, second_moments=0.1, random_state=1),
+    "AER": lambda: AER(k=2, random_state=1),
+    "Baseline": lambda: Baseline(k=2, random_state=1),
+    "AESVR": lambda: AESVR(k=2, random_state=1),
+    "TwoPhaseDDAERR": lambda: TwoPhaseDDAERR(k=2, random_state=1),
+    "TwoPhaseDDAELR": lambda: TwoPhaseDDAELR(k=2, variant="practical", random_state=1),
+    "AdaAERR": lambda: AdaAERR(k=2, random_state=1),
+    "AdaTwoPhaseDDAERR": lambda: AdaTwoPhaseDDAERR(k=2, random_state=1),
+}
+
+
+def data(m=80, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, (m, D)) / np.sqrt(D)
+    return X, X[:, 0] * 0.5 + 0.01 * rng.normal(size=m)
+
+
+def assert_unfitted(model):
+    with pytest.raises(NotFittedError):
+        check_is_fitted(model)
+    assert not hasattr(model, "_state")
+
+
+@pytest.mark.parametrize("name", list(MAKERS))
+@pytest.mark.parametrize("value", [np.nan, 1e308, -np.inf])
+def test_a_bad_entry_a_step_reads_raises_and_leaves_the_learner_unfitted(name, value):
+    """A whole row 5 bad: every step reads at least one attribute of its example (row 5 is in
+    phase 1 of the two-phase learners, whose theory variant reads k + 1 of its attributes)."""
+    X, y = data()
+    X[5] = value
+    model = MAKERS[name]()
+    with pytest.raises(BadEntryError, match=r"`X` must be finite with max\|X\| <= 1e\+100") \
+            as info:
+        model.fit(X, y)
+    assert info.value.row == 5 and 0 <= info.value.col < D
+    assert f"X[5, {info.value.col}]" in str(info.value)
+    assert_unfitted(model)
+    # the same through fit_stream (row 5 of the pool) and after a clean first partial_fit
+    with pytest.raises(BadEntryError):
+        MAKERS[name]().fit_stream(X, y, 200)
+    model = MAKERS[name]()
+    model.n_total = 160
+    Xc, yc = data(seed=1)
+    model.partial_fit(Xc, yc)
+    with pytest.raises(BadEntryError, match=r"X\[5, "):
+        model.partial_fit(X, y)
+    assert_unfitted(model)
+
+
+@pytest.mark.parametrize("name", [n for n in MAKERS if "TwoPhase" not in n])
+def test_a_label_beyond_the_limit_raises(name):
+    """y is read by every step of these learners (the two-phase learners' phase 1 reads no y)."""
+    X, y = data()
+    y[7] = -1e200
+    model = MAKERS[name]()
+    with pytest.raises(BadEntryError, match=r"got y\[7\]=-1e\+200"):
+        model.fit(X, y)
+    assert_unfitted(model)
+
+
+@pytest.mark.parametrize("name", list(MAKERS))
+def test_a_bad_entry_no_step_reads_changes_nothing(name):
+    """NaN and 1e308 planted in entries of one row, one at a time: either a step reads it (the
+    clear error) or the run is bit for bit the clean one. With k = 2 of d = 12 attributes read
+    per example, most entries are never read: at least one of them must not raise."""
+    X, y = data()
+    clean = MAKERS[name]().fit(X, y).coef_
+    unread = 0
+    for col in range(D):
+        for value in (np.nan, 1e308):
+            bad = X.copy()
+            bad[40, col] = value
+            try:
+                coef = MAKERS[name]().fit(bad, y).coef_
+            except BadEntryError as exc:
+                assert (exc.row, exc.col) == (40, col)
+                continue
+            unread += 1
+            assert np.array_equal(coef.view(np.int64), clean.view(np.int64))
+    assert unread >= 2
+
+
+def test_unread_entries_for_the_recorded_draws():
+    """AERR's recorded draws name the attributes each step read: NaN everywhere else changes
+    nothing, bit for bit."""
+    X, y = data()
+    model = AERR(k=2, random_state=3, record_draws=True).fit(X, y)
+    bad = np.full_like(X, np.nan)
+    for t, drawn in enumerate(model.draws_):
+        read = drawn[drawn >= 0]
+        bad[t, read] = X[t, read]
+    again = AERR(k=2, random_state=3).fit(bad, y)
+    assert np.array_equal(again.coef_.view(np.int64), model.coef_.view(np.int64))
+
+
+def test_aer_step_ratio_is_checked_on_the_entries_read():
+    """CB11 Fig. 2's first-step bound (``AER_MAX_STEP_RATIO``) on the largest |x|, |y| read: a
+    large entry in a row every step reads raises the lam error; the learner is unfitted."""
+    X, y = data()
+    X[3] = 1e6
+    model = AER(k=2, lam=0.1, random_state=0)
+    with pytest.raises(ValueError, match="`lam`=0.1 is too small for the entries read"):
+        model.fit(X, y)
+    assert_unfitted(model)
+
+
+def test_ada_learners_raise_when_the_sum_of_squares_overflows():
+    """Issue 36: data scaled by 1e80 (within the documented 1e100) made Σ g̃² overflow, so each
+    step η₀ g̃/√G was 0 and AdaAERR returned its starting point silently; it raises now."""
+    X, y = data()
+    model = AdaAERR(k=2, random_state=0)
+    with pytest.raises(ValueError, match="non-finite iterate"):
+        model.fit(X * 1e80, y * 1e80)
+    assert_unfitted(model)
