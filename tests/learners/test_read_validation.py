@@ -132,3 +132,67 @@ def test_ada_learners_raise_when_the_sum_of_squares_overflows():
     with pytest.raises(ValueError, match="non-finite iterate"):
         model.fit(X * 1e80, y * 1e80)
     assert_unfitted(model)
+
+
+# ------------------------------------------------------------------ long runs (issue 36)
+@pytest.mark.parametrize("name", ["AERR", "AELR", "AER", "Baseline", "AESVR", "AdaAERR"])
+def test_a_run_in_chunks_is_the_run_in_one_call(name):
+    """fit, fit_stream (pool smaller and larger than a chunk) and partial_fit split into
+    kernel calls of 7 steps give the coefficients, attributes and draws of one call, bit for
+    bit."""
+    X, y = data()
+    for call in (lambda m: m.fit(X, y), lambda m: m.fit_stream(X, y, 333),
+                 lambda m: m.fit_stream(X[:5], y[:5], 61)):
+        whole = MAKERS[name]()
+        whole.record_draws = True
+        call(whole)
+        split = MAKERS[name]()
+        split.record_draws = True
+        split._chunk = 7
+        call(split)
+        assert np.array_equal(whole.coef_.view(np.int64), split.coef_.view(np.int64))
+        assert np.array_equal(whole.attributes_per_example_, split.attributes_per_example_)
+        assert np.array_equal(whole.draws_, split.draws_)
+
+
+def test_fit_stream_keeps_no_per_step_buffer_unless_asked():
+    """fit_stream(X, y, 10**9) asked for 16 bytes a step (7.45 GiB); the per-step record is
+    kept only when asked (or for n_steps <= 2**20), the totals are exact either way, and the
+    memory of a long run does not grow with its steps."""
+    import tracemalloc                   # only this test measures allocations
+    X, y = data()
+    kept = AERR(k=2, random_state=4).fit_stream(X, y, 5000)
+    lean = AERR(k=2, random_state=4).fit_stream(X, y, 5000, keep_attributes=False)
+    assert lean.attributes_per_example_ is None
+    assert lean.n_attributes_seen_ == kept.attributes_per_example_.sum()
+    assert lean.max_attributes_per_example_ == kept.attributes_per_example_.max()
+    assert np.array_equal(lean.coef_, kept.coef_)
+    model = AERR(k=2, random_state=4)
+    model._chunk = 1000
+    tracemalloc.start()
+    model.fit_stream(X, y, 400_000, keep_attributes=False)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 400_000 * 8 / 4          # a per-step int64 record would be 3.2 MB
+    assert model.n_steps_ == 400_000
+    with pytest.raises(ValueError, match="`keep_attributes`"):
+        AERR(k=2).fit_stream(X, y, 10, keep_attributes="yes")
+
+
+@pytest.mark.parametrize("name", ["AERR", "AELR", "AER", "AdaAERR", "AESVR", "Baseline"])
+def test_ctrl_c_stops_a_long_run_and_leaves_the_learner_unfitted(name):
+    """A run of 10¹² steps (hours) interrupted after 0.2 s (``_thread.interrupt_main``, as
+    Ctrl-C): a KeyboardInterrupt between two kernel calls (a chunk is 2¹⁶ steps, well under
+    a second), and no half-updated state."""
+    import _thread                       # only this test simulates Ctrl-C
+    import threading
+    X, y = data()
+    model = MAKERS[name]()
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            model.fit_stream(X, y, 10**12)
+    finally:
+        timer.cancel()
+    assert_unfitted(model)

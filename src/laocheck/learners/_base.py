@@ -203,15 +203,26 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         X, y = self._data(X, y, reset=first)
         return self._run(X, y, X.shape[0])
 
-    def fit_stream(self, X, y, n_steps):
+    def fit_stream(self, X, y, n_steps, *, keep_attributes=None):
         """``n_steps`` steps from the initial point, the rows of (X, y) taken cyclically: a
         stream from a pool of rows, for runs longer than any array one would hold (no m × d
         array; the benchmarks use it at d = 10⁵). The same as ``fit`` on the pool tiled to
-        n_steps rows; the theory step takes m = n_steps (or ``n_total``). Returns self."""
+        n_steps rows; the theory step takes m = n_steps (or ``n_total``). Returns self.
+
+        Memory: O(pool + d), not O(n_steps): the steps run in chunks of ``_chunk`` (the same
+        random numbers and arithmetic as one call; Ctrl-C is seen between chunks). The
+        per-step record ``attributes_per_example_`` (8 bytes a step) is kept when
+        ``keep_attributes`` is True, or None (the default) with n_steps <= 2**20; otherwise it
+        is None and ``n_attributes_seen_``, ``max_attributes_per_example_`` are still exact.
+        ``record_draws=True`` asks for O(n_steps) draws and keeps them."""
         n_steps = check_int("n_steps", n_steps, low=1, high=MAX_STEPS)
+        if keep_attributes is not None and not isinstance(keep_attributes, (bool, np.bool_)):
+            raise InvalidParameterError(
+                f"`keep_attributes` must be None, True or False; got {keep_attributes!r}.")
         self._reset()
         X, y = self._data(X, y, reset=True)
-        return self._run(X, y, n_steps, n_steps=n_steps)
+        keep = n_steps <= 2**20 if keep_attributes is None else bool(keep_attributes)
+        return self._run(X, y, n_steps, n_steps=n_steps, keep=keep)
 
     def fit_oracle(self, oracle, n_steps):
         """``n_steps`` steps from the initial point on examples drawn by an attribute oracle
@@ -249,7 +260,13 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         self.n_features_in_ = d
         self.draws_ = None
         try:
-            attributes, draws = self._advance_oracle(oracle, n_steps)
+            if self._chunk is None:
+                attributes, draws = self._advance_oracle(oracle, n_steps)
+            else:                   # in chunks, as fit_stream (the oracle's examples go on)
+                parts = [self._advance_oracle(oracle, min(self._chunk, n_steps - done))
+                         for done in range(0, n_steps, self._chunk)]
+                attributes = np.concatenate([a for a, _ in parts])
+                draws = None if parts[0][1] is None else np.concatenate([r for _, r in parts])
         except _NonFinite as exc:
             self._reset()
             raise InvalidParameterError(
@@ -282,14 +299,42 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
             if name == "_state" or (name.endswith("_") and not name.startswith("_")):
                 delattr(self, name)
 
-    def _run(self, X, y, m, n_steps=None):
+    def _run(self, X, y, m, n_steps=None, keep=True):
         try:
-            return self._run_steps(X, y, m, n_steps)
+            return self._run_steps(X, y, m, n_steps, keep)
         except BaseException:
             self._reset()               # no half-updated state: unfitted, fit again
             raise
 
-    def _run_steps(self, X, y, m, n_steps):
+    #: steps per kernel call (a run is split into calls of at most this many steps: the same
+    #: random numbers and arithmetic as one call, O(chunk) buffers, and Python sees Ctrl-C
+    #: between calls, well within a second); None: one call (a learner that splits its own)
+    _chunk = 2**16
+
+    def _pieces(self, X, y, n_steps):
+        """The run as (X part, y part, n_steps part, row offset) calls of ``_advance``, each of
+        at most ``_chunk`` steps: ``fit`` in row slices; ``fit_stream`` in whole passes over
+        the pool (each call starts at its first row) or, for a pool larger than a chunk, its
+        passes in row slices."""
+        P = X.shape[0]
+        total = P if n_steps is None else n_steps
+        chunk = self._chunk
+        if chunk is None or total <= chunk:
+            yield X, y, n_steps, 0
+            return
+        if n_steps is not None and P <= chunk:
+            per = (chunk // P) * P                  # whole passes: each call starts at row 0
+            for done in range(0, total, per):
+                yield X, y, min(per, total - done), 0
+            return
+        done = 0
+        while done < total:                         # slices of passes over the rows
+            a = done % P
+            b = min(P, a + chunk, a + total - done)
+            yield X[a:b], y[a:b], None, a
+            done += b - a
+
+    def _run_steps(self, X, y, m, n_steps, keep=True):
         if not hasattr(self, "_state"):
             n_total = getattr(self, "n_total", None)
             if n_total is not None:
@@ -298,9 +343,25 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
             self._rng = check_rng(self.random_state)
             self._start(X.shape[1], config)
             self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
+            self.n_attributes_seen_ = 0
+            self.max_attributes_per_example_ = 0
             self.draws_ = None
+        kept = [] if keep and self.attributes_per_example_ is not None else None
+        draws_parts = []
+        total, top = self.n_attributes_seen_, self.max_attributes_per_example_
         try:
-            attributes, draws = self._advance(X, y, n_steps)
+            for Xp, yp, n, offset in self._pieces(X, y, n_steps):
+                try:
+                    attributes, draws = self._advance(Xp, yp, n)
+                except BadEntryError as exc:
+                    raise exc.moved(exc.row + offset) from None
+                attributes = np.asarray(attributes, dtype=np.int64)
+                total += int(attributes.sum())
+                top = max(top, int(attributes.max(initial=0)))
+                if kept is not None:
+                    kept.append(attributes)
+                if draws is not None:
+                    draws_parts.append(draws)
         except _NonFinite as exc:
             raise InvalidParameterError(
                 f"`X`, `y` and the parameters of {type(self).__name__} gave a non-finite "
@@ -308,12 +369,13 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
                 f"with max|x|, max|y|, B and 1/min q, and ‖w‖²x_j/w_j is unbounded when a "
                 f"sampled w_j is tiny); rescale X and y towards the papers' ‖x‖ <= 1, "
                 f"|y| <= B.") from None
-        self.attributes_per_example_ = np.concatenate(
-            [self.attributes_per_example_, np.asarray(attributes, dtype=np.int64)])
-        self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
-        self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
-        if draws is not None:
-            self.draws_ = draws if self.draws_ is None else np.concatenate([self.draws_, draws])
+        self.attributes_per_example_ = (None if kept is None else
+                                        np.concatenate([self.attributes_per_example_] + kept))
+        self.n_attributes_seen_ = total
+        self.max_attributes_per_example_ = top
+        if draws_parts:
+            self.draws_ = np.concatenate(([] if self.draws_ is None else [self.draws_])
+                                         + draws_parts)
         self._sync()
         return self
 

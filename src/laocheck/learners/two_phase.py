@@ -69,6 +69,7 @@ def two_phase_lasso_phase2(A, k, m1, m2, delta, B):
 
 class _TwoPhase(BudgetedLearner):
     _lasso = False
+    _chunk = None       # its phases' learners split their own runs (``_advance`` cuts phases)
 
     def __init__(self, k=4, B=1.0, eta="theory", m1=None, delta=0.05, variant="theory",
                  initial="uniform", n_total=None, random_state=None, record_draws=False):
@@ -135,7 +136,7 @@ class _TwoPhase(BudgetedLearner):
             Xr = np.ascontiguousarray(np.roll(X, -shift, axis=0))
             yr = np.ascontiguousarray(np.roll(y, -shift))
             try:
-                st.second.fit_stream(Xr, yr, n_steps - m1)
+                st.second.fit_stream(Xr, yr, n_steps - m1, keep_attributes=True)
             except BadEntryError as exc:         # row r of Xr is row (r + shift) % P of X
                 raise exc.moved((exc.row + shift) % P) from None
         else:
@@ -205,7 +206,7 @@ class _TwoPhase(BudgetedLearner):
         else:
             first = st.first
             if stream:
-                first.fit_stream(X, y, n)
+                first.fit_stream(X, y, n, keep_attributes=True)
                 start = 0
             else:
                 first.partial_fit(X[rows], y[rows])
