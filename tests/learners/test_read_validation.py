@@ -196,3 +196,69 @@ def test_ctrl_c_stops_a_long_run_and_leaves_the_learner_unfitted(name):
     finally:
         timer.cancel()
     assert_unfitted(model)
+
+
+# ------------------------------------------------------------------ unpickling (issue 36)
+def _states():
+    """A fitted learner's state of each class: (name, state)."""
+    X, y = data(300)
+    wide = np.random.default_rng(0).uniform(-1e-3, 1e-3, (40, 70_000))   # d >= 2**16: sparse
+    out = [("RidgeState", AERR(k=2, random_state=0).fit(X, y)._state),
+           ("LassoState", AELR(k=2, random_state=0).fit(X, y)._state),
+           ("AERState", AER(k=4, random_state=0).fit(X, y)._state),
+           ("SparseRidgeState", AERR(k=2, random_state=0).fit(wide, wide[:, 0])._state),
+           ("SparseLassoState", AELR(k=2, random_state=0).fit(wide, wide[:, 0])._state)]
+    assert [type(s).__name__ for _, s in out] == [n for n, _ in out]
+    return out
+
+
+def _corruptions(args):
+    """Copies of a state's reduce arguments with one array cut short or one index wrong."""
+    for a, value in enumerate(args):
+        if isinstance(value, np.ndarray) and value.size > 1:
+            yield args[:a] + (value[: value.size // 2],) + args[a + 1:]
+            if value.dtype.kind == "i":
+                bad = value.copy()
+                bad.flat[0] = np.iinfo(value.dtype).max
+                yield args[:a] + (bad,) + args[a + 1:]
+        if isinstance(value, bytes) and len(value) > 8:
+            yield args[:a] + (value[:-8],) + args[a + 1:]
+            bad = bytearray(value)
+            bad[:8] = (2**40).to_bytes(8, "little")   # a node's count or child far out
+            yield args[:a] + (bytes(bad),) + args[a + 1:]
+
+
+def test_a_corrupted_pickled_state_is_refused_not_a_segfault():
+    """A pickled learner state rebuilt with a short array segfaulted on partial_fit: every
+    state class checks what it unpickles (shapes, indices, the AER tree) and refuses with a
+    ValueError; a clean round trip still works."""
+    import pickle                        # only this test round-trips states
+    for name, state in _states():
+        restore, args = state.__reduce__()
+        again = pickle.loads(pickle.dumps(state))
+        assert np.array_equal(again.coef(), state.coef()), name
+        n = 0
+        for bad in _corruptions(args):
+            n += 1
+            try:
+                restore(*bad)
+            except (ValueError, MemoryError):
+                continue
+            raise AssertionError(f"{name}: a corrupted pickle was accepted")
+        assert n >= 1, name
+
+
+@pytest.mark.parametrize("Model", [TwoPhaseDDAERR, AdaTwoPhaseDDAERR])
+def test_two_phase_fit_that_ends_in_phase_1_is_refused(Model):
+    """Issue 36: TwoPhaseDDAERR(n_total=10**6) on 200 rows returned coef_ = 0 without a word
+    (m1 = n_total/10 took every row). fit and fit_stream refuse, naming n_total; partial_fit
+    warns while coef_ is 0; an n_total the rows reach phase 2 with still fits."""
+    X, y = data(200)
+    with pytest.raises(ValueError, match=r"`n_total`=1000000 puts phase 1 at m1=100000"):
+        Model(k=2, n_total=10**6).fit(X, y)
+    with pytest.raises(ValueError, match="`n_total`"):
+        Model(k=2, n_total=10**6).fit_stream(X, y, 5000)
+    model = Model(k=2, n_total=10**6)
+    with pytest.warns(UserWarning, match="still in phase 1"):
+        model.partial_fit(X, y)
+    assert Model(k=2, n_total=1999, random_state=0).fit(X, y).n_steps_ == 200

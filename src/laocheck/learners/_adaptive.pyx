@@ -79,7 +79,8 @@ cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, l
     is given (``X0`` NULL), on the oracle's examples. Every entry read from a row is checked
     (``fault``, see ``steps``)."""
     cdef long d = w.shape[0], k = I.shape[1], n_inner = U.shape[1]
-    if (I.shape[0] < pos + n or U.shape[0] < pos + n or G.shape[0] != d
+    if (pos < 0 or n < 0 or start < 0 or I.shape[0] < pos + n or U.shape[0] < pos + n
+            or G.shape[0] != d
             or total.shape[0] != d or attributes.shape[0] < start + n
             or (recording and record.shape[0] < start + n)):
         raise ValueError("the adaptive kernel's arrays do not fit together")

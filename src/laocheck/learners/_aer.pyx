@@ -288,12 +288,38 @@ cdef class AERState:
                 f"the pickled AER state's node pool ({raw.size} bytes for {self.n_nodes} nodes "
                 f"of {sizeof(BNode)} bytes, at most {self.capacity}) does not fit its d={self.d}"
                 f": a corrupted pickle, or one written by a laocheck whose nodes differ")
+        arrays = [np.asarray(a) for a in (key, acc, m1, m2, sign, perm)]
+        if any(a.shape != (self.d,) for a in arrays):
+            raise ValueError(f"a pickled AER state has arrays of shapes "
+                             f"{[a.shape for a in arrays]} for d={self.d}: a corrupted pickle")
+        if not np.array_equal(np.sort(arrays[5]), np.arange(self.d)) or \
+                not np.isin(arrays[4], (-1, 0, 1)).all():
+            raise ValueError("a pickled AER state's permutation or signs are invalid: a "
+                             "corrupted pickle")
+        if not (-1 <= self.root < self.n_nodes and -1 <= self.free_head < self.n_nodes
+                and self.t >= 0 and (self.root >= 0) == bool(np.any(arrays[4]))):
+            raise ValueError(f"a pickled AER state's root {self.root}, free list "
+                             f"{self.free_head} or t={self.t} do not fit its {self.n_nodes} "
+                             f"nodes: a corrupted pickle")
         np.asarray(self.buf)[self.offset:self.offset + raw.size] = raw
         coords = self._coords()
         for column, values in enumerate((key, acc, m1, m2)):
             coords[:, column] = values
         self.sign = np.array(sign, dtype=np.int8)
         self.perm = np.array(perm, dtype=np.intc)
+        x, seen = self.free_head, 0
+        while x >= 0:                   # the free list: nodes of the pool, no cycle
+            seen += 1
+            if seen > self.n_nodes:
+                raise ValueError("a pickled AER state's free list has a cycle")
+            x = self.N[x].child[0]
+            if not -1 <= x < self.n_nodes:
+                raise ValueError("a pickled AER state's free list leaves the pool")
+        try:
+            self.check_tree(False)      # every node and index in range, the order, the sums
+        except (AssertionError, RecursionError) as exc:
+            raise ValueError(f"a pickled AER state's tree is invalid ({exc}): a corrupted "
+                             f"pickle") from None
         if self.root >= 0:
             self.index_leaves(self.root)
 
@@ -684,14 +710,14 @@ cdef class AERState:
             prefetch_node(N, x, inner)
         return (sum_above - R) / cnt_above
 
-    def check_tree(self):
+    def check_tree(self, bint leaves=True):
         """Verify the B+-tree's invariants (every leaf at one depth, (key, id) order, the
         entries' smallest keys and counts exact, sums to rounding, node fill, keys equal to
         the coordinates' a_i, each coordinate's leaf_of its leaf); for tests. Returns the
         active coordinates in key order."""
         out = []
         if self.root >= 0:
-            self._check(self.root, out, True)
+            self._check(self.root, out, True, leaves)
         active = set(np.flatnonzero(np.asarray(self.sign)).tolist())
         if set(out) != active or len(out) != len(active):
             raise AssertionError("the tree's entries are not the active coordinates")
@@ -700,20 +726,23 @@ cdef class AERState:
                 raise AssertionError(f"order broken between {out[a - 1]} and {out[a]}")
         return out
 
-    def _check(self, long x, list out, bint is_root):
+    def _check(self, long x, list out, bint is_root, bint leaves=True):
         """(height, count, sum, smallest key, its id) of node x's subtree."""
         cdef BNode* N = self.N
-        cdef long n = N[x].n, e
+        cdef long n, e
         if not 0 <= x < self.n_nodes:
             raise AssertionError(f"node {x} outside the pool")
+        n = N[x].n
         if n > BMAX or n < (1 if N[x].leaf else 2) or (not is_root and n < BMIN):
             raise AssertionError(f"node {x} holds {n} entries")
         if N[x].leaf:
             for e in range(n):
                 i = N[x].id[e]
+                if not 0 <= i < self.d:
+                    raise AssertionError(f"leaf entry {e} of {x} names coordinate {i}")
                 if N[x].key[e] != self.cs[i].key:
                     raise AssertionError(f"leaf entry {e} of {x} broken")
-                if self.leaf_of[i] != x:
+                if leaves and self.leaf_of[i] != x:
                     raise AssertionError(f"coordinate {i} is in leaf {x}, leaf_of says "
                                          f"{self.leaf_of[i]}")
                 out.append(i)
@@ -721,7 +750,7 @@ cdef class AERState:
         heights = set()
         cnt, total = 0, 0.0
         for e in range(n):
-            h, c, s, k0, i0 = self._check(N[x].child[e], out, False)
+            h, c, s, k0, i0 = self._check(N[x].child[e], out, False, leaves)
             heights.add(h)
             if N[x].cnt[e] != c or N[x].key[e] != k0 or N[x].id[e] != i0:
                 raise AssertionError(f"entry {e} of {x}: count or smallest key broken")
@@ -1045,6 +1074,13 @@ def baseline_accumulate(object rng, const double[:, ::1] X, const double[::1] Y,
     """
     cdef bitgen_t* bg = bitgen_of(rng)
     cdef long m = X.shape[0], d = X.shape[1], half = k // 2
+    if (A.shape[0] != d or A.shape[1] != d or v.shape[0] != d or diag.shape[0] != d
+            or Y.shape[0] != m or attributes.shape[0] < m or not 2 <= k <= d
+            or (start is not None and (len(start) != d or not np.array_equal(
+                np.sort(start), np.arange(d))))
+            or (record is not None and (record.shape[0] < m or record.shape[1] != k))):
+        raise ValueError("baseline_accumulate's arrays do not fit together (a corrupted "
+                         "Baseline state?)")
     cdef long[::1] perm_arr = np.arange(d, dtype=np.int_) if start is None else start
     cdef long* perm = &perm_arr[0]
     cdef bint recording = record is not None

@@ -193,6 +193,7 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         attribute no step reads is never inspected."""
         self._reset()
         X, y = self._data(X, y, reset=True)
+        self._check_whole_run("fit", X.shape[0])
         return self._run(X, y, X.shape[0])
 
     def partial_fit(self, X, y):
@@ -221,6 +222,7 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
                 f"`keep_attributes` must be None, True or False; got {keep_attributes!r}.")
         self._reset()
         X, y = self._data(X, y, reset=True)
+        self._check_whole_run("fit_stream", n_steps)
         keep = n_steps <= 2**20 if keep_attributes is None else bool(keep_attributes)
         return self._run(X, y, n_steps, n_steps=n_steps, keep=keep)
 
@@ -282,6 +284,10 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         self.draws_ = draws
         self._sync()
         return self
+
+    def _check_whole_run(self, method, m):
+        """A learner's check of a whole run of m examples (``fit``, ``fit_stream``) before it
+        starts; raises InvalidParameterError. None by default."""
 
     def _advance_oracle(self, oracle, n_steps):
         raise InvalidParameterError(

@@ -168,6 +168,13 @@ cdef class LassoState:
 
     def _load(self, scalars, cells):
         self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts = scalars
+        cells = np.asarray(cells, dtype=np.float64)
+        if cells.shape != (CELL * self.d,):
+            raise ValueError(f"a pickled LassoState has cells of shape {cells.shape} for "
+                             f"d={self.d} (needs ({CELL * self.d},)): a corrupted pickle")
+        if self.t < 0 or self.since_exact < 0:
+            raise ValueError(f"a pickled LassoState has t={self.t}, "
+                             f"since_exact={self.since_exact} (needs >= 0)")
         np.asarray(self.cells)[:] = cells
         cdef long i
         for i in range(self.d):          # the tree from the cached z± (not the logs): the

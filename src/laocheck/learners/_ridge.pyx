@@ -144,7 +144,14 @@ cdef class RidgeState:
     def _load(self, scalars, am):
         (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
          self.fold_low) = scalars
-        self.am = np.array(am, dtype=np.float64)
+        am = np.array(am, dtype=np.float64)
+        if am.shape != (2 * self.d,):
+            raise ValueError(f"a pickled RidgeState has an average record of shape {am.shape} "
+                             f"for d={self.d} (needs ({2 * self.d},)): a corrupted pickle")
+        if self.t < 0 or self.since_exact < 0:
+            raise ValueError(f"a pickled RidgeState has t={self.t}, "
+                             f"since_exact={self.since_exact} (needs >= 0)")
+        self.am = am
 
     def coef(self):
         """The current iterate w = s·u."""
@@ -668,10 +675,17 @@ cdef class SparseRidgeState:
     def _load(self, scalars, keys, u, am):
         (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
          self.fold_low, self.base, self.flushed_base, self.mark_base) = scalars
-        cdef long[::1] kk = np.ascontiguousarray(keys, dtype=np.int_)
-        cdef double[::1] uu = np.ascontiguousarray(u, dtype=np.float64)
-        cdef double[::1] aa = np.ascontiguousarray(am, dtype=np.float64)
+        cdef long[::1] kk = np.ascontiguousarray(keys, dtype=np.int_).reshape(-1)
+        cdef double[::1] uu = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+        cdef double[::1] aa = np.ascontiguousarray(am, dtype=np.float64).reshape(-1)
         cdef long a, slot
+        if uu.shape[0] != kk.shape[0] or aa.shape[0] != 2 * kk.shape[0]:
+            raise ValueError(f"a pickled SparseRidgeState has {kk.shape[0]} coordinates, "
+                             f"{uu.shape[0]} values and {aa.shape[0]} average entries (needs "
+                             f"n, n, 2n): a corrupted pickle")
+        if self.t < 0 or self.since_exact < 0:
+            raise ValueError(f"a pickled SparseRidgeState has t={self.t}, "
+                             f"since_exact={self.since_exact} (needs >= 0)")
         for a in range(kk.shape[0]):
             if not 0 <= kk[a] < self.d or slots_lookup(&self.S, kk[a]) >= 0:
                 raise ValueError(f"a pickled SparseRidgeState has an invalid coordinate "

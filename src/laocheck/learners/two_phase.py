@@ -18,6 +18,8 @@ estimate needs them after the run), then phase 2's ``fit_oracle`` takes the next
 same random numbers and arithmetic as ``fit`` on rows.
 """
 
+import warnings
+
 import numpy as np
 
 from .. import bounds
@@ -83,6 +85,25 @@ class _TwoPhase(BudgetedLearner):
         self.n_total = n_total
         self.random_state = random_state
         self.record_draws = record_draws
+
+    # -- the lifecycle ---------------------------------------------------------------------
+
+    def _check_whole_run(self, method, m):
+        """Refuse a ``fit`` / ``fit_stream`` of m examples whose phase 1 (m₁ from ``m1``, or
+        ``n_total``/10) takes them all: it would return w = 0 (theory) without a word; there
+        is no predictor before phase 2 (``partial_fit`` warns while it is in phase 1)."""
+        if self.n_total is None:
+            return                       # m₁ = m/10 < m, or ``m1`` checked by _validate
+        n_total = check_int("n_total", self.n_total, low=1, high=2**62)
+        m1 = max(1, n_total // 10) if self.m1 is None else check_int("m1", self.m1, low=1,
+                                                                      high=2**62)
+        if m1 >= m:
+            cause = (f"`n_total`={n_total} puts phase 1 at m1={m1} examples" if self.m1 is None
+                     else f"`m1`={m1} (with n_total={n_total}) takes {m1} examples")
+            raise InvalidParameterError(
+                f"{cause}, but this {method} has only {m}: the run would end inside phase 1, "
+                f"where there is no predictor yet (coef_ = 0). Pass n_total <= {10 * m - 1} "
+                f"(or None), an m1 below {m}, or feed the rest with partial_fit.")
 
     # -- the lifecycle's hooks -------------------------------------------------------------
 
@@ -294,6 +315,10 @@ class _TwoPhase(BudgetedLearner):
 
     def _sync(self):
         st = self._state
+        if st.phase == 1 and self.variant == "theory":
+            warnings.warn(
+                f"{type(self).__name__} is still in phase 1 ({st.seen1} of m1={self._cfg[3]} "
+                f"examples): coef_ is 0 until phase 2 starts.", UserWarning, stacklevel=3)
         if st.phase == 1:
             model = st.first if self.variant == "practical" else None
             self.coef_ = model.coef_ if model is not None and hasattr(model, "coef_") else \
