@@ -33,9 +33,10 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Ahead, Fault, Slots, add_seen, bad_entry, fault_clear, fault_set, ahead_draw, ahead_hint_oracle, ahead_init,
-                       ahead_next, ahead_settle, btree_build, btree_draw, btree_refresh,
-                       draw_indices, merge_x_tilde, row_at, slots_add, slots_free, slots_grow,
+from ._common cimport (add_seen, Ahead, ahead_draw, ahead_hint_oracle, ahead_init, ahead_next,
+                       ahead_settle, bad_entry, btree_build, btree_draw, btree_refresh,
+                       __builtin_prefetch, draw_indices, Fault, fault_clear, fault_set,
+                       merge_x_tilde, row_at, Slots, slots_add, slots_free, slots_grow,
                        slots_lookup, slots_to_identity)
 
 
@@ -789,6 +790,18 @@ cdef class SparseLassoState:
                 s = B / Z                                  # line 3: w_t = s (z⁺ − z⁻)
                 C += s
                 draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                if rows:                                   # x_i of the row: loaded during
+                    for r in range(k):                     # the j's
+                        __builtin_prefetch(xrow + ii[r])
+                norm1 = s * self.S.tree[1]
+                n_j = 0
+                if norm1 > 0.0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0),
+                    n_j = n_inner                          # drawn before x̃ is read (the
+                    for r in range(n_j):                   # same random numbers)
+                        slot = btree_draw(bg, self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
+                        jj[r] = slot                       # the slot until φ̃ is formed
+                        if rows:
+                            __builtin_prefetch(xrow + self.S.keys[slot])
                 nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val, &self.F,
                                     row if rows else step)
                 if nnz < 0:                                # a bad x_i read: stop
@@ -797,13 +810,6 @@ cdef class SparseLassoState:
                     recp = &rec[step, 0]
                     for r in range(k):
                         recp[r] = ii[r]
-                norm1 = s * self.S.tree[1]
-                n_j = 0
-                if norm1 > 0.0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
-                    n_j = n_inner
-                    for r in range(n_j):
-                        slot = btree_draw(bg, self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
-                        jj[r] = slot                       # the slot until φ̃ is formed
                 seen = nnz
                 if n_j > 0:
                     phi = 0.0

@@ -35,11 +35,12 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Ahead, Fault, Slots, add_seen, bad_entry, fault_clear, fault_set, ahead_draw, ahead_hint_oracle, ahead_init,
-                       ahead_next, ahead_settle, block_scan, btree_build, btree_descend,
+from ._common cimport (add_seen, Ahead, ahead_draw, ahead_hint_oracle, ahead_init, ahead_next,
+                       ahead_settle, bad_entry, block_scan, btree_build, btree_descend,
                        btree_descend_guessed, btree_draw, btree_guess, btree_refresh, btree_set,
-                       draw_data_point, draw_indices, merge_x_tilde, row_at, slots_add, slots_free,
-                       slots_grow, slots_lookup, slots_to_identity)
+                       __builtin_prefetch, draw_data_point, draw_indices, Fault, fault_clear,
+                       fault_set, merge_x_tilde, row_at, Slots, slots_add, slots_free, slots_grow,
+                       slots_lookup, slots_to_identity)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -876,6 +877,16 @@ cdef class SparseRidgeState:
                     y = oracle.y
                 C += s                                 # w_t enters the average (line 14)
                 draw_indices(bg, d, k, uniform_q, qp, ii, ww)
+                if rows:                               # x_i of the row: loaded during the j's
+                    for r in range(k):
+                        __builtin_prefetch(xrow + ii[r])
+                n_j = 0                                # line 8: j ∝ w_j² (the same random
+                if norm_sq > 0.0 and self.S.tree[1] + self.unmoved_mass() > 0.0:  # numbers:
+                    n_j = n_inner                      # drawn before x̃ is read, after its
+                    for r in range(n_j):               # draws)
+                        jj[r] = self.draw_j(bg, &uj[r])
+                        if rows:
+                            __builtin_prefetch(xrow + jj[r])
                 nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val, &self.F,
                                     row if rows else step)      # lines 3-7
                 if nnz < 0:                            # a bad x_i read: stop
@@ -884,11 +895,6 @@ cdef class SparseRidgeState:
                     recp = &rec[step, 0]
                     for r in range(k):
                         recp[r] = ii[r]
-                n_j = 0                                # line 8: j ∝ w_j²
-                if norm_sq > 0.0 and self.S.tree[1] + self.unmoved_mass() > 0.0:
-                    n_j = n_inner
-                    for r in range(n_j):
-                        jj[r] = self.draw_j(bg, &uj[r])
                 seen = nnz                             # line 9: φ̃ = ‖w‖² x_j / w_j − y
                 if n_j > 0:
                     phi = 0.0
