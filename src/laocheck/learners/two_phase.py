@@ -18,8 +18,6 @@ estimate needs them after the run), then phase 2's ``fit_oracle`` takes the next
 same random numbers and arithmetic as ``fit`` on rows.
 """
 
-import warnings
-
 import numpy as np
 
 from .. import bounds
@@ -91,7 +89,9 @@ class _TwoPhase(BudgetedLearner):
     def _check_whole_run(self, method, m):
         """Refuse a ``fit`` / ``fit_stream`` of m examples whose phase 1 (m₁ from ``m1``, or
         ``n_total``/10) takes them all: it would return w = 0 (theory) without a word; there
-        is no predictor before phase 2 (``partial_fit`` warns while it is in phase 1)."""
+        is no predictor before phase 2. (``partial_fit`` in blocks, as the experiments feed
+        a long run, may stay in phase 1 for several calls: coef_ is then 0, or phase 1's
+        AERR / AELR output in the practical variant, until phase 2 starts.)"""
         if self.n_total is None:
             return                       # m₁ = m/10 < m, or ``m1`` checked by _validate
         n_total = check_int("n_total", self.n_total, low=1, high=2**62)
@@ -315,10 +315,6 @@ class _TwoPhase(BudgetedLearner):
 
     def _sync(self):
         st = self._state
-        if st.phase == 1 and self.variant == "theory":
-            warnings.warn(
-                f"{type(self).__name__} is still in phase 1 ({st.seen1} of m1={self._cfg[3]} "
-                f"examples): coef_ is 0 until phase 2 starts.", UserWarning, stacklevel=3)
         if st.phase == 1:
             model = st.first if self.variant == "practical" else None
             self.coef_ = model.coef_ if model is not None and hasattr(model, "coef_") else \
