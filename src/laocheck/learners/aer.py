@@ -64,15 +64,10 @@ AER_MAX_STEP_RATIO = 2.0 ** 16
 AER_BALL_RTOL = 1e-10
 
 
-def aer_step_ratio(X, y, k, lam, B):
-    """Q above: the largest first-step update of CB11 Fig. 2 in units of the radius B."""
-    xmax = float(np.max(np.abs(X))) if X.size else 0.0
-    ymax = float(np.max(np.abs(y))) if y.size else 0.0
-    return aer_step_ratio_of(xmax, ymax, X.shape[1], k, lam, B)
-
-
 def aer_step_ratio_of(xmax, ymax, d, k, lam, B):
-    """Q above from max|x| and max|y| (an oracle's sup|x_i|, sup|y| bound them)."""
+    """Q above, the largest first-step update of CB11 Fig. 2 in units of the radius B, from
+    max|x| and max|y|: the largest entries a run on rows has read (the kernel checks Q as it
+    reads them), or an oracle's sup|x_i|, sup|y|."""
     return 4.0 * d * xmax * (B * xmax + ymax) / (k * lam * B)
 
 
