@@ -13,10 +13,11 @@ and best of ``--repeats``:
 * ``SGD``: ``SGDRegressor(max_iter=1, tol=None, shuffle=False)`` on the same X, y: one epoch
   of full-information SGD (reads every entry once).
 
-The table gives steps per second (M/s) and the ratios fit_stream/fit (time of fit over time of
+The table gives steps per second (M/s) and the ratios fit/stream (time of fit over time of
 fit_stream: 1.0 is "fit costs no more than the kernel on a cached pool") and SGD/fit (how many
-times faster fit is than one epoch of SGD). The load average is printed with every row: on a
-shared machine the numbers are lower bounds.
+times faster fit is than one epoch of SGD), from wall-clock seconds and, in brackets, from the
+process's CPU seconds (every call is single-threaded: on a shared machine the CPU time is the
+work, the wall time adds the waits for a core). The load average is printed with every row.
 
 Usage (one command; about 2-4 GB of memory, a few minutes)::
 
@@ -99,10 +100,13 @@ def data(m, d, seed=0):
 
 
 def timed(call):
+    """(wall seconds, CPU seconds of this process) of ``call()``: every timed call runs on
+    one thread, so on a shared machine the CPU time is the work and the wall time adds the
+    waits for a core."""
     gc.collect()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     call()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def measure(name, X, y, repeats, sgd_repeats):
@@ -112,24 +116,32 @@ def measure(name, X, y, repeats, sgd_repeats):
     make = LEARNERS[name]
     pool_X, pool_y = X[:P], y[:P]
     best = {"fit": np.inf, "fit_stream": np.inf, "sgd": np.inf}
+    cpu = dict(best)
     loads = []
     make().fit_stream(pool_X, pool_y, min(m, 1000))            # warm-up (imports, pages)
+
+    def keep(key, times):
+        best[key] = min(best[key], times[0])
+        cpu[key] = min(cpu[key], times[1])
+
     for r in range(repeats):
-        best["fit"] = min(best["fit"], timed(lambda: make().fit(X, y)))
-        best["fit_stream"] = min(best["fit_stream"],
-                                 timed(lambda: make().fit_stream(pool_X, pool_y, m)))
+        keep("fit", timed(lambda: make().fit(X, y)))
+        keep("fit_stream", timed(lambda: make().fit_stream(pool_X, pool_y, m)))
         if r < sgd_repeats:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                best["sgd"] = min(best["sgd"], timed(lambda: SGDRegressor(
+                keep("sgd", timed(lambda: SGDRegressor(
                     max_iter=1, tol=None, shuffle=False, random_state=0).fit(X, y)))
         loads.append(os.getloadavg()[0])
     return {
         "learner": name, "d": d, "m": m, "pool_rows": P, "X_bytes": X.nbytes,
-        "seconds": best,
+        "seconds": best, "cpu_seconds": cpu,
         "steps_per_second": {key: m / value for key, value in best.items()},
+        "steps_per_cpu_second": {key: m / value for key, value in cpu.items()},
         "fit_over_fit_stream": best["fit"] / best["fit_stream"],
         "sgd_over_fit": best["sgd"] / best["fit"],
+        "cpu_fit_over_fit_stream": cpu["fit"] / cpu["fit_stream"],
+        "cpu_sgd_over_fit": cpu["sgd"] / cpu["fit"],
         "load_average": loads,
     }
 
@@ -155,8 +167,10 @@ def main(argv=None):
     llc_text = "unknown" if llc is None else f"{llc / 2**20:.0f} MB"
     print(f"# {cpu_model()}, last-level cache {llc_text}, "
           f"{os.cpu_count()} CPUs, {datetime.datetime.now().isoformat(timespec='seconds')}")
-    print(f"{'learner':8} {'d':>7} {'m':>7} {'X GB':>5} | {'fit M/s':>8} "
-          f"{'stream M/s':>10} {'SGD M/s':>8} | {'fit/stream':>10} {'SGD/fit':>8} | load")
+    print("# wall clock (best of the rounds); in brackets the same from CPU seconds, the "
+          "work on a loaded machine")
+    print(f"{'learner':8} {'d':>7} {'m':>7} {'X GB':>5} | {'fit M/s':>13} "
+          f"{'stream M/s':>13} {'SGD M/s':>8} | {'fit/stream':>13} {'SGD/fit':>13} | load")
     rows = []
     for d in dims:
         m = ROWS.get(d, max(1, int(2e8) // d))
@@ -164,10 +178,13 @@ def main(argv=None):
         for name in names:
             res = measure(name, X, y, args.repeats, args.sgd_repeats)
             rows.append(res)
-            sps = res["steps_per_second"]
-            print(f"{name:8} {d:>7} {m:>7} {X.nbytes / 1e9:>5.2f} | {sps['fit'] / 1e6:>8.2f} "
-                  f"{sps['fit_stream'] / 1e6:>10.2f} {sps['sgd'] / 1e6:>8.3f} | "
-                  f"{res['fit_over_fit_stream']:>10.2f} {res['sgd_over_fit']:>8.1f} | "
+            sps, cps = res["steps_per_second"], res["steps_per_cpu_second"]
+            print(f"{name:8} {d:>7} {m:>7} {X.nbytes / 1e9:>5.2f} | "
+                  f"{sps['fit'] / 1e6:>5.2f} ({cps['fit'] / 1e6:>5.2f}) "
+                  f"{sps['fit_stream'] / 1e6:>5.2f} ({cps['fit_stream'] / 1e6:>5.2f}) "
+                  f"{sps['sgd'] / 1e6:>8.3f} | "
+                  f"{res['fit_over_fit_stream']:>5.2f} ({res['cpu_fit_over_fit_stream']:>5.2f}) "
+                  f"{res['sgd_over_fit']:>5.1f} ({res['cpu_sgd_over_fit']:>5.1f}) | "
                   f"{min(res['load_average']):.2f}-{max(res['load_average']):.2f}", flush=True)
         del X, y
         gc.collect()
