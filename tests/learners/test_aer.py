@@ -121,7 +121,7 @@ def test_malformed_parameters_get_a_clear_value_error(make, X, y, param):
 def test_malformed_data_gets_a_value_error(Model):
     X, y, _ = data(50)
     bad = X.copy()
-    bad[3, 2] = np.nan
+    bad[3] = np.nan        # a whole row: every step reads some attribute of its row
     with pytest.raises(ValueError, match="NaN"):
         Model(k=2).fit(bad, y)
     with pytest.raises(ValueError, match="0 sample"):

@@ -95,14 +95,15 @@ def test_theory_step_sizes():
 
 
 @pytest.mark.parametrize("X,y,message", [
-    (np.full((3, 2), np.nan), np.zeros(3), "Input X contains NaN"),
+    (np.full((3, 5), np.nan), np.zeros(3), r"X\[0, [0-4]\]=nan \(NaN\)"),
     (np.zeros(3), np.zeros(3), "Expected 2D array"),
     (np.zeros((0, 2)), np.zeros(0), "0 sample"),
     (np.zeros((3, 2)), np.zeros(4), "inconsistent numbers of samples"),
     (np.zeros((3, 2)), [0, np.inf, 0], "Input y contains infinity"),
 ])
 def test_malformed_data_gets_scikit_learn_messages(X, y, message):
-    """X and y go through scikit-learn's validate_data: its messages name X or y and the rule."""
+    """X and y go through scikit-learn's validate_data (its messages name X or y and the rule),
+    but for X's finiteness, which the kernel checks where a step reads it (row, column)."""
     with pytest.raises(ValueError, match=message):
         AERR().fit(X, y)
 

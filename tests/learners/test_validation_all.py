@@ -41,7 +41,7 @@ def all_learners():
 def test_malformed_data(name, make):
     X, y = data()
     bad = X.copy()
-    bad[5, 1] = np.nan
+    bad[5] = np.nan        # a whole row: every step reads some attribute of its row
     with pytest.raises(ValueError, match="NaN"):
         make().fit(bad, y)
     bad_y = y.copy()

@@ -36,20 +36,25 @@ import numpy as np
 
 from laocheck.data._oracle cimport RowOracle
 
+from ._common cimport bad_entry
+
 
 def steps(const double[:, ::1] X, const double[::1] Y, long start, long n,
           const long[:, ::1] I, const double[:, ::1] U, long pos, const double[::1] q,
           double[::1] w, double[::1] G, double[::1] total, double B, double eta,
-          long[::1] attributes, long[:, ::1] record, bint recording):
+          long[::1] attributes, long[:, ::1] record, bint recording, double[::1] fault):
     """Run steps ``start``..``start + n − 1`` of an adaptive run (row ``step % P`` of X), using
     rows ``pos``.. of the draw blocks ``I``, ``U``; ``q`` empty for uniform q. Updates ``w``,
     ``G``, ``total`` in place and writes ``attributes`` (and ``record`` when ``recording``).
-    Returns the number of steps made: n, or fewer if a step's ‖w‖ was not finite (that step
-    counts; the caller marks the run failed)."""
-    if X.shape[1] != w.shape[0] or X.shape[0] < 1 or Y.shape[0] != X.shape[0]:
+    Returns the number of steps made: n, or fewer if a step's ‖w‖ or Σ g̃² was not finite
+    (that step counts; the caller marks the run failed) or if a step read an entry of X or y
+    that is not finite or beyond 1e100 (that step does not count: (row, column, value) go to
+    ``fault``, column −1 for y, and the caller raises)."""
+    if (X.shape[1] != w.shape[0] or X.shape[0] < 1 or Y.shape[0] != X.shape[0]
+            or fault.shape[0] != 3):
         raise ValueError("the adaptive kernel's arrays do not fit together")
     return _steps(&X[0, 0], &Y[0], X.shape[0], None, start, n, I, U, pos, q, w, G, total, B,
-                  eta, attributes, record, recording)
+                  eta, attributes, record, recording, &fault[0])
 
 
 def steps_oracle(RowOracle oracle, long start, long n, const long[:, ::1] I,
@@ -62,18 +67,20 @@ def steps_oracle(RowOracle oracle, long start, long n, const long[:, ::1] I,
         raise ValueError(f"the oracle has d={oracle.d}, the state d={w.shape[0]}")
     with oracle.rng.bit_generator.lock:
         return _steps(NULL, NULL, 0, oracle, start, n, I, U, pos, q, w, G, total, B, eta,
-                      attributes, record, recording)
+                      attributes, record, recording, NULL)
 
 
 cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, long start,
                  long n, const long[:, ::1] I, const double[:, ::1] U, long pos,
                  const double[::1] q, double[::1] w, double[::1] G, double[::1] total,
                  double B, double eta, long[::1] attributes, long[:, ::1] record,
-                 bint recording) except -1:
+                 bint recording, double* fault) except -1:
     """The steps, on the rows of X (``X0``: P rows of d, row ``step % P``) or, when ``oracle``
-    is given (``X0`` NULL), on the oracle's examples."""
+    is given (``X0`` NULL), on the oracle's examples. Every entry read from a row is checked
+    (``fault``, see ``steps``)."""
     cdef long d = w.shape[0], k = I.shape[1], n_inner = U.shape[1]
-    if (I.shape[0] < pos + n or U.shape[0] < pos + n or G.shape[0] != d
+    if (pos < 0 or n < 0 or start < 0 or I.shape[0] < pos + n or U.shape[0] < pos + n
+            or G.shape[0] != d
             or total.shape[0] != d or attributes.shape[0] < start + n
             or (recording and record.shape[0] < start + n)):
         raise ValueError("the adaptive kernel's arrays do not fit together")
@@ -82,7 +89,9 @@ cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, l
     cdef long s, step, r, a, b, j, na, seen, last
     cdef long made = n
     cdef const double* xrow = NULL
-    cdef double v, yt, norm_sq, target, phi, g, Gu, norm, dd = <double>d
+    cdef double v, yt, norm_sq, target, phi, g, Gu, norm, xj, dd = <double>d
+    cdef long bad_col = -2
+    cdef bint overflow = False
     # scratch: x̃'s merged support and values, the j's of a step, the running sums of w²
     cdef long[::1] ui = np.empty(k, dtype=np.int_), js = np.empty(n_inner, dtype=np.int_)
     cdef double[::1] xv = np.empty(k), csum = np.empty(d)
@@ -92,6 +101,9 @@ cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, l
             if rows:
                 xrow = X0 + (step % P) * d
                 yt = Y0[step % P]
+                if bad_entry(yt):
+                    bad_col, v = -1, yt
+                    break
             else:
                 oracle.next_example()
                 yt = oracle.y
@@ -106,6 +118,9 @@ cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, l
             for r in range(k):
                 a = I[pos + s, r]
                 v = xrow[a] if rows else oracle.attribute(a)
+                if rows and bad_entry(v):
+                    bad_col = a
+                    break
                 v = dd * v if uniform else v / q[a]
                 for b in range(na):
                     if ui[b] == a:
@@ -115,6 +130,8 @@ cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, l
                     ui[na] = a
                     xv[na] = v
                     na += 1
+            if bad_col >= 0:
+                break
             for b in range(na):
                 xv[b] = xv[b] / k
             seen = na
@@ -137,8 +154,11 @@ cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, l
                     if w[j] == 0.0:
                         j = last
                     js[r] = j
-                    phi = phi + (norm_sq * (xrow[j] if rows else oracle.attribute(j)) / w[j]
-                                 - yt)
+                    xj = xrow[j] if rows else oracle.attribute(j)
+                    if rows and bad_entry(xj):
+                        bad_col, v = j, xj
+                        break
+                    phi = phi + (norm_sq * xj / w[j] - yt)
                     for b in range(na):
                         if ui[b] == j:
                             break
@@ -148,6 +168,8 @@ cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, l
                                 break
                         else:
                             seen += 1
+                if bad_col >= 0:
+                    break
                 phi = phi / n_inner
             else:
                 phi = -yt                                    # w = 0: wᵀx = 0
@@ -166,6 +188,14 @@ cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, l
                 G[a] = Gu
                 if Gu > 0.0:
                     w[a] = w[a] - eta / sqrt(Gu) * g
+                if not isfinite(Gu):
+                    # Σ g̃² overflowed (e.g. x and y near 1e80: g̃² near 1e320): its step
+                    # η₀ g̃/√G would be 0 and the run would stay where it is; it stops instead
+                    overflow = True
+                    break
+            if overflow:
+                made = s + 1
+                break
             # line 12: Euclidean projection
             norm = 0.0
             for a in range(d):
@@ -177,4 +207,7 @@ cdef long _steps(const double* X0, const double* Y0, long P, RowOracle oracle, l
             if not isfinite(norm):
                 made = s + 1
                 break
+    if bad_col >= -1:
+        fault[0], fault[1], fault[2] = <double>((start + s) % P), <double>bad_col, v
+        return s
     return made

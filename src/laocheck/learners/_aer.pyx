@@ -63,6 +63,8 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
+from ._common cimport Fault, bad_entry, fault_clear, fault_set
+
 
 cdef enum:
     NSLOT = 16     # entries a node can hold (one more than BMAX: a node overflows, then splits)
@@ -192,6 +194,11 @@ cdef class AERState:
                                    # read to prefetch that leaf before an erase)
     cdef int[::1] perm             # C's partial Fisher-Yates permutation (C ints: d < 2³¹)
     cdef double[::1] v
+    cdef Fault F                   # the first bad entry of X or y a run read (row −1: none)
+    # the largest |x| and |y| the runs on rows have read, and the first step's move they
+    # allow (``aer.AER_MAX_STEP_RATIO``): ratio_coef·max|x|·(B max|x| + max|y|) <= max_ratio
+    cdef public double x_seen, y_seen, ratio_coef, max_ratio
+    cdef public bint ratio_fault   # a run stopped because that bound failed
 
     def __init__(self, long d, double B, double lam):
         if not 1 <= d < 2**31:
@@ -226,6 +233,36 @@ cdef class AERState:
         self.leaf_of = np.full(d, -1, dtype=np.intc)
         self.perm = np.arange(d, dtype=np.intc)
         self.v = np.zeros(d)
+        fault_clear(&self.F)
+        self.x_seen = self.y_seen = self.ratio_coef = 0.0
+        self.max_ratio = float("inf")
+        self.ratio_fault = False
+
+    def fault(self):
+        """(row, column, value) of the first entry of X (column −1: of y) a run read that is
+        not finite or beyond 1e100, or that made the first step's move bound fail
+        (``ratio_fault``), at which it stopped; None."""
+        return None if self.F.row < 0 else (self.F.row, self.F.col, self.F.value)
+
+    cdef inline bint read_bad(self, long row, long col, double v) noexcept nogil:
+        """The entry X[row, col] (col −1: y[row]) = v was read: False when it is fine, True
+        (noted in F) when it is not finite or beyond 1e100, or when with it the first step's
+        move bound fails (``ratio_fault``)."""
+        cdef double a = fabs(v)
+        if bad_entry(v):
+            return fault_set(&self.F, row, col, v)
+        if col >= 0:
+            if a <= self.x_seen:
+                return False
+            self.x_seen = a
+        else:
+            if a <= self.y_seen:
+                return False
+            self.y_seen = a
+        if self.ratio_coef * self.x_seen * (self.B * self.x_seen + self.y_seen) > self.max_ratio:
+            self.ratio_fault = True
+            return fault_set(&self.F, row, col, v)
+        return False
 
     def __reduce__(self):
         scalars = (self.s, self.theta, self.C1, self.C2, self.t, self.root, self.n_renorms,
@@ -251,12 +288,38 @@ cdef class AERState:
                 f"the pickled AER state's node pool ({raw.size} bytes for {self.n_nodes} nodes "
                 f"of {sizeof(BNode)} bytes, at most {self.capacity}) does not fit its d={self.d}"
                 f": a corrupted pickle, or one written by a laocheck whose nodes differ")
+        arrays = [np.asarray(a) for a in (key, acc, m1, m2, sign, perm)]
+        if any(a.shape != (self.d,) for a in arrays):
+            raise ValueError(f"a pickled AER state has arrays of shapes "
+                             f"{[a.shape for a in arrays]} for d={self.d}: a corrupted pickle")
+        if not np.array_equal(np.sort(arrays[5]), np.arange(self.d)) or \
+                not np.isin(arrays[4], (-1, 0, 1)).all():
+            raise ValueError("a pickled AER state's permutation or signs are invalid: a "
+                             "corrupted pickle")
+        if not (-1 <= self.root < self.n_nodes and -1 <= self.free_head < self.n_nodes
+                and self.t >= 0 and (self.root >= 0) == bool(np.any(arrays[4]))):
+            raise ValueError(f"a pickled AER state's root {self.root}, free list "
+                             f"{self.free_head} or t={self.t} do not fit its {self.n_nodes} "
+                             f"nodes: a corrupted pickle")
         np.asarray(self.buf)[self.offset:self.offset + raw.size] = raw
         coords = self._coords()
         for column, values in enumerate((key, acc, m1, m2)):
             coords[:, column] = values
         self.sign = np.array(sign, dtype=np.int8)
         self.perm = np.array(perm, dtype=np.intc)
+        x, seen = self.free_head, 0
+        while x >= 0:                   # the free list: nodes of the pool, no cycle
+            seen += 1
+            if seen > self.n_nodes:
+                raise ValueError("a pickled AER state's free list has a cycle")
+            x = self.N[x].child[0]
+            if not -1 <= x < self.n_nodes:
+                raise ValueError("a pickled AER state's free list leaves the pool")
+        try:
+            self.check_tree(False)      # every node and index in range, the order, the sums
+        except (AssertionError, RecursionError) as exc:
+            raise ValueError(f"a pickled AER state's tree is invalid ({exc}): a corrupted "
+                             f"pickle") from None
         if self.root >= 0:
             self.index_leaves(self.root)
 
@@ -647,14 +710,14 @@ cdef class AERState:
             prefetch_node(N, x, inner)
         return (sum_above - R) / cnt_above
 
-    def check_tree(self):
+    def check_tree(self, bint leaves=True):
         """Verify the B+-tree's invariants (every leaf at one depth, (key, id) order, the
         entries' smallest keys and counts exact, sums to rounding, node fill, keys equal to
         the coordinates' a_i, each coordinate's leaf_of its leaf); for tests. Returns the
         active coordinates in key order."""
         out = []
         if self.root >= 0:
-            self._check(self.root, out, True)
+            self._check(self.root, out, True, leaves)
         active = set(np.flatnonzero(np.asarray(self.sign)).tolist())
         if set(out) != active or len(out) != len(active):
             raise AssertionError("the tree's entries are not the active coordinates")
@@ -663,20 +726,23 @@ cdef class AERState:
                 raise AssertionError(f"order broken between {out[a - 1]} and {out[a]}")
         return out
 
-    def _check(self, long x, list out, bint is_root):
+    def _check(self, long x, list out, bint is_root, bint leaves=True):
         """(height, count, sum, smallest key, its id) of node x's subtree."""
         cdef BNode* N = self.N
-        cdef long n = N[x].n, e
+        cdef long n, e
         if not 0 <= x < self.n_nodes:
             raise AssertionError(f"node {x} outside the pool")
+        n = N[x].n
         if n > BMAX or n < (1 if N[x].leaf else 2) or (not is_root and n < BMIN):
             raise AssertionError(f"node {x} holds {n} entries")
         if N[x].leaf:
             for e in range(n):
                 i = N[x].id[e]
+                if not 0 <= i < self.d:
+                    raise AssertionError(f"leaf entry {e} of {x} names coordinate {i}")
                 if N[x].key[e] != self.cs[i].key:
                     raise AssertionError(f"leaf entry {e} of {x} broken")
-                if self.leaf_of[i] != x:
+                if leaves and self.leaf_of[i] != x:
                     raise AssertionError(f"coordinate {i} is in leaf {x}, leaf_of says "
                                          f"{self.leaf_of[i]}")
                 out.append(i)
@@ -684,7 +750,7 @@ cdef class AERState:
         heights = set()
         cnt, total = 0, 0.0
         for e in range(n):
-            h, c, s, k0, i0 = self._check(N[x].child[e], out, False)
+            h, c, s, k0, i0 = self._check(N[x].child[e], out, False, leaves)
             heights.add(h)
             if N[x].cnt[e] != c or N[x].key[e] != k0 or N[x].id[e] != i0:
                 raise AssertionError(f"entry {e} of {x}: count or smallest key broken")
@@ -748,13 +814,16 @@ cdef class AERState:
         self.renormalise()
 
     def run(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
-            long[::1] attributes, object record, long n_steps=-1):
+            long[::1] attributes, object record, long n_steps=-1, long row0=0):
         """Fig. 2's loop over the rows of X (``n_steps`` >= 0: that many steps, the rows taken
-        cyclically). ``record``: None or an (m, k) int array receiving C (k/2 indices) then
-        the k/2 draws i of each step."""
+        cyclically from row ``row0``). ``record``: None or an (m, k) int array receiving C
+        (k/2 indices) then the k/2 draws i of each step. Each entry read is checked
+        (:meth:`fault`); ``max_ratio`` bounds the first step's move from the largest |x| and
+        |y| read (``aer.aer_step_ratio_of``)."""
+        self.ratio_coef = 4.0 * self.d / (k * self.lam * self.B)
         with rng.bit_generator.lock:
             self._steps(rng, X, Y, None, k, attributes, record,
-                        X.shape[0] if n_steps < 0 else n_steps)
+                        X.shape[0] if n_steps < 0 else n_steps, row0)
 
     def run_oracle(self, object rng, RowOracle oracle, long k, long[::1] attributes,
                    object record, long n_steps):
@@ -766,7 +835,7 @@ cdef class AERState:
         if oracle.d != self.d:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
-            self._steps(rng, None, None, oracle, k, attributes, record, n_steps)
+            self._steps(rng, None, None, oracle, k, attributes, record, n_steps, 0)
 
     cdef inline void shuffle_c(self, int* perm, long half, bitgen_t* bg,
                                const double* xrow) noexcept nogil:
@@ -784,13 +853,13 @@ cdef class AERState:
 
     cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
                      RowOracle oracle, long k, long[::1] attributes, object record,
-                     long m) except *:
+                     long m, long row0) except *:
         """``m`` steps of Fig. 2 on the rows of X taken cyclically or, when ``oracle`` is given
         (X and Y None), on the oracle's examples; the callers hold the generators' locks."""
         cdef bitgen_t* bg = bitgen_of(rng)
         cdef bint rows = oracle is None
         cdef long P = X.shape[0] if rows else 0, d = self.d, half = k // 2
-        cdef long row = 0
+        cdef long row = row0, here = 0
         cdef bint recording = record is not None
         cdef long[:, ::1] rec = np.zeros((1, k), dtype=np.int_) if not recording else record
         cdef int* perm = &self.perm[0]
@@ -814,11 +883,16 @@ cdef class AERState:
         cdef long step, r, i, j, a, seen, x, count
         cdef double yhat, y, norm1 = 0.0, c, unew, L, R, newtheta, total
         cdef const double* xrow = NULL
+        fault_clear(&self.F)
+        self.ratio_fault = False
         with nogil:
             for step in range(m):
                 if rows:
                     xrow = &X[row, 0]
                     y = Y[row]
+                    if self.read_bad(row, -1, y):
+                        break                  # a bad label: stop before the step
+                    here = row
                     row += 1
                     if row == P:
                         row = 0
@@ -873,7 +947,11 @@ cdef class AERState:
                     ahead = True
                 if rows:                       # x_j of C, loaded during the descents
                     for a in range(half):
+                        if self.read_bad(here, cur[a], xrow[cur[a]]):
+                            break
                         v[a] = (2.0 / k) * d * xrow[cur[a]]
+                    if self.F.row >= 0:
+                        break
                 # the update's first flush and erase need neither ŷ nor the rest of the tree
                 # unchanged once the draws are made: done now, while the x_i of the draws load
                 # (the tree sees the same operations in the same order)
@@ -896,6 +974,8 @@ cdef class AERState:
                             i = self.sample_abs(bg, uni, &qpos, half, 1)
                         else:
                             i = self.sample_abs(bg, uni, &qpos, half, 0)
+                        if rows and self.read_bad(here, i, xrow[i]):
+                            break
                         yhat += (2.0 / k) * self.sign[i] * norm1 * (
                             xrow[i] if rows else oracle.attribute(i))
                     else:
@@ -912,6 +992,8 @@ cdef class AERState:
                                 break
                         else:
                             seen += 1
+                if self.F.row >= 0:
+                    break
                 attributes[step] = seen
                 if step + 1 < m and not ahead:
                     self.shuffle_c(perm, half, bg, &X[row, 0] if rows else NULL)
@@ -977,7 +1059,7 @@ def _restore_aer(d, B, lam, scalars, nodes, key, sign, acc, m1, m2, perm):
 
 def baseline_accumulate(object rng, const double[:, ::1] X, const double[::1] Y, long k,
                         double[:, ::1] A, double[::1] v, double[::1] diag, long[::1] attributes,
-                        object record, object start=None):
+                        object record, object start=None, double[::1] fault=None):
     """CB11 Fig. 1's loop: adds Σ_t A_t to ``A`` (the d × d matrix, both (i, j) and (j, i)),
     Σ_t 2 y v_t to ``v`` and Σ_t (d/k) x_c² over c ∈ C to ``diag`` (the unbiased diagonal a
     corrected estimate needs; Fig. 1 itself has none). O(k²) per example.
@@ -986,19 +1068,38 @@ def baseline_accumulate(object rng, const double[:, ::1] X, const double[::1] Y,
     half J (a uniform split of C). ``record``: None or an (m, k) array receiving that sample.
     ``start``: None, or the permutation of [d] the partial Fisher-Yates shuffles start from (a
     previous call's, so that batches continue one stream of samples); updated in place.
+    ``fault``: None or 3 doubles; each entry read is checked, and at the first that is not
+    finite or beyond 1e100 the loop stops before its example's sums and returns the number of
+    examples added, with (row, column, value) in ``fault`` (column −1: y). Returns m otherwise.
     """
     cdef bitgen_t* bg = bitgen_of(rng)
     cdef long m = X.shape[0], d = X.shape[1], half = k // 2
+    if (A.shape[0] != d or A.shape[1] != d or v.shape[0] != d or diag.shape[0] != d
+            or Y.shape[0] != m or attributes.shape[0] < m or not 2 <= k <= d
+            or (start is not None and (len(start) != d or not np.array_equal(
+                np.sort(start), np.arange(d))))
+            or (record is not None and (record.shape[0] < m or record.shape[1] != k))):
+        raise ValueError("baseline_accumulate's arrays do not fit together (a corrupted "
+                         "Baseline state?)")
     cdef long[::1] perm_arr = np.arange(d, dtype=np.int_) if start is None else start
     cdef long* perm = &perm_arr[0]
     cdef bint recording = record is not None
     cdef long[:, ::1] rec = np.zeros((1, k), dtype=np.int_) if not recording else record
     cdef double ratio = <double>d / k, y, entry
-    cdef long step, a, b, i, j
+    cdef long step, a, b, i, j, bad_col = -2, done = m
+    cdef double bad_value = 0.0
     with rng.bit_generator.lock, nogil:
         for step in range(m):
             y = Y[step]
             partial_shuffle(perm, d, k, bg)
+            if bad_entry(y):
+                bad_col, bad_value = -1, y
+            for a in range(k):
+                if bad_col == -2 and bad_entry(X[step, perm[a]]):
+                    bad_col, bad_value = perm[a], X[step, perm[a]]
+            if bad_col >= -1:
+                done = step
+                break
             for a in range(k):
                 i = perm[a]
                 v[i] += 2.0 * y * ratio * X[step, i]        # v_c += (d/k) x_c, then 2 y v
@@ -1013,3 +1114,6 @@ def baseline_accumulate(object rng, const double[:, ::1] X, const double[::1] Y,
                     A[i, j] += entry
                     A[j, i] += entry
             attributes[step] = k
+    if bad_col >= -1 and fault is not None:
+        fault[0], fault[1], fault[2] = done, bad_col, bad_value
+    return done

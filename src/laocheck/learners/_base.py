@@ -100,6 +100,37 @@ class _NonFinite(Exception):
     """A kernel stopped: its step ``args[0]`` made the iterate non-finite."""
 
 
+class BadEntryError(InvalidParameterError):
+    """An entry of X or y that a step read is not finite or beyond SCALE_RANGE's upper end
+    (the learners check each entry when a step reads it: an entry never read is never
+    inspected). ``name`` is "X" or "y", ``row`` and ``col`` (None for y) where, ``value`` it."""
+
+    def __init__(self, name, row, col, value):
+        value = float(value)
+        self.name, self.row, self.col, self.value = name, row, col, value
+        where = f"{name}[{row}]" if col is None else f"{name}[{row}, {col}]"
+        kind = (" (NaN)" if value != value else " (infinite)" if abs(value) == float("inf")
+                else "")
+        super().__init__(
+            f"`{name}` must be finite with max|{name}| <= {SCALE_RANGE[1]:g} where a step reads "
+            f"it (a step multiplies up to three scales such as x, y, B, η: beyond, they "
+            f"overflow); got {where}={value!r}{kind}.")
+
+    def moved(self, row):
+        """The same error at another row (a learner that passed a slice or a rolled copy)."""
+        return BadEntryError(self.name, row, self.col, self.value)
+
+
+def raise_fault(fault):
+    """Raise :class:`BadEntryError` for a kernel's fault (row, column, value), column −1 for
+    y; nothing when ``fault`` is None."""
+    if fault is not None:
+        row, col, value = fault
+        row, col = int(row), int(col)
+        raise BadEntryError("y", row, None, value) if col < 0 else \
+            BadEntryError("X", row, col, value)
+
+
 def has_oracle_path(learner):
     """True when ``learner`` (an estimator or its class) reads examples through an attribute
     oracle (``fit_oracle``): its class has its own oracle path, not the base class's refusal.
@@ -113,8 +144,14 @@ def has_oracle_path(learner):
 class BudgetedLearner(RegressorMixin, BaseEstimator):
     """Base of the learners that see part of each example.
 
-    X, y go through scikit-learn's ``validate_data`` (finite, 2-d, float64, C-contiguous, no
-    sparse or complex input, consistent ``n_features_in_``); ``predict`` = ⟨coef_, x⟩;
+    X, y go through scikit-learn's ``validate_data`` (2-d, float64, C-contiguous, no sparse or
+    complex input, consistent ``n_features_in_``, y finite) without its finiteness scan of X:
+    the kernels check each entry of X and y a step reads, when it reads it (finite, |x| <=
+    1e100; O(1) per read, no pass over X), so an attribute no step reads is never inspected,
+    which is the point of a model that observes k + 1 attributes of an example. A bad entry
+    read raises :class:`BadEntryError` (a ValueError naming the row, the column, the value and
+    the limit). Any error or interruption (Ctrl-C) during a run leaves the learner unfitted,
+    as before its first ``fit``: no half-updated state is kept. ``predict`` = ⟨coef_, x⟩;
     randomness declared in the tags. ``fit`` makes one pass from the initial point,
     ``partial_fit`` continues it, ``fit_stream(X, y, n_steps)`` makes ``n_steps`` steps from
     the initial point over the rows taken cyclically (a stream from a pool; the same as ``fit``
@@ -149,9 +186,14 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
     # -- the shared lifecycle --------------------------------------------------------------
 
     def fit(self, X, y):
-        """One pass over (X, y) from the initial point, as in the papers; returns self."""
+        """One pass over (X, y) from the initial point, as in the papers; returns self.
+
+        No pass over X of its own: each entry a step reads is checked when it is read (finite,
+        |x| <= 1e100; :class:`BadEntryError` otherwise, the learner left unfitted), and an
+        attribute no step reads is never inspected."""
         self._reset()
         X, y = self._data(X, y, reset=True)
+        self._check_whole_run("fit", X.shape[0])
         return self._run(X, y, X.shape[0])
 
     def partial_fit(self, X, y):
@@ -162,15 +204,27 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         X, y = self._data(X, y, reset=first)
         return self._run(X, y, X.shape[0])
 
-    def fit_stream(self, X, y, n_steps):
+    def fit_stream(self, X, y, n_steps, *, keep_attributes=None):
         """``n_steps`` steps from the initial point, the rows of (X, y) taken cyclically: a
         stream from a pool of rows, for runs longer than any array one would hold (no m × d
         array; the benchmarks use it at d = 10⁵). The same as ``fit`` on the pool tiled to
-        n_steps rows; the theory step takes m = n_steps (or ``n_total``). Returns self."""
+        n_steps rows; the theory step takes m = n_steps (or ``n_total``). Returns self.
+
+        Memory: O(pool + d), not O(n_steps): the steps run in chunks of ``_chunk`` (the same
+        random numbers and arithmetic as one call; Ctrl-C is seen between chunks). The
+        per-step record ``attributes_per_example_`` (8 bytes a step) is kept when
+        ``keep_attributes`` is True, or None (the default) with n_steps <= 2**20; otherwise it
+        is None and ``n_attributes_seen_``, ``max_attributes_per_example_`` are still exact.
+        ``record_draws=True`` asks for O(n_steps) draws and keeps them."""
         n_steps = check_int("n_steps", n_steps, low=1, high=MAX_STEPS)
+        if keep_attributes is not None and not isinstance(keep_attributes, (bool, np.bool_)):
+            raise InvalidParameterError(
+                f"`keep_attributes` must be None, True or False; got {keep_attributes!r}.")
         self._reset()
         X, y = self._data(X, y, reset=True)
-        return self._run(X, y, n_steps, n_steps=n_steps)
+        self._check_whole_run("fit_stream", n_steps)
+        keep = n_steps <= 2**20 if keep_attributes is None else bool(keep_attributes)
+        return self._run(X, y, n_steps, n_steps=n_steps, keep=keep)
 
     def fit_oracle(self, oracle, n_steps):
         """``n_steps`` steps from the initial point on examples drawn by an attribute oracle
@@ -208,22 +262,32 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         self.n_features_in_ = d
         self.draws_ = None
         try:
-            attributes, draws = self._advance_oracle(oracle, n_steps)
-        except MemoryError:
-            del self._state                 # a sparse state that could not grow: fit again
-            raise
+            if self._chunk is None:
+                attributes, draws = self._advance_oracle(oracle, n_steps)
+            else:                   # in chunks, as fit_stream (the oracle's examples go on)
+                parts = [self._advance_oracle(oracle, min(self._chunk, n_steps - done))
+                         for done in range(0, n_steps, self._chunk)]
+                attributes = np.concatenate([a for a, _ in parts])
+                draws = None if parts[0][1] is None else np.concatenate([r for _, r in parts])
         except _NonFinite as exc:
-            del self._state
+            self._reset()
             raise InvalidParameterError(
                 f"the oracle's examples and the parameters of {type(self).__name__} gave a "
                 f"non-finite iterate at step {exc.args[0]}; rescale towards ‖x‖ <= 1, "
                 f"|y| <= B.") from None
+        except BaseException:
+            self._reset()               # no half-updated state (an error, Ctrl-C): unfitted
+            raise
         self.attributes_per_example_ = np.asarray(attributes, dtype=np.int64)
         self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
         self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
         self.draws_ = draws
         self._sync()
         return self
+
+    def _check_whole_run(self, method, m):
+        """A learner's check of a whole run of m examples (``fit``, ``fit_stream``) before it
+        starts; raises InvalidParameterError. None by default."""
 
     def _advance_oracle(self, oracle, n_steps):
         raise InvalidParameterError(
@@ -241,8 +305,42 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
             if name == "_state" or (name.endswith("_") and not name.startswith("_")):
                 delattr(self, name)
 
-    def _run(self, X, y, m, n_steps=None):
-        check_data_range(X, y)
+    def _run(self, X, y, m, n_steps=None, keep=True):
+        try:
+            return self._run_steps(X, y, m, n_steps, keep)
+        except BaseException:
+            self._reset()               # no half-updated state: unfitted, fit again
+            raise
+
+    #: steps per kernel call (a run is split into calls of at most this many steps: the same
+    #: random numbers and arithmetic as one call, O(chunk) buffers, and Python sees Ctrl-C
+    #: between calls, well within a second); None: one call (a learner that splits its own)
+    _chunk = 2**16
+
+    def _pieces(self, X, y, n_steps):
+        """The run as (X part, y part, n_steps part, row offset) calls of ``_advance``, each of
+        at most ``_chunk`` steps: ``fit`` in row slices; ``fit_stream`` in whole passes over
+        the pool (each call starts at its first row) or, for a pool larger than a chunk, its
+        passes in row slices."""
+        P = X.shape[0]
+        total = P if n_steps is None else n_steps
+        chunk = self._chunk
+        if chunk is None or total <= chunk:
+            yield X, y, n_steps, 0
+            return
+        if n_steps is not None and P <= chunk:
+            per = (chunk // P) * P                  # whole passes: each call starts at row 0
+            for done in range(0, total, per):
+                yield X, y, min(per, total - done), 0
+            return
+        done = 0
+        while done < total:                         # slices of passes over the rows
+            a = done % P
+            b = min(P, a + chunk, a + total - done)
+            yield X[a:b], y[a:b], None, a
+            done += b - a
+
+    def _run_steps(self, X, y, m, n_steps, keep=True):
         if not hasattr(self, "_state"):
             n_total = getattr(self, "n_total", None)
             if n_total is not None:
@@ -251,26 +349,39 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
             self._rng = check_rng(self.random_state)
             self._start(X.shape[1], config)
             self.attributes_per_example_ = np.zeros(0, dtype=np.int64)
+            self.n_attributes_seen_ = 0
+            self.max_attributes_per_example_ = 0
             self.draws_ = None
+        kept = [] if keep and self.attributes_per_example_ is not None else None
+        draws_parts = []
+        total, top = self.n_attributes_seen_, self.max_attributes_per_example_
         try:
-            attributes, draws = self._advance(X, y, n_steps)
-        except MemoryError:
-            del self._state                 # a sparse state that could not grow: fit again
-            raise
+            for Xp, yp, n, offset in self._pieces(X, y, n_steps):
+                try:
+                    attributes, draws = self._advance(Xp, yp, n)
+                except BadEntryError as exc:
+                    raise exc.moved(exc.row + offset) from None
+                attributes = np.asarray(attributes, dtype=np.int64)
+                total += int(attributes.sum())
+                top = max(top, int(attributes.max(initial=0)))
+                if kept is not None:
+                    kept.append(attributes)
+                if draws is not None:
+                    draws_parts.append(draws)
         except _NonFinite as exc:
-            del self._state                 # the run cannot go on: fit again
             raise InvalidParameterError(
                 f"`X`, `y` and the parameters of {type(self).__name__} gave a non-finite "
                 f"iterate at step {exc.args[0]} (the estimate overflowed: its magnitude grows "
                 f"with max|x|, max|y|, B and 1/min q, and ‖w‖²x_j/w_j is unbounded when a "
                 f"sampled w_j is tiny); rescale X and y towards the papers' ‖x‖ <= 1, "
                 f"|y| <= B.") from None
-        self.attributes_per_example_ = np.concatenate(
-            [self.attributes_per_example_, np.asarray(attributes, dtype=np.int64)])
-        self.n_attributes_seen_ = int(self.attributes_per_example_.sum())
-        self.max_attributes_per_example_ = int(self.attributes_per_example_.max(initial=0))
-        if draws is not None:
-            self.draws_ = draws if self.draws_ is None else np.concatenate([self.draws_, draws])
+        self.attributes_per_example_ = (None if kept is None else
+                                        np.concatenate([self.attributes_per_example_] + kept))
+        self.n_attributes_seen_ = total
+        self.max_attributes_per_example_ = top
+        if draws_parts:
+            self.draws_ = np.concatenate(([] if self.draws_ is None else [self.draws_])
+                                         + draws_parts)
         self._sync()
         return self
 
@@ -315,19 +426,24 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         return check_scale("B", self.B, "a radius")
 
     def _check_state(self, failed):
-        """Raise (through ``_run``) when the kernel stopped at a non-finite step."""
+        """Raise (through ``_run``) when the kernel stopped at a bad entry it read
+        (:class:`BadEntryError`) or at a non-finite step."""
+        fault = getattr(self._state, "fault", None)
+        if fault is not None:
+            raise_fault(fault())
         if failed:
             raise _NonFinite(failed)
 
     # -- scikit-learn plumbing -------------------------------------------------------------
 
     def _data(self, X, y, reset):
-        # scikit-learn's finiteness scan sums the array first; entries near the largest double
-        # make that sum overflow (a RuntimeWarning, then its exact scan decides): silenced, the
-        # verdict is the exact scan's, and max|X| is checked by check_data_range
+        # no finiteness scan of X (O(md)): the kernels check each entry a step reads. y's is
+        # O(m) (scikit-learn's check of y); it sums y first, and entries near the largest
+        # double make that sum overflow (a RuntimeWarning, then its exact scan decides):
+        # silenced, the verdict is the exact scan's
         with np.errstate(over="ignore", invalid="ignore"):
             X, y = validate_data(self, X, y, reset=reset, dtype=np.float64, order="C",
-                                 y_numeric=True)
+                                 y_numeric=True, ensure_all_finite=False)
         return np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.float64)
 
     def predict(self, X):

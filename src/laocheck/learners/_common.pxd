@@ -5,11 +5,41 @@ They work on raw pointers, taken once per call of a kernel's ``run``: the hot lo
 their scalars in registers (a store through a ``double*`` cannot be proven not to alias a
 field of ``self``, so fields would be reloaded after every store).
 """
+from libc.math cimport fabs
 from libc.stdlib cimport free, malloc, realloc
 from numpy.random cimport bitgen_t
 
 from laocheck.data._oracle cimport RowOracle
 from laocheck.estimators._rng cimport bounded, uniform01
+
+
+# --- the data a step reads ------------------------------------------------------------------
+# The learners check each entry of X and y they read, when they read it (O(1) per read, no
+# pass over X): finite and within SCALE_RANGE's upper end (``_base.SCALE_RANGE``). An entry no
+# step reads is never inspected (the point of a model that sees k + 1 attributes of an
+# example). A kernel stops at the first bad entry it reads, before the step that read it
+# changes anything, and reports where (``Fault``); the learner raises and is left unfitted.
+
+cdef inline bint bad_entry(double v) noexcept nogil:
+    """|v| > 1e100 (SCALE_RANGE[1]), inf or NaN (a NaN fails every comparison)."""
+    return not (fabs(v) <= 1e100)
+
+
+cdef struct Fault:
+    # the first bad entry a kernel read: X[row, col] (col = −1: y[row]) and its value
+    long row
+    long col
+    double value
+
+
+cdef inline void fault_clear(Fault* F) noexcept nogil:
+    F.row, F.col, F.value = -1, -1, 0.0
+
+
+cdef inline bint fault_set(Fault* F, long row, long col, double value) noexcept nogil:
+    """Note the bad entry; returns True (for ``if bad_entry(v) and fault_set(...): break``)."""
+    F.row, F.col, F.value = row, col, value
+    return True
 
 
 cdef inline long alias_pick(const double* table, long u, double coin,
@@ -33,7 +63,7 @@ cdef inline long payload_draw_ptr(const double* table, long n, bitgen_t* bg,
 
 cdef inline long draw_x_tilde(
     bitgen_t* bg, const double* xrow, RowOracle oracle, long d, long k, bint uniform_q,
-    const double* q_rows, long* idx, double* val, long* rec,
+    const double* q_rows, long* idx, double* val, long* rec, long* bad,
 ) noexcept nogil:
     """x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (HK12 Alg. 1 lines 3-7, KS15 Alg. 1 lines 3-7),
     merged per index into ``idx[:nnz]``, ``val[:nnz]``; returns nnz. x_i is ``xrow[i]``, or
@@ -60,8 +90,11 @@ cdef inline long draw_x_tilde(
             idx[a] = i
             val[a] = 0.0
             nnz += 1
-        val[a] += (xrow[i] if xrow != NULL else oracle.attribute(i)) * weight
-    return nnz
+        x = xrow[i] if xrow != NULL else oracle.attribute(i)
+        if bad_entry(x) and bad[0] < 0:
+            bad[0] = i
+        val[a] += x * weight
+    return -1 if bad[0] >= 0 else nnz
 
 
 cdef extern from *:
@@ -98,11 +131,14 @@ cdef inline void draw_indices(bitgen_t* bg, long d, long k, bint uniform_q,
 
 
 cdef inline long merge_x_tilde(const double* xrow, RowOracle oracle, long k, const long* ii,
-                               const double* ww, long* idx, double* val) noexcept nogil:
+                               const double* ww, long* idx, double* val,
+                               Fault* F, long row) noexcept nogil:
     """x̃ from the draws of :func:`draw_indices`, merged per index into ``idx[:nnz]``,
     ``val[:nnz]`` in draw order (the arithmetic of :func:`draw_x_tilde`); returns nnz. x_i is
-    ``xrow[i]``, or ``oracle.attribute(i)`` when ``xrow`` is NULL, read once per draw."""
+    ``xrow[i]``, or ``oracle.attribute(i)`` when ``xrow`` is NULL, read once per draw. An x_i
+    that is not finite or beyond 1e100: noted in ``F`` (row ``row``), −1 returned."""
     cdef long r, i, a, nnz = 0
+    cdef double x
     for r in range(k):
         i = ii[r]
         for a in range(nnz):
@@ -113,16 +149,20 @@ cdef inline long merge_x_tilde(const double* xrow, RowOracle oracle, long k, con
             idx[a] = i
             val[a] = 0.0
             nnz += 1
-        val[a] += (xrow[i] if xrow != NULL else oracle.attribute(i)) * ww[r]
+        x = xrow[i] if xrow != NULL else oracle.attribute(i)
+        if bad_entry(x):
+            fault_set(F, row, i, x)
+            return -1
+        val[a] += x * ww[r]
     return nnz
 
 
 cdef inline long draw_data_point(
     bitgen_t* bg, const double* xrow, long d, long k, bint uniform_q, const double* q_rows,
-    long* idx, double* val, long* rec,
+    long* idx, double* val, long* rec, long* bad,
 ) noexcept nogil:
     """x̃ of one row ``xrow`` (:func:`draw_x_tilde`)."""
-    return draw_x_tilde(bg, xrow, None, d, k, uniform_q, q_rows, idx, val, rec)
+    return draw_x_tilde(bg, xrow, None, d, k, uniform_q, q_rows, idx, val, rec, bad)
 
 
 cdef inline bint contains(const long* idx, long nnz, long j) noexcept nogil:

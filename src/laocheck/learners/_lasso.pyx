@@ -33,9 +33,10 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Ahead, Slots, add_seen, ahead_draw, ahead_hint_oracle, ahead_init,
-                       ahead_next, ahead_settle, btree_build, btree_draw, btree_refresh,
-                       draw_indices, merge_x_tilde, row_at, slots_add, slots_free, slots_grow,
+from ._common cimport (add_seen, Ahead, ahead_draw, ahead_hint_oracle, ahead_init, ahead_next,
+                       ahead_settle, bad_entry, btree_build, btree_draw, btree_refresh,
+                       __builtin_prefetch, draw_indices, Fault, fault_clear, fault_set,
+                       merge_x_tilde, row_at, Slots, slots_add, slots_free, slots_grow,
                        slots_lookup, slots_to_identity)
 
 
@@ -106,8 +107,10 @@ cdef class LassoState:
     cdef long cap, nblocks
     cdef long[::1] idx
     cdef double[::1] val
+    cdef Fault F                  # the first bad entry of X or y a run read (row −1: none)
 
     def __init__(self, long d, double B):
+        fault_clear(&self.F)
         self.d = d
         self.B = B
         self.cells = _aligned(CELL * d)   # line 1: z⁺_1 ← 1_d, z⁻_1 ← 1_d (logs 0)
@@ -152,6 +155,11 @@ cdef class LassoState:
             self.wt[i] = fabs(cl[2] - cl[3])
         btree_build(&self.wt[0], &self.tree[0], self.cap, self.nblocks)
 
+    def fault(self):
+        """(row, column, value) of the first entry of X (column −1: of y) a run read that is
+        not finite or beyond 1e100, at which it stopped before changing anything; None."""
+        return None if self.F.row < 0 else (self.F.row, self.F.col, self.F.value)
+
     def _column(self, int j):
         return np.asarray(self.cells).reshape(self.d, CELL)[:, j]
 
@@ -161,6 +169,13 @@ cdef class LassoState:
 
     def _load(self, scalars, cells):
         self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts = scalars
+        cells = np.asarray(cells, dtype=np.float64)
+        if cells.shape != (CELL * self.d,):
+            raise ValueError(f"a pickled LassoState has cells of shape {cells.shape} for "
+                             f"d={self.d} (needs ({CELL * self.d},)): a corrupted pickle")
+        if self.t < 0 or self.since_exact < 0:
+            raise ValueError(f"a pickled LassoState has t={self.t}, "
+                             f"since_exact={self.since_exact} (needs >= 0)")
         np.asarray(self.cells)[:] = cells
         cdef long i
         for i in range(self.d):          # the tree from the cached z± (not the logs): the
@@ -347,6 +362,7 @@ cdef class LassoState:
         cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1
         cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
+        fault_clear(&self.F)
         with nogil:
             # Every random number is drawn as early as the boxes' order allows (see
             # ``ahead_draw`` in _common.pxd): after step t's update, step t+1's j's, then step
@@ -366,6 +382,8 @@ cdef class LassoState:
                 if rows:
                     xrow = X0 + row * d
                     y = Y[row]
+                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
+                        break                          # a bad label: stop, nothing changed
                 else:
                     oracle.next_example()
                     y = oracle.y
@@ -373,7 +391,10 @@ cdef class LassoState:
                         ahead_hint_oracle(&A, oracle, k)
                 s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
                 C += s
-                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val)
+                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val, &self.F,
+                                    row if rows else step)
+                if nnz < 0:                            # a bad x_i read: stop (the caller raises)
+                    break
                 if recording:
                     recp = &rec[step, 0]
                     for r in range(k):
@@ -391,10 +412,15 @@ cdef class LassoState:
                         # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of z⁺_j − z⁻_j)
                         cl = cells + CELL * j
                         xj = xrow[j] if rows else oracle.attribute(j)
+                        if bad_entry(xj):
+                            fault_set(&self.F, row if rows else step, j, xj)
+                            break
                         phi += xj if cl[2] > cl[3] else -xj
                         if recording:
                             recp[k + r] = j
                         seen = add_seen(idx, seen, j)
+                    if self.F.row >= 0:
+                        break
                     phi = norm1 * phi / n_inner - y
                 else:
                     phi = -y                           # w = 0 (e.g. w_1): fallback
@@ -457,8 +483,10 @@ cdef class SparseLassoState:
     cdef double* cells            # per slot: the 64-byte cell (64-aligned)
     cdef long[::1] idx, sidx
     cdef double[::1] val
+    cdef Fault F                  # as LassoState's
 
     def __cinit__(self):
+        fault_clear(&self.F)
         self.S.keys = NULL
         self.S.wt = NULL
         self.S.tree = NULL
@@ -485,6 +513,10 @@ cdef class SparseLassoState:
         self.idx = np.zeros(64, dtype=np.int_)
         self.sidx = np.zeros(64, dtype=np.int_)
         self.val = np.zeros(64)
+
+    def fault(self):
+        """:meth:`LassoState.fault`."""
+        return None if self.F.row < 0 else (self.F.row, self.F.col, self.F.value)
 
     def __dealloc__(self):
         slots_free(&self.S)
@@ -742,6 +774,7 @@ cdef class SparseLassoState:
         cdef bint oom = False
         cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
         cdef double C = self.C, Z = self.Z, B = self.B
+        fault_clear(&self.F)
         if self.S.identity:
             return 0                               # the caller continues on dense()
         with nogil:
@@ -749,24 +782,34 @@ cdef class SparseLassoState:
                 if rows:
                     xrow = X0 + row * d
                     y = Y[row]
+                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
+                        break                              # a bad label: stop
                 else:
                     oracle.next_example()
                     y = oracle.y
                 s = B / Z                                  # line 3: w_t = s (z⁺ − z⁻)
                 C += s
                 draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)
+                if rows:                                   # x_i of the row: loaded during
+                    for r in range(k):                     # the j's
+                        __builtin_prefetch(xrow + ii[r])
+                norm1 = s * self.S.tree[1]
+                n_j = 0
+                if norm1 > 0.0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0),
+                    n_j = n_inner                          # drawn before x̃ is read (the
+                    for r in range(n_j):                   # same random numbers)
+                        slot = btree_draw(bg, self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
+                        jj[r] = slot                       # the slot until φ̃ is formed
+                        if rows:
+                            __builtin_prefetch(xrow + self.S.keys[slot])
+                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val, &self.F,
+                                    row if rows else step)
+                if nnz < 0:                                # a bad x_i read: stop
+                    break
                 if recording:
                     recp = &rec[step, 0]
                     for r in range(k):
                         recp[r] = ii[r]
-                norm1 = s * self.S.tree[1]
-                n_j = 0
-                if norm1 > 0.0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
-                    n_j = n_inner
-                    for r in range(n_j):
-                        slot = btree_draw(bg, self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
-                        jj[r] = slot                       # the slot until φ̃ is formed
                 seen = nnz
                 if n_j > 0:
                     phi = 0.0
@@ -777,10 +820,15 @@ cdef class SparseLassoState:
                         # line 10: ‖w‖₁ sign(w_j) x_j
                         cl = self.cells + CELL * slot
                         xj = xrow[j] if rows else oracle.attribute(j)
+                        if bad_entry(xj):
+                            fault_set(&self.F, row if rows else step, j, xj)
+                            break
                         phi += xj if cl[2] > cl[3] else -xj
                         if recording:
                             recp[k + r] = j
                         seen = add_seen(idx, seen, j)
+                    if self.F.row >= 0:
+                        break
                     phi = norm1 * phi / n_inner - y
                 else:
                     phi = -y                               # w = 0 (e.g. w_1): fallback

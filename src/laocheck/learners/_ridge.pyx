@@ -35,11 +35,12 @@ from laocheck.estimators._samplers cimport bitgen_of
 
 from laocheck.data._oracle cimport RowOracle
 
-from ._common cimport (Ahead, Slots, add_seen, ahead_draw, ahead_hint_oracle, ahead_init,
-                       ahead_next, ahead_settle, block_scan, btree_build, btree_descend,
+from ._common cimport (add_seen, Ahead, ahead_draw, ahead_hint_oracle, ahead_init, ahead_next,
+                       ahead_settle, bad_entry, block_scan, btree_build, btree_descend,
                        btree_descend_guessed, btree_draw, btree_guess, btree_refresh, btree_set,
-                       draw_data_point, draw_indices, merge_x_tilde, row_at, slots_add, slots_free,
-                       slots_grow, slots_lookup, slots_to_identity)
+                       __builtin_prefetch, draw_data_point, draw_indices, Fault, fault_clear,
+                       fault_set, merge_x_tilde, row_at, Slots, slots_add, slots_free, slots_grow,
+                       slots_lookup, slots_to_identity)
 
 
 cdef inline double sparse_step(double* u, double* am, double* wt, double* tree, long cap,
@@ -97,6 +98,7 @@ cdef class RidgeState:
     cdef long cap, nblocks
     cdef long[::1] idx
     cdef double[::1] val
+    cdef Fault F                  # the first bad entry of X or y a run read (row −1: none)
 
     def __init__(self, w1, double B):
         w1 = np.ascontiguousarray(w1, dtype=np.float64)
@@ -121,6 +123,12 @@ cdef class RidgeState:
         self.rebuild_tree()
         self.idx = np.zeros(self.d, dtype=np.int_)
         self.val = np.zeros(self.d)
+        fault_clear(&self.F)
+
+    def fault(self):
+        """(row, column, value) of the first entry of X (column −1: of y) a run read that is
+        not finite or beyond 1e100, at which it stopped before changing anything; None."""
+        return None if self.F.row < 0 else (self.F.row, self.F.col, self.F.value)
 
     cdef void rebuild_tree(self) noexcept nogil:
         cdef long i
@@ -137,7 +145,14 @@ cdef class RidgeState:
     def _load(self, scalars, am):
         (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
          self.fold_low) = scalars
-        self.am = np.array(am, dtype=np.float64)
+        am = np.array(am, dtype=np.float64)
+        if am.shape != (2 * self.d,):
+            raise ValueError(f"a pickled RidgeState has an average record of shape {am.shape} "
+                             f"for d={self.d} (needs ({2 * self.d},)): a corrupted pickle")
+        if self.t < 0 or self.since_exact < 0:
+            raise ValueError(f"a pickled RidgeState has t={self.t}, "
+                             f"since_exact={self.since_exact} (needs >= 0)")
+        self.am = am
 
     def coef(self):
         """The current iterate w = s·u."""
@@ -281,8 +296,9 @@ cdef class RidgeState:
         cdef long* recp = NULL
         cdef const double* xrow = NULL
         cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1
-        cdef double phi, y
+        cdef double phi, y, xj
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
+        fault_clear(&self.F)
         with nogil:
             # The random stream is consumed in the boxes' order (step t: x̃_t's k draws, then
             # its n_inner j's), but each number is drawn as early as that order allows, so
@@ -305,6 +321,8 @@ cdef class RidgeState:
                 if rows:
                     xrow = X0 + row * d
                     y = Y[row]
+                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
+                        break                          # a bad label: stop, nothing changed
                 else:
                     oracle.next_example()
                     y = oracle.y
@@ -312,7 +330,10 @@ cdef class RidgeState:
                         ahead_hint_oracle(&A, oracle, k)
                 C += s                                 # w_t enters the average (line 14)
                 # lines 3-7: x̃ from the k draws (payload x_i/(k q_i), merged per index)
-                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val)
+                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val, &self.F,
+                                    row if rows else step)
+                if nnz < 0:                            # a bad x_i read: stop (the caller raises)
+                    break
                 if recording:
                     recp = &rec[step, 0]
                     for r in range(k):
@@ -328,10 +349,16 @@ cdef class RidgeState:
                     phi = 0.0
                     for r in range(n_j):
                         j = jj[r]
-                        phi += (xrow[j] if rows else oracle.attribute(j)) / u[j]
+                        xj = xrow[j] if rows else oracle.attribute(j)
+                        if bad_entry(xj):
+                            fault_set(&self.F, row if rows else step, j, xj)
+                            break
+                        phi += xj / u[j]
                         if recording:
                             recp[k + r] = j
                         seen = add_seen(idx, seen, j)
+                    if self.F.row >= 0:
+                        break
                     phi = s * norm_sq * phi / n_inner - y
                 else:
                     phi = -y                           # w = 0: wᵀx = 0 is known (fallback)
@@ -392,15 +419,21 @@ cdef class RidgeState:
         cdef long[::1] xrec_arr = np.zeros(k, dtype=np.int_)
         cdef long* xrec = &xrec_arr[0]
         cdef const double* xrow
-        cdef long step, call, order, r, q, mcount, j, nnz, seen
-        cdef double phi, prod, theta, ylab, y
+        cdef long step, call, order, r, q, mcount, j, nnz, seen, bad = -1
+        cdef double phi, prod, theta, ylab, y, xj
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
+        fault_clear(&self.F)
         with rng.bit_generator.lock, nogil:
             for step in range(m):
                 xrow = &X[row, 0]
                 y = Y[row]
+                if bad_entry(y) and fault_set(&self.F, row, -1, y):
+                    break                                            # nothing changed yet
                 C += s
-                nnz = draw_data_point(bg, xrow, d, k, True, NULL, idx, val, xrec)
+                nnz = draw_data_point(bg, xrow, d, k, True, NULL, idx, val, xrec, &bad)
+                if nnz < 0:                                          # a bad x_i: stop
+                    fault_set(&self.F, row, bad, xrow[bad])
+                    break
                 if recording:
                     for r in range(k):
                         pos = record_put(recp, cap_rec, pos, xrec[r])
@@ -423,13 +456,18 @@ cdef class RidgeState:
                                 if recording:
                                     pos = record_put(recp, cap_rec, pos, j)
                                 seen = add_seen(idx, seen, j)
-                                theta += xrow[j] / u[j]
+                                xj = xrow[j]
+                                if bad_entry(xj) and self.F.row < 0:
+                                    fault_set(&self.F, row, j, xj)   # stop after the draws
+                                theta += xj / u[j]
                             # ‖w‖² x′_j/w_j = s‖u‖² x_j/(ε u_j), averaged; minus y±
                             theta = s * norm_sq * theta / (mcount * eps) - ylab
                         prod *= theta
                     if order < n_coef and a[order] != 0.0:       # line 14
                         phi += ldexp(a[order], <int>(order + 1)) * prod
                 phi *= 0.5
+                if self.F.row >= 0:
+                    break
                 attributes[step] = seen
                 norm_sq = sparse_step(u, am, wt, tree, cap, idx, val, nnz, eta * phi, s, C,
                                       norm_sq)                       # Alg. 1 lines 10-11
@@ -480,8 +518,10 @@ cdef class SparseRidgeState:
     cdef double* am
     cdef long[::1] idx, sidx
     cdef double[::1] val
+    cdef Fault F                  # as RidgeState's
 
     def __cinit__(self):
+        fault_clear(&self.F)
         self.S.keys = NULL
         self.S.wt = NULL
         self.S.tree = NULL
@@ -524,6 +564,10 @@ cdef class SparseRidgeState:
     def n_moved(self):
         """The coordinates that have moved (d once every coordinate has its slot)."""
         return self.S.n
+
+    def fault(self):
+        """:meth:`RidgeState.fault`."""
+        return None if self.F.row < 0 else (self.F.row, self.F.col, self.F.value)
 
     @property
     def identity(self):
@@ -632,10 +676,17 @@ cdef class SparseRidgeState:
     def _load(self, scalars, keys, u, am):
         (self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
          self.fold_low, self.base, self.flushed_base, self.mark_base) = scalars
-        cdef long[::1] kk = np.ascontiguousarray(keys, dtype=np.int_)
-        cdef double[::1] uu = np.ascontiguousarray(u, dtype=np.float64)
-        cdef double[::1] aa = np.ascontiguousarray(am, dtype=np.float64)
+        cdef long[::1] kk = np.ascontiguousarray(keys, dtype=np.int_).reshape(-1)
+        cdef double[::1] uu = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+        cdef double[::1] aa = np.ascontiguousarray(am, dtype=np.float64).reshape(-1)
         cdef long a, slot
+        if uu.shape[0] != kk.shape[0] or aa.shape[0] != 2 * kk.shape[0]:
+            raise ValueError(f"a pickled SparseRidgeState has {kk.shape[0]} coordinates, "
+                             f"{uu.shape[0]} values and {aa.shape[0]} average entries (needs "
+                             f"n, n, 2n): a corrupted pickle")
+        if self.t < 0 or self.since_exact < 0:
+            raise ValueError(f"a pickled SparseRidgeState has t={self.t}, "
+                             f"since_exact={self.since_exact} (needs >= 0)")
         for a in range(kk.shape[0]):
             if not 0 <= kk[a] < self.d or slots_lookup(&self.S, kk[a]) >= 0:
                 raise ValueError(f"a pickled SparseRidgeState has an invalid coordinate "
@@ -808,9 +859,10 @@ cdef class SparseRidgeState:
         cdef long* recp = NULL
         cdef const double* xrow = NULL
         cdef long done = 0, step, row = row0, r, j, i, a, nnz, seen, n_j, n_up, slot
-        cdef double phi, y, eta_phi, old, new
+        cdef double phi, y, eta_phi, old, new, xj
         cdef bint oom = False
         cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
+        fault_clear(&self.F)
         if self.S.identity:
             return 0                               # the caller continues on dense()
         with nogil:
@@ -818,30 +870,46 @@ cdef class SparseRidgeState:
                 if rows:
                     xrow = X0 + row * d
                     y = Y[row]
+                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
+                        break                          # a bad label: stop, nothing changed
                 else:
                     oracle.next_example()
                     y = oracle.y
                 C += s                                 # w_t enters the average (line 14)
                 draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val)      # lines 3-7
+                if rows:                               # x_i of the row: loaded during the j's
+                    for r in range(k):
+                        __builtin_prefetch(xrow + ii[r])
+                n_j = 0                                # line 8: j ∝ w_j² (the same random
+                if norm_sq > 0.0 and self.S.tree[1] + self.unmoved_mass() > 0.0:  # numbers:
+                    n_j = n_inner                      # drawn before x̃ is read, after its
+                    for r in range(n_j):               # draws)
+                        jj[r] = self.draw_j(bg, &uj[r])
+                        if rows:
+                            __builtin_prefetch(xrow + jj[r])
+                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val, &self.F,
+                                    row if rows else step)      # lines 3-7
+                if nnz < 0:                            # a bad x_i read: stop
+                    break
                 if recording:
                     recp = &rec[step, 0]
                     for r in range(k):
                         recp[r] = ii[r]
-                n_j = 0                                # line 8: j ∝ w_j²
-                if norm_sq > 0.0 and self.S.tree[1] + self.unmoved_mass() > 0.0:
-                    n_j = n_inner
-                    for r in range(n_j):
-                        jj[r] = self.draw_j(bg, &uj[r])
                 seen = nnz                             # line 9: φ̃ = ‖w‖² x_j / w_j − y
                 if n_j > 0:
                     phi = 0.0
                     for r in range(n_j):
                         j = jj[r]
-                        phi += (xrow[j] if rows else oracle.attribute(j)) / uj[r]
+                        xj = xrow[j] if rows else oracle.attribute(j)
+                        if bad_entry(xj):
+                            fault_set(&self.F, row if rows else step, j, xj)
+                            break
+                        phi += xj / uj[r]
                         if recording:
                             recp[k + r] = j
                         seen = add_seen(idx, seen, j)
+                    if self.F.row >= 0:
+                        break
                     phi = s * norm_sq * phi / n_inner - y
                 else:
                     phi = -y

@@ -53,7 +53,7 @@ import numpy as np
 from ..estimators import Budget, LearnerSpec
 from . import _adaptive
 from . import _full
-from ._base import DataPointSampling, check_scale
+from ._base import DataPointSampling, check_scale, raise_fault
 from .full_information import _FullInformation, _OnlineFit
 from .ridge import initial_point
 from .two_phase import _TwoPhase, two_phase_ridge_phase2
@@ -194,7 +194,13 @@ class AdaGAERR(DataPointSampling):
     def _advance(self, X, y, n_steps):
         self._check_q_rows(X)
         m = X.shape[0] if n_steps is None else n_steps
-        return self._blocks(m, X.shape[1], lambda *args: _adaptive.steps(X, y, *args))
+        fault = np.full(3, -1.0)             # the kernel's first bad entry read: row, column, value
+        try:
+            return self._blocks(m, X.shape[1],
+                                lambda *args: _adaptive.steps(X, y, *args, fault))
+        finally:
+            if fault[0] >= 0:
+                raise_fault(fault)
 
     def _advance_oracle(self, oracle, n_steps):
         """``_advance`` on an attribute oracle's next ``n_steps`` examples: the same draws and
@@ -218,7 +224,7 @@ class AdaGAERR(DataPointSampling):
             st.pos += done
             st.t += done
             step += done
-            if done < n:                                   # ‖w‖ not finite: the run stops
+            if done < n:               # a bad entry read, or ‖w‖ / Σ g̃² not finite: it stops
                 st.failed = st.t
                 break
         self._check_state(st.failed)

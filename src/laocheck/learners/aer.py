@@ -17,7 +17,7 @@ from .._validation import check_int, check_positive, check_real
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
-from ._base import BudgetedLearner, check_k
+from ._base import BudgetedLearner, check_k, raise_fault
 from .full_information import _project_l1, project_l1_ball
 
 __all__ = ["AER", "Baseline", "aer_lambda"]
@@ -64,15 +64,10 @@ AER_MAX_STEP_RATIO = 2.0 ** 16
 AER_BALL_RTOL = 1e-10
 
 
-def aer_step_ratio(X, y, k, lam, B):
-    """Q above: the largest first-step update of CB11 Fig. 2 in units of the radius B."""
-    xmax = float(np.max(np.abs(X))) if X.size else 0.0
-    ymax = float(np.max(np.abs(y))) if y.size else 0.0
-    return aer_step_ratio_of(xmax, ymax, X.shape[1], k, lam, B)
-
-
 def aer_step_ratio_of(xmax, ymax, d, k, lam, B):
-    """Q above from max|x| and max|y| (an oracle's sup|x_i|, sup|y| bound them)."""
+    """Q above, the largest first-step update of CB11 Fig. 2 in units of the radius B, from
+    max|x| and max|y|: the largest entries a run on rows has read (the kernel checks Q as it
+    reads them), or an oracle's sup|x_i|, sup|y|."""
     return 4.0 * d * xmax * (B * xmax + ymax) / (k * lam * B)
 
 
@@ -143,6 +138,7 @@ class AER(BudgetedLearner):
     def _start(self, d, config):
         k, B, lam = config
         self._state = AERState(d, B, lam)
+        self._state.max_ratio = AER_MAX_STEP_RATIO
         self._k = k
         self.lam_ = lam
 
@@ -156,12 +152,22 @@ class AER(BudgetedLearner):
                 f"{self.lam_ * ratio / AER_MAX_STEP_RATIO:.6g} (or smaller max|x|, max|y|).")
 
     def _advance(self, X, y, n_steps):
+        """The kernel's steps on the rows; it checks each entry it reads (finite, <= 1e100)
+        and, from the largest |x| and |y| read so far, the first step's move Q of
+        ``aer_step_ratio_of`` (<= ``AER_MAX_STEP_RATIO``): an entry no step reads is never
+        inspected, so Q is that of the entries the run uses."""
         k = self._k
-        self._check_step_ratio(aer_step_ratio(X, y, k, self.lam_, self._state.B), "these X, y")
+        st = self._state
         attributes, record = self._step_buffers(X.shape[0] if n_steps is None else n_steps, k)
-        self._state.run(self._rng, X, y, k, attributes, record,
-                        -1 if n_steps is None else n_steps)
-        self._check_state(self._state.failed)
+        st.run(self._rng, X, y, k, attributes, record, -1 if n_steps is None else n_steps)
+        if st.ratio_fault:
+            row, col, value = st.fault()
+            where = f"y[{int(row)}]" if col < 0 else f"X[{int(row)}, {int(col)}]"
+            self._check_step_ratio(
+                aer_step_ratio_of(st.x_seen, st.y_seen, X.shape[1], k, self.lam_, st.B),
+                f"the entries read (max|x| {st.x_seen!r}, max|y| {st.y_seen!r}, the last "
+                f"{where}={value!r})")
+        self._check_state(st.failed)
         return attributes, record
 
     def _advance_oracle(self, oracle, n_steps):
@@ -251,13 +257,15 @@ class Baseline(BudgetedLearner):
         P = X.shape[0]
         m = P if n_steps is None else n_steps
         attributes, record = self._step_buffers(m, k)
+        fault = np.full(3, -1.0)             # the kernel's first bad entry read
         done = 0
         while done < m:                      # fit_stream: whole passes over the pool, then a part
             take = min(P, m - done)
             baseline_accumulate(self._rng, X[:take], y[:take], k, st.A, st.v, st.diag,
                                 attributes[done:done + take],
                                 None if record is None else record[done:done + take],
-                                st.perm)
+                                st.perm, fault)
+            raise_fault(None if fault[0] < 0 else fault)
             st.ysq += float(np.sum(y[:take] * y[:take]))
             done += take
         st.t += m

@@ -25,7 +25,7 @@ from .._validation import check_int, check_real
 from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..data._oracle import TapOracle
 from ..exceptions import InvalidParameterError
-from ._base import BudgetedLearner, check_k, check_scale
+from ._base import SCALE_RANGE, BadEntryError, BudgetedLearner, check_k, check_scale
 from .lasso import AELR, GAELR
 from .ridge import AERR, GAERR
 
@@ -69,6 +69,7 @@ def two_phase_lasso_phase2(A, k, m1, m2, delta, B):
 
 class _TwoPhase(BudgetedLearner):
     _lasso = False
+    _chunk = None       # its phases' learners split their own runs (``_advance`` cuts phases)
 
     def __init__(self, k=4, B=1.0, eta="theory", m1=None, delta=0.05, variant="theory",
                  initial="uniform", n_total=None, random_state=None, record_draws=False):
@@ -82,6 +83,27 @@ class _TwoPhase(BudgetedLearner):
         self.n_total = n_total
         self.random_state = random_state
         self.record_draws = record_draws
+
+    # -- the lifecycle ---------------------------------------------------------------------
+
+    def _check_whole_run(self, method, m):
+        """Refuse a ``fit`` / ``fit_stream`` of m examples whose phase 1 (m₁ from ``m1``, or
+        ``n_total``/10) takes them all: it would return w = 0 (theory) without a word; there
+        is no predictor before phase 2. (``partial_fit`` in blocks, as the experiments feed
+        a long run, may stay in phase 1 for several calls: coef_ is then 0, or phase 1's
+        AERR / AELR output in the practical variant, until phase 2 starts.)"""
+        if self.n_total is None:
+            return                       # m₁ = m/10 < m, or ``m1`` checked by _validate
+        n_total = check_int("n_total", self.n_total, low=1, high=2**62)
+        m1 = max(1, n_total // 10) if self.m1 is None else check_int("m1", self.m1, low=1,
+                                                                      high=2**62)
+        if m1 >= m:
+            cause = (f"`n_total`={n_total} puts phase 1 at m1={m1} examples" if self.m1 is None
+                     else f"`m1`={m1} (with n_total={n_total}) takes {m1} examples")
+            raise InvalidParameterError(
+                f"{cause}, but this {method} has only {m}: the run would end inside phase 1, "
+                f"where there is no predictor yet (coef_ = 0). Pass n_total <= {10 * m - 1} "
+                f"(or None), an m1 below {m}, or feed the rest with partial_fit.")
 
     # -- the lifecycle's hooks -------------------------------------------------------------
 
@@ -134,8 +156,12 @@ class _TwoPhase(BudgetedLearner):
             shift = m1 % P
             Xr = np.ascontiguousarray(np.roll(X, -shift, axis=0))
             yr = np.ascontiguousarray(np.roll(y, -shift))
-            st.second.fit_stream(Xr, yr, n_steps - m1)
+            try:
+                st.second.fit_stream(Xr, yr, n_steps - m1, keep_attributes=True)
+            except BadEntryError as exc:         # row r of Xr is row (r + shift) % P of X
+                raise exc.moved((exc.row + shift) % P) from None
         else:
+            take = 0
             if st.phase == 1:
                 take = min(m1 - st.seen1, X.shape[0])
                 seen.append(self._run_phase1(X[:take], y[:take], np.arange(take)))
@@ -144,7 +170,10 @@ class _TwoPhase(BudgetedLearner):
                 if st.seen1 == m1:
                     self._start_phase2()
             if st.phase == 2 and X.shape[0]:
-                st.second.partial_fit(X, y)
+                try:
+                    st.second.partial_fit(X, y)
+                except BadEntryError as exc:     # phase 2 read the rows after phase 1's
+                    raise exc.moved(exc.row + take) from None
         if st.phase == 2 and hasattr(st.second, "attributes_per_example_"):
             seen.append(st.second.attributes_per_example_[n2_before:])
         return np.concatenate([np.zeros(0, dtype=np.int64)] + seen), None
@@ -198,7 +227,7 @@ class _TwoPhase(BudgetedLearner):
         else:
             first = st.first
             if stream:
-                first.fit_stream(X, y, n)
+                first.fit_stream(X, y, n, keep_attributes=True)
                 start = 0
             else:
                 first.partial_fit(X[rows], y[rows])
@@ -206,7 +235,12 @@ class _TwoPhase(BudgetedLearner):
             record = first.draws_[start:]
             idx = record[:, :first.k]                     # the uniform x̃ draws estimate A
             seen = first.attributes_per_example_[start:]
-        values = X[np.repeat(rows, idx.shape[1]), idx.ravel()]
+        at = np.repeat(rows, idx.shape[1])
+        values = X[at, idx.ravel()]
+        bad = ~(np.abs(values) <= SCALE_RANGE[1])   # the entries read, checked (NaN too)
+        if bad.any():
+            a = int(np.argmax(bad))
+            raise BadEntryError("X", int(at[a]), int(idx.ravel()[a]), float(values[a]))
         return self._accumulate(idx, values, record, seen)
 
     def _run_phase1_oracle(self, oracle, n):
