@@ -22,7 +22,6 @@ from .. import __version__
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import checks
-from ..estimators import specs
 from .._execution import SchedulerError
 from ..exceptions import InvalidParameterError
 from . import baseline, bounds, check, errata, report, verify
@@ -81,6 +80,8 @@ def matches(name, pattern):
 
 
 def _estimator_rows(match):
+    # start-up: the estimators' kernels and scipy.special load only when they are listed
+    from ..estimators import specs
     rows = []
     for spec in specs():
         if not matches(spec.name, match):

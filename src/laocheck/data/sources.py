@@ -32,7 +32,6 @@ import os
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.datasets import load_digits
 
 from ..exceptions import InvalidParameterError, LaocheckError
 from .idx import load_idx
@@ -208,6 +207,8 @@ def load_fashion_mnist(directory=FASHION_MNIST_DIR):
 
 def load_sklearn_digits():
     """scikit-learn's bundled digits (1,797 8×8 images, grey levels 0..16); always available."""
+    # start-up: scikit-learn (and pandas through it) loads only when its digits are used
+    from sklearn.datasets import load_digits
     bunch = load_digits()
     return DigitData(X=bunch.data / 16.0, labels=bunch.target.astype(np.int64),
                      source=("scikit-learn digits (1,797 images, 8x8, 17 grey levels; "
