@@ -104,8 +104,8 @@ class _Bar:
             return
         # start-up: rich loads only when a progress line is shown
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress,  # start-up, as above
+                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
         console = Console(file=sys.stderr)
         if not console.is_terminal:
             self._plain = ProgressLines(description, total, _stderr_line, every=PLAIN_EVERY)

@@ -126,7 +126,7 @@ def _dataset_rho(name):
 def _cmd(args):
     # start-up: the experiments (scikit-learn, scipy.stats) load only when the command runs
     from ..experiments.rho import rho_table
-    from ..experiments.theorems import THEOREMS, run_bounds
+    from ..experiments.theorems import THEOREMS, run_bounds  # start-up, as above
     if args.json is not None and args.json != "-":
         check_output_path("--json", args.json)
     if args.dist != "digits" and not args.rho and args.k > args.d:

@@ -144,7 +144,7 @@ def _with_options(spec, options):
 def cmd_report(args):
     # start-up: the renderers (matplotlib) and the experiments load only when the command runs
     from ..report import KINDS, SPECS_DIR, Context, build_report, find_specs, stderr_progress
-    from ..report.paper import experiment_kwargs
+    from ..report.paper import experiment_kwargs  # start-up, as above
     try:
         specs = find_specs(args.specs or SPECS_DIR, KINDS, args.names or None)
         if not args.names and not args.all:
