@@ -8,8 +8,9 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from laocheck.data import load_fashion_mnist, load_mnist, load_sklearn_digits
+from laocheck.data import load_fashion_mnist, load_mnist, load_sklearn_digits, max_row_norm
 from laocheck.data.sources import MNIST_FILES
+from laocheck.exceptions import InvalidParameterError
 
 SIDE = 28
 
@@ -72,3 +73,17 @@ def test_sklearn_digits_pair_unchanged():
     pair = data.pair(3, 5)
     rows = np.flatnonzero((data.labels == 3) | (data.labels == 5))
     np.testing.assert_array_equal(pair.X, data.grey[rows] / 16.0)
+
+
+def test_max_row_norm_equals_the_whole_array_norm():
+    """By blocks of rows (here three blocks and a part), the same value as the norms of all
+    rows at once, bit for bit; no rows give 0.0, a NaN gives NaN, a bad `norm` is refused."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(3 * 4096 + 17, 5)) * rng.uniform(0.5, 2.0, size=(3 * 4096 + 17, 1))
+    assert max_row_norm(X, "l2") == float(np.linalg.norm(X, axis=1).max())
+    assert max_row_norm(X, "linf") == float(np.abs(X).max())
+    assert max_row_norm(X[:0], "l2") == 0.0
+    X[5000, 2] = np.nan
+    assert np.isnan(max_row_norm(X, "l2"))
+    with pytest.raises(InvalidParameterError, match="`norm`"):
+        max_row_norm(X, "l1")

@@ -31,7 +31,8 @@ __getattr__, __dir__ = attach(__name__, {
     "idx": ("load_idx",),
     "sources": ("DIGIT_SOURCES", "DigitData", "LabelledData", "SourceUnavailable",
                 "available_digit_sources", "digit_source", "load_covtype", "load_fashion_mnist",
-                "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball"),
+                "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball",
+                "max_row_norm"),
 })
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
@@ -39,4 +40,5 @@ __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns
            "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL", "SecondMoments", "DENSE_LIMIT",
            "load_idx", "DIGIT_SOURCES", "DigitData", "LabelledData", "SourceUnavailable",
            "available_digit_sources", "digit_source", "load_covtype", "load_fashion_mnist",
-           "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball"]
+           "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball",
+           "max_row_norm"]

@@ -39,7 +39,7 @@ from .idx import load_idx
 
 __all__ = ["SourceUnavailable", "DigitData", "LabelledData", "DIGIT_SOURCES", "load_mnist",
            "load_mnist_subset", "load_fashion_mnist", "load_sklearn_digits", "digit_source",
-           "available_digit_sources", "load_covtype", "scale_to_unit_ball",
+           "available_digit_sources", "load_covtype", "scale_to_unit_ball", "max_row_norm",
            "FASHION_MNIST_DIR", "MNIST_FILES"]
 
 #: Where Debian's ``dataset-fashion-mnist`` installs its IDX files.
@@ -335,6 +335,24 @@ def load_covtype(path=None, *, positive_class=2):
                        f"{positive_class}, -1 for the others"))
 
 
+#: rows per block of :func:`max_row_norm` (784 pixels: 25 MB of float64 temporaries)
+_NORM_BLOCK = 4096
+
+
+def max_row_norm(X, norm="l2"):
+    """max_i ‖X_i‖ (``norm`` "l2" or "linf") over the rows of ``X``, 0.0 for no rows: equal to
+    ``np.linalg.norm(X, axis=1).max()`` (each row's norm computed alike), by blocks of rows,
+    so that no temporary as large as ``X`` is made (Fashion-MNIST's 3 vs 5: 88 MB)."""
+    if norm not in ("l2", "linf"):
+        raise InvalidParameterError(f"`norm` must be 'l2' or 'linf'; got norm={norm!r}.")
+    maxima = [0.0]
+    for start in range(0, X.shape[0], _NORM_BLOCK):
+        block = X[start:start + _NORM_BLOCK]
+        norms = np.linalg.norm(block, axis=1) if norm == "l2" else np.abs(block).max(axis=1)
+        maxima.append(norms.max())
+    return float(np.max(maxima))                       # NaN if a row has one, as before
+
+
 def scale_to_unit_ball(data, norm="l2"):
     """``data`` (a :class:`LabelledData`) with every example divided by the largest ‖x‖ (L2 for
     the ridge theorems, L∞ for the lasso ones), so ‖x‖ <= 1 as HK12 Thm 3.1/3.4 and KS15
@@ -342,8 +360,7 @@ def scale_to_unit_ball(data, norm="l2"):
     scaling is appended to ``preprocessing``."""
     if norm not in ("l2", "linf"):
         raise InvalidParameterError(f"`norm` must be 'l2' or 'linf'; got norm={norm!r}.")
-    norms = (np.linalg.norm(data.X, axis=1) if norm == "l2" else np.abs(data.X).max(axis=1))
-    factor = float(norms.max()) if norms.size and norms.max() > 0 else 1.0
+    factor = max_row_norm(data.X, norm) or 1.0
     name = "||x||_2" if norm == "l2" else "||x||_inf"
     return LabelledData(X=data.X / factor, y=data.y, source=data.source, kind=data.kind,
                         is_mnist=data.is_mnist,
