@@ -4,7 +4,10 @@ Subcommands: ``list`` (the estimators with their budgets and citations, and the 
 with theirs) here, and one module of this package per other command (``verify``, ``check``,
 ``report``, ``bounds``, ``errata``, ``baseline``; ``_common`` holds what they share): each has
 ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the exit
-status).
+status). A command module imports at its top only what its parser needs; what the command runs
+(the catalog, the experiments, the renderers) is imported inside its ``func``, so that
+``laocheck --help`` and ``laocheck <cmd> --help`` load no sympy, matplotlib, pandas, Dask,
+scipy.stats or scikit-learn (``tests/test_startup.py``).
 
 Exit status: 0 on success, 1 when a check FAILs (``verify``, ``check``) or a baseline comparison
 finds the sampler BROKEN (``baseline compare``), 2 on a usage error (one line on stderr, before
