@@ -69,7 +69,7 @@ def _imported(argv):
                          stderr=subprocess.PIPE, text=True, check=True).stderr
     names = {m.group(1) for m in re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", out,
                                              re.MULTILINE)}
-    return [h for h in HEAVY if h in names]
+    return [h for h in HEAVY if any(n == h or n.startswith(h + ".") for n in names)]
 
 
 def paired(name, argv, repeats):
