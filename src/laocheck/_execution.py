@@ -64,8 +64,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
-
 from ._io import write_text_atomic
 from ._version import __version__
 from .exceptions import InvalidParameterError, LaocheckError
@@ -301,6 +299,8 @@ class LocalExecutor(Executor):
         arglist = list(arglist)
         if self.jobs == 1 or len(arglist) <= 1:
             return [_noted(_call(fn, *shared, *args), on_result) for args in arglist]
+        # start-up: joblib (loky, asyncio) loads only when work runs in parallel
+        from joblib import Parallel, delayed
         parallel = Parallel(n_jobs=self.jobs, return_as="generator")
         return [_noted(value, on_result)
                 for value in parallel(delayed(_call)(fn, *shared, *args) for args in arglist)]
@@ -312,6 +312,8 @@ class LocalExecutor(Executor):
                 ok, value = _guarded(fn, *args)
                 yield Outcome(i, value if ok else None, None if ok else value, running=1)
             return
+        # start-up: joblib (loky, asyncio) loads only when work runs in parallel
+        from joblib import Parallel, delayed
         parallel = Parallel(n_jobs=self.jobs, return_as="generator_unordered", batch_size=1)
         remaining = len(arglist)
         for i, (ok, value) in parallel(delayed(_indexed)(i, fn, *args)

@@ -11,7 +11,6 @@ import platform
 import re
 import subprocess
 import sys
-from importlib import metadata
 from pathlib import Path
 
 from ._version import __version__
@@ -23,6 +22,8 @@ _PACKAGES = ("numpy", "scipy", "sympy", "scikit-learn", "joblib", "hypothesis", 
 
 
 def _version_of(package):
+    # start-up: importlib.metadata (about 20 ms) loads only when provenance is written
+    from importlib import metadata
     try:
         return metadata.version(package)
     except metadata.PackageNotFoundError:

@@ -4,7 +4,10 @@ Subcommands: ``list`` (the estimators with their budgets and citations, and the 
 with theirs) here, and one module of this package per other command (``verify``, ``check``,
 ``report``, ``bounds``, ``errata``, ``baseline``; ``_common`` holds what they share): each has
 ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the exit
-status).
+status). A command module imports at its top only what its parser needs; what the command runs
+(the catalog, the experiments, the renderers) is imported inside its ``func``, so that
+``laocheck --help`` and ``laocheck <cmd> --help`` load no sympy, matplotlib, pandas, Dask,
+scipy.stats or scikit-learn (``tests/test_startup.py``).
 
 Exit status: 0 on success, 1 when a check FAILs (``verify``, ``check``) or a baseline comparison
 finds the sampler BROKEN (``baseline compare``), 2 on a usage error (one line on stderr, before
@@ -22,8 +25,6 @@ from .. import __version__
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import checks
-from ..checks._coverage import coverage, coverage_table
-from ..estimators import specs
 from .._execution import SchedulerError
 from ..exceptions import InvalidParameterError
 from . import baseline, bounds, check, errata, report, verify
@@ -89,6 +90,8 @@ def matches(name, pattern):
 
 
 def _estimator_rows(match):
+    # start-up: the estimators' kernels and scipy.special load only when they are listed
+    from ..estimators import specs
     rows = []
     for spec in specs():
         if not matches(spec.name, match):
@@ -117,6 +120,8 @@ def _cmd_list(args):
     if args.markdown and not args.proof_coverage:
         return usage_error("laocheck list", "--markdown only applies to --proof-coverage")
     if args.proof_coverage:
+        # the inventory is read only for --proof-coverage (start-up: `list --help` stays light)
+        from ..checks._coverage import coverage, coverage_table
         if args.match:
             return usage_error("laocheck list", "--match does not apply to --proof-coverage")
         if args.json is not None:

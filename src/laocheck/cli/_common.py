@@ -20,10 +20,6 @@ import argparse
 import signal
 import sys
 
-from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
-
 from .._execution import ENV_SCHEDULER, DaskExecutor, scheduler_address
 from .._progress import EVERY, ProgressLines
 
@@ -106,6 +102,10 @@ class _Bar:
         self._plain = None
         if not enabled:
             return
+        # start-up: rich loads only when a progress line is shown
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress,  # start-up, as above
+                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
         console = Console(file=sys.stderr)
         if not console.is_terminal:
             self._plain = ProgressLines(description, total, _stderr_line, every=PLAIN_EVERY)

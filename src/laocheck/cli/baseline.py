@@ -23,8 +23,6 @@ from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import BUDGETS, DEFAULT_DELTA
 from ..exceptions import InvalidParameterError
-from ..testing.baseline import (BROKEN, UNDECIDED, BaselineVersionWarning, baseline_path,
-                                compare_baseline, save_baseline)
 from .check import _claims, _delta, _seed, load_object
 
 EPILOG = """examples:
@@ -73,6 +71,9 @@ def add_parser(subparsers):
 
 
 def cmd_baseline(args):
+    # start-up: the baselines' checks (sympy, scipy) load only when the command runs
+    from ..testing.baseline import (BROKEN, UNDECIDED, BaselineVersionWarning, baseline_path,
+                                    compare_baseline, save_baseline)
     prog = f"laocheck baseline {args.action}"
     try:
         if args.json:

@@ -22,8 +22,6 @@ import os
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..exceptions import InvalidParameterError
-from ..experiments.rho import rho_of_dataset, rho_table
-from ..experiments.theorems import THEOREMS, run_bounds
 from ..stats import DEFAULT_DELTA
 from ._common import add_scheduler_option, progress, reach_scheduler
 from .verify import MAX_JOBS
@@ -115,6 +113,8 @@ def _real(flag, rule, accept):
 
 
 def _dataset_rho(name):
+    # start-up: the experiments (scikit-learn, scipy.stats) load only when the command runs
+    from ..experiments.rho import rho_of_dataset
     try:
         return rho_of_dataset(name)
     except (OSError, ValueError) as exc:  # unreadable, not a numeric matrix
@@ -124,6 +124,9 @@ def _dataset_rho(name):
 
 
 def _cmd(args):
+    # start-up: the experiments (scikit-learn, scipy.stats) load only when the command runs
+    from ..experiments.rho import rho_table
+    from ..experiments.theorems import THEOREMS, run_bounds  # start-up, as above
     if args.json is not None and args.json != "-":
         check_output_path("--json", args.json)
     if args.dist != "digits" and not args.rho and args.k > args.d:

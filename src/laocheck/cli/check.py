@@ -24,7 +24,6 @@ from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import BUDGETS, DEFAULT_DELTA, Status
 from ..exceptions import InvalidParameterError
-from ..testing import check_estimator
 from .verify import print_table
 
 EPILOG = """examples:
@@ -128,6 +127,8 @@ def _claims(text):
 
 
 def cmd_check(args):
+    # start-up: the estimator checks (scipy, the kernels) load only when they run
+    from ..testing import check_estimator
     try:
         if args.json:
             check_output_path("--json", args.json)

@@ -27,8 +27,6 @@ from pathlib import Path
 from ..checks import get
 from ..data import SourceUnavailable, digit_source
 from ..exceptions import InvalidParameterError
-from ..report import KINDS, SPECS_DIR, Context, build_report, find_specs, stderr_progress
-from ..report.paper import experiment_kwargs
 from ._common import add_scheduler_option, progress as progress_line, reach_scheduler
 from .verify import _jobs, _seed, run_catalog
 
@@ -144,6 +142,9 @@ def _with_options(spec, options):
 
 
 def cmd_report(args):
+    # start-up: the renderers (matplotlib) and the experiments load only when the command runs
+    from ..report import KINDS, SPECS_DIR, Context, build_report, find_specs, stderr_progress
+    from ..report.paper import experiment_kwargs  # start-up, as above
     try:
         specs = find_specs(args.specs or SPECS_DIR, KINDS, args.names or None)
         if not args.names and not args.all:

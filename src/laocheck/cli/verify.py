@@ -29,7 +29,6 @@ from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import (BUDGETS, DEFAULT_DELTA, CheckRecord, Result, Status, checks, errata, get,
                       run)
-from ..checks._witnesses import run_witnesses_report
 from ..exceptions import InvalidParameterError
 from ._common import add_scheduler_option, progress as progress_line
 
@@ -325,6 +324,9 @@ def cmd_verify(args):
 
 def cmd_witnesses(args):
     """``laocheck verify --witnesses``: the checks' mutation witnesses (checks._witness)."""
+    # the witness declarations import the whole catalog's callees (sympy, scikit-learn): only
+    # for --witnesses, so that `laocheck --help` stays light (tests/test_startup.py)
+    from ..checks._witnesses import run_witnesses_report
     doc = run_witnesses_report(args.only, args.seed, args.budget, share=args.witness_share,
                                out=sys.stdout, progress=not args.no_progress)
     if args.json is not None:

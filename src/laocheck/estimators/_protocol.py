@@ -374,8 +374,15 @@ def register(name, factory, *, spec=None):
         _SPECS[name] = spec
 
 
+def _load_families():
+    """Register the estimators of CB11, HK12 and KS15 (once; on the first lookup, so that
+    importing the package or a light submodule loads no kernel and no scipy.special)."""
+    from . import _families  # noqa: F401  start-up: its import registers every estimator
+
+
 def spec_of(name):
     """The :class:`EstimatorSpec` of the registered estimator ``name``."""
+    _load_families()
     try:
         return _SPECS[name]
     except KeyError:
@@ -386,16 +393,19 @@ def spec_of(name):
 
 def specs():
     """The specs of every registered estimator, sorted by name."""
+    _load_families()
     return [_SPECS[n] for n in sorted(_SPECS)]
 
 
 def names():
     """The names of every registered estimator, sorted."""
+    _load_families()
     return sorted(_REGISTRY)
 
 
 def get(name, **params):
     """The estimator ``name`` built with ``params`` (validated; see each class for its own)."""
+    _load_families()
     try:
         factory = _REGISTRY[name]
     except KeyError:

@@ -82,7 +82,7 @@ from .._progress import EVERY, ProgressLines
 from .._validation import check_int
 from ..bounds import rho_lasso, rho_ridge, second_moments_of
 from ..data import (PowerLawBernoulli, SourceUnavailable, digit_source, load_covtype,
-                    scale_to_unit_ball)
+                    max_row_norm, scale_to_unit_ball)
 from ..data._oracle import EmpiricalOracle
 from ..exceptions import InvalidParameterError
 from ..learners import (AER, DDAELR, DDAERR, GAELR, GAERR, AELR, AERR, Baseline, OfflineLasso,
@@ -766,8 +766,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
                      tuple(grid), tuple(step_scales), k, tuple(algorithms), keep_indices,
                      grid_extensions, budget)
     else:
-        xmax = {"l2": float(np.linalg.norm(data.X, axis=1).max()),
-                "l1": float(np.abs(data.X).max())}
+        xmax = {"l2": max_row_norm(data.X, "l2"), "l1": max_row_norm(data.X, "linf")}
         ymax = float(np.abs(data.y).max())
         task = _Task(data.X, data.y, None, 0, test_fraction, tuple(prefixes), folds, tuple(grid),
                      tuple(step_scales), k, tuple(algorithms), keep_indices, grid_extensions,
@@ -1075,7 +1074,7 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     cfg = _budget(budget)
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
-    digits, pair = _digits_pair(source, mnist)
+    _, pair = _digits_pair(source, mnist)      # the pair only: the whole set is not kept
     ridge_pair, _ = scale_to_unit_ball(pair, "l2")
     stand = _stand_in(pair)
     s1, s2 = child_seeds(seed, 2)

@@ -12,17 +12,21 @@ with a literal NumPy or pure-Python reference the tests compare it with.
 :func:`has_oracle_path` says whether a learner reads examples through an attribute oracle
 (``fit_oracle``).
 """
-from ._base import has_oracle_path
-from .adaptive import (AdaAERR, AdaDDAERR, AdaGAERR, AdaOnlineRidge, AdaTwoPhaseDDAERR,
-                       adagrad_step, adagrad_theory_constant)
-from .aer import AER, Baseline, aer_lambda, minimise_quadratic_l1
-from .aesvr import AESVR
-from .full_information import (OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge,
-                               project_l1_ball)
-from .lasso import AELR, DDAELR, GAELR, lasso_theory_step_size
-from .ridge import AERR, DDAERR, GAERR, theory_step_size
-from .two_phase import (TwoPhaseDDAELR, TwoPhaseDDAERR, two_phase_lasso_phase2,
-                        two_phase_ridge_phase2)
+from .._lazy import attach
+
+__getattr__, __dir__ = attach(__name__, {
+    "_base": ("has_oracle_path",),
+    "adaptive": ("AdaAERR", "AdaDDAERR", "AdaGAERR", "AdaOnlineRidge", "AdaTwoPhaseDDAERR",
+                 "adagrad_step", "adagrad_theory_constant"),
+    "aer": ("AER", "Baseline", "aer_lambda", "minimise_quadratic_l1"),
+    "aesvr": ("AESVR",),
+    "full_information": ("OfflineLasso", "OfflineRidge", "OnlineLasso", "OnlineRidge",
+                         "project_l1_ball"),
+    "lasso": ("AELR", "DDAELR", "GAELR", "lasso_theory_step_size"),
+    "ridge": ("AERR", "DDAERR", "GAERR", "theory_step_size"),
+    "two_phase": ("TwoPhaseDDAELR", "TwoPhaseDDAERR", "two_phase_lasso_phase2",
+                  "two_phase_ridge_phase2"),
+})
 
 __all__ = ["AdaAERR", "AdaDDAERR", "AdaGAERR", "AdaOnlineRidge", "AdaTwoPhaseDDAERR",
            "adagrad_step",

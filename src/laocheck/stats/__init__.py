@@ -24,21 +24,25 @@ exact distribution of a sampling plan       :mod:`laocheck.stats.exact`
 ==========================================  ===============================================
 """
 
-from .assertions import assert_mean_at_least, assert_mean_at_most, assert_mean_equal
-from .budget import DEFAULT_DELTA, BudgetAllocation, ErrorBudget
-from .design import DESIGN_METHODS, detectable_violation, required_samples
-from .distributions import (CategoricalTestResult, TwoSampleResult, clopper_pearson,
-                            multinomial_test, two_sample_ks_test, two_sample_mean_test,
-                            two_sample_test)
-from .exact import (ExactDistribution, IIDDraws, Plan, RandomHalves, RandomSource,
-                    TruncatedGeometric, UniformSubset, enumerate_outcomes)
-from .intervals import (ALTERNATIVES, METHODS, SUM_METHODS, MeanInterval, mean_interval,
-                        mean_interval_from_sums)
-from .sequential import (SequentialTestResult, look_schedule, sequential_bound_test,
-                         sequential_mean_test)
-from .unbounded import median_of_means_interval, nonnegative_lower_bound
-from .vectors import (VectorMeanInterval, squared_norm_interval, vector_mean_interval,
-                      vector_mean_interval_from_sums)
+from .._lazy import attach
+
+__getattr__, __dir__ = attach(__name__, {
+    "assertions": ("assert_mean_at_least", "assert_mean_at_most", "assert_mean_equal"),
+    "budget": ("DEFAULT_DELTA", "BudgetAllocation", "ErrorBudget"),
+    "design": ("DESIGN_METHODS", "detectable_violation", "required_samples"),
+    "distributions": ("CategoricalTestResult", "TwoSampleResult", "clopper_pearson",
+                      "multinomial_test", "two_sample_ks_test", "two_sample_mean_test",
+                      "two_sample_test"),
+    "exact": ("ExactDistribution", "IIDDraws", "Plan", "RandomHalves", "RandomSource",
+              "TruncatedGeometric", "UniformSubset", "enumerate_outcomes"),
+    "intervals": ("ALTERNATIVES", "METHODS", "SUM_METHODS", "MeanInterval", "mean_interval",
+                  "mean_interval_from_sums"),
+    "sequential": ("SequentialTestResult", "look_schedule", "sequential_bound_test",
+                   "sequential_mean_test"),
+    "unbounded": ("median_of_means_interval", "nonnegative_lower_bound"),
+    "vectors": ("VectorMeanInterval", "squared_norm_interval", "vector_mean_interval",
+                "vector_mean_interval_from_sums"),
+})
 
 __all__ = [
     "MeanInterval", "mean_interval", "mean_interval_from_sums", "METHODS", "SUM_METHODS",

@@ -16,10 +16,14 @@
   identically.
 """
 from ..estimators import instances
-from ._checks import (PROPERTIES, CheckFailure, Claims, check_estimator, estimator_checks,
-                      estimator_checks_generator, resolve_claims)
-from ._pytest import parametrize_with_checks
-from .baseline import BaselineComparison, compare_baseline, save_baseline
+from .._lazy import attach
+
+__getattr__, __dir__ = attach(__name__, {
+    "_checks": ("PROPERTIES", "CheckFailure", "Claims", "check_estimator", "estimator_checks",
+                "estimator_checks_generator", "resolve_claims"),
+    "_pytest": ("parametrize_with_checks",),
+    "baseline": ("BaselineComparison", "compare_baseline", "save_baseline"),
+})
 
 __all__ = ["instances", "check_estimator", "estimator_checks", "estimator_checks_generator",
            "parametrize_with_checks", "resolve_claims", "Claims", "CheckFailure", "PROPERTIES",

@@ -1,0 +1,56 @@
+"""Lazy public attributes of a package (PEP 562): a name loads with its submodule on first use.
+
+``laocheck --help`` and ``import laocheck.checks`` must not pay for scipy.stats, scikit-learn,
+sympy or matplotlib; a package ``__init__`` therefore names where each public attribute lives
+instead of importing it::
+
+    __getattr__, __dir__ = attach(__name__, {
+        "budget": ("DEFAULT_DELTA", "ErrorBudget"),
+        "intervals": ("mean_interval",),
+    })
+
+``from laocheck.stats import DEFAULT_DELTA`` then imports ``laocheck.stats.budget`` only;
+``laocheck.stats.mean_interval``, ``from laocheck.stats import *`` (its ``__all__``) and
+``dir(laocheck.stats)`` work as with eager imports. The interface is scientific-python's SPEC 1
+(``lazy_loader.attach``) without the dependency.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+__all__ = ["attach"]
+
+
+def attach(package, submod_attrs, *, first=()):
+    """``(__getattr__, __dir__)`` for the package named ``package``.
+
+    ``submod_attrs`` maps a submodule (relative name, ``"_registry"``) to the public names it
+    defines; every submodule of the package is also reachable as an attribute (as it was
+    when the eager imports had loaded them all). ``first``: submodules imported
+    before any attribute is resolved (a package whose submodules register themselves on import:
+    the registry is complete whatever name is asked first). A resolved name is stored in the
+    package, so ``__getattr__`` runs once per name.
+    """
+    where = {name: sub for sub, names in submod_attrs.items() for name in names}
+    submodules = frozenset(submod_attrs)
+
+    def __getattr__(name):
+        if name in where:
+            for sub in first:
+                importlib.import_module(f"{package}.{sub}")
+            value = getattr(importlib.import_module(f"{package}.{where[name]}"), name)
+        elif name in submodules or (not name.startswith("__")
+                                    and importlib.util.find_spec(f"{package}.{name}")):
+            value = importlib.import_module(f"{package}.{name}")
+        else:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        setattr(sys.modules[package], name, value)
+        return value
+
+    def __dir__():
+        return sorted(set(vars(sys.modules[package])) | set(where) | submodules)
+
+    return __getattr__, __dir__
