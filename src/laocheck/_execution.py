@@ -66,7 +66,8 @@ from typing import Any
 
 from joblib import Parallel, delayed
 
-from ._io import write_text_atomic
+from ._files import parse_json, read_text
+from ._io import check_output_path, write_text_atomic
 from ._version import __version__
 from .exceptions import InvalidParameterError, LaocheckError
 
@@ -439,24 +440,34 @@ class ResultLog:
     def __init__(self, path, *, resume=False):
         self.path = Path(path)
         self._done = {}
+        self._lines = {}
+        check_output_path("--json", self.path)     # never a link, FIFO or device
         if resume and self.path.exists():
-            text = self.path.read_text(encoding="utf-8")
+            text = read_text(self.path, what="results log")
             good = []
-            for line in text.splitlines():
+            for number, line in enumerate(text.splitlines(), 1):
                 try:
-                    doc = json.loads(line)
+                    doc = parse_json(line, what=f"results log {str(self.path)!r} line {number}")
                     key = tuple(doc["key"])
                     version, result = doc["laocheck"], doc["result"]
+                    hashable = self._hashable(key)
                 except (ValueError, KeyError, TypeError):
                     continue                       # a line cut by an interruption
                 good.append(line)
                 if version == __version__:
-                    self._done[self._hashable(key)] = result
+                    self._done[hashable] = result
+                    self._lines[hashable] = number
             if text and (not text.endswith("\n") or len(good) != len(text.splitlines())):
                 write_text_atomic(self.path, "".join(line + "\n" for line in good))
         else:
             write_text_atomic(self.path, "")
-        self._fh = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+        self._fh = os.fdopen(fd, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+
+    def where(self, key):
+        """Where the logged result of ``key`` comes from, for messages (file and line)."""
+        line = self._lines.get(self._hashable(key))
+        return f"results log {str(self.path)!r}" + (f" line {line}" if line else "")
 
     @staticmethod
     def _hashable(key):

@@ -157,7 +157,7 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
             if doc is None:
                 todo.append(cid)
                 continue
-            records[cid] = CheckRecord.from_dict(doc)
+            records[cid] = CheckRecord.from_dict(doc, log.where((cid, seed, budget)))
             if progress:
                 progress(records[cid], running=0, resumed=True)
         if todo:

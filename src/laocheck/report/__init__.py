@@ -20,13 +20,15 @@ from pathlib import Path
 from .. import __version__
 from .._io import atomic_directory, child_path, write_json_atomic, write_text_atomic
 from .._provenance import provenance
+from ..exceptions import InvalidParameterError
 from ._context import Context, run_checks_serially, stderr_progress
 from ._document import Paragraph, fmt, to_html, to_markdown
 from ._spec import SPECS_DIR, ReportSpec, find_specs, load_spec
 from ._style import save
 from . import bounds, paper, rho, verification
+from .verification import VERIFY_SCHEMA
 
-__all__ = ["SPECS_DIR", "KINDS", "Context", "ReportSpec", "BuiltReport", "build_report", "find_specs",
+__all__ = ["SPECS_DIR", "KINDS", "VERIFY_SCHEMA", "check_report_target", "is_report_dir", "Context", "ReportSpec", "BuiltReport", "build_report", "find_specs",
            "load_spec", "run_checks_serially", "stderr_progress", "fmt"]
 
 #: the renderers a spec's ``kind`` can name
@@ -83,6 +85,20 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
 
 #: the files of a written report directory (and ``figures/`` holding only *.png / *.svg)
 REPORT_FILES = ("index.html", "report.md", "report.json")
+
+
+def check_report_target(out_dir, name):
+    """``out_dir/name`` where report ``name`` goes, checked before any work: one plain name
+    inside ``out_dir``, and either new or a directory holding only a report
+    (:func:`is_report_dir`); InvalidParameterError otherwise (nothing there is touched)."""
+    target = child_path("name", out_dir, name)
+    if os.path.lexists(target) and (target.is_symlink() or not target.is_dir()
+                                    or not is_report_dir(target)):
+        raise InvalidParameterError(
+            f"`--out` {str(out_dir)!r}: {str(target)!r} exists and is not a report laocheck "
+            "wrote (a file, a link, or a directory with other files): it is left alone; remove "
+            "it or choose another --out.")
+    return target
 
 
 def is_report_dir(path):

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from matplotlib.ticker import MaxNLocator
 
-from ..checks import CheckRecord, Status, checks
+from .._files import Int, List, Obj, Str, validate
+from ..checks import BUDGETS, CheckRecord, Status, checks
 from ..exceptions import InvalidParameterError
 from ._document import FigureRef, Paragraph, Section, Table, fmt
 from ._style import COLORS, MARKERS, new_figure, styled
@@ -34,14 +35,20 @@ def required(settings):
     return []
 
 
+#: a ``laocheck verify --json`` document as ``--from`` reads it (each record is then checked
+#: against :data:`laocheck.checks.RECORD_SCHEMA`)
+VERIFY_SCHEMA = Obj(required={"checks": List(Obj(), max_len=100_000)},
+                    optional={"run": Obj(optional={"seed": Int(0, 2**128),
+                                                   "budget": Str(choices=BUDGETS),
+                                                   "provenance": Obj()})})
+
+
 def collect(settings, ctx, from_doc=None):
     """The records (JSON-ready dicts) and where they come from."""
     if from_doc is not None:
-        if not isinstance(from_doc, dict) or not isinstance(from_doc.get("checks"), list):
-            raise InvalidParameterError(
-                "`--from` must be a `laocheck verify --json` file (a JSON object with a "
-                "'checks' list).")
-        records = [CheckRecord.from_dict(doc).to_dict() for doc in from_doc["checks"]]
+        validate(from_doc, VERIFY_SCHEMA, "`--from`")
+        records = [CheckRecord.from_dict(doc, f"`--from` checks[{i}]").to_dict()
+                   for i, doc in enumerate(from_doc["checks"])]
         run = from_doc.get("run", {})
         return {"source": "file", "seed": run.get("seed"), "checks_budget": run.get("budget"),
                 "verify_provenance": run.get("provenance"), **_summary(records),
