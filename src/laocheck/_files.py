@@ -33,7 +33,7 @@ from fractions import Fraction
 
 from .exceptions import InvalidParameterError
 
-__all__ = ["read_bytes", "read_text", "read_json", "parse_json", "json_depth", "MAX_BYTES",
+__all__ = ["open_regular", "read_bytes", "read_text", "read_json", "parse_json", "json_depth", "MAX_BYTES",
            "MAX_DEPTH", "Schema", "Int", "Real", "Str", "Bool", "Null", "List", "Obj", "Map",
            "AnyJSON", "OneOf", "FractionStr", "validate", "show"]
 
@@ -54,10 +54,10 @@ def _where(what, path):
     return f"{what} {show(os.fspath(path), 200)}"
 
 
-def read_bytes(path, *, what="file", limit=MAX_BYTES):
-    """The bytes of the regular file ``path`` (at most ``limit``), or InvalidParameterError.
-
-    ``what`` names the file in messages (``"baseline file"``, ``"`--from`"``)."""
+def open_regular(path, *, what="file"):
+    """The regular file ``path`` opened for binary reading (a file object), or
+    InvalidParameterError: missing, a directory, a FIFO, a device or a socket (opened with
+    ``O_NONBLOCK``, so a FIFO cannot block the open; refused after ``fstat``)."""
     where = _where(what, path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -74,24 +74,30 @@ def read_bytes(path, *, what="file", limit=MAX_BYTES):
         if not stat.S_ISREG(st.st_mode):
             raise InvalidParameterError(
                 f"{where} must be a regular file; it is a {_kind(st.st_mode)}.")
-        if st.st_size > limit:
-            raise InvalidParameterError(
-                f"{where} must be at most {limit} bytes; it has {st.st_size}.")
-        chunks, total = [], 0
-        while total <= limit:
-            try:
-                chunk = os.read(fd, min(limit + 1 - total, 2**24))
-            except OSError as exc:
-                raise InvalidParameterError(f"{where} cannot be read ({_reason(exc)}).") from None
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise InvalidParameterError(f"{where} must be at most {limit} bytes; it grew beyond.")
-        return b"".join(chunks)
-    finally:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
         os.close(fd)
+        raise
+
+
+def read_bytes(path, *, what="file", limit=MAX_BYTES):
+    """The bytes of the regular file ``path`` (at most ``limit``), or InvalidParameterError.
+
+    ``what`` names the file in messages (``"baseline file"``, ``"`--from` file"``)."""
+    where = _where(what, path)
+    with open_regular(path, what=what) as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > limit:
+            raise InvalidParameterError(f"{where} must be at most {limit} bytes; it has {size}.")
+        try:
+            raw = fh.read(limit + 1)
+        except OSError as exc:
+            raise InvalidParameterError(f"{where} cannot be read ({_reason(exc)}).") from None
+    if len(raw) > limit:
+        raise InvalidParameterError(f"{where} must be at most {limit} bytes; it grew beyond.")
+    return raw
 
 
 def _reason(exc):
