@@ -193,12 +193,12 @@ def find_specs(directory, kinds, names=None):
         raise InvalidParameterError(
             f"`specs` must be a directory of report specs (*.toml); got {str(directory)!r}, "
             "which does not exist.")
-    specs = {p.stem: load_spec(p, kinds) for p in sorted(directory.glob("*.toml"))}
-    if names:
-        unknown = [n for n in names if n not in specs]
+    files = {p.stem: p for p in sorted(directory.glob("*.toml"))}
+    if names:               # only the named specs are read (a broken other one is no matter)
+        unknown = [n for n in names if n not in files]
         if unknown:
             raise InvalidParameterError(
-                f"`NAME` must be one of {sorted(specs)} (specs in {str(directory)!r}); got "
-                f"{unknown}.")
-        return [specs[n] for n in names]
-    return list(specs.values())
+                f"`NAME` must be one of {sorted(files)} (specs in {str(directory)!r}); got "
+                f"{[show(n) for n in unknown]}.")
+        return [load_spec(files[n], kinds) for n in names]
+    return [load_spec(p, kinds) for p in files.values()]
