@@ -68,6 +68,7 @@ from joblib import Parallel, delayed
 
 from ._files import parse_json, read_text
 from ._io import check_output_path, write_text_atomic
+from ._validation import available_memory
 from ._version import __version__
 from .exceptions import InvalidParameterError, LaocheckError
 
@@ -281,6 +282,11 @@ class Executor:
         return False
 
 
+#: Memory one joblib worker process takes (bytes; about 156 MB measured for a catalog check):
+#: no more workers start than the available memory holds
+WORKER_MEMORY = 200 * 2**20
+
+
 class LocalExecutor(Executor):
     """This machine: joblib processes (loky) for ``jobs != 1``, this process for ``jobs == 1``."""
 
@@ -298,28 +304,40 @@ class LocalExecutor(Executor):
     def describe(self):
         return f"local, {self.jobs} job{'s' if self.jobs != 1 else ''}"
 
+    def processes(self, tasks):
+        """The worker processes a run of ``tasks`` tasks starts: ``jobs``, but at most one per
+        task, per CPU and per :data:`WORKER_MEMORY` bytes of available memory (a worker
+        beyond those would only wait or swap; results do not depend on it)."""
+        n = min(self.workers(), tasks, os.cpu_count() or 1)
+        free = available_memory()
+        if free is not None:
+            n = min(n, max(1, int(free // WORKER_MEMORY)))
+        return max(1, n)
+
     def map(self, fn, arglist, shared=(), on_result=None):
         arglist = list(arglist)
-        if self.jobs == 1 or len(arglist) <= 1:
+        jobs = self.processes(len(arglist))
+        if jobs == 1:
             return [_noted(_call(fn, *shared, *args), on_result) for args in arglist]
-        parallel = Parallel(n_jobs=self.jobs, return_as="generator")
+        parallel = Parallel(n_jobs=jobs, return_as="generator")
         return [_noted(value, on_result)
                 for value in parallel(delayed(_call)(fn, *shared, *args) for args in arglist)]
 
     def imap_unordered(self, fn, arglist, names=None):
         arglist = list(arglist)
-        if self.jobs == 1 or len(arglist) <= 1:
+        jobs = self.processes(len(arglist))
+        if jobs == 1:
             for i, args in enumerate(arglist):
                 ok, value = _guarded(fn, *args)
                 yield Outcome(i, value if ok else None, None if ok else value, running=1)
             return
-        parallel = Parallel(n_jobs=self.jobs, return_as="generator_unordered", batch_size=1)
+        parallel = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)
         remaining = len(arglist)
         for i, (ok, value) in parallel(delayed(_indexed)(i, fn, *args)
                                        for i, args in enumerate(arglist)):
             remaining -= 1
             yield Outcome(i, value if ok else None, None if ok else value,
-                          running=min(remaining, self.workers()))
+                          running=min(remaining, jobs))
 
 
 def _lost_scheduler(address, exc):
