@@ -253,7 +253,8 @@ def _mutations(doc):
     values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(),
                                     st.floats(allow_nan=False), st.text(max_size=10),
                                     st.sampled_from(["<script>", "1e1000000000", "nan", "inf",
-                                                     "-1", "PASS", "3e8", "../x", ""])),
+                                                     "-1", "PASS", "3e8", "../x", "",
+                                                     "$\\frac{$"])),
                           lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                   st.dictionaries(st.text(max_size=5), inner,
                                                                   max_size=3)),
@@ -466,6 +467,8 @@ def test_spec_and_from_texts_are_escaped(tmp_path, verify_doc):
     doc = json.loads(json.dumps(verify_doc))
     doc["checks"][0]["statement"] = " ".join(HOSTILE)
     doc["checks"][0]["citation"] = HOSTILE[1]
+    doc["checks"][0]["id"] = "$\\frac{$.LemmaX"        # matplotlib's mathtext must not parse it
+    doc["checks"][0]["figures"]["worst_ratio"] = 0.5    # so the id is a label of a figure
     (tmp_path / "from.json").write_text(json.dumps(doc))
     code, _, err = run_cli(["report", "r", "--specs", tmp_path / "specs", "--out",
                             tmp_path / "out", "--budget", "tiny", "--no-progress"])

@@ -64,8 +64,9 @@ def add_parser(subparsers):
                    help="run seed; each check is seeded from SeedSequence(seed) keyed by its id. "
                    "Default: 0.")
     p.add_argument("--jobs", type=_jobs, default=1,
-                   help=f"parallel workers (joblib), 1 to {MAX_JOBS}; results do not depend on "
-                   "it. Default: 1.")
+                   help=f"parallel workers (joblib), 1 to {MAX_JOBS}; at most one per check, "
+                   "per CPU and per 200 MB of free memory start; results do not depend on it. "
+                   "Default: 1.")
     p.add_argument("--json", metavar="PATH", default=None,
                    help="write the run (metadata and every check) as JSON to PATH. Default: none.")
     p.add_argument("--no-progress", action="store_true",

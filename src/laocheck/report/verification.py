@@ -111,7 +111,7 @@ def worst_ratio_figure(records):
                 ax.barh(idx, [ratios[i] for i in idx], color=_STATUS_COLORS[status], height=0.7,
                         label=status)
         ax.axvline(1.0, color=COLORS["bound"], linewidth=2, label="lhs = rhs (ratio 1)")
-        ax.set_yticks(range(len(ids)), ids, fontsize=7)
+        ax.set_yticks(range(len(ids)), ids, fontsize=7, parse_math=False)   # ids from files
         ax.set_ylim(-0.6, len(ids) - 0.4)
         ax.set_xlim(0, max(ratios + [1.0]) * 1.08)
         ax.set_xlabel("worst ratio lhs / rhs found by the adversarial search")
@@ -133,7 +133,7 @@ def summary_figure(counts):
                 ax.barh(range(len(papers)), vals, left=left, color=_STATUS_COLORS[status],
                         label=status, height=0.6)
             left = [a + b for a, b in zip(left, vals)]
-        ax.set_yticks(range(len(papers)), papers)
+        ax.set_yticks(range(len(papers)), papers, parse_math=False)     # names from files
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.invert_yaxis()
         ax.set_xlabel("checks")
