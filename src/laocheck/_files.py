@@ -172,7 +172,8 @@ def parse_json(text, *, what="JSON", max_depth=MAX_DEPTH):
             f"{what} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})."
         ) from None
     except (ValueError, RecursionError) as exc:
-        raise InvalidParameterError(f"{what} is not valid JSON ({show(str(exc), 100)}).") \
+        reason = " ".join(str(exc).split())[:100]
+        raise InvalidParameterError(f"{what} is not valid JSON ({reason}).") \
             from None
 
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_int, check_rng, check_scalar, check_vector
+from .._validation import check_int, check_memory, check_rng, check_scalar, check_vector
 from ..exceptions import InvalidParameterError
 from ..stats.exact import RandomSource
 from ._kernels import Sink
@@ -207,6 +207,8 @@ class Estimator:
                 f"`n` * target size must be <= {MAX_DENSE} to materialise the draws; got "
                 f"n={n} with target size {size}. Use `accumulate` for moment sums."
             )
+        if not accumulate:            # the draws and their attribute counts, materialised
+            check_memory("n", n, 8 * n * (size + 1))
         self._check_magnitude(w, x, y, n=n if accumulate else None, size=size)
         rng = check_rng(rng)
         sink = Sink(n, size, accumulate)
