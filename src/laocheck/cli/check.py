@@ -141,9 +141,13 @@ CLAIMS_SCHEMA = Obj(optional={
 def _claims(text):
     if text is None:
         return None
-    if text.lstrip().startswith(("{", "[", '"')) or not text.strip():
+    if text.lstrip().startswith(("{", "[", '"')) and not os.path.lexists(text) \
+            or not text.strip():
         doc = parse_json(text, what="`--claims`")
         where = "`--claims`"
+    elif not os.path.lexists(text):
+        raise InvalidParameterError(
+            f"`--claims` must be a JSON object or the path of a JSON file; got {text!r}.")
     else:
         where = f"`--claims` file {text!r}"
         doc = read_json(text, what="`--claims` file", limit=2**24)
