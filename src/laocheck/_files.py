@@ -18,7 +18,7 @@ Every refusal is an :class:`~laocheck.exceptions.InvalidParameterError` whose me
 line naming the file, the field and the rule, for example ``baseline file 'b.json': field
 `instances.d3.n` must be an integer <= 1000000; got 300000000.``
 
-Hand-written (about 250 lines): jsonschema would validate the fields but checks neither file
+Hand-written (a few hundred lines): jsonschema would validate the fields but checks neither file
 kinds, sizes nor depth, and its messages are several lines.
 """
 
