@@ -244,7 +244,10 @@ class Real(Schema):
             return
         if not _is_real(value):
             self._bad(value, field)
-        v = float(value) if abs(value) < 2**1023 else math.copysign(math.inf, value)
+        try:
+            v = float(value)
+        except OverflowError:                       # an integer beyond the doubles
+            v = math.copysign(math.inf, value)
         if (self.finite and not math.isfinite(v)) or \
                 (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
             self._bad(value, field)

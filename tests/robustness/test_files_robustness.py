@@ -773,3 +773,33 @@ def test_any_arguments_exit_0_1_2_and_write_only_inside_the_folder(tmp_path, dat
     assert after == outside
     assert _maxrss_mb() - before < 1024
     assert stat.S_ISCHR(os.lstat("/dev/null").st_mode)        # never replaced by a file
+
+
+TOML_VALUES = st.one_of(st.integers(-10, 10**12).map(str), st.sampled_from(
+    ["nan", "inf", "-inf", "1e8", "3e9", "true", '"x"', "[]", "[nan]", "[1, 2]", "{a = 1}",
+     "[[1, 2], [3]]", '"' + "x" * 20_000 + '"', "1_000_000_000"]))
+
+
+@SETTINGS
+@given(key=st.sampled_from(["d", "curve_points", "alphas", "curve_from", "m", "R", "k",
+                            "only", "figures", "B", "delta", "pairs", "zz"]),
+       value=TOML_VALUES, where=st.sampled_from(["settings", "budget"]))
+def test_any_spec_setting_is_typed_and_bounded_before_any_work(tmp_path, key, value, where):
+    """A spec's setting of any type or size: exit 2 with one line before any work, or (valid
+    and within the bounds) the work is reached."""
+    settings, points = (f"{key} = {value}", 3) if where == "settings" else ("", 3)
+    text = SPEC.format(name="r", title="t", description="d", settings=settings, points=points)
+    if where == "budget":
+        text += f"{key} = {value}\n" if key != "curve_points" else ""
+        text = text.replace("curve_points = 3", f"curve_points = {value}") \
+            if key == "curve_points" else text
+    (tmp_path / "specs").mkdir(exist_ok=True)
+    (tmp_path / "specs" / "r.toml").write_text(text)
+    with mock.patch.dict(KINDS["rho"].__dict__, {"collect": _no_work}):
+        try:
+            code, _, err = run_cli(["report", "r", "--specs", tmp_path / "specs", "--out",
+                                    tmp_path / "out", "--budget", "tiny"])
+        except AssertionError as exc:
+            assert "work started" in str(exc)
+            return
+    assert_clean_exit(code, err, (2,))
