@@ -462,15 +462,24 @@ class ResultLog:
         check_output_path("--json", self.path)     # never a link, FIFO or device
         if resume and self.path.exists():
             text = read_text(self.path, what="results log")
+            lines = text.splitlines()
             good = []
-            for number, line in enumerate(text.splitlines(), 1):
+            for number, line in enumerate(lines, 1):
+                where = f"results log {str(self.path)!r} line {number}"
                 try:
-                    doc = parse_json(line, what=f"results log {str(self.path)!r} line {number}")
+                    doc = parse_json(line, what=where)
                     key = tuple(doc["key"])
                     version, result = doc["laocheck"], doc["result"]
                     hashable = self._hashable(key)
-                except (ValueError, KeyError, TypeError):
-                    continue                       # a line cut by an interruption
+                except (ValueError, KeyError, TypeError) as exc:
+                    # only the last line can be cut by an interruption (no newline after it);
+                    # any other fault is a corrupt or foreign log: refused, never rewritten
+                    if number == len(lines) and not text.endswith("\n") and \
+                            "is not valid JSON" in str(exc):
+                        continue
+                    rule = str(exc) if isinstance(exc, InvalidParameterError) else \
+                        f"{where} must be an object with 'key', 'laocheck' and 'result'."
+                    raise InvalidParameterError(rule) from None
                 good.append(line)
                 if version == __version__:
                     self._done[hashable] = result

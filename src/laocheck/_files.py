@@ -150,9 +150,13 @@ def _brackets_depth(text):
     return json_depth(re.sub(r"[^\[\]{}]", "", bare))
 
 
+class _LongNumber(ValueError):
+    pass
+
+
 def _number(text):
     if len(text) > _MAX_NUMBER:
-        raise ValueError(f"a number of {len(text)} characters")
+        raise _LongNumber(len(text))
     return text
 
 
@@ -167,6 +171,10 @@ def parse_json(text, *, what="JSON", max_depth=MAX_DEPTH):
     try:
         return json.loads(text, parse_int=lambda s: int(_number(s)),
                           parse_float=lambda s: float(_number(s)))
+    except _LongNumber as exc:
+        raise InvalidParameterError(
+            f"{what} must have numbers of at most {_MAX_NUMBER} characters; it has one of "
+            f"{exc.args[0]}.") from None
     except json.JSONDecodeError as exc:
         raise InvalidParameterError(
             f"{what} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})."
