@@ -312,8 +312,8 @@ def test_sigterm_with_two_jobs_shuts_the_workers_down_cleanly(tmp_path):
 
 @pytest.mark.parametrize("argv, rule", [
     (["--d", "0"], "`--d` must be an integer >= 1"),
-    (["--B", "-1"], "`--B` must be a finite number > 0"),
-    (["--B", "nan"], "`--B` must be a finite number > 0"),
+    (["--B", "-1"], "`--B` must be a number with 1e-40 <= B <= 1e+40"),
+    (["--B", "nan"], "`--B` must be a number with 1e-40 <= B <= 1e+40"),
     (["--delta", "2"], "`--delta` must be a number with 0 < delta < 1"),
     (["--R", "0"], "`--R` must be an integer >= 1"),
     (["--jobs", "0"], "`--jobs` must be an integer >= 1"),

@@ -64,7 +64,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ._io import write_text_atomic
+from ._files import parse_json, read_text
+from ._io import check_output_path, write_text_atomic
 from ._version import __version__
 from .exceptions import InvalidParameterError, LaocheckError
 
@@ -278,6 +279,11 @@ class Executor:
         return False
 
 
+#: Memory one joblib worker process takes (bytes; about 156 MB measured for a catalog check):
+#: no more workers start than the available memory holds
+WORKER_MEMORY = 200 * 2**20
+
+
 class LocalExecutor(Executor):
     """This machine: joblib processes (loky) for ``jobs != 1``, this process for ``jobs == 1``."""
 
@@ -295,32 +301,46 @@ class LocalExecutor(Executor):
     def describe(self):
         return f"local, {self.jobs} job{'s' if self.jobs != 1 else ''}"
 
+    def processes(self, tasks):
+        """The worker processes a run of ``tasks`` tasks starts: ``jobs``, but at most one per
+        task, per CPU and per :data:`WORKER_MEMORY` bytes of available memory (a worker
+        beyond those would only wait or swap; results do not depend on it)."""
+        # start-up: numpy (through _validation) only when a run starts, not for `laocheck --help`
+        from ._validation import available_memory
+        n = min(self.workers(), tasks, os.cpu_count() or 1)
+        free = available_memory()
+        if free is not None:
+            n = min(n, max(1, int(free // WORKER_MEMORY)))
+        return max(1, n)
+
     def map(self, fn, arglist, shared=(), on_result=None):
         arglist = list(arglist)
-        if self.jobs == 1 or len(arglist) <= 1:
+        jobs = self.processes(len(arglist))
+        if jobs == 1:
             return [_noted(_call(fn, *shared, *args), on_result) for args in arglist]
         # start-up: joblib (loky, asyncio) loads only when work runs in parallel
         from joblib import Parallel, delayed
-        parallel = Parallel(n_jobs=self.jobs, return_as="generator")
+        parallel = Parallel(n_jobs=jobs, return_as="generator")
         return [_noted(value, on_result)
                 for value in parallel(delayed(_call)(fn, *shared, *args) for args in arglist)]
 
     def imap_unordered(self, fn, arglist, names=None):
         arglist = list(arglist)
-        if self.jobs == 1 or len(arglist) <= 1:
+        jobs = self.processes(len(arglist))
+        if jobs == 1:
             for i, args in enumerate(arglist):
                 ok, value = _guarded(fn, *args)
                 yield Outcome(i, value if ok else None, None if ok else value, running=1)
             return
         # start-up: joblib (loky, asyncio) loads only when work runs in parallel
         from joblib import Parallel, delayed
-        parallel = Parallel(n_jobs=self.jobs, return_as="generator_unordered", batch_size=1)
+        parallel = Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)
         remaining = len(arglist)
         for i, (ok, value) in parallel(delayed(_indexed)(i, fn, *args)
                                        for i, args in enumerate(arglist)):
             remaining -= 1
             yield Outcome(i, value if ok else None, None if ok else value,
-                          running=min(remaining, self.workers()))
+                          running=min(remaining, jobs))
 
 
 def _lost_scheduler(address, exc):
@@ -441,24 +461,43 @@ class ResultLog:
     def __init__(self, path, *, resume=False):
         self.path = Path(path)
         self._done = {}
+        self._lines = {}
+        check_output_path("--json", self.path)     # never a link, FIFO or device
         if resume and self.path.exists():
-            text = self.path.read_text(encoding="utf-8")
+            text = read_text(self.path, what="results log")
+            lines = text.splitlines()
             good = []
-            for line in text.splitlines():
+            for number, line in enumerate(lines, 1):
+                where = f"results log {str(self.path)!r} line {number}"
                 try:
-                    doc = json.loads(line)
+                    doc = parse_json(line, what=where)
                     key = tuple(doc["key"])
                     version, result = doc["laocheck"], doc["result"]
-                except (ValueError, KeyError, TypeError):
-                    continue                       # a line cut by an interruption
+                    hashable = self._hashable(key)
+                except (ValueError, KeyError, TypeError) as exc:
+                    # only the last line can be cut by an interruption (no newline after it);
+                    # any other fault is a corrupt or foreign log: refused, never rewritten
+                    if number == len(lines) and not text.endswith("\n") and \
+                            "is not valid JSON" in str(exc):
+                        continue
+                    rule = str(exc) if isinstance(exc, InvalidParameterError) else \
+                        f"{where} must be an object with 'key', 'laocheck' and 'result'."
+                    raise InvalidParameterError(rule) from None
                 good.append(line)
                 if version == __version__:
-                    self._done[self._hashable(key)] = result
+                    self._done[hashable] = result
+                    self._lines[hashable] = number
             if text and (not text.endswith("\n") or len(good) != len(text.splitlines())):
                 write_text_atomic(self.path, "".join(line + "\n" for line in good))
         else:
             write_text_atomic(self.path, "")
-        self._fh = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+        self._fh = os.fdopen(fd, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+
+    def where(self, key):
+        """Where the logged result of ``key`` comes from, for messages (file and line)."""
+        line = self._lines.get(self._hashable(key))
+        return f"results log {str(self.path)!r}" + (f" line {line}" if line else "")
 
     @staticmethod
     def _hashable(key):

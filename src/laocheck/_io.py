@@ -10,13 +10,15 @@ import json
 import contextlib
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from pathlib import Path
 
 from .exceptions import InvalidParameterError
 
-__all__ = ["atomic_directory", "check_output_path", "write_json_atomic", "write_text_atomic"]
+__all__ = ["atomic_directory", "check_output_path", "child_path", "write_json_atomic",
+           "write_text_atomic", "MAX_NAME"]
 
 
 def _umask():
@@ -32,15 +34,53 @@ def _give_default_mode(path, *, directory=False):
     os.chmod(path, (0o777 if directory else 0o666) & ~_umask())
 
 
+def _lstat(path):
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:       # a NUL in the name, a name too long, ...
+        raise InvalidParameterError(
+            f"output path {str(path)!r} cannot be used ({getattr(exc, 'strerror', None) or exc})."
+        ) from None
+
+
+def _kind(mode):
+    for test, kind in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a directory"),
+                       (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _refuse_special(name, path):
+    """InvalidParameterError when ``path`` exists and is not a regular file: laocheck never
+    follows or replaces a symbolic link, a FIFO, a device or a directory."""
+    st = _lstat(path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = _kind(st.st_mode)
+        if kind == "a directory":
+            raise InvalidParameterError(f"`{name}` must be a file path; got the directory "
+                                        f"{str(path)!r}.")
+        raise InvalidParameterError(
+            f"`{name}` must be a regular file or a new name; got {str(path)!r}, which is "
+            f"{kind} (laocheck does not write through or replace it).")
+
+
 def check_output_path(name, path):
-    """Validate an output path before any work: its directory exists and is writable, and the
-    path is not a directory. Returns a :class:`pathlib.Path`; ``"-"`` (stdout) passes through."""
+    """Validate an output path before any work: it is new or a regular file (never a symbolic
+    link, FIFO, device or directory), and its directory exists and is writable. Returns a
+    :class:`pathlib.Path`; ``"-"`` (stdout) passes through."""
     if path == "-":
         return path
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path) or "\0" in os.fspath(path):
+        raise InvalidParameterError(f"`{name}` must be a file path; got {path!r}.")
     p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
+    if p.name in ("", ".", ".."):
         raise InvalidParameterError(f"`{name}` must be a file path; got the directory {path!r}.")
+    parent = p.parent if str(p.parent) else Path(".")
+    _refuse_special(name, p)
     if not parent.is_dir():
         raise InvalidParameterError(
             f"`{name}` must be in an existing directory; got {path!r} ({str(parent)!r} does not "
@@ -52,9 +92,29 @@ def check_output_path(name, path):
     return p
 
 
+#: Longest file or directory name laocheck writes (most file systems allow 255 bytes; a
+#: temporary name adds a prefix and a suffix to it).
+MAX_NAME = 200
+
+
+def child_path(name, folder, child):
+    """``folder / child`` for a ``child`` that is one plain name inside ``folder``: not empty,
+    not ``.`` or ``..``, no path separator or NUL, at most :data:`MAX_NAME` characters, so the
+    result never resolves outside ``folder`` or to it. ``name`` is the parameter named in the
+    error."""
+    if not isinstance(child, str) or child in ("", ".", "..") or "/" in child or \
+            "\\" in child or "\0" in child or len(child) > MAX_NAME or child != child.strip():
+        raise InvalidParameterError(
+            f"`{name}` must be one plain file name (no '/', not '.' or '..', at most {MAX_NAME} "
+            f"characters); got {child!r}.")
+    return Path(folder) / child
+
+
 def write_text_atomic(path, text):
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
+    """Write ``text`` to ``path`` through a temporary file and ``os.replace``; a ``path``
+    that is a symbolic link, FIFO, device or directory is refused (InvalidParameterError)."""
     path = Path(path)
+    _refuse_special("path", path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -62,6 +122,7 @@ def write_text_atomic(path, text):
             fh.flush()
             os.fsync(fh.fileno())
         _give_default_mode(tmp)
+        _refuse_special("path", path)              # not swapped for a link meanwhile
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -81,15 +142,33 @@ def write_json_atomic(path, doc, *, indent=1):
 
 
 @contextlib.contextmanager
-def atomic_directory(path):
+def atomic_directory(path, *, replaceable=None):
     """Build a directory in a temporary directory beside ``path``; on success it replaces
     ``path`` (an existing one is moved aside first, then removed), on any exception (Ctrl-C
     included) the temporary directory is removed and ``path`` is left as it was.
+
+    ``path`` must name a directory inside its parent (not ``.``, ``..`` or a name ending in
+    them); an existing ``path`` must be a real directory (never a symbolic link, which is
+    refused), and with ``replaceable`` (a predicate) one it accepts: otherwise
+    InvalidParameterError, before anything is written. Only what this call created and what
+    ``replaceable`` accepted is ever removed.
 
     Yields the temporary directory (a :class:`pathlib.Path`) to write into. Between the two
     renames of a replacement there is an instant with no ``path``, never a half-written one.
     """
     path = Path(path)
+    if path.name in ("", ".", "..") or os.fspath(path).rstrip("/").endswith(("/.", "/..")):
+        raise InvalidParameterError(
+            f"`path` must name a directory inside its parent; got {str(path)!r}.")
+    st = _lstat(path)
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise InvalidParameterError(
+            f"`path` {str(path)!r} exists and is {_kind(st.st_mode)}, not a directory laocheck "
+            "wrote: it is left alone (remove it or choose another output directory).")
+    if st is not None and replaceable is not None and not replaceable(path):
+        raise InvalidParameterError(
+            f"`path` {str(path)!r} exists and holds files laocheck did not write there: it is "
+            "left alone (remove it or choose another output directory).")
     parent = path.parent if str(path.parent) else Path(".")
     parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent))
@@ -97,7 +176,12 @@ def atomic_directory(path):
         yield tmp
         _give_default_mode(tmp, directory=True)
         old = None
-        if path.exists():
+        st = _lstat(path)
+        if st is not None:
+            if not stat.S_ISDIR(st.st_mode) or (replaceable is not None and
+                                                not replaceable(path)):
+                raise InvalidParameterError(
+                    f"`path` {str(path)!r} changed while laocheck wrote beside it; left alone.")
             old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=parent))
             os.replace(path, old / path.name)
         os.replace(tmp, path)

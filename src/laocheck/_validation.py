@@ -7,6 +7,7 @@ first, so that the message names the user's argument, never an internal variable
 """
 
 import math
+import os
 import numbers
 import operator
 
@@ -30,6 +31,8 @@ __all__ = [
     "check_within",
     "fail",
     "check_real",
+    "available_memory",
+    "check_memory",
 ]
 
 
@@ -300,3 +303,30 @@ def check_real(name, value, *, low=None, high=None, low_open=False, rule=None):
         raise InvalidParameterError(
             f"`{name}` must satisfy {span}{why}; got {name}={out!r}.")
     return out
+
+
+def available_memory():
+    """Bytes of memory available to a new allocation: ``MemAvailable`` of /proc/meminfo
+    (Linux), else free physical pages (``os.sysconf``), else None (unknown)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(name, value, nbytes):
+    """Refuse (InvalidParameterError naming ``name`` and ``value``) a size whose work needs
+    ``nbytes`` bytes, more than half the memory available now."""
+    free = available_memory()
+    if free is not None and nbytes > free / 2:
+        raise InvalidParameterError(
+            f"`{name}` must be small enough for this machine's memory; got {name}={_show(value)}, "
+            f"which needs about {nbytes / 2**30:.3g} GiB (available: {free / 2**30:.3g} GiB).")
+    return value

@@ -27,6 +27,7 @@ sizes of each theorem are :func:`evaluate` of ``"HK12.Thm3.1.eta"``, ``"HK12.Thm
 
 import numpy as np
 
+from .._validation import check_int, check_nonnegative_vector
 from ._evaluate import evaluate, info
 from ._moments import (norm_half, norm_inf, norm_one, rho_lasso, rho_ridge, sampling_max,
                        sampling_sum, second_moments_of, two_phase_H)
@@ -82,6 +83,13 @@ def theorem_bounds(d, k, m, B, *, second_moments=None, delta=0.05, m1=None):
     ‖E[x²]‖_{1/2} = ‖E[x²]‖₁ = d is used (and said so). Two-phase bounds split m into
     m1 = m // 10 and m2 = m − m1 (KS15 Sec. 5) unless ``m1`` is given.
     """
+    d = check_int("d", d, low=1)
+    k = check_int("k", k, low=1, high=d, high_name="d")
+    m = check_int("m", m, low=2)             # two phases: m1 >= 1 and m2 = m - m1 >= 1
+    if m1 is not None:
+        m1 = check_int("m1", m1, low=1, high=m - 1, high_name="m - 1")
+    if second_moments is not None:
+        second_moments = check_nonnegative_vector("second_moments", second_moments, d=d)
     if second_moments is None:
         n_half = n_one = float(d)
         source = "worst case ||E x^2|| = d"

@@ -65,6 +65,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import estimators
+from .._files import AnyJSON, Int, List, Null, Obj, OneOf, Real, Str, validate
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 
@@ -364,13 +365,12 @@ class CheckRecord:
         return out
 
     @classmethod
-    def from_dict(cls, doc):
-        """The record of :meth:`to_dict`'s output (for example one entry of a verify JSON)."""
+    def from_dict(cls, doc, where="check record"):
+        """The record of :meth:`to_dict`'s output (for example one entry of a verify JSON),
+        validated against :data:`RECORD_SCHEMA` (a status outside :class:`Status` is refused);
+        ``where`` names the source in the error (InvalidParameterError)."""
+        validate(doc, RECORD_SCHEMA, where)
         names = {f.name for f in fields(cls)}
-        missing = names - set(doc)
-        if missing:
-            raise InvalidParameterError(
-                f"`doc` must have every field of a check record; missing {sorted(missing)}.")
         values = {k: doc[k] for k in names}
         values["spawn_key"] = tuple(values["spawn_key"])
         return cls(**values)
@@ -380,6 +380,21 @@ class CheckRecord:
         """True when the status is the one the check declares (PASS, or ERRATUM for a literal
         statement known to be false)."""
         return self.status == self.expected
+
+
+_TEXT = Str(100_000)
+_STATUS = Str(choices=tuple(s.value for s in Status))
+#: a check record as files hold it (``verify --json``, its results log): every field with its
+#: type and range, the statuses from the closed set of :class:`Status`
+RECORD_SCHEMA = Obj(required={
+    "id": Str(300, pattern=r"[^\x00-\x1f\x7f]+", what="be a one-line check id of at most 300 "
+              "characters"),
+    "status": _STATUS, "expected": _STATUS,
+    "citation": _TEXT, "statement": _TEXT, "assumptions": _TEXT, "method": Str(1000),
+    "delta": Real(0, 1), "detectable": AnyJSON(), "figures": Obj(), "counterexample": AnyJSON(),
+    "correction": OneOf(Null(), Str(300)), "note": Str(1_000_000),
+    "seconds": Real(0), "seed": Int(0, 2**128), "budget": Str(choices=BUDGETS),
+    "entropy": Int(0, 2**256), "spawn_key": List(Int(0, 2**64), max_len=64)})
 
 
 def run(check, seed=0, budget="fast", *, catch=True):

@@ -19,7 +19,9 @@ import argparse
 import math
 import os
 
+from .._files import open_regular
 from .._io import check_output_path, write_json_atomic
+from .._validation import check_memory
 from .._provenance import provenance
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
@@ -34,6 +36,11 @@ MAX_D = 10**6
 MAX_M = 10**9
 #: Largest --R (independent runs per theorem)
 MAX_R = 10**5
+#: --B's range: within it every theorem's step size (about 1/B² for HK12 Thm 3.4) stays in the
+#: learners' range 1e-100..1e100, so every theorem runs
+MIN_B, MAX_B = 1e-40, 1e40
+#: Smallest --alpha: KS15 Sec. 5.1's E[x_i] ∝ i^alpha stays a normal double at i = 10^6 (-50)
+MIN_ALPHA = -50.0
 #: Largest R·m·d: the entries of the examples drawn per theorem (default run: 50·2000·100 = 10^7)
 MAX_WORK = 10**11
 
@@ -143,6 +150,9 @@ def _cmd(args):
                                      and os.path.isfile(name)):
             raise InvalidParameterError(
                 f"`--data` must be 'digits' or an existing .npy/.csv/.txt file; got {name!r}.")
+        if name != "digits":       # a matrix in memory takes about 4 times its text or more
+            with open_regular(name, what="`--data`") as fh:
+                check_memory("--data", name, 4 * os.fstat(fh.fileno()).st_size)
     if args.rho:
         extra = [_dataset_rho(name) for name in (args.data or [])]
         rows = rho_table()
@@ -165,6 +175,12 @@ def _cmd(args):
                           progress=advance, scheduler=scheduler)
         if started:
             bar.advance(started[-1])
+    ran = [r for r in rows if r["status"] != "not run"]
+    reasons = {r.get("reason", "") for r in rows if r["status"] == "not run"}
+    if not ran and len(reasons) > 1:          # every theorem refused these arguments
+        first = next(r["reason"] for r in rows if r["status"] == "not run"
+                     and "no explicit constant" not in r.get("reason", ""))
+        raise InvalidParameterError(f"no theorem can run with these arguments: {first}")
     if args.json != "-":
         _print_bounds(rows, args)
     if args.json is not None:
@@ -184,15 +200,20 @@ def add_parser(subparsers):
                    help=f"dimension, 1 to {MAX_D}. Default: 100.")
     p.add_argument("--k", type=_int_at_least("--k", 1), default=4,
                    help="attributes per example (k + 1 observed), 1 <= k <= d. Default: 4.")
-    p.add_argument("--m", type=_int_at_least("--m", 1, MAX_M), default=2000,
-                   help=f"examples per run, 1 to {MAX_M}. Default: 2000.")
-    p.add_argument("--B", type=_real("--B", "a finite number > 0", lambda v: v > 0),
-                   default=1.0, help="norm bound (and label bound), > 0. Default: 1.0.")
+    p.add_argument("--m", type=_int_at_least("--m", 2, MAX_M), default=2000,
+                   help=f"examples per run, 2 to {MAX_M} (the two-phase learners need one "
+                   "example per phase). Default: 2000.")
+    p.add_argument("--B", type=_real("--B", f"a number with {MIN_B:g} <= B <= {MAX_B:g}",
+                                     lambda v: MIN_B <= v <= MAX_B),
+                   default=1.0, help=f"norm bound (and label bound), {MIN_B:g} to {MAX_B:g} "
+                   "(within it every theorem's step size is in the learners' range). Default: 1.0.")
     p.add_argument("--R", type=_int_at_least("--R", 1, MAX_R), default=50,
                    help=f"independent runs per theorem, 1 to {MAX_R}; R·m·d <= {MAX_WORK:.0e} "
                         f"(d = 64 for --dist digits). Default: 50.")
-    p.add_argument("--alpha", type=_real("--alpha", "a finite number", lambda v: True),
-                   default=-1.0, help="power-law exponent of KS15 Sec. 5.1's data. Default: -1.")
+    p.add_argument("--alpha", type=_real("--alpha", f"a number with {MIN_ALPHA:g} <= alpha <= 0",
+                                         lambda v: MIN_ALPHA <= v <= 0),
+                   default=-1.0, help=f"power-law exponent of KS15 Sec. 5.1's data, {MIN_ALPHA:g} "
+                   "to 0 (E[x_i] proportional to i^alpha). Default: -1.")
     p.add_argument("--dist", choices=("powerlaw", "hard", "digits"), default="powerlaw",
                    help="powerlaw: KS15 Sec. 5.1's data; hard: HK12 Thm B.1's instance (ridge), "
                         "correlated signs (lasso), CB11 Thm 1's P_j (AER); digits: scikit-learn's "

@@ -20,6 +20,7 @@ import os
 import sys
 import time
 
+from .._files import Bool, Int, List, Null, Obj, OneOf, Real, Str, parse_json, read_json, validate
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import BUDGETS, DEFAULT_DELTA, Status
@@ -76,6 +77,11 @@ def _delta(text):
     return value
 
 
+def _one_line(exc, limit=300):
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def load_object(spec):
     """The object named ``module.path:name`` (a callable without a ``sample`` is called)."""
     if not isinstance(spec, str) or spec.count(":") != 1:
@@ -86,9 +92,18 @@ def load_object(spec):
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
+    except (ImportError, ValueError) as exc:        # ValueError: an empty or relative name
         raise InvalidParameterError(
-            f"`MODULE:OBJECT`={spec!r}: module {module_name!r} cannot be imported ({exc}).") from None
+            f"`MODULE:OBJECT`={spec!r}: module {module_name!r} cannot be imported "
+            f"({_one_line(exc)}).") from None
+    except SyntaxError as exc:                      # IndentationError, TabError included
+        raise InvalidParameterError(
+            f"`MODULE:OBJECT`={spec!r}: module {module_name!r} has a syntax error "
+            f"({exc.msg}, {exc.filename} line {exc.lineno}).") from None
+    except Exception as exc:  # noqa: BLE001 - the user's module raised while it was imported
+        raise InvalidParameterError(
+            f"`MODULE:OBJECT`={spec!r}: importing module {module_name!r} raised "
+            f"{type(exc).__name__}: {_one_line(exc)}.") from None
     obj = module
     for part in attr.split("."):
         try:
@@ -101,29 +116,43 @@ def load_object(spec):
             obj = obj()
         except TypeError as exc:
             raise InvalidParameterError(
-                f"`MODULE:OBJECT`={spec!r} is a callable that needs arguments ({exc}); point at "
-                "an estimator object or a factory without arguments.") from None
+                f"`MODULE:OBJECT`={spec!r} is a callable that needs arguments "
+                f"({_one_line(exc)}); point at an estimator object or a factory without "
+                "arguments.") from None
+        except Exception as exc:  # noqa: BLE001 - the user's factory raised
+            raise InvalidParameterError(
+                f"`MODULE:OBJECT`={spec!r}: calling it raised {type(exc).__name__}: "
+                f"{_one_line(exc)}.") from None
     return obj
+
+
+#: ``--claims`` as a file or text holds: an object; each known claim with its JSON type (its
+#: meaning is checked by :func:`laocheck.testing.check_estimator`, which also names unknown keys)
+CLAIMS_SCHEMA = Obj(optional={
+    "unbiased": Bool(), "finite_support": Bool(),
+    "second_moment": OneOf(Str(200), Real(finite=False)),
+    "second_moment_inf": OneOf(Str(200), Real(finite=False)),
+    "budget": OneOf(Int(0, 2**63), Real(0)), "budget_kind": Str(50),
+    "clipping": OneOf(Real(finite=False), Null()), "scaling": OneOf(Str(50), Null()),
+    "q": List(Real(finite=False), max_len=10**6)})
 
 
 def _claims(text):
     if text is None:
         return None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError:
-        try:
-            with open(text, encoding="utf-8") as fh:
-                doc = json.load(fh)
-        except OSError:
-            raise InvalidParameterError(
-                f"`--claims` must be a JSON object or the path of a JSON file; got {text!r}."
-            ) from None
-        except json.JSONDecodeError as exc:
-            raise InvalidParameterError(f"`--claims`: {text!r} is not valid JSON ({exc}).") from None
+    if text.lstrip().startswith(("{", "[", '"')) and not os.path.lexists(text) \
+            or not text.strip():
+        doc = parse_json(text, what="`--claims`")
+        where = "`--claims`"
+    elif not os.path.lexists(text):
+        raise InvalidParameterError(
+            f"`--claims` must be a JSON object or the path of a JSON file; got {text!r}.")
+    else:
+        where = f"`--claims` file {text!r}"
+        doc = read_json(text, what="`--claims` file", limit=2**24)
     if not isinstance(doc, dict):
-        raise InvalidParameterError(f"`--claims` must be a JSON object; got {type(doc).__name__}.")
-    return doc
+        raise InvalidParameterError(f"{where} must be a JSON object; got {type(doc).__name__}.")
+    return validate(doc, CLAIMS_SCHEMA, where)
 
 
 def cmd_check(args):

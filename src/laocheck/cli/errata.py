@@ -14,9 +14,11 @@ file missing or out of date, 2 on a usage error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
+from .._files import read_text
 from .._io import check_output_path, write_text_atomic
 from ..checks import Status, checks, get
 from ..checks._errata import KINDS, PAPERS, notes
@@ -152,7 +154,7 @@ def cmd_errata(args):
     text = render()
     if args.check:
         path = Path(args.output)
-        current = path.read_text(encoding="utf-8") if path.is_file() else None
+        current = read_text(path, what="`--output`") if os.path.lexists(path) else None
         if current == text:
             print(f"{path} is up to date.")
             return 0

@@ -24,6 +24,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from .._files import read_json
 from ..checks import get
 from ..data import SourceUnavailable, digit_source
 from ..exceptions import InvalidParameterError
@@ -143,7 +144,8 @@ def _with_options(spec, options):
 
 def cmd_report(args):
     # start-up: the renderers (matplotlib) and the experiments load only when the command runs
-    from ..report import KINDS, SPECS_DIR, Context, build_report, find_specs, stderr_progress
+    from ..report import (KINDS, SPECS_DIR, VERIFY_SCHEMA, Context, build_report,
+                          check_report_target, find_specs, stderr_progress)
     from ..report.paper import experiment_kwargs  # start-up, as above
     try:
         specs = find_specs(args.specs or SPECS_DIR, KINDS, args.names or None)
@@ -160,16 +162,12 @@ def cmd_report(args):
             if not any(s.kind == "verification" for s in specs):
                 raise InvalidParameterError(
                     "`--from` is only used by a verification report; none is selected.")
-            try:
-                with open(args.from_json, encoding="utf-8") as fh:
-                    from_doc = json.load(fh)
-            except (OSError, json.JSONDecodeError) as exc:
-                raise InvalidParameterError(
-                    f"`--from` must be a readable laocheck verify --json file; got "
-                    f"{args.from_json!r} ({exc}).") from None
+            from_doc = read_json(args.from_json, VERIFY_SCHEMA, what="`--from` file")
         out = Path(args.out)
         if out.exists() and not out.is_dir():
             raise InvalidParameterError(f"`--out` must be a directory; got the file {args.out!r}.")
+        for spec in specs:                        # where each report goes, before any work
+            check_report_target(out, spec.name)
     except InvalidParameterError as exc:
         sys.stderr.write(f"laocheck report: error: {exc}\n")
         return 2

@@ -64,8 +64,9 @@ def add_parser(subparsers):
                    help="run seed; each check is seeded from SeedSequence(seed) keyed by its id. "
                    "Default: 0.")
     p.add_argument("--jobs", type=_jobs, default=1,
-                   help=f"parallel workers (joblib), 1 to {MAX_JOBS}; results do not depend on "
-                   "it. Default: 1.")
+                   help=f"parallel workers (joblib), 1 to {MAX_JOBS}; at most one per check, "
+                   "per CPU and per 200 MB of free memory start; results do not depend on it. "
+                   "Default: 1.")
     p.add_argument("--json", metavar="PATH", default=None,
                    help="write the run (metadata and every check) as JSON to PATH. Default: none.")
     p.add_argument("--no-progress", action="store_true",
@@ -165,7 +166,7 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
             if doc is None:
                 todo.append(cid)
                 continue
-            records[cid] = CheckRecord.from_dict(doc)
+            records[cid] = CheckRecord.from_dict(doc, log.where((cid, seed, budget)))
             if progress:
                 progress(records[cid], running=0, resumed=True)
         if todo:
@@ -324,8 +325,8 @@ def cmd_verify(args):
 
 def cmd_witnesses(args):
     """``laocheck verify --witnesses``: the checks' mutation witnesses (checks._witness)."""
-    # the witness declarations import the whole catalog's callees (sympy, scikit-learn): only
-    # for --witnesses, so that `laocheck --help` stays light (tests/test_startup.py)
+    # start-up: the witness declarations import the whole catalog's callees (sympy,
+    # scikit-learn), so only for --witnesses (tests/test_startup.py)
     from ..checks._witnesses import run_witnesses_report
     doc = run_witnesses_report(args.only, args.seed, args.budget, share=args.witness_share,
                                out=sys.stdout, progress=not args.no_progress)

@@ -451,8 +451,18 @@ def digits_distribution(digits=(3, 5), *, norm="l2", B=1.0):
     max‖x‖₂ = 1 (``norm="l2"``, ridge) or max‖x‖∞ = 1 (``"l1"``, lasso). The "3 vs 5" task of
     HK12 Sec. 5 / KS15 Sec. 5.2, on digits instead of MNIST."""
     B = check_positive("B", B)
+    if isinstance(digits, (str, bytes)) or not hasattr(digits, "__len__") or len(digits) != 2:
+        raise InvalidParameterError(
+            f"`digits` must be two distinct digit classes (a, b) with 0 <= a, b <= 9; got "
+            f"digits={digits!r}.")
+    a, b = (check_int("digits", v, low=0, high=9) for v in digits)
+    if a == b:
+        raise InvalidParameterError(
+            f"`digits` must be two distinct digit classes; got digits={digits!r} (one class: "
+            "the labels would all be equal).")
+    if norm not in ("l2", "l1"):
+        raise InvalidParameterError(f"`norm` must be 'l2' or 'l1'; got norm={norm!r}.")
     data = load_digits()
-    a, b = digits
     keep = (data.target == a) | (data.target == b)
     X = data.data[keep].astype(float)
     y = np.where(data.target[keep] == b, B, -B)

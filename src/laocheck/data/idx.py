@@ -29,6 +29,8 @@ import zlib
 
 import numpy as np
 
+from .._files import open_regular
+from .._validation import check_memory
 from ..exceptions import InvalidParameterError
 
 __all__ = ["load_idx", "IDX_DTYPES"]
@@ -47,25 +49,68 @@ def _fail(path, what):
     raise InvalidParameterError(f"`path` {os.fspath(path)!r} is not a valid IDX file: {what}.")
 
 
-def _read_bytes(path):
+def _read_exactly(fh, n, path, zipped):
+    """At most ``n`` bytes of ``fh`` (decompressing only as much as that needs)."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except FileNotFoundError:
-        raise InvalidParameterError(
-            f"`path` {os.fspath(path)!r} does not exist (an IDX file, gzip or raw, was expected)."
-        ) from None
-    except IsADirectoryError:
-        raise InvalidParameterError(
-            f"`path` {os.fspath(path)!r} is a directory, not an IDX file.") from None
-    if raw[:2] == _GZIP_MAGIC:
-        try:
-            return gzip.decompress(raw), True
-        except EOFError:
-            _fail(path, "the gzip stream is truncated (the compressed file ends early)")
-        except (gzip.BadGzipFile, zlib.error, OSError) as exc:
-            _fail(path, f"the gzip stream is corrupt ({exc})")
-    return raw, False
+        return fh.read(n)
+    except EOFError:
+        _fail(path, "the gzip stream is truncated (the compressed file ends early)")
+    except (gzip.BadGzipFile, zlib.error, OSError) as exc:
+        _fail(path, f"the gzip stream is corrupt ({exc})" if zipped else
+              f"the file cannot be read ({exc})")
+
+
+def _read_bytes(path):
+    """The header and the items of the IDX file ``path`` (raw bytes, decompressed if gzip),
+    reading (and decompressing) no more than the header promises plus one byte, after
+    checking that size against :data:`_MAX_ITEMS` and the memory available."""
+    with open_regular(path, what="`path`") as raw_fh:
+        zipped = raw_fh.read(2) == _GZIP_MAGIC
+        raw_fh.seek(0)
+        fh = gzip.GzipFile(fileobj=raw_fh, mode="rb") if zipped else raw_fh
+        kind = "decompressed content" if zipped else "file"
+        head = _read_exactly(fh, 4, path, zipped)
+        if len(head) < 4:
+            _fail(path, f"the {kind} has {len(head)} bytes, fewer than the 4-byte magic number")
+        if head[0] != 0 or head[1] != 0:
+            _fail(path, f"the magic number starts with bytes 0x{head[0]:02x} 0x{head[1]:02x}, "
+                        "not 0x00 0x00 (not an IDX file)")
+        code, ndim = head[2], head[3]
+        if code not in IDX_DTYPES:
+            known = ", ".join(f"0x{c:02X}" for c in IDX_DTYPES)
+            _fail(path, f"unknown dtype code 0x{code:02X} in the magic number (known: {known})")
+        if ndim == 0:
+            _fail(path, "the magic number announces 0 dimensions")
+        dims_raw = _read_exactly(fh, 4 * ndim, path, zipped)
+        header = 4 + 4 * ndim
+        if len(dims_raw) < 4 * ndim:
+            _fail(path, f"the header announces {ndim} dimensions ({header} header bytes) but "
+                        f"the {kind} has only {4 + len(dims_raw)} bytes")
+        dims = tuple(int(v) for v in np.frombuffer(dims_raw, dtype=">u4", count=ndim))
+        items = 1
+        for v in dims:
+            items *= v
+        if items > _MAX_ITEMS:
+            _fail(path, f"the header announces dimensions {dims} ({items} items), more than "
+                        f"{_MAX_ITEMS}")
+        dtype = IDX_DTYPES[code]
+        need = items * dtype.itemsize
+        if not zipped:
+            size = os.fstat(raw_fh.fileno()).st_size
+            if size != header + need:
+                what = "truncated" if size < header + need else "has trailing bytes"
+                _fail(path, f"{what}: dimensions {dims} of {dtype.itemsize}-byte items need "
+                            f"{header + need} bytes, the {kind} has {size}")
+        check_memory("path", os.fspath(path), 2 * need)    # the bytes and the native copy
+        body = _read_exactly(fh, need + 1, path, zipped)   # one more: trailing bytes?
+        if len(body) != need:
+            what = "truncated" if len(body) < need else "has trailing bytes"
+            got = f"{header + len(body)}" if len(body) <= need else "more"
+            _fail(path, f"{what}: dimensions {dims} of {dtype.itemsize}-byte items need "
+                        f"{header + need} bytes, the {kind} has {got}")
+        if zipped:                       # the rest of the stream must be valid and empty
+            _read_exactly(fh, 1, path, zipped)
+    return head + dims_raw + body, zipped
 
 
 def load_idx(path):
@@ -99,34 +144,10 @@ def load_idx(path):
     ((60000, 28, 28), dtype('uint8'))
     """
     raw, zipped = _read_bytes(path)
-    kind = "decompressed content" if zipped else "file"
-    if len(raw) < 4:
-        _fail(path, f"the {kind} has {len(raw)} bytes, fewer than the 4-byte magic number")
-    if raw[0] != 0 or raw[1] != 0:
-        _fail(path, f"the magic number starts with bytes 0x{raw[0]:02x} 0x{raw[1]:02x}, "
-                    "not 0x00 0x00 (not an IDX file)")
-    code, ndim = raw[2], raw[3]
-    if code not in IDX_DTYPES:
-        known = ", ".join(f"0x{c:02X}" for c in IDX_DTYPES)
-        _fail(path, f"unknown dtype code 0x{code:02X} in the magic number (known: {known})")
-    if ndim == 0:
-        _fail(path, "the magic number announces 0 dimensions")
+    ndim = raw[3]
     header = 4 + 4 * ndim
-    if len(raw) < header:
-        _fail(path, f"the header announces {ndim} dimensions ({header} header bytes) but the "
-                    f"{kind} has only {len(raw)} bytes")
     dims = tuple(int(v) for v in np.frombuffer(raw, dtype=">u4", count=ndim, offset=4))
-    items = 1
-    for v in dims:
-        items *= v
-    if items > _MAX_ITEMS:
-        _fail(path, f"the header announces dimensions {dims} ({items} items), more than "
-                    f"{_MAX_ITEMS}")
-    dtype = IDX_DTYPES[code]
-    expected = header + items * dtype.itemsize
-    if len(raw) != expected:
-        what = "truncated" if len(raw) < expected else "has trailing bytes"
-        _fail(path, f"{what}: dimensions {dims} of {dtype.itemsize}-byte items need "
-                    f"{expected} bytes, the {kind} has {len(raw)}")
+    dtype = IDX_DTYPES[raw[2]]
+    items = (len(raw) - header) // dtype.itemsize
     data = np.frombuffer(raw, dtype=dtype, count=items, offset=header).reshape(dims)
     return data.astype(dtype.newbyteorder("="), copy=True)

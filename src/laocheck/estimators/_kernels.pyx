@@ -13,6 +13,7 @@ and run without bounds checks (see setup.py; ``LAOCHECK_CYTHON_DEBUG=1`` turns t
 All randomness comes from the caller's ``numpy.random.Generator`` through its ``bitgen_t``.
 """
 import numpy as np
+from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport ldexp
 from numpy.random cimport bitgen_t
 
@@ -21,6 +22,7 @@ from ._samplers cimport AliasTable, bitgen_of
 
 cdef enum:
     HIST = 64
+    POLL_MASK = 65535      # the kernels look for signals (Ctrl-C) every 65536 draws
 
 
 cdef class Sink:
@@ -33,6 +35,8 @@ cdef class Sink:
     cdef public double norm2_sum, norm4_sum
     cdef public long n, attr_sum, attr_sq_sum, attr_max
     cdef long[::1] attr_hist
+    cdef bint stopped
+    cdef object pending
 
     def __init__(self, long n, long size, bint accumulate):
         self.mode = 1 if accumulate else 0
@@ -71,6 +75,28 @@ cdef class Sink:
                 self.attr_max = attrs
             self.attr_hist[attrs if attrs < HIST else HIST] += 1
         self.n += 1
+
+    cdef bint poll(self) noexcept nogil:
+        """True once a signal handler raised (Ctrl-C: KeyboardInterrupt): the kernel stops
+        drawing; :meth:`reraise` raises it after the kernel. Looks every 65536 draws (a
+        microsecond with the GIL), so Ctrl-C stops any kernel within a fraction of a second."""
+        if self.stopped:
+            return True
+        if (self.n & POLL_MASK) != 0 or self.n == 0:
+            return False
+        with gil:
+            try:
+                PyErr_CheckSignals()
+            except BaseException as exc:
+                self.pending = exc
+                self.stopped = True
+        return self.stopped
+
+    def reraise(self):
+        """Raise the exception a signal handler raised while the kernel ran (if any)."""
+        if self.pending is not None:
+            exc, self.pending = self.pending, None
+            raise exc
 
     def result(self):
         if self.mode == 0:
@@ -187,6 +213,8 @@ def importance_kernel(
     cdef double phi_out
     with rng.bit_generator.lock, nogil:
         for t in range(n):
+            if sink.poll():
+                break
             sc.start()
             if mode != 1:
                 for r in range(k):
@@ -245,6 +273,8 @@ def aer_kernel(
     cdef double out
     with rng.bit_generator.lock, nogil:
         for t in range(n):
+            if sink.poll():
+                break
             sc.start()
             nv = 0
             if mode != 1:
@@ -317,6 +347,8 @@ def baseline_kernel(object rng, Sink sink, long n, const double[::1] x, double y
     cdef long t, a, b, i, j, nnz
     with rng.bit_generator.lock, nogil:
         for t in range(n):
+            if sink.poll():
+                break
             # A uniformly random ordered k-sample: its first half is I and its second half J,
             # which is a uniformly random split of the set C into two halves.
             partial_shuffle(&perm[0], d, k, bg)
@@ -391,6 +423,8 @@ def genest_kernel(
     cdef double ratio = <double>d / k if k > 0 else 0.0
     with rng.bit_generator.lock, nogil:
         for t in range(n):
+            if sink.poll():
+                break
             sc.start()
             nx = 0
             if mode == 2:

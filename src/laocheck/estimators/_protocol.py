@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_int, check_rng, check_scalar, check_vector
+from .._validation import check_int, check_memory, check_rng, check_scalar, check_vector
 from ..exceptions import InvalidParameterError
 from ..stats.exact import RandomSource
 from ._kernels import Sink
@@ -51,6 +51,10 @@ __all__ = ["Draws", "Moments", "Estimator", "register", "names", "get", "spec_of
 
 #: Largest number of doubles ``sample`` materialises (4 GiB); use ``accumulate`` beyond it.
 MAX_DENSE = 2**29
+#: Largest ``n`` of one ``sample`` / ``accumulate`` call: 10^10 draws take minutes at the
+#: kernels' 10^7-10^8 draws per second (10^11 took 70 minutes); split larger runs (the sums of
+#: :class:`Moments` add up).
+MAX_DRAWS = 10**10
 
 #: Largest magnitude a draw, the target or an intermediate of a kernel may reach: a quarter of
 #: the largest double (4.49e307), so that the few sums the kernels form stay finite.
@@ -195,7 +199,7 @@ class Estimator:
     def _drive(self, w, x, y, n, rng, *, accumulate):
         """Validate, prepare the kernel's arguments, and run n draws into a sink."""
         w, x, y = self._validate(w, x, y)
-        n = check_int("n", n, low=1, high=2**63 - 1)     # the kernels count in 64 bits
+        n = check_int("n", n, low=1, high=MAX_DRAWS)
         shape = self.target_shape(x.shape[0])
         size = int(np.prod(shape, dtype=np.int64))
         if not accumulate and n * size > MAX_DENSE:
@@ -203,10 +207,13 @@ class Estimator:
                 f"`n` * target size must be <= {MAX_DENSE} to materialise the draws; got "
                 f"n={n} with target size {size}. Use `accumulate` for moment sums."
             )
+        if not accumulate:            # the draws and their attribute counts, materialised
+            check_memory("n", n, 8 * n * (size + 1))
         self._check_magnitude(w, x, y, n=n if accumulate else None, size=size)
         rng = check_rng(rng)
         sink = Sink(n, size, accumulate)
         self._run(rng, sink, n, self._prepare(w, x, y))
+        sink.reraise()                 # Ctrl-C (or another signal's exception) in the kernel
         self._check_finite_result(sink, n)
         return shape, sink
 

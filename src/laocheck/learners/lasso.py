@@ -16,6 +16,7 @@ from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
 from ._lasso import LassoState, SparseLassoState
+from .ridge import MomentsGiveQ
 
 __all__ = ["GAELR", "AELR", "DDAELR", "lasso_theory_step_size"]
 
@@ -120,7 +121,7 @@ class AELR(GAELR):
                          random_state=random_state, record_draws=record_draws)
 
 
-class DDAELR(GAELR):
+class DDAELR(MomentsGiveQ, GAELR):
     """KS15 Sec. 4.1 (DDAELR): GAELR with q_i ∝ E[x_i²] (Lemma 4.3) from known moments."""
 
     spec = LearnerSpec(
@@ -141,6 +142,8 @@ class DDAELR(GAELR):
                          n_inner=n_inner, n_total=n_total, random_state=random_state,
                          record_draws=record_draws)
 
+    _q_rule = "KS15 Lemma 4.3: q ∝ E[x_i²]"
+
     def _q(self, d):
-        m = self._moments(d)
+        m = self._scaled(self._moments(d))
         return m / m.sum()                                     # KS15 Lemma 4.3

@@ -166,7 +166,44 @@ class AERR(GAERR):
                          n_total=n_total, random_state=random_state, record_draws=record_draws)
 
 
-class DDAERR(GAERR):
+class MomentsGiveQ:
+    """For the learners whose q comes from ``second_moments`` (DDAERR, DDAELR): the errors
+    about q, the theory step and its constants name ``second_moments``, the parameter the
+    user gave, not the q, S or G derived from it."""
+
+    #: how q follows from the moments, for messages
+    _q_rule = "q"
+
+    def _check_q(self, nonzero, where, what):
+        if self.q_ is None:
+            return
+        missing = (self.q_ == 0) & nonzero()
+        if np.any(missing):
+            i = int(np.flatnonzero(missing)[0])
+            value = float(self._moments(self.q_.size)[i])
+            raise InvalidParameterError(
+                f"`second_moments` must give q_i > 0 wherever {where} ({self._q_rule}; else x̃ "
+                f"is biased); got second_moments[{i}]={value!r}, for which q_{i} = 0, with "
+                + what.format(i=i) + ".")
+
+    def _theory_step(self, name, m, d, config):
+        try:
+            return super()._theory_step(name, m, d, config)
+        except InvalidParameterError:
+            moments = config[3]
+            raise InvalidParameterError(
+                f"`second_moments` must give a finite theory step size ({self._q_rule}, "
+                f"then the step's constants); got entries from {moments.min():g} to "
+                f"{moments.max():g}, for which they overflow or underflow: rescale X and "
+                "second_moments, or pass a float `eta`.") from None
+
+    @staticmethod
+    def _scaled(m):
+        """``m`` divided by its largest entry when its sum overflows (q is scale-free)."""
+        return m / m.max() if not np.isfinite(m.sum()) else m
+
+
+class DDAERR(MomentsGiveQ, GAERR):
     """KS15 Sec. 3.1 (DDAERR): GAERR with q_i ∝ √E[x_i²] (eq. (4)) from known moments.
 
     ``eta="theory"`` is KS15 Thm 3.5's η = 1/√(m((1/k)‖E[x²]‖_{1/2} + 1)).
@@ -189,6 +226,8 @@ class DDAERR(GAERR):
         super().__init__(k=k, B=B, eta=eta, q=None, second_moments=second_moments,
                          n_inner=n_inner, initial=initial, n_total=n_total,
                          random_state=random_state, record_draws=record_draws)
+
+    _q_rule = "KS15 eq. (4): q ∝ √E[x_i²]"
 
     def _q(self, d):
         m = self._moments(d)

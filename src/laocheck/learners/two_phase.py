@@ -309,6 +309,12 @@ class _TwoPhase(BudgetedLearner):
             start = self._state.first.coef_
         if not isinstance(self.eta, str):
             eta = float(self.eta)
+        elif not SCALE_RANGE[0] <= eta <= SCALE_RANGE[1]:
+            raise InvalidParameterError(
+                f"`eta`='theory' (the default) gives phase 2 the step {eta:.4g} (from B={B:g}, "
+                f"k, d, m2={m2} and the moments phase 1 measured, largest {A.max():.3g}), "
+                f"outside {SCALE_RANGE[0]:g}..{SCALE_RANGE[1]:g}: the scale of X, B or m is "
+                "extreme; rescale X and B, or pass a float `eta`.")
         self.q_, self.eps_, self.eta_ = q, eps, eta
         self._state.second = self._phase2_learner(k2, n_inner, B, q, eta, m2, start)
         self._state.phase = 2

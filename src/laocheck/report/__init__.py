@@ -12,20 +12,23 @@ only when complete (:func:`laocheck._io.atomic_directory`).
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
-from .._io import atomic_directory, write_json_atomic, write_text_atomic
+from .._io import atomic_directory, child_path, write_json_atomic, write_text_atomic
 from .._provenance import provenance
+from ..exceptions import InvalidParameterError
 from ._context import Context, run_checks_serially, stderr_progress
 from ._document import Paragraph, fmt, to_html, to_markdown
 from ._spec import SPECS_DIR, ReportSpec, find_specs, load_spec
 from ._style import save
 from . import bounds, paper, rho, verification
+from .verification import VERIFY_SCHEMA
 
-__all__ = ["SPECS_DIR", "KINDS", "Context", "ReportSpec", "BuiltReport", "build_report", "find_specs",
+__all__ = ["SPECS_DIR", "KINDS", "VERIFY_SCHEMA", "check_report_target", "is_report_dir", "Context", "ReportSpec", "BuiltReport", "build_report", "find_specs",
            "load_spec", "run_checks_serially", "stderr_progress", "fmt"]
 
 #: the renderers a spec's ``kind`` can name
@@ -58,8 +61,8 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
     intro, sections, figures, tables = module.render(data, settings)
     seconds = round(time.perf_counter() - start, 3)
     prov = provenance(seed=ctx.seed, budget=budget, command=command)
-    target = Path(out_dir) / spec.name
-    with atomic_directory(target) as tmp:
+    target = child_path("name", out_dir, spec.name)
+    with atomic_directory(target, replaceable=is_report_dir) as tmp:
         (tmp / "figures").mkdir()
         entries = []
         for ref, fig, fdata in figures:
@@ -78,6 +81,45 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
         write_text_atomic(tmp / "index.html", to_html(spec.title, intro, sections, footer))
         write_text_atomic(tmp / "report.md", to_markdown(spec.title, intro, sections, footer))
     return BuiltReport(path=target, doc=doc, figures=tuple(figures))
+
+
+#: the files of a written report directory (and ``figures/`` holding only *.png / *.svg)
+REPORT_FILES = ("index.html", "report.md", "report.json")
+
+
+def check_report_target(out_dir, name):
+    """``out_dir/name`` where report ``name`` goes, checked before any work: one plain name
+    inside ``out_dir``, and either new or a directory holding only a report
+    (:func:`is_report_dir`); InvalidParameterError otherwise (nothing there is touched)."""
+    target = child_path("name", out_dir, name)
+    if os.path.lexists(target) and (target.is_symlink() or not target.is_dir()
+                                    or not is_report_dir(target)):
+        raise InvalidParameterError(
+            f"`--out` {str(out_dir)!r}: {str(target)!r} exists and is not a report laocheck "
+            "wrote (a file, a link, or a directory with other files): it is left alone; remove "
+            "it or choose another --out.")
+    return target
+
+
+def is_report_dir(path):
+    """True when ``path`` holds only what :func:`build_report` writes (its three files and
+    ``figures/*.png``, ``*.svg``, all regular files, no links): only such a directory is
+    replaced by a new report; anything else there is never deleted."""
+    path = Path(path)
+    try:
+        for entry in os.scandir(path):
+            if entry.is_symlink():
+                return False
+            if entry.name == "figures" and entry.is_dir(follow_symlinks=False):
+                for fig in os.scandir(entry.path):
+                    if fig.is_symlink() or not fig.is_file(follow_symlinks=False) or \
+                            not fig.name.endswith((".png", ".svg")):
+                        return False
+            elif entry.name not in REPORT_FILES or not entry.is_file(follow_symlinks=False):
+                return False
+    except OSError:
+        return False
+    return True
 
 
 def _description(spec):

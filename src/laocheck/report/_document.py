@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from dataclasses import dataclass, field
 
-__all__ = ["fmt", "Paragraph", "Table", "FigureRef", "Section", "to_html", "to_markdown"]
+__all__ = ["fmt", "md_text", "Paragraph", "Table", "FigureRef", "Section", "to_html", "to_markdown"]
 
 
 def fmt(value):
@@ -143,32 +144,64 @@ def to_html(title, intro, sections, footer):
     return "\n".join(parts)
 
 
-def _md_escape(text):
-    return text.replace("|", "\\|").replace("\n", " ")
+#: characters that Markdown (CommonMark / GitHub) would read as markup or raw HTML: each is
+#: shown literally when preceded by a backslash
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&])")
+
+
+def md_text(text):
+    """``text`` as literal Markdown on one line: every character Markdown would read as markup
+    or HTML (``<script>``, ``[a](b)``, ``|``, ``*``, ...) backslash-escaped, line breaks and
+    other control characters as spaces. Rendered, it shows ``text`` as it is."""
+    text = _CONTROL.sub(" ", str(text))
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _md_code(text):
+    """``text`` as an inline code span: a backtick fence longer than any run of backticks
+    in it, ``|`` escaped (GitHub tables split cells at it even inside code)."""
+    text = _CONTROL.sub(" ", str(text))
+    fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text.replace('|', chr(92) + '|')}{pad}{fence}"
 
 
 def _block_md(b):
     if isinstance(b, Paragraph):
-        return f"    {b.text}\n" if b.code else f"{b.text}\n"
+        if b.code:                  # an indented code block: nothing in it is markup
+            lines = [_CONTROL.sub(" ", line) for line in b.text.splitlines() or [""]]
+            return "".join(f"    {line}\n" for line in lines)
+        return f"{md_text(b.text)}\n"
     if isinstance(b, Table):
-        lines = ["| " + " | ".join(_md_escape(c) for c in b.columns) + " |",
+        lines = ["| " + " | ".join(md_text(c) for c in b.columns) + " |",
                  "| " + " | ".join("---" for _ in b.columns) + " |"]
         for row in b.rows:
-            cells = [f"`{fmt(v)}`" if i in b.code_columns and v else _md_escape(fmt(v))
+            cells = [_md_code(fmt(v)) if i in b.code_columns and v else md_text(fmt(v))
                      for i, v in enumerate(row)]
             lines.append("| " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
     if isinstance(b, FigureRef):
-        return (f"![{b.title}](figures/{b.name}.png)\n\n*{b.title}.* {b.caption} "
-                f"([SVG](figures/{b.name}.svg))\n")
+        name = _safe_file_name(b.name)
+        return (f"![{md_text(b.title)}](figures/{name}.png)\n\n*{md_text(b.title)}.* "
+                f"{md_text(b.caption)} ([SVG](figures/{name}.svg))\n")
     raise TypeError(f"unknown block {b!r}")
+
+
+def _safe_file_name(name):
+    """A figure's file stem, which must be a plain name (it is also a path under figures/)."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
+        raise ValueError(f"`name` of a figure must be a plain file name; got {name!r}.")
+    return name
 
 
 def to_markdown(title, intro, sections, footer):
     """The same document as GitHub Markdown (figures as relative PNG links)."""
-    parts = [f"# {title}\n"] + [_block_md(b) for b in intro]
+    parts = [f"# {md_text(title)}\n"] + [_block_md(b) for b in intro]
     for s in sections:
-        parts.append(f"## {s.title}\n")
+        parts.append(f"## {md_text(s.title)}\n")
         parts += [_block_md(b) for b in s.blocks]
-    parts.append(f"---\n{footer}\n")
+    parts.append(f"---\n{md_text(footer)}\n")
     return "\n".join(parts)

@@ -9,16 +9,122 @@ settings. The standard specs are installed with the package (:data:`SPECS_DIR`,
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._files import (Bool, Int, List, Map, Obj, OneOf, Real, Schema, Str, read_text, show,
+                      validate)
+from .._io import MAX_NAME
+from .._validation import check_memory
 from ..exceptions import InvalidParameterError
 
 __all__ = ["ReportSpec", "load_spec", "find_specs", "SPECS_DIR"]
 
 #: The standard specs (bounds, verification, rho), installed with the package.
 SPECS_DIR = Path(__file__).resolve().with_name("specs")
+
+
+#: Largest spec file read (bytes); the standard ones are about 2 KB.
+MAX_SPEC_BYTES = 2**20
+#: A report's name: its file name without .toml and the directory it is written to, so one
+#: plain name (never '.', '..' or a path).
+NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,%d}" % (MAX_NAME - 1)
+#: Largest d of a report (a row, the moments and an iterate are O(d) doubles: 8 MB at 10^6),
+#: as ``laocheck bounds --d``
+MAX_D = 10**6
+#: Largest m (examples per run), R (runs) and the entries drawn per theorem R·m·d, as
+#: ``laocheck bounds``
+MAX_M, MAX_R, MAX_WORK = 10**9, 10**5, 10**11
+#: Largest number of points of a curve, and of d × points (the ρ curve costs O(d) per point)
+MAX_POINTS, MAX_CURVE_WORK = 10**4, 10**9
+
+
+class _Plain(Schema):
+    """Any TOML value of a setting: finite numbers, strings of at most 10,000 characters,
+    lists of at most 10,000 entries, tables, nested at most 6 levels."""
+
+    rule = ("be a finite number, a boolean, a string of at most 10000 characters, or a list "
+            "or table of those (at most 10000 entries, 6 levels)")
+
+    def check(self, value, field, depth=0):
+        if depth > 6:
+            self._bad(value, field)
+        if isinstance(value, bool):
+            return
+        if isinstance(value, (int, float)):
+            if not math.isfinite(value) or abs(value) > 2**63:
+                self._bad(value, field)
+            return
+        if isinstance(value, str):
+            if len(value) > 10_000:
+                self._bad(value, field)
+            return
+        if isinstance(value, (list, dict)) and len(value) <= 10_000:
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for k, v in items:
+                self.check(v, f"{field}.{k}" if isinstance(value, dict) else f"{field}[{k}]",
+                           depth + 1)
+            return
+        self._bad(value, field)
+
+
+_NAMES = List(Str(200), max_len=1000)
+#: the settings with a type and a range (the size parameters bounded by what a run can do);
+#: any other key must be a :class:`_Plain` value
+SETTINGS = {
+    "d": Int(1, MAX_D), "k": Int(1, MAX_D), "m": Int(1, MAX_M), "R": Int(1, MAX_R),
+    "R_tune": Int(1, MAX_R), "R_eval": Int(1, MAX_R), "runs": Int(1, MAX_R),
+    "curve_points": Int(2, MAX_POINTS),
+    "curve_from": Real(-1000, 1000), "curve_to": Real(-1000, 1000),
+    "alphas": List(Real(-1000, 1000), max_len=1000), "alpha": Real(-1000, 1000),
+    "B": Real(1e-100, 1e100), "delta": Real(1e-300, 0.5),
+    "m_values": List(Int(1, MAX_M), min_len=1, max_len=1000),
+    "d_values": List(Int(1, MAX_D), min_len=1, max_len=1000),
+    "k_values": List(Int(1, MAX_D), min_len=1, max_len=1000),
+    "pairs": List(List(Int(0, 10**6), min_len=2, max_len=2), max_len=10_000),
+    "figures": _NAMES, "tables": _NAMES, "theorems": _NAMES, "only": OneOf(Str(200), _NAMES),
+    "errata": _NAMES, "scaling": _NAMES, "tune": _NAMES, "axes": _NAMES,
+    "checks_budget": Str(50), "experiment_budget": Str(50), "experiment": Str(200),
+    "dist": Str(50), "source": Str(50), "mnist": Str(4096), "covtype": Str(4096),
+}
+_SETTINGS = Obj(optional=SETTINGS, extra=_Plain())
+SPEC_SCHEMA = Obj(
+    required={"name": Str(MAX_NAME, pattern=NAME_PATTERN, what=(
+        f"be a plain name: letters, digits, '_' or '-', starting with a letter or digit, at "
+        f"most {MAX_NAME} characters")),
+        "title": Str(500, pattern=r"[^\x00-\x1f]*\S[^\x00-\x1f]*", what=(
+            "be a non-empty one-line string of at most 500 characters")),
+        "kind": Str(50)},
+    optional={"description": Str(20_000), "settings": _SETTINGS,
+              "budgets": Map(Str(50, pattern=r"[A-Za-z0-9_-]+", what="be a plain name"),
+                             _SETTINGS, min_len=1, max_len=100)},
+    extra=_Plain())
+
+
+def _largest(settings, key, values_key):
+    values = [settings[key]] if key in settings else []
+    return max(values + list(settings.get(values_key, [])) or [1])
+
+
+def check_sizes(settings, where):
+    """The run sizes of ``settings`` within what a run can do: R·m·d <= MAX_WORK and d ×
+    curve points <= MAX_CURVE_WORK, and the O(d) vectors within the available memory."""
+    d = _largest(settings, "d", "d_values")
+    m = _largest(settings, "m", "m_values")
+    R = max(settings.get(key, 1) for key in ("R", "R_tune", "R_eval", "runs"))
+    if R * m * d > MAX_WORK:
+        raise InvalidParameterError(
+            f"{where}: settings `R`, `m` and `d` must satisfy R·m·d <= {MAX_WORK:.0e} (the "
+            f"entries drawn per theorem); got R={R}, m={m}, d={d}.")
+    points = settings.get("curve_points", 0) + len(settings.get("alphas", ()))
+    if d * points > MAX_CURVE_WORK:
+        raise InvalidParameterError(
+            f"{where}: settings `d` and `curve_points` must satisfy d × points <= "
+            f"{MAX_CURVE_WORK:.0e} (a point costs O(d)); got d={d}, curve_points="
+            f"{settings.get('curve_points')}.")
+    check_memory("d", d, 64 * 8 * d)      # tens of O(d) float vectors per run
 
 
 @dataclass(frozen=True)
@@ -44,6 +150,7 @@ class ReportSpec:
         """The settings at ``budget``, after checking that every key of ``required(settings)``
         is set."""
         settings = self.settings_for(budget)
+        check_sizes(settings, f"spec {self.path or self.name!r} at budget {budget!r}")
         missing = [key for key in required(settings) if key not in settings]
         if missing:
             raise InvalidParameterError(
@@ -55,16 +162,14 @@ class ReportSpec:
 def load_spec(path, kinds):
     """The :class:`ReportSpec` of the TOML file ``path``; ``kinds``: the known renderers."""
     path = Path(path)
+    where = f"spec {show(str(path), 200)}"
+    text = read_text(path, what="spec", limit=MAX_SPEC_BYTES)
     try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidParameterError(f"`spec` {str(path)!r} is not valid TOML: {exc}.") from None
-    for key in ("name", "title", "kind"):
-        if not isinstance(doc.get(key), str) or not doc[key]:
-            raise InvalidParameterError(
-                f"`spec` {str(path)!r} must set `{key}` to a non-empty string; got "
-                f"{doc.get(key)!r}.")
+        doc = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise InvalidParameterError(
+            f"{where} is not valid TOML: {show(str(exc), 200)}.") from None
+    validate(doc, SPEC_SCHEMA, where)
     if doc["kind"] not in kinds:
         raise InvalidParameterError(
             f"`kind` of spec {str(path)!r} must be one of {sorted(kinds)}; got {doc['kind']!r}.")
@@ -73,8 +178,7 @@ def load_spec(path, kinds):
             f"`name` of spec {str(path)!r} must equal its file name {path.stem!r}; got "
             f"{doc['name']!r}.")
     budgets = doc.get("budgets", {})
-    if not isinstance(budgets, dict) or not budgets or not all(
-            isinstance(v, dict) for v in budgets.values()):
+    if not budgets:
         raise InvalidParameterError(
             f"`budgets` of spec {str(path)!r} must be at least one table [budgets.<name>].")
     return ReportSpec(name=doc["name"], title=doc["title"], kind=doc["kind"],
@@ -89,12 +193,12 @@ def find_specs(directory, kinds, names=None):
         raise InvalidParameterError(
             f"`specs` must be a directory of report specs (*.toml); got {str(directory)!r}, "
             "which does not exist.")
-    specs = {p.stem: load_spec(p, kinds) for p in sorted(directory.glob("*.toml"))}
-    if names:
-        unknown = [n for n in names if n not in specs]
+    files = {p.stem: p for p in sorted(directory.glob("*.toml"))}
+    if names:               # only the named specs are read (a broken other one is no matter)
+        unknown = [n for n in names if n not in files]
         if unknown:
             raise InvalidParameterError(
-                f"`NAME` must be one of {sorted(specs)} (specs in {str(directory)!r}); got "
-                f"{unknown}.")
-        return [specs[n] for n in names]
-    return list(specs.values())
+                f"`NAME` must be one of {sorted(files)} (specs in {str(directory)!r}); got "
+                f"{[show(n) for n in unknown]}.")
+        return [load_spec(files[n], kinds) for n in names]
+    return [load_spec(p, kinds) for p in files.values()]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from matplotlib.ticker import MaxNLocator
 
-from ..checks import CheckRecord, Status, checks
+from .._files import Int, List, Obj, Str, validate
+from ..checks import BUDGETS, CheckRecord, Status, checks
 from ..checks._slack import LOOSE, reason, tightness
 from ..exceptions import InvalidParameterError
 from ._document import FigureRef, Paragraph, Section, Table, fmt
@@ -36,14 +37,20 @@ def required(settings):
     return []
 
 
+#: a ``laocheck verify --json`` document as ``--from`` reads it (each record is then checked
+#: against :data:`laocheck.checks.RECORD_SCHEMA`)
+VERIFY_SCHEMA = Obj(required={"checks": List(Obj(), max_len=100_000)},
+                    optional={"run": Obj(optional={"seed": Int(0, 2**128),
+                                                   "budget": Str(choices=BUDGETS),
+                                                   "provenance": Obj()})})
+
+
 def collect(settings, ctx, from_doc=None):
     """The records (JSON-ready dicts) and where they come from."""
     if from_doc is not None:
-        if not isinstance(from_doc, dict) or not isinstance(from_doc.get("checks"), list):
-            raise InvalidParameterError(
-                "`--from` must be a `laocheck verify --json` file (a JSON object with a "
-                "'checks' list).")
-        records = [CheckRecord.from_dict(doc).to_dict() for doc in from_doc["checks"]]
+        validate(from_doc, VERIFY_SCHEMA, "`--from`")
+        records = [CheckRecord.from_dict(doc, f"`--from` checks[{i}]").to_dict()
+                   for i, doc in enumerate(from_doc["checks"])]
         run = from_doc.get("run", {})
         return {"source": "file", "seed": run.get("seed"), "checks_budget": run.get("budget"),
                 "verify_provenance": run.get("provenance"), **_summary(records),
@@ -117,7 +124,7 @@ def worst_ratio_figure(records):
         ax.axvline(LOOSE, color=COLORS["neutral"], linewidth=1, linestyle="--",
                    label=f"loose below {LOOSE:g} (hatched: reason stated)")
         ax.set_xscale("log")
-        ax.set_yticks(range(len(ids)), ids, fontsize=7)
+        ax.set_yticks(range(len(ids)), ids, fontsize=7, parse_math=False)   # ids from files
         ax.set_ylim(-0.6, len(ids) - 0.4)
         ax.set_xlim(min(ratios + [LOOSE]) / 2, max(ratios + [1.0]) * 1.5)
         ax.set_xlabel("ratio lhs / rhs (worst found; empirical: mean excess / bound), log scale")
@@ -141,7 +148,7 @@ def summary_figure(counts):
                 ax.barh(range(len(papers)), vals, left=left, color=_STATUS_COLORS[status],
                         label=status, height=0.6)
             left = [a + b for a, b in zip(left, vals)]
-        ax.set_yticks(range(len(papers)), papers)
+        ax.set_yticks(range(len(papers)), papers, parse_math=False)     # names from files
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.invert_yaxis()
         ax.set_xlabel("checks")

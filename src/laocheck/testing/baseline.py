@@ -77,6 +77,7 @@ Hand-written: no library fingerprints a sampler's exact distribution.
 from __future__ import annotations
 
 import json
+import os
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -86,7 +87,9 @@ from pathlib import Path
 import numpy as np
 
 from .. import estimators, stats
-from .._io import write_json_atomic
+from .._files import (FractionStr, Int, List, Map, Null, Obj, OneOf, Real, Str, read_json,
+                      validate)
+from .._io import MAX_NAME, check_output_path, write_json_atomic
 from .._provenance import provenance
 from .._version import __version__
 from ..checks import check_seed
@@ -116,7 +119,41 @@ VERDICTS = (SAME, CHANGED, BROKEN, UNDECIDED)
 SAMPLE_SIZE = 4000
 #: Draws for the moments of a sampled fingerprint, per budget.
 MOMENT_DRAWS = {"fast": 100_000, "full": 1_000_000}
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+#: a baseline's name: one plain file name (the file is DIR/NAME.json)
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,%d}" % (MAX_NAME - 10))
+#: Largest baseline file read (bytes): a sampled fingerprint of 3 instances is about 1 MB.
+MAX_BASELINE_BYTES = 2**24
+_STATUSES = ("PASS", "FAIL", "ERRATUM", "INCONCLUSIVE")
+_EXACT_NUMBER = FractionStr(4000)
+#: the file as a whole; each instance is then checked against the schema of its kind
+BASELINE_SCHEMA = Obj(required={
+    "format": Str(choices=(FORMAT,)), "format_version": Int(min(READABLE_VERSIONS), max(READABLE_VERSIONS)),
+    "instances": Map(Str(choices=tuple(INSTANCES)), Obj(), min_len=1, max_len=len(INSTANCES)),
+    "checks": Map(Str(300), Str(choices=_STATUSES), max_len=10_000)},
+    optional={"laocheck": Str(100), "estimator": Str(10_000), "seed": Int(0, 2**128),
+              "budget": Str(choices=("fast", "full")), "delta": Real(0, 1), "provenance": Obj()})
+#: an exact fingerprint: the distributions as exact fractions (bounded digits and exponents,
+#: so reading them cannot take forever)
+EXACT_SCHEMA = Obj(required={
+    "outcomes": Map(Str(100_000, pattern=r'\[\s*("[^"\\]{1,4100}"\s*,\s*)*("[^"\\]{1,4100}"\s*)?\]',
+                        what="be a JSON list of exact numbers"),
+                    FractionStr(4000, nonnegative=True), min_len=1, max_len=10**5),
+    "attributes": Map(Str(pattern=r"\d{1,6}", what="be a count of attributes"),
+                      FractionStr(4000, nonnegative=True), min_len=1, max_len=10**5),
+    "mean": List(_EXACT_NUMBER, min_len=1, max_len=10**4),
+    "second_moment": FractionStr(4000, nonnegative=True)},
+    optional={"kind": Str(choices=("exact",))})
+#: a sampled fingerprint: the stored sample, the number of moment draws (at most the full
+#: budget's) and the moments
+SAMPLED_SCHEMA = Obj(required={
+    "kind": Str(choices=("sampled",)), "n": Int(2, max(MOMENT_DRAWS.values())),
+    "sample": List(List(Real(), min_len=1, max_len=10**4), min_len=2, max_len=10**5),
+    "sample_attributes": List(Int(0, 10**9), min_len=2, max_len=10**5),
+    "attributes": Map(Str(pattern=r"\d{1,9}", what="be a count of attributes"), Int(0, 2**63),
+                      min_len=1, max_len=10**5),
+    "second_moment": Real(0)},
+    optional={"mean": List(Real(), max_len=10**4), "mean_interval": OneOf(Null(), Obj()),
+              "second_moment_lower": Obj()})
 
 
 class BaselineVersionWarning(UserWarning):
@@ -147,10 +184,21 @@ class BaselineComparison:
 
 def baseline_path(name, directory="laocheck-baselines"):
     """The file of baseline ``name`` in ``directory``: ``directory/name.json``."""
-    if not isinstance(name, str) or not _NAME.match(name):
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise InvalidParameterError(
-            f"`NAME` must be letters, digits, '.', '_' or '-' (no path separator); got {name!r}.")
-    return Path(directory) / f"{name}.json"
+            f"`NAME` must be letters, digits, '.', '_' or '-', starting with a letter or digit, "
+            f"at most {MAX_NAME - 9} characters (no path separator); got {_short(name)}.")
+    directory = Path(directory)
+    if os.path.lexists(directory) and not directory.is_dir():
+        raise InvalidParameterError(
+            f"`--dir` must be a directory of baselines; got {str(directory)!r}, which is a "
+            "file.")
+    return directory / f"{name}.json"
+
+
+def _short(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _supported(est, claims):
@@ -310,6 +358,11 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
     if path.exists() and not force:
         raise InvalidParameterError(
             f"baseline file {str(path)!r} exists; pass force=True (--force) to overwrite it.")
+    if path.parent.is_dir():          # never a link, FIFO or device; a new parent is made below
+        check_output_path("path", path)
+    elif os.path.lexists(path.parent):
+        raise InvalidParameterError(
+            f"baseline file {str(path)!r}: {str(path.parent)!r} is not a directory.")
     resolved, instances, exact = _supported(estimator, claims)
     if fingerprint == "exact" and not exact:
         raise InvalidParameterError(
@@ -338,53 +391,37 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
 def load_baseline(path):
     """The baseline document at ``path``, validated (InvalidParameterError naming the fault)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    where = f"baseline file {str(path)!r}"
+    if not os.path.lexists(path):
         raise InvalidParameterError(
-            f"baseline file {str(path)!r} does not exist; save one first "
-            "(save_baseline / `laocheck baseline save`).") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidParameterError(f"baseline file {str(path)!r} cannot be read ({exc}).") \
-            from None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidParameterError(
-            f"baseline file {str(path)!r} is corrupt: not valid JSON ({exc}).") from None
+            f"{where} does not exist; save one first (save_baseline / `laocheck baseline "
+            "save`).")
+    doc = read_json(path, what="baseline file", limit=MAX_BASELINE_BYTES)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise InvalidParameterError(
-            f"baseline file {str(path)!r} is not a laocheck baseline (no \"format\": "
-            f"\"{FORMAT}\").")
+            f"{where} is not a laocheck baseline (no \"format\": \"{FORMAT}\").")
     if doc.get("format_version") not in READABLE_VERSIONS:
         raise InvalidParameterError(
-            f"baseline file {str(path)!r} has format version {doc.get('format_version')!r}; "
-            f"this laocheck reads versions {', '.join(map(str, READABLE_VERSIONS))}: save the "
-            "baseline again.")
+            f"{where} has format version {_short(doc.get('format_version'))}; this laocheck "
+            f"reads versions {', '.join(map(str, READABLE_VERSIONS))}: save the baseline again.")
+    validate(doc, BASELINE_SCHEMA, where)
+    for inst, fp in doc["instances"].items():
+        validate(fp, SAMPLED_SCHEMA if fp.get("kind") == "sampled" else EXACT_SCHEMA,
+                 f"{where} instance {inst!r}")
     try:
         for inst, fp in doc["instances"].items():
-            if inst not in INSTANCES:
-                raise ValueError(f"unknown instance {inst!r}")
             if fp.get("kind", "exact") == "sampled":
                 sample = np.asarray(fp["sample"], dtype=float)
                 att = np.asarray(fp["sample_attributes"], dtype=np.int64)
-                if sample.ndim != 2 or sample.shape[0] < 2 or att.shape != (sample.shape[0],) \
-                        or not np.all(np.isfinite(sample)):
+                if sample.ndim != 2 or att.shape != (sample.shape[0],):
                     raise ValueError(f"instance {inst!r}: `sample` is not a finite (n, d) "
                                      "array with one attribute count per draw")
-                {int(k): int(c) for k, c in fp["attributes"].items()}
-                float(fp["second_moment"])
                 continue
-            elif fp.get("kind", "exact") != "exact":
-                raise ValueError(f"instance {inst!r}: unknown kind {fp['kind']!r}")
             {json.dumps(json.loads(k)): F(p) for k, p in fp["outcomes"].items()}
-            {int(k): F(p) for k, p in fp["attributes"].items()}
-            F(fp["second_moment"])
-        if not isinstance(doc["checks"], dict):
-            raise ValueError("`checks` is not an object")
-    except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError) as exc:
-        raise InvalidParameterError(
-            f"baseline file {str(path)!r} is corrupt: {type(exc).__name__} {exc}.") from None
+    except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError,
+            RecursionError) as exc:
+        raise InvalidParameterError(f"{where} is corrupt: {type(exc).__name__} {exc}.") \
+            from None
     if doc.get("laocheck") != __version__:
         warnings.warn(
             f"baseline file {str(path)!r} was written by laocheck {doc.get('laocheck')!r}, this "
