@@ -15,7 +15,8 @@ scheme; ``laocheck verify`` is the command line.
 from ._registry import (BUDGETS, CHECK_MODULES, DEFAULT_DELTA, ERRATA_FIELDS, CatalogImportError,
                         Check, CheckRecord, Context, Result, Status, check_seed, checks, errata,
                         get, register, run, run_on)
+from ._runner import results_path, run_catalog
 
 __all__ = ["BUDGETS", "CHECK_MODULES", "DEFAULT_DELTA", "ERRATA_FIELDS", "CatalogImportError",
            "Check", "CheckRecord", "Context", "Result", "Status", "check_seed", "checks", "errata",
-           "get", "register", "run", "run_on"]
+           "get", "register", "run", "run_on", "run_catalog", "results_path"]
