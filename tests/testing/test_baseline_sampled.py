@@ -21,7 +21,7 @@ from laocheck.testing import baseline as bl
 from laocheck.testing import compare_baseline, save_baseline
 
 from .user_estimators import SampleOnly, UserAERRGradient
-from .zoo import Wrapper
+from .mutants import Wrapper
 
 UNBOUNDED = [("HK12.AESVR.gradient", {"B": 1.0, "k": 2, "eps": 0.5, "delta": 0.1}),
              ("HK12.AESVR.residual", {"B": 1.0, "eps": 0.5, "delta": 0.1}),

@@ -7,12 +7,12 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from .zoo import UNALTERED, ZOO
+from .mutants import UNALTERED, ZOO
 
 pytest_plugins = ["pytester"]
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 USER_CODE = (pathlib.Path(__file__).with_name("user_estimators.py")).read_text(encoding="utf-8")
-ZOO_CODE = (pathlib.Path(__file__).with_name("zoo.py")).read_text(encoding="utf-8")
+ZOO_CODE = (pathlib.Path(__file__).with_name("mutants.py")).read_text(encoding="utf-8")
 
 
 def _plugin_args():
@@ -90,7 +90,7 @@ def test_bad_options_are_usage_errors(pytester):
 
 ZOO_SUITE = '''
 from laocheck.testing import parametrize_with_checks
-from zoo import UNALTERED, ZOO, claims_of
+from mutants import UNALTERED, ZOO, claims_of
 
 ESTIMATORS = [make() for _, make, _ in ZOO] + [make() for _, make in UNALTERED]
 
@@ -117,7 +117,7 @@ def test_every_zoo_mutant_is_caught_through_the_plugin(pytester):
     δ = 1e-6 each (5 of them: family-wise 5e-6)."""
     relative = "from .user_estimators import UserAERRGradient"
     assert ZOO_CODE.count(relative) == 1
-    pytester.makepyfile(user_estimators=USER_CODE, zoo=ZOO_CODE, test_zoo=ZOO_SUITE)
+    pytester.makepyfile(user_estimators=USER_CODE, mutants=ZOO_CODE, test_zoo=ZOO_SUITE)
     start = time.perf_counter()
     result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "-q",
                                            "--junitxml=zoo.xml")

@@ -54,7 +54,9 @@ from ..exceptions import InvalidParameterError
 from ..stats.choice_tree import FLOAT_TOLERANCE, NotEnumerable, draws_of, enumerate_sampler
 from ..stats.exact import enumerate_outcomes
 from ._common import distinct_rows, fstr, is_laocheck_estimator, multinomial_verdict
-from ._registry import _CHECKS, Check, Result, Status
+from . import _registry
+from ._common import estimator_params
+from ._registry import Check, Result, Status
 
 __all__ = ["Claims", "claims_from_spec", "property_checks", "PROPERTIES", "EXACT_INSTANCES",
            "MC_INSTANCE", "enumerate_estimate", "Enumeration", "exact_target", "fits",
@@ -106,6 +108,7 @@ class Claims:
     params: dict = field(default_factory=dict)
     source: str = "claims"
     finite_support: bool = True
+    spec: Any = None
     support_note: str = "the estimate has an unbounded support (its spec says so)"
     claimed: tuple = ()
 
@@ -255,7 +258,27 @@ def claims_from_spec(spec, params, *, q=None):
                   clip=spec.clipping if spec.finite else None, eta=eta,
                   scaling=spec.scaling if spec.finite else None,
                   reference=spec.name, params=params, source=f"spec {spec.name}",
-                  finite_support=spec.finite)
+                  finite_support=spec.finite, spec=spec)
+
+
+def _own(claims, estimator):
+    """The claims of a spec at the estimator's own parameters (a catalog check rebound with
+    ``with_estimator`` to an estimator with another k: its own budget, bound and target)."""
+    if claims.spec is None:
+        return claims
+    own = estimator_params(estimator)
+    if not own or all(claims.params.get(k) == v for k, v in own.items()):
+        return claims
+    return claims_from_spec(claims.spec, {**claims.params, **own})
+
+
+def _at_own_params(func):
+    """A property check run with :func:`_own` claims."""
+    def check(ctx, *, estimator, claims):
+        return func(ctx, estimator=estimator, claims=_own(claims, estimator))
+    check.__name__, check.__doc__ = func.__name__, func.__doc__
+    check.__wrapped__ = func
+    return check
 
 
 # -- enumeration ----------------------------------------------------------------------------------
@@ -835,6 +858,14 @@ def check_clip_threshold(ctx, *, estimator, claims):
                                           "threshold": str(c)})
     if not checked:
         return _nothing({"eta": str(eta)})
+    n = ctx.n(20_000, 1_000_000)
+    values, _ = draws_values(estimator, _mc_instance(checked), n, ctx.rng)
+    worst = float(np.max(np.abs(values))) if values.size else 0.0
+    if worst > float(c) * (1 + 1e-12):
+        return Result(Status.FAIL, {"eta": str(eta), "draws": n, "max_abs": worst},
+                      detectable=0.0, counterexample={"instance": _mc_instance(checked),
+                                                      "max_abs_draw": worst,
+                                                      "threshold": str(c)})
     if not active:
         return _inconclusive({"eta": str(eta), "clipping_active": False},
                              "the clipping is never active at this η: nothing was tested",
@@ -905,11 +936,14 @@ _FUNCS = {
     "clipping": (check_clipping, "every coordinate of every draw of {label} within the "
                  "clipping threshold", "exact enumeration + every sampled draw", 0.0),
     "clip_threshold": (check_clip_threshold, "ḡ[i] = clip(g̃[i], 1/η) in distribution: the "
-                       "clipped estimate is the image of the unclipped one under clip(·, 1/η)",
-                       "exact enumeration (Fractions) of both estimates", 0.0),
+                       "clipped estimate is the image of the unclipped one under clip(·, 1/η), "
+                       "and every sampled draw within 1/η", "exact enumeration (Fractions) of "
+                       "both estimates + every sampled draw", 0.0),
     "scaling": (check_scaling, "(w, x, y) -> (c·w, x, c·y) transforms {label} as claimed "
                 "({scaling}), in distribution", "exact enumeration, c = 2", 0.0),
 }
+
+_WRAPPED = {prop: _at_own_params(entry[0]) for prop, entry in _FUNCS.items()}
 
 _EXPECTATION_BUDGET = ("the mean number of attributes of x a draw of {label} observes is at "
                        "most {budget}", "exact mean when enumerable, else a lower confidence "
@@ -941,6 +975,7 @@ def property_checks(estimator, claims, *, label, citation, delta=stats.DEFAULT_D
         if not applies(prop, claims):
             continue
         func, statement, method, fixed = _FUNCS[prop]
+        func = _WRAPPED[prop]
         if prop == "budget" and claims.budget_kind == "expectation":
             statement, method, fixed = _EXPECTATION_BUDGET
         if not claims.finite_support and prop != "clip_threshold":
@@ -967,10 +1002,7 @@ def register_properties(spec, estimator=None):
     for check in property_checks(spec.name if registered else estimator, claims,
                                  label=spec.name, citation=spec.citation,
                                  params=params if registered else {}):
-        if check.id in _CHECKS and _CHECKS[check.id].kwargs.get("claims") is not None and \
-                _CHECKS[check.id].func is not check.func:
-            raise InvalidParameterError(f"`id` must be unique; {check.id!r} is registered.")
-        _CHECKS[check.id] = check
+        _registry._CHECKS[check.id] = check      # (re-)registered by the selection pass
 
 
 def _register():
