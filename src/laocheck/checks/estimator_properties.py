@@ -989,7 +989,9 @@ def property_checks(estimator, claims, *, label, citation, delta=stats.DEFAULT_D
         func = _WRAPPED[prop]
         if prop == "budget" and claims.budget_kind == "expectation":
             statement, method, fixed = _EXPECTATION_BUDGET
-        if not claims.finite_support and prop != "clip_threshold":
+        exact_anyway = prop in ("clip_threshold", "clipping") or (
+            prop == "budget" and claims.budget_kind == "exact")   # any draw over is real
+        if not claims.finite_support and not exact_anyway:
             fixed = None          # not enumerable: the exact checks fall back to Monte Carlo
         text = statement.format(label=label, budget=claims.budget, scaling=claims.scaling)
         assumptions = "exact instances d3, d4, w0 (dyadic, laocheck.testing.instances)"
