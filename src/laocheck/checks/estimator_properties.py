@@ -51,7 +51,8 @@ import numpy as np
 from .. import bounds, estimators, stats
 from ..estimators.instances import INSTANCES, as_float, params_for
 from ..exceptions import InvalidParameterError
-from ..stats.choice_tree import FLOAT_TOLERANCE, NotEnumerable, draws_of, enumerate_sampler
+from ..stats.choice_tree import (FLOAT_TOLERANCE, NotEnumerable, draws_of, enumerate_sampler,
+                                 guarded)
 from ..stats.exact import enumerate_outcomes
 from ._common import distinct_rows, fstr, is_laocheck_estimator, multinomial_verdict
 from . import _registry
@@ -70,7 +71,7 @@ EXACT_INSTANCES = ("d3", "d4", "w0")
 #: The instance of the Monte Carlo checks (the first accepted instance when it is refused).
 MC_INSTANCE = "d4"
 #: Most paths of random choices enumerated per instance (beyond: Monte Carlo).
-MAX_PATHS = 100_000
+MAX_PATHS = 50_000
 #: Relative slack of a second-moment comparison with a bound given as a float (its rounding).
 BOUND_RTOL = F(1, 10 ** 12)
 
@@ -332,8 +333,8 @@ def enumerate_estimate(est, instance, *, max_paths=MAX_PATHS):
     w, x, y = INSTANCES[instance] if isinstance(instance, str) else instance
     if callable(getattr(est, "reference", None)):
         try:
-            dist = enumerate_outcomes(lambda src: est.reference(w, x, y, src),
-                                      max_leaves=max_paths)
+            dist = enumerate_outcomes(guarded(lambda src: est.reference(w, x, y, src),
+                                              max_paths), max_leaves=max_paths)
         except InvalidParameterError as exc:
             if "max_leaves" in str(exc):
                 raise NotEnumerable(f"more than {max_paths} paths of random choices") from None
@@ -444,9 +445,10 @@ def check_unbiased_exact(ctx, *, estimator, claims):
         return _nothing({"instances_checked": 0})
     done, why = _enumerations(estimator, instances, claims)
     if not done and ctx.delta == 0:
-        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated and "
-                             "this check was declared exact (δ = 0)",
-                             "claims that say the support is not finite")
+        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated ("
+                             f"{next(iter(why.values()))}), and this check is exact (δ = 0)",
+                             "fewer paths of random choices (a smaller k); the Monte Carlo "
+                             "check unbiased.monte_carlo tests the same claim at δ")
     if not done:
         result = check_unbiased_monte_carlo(ctx, estimator=estimator, claims=claims)
         return replace(result, note=(f"exact enumeration impossible ({why[instances[0]]}); "
@@ -775,8 +777,9 @@ def _mc_moment(ctx, estimator, claims, key, instances, why):
     inst = _mc_instance(instances)
     w, x, y = INSTANCES[inst]
     if ctx.delta == 0:
-        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated and "
-                             "this check was declared exact (δ = 0)")
+        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated ("
+                             f"{next(iter(why.values()))}), and this check is exact (δ = 0)",
+                             "fewer paths of random choices (a smaller k)")
     try:
         g2 = float(getattr(claims, key)(w, x, y, len(x)))
     except InvalidParameterError as exc:
