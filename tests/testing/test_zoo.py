@@ -172,3 +172,13 @@ def test_parametrize_with_checks_catches_every_broken_sampler(pytester):
             expected = {p: ("failure" if (name, p) in UNDECIDABLE else "passed") for p in mine}
             assert mine == expected, (name, mine)
     assert result.ret == 1
+
+
+def test_laocheck_check_refuses_a_module_that_does_not_import(tmp_path, monkeypatch, capsys):
+    """Issue 36: a SyntaxError in the user's module is a usage error (exit 2, one line)."""
+    (tmp_path / "broken_syntax.py").write_text("def sample(:\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["check", "broken_syntax:est"]) == 2
+    err = capsys.readouterr().err
+    assert "SyntaxError" in err and "Traceback" not in err and len(err.splitlines()) == 1
