@@ -141,3 +141,44 @@ def test_the_users_own_k_is_found_and_a_missing_one_is_named():
         check_estimator(NoK(), {"second_moment": "HK12.Lemma3.3.G2"})
     assert {r.status for r in check_estimator(NoK(), {"second_moment": "HK12.Lemma3.3.G2",
                                                       "k": 2}, on_fail=None)} == {"PASS"}
+
+
+class _UniformDither:
+    """x from one uniform coordinate (weight d) plus uniform(-0.1, 0.1) dither: unbiased, a
+    continuous draw (not enumerable); with a shift of at most 0.3 every coordinate lies within
+    [-4.5, 4.5] on the instances (|d·x_i| <= 4·3/4 = 3)."""
+
+    budget = 1
+
+    def __init__(self, shift=0.0):
+        self.shift = shift
+
+    def target(self, w, x, y):
+        return np.asarray(x, dtype=float)
+
+    def sample(self, w, x, y, n=1, rng=None):
+        x = np.asarray(x, dtype=float)
+        i = rng.integers(len(x), size=n)
+        out = rng.uniform(-0.1, 0.1, size=(n, len(x))) + self.shift
+        out[np.arange(n), i] += len(x) * x[i]
+        return out, np.ones(n, dtype=int)
+
+
+def test_unbiasedness_from_sample_alone_needs_a_range_or_a_bound():
+    """Issue 34: a sampler that cannot be enumerated is tested by empirical Bernstein over a
+    declared range, by median-of-means with a claimed second-moment bound, else INCONCLUSIVE
+    naming the missing claims; a biased one FAILs either way."""
+    def statuses(est, claims):
+        return {r.id.split(".", 1)[1]: r for r in check_estimator(est, claims, on_fail=None)}
+
+    bare = statuses(_UniformDither(), {"unbiased": True})
+    assert bare["unbiased.monte_carlo"].status == "INCONCLUSIVE"
+    assert "claims['range']" in bare["unbiased.monte_carlo"].note
+    assert "rng.uniform()" in bare["unbiased.monte_carlo"].note
+    # E‖v‖² <= d‖x‖² + d·0.1² <= 4.04, plus the shift's 4·0.3² for the biased one: 4.5
+    for claim in ({"range": [-4.5, 4.5]}, {"second_moment": 4.5}):
+        good = statuses(_UniformDither(), {"unbiased": True, **claim})
+        assert good["unbiased.monte_carlo"].status == "PASS", claim
+        assert good["unbiased.monte_carlo"].delta == 1e-6
+        bad = statuses(_UniformDither(shift=0.3), {"unbiased": True, **claim})
+        assert bad["unbiased.monte_carlo"].status == "FAIL", claim
