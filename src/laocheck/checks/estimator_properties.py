@@ -264,10 +264,14 @@ def claims_from_spec(spec, params, *, q=None):
 
 def _own(claims, estimator):
     """The claims of a spec at the estimator's own parameters (a catalog check rebound with
-    ``with_estimator`` to an estimator with another k: its own budget, bound and target)."""
+    ``with_estimator`` to an estimator with another k: its own budget, bound and target) —
+    its ``params``, else its attributes named like the spec's parameters (``est.k``)."""
     if claims.spec is None:
         return claims
-    own = estimator_params(estimator)
+    own = estimator_params(estimator) or {     # no params dict: its attributes (est.k)
+        key: getattr(estimator, key) for key in claims.params
+        if isinstance(getattr(estimator, key, None), (int, float, np.integer, np.floating))
+        and not isinstance(getattr(estimator, key), bool)}
     if not own or all(_same(claims.params.get(k), v) for k, v in own.items()):
         return claims
     return claims_from_spec(claims.spec, {**claims.params, **own})
