@@ -20,8 +20,8 @@ from laocheck.exceptions import InvalidParameterError
 from laocheck.testing import baseline as bl
 from laocheck.testing import compare_baseline, save_baseline
 
-from .user_estimators import SampleOnly, UserAERRGradient
-from .zoo import Wrapper
+from .user_estimators import KernelOnly, SampleOnly, UserAERRGradient
+from .mutants import Wrapper
 
 UNBOUNDED = [("HK12.AESVR.gradient", {"B": 1.0, "k": 2, "eps": 0.5, "delta": 0.1}),
              ("HK12.AESVR.residual", {"B": 1.0, "eps": 0.5, "delta": 0.1}),
@@ -120,23 +120,28 @@ def _g2(w, x, y):
 
 
 def test_without_a_second_moment_bound_a_change_is_undecided(tmp_path):
-    """Nothing bounds the mean of a sample-only estimator claiming only unbiasedness: a change
-    is CHANGED, CORRECTNESS UNDECIDED (never CHANGED BUT STILL CORRECT); with a second-moment
-    claim the same slip is BROKEN (claim unbiased)."""
+    """Nothing bounds the mean of a sample-only estimator that cannot be enumerated (its draws
+    come from a compiled kernel) claiming only unbiasedness: a change is CHANGED, CORRECTNESS
+    UNDECIDED (never CHANGED BUT STILL CORRECT); with a second-moment claim the same slip is
+    BROKEN (claim unbiased). A plain numpy sample-only estimator is enumerated exactly: its
+    slip is BROKEN whatever it claims."""
     path = tmp_path / "so.json"
     claims = {"unbiased": True}
-    save_baseline(SampleOnly(2), path, seed=0, claims=claims)
-    same = compare_baseline(SampleOnly(2), path, seed=1, claims=claims)
+    save_baseline(KernelOnly(2), path, seed=0, claims=claims)
+    same = compare_baseline(KernelOnly(2), path, seed=1, claims=claims)
     assert {r.verdict for r in same} == {bl.SAME}
-    wrong = compare_baseline(SampleOnlyMutant(2, lambda d: 3 * d), path, seed=1, claims=claims)
+    wrong = compare_baseline(KernelOnly(2, factor=3.0), path, seed=1, claims=claims)
     assert {r.verdict for r in wrong if r.instance != "checks"} == {bl.UNDECIDED}
     assert "cannot be decided" in wrong[0].counterexample["why"]
 
     bounded = {"unbiased": True, "second_moment": _g2}
-    save_baseline(SampleOnly(2), path, seed=0, claims=bounded, force=True)
-    wrong = compare_baseline(SampleOnlyMutant(2, lambda d: 3 * d), path, seed=1, claims=bounded)
+    save_baseline(KernelOnly(2), path, seed=0, claims=bounded, force=True)
+    wrong = compare_baseline(KernelOnly(2, factor=3.0), path, seed=1, claims=bounded)
     verdicts = {r.verdict for r in wrong if r.instance != "checks"}
     assert bl.BROKEN in verdicts and bl.SAME not in verdicts and bl.UNDECIDED not in verdicts
+    save_baseline(SampleOnly(2), path, seed=0, claims=claims, force=True)
+    exact = compare_baseline(SampleOnlyMutant(2, lambda d: 3 * d), path, seed=1, claims=claims)
+    assert {r.verdict for r in exact if r.instance != "checks"} == {bl.BROKEN}
 
 
 def test_a_corrupt_sample_is_refused(saved, tmp_path):
@@ -154,7 +159,7 @@ import numpy as np
 
 from laocheck import estimators
 from laocheck.estimators import Draws
-from user_estimators import SampleOnly, UserAERRGradient
+from user_estimators import KernelOnly
 
 
 def genest():
@@ -181,13 +186,11 @@ def halved():
 
 
 def sample_only():
-    return SampleOnly(2)
+    return KernelOnly(2)
 
 
 def sample_only_mutant():
-    est = SampleOnly(2)
-    est._inner = UserAERRGradient(2, weight=lambda d: 3 * d)
-    return est
+    return KernelOnly(2, factor=3.0)
 '''
 
 
@@ -231,7 +234,7 @@ def test_a_finite_support_can_be_sampled_when_asked(tmp_path):
     assert bl.SAME not in {r.verdict for r in changed}
     assert bl.UNDECIDED not in {r.verdict for r in changed}
     with pytest.raises(InvalidParameterError, match="fingerprint"):
-        save_baseline(SampleOnly(2), tmp_path / "x.json", claims={"unbiased": True},
+        save_baseline(KernelOnly(2), tmp_path / "x.json", claims={"unbiased": True},
                       fingerprint="exact")
     with pytest.raises(InvalidParameterError, match="fingerprint"):
         save_baseline(SampleOnly(2), tmp_path / "y.json", claims={"unbiased": True},

@@ -58,17 +58,17 @@ def test_the_users_own_k_and_budget_are_used():
 
 
 def test_sample_and_target_suffice():
-    """Before: the checks that need `reference` reported an AttributeError as FAIL."""
+    """Before: the checks that need `reference` reported an AttributeError as FAIL; then they
+    were INCONCLUSIVE. Now (issue 34) the numpy sampler itself is enumerated exactly (choice
+    tree), so every property check of the catalog decides it."""
     records = catalog.run_on(SampleOnly(k=2), seed=0)
-    statuses = {r.id: r.status for r in records}
-    assert "FAIL" not in statuses.values(), [(r.id, r.note[-300:]) for r in records
-                                             if r.status == "FAIL"]
-    inconclusive = {r.id: r.note for r in records if r.status == "INCONCLUSIVE"}
-    assert all("nothing was examined" in note for note in inconclusive.values()), inconclusive
-    for cid in ("HK12.AERR.gradient.unbiased.exact", "HK12.AERR.gradient.scaling"):
-        assert "`reference`" in inconclusive[cid]
-    assert statuses["HK12.AERR.gradient.budget"] == "PASS"
-    assert statuses["HK12.AERR.gradient.unbiased.monte_carlo"] == "PASS"
+    statuses = {r.id: r.status for r in records if r.id.startswith("HK12.AERR.gradient.")}
+    assert set(statuses) >= {"HK12.AERR.gradient." + p for p in (
+        "unbiased.exact", "unbiased.monte_carlo", "budget", "kernel_matches_reference",
+        "scaling", "second_moment")}
+    assert set(statuses.values()) == {"PASS"}, statuses
+    exact = next(r for r in records if r.id == "HK12.AERR.gradient.unbiased.exact")
+    assert any("choice tree" in m for m in exact.figures["methods"])
 
 
 def test_a_class_instead_of_an_instance_is_refused_clearly():

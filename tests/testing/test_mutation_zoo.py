@@ -1,4 +1,4 @@
-"""A zoo of realistic slips in samplers (``zoo.py``), written as user code around laocheck's
+"""A zoo of realistic slips in samplers (``mutants.py``), written as user code around laocheck's
 estimators; each must be caught by ``check_estimator`` (the claims inherited from the wrapped
 estimator's spec), and the unaltered wrappers must pass. ``test_plugin.py`` runs the same zoo
 through the pytest plugin.
@@ -14,7 +14,7 @@ import pytest
 
 from laocheck.testing import CheckFailure, check_estimator
 
-from .zoo import UNALTERED, ZOO, claims_of
+from .mutants import UNALTERED, ZOO, claims_of
 
 
 def test_the_zoo_has_ten_distinct_mutants_with_distinct_labels():

@@ -13,7 +13,7 @@ from laocheck.estimators.instances import INSTANCES, params_for
 from laocheck.exceptions import InvalidParameterError
 from laocheck.testing import CheckFailure, check_estimator, estimator_checks
 
-from .zoo import Wrapper
+from .mutants import Wrapper
 
 INFLATE = 32
 

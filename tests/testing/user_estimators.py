@@ -2,6 +2,7 @@
 tests: HK12 Alg. 1's gradient estimate, correct or with one slip."""
 import numpy as np
 
+from laocheck import estimators
 from laocheck.estimators import Draws
 
 
@@ -79,3 +80,22 @@ class SampleOnly:
 
     def sample(self, w, x, y, *, n=1, rng=None):
         return self._inner.sample(w, x, y, n=n, rng=rng)
+
+
+class KernelOnly:
+    """The protocol's minimum around laocheck's compiled kernel: no reference, and draws taken
+    from the generator's bit generator, which the choice tree cannot enumerate (so its
+    baselines are sampled). ``factor`` scales every draw (a wrong weight when not 1)."""
+
+    def __init__(self, k=2, factor=1.0):
+        self._inner = estimators.get("HK12.AERR.gradient", k=k)
+        self.name = "HK12.AERR.gradient"
+        self.budget = k + 1
+        self.factor = factor
+
+    def target(self, w, x, y):
+        return self._inner.target(w, x, y)
+
+    def sample(self, w, x, y, *, n=1, rng=None):
+        draws = self._inner.sample(w, x, y, n=n, rng=rng)
+        return Draws(self.factor * np.asarray(draws.values), draws.attributes)

@@ -21,8 +21,9 @@ from ._coverage import inventory as proof_inventory
 from ._registry import (BUDGETS, CHECK_MODULES, DEFAULT_DELTA, ERRATA_FIELDS, CatalogImportError,
                         Check, CheckRecord, Context, Result, Status, check_seed, checks, errata,
                         get, register, run, run_on)
+from ._runner import results_path, run_catalog
 
 __all__ = ["BUDGETS", "CHECK_MODULES", "DEFAULT_DELTA", "ERRATA_FIELDS", "CatalogImportError",
            "Check", "CheckRecord", "Context", "Result", "Status", "check_seed", "checks", "errata",
-           "get", "register", "run", "run_on", "proof_inventory", "proof_coverage",
-           "proof_coverage_table"]
+           "get", "register", "run", "run_on", "run_catalog", "results_path", "proof_inventory",
+           "proof_coverage", "proof_coverage_table"]

@@ -1,273 +1,1038 @@
-"""Properties of every estimator ("Properties of every estimator and learner").
+"""The property engine: the claims about a per-example estimate, checked on any estimator.
 
-One check per (estimator, property), each taking the estimator object of the protocol, so that
-``check.with_estimator(mine)`` runs it on a user's own estimator:
+One suite serves the catalog (``laocheck verify``: every registered estimator, from its
+:class:`~laocheck.estimators.EstimatorSpec`) and users (``laocheck.testing.check_estimator``,
+``parametrize_with_checks``, ``laocheck check``, baselines: from a claims dict, a spec or an
+estimator's own ``spec``). Both turn what is claimed into a :class:`Claims` and call
+:func:`property_checks`; the checks are the same functions with the same ids, statements and
+seeds, so ``check_estimator(get(name, **params))`` and ``laocheck verify --only 'name.*'``
+give the same records.
 
-* ``unbiased.exact``: exact expectation of the literal reference version (enumeration of every
-  sampling outcome, Fractions) equals the target written from the paper;
-* ``unbiased.monte_carlo``: the Cython kernel's mean (kernel-side sums, simultaneous empirical
-  Bernstein intervals at δ) contains the target;
-* ``budget``: no draw observes more attributes than the budget (exact over every outcome, and
-  every kernel draw);
-* ``kernel_matches_reference``: the kernel draws come from the exact distribution of the
-  reference version (multinomial test at δ over the finite support);
-* ``scaling``: (w, x, y) → (c·w, x, c·y) multiplies the residual/gradient estimate by c and leaves
-  x̃ unchanged, exactly in distribution;
-* ``clip_threshold``: the clipped gradient is the image of the unclipped one under clip(·, 1/η).
+The checks (ids ``<label>.<property>``; ``label`` is the spec's name in the catalog):
 
-Which checks an estimator gets is read from its :class:`~laocheck.estimators.EstimatorSpec`
-(the claims the papers make and the support), never from its name: ``unbiased.*`` when the spec
-claims unbiasedness and the support is finite (the exact enumeration and the Monte Carlo range
-need it), ``budget`` when the support is finite and the budget holds for every draw,
-``kernel_matches_reference`` when the support is finite, ``scaling`` when the spec states how
-the estimate scales, ``clip_threshold`` when it claims clipping. Each check is bound to its
-spec (``spec=``), so a rebound user estimator is held to the registered estimator's claims.
+* ``unbiased.exact``: the exact mean of one draw equals the claimed target on the exact
+  instances d3, d4, w0 (:mod:`laocheck.estimators.instances`) — CB11 Lemma 11, HK12 Lemmas
+  3.3 / 3.8, KS15 Lemma B.2 for laocheck's estimators;
+* ``unbiased.monte_carlo``: the sampler's mean (``sample`` / ``accumulate``) contains the target,
+  simultaneous intervals at δ on d4: empirical Bernstein over the enumerated range (or a
+  declared ``range``), else median-of-means with the claimed second-moment bound;
+* ``budget``: attributes per draw within the budget (exact kind: every enumerated outcome and
+  every sampled draw; expectation kind: the exact mean, else a lower confidence bound at δ);
+* ``kernel_matches_reference``: ``sample`` draws from the exact distribution (a multinomial test
+  at δ) of the estimator's literal reference — laocheck's transcription of the paper's box —
+  or, for a sampler without one, of its own single-draw path enumerated by the choice tree;
+* ``second_moment`` / ``second_moment_inf``: E‖v‖² (HK12 Lemma 3.3, KS15 Lemma 3.4) or
+  ‖E[v²]‖∞ (HK12 Lemma 3.8 as used in App. A.5, KS15 Lemma 4.5) at most the claimed G², exactly;
+* ``clipping``: every coordinate of every draw within a claimed threshold;
+  ``clip_threshold``: the clipped estimate is the image of the unclipped one under clip(·, 1/η)
+  (HK12 Alg. 2 lines 12-13, KS15 Alg. 3), exactly in distribution;
+* ``scaling``: (w, x, y) → (2w, x, 2y) transforms the estimate as claimed, exactly.
+
+How an estimate is enumerated: its ``reference(w, x, y, src)`` when it has one (laocheck's
+literal boxes, :func:`laocheck.stats.exact.enumerate_outcomes`), else its own ``sample`` driven
+through every path of its random choices (:mod:`laocheck.stats.choice_tree`), first on object
+arrays of Fractions (exact), else on floats taken at their exact binary values (compared within
+the documented tolerance γ = 2⁻³⁶, reported as the smallest detectable violation). When the
+draws cannot be enumerated (continuous draws, too many paths), the exact checks fall back to
+Monte Carlo or, where Monte Carlo cannot decide, are INCONCLUSIVE; the record says which and
+why. No claim is dropped: a check that examined nothing is INCONCLUSIVE with its reason.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from dataclasses import dataclass, field, replace
 from fractions import Fraction as F
+from typing import Any, Callable
 
 import numpy as np
 
-from .. import estimators
+from .. import bounds, estimators, stats
 from ..estimators.instances import INSTANCES, as_float, params_for
-from ._common import (draw_moments, estimator_params, exact_distribution, exact_mean, fstr,
-                      mc_mean_verdict, sampler_matches_exact)
-from ._registry import Result, Status, register
+from ..exceptions import InvalidParameterError
+from ..stats.choice_tree import (FLOAT_TOLERANCE, NotEnumerable, draws_of, enumerate_sampler,
+                                 guarded)
+from ..stats.exact import enumerate_outcomes
+from ._common import distinct_rows, fstr, is_laocheck_estimator, multinomial_verdict
+from . import _registry
+from ._common import estimator_params
+from ._registry import Check, Result, Status
 
-INSTANCE = "d4"
+__all__ = ["Claims", "claims_from_spec", "property_checks", "PROPERTIES", "EXACT_INSTANCES",
+           "MC_INSTANCE", "enumerate_estimate", "Enumeration", "exact_target", "fits",
+           "instances_of", "enumerable", "draws_values", "second_moment_bound", "MAX_PATHS"]
 
+#: Every property, in the order the checks run.
+PROPERTIES = ("unbiased.exact", "unbiased.monte_carlo", "budget", "kernel_matches_reference",
+              "second_moment", "second_moment_inf", "clipping", "clip_threshold", "scaling")
+#: The exact instances every exact check enumerates (those the estimator accepts).
+EXACT_INSTANCES = ("d3", "d4", "w0")
+#: The instance of the Monte Carlo checks (the first accepted instance when it is refused).
+MC_INSTANCE = "d4"
+#: Most paths of random choices enumerated per instance (beyond: Monte Carlo).
+MAX_PATHS = 50_000
+#: Relative slack of a second-moment comparison with a bound given as a float (its rounding).
+BOUND_RTOL = F(1, 10 ** 12)
 
-def claims_unbiased(spec):
-    """Unbiasedness checks apply: claimed, and a finite support to enumerate."""
-    return spec.unbiased and spec.finite
-
-
-def claims_max_budget(spec):
-    """The per-draw budget check applies: finite support, budget kept by every draw."""
-    return spec.finite and spec.budget.kind == "exact"
-
-
-def claims_scaling(spec):
-    """The scaling check applies: the spec states how the estimate scales (finite support)."""
-    return spec.finite and spec.scaling is not None
-
-
-def claims_clipping(spec):
-    """The clipping check applies: the spec claims ḡ = clip(g̃, 1/η) (finite support)."""
-    return spec.finite and spec.clipping is not None
-
-
-def _params(spec):
-    return params_for(spec, len(INSTANCES[INSTANCE][0]), spec.check_k)
+_MOMENTS = {"second_moment": ("E‖v‖²", "l2", "S"),
+            "second_moment_inf": ("‖E[v²]‖∞", "l1", "S_inf")}
 
 
-def _own_params(spec, estimator):
-    """The parameters the estimator runs with: the example parameters of the exact instance,
-    overridden by the estimator's own (a user's k is the user's k, not laocheck's)."""
-    return {**_params(spec), **estimator_params(estimator)}
+# -- what is claimed ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Claims:
+    """What an estimator claims, resolved to values the checks use (the engine's spec).
+
+    ``target`` (``(w, x, y) -> value`` or None: unbiasedness not claimed), ``budget`` (int or
+    None) and ``budget_kind`` (``"exact"`` / ``"expectation"``), ``second_moment`` and
+    ``second_moment_inf`` (callables ``(w, x, y, d) -> G²``, see
+    :func:`second_moment_bound`), ``clipping`` (a threshold), ``clip`` (a
+    :class:`~laocheck.estimators.ClippingClaim` of a spec, with ``eta``), ``scaling``,
+    ``range`` (declared (low, high) of every coordinate of the estimate, for Monte Carlo),
+    ``reference`` (a registered estimator name whose literal reference judges the sampler),
+    ``params`` (the formula parameters), ``source`` (where the claims came from) and
+    ``claimed`` (the names of the claims made, each of which must get a record).
+    """
+
+    target: Callable | None = None
+    budget: int | None = None
+    budget_kind: str = "exact"
+    second_moment: Callable | None = None
+    second_moment_inf: Callable | None = None
+    clipping: float | None = None
+    clip: Any = None
+    eta: float | None = None
+    scaling: str | None = None
+    range: tuple | None = None
+    reference: str | None = None
+    params: dict = field(default_factory=dict)
+    source: str = "claims"
+    finite_support: bool = True
+    spec: Any = None
+    support_note: str = "the estimate has an unbounded support (its spec says so)"
+    claimed: tuple = ()
 
 
-def _literal(spec, estimator):
-    """The literal reference the kernel is judged against: the registered estimator of the
-    spec (laocheck's transcription of the paper's box) at the estimator's own parameters, or the
-    estimator's own reference when the spec names no registered estimator (a new estimator
-    checked before registration) or its parameters do not build laocheck's."""
-    if spec.name in estimators.names():
+def _smallest_B(w, y, geometry):
+    """The smallest B the papers' assumptions allow: ‖w‖ <= B (‖·‖₂ for L2, ‖·‖₁ for L1) and
+    |y| <= B (the strongest claim)."""
+    if geometry == "l1":
+        norm = sum(abs(float(v)) for v in w)
+    else:
+        norm = math.sqrt(sum(float(v) ** 2 for v in w))
+    return max(norm, abs(float(y)), 1e-300)
+
+
+def _exact_number(name, value):
+    """A claimed bound as an exact Fraction (ints and Fractions exactly, floats at their binary
+    value); NaN, infinities, bools and nonpositive values refused."""
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidParameterError(f"{name} must be a number > 0, not a bool; got {value!r}.")
+    if isinstance(value, (int, np.integer, F)):
+        out = F(value)
+    else:
+        v = float(value)
+        if not math.isfinite(v):
+            raise InvalidParameterError(f"{name} must be a finite number > 0; got {value!r}.")
+        out = F(v)
+    if out <= 0:
+        raise InvalidParameterError(f"{name} must be > 0; got {value!r}.")
+    return out
+
+
+def second_moment_bound(value, lookup, *, key="second_moment", q=None):
+    """G² as a callable ``(w, x, y, d) -> Fraction`` bounding the quantity of claim ``key``
+    (E‖v‖² or ‖E[v²]‖∞), or None.
+
+    ``value``: a number (exact: ``10**400`` is kept as an integer), a callable ``(w, x, y)``,
+    or a formula id of :data:`laocheck.bounds.FORMULAS` evaluated at the instance's d, the
+    parameter k (``lookup("k")``: claims, then ``est.params``, then ``est.k``), B the smallest
+    the assumptions allow, and — KS15's data-dependent formulas — S = Σ_i x_i²/q_i (KS15 eq.
+    (2)) or S_inf = max_i x_i²/q_i (eq. (7)) with ``q()`` the data-point distribution. A
+    formula whose assumptions the instance breaks (k > d) raises
+    :class:`InvalidParameterError` for that instance; the check says so.
+    """
+    quantity, geometry, data_symbol = _MOMENTS[key]
+    name = f"`claims[{key!r}]`"
+    if value is None:
+        return None
+    if isinstance(value, (int, float, F, np.integer, np.floating)) or \
+            isinstance(value, (bool, np.bool_)):
+        bound = _exact_number(name, value)
+        return lambda w, x, y, d: bound
+    if isinstance(value, str):
+        formula = bounds.FORMULAS.get(value)
+        if formula is None:
+            raise InvalidParameterError(
+                f"{name} must be a number, a callable or a formula id of "
+                f"laocheck.bounds.FORMULAS; got {value!r}.")
+        args = set(formula.args)
+        known = {"B", "d", "k", data_symbol}
+        if not args <= known:
+            other = {"S": "second_moment", "S_inf": "second_moment_inf"}
+            hint = "".join(f" (a formula in {s} belongs to claim {other[s]!r})"
+                           for s in args & set(other))
+            raise InvalidParameterError(
+                f"{name}={value!r} needs {sorted(args - known)}, which the checks cannot "
+                f"supply for {quantity}{hint}; pass a number or a callable instead.")
+        k = lookup("k", f"{name}={value!r}") if "k" in args else None
+        if data_symbol in args and q is not None and q() is None:
+            raise InvalidParameterError(
+                f"{name}={value!r} needs {data_symbol}, which reads the data-point "
+                "distribution q (KS15 eqs. (2), (7)): pass claims['q'] or give the estimator "
+                "a `q` attribute.")
+
+        def formula_bound(w, x, y, d):
+            values = {"B": _smallest_B(w, y, geometry), "d": d, "k": k}
+            if data_symbol in args:
+                qv = np.asarray(q(), dtype=float)
+                if qv.shape != (d,):
+                    raise InvalidParameterError(
+                        f"`claims['q']` must have length d={d}; got {qv.shape[0]}.")
+                x2 = np.array([float(v) ** 2 for v in x])
+                values[data_symbol] = (bounds.sampling_sum(x2, qv) if data_symbol == "S"
+                                       else bounds.sampling_max(x2, qv))
+            return _exact_number(f"{name}={value!r} at d={d}",
+                                 formula(**{a: values[a] for a in args}))
+        return formula_bound
+    if callable(value):
+        return lambda w, x, y, d: _exact_number(f"{name} (its value at this instance)",
+                                                value(w, x, y))
+    raise InvalidParameterError(
+        f"{name} must be a number, a callable or a formula id; got {value!r}.")
+
+
+def _spec_q(spec, params):
+    """q of KS15's S-formulas for a registered spec: laocheck's own estimator's at the same
+    parameters (DDAERR/DDAELR derive it from ``second_moments``: KS15 eq. (4), Lemma 4.3)."""
+    def q():
         try:
-            return estimators.get(spec.name, **_own_params(spec, estimator))
-        except (TypeError, ValueError):     # a user's params laocheck's estimator does not take
-            return estimators.get(spec.name, **_params(spec))
-    return estimator
+            return estimators.get(spec.name, **params).q
+        except (InvalidParameterError, KeyError, TypeError, AttributeError):
+            return None
+    return q
 
 
-def paper_target(spec, w, x, y):
-    """What the estimate claims to estimate, written from the papers (the spec's ``target``,
-    exact arithmetic): x for x̃ (HK12 Alg. 1 line 7, KS15 eq. (1), CB11 eq. (6)), wᵀx − y for
-    φ̃ (HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eq. (7)), (wᵀx − y)·x for g̃ (HK12 Lemma 3.3,
-    KS15 Lemma B.2), 2(wᵀx − y)·x for CB11's ∇̃ℓ (eq. (8), CB11 Lemma 11: no factor ½)."""
-    return spec.target(w, x, y, **_params(spec))
+def catalog_params(spec):
+    """The parameters of the catalog's checks of ``spec``: its example parameters on d4 at
+    its ``check_k``."""
+    return params_for(spec, len(INSTANCES[MC_INSTANCE][0]), spec.check_k)
 
 
-def _support_range(dist, size):
-    vals = np.array([np.asarray(np.asarray(v[0], dtype=object).ravel(), dtype=float)
-                     for _, v in dist]).reshape(-1, size)
-    return vals.min(axis=0), vals.max(axis=0)
+def claims_from_spec(spec, params, *, q=None):
+    """The :class:`Claims` a spec makes at ``params`` (the catalog: :func:`catalog_params`;
+    a user's estimator declaring the spec: its own ``params``). Selected as the catalog always
+    has: unbiasedness and scaling where the support is finite, the budget of its kind, the
+    spec's second-moment bound, clipping (checked as clip_threshold)."""
+    params = dict(params)
+
+    def lookup(name, who):
+        if params.get(name) is None:
+            raise InvalidParameterError(f"{who} needs {name}; the parameters {params} have none.")
+        return params[name]
+
+    def spec_target(w, x, y):
+        return spec.target(w, x, y, **params)
+
+    try:
+        budget = spec.budget.of(params)
+    except InvalidParameterError:
+        budget = None
+    moments = {"second_moment": None, "second_moment_inf": None}
+    claim = spec.second_moment
+    key = None if claim is None else {"E‖v‖²": "second_moment",
+                                      "‖E[v²]‖∞": "second_moment_inf"}.get(claim.quantity)
+    if key is not None and spec.finite:
+        try:
+            moments[key] = second_moment_bound(claim.formula, lookup, key=key,
+                                               q=q or _spec_q(spec, params))
+        except InvalidParameterError:
+            pass                # the formula's quantities are not those of the instances
+    eta = None
+    if spec.clipping is not None:
+        eta = params.get(spec.clipping.eta, spec.clipping.example_eta)
+    return Claims(target=spec_target if spec.unbiased else None,
+                  budget=budget, budget_kind=spec.budget.kind,
+                  second_moment=moments["second_moment"],
+                  second_moment_inf=moments["second_moment_inf"],
+                  clip=spec.clipping if spec.finite else None, eta=eta,
+                  scaling=spec.scaling if spec.finite else None,
+                  reference=spec.name, params=params, source=f"spec {spec.name}",
+                  finite_support=spec.finite, spec=spec)
 
 
-def check_unbiased_exact(ctx, *, estimator, spec):
-    """Unbiasedness claimed by CB11 Lemma 11, HK12 Lemmas 3.3 / 3.8, KS15 Lemma B.2 (exact)."""
-    w, x, y = INSTANCES[INSTANCE]
-    dist = exact_distribution(estimator, w, x, y)
-    mean = exact_mean(dist)
-    target = np.asarray(paper_target(spec, w, x, y), dtype=object)
-    diff = mean - target
-    ok = dist.residual_mass == 0 and all(v == 0 for v in np.ravel(diff))
-    figures = {"instance": INSTANCE, "outcomes": len(dist), "exact_mean": fstr(mean),
-               "target": fstr(target), "max_abs_bias": fstr(max(abs(v) for v in np.ravel(diff)))}
-    if ok:
-        return Result(Status.PASS, figures, detectable=0.0)
-    return Result(Status.FAIL, figures, detectable=0.0,
-                  counterexample={"instance": INSTANCE, "bias": fstr(diff)})
+def _own(claims, estimator):
+    """The claims of a spec at the estimator's own parameters (a catalog check rebound with
+    ``with_estimator`` to an estimator with another k: its own budget, bound and target) —
+    its ``params``, else its attributes named like the spec's parameters (``est.k``)."""
+    if claims.spec is None:
+        return claims
+    own = estimator_params(estimator) or {     # no params dict: its attributes (est.k)
+        key: getattr(estimator, key) for key in claims.params
+        if isinstance(getattr(estimator, key, None), (int, float, np.integer, np.floating))
+        and not isinstance(getattr(estimator, key), bool)}
+    if not own or all(_same(claims.params.get(k), v) for k, v in own.items()):
+        return claims
+    return claims_from_spec(claims.spec, {**claims.params, **own})
 
 
-def check_unbiased_monte_carlo(ctx, *, estimator, spec):
-    """Unbiasedness (CB11 Lemma 11, HK12 Lemmas 3.3 / 3.8, KS15 Lemma B.2) of the kernel, at δ."""
-    w, x, y = INSTANCES[INSTANCE]
-    ref = _literal(spec, estimator)
-    dist = exact_distribution(ref, w, x, y)          # the range of the estimate (finite support)
-    target = np.asarray(paper_target(spec, w, x, y), dtype=float).ravel()
-    lo, hi = _support_range(dist, target.size)
-    wf, xf, yf = as_float(INSTANCES[INSTANCE])
+def _same(a, b):
+    """Equal parameters (numbers, strings or arrays such as q)."""
+    try:
+        return bool(np.array_equal(np.asarray(a, dtype=object), np.asarray(b, dtype=object)))
+    except (TypeError, ValueError):
+        return a is b
+
+
+def _at_own_params(func):
+    """A property check run with :func:`_own` claims."""
+    def check(ctx, *, estimator, claims):
+        return func(ctx, estimator=estimator, claims=_own(claims, estimator))
+    check.__name__, check.__doc__ = func.__name__, func.__doc__
+    check.__wrapped__ = func
+    return check
+
+
+# -- enumeration ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Enumeration:
+    """The exact distribution of one draw on an instance: ``leaves`` [(probability,
+    (values as a tuple of Fractions, attribute count or None))], ``residual_mass``, ``method``
+    (how it was obtained), ``tolerance`` (0: exact; γ: floats taken at their binary value)."""
+
+    leaves: list
+    residual_mass: F
+    method: str
+    tolerance: float
+
+    def expectation(self, f):
+        total = None
+        for p, v in self.leaves:
+            term = [p * t for t in f(v)]
+            total = term if total is None else [a + b for a, b in zip(total, term)]
+        return total
+
+    @property
+    def size(self):
+        return len(self.leaves[0][1][0]) if self.leaves else 0
+
+
+def _flat(value):
+    return tuple(F(v) if not isinstance(v, F) else v
+                 for v in np.ravel(np.asarray(value, dtype=object)).tolist())
+
+
+def _count(observed):
+    if observed is None:
+        return None
+    return observed if isinstance(observed, (int, np.integer)) else len(observed)
+
+
+def enumerate_estimate(est, instance, *, max_paths=MAX_PATHS):
+    """The :class:`Enumeration` of one draw of ``est`` on ``INSTANCES[instance]`` (or on an
+    instance (w, x, y) of Fractions): its ``reference`` when it has one, else its ``sample``
+    driven by the choice tree. Raises :class:`~laocheck.stats.choice_tree.NotEnumerable` when
+    it cannot be enumerated."""
+    w, x, y = INSTANCES[instance] if isinstance(instance, str) else instance
+    if callable(getattr(est, "reference", None)):
+        try:
+            dist = enumerate_outcomes(guarded(lambda src: est.reference(w, x, y, src),
+                                              max_paths), max_leaves=max_paths)
+        except InvalidParameterError as exc:
+            if "max_leaves" in str(exc):
+                raise NotEnumerable(f"more than {max_paths} paths of random choices") from None
+            raise
+        leaves = [(p, (_flat(v[0]), _count(v[1]))) for p, v in dist]
+        return Enumeration(leaves, dist.residual_mass,
+                           "exact enumeration of the reference (Fractions)", 0.0)
+    out = enumerate_sampler(est.sample, w, x, y, max_paths=max_paths)
+    how = "exact enumeration of sample() driven through every path of its rng (choice tree"
+    how += ", exact)" if out.mode == "exact" else \
+        f", floats at their binary values, relative tolerance {FLOAT_TOLERANCE:.3g})"
+    return Enumeration(list(out.distribution), out.distribution.residual_mass, how,
+                       out.tolerance)
+
+
+def exact_target(claims, instance):
+    """The claimed target on ``INSTANCES[instance]`` as (tuple of Fractions, tolerance): called
+    on numpy object arrays of Fractions (exact), or — when it fails on those or returns floats —
+    on floats, whose rounding the tolerance γ accounts for."""
+    w, x, y = INSTANCES[instance]
+    wo = np.array(w, dtype=object)
+    xo = np.array(x, dtype=object)
+    try:
+        value = claims.target(wo, xo, y)
+        flat = np.ravel(np.asarray(value, dtype=object)).tolist()
+        if all(isinstance(v, (F, int, np.integer)) and not isinstance(v, bool) for v in flat):
+            return tuple(F(v) for v in flat), 0.0
+    except (TypeError, ValueError, AttributeError, ArithmeticError):
+        pass
+    wf, xf, yf = as_float(INSTANCES[instance])
+    flat = np.ravel(np.asarray(claims.target(wf, xf, yf), dtype=float)).tolist()
+    if not all(math.isfinite(v) for v in flat):
+        raise _Undecidable(f"the target is not finite on instance {instance} ({flat})")
+    return tuple(F(v) for v in flat), FLOAT_TOLERANCE
+
+
+class _Undecidable(Exception):
+    """Raised inside a check: nothing can be decided, for the reason given."""
+
+
+def enumerable(est, instance=MC_INSTANCE):
+    """(True, "") when one draw of ``est`` on the instance can be enumerated exactly, else
+    (False, the reason)."""
+    try:
+        enumerate_estimate(est, instance)
+    except NotEnumerable as exc:
+        return False, exc.reason
+    return True, ""
+
+
+def fits(est, instance):
+    """True when ``est.sample`` accepts the instance (its dimension, its assumptions)."""
+    w, x, y = as_float(INSTANCES[instance])
+    try:
+        est.sample(w, x, y, n=1, rng=np.random.default_rng(0))
+    except (ValueError, TypeError, IndexError, ArithmeticError):   # refused (e.g. w = 0)
+        return False
+    return True
+
+
+def instances_of(est):
+    """The exact instances ``est`` accepts, of :data:`EXACT_INSTANCES`."""
+    return [i for i in EXACT_INSTANCES if fits(est, i)]
+
+
+def draws_values(est, instance, n, rng):
+    """(values (n, size) float, attributes (n,) or None) of ``n`` draws of ``est.sample``."""
+    wf, xf, yf = as_float(INSTANCES[instance])
+    values, attributes = draws_of(est.sample(wf, xf, yf, n=n, rng=rng), n)
+    values = np.asarray(values, dtype=float)
+    return values, (None if attributes is None else np.asarray(attributes, dtype=np.int64))
+
+
+def _inconclusive(figures, reason, needs=""):
+    note = f"not decided: {reason}" + (f"; to decide it: {needs}" if needs else "")
+    return Result(Status.INCONCLUSIVE, figures, note=note)
+
+
+def _enumerations(est, instances, claims):
+    """{instance: Enumeration} and {instance: why not enumerable}."""
+    done, why = {}, {}
+    if not claims.finite_support:
+        return done, {i: claims.support_note for i in instances}
+    for inst in instances:
+        try:
+            done[inst] = enumerate_estimate(est, inst)
+        except NotEnumerable as exc:
+            why[inst] = exc.reason
+    return done, why
+
+
+def _mc_instance(instances):
+    return MC_INSTANCE if MC_INSTANCE in instances else instances[0]
+
+
+def _nothing(figures):
+    return _inconclusive(figures, "no exact instance (d3, d4, w0) is accepted by the "
+                         "estimator's sample()", "accept one of laocheck.testing.instances")
+
+
+# -- the checks (each takes ctx, the estimator and its claims) -----------------------------------
+def check_unbiased_exact(ctx, *, estimator, claims):
+    """E[estimate] = the claimed target exactly on every exact instance (CB11 Lemma 11, HK12
+    Lemmas 3.3 / 3.8, KS15 Lemma B.2 for laocheck's own estimators); a sampler that cannot be
+    enumerated is checked by Monte Carlo instead (the record says so)."""
+    instances = instances_of(estimator)
+    if not instances:
+        return _nothing({"instances_checked": 0})
+    done, why = _enumerations(estimator, instances, claims)
+    if not done and ctx.delta == 0:
+        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated ("
+                             f"{next(iter(why.values()))}), and this check is exact (δ = 0)",
+                             "fewer paths of random choices (a smaller k); the Monte Carlo "
+                             "check unbiased.monte_carlo tests the same claim at δ")
+    if not done:
+        result = check_unbiased_monte_carlo(ctx, estimator=estimator, claims=claims)
+        return replace(result, note=(f"exact enumeration impossible ({why[instances[0]]}); "
+                                     "Monte Carlo instead. " + result.note).strip())
+    worst, detect = F(0), 0.0
+    methods = sorted({e.method for e in done.values()})
+    for inst, enum in done.items():
+        try:
+            target, t_tol = exact_target(claims, inst)
+        except _Undecidable as exc:
+            return _inconclusive({"instance": inst}, str(exc))
+        mean = enum.expectation(lambda v: v[0])
+        absmean = enum.expectation(lambda v: [abs(t) for t in v[0]])
+        tol = max(enum.tolerance, t_tol)
+        if len(mean) != len(target):
+            return Result(Status.FAIL, {"instance": inst}, detectable=0.0,
+                          counterexample={"instance": inst, "estimate_size": len(mean),
+                                          "target_size": len(target)})
+        diff = [m - t for m, t in zip(mean, target)]
+        slack = [F(tol) * (a + abs(t)) for a, t in zip(absmean, target)]
+        worst = max([worst] + [abs(d) for d in diff])
+        detect = max([detect] + [float(s) for s in slack])
+        bad = [j for j, (d, s) in enumerate(zip(diff, slack)) if abs(d) > s]
+        if enum.residual_mass != 0 or bad:
+            return Result(Status.FAIL, {"instances_checked": list(done), "methods": methods,
+                                        "max_abs_bias": fstr(abs(diff[bad[0]]) if bad else 0)},
+                          detectable=detect, counterexample={
+                              "instance": inst, "exact_mean": fstr(np.array(mean, dtype=object)),
+                              "target": fstr(np.array(target, dtype=object)),
+                              "coordinate": bad[0] if bad else None,
+                              "residual_mass": str(enum.residual_mass)})
+    figures = {"instances_checked": list(done), "methods": methods, "max_abs_bias": fstr(worst)}
+    if why:
+        figures["not_enumerated"] = why
+    return Result(Status.PASS, figures, detectable=detect,
+                  note="" if not detect else f"floats taken at their binary values: a bias "
+                  f"within {detect:.3g} is not detectable")
+
+
+def _range_from(done, inst, size):
+    if inst in done:
+        vals = np.array([[float(t) for t in v[0]] for _, v in done[inst].leaves]).reshape(-1, size)
+        return vals.min(axis=0), vals.max(axis=0), "the enumerated range"
+    return None
+
+
+def check_unbiased_monte_carlo(ctx, *, estimator, claims):
+    """The sampler's mean contains the claimed target, at δ (CB11 Lemma 11, HK12 Lemmas 3.3 /
+    3.8, KS15 Lemma B.2 for laocheck's own estimators): simultaneous empirical-Bernstein
+    intervals over the estimate's range (enumerated, or the declared ``range``), else
+    median-of-means per coordinate with the claimed second-moment bound as variance bound."""
+    instances = instances_of(estimator)
+    if not instances:
+        return _nothing({"instances_checked": 0})
+    inst = _mc_instance(instances)
+    wf, xf, yf = as_float(INSTANCES[inst])
+    target = np.ravel(np.asarray(claims.target(wf, xf, yf), dtype=float))
+    if not np.all(np.isfinite(target)):
+        return _inconclusive({"instance": inst}, f"the target is not finite ({target.tolist()})")
+    size = target.size
+    ref = _reference_of(claims, estimator)
+    done, reason = {}, claims.support_note
+    try:
+        if claims.finite_support:
+            done = {inst: enumerate_estimate(ref, inst)}
+    except NotEnumerable as exc:
+        reason = exc.reason
+    rng_ = _range_from(done, inst, size)
+    if rng_ is None and claims.range is not None:
+        rng_ = (np.full(size, float(claims.range[0])), np.full(size, float(claims.range[1])),
+                "the declared range")
     n = ctx.n(200_000, 10_000_000)
-    moments = draw_moments(estimator, wf, xf, yf, n, ctx.rng)
-    return mc_mean_verdict(moments, target, lo, hi, ctx.delta)
+    if rng_ is not None:
+        lo, hi, origin = rng_
+        moments = _draw_moments(estimator, inst, n, ctx.rng)
+        if moments is None or moments.n == 0:
+            return _inconclusive({"n": 0}, "zero draws")
+        result = mc_mean_verdict(moments, target, lo, hi, ctx.delta)
+        return replace(result, figures={**result.figures, "instance": inst, "range": origin})
+    bound = claims.second_moment
+    if bound is None:
+        return _inconclusive(
+            {"instance": inst}, f"the sampler cannot be enumerated ({reason}) and no range of "
+            "the estimate nor a second-moment bound is claimed",
+            "claim a range (claims['range'] = [low, high]) or a bound on E‖v‖² "
+            "(claims['second_moment'])")
+    w, x, y = INSTANCES[inst]
+    try:
+        g2 = float(bound(w, x, y, len(x)))
+    except InvalidParameterError as exc:
+        return _inconclusive({"instance": inst}, f"the second-moment bound does not apply: {exc}")
+    values, _ = draws_values(estimator, inst, n, ctx.rng)
+    lows, highs = [], []
+    for j in range(size):               # Var v_j <= E v_j² <= E‖v‖² <= G², union bound over j
+        iv = stats.median_of_means_interval(values[:, j], variance_bound=g2,
+                                            delta=ctx.delta / size)
+        lows.append(float(iv.low))
+        highs.append(float(iv.high))
+    lows, highs = np.array(lows), np.array(highs)
+    inside = (lows <= target) & (target <= highs)
+    figures = {"instance": inst, "n": n, "method": "median-of-means, variance <= claimed G²",
+               "mean_low": lows.tolist(), "mean_high": highs.tolist(), "claimed": target.tolist(),
+               "max_width": float(np.max(highs - lows)), "second_moment_bound": g2}
+    note = f"not enumerable ({reason}); Monte Carlo with the claimed second-moment bound"
+    if inside.all():
+        return Result(Status.PASS, figures, detectable=float(np.max(highs - lows)), note=note)
+    j = int(np.argmax(np.maximum(lows - target, target - highs)))
+    return Result(Status.FAIL, figures, detectable=float(np.max(highs - lows)), note=note,
+                  counterexample={"coordinate": j, "claimed": float(target[j]),
+                                  "interval": [lows[j], highs[j]]})
 
 
-def check_budget(ctx, *, estimator, spec):
-    """The attribute budget (k + 1 of HK12 Sec. 2 / KS15 Sec. 2, k of CB11 Sec. 4) per draw."""
-    w, x, y = INSTANCES[INSTANCE]
-    budget = spec.budget.of(_own_params(spec, estimator))   # the paper's formula, own params
-    figures = {"budget": budget}
-    worst = 0
-    if hasattr(estimator, "reference"):
-        dist = exact_distribution(estimator, w, x, y)
-        worst = max(len(v[1]) for _, v in dist)
-        figures["exact_max_attributes"] = worst
-    wf, xf, yf = as_float(INSTANCES[INSTANCE])
+def _draw_moments(est, inst, n, rng):
+    wf, xf, yf = as_float(INSTANCES[inst])
+    if hasattr(est, "accumulate"):
+        try:
+            return est.accumulate(wf, xf, yf, n=n, rng=rng)
+        except NotImplementedError:
+            pass
+    values, att = draws_values(est, inst, n, rng)
+    att = np.zeros(n, dtype=np.int64) if att is None else att
+    hist = np.bincount(np.minimum(att, 64), minlength=65)
+    return estimators.Moments(
+        n=n, sum=values.sum(0), sum_sq=(values * values).sum(0),
+        sum_norm_sq=float((values * values).sum()),
+        sum_norm_sq_sq=float(((values * values).sum(1) ** 2).sum()),
+        attributes_sum=int(att.sum()), attributes_sum_sq=int((att * att).sum()),
+        attributes_max=int(att.max(initial=0)), attributes_hist=hist)
+
+
+def mc_mean_verdict(moments, target, lower, upper, delta, *, label="mean"):
+    """Simultaneous Bernstein intervals (level δ) for the coordinates of E[estimate] from
+    kernel-side sums; FAIL when the claimed ``target`` lies outside one of them."""
+    target = np.asarray(target, dtype=float).ravel()
+    lo = np.broadcast_to(np.asarray(lower, float).ravel(), target.shape).copy()
+    hi = np.broadcast_to(np.asarray(upper, float).ravel(), target.shape).copy()
+    flat = hi <= lo                       # a constant coordinate: widen by a hair (exact check)
+    hi[flat] = lo[flat] + 1e-12
+    box = stats.vector_mean_interval_from_sums(
+        moments.n, np.ravel(moments.sum), np.ravel(moments.sum_sq), lower=lo, upper=hi,
+        delta=delta)
+    slack = 1e-9 * (1 + np.abs(target))  # floating-point summation error of the kernel sums
+    inside = (box.low - slack <= target) & (target <= box.high + slack)
+    worst = int(np.argmax(np.maximum(box.low - target, target - box.high)))
+    detect = float(max(stats.detectable_violation(moments.n, lower=float(lo[j]),
+                                                  upper=float(hi[j]), delta=delta / target.size)
+                       for j in range(target.size)))
+    figures = {"n": moments.n, "delta": delta, f"{label}_low": box.low.tolist(),
+               f"{label}_high": box.high.tolist(), "claimed": target.tolist(),
+               "max_width": float(np.max(box.high - box.low))}
+    if inside.all():
+        return Result(Status.PASS, figures, detectable=detect)
+    return Result(Status.FAIL, figures, detectable=detect,
+                  counterexample={"coordinate": worst, "claimed": float(target[worst]),
+                                  "interval": [float(box.low[worst]), float(box.high[worst])]})
+
+
+def check_budget(ctx, *, estimator, claims):
+    """The attribute budget (k + 1 of HK12 Sec. 2 / KS15 Sec. 2, k of CB11 Sec. 4): every draw
+    within it (exact kind: every enumerated outcome and every sampled draw), or its mean
+    (expectation kind: exactly when enumerable, else a lower confidence bound at δ)."""
+    budget = claims.budget
+    instances = instances_of(estimator)
+    if not instances:
+        return _nothing({"budget": budget, "instances_checked": 0})
+    figures = {"budget": budget, "budget_kind": claims.budget_kind}
+    done, why = _enumerations(estimator, instances, claims)
+    counts = [c for e in done.values() for _, (_, c) in e.leaves]
+    if any(c is None for c in counts):
+        return _inconclusive(figures, "sample() returns no attribute counts",
+                             "return (values, attributes) or an object with .values and "
+                             ".attributes (the attributes each draw observed)")
+    if claims.budget_kind == "exact":
+        worst = max(counts, default=0)
+        if done:
+            figures["exact_max_attributes"] = worst
+        total = 0
+        for inst in instances:
+            n = ctx.n(20_000, 1_000_000)
+            moments = _draw_moments(estimator, inst, n, ctx.rng) if hasattr(
+                estimator, "accumulate") else None
+            if moments is not None:
+                att_max, total = int(moments.attributes_max), total + moments.n
+            else:
+                _, att = draws_values(estimator, inst, n, ctx.rng)
+                if att is None:
+                    return _inconclusive(figures, "sample() returns no attribute counts",
+                                         "return (values, attributes)")
+                att_max, total = int(att.max(initial=0)), total + att.size
+            worst = max(worst, att_max)
+        figures.update({"draws": total, "max_attributes": worst})
+        if worst <= budget:
+            return Result(Status.PASS, figures, detectable="one draw over budget")
+        return Result(Status.FAIL, figures, counterexample={"attributes": worst,
+                                                            "budget": budget})
+    if done:
+        means = {i: sum((p * c for p, (_, c) in e.leaves), F(0)) for i, e in done.items()}
+        worst_inst = max(means, key=means.get)
+        figures.update({"exact_mean_attributes": fstr(means[worst_inst]),
+                        "instance": worst_inst})
+        if means[worst_inst] <= budget:
+            return Result(Status.PASS, figures, detectable=0.0)
+        return Result(Status.FAIL, figures, detectable=0.0,
+                      counterexample={"instance": worst_inst,
+                                      "mean_attributes": fstr(means[worst_inst])})
+    inst = _mc_instance(instances)
     n = ctx.n(20_000, 1_000_000)
-    moments = draw_moments(estimator, wf, xf, yf, n, ctx.rng)
-    figures.update({"n": n, "kernel_max_attributes": int(moments.attributes_max),
-                    "kernel_mean_attributes": moments.attributes_mean})
-    worst = max(worst, int(moments.attributes_max))
-    if worst <= budget:
-        return Result(Status.PASS, figures, detectable="any draw over budget seen")
-    return Result(Status.FAIL, figures, counterexample={"attributes": worst, "budget": budget})
+    _, att = draws_values(estimator, inst, n, ctx.rng)
+    if att is None:
+        return _inconclusive(figures, "sample() returns no attribute counts",
+                             "return (values, attributes)")
+    iv = stats.nonnegative_lower_bound(att.astype(float), delta=ctx.delta)
+    figures.update({"draws": int(att.size), "mean_attributes": float(att.mean()),
+                    "lower_confidence_bound": float(iv.low), "instance": inst})
+    if iv.low > budget:
+        return Result(Status.FAIL, figures, counterexample={"lower_bound": float(iv.low)})
+    return Result(Status.PASS, figures, detectable="a mean above the budget by more than "
+                  f"mean − lower bound = {float(att.mean() - iv.low):.3g}")
 
 
-def check_kernel_matches_reference(ctx, *, estimator, spec):
-    """The kernel samples the distribution of the literal box (HK12 Alg. 1-2, KS15 Alg. 1/3,
-    CB11 Fig. 1-2), by a multinomial test at δ against the exact enumeration."""
-    return sampler_matches_exact(ctx, estimator, _literal(spec, estimator), INSTANCE)
+def _reference_of(claims, estimator):
+    """What judges the sampler's draws: laocheck's literal reference of the registered
+    estimator ``claims.reference`` (at the claims' parameters) when ``estimator`` has no
+    reference of its own, else the estimator itself (its reference, or its own sample driven
+    by the choice tree)."""
+    if callable(getattr(estimator, "reference", None)) or claims.reference is None or \
+            claims.reference not in estimators.names():
+        return estimator
+    try:
+        return estimators.get(claims.reference, **claims.params)
+    except (TypeError, ValueError):
+        return estimator
 
 
-def check_scaling(ctx, *, estimator, spec):
-    """Scaling (HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eqs. (6)-(8) are
-    homogeneous of degree 1 in (w, y) and of degree 0 for x̃)."""
-    w, x, y = INSTANCES[INSTANCE]
-    c = F(2)
-    base = exact_distribution(estimator, w, x, y)
-    scaled = exact_distribution(estimator, [c * v for v in w], x, c * y)
+def _outcome_key(value):
+    return tuple(float(v) for v in value)
 
-    def transform(value):
-        arr = np.asarray(value, dtype=object).copy()
-        if spec.scaling == "last_row":
-            arr[-1] = arr[-1] * c          # 2 y v scales by c, A does not depend on (w, y)
-            return arr
-        return arr if spec.scaling == "degree0" else arr * c
 
-    def as_dict(dist, f):
-        out = Counter()
-        for p, v in dist:
-            out[tuple(np.ravel(np.asarray(f(v[0]), dtype=object)).tolist())] += p
-        return out
+def check_kernel_matches_reference(ctx, *, estimator, claims):
+    """The sampler draws from the exact distribution of its literal reference (HK12 Alg. 1-2,
+    KS15 Alg. 1/3, CB11 Fig. 1-2 for laocheck's kernels) or, without one, of its own
+    single-draw path enumerated by the choice tree: values matched to 1e-9 relative, attribute
+    counts exactly, then a multinomial test at δ."""
+    instances = instances_of(estimator)
+    if not instances:
+        return _nothing({"instances_checked": 0})
+    inst = _mc_instance(instances)
+    ref = _reference_of(claims, estimator)
+    try:
+        enum = enumerate_estimate(ref, inst)
+    except NotEnumerable as exc:
+        return _inconclusive({"instance": inst}, f"the sampler cannot be enumerated ({exc.reason})",
+                             "a sampler whose draws the choice tree can enumerate, or a "
+                             "reference(w, x, y, src)")
+    probs = Counter()
+    for p, (v, c) in enum.leaves:
+        probs[(_outcome_key(v), -1 if c is None else c)] += p
+    keys = sorted(probs)
+    support = np.array([k[0] for k in keys], dtype=float).reshape(len(keys), -1)
+    support_att = np.array([k[1] for k in keys])
+    n = ctx.n(50_000, 2_000_000)
+    values, att = draws_values(estimator, inst, n, ctx.rng)
+    att = np.full(n, -1) if att is None or (support_att == -1).all() else att
+    rows, sizes = distinct_rows(np.c_[values, att])
+    counts = np.zeros(len(keys), dtype=np.int64)
+    figures = {"n": n, "categories": len(keys), "instance": inst, "reference": enum.method}
+    for r, row in enumerate(rows):
+        close = np.all(np.abs(support - row[:-1]) <= 1e-9 * (1 + np.abs(support)), axis=1) & \
+            (support_att == row[-1])
+        if not close.any():
+            return Result(Status.FAIL, figures,
+                          counterexample={"impossible_outcome": row[:-1].tolist(),
+                                          "attributes": int(row[-1])})
+        counts[int(np.argmax(close))] += int(sizes[r])
+    return multinomial_verdict(ctx, counts, keys, probs, n, figures)
 
-    ok = as_dict(scaled, lambda v: v) == as_dict(base, transform)
-    figures = {"c": str(c), "outcomes": len(base)}
-    if ok:
+
+def _moment_check(ctx, estimator, claims, key):
+    """The exact second-moment check of claim ``key`` on every exact instance."""
+    bound = getattr(claims, key)
+    quantity = _MOMENTS[key][0]
+    instances = instances_of(estimator)
+    if not instances:
+        return _nothing({"instances_checked": 0})
+    done, why = _enumerations(estimator, instances, claims)
+    checked, skipped, worst = [], {}, 0.0
+    for inst, enum in done.items():
+        w, x, y = INSTANCES[inst]
+        try:
+            g2 = bound(w, x, y, len(x))
+        except InvalidParameterError as exc:
+            skipped[inst] = f"the bound does not apply: {exc}"
+            continue
+        if key == "second_moment":
+            exact = sum(enum.expectation(lambda v: [sum(t * t for t in v[0])]), F(0))
+            coord = None
+        else:
+            per = enum.expectation(lambda v: [t * t for t in v[0]])
+            coord = max(range(len(per)), key=lambda j: per[j])
+            exact = per[coord]
+        slack = F(enum.tolerance) * 4 * exact + BOUND_RTOL * g2
+        checked.append(inst)
+        worst = max(worst, float(exact / g2))
+        if exact > g2 + slack:
+            ce = {"instance": inst, quantity: fstr(exact), "bound": fstr(g2)}
+            if coord is not None:
+                ce["coordinate"] = coord
+            return Result(Status.FAIL, {"instances_checked": checked, "worst_ratio": worst},
+                          counterexample=ce, detectable=0.0)
+    figures = {"instances_checked": checked, "worst_ratio": worst}
+    if skipped:
+        figures["instances_skipped"] = skipped
+    if why:
+        figures["not_enumerated"] = why
+    if checked:
         return Result(Status.PASS, figures, detectable=0.0)
-    return Result(Status.FAIL, figures, detectable=0.0,
-                  counterexample={"instance": INSTANCE, "c": str(c)})
+    if done:
+        return _inconclusive(figures, "the claimed bound applies to no exact instance "
+                             f"({'; '.join(skipped.values())})", "a bound valid at d = 3, 4")
+    return _mc_moment(ctx, estimator, claims, key, instances, why)
 
 
-def register_properties(spec, estimator=None):
-    """Register the property checks that ``spec``'s claims select, bound to ``estimator`` (a
-    registered name, a factory or an object; default: the registered estimator ``spec.name``
-    built with the example parameters of the exact instance)."""
-    name = spec.name
-    registered = estimator is None
-    params = _params(spec) if registered else {}
-    estimator = name if registered else estimator
-    common = dict(assumptions=f"instance {INSTANCE} (dyadic, laocheck.testing.instances)",
-                  estimator=estimator, params=params, spec=spec)
-    if claims_unbiased(spec):
-        register(f"{name}.unbiased.exact", citation=spec.citation,
-                 statement=f"E[{name}] = its target (x, wᵀx − y or the gradient), exactly",
-                 method="exact enumeration (Fractions)", delta=0.0, detectable=0.0,
-                 **common)(check_unbiased_exact)
-        register(f"{name}.unbiased.monte_carlo", citation=spec.citation,
-                 statement=f"the Cython kernel of {name} is unbiased for its target",
-                 method="Monte Carlo, simultaneous empirical-Bernstein intervals from kernel sums",
-                 detectable="reported per run (Bernstein design, β = 0.1)",
-                 **common)(check_unbiased_monte_carlo)
-    if claims_max_budget(spec):
-        budget = spec.budget.of(_params(spec))
-        register(f"{name}.budget", citation=spec.citation,
-                 statement=f"every draw of {name} observes at most {budget} attributes of x",
-                 method="exact enumeration + every kernel draw", delta=0.0,
-                 detectable="one draw over budget", **common)(check_budget)
-    if spec.finite:
-        register(f"{name}.kernel_matches_reference", citation=spec.citation,
-                 statement=f"the kernel of {name} draws from the exact distribution of the "
-                 "literal reference version",
-                 method="multinomial test (per-category Clopper-Pearson, Bonferroni) against "
-                 "the enumerated distribution", detectable="see multinomial_test power",
-                 **common)(check_kernel_matches_reference)
-    if claims_scaling(spec):
-        register(f"{name}.scaling", citation=spec.citation,
-                 statement="(w, x, y) -> (c·w, x, c·y) scales the residual/gradient estimate by c "
-                 "(x̃ unchanged), in distribution", method="exact enumeration, c = 2",
-                 delta=0.0, detectable=0.0, **common)(check_scaling)
-    if claims_clipping(spec):
-        clip = spec.clipping
-        register(f"{name}.clip_threshold", citation=spec.citation + f" (clip, {clip.citation})",
-                 statement="ḡ[i] = clip(g̃[i], 1/η) in distribution: the clipped "
-                 "estimate is the image of the unclipped one under clip(·, 1/η)",
-                 assumptions=f"instance {INSTANCE}, η = {clip.example_eta:g} (clipping active)",
-                 method="exact enumeration (Fractions) of both estimates", delta=0.0,
-                 detectable=0.0, estimator=estimator,
-                 params={**params, clip.eta: clip.example_eta} if registered else params,
-                 spec=spec)(check_clip_threshold)
+def _mc_moment(ctx, estimator, claims, key, instances, why):
+    """Monte Carlo for a sampler that cannot be enumerated: a lower confidence bound on the
+    moment above G² refutes the claim; nothing proves it without a range."""
+    inst = _mc_instance(instances)
+    w, x, y = INSTANCES[inst]
+    if ctx.delta == 0:
+        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated ("
+                             f"{next(iter(why.values()))}), and this check is exact (δ = 0)",
+                             "fewer paths of random choices (a smaller k)")
+    try:
+        g2 = float(getattr(claims, key)(w, x, y, len(x)))
+    except InvalidParameterError as exc:
+        return _inconclusive({"instance": inst}, f"the bound does not apply: {exc}")
+    n = ctx.n(200_000, 2_000_000)
+    values, _ = draws_values(estimator, inst, n, ctx.rng)
+    sq = values * values
+    cols = [sq.sum(axis=1)] if key == "second_moment" else [sq[:, j] for j in range(sq.shape[1])]
+    lows = [float(stats.nonnegative_lower_bound(c, delta=ctx.delta / len(cols)).low)
+            for c in cols]
+    figures = {"instance": inst, "n": n, "bound": g2, "lower_confidence_bound": max(lows),
+               "not_enumerated": why}
+    note = (f"not enumerable ({why[inst] if inst in why else next(iter(why.values()))}); "
+            "Monte Carlo")
+    if max(lows) > g2:
+        return Result(Status.FAIL, figures, note=note,
+                      counterexample={"instance": inst, "lower_bound": max(lows), "bound": g2})
+    return _inconclusive(figures, note + " found no violation, and a sampled second moment "
+                         "cannot prove an upper bound", "an enumerable sampler (finite draws "
+                         "through integers/choice/permutation/binomial)")
 
 
-def check_clip_threshold(ctx, *, estimator, spec):
+def check_second_moment(ctx, *, estimator, claims):
+    """E‖v‖² <= the claimed G², exactly on every exact instance (HK12 Lemma 3.3, KS15 Lemma
+    3.4 with eq. (2) for laocheck's own estimators)."""
+    return _moment_check(ctx, estimator, claims, "second_moment")
+
+
+def check_second_moment_inf(ctx, *, estimator, claims):
+    """‖E[v²]‖∞ = max_i E[v_i²] <= the claimed G², exactly on every exact instance (HK12 Lemma
+    3.8 as used in Appendix A.5, KS15 Lemma 4.5 with eq. (7))."""
+    return _moment_check(ctx, estimator, claims, "second_moment_inf")
+
+
+def check_clipping(ctx, *, estimator, claims):
+    """Every coordinate of every draw within the clipping threshold (HK12 Alg. 2 line 13)."""
+    c = claims.clipping
+    instances = instances_of(estimator)
+    if not instances:
+        return _nothing({"threshold": c})
+    done, _ = _enumerations(estimator, instances, claims)
+    worst = max([float(abs(t)) for e in done.values() for _, (v, _) in e.leaves for t in v],
+                default=0.0)
+    total = 0
+    for inst in instances:
+        values, _ = draws_values(estimator, inst, ctx.n(20_000, 1_000_000), ctx.rng)
+        total += values.shape[0]
+        if values.size:
+            worst = max(worst, float(np.max(np.abs(values))))
+    figures = {"threshold": c, "draws": total, "max_abs": worst,
+               "instances_enumerated": list(done)}
+    if worst <= c * (1 + 1e-12):
+        return Result(Status.PASS, figures, detectable="one coordinate over the threshold")
+    return Result(Status.FAIL, figures, counterexample={"max_abs": worst, "threshold": c})
+
+
+def _as_dict(enum, f):
+    out = Counter()
+    for p, (v, c) in enum.leaves:
+        out[(tuple(f(v)), c)] += p
+    return out
+
+
+def check_clip_threshold(ctx, *, estimator, claims):
     """HK12 Alg. 2 lines 12-13 (KS15 Alg. 3): ḡ[i] = clip(g̃[i], 1/η). The exact distribution of
     the clipped estimate is the image under clip(·, 1/η) of the unclipped estimate's
-    distribution (same sampler), with η = 4 so that the clipping is active on d4."""
-    clip = spec.clipping
-    eta = F(getattr(estimator, clip.eta, clip.example_eta)).limit_denominator(10 ** 9)
+    distribution (same sampler), on every exact instance; η the estimator's own, else the
+    spec's example η (4, at which the clipping is active on d4)."""
+    clip = claims.clip
+    eta = F(getattr(estimator, clip.eta, None) or claims.eta).limit_denominator(10 ** 9)
     c = 1 / eta
-    params = {k: v for k, v in _params(spec).items() if k != clip.eta}
+    params = {k: v for k, v in claims.params.items() if k != clip.eta}
     base = estimators.get(clip.unclipped, **params)
-    active = False
-    for inst in (INSTANCE,):
-        w, x, y = INSTANCES[inst]
-
-        def as_dict(dist, f):
-            out = Counter()
-            for p, v in dist:
-                out[tuple(f(np.asarray(v[0], dtype=object)).tolist())] += p
-            return out
-
-        clipped = as_dict(exact_distribution(estimator, w, x, y), lambda a: a)
-        image = as_dict(exact_distribution(base, w, x, y),
-                        lambda a: np.array([max(min(v, c), -c) for v in a], dtype=object))
-        active = active or any(abs(v) == c for key in image for v in key)
-        if clipped != image:
+    active, checked = False, []
+    for inst in instances_of(estimator):
+        try:
+            clipped = _as_dict(enumerate_estimate(estimator, inst), lambda v: v)
+            image = _as_dict(enumerate_estimate(base, inst),
+                             lambda v: [max(min(t, c), -c) for t in v])
+        except NotEnumerable as exc:
+            return _inconclusive({"eta": str(eta)}, f"not enumerable ({exc.reason})")
+        checked.append(inst)
+        active = active or any(abs(t) == c for key in image for t in key[0])
+        if {k[0]: p for k, p in clipped.items()} != {k[0]: p for k, p in image.items()}:
             return Result(Status.FAIL, {"eta": str(eta)}, detectable=0.0,
                           counterexample={"instance": inst, "eta": str(eta),
                                           "threshold": str(c)})
+    if not checked:
+        return _nothing({"eta": str(eta)})
+    n = ctx.n(20_000, 1_000_000)
+    values, _ = draws_values(estimator, _mc_instance(checked), n, ctx.rng)
+    worst = float(np.max(np.abs(values))) if values.size else 0.0
+    if worst > float(c) * (1 + 1e-12):
+        return Result(Status.FAIL, {"eta": str(eta), "draws": n, "max_abs": worst},
+                      detectable=0.0, counterexample={"instance": _mc_instance(checked),
+                                                      "max_abs_draw": worst,
+                                                      "threshold": str(c)})
     if not active:
-        return Result(Status.INCONCLUSIVE, {"eta": str(eta), "clipping_active": False},
-                      note="the clipping is never active at this η: nothing was tested")
-    return Result(Status.PASS, {"eta": str(eta), "clipping_active": active}, detectable=0.0)
+        return _inconclusive({"eta": str(eta), "clipping_active": False},
+                             "the clipping is never active at this η: nothing was tested",
+                             "an η at which some |g̃[i]| exceeds 1/η")
+    return Result(Status.PASS, {"eta": str(eta), "clipping_active": active,
+                                "instances_checked": checked}, detectable=0.0)
+
+
+def check_scaling(ctx, *, estimator, claims):
+    """(w, x, y) -> (2w, x, 2y) transforms the estimate as claimed, exactly in distribution
+    (HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eqs. (6)-(8) are homogeneous of degree 1 in
+    (w, y), x̃ of degree 0; CB11 Fig. 1's stacked (A, 2·y·v) scales its last row)."""
+    c = F(2)
+    instances = instances_of(estimator)
+    if not instances:
+        return _nothing({"c": str(c)})
+    checked = []
+    for inst in instances:
+        w, x, y = INSTANCES[inst]
+        try:
+            base = enumerate_estimate(estimator, inst)
+            scaled = enumerate_estimate(estimator, ([c * v for v in w], list(x), c * y))
+        except NotEnumerable as exc:
+            return _inconclusive({"c": str(c)}, f"not enumerable ({exc.reason}); a scaling "
+                                 "claim is checked exactly only", "an enumerable sampler")
+        tail = _last_row_size(estimator, len(x))
+
+        def transform(v):
+            v = list(v)
+            if claims.scaling == "last_row":
+                return v[:len(v) - tail] + [t * c for t in v[len(v) - tail:]]
+            return v if claims.scaling == "degree0" else [t * c for t in v]
+        checked.append(inst)
+        if _as_dict(scaled, lambda v: v) != _as_dict(base, transform):
+            return Result(Status.FAIL, {"c": str(c), "instances_checked": checked},
+                          detectable=0.0, counterexample={"instance": inst, "c": str(c)})
+    return Result(Status.PASS, {"c": str(c), "instances_checked": checked}, detectable=0.0)
+
+
+def _last_row_size(estimator, d):
+    """The size of the last row of the estimate (its ``target_shape(d)``: CB11 Fig. 1's
+    (d + 1) × d array has a last row 2·y·v of d numbers); 1 for a vector."""
+    try:
+        shape = tuple(estimator.target_shape(d))
+    except (AttributeError, TypeError):
+        return 1
+    return shape[-1] if len(shape) == 2 else 1
+
+
+# -- building the checks --------------------------------------------------------------------------
+_FUNCS = {
+    "unbiased.exact": (check_unbiased_exact, "E[{label}] = its target (x, wᵀx − y or the "
+                       "gradient), exactly", "exact enumeration (reference, or the choice tree "
+                       "of sample()); Monte Carlo when not enumerable", 0.0),
+    "unbiased.monte_carlo": (check_unbiased_monte_carlo, "the sampler of {label} is unbiased "
+                             "for its target", "Monte Carlo: simultaneous empirical-Bernstein "
+                             "intervals (or median-of-means with the claimed G²)", None),
+    "budget": (check_budget, "every draw of {label} observes at most {budget} attributes of x",
+               "exact enumeration + every sampled draw", 0.0),
+    "kernel_matches_reference": (check_kernel_matches_reference, "the sampler of {label} draws "
+                                 "from the exact distribution of its reference",
+                                 "multinomial test (per-category Clopper-Pearson, Bonferroni) "
+                                 "against the enumerated distribution", None),
+    "second_moment": (check_second_moment, "E‖{label}‖² <= the claimed G²",
+                      "exact enumeration (Fractions)", 0.0),
+    "second_moment_inf": (check_second_moment_inf, "‖E[{label}²]‖∞ <= the claimed G²",
+                          "exact enumeration (Fractions)", 0.0),
+    "clipping": (check_clipping, "every coordinate of every draw of {label} within the "
+                 "clipping threshold", "exact enumeration + every sampled draw", 0.0),
+    "clip_threshold": (check_clip_threshold, "ḡ[i] = clip(g̃[i], 1/η) in distribution: the "
+                       "clipped estimate is the image of the unclipped one under clip(·, 1/η), "
+                       "and every sampled draw within 1/η", "exact enumeration (Fractions) of "
+                       "both estimates + every sampled draw", 0.0),
+    "scaling": (check_scaling, "(w, x, y) -> (c·w, x, c·y) transforms {label} as claimed "
+                "({scaling}), in distribution", "exact enumeration, c = 2", 0.0),
+}
+
+_WRAPPED = {prop: _at_own_params(entry[0]) for prop, entry in _FUNCS.items()}
+
+_EXPECTATION_BUDGET = ("the mean number of attributes of x a draw of {label} observes is at "
+                       "most {budget}", "exact mean when enumerable, else a lower confidence "
+                       "bound at δ", None)
+
+
+def applies(prop, claims):
+    """Whether ``claims`` select the property check ``prop``."""
+    # a spec's unbiasedness of an unbounded estimate (GenEst, AESVR) is checked by its paper's
+    # module (HK12 Lemma 4.x, Thm 4.4 proof checks), not by enumeration here
+    unbiased = claims.target is not None and (claims.spec is None or claims.spec.finite)
+    return {
+        "unbiased.exact": unbiased,
+        "unbiased.monte_carlo": unbiased,
+        "budget": claims.budget is not None,
+        "kernel_matches_reference": claims.finite_support,
+        "second_moment": claims.second_moment is not None,
+        "second_moment_inf": claims.second_moment_inf is not None,
+        "clipping": claims.clipping is not None,
+        "clip_threshold": claims.clip is not None,
+        "scaling": claims.scaling is not None,
+    }[prop]
+
+
+def property_checks(estimator, claims, *, label, citation, delta=stats.DEFAULT_DELTA,
+                    params=None):
+    """The :class:`~laocheck.checks.Check` of every property ``claims`` select, ids
+    ``<label>.<property>``, bound to ``estimator`` (an object, or a registered name built with
+    ``params``)."""
+    out = []
+    for prop in PROPERTIES:
+        if not applies(prop, claims):
+            continue
+        func, statement, method, fixed = _FUNCS[prop]
+        func = _WRAPPED[prop]
+        if prop == "budget" and claims.budget_kind == "expectation":
+            statement, method, fixed = _EXPECTATION_BUDGET
+        exact_anyway = prop in ("clip_threshold", "clipping") or (
+            prop == "budget" and claims.budget_kind == "exact")   # any draw over is real
+        if not claims.finite_support and not exact_anyway:
+            fixed = None          # not enumerable: the exact checks fall back to Monte Carlo
+        text = statement.format(label=label, budget=claims.budget, scaling=claims.scaling)
+        assumptions = "exact instances d3, d4, w0 (dyadic, laocheck.testing.instances)"
+        if prop == "clip_threshold":
+            assumptions += f"; η = {claims.eta:g} unless the estimator sets its own"
+        out.append(Check(id=f"{label}.{prop}", func=func, citation=citation, statement=text,
+                         assumptions=assumptions, method=method,
+                         delta=float(delta if fixed is None else fixed),
+                         detectable=None, estimator=estimator, params=dict(params or {}),
+                         kwargs={"claims": claims}))
+    return out
+
+
+def register_properties(spec, estimator=None):
+    """Register the property checks ``spec``'s claims select (at :func:`catalog_params`),
+    bound to ``estimator`` (default: the registered estimator ``spec.name`` at those
+    parameters)."""
+    params = catalog_params(spec)
+    claims = claims_from_spec(spec, params)
+    registered = estimator is None
+    for check in property_checks(spec.name if registered else estimator, claims,
+                                 label=spec.name, citation=spec.citation,
+                                 params=params if registered else {}):
+        _registry._CHECKS[check.id] = check      # (re-)registered by the selection pass
 
 
 def _register():
     for spec in estimators.specs():
         register_properties(spec)
+
+
+def spec_label(est):
+    """The label of a registered estimator of laocheck (its spec's name), else None."""
+    return est.spec.name if is_laocheck_estimator(est) else None
 
 
 _register()

@@ -1,14 +1,19 @@
 """``laocheck check module:object``: the papers' claims checked on a user's own estimator.
 
-``object`` is an estimator (an object implementing the protocol: ``target``, ``sample``,
-``budget``), or a callable returning one (a class or a factory called without arguments). Its
+``object`` is an estimator (an object with ``target``, ``sample`` and optionally ``budget``,
+in plain numpy: no ``reference`` needed, its ``sample`` is enumerated exactly by driving its
+``rng``), or a callable returning one (a class or a factory called without arguments). Its
 claims come from its ``spec`` or ``--claims`` (JSON: ``{"unbiased": true, "second_moment":
-"HK12.Lemma3.3.G2", "budget": 3, "budget_kind": "exact", "clipping": 0.5, "finite_support":
-true, "scaling": "degree1"}``; ``"second_moment_inf"`` bounds ‖E[v²]‖∞ and ``"q"`` gives the
-data-point distribution KS15's S-formulas read); see ``laocheck.testing.check_estimator``.
+"HK12.Lemma3.3.G2", "budget": 3, "budget_kind": "exact", "clipping": 0.5, "scaling":
+"degree1", "range": [-4, 4], "k": 2}``; ``"second_moment_inf"`` bounds ‖E[v²]‖∞ and ``"q"``
+gives the data-point distribution KS15's S-formulas read); see
+``laocheck.testing.check_estimator``. The command parses, calls the engine
+(``laocheck.testing.check_estimator``) and prints.
 
-Exit status: 0 when no check FAILs, 1 when one does, 2 on a usage error (an object that cannot
-be imported or does not implement the protocol, claims that do not fit it).
+Exit status: 0 when every check PASSes, 1 when one FAILs or — unless
+``--allow-inconclusive`` — one could not decide its claim (INCONCLUSIVE, printed with the
+reason and what would decide it), 2 on a usage error (an object that cannot be imported or
+does not implement the protocol, claims that do not fit it).
 """
 
 from __future__ import annotations
@@ -53,6 +58,9 @@ def add_parser(subparsers):
                    f"Default: {DEFAULT_DELTA:g}.")
     p.add_argument("--json", metavar="PATH", default=None,
                    help="write the records (with provenance) as JSON to PATH. Default: none.")
+    p.add_argument("--allow-inconclusive", action="store_true",
+                   help="exit 0 even when a claim could not be decided (INCONCLUSIVE). "
+                   "Default: such a claim makes the exit status 1.")
     p.set_defaults(func=cmd_check)
     return p
 
@@ -182,10 +190,20 @@ def cmd_check(args):
             print(f"\n{r.id}: FAIL\n    counterexample: "
                   f"{json.dumps(r.counterexample, ensure_ascii=False)}\n    figures: "
                   f"{json.dumps(r.figures, ensure_ascii=False)}")
+            if r.note and not r.note.startswith("error:"):
+                print(f"    note: {r.note}")
+            elif r.note:
+                print(f"    error: {r.note.strip().splitlines()[-1][:300]}")
+        elif r.status == Status.INCONCLUSIVE.value:
+            print(f"\n{r.id}: INCONCLUSIVE\n    {r.note}")
     if args.json:
         write_json_atomic(args.json, {
             "run": {"target": args.target, "seed": args.seed, "budget": args.budget,
                     "delta": args.delta, "counts": counts, "seconds": round(wall, 3),
                     "provenance": provenance(seed=args.seed, budget=args.budget)},
             "checks": [r.to_dict() for r in records]})
-    return 1 if counts[Status.FAIL.value] else 0
+    undecided = counts[Status.INCONCLUSIVE.value] and not args.allow_inconclusive
+    if undecided:
+        print(f"\n{counts[Status.INCONCLUSIVE.value]} claim(s) could not be decided: exit 1 "
+              "(--allow-inconclusive accepts them).")
+    return 1 if counts[Status.FAIL.value] or undecided else 0

@@ -29,7 +29,8 @@ from ..checks import get
 from ..data import SourceUnavailable, digit_source
 from ..exceptions import InvalidParameterError
 from ._common import add_scheduler_option, progress as progress_line, reach_scheduler
-from .verify import _jobs, _seed, run_catalog
+from ..checks import run_catalog
+from .verify import _jobs, _seed
 
 __all__ = ["add_parser", "SOURCES"]
 
@@ -100,7 +101,7 @@ def add_parser(subparsers):
 
 
 def _runner(jobs, show, scheduler=None):
-    """Catalog checks through ``laocheck verify``'s runner (joblib or Dask, a progress bar)."""
+    """Catalog checks through the engine's runner (joblib or Dask), with a progress bar."""
     def run_checks(ids, seed, budget):
         with progress_line("report: checks", len(ids), show) as bar:
             return run_catalog([get(i) for i in ids], seed, budget, jobs,

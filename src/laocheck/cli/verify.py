@@ -7,7 +7,8 @@ cannot finish because the Dask scheduler cannot be reached or was lost (with ``-
 ``--resume`` continues it), 130 / 143 when interrupted by Ctrl-C / SIGTERM (the checks that had
 finished are kept in the results log when ``--json`` is given; nothing else is written).
 
-Work is dispatched through :mod:`laocheck._execution`, one task per check: here (``--jobs``)
+Work is dispatched by the engine's runner (:func:`laocheck.checks.run_catalog`, through
+:mod:`laocheck._execution`), one task per check: here (``--jobs``)
 or on a Dask cluster (``--scheduler ADDRESS`` or ``$LAOCHECK_SCHEDULER``). With ``--json
 PATH`` every record is also appended, as its check finishes, to ``PATH``'s results log
 (``verify.json`` -> ``verify.results.jsonl``); ``--resume`` reuses the records of that log
@@ -21,14 +22,14 @@ import json
 import shlex
 import sys
 import time
-from dataclasses import replace
-from pathlib import Path
 
-from .._execution import ResultLog, SchedulerError, executor, scheduler_address
+from .._execution import SchedulerError, scheduler_address
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
-from ..checks import (BUDGETS, DEFAULT_DELTA, CheckRecord, Result, Status, checks, errata, get,
-                      run)
+from ..checks import BUDGETS, DEFAULT_DELTA, Status, checks, errata
+# the runner is the engine's (laocheck.checks._runner); its names stay importable from here
+from ..checks._runner import (LONG_CHECKS, _failed_record, _run_one,  # noqa: F401
+                              results_path, run_catalog, submission_order)
 from ..exceptions import InvalidParameterError
 from ._common import add_scheduler_option, progress as progress_line
 
@@ -112,80 +113,6 @@ def _jobs(text):
         raise argparse.ArgumentTypeError(
             f"`--jobs` must be an integer >= 1 and <= {MAX_JOBS}; got {text!r}")
     return value
-
-
-def _run_one(check_id, seed, budget):
-    return run(get(check_id), seed, budget)
-
-
-def results_path(json_path):
-    """The JSON-lines results log beside ``--json PATH`` (``v.json`` -> ``v.results.jsonl``)."""
-    p = Path(json_path)
-    stem = p.name[:-len(".json")] if p.name.endswith(".json") else p.name
-    return p.with_name(stem + ".results.jsonl")
-
-
-def _failed_record(check_id, seed, budget, error):
-    """The FAIL record of a check whose task failed outside the check itself (it raised in
-    the worker, or Dask gave it up after it killed its workers); the note holds the traceback."""
-    def failed(ctx):
-        return Result(Status.FAIL, {}, note="error: " + error)
-    return run(replace(get(check_id), func=failed, estimator=None, kwargs={}), seed, budget)
-
-
-#: id suffixes of the checks that run many replicates or long samplers (the longest tasks of
-#: a run): they are submitted first, so that on a few workers the run does not end with one
-#: of them alone (longest-first scheduling; the records and their order do not change)
-LONG_CHECKS = (".empirical", ".attribute_inclusion", ".kernel_matches_reference")
-
-
-def submission_order(ids):
-    """``ids`` with the long checks (:data:`LONG_CHECKS`) first, each group in id order."""
-    return sorted(ids, key=lambda cid: not cid.endswith(LONG_CHECKS))
-
-
-def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, results=None,
-                resume=False):
-    """Records of ``selected`` checks, in id order, identical for any ``jobs`` or scheduler.
-
-    One task per check through :func:`laocheck._execution.executor` (joblib with ``jobs``, or
-    Dask at ``scheduler`` / ``$LAOCHECK_SCHEDULER``), submitted in :func:`submission_order`;
-    each check is seeded by its id, so where and when it runs changes nothing. A task that fails outside the check is that check's FAIL with the
-    traceback. ``results``: a JSON-lines log each record is appended to as it finishes; with
-    ``resume`` the records it holds for (id, seed, budget, laocheck version) are reused.
-    ``progress`` (optional) is called as ``progress(record, running=..., resumed=...)`` with
-    each record as it arrives. Raises :class:`laocheck._execution.SchedulerError` when the
-    scheduler is lost.
-    """
-    ids = [c.id for c in selected]
-    records, todo = {}, []
-    log = ResultLog(results, resume=resume) if results else None
-    try:
-        for cid in ids:
-            doc = log.get((cid, seed, budget)) if log is not None else None
-            if doc is None:
-                todo.append(cid)
-                continue
-            records[cid] = CheckRecord.from_dict(doc, log.where((cid, seed, budget)))
-            if progress:
-                progress(records[cid], running=0, resumed=True)
-        if todo:
-            todo = submission_order(todo)
-            with executor(jobs, scheduler) as ex:
-                tasks = [(cid, seed, budget) for cid in todo]
-                for out in ex.imap_unordered(_run_one, tasks, names=todo):
-                    cid = todo[out.index]
-                    rec = out.value if out.error is None else \
-                        _failed_record(cid, seed, budget, out.error)
-                    records[cid] = rec
-                    if log is not None:
-                        log.append((cid, seed, budget), rec.to_dict())
-                    if progress:
-                        progress(rec, running=out.running)
-    finally:
-        if log is not None:
-            log.close()
-    return [records[cid] for cid in ids]
 
 
 def key_figure(rec):

@@ -1,6 +1,7 @@
 """What a report's data collection gets from its caller: seed, budget, workers (``jobs`` here,
 or the Dask cluster of ``scheduler``), progress and the function that runs catalog checks
-(``laocheck report`` passes its parallel runner)."""
+(the engine's runner, :func:`laocheck.checks.run_catalog`; ``laocheck report`` passes it
+with its workers and a progress bar)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..checks import check_seed, get, run
+from ..checks import check_seed, get, run_catalog
 
 __all__ = ["Context", "run_checks_serially", "stderr_progress"]
 
@@ -16,7 +17,7 @@ __all__ = ["Context", "run_checks_serially", "stderr_progress"]
 def run_checks_serially(ids, seed, budget):
     """The records of the checks ``ids`` run one after the other (same numbers as
     ``laocheck verify --seed``: each check is seeded by its id)."""
-    return [run(get(i), seed, budget) for i in ids]
+    return run_catalog([get(i) for i in ids], seed, budget, 1)
 
 
 def stderr_progress(report):

@@ -1,98 +1,84 @@
-"""``check_estimator``: the papers' claims checked on a user's own estimator, selected by claims.
+"""``check_estimator``: the papers' claims checked on a user's own estimator, as written.
 
-The estimator implements the protocol of :mod:`laocheck.estimators` — at least ``target(w, x,
-y)``, ``sample(w, x, y, n=, rng=)`` (a :class:`~laocheck.estimators.Draws`) and ``budget``;
-``accumulate`` is optional (derived from ``sample``), ``reference(w, x, y, src)`` (one draw
-through a randomness source, enumerable with Fractions) is optional and enables the exact
-checks. What is checked is what the estimator claims: its ``spec``
-(:class:`~laocheck.estimators.EstimatorSpec`, inherited by an estimator that wraps one of
-laocheck's) or the ``claims`` argument. Each check is run on the estimator *as given* — its own
-k, budget, target and sampler; nothing is replaced by laocheck's own estimator.
+The estimator is an object with ``target(w, x, y)``, ``sample(w, x, y, n=, rng=)`` and
+(optionally) ``budget``, written in plain numpy: ``sample`` draws from the ``rng`` it is given
+(a ``numpy.random.Generator``) and returns ``(values, attributes)`` — values of shape (n, d),
+the number of attributes of x each draw observed — or an object with ``.values`` and
+``.attributes``. No ``reference`` is needed: the exact checks enumerate ``sample`` itself by
+driving its generator through every path of its random choices
+(:mod:`laocheck.stats.choice_tree`); a sampler whose draws cannot be enumerated is checked by
+Monte Carlo, and a claim nothing can decide is INCONCLUSIVE with the reason and what would
+decide it — never dropped.
 
-Checks (ids ``<label>.<property>``, label = the estimator's ``name`` or class name):
+This module only turns what the user claims into the engine's :class:`~laocheck.checks.
+estimator_properties.Claims` and runs the engine's checks
+(:func:`laocheck.checks.estimator_properties.property_checks`): the catalog runs the very
+same checks on laocheck's own estimators.
 
-* ``unbiased.exact`` (reference, finite support): the exact mean of the reference equals the
-  claimed target on each exact instance (d3, d4, w0 of :mod:`laocheck.estimators.instances`);
-* ``unbiased.monte_carlo`` (finite support: the range comes from the enumeration): the sampler's
-  mean, simultaneous empirical-Bernstein intervals at δ, contains the target;
-* ``budget``: every draw (exact kind) or the mean count at δ (expectation kind) within the budget;
-* ``kernel_matches_reference`` (reference, finite support): the sampler draws from the
-  reference's exact distribution (multinomial test at δ);
-* ``second_moment`` (reference, finite support): E‖v‖² <= the claimed G², exactly (the L2
-  papers' claim: HK12 Lemma 3.3, KS15 Lemma 3.4 with eq. (2));
-* ``second_moment_inf`` (reference, finite support): ‖E[v²]‖∞ <= the claimed G², exactly (the
-  L1 papers' claim used by the lasso estimators: HK12 Lemma 3.8 as used in its Appendix A.5,
-  KS15 Lemma 4.5 with eq. (7));
-* ``clipping``: every coordinate of every draw within the threshold;
-* ``scaling`` (reference, finite support): (c·w, x, c·y) transforms the estimate as claimed.
+Claims (a dict; or an :class:`~laocheck.estimators.EstimatorSpec`; default: the estimator's
+``spec``):
 
-A check that examined nothing (no instance fits the estimator, zero draws) is INCONCLUSIVE.
+``unbiased``          True (for ``est.target``) or a callable target ``(w, x, y)``
+``budget``            attributes per draw (default: ``est.params['budget']``, else ``est.budget``)
+``budget_kind``       ``"exact"`` (every draw) or ``"expectation"`` (the mean)
+``second_moment``     a bound on E‖v‖²: a number, a callable ``(w, x, y)`` or a formula id of
+                      ``laocheck.bounds`` (HK12 Lemma 3.3, KS15 Lemma 3.4)
+``second_moment_inf`` the same for ‖E[v²]‖∞ (HK12 Lemma 3.8, KS15 Lemma 4.5)
+``q``                 the data-point distribution KS15's formulas in S / S_inf read
+``clipping``          a threshold no coordinate of a draw exceeds
+``scaling``           ``"degree0"``, ``"degree1"`` or ``"last_row"``
+``range``             [low, high] of every coordinate of the estimate (Monte Carlo of a
+                      sampler that cannot be enumerated)
+``k`` / ``params``    formula parameters (a dict), see below
+``finite_support``    False: do not try to enumerate the sampler
 
-Hand-written: scikit-learn's ``check_estimator`` is the model but checks other properties.
+Parameters of formulas (k for ``"HK12.Lemma3.3.G2"``, ...) are read, in this order, from the
+claims (``claims['k']``, ``claims['params']['k']``), the estimator's ``params`` dict
+(``est.params['k']``) and its attributes (``est.k``); the error when none has it names every
+place looked at.
+
+How ``target`` is called: in the exact checks with numpy object arrays of Fractions (so
+``(w @ x - y) * x`` is exact), falling back to float arrays (their rounding accounted for by
+the tolerance γ of :mod:`laocheck.stats.choice_tree`) when it fails on those or returns floats;
+in the Monte Carlo checks with float arrays.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction as F
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from .. import bounds, estimators, stats
-from ..checks import Check, Result, Status, run
-from ..checks._common import (draw_moments, exact_distribution, exact_mean, fstr,
-                               mc_mean_verdict, sampler_matches_exact)
+from .. import estimators
+from ..checks import Status, run
+from ..checks.estimator_properties import (PROPERTIES, Claims,
+                                           claims_from_spec, enumerable, instances_of,
+                                           property_checks, second_moment_bound)
 from ..estimators import EstimatorSpec
-from ..estimators.instances import INSTANCES, as_float
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 
 __all__ = ["Claims", "resolve_claims", "estimator_checks", "check_estimator",
-           "estimator_checks_generator", "CheckFailure", "PROPERTIES"]
+           "estimator_checks_generator", "CheckFailure", "PROPERTIES", "labels"]
 
-#: Every property check, in the order they run.
-PROPERTIES = ("unbiased.exact", "unbiased.monte_carlo", "budget", "kernel_matches_reference",
-              "second_moment", "second_moment_inf", "clipping", "scaling")
-EXACT_INSTANCES = ("d3", "d4", "w0")
 _CLAIM_KEYS = {"unbiased", "target", "budget", "budget_kind", "second_moment",
-               "second_moment_inf", "q", "clipping", "finite_support", "scaling"}
-#: The second-moment claims: claim key -> (the quantity bounded, the geometry whose smallest
-#: B the formulas are evaluated at, the data-dependent symbol of KS15's formulas).
-_MOMENTS = {"second_moment": ("E‖v‖²", "l2", "S"),
-            "second_moment_inf": ("‖E[v²]‖∞", "l1", "S_inf")}
+               "second_moment_inf", "q", "clipping", "finite_support", "scaling", "range",
+               "params", "k"}
+#: Smallest δ accepted: below it the intervals' arithmetic (δ split over coordinates and
+#: instances, log 1/δ) leaves the normal doubles.
+MIN_DELTA = 1e-300
 
 
 class CheckFailure(AssertionError):
-    """Raised by :func:`check_estimator`: ``records`` holds every failing check's record."""
+    """Raised by :func:`check_estimator`: ``records`` holds every failing (or undecided)
+    check's record."""
 
     def __init__(self, message, records):
         super().__init__(message)
         self.records = list(records)
-
-
-@dataclass(frozen=True)
-class Claims:
-    """What an estimator claims, resolved to values the checks use.
-
-    ``target`` (callable ``(w, x, y) -> value``, or None: unbiasedness not claimed), ``budget``
-    (int) and ``budget_kind`` (``"exact"``/``"expectation"``), ``second_moment`` (callable
-    ``(w, x, y, d) -> G²`` bounding E‖v‖², or None), ``second_moment_inf`` (the same for
-    ‖E[v²]‖∞), ``clipping`` (threshold or None), ``finite_support``,
-    ``scaling`` (one of ``laocheck.estimators.SCALINGS``), ``source`` (where they came from).
-    """
-
-    target: Callable | None
-    budget: int | None
-    budget_kind: str = "exact"
-    second_moment: Callable | None = None
-    second_moment_inf: Callable | None = None
-    clipping: float | None = None
-    finite_support: bool = False
-    scaling: str | None = None
-    source: str = "claims"
 
 
 def _params(est):
@@ -102,78 +88,29 @@ def _params(est):
         return {}
 
 
-def _smallest_B(w, y, geometry):
-    """The smallest B the papers' assumptions allow: ‖w‖ <= B (‖·‖₂ for L2, ‖·‖₁ for L1) and
-    |y| <= B (the strongest claim)."""
-    if geometry == "l1":
-        norm = sum(abs(float(v)) for v in w)
-    else:
-        norm = math.sqrt(sum(float(v) ** 2 for v in w))
-    return max(norm, abs(float(y)), 1e-300)
+def _lookup(est, claims):
+    """``lookup(name, who)``: a formula parameter from the claims, else ``est.params``, else
+    the attribute ``est.<name>``; the error names every place looked at."""
+    own = _params(est)
+    extra = claims.get("params") or {}
+    if not isinstance(extra, dict):
+        raise InvalidParameterError(f"`claims['params']` must be a dict; got {extra!r}.")
 
-
-def _second_moment_callable(value, params, *, key="second_moment", q=None):
-    """G² as a callable (w, x, y, d) -> bound on the quantity of claim ``key`` (E‖v‖² or
-    ‖E[v²]‖∞): a number, a callable ``(w, x, y)``, or a formula id of :mod:`laocheck.bounds`
-    evaluated at d, the estimator's k, B the smallest the assumptions allow, and — KS15's
-    data-dependent formulas — S = Σ_i x_i²/q_i (KS15 eq. (2)) or S_inf = max_i x_i²/q_i
-    (eq. (7)) of the instance (its data distribution: the point mass at x), ``q`` the
-    data-point distribution (a vector; None: unknown, and a formula reading it is refused)."""
-    quantity, geometry, data_symbol = _MOMENTS[key]
-    name = f"`claims[{key!r}]`"
-    if value is None:
-        return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if not value > 0:
-            raise InvalidParameterError(f"{name} must be > 0; got {value!r}.")
-        return lambda w, x, y, d: float(value)
-    if isinstance(value, str):
-        formula = bounds.FORMULAS.get(value)
-        if formula is None:
-            raise InvalidParameterError(
-                f"{name} must be a number, a callable or a formula id of "
-                f"laocheck.bounds.FORMULAS; got {value!r}.")
-        args = set(formula.args)
-        known = {"B", "d", "k", data_symbol}
-        if not args <= known:
-            other = {"S": "second_moment", "S_inf": "second_moment_inf"}
-            hint = "".join(f" (a formula in {s} belongs to claim {other[s]!r})"
-                           for s in args & set(other))
-            raise InvalidParameterError(
-                f"{name}={value!r} needs {sorted(args - known)}, which check_estimator cannot "
-                f"supply for {quantity}{hint}; pass a number or a callable instead.")
-        if "k" in args and params.get("k") is None:
-            raise InvalidParameterError(
-                f"{name}={value!r} needs k, and the estimator has no `params['k']`.")
-        if data_symbol in args and q is None:
-            raise InvalidParameterError(
-                f"{name}={value!r} needs {data_symbol}, which reads the data-point "
-                "distribution q (KS15 eqs. (2), (7)): pass claims['q'] or give the estimator "
-                "a `q` attribute.")
-        qv = np.asarray(q, dtype=float)
-
-        def bound(w, x, y, d):
-            values = {"B": _smallest_B(w, y, geometry), "d": d, "k": params.get("k")}
-            if data_symbol in args:
-                if qv.shape != (d,):
-                    raise InvalidParameterError(
-                        f"`claims['q']` must have length d={d}; got {qv.shape[0]}.")
-                x2 = np.array([float(v) ** 2 for v in x])
-                values[data_symbol] = (bounds.sampling_sum(x2, qv) if data_symbol == "S"
-                                       else bounds.sampling_max(x2, qv))
-            return float(formula(**{a: values[a] for a in args}))
-        return bound
-    if callable(value):
-        return lambda w, x, y, d: float(value(w, x, y))
-    raise InvalidParameterError(
-        f"{name} must be a number, a callable or a formula id; got {value!r}.")
+    def lookup(name, who):
+        for value in (claims.get(name), extra.get(name), own.get(name),
+                      getattr(est, name, None)):
+            if value is not None and not callable(value):
+                return value
+        raise InvalidParameterError(
+            f"{who} needs {name}; looked in claims[{name!r}], claims['params'][{name!r}], "
+            f"the estimator's params[{name!r}] and its attribute `{name}`: none is set.")
+    return lookup
 
 
 def _sampling_distribution(est, spec=None, claimed=None):
     """q of KS15's S-formulas: ``claims['q']``, else the estimator's ``q`` attribute, else —
     an estimator declaring a registered spec — the q of laocheck's own estimator at the same
-    parameters (DDAERR/DDAELR derive it from ``second_moments``: KS15 eq. (4), Lemma 4.3);
-    None: unknown."""
+    parameters; None: unknown."""
     if claimed is not None:
         q = np.asarray(claimed, dtype=float)
         if q.ndim != 1 or not np.all(q >= 0) or not abs(q.sum() - 1) <= 1e-9:
@@ -192,50 +129,26 @@ def _sampling_distribution(est, spec=None, claimed=None):
 
 
 def _from_spec(spec, est):
-    params = _params(est)
-    try:
-        budget = spec.budget.of(params)
-    except InvalidParameterError:
-        budget = getattr(est, "budget", None)
-    def spec_target(w, x, y):
-        return spec.target(w, x, y, **params)
-    target = spec_target if spec.unbiased else None
-    clip = None
-    if spec.clipping is not None:
-        eta = params.get(spec.clipping.eta, getattr(est, spec.clipping.eta, None))
-        clip = None if eta is None else 1 / float(eta)
-    moments = {"second_moment": None, "second_moment_inf": None}
-    if spec.second_moment is not None:
-        key = {"E‖v‖²": "second_moment", "‖E[v²]‖∞": "second_moment_inf"}.get(
-            spec.second_moment.quantity)
-        if key is not None:
-            try:
-                moments[key] = _second_moment_callable(
-                    spec.second_moment.formula, params, key=key,
-                    q=_sampling_distribution(est, spec))
-            except InvalidParameterError:
-                pass            # a formula in quantities the instance does not give
-    return Claims(target=target, budget=budget, budget_kind=spec.budget.kind,
-                  second_moment=moments["second_moment"],
-                  second_moment_inf=moments["second_moment_inf"], clipping=clip,
-                  finite_support=spec.finite, scaling=spec.scaling, source=f"spec {spec.name}")
+    return claims_from_spec(spec, _params(est),
+                            q=lambda: _sampling_distribution(est, spec))
+
+
+def _integer(name, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or \
+            value < 0:
+        raise InvalidParameterError(f"`{name}` must be an integer >= 0; got {value!r}.")
+    return int(value)
 
 
 def resolve_claims(est, claims=None):
-    """The :class:`Claims` of ``est``: ``claims`` (a dict, an
-    :class:`~laocheck.estimators.EstimatorSpec` or :class:`Claims`) or else the estimator's own
-    ``spec``. Dict keys: ``unbiased`` (True: for ``est.target``; a callable target), ``budget``
-    (int; default ``est.budget``), ``budget_kind``, ``second_moment`` (number, callable
-    ``(w, x, y) -> G²`` or a formula id of ``laocheck.bounds``) bounding E‖v‖² (HK12 Lemma
-    3.3, KS15 Lemma 3.4), ``second_moment_inf`` (the same forms) bounding ‖E[v²]‖∞ (the lasso
-    estimators: HK12 Lemma 3.8, KS15 Lemma 4.5), ``q`` (the data-point distribution that
-    KS15's formulas in S / S_inf read; default the estimator's ``q``, else — a registered
-    spec — laocheck's own estimator's at the same parameters),
-    ``clipping`` (threshold), ``finite_support`` (bool), ``scaling``.
+    """The engine's :class:`~laocheck.checks.estimator_properties.Claims` of ``est``:
+    ``claims`` (a dict, see the module docstring; an :class:`~laocheck.estimators.
+    EstimatorSpec`; or :class:`Claims`), else the estimator's own ``spec``.
 
-    A formula id is evaluated per instance at its d, the estimator's ``params['k']``, the
-    smallest B the paper's assumptions allow (‖w‖₂ and |y| for E‖v‖², ‖w‖₁ and |y| for
-    ‖E[v²]‖∞), and S = Σ_i x_i²/q_i or S_inf = max_i x_i²/q_i of the instance."""
+    A formula id is evaluated per instance at its d, the parameter k (claims, then
+    ``est.params``, then ``est.k``), the smallest B the paper's assumptions allow (‖w‖₂ and
+    |y| for E‖v‖², ‖w‖₁ and |y| for ‖E[v²]‖∞), and S = Σ_i x_i²/q_i or S_inf = max_i
+    x_i²/q_i of the instance."""
     _check_protocol(est)
     if isinstance(claims, Claims):
         return claims
@@ -253,6 +166,7 @@ def resolve_claims(est, claims=None):
     if unknown:
         raise InvalidParameterError(
             f"`claims` has unknown keys {sorted(unknown)}; the claims are {sorted(_CLAIM_KEYS)}.")
+    lookup = _lookup(est, claims)
     unbiased = claims.get("unbiased", claims.get("target"))
     if unbiased is True:
         target = est.target
@@ -263,36 +177,65 @@ def resolve_claims(est, claims=None):
     else:
         raise InvalidParameterError(
             f"`claims['unbiased']` must be True, False or a callable target; got {unbiased!r}.")
-    budget = claims.get("budget", getattr(est, "budget", None))
-    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, np.integer))
-                               or budget < 0):
-        raise InvalidParameterError(f"`claims['budget']` must be an integer >= 0; got {budget!r}.")
-    kind = claims.get("budget_kind", {"max": "exact"}.get(getattr(est, "budget_kind", "exact"),
-                                                          getattr(est, "budget_kind", "exact")))
+    budget = claims.get("budget")
+    if budget is None:
+        budget = _params(est).get("budget")
+    if budget is None and not callable(getattr(est, "budget", None)):
+        budget = getattr(est, "budget", None)
+    budget = None if budget is None else _integer("claims['budget']", budget)
+    default_kind = {"max": "exact"}.get(getattr(est, "budget_kind", "exact"),
+                                        getattr(est, "budget_kind", "exact"))
+    kind = claims.get("budget_kind", default_kind)
     if kind not in ("exact", "expectation"):
         raise InvalidParameterError(
             f"`claims['budget_kind']` must be 'exact' or 'expectation'; got {kind!r}.")
     clip = claims.get("clipping")
-    if clip is not None and not (isinstance(clip, (int, float)) and clip > 0):
+    if clip is not None and not (isinstance(clip, (int, float)) and not isinstance(clip, bool)
+                                 and math.isfinite(clip) and clip > 0):
         raise InvalidParameterError(f"`claims['clipping']` must be a threshold > 0; got {clip!r}.")
     scaling = claims.get("scaling")
     if scaling not in (None, "degree0", "degree1", "last_row"):
         raise InvalidParameterError(
             f"`claims['scaling']` must be None, 'degree0', 'degree1' or 'last_row'; got "
             f"{scaling!r}.")
-    finite = bool(claims.get("finite_support", hasattr(est, "reference")))
+    span = claims.get("range")
+    if span is not None:
+        try:
+            lo, hi = (float(v) for v in span)
+        except (TypeError, ValueError):
+            lo = hi = math.nan
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+            raise InvalidParameterError(
+                f"`claims['range']` must be [low, high] with finite low < high; got {span!r}.")
+        span = (lo, hi)
     spec = getattr(est, "spec", None)
-    q = _sampling_distribution(est, spec if isinstance(spec, EstimatorSpec) else None,
-                               claims.get("q"))
-    return Claims(target=target, budget=None if budget is None else int(budget),
-                  budget_kind=kind,
-                  second_moment=_second_moment_callable(claims.get("second_moment"),
-                                                        _params(est), q=q),
-                  second_moment_inf=_second_moment_callable(
-                      claims.get("second_moment_inf"), _params(est), key="second_moment_inf",
-                      q=q),
-                  clipping=None if clip is None else float(clip), finite_support=finite,
-                  scaling=scaling, source="claims")
+    spec = spec if isinstance(spec, EstimatorSpec) else None
+    q_value = claims.get("q")
+    q_cache = {}
+
+    def q():
+        if "q" not in q_cache:
+            q_cache["q"] = _sampling_distribution(est, spec, q_value)
+        return q_cache["q"]
+    if q_value is not None:
+        q()                                         # a malformed claims['q'] is refused now
+    finite = claims.get("finite_support", True)
+    if not isinstance(finite, bool):
+        raise InvalidParameterError(
+            f"`claims['finite_support']` must be True or False; got {finite!r}.")
+    note = "claims['finite_support'] is False"
+    if finite and not callable(getattr(est, "reference", None)):
+        accepted = instances_of(est)
+        finite, why = enumerable(est, accepted[0]) if accepted else (False, "no instance fits")
+        note = f"sample() cannot be enumerated: {why}"
+    return Claims(target=target, budget=budget, budget_kind=kind,
+                  second_moment=second_moment_bound(claims.get("second_moment"), lookup, q=q),
+                  second_moment_inf=second_moment_bound(claims.get("second_moment_inf"),
+                                                        lookup, key="second_moment_inf", q=q),
+                  clipping=None if clip is None else float(clip), scaling=scaling, range=span,
+                  params={**_params(est), **(claims.get("params") or {})}, source="claims",
+                  finite_support=finite, support_note=note,
+                  claimed=tuple(sorted(k for k in claims if claims[k] not in (None, False))))
 
 
 def _check_protocol(est):
@@ -307,28 +250,31 @@ def _check_protocol(est):
             f"{type(est).__name__} has no {', '.join(missing)}.")
 
 
-# -- the instances an estimator accepts -----------------------------------------------------------
-def _fits(est, inst):
-    """True when the estimator accepts the instance (its dimension, its assumptions)."""
-    w, x, y = as_float(INSTANCES[inst])
-    try:
-        est.sample(w, x, y, n=1, rng=np.random.default_rng(0))
-    except (ValueError, TypeError, IndexError):
-        return False
-    return True
+def _label(est):
+    """The estimator's label: its spec's name for laocheck's own estimators, else its
+    ``name``, else its class name."""
+    name = getattr(est, "name", None)
+    return name if isinstance(name, str) and name else type(est).__name__
+
+
+def labels(estimators_):
+    """The labels of several estimators, made unique (``Mine``, ``Mine-2``, ...)."""
+    seen, out = {}, []
+    for est in estimators_:
+        label = _label(est)
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label}-{seen[label]}")
+    return out
+
+
+def _citation(est, claims):
+    spec = getattr(est, "spec", None)
+    cite = getattr(spec, "citation", None) or getattr(est, "citation", None)
+    return cite if isinstance(cite, str) and cite else f"claims of {_label(est)} ({claims.source})"
 
 
 def _instances(est):
-    return [i for i in EXACT_INSTANCES if _fits(est, i)]
-
-
-def _nothing(figures, what):
-    return Result(Status.INCONCLUSIVE, figures,
-                  note=f"nothing was examined: {what}; the check cannot pass")
-
-
-def _exact_target(claims, w, x, y):
-    return np.asarray(claims.target(w, x, y), dtype=object)
+    return instances_of(est)
 
 
 def _equal(a, b):
@@ -346,276 +292,28 @@ def _equal(a, b):
     return True
 
 
-# -- the checks (each takes ctx, the estimator and its claims) ----------------------------------
-def check_unbiased_exact(ctx, *, estimator, claims, instances):
-    """E[reference] = target exactly on every exact instance (CB11 Lemma 11, HK12 Lemmas 3.3 /
-    3.8, KS15 Lemma B.2 for laocheck's own estimators)."""
-    checked = 0
-    for inst in instances:
-        w, x, y = INSTANCES[inst]
-        dist = exact_distribution(estimator, w, x, y)
-        mean = exact_mean(dist)
-        target = _exact_target(claims, w, x, y)
-        checked += 1
-        if dist.residual_mass != 0 or not _equal(mean, target):
-            return Result(Status.FAIL, {"instances_checked": checked},
-                          counterexample={"instance": inst, "exact_mean": fstr(mean),
-                                          "target": fstr(target)}, detectable=0.0)
-    if not checked:
-        return _nothing({"instances_checked": 0}, "no exact instance fits the estimator")
-    return Result(Status.PASS, {"instances_checked": checked, "instances": list(instances)},
-                  detectable=0.0)
-
-
-def check_unbiased_monte_carlo(ctx, *, estimator, claims, instances):
-    """The sampler's mean contains the target (simultaneous empirical-Bernstein intervals at δ
-    per instance; the range of the estimate from the reference's enumeration)."""
-    if not instances:
-        return _nothing({"instances_checked": 0}, "no exact instance fits the estimator")
-    inst = "d4" if "d4" in instances else instances[0]
-    w, x, y = INSTANCES[inst]
-    dist = exact_distribution(estimator, w, x, y)
-    target = np.asarray(np.asarray(claims.target(*as_float(INSTANCES[inst])), dtype=float))
-    size = target.size
-    vals = np.array([np.asarray(np.asarray(v[0], dtype=object).ravel(), dtype=float)
-                     for _, v in dist]).reshape(-1, size)
-    wf, xf, yf = as_float(INSTANCES[inst])
-    n = ctx.n(200_000, 10_000_000)
-    moments = draw_moments(estimator, wf, xf, yf, n, ctx.rng)
-    if moments.n == 0:
-        return _nothing({"n": 0}, "zero draws")
-    result = mc_mean_verdict(moments, target.ravel(), vals.min(0), vals.max(0), ctx.delta)
-    return replace(result, figures={**result.figures, "instance": inst})
-
-
-def check_budget(ctx, *, estimator, claims, instances):
-    """Attributes per draw within the budget: every draw (exact kind: exact enumeration when
-    there is a reference, and every sampled draw) or the mean at δ (expectation kind)."""
-    budget = claims.budget
-    if not instances:
-        return _nothing({"budget": budget, "instances_checked": 0},
-                        "no exact instance fits the estimator")
-    figures = {"budget": budget, "budget_kind": claims.budget_kind}
-    worst, total = 0, 0
-    if claims.budget_kind == "exact":
-        for inst in instances:
-            if hasattr(estimator, "reference") and claims.finite_support:
-                w, x, y = INSTANCES[inst]
-                dist = exact_distribution(estimator, w, x, y)
-                worst = max(worst, max(len(v[1]) for _, v in dist))
-            wf, xf, yf = as_float(INSTANCES[inst])
-            n = ctx.n(20_000, 1_000_000)
-            m = draw_moments(estimator, wf, xf, yf, n, ctx.rng)
-            total += m.n
-            worst = max(worst, int(m.attributes_max))
-        figures.update({"draws": total, "max_attributes": worst})
-        if total == 0:
-            return _nothing(figures, "zero draws")
-        if worst <= budget:
-            return Result(Status.PASS, figures, detectable="one draw over budget")
-        return Result(Status.FAIL, figures, counterexample={"attributes": worst,
-                                                            "budget": budget})
-    inst = "d4" if "d4" in instances else instances[0]
-    wf, xf, yf = as_float(INSTANCES[inst])
-    n = ctx.n(20_000, 1_000_000)
-    draws = estimator.sample(wf, xf, yf, n=n, rng=ctx.rng)
-    att = np.asarray(draws.attributes, dtype=float)
-    if att.size == 0:
-        return _nothing(figures, "zero draws")
-    iv = stats.nonnegative_lower_bound(att, delta=ctx.delta)
-    figures.update({"draws": int(att.size), "mean_attributes": float(att.mean()),
-                    "lower_confidence_bound": float(iv.low), "instance": inst})
-    if iv.low > budget:
-        return Result(Status.FAIL, figures, counterexample={"lower_bound": float(iv.low)})
-    return Result(Status.PASS, figures, detectable="a mean above the budget by more than "
-                  f"mean − lower bound = {float(att.mean() - iv.low):.3g}")
-
-
-def check_kernel_matches_reference(ctx, *, estimator, claims, instances):
-    """The sampler draws from the exact distribution of its own reference (multinomial test at
-    δ, values matched to 1e-9 relative, attribute counts exactly)."""
-    if not instances:
-        return _nothing({"instances_checked": 0}, "no exact instance fits the estimator")
-    inst = "d4" if "d4" in instances else instances[0]
-    return sampler_matches_exact(ctx, estimator, estimator, inst, {"instance": inst})
-
-
-def check_second_moment(ctx, *, estimator, claims, instances):
-    """E‖v‖² <= the claimed G², exactly on every exact instance (HK12 Lemma 3.3 / KS15 Lemma
-    3.4 for laocheck's own estimators)."""
-    checked, worst = 0, 0.0
-    for inst in instances:
-        w, x, y = INSTANCES[inst]
-        dist = exact_distribution(estimator, w, x, y)
-        exact = dist.expectation(
-            lambda v: sum(c * c for c in np.ravel(np.asarray(v[0], dtype=object))))
-        bound = claims.second_moment(w, x, y, len(x))
-        checked += 1
-        worst = max(worst, float(exact) / bound)
-        if float(exact) > bound * (1 + 1e-12):
-            return Result(Status.FAIL, {"instances_checked": checked, "worst_ratio": worst},
-                          counterexample={"instance": inst, "E|v|^2": str(exact),
-                                          "bound": bound}, detectable=0.0)
-    if not checked:
-        return _nothing({"instances_checked": 0}, "no exact instance fits the estimator")
-    return Result(Status.PASS, {"instances_checked": checked, "worst_ratio": worst},
-                  detectable=0.0)
-
-
-def check_second_moment_inf(ctx, *, estimator, claims, instances):
-    """‖E[v²]‖∞ = max_i E[v_i²] <= the claimed G², exactly on every exact instance (HK12 Lemma
-    3.8 as used in Appendix A.5, KS15 Lemma 4.5 with eq. (7) for laocheck's own lasso
-    estimators)."""
-    checked, worst = 0, 0.0
-    for inst in instances:
-        w, x, y = INSTANCES[inst]
-        dist = exact_distribution(estimator, w, x, y)
-        coords = np.ravel(np.asarray(dist.expectation(
-            lambda v: np.ravel(np.asarray(v[0], dtype=object)) ** 2), dtype=object)).tolist()
-        exact = max(coords)
-        bound = claims.second_moment_inf(w, x, y, len(x))
-        checked += 1
-        worst = max(worst, float(exact) / bound)
-        if float(exact) > bound * (1 + 1e-12):
-            return Result(Status.FAIL, {"instances_checked": checked, "worst_ratio": worst},
-                          counterexample={"instance": inst, "max_i E[v_i^2]": str(exact),
-                                          "coordinate": int(np.argmax([float(c) for c in coords])),
-                                          "bound": bound}, detectable=0.0)
-    if not checked:
-        return _nothing({"instances_checked": 0}, "no exact instance fits the estimator")
-    return Result(Status.PASS, {"instances_checked": checked, "worst_ratio": worst},
-                  detectable=0.0)
-
-
-def check_clipping(ctx, *, estimator, claims, instances):
-    """Every coordinate of every draw within the clipping threshold (HK12 Alg. 2 line 13)."""
-    c = claims.clipping
-    total, worst = 0, 0.0
-    for inst in instances:
-        if hasattr(estimator, "reference") and claims.finite_support:
-            w, x, y = INSTANCES[inst]
-            for _, v in exact_distribution(estimator, w, x, y):
-                worst = max(worst, float(np.max(np.abs(np.asarray(v[0], dtype=float)))))
-        wf, xf, yf = as_float(INSTANCES[inst])
-        n = ctx.n(20_000, 1_000_000)
-        draws = estimator.sample(wf, xf, yf, n=n, rng=ctx.rng)
-        values = np.asarray(draws.values, dtype=float)
-        total += values.shape[0]
-        if values.size:
-            worst = max(worst, float(np.max(np.abs(values))))
-    figures = {"threshold": c, "draws": total, "max_abs": worst}
-    if total == 0:
-        return _nothing(figures, "zero draws")
-    if worst <= c * (1 + 1e-12):
-        return Result(Status.PASS, figures, detectable="one coordinate over the threshold")
-    return Result(Status.FAIL, figures, counterexample={"max_abs": worst, "threshold": c})
-
-
-def check_scaling(ctx, *, estimator, claims, instances):
-    """(w, x, y) -> (2w, x, 2y) transforms the estimate as claimed, exactly in distribution."""
-    checked = 0
-    c = F(2)
-    for inst in instances:
-        w, x, y = INSTANCES[inst]
-        base = exact_distribution(estimator, w, x, y)
-        scaled = exact_distribution(estimator, [c * v for v in w], x, c * y)
-
-        def transform(value):
-            arr = np.asarray(value, dtype=object).copy()
-            if claims.scaling == "last_row":
-                arr[-1] = arr[-1] * c
-                return arr
-            return arr if claims.scaling == "degree0" else arr * c
-
-        def as_dict(dist, f):
-            out = Counter()
-            for p, v in dist:
-                out[tuple(np.ravel(np.asarray(f(v[0]), dtype=object)).tolist())] += p
-            return out
-        checked += 1
-        if as_dict(scaled, lambda v: v) != as_dict(base, transform):
-            return Result(Status.FAIL, {"instances_checked": checked}, detectable=0.0,
-                          counterexample={"instance": inst, "c": str(c)})
-    if not checked:
-        return _nothing({"instances_checked": 0}, "no exact instance fits the estimator")
-    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0)
-
-
-_FUNCS = {
-    "unbiased.exact": (check_unbiased_exact, "E[estimate] = the claimed target, exactly",
-                       "exact enumeration of the reference (Fractions)", 0.0),
-    "unbiased.monte_carlo": (check_unbiased_monte_carlo,
-                             "the sampler is unbiased for the claimed target",
-                             "simultaneous empirical-Bernstein intervals", None),
-    "budget": (check_budget, "the attribute budget holds", "every draw / lower confidence "
-               "bound on the mean count", None),
-    "kernel_matches_reference": (check_kernel_matches_reference,
-                                 "the sampler draws from the reference's exact distribution",
-                                 "multinomial test against the enumeration", None),
-    "second_moment": (check_second_moment, "E‖v‖² <= the claimed G²",
-                      "exact enumeration of the reference (Fractions)", 0.0),
-    "second_moment_inf": (check_second_moment_inf, "‖E[v²]‖∞ <= the claimed G²",
-                          "exact enumeration of the reference (Fractions)", 0.0),
-    "clipping": (check_clipping, "every coordinate within the clipping threshold",
-                 "exact enumeration + every draw", 0.0),
-    "scaling": (check_scaling, "(c·w, x, c·y) transforms the estimate as claimed",
-                "exact enumeration, c = 2", 0.0),
-}
-
-
-def _applies(prop, claims, has_reference):
-    exact = has_reference and claims.finite_support
-    return {
-        "unbiased.exact": claims.target is not None and exact,
-        "unbiased.monte_carlo": claims.target is not None and exact,
-        "budget": claims.budget is not None,
-        "kernel_matches_reference": exact,
-        "second_moment": claims.second_moment is not None and exact,
-        "second_moment_inf": claims.second_moment_inf is not None and exact,
-        "clipping": claims.clipping is not None,
-        "scaling": claims.scaling is not None and exact,
-    }[prop]
-
-
-def _label(est):
-    name = getattr(est, "name", None)
-    return name if isinstance(name, str) and name else type(est).__name__
-
-
-def _citation(est, claims):
-    spec = getattr(est, "spec", None)
-    cite = getattr(spec, "citation", None) or getattr(est, "citation", None)
-    return cite if isinstance(cite, str) and cite else f"claims of {_label(est)} ({claims.source})"
-
-
-def estimator_checks(est, claims=None, *, delta=DEFAULT_DELTA):
-    """The :class:`~laocheck.checks.Check` objects that apply to ``est`` under its claims
-    (not registered in the catalog; run them with :func:`laocheck.checks.run`)."""
-    if not (isinstance(delta, (int, float)) and 0 < delta <= 1e-6):
+def _check_delta(delta):
+    if isinstance(delta, bool) or not isinstance(delta, (int, float)) or \
+            not MIN_DELTA <= delta <= 1e-6:
         raise InvalidParameterError(
-            f"`delta` must satisfy 0 < delta <= 1e-6 (a check must never flake); got {delta!r}.")
+            f"`delta` must satisfy {MIN_DELTA:g} <= delta <= 1e-6 (a check must never flake; "
+            f"smaller values underflow in the intervals' arithmetic); got {delta!r}.")
+
+
+def estimator_checks(est, claims=None, *, delta=DEFAULT_DELTA, label=None):
+    """The :class:`~laocheck.checks.Check` objects the claims of ``est`` select — the engine's
+    (:func:`laocheck.checks.estimator_properties.property_checks`), not registered in the
+    catalog; run them with :func:`laocheck.checks.run`."""
+    _check_delta(delta)
     resolved = resolve_claims(est, claims)
-    has_ref = callable(getattr(est, "reference", None))
-    instances = tuple(_instances(est))
-    label = _label(est)
-    out = []
-    for prop in PROPERTIES:
-        if not _applies(prop, resolved, has_ref):
-            continue
-        func, statement, method, fixed_delta = _FUNCS[prop]
-        out.append(Check(
-            id=f"{label}.{prop}", func=func, citation=_citation(est, resolved),
-            statement=f"{label}: {statement}", assumptions=f"instances {', '.join(instances)}",
-            method=method, delta=float(delta if fixed_delta is None else fixed_delta),
-            detectable=None, estimator=est,
-            kwargs={"claims": resolved, "instances": instances}))
-    return out
+    return property_checks(est, resolved, label=label or _label(est),
+                           citation=_citation(est, resolved), delta=delta)
 
 
-def estimator_checks_generator(est, claims=None, *, delta=DEFAULT_DELTA):
+def estimator_checks_generator(est, claims=None, *, delta=DEFAULT_DELTA, label=None):
     """Yield ``(est, check)`` pairs, scikit-learn style: ``check(est, seed=0, budget="fast")``
-    runs one check and raises :class:`CheckFailure` when it FAILs."""
-    for check in estimator_checks(est, claims, delta=delta):
+    runs one check and raises :class:`CheckFailure` when it FAILs or cannot decide."""
+    for check in estimator_checks(est, claims, delta=delta, label=label):
         yield est, _Callable(check)
 
 
@@ -629,10 +327,11 @@ class _Callable:
     def __name__(self):                                  # pytest ids and reprs
         return self.check.id
 
-    def __call__(self, est, *, seed=0, budget="fast", expected_failure=None):
+    def __call__(self, est, *, seed=0, budget="fast", expected_failure=None,
+                 allow_inconclusive=False):
         record = run(self.check.with_estimator(est), seed, budget)
         _raise_on_failures([record], {} if expected_failure is None else
-                           {self.check.id: expected_failure})
+                           {self.check.id: expected_failure}, allow_inconclusive)
         return record
 
     def __repr__(self):
@@ -654,20 +353,22 @@ def _explain(record):
     return "\n".join(lines)
 
 
-def _raise_on_failures(records, expected):
-    failing = [r for r in records if r.status == Status.FAIL.value and r.id not in expected]
+def _raise_on_failures(records, expected, allow_inconclusive=False):
+    bad = {Status.FAIL.value} | (set() if allow_inconclusive else {Status.INCONCLUSIVE.value})
+    failing = [r for r in records if r.status in bad and r.id not in expected]
     unexpected_pass = [r for r in records if r.id in expected and r.status != Status.FAIL.value]
     if not failing and not unexpected_pass:
         return
     parts = [_explain(r) for r in failing]
     parts += [f"{r.id}: expected to FAIL ({expected[r.id]}) but is {r.status}"
               for r in unexpected_pass]
-    raise CheckFailure(f"{len(failing) + len(unexpected_pass)} laocheck check(s) failed:\n"
+    raise CheckFailure(f"{len(failing) + len(unexpected_pass)} laocheck check(s) failed or "
+                       "could not decide:\n"
                        + "\n".join(parts), failing + unexpected_pass)
 
 
 def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DELTA,
-                    on_fail="raise", expected_failed_checks=None):
+                    on_fail="raise", expected_failed_checks=None, allow_inconclusive=False):
     """Run every check that ``est``'s claims select; return the records.
 
     Parameters
@@ -680,7 +381,9 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
         False-failure probability of each statistical check.
     on_fail : "raise" or None
         "raise": an ``AssertionError`` (:class:`CheckFailure`) listing each failing check with
-        its figures, δ and the smallest detectable violation; None: return the records.
+        its figures, δ and the smallest detectable violation — and each check that could not
+        decide (INCONCLUSIVE, with the reason), unless ``allow_inconclusive``; None: return
+        the records.
     expected_failed_checks : dict {property or id: reason}
         Checks expected to FAIL (like scikit-learn's); one that does not FAIL is reported.
     """
@@ -698,5 +401,5 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
         expected[cid] = reason
     records = [run(c, seed, budget) for c in checks]
     if on_fail == "raise":
-        _raise_on_failures(records, expected)
+        _raise_on_failures(records, expected, allow_inconclusive)
     return records

@@ -7,7 +7,7 @@ The seed, budget and δ come from the laocheck pytest plugin's options (``--laoc
 from __future__ import annotations
 
 from ..stats import DEFAULT_DELTA
-from ._checks import _label, estimator_checks_generator
+from ._checks import estimator_checks_generator, labels
 
 __all__ = ["parametrize_with_checks", "OPTIONS"]
 
@@ -34,7 +34,9 @@ class _Bound:
 
 def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=None):
     """A ``pytest.mark.parametrize("estimator, check", ...)`` over every estimator and every
-    check its claims select; test ids are ``<estimator label>-<check id>``::
+    check its claims select; test ids are ``<label>-<property>`` (``Mine-unbiased.exact``),
+    the label being the estimator's ``name``, else its class name, made unique
+    (``Mine-2-budget`` for a second estimator labelled ``Mine``)::
 
         @parametrize_with_checks([MyEstimator(k=2)])
         def test_laocheck(estimator, check):
@@ -47,15 +49,16 @@ def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=N
     import pytest  # optional dependency: only needed inside a pytest run
 
     params = []
-    for est in estimators:
+    estimators = list(estimators)
+    for est, label in zip(estimators, labels(estimators)):
         est_claims = claims(est) if callable(claims) else claims
         xfails = expected_failed_checks(est) if expected_failed_checks else {}
-        for e, check in estimator_checks_generator(est, est_claims,
-                                                   delta=OPTIONS["delta"]):
-            prop = check.__name__[len(_label(est)) + 1:]
+        for e, check in estimator_checks_generator(est, est_claims, delta=OPTIONS["delta"],
+                                                   label=label):
+            prop = check.__name__[len(label) + 1:]
             marks = []
             reason = xfails.get(check.__name__) or xfails.get(prop)
             if reason:
                 marks.append(pytest.mark.xfail(reason=reason, strict=True))
-            params.append(pytest.param(e, _Bound(check), id=check.__name__, marks=marks))
+            params.append(pytest.param(e, _Bound(check), id=f"{label}-{prop}", marks=marks))
     return pytest.mark.parametrize("estimator, check", params)

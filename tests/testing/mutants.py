@@ -169,7 +169,7 @@ ZOO = [
      {"budget", "kernel_matches_reference"}),                               # budget
     ("stale_clip", lambda: StaleClip("HK12.AELR.clipped_gradient", label="zoo.stale_clip", k=2,
                                      eta=4.0),
-     {"clipping", "kernel_matches_reference"}),                             # clip threshold
+     {"clip_threshold", "kernel_matches_reference"}),                       # clip threshold
     ("stuck_draws", lambda: KernelOnlySlip("HK12.AELR.gradient", label="zoo.stuck_draws", k=2),
      {"kernel_matches_reference"}),                                         # draws not i.i.d.
 ]

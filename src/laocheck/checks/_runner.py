@@ -1,0 +1,92 @@
+"""The runner: a selection of catalog checks executed here (joblib) or on a Dask cluster.
+
+One task per check through :mod:`laocheck._execution`, each seeded by its id, so the records
+do not depend on ``jobs``, the scheduler or the order of completion; a results log (JSON
+lines) keeps each record as it finishes and lets an interrupted run resume. ``laocheck
+verify``, ``laocheck report`` and anything else that runs a set of checks call
+:func:`run_catalog`; the command line only parses, calls and prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from .._execution import ResultLog, executor
+from ._registry import CheckRecord, Result, Status, get, run
+
+__all__ = ["run_catalog", "results_path", "submission_order", "LONG_CHECKS"]
+
+
+def _run_one(check_id, seed, budget):
+    return run(get(check_id), seed, budget)
+
+
+def results_path(json_path):
+    """The JSON-lines results log beside ``--json PATH`` (``v.json`` -> ``v.results.jsonl``)."""
+    p = Path(json_path)
+    stem = p.name[:-len(".json")] if p.name.endswith(".json") else p.name
+    return p.with_name(stem + ".results.jsonl")
+
+
+def _failed_record(check_id, seed, budget, error):
+    """The FAIL record of a check whose task failed outside the check itself (it raised in
+    the worker, or Dask gave it up after it killed its workers); the note holds the traceback."""
+    def failed(ctx):
+        return Result(Status.FAIL, {}, note="error: " + error)
+    return run(replace(get(check_id), func=failed, estimator=None, kwargs={}), seed, budget)
+
+
+#: id suffixes of the checks that run many replicates or long samplers (the longest tasks of
+#: a run): they are submitted first, so that on a few workers the run does not end with one
+#: of them alone (longest-first scheduling; the records and their order do not change)
+LONG_CHECKS = (".empirical", ".attribute_inclusion", ".kernel_matches_reference")
+
+
+def submission_order(ids):
+    """``ids`` with the long checks (:data:`LONG_CHECKS`) first, each group in id order."""
+    return sorted(ids, key=lambda cid: not cid.endswith(LONG_CHECKS))
+
+
+def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, results=None,
+                resume=False):
+    """Records of ``selected`` checks, in id order, identical for any ``jobs`` or scheduler.
+
+    One task per check through :func:`laocheck._execution.executor` (joblib with ``jobs``, or
+    Dask at ``scheduler`` / ``$LAOCHECK_SCHEDULER``), submitted in :func:`submission_order`;
+    each check is seeded by its id, so where and when it runs changes nothing. A task that fails outside the check is that check's FAIL with the
+    traceback. ``results``: a JSON-lines log each record is appended to as it finishes; with
+    ``resume`` the records it holds for (id, seed, budget, laocheck version) are reused.
+    ``progress`` (optional) is called as ``progress(record, running=..., resumed=...)`` with
+    each record as it arrives. Raises :class:`laocheck._execution.SchedulerError` when the
+    scheduler is lost.
+    """
+    ids = [c.id for c in selected]
+    records, todo = {}, []
+    log = ResultLog(results, resume=resume) if results else None
+    try:
+        for cid in ids:
+            doc = log.get((cid, seed, budget)) if log is not None else None
+            if doc is None:
+                todo.append(cid)
+                continue
+            records[cid] = CheckRecord.from_dict(doc, log.where((cid, seed, budget)))
+            if progress:
+                progress(records[cid], running=0, resumed=True)
+        if todo:
+            todo = submission_order(todo)
+            with executor(jobs, scheduler) as ex:
+                tasks = [(cid, seed, budget) for cid in todo]
+                for out in ex.imap_unordered(_run_one, tasks, names=todo):
+                    cid = todo[out.index]
+                    rec = out.value if out.error is None else \
+                        _failed_record(cid, seed, budget, out.error)
+                    records[cid] = rec
+                    if log is not None:
+                        log.append((cid, seed, budget), rec.to_dict())
+                    if progress:
+                        progress(rec, running=out.running)
+    finally:
+        if log is not None:
+            log.close()
+    return [records[cid] for cid in ids]
