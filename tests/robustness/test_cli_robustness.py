@@ -24,7 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from laocheck.cli import bounds as bounds_module
+from laocheck.experiments import rho as rho_module                # the command imports its workers
+from laocheck.experiments import theorems as theorems_module      # where it runs them (start-up)
 from laocheck.cli.bounds import MAX_D, MAX_M, MAX_R, MAX_WORK
 from laocheck.cli import main
 from laocheck.cli import verify as verify_module
@@ -90,8 +91,8 @@ def run_cli(argv):
     """(exit status, stderr) of ``laocheck argv``, with the catalog and experiments disabled."""
     err = io.StringIO()
     with mock.patch.object(verify_module, "run_catalog", _no_work), \
-            mock.patch.object(bounds_module, "run_bounds", _no_work), \
-            mock.patch.object(bounds_module, "rho_table", _no_work), \
+            mock.patch.object(theorems_module, "run_bounds", _no_work), \
+            mock.patch.object(rho_module, "rho_table", _no_work), \
             contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         try:
             code = main(argv)
@@ -171,7 +172,7 @@ def test_the_largest_allowed_sizes_reach_the_work():
     def stub(**kwargs):
         called.append(kwargs)
         return []
-    with mock.patch.object(bounds_module, "run_bounds", stub), \
+    with mock.patch.object(theorems_module, "run_bounds", stub), \
             contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
         code = main(["bounds", "--d", "1000", "--m", str(MAX_WORK // 1000 // 100), "--R", "100",
                      "--no-progress"])

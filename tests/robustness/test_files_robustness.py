@@ -46,6 +46,7 @@ from laocheck._files import parse_json, read_json
 from laocheck._io import check_output_path, write_json_atomic
 from laocheck.bounds import theorem_bounds
 from laocheck.checks import CheckRecord, get, run
+from laocheck.checks import _runner as runner_module            # verify runs its checks there
 from laocheck.experiments import theorems as theorems_module   # the command reads run_bounds there
 from laocheck.cli import main
 from laocheck.cli import verify as verify_module
@@ -165,7 +166,7 @@ def test_malformed_json_files_exit_2_with_one_line(tmp_path, user_dir, kind):
     assert_usage_error(["baseline", "compare", "b", "--estimator", target, "--dir",
                         tmp_path / "bl"], cwd=folder)
     (tmp_path / "v.results.jsonl").write_bytes(BAD_BYTES[kind])
-    with mock.patch.object(verify_module, "_run_one", _no_work):
+    with mock.patch.object(runner_module, "_run_one", _no_work):
         code, _, err = run_cli(["verify", "--only", CHECK, "--json", tmp_path / "v.json",
                                 "--resume", "--no-progress"])
     # a last line that is not JSON (without a newline) is a line cut by an interruption:
