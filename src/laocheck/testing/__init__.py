@@ -2,6 +2,9 @@
 
 * :func:`check_estimator` — scikit-learn style: run every check the estimator's claims select
   (its ``spec``, or ``claims=``), raise an ``AssertionError`` listing the failures;
+* :func:`check_learner` — the same for a learning algorithm (any object with ``fit(X, y)``
+  and ``coef_``): attribute budget, constraint set, excess-risk bound on distributions with
+  exact risk, step size, determinism, scikit-learn's API (:mod:`laocheck.testing._learners`);
 * :func:`estimator_checks_generator` and :func:`parametrize_with_checks` — one pytest test per
   estimator × check;
 * ``laocheck.testing.plugin`` — the pytest plugin (``--laocheck-seed``, ``--laocheck-budget``,
@@ -18,9 +21,13 @@
 from ..estimators import instances
 from ._checks import (PROPERTIES, CheckFailure, Claims, check_estimator, estimator_checks,
                       estimator_checks_generator, resolve_claims)
+from ._learners import (LearnerClaims, check_learner, learner_checks,
+                        learner_checks_generator, resolve_learner_claims)
 from ._pytest import parametrize_with_checks
 from .baseline import BaselineComparison, compare_baseline, save_baseline
 
 __all__ = ["instances", "check_estimator", "estimator_checks", "estimator_checks_generator",
            "parametrize_with_checks", "resolve_claims", "Claims", "CheckFailure", "PROPERTIES",
-           "save_baseline", "compare_baseline", "BaselineComparison"]
+           "save_baseline", "compare_baseline", "BaselineComparison", "check_learner",
+           "learner_checks", "learner_checks_generator", "resolve_learner_claims",
+           "LearnerClaims"]
