@@ -238,15 +238,16 @@ class CountingMatrix:
 # -- data, seeds, fitting ----------------------------------------------------------------------------
 def default_distributions(geometry, d, B):
     """The distributions with exact risk an excess-risk claim is checked on, by geometry:
-    KS15 Sec. 5.1's power-law Bernoulli data (α = −1), and HK12 Thm B.1's hard instance
-    (eps = 1/4, labels scaled by B) for L2, CB11 Thm 1's P_j (eps = 0.01) and correlated
+    HK12 Thm B.1's hard instance (eps = 1/4 from d = 16 on, labels scaled by B; its gradients
+    have full size, so it is checked first) and KS15 Sec. 5.1's power-law Bernoulli data
+    (α = −1) for L2; the power-law data, CB11 Thm 1's P_j (eps = 0.01) and correlated
     signs (σ_i = i^(-1/2), correlation 0.3, y = ⟨w, x⟩ with w = (B/5)·1 on 5 coordinates) for
     L1 (the instances of :func:`laocheck.experiments.theorems.default_distribution`)."""
     if geometry == "l2":
         rows = min(16, int(np.sqrt(d)) ** 2)
         hard = HK12HardInstance(d, 1 / np.sqrt(rows))
-        return (PowerLawBernoulli(d, -1.0, scenario="ridge", B=B),
-                hard if B == 1.0 else hard.scaled(B))
+        return (hard if B == 1.0 else hard.scaled(B),
+                PowerLawBernoulli(d, -1.0, scenario="ridge", B=B))
     w = np.zeros(d)
     w[:min(5, d)] = B / min(5, d)
     cb = CB11HardInstance(d, 0.01)
@@ -297,7 +298,8 @@ def _synthetic(rng, claims, m, *, far=False):
     ``far``, labels of a weight vector 10·B outside the ball (the projection binds)."""
     d = claims.d
     B = claims.B or 1.0
-    dist = default_distributions(claims.geometry, d, B)[0]
+    dist = PowerLawBernoulli(d, -1.0, scenario="ridge" if claims.geometry == "l2" else "lasso",
+                             B=B)
     X, y = dist.sample(m, rng)
     if far:
         w = rng.choice([-1.0, 1.0], size=d)
