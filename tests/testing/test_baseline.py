@@ -275,14 +275,18 @@ def test_another_laocheck_version_warns_and_compares(tmp_path, user_file):
 
 
 def test_estimators_without_an_exact_fingerprint_get_a_sampled_one(tmp_path):
-    """Unbounded support (AESVR) or no reference: the sampled fingerprint
-    (test_baseline_sampled.py tests its verdicts)."""
+    """Unbounded support (AESVR) or draws that cannot be enumerated (a compiled kernel with no
+    reference): the sampled fingerprint (test_baseline_sampled.py tests its verdicts). A plain
+    numpy sampler without a reference is enumerated by the choice tree: exact (issue 34)."""
     a = save_baseline(estimators.get("HK12.AESVR.gradient", B=1.0, k=2, eps=0.5, delta=0.1),
                       tmp_path / "a.json")
-    b = save_baseline(SampleOnly(2), tmp_path / "b.json", claims={**CLAIMS,
-                                                                   "finite_support": True})
+    kernel = estimators.get("HK12.AERR.gradient", k=2)
+    kernel.reference = None
+    b = save_baseline(kernel, tmp_path / "b.json", claims=CLAIMS)
     for doc in (a, b):
         assert {fp["kind"] for fp in doc["instances"].values()} == {"sampled"}
+    c = save_baseline(SampleOnly(2), tmp_path / "c.json", claims=CLAIMS)
+    assert {fp["kind"] for fp in c["instances"].values()} == {"exact"}
 
 
 def test_an_estimator_without_a_target_is_refused(tmp_path):

@@ -54,7 +54,7 @@ def test_parametrize_with_checks_and_the_failure_summary(pytester):
     # agreement with its own reference still hold)
     assert outcomes.get("failed") == 2 and outcomes.get("passed") == 4 + 2 + 1, result.stdout.str()
     out = result.stdout.str()
-    assert "test_laocheck[broken.unbiased.exact" in out
+    assert "test_laocheck[broken-unbiased.exact" in out
     assert "laocheck failures" in out and "broken.unbiased.exact" in out
     assert "reproduce: pytest" in out and "--laocheck-seed 5" in out
     assert "smallest detectable violation" in out
@@ -132,7 +132,7 @@ def test_every_zoo_mutant_is_caught_through_the_plugin(pytester):
 
     def of(est):
         return {t[len(est.name) + 1:]: o for t, o in outcomes.items()
-                if t.startswith(est.name + ".")}
+                if t.startswith(est.name + "-")}       # ids <label>-<property>
 
     assert len(ZOO) >= 10
     for zoo_id, make, catches in ZOO:
@@ -141,8 +141,8 @@ def test_every_zoo_mutant_is_caught_through_the_plugin(pytester):
         failed = {prop for prop, o in mine.items() if o == "failure"}
         assert catches <= failed, (zoo_id, mine)
         for prop in failed:
-            test_id = f"{est.name}.{prop}"
-            assert f"{test_id} ({_citation(est)})" in out, (test_id, out)
+            check_id, test_id = f"{est.name}.{prop}", f"{est.name}-{prop}"
+            assert f"{check_id} ({_citation(est)})" in out, (check_id, out)
             assert f"reproduce: pytest 'test_zoo.py::test_zoo[{test_id}]' --laocheck-seed 0" \
                 in out, (test_id, out)
     for wrapper_id, make in UNALTERED:

@@ -51,7 +51,8 @@ import numpy as np
 from .. import bounds, estimators, stats
 from ..estimators.instances import INSTANCES, as_float, params_for
 from ..exceptions import InvalidParameterError
-from ..stats.choice_tree import FLOAT_TOLERANCE, NotEnumerable, draws_of, enumerate_sampler
+from ..stats.choice_tree import (FLOAT_TOLERANCE, NotEnumerable, draws_of, enumerate_sampler,
+                                 guarded)
 from ..stats.exact import enumerate_outcomes
 from ._common import distinct_rows, fstr, is_laocheck_estimator, multinomial_verdict
 from . import _registry
@@ -70,7 +71,7 @@ EXACT_INSTANCES = ("d3", "d4", "w0")
 #: The instance of the Monte Carlo checks (the first accepted instance when it is refused).
 MC_INSTANCE = "d4"
 #: Most paths of random choices enumerated per instance (beyond: Monte Carlo).
-MAX_PATHS = 100_000
+MAX_PATHS = 50_000
 #: Relative slack of a second-moment comparison with a bound given as a float (its rounding).
 BOUND_RTOL = F(1, 10 ** 12)
 
@@ -251,7 +252,7 @@ def claims_from_spec(spec, params, *, q=None):
     eta = None
     if spec.clipping is not None:
         eta = params.get(spec.clipping.eta, spec.clipping.example_eta)
-    return Claims(target=spec_target if (spec.unbiased and spec.finite) else None,
+    return Claims(target=spec_target if spec.unbiased else None,
                   budget=budget, budget_kind=spec.budget.kind,
                   second_moment=moments["second_moment"],
                   second_moment_inf=moments["second_moment_inf"],
@@ -267,9 +268,17 @@ def _own(claims, estimator):
     if claims.spec is None:
         return claims
     own = estimator_params(estimator)
-    if not own or all(claims.params.get(k) == v for k, v in own.items()):
+    if not own or all(_same(claims.params.get(k), v) for k, v in own.items()):
         return claims
     return claims_from_spec(claims.spec, {**claims.params, **own})
+
+
+def _same(a, b):
+    """Equal parameters (numbers, strings or arrays such as q)."""
+    try:
+        return bool(np.array_equal(np.asarray(a, dtype=object), np.asarray(b, dtype=object)))
+    except (TypeError, ValueError):
+        return a is b
 
 
 def _at_own_params(func):
@@ -324,8 +333,8 @@ def enumerate_estimate(est, instance, *, max_paths=MAX_PATHS):
     w, x, y = INSTANCES[instance] if isinstance(instance, str) else instance
     if callable(getattr(est, "reference", None)):
         try:
-            dist = enumerate_outcomes(lambda src: est.reference(w, x, y, src),
-                                      max_leaves=max_paths)
+            dist = enumerate_outcomes(guarded(lambda src: est.reference(w, x, y, src),
+                                              max_paths), max_leaves=max_paths)
         except InvalidParameterError as exc:
             if "max_leaves" in str(exc):
                 raise NotEnumerable(f"more than {max_paths} paths of random choices") from None
@@ -381,7 +390,7 @@ def fits(est, instance):
     w, x, y = as_float(INSTANCES[instance])
     try:
         est.sample(w, x, y, n=1, rng=np.random.default_rng(0))
-    except (ValueError, TypeError, IndexError):
+    except (ValueError, TypeError, IndexError, ArithmeticError):   # refused (e.g. w = 0)
         return False
     return True
 
@@ -436,9 +445,10 @@ def check_unbiased_exact(ctx, *, estimator, claims):
         return _nothing({"instances_checked": 0})
     done, why = _enumerations(estimator, instances, claims)
     if not done and ctx.delta == 0:
-        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated and "
-                             "this check was declared exact (δ = 0)",
-                             "claims that say the support is not finite")
+        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated ("
+                             f"{next(iter(why.values()))}), and this check is exact (δ = 0)",
+                             "fewer paths of random choices (a smaller k); the Monte Carlo "
+                             "check unbiased.monte_carlo tests the same claim at δ")
     if not done:
         result = check_unbiased_monte_carlo(ctx, estimator=estimator, claims=claims)
         return replace(result, note=(f"exact enumeration impossible ({why[instances[0]]}); "
@@ -767,8 +777,9 @@ def _mc_moment(ctx, estimator, claims, key, instances, why):
     inst = _mc_instance(instances)
     w, x, y = INSTANCES[inst]
     if ctx.delta == 0:
-        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated and "
-                             "this check was declared exact (δ = 0)")
+        return _inconclusive({"not_enumerated": why}, "the estimate cannot be enumerated ("
+                             f"{next(iter(why.values()))}), and this check is exact (δ = 0)",
+                             "fewer paths of random choices (a smaller k)")
     try:
         g2 = float(getattr(claims, key)(w, x, y, len(x)))
     except InvalidParameterError as exc:
@@ -952,9 +963,12 @@ _EXPECTATION_BUDGET = ("the mean number of attributes of x a draw of {label} obs
 
 def applies(prop, claims):
     """Whether ``claims`` select the property check ``prop``."""
+    # a spec's unbiasedness of an unbounded estimate (GenEst, AESVR) is checked by its paper's
+    # module (HK12 Lemma 4.x, Thm 4.4 proof checks), not by enumeration here
+    unbiased = claims.target is not None and (claims.spec is None or claims.spec.finite)
     return {
-        "unbiased.exact": claims.target is not None,
-        "unbiased.monte_carlo": claims.target is not None,
+        "unbiased.exact": unbiased,
+        "unbiased.monte_carlo": unbiased,
         "budget": claims.budget is not None,
         "kernel_matches_reference": claims.finite_support,
         "second_moment": claims.second_moment is not None,
@@ -978,7 +992,9 @@ def property_checks(estimator, claims, *, label, citation, delta=stats.DEFAULT_D
         func = _WRAPPED[prop]
         if prop == "budget" and claims.budget_kind == "expectation":
             statement, method, fixed = _EXPECTATION_BUDGET
-        if not claims.finite_support and prop != "clip_threshold":
+        exact_anyway = prop in ("clip_threshold", "clipping") or (
+            prop == "budget" and claims.budget_kind == "exact")   # any draw over is real
+        if not claims.finite_support and not exact_anyway:
             fixed = None          # not enumerable: the exact checks fall back to Monte Carlo
         text = statement.format(label=label, budget=claims.budget, scaling=claims.scaling)
         assumptions = "exact instances d3, d4, w0 (dyadic, laocheck.testing.instances)"

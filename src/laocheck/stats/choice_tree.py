@@ -64,12 +64,12 @@ import numpy as np
 from .exact import ExactDistribution, enumerate_outcomes
 
 __all__ = ["NotEnumerable", "DrivenGenerator", "SamplerEnumeration", "enumerate_sampler",
-           "draws_of", "FLOAT_TOLERANCE", "DEFAULT_MAX_PATHS"]
+           "draws_of", "guarded", "FLOAT_TOLERANCE", "DEFAULT_MAX_PATHS"]
 
 #: Relative tolerance γ of a float-mode enumeration (see the module docstring): 2⁻³⁶.
 FLOAT_TOLERANCE = 2.0 ** -36
 #: Most paths enumerated before falling back to Monte Carlo.
-DEFAULT_MAX_PATHS = 200_000
+DEFAULT_MAX_PATHS = 50_000
 #: Most options of one choice (a larger ``integers(high)`` is not enumerated).
 MAX_OPTIONS = 10_000
 #: numpy's own check on a float p: |Σ p − 1| <= sqrt(machine epsilon) (``Generator.choice``).
@@ -344,6 +344,25 @@ class SamplerEnumeration:
         return 0.0 if self.mode == "exact" else FLOAT_TOLERANCE
 
 
+def guarded(program, max_paths):
+    """``program`` refused at once when its first path predicts more than ``max_paths`` paths:
+    the product of the numbers of options along the first path (Knuth's estimate of the size
+    of a tree, exact when every choice at a depth has as many options) — so that a sampler
+    with, say, 4¹⁰ paths is refused after one run, not after ``max_paths`` runs."""
+    first = [True]
+
+    def run(src):
+        value = program(src)
+        if first[0]:
+            first[0] = False
+            size = math.prod(count for _, count in src.trail)
+            if size > max_paths:
+                raise NotEnumerable(f"about {size} paths of random choices (more than "
+                                    f"{max_paths})")
+        return value
+    return run
+
+
 def _run(sample, w, x, y, max_paths):
     flags = {"p": False, "v": False}
 
@@ -365,7 +384,7 @@ def _run(sample, w, x, y, max_paths):
         return tuple(out), att
 
     try:
-        dist = enumerate_outcomes(program, max_leaves=max_paths)
+        dist = enumerate_outcomes(guarded(program, max_paths), max_leaves=max_paths)
     except ValueError as exc:
         if "max_leaves" in str(exc):
             raise NotEnumerable(f"more than {max_paths} paths of random choices") from None

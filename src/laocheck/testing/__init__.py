@@ -1,12 +1,20 @@
 """The user-facing testing API: the papers' claims checked on a user's own estimator.
 
+A thin layer over the engine (:mod:`laocheck.checks.estimator_properties`, the checks the
+catalog runs on laocheck's own estimators): it turns a user's claims into the engine's
+``Claims`` and adds no check of its own. A sampler written in plain numpy (``target``,
+``sample(w, x, y, n=, rng=)``, ``budget``, its own ``k``) needs no ``reference``: its ``sample``
+is enumerated exactly by driving its generator (:mod:`laocheck.stats.choice_tree`).
+
 * :func:`check_estimator` — scikit-learn style: run every check the estimator's claims select
-  (its ``spec``, or ``claims=``), raise an ``AssertionError`` listing the failures;
+  (its ``spec``, or ``claims=``), raise an ``AssertionError`` listing the failures and the
+  claims that could not be decided (INCONCLUSIVE, with the reason);
 * :func:`check_learner` — the same for a learning algorithm (any object with ``fit(X, y)``
   and ``coef_``): attribute budget, constraint set, excess-risk bound on distributions with
-  exact risk, step size, determinism, scikit-learn's API (:mod:`laocheck.testing._learners`);
+  exact risk, step size, determinism, scikit-learn's API; the engine is
+  :mod:`laocheck.checks.learner_properties`, this layer's part :mod:`laocheck.testing._learners`;
 * :func:`estimator_checks_generator` and :func:`parametrize_with_checks` — one pytest test per
-  estimator × check;
+  estimator × check, with the id ``<label>-<property>``;
 * ``laocheck.testing.plugin`` — the pytest plugin (``--laocheck-seed``, ``--laocheck-budget``,
   ``--laocheck-delta``, the ``laocheck_rng`` fixture, a failure summary);
 * :func:`save_baseline` and :func:`compare_baseline` (``laocheck.testing.baseline``) —

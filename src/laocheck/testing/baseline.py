@@ -4,9 +4,10 @@ A baseline is the fingerprint of an estimator on the small exact (dyadic) instan
 :func:`laocheck.testing.check_estimator` enumerates (d3, d4, w0 of
 :mod:`laocheck.estimators.instances`, those the estimator accepts):
 
-* the exact distribution of one draw of its ``reference`` (outcome -> probability, exact
-  fractions stored as strings), by the enumeration of every sampling outcome that the
-  ``unbiased.exact`` checks use (:func:`laocheck.checks._common.exact_distribution`);
+* the exact distribution of one draw (outcome -> probability, exact fractions stored as
+  strings), by the engine's enumeration that the ``unbiased.exact`` checks use
+  (:func:`laocheck.checks.estimator_properties.enumerate_estimate`: its ``reference``, or its
+  plain numpy ``sample`` driven through every path of its random choices);
 * the exact distribution of the number of attributes one draw reads;
 * the exact mean and second moment E‖v‖²;
 * the statuses of :func:`~laocheck.testing.check_estimator` (seed, budget, δ as given).
@@ -26,9 +27,9 @@ kernel that the enumeration of ``reference`` does not see):
 * ``BROKEN``: a claim fails (``claim`` names it; ``counterexample`` gives the instance and the
   figures), or a check of ``check_estimator`` FAILs.
 
-An estimator with a finite support and a ``reference`` gets the exact fingerprint above. One
-without (``spec.support == "unbounded"`` — HK12's GenEst and AESVR, whose random series order
-has no bound — or no ``reference``) gets a *sampled* fingerprint per instance (``"kind":
+An estimator whose draws can be enumerated gets the exact fingerprint above. One that cannot
+(``spec.support == "unbounded"`` — HK12's GenEst and AESVR, whose random series order has no
+bound — or a sampler with continuous draws or too many paths) gets a *sampled* fingerprint per instance (``"kind":
 "sampled"``): a stored sample of :data:`SAMPLE_SIZE` draws (values and attribute counts, in the
 JSON), and from ``n`` further draws (:data:`MOMENT_DRAWS` per budget) the mean, E‖v‖² with its
 lower confidence bound (:func:`laocheck.stats.nonnegative_lower_bound`, valid for any
@@ -90,10 +91,12 @@ from .._io import write_json_atomic
 from .._provenance import provenance
 from .._version import __version__
 from ..checks import check_seed
-from ..checks._common import exact_distribution, fstr
+from ..checks._common import fstr
+from ..checks.estimator_properties import enumerate_estimate
 from ..checks.hk12 import genest_second_moment
 from ..estimators.instances import INSTANCES, as_float
 from ..exceptions import InvalidParameterError
+from ..stats.choice_tree import NotEnumerable
 from ..stats import DEFAULT_DELTA
 from ._checks import _equal, _instances, _label, _params, check_estimator, resolve_claims
 
@@ -159,8 +162,7 @@ def _supported(est, claims):
     resolved = resolve_claims(est, claims)
     label = _label(est)
     spec = getattr(est, "spec", None)
-    exact = (getattr(spec, "support", None) != "unbounded" and resolved.finite_support
-             and callable(getattr(est, "reference", None)))
+    exact = getattr(spec, "support", None) != "unbounded" and resolved.finite_support
     if resolved.target is None:
         raise InvalidParameterError(
             f"`estimator` {label} claims no target (unbiasedness): a changed distribution could "
@@ -225,8 +227,11 @@ def _exact_str(value):
 
 def _fingerprint(est, inst):
     """The exact distributions of one draw on instance ``inst`` (Fractions)."""
-    w, x, y = INSTANCES[inst]
-    dist = exact_distribution(est, w, x, y)
+    try:
+        dist = enumerate_estimate(est, inst)   # the engine's: reference, or the choice tree
+    except NotEnumerable as exc:
+        raise InvalidParameterError(
+            f"`estimator` {_label(est)} cannot be enumerated on {inst}: {exc.reason}.") from None
     if dist.residual_mass != 0:
         raise InvalidParameterError(
             f"`estimator` {_label(est)}: the enumeration on {inst} left probability "
@@ -234,11 +239,10 @@ def _fingerprint(est, inst):
     outcomes, attributes = {}, {}
     mean = None
     second = F(0)
-    for p, v in dist:
-        values = np.ravel(np.asarray(v[0], dtype=object))
+    for p, (flat, count) in dist.leaves:
+        values = np.array(flat, dtype=object)
         key = json.dumps([_exact_str(c) for c in values.tolist()])
         outcomes[key] = outcomes.get(key, F(0)) + p
-        count = len(v[1])
         attributes[count] = attributes.get(count, F(0)) + p
         mean = p * values if mean is None else mean + p * values
         second += p * sum(c * c for c in values.tolist())
@@ -300,8 +304,8 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
 
     ``claims`` as :func:`~laocheck.testing.check_estimator` (default: the estimator's spec);
     ``force``: overwrite an existing baseline (otherwise an InvalidParameterError);
-    ``fingerprint``: ``"auto"`` (exact when the support is finite and there is a
-    ``reference``, else sampled), ``"exact"`` (refuse an estimator without one) or
+    ``fingerprint``: ``"auto"`` (exact when its draws can be enumerated — a ``reference`` or
+    the choice tree of its ``sample`` — else sampled), ``"exact"`` (refuse one that cannot) or
     ``"sampled"`` (also for a finite support whose enumeration is too large, e.g. a large k)."""
     if fingerprint not in FINGERPRINTS:
         raise InvalidParameterError(
@@ -313,7 +317,7 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
     resolved, instances, exact = _supported(estimator, claims)
     if fingerprint == "exact" and not exact:
         raise InvalidParameterError(
-            f"`estimator` {_label(estimator)} has no finite support with a `reference`: no "
+            f"`estimator` {_label(estimator)} cannot be enumerated (no finite support): no "
             "exact fingerprint can be taken (fingerprint='auto' or 'sampled' samples it).")
     exact = exact and fingerprint != "sampled"
     parent = path.parent if str(path.parent) else Path(".")
