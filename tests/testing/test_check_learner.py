@@ -175,3 +175,33 @@ def test_a_claim_without_what_it_needs_is_inconclusive():
 @parametrize_with_checks([AbsAERR(k=2)], claims=ABS_CLAIMS)
 def test_parametrize_with_checks_on_a_learner(estimator, check):
     check(estimator)
+
+
+class _Dense:
+    """A full-information learner (least squares on all of X), reporting nothing."""
+
+    def __init__(self, uses_transpose=False):
+        self.uses_transpose = uses_transpose
+
+    def fit(self, X, y):
+        if self.uses_transpose:
+            X.T                                        # not offered by the recording matrix
+        X = np.asarray(X)
+        self.coef_ = np.linalg.lstsq(X, y, rcond=None)[0]
+        return self
+
+
+@pytest.mark.parametrize("uses_transpose", [False, True])
+def test_a_learner_that_converts_x_and_reports_nothing_is_inconclusive(uses_transpose):
+    rec, = check_learner(_Dense(uses_transpose), {"budget": 3, "deterministic": False},
+                         on_fail=None)
+    assert rec.status == "INCONCLUSIVE"
+    assert "cannot be counted" in rec.note and "attributes_per_example_" in rec.note
+
+
+def test_the_user_bound_docstring_example_runs():
+    import doctest                              # the module's own example, run as written
+
+    import laocheck.bounds._user as module
+    module.USER_BOUNDS.pop("mine.Thm1", None)   # registered by the example itself
+    assert doctest.testmod(module).failed == 0

@@ -341,9 +341,18 @@ def check_budget(ctx, *, learner, claims):
         return skip
     m = ctx.n(64, 1000) if claims.budget_kind == "exact" else ctx.n(2000, 50_000)
     X, y = _synthetic(ctx.rng, claims, m)
-    est = _configured(learner, claims, X, _seed_int(ctx.spawn()))
+    seed = _seed_int(ctx.spawn())
+    est = _configured(learner, claims, X, seed)
     CX = CountingMatrix(X)
-    est.fit(CX, y.copy())
+    try:
+        est.fit(CX, y.copy())
+    except (AttributeError, TypeError, IndexError, ValueError) as exc:
+        # the learner uses X in a way the recording matrix does not offer (X.T, X.sum(), a
+        # dtype check): fitted on the plain array, judged on its reported counts only
+        CX.reads.converted = (f"X in a way the recording matrix does not offer "
+                              f"({type(exc).__name__}: {exc})")
+        est = _configured(learner, claims, X, seed)
+        est.fit(X.copy(), y.copy())
     counted = CX.per_example()
     reported = getattr(est, "attributes_per_example_", None)
     figures = {"examples": m, "budget": claims.budget, "budget_kind": claims.budget_kind}
