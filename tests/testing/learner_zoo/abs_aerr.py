@@ -44,6 +44,7 @@ class AbsAERR:
             self._t = 0
             self.attributes_per_example_ = []
         for t in range(m):
+            self._sum += self.w_                              # w̄ = (1/m) Σ_t w_t
             idx = self._rng.integers(d, size=self.k)          # x̃: k uniform draws
             xt = np.zeros(d)
             np.add.at(xt, idx, X[t, idx] * d / self.k)
@@ -59,7 +60,6 @@ class AbsAERR:
             v = self.w_ - self.eta_ * phi * xt
             norm = np.linalg.norm(v)
             self.w_ = v if norm <= self.B else v * (self.B / norm)
-            self._sum += self.w_
             self._t += 1
             self.attributes_per_example_.append(len(read))
         self.coef_ = self._sum / self._t

@@ -18,13 +18,13 @@ class WholeRowPhi(NumpyAERR):
 
 
 class ExtraRead(NumpyAERR):
-    """Normalises x̃ by the first attribute's magnitude "for stability": one read beyond the
-    budget, not reported."""
+    """"The intercept column is always observed": x̃[0] = x[0] on every example, one read
+    beyond the budget that it does not report."""
 
     def sample_x(self, X, t, d):
         xt, read = super().sample_x(X, t, d)
-        scale = 1.0 + 0.0 * abs(X[t, 0])
-        return xt * scale, read
+        xt[0] = X[t, 0]
+        return xt, read
 
 
 class ClipsCoordinates(NumpyAERR):

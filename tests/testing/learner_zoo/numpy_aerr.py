@@ -2,7 +2,7 @@
 
 Each step reads k attributes of x drawn uniformly with replacement (x̃ = (d/k) Σ_r x_{i_r}
 e_{i_r}) and one more, j ~ w_j²/‖w‖², for φ̃ = ‖w‖² x_j / w_j − y (φ̃ = −y when w = 0); then
-w ← Π_B(w − η φ̃ x̃) on the L2 ball of radius B; the output is the average of the iterates.
+w ← Π_B(w − η φ̃ x̃) on the L2 ball of radius B; the output is the average of the iterates w_1, ..., w_m.
 HK12 Thm 3.1: with η = √(k/(2dm)), E[L_D(w̄)] − L_D(w*) <= 4B²√(2d/(km)).
 """
 import numpy as np
@@ -57,10 +57,10 @@ class NumpyAERR:
         if not hasattr(self, "w_"):
             self._start(d, m)
         for t in range(m):
+            self._sum += self.w_                     # w̄ = (1/m) Σ_t w_t (HK12 Alg. 1 line 14)
             xt, read_x = self.sample_x(X, t, d)
             phi, read_phi = self.sample_phi(X, t, y, d)
             self.w_ = self.project(self.w_ - self.eta_ * phi * xt)
-            self._sum += self.w_
             self._t += 1
             self.attributes_per_example_.append(len(read_x | read_phi))
         self.coef_ = self._sum / self._t
