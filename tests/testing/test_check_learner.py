@@ -56,8 +56,10 @@ def test_aesvr_bound_without_constant_is_inconclusive_with_its_reason():
                                          (lambda: AbsAERR(k=2), ABS_CLAIMS)],
                          ids=["NumpyAERR", "AbsAERR"])
 def test_correct_user_learners_pass_on_20_seeds(make, claims):
+    """Every claim PASSes on seeds 0..19 (the excess-risk runs at m = 100, R = 10 to keep the
+    suite fast; the deterministic checks are unchanged by it)."""
     for seed in range(20):
-        records = check_learner(make(), claims, seed=seed)
+        records = check_learner(make(), {**claims, "m": 100, "R": 10}, seed=seed)
         assert len(records) == 6
 
 
