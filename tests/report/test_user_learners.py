@@ -3,7 +3,6 @@
 [[learners]] table runs beside each theorem's learner on the same replicates, is drawn in the m
 figures in its own style and compared pairwise; the theorems' own numbers do not change; the
 page opens in a headless browser with the user's curve."""
-import json
 import sys
 from pathlib import Path
 

@@ -156,6 +156,7 @@ def test_user_bound_evaluates_renders_and_checks_its_assumptions():
     (NumpyAERR(), {"constraint": "linf"}, "constraint"),
     (NumpyAERR(), {"bound": "no.such.formula"}, "formula id"),
     (NumpyAERR(), {"m": 0}, "`claims\\['m'\\]`"),
+    (NumpyAERR(), {"params": [1]}, "`claims\\['params'\\]` must be a dict"),
     (object(), {}, "has no fit"),
 ])
 def test_bad_claims_are_refused_with_the_parameter_named(learner, claims, match):

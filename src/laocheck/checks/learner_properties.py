@@ -43,10 +43,9 @@ The properties:
 from __future__ import annotations
 
 import copy
-import math
 import operator
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 import sklearn.base

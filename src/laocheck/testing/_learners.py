@@ -212,9 +212,9 @@ def resolve_learner_claims(learner, claims=None):
     if unknown:
         raise InvalidParameterError(
             f"`claims` has unknown keys {sorted(unknown)}; the claims are {sorted(_CLAIM_KEYS)}.")
-    params = dict(claims.get("params") or {})
     if not isinstance(claims.get("params", {}) or {}, dict):
         raise InvalidParameterError(f"`claims['params']` must be a dict; got {claims['params']!r}.")
+    params = dict(claims.get("params") or {})
     k = _lookup(learner, claims, "k")
     B = _lookup(learner, claims, "B")
     constraint = claims.get("constraint")
