@@ -208,3 +208,9 @@ def test_the_user_bound_docstring_example_runs():
     import laocheck.bounds._user as module
     module.USER_BOUNDS.pop("mine.Thm1", None)   # registered by the example itself
     assert doctest.testmod(module).failed == 0
+
+
+def test_the_dimension_follows_a_large_k():
+    """k = 6 > d / 2 of the default d = 8: the checks run at d = 2k (k of the d attributes)."""
+    records = check_learner(learners.AERR(k=6))
+    assert all("d = 12" in r.assumptions for r in records)

@@ -29,8 +29,8 @@ Claims (a dict; default: a laocheck learner's :class:`~laocheck.estimators.Learn
 ``params``         more values of the bound's symbols (a dict)
 ``loss``           "half" (HK12, KS15: ½(wᵀx − y)², the default) or "squared" (CB11)
 ``d``, ``m``, ``R``  the dimension, examples per run and replicates of the excess-risk check
-                   (``m`` and ``R`` an int or (fast, full); default d=8, m=(200, 2000),
-                   R=(20, 100))
+                   (``m`` and ``R`` an int or (fast, full); default d = max(8, 2k),
+                   m = (200, 2000), R = (20, 100))
 ``distributions``  laocheck.data distributions for the excess-risk check (default: by geometry)
 ``fit_params``     a callable X -> dict of parameters set before each fit
 """
@@ -188,7 +188,8 @@ def _spec_claims(learner, spec):
     return LearnerClaims(
         budget=spec.budget.of({"k": k}), budget_kind=spec.budget.kind, constraint=True,
         geometry=spec.geometry, B=B, bound=bound, bound_text=text or "", sklearn=True,
-        params={"k": k, "B": B}, loss=loss, fit_params=spec.fit_params if
+        params={"k": k, "B": B}, loss=loss, d=max(8, 2 * int(k or 1)),
+        fit_params=spec.fit_params if
         spec.example_params is not None else None, values_hook=hook, undecided=undecided,
         source=f"spec {spec.name}", randomized=True,
         claimed=("budget", "constraint", "excess_risk", "deterministic", "sklearn"))
@@ -250,7 +251,7 @@ def resolve_learner_claims(learner, claims=None):
         raise InvalidParameterError(f"`claims['budget']` must be an integer >= 0; got {budget!r}.")
     kind = _choice("budget_kind", claims.get("budget_kind", "exact"), ("exact", "expectation"))
     loss = _choice("loss", claims.get("loss", "half"), ("half", "squared"))
-    d = claims.get("d", 8)
+    d = claims.get("d", max(8, 2 * k) if isinstance(k, (int, np.integer)) else 8)
     if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2:
         raise InvalidParameterError(f"`claims['d']` must be an integer >= 2; got {d!r}.")
     if k is not None and isinstance(k, (int, np.integer)) and k > d:
