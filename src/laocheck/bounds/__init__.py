@@ -35,10 +35,14 @@ from ._moments import (norm_half, norm_inf, norm_one, rho_lasso, rho_ridge, samp
 __all__ = ["Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "evaluate", "info", "sym",
            "norm_half", "norm_one", "norm_inf", "sampling_sum", "sampling_max", "rho_ridge",
            "rho_lasso", "second_moments_of", "two_phase_H", "ridge_gradient_bound", "lasso_gradient_bound",
-           "ridge_step_size", "lasso_step_size", "theorem_bounds"]
+           "ridge_step_size", "lasso_step_size", "theorem_bounds", "UserBound", "user_bound",
+           "user_bounds", "get_user_bound", "USER_BOUNDS", "resolve_bound"]
 
 
 _SYMPY_NAMES = frozenset({"Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "sym"})
+#: a user's own bounds (``laocheck.bounds._user``), sympy too
+_USER_NAMES = frozenset({"UserBound", "user_bound", "user_bounds", "get_user_bound",
+                         "USER_BOUNDS", "resolve_bound"})
 
 
 def __getattr__(name):
@@ -47,6 +51,10 @@ def __getattr__(name):
         # start-up: sympy costs about a second to import; the numbers never need it
         from . import _formulas
         return getattr(_formulas, name)
+    if name in _USER_NAMES:
+        # start-up: as above, sympy loads only when a user bound is used
+        from . import _user
+        return getattr(_user, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

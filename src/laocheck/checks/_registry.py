@@ -85,6 +85,7 @@ CHECK_MODULES = (
     "laocheck.checks.estimator_properties",   # unbiasedness, budget, kernel = reference, scaling
     "laocheck.checks.learner_budgets",   # attribute budget of every learner
     "laocheck.checks.learner_samplers",  # the learners' own samplers: replay and inclusion
+    "laocheck.checks.learner_properties",  # check_learner's engine (registers nothing itself)
     "laocheck.checks.formulas",          # the bounds' formulas (sympy) and Table 1
     "laocheck.checks.empirical",         # bounds against empirical runs
     "laocheck.checks.proofs_cb11", "laocheck.checks.proofs_hk12", "laocheck.checks.proofs_ks15",

@@ -48,6 +48,7 @@ EPILOG = """examples:
   laocheck report bounds --budget full --jobs 2
   laocheck report verification --from verify.json   render a laocheck verify --json run
   laocheck report rho --out /tmp/reports
+  laocheck report bounds --learner mypkg.learners:make   your learner beside the theorems'
 Open DIR/<name>/index.html in a browser (no network needed) or read DIR/<name>/report.md.
 """
 
@@ -94,6 +95,13 @@ def add_parser(subparsers):
     p.add_argument("--covtype", metavar="FILE", default=None,
                    help="UCI Covertype file covtype.data or covtype.data.gz for ks15_real "
                    "(KS15 Sec. 5.3). Default: none (its panels are listed as not run).")
+    p.add_argument("--learner", action="append", default=[], metavar="MODULE:FACTORY",
+                   help="a learner of your own run beside each theorem's learner in the bounds "
+                   "report (same data, m, seeds; its curve in each m figure, its pairwise "
+                   "comparison in a table): a callable in an importable module (the current "
+                   "directory is searched) returning an object with fit(X, y) and coef_, "
+                   "called with random_state and the k, B it accepts; repeatable. A spec's "
+                   "[[learners]] tables add more. Default: none.")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress lines on stderr. Default: shown.")
     p.set_defaults(func=cmd_report)
@@ -148,6 +156,7 @@ def cmd_report(args):
     from ..report import (KINDS, SPECS_DIR, VERIFY_SCHEMA, Context, build_report,
                           check_report_target, find_specs, stderr_progress)
     from ..report.paper import experiment_kwargs  # start-up, as above
+    from ..experiments.user_learners import load_learner  # start-up, as above
     try:
         specs = find_specs(args.specs or SPECS_DIR, KINDS, args.names or None)
         if not args.names and not args.all:
@@ -156,6 +165,9 @@ def cmd_report(args):
             settings = spec.check_settings(args.budget, KINDS[spec.kind].required)
             if spec.kind == "paper":
                 experiment_kwargs(settings, args.budget)
+        if args.learner and os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())              # `--learner mymod:make` from here
+        learners = tuple(load_learner(path) for path in args.learner)
         options = _data_options(args, specs)
         specs = [_with_options(s, options) for s in specs]
         from_doc = None
@@ -177,7 +189,7 @@ def cmd_report(args):
         start = time.perf_counter()
         progress = (lambda text: None) if args.no_progress else stderr_progress(spec.name)
         ctx = Context(seed=args.seed, budget=args.budget, jobs=args.jobs, progress=progress,
-                      scheduler=scheduler,
+                      scheduler=scheduler, learners=learners,
                       run_checks=_runner(args.jobs, not args.no_progress, scheduler))
         try:
             built = build_report(spec, out, budget=args.budget, ctx=ctx,

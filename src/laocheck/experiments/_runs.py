@@ -128,7 +128,8 @@ def _fit(spec, distribution, m, data_rng, learner_rng, source="rows"):
     if source == "oracle":
         return learner.fit_oracle(distribution.oracle(data_rng), m)
     rows = block_rows(m, distribution.d)
-    params = learner.get_params()
+    # a user's plain learner may have no get_params: then it is fitted in one call
+    params = learner.get_params() if callable(getattr(learner, "get_params", None)) else {}
     blocked = rows < m and hasattr(learner, "partial_fit") and "n_total" in params
     with sklearn.config_context(assume_finite=True):        # internally generated, finite data
         if not blocked:

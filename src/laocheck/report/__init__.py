@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import __version__
 from .._io import atomic_directory, child_path, write_json_atomic, write_text_atomic
 from .._provenance import provenance
 from ..exceptions import InvalidParameterError
+from ..experiments.user_learners import load_learner
 from ._context import Context, run_checks_serially, stderr_progress
 from ._document import Paragraph, fmt, to_html, to_markdown
 from ._spec import SPECS_DIR, ReportSpec, find_specs, load_spec
@@ -51,6 +52,9 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
     ``from_doc``: a ``laocheck verify --json`` document to report instead of running the
     checks (verification reports only)."""
     ctx = Context(budget=budget) if ctx is None else ctx
+    if spec.source.get("learners"):           # a spec's [[learners]] tables
+        ctx = replace(ctx, learners=tuple(ctx.learners) + tuple(
+            load_learner(entry) for entry in spec.source["learners"]))
     module = KINDS[spec.kind]
     settings = spec.check_settings(budget, module.required)
     start = time.perf_counter()

@@ -40,6 +40,9 @@ class Context:
     scheduler: str | None = None
     progress: Callable = field(default=_quiet)
     run_checks: Callable = field(default=run_checks_serially)
+    #: users' learners (:class:`laocheck.experiments.user_learners.UserLearner`) run beside
+    #: the papers' (``--learner``, ``[[learners]]``; the bounds report)
+    learners: tuple = ()
 
     def task_seed(self, task):
         """The SeedSequence of one task of a report (keyed by its name, never by order)."""

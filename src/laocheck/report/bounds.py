@@ -14,6 +14,7 @@ import math
 
 from ..experiments.sweeps import sweep, tune_step
 from ..experiments.theorems import THEOREMS, available, theorem_setup
+from ..experiments.user_learners import user_sweep
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._document import FigureRef, Paragraph, Section, Table, fmt
@@ -76,6 +77,17 @@ def collect(settings, ctx):
         except Exception as exc:       # shown in the report (and on stderr), not hidden
             not_run[t] = f"the run failed: {type(exc).__name__}: {exc}"
             ctx.progress(f"{t}: {not_run[t]}")
+    users = {}
+    for t in m_sweeps if ctx.learners else ():
+        over = settings.get("overrides", {}).get(t, {})
+        args = {**base, **common, **{key: v for key, v in over.items() if key != "m_values"}}
+        args.pop("m")
+        args.pop("progress")
+        users[t] = []
+        for learner in ctx.learners:
+            ctx.progress(f"{t}: user learner {learner.name}")
+            users[t].append(user_sweep(learner, t, over.get("m_values", settings["m_values"]),
+                                       seed=ctx.task_seed(f"bounds.m.{t}"), **args))
     scaling = {}
     for t in settings.get("scaling", []):
         scaling[t] = {}
@@ -94,16 +106,22 @@ def collect(settings, ctx):
     ctx.progress(f"errata checks {', '.join(ids)}")
     records = ctx.run_checks(ids, ctx.seed, settings.get("checks_budget", "fast")) if ids else []
     return {"config": {**cfg, "delta": delta, "dist": kind, "m_values": list(settings["m_values"])},
-            "m_sweeps": m_sweeps, "not_run": not_run, "scaling": scaling, "steps": steps,
+            "m_sweeps": m_sweeps, "not_run": not_run, **({"user_learners": users} if users else {}), "scaling": scaling, "steps": steps,
             "errata": [r.to_dict() for r in records]}
 
 
 # --- figures -------------------------------------------------------------------------------
 
-def sweep_figure(sw):
+#: colours and markers of users' learners in the m figures (in order; none of the roles')
+USER_STYLES = (("#000000", "v"), ("#CC79A7", "P"), ("#56B4E9", "^"), ("#009E73", "s"))
+
+
+def sweep_figure(sw, users=()):
     """Top: mean excess risk with its interval (band at δ) and the bound against the swept
     variable, log-log; violations (interval above the bound) as vermillion crosses. Bottom:
-    the tightness ratio mean / bound with the interval / bound."""
+    the tightness ratio mean / bound with the interval / bound. ``users``: users' learners
+    (:func:`laocheck.experiments.user_learners.user_sweep`) drawn beside the theorem's, each
+    in its own colour and marker, dashed, with their intervals as error bars."""
     pts = sw["points"]
     x = [p["value"] for p in pts]
     mean, low, high, bound = ([p[key] for p in pts] for key in ("mean", "low", "high", "bound"))
@@ -117,6 +135,21 @@ def sweep_figure(sw):
         ax.plot(x, mean, marker=MARKERS["empirical"], color=COLORS["empirical"],
                 label=f"mean excess risk (R = {sw['R']} runs)")
         ax.plot(x, bound, color=COLORS["bound"], linewidth=2, label=f"bound of {sw['theorem']}")
+        drawn = []
+        for u, (color, marker) in zip([u for u in users if "points" in u], USER_STYLES * 4):
+            ux = [p["m"] for p in u["points"]]
+            um = [p["mean"] for p in u["points"]]
+            err = [[max(mu - max(p["low"], floor), 0) for mu, p in zip(um, u["points"])],
+                   [max(p["high"] - mu, 0) for mu, p in zip(um, u["points"])]]
+            ax.errorbar(ux, um, yerr=err, color=color, marker=marker, linestyle="--",
+                        capsize=3, label=f"{u['learner']} (user; {u['decision']} vs "
+                        f"{u['paper_learner']})")
+            axr.plot(ux, [mu / p["bound"] for mu, p in zip(um, u["points"])], color=color,
+                     marker=marker, linestyle="--")
+            drawn.append({"learner": u["learner"], "x": ux, "mean": um,
+                          "low": [p["low"] for p in u["points"]],
+                          "high": [p["high"] for p in u["points"]], "color": color,
+                          "marker": marker, "decision": u["decision"]})
         bad = [i for i, p in enumerate(pts) if p["violation"]]
         if bad:
             ax.plot([x[i] for i in bad], [mean[i] for i in bad], linestyle="none",
@@ -148,6 +181,8 @@ def sweep_figure(sw):
     data = {"x": x, "mean": mean, "low": low, "high": high, "bound": bound, "ratio": ratio,
             "violations": [x[i] for i in bad], "axis_floor": floor, "ratio_axis_floor": r_floor,
             "xlabel": _XLABEL[sw["variable"]], "ylabel": _YLABEL}
+    if drawn:
+        data["user_learners"] = drawn
     return fig, data
 
 
@@ -261,7 +296,7 @@ def render(data, settings):
                      *_slope_text(sw)])
         if "m_sweeps" in draw:
             name = f"m_{t}"
-            fig, fdata = sweep_figure(sw)
+            fig, fdata = sweep_figure(sw, data.get("user_learners", {}).get(t, ()))
             ref = FigureRef(name, f"{t} against m",
                             f"mean excess risk of {t}'s learner (R = {sw['R']} runs per m, "
                             f"d = {sw['d']}, k = {sw['k']}) with its interval at δ = "
@@ -278,6 +313,29 @@ def render(data, settings):
     if "theorems" in show:
         blocks.insert(0, table)
     sections.append(Section("Bound against empirical in m", tuple(blocks)))
+
+    if data.get("user_learners"):
+        rows = []
+        for t, entries in data["user_learners"].items():
+            for u in entries:
+                if "points" not in u:
+                    rows.append([t, u["learner"], u["path"], "not run", u["not_run"], "", ""])
+                    continue
+                last = u["points"][-1]
+                rows.append([t, u["learner"], u["path"], u["decision"], last["mean"],
+                             last["paper_mean"], f"{last['wins']}/{last['runs']}"])
+        t_user = Table("user_learners", ("theorem", "learner", "factory",
+                                         "vs the theorem's learner", "mean excess (largest m)",
+                                         "theorem's learner", "runs with lower excess"),
+                       tuple(rows))
+        tables.append(t_user)
+        sections.append(Section("Users' learners beside the theorems' learners", (
+            Paragraph("Each user learner runs on the replicates of the theorem's learner (the "
+                      "same samples, seeds and m); the theorem's bound is not applied to it. "
+                      "The comparison is the papers' claims' decision: at every m a "
+                      "Clopper-Pearson interval at 2δ/points on P(its excess < the theorem's "
+                      "learner's), 'better' when every interval lies above 1/2, 'worse' when "
+                      "one lies below."), t_user)))
 
     if data["not_run"] and "not_run" in show:
         t_nr = Table("not_run", ("theorem", "reason"),

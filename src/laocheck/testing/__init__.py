@@ -9,6 +9,10 @@ is enumerated exactly by driving its generator (:mod:`laocheck.stats.choice_tree
 * :func:`check_estimator` — scikit-learn style: run every check the estimator's claims select
   (its ``spec``, or ``claims=``), raise an ``AssertionError`` listing the failures and the
   claims that could not be decided (INCONCLUSIVE, with the reason);
+* :func:`check_learner` — the same for a learning algorithm (any object with ``fit(X, y)``
+  and ``coef_``): attribute budget, constraint set, excess-risk bound on distributions with
+  exact risk, step size, determinism, scikit-learn's API; the engine is
+  :mod:`laocheck.checks.learner_properties`, this layer's part :mod:`laocheck.testing._learners`;
 * :func:`estimator_checks_generator` and :func:`parametrize_with_checks` — one pytest test per
   estimator × check, with the id ``<label>-<property>``;
 * ``laocheck.testing.plugin`` — the pytest plugin (``--laocheck-seed``, ``--laocheck-budget``,
@@ -28,10 +32,14 @@ from .._lazy import attach
 __getattr__, __dir__ = attach(__name__, {
     "_checks": ("PROPERTIES", "CheckFailure", "Claims", "check_estimator", "estimator_checks",
                 "estimator_checks_generator", "resolve_claims"),
+    "_learners": ("LearnerClaims", "check_learner", "learner_checks", "learner_checks_generator",
+                  "resolve_learner_claims"),
     "_pytest": ("parametrize_with_checks",),
     "baseline": ("BaselineComparison", "compare_baseline", "save_baseline"),
 })
 
 __all__ = ["instances", "check_estimator", "estimator_checks", "estimator_checks_generator",
            "parametrize_with_checks", "resolve_claims", "Claims", "CheckFailure", "PROPERTIES",
-           "save_baseline", "compare_baseline", "BaselineComparison"]
+           "save_baseline", "compare_baseline", "BaselineComparison", "check_learner",
+           "learner_checks", "learner_checks_generator", "resolve_learner_claims",
+           "LearnerClaims"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..stats import DEFAULT_DELTA
 from ._checks import estimator_checks_generator, labels
+from ._learners import is_learner, learner_checks_generator
 
 __all__ = ["parametrize_with_checks", "OPTIONS"]
 
@@ -33,8 +34,9 @@ class _Bound:
 
 
 def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=None):
-    """A ``pytest.mark.parametrize("estimator, check", ...)`` over every estimator and every
-    check its claims select; test ids are ``<label>-<property>`` (``Mine-unbiased.exact``),
+    """A ``pytest.mark.parametrize("estimator, check", ...)`` over every estimator (or learner:
+    any object with ``fit`` and no ``sample``, checked by :func:`check_learner`'s checks) and
+    every check its claims select; test ids are ``<label>-<property>`` (``Mine-unbiased.exact``),
     the label being the estimator's ``name``, else its class name, made unique
     (``Mine-2-budget`` for a second estimator labelled ``Mine``)::
 
@@ -53,8 +55,8 @@ def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=N
     for est, label in zip(estimators, labels(estimators)):
         est_claims = claims(est) if callable(claims) else claims
         xfails = expected_failed_checks(est) if expected_failed_checks else {}
-        for e, check in estimator_checks_generator(est, est_claims, delta=OPTIONS["delta"],
-                                                   label=label):
+        generator = learner_checks_generator if is_learner(est) else estimator_checks_generator
+        for e, check in generator(est, est_claims, delta=OPTIONS["delta"], label=label):
             prop = check.__name__[len(label) + 1:]
             marks = []
             reason = xfails.get(check.__name__) or xfails.get(prop)

@@ -1,0 +1,691 @@
+"""The learner property engine: what a learning algorithm claims, checked on any learner.
+
+A learner is any object with ``fit(X, y)`` and ``coef_`` (``partial_fit``, ``w_``, ``eta_``,
+``attributes_per_example_`` and ``random_state`` where it has them), written in plain numpy or
+one of laocheck's own (:mod:`laocheck.learners`). What it claims is a :class:`LearnerClaims`
+(built by :func:`laocheck.testing.check_learner` from a dict, or from a learner's
+:class:`~laocheck.estimators.LearnerSpec`), and :func:`learner_checks` turns the claims into
+:class:`~laocheck.checks.Check` objects with ids ``<label>.<property>``, run by
+:func:`laocheck.checks.run` with the same records and verdicts as the estimator checks
+(PASS / FAIL / INCONCLUSIVE with the reason).
+
+The properties:
+
+* ``budget`` — at most ``budget`` attributes of every example (HK12 Sec. 2, KS15 Sec. 2: k + 1;
+  CB11 Sec. 4: k). Checked on every step the learner reports (``attributes_per_example_``) and
+  on the reads it makes of X: ``fit`` is given a :class:`CountingMatrix` that records which
+  (row, column) entries are read (``X[i, j]``, ``X[i][j]``, ``X[i, idx]``; a whole row ``X[i]``
+  used as an array reads its d entries). A learner that converts X at once (``np.asarray(X)``,
+  scikit-learn's ``validate_data``) cannot be counted; its reported counts decide, and without
+  them the check is INCONCLUSIVE. The expectation kind (AESVR, HK12 Thm 4.4: k + 6) compares a
+  lower confidence bound on the mean count at δ.
+* ``constraint`` — ‖w‖₂ <= B (or ‖w‖₁ <= B) for ``coef_``, ``w_`` and every iterate exposed
+  after each ``partial_fit`` call, on data whose unconstrained optimum lies far outside the ball
+  (the projection binds); relative slack 1e-9 for rounding.
+* ``excess_risk`` — E[L_D(w̄)] − L_D(w*) <= the claimed bound on laocheck's distributions with
+  exact risk (:mod:`laocheck.data`; by geometry: KS15 Sec. 5.1's power-law data, HK12 Thm B.1's
+  hard instance for L2, CB11 Thm 1's and correlated signs for L1): R replicates seeded by
+  :func:`laocheck.experiments.child_seeds`; FAIL when a one-sided lower confidence bound at δ
+  (split over the distributions) exceeds the bound — the betting interval of
+  :func:`laocheck.stats.mean_interval` on the proven per-run range when every ``coef_`` is in the
+  ball, else the truncation bound :func:`laocheck.stats.nonnegative_lower_bound` on the risk
+  (L_D >= 0 for any w).
+* ``step_size`` — the learner's ``eta_`` equals the claimed formula (relative 1e-9).
+* ``deterministic`` — the same seed gives the same ``coef_`` bit for bit; a learner claiming
+  to be randomized gives different ``coef_`` for different seeds (a learner that ignores its
+  ``random_state`` does not).
+* ``sklearn`` — a subset of scikit-learn's estimator checks that apply to every learner:
+  ``fit`` returns self, ``coef_`` has shape (d,) and is finite, ``fit`` changes neither X nor y
+  nor the constructor parameters, ``predict`` (when present) is ⟨coef_, x⟩ (+ ``intercept_``),
+  ``sklearn.base.clone`` (when it has ``get_params``) keeps the parameters.
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import sklearn.base
+
+from .. import stats
+from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
+from ..exceptions import InvalidParameterError
+from ..experiments import child_seeds, excess_risk_range
+from ._registry import Check, Result, Status
+
+__all__ = ["LearnerClaims", "learner_checks", "LEARNER_PROPERTIES", "CountingMatrix",
+           "default_distributions", "NORM_RTOL"]
+
+#: Every learner property, in the order the checks run.
+LEARNER_PROPERTIES = ("budget", "constraint", "step_size", "excess_risk", "deterministic",
+                      "sklearn")
+#: Relative slack of ‖w‖ <= B (the rounding of a projection).
+NORM_RTOL = 1e-9
+
+
+@dataclass(frozen=True)
+class LearnerClaims:
+    """What a learner claims, resolved (the engine's spec of a learner).
+
+    ``budget`` (attributes per example, or None) and ``budget_kind``; ``geometry`` ("l2" or
+    "l1") and ``B`` for ``constraint`` (True: claimed); ``bound`` — a callable ``values ->
+    float`` over the names d, k, m, B, N_half, N_one, N_inf (and ``values_hook``'s) — with its
+    ``bound_text``; ``step_size`` likewise for ``eta_``; ``deterministic`` and ``randomized``;
+    ``sklearn``; ``params`` (k, B and the bound's own parameters); ``loss`` ("half" or CB11's
+    "squared"); ``d``, ``m``, ``R`` (per budget: fast, full) and ``distributions`` (None: by
+    geometry) of the excess-risk check; ``fit_params`` (``X -> dict`` set on the learner
+    before a fit, e.g. DDAERR's E[x²]); ``values_hook`` (``(learner, distribution, values) ->
+    dict``: more values of the bound after a fit); ``undecided`` {property: reason} for claims
+    made that cannot be checked; ``claimed``: the properties claimed.
+    """
+
+    budget: int | None = None
+    budget_kind: str = "exact"
+    constraint: bool = False
+    geometry: str = "l2"
+    B: float | None = None
+    bound: Callable | None = None
+    bound_text: str = ""
+    step_size: Callable | None = None
+    step_text: str = ""
+    deterministic: bool = True
+    randomized: bool | None = None
+    sklearn: bool = False
+    params: dict = field(default_factory=dict)
+    loss: str = "half"
+    d: int = 8
+    m: tuple = (200, 2000)
+    R: tuple = (20, 100)
+    distributions: tuple | None = None
+    fit_params: Callable | None = None
+    values_hook: Callable | None = None
+    undecided: dict = field(default_factory=dict)
+    source: str = "claims"
+    claimed: tuple = ()
+
+
+# -- reading X: a matrix that records its reads ---------------------------------------------------
+class _Reads:
+    def __init__(self, m, d):
+        self.cols = [set() for _ in range(m)]
+        self.converted = None           # how X was turned into an array at once, if it was
+
+    def add(self, rows, cols):
+        for i in np.atleast_1d(rows):
+            self.cols[int(i)].update(int(j) for j in np.atleast_1d(cols))
+
+
+def _index(key, n):
+    """The integer positions a key selects along an axis of length n (int, slice, array,
+    list, boolean mask)."""
+    return np.arange(n)[key]
+
+
+class CountingRow:
+    """Row i of a :class:`CountingMatrix`: ``row[j]`` records (i, j); the row used as an array
+    (``row @ w``, ``row * c``, ``np.asarray(row)``, iteration) records all d entries."""
+
+    def __init__(self, data, i, reads):
+        self._data, self._i, self._reads = data, i, reads
+
+    shape = property(lambda self: (self._data.shape[1],))
+    ndim = 1
+    dtype = property(lambda self: self._data.dtype)
+    size = property(lambda self: self._data.shape[1])
+
+    def __len__(self):
+        return self._data.shape[1]
+
+    def __getitem__(self, key):
+        cols = _index(key, self._data.shape[1])
+        self._reads.add(self._i, cols)
+        return self._data[self._i][key].copy() if np.ndim(cols) else self._data[self._i, key]
+
+    def _whole(self):
+        self._reads.add(self._i, np.arange(self._data.shape[1]))
+        return self._data[self._i].copy()
+
+    def __array__(self, dtype=None, copy=None):
+        row = self._whole()
+        return row if dtype is None else row.astype(dtype)
+
+    def __iter__(self):
+        return iter(self._whole())
+
+    def __repr__(self):
+        return f"<row {self._i} of a laocheck CountingMatrix (reads are recorded)>"
+
+
+def _binary(op, reflected=False):
+    def method(self, other):
+        a = self._whole()
+        return op(other, a) if reflected else op(a, other)
+    return method
+
+
+for _name, _op in (("add", operator.add), ("sub", operator.sub), ("mul", operator.mul),
+                   ("truediv", operator.truediv), ("matmul", operator.matmul),
+                   ("pow", operator.pow)):
+    setattr(CountingRow, f"__{_name}__", _binary(_op))
+    setattr(CountingRow, f"__r{_name}__", _binary(_op, reflected=True))
+CountingRow.__neg__ = lambda self: -self._whole()
+CountingRow.__abs__ = lambda self: abs(self._whole())
+
+
+class CountingMatrix:
+    """X (m × d) as a user's learner reads it, recording every (row, column) read.
+
+    Indexing returns plain numpy values (``X[i, j]``, ``X[i, idx]``, ``X[rows, cols]``) or a
+    :class:`CountingRow` (``X[i]``, iteration); ``shape``, ``len``, ``ndim`` and ``dtype`` read
+    nothing. Converting the whole matrix (``np.asarray(X)``) is recorded in ``converted``: its
+    later reads cannot be counted."""
+
+    def __init__(self, X):
+        self._data = np.array(X, dtype=float)
+        self._data.flags.writeable = False
+        self.reads = _Reads(*self._data.shape)
+
+    shape = property(lambda self: self._data.shape)
+    ndim = 2
+    dtype = property(lambda self: self._data.dtype)
+    size = property(lambda self: self._data.size)
+
+    def __len__(self):
+        return self._data.shape[0]
+
+    def __getitem__(self, key):
+        m, d = self._data.shape
+        if not isinstance(key, tuple):
+            if isinstance(key, (int, np.integer)):
+                return CountingRow(self._data, int(key) % m, self.reads)
+            rows = _index(key, m)
+            self.reads.add(rows, np.arange(d))
+            return self._data[key].copy()
+        if len(key) != 2:
+            raise IndexError(f"a CountingMatrix is 2-d; got the key {key!r}")
+        rk, ck = key
+        rows, cols = _index(rk, m), _index(ck, d)
+        if np.ndim(rows) == 0 or np.ndim(cols) == 0 or isinstance(rk, slice) or \
+                isinstance(ck, slice):
+            for i in np.atleast_1d(rows):
+                self.reads.add(i, cols)
+        else:                           # fancy indexing on both axes: pairs (broadcast)
+            for i, j in zip(*[a.ravel() for a in np.broadcast_arrays(rows, cols)]):
+                self.reads.add(i, j)
+        out = self._data[key]
+        return out.copy() if isinstance(out, np.ndarray) else out
+
+    def __iter__(self):
+        return (CountingRow(self._data, i, self.reads) for i in range(self._data.shape[0]))
+
+    def __array__(self, dtype=None, copy=None):
+        self.reads.converted = "np.asarray(X) (or another conversion of all of X)"
+        out = self._data.copy()
+        return out if dtype is None else out.astype(dtype)
+
+    def per_example(self):
+        """The number of distinct attributes read of each example."""
+        return np.array([len(c) for c in self.reads.cols], dtype=np.int64)
+
+    def __repr__(self):
+        return f"<laocheck CountingMatrix {self._data.shape} (reads are recorded)>"
+
+
+# -- data, seeds, fitting ----------------------------------------------------------------------------
+def default_distributions(geometry, d, B):
+    """The distributions with exact risk an excess-risk claim is checked on, by geometry:
+    HK12 Thm B.1's hard instance (eps = 1/4 from d = 16 on, labels scaled by B; its gradients
+    have full size, so it is checked first) and KS15 Sec. 5.1's power-law Bernoulli data
+    (α = −1) for L2; the power-law data, CB11 Thm 1's P_j (eps = 0.01) and correlated
+    signs (σ_i = i^(-1/2), correlation 0.3, y = ⟨w, x⟩ with w = (B/5)·1 on 5 coordinates) for
+    L1 (the instances of :func:`laocheck.experiments.theorems.default_distribution`)."""
+    if geometry == "l2":
+        rows = min(16, int(np.sqrt(d)) ** 2)
+        hard = HK12HardInstance(d, 1 / np.sqrt(rows))
+        return (hard if B == 1.0 else hard.scaled(B),
+                PowerLawBernoulli(d, -1.0, scenario="ridge", B=B))
+    w = np.zeros(d)
+    w[:min(5, d)] = B / min(5, d)
+    cb = CB11HardInstance(d, 0.01)
+    return (PowerLawBernoulli(d, -1.0, scenario="lasso", B=B),
+            cb if B == 1.0 else cb.scaled(B),
+            CorrelatedSigns(np.arange(1, d + 1) ** -0.5, w, corr=0.3))
+
+
+def _seed_int(seq):
+    """An int seed from a SeedSequence (what a user's ``random_state`` accepts most widely)."""
+    return int(seq.generate_state(1, np.uint32)[0])
+
+
+def _has_seed(learner):
+    try:
+        return "random_state" in learner.get_params()
+    except Exception:                     # a plain learner: get_params absent or failing
+        return hasattr(learner, "random_state")
+
+
+def _set(learner, **values):
+    """Set constructor parameters: ``set_params`` when it has it, else attributes."""
+    if not values:
+        return learner
+    if callable(getattr(learner, "set_params", None)):
+        try:
+            learner.set_params(**values)
+            return learner
+        except (ValueError, TypeError):
+            pass
+    for k, v in values.items():
+        setattr(learner, k, v)
+    return learner
+
+
+def _configured(learner, claims, X, seed):
+    """A fresh copy of ``learner`` (never the caller's object), its ``random_state`` set to
+    ``seed`` (when it has one) and the claims' ``fit_params(X)`` set."""
+    est = copy.deepcopy(learner)
+    extra = {} if claims.fit_params is None else dict(claims.fit_params(X))
+    if seed is not None and _has_seed(est):
+        extra["random_state"] = seed
+    return _set(est, **extra)
+
+
+def _synthetic(rng, claims, m, *, far=False):
+    """(X, y) on one of the default distributions of the geometry (d = claims.d); with
+    ``far``, labels of a weight vector 10·B outside the ball (the projection binds)."""
+    d = claims.d
+    B = claims.B or 1.0
+    dist = PowerLawBernoulli(d, -1.0, scenario="ridge" if claims.geometry == "l2" else "lasso",
+                             B=B)
+    X, y = dist.sample(m, rng)
+    if far:
+        w = rng.choice([-1.0, 1.0], size=d)
+        w *= 10 * B / (np.linalg.norm(w) if claims.geometry == "l2" else np.abs(w).sum())
+        w /= max(float(np.max(np.abs(X) @ np.abs(w))), 1e-12) / (10 * B)
+        y = X @ w
+    return np.ascontiguousarray(X), np.ascontiguousarray(y)
+
+
+def _coef(est):
+    coef = getattr(est, "coef_", None)
+    if coef is None:
+        raise AttributeError("coef_")
+    return np.asarray(coef, dtype=float).ravel()
+
+
+def _norm(w, geometry):
+    return float(np.linalg.norm(w)) if geometry == "l2" else float(np.abs(w).sum())
+
+
+def _inconclusive(figures, reason, needs=""):
+    note = f"not decided: {reason}" + (f"; to decide it: {needs}" if needs else "")
+    return Result(Status.INCONCLUSIVE, figures, note=note)
+
+
+def _undecided(claims, prop):
+    if prop in claims.undecided:
+        return _inconclusive({}, claims.undecided[prop])
+    return None
+
+
+# -- the checks ----------------------------------------------------------------------------------
+def check_budget(ctx, *, learner, claims):
+    """At most ``budget`` attributes of every example (HK12 Sec. 2, KS15 Sec. 2; CB11 Sec. 4),
+    on the learner's reported counts and on its counted reads of X; in expectation, a lower
+    confidence bound on the mean count at δ (HK12 Thm 4.4)."""
+    skip = _undecided(claims, "budget")
+    if skip:
+        return skip
+    m = ctx.n(64, 1000) if claims.budget_kind == "exact" else ctx.n(2000, 50_000)
+    X, y = _synthetic(ctx.rng, claims, m)
+    seed = _seed_int(ctx.spawn())
+    est = _configured(learner, claims, X, seed)
+    CX = CountingMatrix(X)
+    try:
+        est.fit(CX, y.copy())
+    except (AttributeError, TypeError, IndexError, ValueError) as exc:
+        # the learner uses X in a way the recording matrix does not offer (X.T, X.sum(), a
+        # dtype check): fitted on the plain array, judged on its reported counts only
+        CX.reads.converted = (f"X in a way the recording matrix does not offer "
+                              f"({type(exc).__name__}: {exc})")
+        est = _configured(learner, claims, X, seed)
+        est.fit(X.copy(), y.copy())
+    counted = CX.per_example()
+    reported = getattr(est, "attributes_per_example_", None)
+    figures = {"examples": m, "budget": claims.budget, "budget_kind": claims.budget_kind}
+    sources = {}
+    if reported is not None:
+        reported = np.asarray(reported, dtype=np.int64).ravel()
+        figures["reported_steps"] = int(reported.size)
+        figures["reported_max"] = int(reported.max(initial=0))
+        if reported.size < m:
+            return Result(Status.FAIL, figures, counterexample={
+                "reported_steps": int(reported.size), "examples": m},
+                note="attributes_per_example_ has fewer entries than the examples of one pass")
+        sources["reported"] = reported
+    if CX.reads.converted is None:
+        figures["counted_max"] = int(counted.max(initial=0))
+        sources["counted reads of X"] = counted
+    else:
+        figures["counted"] = f"not counted: the learner read {CX.reads.converted}"
+    if not sources:
+        return _inconclusive(figures, f"the learner reports no attributes_per_example_ and "
+                             f"read {CX.reads.converted}, so its reads cannot be counted",
+                             "report attributes_per_example_, or index X (X[i, j], X[i][j])")
+    if claims.budget_kind == "exact":
+        for name, counts in sources.items():
+            over = np.flatnonzero(counts > claims.budget)
+            if over.size:
+                i = int(over[0])
+                return Result(Status.FAIL, figures, detectable="one example over budget",
+                              counterexample={"source": name, "example": i,
+                                              "attributes": int(counts[i]),
+                                              "budget": claims.budget})
+        return Result(Status.PASS, figures, detectable="one example over budget")
+    for name, counts in sources.items():
+        iv = stats.nonnegative_lower_bound(counts.astype(float), delta=ctx.delta / len(sources))
+        figures[f"mean ({name})"] = float(counts.mean())
+        figures[f"lower_confidence_bound ({name})"] = float(iv.low)
+        if iv.low > claims.budget:
+            return Result(Status.FAIL, figures, counterexample={
+                "source": name, "lower_bound": float(iv.low), "budget": claims.budget})
+    return Result(Status.PASS, figures, detectable="a mean above the budget by more than the "
+                  "interval's half-width")
+
+
+def check_constraint(ctx, *, learner, claims):
+    """‖w‖ <= B (L2: ‖·‖₂, HK12 Alg. 1 line 12; L1: ‖·‖₁, HK12 Alg. 2, KS15 Alg. 3) for
+    ``coef_``, ``w_`` and the iterate after each ``partial_fit`` call, on data pulling towards
+    a weight vector 10·B outside the ball."""
+    B = claims.B
+    m = ctx.n(100, 2000)
+    X, y = _synthetic(ctx.rng, claims, m, far=True)
+    seed = _seed_int(ctx.spawn())
+    limit = B * (1 + NORM_RTOL)
+    seen = []
+
+    def look(est, where):
+        for attr in ("coef_", "w_"):
+            w = getattr(est, attr, None)
+            if w is None:
+                continue
+            n = _norm(np.asarray(w, dtype=float).ravel(), claims.geometry)
+            seen.append(n)
+            if not n <= limit:
+                return {"iterate": f"{attr} {where}", "norm": n, "B": B,
+                        "geometry": claims.geometry}
+        return None
+
+    est = _configured(learner, claims, X, seed)
+    est.fit(X, y)
+    _coef(est)
+    bad = look(est, "after fit")
+    chunks = 0
+    if bad is None and callable(getattr(learner, "partial_fit", None)):
+        est = _configured(learner, claims, X, seed)
+        for start in range(0, m, max(1, m // 20)):
+            est.partial_fit(X[start:start + max(1, m // 20)], y[start:start + max(1, m // 20)])
+            chunks += 1
+            bad = look(est, f"after partial_fit call {chunks}")
+            if bad is not None:
+                break
+    figures = {"iterates_checked": len(seen), "max_norm": max(seen, default=0.0), "B": B,
+               "geometry": claims.geometry, "partial_fit_calls": chunks}
+    if bad is not None:
+        return Result(Status.FAIL, figures, counterexample=bad, detectable=0.0)
+    return Result(Status.PASS, figures, detectable=f"a norm above B(1 + {NORM_RTOL:g})")
+
+
+def _values(claims, dist, m):
+    mom = np.asarray(dist.second_moments, dtype=float)
+    values = {"d": dist.d, "m": m, "N_half": float(np.sqrt(mom).sum() ** 2),
+              "N_one": float(mom.sum()), "N_inf": float(mom.max())}
+    values.update(claims.params)
+    values.setdefault("B", claims.B)
+    return values
+
+
+def _fit_one(learner, claims, dist, m, child):
+    data_seed, learner_seed = child.spawn(2)
+    X, y = dist.sample(m, np.random.default_rng(data_seed))
+    est = _configured(learner, claims, X, _seed_int(learner_seed))
+    est.fit(X, y)
+    return est
+
+
+def check_step_size(ctx, *, learner, claims):
+    """The learner's ``eta_`` equals the claimed step-size formula at the run's d, k, m, B
+    (relative 1e-9), on each default distribution."""
+    skip = _undecided(claims, "step_size")
+    if skip:
+        return skip
+    m = ctx.n(*claims.m)
+    rows = []
+    for dist in claims.distributions or default_distributions(claims.geometry, claims.d,
+                                                              claims.B or 1.0):
+        est = _fit_one(learner, claims, dist, m, ctx.spawn())
+        eta = getattr(est, "eta_", None)
+        if eta is None:
+            return _inconclusive({}, "the learner exposes no eta_ after fit",
+                                 "set eta_ to the step size used")
+        values = _values(claims, dist, m)
+        want = float(claims.step_size(values))
+        rows.append({"distribution": dist.name, "eta_": float(eta), "claimed": want})
+        if not abs(float(eta) - want) <= 1e-9 * abs(want):
+            return Result(Status.FAIL, {"checked": len(rows)}, detectable=0.0,
+                          counterexample={**rows[-1], "ratio": float(eta) / want,
+                                          "values": {k: v for k, v in values.items()
+                                                     if not callable(v)}})
+    return Result(Status.PASS, {"checked": len(rows), "runs": rows}, detectable="1e-9 relative")
+
+
+def check_excess_risk(ctx, *, learner, claims):
+    """E[L_D(w̄)] − L_D(w*) <= the claimed bound on each distribution (one-sided lower
+    confidence bound at δ / number of distributions; see the module docstring)."""
+    skip = _undecided(claims, "excess_risk")
+    if skip:
+        return skip
+    m = ctx.n(*claims.m)
+    R = ctx.n(*claims.R)
+    B = claims.B
+    dists = claims.distributions or default_distributions(claims.geometry, claims.d, B)
+    delta = ctx.delta / len(dists)
+    rows = []
+    for dist in dists:
+        children = child_seeds(ctx.spawn(), R)
+        sol_risk = dist.optimal_risk(claims.geometry, B, claims.loss)
+        excess, inside, values = [], True, None
+        for child in children:
+            est = _fit_one(learner, claims, dist, m, child)
+            w = _coef(est)
+            if not np.all(np.isfinite(w)):
+                return Result(Status.FAIL, {"distribution": dist.name}, counterexample={
+                    "distribution": dist.name, "coef_": "not finite"})
+            inside &= _norm(w, claims.geometry) <= B * (1 + NORM_RTOL)
+            excess.append(dist.excess_risk(w, claims.geometry, B, claims.loss))
+            if values is None:
+                values = _values(claims, dist, m)
+                if claims.values_hook is not None:
+                    values.update(claims.values_hook(est, dist, values))
+        excess = np.asarray(excess)
+        try:
+            bound = float(claims.bound(values))
+        except InvalidParameterError as exc:
+            return _inconclusive({"distribution": dist.name}, f"the bound cannot be evaluated "
+                                 f"on {dist.name}: {exc}")
+        if inside:
+            low, high = excess_risk_range(dist, claims.geometry, B, claims.loss)
+            iv = stats.mean_interval(np.clip(excess, low, high), lower=low, upper=high,
+                                     delta=delta, alternative="greater")
+            lcb, how = float(iv.low), "betting, proven per-run range (coef_ in the ball)"
+        else:
+            risk = np.maximum(excess + sol_risk, 0.0)
+            iv = stats.nonnegative_lower_bound(risk, delta=delta)
+            lcb, how = float(iv.low) - sol_risk, "truncation bound on L_D >= 0 (coef_ left " \
+                "the ball)"
+        row = {"distribution": dist.name, "d": dist.d, "m": m, "R": R, "B": B,
+               "k": claims.params.get("k"), "bound": bound, "excess_mean": float(excess.mean()),
+               "lower_confidence_bound": lcb, "ratio": float(excess.mean()) / bound,
+               "method": how, "delta": delta}
+        rows.append(row)
+        if lcb > bound:
+            return Result(Status.FAIL, {"runs": rows, "n": R}, detectable=0.0,
+                          counterexample={**row, "bound_values": {
+                              k: v for k, v in values.items() if isinstance(v, (int, float))}},
+                          note=f"E[excess risk] > {claims.bound_text} at δ = {delta:g} on "
+                          f"{dist.name}")
+    return Result(Status.PASS, {"runs": rows, "n": R, "bound": claims.bound_text},
+                  detectable="a mean excess risk above the bound by more than mean − lower "
+                  "confidence bound")
+
+
+def check_deterministic(ctx, *, learner, claims):
+    """The same seed gives the same ``coef_`` (bit for bit); a randomized learner gives
+    different ones for different seeds (it does not ignore its ``random_state``)."""
+    m = ctx.n(64, 500)
+    X, y = _synthetic(ctx.rng, claims, m)
+    seeds = [_seed_int(s) for s in (ctx.spawn(), ctx.spawn(), ctx.spawn())]
+    has_seed = _has_seed(learner)
+    fits = []
+    for s in (seeds[0], seeds[0], seeds[1], seeds[2]):
+        est = _configured(learner, claims, X, s if has_seed else None)
+        fits.append(_coef(est.fit(X.copy(), y.copy())).copy())
+    figures = {"fits": len(fits), "has_random_state": has_seed, "draws": m}
+    if not np.array_equal(fits[0], fits[1]):
+        return Result(Status.FAIL, figures, detectable=0.0, counterexample={
+            "seed": seeds[0], "max_abs_difference": float(np.max(np.abs(fits[0] - fits[1]))),
+            "why": "two fits with the same random_state differ (global or unseeded randomness)"})
+    randomized = claims.randomized if claims.randomized is not None else has_seed
+    if randomized:
+        if not has_seed:
+            return _inconclusive(figures, "the learner claims to be randomized but has no "
+                                 "random_state", "a random_state parameter")
+        if np.array_equal(fits[0], fits[2]) and np.array_equal(fits[0], fits[3]):
+            return Result(Status.FAIL, figures, detectable=0.0, counterexample={
+                "seeds": seeds, "why": "three different random_state give the same coef_: the "
+                "learner ignores its seed"})
+    return Result(Status.PASS, figures, detectable=0.0)
+
+
+def check_sklearn(ctx, *, learner, claims):
+    """A subset of scikit-learn's estimator checks (check_estimators_fit_returns_self,
+    check_fit2d_predict1d's shapes, check_dont_overwrite_parameters, check_estimators_overwrite_
+    params, check_parameters_default_constructible's clone) that apply to any learner."""
+    m = ctx.n(32, 200)
+    X, y = _synthetic(ctx.rng, claims, m)
+    X0, y0 = X.copy(), y.copy()
+    est = _configured(learner, claims, X, _seed_int(ctx.spawn()))
+    before = _params_of(est)
+    problems = []
+    out = est.fit(X, y)
+    if out is not est:
+        problems.append("fit does not return self")
+    coef = getattr(est, "coef_", None)
+    if coef is None or np.shape(coef) != (X.shape[1],):
+        problems.append(f"coef_ has shape {np.shape(coef)}, not (n_features,) = ({X.shape[1]},)")
+    elif not np.all(np.isfinite(coef)):
+        problems.append("coef_ is not finite")
+    if not (np.array_equal(X, X0) and np.array_equal(y, y0)):
+        problems.append("fit changed X or y in place")
+    after = _params_of(est)
+    changed = [k for k in before if k in after and not _same(before[k], after[k])]
+    if changed:
+        problems.append(f"fit changed the constructor parameters {changed}")
+    if callable(getattr(est, "predict", None)) and coef is not None and not problems:
+        pred = np.asarray(est.predict(X), dtype=float)
+        want = X @ np.asarray(coef, dtype=float) + float(np.sum(getattr(est, "intercept_", 0.0)))
+        if pred.shape != (m,) or not np.allclose(pred, want, rtol=1e-9, atol=1e-12):
+            problems.append("predict(X) is not X @ coef_ (+ intercept_)")
+    if callable(getattr(learner, "get_params", None)):
+        try:
+            clone = sklearn.base.clone(learner)
+            if set(_params_of(clone)) != set(_params_of(learner)):
+                problems.append("clone changes the parameters")
+        except Exception as exc:      # any failure of clone is the learner's
+            problems.append(f"sklearn.base.clone fails: {type(exc).__name__}: {exc}")
+    figures = {"checks": 6, "examples": m}
+    if problems:
+        return Result(Status.FAIL, figures, counterexample={"problems": problems},
+                      detectable=0.0)
+    return Result(Status.PASS, figures, detectable=0.0)
+
+
+def _params_of(est):
+    try:
+        return dict(est.get_params(deep=False))
+    except Exception:                 # a plain learner: its public non-fitted attributes
+        return {k: v for k, v in vars(est).items()
+                if not k.startswith("_") and not k.endswith("_")}
+
+
+def _same(a, b):
+    try:
+        if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+            return np.array_equal(a, b)
+        return a is b or a == b
+    except Exception:                 # incomparable values: treat as unchanged
+        return True
+
+
+# -- building the checks -------------------------------------------------------------------------
+_FUNCS = {
+    "budget": (check_budget, "every example fitted by {label} has at most {budget} of its "
+               "attributes read{kind}", "reported attributes_per_example_ + reads of X counted "
+               "by a recording matrix"),
+    "constraint": (check_constraint, "‖w‖{norm} <= B = {B} for coef_, w_ and every iterate "
+                   "{label} exposes", "fit and partial_fit on data pulling outside the ball"),
+    "step_size": (check_step_size, "the step size eta_ of {label} is {step}",
+                  "eta_ after fit against the formula"),
+    "excess_risk": (check_excess_risk, "E[L_D(w̄)] − L_D(w*) <= {bound} for {label}",
+                    "R replicates on distributions with exact risk; one-sided lower confidence "
+                    "bound at δ"),
+    "deterministic": (check_deterministic, "{label} gives the same coef_ for the same seed "
+                      "(and, randomized, different ones for different seeds)",
+                      "repeated fits, bitwise comparison"),
+    "sklearn": (check_sklearn, "{label} follows the scikit-learn estimator API (fit returns "
+                "self, coef_ shape, inputs and parameters unchanged, predict, clone)",
+                "a subset of sklearn.utils.estimator_checks"),
+}
+
+_EXACT = {"budget": 0.0, "constraint": 0.0, "step_size": 0.0, "deterministic": 0.0,
+          "sklearn": 0.0}
+
+
+def applies(prop, claims):
+    """Whether ``claims`` select the property check ``prop``."""
+    return {"budget": claims.budget is not None or "budget" in claims.undecided,
+            "constraint": claims.constraint,
+            "step_size": claims.step_size is not None or "step_size" in claims.undecided,
+            "excess_risk": claims.bound is not None or "excess_risk" in claims.undecided,
+            "deterministic": claims.deterministic,
+            "sklearn": claims.sklearn}[prop]
+
+
+def learner_checks(learner, claims, *, label, citation, delta=stats.DEFAULT_DELTA):
+    """The :class:`~laocheck.checks.Check` of every property ``claims`` select, ids
+    ``<label>.<property>``, bound to ``learner`` (kwargs ``learner`` and ``claims``)."""
+    out = []
+    for prop in LEARNER_PROPERTIES:
+        if not applies(prop, claims):
+            continue
+        func, statement, method = _FUNCS[prop]
+        kind = "" if claims.budget_kind == "exact" else " in expectation"
+        text = statement.format(label=label, budget=claims.budget, kind=kind,
+                                norm="₂" if claims.geometry == "l2" else "₁", B=claims.B,
+                                bound=claims.bound_text or "the claimed bound",
+                                step=claims.step_text or "the claimed formula")
+        if prop == "budget" and claims.budget_kind == "expectation":
+            fixed = None
+        else:
+            fixed = _EXACT.get(prop)
+        assumptions = {"excess_risk": f"geometry {claims.geometry}, B = {claims.B}, "
+                       f"d = {claims.d}, loss {claims.loss}"}.get(prop, f"synthetic data of "
+                                                                 f"geometry {claims.geometry}, "
+                                                                 f"d = {claims.d}")
+        out.append(Check(id=f"{label}.{prop}", func=func, citation=citation, statement=text,
+                         assumptions=assumptions, method=method,
+                         delta=float(delta if fixed is None else fixed), detectable=None,
+                         kwargs={"learner": learner, "claims": claims}))
+    return out

@@ -1,0 +1,177 @@
+"""A user's learner run beside the papers' learners: the same distributions, m, seeds and data.
+
+A user learner is named by a factory, ``"mypkg.mod:factory"`` (``laocheck report bounds
+--learner mypkg.mod:factory``, or a ``[[learners]]`` table ``{factory = "...", name = "...",
+params = {...}}`` in a report spec): a callable (a class, or a function) returning an object
+with ``fit(X, y)`` and ``coef_``. It is called with ``random_state`` (a
+``numpy.random.Generator`` spawned per replicate, as laocheck's learners get) and with those of
+``k`` and ``B`` it accepts (the theorem's), plus ``params``.
+
+:func:`user_sweep` runs it at each m of a theorem's sweep (:func:`laocheck.experiments.sweeps.
+sweep`) on the replicates of the theorem's learner: child seed r of the same SeedSequence, so
+replicate r of both learners sees the same sample (common random numbers). Beside its mean
+excess risk with the interval at δ, each point holds the pairwise comparison with the
+theorem's learner, decided as the papers' claims are (:func:`laocheck.experiments.papers.
+claim_better`): from the paired replicates, a Clopper-Pearson interval at 2δ/points on
+P(excess_user < excess_paper) — "better" when every point's interval lies above 1/2,
+"worse" when one lies below, else "undecided". The claims of the paper are not applied to the
+user's learner.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..exceptions import InvalidParameterError
+from ..stats import DEFAULT_DELTA, clopper_pearson
+from ._runs import child_seeds, compare
+from .theorems import LOSS, THEOREMS, default_distribution, run_theorem
+
+__all__ = ["UserLearner", "load_learner", "user_sweep", "BETTER", "WORSE", "UNDECIDED"]
+
+BETTER, WORSE, UNDECIDED = "better", "worse", "undecided"
+
+
+def _import(path):
+    if not isinstance(path, str) or path.count(":") != 1:
+        raise InvalidParameterError(
+            f"`learner` must read 'module:factory' (e.g. 'mypkg.learners:make'); got {path!r}.")
+    module, attr = path.split(":")
+    try:
+        mod = importlib.import_module(module)
+    except Exception as exc:           # any failure to import the user's module is theirs
+        raise InvalidParameterError(
+            f"`learner` {path!r}: module {module!r} cannot be imported ({type(exc).__name__}: "
+            f"{exc}).") from None
+    factory = mod
+    for part in attr.split("."):
+        factory = getattr(factory, part, None)
+    if not callable(factory):
+        raise InvalidParameterError(
+            f"`learner` {path!r}: {module} has no callable {attr!r}.")
+    return factory
+
+
+@dataclass(frozen=True)
+class UserLearner:
+    """A user's learner factory (picklable when given by its path): ``build(random_state)``
+    gives a learner, as :class:`laocheck.experiments.LearnerConfig` does."""
+
+    path: str
+    name: str = ""
+    params: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        _import(self.path)              # refused now, with the path named
+        if not self.name:
+            module, attr = self.path.split(":")
+            object.__setattr__(self, "name", f"{module.rsplit('.', 1)[-1]}:{attr}")
+
+    @property
+    def factory(self):
+        return _import(self.path)
+
+    def build(self, random_state):
+        factory = self.factory
+        try:
+            accepted = inspect.signature(factory).parameters
+        except (TypeError, ValueError):
+            accepted = {}
+        kwargs = {k: v for k, v in self.params.items()
+                  if k in accepted or any(p.kind == p.VAR_KEYWORD for p in accepted.values())}
+        learner = factory(**kwargs, random_state=random_state)
+        if not callable(getattr(learner, "fit", None)):
+            raise InvalidParameterError(
+                f"`learner` {self.path!r} must return an object with fit(X, y); got "
+                f"{type(learner).__name__}.")
+        return learner
+
+    def describe(self):
+        return f"{self.name} ({self.path})"
+
+    def at(self, **params):
+        """The same factory with more parameters (those it accepts are passed)."""
+        return UserLearner(self.path, self.name, {**params, **self.params})
+
+
+def load_learner(entry):
+    """A :class:`UserLearner` from ``"module:factory"`` or a table ``{"factory": ...,
+    "name": ..., "params": {...}}``."""
+    if isinstance(entry, UserLearner):
+        return entry
+    if isinstance(entry, str):
+        return UserLearner(entry)
+    if isinstance(entry, dict):
+        unknown = set(entry) - {"factory", "name", "params"}
+        if unknown or "factory" not in entry:
+            raise InvalidParameterError(
+                f"a [[learners]] table must have `factory` (and optionally `name`, `params`); "
+                f"got {sorted(entry)}.")
+        params = entry.get("params", {})
+        if not isinstance(params, dict):
+            raise InvalidParameterError(f"`params` of learner {entry['factory']!r} must be a "
+                                        f"table; got {params!r}.")
+        return UserLearner(entry["factory"], entry.get("name", ""), dict(params))
+    raise InvalidParameterError(
+        f"`learner` must be 'module:factory' or a table; got {type(entry).__name__}.")
+
+
+def _decide(counts, runs, delta, points):
+    """The papers' claims' decision (:func:`laocheck.experiments.papers.claim_order`) of
+    "better at every point" from counts of paired wins."""
+    low, high = clopper_pearson(np.asarray(counts), runs, 2 * delta / points)
+    low, high = np.atleast_1d(low), np.atleast_1d(high)
+    if np.all(low > 0.5):
+        status = BETTER
+    elif np.any(high < 0.5):
+        status = WORSE
+    else:
+        status = UNDECIDED
+    return status, [float(v) for v in low], [float(v) for v in high]
+
+
+def user_sweep(learner, theorem, m_values, *, d=100, k=4, B=1.0, R=50, delta=DEFAULT_DELTA,
+               seed=0, kind="hard", alpha=-1.0, n_jobs=1, scheduler=None):
+    """``learner`` (a :class:`UserLearner` or its path) at each m of ``theorem``'s m sweep, on
+    the replicates of the theorem's learner (same seeds: :func:`laocheck.experiments.sweeps.
+    sweep`'s children); a JSON-ready dict with its points and the pairwise decision."""
+    learner = load_learner(learner)
+    if theorem not in THEOREMS:
+        raise InvalidParameterError(f"`theorem` must be one of {sorted(THEOREMS)}; got {theorem!r}.")
+    norm = THEOREMS[theorem][0]
+    config = learner.at(k=k, B=B)
+    points, wins = [], []
+    for m, child in zip(m_values, child_seeds(seed, len(m_values))):
+        paper, _ = run_theorem(theorem, d=d, k=k, m=m, B=B, R=R, delta=delta, seed=child,
+                               n_jobs=n_jobs, alpha=alpha, kind=kind, scheduler=scheduler)
+        dist = default_distribution(theorem, d, B, alpha, kind)
+        runs_seed = child_seeds(child, 2)[0]           # run_theorem's replicates' seed
+        try:
+            comp = compare(f"{learner.name} beside {theorem}", config, dist, m, paper.bound,
+                           norm=norm, B=B, R=R, delta=delta, seed=runs_seed, n_jobs=n_jobs,
+                           loss=LOSS.get(theorem, "half"), scheduler=scheduler)
+        except (RuntimeError, InvalidParameterError, ValueError) as exc:
+            return {"learner": learner.name, "path": learner.path, "theorem": theorem,
+                    "not_run": f"{type(exc).__name__}: {exc}"}
+        win = int(np.sum(comp.excess < paper.excess))
+        wins.append(win)
+        points.append({"m": int(m), "value": float(m), "mean": comp.mean,
+                       "low": float(comp.interval.low), "high": float(comp.interval.high),
+                       "paper_mean": paper.mean, "bound": float(paper.bound),
+                       "wins": win, "runs": R})
+    status, low, high = _decide(wins, R, delta, len(points))
+    for p, lo, hi in zip(points, low, high):
+        p["p_better_low"], p["p_better_high"] = lo, hi
+    return {"learner": learner.name, "path": learner.path, "theorem": theorem,
+            "paper_learner": THEOREMS[theorem][1], "distribution": dist.name, "d": d, "k": k,
+            "B": B, "R": R, "delta": delta, "points": points,
+            "decision": status,
+            "decision_text": (f"{learner.name} {'better than' if status == BETTER else 'worse than' if status == WORSE else 'not separated from'} "
+                              f"{THEOREMS[theorem][1]} (P(excess lower) > 1/2 at every m: "
+                              f"Clopper-Pearson at 2δ/{len(points)} per m)"),
+            "finite": all(math.isfinite(p["mean"]) for p in points)}

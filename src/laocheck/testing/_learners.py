@@ -1,0 +1,392 @@
+"""``check_learner``: what a learning algorithm claims, checked on a user's own learner as written.
+
+The learner is any object with ``fit(X, y)`` and ``coef_`` — a plain numpy class needs no
+laocheck import — and, where it has them, ``partial_fit``, ``w_`` (the last iterate), ``eta_``
+(the step size used), ``attributes_per_example_`` and a ``random_state`` parameter (set by the
+checks through ``set_params`` or as an attribute, on a copy: the caller's object is never
+fitted). This module turns the claims into the engine's
+:class:`~laocheck.checks.learner_properties.LearnerClaims` and runs the engine's checks
+(:func:`laocheck.checks.learner_properties.learner_checks`); every claim made gets a record,
+PASS, FAIL or INCONCLUSIVE with the reason.
+
+Claims (a dict; default: a laocheck learner's :class:`~laocheck.estimators.LearnerSpec`):
+
+``budget``         attributes read per example (an int), ``budget_kind`` "exact" or "expectation"
+``constraint``     "l2" or "l1": ‖w‖ <= B for coef_ and every exposed iterate
+``geometry``       "l2" or "l1" (default: the constraint's, else "l2"): the distributions of the
+                   excess-risk check and the ball of w*
+``B``, ``k``       the radius and the budget parameter (default: the learner's ``B`` and ``k``)
+``bound``          E[L_D(w̄)] − L_D(w*) <= bound: a formula id of ``laocheck.bounds``, a user
+                   bound (``laocheck.bounds.user_bound``) or its name, a sympy expression in
+                   d, k, m, B, N_half, N_one, N_inf and ``params``, or a callable taking
+                   those names as keywords
+``step_size``      ``eta_`` equals this formula (same forms as ``bound``)
+``deterministic``  True (default): the same seed gives the same coef_;
+``randomized``     True / False (default: whether it has ``random_state``): different seeds
+                   give different coef_
+``sklearn``        True: a subset of scikit-learn's estimator checks (default: True when the
+                   learner has ``get_params``)
+``params``         more values of the bound's symbols (a dict)
+``loss``           "half" (HK12, KS15: ½(wᵀx − y)², the default) or "squared" (CB11)
+``d``, ``m``, ``R``  the dimension, examples per run and replicates of the excess-risk check
+                   (``m`` and ``R`` an int or (fast, full); default d = max(8, 2k),
+                   m = (200, 2000), R = (20, 100))
+``distributions``  laocheck.data distributions for the excess-risk check (default: by geometry)
+``fit_params``     a callable X -> dict of parameters set before each fit
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from .. import bounds
+from ..checks import run
+from ..checks.learner_properties import LearnerClaims, learner_checks as _engine_checks
+from ..estimators import LearnerSpec
+from ..exceptions import InvalidParameterError
+from ..experiments.theorems import LOSS
+from ..stats import DEFAULT_DELTA
+from ._checks import _raise_on_failures
+
+__all__ = ["check_learner", "learner_checks", "learner_checks_generator",
+           "resolve_learner_claims", "is_learner", "LearnerClaims"]
+
+_CLAIM_KEYS = {"budget", "budget_kind", "constraint", "geometry", "B", "k", "bound",
+               "step_size", "deterministic", "randomized", "sklearn", "params", "loss", "d", "m",
+               "R", "distributions", "fit_params"}
+#: The names the checks give a bound's symbols (more come from ``params`` and, for laocheck's
+#: learners, from the fitted learner: eta, G, m2).
+SUPPLIED = ("d", "k", "m", "B", "N_half", "N_one", "N_inf")
+
+
+def is_learner(obj):
+    """True for an object of the learner protocol (``fit``, no estimator ``sample``)."""
+    return callable(getattr(obj, "fit", None)) and not callable(getattr(obj, "sample", None))
+
+
+def _check_protocol(learner):
+    if isinstance(learner, type):
+        raise InvalidParameterError(
+            f"`learner` must be a learner object, not the class {learner.__name__}: pass "
+            f"{learner.__name__}(...) with its parameters.")
+    if not callable(getattr(learner, "fit", None)):
+        raise InvalidParameterError(
+            f"`learner` must have fit(X, y) and set coef_; {type(learner).__name__} has no fit.")
+
+
+def _own_params(learner):
+    try:
+        return dict(learner.get_params(deep=False))
+    except Exception:                  # a plain learner: get_params absent or failing
+        return {k: v for k, v in vars(learner).items() if not k.startswith("_")}
+
+
+def _lookup(learner, claims, name):
+    for value in (claims.get(name), (claims.get("params") or {}).get(name),
+                  _own_params(learner).get(name)):
+        if value is not None and not callable(value) and not isinstance(value, str):
+            return value
+    return None
+
+
+def _formula(value, what, params):
+    """``value`` (formula id, user bound, its name, sympy expression, callable) as
+    (callable ``values -> float``, text, the names it needs)."""
+    if callable(value) and not isinstance(value, sp.Expr) and not hasattr(value, "expr"):
+        sig = inspect.signature(value)
+        takes_all = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())
+        names = tuple(n for n, p in sig.parameters.items()
+                      if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+        def call(values):
+            args = values if takes_all else {n: values[n] for n in names if n in values}
+            missing = [n for n in names if n not in values and
+                       sig.parameters[n].default is inspect.Parameter.empty]
+            if missing:
+                raise InvalidParameterError(
+                    f"{what} ({getattr(value, '__name__', 'a callable')}) needs {missing}; "
+                    f"the checks supply {sorted(values)} (add the others to claims['params']).")
+            return float(value(**args))
+        label = getattr(value, "__name__", "a callable")
+        return call, label, names
+    resolved = bounds.resolve_bound(value, what)
+
+    def call(values):
+        return float(resolved(**{n: values[n] for n in resolved.args if n in values}))
+    cite = getattr(resolved, "citation", "")
+    text = f"{resolved.id}" if isinstance(value, str) else str(resolved.expr)
+    if cite:
+        text += f" ({cite})"
+    return call, text, tuple(resolved.args)
+
+
+def _pair(name, value):
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        a, b = value
+    else:
+        a = b = value
+    for v in (a, b):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise InvalidParameterError(
+                f"`claims[{name!r}]` must be an integer >= 1 or a pair (fast, full); got "
+                f"{value!r}.")
+    return int(a), int(b)
+
+
+def _choice(name, value, allowed):
+    if value not in allowed:
+        raise InvalidParameterError(
+            f"`claims[{name!r}]` must be one of {list(allowed)}; got {value!r}.")
+    return value
+
+
+def _spec_claims(learner, spec):
+    """The claims of a laocheck learner's :class:`LearnerSpec`: its budget, the ball of its
+    geometry, its first theorem's bound (where the checks can supply the bound's symbols:
+    d, k, m, B, the second-moment norms, the learner's eta_ and G of KS15 Lemmas 3.4 / 4.5 at
+    its q_, phase 2's m2), determinism, scikit-learn's API."""
+    own = _own_params(learner)
+    k = own.get("k")
+    B = float(own.get("B", 1.0))
+    undecided = {}
+    bound = text = None
+    loss = "half"
+    if spec.theorems:
+        theorem = spec.theorems[0]
+        formula = bounds.FORMULAS[theorem.bound]
+        extra = {"eta", "G", "m2"}
+        missing = set(formula.args) - set(SUPPLIED) - extra
+        if missing:
+            undecided["excess_risk"] = (
+                f"{theorem.id}'s bound {theorem.bound} has {sorted(missing)} without an "
+                f"explicit value ({formula.citation}); claim a bound with values instead")
+        else:
+            bound, text = (lambda values, f=formula: float(f(**{
+                n: values[n] for n in f.args}))), f"{theorem.bound} ({formula.citation})"
+            loss = LOSS.get(theorem.id, "half")
+
+    def hook(est, dist, values):
+        out = {}
+        eta = getattr(est, "eta_", None)
+        if eta is not None and np.isfinite(eta):
+            out["eta"] = float(eta)
+        q = getattr(est, "q_", None)
+        mom = np.asarray(dist.second_moments, dtype=float)
+        G2 = (bounds.ridge_gradient_bound if spec.geometry == "l2" else
+              bounds.lasso_gradient_bound)(B, values["k"], mom, q)
+        out["G"] = math.sqrt(G2)
+        m1 = own.get("m1")
+        m = values["m"]
+        out["m2"] = m - (max(1, m // 10) if m1 is None else int(m1))
+        return out
+    return LearnerClaims(
+        budget=spec.budget.of({"k": k}), budget_kind=spec.budget.kind, constraint=True,
+        geometry=spec.geometry, B=B, bound=bound, bound_text=text or "", sklearn=True,
+        params={"k": k, "B": B}, loss=loss, d=max(8, 2 * int(k or 1)),
+        fit_params=spec.fit_params if
+        spec.example_params is not None else None, values_hook=hook, undecided=undecided,
+        source=f"spec {spec.name}", randomized=True,
+        claimed=("budget", "constraint", "excess_risk", "deterministic", "sklearn"))
+
+
+def resolve_learner_claims(learner, claims=None):
+    """The engine's :class:`LearnerClaims` of ``learner``: ``claims`` (a dict, see the module
+    docstring, or :class:`LearnerClaims`), else its class's :class:`LearnerSpec`."""
+    _check_protocol(learner)
+    if isinstance(claims, LearnerClaims):
+        return claims
+    spec = getattr(type(learner), "spec", None)
+    if claims is None:
+        if isinstance(spec, LearnerSpec):
+            return _spec_claims(learner, spec)
+        claims = {}
+    if not isinstance(claims, dict):
+        raise InvalidParameterError(
+            f"`claims` must be a dict, LearnerClaims or None; got {type(claims).__name__}.")
+    unknown = set(claims) - _CLAIM_KEYS
+    if unknown:
+        raise InvalidParameterError(
+            f"`claims` has unknown keys {sorted(unknown)}; the claims are {sorted(_CLAIM_KEYS)}.")
+    if not isinstance(claims.get("params", {}) or {}, dict):
+        raise InvalidParameterError(f"`claims['params']` must be a dict; got {claims['params']!r}.")
+    params = dict(claims.get("params") or {})
+    k = _lookup(learner, claims, "k")
+    B = _lookup(learner, claims, "B")
+    constraint = claims.get("constraint")
+    if constraint not in (None, False):
+        _choice("constraint", constraint, ("l2", "l1"))
+    geometry = _choice("geometry", claims.get("geometry", constraint or "l2"), ("l2", "l1"))
+    if constraint and geometry != constraint:
+        raise InvalidParameterError(
+            f"`claims['geometry']`={geometry!r} disagrees with `claims['constraint']`="
+            f"{constraint!r}.")
+    undecided = {}
+    bound = text = step = step_text = None
+    needs_B = constraint or claims.get("bound") is not None
+    if needs_B:
+        if B is None:
+            raise InvalidParameterError(
+                "the constraint and bound claims need B; looked in claims['B'], "
+                "claims['params']['B'] and the learner's B: none is set.")
+        B = float(B)
+        if not (math.isfinite(B) and B > 0):
+            raise InvalidParameterError(f"`claims['B']` must be a number > 0; got {B!r}.")
+    if k is not None:
+        params["k"] = k
+    if B is not None:
+        params["B"] = float(B)
+    if claims.get("bound") is not None:
+        bound, text, names = _formula(claims["bound"], "`claims['bound']`", params)
+    if claims.get("step_size") is not None:
+        step, step_text, _ = _formula(claims["step_size"], "`claims['step_size']`", params)
+    budget = claims.get("budget")
+    if budget is not None and (isinstance(budget, bool) or not isinstance(
+            budget, (int, np.integer)) or budget < 0):
+        raise InvalidParameterError(f"`claims['budget']` must be an integer >= 0; got {budget!r}.")
+    kind = _choice("budget_kind", claims.get("budget_kind", "exact"), ("exact", "expectation"))
+    loss = _choice("loss", claims.get("loss", "half"), ("half", "squared"))
+    d = claims.get("d", max(8, 2 * k) if isinstance(k, (int, np.integer)) else 8)
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2:
+        raise InvalidParameterError(f"`claims['d']` must be an integer >= 2; got {d!r}.")
+    if k is not None and isinstance(k, (int, np.integer)) and k > d:
+        raise InvalidParameterError(
+            f"`claims['d']` must be >= k (k of the d attributes); got d={d} with k={k}.")
+    dists = claims.get("distributions")
+    if dists is not None:
+        dists = tuple(dists)
+        if not dists or not all(hasattr(x, "excess_risk") and hasattr(x, "sample")
+                                for x in dists):
+            raise InvalidParameterError(
+                "`claims['distributions']` must be laocheck.data distributions (with exact "
+                f"risk); got {claims['distributions']!r}.")
+    fit_params = claims.get("fit_params")
+    if fit_params is not None and not callable(fit_params):
+        raise InvalidParameterError(
+            f"`claims['fit_params']` must be a callable X -> dict; got {fit_params!r}.")
+    has_get = callable(getattr(learner, "get_params", None))
+    claimed = tuple(sorted(n for n in claims if claims[n] not in (None, False)))
+    return LearnerClaims(
+        budget=None if budget is None else int(budget), budget_kind=kind,
+        constraint=bool(constraint), geometry=geometry, B=None if B is None else float(B),
+        bound=bound, bound_text=text or "", step_size=step, step_text=step_text or "",
+        deterministic=bool(claims.get("deterministic", True)),
+        randomized=claims.get("randomized"), sklearn=bool(claims.get("sklearn", has_get)),
+        params=params, loss=loss, d=int(d), m=_pair("m", claims.get("m", (200, 2000))),
+        R=_pair("R", claims.get("R", (20, 100))), distributions=dists, fit_params=fit_params,
+        undecided=undecided, source="claims", claimed=claimed)
+
+
+def _label(learner):
+    name = getattr(learner, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    spec = getattr(type(learner), "spec", None)
+    if isinstance(spec, LearnerSpec) and vars(type(learner)).get("spec") is spec:
+        return spec.name
+    return type(learner).__name__
+
+
+def _citation(learner, claims):
+    spec = getattr(type(learner), "spec", None)
+    cite = getattr(spec, "citation", None) or getattr(learner, "citation", None)
+    return cite if isinstance(cite, str) and cite else \
+        f"claims of {_label(learner)} ({claims.source})"
+
+
+def _check_delta(delta):
+    if isinstance(delta, bool) or not isinstance(delta, (int, float)) or \
+            not 1e-300 <= delta <= 1e-6:
+        raise InvalidParameterError(
+            f"`delta` must satisfy 1e-300 <= delta <= 1e-6 (a check must never flake); got "
+            f"{delta!r}.")
+
+
+def learner_checks(learner, claims=None, *, delta=DEFAULT_DELTA, label=None):
+    """The :class:`~laocheck.checks.Check` objects the claims of ``learner`` select (not
+    registered in the catalog); run them with :func:`laocheck.checks.run`."""
+    _check_delta(delta)
+    resolved = resolve_learner_claims(learner, claims)
+    return _engine_checks(learner, resolved, label=label or _label(learner),
+                          citation=_citation(learner, resolved), delta=delta)
+
+
+@dataclass(frozen=True)
+class _LearnerCallable:
+    """One learner check as a callable on the learner, named after the check's id."""
+
+    check: Any
+
+    @property
+    def __name__(self):                                  # pytest ids and reprs
+        return self.check.id
+
+    def __call__(self, learner, *, seed=0, budget="fast", expected_failure=None,
+                 allow_inconclusive=False):
+        bound = replace(self.check, kwargs={**self.check.kwargs, "learner": learner})
+        record = run(bound, seed, budget)
+        _raise_on_failures([record], {} if expected_failure is None else
+                           {self.check.id: expected_failure}, allow_inconclusive)
+        return record
+
+    def __repr__(self):
+        return f"<laocheck learner check {self.check.id}>"
+
+
+def learner_checks_generator(learner, claims=None, *, delta=DEFAULT_DELTA, label=None):
+    """Yield ``(learner, check)`` pairs, scikit-learn style: ``check(learner, seed=0,
+    budget="fast")`` runs one check and raises :class:`CheckFailure` when it FAILs or cannot
+    decide."""
+    for check in learner_checks(learner, claims, delta=delta, label=label):
+        yield learner, _LearnerCallable(check)
+
+
+def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DELTA,
+                  on_fail="raise", expected_failed_checks=None, allow_inconclusive=False):
+    """Run every check ``learner``'s claims select; return the records.
+
+    Parameters
+    ----------
+    learner : object with ``fit(X, y)`` and ``coef_`` (an instance, not a class)
+    claims : dict, LearnerClaims or None
+        What the learner claims (see the module docstring); None: its class's ``spec``.
+    seed, budget : as ``laocheck verify`` (``budget`` "fast" or "full")
+    delta : float, <= 1e-6
+        False-failure probability of each statistical check (the excess-risk check splits it
+        over its distributions).
+    on_fail : "raise" or None
+        "raise": a :class:`CheckFailure` (an ``AssertionError``) listing each failing check
+        with its figures and counterexample — and each INCONCLUSIVE one, unless
+        ``allow_inconclusive``; None: return the records.
+    expected_failed_checks : dict {property or id: reason}
+        Checks expected to FAIL; one that does not is reported.
+
+    Examples
+    --------
+    >>> from laocheck.learners import AERR
+    >>> records = check_learner(AERR(k=2), on_fail=None)
+    >>> sorted(r.id for r in records)[:2]
+    ['HK12.AERR.budget', 'HK12.AERR.constraint']
+    """
+    if on_fail not in ("raise", None):
+        raise InvalidParameterError(f"`on_fail` must be 'raise' or None; got {on_fail!r}.")
+    checks = learner_checks(learner, claims, delta=delta)
+    label = _label(learner)
+    expected = {}
+    for key, reason in (expected_failed_checks or {}).items():
+        cid = key if key.startswith(label + ".") else f"{label}.{key}"
+        if cid not in {c.id for c in checks}:
+            raise InvalidParameterError(
+                f"`expected_failed_checks` names {key!r}, which is not a check of {label} "
+                f"(its checks: {[c.id[len(label) + 1:] for c in checks]}).")
+        expected[cid] = reason
+    records = [run(c, seed, budget) for c in checks]
+    if on_fail == "raise":
+        _raise_on_failures(records, expected, allow_inconclusive)
+    return records
+

@@ -1,0 +1,112 @@
+"""Users' learners in the bounds report (issue 38): the worked example AbsAERR
+(tests/testing/learner_zoo/abs_aerr.py, a plain numpy learner) named in a user spec's
+[[learners]] table runs beside each theorem's learner on the same replicates, is drawn in the m
+figures in its own style and compared pairwise; the theorems' own numbers do not change; the
+page opens in a headless browser with the user's curve."""
+import sys
+from pathlib import Path
+
+import pytest
+
+from laocheck.cli import main
+from laocheck.experiments.user_learners import UserLearner, load_learner
+from laocheck.exceptions import InvalidParameterError
+from laocheck.report import KINDS, SPECS_DIR, Context, build_report, find_specs
+
+from .conftest import SEED
+
+ZOO_DIR = Path(__file__).resolve().parents[1] / "testing"
+FACTORY = "learner_zoo.abs_aerr:make"
+
+
+@pytest.fixture(scope="module")
+def importable():
+    sys.path.insert(0, str(ZOO_DIR))              # the user's package, as on their PYTHONPATH
+    yield
+    sys.path.remove(str(ZOO_DIR))
+
+
+@pytest.fixture(scope="module")
+def user_report(importable, tmp_path_factory):
+    specs = tmp_path_factory.mktemp("specs")
+    text = (SPECS_DIR / "bounds.toml").read_text().replace('name = "bounds"',
+                                                           'name = "mine"')
+    text += f'\n[[learners]]\nfactory = "{FACTORY}"\nname = "AbsAERR"\n'
+    (specs / "mine.toml").write_text(text)
+    spec, = find_specs(specs, KINDS, ["mine"])
+    out = tmp_path_factory.mktemp("out")
+    return build_report(spec, out, budget="tiny", ctx=Context(seed=SEED, budget="tiny"))
+
+
+def test_the_user_learner_runs_on_the_theorems_replicates(user_report):
+    data = user_report.doc["data"]
+    users = data["user_learners"]
+    assert set(users) == set(data["m_sweeps"])
+    for t, (u,) in users.items():
+        assert u["learner"] == "AbsAERR" and u["path"] == FACTORY
+        sweep = data["m_sweeps"][t]["points"]
+        assert [p["m"] for p in u["points"]] == [p["m"] for p in sweep]
+        # the same replicates: the theorem's learner recomputed beside it gives its numbers
+        assert [p["paper_mean"] for p in u["points"]] == [p["mean"] for p in sweep]
+        assert u["decision"] in ("better", "worse", "undecided")
+        assert all(0 <= p["wins"] <= p["runs"] for p in u["points"])
+
+
+def _numbers(value):
+    """Everything but the run times."""
+    if isinstance(value, dict):
+        return {k: _numbers(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [_numbers(v) for v in value]
+    return value
+
+
+def test_the_theorems_numbers_do_not_change(user_report, built):
+    mine, standard = user_report.doc["data"], built["bounds"].doc["data"]
+    for key in ("m_sweeps", "scaling", "steps", "not_run"):
+        assert _numbers(mine[key]) == _numbers(standard[key]), key
+    assert "user_learners" not in built["bounds"].doc["data"]
+
+
+def test_the_user_curve_is_in_the_m_figures_and_the_table(user_report):
+    figs = {ref.name: (fig, data) for ref, fig, data in user_report.figures}
+    fig, data = figs["m_HK12.Thm3.1"]
+    curve, = data["user_learners"]
+    assert curve["learner"] == "AbsAERR" and curve["decision"]
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert any(label.startswith("AbsAERR (user;") for label in labels)
+    assert curve["mean"] == [p["mean"] for p in
+                             user_report.doc["data"]["user_learners"]["HK12.Thm3.1"][0]["points"]]
+    table = next(t for t in user_report.doc["tables"] if t["name"] == "user_learners")
+    assert {row[1] for row in table["rows"]} == {"AbsAERR"}
+    html = (user_report.path / "index.html").read_text()
+    assert "Users&#x27; learners" in html or "Users' learners" in html
+
+
+def test_the_user_report_opens_in_a_browser(user_report, tmp_path):
+    from .test_browser import _browser      # the browser helper (skips without chromium)
+    from selenium.webdriver.common.by import By
+    drv = _browser()
+    try:
+        drv.get((user_report.path / "index.html").resolve().as_uri())
+        images = drv.find_elements(By.TAG_NAME, "img")
+        assert len(images) == len(user_report.doc["figures"]) > 0
+        for img in images:
+            assert drv.execute_script("return arguments[0].complete && "
+                                      "arguments[0].naturalWidth", img) > 0
+        assert "AbsAERR" in drv.find_element(By.TAG_NAME, "body").text
+        assert drv.save_screenshot(str(tmp_path / "user.png"))
+    finally:
+        drv.quit()
+
+
+def test_bad_learners_are_usage_errors(tmp_path, capsys):
+    with pytest.raises(InvalidParameterError, match="module:factory"):
+        load_learner("no_colon")
+    with pytest.raises(InvalidParameterError, match="cannot be imported"):
+        UserLearner("no_such_module_xyz:make")
+    with pytest.raises(InvalidParameterError, match="`factory`"):
+        load_learner({"name": "x"})
+    assert main(["report", "bounds", "--budget", "tiny", "--out", str(tmp_path),
+                 "--learner", "no_such_module_xyz:make"]) == 2
+    assert "no_such_module_xyz" in capsys.readouterr().err
