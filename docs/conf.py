@@ -34,7 +34,7 @@ root_doc = "index"
 exclude_patterns = ["_build", "examples/README.txt", "**/README.md"]
 templates_path = ["_templates"]
 
-myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
+myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
 # numpydoc: no member tables of every class (autosummary lists the public names)
