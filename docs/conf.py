@@ -77,4 +77,7 @@ sphinx_gallery_conf = {
     "matplotlib_animations": False,
     "within_subsection_order": "FileNameSortKey",
     "abort_on_example_error": True,
+    # its timing page loads DataTables and Bootstrap from a CDN: not written (nothing is
+    # fetched at view time)
+    "write_computation_times": False,
 }

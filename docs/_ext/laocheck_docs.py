@@ -97,25 +97,67 @@ def cli_page():
 
 # -------------------------------------------------------------------------------- catalog
 def _measured():
-    """Statuses of a ``laocheck verify --json`` file of this laocheck version, with its run's
-    provenance; None when no such file is given."""
+    """(statuses by id, a sentence on the run) of a ``laocheck verify --json`` file of this
+    laocheck version; None when no such file is given."""
+    import datetime
+
     import laocheck
 
-    path = os.environ.get("LAOCHECK_DOCS_VERIFY_JSON") or HERE / "_build" / "verify.json"
-    path = Path(path)
+    path = Path(os.environ.get("LAOCHECK_DOCS_VERIFY_JSON") or HERE / "_build" / "verify.json")
     if not path.is_file():
         return None
     doc = json.loads(path.read_text(encoding="utf-8"))
-    prov = doc.get("provenance", {})
-    version = prov.get("laocheck") or prov.get("version") or doc.get("version")
-    if version not in (None, laocheck.__version__):
+    run = doc.get("run", {})
+    prov = run.get("provenance", {})
+    if prov.get("laocheck") != laocheck.__version__:
         return None
     statuses = {r["id"]: r["status"] for r in doc.get("checks", [])}
-    return statuses, doc
+    written = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc)
+    machine = prov.get("machine") or {}
+    where = (f"laocheck {prov.get('laocheck')}, commit {prov.get('commit') or 'unknown'}, "
+             f"seed {run.get('seed')}, budget {run.get('budget')}, written "
+             f"{written:%Y-%m-%d %H:%M} UTC on {machine.get('platform', 'an unknown machine')} "
+             f"with {machine.get('cpu_count', '?')} CPUs, {run.get('seconds', '?')} s")
+    return statuses, run.get("seed"), where
 
 
 def _status(status):
     return f'<span class="laocheck-status-{status}">{status}</span>'
+
+
+_STATEMENT = re.compile(r"^([A-Z]+\d*)\.([A-Za-z]+\d*(?:\.\d+)*)")
+
+
+def statement_of(check_id):
+    """The paper's statement a check id belongs to: ``HK12.Lemma3.3`` for
+    ``HK12.Lemma3.3.eq9``, ``KS15.LemmaB.9`` for ``KS15.LemmaB.9``, ``CB11.Fig1`` for
+    ``CB11.Fig1.objective``."""
+    match = _STATEMENT.match(check_id)
+    return match.group(0) if match else check_id
+
+
+def _anchor(kind, name):
+    return f"{kind}-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def _check_entry(c, statuses, seed):
+    lines = [f"({_anchor('check', c.id)})=", f"### {c.id}", "",
+             f"```{{check}} {c.id}", "```", "",
+             f"Citation\n: {_md(c.citation)}", "",
+             f"Statement\n: {_md(c.statement)}", ""]
+    if c.assumptions:
+        lines += [f"Assumptions\n: {_md(c.assumptions)}", ""]
+    lines += [f"Method\n: {_md(c.method)}", "",
+              f"δ\n: {c.delta:g}" if c.delta else "δ\n: 0 (exact or symbolic: no false failures)",
+              "", f"Smallest detectable violation\n: {_md(c.detectable)}", "",
+              f"Expected status\n: {_status(c.expected.value)}", ""]
+    if c.id in statuses:
+        lines += [f"Status at seed {seed}\n: {_status(statuses[c.id])}", ""]
+    if c.correction:
+        lines += [f"Corrected statement\n: [`{c.correction}`](#{_anchor('check', c.correction)})",
+                  ""]
+    lines += [f"Rerun\n: `laocheck verify --only '{c.id}'`", ""]
+    return lines
 
 
 def catalog_pages():
@@ -126,13 +168,11 @@ def catalog_pages():
     for check in checks.checks():
         by_paper[check.id.split(".", 1)[0]].append(check)
     pages = {}
+    seed = 0
     if measured:
-        statuses, doc = measured
-        prov = doc.get("provenance", {})
-        where = ", ".join(f"{k} {prov[k]}" for k in ("date", "commit", "machine", "seed", "budget")
-                          if k in prov) or "this build"
-        source = (f"**status at seed 0** is the status this check had in the `laocheck verify "
-                  f"--json` run of this build ({_md(where)}).")
+        statuses, seed, where = measured
+        source = (f"**status at seed {seed}** is the status each check had in the `laocheck "
+                  f"verify --json` run given to this build ({_md(where)}).")
     else:
         statuses = {}
         source = ("no `laocheck verify --json` record was given to this build, so only the "
@@ -144,32 +184,25 @@ def catalog_pages():
         lines = [f"# {paper}: the catalog", "", _md(title) if paper not in PAPERS else title, "",
                  f"{len(items)} checks. Generated from `laocheck.checks.checks()` when the "
                  f"documentation was built; {source}", "",
-                 "| check | citation | expected | " + ("status at seed 0 |" if statuses else "δ |"),
+                 "| check | citation | expected | " + (f"status at seed {seed} |" if statuses else "δ |"),
                  "| --- | --- | --- | --- |"]
         for c in items:
             last = _status(statuses[c.id]) if c.id in statuses else (
                 "(not run)" if statuses else f"{c.delta:g}" if c.delta else "exact")
-            anchor = "check-" + re.sub(r"[^a-z0-9]+", "-", c.id.lower()).strip("-")
-            lines.append(f"| [`{c.id}`](#{anchor}) | {_md(c.citation)} | "
+            lines.append(f"| [`{c.id}`](#{_anchor('check', c.id)}) | {_md(c.citation)} | "
                          f"{_status(c.expected.value)} | {last} |")
         lines.append("")
+        groups = defaultdict(list)
         for c in items:
-            anchor = "check-" + re.sub(r"[^a-z0-9]+", "-", c.id.lower()).strip("-")
-            lines += [f"({anchor})=", f"## {c.id}", "",
-                      f"```{{check}} {c.id}", "```", "",
-                      f"Citation\n: {_md(c.citation)}", "",
-                      f"Statement\n: {_md(c.statement)}", ""]
-            if c.assumptions:
-                lines += [f"Assumptions\n: {_md(c.assumptions)}", ""]
-            lines += [f"Method\n: {_md(c.method)}", "",
-                      f"δ\n: {c.delta:g}" if c.delta else "δ\n: 0 (exact or symbolic: no false failures)",
-                      "", f"Smallest detectable violation\n: {_md(c.detectable)}", "",
-                      f"Expected status\n: {_status(c.expected.value)}", ""]
-            if c.id in statuses:
-                lines += [f"Status at seed 0\n: {_status(statuses[c.id])}", ""]
-            if c.correction:
-                lines += [f"Corrected statement\n: `{c.correction}`", ""]
-            lines += [f"Rerun\n: `laocheck verify --only '{c.id}'`", ""]
+            groups[statement_of(c.id)].append(c)
+        for label, members in groups.items():
+            lines += [f"({_anchor('statement', label)})=", f"## {label}", "",
+                      f"```{{statement}} {label}", "```", "",
+                      f"{len(members)} check{'s' if len(members) > 1 else ''} of "
+                      f"{_md(label)}: " + ", ".join(f"[`{c.id}`](#{_anchor('check', c.id)})"
+                                                     for c in members) + ".", ""]
+            for c in members:
+                lines += _check_entry(c, statuses, seed)
         pages[paper] = "\n".join(lines)
     index = ["# Check catalog", "",
              "Every statement of CB11, HK12 and KS15 that laocheck checks, one page per paper, "
@@ -331,6 +364,8 @@ def setup(app):
     app.add_html_math_renderer("mathml", (_visit_math, None), (_visit_displaymath, None))
     app.add_object_type("check", "check", indextemplate="pair: %s; check",
                         objname="laocheck check")
+    app.add_object_type("statement", "statement", indextemplate="pair: %s; statement",
+                        objname="statement of a paper")
     app.connect("builder-inited", generate)
     app.connect("autodoc-skip-member", _skip_foreign_member)
     app.connect("autodoc-process-docstring", _escape_bars)

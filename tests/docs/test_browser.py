@@ -87,7 +87,14 @@ def test_search_finds_a_check_by_its_id(site, browser):
 
     links = _wait(lambda: [h for h in hits() if "catalog/HK12.html" in h])
     assert links, f"no result on the HK12 catalog page; results: {hits()[:10]}"
-    assert any("#check-hk12-lemma3-3" in h for h in links), links[:10]
+    # the first result is the lemma's section of the catalog, which lists its checks
+    assert hits()[0].endswith("catalog/HK12.html#statement-HK12.Lemma3.3"), hits()[:5]
+    browser.get(hits()[0])
+    target = browser.find_element(By.ID, "statement-HK12.Lemma3.3")
+    section = target.find_element(By.XPATH, "ancestor::section[1]")
+    listed = {a.text for a in section.find_elements(By.CSS_SELECTOR, "h3")}
+    assert {c.id for c in checks.checks("HK12.Lemma3.3.*")} <= {t.rstrip("#").strip()
+                                                                 for t in listed}
 
 
 def test_a_gallery_page_shows_its_figure(site, browser):
@@ -108,5 +115,5 @@ def test_each_paper_s_catalog_page_lists_its_checks(site, browser, paper):
     expected = {c.id for c in checks.checks() if c.id.split(".", 1)[0] == paper}
     assert expected
     headings = {h.text.strip().rstrip("#").strip()
-                for h in browser.find_elements(By.CSS_SELECTOR, "section > h2")}
+                for h in browser.find_elements(By.CSS_SELECTOR, "section > h3")}
     assert expected <= headings, sorted(expected - headings)[:10]
