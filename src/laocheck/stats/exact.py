@@ -378,7 +378,7 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
     program : callable
         ``program(src, *args, **kwargs)``; must draw all its randomness from ``src`` (the
         protocol in the module docstring) and be deterministic given those draws.
-    *args, **kwargs
+    *args
         Passed to ``program``.
     max_depth : int
         Geometric draws explore N < max_depth (overridable per call with
@@ -386,10 +386,14 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
     max_leaves : int
         Guard: raise :class:`~laocheck.exceptions.InvalidParameterError` rather than run the
         program more often than this. Default 10**6.
+    **kwargs
+        Passed to ``program``.
 
     Returns
     -------
     ExactDistribution
+        Every outcome with its exact probability (``fractions.Fraction``), and the
+        ``residual_mass`` of the geometric tails not explored.
 
     Notes
     -----
