@@ -29,6 +29,9 @@ extensions = [
     "laocheck_docs",
 ]
 
+# "--jobs" stays two hyphens (docutils would print an en dash in prose)
+smartquotes = False
+
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "examples/README.txt", "**/README.md"]

@@ -50,10 +50,14 @@ def _md(text):
 # ------------------------------------------------------------------------------------ CLI
 def _action_row(parser, action):
     flags = ", ".join(f"`{s}`" for s in action.option_strings) or f"`{action.dest}`"
-    if action.metavar is not None or action.nargs not in (0, None):
-        meta = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
-    else:
+    if action.nargs == 0:                         # a flag: store_true, store_const, help
         meta = ""
+    elif isinstance(action.metavar, str):
+        meta = action.metavar
+    elif action.choices and not isinstance(action.choices, dict):
+        meta = "{" + ",".join(str(c) for c in action.choices) + "}"
+    else:
+        meta = action.dest.upper() if action.option_strings else action.dest
     helptext = parser._get_formatter()._expand_help(action) if action.help else ""
     if action.choices and not isinstance(action.choices, dict):
         helptext += " Choices: " + ", ".join(str(c) for c in action.choices) + "."
