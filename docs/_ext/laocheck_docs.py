@@ -275,8 +275,8 @@ def _cell(value):
     return _md(value)
 
 
-def benchmarks_page():
-    results = sorted((ROOT / "benchmarks" / "results").glob("*.json"))
+def benchmarks_page(directory=ROOT / "benchmarks" / "results"):
+    results = sorted(Path(directory).glob("*.json"))
     lines = ["# Measured benchmarks", "",
              "Generated from the JSON files the benchmarks write (`--json PATH`), committed in "
              "`benchmarks/results/`; each table gives the machine, date and commit of its run. "

@@ -87,6 +87,23 @@ def test_the_specs_page_shows_every_shipped_spec(ext):
         assert f"## `{spec.name}`" in page and spec.read_text().strip() in page
 
 
+def test_the_benchmarks_page_renders_each_json_result_with_its_provenance(ext, tmp_path):
+    import json
+
+    rows = [{"estimator": "HK12.AERR.gradient", "d": 100, "kernel": 2.5e7},
+            {"estimator": "HK12.AELR.gradient", "d": 1000, "kernel": 2.4e7}]
+    meta = {"date": "2026-11-25 20:00 UTC", "commit": "abc123", "machine": "x86_64",
+            "load_average_at_end": 0.3}
+    (tmp_path / "estimators.json").write_text(json.dumps({"meta": meta, "rows": rows}))
+    page = ext.benchmarks_page(tmp_path)
+    assert "## `estimators`" in page
+    for key, value in meta.items():
+        assert f"| {ext._md(key)} | {ext._cell(value)} |" in page
+    assert "| estimator | d | kernel |" in page
+    assert "| HK12.AERR.gradient | 100 | 2.5e+07 |" in page
+    assert "No benchmark result" in ext.benchmarks_page(tmp_path / "none")
+
+
 def test_the_built_site_has_the_generated_pages(site):
     for page in ("reference/generated/cli.html", "reference/generated/formulas.html",
                  "reference/generated/specs.html", "reference/errata.html",
