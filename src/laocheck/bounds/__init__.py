@@ -165,11 +165,38 @@ def lasso_step_size(m, d, G2):
 
 
 def theorem_bounds(d, k, m, B, *, second_moments=None, delta=0.05, m1=None):
-    """Every section-3 theorem's bound at (d, k, m, B): a list of dicts (id, citation, value).
+    """Every excess-risk theorem's bound at (d, k, m, B): CB11 Thm 12, HK12 Thm 3.1 and 3.4,
+    KS15 Thm 3.1, 3.5, 3.12, 4.1, 4.6 and 4.7.
 
-    ``second_moments`` (E[x_i²]) enter KS15's data-dependent bounds; without them the worst case
-    ‖E[x²]‖_{1/2} = ‖E[x²]‖₁ = d is used (and said so). Two-phase bounds split m into
-    m1 = m // 10 and m2 = m − m1 (KS15 Sec. 5) unless ``m1`` is given.
+    Parameters
+    ----------
+    d : int
+        Number of attributes (>= 1).
+    k : int
+        Attributes sampled per example, 1 <= k <= d.
+    m : int
+        Number of examples (>= 1).
+    B : float
+        The norm bound (> 0).
+    second_moments : array_like, shape (d,), optional
+        E[x_i²], for KS15's data-dependent bounds; without them the worst case
+        ‖E[x²]‖_{1/2} = ‖E[x²]‖₁ = d is used (and said so in each row's ``moments``).
+    delta : float
+        The failure probability of KS15's high-probability two-phase bounds. Default 0.05.
+    m1 : int, optional
+        Phase 1's examples of the two-phase bounds; m2 = m − m1. Default max(1, m // 10)
+        (KS15 Sec. 5).
+
+    Returns
+    -------
+    list of dict
+        One row per bound: ``id`` (the formula), ``theorem``, ``citation``, ``value``,
+        ``literal``, ``erratum``, ``note`` and ``moments``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A value outside its range (``k`` > ``d``, ``m1`` >= ``m``, ...), named in the message.
     """
     if second_moments is None:
         n_half = n_one = float(d)
