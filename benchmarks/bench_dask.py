@@ -21,7 +21,7 @@ identical.
 Dask's workers sample their task threads' stacks every 10 ms for the dashboard's profile
 (``distributed.worker.profile``); ``--no-worker-profile`` starts the cluster with it off, as
 ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False dask worker ...`` would. ``--quiet-cluster``
-starts it with :data:`QUIET` (the settings the README suggests for a cluster that runs laocheck:
+starts it with :data:`QUIET` (the settings `docs/guide/cluster.md` suggests for a cluster that runs laocheck:
 the profiler off and Dask's periodic monitors slower), and ``--idle SECONDS`` first measures the
 CPU the cluster spends doing nothing (scheduler, nannies and workers) over that many seconds.
 
@@ -46,8 +46,8 @@ import distributed
 import psutil
 
 
-#: Dask settings for a cluster that runs laocheck's CPU-bound tasks (README, "Running on a
-#: cluster"): the workers' statistical profiler off, and the event-loop tick, the system monitor
+#: Dask settings for a cluster that runs laocheck's CPU-bound tasks (docs/guide/cluster.md,
+#: "Running on a cluster"): the workers' statistical profiler off, and the event-loop tick, the system monitor
 #: and the nanny's memory monitor at 1 s, 5 s and 1 s instead of 20 ms, 500 ms and 100 ms
 QUIET = {"distributed.worker.profile.enabled": False,
          "distributed.admin.tick.interval": "1s",

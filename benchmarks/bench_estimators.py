@@ -17,13 +17,12 @@ Speed is measured here, never asserted in a test. One core: the kernels hold the
 single-threaded; run nothing else meanwhile.
 """
 import argparse
-import json
-import platform
 import time
 
 import numpy as np
 
-from laocheck import __version__, estimators
+import _results
+from laocheck import estimators
 
 NAMES = ["HK12.AERR.gradient", "HK12.AELR.gradient", "KS15.GAERR.gradient"]
 DIMS = [10**2, 10**3, 10**4, 10**5]
@@ -126,11 +125,7 @@ def main():
     for name in NAMES:
         r = {row["d"]: row["kernel"] for row in rows if row["estimator"] == name}
         print(f"  {name:22s} {r[10**5] / r[10**2]:.2f}")
-    if args.json:
-        meta = dict(laocheck=__version__, numpy=np.__version__, python=platform.python_version(),
-                    machine=platform.machine(), processor=platform.processor())
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"meta": meta, "rows": rows}, fh, indent=2)
+    _results.write(args.json, rows, quick=args.quick)
 
 
 if __name__ == "__main__":

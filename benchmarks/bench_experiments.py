@@ -29,7 +29,8 @@ Usage::
     python benchmarks/bench_experiments.py replicate --sources oracle --dims 100 1000000
     python benchmarks/bench_experiments.py --json out.json
 
-One core: run nothing else meanwhile (the numbers in the README say how loaded the machine was).
+One core: run nothing else meanwhile (the numbers in the documentation's benchmark history, `docs/benchmarks/history.md`, say how
+loaded the machine was).
 """
 import argparse
 import json

@@ -17,6 +17,7 @@ is skipped.
 
     python benchmarks/bench_validation.py
     python benchmarks/bench_validation.py --m 20000 --dims 100 1000 10000 --repeats 5
+    python benchmarks/bench_validation.py --json benchmarks/results/validation.json
 """
 import argparse
 import os
@@ -26,6 +27,7 @@ import time
 import numpy as np
 import sklearn
 
+import _results
 from laocheck.learners import AELR, AERR
 
 
@@ -53,7 +55,9 @@ def main(argv=None):
     parser.add_argument("--m", type=int, default=20_000)
     parser.add_argument("--dims", type=int, nargs="+", default=[100, 1000, 10_000])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", metavar="PATH", help="write the rows as JSON. Default: none.")
     args = parser.parse_args(argv)
+    rows = []
     learners = {"AERR": lambda: AERR(k=4, random_state=0),
                 "AELR": lambda: AELR(k=4, random_state=0)}
     print(f"fit(X, y), m = {args.m}, k = 4: CPU seconds (median of {args.repeats})")
@@ -65,7 +69,11 @@ def main(argv=None):
             trusted, c2 = fit_seconds(make, X, y, args.repeats, True)
             assert np.array_equal(c1, c2), "assume_finite changed the fitted coefficients"
             print(f"{name:8s} {d:7d} {checked:10.4f} {trusted:14.4f} {checked / trusted:6.2f}")
+            rows.append({"learner": name, "m": args.m, "d": d, "k": 4,
+                         "validated_cpu_s": checked, "assume_finite_cpu_s": trusted,
+                         "ratio": checked / trusted})
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    _results.write(args.json, rows, repeats=args.repeats)
 
 
 if __name__ == "__main__":

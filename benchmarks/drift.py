@@ -10,12 +10,14 @@ Usage::
 
     python benchmarks/drift.py                 # m = 200 000, d = 50
     python benchmarks/drift.py --m 20000       # quicker
+    python benchmarks/drift.py --json benchmarks/results/drift.json
 """
 import argparse
 import time
 
 import numpy as np
 
+import _results
 from laocheck.learners import AELR, AER, AERR, DDAERR
 from laocheck.reference.learners import ReplaySource, aer, gaelr, gaerr
 
@@ -36,7 +38,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--m", type=int, default=200_000)
     parser.add_argument("--d", type=int, default=50)
+    parser.add_argument("--json", metavar="PATH", help="write the rows as JSON. Default: none.")
     args = parser.parse_args(argv)
+    rows = []
     m, d = args.m, args.d
     X, y = data(m, d)
     moments = np.mean(X * X, axis=0)
@@ -58,8 +62,12 @@ def main(argv=None):
         start = time.perf_counter()
         w_ref = reference(est)
         drift = np.max(np.abs(est.coef_ - w_ref)) / np.max(np.abs(w_ref))
+        replay = time.perf_counter() - start
         print(f"{name:>7}: relative drift of w̄ {drift:.2e}  "
-              f"(reference replay {time.perf_counter() - start:.0f} s)", flush=True)
+              f"(reference replay {replay:.0f} s)", flush=True)
+        rows.append({"learner": name, "m": m, "d": d, "k": 4, "relative_drift": float(drift),
+                     "replay_s": replay})
+    _results.write(args.json, rows)
 
 
 if __name__ == "__main__":

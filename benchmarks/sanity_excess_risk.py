@@ -9,8 +9,13 @@ learner's excess risk falling with m, averaged over a few seeds.
 Usage::
 
     python benchmarks/sanity_excess_risk.py
+    python benchmarks/sanity_excess_risk.py --json benchmarks/results/sanity_excess_risk.json
 """
+import argparse
+
 import numpy as np
+
+import _results
 
 from laocheck.learners import (AELR, AER, AERR, AESVR, DDAELR, DDAERR, GAELR, GAERR, Baseline,
                                OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge,
@@ -67,13 +72,19 @@ def excess_risks(make, ms, seeds=range(5)):
     return out
 
 
-def main():
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", metavar="PATH", help="write the rows as JSON. Default: none.")
+    args = parser.parse_args(argv)
     ms = [1_000, 10_000, 100_000]
+    rows = []
     print("| learner | " + " | ".join(f"m = {m:,}" for m in ms) + " |")
     print("|---|" + "---|" * len(ms))
     for name, make in learners().items():
         risks = excess_risks(make, ms)
         print(f"| {name} | " + " | ".join(f"{r:.2e}" for r in risks) + " |", flush=True)
+        rows.append({"learner": name, **{f"m = {m:,}": r for m, r in zip(ms, risks)}})
+    _results.write(args.json, rows)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,11 @@ from contextlib import redirect_stdout                         # noqa: E402
 
 import pytest                                                  # noqa: E402
 
-DOCS = ("README.md", "CONTRIBUTING.md")
+# the hand-written pages of the documentation site (docs/), as the README: their python blocks
+# run, their ids exist, their links stay in the repository, their commands parse
+SITE = tuple(sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md")
+                    if not {"_build", "generated", "gallery"} & set(p.relative_to(ROOT).parts)))
+DOCS = ("README.md", "CONTRIBUTING.md") + SITE
 ID = re.compile(r"\b(?:CB11|HK12|KS15|LAO)\.[A-Za-z0-9_.*?\-]*[A-Za-z0-9_*?]")
 
 
@@ -48,13 +52,28 @@ def _is_template(block):
 def test_the_docs_have_python_blocks_to_run():
     runnable = [b for name in DOCS for b in _python_blocks(name) if not _is_template(b)]
     assert len(runnable) >= 2          # README's estimator and learner examples
+    # every tutorial but the index teaches with code that runs
+    for name in SITE:
+        if name.startswith("docs/tutorials/") and not name.endswith("index.md"):
+            text = (ROOT / name).read_text()
+            assert "```python" in text or "```bash" in text, name
     # CONTRIBUTING's only python block is the template of a new check
     assert all(_is_template(b) for b in _python_blocks("CONTRIBUTING.md"))
 
 
-@pytest.mark.parametrize("name, index", [(name, i) for name in DOCS
-                                         for i, b in enumerate(_python_blocks(name))
-                                         if not _is_template(b)])
+def _runnable_blocks():
+    """(file, index) of each runnable block; a block repeated verbatim (the README's snippets
+    are also on the pages that explain them) runs once."""
+    seen, out = set(), []
+    for name in DOCS:
+        for i, block in enumerate(_python_blocks(name)):
+            if not _is_template(block) and block not in seen:
+                seen.add(block)
+                out.append((name, i))
+    return out
+
+
+@pytest.mark.parametrize("name, index", _runnable_blocks())
 def test_python_block_runs_from_a_temporary_directory(name, index, tmp_path):
     """Each runnable ```python block of the docs, run as a script outside the source tree,
     so that the installed package is the one imported."""
@@ -128,6 +147,11 @@ def test_help_texts_name_no_file_outside_the_repository():
             assert (ROOT / doc).is_file(), f"{command} --help names {doc}, not in the repository"
 
 
+# pages the documentation build writes (generated reference, gallery): checked in the built
+# site by tests/docs/test_links.py
+BUILT = ("docs/reference/generated/", "docs/gallery/")
+
+
 def test_the_docs_link_only_to_files_in_the_repository():
     for name in DOCS:
         text = (ROOT / name).read_text()
@@ -135,16 +159,23 @@ def test_the_docs_link_only_to_files_in_the_repository():
         for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
             if re.match(r"[a-z]+://", target):
                 continue
-            assert (ROOT / target).exists(), f"{name} links to {target}, not in the repository"
+            path = ((ROOT / name).parent / target).resolve()
+            assert path.is_relative_to(ROOT), f"{name} links to {target}, outside the repository"
+            rel = str(path.relative_to(ROOT))
+            assert path.exists() or rel.startswith(BUILT), \
+                f"{name} links to {target}, not in the repository"
 
 
 def test_the_readme_commands_name_existing_subcommands_and_options():
-    """Every ``laocheck ...`` command shown in the README parses (no unknown option)."""
+    """Every ``laocheck ...`` command shown in the README and the site's pages parses (no
+    unknown option)."""
     from laocheck.cli import _build_parser
 
-    readme = (ROOT / "README.md").read_text()
-    commands = re.findall(r"^\s*(laocheck [^\n#`|]*?)\s*(?:#.*)?$", readme, flags=re.M)
-    commands += re.findall(r"`(laocheck [^`]+)`", readme)
+    commands = []
+    for name in ("README.md",) + SITE:
+        readme = (ROOT / name).read_text()
+        commands += re.findall(r"^\s*(laocheck [^\n#`|]*?)\s*(?:#.*)?$", readme, flags=re.M)
+        commands += re.findall(r"`(laocheck [^`]+)`", readme)
     commands = [c for c in commands if "[" not in c and "..." not in c]   # not synopses
     assert len(commands) > 10
     for command in commands:

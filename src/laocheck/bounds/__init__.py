@@ -59,37 +59,153 @@ def __getattr__(name):
 
 
 def ridge_gradient_bound(B, k, second_moments, q=None):
-    """G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) (KS15 Lemma 3.4 with eq. (2)); q uniform if None."""
+    """The bound G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) on E‖g̃‖² (KS15 Lemma 3.4 with eq. (2)).
+
+    Parameters
+    ----------
+    B : float
+        The norm bound (> 0) of the ball the learner projects on.
+    k : int
+        Attributes sampled per example for the gradient (>= 1).
+    second_moments : array_like, shape (d,)
+        The attribute second moments E[x_i²].
+    q : array_like, shape (d,), optional
+        The sampling distribution of the attributes; uniform when None.
+
+    Returns
+    -------
+    float
+        G², the second-moment bound of the ridge gradient estimate.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``B`` <= 0, ``k`` < 1, ``second_moments`` not a nonnegative vector with a positive
+        sum, or ``q`` not a distribution with q_i > 0 wherever E[x_i²] > 0.
+    """
     mom = np.asarray(second_moments, dtype=float)
     q = np.full(mom.shape[0], 1.0 / mom.shape[0]) if q is None else q
     return evaluate("KS15.Lemma3.4.G2", B=B, k=k, S=sampling_sum(mom, q))
 
 
 def lasso_gradient_bound(B, k, second_moments, q=None):
-    """G² = 4B²((1/k) max_i E[x_i²]/q_i + 1) (KS15 Lemma 4.5 with eq. (7)); q uniform if None."""
+    """The bound G² = 4B²((1/k) max_i E[x_i²]/q_i + 1) on ‖E[g̃²]‖_∞ (KS15 Lemma 4.5, eq. (7)).
+
+    Parameters
+    ----------
+    B : float
+        The norm bound (> 0) of the ball the learner projects on.
+    k : int
+        Attributes sampled per example for the gradient (>= 1).
+    second_moments : array_like, shape (d,)
+        The attribute second moments E[x_i²].
+    q : array_like, shape (d,), optional
+        The sampling distribution of the attributes; uniform when None.
+
+    Returns
+    -------
+    float
+        G², the coordinate-wise second-moment bound of the lasso gradient estimate.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``B`` <= 0, ``k`` < 1, ``second_moments`` not a nonnegative vector with a positive
+        sum, or ``q`` not a distribution with q_i > 0 wherever E[x_i²] > 0.
+    """
     mom = np.asarray(second_moments, dtype=float)
     q = np.full(mom.shape[0], 1.0 / mom.shape[0]) if q is None else q
     return evaluate("KS15.Lemma4.5.G2", B=B, k=k, S_inf=sampling_max(mom, q))
 
 
 def ridge_step_size(m, B, G2):
-    """η = 2B/(G√m), the minimiser of KS15 Thm 3.1's 2B²/(ηm) + ηG²/2 (= HK12 Thm 3.1's η for
-    G² = 8B²d/k and KS15 Thm 3.5's η for q ∝ √E[x²])."""
+    """The step size η = 2B/(G√m) that minimises KS15 Thm 3.1's bound 2B²/(ηm) + ηG²/2.
+
+    It is HK12 Thm 3.1's η for G² = 8B²d/k and KS15 Thm 3.5's η for q ∝ √E[x²].
+
+    Parameters
+    ----------
+    m : int
+        Number of examples (>= 1).
+    B : float
+        The norm bound (> 0).
+    G2 : float
+        The gradient second-moment bound G² (> 0), e.g. :func:`ridge_gradient_bound`.
+
+    Returns
+    -------
+    float
+        The step size η.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``m`` < 1, ``B`` <= 0 or ``G2`` <= 0.
+    """
     return evaluate("KS15.Thm3.1.eta", m=m, B=B, G=float(G2) ** 0.5)
 
 
 def lasso_step_size(m, d, G2):
-    """η = √(log 2d/(5G²m)), the minimiser of KS15 Thm 4.1's B(log 2d/(ηm) + 5ηG²) (= KS15
-    Thm 4.6's η for q ∝ E[x²]; HK12 Thm 3.4's *proof* η for G² = 8B²d/k — not its printed η)."""
+    """The step size η = √(log 2d/(5G²m)) that minimises KS15 Thm 4.1's B(log 2d/(ηm) + 5ηG²).
+
+    It is KS15 Thm 4.6's η for q ∝ E[x²], and HK12 Thm 3.4's *proof* η for G² = 8B²d/k (not
+    its printed η).
+
+    Parameters
+    ----------
+    m : int
+        Number of examples (>= 1).
+    d : int
+        Number of attributes (>= 1).
+    G2 : float
+        The gradient bound G² (> 0), e.g. :func:`lasso_gradient_bound`.
+
+    Returns
+    -------
+    float
+        The step size η.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``m`` < 1, ``d`` < 1 or ``G2`` <= 0.
+    """
     return evaluate("KS15.Thm4.1.eta", m=m, d=d, G=float(G2) ** 0.5)
 
 
 def theorem_bounds(d, k, m, B, *, second_moments=None, delta=0.05, m1=None):
-    """Every section-3 theorem's bound at (d, k, m, B): a list of dicts (id, citation, value).
+    """Every excess-risk theorem's bound at (d, k, m, B): CB11 Thm 12, HK12 Thm 3.1 and 3.4,
+    KS15 Thm 3.1, 3.5, 3.12, 4.1, 4.6 and 4.7.
 
-    ``second_moments`` (E[x_i²]) enter KS15's data-dependent bounds; without them the worst case
-    ‖E[x²]‖_{1/2} = ‖E[x²]‖₁ = d is used (and said so). Two-phase bounds split m into
-    m1 = m // 10 and m2 = m − m1 (KS15 Sec. 5) unless ``m1`` is given.
+    Parameters
+    ----------
+    d : int
+        Number of attributes (>= 1).
+    k : int
+        Attributes sampled per example, 1 <= k <= d.
+    m : int
+        Number of examples (>= 1).
+    B : float
+        The norm bound (> 0).
+    second_moments : array_like, shape (d,), optional
+        E[x_i²], for KS15's data-dependent bounds; without them the worst case
+        ‖E[x²]‖_{1/2} = ‖E[x²]‖₁ = d is used (and said so in each row's ``moments``).
+    delta : float
+        The failure probability of KS15's high-probability two-phase bounds. Default 0.05.
+    m1 : int, optional
+        Phase 1's examples of the two-phase bounds; m2 = m − m1. Default max(1, m // 10)
+        (KS15 Sec. 5).
+
+    Returns
+    -------
+    list of dict
+        One row per bound: ``id`` (the formula), ``theorem``, ``citation``, ``value``,
+        ``literal``, ``erratum``, ``note`` and ``moments``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A value outside its range (``k`` > ``d``, ``m1`` >= ``m``, ...), named in the message.
     """
     d = check_int("d", d, low=1)
     k = check_int("k", k, low=1, high=d, high_name="d")

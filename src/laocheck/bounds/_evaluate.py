@@ -28,15 +28,52 @@ def _entry(id):
 
 
 def info(id):
-    """The bookkeeping of formula ``id`` without its sympy expression: a dict with ``id``,
-    ``args``, ``citation``, ``kind``, ``description``, ``literal``, ``erratum``, ``proof``,
-    ``scaling``, ``note``, ``assumptions``."""
+    """The bookkeeping of formula ``id``, without importing sympy.
+
+    Parameters
+    ----------
+    id : str
+        A key of :data:`laocheck.bounds.FORMULAS` (``"HK12.Thm3.1.bound"``).
+
+    Returns
+    -------
+    dict
+        The keys ``id``, ``args``, ``citation``, ``kind``, ``description``, ``literal``,
+        ``erratum``, ``proof``, ``scaling``, ``note`` and ``assumptions``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``id`` is not a formula of :data:`laocheck.bounds.FORMULAS`.
+    """
     return dict(_entry(id)[1])
 
 
 def evaluate(id, **values):
-    """The value of formula ``id`` at the given values (the same number as
-    ``laocheck.bounds.formula(id)(**values)``, without sympy)."""
+    """The value of formula ``id`` at the given values, without importing sympy.
+
+    The same number as ``laocheck.bounds.formula(id)(**values)``: the numeric function is
+    generated from the formula's sympy expression.
+
+    Parameters
+    ----------
+    id : str
+        A key of :data:`laocheck.bounds.FORMULAS` (``"HK12.Thm3.1.bound"``).
+    **values : float
+        A value for each of the formula's arguments (``info(id)["args"]``); others are
+        ignored.
+
+    Returns
+    -------
+    float
+        The formula's value.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``id`` is not a formula, an argument is missing, or a value breaks the formula's
+        assumptions (for example ``k`` < 1 or ``B`` <= 0).
+    """
     func, meta = _entry(id)
     args = meta["args"]
     missing = [n for n in args if n not in values]

@@ -52,7 +52,23 @@ _ORDER = list(_NAMES)
 
 
 def sym(*names):
-    """The sympy symbols of laocheck's formulas, by name (``sym("d", "k")``)."""
+    """The sympy symbols of laocheck's formulas, by name.
+
+    Parameters
+    ----------
+    *names : str
+        Names of :data:`SYMBOLS` (``sym("d", "k")``).
+
+    Returns
+    -------
+    sympy.Symbol or tuple of sympy.Symbol
+        The symbol of one name, a tuple for several.
+
+    Raises
+    ------
+    KeyError
+        A name that is not in :data:`SYMBOLS`.
+    """
     out = tuple(SYMBOLS[n] for n in names)
     return out[0] if len(out) == 1 else out
 
@@ -151,7 +167,23 @@ def _add(id, expr, citation, kind, description, **kw):
 
 
 def formula(id):
-    """The formula ``id`` (see :data:`FORMULAS`)."""
+    """The formula ``id``.
+
+    Parameters
+    ----------
+    id : str
+        A key of :data:`FORMULAS` (``"HK12.Lemma3.3.G2"``).
+
+    Returns
+    -------
+    Formula
+        Its sympy expression, arguments, citation and notes; calling it evaluates it.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``id`` is not a key of :data:`FORMULAS`.
+    """
     try:
         return FORMULAS[id]
     except KeyError:
@@ -160,7 +192,18 @@ def formula(id):
 
 
 def formulas(pattern="*"):
-    """The formulas whose id matches the glob ``pattern``, sorted by id."""
+    """The formulas whose id matches a glob.
+
+    Parameters
+    ----------
+    pattern : str
+        A glob (``fnmatch``, case-sensitive) over the ids. Default: every formula.
+
+    Returns
+    -------
+    list of Formula
+        The matching formulas, sorted by id; empty when none matches.
+    """
     return [FORMULAS[i] for i in sorted(FORMULAS) if fnmatch.fnmatchcase(i, pattern)]
 
 

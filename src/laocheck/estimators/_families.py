@@ -776,7 +776,7 @@ class GenEstEstimator(_GenEstBase):
     Parameters
     ----------
     coefficients : array
-        a_0, a_1, ... (a_n = 0 beyond the array): the Taylor coefficients of f′.
+        The coefficients a_0, a_1, ... (a_n = 0 beyond the array): the Taylor coefficients of f′.
     B : float, > 0
         The norm bound of the procedure; N = ⌈4B²⌉ draws per factor for orders n > 2 log₂ N.
 
@@ -849,7 +849,9 @@ class AESVREstimator(_GenEstBase):
     Parameters
     ----------
     part : {"residual", "gradient"}
+        The estimate of the residual f_ε′(wᵀx − y), or of the gradient (times x).
     k : int, >= 1 (gradient only)
+        Coordinates of x sampled for the gradient (HK12 Alg. 4).
     B, eps, delta : float
         Norm bound, smoothing accuracy ε > 0 and insensitivity δ >= 0 of f_ε (HK12 Sec. 4.2).
 

@@ -154,9 +154,13 @@ class EstimatorSpec:
         The papers claim E[estimate] = target (and it is true; a literal claim that is false is
         a registered ERRATUM check of its own, not a spec claim).
     unbiased_citation : str
+        Where the paper states the unbiasedness (``"HK12 Lemma 3.3"``).
     second_moment : :class:`SecondMomentClaim` or None
+        The paper's bound on E‖estimate‖², with its citation.
     clipping : :class:`ClippingClaim` or None
+        The paper's clipping lemma, with its citation.
     scaling : one of :data:`SCALINGS`
+        How the estimate's cost grows with d (checked by the scaling checks).
     example_params : callable ``(d, *, k=2, B=1.0) -> dict``
         A valid parameter set in dimension d, for small exact instances (tests and checks).
     exact_k : tuple of int

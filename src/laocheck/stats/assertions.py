@@ -28,6 +28,7 @@ def assert_mean_equal(values, target, *, lower, upper, delta, method="betting"):
     values : array_like
         I.i.d. draws in [lower, upper].
     target : float
+        The claimed mean E[Z].
     lower, upper, delta, method
         As in :func:`~laocheck.stats.mean_interval`.
 

@@ -129,7 +129,7 @@ def detectable_violation(n, *, lower=None, upper=None, delta, beta=0.1, method="
     Returns
     -------
     float
-        epsilon(n): if |E Z - target| >= epsilon(n) (in the tested direction) the test fails
+        The shift epsilon(n): if |E Z - target| >= epsilon(n) (in the tested direction) the test fails
         with probability >= 1 - beta. Nonincreasing in n; ``inf`` if n is too small.
 
     Notes

@@ -191,8 +191,10 @@ def clopper_pearson(counts, n, alpha):
 
     Returns
     -------
-    (low, high) : tuple of ndarray
-        Finite, with 0 <= low <= count / n <= high <= 1.
+    low : ndarray
+        Lower ends, finite, with 0 <= low <= count / n.
+    high : ndarray
+        Upper ends, finite, with count / n <= high <= 1.
 
     Notes
     -----

@@ -5,17 +5,17 @@ with a :class:`RandomSource` (a ``numpy.random.Generator``) or enumerated exactl
 :func:`enumerate_outcomes`, which explores every sequence of choices by depth-first replay and
 weights each outcome by the exact product of its choice probabilities (``fractions.Fraction``).
 
-Randomness source protocol (both sources implement it):
+Randomness source protocol (both sources implement it)::
 
-``categorical(p)``      index i with probability p[i] (p sums to 1; zero entries never returned)
-``uniform_int(n)``      uniform on range(n)
-``subset(n, s)``        uniform s-subset of range(n), a tuple sorted increasingly
-``split_halves(items)`` uniform split of an even-length sequence into two halves (a, b),
-                        each a sorted tuple
-``bernoulli(p)``        True with probability p
-``geometric(p)``        N >= 0 with P(N = n) = (1 - p)^n p (failures before the first success);
-                        an enumeration explores n < max_depth and books the tail mass
-                        (1 - p)^max_depth as ``residual_mass``
+    ``categorical(p)``      index i with probability p[i] (p sums to 1; zero entries never returned)
+    ``uniform_int(n)``      uniform on range(n)
+    ``subset(n, s)``        uniform s-subset of range(n), a tuple sorted increasingly
+    ``split_halves(items)`` uniform split of an even-length sequence into two halves (a, b),
+                            each a sorted tuple
+    ``bernoulli(p)``        True with probability p
+    ``geometric(p)``        N >= 0 with P(N = n) = (1 - p)^n p (failures before the first success);
+                            an enumeration explores n < max_depth and books the tail mass
+                            (1 - p)^max_depth as ``residual_mass``
 
 Valid range: ``n`` and ``s`` up to 2**63 - 1 when sampling; an enumeration refuses, before
 building it, a choice with more options than ``max_leaves`` (e.g. ``subset(60, 30)``).
@@ -378,7 +378,7 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
     program : callable
         ``program(src, *args, **kwargs)``; must draw all its randomness from ``src`` (the
         protocol in the module docstring) and be deterministic given those draws.
-    *args, **kwargs
+    *args
         Passed to ``program``.
     max_depth : int
         Geometric draws explore N < max_depth (overridable per call with
@@ -386,10 +386,14 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
     max_leaves : int
         Guard: raise :class:`~laocheck.exceptions.InvalidParameterError` rather than run the
         program more often than this. Default 10**6.
+    **kwargs
+        Passed to ``program``.
 
     Returns
     -------
     ExactDistribution
+        Every outcome with its exact probability (``fractions.Fraction``), and the
+        ``residual_mass`` of the geometric tails not explored.
 
     Notes
     -----
@@ -535,5 +539,5 @@ class Plan:
         return enumerate_outcomes(self.sample, max_leaves=max_leaves)
 
     def expectation(self, f, *, max_leaves=DEFAULT_MAX_LEAVES):
-        """Exact E[f(*outcomes)]: ``f`` takes one argument per piece."""
+        """Exact ``E[f(*outcomes)]``: ``f`` takes one argument per piece."""
         return self.distribution(max_leaves=max_leaves).expectation(lambda o: f(*o))

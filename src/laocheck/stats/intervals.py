@@ -427,14 +427,17 @@ def mean_interval_from_sums(n, total, total_sq=None, *, lower, upper, delta, met
         Sum of the draws.
     total_sq : float, optional
         Sum of their squares (needed by ``"bernstein"``).
-    lower, upper, delta, alternative
+    lower, upper, delta
         As in :func:`mean_interval`.
     method : {"bernstein", "hoeffding"}
         Methods that need only (n, sum, sum of squares). Default ``"bernstein"``.
+    alternative : {"two-sided", "greater", "less"}
+        As in :func:`mean_interval`.
 
     Returns
     -------
     MeanInterval
+        The interval, with the method, level and sidedness it was computed at.
 
     Notes
     -----

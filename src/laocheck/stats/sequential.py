@@ -80,9 +80,32 @@ def _log_level(delta, j):
 
 
 def look_schedule(batch, growth, max_n, delta):
-    """The looks (n_j, delta_j), j = 1, 2, ...: n_j = min(max_n, ceil(batch growth^(j-1))),
-    delta_j = 6 delta / (pi^2 j^2); ends with n_j = max_n. (delta_j may underflow to 0 for a
-    tiny delta; the tests use ln(delta_j), which does not.)"""
+    """The looks (n_j, delta_j), j = 1, 2, ..., of a sequential test.
+
+    Parameters
+    ----------
+    batch : int
+        Draws before the first look.
+    growth : float
+        Factor (> 1) by which the number of draws grows from one look to the next.
+    max_n : int
+        The last look's number of draws.
+    delta : float
+        The test's total false-failure probability, split across the looks.
+
+    Returns
+    -------
+    list of tuple
+        ``(n_j, delta_j)`` with n_j = min(max_n, ceil(batch growth^(j-1))) and
+        delta_j = 6 delta / (pi^2 j^2), whose sum over all j is at most delta; the last
+        look has n_j = max_n. (delta_j may underflow to 0 for a tiny delta; the tests use
+        ln(delta_j), which does not.)
+
+    Raises
+    ------
+    InvalidParameterError
+        A count that is not a positive integer, ``growth`` <= 1, or ``delta`` outside (0, 1).
+    """
     batch = check_count("batch", batch)
     max_n = check_count("max_n", max_n, maximum=MAX_N)
     delta = check_probability("delta", delta)
@@ -207,6 +230,8 @@ def sequential_mean_test(draw, *, target, lower, upper, delta, epsilon, max_n, b
     Returns
     -------
     SequentialTestResult
+        The decision (PASS, FAIL or INCONCLUSIVE at ``max_n``), the draws used and the last
+        look's interval.
 
     Notes
     -----
@@ -248,14 +273,18 @@ def sequential_bound_test(draw, *, bound, lower, upper, delta, epsilon, max_n, b
 
     Parameters
     ----------
-    draw, lower, upper, delta, epsilon, max_n, batch, growth, method, rng
+    draw : callable
         As in :func:`sequential_mean_test`.
     bound : float
         The claimed upper bound on E[Z].
+    lower, upper, delta, epsilon, max_n, batch, growth, method, rng
+        As in :func:`sequential_mean_test`.
 
     Returns
     -------
     SequentialTestResult
+        The decision (PASS, FAIL or INCONCLUSIVE at ``max_n``), the draws used and the last
+        look's interval.
 
     Notes
     -----

@@ -130,6 +130,7 @@ def vector_mean_interval(values, *, lower, upper, delta, method="betting",
     Returns
     -------
     VectorMeanInterval
+        The d intervals (``low``, ``high``, ``mean``), valid simultaneously at ``delta``.
 
     Notes
     -----
@@ -181,13 +182,17 @@ def vector_mean_interval_from_sums(n, totals, totals_sq, *, lower, upper, delta,
         Number of draws (>= 2).
     totals, totals_sq : array_like, shape (d,)
         Per-coordinate sums of the draws and of their squares.
-    lower, upper, delta, alternative
+    lower, upper, delta
         As in :func:`vector_mean_interval`.
     method : {"bernstein", "hoeffding"}
+        Methods that need only the running sums. Default ``"bernstein"``.
+    alternative : {"two-sided", "greater", "less"}
+        As in :func:`vector_mean_interval`.
 
     Returns
     -------
     VectorMeanInterval
+        The d intervals, valid simultaneously at ``delta``.
 
     Notes
     -----

@@ -1,0 +1,376 @@
+"""Sphinx extension: laocheck's reference pages, generated from the code at build time.
+
+Nothing here is typed by hand: each page is written from what the code registers, when the
+build starts (``builder-inited``), into ``docs/reference/generated/`` (git-ignored).
+
+* ``cli.md``: every subcommand and option of ``laocheck.cli._build_parser()``;
+* ``catalog/<PAPER>.md``: every registered check (``laocheck.checks.checks()``), one page per
+  paper, each check a ``check`` object so that the search finds it by id (``HK12.Lemma3.3``);
+  with its expected status and, when a ``laocheck verify --json`` record of the same version is
+  given (``LAOCHECK_DOCS_VERIFY_JSON``, or ``docs/_build/verify.json``), its measured status;
+* ``formulas.md``: every formula of ``laocheck.bounds.FORMULAS``, as MathML written by sympy;
+* ``specs.md``: the report specs shipped in ``laocheck/report/specs``;
+* ``benchmarks.md``: the tables of the benchmarks' JSON files in ``benchmarks/results/``.
+"""
+import html
+import json
+import os
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import sympy
+
+HERE = Path(__file__).resolve().parents[1]          # docs/
+ROOT = HERE.parent                                  # the repository
+OUT = HERE / "reference" / "generated"
+PAPERS = {
+    "CB11": "Cesa-Bianchi, Shalev-Shwartz, Shamir. *Efficient Learning with Partially Observed "
+            "Attributes.* JMLR 12 (2011)",
+    "HK12": "Hazan, Koren. *Linear Regression with Limited Observation.* ICML 2012",
+    "KS15": "Kukliansky, Shamir. *Attribute Efficient Linear Regression with Data-Dependent "
+            "Sampling.* ICML 2015",
+    "LAO": "properties every estimator and learner must have (not a statement of a paper)",
+}
+
+
+def _write(path, text):
+    """Write only when changed, so that Sphinx does not rebuild unchanged pages."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def _md(text):
+    """Plain text as one Markdown paragraph: no markup is interpreted."""
+    text = " ".join(str(text).split())
+    return re.sub(r"([\\`*_\[\]<>#|$~])", r"\\\1", text)
+
+
+# ------------------------------------------------------------------------------------ CLI
+def _action_row(parser, action):
+    flags = ", ".join(f"`{s}`" for s in action.option_strings) or f"`{action.dest}`"
+    if action.nargs == 0:                         # a flag: store_true, store_const, help
+        meta = ""
+    elif isinstance(action.metavar, str):
+        meta = action.metavar
+    elif action.choices and not isinstance(action.choices, dict):
+        meta = "{" + ",".join(str(c) for c in action.choices) + "}"
+    else:
+        meta = action.dest.upper() if action.option_strings else action.dest
+    helptext = parser._get_formatter()._expand_help(action) if action.help else ""
+    if action.choices and not isinstance(action.choices, dict):
+        helptext += " Choices: " + ", ".join(str(c) for c in action.choices) + "."
+    return f"| {flags} | {('`' + meta + '`') if meta else ''} | {_md(helptext)} |"
+
+
+def cli_page():
+    import argparse
+
+    from laocheck.cli import _build_parser
+
+    parser = _build_parser()
+    lines = ["# Command line: `laocheck`", "",
+             "Generated from the argparse parser of `laocheck.cli` when the documentation is "
+             "built: every subcommand and every option, with the help text `--help` prints.", "",
+             "```text", parser.format_help().rstrip(), "```", ""]
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, subparser in sub.choices.items():
+        lines += [f"(cli-{name})=", f"## `laocheck {name}`", ""]
+        if subparser.description:
+            lines += [_md(subparser.description), ""]
+        lines += ["```text", subparser.format_usage().strip(), "```", "",
+                  "| option | value | what it does |", "| --- | --- | --- |"]
+        lines += [_action_row(subparser, a) for a in subparser._actions
+                  if a.help != argparse.SUPPRESS]
+        nested = [a for a in subparser._actions if isinstance(a, argparse._SubParsersAction)]
+        lines.append("")
+        for group in nested:
+            for subname, subsub in group.choices.items():
+                lines += [f"### `laocheck {name} {subname}`", ""]
+                if subsub.description:
+                    lines += [_md(subsub.description), ""]
+                lines += ["```text", subsub.format_usage().strip(), "```", "",
+                          "| option | value | what it does |", "| --- | --- | --- |"]
+                lines += [_action_row(subsub, a) for a in subsub._actions
+                          if a.help != argparse.SUPPRESS]
+                lines.append("")
+        lines += ["Full `--help`:", "", "```text", subparser.format_help().rstrip(), "```", ""]
+    return "\n".join(lines)
+
+
+# -------------------------------------------------------------------------------- catalog
+def _measured():
+    """(statuses by id, a sentence on the run) of a ``laocheck verify --json`` file of this
+    laocheck version; None when no such file is given."""
+    import datetime
+
+    import laocheck
+
+    path = Path(os.environ.get("LAOCHECK_DOCS_VERIFY_JSON") or HERE / "_build" / "verify.json")
+    if not path.is_file():
+        return None
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    run = doc.get("run", {})
+    prov = run.get("provenance", {})
+    if prov.get("laocheck") != laocheck.__version__:
+        return None
+    statuses = {r["id"]: r["status"] for r in doc.get("checks", [])}
+    written = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc)
+    machine = prov.get("machine") or {}
+    where = (f"laocheck {prov.get('laocheck')}, commit {prov.get('commit') or 'unknown'}, "
+             f"seed {run.get('seed')}, budget {run.get('budget')}, written "
+             f"{written:%Y-%m-%d %H:%M} UTC on {machine.get('platform', 'an unknown machine')} "
+             f"with {machine.get('cpu_count', '?')} CPUs, {run.get('seconds', '?')} s")
+    return statuses, run.get("seed"), where
+
+
+def _status(status):
+    return f'<span class="laocheck-status-{status}">{status}</span>'
+
+
+_STATEMENT = re.compile(r"^([A-Z]+\d*)\.([A-Za-z]+\d*(?:\.\d+)*)")
+
+
+def statement_of(check_id):
+    """The paper's statement a check id belongs to: ``HK12.Lemma3.3`` for
+    ``HK12.Lemma3.3.eq9``, ``KS15.LemmaB.9`` for ``KS15.LemmaB.9``, ``CB11.Fig1`` for
+    ``CB11.Fig1.objective``."""
+    match = _STATEMENT.match(check_id)
+    return match.group(0) if match else check_id
+
+
+def _anchor(kind, name):
+    return f"{kind}-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def _check_entry(c, statuses, seed):
+    lines = [f"({_anchor('check', c.id)})=", f"### {c.id}", "",
+             f"```{{check}} {c.id}", "```", "",
+             f"Citation\n: {_md(c.citation)}", "",
+             f"Statement\n: {_md(c.statement)}", ""]
+    if c.assumptions:
+        lines += [f"Assumptions\n: {_md(c.assumptions)}", ""]
+    lines += [f"Method\n: {_md(c.method)}", "",
+              f"δ\n: {c.delta:g}" if c.delta else "δ\n: 0 (exact or symbolic: no false failures)",
+              "", f"Smallest detectable violation\n: {_md(c.detectable)}", "",
+              f"Expected status\n: {_status(c.expected.value)}", ""]
+    if c.id in statuses:
+        lines += [f"Status at seed {seed}\n: {_status(statuses[c.id])}", ""]
+    if c.correction:
+        lines += [f"Corrected statement\n: [`{c.correction}`](#{_anchor('check', c.correction)})",
+                  ""]
+    lines += [f"Rerun\n: `laocheck verify --only '{c.id}'`", ""]
+    return lines
+
+
+def catalog_pages():
+    from laocheck import checks
+
+    measured = _measured()
+    by_paper = defaultdict(list)
+    for check in checks.checks():
+        by_paper[check.id.split(".", 1)[0]].append(check)
+    pages = {}
+    seed = 0
+    if measured:
+        statuses, seed, where = measured
+        source = (f"**status at seed {seed}** is the status each check had in the `laocheck "
+                  f"verify --json` run given to this build ({_md(where)}).")
+    else:
+        statuses = {}
+        source = ("no `laocheck verify --json` record was given to this build, so only the "
+                  "**expected status** (what the catalog registers the check to give) is shown; "
+                  "`laocheck verify --only ID` measures it.")
+    for paper in sorted(by_paper, key=lambda p: (p not in PAPERS, p)):
+        items = by_paper[paper]
+        title = PAPERS.get(paper, paper)
+        lines = [f"# {paper}: the catalog", "", _md(title) if paper not in PAPERS else title, "",
+                 f"{len(items)} checks. Generated from `laocheck.checks.checks()` when the "
+                 f"documentation was built; {source}", "",
+                 "| check | citation | expected | " + (f"status at seed {seed} |" if statuses else "δ |"),
+                 "| --- | --- | --- | --- |"]
+        for c in items:
+            last = _status(statuses[c.id]) if c.id in statuses else (
+                "(not run)" if statuses else f"{c.delta:g}" if c.delta else "exact")
+            lines.append(f"| [`{c.id}`](#{_anchor('check', c.id)}) | {_md(c.citation)} | "
+                         f"{_status(c.expected.value)} | {last} |")
+        lines.append("")
+        groups = defaultdict(list)
+        for c in items:
+            groups[statement_of(c.id)].append(c)
+        for label, members in groups.items():
+            lines += [f"({_anchor('statement', label)})=", f"## {label}", "",
+                      f"```{{statement}} {label}", "```", "",
+                      f"{len(members)} check{'s' if len(members) > 1 else ''} of "
+                      f"{_md(label)}: " + ", ".join(f"[`{c.id}`](#{_anchor('check', c.id)})"
+                                                     for c in members) + ".", ""]
+            for c in members:
+                lines += _check_entry(c, statuses, seed)
+        pages[paper] = "\n".join(lines)
+    index = ["# Check catalog", "",
+             "Every statement of CB11, HK12 and KS15 that laocheck checks, one page per paper, "
+             "plus the properties (`LAO.*`) every estimator and learner must have. Each check "
+             "can be found by its id in the search box (for example `HK12.Lemma3.3`).", "",
+             "| paper | checks |", "| --- | ---: |"]
+    index += [f"| [{p}]({p}.md) | {len(by_paper[p])} |" for p in pages]
+    index += ["", "```{toctree}", ":hidden:", ""] + list(pages) + ["```", ""]
+    pages["index"] = "\n".join(index)
+    return pages
+
+
+# ------------------------------------------------------------------------------- formulas
+def formulas_page():
+    from laocheck import bounds
+
+    lines = ["# Formulas of `laocheck.bounds`", "",
+             "Every formula of the three papers as laocheck holds it: one sympy expression each, "
+             "from which the numbers, the learners' `eta=\"theory\"` and the symbolic checks are "
+             "computed. The mathematics below is MathML printed by sympy when the documentation "
+             "was built. `laocheck bounds` evaluates them.", ""]
+    by_paper = defaultdict(list)
+    for fid, f in bounds.FORMULAS.items():
+        by_paper[fid.split(".", 1)[0]].append(f)
+    for paper in sorted(by_paper):
+        lines += [f"## {paper}", ""]
+        for f in by_paper[paper]:
+            mathml = sympy.mathml(f.expr, printer="presentation")
+            lines += [f"### `{f.id}`", "", f"{_md(f.citation)}: {_md(f.description)} "
+                      f"({_md(f.kind)}; arguments {', '.join(f'`{a}`' for a in f.args)}).", "",
+                      "```{raw} html",
+                      f'<div class="laocheck-formula"><math display="block" '
+                      f'alttext="{html.escape(str(f.expr))}">{mathml}</math></div>', "```", "",
+                      f"Plain text: `{f.expr}`", ""]
+            for label, value in (("Assumptions", f.assumptions), ("Note", f.note),
+                                 ("Erratum", f.erratum)):
+                if value:
+                    lines += [f"{label}: {_md(value)}", ""]
+            if not f.literal:
+                lines += ["Not literally as printed in the paper (see the note).", ""]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------- specs
+def specs_page():
+    import laocheck.report
+
+    specs = Path(laocheck.report.__file__).parent / "specs"
+    readme = (specs / "README.md").read_text(encoding="utf-8")
+    readme = re.sub(r"^# .*\n", "", readme, count=1)
+    lines = ["# Report specs", "",
+             "The specs installed with laocheck (`laocheck/report/specs/`), each rendered by "
+             "`laocheck report NAME`; shown here as shipped.", "", readme.strip(), ""]
+    for path in sorted(specs.glob("*.toml")):
+        lines += [f"## `{path.name}`", "", "```toml", path.read_text(encoding="utf-8").rstrip(),
+                  "```", ""]
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- benchmarks
+def _cell(value):
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (list, dict)):
+        return _md(json.dumps(value))
+    return _md(value)
+
+
+def benchmarks_page(directory=ROOT / "benchmarks" / "results"):
+    results = sorted(Path(directory).glob("*.json"))
+    lines = ["# Measured benchmarks", "",
+             "Generated from the JSON files the benchmarks write (`--json PATH`), committed in "
+             "`benchmarks/results/`; each table gives the machine, date and commit of its run. "
+             "Speed is measured by the benchmarks, never asserted by a test.", ""]
+    if not results:
+        lines += ["No benchmark result is committed yet.", ""]
+    for path in results:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        meta = doc.get("meta") or doc.get("provenance") or {}
+        rows = doc.get("rows") or doc.get("results") or []
+        lines += [f"## `{path.stem}`", ""]
+        if meta:
+            lines += ["| run | |", "| --- | --- |"]
+            lines += [f"| {_md(k)} | {_cell(v)} |" for k, v in meta.items()]
+            lines.append("")
+        if rows and isinstance(rows, list) and isinstance(rows[0], dict):
+            keys = list(dict.fromkeys(k for r in rows for k in r))
+            lines += ["| " + " | ".join(_md(k) for k in keys) + " |",
+                      "| " + " | ".join("---" for _ in keys) + " |"]
+            lines += ["| " + " | ".join(_cell(r.get(k, "")) for k in keys) + " |" for r in rows]
+        else:
+            lines += ["```json", json.dumps(doc, indent=2)[:20000], "```"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ the hooks
+def generate(app=None):
+    _write(OUT / "cli.md", cli_page())
+    for name, text in catalog_pages().items():
+        _write(OUT / "catalog" / f"{name}.md", text)
+    _write(OUT / "formulas.md", formulas_page())
+    _write(OUT / "specs.md", specs_page())
+    _write(OUT / "benchmarks.md", benchmarks_page())
+
+
+# ------------------------------------------------------------- math without MathJax
+def _mathml(latex, display):
+    """LaTeX as MathML, converted at build time (latex2mathml): the browser renders it, so no
+    MathJax is loaded and nothing is fetched when a page is viewed."""
+    from latex2mathml.converter import convert
+
+    return convert(latex, display="block" if display else "inline")
+
+
+def _visit_math(self, node):
+    self.body.append(_mathml(node.astext(), display=False))
+    raise _SkipNode
+
+
+def _visit_displaymath(self, node):
+    self.body.append('<div class="math-display">' + _mathml(node.astext(), display=True)
+                     + "</div>\n")
+    raise _SkipNode
+
+
+class _SkipNode(Exception):
+    pass
+
+
+_BACKTICKS = re.compile(r"(`+[^`]*`+)")
+
+
+def _escape_bars(app, what, name, obj, options, lines):
+    """Docstrings write absolute values and norms as ``|y|``, which reStructuredText reads as a
+    substitution reference; outside backticks and tables, a bar is a literal bar."""
+    for n, line in enumerate(lines):
+        if "|" not in line or line.lstrip().startswith(("| ", "+-", "+=")):
+            continue
+        parts = _BACKTICKS.split(line)
+        lines[n] = "".join(p if p.startswith("`") else re.sub(r"(?<!\\)\|", r"\\|", p)
+                           for p in parts)
+
+
+def _skip_foreign_member(app, what, name, obj, skip, options):
+    """The methods scikit-learn adds to every estimator (``set_params``,
+    ``set_fit_request``, ...) are documented by scikit-learn, not here."""
+    module = getattr(obj, "__module__", None) or ""
+    if module.startswith("sklearn"):
+        return True
+    return None
+
+
+def setup(app):
+    from docutils import nodes
+
+    global _SkipNode
+    _SkipNode = nodes.SkipNode
+    app.add_html_math_renderer("mathml", (_visit_math, None), (_visit_displaymath, None))
+    app.add_object_type("check", "check", indextemplate="pair: %s; check",
+                        objname="laocheck check")
+    app.add_object_type("statement", "statement", indextemplate="pair: %s; statement",
+                        objname="statement of a paper")
+    app.connect("builder-inited", generate)
+    app.connect("autodoc-skip-member", _skip_foreign_member)
+    app.connect("autodoc-process-docstring", _escape_bars)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -1,0 +1,86 @@
+"""Sphinx configuration of laocheck's documentation site.
+
+Build it from the repository root with ``python -m sphinx -W --keep-going -b html docs docs/_build/html``
+(after ``pip install ".[docs]"``). Nothing is fetched from the network at build or view time:
+the theme's fonts are the system's, math is MathML written at build time (sympy), and no
+MathJax is loaded.
+"""
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "_ext"))
+
+import laocheck  # noqa: E402
+
+project = "laocheck"
+author = "the laocheck developers"
+release = laocheck.__version__
+version = release
+copyright = "the laocheck developers"
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "numpydoc",
+    "sphinx_gallery.gen_gallery",
+    "laocheck_docs",
+]
+
+# "--jobs" stays two hyphens (docutils would print an en dash in prose)
+smartquotes = False
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "examples/README.txt", "**/README.md"]
+templates_path = ["_templates"]
+
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+# numpydoc: no member tables of every class (autosummary lists the public names)
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+autosummary_generate = True
+autosummary_imported_members = True     # a package's API is its __all__
+autosummary_ignore_module_all = False
+autodoc_default_options = {"members": False}
+autodoc_typehints = "none"
+
+# nitpicky cross-references would flag every numpy/scipy type named in a docstring that is not
+# documented here (there is no intersphinx: no network); internal links are checked by
+# tests/docs/test_links.py on the built HTML instead.
+nitpicky = False
+suppress_warnings = ["config.cache"]
+
+html_theme = "furo"
+html_title = f"laocheck {release}"
+html_static_path = ["_static"]
+html_css_files = ["laocheck.css"]
+html_show_sourcelink = False
+html_copy_source = False
+
+# No MathJax: math is MathML written at build time (latex2mathml; see _ext/laocheck_docs.py),
+# which the browser renders without fetching anything.
+html_math_renderer = "mathml"
+
+# The gallery runs at its tiny budget (every script < 1 minute); LAOCHECK_DOCS_GALLERY=0 skips
+# running it (the pages are then built from what was last run).
+sphinx_gallery_conf = {
+    "examples_dirs": "examples",
+    "gallery_dirs": "gallery",
+    "filename_pattern": r"/plot_",
+    "plot_gallery": os.environ.get("LAOCHECK_DOCS_GALLERY", "True"),
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "show_signature": False,
+    "image_scrapers": ("matplotlib",),
+    "matplotlib_animations": False,
+    "within_subsection_order": "FileNameSortKey",
+    "abort_on_example_error": True,
+    # its timing page loads DataTables and Bootstrap from a CDN: not written (nothing is
+    # fetched at view time)
+    "write_computation_times": False,
+}

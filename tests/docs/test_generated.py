@@ -1,0 +1,120 @@
+"""The generated reference pages are complete: the CLI page has every subcommand and option of
+the argparse parser, the catalog every check (under its paper and its statement), the formulas
+page every formula of laocheck.bounds, the specs page every shipped spec. The pages are
+produced by docs/_ext/laocheck_docs.py, as the docs build does, and also looked for in the
+built site."""
+import argparse
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from laocheck import bounds, checks
+from laocheck.cli import _build_parser
+
+EXT = Path(__file__).resolve().parents[2] / "docs" / "_ext" / "laocheck_docs.py"
+
+
+@pytest.fixture(scope="module")
+def ext():
+    spec = importlib.util.spec_from_file_location("laocheck_docs", EXT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _subparsers(parser, prefix="laocheck"):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield f"{prefix} {name}", sub
+                yield from _subparsers(sub, f"{prefix} {name}")
+
+
+def test_the_cli_page_has_every_subcommand_and_option(ext):
+    page = ext.cli_page()
+    subs = list(_subparsers(_build_parser()))
+    assert len(subs) >= 7
+    for command, sub in subs:
+        assert f"`{command}`" in page, command
+        section = page.split(f"`{command}`", 1)[1]
+        for action in sub._actions:
+            if action.help == argparse.SUPPRESS:
+                continue
+            for flag in action.option_strings:
+                assert f"`{flag}`" in section, (command, flag)
+
+
+def test_the_catalog_pages_list_every_check_under_its_statement(ext):
+    pages = ext.catalog_pages()
+    everything = checks.checks()
+    assert len(everything) > 400
+    for check in everything:
+        page = pages[check.id.split(".", 1)[0]]
+        statement = ext.statement_of(check.id)
+        assert check.id.startswith(statement)
+        assert f"\n## {statement}\n" in page, statement
+        entry = page.split(f"\n### {check.id}\n", 1)
+        assert len(entry) == 2, check.id
+        body = entry[1].split("\n### ", 1)[0]
+        assert "Citation\n:" in body and "Statement\n:" in body and "Method\n:" in body
+        assert ("δ\n: 0 " in body) if not check.delta else (f"δ\n: {check.delta:g}" in body)
+        assert f"Expected status\n: " in body and check.expected.value in body
+
+
+def test_statement_of_names_the_paper_s_label(ext):
+    assert ext.statement_of("HK12.Lemma3.3.eq9_corrected") == "HK12.Lemma3.3"
+    assert ext.statement_of("KS15.LemmaB.9") == "KS15.LemmaB.9"
+    assert ext.statement_of("KS15.Thm3.12.empirical") == "KS15.Thm3.12"
+    assert ext.statement_of("CB11.Fig1.objective") == "CB11.Fig1"
+
+
+def test_the_formulas_page_has_every_formula_as_mathml(ext):
+    page = ext.formulas_page()
+    for fid in bounds.FORMULAS:
+        assert f"### `{fid}`" in page, fid
+    assert page.count("<math ") == len(bounds.FORMULAS)
+
+
+def test_the_specs_page_shows_every_shipped_spec(ext):
+    import laocheck.report
+
+    page = ext.specs_page()
+    specs = sorted((Path(laocheck.report.__file__).parent / "specs").glob("*.toml"))
+    assert specs
+    for spec in specs:
+        assert f"## `{spec.name}`" in page and spec.read_text().strip() in page
+
+
+def test_the_benchmarks_page_renders_each_json_result_with_its_provenance(ext, tmp_path):
+    import json
+
+    rows = [{"estimator": "HK12.AERR.gradient", "d": 100, "kernel": 2.5e7},
+            {"estimator": "HK12.AELR.gradient", "d": 1000, "kernel": 2.4e7}]
+    meta = {"date": "2026-11-25 20:00 UTC", "commit": "abc123", "machine": "x86_64",
+            "load_average_at_end": 0.3}
+    (tmp_path / "estimators.json").write_text(json.dumps({"meta": meta, "rows": rows}))
+    page = ext.benchmarks_page(tmp_path)
+    assert "## `estimators`" in page
+    for key, value in meta.items():
+        assert f"| {ext._md(key)} | {ext._cell(value)} |" in page
+    assert "| estimator | d | kernel |" in page
+    assert "| HK12.AERR.gradient | 100 | 2.5e+07 |" in page
+    assert "No benchmark result" in ext.benchmarks_page(tmp_path / "none")
+
+
+def test_the_built_site_has_the_generated_pages(site):
+    for page in ("reference/generated/cli.html", "reference/generated/formulas.html",
+                 "reference/generated/specs.html", "reference/errata.html",
+                 "reference/generated/catalog/index.html", "benchmarks/index.html",
+                 "reference/api.html", "gallery/index.html"):
+        assert (site / page).is_file(), page
+    # the errata page carries ERRATA.md: its count line and every entry's heading
+    errata = (site / "reference" / "errata.html").read_text()
+    source = (EXT.parents[2] / "ERRATA.md").read_text()
+    count = re.search(r"^(\d+) errata \(", source, flags=re.M).group(1)
+    assert f"{count} errata (" in errata
+    for heading in re.findall(r"^### (.+)$", source, flags=re.M):
+        plain = re.sub(r"[*`]", "", heading)
+        assert plain.split(" (")[0] in errata, heading

@@ -1,0 +1,87 @@
+"""No content lost: every section of the README as it was before the documentation site (main
+0589fad, kept in ``tests/docs/data/README.0589fad.md``) and the page where it now lives. Each
+paragraph, table row, list item and code block of a section must be found in its destination,
+compared after normalising whitespace and reducing links ``[text](target)`` to their text
+(links were retargeted when the text moved into the site)."""
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OLD = Path(__file__).parent / "data" / "README.0589fad.md"
+
+# the README's ## / ### headings of main 0589fad -> the file(s) that now hold their content
+WHERE = {
+    "## Set up (a fresh machine with Python ≥ 3.11 and a C compiler)": ["README.md"],
+    "## Example": ["README.md"],
+    "## Checking the papers: `laocheck verify`": ["docs/guide/verify.md"],
+    "### Checking your own estimator": ["docs/guide/own_estimator.md"],
+    "### I changed a sampler — is it still right?": ["docs/tutorials/regression_testing.md"],
+    "### Errata found in the papers": ["docs/reference/errata.md"],
+    "## Running on a cluster": ["docs/guide/cluster.md"],
+    "## What is there so far": ["docs/explanation/components.md"],
+    "## Reports: `laocheck report`": ["docs/guide/reports.md"],
+    "### Reproducing the papers' experiments": ["docs/guide/papers.md"],
+    "## Data": ["docs/reference/data.md"],
+    "## Benchmarks": ["docs/benchmarks/history.md"],
+    "### Performance of start-up and experiments": ["docs/benchmarks/history.md"],
+    "## Layout": ["docs/explanation/layers.md"],
+}
+
+
+def _sections(text):
+    out, current, fence = {}, None, False
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+        if not fence and re.match(r"#{2,3} ", line):
+            current = line
+            out[current] = []
+        elif current:
+            out[current].append(line)
+    return {h: "\n".join(b) for h, b in out.items()}
+
+
+def _norm(text):
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    return " ".join(text.split())
+
+
+def _pieces(body):
+    """Paragraphs, list items, table rows and code blocks: the units that must survive."""
+    pieces = []
+    for block in re.split(r"\n\s*\n", body):
+        if not block.strip():
+            continue
+        if block.lstrip().startswith("|"):
+            pieces += [row for row in block.split("\n") if row.strip()]
+        else:
+            pieces += [p for p in re.split(r"\n(?=\* |\d+\. )", block) if p.strip()]
+    return pieces
+
+
+def test_the_map_names_every_section_of_the_old_readme():
+    assert list(_sections(OLD.read_text())) == list(WHERE)
+
+
+@pytest.mark.parametrize("heading", list(WHERE))
+def test_a_section_s_content_lives_in_its_destination(heading):
+    body = _sections(OLD.read_text())[heading]
+    destinations = [ROOT / name for name in WHERE[heading]]
+    for dest in destinations:
+        text = _norm(dest.read_text())
+        missing = [p for p in _pieces(body) if _norm(p) not in text]
+        assert missing == [], f"{dest.relative_to(ROOT)} lacks {len(missing)} pieces of " \
+                              f"{heading!r}, e.g. {missing[:3]}"
+    for dest in destinations:
+        assert dest.read_text().strip(), dest
+
+
+def test_the_readme_is_an_entry_point():
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 200
+    for page in ("docs/tutorials/index.md", "docs/guide/index.md", "docs/reference/index.md",
+                 "docs/explanation/index.md", "docs/benchmarks/index.md"):
+        assert f"]({page})" in readme, page
+    assert "python -m sphinx -W --keep-going -b html docs docs/_build/html" in readme
