@@ -61,11 +61,26 @@ def test_the_docs_have_python_blocks_to_run():
     assert all(_is_template(b) for b in _python_blocks("CONTRIBUTING.md"))
 
 
+#: tutorials whose blocks run, in order and with their printed results asserted, in a test
+#: of their own (not run twice)
+TUTORIAL_TESTS = {"docs/tutorials/own_learner.md": "tests/testing/test_own_learner_doc.py"}
+
+
+def _is_tutorial(name):
+    return name.startswith("docs/tutorials/") and not name.endswith("index.md")
+
+
 def _runnable_blocks():
     """(file, index) of each runnable block; a block repeated verbatim (the README's snippets
-    are also on the pages that explain them) runs once."""
+    are also on the pages that explain them) runs once. A tutorial is one session: its blocks
+    run together, in order, as one script (index None)."""
     seen, out = set(), []
     for name in DOCS:
+        if _is_tutorial(name):
+            if name not in TUTORIAL_TESTS and any(
+                    not _is_template(b) for b in _python_blocks(name)):
+                out.append((name, None))
+            continue
         for i, block in enumerate(_python_blocks(name)):
             if not _is_template(block) and block not in seen:
                 seen.add(block)
@@ -73,11 +88,20 @@ def _runnable_blocks():
     return out
 
 
+def test_the_tutorials_tested_elsewhere_are_tested():
+    for name, test in TUTORIAL_TESTS.items():
+        assert (ROOT / name).exists() and name[len("docs/"):] in (ROOT / test).read_text() or \
+            name.rsplit("/", 1)[1] in (ROOT / test).read_text(), (name, test)
+
+
 @pytest.mark.parametrize("name, index", _runnable_blocks())
 def test_python_block_runs_from_a_temporary_directory(name, index, tmp_path):
-    """Each runnable ```python block of the docs, run as a script outside the source tree,
-    so that the installed package is the one imported."""
-    block = _python_blocks(name)[index]
+    """Each runnable ```python block of the docs (each tutorial's blocks together, in order),
+    run as a script outside the source tree, so that the installed package is the one
+    imported."""
+    blocks = _python_blocks(name)
+    block = (blocks[index] if index is not None
+             else "\n".join(b for b in blocks if not _is_template(b)))
     script = tmp_path / "block.py"
     script.write_text(block)
     result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
@@ -110,11 +134,15 @@ def _docstrings():
 
 
 def _known_names():
-    """Check ids; and the other registered names that share the id scheme: estimators and
-    the formulas of laocheck.bounds."""
+    """Check ids; and the other registered names that share the id scheme: estimators, the
+    formulas of laocheck.bounds, and the ids of check_learner's records of laocheck's learners
+    (``<learner spec>.<property>``)."""
     from laocheck import bounds, checks, estimators
+    from laocheck.checks.learner_properties import LEARNER_PROPERTIES
+    from laocheck.experiments.theorems import learner_specs
 
     ids = [c.id for c in checks.checks()]
+    ids += [f"{spec.name}.{prop}" for _, spec in learner_specs() for prop in LEARNER_PROPERTIES]
     return ids, list(estimators.names()) + list(bounds.FORMULAS)
 
 
