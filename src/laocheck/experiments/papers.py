@@ -111,11 +111,13 @@ from ..exceptions import InvalidParameterError
 from ..learners import (AER, DDAELR, DDAERR, GAELR, GAERR, AELR, AERR, Baseline, OfflineLasso,
                         OfflineRidge, OnlineLasso, OnlineRidge, TwoPhaseDDAELR, TwoPhaseDDAERR,
                         has_oracle_path)
-from ..stats import DEFAULT_DELTA, mean_interval, paired_median_test, sign_test_detectable
+from ..stats import (DEFAULT_DELTA, mean_interval, paired_median_test, sign_test_detectable,
+                     sign_test_runs, win_probability)
 from ._runs import child_seeds
 
 __all__ = ["Algorithm", "Curve", "ClaimCheck", "PrintedNumber", "Panel", "PaperExperiment",
            "BUDGETS", "StepScaled", "RunProgress", "SAME_ATTRIBUTES", "CONSIDERABLE", "POWER",
+           "claims_design",
            "matched_sizes",
            "learning_curves", "claim_order", "grid_limits", "claim_better", "claim_converges",
            "ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive", "EXPERIMENTS"]
@@ -328,7 +330,8 @@ class PaperExperiment(_Dict):
     here (a missing data source or learner), with the reason; ``unchecked``: qualitative
     claims of the text that are not decided over the runs, each ``"claim (citation): reason"``
     (e.g. "similar" with no margin); ``max_train``: the budget's cap on a run's training
-    examples from a data set (None: the whole training part)."""
+    examples from a data set (None: the whole training part); ``claims_design``: how the claims
+    were decided and the power of the budget's run count (:func:`claims_design`)."""
 
     experiment: str
     citation: str
@@ -347,6 +350,7 @@ class PaperExperiment(_Dict):
     seconds: float
     unchecked: tuple = ()
     max_train: int | None = None
+    claims_design: dict | None = None
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -1027,6 +1031,27 @@ def _digits_pair(source, mnist, negative=3, positive=5, scale=None):
     return digits, pair
 
 
+def claims_design(runs, points, delta=DEFAULT_DELTA):
+    """The power calculation of the claims (module docstring) for ``runs`` runs and ``points``
+    check points, beside the full budget's: the runs HOLDS needs per point, the detectable
+    P(ratio > margin) at power ``POWER``, the paper's visible effect Φ(1) and the margin of
+    "considerably"."""
+    full = BUDGETS["full"]
+    full_points = len(full["prefixes"])
+    probe = paired_median_test(np.zeros((runs, 1)), delta=delta)
+    return {"power": POWER, "considerable_margin": CONSIDERABLE,
+            "visible_effect": win_probability(1.0), "delta": delta, "runs": runs,
+            "points": points, "needed": probe.needed,
+            "detectable": sign_test_detectable(runs, delta=delta, points=points,
+                                               beta=1 - POWER),
+            "full_runs": full["runs"], "full_points": full_points,
+            "full_needed": paired_median_test(np.zeros((full["runs"], 1)), delta=delta).needed,
+            "full_detectable": sign_test_detectable(full["runs"], delta=delta,
+                                                    points=full_points, beta=1 - POWER),
+            "runs_for_visible_effect": sign_test_runs(win_probability(1.0), delta=delta,
+                                                      points=full_points, beta=1 - POWER)}
+
+
 def _finish(name, citation, budget, seed, cfg, panels, numbers, claims, unavailable, notes, t0,
             unchecked=()):
     return PaperExperiment(
@@ -1037,7 +1062,9 @@ def _finish(name, citation, budget, seed, cfg, panels, numbers, claims, unavaila
         notes=notes, seconds=time.perf_counter() - t0, unchecked=tuple(unchecked),
         # the cap was applied only if a panel was fitted on a data set (synthetic panels have
         # an exact test risk and no test part)
-        max_train=cfg["max_train"] if any(p.n_test for p in panels) else None)
+        max_train=cfg["max_train"] if any(p.n_test for p in panels) else None,
+        claims_design=claims_design(cfg["runs"], len(cfg["prefixes"]),
+                                    claims[0].delta if claims else DEFAULT_DELTA))
 
 
 def _panel(figure, title, data_source, stand_in, preprocessing, d, raw, budget_text, X, curves):

@@ -381,13 +381,25 @@ def numbers_table(result):
 
 
 def claims_table(result):
-    rows = tuple([c["claim"], c["citation"], c["status"], c["delta"], c["runs"],
-                  list(c["counts"]), c["formal"],
-                  f"{STAND_IN}: {c['source']}" if c["stand_in"] else c["source"]]
-                 for c in result["claims"])
-    return Table("claims", ("claim", "citation", "status", "δ", "runs",
-                            "runs where it held (per check point)", "read as", "data source"),
-                 rows)
+    """One row per claim: its text (what the paper printed), status, δ and runs, then how it
+    was decided (laocheck.experiments.papers): per check point the runs where the ratio of
+    errors exceeded the margin and the runs HOLDS needs, the interval for the median ratio
+    (lower bound at δ, upper at δ/P), the margin, and the detectable effect at these runs."""
+    rows = []
+    for c in result["claims"]:
+        needed = c.get("needed")
+        rows.append([
+            c["claim"], c["citation"], c["status"], c["delta"], c["runs"], list(c["counts"]),
+            "never (too few runs)" if needed is None else needed,
+            [[_num(lo), _num(hi)] for lo, hi in zip(c["low"], c["high"])],
+            c.get("margin", 1.0), _num(c.get("detectable")), c["formal"],
+            f"{STAND_IN}: {c['source']}" if c["stand_in"] else c["source"]])
+    return Table("claims", ("claim (as the paper prints it)", "citation", "status", "δ", "runs",
+                            "runs above the margin (per check point)",
+                            "runs HOLDS needs per check point",
+                            "median ratio: interval per check point",
+                            "margin (ratio)", "detectable P(ratio > margin) at power 0.9",
+                            "read as", "data source"), tuple(rows))
 
 
 def unchecked_table(result):
@@ -425,6 +437,41 @@ def unavailable_table(result):
         part, _, reason = text.partition(": ")
         rows.append([part, reason or text])
     return Table("unavailable", ("part", "reason"), tuple(rows))
+
+
+def claims_paragraph(res):
+    """How the claims were decided and the power of the run count, from the result's
+    ``claims_design`` (every number in it)."""
+    d = res.get("claims_design") or {}
+    text = (
+        "Each qualitative claim of the text (first column, as printed) is read on the paired "
+        "runs (the same split, sample and seeds for both learners): at every check point, the "
+        "median over runs of the ratio of the worse algorithm's test error to the better one's "
+        "exceeds the margin (1 for 'better'; "
+        f"{fmt(d.get('considerable_margin'))} where the paper says 'considerably', "
+        "'significantly' or 'a large gap': a stated reading of those words, the figures' values "
+        "are not in the text). Interval per check point: order-statistic bounds on that median "
+        "(lower at δ, upper at δ/P for P check points), which need only independent runs: no "
+        "normality, symmetry or finite moments, so a diverging run is one extreme rank and "
+        "cannot decide a claim alone. HOLDS when every lower bound exceeds the margin (an "
+        "intersection-union test), DOES NOT HOLD when some upper bound is below it, "
+        "INCONCLUSIVE otherwise; each wrong decision has probability at most δ. A "
+        "full-information algorithm named '(same attributes)' was run on as many attributes as "
+        "the attribute-efficient ones (the papers' attribute axis).")
+    if d:
+        needed = ("no number of runs above the margin" if d["needed"] is None else
+                  f"{fmt(d['needed'])} of {fmt(d['runs'])} runs above the margin")
+        text += (
+            f" Power: with {fmt(d['runs'])} runs a check point needs {needed} for HOLDS; a "
+            "claim whose ratio exceeds the margin in one run with probability "
+            f"{fmt(d['detectable'])} or more at each of {fmt(d['points'])} check points is "
+            f"decided HOLDS with probability at least {fmt(d['power'])}. The paper's visible "
+            "effect (curves whose ±1 sd error bars do not overlap: under a normal model of the "
+            f"paired difference, probability {fmt(d['visible_effect'])}) needs "
+            f"{fmt(d['runs_for_visible_effect'])} runs at the full budget's "
+            f"{fmt(d['full_points'])} check points; the full budget runs "
+            f"{fmt(d['full_runs'])} (detects {fmt(d['full_detectable'])}).")
+    return Paragraph(text)
 
 
 def render(data, settings):
@@ -484,12 +531,7 @@ def render(data, settings):
                   f"{STAND_IN} and is not the paper's quantity: it is shown, never compared."),
         tables[1]) if res["numbers"] else (Paragraph("None measured."),)))
     sections.append(Section("Claims of the text", (
-        Paragraph("Each qualitative claim read as a statement about the runs and decided with "
-                  "exact Clopper-Pearson intervals (union bound over check points): HOLDS or "
-                  "DOES NOT HOLD is wrong with probability at most δ; INCONCLUSIVE when the runs "
-                  "cannot decide. A full-information algorithm named '(same attributes)' was "
-                  "run on as many attributes as the attribute-efficient ones (the papers' "
-                  "attribute axis)."),
+        claims_paragraph(res),
         tables[2],
         *((Paragraph("Claims of the text that are not decided over the runs, and why."),
            tables[5]) if tables[5].rows else ()))))
