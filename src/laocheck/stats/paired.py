@@ -44,6 +44,7 @@ double precision), R up to 10⁶ runs.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -181,6 +182,13 @@ def sign_test_detectable(runs, *, delta, points=1, beta=0.1):
     nan when no q <= 1 is enough (``runs`` too small for ``delta`` and ``points``)."""
     runs = check_count("runs", runs, maximum=MAX_RUNS)
     delta, points, beta = _design_iv(delta, points, beta)
+    return _detectable(runs, delta, points, beta)
+
+
+@functools.lru_cache(maxsize=256)
+def _detectable(runs, delta, points, beta):
+    """:func:`sign_test_detectable` on validated arguments (cached: every claim of a report
+    asks for the same few)."""
     if sign_test_power(runs, 1.0, delta=delta, points=points) < 1 - beta:
         return math.nan
     return float(brentq(lambda q: sign_test_power(runs, q, delta=delta, points=points)
