@@ -7,7 +7,8 @@ Rendering (:func:`render`) only draws and tabulates it:
 
 * one learning-curve figure per panel: test error relative to the zero predictor against the
   cumulative number of attributes seen (and against the number of training examples where the
-  paper plots that too: the spec's ``axes``), the mean over runs with ±1 standard deviation
+  paper plots that too: the spec's ``axes``), the mean over runs (and the median, crosses: a
+  few diverging runs set a mean, never a median) with ±1 standard deviation
   (the papers' error bars) and the betting confidence band at δ where it lies within the axis;
   the y axis at most max(2, 1.5 × the highest mean), so that one noisy point does not flatten
   the other curves; more than 7 algorithms are told apart by marker; the data source in the title
@@ -246,6 +247,7 @@ def panel_figure(panel, axes=("attributes",), runs=None):
             j = base.setdefault(c["algorithm"].removesuffix(SAME_ATTRIBUTES), len(base))
             color, mark, hollow = curve_style(j)
             inside = [ylim[0] <= lo and hi <= ylim[1] for lo, hi in zip(low, high)]
+            median = _curve_spread(c)["median"]
             for ax, axis in zip(ax_arr[0], axes):
                 if matched and axis != "attributes":   # a budget-matched curve is an
                     continue                           # attribute-axis comparison only
@@ -256,10 +258,12 @@ def panel_figure(panel, axes=("attributes",), runs=None):
                             markerfacecolor="white" if hollow else color, capsize=3,
                             linewidth=1.4, linestyle="--" if matched else "-",
                             label=c["algorithm"])
+                ax.plot(x, median, color=color, marker="x", markersize=6, linestyle="None",
+                        label="_median")                # beside the mean (KS15 Fig. 2, α = 0)
             out["curves"].append({"algorithm": c["algorithm"], "learner": c["learner"],
                                   "attributes": list(c["attributes"]),
                                   "examples": list(c["examples"]), "mean": mean, "sd": sd,
-                                  "median": _curve_spread(c)["median"],
+                                  "median": median,
                                   "low": low, "high": high, "delta": c["delta"],
                                   "band_drawn": inside})
         for ax, axis in zip(ax_arr[0], axes):
@@ -268,8 +272,8 @@ def panel_figure(panel, axes=("attributes",), runs=None):
             ax.set_xlabel(_XLABEL[axis])
             ax.set_ylabel(_YLABEL)
         ax_arr[0][0].legend(loc="best", fontsize=8,
-                            title=(f"mean ± 1 sd over {runs} runs; band: interval at δ "
-                                   "where within the axis" if runs else None),
+                            title=(f"mean ± 1 sd over {runs} runs, ×: median; band: interval "
+                                   "at δ where within the axis" if runs else None),
                             title_fontsize=7)
         fig.suptitle("\n".join(textwrap.wrap(panel_title(panel), 100 if len(axes) > 1 else 80)),
                      fontsize=9.5)
@@ -352,10 +356,11 @@ def _caption(panel, result):
                ", exact test risk of the distribution (no test sample)")
             + f"; attributes per example: {panel['attributes_per_example']}; "
             f"ρ_ridge = {fmt(panel['rho_ridge'])}, ρ_lasso = {fmt(panel['rho_lasso'])}. "
-            f"Lines: mean relative test error over {result['runs']} runs; bars: ±1 standard "
-            f"deviation (the papers' error bars); shaded: betting confidence interval for the "
-            f"expected relative test error at δ = {fmt(deltas)}, drawn where it lies within "
-            f"the axis (every interval is in the figure's data). The y axis stops at the "
+            f"Lines: mean relative test error over {result['runs']} runs; crosses: the median "
+            "over the runs (a few diverging runs can set a mean, never a median); bars: ±1 "
+            "standard deviation (the papers' error bars); shaded: betting confidence interval "
+            f"for the expected relative test error at δ = {fmt(deltas)}, drawn where it lies "
+            f"within the axis (every interval is in the figure's data). The y axis stops at the "
             f"highest mean + 1 sd or, where that is higher, at the larger of 2 and 1.5 times "
             f"the highest mean of the solid curves (error bars beyond it are cut)."
             + _matched_sentence(panel) + _edges_sentence(panel, result)

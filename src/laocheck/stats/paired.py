@@ -15,7 +15,7 @@ that the R values of D are independent and identically distributed (the runs' se
 independent children of one seed): for every distribution, continuous or not, with the lower
 median θ = inf{t : P(D <= t) >= 1/2} and the upper median θ⁺ = sup{t : P(D >= t) >= 1/2},
 
-    P(D_(l) > θ) <= P(Bin(R, 1/2) <= l − 1),     P(D_(R+1−l) < θ⁺) <= P(Bin(R, 1/2) <= l − 1)
+    P(D_(l) > θ) <= P(Bin(R, 1/2) <= l − 1)  and  P(D_(R+1−l) < θ⁺) <= the same
 
 (D_(l) is the l-th smallest of the R values; #{D_r <= θ} is at least Bin(R, 1/2) in
 distribution). :func:`sign_rank` picks the largest l with that probability at most α. Inverting
