@@ -1155,9 +1155,9 @@ _VARIABILITY = ("a claim about the spread over runs; each curve shows its standa
 
 #: KS15 Fig. 2 at alpha = 0 (issue 37): medians beside the means, not a per-prefix tuning
 _NOTE_MEDIANS = (
-    " Diverging runs: at the full budget's 30 runs the cross-validated step of a lasso learner "
-    "diverged at alpha = 0 (KS15 Fig. 2(a)) in 9 and 5 runs and set the mean curve (DDAELR's "
-    "mean 86 against a median of 2e-8). The parameters stay tuned once per run on the whole "
+    " Diverging runs: at the full budget's former 30 runs the cross-validated steps of two "
+    "lasso learners diverged at alpha = 0 (KS15 Fig. 2(a)) in 9 and 5 of the runs and set their "
+    "mean curves (DDAELR's mean 86 against a median of 2e-8). The parameters stay tuned once per run on the whole "
     "training part, as the papers' protocol says (CB11 Sec. 7: tuning by cross-validation, "
     "'then' the runs on increasingly long prefixes), so every curve's numbers are unchanged; "
     "the figures mark each curve's median over the runs (crosses) beside its mean, the table "

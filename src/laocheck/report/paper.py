@@ -15,8 +15,11 @@ Rendering (:func:`render`) only draws and tabulates it:
   and, for a stand-in (a data set other than the paper's), "STAND-IN" in title and caption;
 * the numbers the paper prints beside the measured ones with their interval and data source; a
   value measured on a stand-in is labelled so and is not compared with the printed one;
-* the paper's qualitative claims with their status (HOLDS / DOES NOT HOLD / INCONCLUSIVE), δ,
-  runs and data source, and the claims of the text not decided over the runs with the reason
+* the paper's qualitative claims as printed, with their status (HOLDS / DOES NOT HOLD /
+  INCONCLUSIVE), δ, runs and data source, per check point the runs above the margin and the
+  interval for the median ratio of the paired errors, the margin, the runs HOLDS needs and the
+  effect the run count detects (laocheck.experiments.papers: paired order-statistic bounds,
+  the power calculation in ``claims_design``), and the claims of the text not decided over the runs with the reason
   (a similarity with no margin, a claim about variability);
 * on the attribute axis, each full-information algorithm also on the prefixes where it sees as
   many attributes as the attribute-efficient learners (dashed, "(same attributes)"; the
