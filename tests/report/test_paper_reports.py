@@ -469,5 +469,5 @@ def test_claims_table_shows_how_each_claim_was_decided(built, name):
     assert design["runs"] == result["runs"] == 2 and design["needed"] is None
     assert design["full_runs"] == papers.BUDGETS["full"]["runs"]
     text = " ".join(_page(rep).text)
-    assert "no number of runs above the margin" in text
+    assert "2 runs can decide no claim" in text
     assert f"the full budget runs {design['full_runs']}" in text

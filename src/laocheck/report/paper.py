@@ -466,18 +466,21 @@ def claims_paragraph(res):
         "INCONCLUSIVE otherwise; each wrong decision has probability at most δ. A "
         "full-information algorithm named '(same attributes)' was run on as many attributes as "
         "the attribute-efficient ones (the papers' attribute axis).")
-    if d:
-        needed = ("no number of runs above the margin" if d["needed"] is None else
-                  f"{fmt(d['needed'])} of {fmt(d['runs'])} runs above the margin")
+    if d and d["needed"] is None:
+        text += (f" Power: {fmt(d['runs'])} runs can decide no claim (even when every run "
+                 "agrees, a median is not bounded at δ).")
+    elif d:
         text += (
-            f" Power: with {fmt(d['runs'])} runs a check point needs {needed} for HOLDS; a "
-            "claim whose ratio exceeds the margin in one run with probability "
-            f"{fmt(d['detectable'])} or more at each of {fmt(d['points'])} check points is "
-            f"decided HOLDS with probability at least {fmt(d['power'])}. The paper's visible "
-            "effect (curves whose ±1 sd error bars do not overlap: under a normal model of the "
-            f"paired difference, probability {fmt(d['visible_effect'])}) needs "
-            f"{fmt(d['runs_for_visible_effect'])} runs at the full budget's "
-            f"{fmt(d['full_points'])} check points; the full budget runs "
+            f" Power: with {fmt(d['runs'])} runs a check point needs {fmt(d['needed'])} runs "
+            "above the margin for HOLDS; a claim whose ratio exceeds the margin in one run with "
+            f"probability {fmt(d['detectable'])} or more at each of {fmt(d['points'])} check "
+            f"points is decided HOLDS with probability at least {fmt(d['power'])}.")
+    if d:
+        text += (
+            " The paper's visible effect (curves whose ±1 sd error bars do not overlap: under a "
+            "normal model of the paired difference, probability "
+            f"{fmt(d['visible_effect'])}) needs {fmt(d['runs_for_visible_effect'])} runs at the "
+            f"full budget's {fmt(d['full_points'])} check points; the full budget runs "
             f"{fmt(d['full_runs'])} (detects {fmt(d['full_detectable'])}).")
     return Paragraph(text)
 
