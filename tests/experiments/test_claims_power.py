@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import papers
 from laocheck.experiments.papers import (BUDGETS, CONSIDERABLE, DOES_NOT_HOLD, HOLDS,
                                          INCONCLUSIVE, POWER,
@@ -133,3 +134,11 @@ def test_full_budget_runs_detect_the_papers_visible_effect():
     d = papers.claims_design(BUDGETS["full"]["runs"], len(BUDGETS["full"]["prefixes"]))
     assert d["full_runs"] >= d["runs_for_visible_effect"]
     assert d["full_detectable"] <= d["visible_effect"]
+
+
+@pytest.mark.parametrize("margin", [0.9, float("inf"), float("nan"), "1.1"])
+def test_a_margin_below_1_or_not_a_number_is_refused(margin):
+    curves = (_curve("A", np.ones((30, 2))), _curve("B", np.ones((30, 2))))
+    with pytest.raises(InvalidParameterError, match="margin"):
+        claim_better(curves, "A", "B", claim="c", citation="t", source="s", stand_in=False,
+                     margin=margin)

@@ -102,7 +102,7 @@ from threadpoolctl import threadpool_limits
 from .. import learners as _learners
 from .._execution import executor
 from .._progress import EVERY, ProgressLines
-from .._validation import check_int
+from .._validation import check_int, check_real
 from ..bounds import rho_lasso, rho_ridge, second_moments_of
 from ..data import (PowerLawBernoulli, SourceUnavailable, digit_source, load_covtype,
                     scale_to_unit_ball)
@@ -892,10 +892,9 @@ def _claim(D, margin, delta, **fields):
 
 
 def _margin_iv(margin):
-    if not (isinstance(margin, (int, float)) and math.isfinite(margin) and margin >= 1):
-        raise InvalidParameterError(f"`margin` must be a finite ratio >= 1 (1: better, "
-                                    f"{CONSIDERABLE}: considerably better); got {margin!r}.")
-    return float(margin)
+    return check_real("margin", margin, low=1.0,
+                      rule=f"a ratio of errors: 1 for better, {CONSIDERABLE} for considerably "
+                           "better")
 
 
 def _curve(curves, name):
