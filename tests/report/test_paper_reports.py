@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from laocheck.cli import main
+from laocheck.experiments import papers
 from laocheck.experiments.papers import EXPERIMENTS
 from laocheck.report import KINDS, Context, build_report, load_spec
 from laocheck.report.paper import _caption, grid_edges, grid_edges_table
@@ -447,3 +448,26 @@ def test_the_table_of_medians_is_the_runs_of_every_curve(built, name):
         assert len(entry["data"]["curves"]) == len(panel["curves"])
         for fc, curve in zip(entry["data"]["curves"], panel["curves"]):
             np.testing.assert_allclose(fc["median"], np.median(curve["per_run"], axis=0))
+
+
+@pytest.mark.parametrize("name", PAPER_SPECS)
+def test_claims_table_shows_how_each_claim_was_decided(built, name):
+    """Each claim's row carries, beside the paper's text and the status, the per-check-point
+    runs above the margin, the runs HOLDS needs, the interval for the median ratio, the margin
+    and the detectable effect of the result; the paragraph above it states the run count's
+    power from the result's claims_design (tiny: 2 runs, which never decide)."""
+    rep = built[name]
+    result = rep.doc["data"]["result"]
+    rows = {t["name"]: t for t in rep.doc["tables"]}["claims"]["rows"]
+    assert len(rows) == len(result["claims"]) > 0
+    for row, c in zip(rows, result["claims"]):
+        assert row[5] == list(c["counts"]) and len(row[7]) == len(c["counts"])
+        assert row[6] == ("never (too few runs)" if c["needed"] is None else c["needed"])
+        assert row[8] == c["margin"] and c["margin"] in (1.0, papers.CONSIDERABLE)
+        assert c["status"] == "INCONCLUSIVE" and c["needed"] is None   # 2 runs decide nothing
+    design = result["claims_design"]
+    assert design["runs"] == result["runs"] == 2 and design["needed"] is None
+    assert design["full_runs"] == papers.BUDGETS["full"]["runs"]
+    text = " ".join(_page(rep).text)
+    assert "2 runs can decide no claim" in text
+    assert f"the full budget runs {design['full_runs']}" in text

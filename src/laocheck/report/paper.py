@@ -7,15 +7,19 @@ Rendering (:func:`render`) only draws and tabulates it:
 
 * one learning-curve figure per panel: test error relative to the zero predictor against the
   cumulative number of attributes seen (and against the number of training examples where the
-  paper plots that too: the spec's ``axes``), the mean over runs with ±1 standard deviation
+  paper plots that too: the spec's ``axes``), the mean over runs (and the median, crosses: a
+  few diverging runs set a mean, never a median) with ±1 standard deviation
   (the papers' error bars) and the betting confidence band at δ where it lies within the axis;
   the y axis at most max(2, 1.5 × the highest mean), so that one noisy point does not flatten
   the other curves; more than 7 algorithms are told apart by marker; the data source in the title
   and, for a stand-in (a data set other than the paper's), "STAND-IN" in title and caption;
 * the numbers the paper prints beside the measured ones with their interval and data source; a
   value measured on a stand-in is labelled so and is not compared with the printed one;
-* the paper's qualitative claims with their status (HOLDS / DOES NOT HOLD / INCONCLUSIVE), δ,
-  runs and data source, and the claims of the text not decided over the runs with the reason
+* the paper's qualitative claims as printed, with their status (HOLDS / DOES NOT HOLD /
+  INCONCLUSIVE), δ, runs and data source, per check point the runs above the margin and the
+  interval for the median ratio of the paired errors, the margin, the runs HOLDS needs and the
+  effect the run count detects (laocheck.experiments.papers: paired order-statistic bounds,
+  the power calculation in ``claims_design``), and the claims of the text not decided over the runs with the reason
   (a similarity with no margin, a claim about variability);
 * on the attribute axis, each full-information algorithm also on the prefixes where it sees as
   many attributes as the attribute-efficient learners (dashed, "(same attributes)"; the
@@ -246,6 +250,7 @@ def panel_figure(panel, axes=("attributes",), runs=None):
             j = base.setdefault(c["algorithm"].removesuffix(SAME_ATTRIBUTES), len(base))
             color, mark, hollow = curve_style(j)
             inside = [ylim[0] <= lo and hi <= ylim[1] for lo, hi in zip(low, high)]
+            median = _curve_spread(c)["median"]
             for ax, axis in zip(ax_arr[0], axes):
                 if matched and axis != "attributes":   # a budget-matched curve is an
                     continue                           # attribute-axis comparison only
@@ -256,10 +261,12 @@ def panel_figure(panel, axes=("attributes",), runs=None):
                             markerfacecolor="white" if hollow else color, capsize=3,
                             linewidth=1.4, linestyle="--" if matched else "-",
                             label=c["algorithm"])
+                ax.plot(x, median, color=color, marker="x", markersize=6, linestyle="None",
+                        label="_median")                # beside the mean (KS15 Fig. 2, α = 0)
             out["curves"].append({"algorithm": c["algorithm"], "learner": c["learner"],
                                   "attributes": list(c["attributes"]),
                                   "examples": list(c["examples"]), "mean": mean, "sd": sd,
-                                  "median": _curve_spread(c)["median"],
+                                  "median": median,
                                   "low": low, "high": high, "delta": c["delta"],
                                   "band_drawn": inside})
         for ax, axis in zip(ax_arr[0], axes):
@@ -268,8 +275,8 @@ def panel_figure(panel, axes=("attributes",), runs=None):
             ax.set_xlabel(_XLABEL[axis])
             ax.set_ylabel(_YLABEL)
         ax_arr[0][0].legend(loc="best", fontsize=8,
-                            title=(f"mean ± 1 sd over {runs} runs; band: interval at δ "
-                                   "where within the axis" if runs else None),
+                            title=(f"mean ± 1 sd over {runs} runs, ×: median; band: interval "
+                                   "at δ where within the axis" if runs else None),
                             title_fontsize=7)
         fig.suptitle("\n".join(textwrap.wrap(panel_title(panel), 100 if len(axes) > 1 else 80)),
                      fontsize=9.5)
@@ -352,10 +359,11 @@ def _caption(panel, result):
                ", exact test risk of the distribution (no test sample)")
             + f"; attributes per example: {panel['attributes_per_example']}; "
             f"ρ_ridge = {fmt(panel['rho_ridge'])}, ρ_lasso = {fmt(panel['rho_lasso'])}. "
-            f"Lines: mean relative test error over {result['runs']} runs; bars: ±1 standard "
-            f"deviation (the papers' error bars); shaded: betting confidence interval for the "
-            f"expected relative test error at δ = {fmt(deltas)}, drawn where it lies within "
-            f"the axis (every interval is in the figure's data). The y axis stops at the "
+            f"Lines: mean relative test error over {result['runs']} runs; crosses: the median "
+            "over the runs (a few diverging runs can set a mean, never a median); bars: ±1 "
+            "standard deviation (the papers' error bars); shaded: betting confidence interval "
+            f"for the expected relative test error at δ = {fmt(deltas)}, drawn where it lies "
+            f"within the axis (every interval is in the figure's data). The y axis stops at the "
             f"highest mean + 1 sd or, where that is higher, at the larger of 2 and 1.5 times "
             f"the highest mean of the solid curves (error bars beyond it are cut)."
             + _matched_sentence(panel) + _edges_sentence(panel, result)
@@ -381,13 +389,25 @@ def numbers_table(result):
 
 
 def claims_table(result):
-    rows = tuple([c["claim"], c["citation"], c["status"], c["delta"], c["runs"],
-                  list(c["counts"]), c["formal"],
-                  f"{STAND_IN}: {c['source']}" if c["stand_in"] else c["source"]]
-                 for c in result["claims"])
-    return Table("claims", ("claim", "citation", "status", "δ", "runs",
-                            "runs where it held (per check point)", "read as", "data source"),
-                 rows)
+    """One row per claim: its text (what the paper printed), status, δ and runs, then how it
+    was decided (laocheck.experiments.papers): per check point the runs where the ratio of
+    errors exceeded the margin and the runs HOLDS needs, the interval for the median ratio
+    (lower bound at δ, upper at δ/P), the margin, and the detectable effect at these runs."""
+    rows = []
+    for c in result["claims"]:
+        needed = c.get("needed")
+        rows.append([
+            c["claim"], c["citation"], c["status"], c["delta"], c["runs"], list(c["counts"]),
+            "never (too few runs)" if needed is None else needed,
+            [[_num(lo), _num(hi)] for lo, hi in zip(c["low"], c["high"])],
+            c.get("margin", 1.0), _num(c.get("detectable")), c["formal"],
+            f"{STAND_IN}: {c['source']}" if c["stand_in"] else c["source"]])
+    return Table("claims", ("claim (as the paper prints it)", "citation", "status", "δ", "runs",
+                            "runs above the margin (per check point)",
+                            "runs HOLDS needs per check point",
+                            "median ratio: interval per check point",
+                            "margin (ratio)", "detectable P(ratio > margin) at power 0.9",
+                            "read as", "data source"), tuple(rows))
 
 
 def unchecked_table(result):
@@ -425,6 +445,44 @@ def unavailable_table(result):
         part, _, reason = text.partition(": ")
         rows.append([part, reason or text])
     return Table("unavailable", ("part", "reason"), tuple(rows))
+
+
+def claims_paragraph(res):
+    """How the claims were decided and the power of the run count, from the result's
+    ``claims_design`` (every number in it)."""
+    d = res.get("claims_design") or {}
+    text = (
+        "Each qualitative claim of the text (first column, as printed) is read on the paired "
+        "runs (the same split, sample and seeds for both learners): at every check point, the "
+        "median over runs of the ratio of the worse algorithm's test error to the better one's "
+        "exceeds the margin (1 for 'better'; "
+        f"{fmt(d.get('considerable_margin'))} where the paper says 'considerably', "
+        "'significantly' or 'a large gap': a stated reading of those words, the figures' values "
+        "are not in the text). Interval per check point: order-statistic bounds on that median "
+        "(lower at δ, upper at δ/P for P check points), which need only independent runs: no "
+        "normality, symmetry or finite moments, so a diverging run is one extreme rank and "
+        "cannot decide a claim alone. HOLDS when every lower bound exceeds the margin (an "
+        "intersection-union test), DOES NOT HOLD when some upper bound is below it, "
+        "INCONCLUSIVE otherwise; each wrong decision has probability at most δ. A "
+        "full-information algorithm named '(same attributes)' was run on as many attributes as "
+        "the attribute-efficient ones (the papers' attribute axis).")
+    if d and d["needed"] is None:
+        text += (f" Power: {fmt(d['runs'])} runs can decide no claim (even when every run "
+                 "agrees, a median is not bounded at δ).")
+    elif d:
+        text += (
+            f" Power: with {fmt(d['runs'])} runs a check point needs {fmt(d['needed'])} runs "
+            "above the margin for HOLDS; a claim whose ratio exceeds the margin in one run with "
+            f"probability {fmt(d['detectable'])} or more at each of {fmt(d['points'])} check "
+            f"points is decided HOLDS with probability at least {fmt(d['power'])}.")
+    if d:
+        text += (
+            " The paper's visible effect (curves whose ±1 sd error bars do not overlap: under a "
+            "normal model of the paired difference, probability "
+            f"{fmt(d['visible_effect'])}) needs {fmt(d['runs_for_visible_effect'])} runs at the "
+            f"full budget's {fmt(d['full_points'])} check points; the full budget runs "
+            f"{fmt(d['full_runs'])} (detects {fmt(d['full_detectable'])}).")
+    return Paragraph(text)
 
 
 def render(data, settings):
@@ -484,12 +542,7 @@ def render(data, settings):
                   f"{STAND_IN} and is not the paper's quantity: it is shown, never compared."),
         tables[1]) if res["numbers"] else (Paragraph("None measured."),)))
     sections.append(Section("Claims of the text", (
-        Paragraph("Each qualitative claim read as a statement about the runs and decided with "
-                  "exact Clopper-Pearson intervals (union bound over check points): HOLDS or "
-                  "DOES NOT HOLD is wrong with probability at most δ; INCONCLUSIVE when the runs "
-                  "cannot decide. A full-information algorithm named '(same attributes)' was "
-                  "run on as many attributes as the attribute-efficient ones (the papers' "
-                  "attribute axis)."),
+        claims_paragraph(res),
         tables[2],
         *((Paragraph("Claims of the text that are not decided over the runs, and why."),
            tables[5]) if tables[5].rows else ()))))

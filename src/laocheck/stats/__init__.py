@@ -17,6 +17,8 @@ vector mean, its squared norm               :func:`vector_mean_interval`,
 sampler's categorical distribution          :func:`multinomial_test`, :func:`two_sample_test`
 two real-valued samplers                    :func:`two_sample_ks_test`,
                                             :func:`two_sample_mean_test`
+paired runs, a median difference over a     :func:`paired_median_test`, :func:`median_bounds`,
+curve (heavy tails; sign-test power)        :func:`sign_test_detectable`, :func:`sign_test_runs`
 decide with as few draws as possible        :func:`sequential_mean_test`,
                                             :func:`sequential_bound_test`
 split a run's delta across checks           :class:`ErrorBudget`
@@ -37,6 +39,8 @@ __getattr__, __dir__ = attach(__name__, {
               "TruncatedGeometric", "UniformSubset", "enumerate_outcomes"),
     "intervals": ("ALTERNATIVES", "METHODS", "SUM_METHODS", "MeanInterval", "mean_interval",
                   "mean_interval_from_sums"),
+    "paired": ("PairedMedianTest", "median_bounds", "paired_median_test", "sign_rank",
+               "sign_test_detectable", "sign_test_power", "sign_test_runs", "win_probability"),
     "sequential": ("SequentialTestResult", "look_schedule", "sequential_bound_test",
                    "sequential_mean_test"),
     "unbounded": ("median_of_means_interval", "nonnegative_lower_bound"),
@@ -52,6 +56,8 @@ __all__ = [
     "squared_norm_interval",
     "CategoricalTestResult", "TwoSampleResult", "multinomial_test", "two_sample_test",
     "two_sample_ks_test", "two_sample_mean_test", "clopper_pearson",
+    "PairedMedianTest", "paired_median_test", "median_bounds", "sign_rank", "sign_test_power",
+    "sign_test_detectable", "sign_test_runs", "win_probability",
     "SequentialTestResult", "sequential_mean_test", "sequential_bound_test", "look_schedule",
     "detectable_violation", "required_samples", "DESIGN_METHODS",
     "assert_mean_equal", "assert_mean_at_most", "assert_mean_at_least",
