@@ -52,6 +52,21 @@ _TOL = 1e-9
 #: scaled: every quantity of the step is homogeneous in B).
 _BS = (1, 8, 64)
 
+# The constants of the printed lines, named so that a mutation witness
+# (laocheck.checks._witnesses) can change what a line states and see its check fail:
+#: the exponent of ‖E g̃‖∞ in HK12 Lemma 3.7 / KS15 Lemma B.9's first display (Jensen)
+_JENSEN_POWER = 2
+#: the 2 of 2ηE[g̃[i]²] (the clipping gap, Lemma A.2 / B.8 with C = 1/η)
+_CLIP_GAP = 2
+#: the exponent of B in 4B^pηG² (Hölder with ‖w_t − w*‖₁ <= 2B): 1 in HK12 App. A.4
+_HOLDER_B_POWER = 1
+#: the same exponent as KS15 App. B.8 prints the last display (4ηG²: B dropped)
+_KS15_B9_B_POWER = 0
+#: the 2 of the clipping lemma's 2(x − E X)(x − C) and (2/C)∫(x − E X)²dμ (Lemma A.2 / B.8)
+_A2_FACTOR = 2
+#: the absolute value KS15 App. B.8 prints on the left of Lemma B.8's second display
+_B8_PRINTED_ABS = True
+
 
 # --- HK12 Lemma 3.7 (App. A.4) and KS15 Lemma B.9 (App. B.8): the clipping steps --------------
 
@@ -77,14 +92,15 @@ def _clip_step(ctx, which, with_B):
     worst = (-math.inf, None)
     for B, mean, second, gap, G2, eta, inst in _scaled_clip_cases(ctx):
         if which == 1:      # ‖E g̃‖∞² = ‖(E g̃)²‖∞ <= ‖E g̃²‖∞
-            r = float(np.max(mean ** 2) / np.max(second))
+            r = float(np.max(np.abs(mean) ** _JENSEN_POWER) / np.max(second))
         elif which == 2:    # |E ḡ[i] − E g̃[i]| <= 2η E[g̃[i]²] <= 2ηG² for every i
-            r = max(float(np.max(np.abs(gap) / np.where(second > 0, 2 * eta * second, np.inf))),
-                    float(np.max(2 * eta * second) / (2 * eta * G2)))
+            r = max(float(np.max(np.abs(gap) / np.where(second > 0, _CLIP_GAP * eta * second,
+                                                        np.inf))),
+                    float(np.max(_CLIP_GAP * eta * second) / (_CLIP_GAP * eta * G2)))
         else:               # E[(g̃ − ḡ)ᵀ(w_t − w*)] <= 4ηG² (printed) or 4BηG²
             w = np.array([float(F(v)) for v in inst["w_at_B=1"]]) * B
             lhs = float(gap @ w) + B * float(np.max(np.abs(gap)))   # worst ‖w*‖₁ <= B
-            r = lhs / (4 * eta * G2 * (B if with_B else 1))
+            r = lhs / (4 * eta * G2 * B ** (_HOLDER_B_POWER if with_B else _KS15_B9_B_POWER))
         if r > worst[0]:
             worst = (r, dict(inst, B=B, ratio=r))
     return worst
@@ -197,8 +213,8 @@ def _lemma_a2_chain(ctx, signed):
         first = gap if signed else abs(gap)
         rows = {"first": (first, lower + upper) if not signed else
                 (abs(first - (lower + upper)) + 1.0, 1.0),        # an identity for HK12
-                "second": (lower + upper, upper), "third": (upper, 2 * sq / C),
-                "fourth": (2 * sq / C, 2 * var / C)}
+                "second": (lower + upper, upper), "third": (upper, _A2_FACTOR * sq / C),
+                "fourth": (_A2_FACTOR * sq / C, _A2_FACTOR * var / C)}
         for name, (lhs, rhs) in rows.items():
             if lhs <= 0 and rhs >= 0:
                 r = 0.0 if lhs < 0 or rhs > 0 else 1.0
@@ -218,8 +234,9 @@ def _pointwise_step(ctx):
     a, C, t = sp.symbols("a C t", nonnegative=True)   # x = C + a, m = C/2 − t (t in [0, C])
     m = C / 2 - t
     x = C + a
-    g1 = sp.factor(sp.expand(2 * (x - m) * (x - C) - C * (x - C)))
-    g2 = sp.factor(sp.expand(2 * (x - m) ** 2 - 2 * (x - m) * (x - C)))
+    two = sp.nsimplify(_A2_FACTOR)
+    g1 = sp.factor(sp.expand(two * (x - m) * (x - C) - C * (x - C)))
+    g2 = sp.factor(sp.expand(two * (x - m) ** 2 - two * (x - m) * (x - C)))
     ok = sp.simplify(g1 - 2 * a * t - 2 * a * a) == 0 and sp.simplify(g2 - 2 * (x - m) * (C - m)) == 0
     return ok, {"gap1": str(g1), "gap2": str(g2)}
 
@@ -271,7 +288,7 @@ def check_hk12_lemma_a2_step2(ctx):
 def check_ks15_lemma_b8_step2(ctx):
     """KS15 Lemma B.8, proof (App. B.8): the first relation with |E X̄ − E X| on the left fails
     when X's mass sits below −C (the signed sum on the right is then negative)."""
-    worst = _lemma_a2_chain(ctx, signed=False)
+    worst = _lemma_a2_chain(ctx, signed=not _B8_PRINTED_ABS)
     figs = {f"worst_ratio_{k}": float(v[0]) for k, v in worst.items()}
     exact = _b8_exact_counterexample()
     figs["exact_counterexample"] = exact
@@ -311,6 +328,18 @@ note_erratum(
 
 # --- HK12 Lemma A.1 (App. A.2) and KS15 Lemma B.5 (App. B.8): the multiplicative weights ------
 
+#: the coefficient of x² in e^x <= 1 + x + x² (x <= 1), the η² terms of HK12 App. A.2's displays
+_MW_QUAD = 1
+#: the factor η of the third display's −ηΣ_t c_t[i*]
+_MW_LOWER_ETA = 1
+#: the factor of the last display's log n/η
+_MW_REGRET = 1
+#: the first relation of the second display as printed (an equality; the proof gives <=)
+_A1_STEP2_PRINTED_EQUALITY = True
+#: the sign of the exponent KS15 App. B.8 prints in Lemma B.5's third display (e^{+ηc_t[i]})
+_B5_PRINTED_SIGN = 1
+
+
 def _mw_runs(ctx):
     """Random (η, c_1..c_T) with c_t[i] >= −1/η; per run the members of the proof's displays."""
     rng = ctx.rng
@@ -325,8 +354,9 @@ def _mw_runs(ctx):
         for t in range(T):
             p = z / z.sum()
             znew = z * np.exp(-eta * c[t])
-            quad = z.sum() * (1 - eta * p @ c[t] + eta ** 2 * p @ c[t] ** 2)
-            rows.append((z.copy(), p, znew.sum(), float(np.sum(z * (1 - eta * c[t] + eta ** 2 * c[t] ** 2))), quad))
+            quad = z.sum() * (1 - eta * p @ c[t] + _MW_QUAD * eta ** 2 * p @ c[t] ** 2)
+            lin = float(np.sum(z * (1 - eta * c[t] + _MW_QUAD * eta ** 2 * c[t] ** 2)))
+            rows.append((z.copy(), p, znew.sum(), lin, quad))
             z = znew
         yield n, T, eta, c, rows, z
 
@@ -352,11 +382,12 @@ def _mw_chain(ctx):
         mid = math.log(n) + sum(math.log(r[4] / r[0].sum()) for r in rows)
         s1 = sum(float(p @ c[t]) for t, p in enumerate(ps))
         s2 = sum(float(p @ c[t] ** 2) for t, p in enumerate(ps))
-        rhs = math.log(n) - eta * s1 + eta ** 2 * s2
+        rhs = math.log(n) - eta * s1 + _MW_QUAD * eta ** 2 * s2
         keep("step2_equality", abs(lhs - mid), dict(inst, lhs=lhs, printed_rhs=mid))
         keep("step2_corrected", max(lhs - mid, mid - rhs), dict(inst, lhs=lhs, mid=mid, rhs=rhs))
-        keep("step3", float(np.max(-eta * c.sum(axis=0))) - lhs, inst)
-        keep("step4", s1 - (float(np.min(c.sum(axis=0))) + math.log(n) / eta + eta * s2), inst)
+        keep("step3", float(np.max(-_MW_LOWER_ETA * eta * c.sum(axis=0))) - lhs, inst)
+        keep("step4", s1 - (float(np.min(c.sum(axis=0)))
+                            + _MW_REGRET * math.log(n) / eta + eta * s2), inst)
     return worst
 
 
@@ -367,6 +398,9 @@ def _mw_verdict(ctx, key):
     figs["measure"] = ("ratio lhs/rhs" if key == "step1" else
                        "largest residual of the equality" if key == "step2_equality" else
                        "largest lhs − rhs")
+    if key == "step2_equality" and not _A1_STEP2_PRINTED_EQUALITY:   # read with <=
+        value = worst["step2_corrected"][0]
+        return Result(Status.PASS if value <= 1e-9 else Status.FAIL, figs, detectable=0.0)
     if key == "step2_equality":
         if value > 1e-9:
             return Result(Status.ERRATUM, figs, counterexample=_mw_exact_counterexample(),
@@ -428,7 +462,7 @@ def check_lemma_b5_step3(ctx):
     eta, c = 1.0, np.array([[1.0]])                       # n = 1, T = 1
     z = np.ones(1) * np.exp(-eta * c).prod(axis=0)        # the update z_{t+1} = z_t e^{−ηc_t}
     lhs = float(np.log(z.sum()))
-    first = float(np.log(np.exp(eta * c).prod(axis=0).sum()))   # printed: e^{+ηc_t[i]}
+    first = float(np.log(np.exp(_B5_PRINTED_SIGN * eta * c).prod(axis=0).sum()))   # e^{+ηc}
     last = float(-eta * c.sum(axis=0)[0])
     figs = {"log‖z_2‖₁": lhs, "log Σ Π e^{ηc}": first, "−ηΣc[i*]": last}
     if abs(lhs - first) > 1e-12 and abs(first - last) > 1e-12:
@@ -921,9 +955,15 @@ def check_hk12_lemma_b5_chain(ctx):
     return _chain_verdict(worst, figures={"instances_meeting_the_hypothesis": kept})
 
 
-def _thmb1_final_gap(e, dl=_HK12_DELTA):
-    """(1 − 2(1 − δ)ε) − (L_D(w*) + δε) with L_D(w*) = (1 − ε)² (Lemma B.4), exactly."""
-    return (1 - 2 * (1 - dl) * e) - ((1 - e) ** 2 + dl * e)
+#: the 2 of Lemma B.5's hypothesis L_D(w) <= 1 − 2(1 − δ)ε
+_THMB1_TWO = 2
+
+
+def _thmb1_final_gap(e, dl=None):
+    """(1 − 2(1 − δ)ε) − (L_D(w*) + δε) with L_D(w*) = (1 − ε)² (Lemma B.4), exactly (δ: Lemma
+    B.5's 1/100000 by default)."""
+    dl = _HK12_DELTA if dl is None else dl
+    return (1 - _THMB1_TWO * (1 - dl) * e) - ((1 - e) ** 2 + dl * e)
 
 
 @register("HK12.ThmB.1.proof.step1", citation="HK12 Thm B.1 (proof, App. B.2, last display)",
@@ -961,7 +1001,7 @@ def check_hk12_thmb1_final(ctx):
 def check_hk12_thmb1_final_corrected(ctx):
     """HK12 Thm B.1, proof: the last display's second relation holds iff ε <= δ."""
     e, dl = sp.symbols("epsilon delta", positive=True)
-    gap = sp.expand((1 - 2 * (1 - dl) * e) - ((1 - e) ** 2 + dl * e))
+    gap = sp.expand((1 - _THMB1_TWO * (1 - dl) * e) - ((1 - e) ** 2 + dl * e))
     ok_sym = sp.simplify(gap - e * (dl - e)) == 0
     ok_pts = _thmb1_final_gap(_HK12_DELTA) == 0 and _thmb1_final_gap(_HK12_DELTA / 2) > 0 and \
         _thmb1_final_gap(2 * _HK12_DELTA) < 0
@@ -1075,6 +1115,26 @@ def _x_tilde_moments(pts, q, k):
                 cross_c=cross_c, mean_norm=mean_norm, mean_sq=mean_sq, mean_sq_c=mean_sq_c)
 
 
+def _l32_printed_cross(mo):
+    """KS15 App. B.2's cross term as printed: (E_D‖x‖₂)²."""
+    return mo["mean_norm"] ** 2
+
+
+def _l32_cross(mo):
+    """The cross term E⟨x̃_r, x̃_s⟩ = E_D‖x‖₂² (given x, x̃_r and x̃_s independent, mean x)."""
+    return mo["mean_sq"]
+
+
+def _l42_printed_cross(mo, i):
+    """KS15 App. B.9's cross term as printed: E[x̃_{t,r}[i]²]."""
+    return mo["single_c"][i]
+
+
+def _l42_cross(mo, i):
+    """The cross term E[x̃_{t,r}[i]x̃_{t,s}[i]] = E_D[x_i²]."""
+    return mo["mean_sq_c"][i]
+
+
 def _lemma32_step(ctx, which):
     worst = {}
     for pts, q, k in _x_tilde_instances(ctx):
@@ -1084,22 +1144,24 @@ def _lemma32_step(ctx, which):
             _keep(worst, "expansion", mo["tot"], (k * mo["single"] + k * (k - 1) * mo["cross"]) / k ** 2,
                   inst, "=")
         elif which == "step3":    # printed: (1/k)E‖x̃_r‖² + ((k² − k)/k²)(E_D‖x‖₂)²
-            printed = float(mo["single"]) / k + (k * k - k) / (k * k) * mo["mean_norm"] ** 2
+            printed = float(mo["single"]) / k + (k * k - k) / (k * k) * float(_l32_printed_cross(mo))
             r = max(float(mo["tot"]) / printed, printed / float(mo["tot"])) if mo["tot"] > 0 else 1.0
             if r > worst.get("printed", (-math.inf,))[0]:
                 worst["printed"] = (r, dict(inst, exact=str(mo["tot"]), printed=printed))
         elif which == "step3_corrected":
-            _keep(worst, "corrected", mo["tot"], mo["single"] / k + F(k - 1, k) * mo["mean_sq"], inst, "=")
+            _keep(worst, "corrected", mo["tot"], mo["single"] / k + F(k - 1, k) * _l32_cross(mo), inst,
+                  "=")
         elif which == "l42_step3":  # printed cross term E[x̃_r[i]²]: max_i E[x̃_r[i]²]
             lhs = max(mo["coord"])
-            printed = max(mo["single_c"])  # (1/k²)(k + k(k − 1))·E[x̃_r[i]²]
+            printed = max((k * mo["single_c"][i] + k * (k - 1) * _l42_printed_cross(mo, i)) / k ** 2
+                          for i in range(len(q)))     # = max_i E[x̃_r[i]²] as printed
             r = max(float(lhs / printed), float(printed / lhs)) if lhs > 0 and printed > 0 else 1.0
             if r > worst.get("printed", (-math.inf,))[0]:
                 worst["printed"] = (r, dict(inst, exact=str(lhs), printed=str(printed)))
         else:                       # corrected cross term E[x̃_r[i]x̃_s[i]] = E_D[x_i²]
             for i in range(len(q)):
                 _keep(worst, f"coordinate{i}", mo["coord"][i],
-                      (k * mo["single_c"][i] + k * (k - 1) * mo["mean_sq_c"][i]) / k ** 2, inst, "=")
+                      (k * mo["single_c"][i] + k * (k - 1) * _l42_cross(mo, i)) / k ** 2, inst, "=")
     return worst
 
 
@@ -1210,6 +1272,20 @@ def _phi_instances(ctx, lasso):
         yield w, pts
 
 
+#: the power of |w_j| in KS15 Lemma 3.3's p_j ∝ w_{t,j}² (AERR's attribute distribution)
+_L33_P_POWER = 2
+
+
+def _l44_printed_term(wj, xj, y, pj):
+    """KS15 App. B.11's first member as printed: ((w_jx[j] − y)/p_j)²."""
+    return ((wj * xj - y) / pj) ** 2
+
+
+def _l44_term(wj, xj, y, pj):
+    """φ̃² of eq. (5): (w_jx[j]/p_j − y)²."""
+    return (wj / pj * xj - y) ** 2
+
+
 def _phi_rows(ctx, lasso, which):
     name = "HK12.AELR.residual" if lasso else "HK12.AERR.residual"
     est = estimators.get(name, k=1)
@@ -1221,12 +1297,13 @@ def _phi_rows(ctx, lasso, which):
         if lasso:
             p = {j: abs(w[j]) / sum(abs(v) for v in w) for j in nz}
         else:
-            p = {j: w[j] ** 2 / sum(v * v for v in w) for j in nz}
+            p = {j: abs(w[j]) ** _L33_P_POWER / sum(abs(v) ** _L33_P_POWER for v in w) for j in nz}
         Ephi2 = sum(pr * sum(pp * v[0] ** 2 for pp, v in exact_distribution(est, w, x, y)) for pr, x, y in pts)
         Ex2 = [sum(pr * x[j] ** 2 for pr, x, y in pts) for j in range(d)]
         Ey2 = sum(pr * y * y for pr, x, y in pts)
-        printed1 = sum(pr * sum(p[j] * ((w[j] * x[j] - y) / p[j]) ** 2 for j in nz) for pr, x, y in pts)
-        def_1 = sum(pr * sum(p[j] * (w[j] / p[j] * x[j] - y) ** 2 for j in nz) for pr, x, y in pts)
+        printed1 = sum(pr * sum(p[j] * _l44_printed_term(w[j], x[j], y, p[j]) for j in nz)
+                       for pr, x, y in pts)
+        def_1 = sum(pr * sum(p[j] * _l44_term(w[j], x[j], y, p[j]) for j in nz) for pr, x, y in pts)
         r2 = 2 * sum(pr * (sum(p[j] * (w[j] / p[j] * x[j]) ** 2 for j in nz) + y * y) for pr, x, y in pts)
         r3 = 2 * sum(w[j] ** 2 * Ex2[j] / p[j] for j in nz) + 2 * B * B
         inst = {"w": [str(v) for v in w], "D": [[str(pr), [str(v) for v in x], str(y)] for pr, x, y in pts]}
