@@ -454,7 +454,7 @@ for _paper, _label, _where, _third, _last in (
           statement="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{ηc_t[i]} >= log Π_t e^{ηc_t[i*]} = −ηΣ_t c_t[i*] "
           "(as printed: e^{+ηc_t[i]})", assumptions=_MW_ASSUME,
           method="exact: n = 1, T = 1, η = 1, c_1 = (1) (then z_2 = (e^{−1}))", delta=0.0,
-          detectable=0.0, expected=Status.ERRATUM,
+          detectable=0.0, expected=Status.READING,
           correction="KS15.LemmaB.5.proof.step2_corrected")
 def check_lemma_b5_step3(ctx):
     """KS15 Lemma B.5, proof: the third display prints e^{ηc_t[i]} for z_{T+1}[i] =
@@ -466,8 +466,10 @@ def check_lemma_b5_step3(ctx):
     last = float(-eta * c.sum(axis=0)[0])
     figs = {"log‖z_2‖₁": lhs, "log Σ Π e^{ηc}": first, "−ηΣc[i*]": last}
     if abs(lhs - first) > 1e-12 and abs(first - last) > 1e-12:
-        return Result(Status.ERRATUM, figs, detectable=0.0,
+        return Result(Status.READING, figs, detectable=0.0,
                       correction="KS15.LemmaB.5.proof.step2_corrected",
+                      note="a dropped minus sign (the display's own last member and the update "
+                           "carry it): a typesetting slip, not an error of the proof",
                       counterexample={"n": 1, "T": 1, "eta": 1, "c_1": [1],
                                       "log‖z_2‖₁": lhs, "printed middle member": first,
                                       "printed last member": last})
@@ -476,9 +478,13 @@ def check_lemma_b5_step3(ctx):
 
 note_erratum(
     "KS15.LemmaB.5.proof.step2", where="Lemma B.5 (proof, App. B.8: the third display)",
-    order=(20, 5, 3),
+    order=(20, 5, 3), kind="reading",
     literal="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{ηc_t[i]} ≥ log Π_t e^{ηc_t[i*]} = −ηΣ_t c_t[i*].",
-    why="z_{T+1}[i] = Π_t e^{−ηc_t[i]}: the exponent's minus sign is missing, and the last "
+    why="A typesetting slip, not an error of the proof: only the full version has App. B (the "
+        "conference version has no proof to compare), and there the update (z_{t+1} = "
+        "z_t e^{−ηc_t}), the display's own last member (−ηΣ_t c_t[i*]) and HK12's App. A.2 "
+        "(both extractions) carry the minus; the intended reading is clear. As extracted: "
+        "z_{T+1}[i] = Π_t e^{−ηc_t[i]}: the exponent's minus sign is missing, and the last "
         "equality then fails too. n = 1, T = 1, η = 1, c_1 = (1): log‖z_2‖₁ = −1 while "
         "log Σ_i Π_t e^{ηc_t[i]} = 1, and log Π_t e^{ηc_t[i*]} = 1 ≠ −1 = −ηΣ_t c_t[i*].",
     corrected="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{−ηc_t[i]} ≥ log Π_t e^{−ηc_t[i*]} = −ηΣ_t c_t[i*] "
@@ -514,7 +520,10 @@ note_erratum(
     "KS15 Lemma B.5, App. B.8)", order=(10, 1, 2),
     literal="log‖z_{T+1}‖₁ = log n + Σ_t log(1 − ηp_tᵀc_t + η²p_tᵀc_t²) ≤ log n − ηΣ_t p_tᵀc_t "
             "+ η²Σ_t p_tᵀc_t².",
-    why="The first relation is an equality only when every c_t = 0: each factor "
+    why="A typo (“=” for “≤”) printed in every version (HK12's LaTeX and PDF extractions, KS15's "
+        "App. B.8 copy): the text derives it “by induction” from the first display, an "
+        "inequality, so the intended reading is clear; listed as a proof-step erratum because "
+        "the printed relation is false. The first relation is an equality only when every c_t = 0: each factor "
         "‖z_{t+1}‖₁/‖z_t‖₁ = p_tᵀe^{−ηc_t} is bounded by 1 − ηp_tᵀc_t + η²p_tᵀc_t² (the first "
         "display), not equal to it. n = 2, T = 1, η = 1, c_1 = (1, 0): log‖z_2‖₁ = "
         "log(1 + e^{−1}) ≈ 0.313 while log 2 + log(1 − 1/2 + 1/2) = log 2 ≈ 0.693.",
@@ -1018,7 +1027,8 @@ note_erratum(
     order=(11, 1, 1),
     literal="An algorithm attaining δε-approximation finds w with L_D(w) ≤ L_D(w*) + δε ≤ "
             "1 − 2(1 − δ)ε (δ = 1/100000, “where in the first inequality we used Lemma B.4”).",
-    why="With L_D(w*) = (1 − ε)² (Lemma B.4), (1 − 2(1 − δ)ε) − ((1 − ε)² + δε) = ε(δ − ε), "
+    why="Printed alike in HK12's LaTeX and PDF extractions (not an extraction artefact). "
+        "With L_D(w*) = (1 − ε)² (Lemma B.4), (1 − 2(1 − δ)ε) − ((1 − ε)² + δε) = ε(δ − ε), "
         "negative for every ε > δ = 10⁻⁵. At ε = 1/10 (k = 100): L_D(w*) + δε = 0.810001 while "
         "1 − 2(1 − δ)ε = 0.800002 (exact). Moreover for ε > 2δ no w with ‖w‖₂ ≤ 1 meets Lemma "
         "B.5's hypothesis at all (its least loss on the ball is (1 − ε)²).",
