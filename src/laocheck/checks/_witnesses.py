@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fnmatch
+import math
 import types
 from fractions import Fraction
 
@@ -956,6 +957,39 @@ PROOF_LINE_MUTATIONS = {
     "HK12.ThmB.1.proof.step1_corrected": [("hypothesis_factor_8/5", "Lemma B.5's hypothesis "
                                            "1 − (8/5)(1 − δ)ε", "_THMB1_TWO", Fraction(8, 5),
                                            "FAIL")],
+    "KS15.Lemma3.7.proof.step1": [("q_without_root", "the display with q_i ∝ A[i] + 13ε/6 (no "
+                                   "root: Alg. 4's q) while the algorithm samples Alg. 2's",
+                                   "_L37_Q_POWER", 1, "FAIL")],
+    "KS15.Lemma3.7.proof.step2": [("q_without_root", "the display with q_i ∝ A[i] + 13ε/6 (no "
+                                   "root)", "_L37_Q_POWER", 1, "FAIL")],
+    "KS15.Lemma3.7.proof.step3": [("5d_to_4d", "the first part ending in <= 4d for <= 5d",
+                                   "_L37_FIVE", 4, "FAIL")],
+    "KS15.Lemma3.7.proof.step4": [("sqrt_5/3_to_sqrt_4/3", "the second part ending in "
+                                   "2N + 2√(4/3)d√N√ε", "_L37_H_CONST", 4 / 3, "FAIL")],
+    "KS15.Lemma4.8.proof.step1": [("q_with_root", "the display with q_i ∝ √(A[i] + 13ε/6) "
+                                   "(Alg. 2's q) while the algorithm samples Alg. 4's",
+                                   "_L48_Q_POWER", 0.5, "FAIL")],
+    "KS15.Lemma4.8.proof.step2": [("four_to_16/5", "4Σ_j(s_j + 5ε/3) made (16/5)Σ_j(s_j + 5ε/3)",
+                                   "_L48_FOUR", Fraction(16, 5), "FAIL")],
+    "KS15.Thm3.12.proof.rows": [("sixteen_to_64/5", "the last row's 16B²/√m₂ made (64/5)B²/√m₂",
+                                 "_T312_SIXTEEN", 64 / 5, "FAIL")],
+    "CB11.Lemma10.proof.holder": [("holder_with_l2", "Hölder with ‖w‖₂ for ‖w‖₁ (not the dual "
+                                   "of ‖·‖∞)", "_L10_NORM", 2, "FAIL")],
+    "CB11.Lemma7.proof.chain": [("count_C(n,k-1)", "the number of k-subsets containing c "
+                                 "taken as C(n, k − 1) for C(n − 1, k − 1)", "_l7_count",
+                                 lambda n, k: math.comb(n, k - 1), "FAIL")],
+    "HK12.Lemma3.6.proof.displays": [("log_d_for_log_2d", "the regret bound with log d for "
+                                      "log 2d (EG± has 2d experts)", "_L36_TWO", 1, "FAIL")],
+    "HK12.LemmaB.5.proof.chain": [("last_two_to_8/5", "the last relation (1 − δ)² >= 1 − (8/5)δ",
+                                   "_B5_LAST_TWO", Fraction(8, 5), "FAIL")],
+    "KS15.Lemma3.2.proof.step1": [("one_over_k", "the expansion with 1/k for 1/k²",
+                                   "_L32_K_POWER", 1, "FAIL")],
+    "CB11.Thm1.proof.algebra": [("eq13_half_to_2/5", "eq. (13) with (T − k)(2/5 + p)",
+                                 "_T1_HALF", sp.Rational(2, 5), "FAIL")],
+    "KS15.LemmaB.3.proof.amgm": [("seven_sixths_to_4/3", "the upper row 2E[Z] + 4L/3 for "
+                                  "+ 7L/6", "_B3_UPPER", sp.Rational(4, 3), "FAIL"),
+                                 ("five_thirds_to_4/3", "the lower row E[Z]/2 − 4L/3 for "
+                                  "− 5L/3", "_B3_LOWER", sp.Rational(4, 3), "FAIL")],
 }
 
 
@@ -966,3 +1000,10 @@ def _proof_line_witnesses(check):
 
 for _id in PROOF_LINE_MUTATIONS:
     specific(_id)(_proof_line_witnesses)
+
+
+# CB11 Lemma 9's corrected union-bound display is Lemma 9's deviation statement, checked by the
+# same function (cb11.check_lemma9_deviation) as CB11.Lemma9.deviation
+specific("CB11.Lemma9.proof.step1_corrected")(lambda check: [])
+declare_reason("CB11.Lemma9.proof.step1_corrected", "restatement",
+               "CB11.Lemma9.deviation (the same check function, check_lemma9_deviation)")

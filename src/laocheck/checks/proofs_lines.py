@@ -567,12 +567,20 @@ def _chain_worst(rows_of, instances):
     return worst
 
 
+#: KS15 App. B.4's constants: q_i ∝ (A[i] + 13ε/6)^{1/2} in the first display, the 5/3 of the
+#: last display's 2√(5/3)d√N√ε, and the 5 of “<= 5d”
+_L37_Q_POWER = 0.5
+_L37_H_CONST = 5 / 3
+_L37_FIVE = 5
+
+
 def _ridge_rows(d, s, eps, A):
     """KS15 App. B.4 (Lemma 3.7): the definition line and the three chains, as rows."""
     e = eps
     q = np.sqrt(A + 13 / 6 * e)
-    base = float(np.sum(s / (q / q.sum())))                       # Σ s_i/q_i
-    r0 = float(q.sum() * np.sum(s / q))
+    base = float(np.sum(s / (q / q.sum())))                       # Σ s_i/q_i (Alg. 2's q)
+    qd = (A + 13 / 6 * e) ** _L37_Q_POWER                          # the display's
+    r0 = float(qd.sum() * np.sum(s / qd))
     r1 = float(np.sum(np.sqrt(2 * s + 7 / 6 * e + 13 / 6 * e)) *
                np.sum(s / np.sqrt(0.5 * s - 5 / 3 * e + 13 / 6 * e)))
     r2 = float(np.sum(np.sqrt(2 * (s + 5 / 3 * e))) * np.sum(s / np.sqrt(0.5 * (s + e))))
@@ -584,11 +592,11 @@ def _ridge_rows(d, s, eps, A):
     p2 = float(2 * np.sum(np.sqrt(s)) * np.sum(s / np.sqrt(s)) + 2 * d * math.sqrt(5 / 3 * e) * np.sum(s / math.sqrt(e)))
     p3 = 2 * half + 2 * d * math.sqrt(5 / 3) * float(np.sum(s))
     p4 = 2 * half + 2 * math.sqrt(5 / 3) * d
-    p5 = 5 * d
+    p5 = _L37_FIVE * d
     # second part (the chain ending in 2N + 2√(5/3)d√N√ε)
     h1 = float(2 * np.sum(np.sqrt(s + 5 / 3 * e)) * np.sum(s / np.sqrt(s)))
     h2 = float(2 * np.sum(np.sqrt(s)) * np.sum(s / np.sqrt(s)) + 2 * d * math.sqrt(5 / 3 * e) * np.sum(s / np.sqrt(s)))
-    h3 = 2 * half + 2 * math.sqrt(5 / 3) * d * math.sqrt(half) * math.sqrt(e)
+    h3 = 2 * half + 2 * math.sqrt(_L37_H_CONST) * d * math.sqrt(half) * math.sqrt(e)
     return base, r0, r1, r2, r3, (p1, p2, p3, p4, p5), (h1, h2, h3)
 
 
@@ -635,13 +643,20 @@ for _step, _which, _cite, _stmt in (
         (lambda which: lambda ctx: _ks15_lemma37(ctx, which))(_which)))
 
 
+#: KS15 App. B.12's constants: q_i ∝ (A[i] + 13ε/6)^1 in the first display, the 4 of
+#: 4Σ_j(s_j + 5ε/3)
+_L48_Q_POWER = 1
+_L48_FOUR = 4
+
+
 def _lasso_rows(d, s, eps, A):
     e = eps
     a = A + 13 / 6 * e
-    base = float(np.max(s / (a / a.sum())))
-    r0 = float(a.sum() * np.max(s / a))
+    base = float(np.max(s / (a / a.sum())))                       # Alg. 4's q
+    ad = (A + 13 / 6 * e) ** _L48_Q_POWER                          # the display's
+    r0 = float(ad.sum() * np.max(s / ad))
     r1 = float(np.sum(2 * s + 7 / 6 * e + 13 / 6 * e) * np.max(s / (0.5 * s - 5 / 3 * e + 13 / 6 * e)))
-    r2 = float(4 * np.sum(s + 5 / 3 * e) * np.max(s / (s + e)))
+    r2 = float(_L48_FOUR * np.sum(s + 5 / 3 * e) * np.max(s / (s + e)))
     r3 = float(4 * np.sum(s + 5 / 3 * e) * np.max(np.where(s > 0, 1.0, 0.0)))
     r4 = float(4 * np.sum(s) + 20 / 3 * d * e)
     return base, r0, r1, r2, r3, r4
@@ -681,6 +696,11 @@ register("KS15.Lemma4.8.proof.step2", citation="KS15 Lemma 4.8 (proof, App. B.12
 
 # --- KS15 Lemma B.3 (App. B.4): the arithmetic-geometric steps ----------------------------------
 
+#: the constants 7/6 and 5/3 of Lemma B.3's 2E[Z] + 7L/6 and E[Z]/2 − 5L/3
+_B3_UPPER = sp.Rational(7, 6)
+_B3_LOWER = sp.Rational(5, 3)
+
+
 @register("KS15.LemmaB.3.proof.amgm", citation="KS15 Lemma B.3 (proof, App. B.4, third, fourth, "
           "seventh and eighth displays)",
           statement="√(2E[Z]L) <= 2E[Z]/2 + L/2 and √(2E[Z]L) <= E[Z]/2 + 2L/2 (L = log(1/δ)/n), so "
@@ -694,8 +714,8 @@ def check_lemma_b3_amgm(ctx):
     root = sp.sqrt(2 * E * L)
     g_up = sp.simplify(E + L / 2 - root - (sp.sqrt(2 * E) - sp.sqrt(L)) ** 2 / 2)
     g_lo = sp.simplify(E / 2 + L - root - (sp.sqrt(E) - sp.sqrt(2 * L)) ** 2 / 2)
-    c_up = sp.Rational(1, 2) + sp.Rational(2, 3) - sp.Rational(7, 6)
-    c_lo = 1 + sp.Rational(2, 3) - sp.Rational(5, 3)
+    c_up = sp.Rational(1, 2) + sp.Rational(2, 3) - _B3_UPPER
+    c_lo = 1 + sp.Rational(2, 3) - _B3_LOWER
     ok = g_up == 0 and g_lo == 0 and c_up == 0 and c_lo == 0
     return Result(Status.PASS if ok else Status.FAIL,
                   {"upper_gap_residual": str(g_up), "lower_gap_residual": str(g_lo),
@@ -794,6 +814,11 @@ register("CB11.Thm3.proof.chain", citation="CB11 Thm 3 (proof, the display)",
 
 # --- CB11 Lemma 7 (proof) -----------------------------------------------------------------------
 
+def _l7_count(n, k):
+    """|{C' in C_k : c in C'}| = C(n − 1, k − 1), the count of the display's second member."""
+    return math.comb(n - 1, k - 1)
+
+
 @register("CB11.Lemma7.proof.chain", citation="CB11 Lemma 7 (proof, the display)",
           statement="(1/C(n,k))Σ_{C'}(1/k)Σ_{c'∈C'}f(c') = (1/(kC(n,k)))Σ_c f(c)|{C' ∈ C_k : c ∈ "
           "C'}| = (C(n−1,k−1)/(kC(n,k)))Σ_c f(c) = (1/n)Σ_c f(c)",
@@ -810,7 +835,7 @@ def check_cb11_lemma7_chain(ctx):
             subsets = list(itertools.combinations(range(n), k))
             r1 = sum(sum(f[c] for c in s) / k for s in subsets) / len(subsets)
             r2 = sum(f[c] * sum(1 for s in subsets if c in s) for c in range(n)) / (k * len(subsets))
-            r3 = F(math.comb(n - 1, k - 1), k * math.comb(n, k)) * sum(f)
+            r3 = F(_l7_count(n, k), k * math.comb(n, k)) * sum(f)
             r4 = sum(f) / n
             inst = {"n": n, "k": k, "f": [str(v) for v in f]}
             _keep(worst, "relation1", r1, r2, inst, "=")
@@ -823,6 +848,10 @@ def check_cb11_lemma7_chain(ctx):
 
 
 # --- CB11 Lemma 10 (proof): Hölder ---------------------------------------------------------------
+
+#: the norm of w in Hölder's |wᵀu| <= ‖w‖₁‖u‖∞ (the dual of ‖·‖∞)
+_L10_NORM = 1
+
 
 @register("CB11.Lemma10.proof.holder", citation="CB11 Lemma 10 (proof, first two displays)",
           statement="|wᵀ(Ā − X)w| <= ‖w‖₁‖(Ā − X)w‖∞ <= ‖w‖₁² max_{r,s}|(Ā − X)_{r,s}| and "
@@ -842,7 +871,7 @@ def check_cb11_lemma10_holder(ctx):
         u = rng.normal(size=d)
         if not w.any():
             continue
-        n1 = np.abs(w).sum()
+        n1 = np.linalg.norm(w, _L10_NORM)
         inst = {"M": M.tolist(), "w": w.tolist(), "u": u.tolist()}
         _keep(worst, "holder_quadratic_1", abs(w @ M @ w), n1 * np.max(np.abs(M @ w)) * (1 + 1e-12) + 1e-300, inst)
         _keep(worst, "holder_quadratic_2", n1 * np.max(np.abs(M @ w)), n1 ** 2 * np.max(np.abs(M)) * (1 + 1e-12) + 1e-300, inst)
@@ -852,6 +881,10 @@ def check_cb11_lemma10_holder(ctx):
 
 # --- CB11 Theorem 1 (App. A.6): the concluding algebra -------------------------------------------
 
+#: the 1/2 of eq. (13)'s (T − k)(1/2 + p)
+_T1_HALF = sp.Rational(1, 2)
+
+
 @register("CB11.Thm1.proof.algebra", citation="CB11 Thm 1 (proof, App. A.4-A.6: eq. (13) and the "
           "rearrangement)",
           statement="k/2 + (T − k)(1/2 + p) = T/2 + (T − k)p (13); and T/2 + (T − k)p <= T/2 + "
@@ -860,7 +893,7 @@ def check_cb11_lemma10_holder(ctx):
 def check_cb11_thm1_algebra(ctx):
     """CB11 Thm 1, App. A: the identity (13) and the rearranged inequality."""
     k, T, p, d, s = sp.symbols("k T p d s", positive=True)
-    e13 = sp.simplify(k / 2 + (T - k) * (sp.Rational(1, 2) + p) - (T / 2 + (T - k) * p))
+    e13 = sp.simplify(k / 2 + (T - k) * (_T1_HALF + p) - (T / 2 + (T - k) * p))
     # rhs − lhs of the inequality, divided by p, equals k − T(1 − 1/d − s), s = √(6Tp²/d)
     rearr = sp.simplify(((T / 2 + p * (T / d + T * s)) - (T / 2 + (T - k) * p)) / p
                         - (k - T * (1 - 1 / d - s)))
@@ -871,6 +904,10 @@ def check_cb11_thm1_algebra(ctx):
 
 
 # --- HK12 Lemma 3.6 (App. A.3) and KS15 Lemma B.7: the EG± bookkeeping ----------------------------
+
+#: the 2 of log 2d (EG± runs over 2d experts)
+_L36_TWO = 2
+
 
 @register("HK12.Lemma3.6.proof.displays", citation="HK12 Lemma 3.6 (proof, App. A.3), KS15 Lemma B.7 "
           "(proof, App. B.8)",
@@ -915,7 +952,7 @@ def check_hk12_lemma36_steps(ctx):
         _keep(worst, "min_vertices", abs(min_i - min_ball), 1e-9 * (1 + abs(min_ball)), inst)
         _keep(worst, "min_le_wstar", min_ball - float(wstar @ gsum) / B + 1.0, 1.0 + 1e-12, inst)
         lhs3 = sum(float(g @ (w - wstar)) for g, w in zip(gs, ws))
-        rhs3 = B * (math.log(2 * d) / eta + eta * quad)
+        rhs3 = B * (math.log(_L36_TWO * d) / eta + eta * quad)
         _keep(worst, "regret", lhs3 - rhs3 + 1.0, 1.0 + 1e-9 * (1 + abs(rhs3)), inst)
     return _chain_verdict(worst, note="ratios of the identities are |residual| / tolerance")
 
@@ -923,6 +960,10 @@ def check_hk12_lemma36_steps(ctx):
 # --- HK12 Lemma B.5 and Theorem B.1 (App. B.2) ---------------------------------------------------
 
 _HK12_DELTA = F(1, 100000)
+
+
+#: the 2 of the last relation (1 − δ)² >= 1 − 2δ
+_B5_LAST_TWO = 2
 
 
 @register("HK12.LemmaB.5.proof.chain", citation="HK12 Lemma B.5 (proof, App. B.2)",
@@ -960,7 +1001,7 @@ def check_hk12_lemma_b5_chain(ctx):
         _keep(worst, "cauchy_schwarz", (l1 / k) ** 2, sq / k, inst)
         _keep(worst, "mean_l1_ge", (1 - dl) ** 2 * e * e, (l1 / k) ** 2, inst)
         _keep(worst, "l2_ge", (1 - dl) ** 2, sq, inst)
-        _keep(worst, "last", 1 - 2 * dl, (1 - dl) ** 2, inst)
+        _keep(worst, "last", 1 - _B5_LAST_TWO * dl, (1 - dl) ** 2, inst)
     return _chain_verdict(worst, figures={"instances_meeting_the_hypothesis": kept})
 
 
@@ -1040,6 +1081,10 @@ note_erratum(
 
 # --- KS15 Theorem 3.12 (Sec. 3.3.1): the chain, row by row ---------------------------------------
 
+#: the 16 of the last row (16B²/√m₂)√(…), compared squared inside the root (16² = 16·16)
+_T312_SIXTEEN = 16
+
+
 @register("KS15.Thm3.12.proof.rows", citation="KS15 Thm 3.12 (proof, Sec. 3.3.1, the display)",
           statement="each relation of (4B²/√m₂)√((2/k)H + (2/k)√(5/3)d√H√ε + 1) <= … <= "
           "(16B²/√m₂)√((1/k)(√N + d√(2ε))² + 1): H = ‖2A + (10/3)ε‖_{1/2} <= 8N + (34/3)d²ε "
@@ -1065,7 +1110,7 @@ def check_ks15_thm312_rows(ctx):
         R4 = (16 / k * N + 68 / (3 * k) * d * d * e + 2 / k * math.sqrt(40 / 3) * d * math.sqrt(N) *
               math.sqrt(e) + 2 / k * math.sqrt(170 / 9) * d * d * e + 1)
         R5 = (16 * N + 2 * math.sqrt(40 / 3) * d * math.sqrt(N) * math.sqrt(e) + 32 * d * d * e) / k + 1
-        R6 = 16 * ((math.sqrt(N) + d * math.sqrt(2 * e)) ** 2 / k + 1)
+        R6 = _T312_SIXTEEN * ((math.sqrt(N) + d * math.sqrt(2 * e)) ** 2 / k + 1)
         inst = {"d": d, "k": k, "eps": e, "N": N, "H": H}
         _keep(worst, "relation2_H_le_bound", R1, R3 * (1 + 1e-12), inst)
         _keep(worst, "relation3_sqrt_split", R3, R4 * (1 + 1e-12), inst)
@@ -1125,6 +1170,10 @@ def _x_tilde_moments(pts, q, k):
                 cross_c=cross_c, mean_norm=mean_norm, mean_sq=mean_sq, mean_sq_c=mean_sq_c)
 
 
+#: the power of k in the expansion's 1/k²
+_L32_K_POWER = 2
+
+
 def _l32_printed_cross(mo):
     """KS15 App. B.2's cross term as printed: (E_D‖x‖₂)²."""
     return mo["mean_norm"] ** 2
@@ -1151,8 +1200,8 @@ def _lemma32_step(ctx, which):
         mo = _x_tilde_moments(pts, q, k)
         inst = {"D": [[str(p), [str(v) for v in x]] for p, x in pts], "q": [str(v) for v in q], "k": k}
         if which == "step2":      # (1/k²)Σ_r E‖x̃_r‖² + (1/k²)Σ_{r≠s} E⟨x̃_r, x̃_s⟩
-            _keep(worst, "expansion", mo["tot"], (k * mo["single"] + k * (k - 1) * mo["cross"]) / k ** 2,
-                  inst, "=")
+            _keep(worst, "expansion", mo["tot"],
+                  (k * mo["single"] + k * (k - 1) * mo["cross"]) / k ** _L32_K_POWER, inst, "=")
         elif which == "step3":    # printed: (1/k)E‖x̃_r‖² + ((k² − k)/k²)(E_D‖x‖₂)²
             printed = float(mo["single"]) / k + (k * k - k) / (k * k) * float(_l32_printed_cross(mo))
             r = max(float(mo["tot"]) / printed, printed / float(mo["tot"])) if mo["tot"] > 0 else 1.0
