@@ -1166,8 +1166,10 @@ def _x_tilde_moments(pts, q, k):
     mean_norm = sum(float(px) * math.sqrt(sum(float(v) ** 2 for v in x)) for px, x in pts)
     mean_sq = sum(px * sum(v * v for v in x) for px, x in pts)
     mean_sq_c = [sum(px * x[i] ** 2 for px, x in pts) for i in range(d)]
+    mean_c = [sum(px * x[i] for px, x in pts) for i in range(d)]
     return dict(tot=tot, coord=coord, single=single, single_c=single_c, cross=cross,
-                cross_c=cross_c, mean_norm=mean_norm, mean_sq=mean_sq, mean_sq_c=mean_sq_c)
+                cross_c=cross_c, mean_norm=mean_norm, mean_sq=mean_sq, mean_sq_c=mean_sq_c,
+                mean_c=mean_c)
 
 
 #: the power of k in the expansion's 1/k²
@@ -1187,6 +1189,12 @@ def _l32_cross(mo):
 def _l42_printed_cross(mo, i):
     """KS15 App. B.9's cross term as printed: E[x̃_{t,r}[i]²]."""
     return mo["single_c"][i]
+
+
+def _l42_intended_cross(mo, i):
+    """The reading the text's reason suggests (“E[x̃_{t,r}[i]] = E_D[x[i]] … independent”): the
+    square outside the expectation, E[x̃_{t,r}[i]]² = E_D[x_i]²."""
+    return mo["mean_c"][i] ** 2
 
 
 def _l42_cross(mo, i):
@@ -1214,9 +1222,15 @@ def _lemma32_step(ctx, which):
             lhs = max(mo["coord"])
             printed = max((k * mo["single_c"][i] + k * (k - 1) * _l42_printed_cross(mo, i)) / k ** 2
                           for i in range(len(q)))     # = max_i E[x̃_r[i]²] as printed
+            other = max((k * mo["single_c"][i] + k * (k - 1) * _l42_intended_cross(mo, i)) / k ** 2
+                        for i in range(len(q)))       # E[x̃_r[i]]² (the square outside)
             r = max(float(lhs / printed), float(printed / lhs)) if lhs > 0 and printed > 0 else 1.0
+            r2 = max(float(lhs / other), float(other / lhs)) if lhs > 0 and other > 0 else 1.0
+            # an erratum needs both readings refuted on the same instance
+            r = min(r, r2)
             if r > worst.get("printed", (-math.inf,))[0]:
-                worst["printed"] = (r, dict(inst, exact=str(lhs), printed=str(printed)))
+                worst["printed"] = (r, dict(inst, exact=str(lhs), printed=str(printed),
+                                            square_outside_reading=str(other)))
         else:                       # corrected cross term E[x̃_r[i]x̃_s[i]] = E_D[x_i²]
             for i in range(len(q)):
                 _keep(worst, f"coordinate{i}", mo["coord"][i],
@@ -1297,7 +1311,13 @@ note_erratum(
     "member)", order=(4, 2, 3),
     literal="‖E[(1/k Σ_r x̃_{t,r}[i])²]‖∞ = ‖(1/k²)Σ_r E[x̃²_{t,r}[i]] + (1/k²)Σ_{r≠s} "
             "E[x̃_{t,r}[i]²]‖∞.",
-    why="The cross terms of the square are E[x̃_{t,r}[i]x̃_{t,s}[i]] = E_D[x_i²], not "
+    why="Read both ways: as extracted, E[x̃_{t,r}[i]²] (square inside); and as the text's reason "
+        "(“E_{D,A}[x̃_{t,r}[i]] = E_D[x[i]] … independent”) and the next display's "
+        "E_D[‖x‖∞]² suggest, E[x̃_{t,r}[i]]² = E_D[x_i]² (square outside, a bracket an "
+        "extraction could misplace). Both are false: x̃_{t,r}, x̃_{t,s} are independent only given "
+        "x, and the check refutes both readings on the same exact instance (in the one version "
+        "with App. B; the conference version has no proof). "
+        "The cross terms of the square are E[x̃_{t,r}[i]x̃_{t,s}[i]] = E_D[x_i²], not "
         "E[x̃_{t,r}[i]²] = E_D[x_i²]/q_i; as printed the member equals max_i E_D[x_i²]/q_i for "
         "every k. D: x = (1, 0) or (0, 0) with probability 1/2 each, q = (1/2, 1/2), k = 2: the "
         "left side is 3/4 (exact), the printed member 1.",
@@ -1441,7 +1461,10 @@ note_erratum(
     "KS15.Lemma4.4.proof.step1", where="Lemma 4.4 (proof, App. B.11: the first member)",
     order=(4, 4, 1),
     literal="E_{D,A}[φ̃_t²] = E_{D,A}[((w_{t,j}x_t[j_t] − y_t)/p_j)²].",
-    why="φ̃_t = (w_{t,j}/p_j)x_t[j_t] − y_t (eq. (5)): y_t is not divided by p_j. The two sides "
+    why="A typo (the fraction bar drawn over the whole difference) in the one version with "
+        "App. B; the intended reading is clear from eq. (5), from the next member and from Lemma "
+        "3.3's proof, and nothing later depends on it. "
+        "φ̃_t = (w_{t,j}/p_j)x_t[j_t] − y_t (eq. (5)): y_t is not divided by p_j. The two sides "
         "differ whenever y_t ≠ 0 (the check reports an exact instance); the next member, "
         "2E[(w_{t,j}x_t[j_t]/p_j)² + y_t²], is the bound of the correct form.",
     corrected="E_{D,A}[φ̃_t²] = E_{D,A}[(w_{t,j}x_t[j_t]/p_j − y_t)²] (as Lemma 3.3's proof prints "
@@ -1576,7 +1599,9 @@ register("CB11.Lemma9.proof.step1_corrected", citation="CB11 Lemma 9 (proof, sec
 note_erratum(
     "CB11.Lemma9.proof.step1", where="Lemma 9 (proof: the union-bound display)", order=(5, 9, 1),
     literal="P[∃(r, s) : |Ā_{r,s} − X_{r,s}| > ε] ≤ 2d·exp(−(mε²/8)(k/(dB))²).",
-    why="The display repeats Lemma 8's event (the matrices Ā and X) with Lemma 9's bound. For "
+    why="A copy-paste typo (CB11 has one version; the text is not an extraction artefact): the "
+        "display repeats Lemma 8's event (the matrices Ā and X) with Lemma 9's bound, and the "
+        "intended event |v̄_r − x̄_r| > ε is clear from the display above it. For "
         "that event the bound is false: Ā_rr = 0 on every outcome of Fig. 1, so at d = k = 2, "
         "x_t = (1, 1) for every t, B = 1 and ε = 1/2 the event has probability 1, while "
         "2d·exp(−(mε²/8)(k/(dB))²) = 4e^{−m/32} < 1 from m = 45 on.",
