@@ -135,21 +135,28 @@ note_erratum(
 note_erratum(
     "HK12.Lemma3.3.eq9", where="Lemma 3.3, eq. (9) (Appendix A.1)", order=(3, 3, 9),
     literal="E_t[‖x̃_t‖²] = (2d + k − 1)/(2k)·‖x_t‖².",
-    why="At d = k = 2, x = e_1: E‖x̃‖² = 3/2 exactly, while the printed value is 5/4.",
+    why="Printed alike in HK12's LaTeX and PDF extractions (not an extraction artefact), and a "
+        "different constant rather than a slip of notation. At d = k = 2, x = e_1: E‖x̃‖² = 3/2 "
+        "exactly, while the printed value is 5/4.",
     corrected="E_t[‖x̃_t‖²] = (d + k − 1)/k·‖x_t‖² ≤ 2d/k·‖x_t‖² (the bound Lemma 3.3 states "
               "still follows).")
 
 note_erratum(
     "HK12.Lemma3.8.A5_data_point", where="Lemma 3.8 (proof, Appendix A.5: E[x̃²])", order=(3, 8, 1),
     literal="E_t[x̃_t²] = (d + k − 1)/k · x_t (coordinatewise).",
-    why="The right-hand side is linear in x_t, the left-hand side quadratic. At d = k = 1, "
+    why="A typo (a dropped square) printed alike in HK12's LaTeX and PDF extractions: the "
+        "display's own terms are x_t², and the next line's ‖E[x̃²]‖∞ <= 2d/k needs x_t², so the "
+        "intended reading is clear. The right-hand side is linear in x_t, the left-hand side "
+        "quadratic. At d = k = 1, "
         "x = (1/2): E[x̃²] = 1/4 exactly, the printed value is 1/2.",
     corrected="E_t[x̃_t²] = (d + k − 1)/k · x_t² (coordinatewise squares).")
 
 note_erratum(
     "HK12.Lemma3.8.A5_inner", where="Lemma 3.8 (proof, Appendix A.5: E[ỹ²])", order=(3, 8, 2),
     literal="E_t[ỹ_t²] = ‖w_t‖₁ Σ_j |w_t[j]| x_t[j]² ≤ ‖w_t‖₁²‖w_t²‖∞ ≤ B².",
-    why="The middle bound has w where x belongs. At d = 1, w = (1/2), x = (1): E[ỹ²] = 1/4 "
+    why="A typo (w for x) printed alike in HK12's LaTeX and PDF extractions; the intended "
+        "‖w_t‖₁²‖x_t²‖∞ <= B² is clear from the bound it ends with. "
+        "The middle bound has w where x belongs. At d = 1, w = (1/2), x = (1): E[ỹ²] = 1/4 "
         "exactly, while ‖w‖₁²‖w²‖∞ = 1/16.",
     corrected="E_t[ỹ_t²] ≤ ‖w_t‖₁²‖x_t²‖∞ ≤ B².")
 
