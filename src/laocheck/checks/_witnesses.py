@@ -990,6 +990,9 @@ PROOF_LINE_MUTATIONS = {
                                   "+ 7L/6", "_B3_UPPER", sp.Rational(4, 3), "FAIL"),
                                  ("five_thirds_to_4/3", "the lower row E[Z]/2 − 4L/3 for "
                                   "− 5L/3", "_B3_LOWER", sp.Rational(4, 3), "FAIL")],
+    **{i: [("lower_bound_5/4", "the risk's lower bound ((d − k)/d, (ck − k)/(ck)²) times 5/4",
+            "_T23_BOUND", Fraction(5, 4), "FAIL")]
+       for i in ("CB11.Thm2.proof.chain", "CB11.Thm3.proof.chain")},
 }
 
 

@@ -750,6 +750,10 @@ def _keep(worst, name, lhs, rhs, inst, relation="<="):
 
 # --- CB11 Theorems 2 and 3 (Sec. 4): the predictors' risk chains ------------------------------
 
+#: the factor of the lower bounds (d − k)/d (Thm 2) and (ck − k)/(ck)² (Thm 3): 1 as printed
+_T23_BOUND = 1
+
+
 def _cb11_k_active_chain(ctx, which):
     """x uniform on {±1}^d, y = ⟨w*, x⟩, ŷ an arbitrary function of x_1..x_k (a random rational
     table): the rows of the proof's display, exactly (sympy; w* has entries 1/√d for Thm 2)."""
@@ -762,9 +766,12 @@ def _cb11_k_active_chain(ctx, which):
         w = [sp.Rational(1, c * k)] * (c * k) + [0] * (d - c * k)
     pts = list(itertools.product((-1, 1), repeat=d))
     worst = {}
-    for _ in range(ctx.n(2, 20)):
-        table = {key: sp.Rational(int(rng.integers(-8, 9)), 4)
-                 for key in itertools.product((-1, 1), repeat=k)}
+    # the first table is the best predictor of x_1..x_k, Σ_{i<=k} w*_i x_i: the last row's
+    # bound is attained there (the proof's own tight case); the others are random
+    best = {key: sum(w[i] * key[i] for i in range(k)) for key in itertools.product((-1, 1), repeat=k)}
+    for it in range(ctx.n(2, 20)):
+        table = best if it == 0 else {key: sp.Rational(int(rng.integers(-8, 9)), 4)
+                                      for key in itertools.product((-1, 1), repeat=k)}
         E = lambda f: sp.nsimplify(sum(f(x) for x in pts) / sp.Integer(len(pts)))  # noqa: E731
         head = lambda x: table[x[:k]] - sum(w[i] * x[i] for i in range(k))      # noqa: E731
         lhs = E(lambda x: (table[x[:k]] - sum(w[i] * x[i] for i in range(d))) ** 2)
@@ -780,10 +787,10 @@ def _cb11_k_active_chain(ctx, which):
             _keep(worst, "row1", sp.simplify(lhs - split), 0, inst, "=")
             _keep(worst, "rows2-3", sp.simplify(lhs - rows2), 0, inst, "=")
             _keep(worst, "row4", sp.simplify(rows2 - (E(lambda x: head(x) ** 2) + tail2)), 0, inst, "=")
-            _keep(worst, "row5", sp.Rational(d - k, d), float(lhs), inst)
+            _keep(worst, "row5", _T23_BOUND * sp.Rational(d - k, d), float(lhs), inst)
         else:
             _keep(worst, "row2", sp.simplify(lhs - (E(lambda x: head(x) ** 2) + tail2)), 0, inst, "=")
-            _keep(worst, "row3", sp.Rational(c * k - k, (c * k) ** 2), float(lhs), inst)
+            _keep(worst, "row3", _T23_BOUND * sp.Rational(c * k - k, (c * k) ** 2), float(lhs), inst)
     if which == "Thm3":
         cc, kk = sp.symbols("c k", positive=True)
         ok = sp.simplify((cc * kk - kk) / (cc * kk) ** 2 - (cc - 1) / (cc ** 2 * kk)) == 0 and \
