@@ -261,11 +261,18 @@ note_erratum(
               "concentration event), with the constant 61 (the check KS15.Thm4.7.constant61).")
 
 note_erratum(
-    "KS15.Eq11-12.values", where="Sec. 5.1, eq. (11), (12)", order=(5, 1),
+    "KS15.Eq11-12.values", where="Sec. 5.1, eq. (11), (12)", order=(5, 1), kind="unsettled",
+    settle="the authors' code or data: how ρ was computed (from the moments u_i, or estimated "
+           "from the sampled examples) and rounded; a value that is neither the exact one "
+           "rounded or truncated nor within the sampling error of a plug-in estimate would "
+           "establish an error.",
     literal="Synthetic data d = 500: ρ_ridge = 1, 0.91, 0.55, 0.05 and ρ_lasso = 1, 0.086, 0.014, "
             "0.0033 for α = 0, −0.5, −1, −2.",
-    why="The exact values (rational arithmetic, and mpmath at 30 digits) are ρ_ridge(α = −2) = "
-        "0.05617 and ρ_lasso(α = −0.5) = 0.08657: the printed values are not these rounded "
-        "(truncated, or moments estimated from a sample).",
+    why="Not established. The exact values (rational arithmetic, and mpmath at 30 digits) are "
+        "ρ_ridge(α = −2) = 0.05617 and ρ_lasso(α = −0.5) = 0.08657, which round to 0.06 and "
+        "0.087; but both printed values (0.05, 0.086, alike in the full and the conference "
+        "version) are the exact ones truncated to the printed digits, and plug-in estimates of "
+        "ρ from a sample land on them as well, and the paper says neither how it rounds nor "
+        "whether ρ was computed from the moments or from the data.",
     corrected="The exact ratios (``laocheck bounds --rho`` prints them beside the printed "
               "ones).")
