@@ -245,8 +245,12 @@ note_erratum(
 note_erratum(
     "KS15.Lemma4.2", where="Lemma 4.2", order=(4, 2),
     literal="‖E_{D,A}[x̃_t²]‖∞ = max_i (1/k)E_{D,A}[x̃_{t,r}²[i]] + ((k − 1)/k)E_D[‖x‖∞]².",
-    why="At d = 1, k = 2, x ∈ {0, 1} with probability 1/2 each: the left-hand side is 1/2 "
-        "exactly, the right-hand side 3/8.",
+    why="Only the full version states it (the conference version's Lemma 4.2 is another "
+        "statement). Not a bracket slip: the proof (App. B.9) reaches the square outside from "
+        "its reason “E[x̃_{t,r}[i]] = E_D[x[i]] … independent” (independence holds only given "
+        "x), and the statement is false read with = or with the proof's ≤. At d = 1, k = 2, "
+        "x ∈ {0, 1} with probability 1/2 each: the left-hand side is 1/2 exactly, the right-hand "
+        "side 3/8.",
     corrected="‖E[x̃_t²]‖∞ = max_i((1/k)E[x_i²]/q_i + ((k − 1)/k)E[x_i²]) ≤ max_i (1/k)E[x_i²]/q_i "
               "+ ((k − 1)/k)E_D[‖x‖∞²] (the square inside the expectation).")
 
