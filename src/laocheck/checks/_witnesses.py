@@ -1010,3 +1010,18 @@ for _id in PROOF_LINE_MUTATIONS:
 specific("CB11.Lemma9.proof.step1_corrected")(lambda check: [])
 declare_reason("CB11.Lemma9.proof.step1_corrected", "restatement",
                "CB11.Lemma9.deviation (the same check function, check_lemma9_deviation)")
+
+
+# HK12 Lemmas 3.2, 3.5 and A.1 (the online-learning bounds, adversarial search in hk12.py): the
+# constant of the bound, named there
+@specific("HK12.Lemma3.2")
+def _lemma32_ogd(check):
+    return [_patch_witness("two_B2_to_8/5", "eq. (4) with (8/5)B²/η for 2B²/η", hk12,
+                           "_OGD_TWO", Fraction(8, 5))]
+
+
+@specific("HK12.LemmaA.1")
+@specific("HK12.Lemma3.5")
+def _lemma_a1_log_n(check):
+    return [_patch_witness("half_log_n", "the bound with (log n)/(2η) for (log n)/η", hk12,
+                           "_MW_LOG_N", Fraction(1, 2))]
