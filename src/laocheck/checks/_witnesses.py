@@ -1025,3 +1025,18 @@ def _lemma32_ogd(check):
 def _lemma_a1_log_n(check):
     return [_patch_witness("half_log_n", "the bound with (log n)/(2η) for (log n)/η", hk12,
                            "_MW_LOG_N", Fraction(1, 2))]
+
+
+@specific("HK12.LemmaA.2")
+@specific("KS15.LemmaB.8")
+def _clip_lemma_constant(check):
+    # the lemma's 2 is loose by a factor 4 over discrete distributions (the search finds no
+    # violation of |E X̄ − E X| <= Var[X]/(2C)): only a change below 1/2 is visible
+    return [_patch_witness("two_var_to_quarter", "the bound Var[X]/(4C) for 2Var[X]/C", hk12,
+                           "_CLIP_LEMMA_TWO", Fraction(1, 4))]
+
+
+@specific("KS15.LemmaB.4")
+def _lemma_b4_pick(check):
+    return [_patch_witness("smaller_step", "f(min(η1, η2)) in place of f(max(η1, η2))", ks15,
+                           "_B4_PICK", min)]

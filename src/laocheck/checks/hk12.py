@@ -60,6 +60,10 @@ _OGD_TWO = 2
 _MW_LOG_N = 1
 
 
+#: the 2 of Lemma A.2's 2Var[X]/C
+_CLIP_LEMMA_TWO = 2
+
+
 def ogd_ratio(u, d, m):
     """HK12 Lemma 3.2 / eq. (4) for OGD with L2 projection (HK12 Alg. 1 lines 11-12), B = 1:
     max_{‖w*‖<=B} Σ g_tᵀ(w_t − w*) divided by 2B²/η + (η/2) Σ ‖g_t‖²."""
@@ -452,13 +456,13 @@ def clip_ratio(u, atoms, exact=False):
         var = sum(a * (b - mean) ** 2 for a, b in zip(p, v))
         C = 2 * abs(mean) + F(math.exp(u[0]))
         gap = abs(sum(a * (b - max(min(b, C), -C)) for a, b in zip(p, v)))
-        return float(gap / (2 * var / C)) if var > 0 else 0.0
+        return float(gap / (_CLIP_LEMMA_TWO * var / C)) if var > 0 else 0.0
     mean = float(p @ v)
     var = float(p @ (v - mean) ** 2)
     C = 2 * abs(mean) + math.exp(u[0])
     if var <= 1e-300:
         return 0.0
-    return abs(float(p @ (v - np.clip(v, -C, C)))) / (2 * var / C)
+    return abs(float(p @ (v - np.clip(v, -C, C)))) / (_CLIP_LEMMA_TWO * var / C)
 
 
 def _clip_lemma(ctx):
