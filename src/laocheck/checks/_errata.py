@@ -122,9 +122,15 @@ note_erratum(
               "unbiased.")
 
 note_erratum(
-    "CB11.Thm12.lambda", where="Theorem 12 (step parameter λ)", order=(6, 12),
+    "CB11.Thm12.lambda", where="Theorem 12 (step parameter λ)", order=(6, 12), kind="unsettled",
+    settle="nothing the statement says is refuted: Theorem 12 bounds the excess risk by "
+           "c·dB²√(ln(m/δ)/(km)) with an unspecified c, which the proof's argument gives at the "
+           "printed λ as well (50/3 for 16 in the regret); an error would need an instance where "
+           "AER at the printed λ exceeds every such bound, which the argument rules out. It is "
+           "listed as an inconsistency between the statement's λ and the proof's.",
     literal="AER run with λ = 12d√(log(m)/(mk)) (the proof then chooses λ = 16d√(log(m)/(km))).",
-    why="The proof's regret bound 128(dB)² ln m/(λk) + mλB²/2 is minimised at "
+    why="Not an error of the statement (downgraded on re-reading: the theorem's constant c is "
+        "unspecified). The proof's regret bound 128(dB)² ln m/(λk) + mλB²/2 is minimised at "
         "λ = 16d√(ln m/(km)) (sympy); at the printed λ = 12d√(…) its constant is 50/3 instead of "
         "16, so the proof's final constant does not follow for the printed λ.",
     corrected="Run AER with λ = 16d√(ln m/(km)) (the check CB11.Thm12.lambda_proof); the "
@@ -135,21 +141,28 @@ note_erratum(
 note_erratum(
     "HK12.Lemma3.3.eq9", where="Lemma 3.3, eq. (9) (Appendix A.1)", order=(3, 3, 9),
     literal="E_t[‖x̃_t‖²] = (2d + k − 1)/(2k)·‖x_t‖².",
-    why="At d = k = 2, x = e_1: E‖x̃‖² = 3/2 exactly, while the printed value is 5/4.",
+    why="Printed alike in HK12's LaTeX and PDF extractions (not an extraction artefact), and a "
+        "different constant rather than a slip of notation. At d = k = 2, x = e_1: E‖x̃‖² = 3/2 "
+        "exactly, while the printed value is 5/4.",
     corrected="E_t[‖x̃_t‖²] = (d + k − 1)/k·‖x_t‖² ≤ 2d/k·‖x_t‖² (the bound Lemma 3.3 states "
               "still follows).")
 
 note_erratum(
     "HK12.Lemma3.8.A5_data_point", where="Lemma 3.8 (proof, Appendix A.5: E[x̃²])", order=(3, 8, 1),
     literal="E_t[x̃_t²] = (d + k − 1)/k · x_t (coordinatewise).",
-    why="The right-hand side is linear in x_t, the left-hand side quadratic. At d = k = 1, "
+    why="A typo (a dropped square) printed alike in HK12's LaTeX and PDF extractions: the "
+        "display's own terms are x_t², and the next line's ‖E[x̃²]‖∞ <= 2d/k needs x_t², so the "
+        "intended reading is clear. The right-hand side is linear in x_t, the left-hand side "
+        "quadratic. At d = k = 1, "
         "x = (1/2): E[x̃²] = 1/4 exactly, the printed value is 1/2.",
     corrected="E_t[x̃_t²] = (d + k − 1)/k · x_t² (coordinatewise squares).")
 
 note_erratum(
     "HK12.Lemma3.8.A5_inner", where="Lemma 3.8 (proof, Appendix A.5: E[ỹ²])", order=(3, 8, 2),
     literal="E_t[ỹ_t²] = ‖w_t‖₁ Σ_j |w_t[j]| x_t[j]² ≤ ‖w_t‖₁²‖w_t²‖∞ ≤ B².",
-    why="The middle bound has w where x belongs. At d = 1, w = (1/2), x = (1): E[ỹ²] = 1/4 "
+    why="A typo (w for x) printed alike in HK12's LaTeX and PDF extractions; the intended "
+        "‖w_t‖₁²‖x_t²‖∞ <= B² is clear from the bound it ends with. "
+        "The middle bound has w where x belongs. At d = 1, w = (1/2), x = (1): E[ỹ²] = 1/4 "
         "exactly, while ‖w‖₁²‖w²‖∞ = 1/16.",
     corrected="E_t[ỹ_t²] ≤ ‖w_t‖₁²‖x_t²‖∞ ≤ B².")
 
@@ -238,8 +251,12 @@ note_erratum(
 note_erratum(
     "KS15.Lemma4.2", where="Lemma 4.2", order=(4, 2),
     literal="‖E_{D,A}[x̃_t²]‖∞ = max_i (1/k)E_{D,A}[x̃_{t,r}²[i]] + ((k − 1)/k)E_D[‖x‖∞]².",
-    why="At d = 1, k = 2, x ∈ {0, 1} with probability 1/2 each: the left-hand side is 1/2 "
-        "exactly, the right-hand side 3/8.",
+    why="Only the full version states it (the conference version's Lemma 4.2 is another "
+        "statement). Not a bracket slip: the proof (App. B.9) reaches the square outside from "
+        "its reason “E[x̃_{t,r}[i]] = E_D[x[i]] … independent” (independence holds only given "
+        "x), and the statement is false read with = or with the proof's ≤. At d = 1, k = 2, "
+        "x ∈ {0, 1} with probability 1/2 each: the left-hand side is 1/2 exactly, the right-hand "
+        "side 3/8.",
     corrected="‖E[x̃_t²]‖∞ = max_i((1/k)E[x_i²]/q_i + ((k − 1)/k)E[x_i²]) ≤ max_i (1/k)E[x_i²]/q_i "
               "+ ((k − 1)/k)E_D[‖x‖∞²] (the square inside the expectation).")
 
@@ -254,11 +271,18 @@ note_erratum(
               "concentration event), with the constant 61 (the check KS15.Thm4.7.constant61).")
 
 note_erratum(
-    "KS15.Eq11-12.values", where="Sec. 5.1, eq. (11), (12)", order=(5, 1),
+    "KS15.Eq11-12.values", where="Sec. 5.1, eq. (11), (12)", order=(5, 1), kind="unsettled",
+    settle="the authors' code or data: how ρ was computed (from the moments u_i, or estimated "
+           "from the sampled examples) and rounded; a value that is neither the exact one "
+           "rounded or truncated nor within the sampling error of a plug-in estimate would "
+           "establish an error.",
     literal="Synthetic data d = 500: ρ_ridge = 1, 0.91, 0.55, 0.05 and ρ_lasso = 1, 0.086, 0.014, "
             "0.0033 for α = 0, −0.5, −1, −2.",
-    why="The exact values (rational arithmetic, and mpmath at 30 digits) are ρ_ridge(α = −2) = "
-        "0.05617 and ρ_lasso(α = −0.5) = 0.08657: the printed values are not these rounded "
-        "(truncated, or moments estimated from a sample).",
+    why="Not established. The exact values (rational arithmetic, and mpmath at 30 digits) are "
+        "ρ_ridge(α = −2) = 0.05617 and ρ_lasso(α = −0.5) = 0.08657, which round to 0.06 and "
+        "0.087; but both printed values (0.05, 0.086, alike in the full and the conference "
+        "version) are the exact ones truncated to the printed digits, and plug-in estimates of "
+        "ρ from a sample land on them as well, and the paper says neither how it rounds nor "
+        "whether ρ was computed from the moments or from the data.",
     corrected="The exact ratios (``laocheck bounds --rho`` prints them beside the printed "
               "ones).")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fnmatch
+import math
 import types
 from fractions import Fraction
 
@@ -36,7 +37,7 @@ from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
 from ..estimators import Draws
 from . import _witness as W
-from . import (boxes, empirical_baseline, hk12, ks15, proofs_cb11, proofs_hk12,
+from . import (boxes, empirical_baseline, hk12, ks15, proofs_cb11, proofs_hk12, proofs_lines,
                text_constants)
 from ._registry import Status
 from ._witness import (REASONS, SHARE_DAYS, Witness, WitnessRecord, commit_day, declare,
@@ -380,6 +381,13 @@ def _estimators_get(check):
         return []
     if check.expected != Status.PASS or not _uses(check, "laocheck.estimators", "get"):
         return []
+    ref = Witness("estimators_reference_shifted", "every estimator the check builds "
+                  "(laocheck.estimators.get) has its literal reference shifted by 1/8",
+                  lambda c: _estimators_mutated(c, reference=_shift_reference))
+    if check.func.__module__ in LINE_MODULES:
+        # the proof lines read the estimator through its exact distribution (the literal
+        # reference, enumerated): its kernel is not what they verify
+        return [ref]
     return [Witness("estimators_reference_shifted", "every estimator the check builds "
                     "(laocheck.estimators.get) has its literal reference shifted by 1/8",
                     lambda c: _estimators_mutated(c, reference=_shift_reference)),
@@ -413,7 +421,21 @@ _CONSTANT_TYPES = (Fraction, float, sp.Basic)
 
 #: private helpers of the check modules that decide or seed, not transcribe: never mutated
 VERDICT_HELPERS = {"_status", "_zero", "_starts", "_seed", "_config", "_source", "_verdict",
-                   "_result", "_figures", "_rng", "_instances", "_points"}
+                   "_result", "_figures", "_rng", "_instances", "_points",
+                   # the verdict and bookkeeping of the chains (worst ratio per relation)
+                   "_chain_verdict", "_keep", "_chain_worst", "_with_doc", "_exact_ratio_verdict",
+                   # the instance generators (what is searched, not what is stated)
+                   "_rat", "_fr", "_scaled_clip_cases", "_clip_step_cases", "_discrete",
+                   "_moment_instances", "_mw_runs", "_x_tilde_instances", "_phi_instances"}
+
+#: modules whose checks get their witnesses one by one (the constants of each printed line are
+#: named there; their private functions evaluate the lines, they do not transcribe them)
+LINE_MODULES = ("laocheck.checks.proofs_lines",)
+
+
+def _is_tolerance(name):
+    """A rounding tolerance of a check (``_TOL``, ``PROOF_TOL``): not a claim of the paper."""
+    return "TOL" in name.upper().split("_")
 
 
 def transcriptions(func, depth=2):
@@ -430,7 +452,7 @@ def transcriptions(func, depth=2):
         g = f.__globals__
         for n in sorted(_code_names(f.__code__, set())):
             obj = g.get(n)
-            if n.isupper() and n in ("DEFAULT_DELTA",):
+            if n.isupper() and n in ("DEFAULT_DELTA",) or _is_tolerance(n):
                 continue
             named_int = isinstance(obj, int) and not isinstance(obj, bool) and n.isupper() \
                 and abs(obj) > 1
@@ -463,6 +485,8 @@ def _constant_scaled(check, target, factor=W.FACTOR):
 @declare("*")
 def _transcription_witnesses(check):
     if check.estimator is not None or "learner" in check.kwargs or check.id in _SPECIFIC:
+        return []
+    if check.func.__module__ in LINE_MODULES:
         return []
     if check.expected != Status.PASS or W_has_package_witness(check) or formula_keys(
             check.func):
@@ -856,3 +880,163 @@ def _hk12_proof_correction(check):
 
 for _id in _HK12_PROOF_CORRECTIONS:
     specific(_id)(_hk12_proof_correction)
+
+
+# ---------------------------------------------------------------------------------------------
+# the proof lines (laocheck.checks.proofs_lines): each line's printed constant, factor or
+# member changed; an ERRATUM line read as corrected must PASS, its corrected check read as
+# printed must FAIL
+# ---------------------------------------------------------------------------------------------
+
+_PL = proofs_lines
+_THMB1_GAP = proofs_lines._thmb1_final_gap
+
+#: id -> [(witness name, what the mutation states, attribute of proofs_lines, new value, must)]
+PROOF_LINE_MUTATIONS = {
+    **{f"{p}.proof.step1": [("jensen_without_square", "‖E g̃‖∞ <= ‖E g̃²‖∞ (the square of the "
+                             "mean's norm dropped)", "_JENSEN_POWER", 1, "FAIL")]
+       for p in ("HK12.Lemma3.7", "KS15.LemmaB.9")},
+    **{i: [("factor_B_dropped", "E[(g̃ − ḡ)ᵀ(w_t − w*)] <= 4ηG² (the factor B of ‖w_t − w*‖₁ "
+            "<= 2B dropped)", "_HOLDER_B_POWER", 0, "FAIL"),
+]
+       for i in ("HK12.Lemma3.7.proof.step3", "KS15.LemmaB.9.proof.step3_corrected")},
+    "KS15.LemmaB.9.proof.step3": [("factor_B_kept", "the last display with the factor B "
+                                   "(4BηG², as HK12 App. A.4 prints it): must PASS",
+                                   "_KS15_B9_B_POWER", 1, "PASS")],
+    **{i: [("clip_lemma_factor_8/5", "the chain's 2(x − E X)(x − C) and (2/C)∫(x − E X)²dμ, "
+            "2Var/C with 8/5 for 2", "_A2_FACTOR", Fraction(8, 5), "FAIL")]
+       for i in ("HK12.LemmaA.2.proof.step1", "KS15.LemmaB.8.proof.step1")},
+    # the chain's (2/C)∫(x − E X)²dμ is loose by a factor 4 (x − C <= (x − E X)²/(2C) already
+    # for x > C >= 2|E X|): only a change below 1/2 is visible
+    **{i: [("clip_lemma_factor_1/4", "the chain's (2/C)∫_{x>C}(x − E X)²dμ and 2Var/C with 1/4 "
+            "for 2", "_A2_FACTOR", Fraction(1, 4), "FAIL")]
+       for i in ("HK12.LemmaA.2.proof.step2", "KS15.LemmaB.8.proof.step2_corrected")},
+    "KS15.LemmaB.8.proof.step2": [("signed_left_side", "the first member E[X] − E[X̄] without "
+                                   "the absolute value (HK12 App. A.4): must PASS",
+                                   "_B8_PRINTED_ABS", False, "PASS")],
+    **{i: [("exp_taylor_half", "e^x <= 1 + x + x²/2 in place of 1 + x + x² (x <= 1)",
+            "_MW_QUAD", Fraction(1, 2), "FAIL")]
+       for i in ("HK12.LemmaA.1.proof.step1", "KS15.LemmaB.5.proof.step1",
+                 "HK12.LemmaA.1.proof.step2_corrected")},
+    **{i: [("lower_bound_eta_4/5", "log‖z_{T+1}‖₁ >= −(4/5)ηΣ_t c_t[i*]", "_MW_LOWER_ETA",
+            Fraction(4, 5), "FAIL")]
+       for i in ("HK12.LemmaA.1.proof.step3", "KS15.LemmaB.5.proof.step2_corrected")},
+    **{i: [("regret_without_log_n", "Σ_t p_tᵀc_t <= Σ_t c_t[i*] + ηΣ_t p_tᵀc_t² (the "
+            "log n/η of the experts' prior dropped)", "_MW_REGRET", 0, "FAIL")]
+       for i in ("HK12.LemmaA.1.proof.step4", "KS15.LemmaB.5.proof.step3")},
+    "HK12.LemmaA.1.proof.step2": [("first_relation_le", "the first relation read as <= (from "
+                                   "the first display by induction): must PASS",
+                                   "_A1_STEP2_PRINTED_EQUALITY", False, "PASS")],
+    "KS15.LemmaB.5.proof.step2": [("exponent_minus", "the exponent read as e^{−ηc_t[i]} (HK12 "
+                                   "App. A.2): must PASS", "_B5_PRINTED_SIGN", -1, "PASS")],
+    "KS15.Lemma3.2.proof.step2": [("cross_term_mean_square", "the cross term read as "
+                                   "E_D‖x‖₂² (the lemma's statement): must PASS",
+                                   "_l32_printed_cross", _PL._l32_cross, "PASS")],
+    "KS15.Lemma3.2.proof.step2_corrected": [("cross_term_as_printed", "the cross term as "
+                                             "printed, (E_D‖x‖₂)²", "_l32_cross",
+                                             _PL._l32_printed_cross, "FAIL")],
+    "KS15.Lemma4.2.proof.step1": [("cross_term_E_D_x_i2", "the cross terms read as "
+                                   "E[x̃_r[i]x̃_s[i]] = E_D[x_i²]: must PASS",
+                                   "_l42_printed_cross", _PL._l42_cross, "PASS")],
+    "KS15.Lemma4.2.proof.step1_corrected": [("cross_term_as_printed", "the cross terms as "
+                                             "printed, E[x̃_r[i]²]", "_l42_cross",
+                                             _PL._l42_printed_cross, "FAIL")],
+    "KS15.Lemma4.4.proof.step1": [("y_not_divided", "the first member read as eq. (5), "
+                                   "(w_jx[j]/p_j − y)²: must PASS", "_l44_printed_term",
+                                   _PL._l44_term, "PASS")],
+    "KS15.Lemma4.4.proof.step1_corrected": [("y_divided_as_printed", "the first member as "
+                                             "printed, ((w_jx[j] − y)/p_j)²", "_l44_term",
+                                             _PL._l44_printed_term, "FAIL")],
+    "KS15.Lemma3.3.proof.chain": [("p_proportional_to_abs_w", "the display's p_j ∝ |w_j| (the "
+                                   "lasso's distribution) in place of w_j²", "_L33_P_POWER", 1,
+                                   "FAIL")],
+    "HK12.ThmB.1.proof.step1": [("delta_equal_to_eps", "Lemma B.5 with δ = ε (δ of the order "
+                                 "of ε, not the fixed 1/100000): must PASS",
+                                 "_thmb1_final_gap", lambda e, dl=None: _THMB1_GAP(e, e),
+                                 "PASS")],
+    "HK12.ThmB.1.proof.step1_corrected": [("hypothesis_factor_8/5", "Lemma B.5's hypothesis "
+                                           "1 − (8/5)(1 − δ)ε", "_THMB1_TWO", Fraction(8, 5),
+                                           "FAIL")],
+    "KS15.Lemma3.7.proof.step1": [("q_without_root", "the display with q_i ∝ A[i] + 13ε/6 (no "
+                                   "root: Alg. 4's q) while the algorithm samples Alg. 2's",
+                                   "_L37_Q_POWER", 1, "FAIL")],
+    "KS15.Lemma3.7.proof.step2": [("q_without_root", "the display with q_i ∝ A[i] + 13ε/6 (no "
+                                   "root)", "_L37_Q_POWER", 1, "FAIL")],
+    "KS15.Lemma3.7.proof.step3": [("5d_to_4d", "the first part ending in <= 4d for <= 5d",
+                                   "_L37_FIVE", 4, "FAIL")],
+    "KS15.Lemma3.7.proof.step4": [("sqrt_5/3_to_sqrt_4/3", "the second part ending in "
+                                   "2N + 2√(4/3)d√N√ε", "_L37_H_CONST", 4 / 3, "FAIL")],
+    "KS15.Lemma4.8.proof.step1": [("q_with_root", "the display with q_i ∝ √(A[i] + 13ε/6) "
+                                   "(Alg. 2's q) while the algorithm samples Alg. 4's",
+                                   "_L48_Q_POWER", 0.5, "FAIL")],
+    "KS15.Lemma4.8.proof.step2": [("four_to_16/5", "4Σ_j(s_j + 5ε/3) made (16/5)Σ_j(s_j + 5ε/3)",
+                                   "_L48_FOUR", Fraction(16, 5), "FAIL")],
+    "KS15.Thm3.12.proof.rows": [("sixteen_to_64/5", "the last row's 16B²/√m₂ made (64/5)B²/√m₂",
+                                 "_T312_SIXTEEN", 64 / 5, "FAIL")],
+    "CB11.Lemma10.proof.holder": [("holder_with_l2", "Hölder with ‖w‖₂ for ‖w‖₁ (not the dual "
+                                   "of ‖·‖∞)", "_L10_NORM", 2, "FAIL")],
+    "CB11.Lemma7.proof.chain": [("count_C(n,k-1)", "the number of k-subsets containing c "
+                                 "taken as C(n, k − 1) for C(n − 1, k − 1)", "_l7_count",
+                                 lambda n, k: math.comb(n, k - 1), "FAIL")],
+    "HK12.Lemma3.6.proof.displays": [("log_d_for_log_2d", "the regret bound with log d for "
+                                      "log 2d (EG± has 2d experts)", "_L36_TWO", 1, "FAIL")],
+    "HK12.LemmaB.5.proof.chain": [("last_two_to_8/5", "the last relation (1 − δ)² >= 1 − (8/5)δ",
+                                   "_B5_LAST_TWO", Fraction(8, 5), "FAIL")],
+    "KS15.Lemma3.2.proof.step1": [("one_over_k", "the expansion with 1/k for 1/k²",
+                                   "_L32_K_POWER", 1, "FAIL")],
+    "CB11.Thm1.proof.algebra": [("eq13_half_to_2/5", "eq. (13) with (T − k)(2/5 + p)",
+                                 "_T1_HALF", sp.Rational(2, 5), "FAIL")],
+    "KS15.LemmaB.3.proof.amgm": [("seven_sixths_to_4/3", "the upper row 2E[Z] + 4L/3 for "
+                                  "+ 7L/6", "_B3_UPPER", sp.Rational(4, 3), "FAIL"),
+                                 ("five_thirds_to_4/3", "the lower row E[Z]/2 − 4L/3 for "
+                                  "− 5L/3", "_B3_LOWER", sp.Rational(4, 3), "FAIL")],
+    **{i: [("lower_bound_5/4", "the risk's lower bound ((d − k)/d, (ck − k)/(ck)²) times 5/4",
+            "_T23_BOUND", Fraction(5, 4), "FAIL")]
+       for i in ("CB11.Thm2.proof.chain", "CB11.Thm3.proof.chain")},
+}
+
+
+def _proof_line_witnesses(check):
+    return [_patch_witness(name, text, _PL, attr, value, must=must)
+            for name, text, attr, value, must in PROOF_LINE_MUTATIONS[check.id]]
+
+
+for _id in PROOF_LINE_MUTATIONS:
+    specific(_id)(_proof_line_witnesses)
+
+
+# CB11 Lemma 9's corrected union-bound display is Lemma 9's deviation statement, checked by the
+# same function (cb11.check_lemma9_deviation) as CB11.Lemma9.deviation
+specific("CB11.Lemma9.proof.step1_corrected")(lambda check: [])
+declare_reason("CB11.Lemma9.proof.step1_corrected", "restatement",
+               "CB11.Lemma9.deviation (the same check function, check_lemma9_deviation)")
+
+
+# HK12 Lemmas 3.2, 3.5 and A.1 (the online-learning bounds, adversarial search in hk12.py): the
+# constant of the bound, named there
+@specific("HK12.Lemma3.2")
+def _lemma32_ogd(check):
+    return [_patch_witness("two_B2_to_8/5", "eq. (4) with (8/5)B²/η for 2B²/η", hk12,
+                           "_OGD_TWO", Fraction(8, 5))]
+
+
+@specific("HK12.LemmaA.1")
+@specific("HK12.Lemma3.5")
+def _lemma_a1_log_n(check):
+    return [_patch_witness("half_log_n", "the bound with (log n)/(2η) for (log n)/η", hk12,
+                           "_MW_LOG_N", Fraction(1, 2))]
+
+
+@specific("HK12.LemmaA.2")
+@specific("KS15.LemmaB.8")
+def _clip_lemma_constant(check):
+    # the lemma's 2 is loose by a factor 4 over discrete distributions (the search finds no
+    # violation of |E X̄ − E X| <= Var[X]/(2C)): only a change below 1/2 is visible
+    return [_patch_witness("two_var_to_quarter", "the bound Var[X]/(4C) for 2Var[X]/C", hk12,
+                           "_CLIP_LEMMA_TWO", Fraction(1, 4))]
+
+
+@specific("KS15.LemmaB.4")
+def _lemma_b4_pick(check):
+    return [_patch_witness("smaller_step", "f(min(η1, η2)) in place of f(max(η1, η2))", ks15,
+                           "_B4_PICK", min)]

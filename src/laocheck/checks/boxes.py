@@ -405,9 +405,11 @@ note_erratum(
 note_erratum(
     "CB11.Eq7.vector", where="Section 6, eq. (7)", order=(6, 7),
     literal="ŷ = (2/k)‖w‖₁ Σ_{s=1}^{k/2} sgn(w_{j_s}) x_{j_s} e_{j_s}, “we estimate the term "
-            "⟨w, x⟩” (as extracted; laocheck has one extraction of CB11, so this may be an "
-            "extraction artefact).",
-    why="With e_{j_s} the printed ŷ is a vector of R^d, with mean w∘x (coordinatewise products), "
+            "⟨w, x⟩”.",
+    why="A typo, not an extraction artefact: CB11 has one version, and an extraction does not "
+        "add a symbol; eq. (7) repeats the e_{i_s} of eq. (6) just above it, while the sentence "
+        "(“we estimate the term ⟨w, x⟩”) and Fig. 2 (a scalar ŷ) make the intended reading "
+        "clear. With e_{j_s} the printed ŷ is a vector of R^d, with mean w∘x (coordinatewise products), "
         "not the scalar ⟨w, x⟩. At w = (1, −1/2), x = (1/2, 1), k = 2: E[ŷ] = (1/2, −1/2) "
         "(exact), while ⟨w, x⟩ = 0.",
     corrected="Without e_{j_s} (as in Fig. 2's line ŷ = ŷ + (2/k) sgn(w_i)‖w‖₁ x_i), "

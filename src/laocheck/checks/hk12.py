@@ -54,6 +54,16 @@ def _starts(ctx, fast=150, full=3000):
 
 
 # ------------------------------------------------------------------------------- Lemma 3.2
+#: the 2 of eq. (4)'s 2B²/η (the squared diameter (2B)² over 2η)
+_OGD_TWO = 2
+#: the factor of log n/η in Lemma A.1's bound (the experts' uniform prior)
+_MW_LOG_N = 1
+
+
+#: the 2 of Lemma A.2's 2Var[X]/C
+_CLIP_LEMMA_TWO = 2
+
+
 def ogd_ratio(u, d, m):
     """HK12 Lemma 3.2 / eq. (4) for OGD with L2 projection (HK12 Alg. 1 lines 11-12), B = 1:
     max_{‖w*‖<=B} Σ g_tᵀ(w_t − w*) divided by 2B²/η + (η/2) Σ ‖g_t‖²."""
@@ -67,7 +77,7 @@ def ogd_ratio(u, d, m):
         v = w - eta * g
         w = v * B / max(np.linalg.norm(v), B)
     lhs += B * np.linalg.norm(gs.sum(0))
-    return lhs / (2 * B * B / eta + eta / 2 * float((gs ** 2).sum()))
+    return lhs / (_OGD_TWO * B * B / eta + eta / 2 * float((gs ** 2).sum()))
 
 
 @register("HK12.Lemma3.2", citation="HK12 Lemma 3.2, eq. (4)",
@@ -288,7 +298,7 @@ def mw_ratio(c, eta):
         lhs += p @ c[t]
         second += p @ (c[t] ** 2)
         logz -= eta * c[t]
-    return (lhs - c.sum(0).min()) / (math.log(n) / eta + eta * second)
+    return (lhs - c.sum(0).min()) / (_MW_LOG_N * math.log(n) / eta + eta * second)
 
 
 @register("HK12.LemmaA.1", citation="HK12 Lemma A.1",
@@ -446,13 +456,13 @@ def clip_ratio(u, atoms, exact=False):
         var = sum(a * (b - mean) ** 2 for a, b in zip(p, v))
         C = 2 * abs(mean) + F(math.exp(u[0]))
         gap = abs(sum(a * (b - max(min(b, C), -C)) for a, b in zip(p, v)))
-        return float(gap / (2 * var / C)) if var > 0 else 0.0
+        return float(gap / (_CLIP_LEMMA_TWO * var / C)) if var > 0 else 0.0
     mean = float(p @ v)
     var = float(p @ (v - mean) ** 2)
     C = 2 * abs(mean) + math.exp(u[0])
     if var <= 1e-300:
         return 0.0
-    return abs(float(p @ (v - np.clip(v, -C, C)))) / (2 * var / C)
+    return abs(float(p @ (v - np.clip(v, -C, C)))) / (_CLIP_LEMMA_TWO * var / C)
 
 
 def _clip_lemma(ctx):

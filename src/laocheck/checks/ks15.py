@@ -595,6 +595,10 @@ def check_lemma48_high_prob(ctx):
 
 
 # --------------------------------------------------------------------------- Lemma B.4
+#: Lemma B.4's choice of step size: the larger of η1, η2
+_B4_PICK = max
+
+
 @register("KS15.LemmaB.4", citation="KS15 Lemma B.4",
           statement="f(η) = A/η + ηBG², G <= min(G1, G2), η_i = (1/G_i)√(A/B): "
           "f(max(η1, η2)) <= min(f(η1), f(η2))", assumptions="A, B, G, G1, G2 > 0",
@@ -614,7 +618,7 @@ def check_lemma_b4(ctx):
         g = ctx.rng.uniform(0, 1) * min(g1, g2)
         fn = lambda e: a / e + e * b * g * g   # noqa: E731
         n1, n2 = math.sqrt(a / b) / g1, math.sqrt(a / b) / g2
-        worst = max(worst, fn(max(n1, n2)) / min(fn(n1), fn(n2)))
+        worst = max(worst, fn(_B4_PICK(n1, n2)) / min(fn(n1), fn(n2)))
     ok = diff == 0 and worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL,
                   {"identity_residual": str(diff), "worst_ratio": float(worst)}, detectable=0.0)

@@ -820,7 +820,10 @@ note_erratum(
     "HK12.Lemma4.1.proof.step3", where="Lemma 4.1 (proof, Appendix A.6: E[φ̂])", order=(4, 1, 3),
     literal="E[φ̂] = Σ_n 2^{−(n+1)} E[2^{n+1} a_n θ̃_1···θ̃_n] = Σ_n a_n θⁿ = f(θ), thus φ̂ is "
             "an unbiased estimator of f′(θ).",
-    why="The a_n are the Taylor coefficients of f′, so Σ_n a_n θⁿ = f′(θ), not f(θ). For "
+    why="A typo (a dropped prime), printed alike in HK12's LaTeX (“f(\\theta)”) and PDF "
+        "extractions; the same sentence concludes “unbiased estimator of f′(θ)”, so the intended "
+        "reading is clear. The a_n are the Taylor coefficients of f′, so Σ_n a_n θⁿ = f′(θ), not "
+        "f(θ). For "
         "AESVR's f = ρ (Claim 4.3) at θ = 0: Σ a_n θⁿ = a_0 = 0, while ρ(0) = 1/√π (exact).",
     corrected="Σ_n a_n θⁿ = f′(θ) (the conclusion the sentence draws).", proof_step=True)
 
@@ -828,7 +831,8 @@ note_erratum(
     "HK12.Lemma4.1.proof.step5", where="Lemma 4.1 (proof, Appendix A.6: orders n > ν)",
     order=(4, 1, 5),
     literal="If n ≤ ν then for all r, E[θ̃_r²] ≤ 4B², and otherwise E[θ̃_r²] ≤ 4B²/N ≤ 1.",
-    why="The mean of N draws has E[θ̃_r²] = θ² + V/N (V the variance of one draw): averaging "
+    why="Printed alike in HK12's LaTeX and PDF extractions (“4B²/N ≤ 1”). "
+        "The mean of N draws has E[θ̃_r²] = θ² + V/N (V the variance of one draw): averaging "
         "divides the variance, not θ². At d = 1, B = 1, w = (1), x = (1), y = −1: N = 4 and "
         "θ̃_r = 2 on every draw, so E[θ̃_r²] = 4 > 4B²/N = 1 (exact).",
     corrected="E[θ̃_r²] = θ² + V/N ≤ 4B² + 1/4 (V ≤ B², N ≥ 4B²).", proof_step=True)
@@ -837,7 +841,8 @@ note_erratum(
     "HK12.Lemma4.1.proof.step8", where="Lemma 4.1 (proof, Appendix A.6: second display)",
     order=(4, 1, 8),
     literal="E[φ²] = 2Σ_n a_n² E[2ⁿ θ̃_1²···θ̃_n²] ≤ 2Σ_{n≤ν} a_n²(8B²)ⁿ + 2Σ_{n>ν} a_n².",
-    why="The orders n > ν lose their factor 2ⁿ E[θ̃_1²···θ̃_n²], which is not ≤ 1 even when "
+    why="Printed alike in HK12's LaTeX and PDF extractions. "
+        "The orders n > ν lose their factor 2ⁿ E[θ̃_1²···θ̃_n²], which is not ≤ 1 even when "
         "E[θ̃_r²] ≤ 1. At d = 1, B = 1/2 (N = 1, ν = 0), w = (1/2), x = (1), y = −1/2 (θ = 1) "
         "and f′(x) = x: E[φ̂²] = 4 (exact enumeration), the printed bound 2.",
     corrected="E[φ̂²] ≤ 2Σ_{n≤ν} a_n²(8B²)ⁿ + 2Σ_{n>ν} a_n²(8B² + 1/2)ⁿ (with the corrected "
@@ -848,7 +853,8 @@ note_erratum(
     "HK12.Lemma4.1.proof.step10", where="Lemma 4.1 (proof, Appendix A.6: second display, "
     "last bound)", order=(4, 1, 10),
     literal="2(8B²)^ν Σ_n a_n² + 2Σ_n a_n² ≤ (4B)^{2ν}·2(f′₊(1))².",
-    why="At ν = 0 (N = 1, i.e. B ≤ 1/2) the left side is 4Σ a_n² and the right side "
+    why="Printed alike in HK12's LaTeX and PDF extractions ((4B)^{2ν}). "
+        "At ν = 0 (N = 1, i.e. B ≤ 1/2) the left side is 4Σ a_n² and the right side "
         "2(f′₊(1))². At B = 1/2 and f′ = 1 (a_0 = 1): 4 > 2 (exact).",
     corrected="≤ max(2, (4B)^{2ν})·2(f′₊(1))²; the printed form holds for B > 1/2 (checked "
               "on a grid), and exp(O(log² B)) is unaffected.", proof_step=True)

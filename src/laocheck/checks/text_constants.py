@@ -402,7 +402,10 @@ note_erratum(
     "KS15.Thm4.6.text_footnote4", where="Section 4.1, footnote 4", order=(4, 6, 1),
     literal="“If ‖E_D[x²]‖₁ = d it is easy to see that E_D[x_i] = 1 for all i ∈ [d]. In this case, "
             "all the q_i-s are equal to 1/d and the DDAELR and AELR algorithms coincide.”",
-    why="With ‖x‖∞ ≤ 1, ‖E_D[x²]‖₁ = d forces E_D[x_i²] = 1, not E_D[x_i] = 1: for x uniform on "
+    why="A typo (a dropped square) printed alike in the full and the conference version; the "
+        "intended E_D[x_i²] = 1 is clear from the hypothesis and from q (a function of the "
+        "second moments). With ‖x‖∞ ≤ 1, ‖E_D[x²]‖₁ = d forces E_D[x_i²] = 1, not E_D[x_i] = 1: "
+        "for x uniform on "
         "{−1, 1}², ‖E[x²]‖₁ = 2 = d while E[x_i] = 0 (exact).",
     corrected="E_D[x_i²] = 1 for all i, hence q_i = 1/d (Lemma 4.3) and DDAELR is AELR.")
 
