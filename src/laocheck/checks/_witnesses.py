@@ -58,14 +58,16 @@ class MutantEstimator:
     """An estimator of the protocol that delegates to ``base`` except for one mutation:
     ``kernel`` maps the kernel's draw values (float arrays), ``reference`` maps the literal
     reference's value (exact arrays) given ``y``, ``extra_attribute`` adds one attribute read
-    to every draw (kernel and reference). ``accumulate`` is withheld, so the checks' moments
+    (or that many, an int) to every draw (kernel and reference). ``accumulate`` is withheld, so the checks' moments
     come from the mutated ``sample``."""
 
-    def __init__(self, base, *, kernel=None, reference=None, extra_attribute=False):
+    def __init__(self, base, *, kernel=None, reference=None, extra_attribute=False,
+                 kernel_y=None):
         self._base = base
         self._kernel = kernel
+        self._kernel_y = kernel_y                    # maps (values, y): a shift that moves with y
         self._reference_map = reference
-        self._extra = bool(extra_attribute)
+        self._extra = int(extra_attribute)          # True: one more; an int: that many more
 
     def __getattr__(self, name):
         if name == "accumulate":
@@ -75,6 +77,8 @@ class MutantEstimator:
     def sample(self, w, x, y, *, n=1, rng=None):
         draws = self._base.sample(w, x, y, n=n, rng=rng)
         values = draws.values if self._kernel is None else self._kernel(draws.values)
+        if self._kernel_y is not None:
+            values = self._kernel_y(values, y)
         return Draws(values, np.asarray(draws.attributes) + int(self._extra))
 
     def reference(self, w, x, y, src):
@@ -82,7 +86,7 @@ class MutantEstimator:
         if self._reference_map is not None:
             value = self._reference_map(value, y)
         if self._extra:
-            seen = list(seen) + [("witness", len(seen))]
+            seen = list(seen) + [("witness", len(seen) + i) for i in range(self._extra)]
         return value, seen
 
 
@@ -130,7 +134,36 @@ def _kernel(check):
 def _estimator_budget(check):
     if check.estimator is None:
         return []
-    return [_mutant(*EXTRA_ATTRIBUTE, extra_attribute=True)]
+    # a budget in expectation (HK12 AESVR, GenEst) may have slack below one attribute: the
+    # alternative reads as many more attributes as the whole budget (at least twice it)
+    budget = int(np.ceil(float(check.build_estimator().budget)))
+    many = _mutant("", "", extra_attribute=max(budget, 1) + 1)
+    return [Witness(EXTRA_ATTRIBUTE[0], EXTRA_ATTRIBUTE[1] + " (or budget + 1 more: a budget in "
+                    "expectation may have slack below one)", _mutant(
+                        *EXTRA_ATTRIBUTE, extra_attribute=True).apply,
+                    alternatives=(many.apply,))]
+
+
+def _scale_reference(value, y):
+    return np.asarray(value, dtype=object) * 10
+
+
+def _is_estimator_property(check, prop):
+    """``<estimator name>.<prop>``: the property check of a registered estimator."""
+    head, _, tail = check.id.rpartition(".")
+    return tail == prop and head in _estimators.names()
+
+
+@declare("*.second_moment", "*.second_moment_inf")
+def _second_moment(check):
+    """An estimator's second-moment property check (issue 34's engine): its reference's value
+    times 10, so E‖v‖² (or ‖E v²‖∞) is 100 times the true one, above any claimed bound with
+    slack under 100."""
+    if check.estimator is None or not (_is_estimator_property(check, "second_moment") or
+                                       _is_estimator_property(check, "second_moment_inf")):
+        return []
+    return [_mutant("reference_scaled_by_10", "the literal reference's value times 10 (second "
+                    "moment x 100)", reference=_scale_reference)]
 
 
 @declare("*.scaling")
@@ -138,11 +171,25 @@ def _scaling(check):
     if check.estimator is None:
         return []
     spec = check.kwargs.get("spec")
-    if spec is not None and spec.scaling == "degree0":
-        return [_mutant("reference_shifted_by_y2",
-                        "the literal reference's value shifted by 1/8 + y² (not of degree 0)",
-                        reference=_shift_reference_y)]
-    return [_mutant(*REFERENCE_SHIFTED, reference=_shift_reference)]
+    # the engine may read the draws of ``sample`` (enumerated through its generator) rather
+    # than the reference: the kernel's values shifted by 1/8 + y² (homogeneous of no degree)
+    # is the alternative
+    kernel = _mutant("", "", kernel_y=_shift_kernel_y)
+    # the engine's checks carry the claims (issue 34), older ones the spec
+    claims = check.kwargs.get("claims")
+    degree = getattr(claims, "scaling", None) or getattr(spec, "scaling", None)
+    if degree == "degree0":
+        ref = _mutant("reference_shifted_by_y2",
+                      "the literal reference's value shifted by 1/8 + y² (not of degree 0)",
+                      reference=_shift_reference_y)
+    else:
+        ref = _mutant(*REFERENCE_SHIFTED, reference=_shift_reference)
+    return [Witness(ref.name, ref.description + ", or the kernel's values shifted by 1/8 + y²",
+                    ref.apply, alternatives=(kernel.apply,))]
+
+
+def _shift_kernel_y(values, y):
+    return np.asarray(values, dtype=float) + 0.125 + float(y) ** 2
 
 
 @declare("*.clip_threshold")
@@ -157,6 +204,7 @@ def _clip(check):
 
 _PROPERTY_PATTERNS = ("*.unbiased.exact", "*.unbiased.monte_carlo", "*.kernel_matches_reference",
                       "*.budget", "*.scaling", "*.clip_threshold")
+_SECOND_MOMENT_PROPERTIES = ("second_moment", "second_moment_inf")
 
 
 @declare("*")
@@ -164,7 +212,8 @@ def _statement_on_estimator(check):
     """A statement check bound to an estimator (HK12 Lemma 3.3 on the estimator object...):
     its reference shifted, or else its kernel biased."""
     if check.estimator is None or check.id in _SPECIFIC or any(
-            fnmatch.fnmatchcase(check.id, p) for p in _PROPERTY_PATTERNS):
+            fnmatch.fnmatchcase(check.id, p) for p in _PROPERTY_PATTERNS) or any(
+            _is_estimator_property(check, p) for p in _SECOND_MOMENT_PROPERTIES):
         return []
     if check.expected != Status.PASS:
         return []
