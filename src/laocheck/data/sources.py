@@ -436,16 +436,17 @@ def mean_squares(X):
     n = X.shape[0]
     if len(X.shape) != 2 or n == 0:
         raise InvalidParameterError(f"`X` must be a nonempty 2-d array; got shape {X.shape}.")
-    total = None
+    # row 0 of buf: the running sum so far; rows 1..: the block's squares (one buffer)
+    buf = np.empty((min(n, _NORM_BLOCK) + 1, X.shape[1]))
+    first = 1
     for start in range(0, n, _NORM_BLOCK):
         block = np.asarray(X[start:start + _NORM_BLOCK], dtype=float)
         if not np.all(np.isfinite(block)):
             raise InvalidParameterError("`X` must be finite.")
-        squares = block * block
-        if total is not None:                          # continue the same running sum
-            squares = np.concatenate([total[None, :], squares])
-        total = np.add.reduce(squares, axis=0)
-    return total / n
+        np.multiply(block, block, out=buf[1:len(block) + 1])
+        buf[0] = np.add.reduce(buf[first:len(block) + 1], axis=0)   # the rows in order
+        first = 0                                      # later blocks continue the sum
+    return buf[0] / n
 
 
 def scale_to_unit_ball(data, norm="l2"):
