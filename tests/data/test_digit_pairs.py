@@ -8,7 +8,8 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from laocheck.data import load_fashion_mnist, load_mnist, load_sklearn_digits, max_row_norm
+from laocheck.data import (GreyRows, SourceUnavailable, check_digit_source, load_fashion_mnist,
+                           load_mnist, load_sklearn_digits, max_row_norm, mean_squares)
 from laocheck.data.sources import MNIST_FILES
 from laocheck.exceptions import InvalidParameterError
 
@@ -87,3 +88,36 @@ def test_max_row_norm_equals_the_whole_array_norm():
     assert np.isnan(max_row_norm(X, "l2"))
     with pytest.raises(InvalidParameterError, match="`norm`"):
         max_row_norm(X, "l1")
+
+
+def test_mean_squares_equals_the_mean_of_x_squared():
+    """E[x²] by blocks of rows (many blocks and a part) equals np.mean(X * X, axis=0) bit for
+    bit, on an array and on grey levels read by rows; no rows or a NaN are refused."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(2600, 7)) * rng.uniform(0.1, 9.0, size=(2600, 1))
+    np.testing.assert_array_equal(mean_squares(X), np.mean(X * X, axis=0))
+    grey = rng.integers(0, 256, size=(2600, 7), dtype=np.uint8)
+    rows = GreyRows(grey, (255.0, 3.7))
+    np.testing.assert_array_equal(mean_squares(rows), np.mean((grey / 255.0 / 3.7) ** 2, axis=0))
+    np.testing.assert_array_equal(rows[[4, 2, 2599]], grey[[4, 2, 2599]] / 255.0 / 3.7)
+    with pytest.raises(InvalidParameterError, match="nonempty"):
+        mean_squares(X[:0])
+    X[2000, 3] = np.nan
+    with pytest.raises(InvalidParameterError, match="finite"):
+        mean_squares(X)
+
+
+def test_check_digit_source_raises_what_loading_would(tmp_path):
+    """The cheap check before a report: a missing directory or IDX file raises the loader's
+    SourceUnavailable without reading data; present files and bundled sources pass."""
+    with pytest.raises(SourceUnavailable, match="MNIST.*lacks"):
+        check_digit_source("mnist", mnist=str(tmp_path))
+    with pytest.raises(SourceUnavailable, match="MNIST.*lacks"):
+        check_digit_source(None, mnist=str(tmp_path))
+    with pytest.raises(SourceUnavailable, match="Fashion-MNIST"):
+        check_digit_source("fashion-mnist", fashion_dir=str(tmp_path / "none"))
+    with pytest.raises(InvalidParameterError, match="`source`"):
+        check_digit_source("usps")
+    check_digit_source("mnist", mnist=_mnist_dir(tmp_path, 20, 10))
+    check_digit_source("sklearn-digits")
+    check_digit_source(None)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .._files import read_json
 from ..checks import get
-from ..data import SourceUnavailable, digit_source
+from ..data import SourceUnavailable, check_digit_source
 from ..exceptions import InvalidParameterError
 from ._common import add_scheduler_option, progress as progress_line, reach_scheduler
 from ..checks import run_catalog
@@ -119,8 +119,8 @@ def _runner(jobs, show, scheduler=None):
 
 def _data_options(args, specs):
     """The ``--source``/``--mnist``/``--covtype`` settings of the paper specs, checked before any
-    run (the digit source is loaded once here: an unavailable or invalid one is a usage
-    error naming it)."""
+    run (an unavailable digit source is a usage error naming it; its files are read once, by
+    the experiment, which reports a malformed one)."""
     options = {"source": SOURCES[args.source] if args.source else None, "mnist": args.mnist,
                "covtype": args.covtype}
     if args.covtype is not None and not os.path.isfile(args.covtype):
@@ -136,7 +136,7 @@ def _data_options(args, specs):
                                     "MNIST's four IDX files).")
     if (args.source or args.mnist) and any(s.kind == "paper" for s in specs):
         try:
-            digit_source(options["source"], mnist=args.mnist)
+            check_digit_source(options["source"], mnist=args.mnist)
         except SourceUnavailable as exc:
             raise InvalidParameterError(
                 f"`--source` {args.source or 'mnist'!r} is not available: {exc}") from None

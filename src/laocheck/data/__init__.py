@@ -32,7 +32,7 @@ __getattr__, __dir__ = attach(__name__, {
     "sources": ("DIGIT_SOURCES", "DigitData", "LabelledData", "SourceUnavailable",
                 "available_digit_sources", "digit_source", "load_covtype", "load_fashion_mnist",
                 "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball",
-                "max_row_norm"),
+                "max_row_norm", "GreyRows", "mean_squares", "check_digit_source"),
 })
 
 __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns", "CB11HardInstance",
@@ -41,4 +41,4 @@ __all__ = ["Distribution", "ScaledLabels", "PowerLawBernoulli", "CorrelatedSigns
            "load_idx", "DIGIT_SOURCES", "DigitData", "LabelledData", "SourceUnavailable",
            "available_digit_sources", "digit_source", "load_covtype", "load_fashion_mnist",
            "load_mnist", "load_mnist_subset", "load_sklearn_digits", "scale_to_unit_ball",
-           "max_row_norm"]
+           "max_row_norm", "GreyRows", "mean_squares", "check_digit_source"]

