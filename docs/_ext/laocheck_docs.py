@@ -285,7 +285,9 @@ def benchmarks_page(directory=ROOT / "benchmarks" / "results"):
         lines += ["No benchmark result is committed yet.", ""]
     for path in results:
         doc = json.loads(path.read_text(encoding="utf-8"))
-        meta = doc.get("meta") or doc.get("provenance") or {}
+        # a benchmark that writes its run's facts at the top level (bench_fit_path.py): those
+        meta = doc.get("meta") or doc.get("provenance") or {
+            k: v for k, v in doc.items() if k not in ("rows", "results")}
         rows = doc.get("rows") or doc.get("results") or []
         lines += [f"## `{path.stem}`", ""]
         if meta:
