@@ -54,7 +54,8 @@ from ..exceptions import InvalidParameterError
 from ..stats.choice_tree import (FLOAT_TOLERANCE, NotEnumerable, draws_of, enumerate_sampler,
                                  guarded)
 from ..stats.exact import enumerate_outcomes
-from ._common import distinct_rows, fstr, is_laocheck_estimator, multinomial_verdict
+from ._common import (distinct_rows, fstr, is_laocheck_estimator, mc_mean_verdict,
+                      multinomial_verdict)
 from . import _registry
 from ._common import estimator_params
 from ._registry import Check, Result, Status
@@ -581,33 +582,6 @@ def _draw_moments(est, inst, n, rng):
         sum_norm_sq_sq=float(((values * values).sum(1) ** 2).sum()),
         attributes_sum=int(att.sum()), attributes_sum_sq=int((att * att).sum()),
         attributes_max=int(att.max(initial=0)), attributes_hist=hist)
-
-
-def mc_mean_verdict(moments, target, lower, upper, delta, *, label="mean"):
-    """Simultaneous Bernstein intervals (level δ) for the coordinates of E[estimate] from
-    kernel-side sums; FAIL when the claimed ``target`` lies outside one of them."""
-    target = np.asarray(target, dtype=float).ravel()
-    lo = np.broadcast_to(np.asarray(lower, float).ravel(), target.shape).copy()
-    hi = np.broadcast_to(np.asarray(upper, float).ravel(), target.shape).copy()
-    flat = hi <= lo                       # a constant coordinate: widen by a hair (exact check)
-    hi[flat] = lo[flat] + 1e-12
-    box = stats.vector_mean_interval_from_sums(
-        moments.n, np.ravel(moments.sum), np.ravel(moments.sum_sq), lower=lo, upper=hi,
-        delta=delta)
-    slack = 1e-9 * (1 + np.abs(target))  # floating-point summation error of the kernel sums
-    inside = (box.low - slack <= target) & (target <= box.high + slack)
-    worst = int(np.argmax(np.maximum(box.low - target, target - box.high)))
-    detect = float(max(stats.detectable_violation(moments.n, lower=float(lo[j]),
-                                                  upper=float(hi[j]), delta=delta / target.size)
-                       for j in range(target.size)))
-    figures = {"n": moments.n, "delta": delta, f"{label}_low": box.low.tolist(),
-               f"{label}_high": box.high.tolist(), "claimed": target.tolist(),
-               "max_width": float(np.max(box.high - box.low))}
-    if inside.all():
-        return Result(Status.PASS, figures, detectable=detect)
-    return Result(Status.FAIL, figures, detectable=detect,
-                  counterexample={"coordinate": worst, "claimed": float(target[worst]),
-                                  "interval": [float(box.low[worst]), float(box.high[worst])]})
 
 
 def check_budget(ctx, *, estimator, claims):

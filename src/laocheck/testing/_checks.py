@@ -391,8 +391,16 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
     """
     if on_fail not in ("raise", None):
         raise InvalidParameterError(f"`on_fail` must be 'raise' or None; got {on_fail!r}.")
-    checks = estimator_checks(est, claims, delta=delta)
-    label = _label(est)
+    return run_checks(estimator_checks(est, claims, delta=delta), _label(est), seed, budget,
+                      on_fail, expected_failed_checks, allow_inconclusive)
+
+
+def run_checks(checks, label, seed, budget, on_fail, expected_failed_checks,
+               allow_inconclusive):
+    """Run ``checks`` (of the object labelled ``label``) and return their records, raising
+    :class:`CheckFailure` when ``on_fail == "raise"`` and one FAILs unexpectedly (or is
+    undecided, unless ``allow_inconclusive``); ``expected_failed_checks`` names checks by
+    property or id. The body of :func:`check_estimator` and of ``check_learner``."""
     expected = {}
     for key, reason in (expected_failed_checks or {}).items():
         cid = key if key.startswith(label + ".") else f"{label}.{key}"

@@ -52,7 +52,7 @@ from ..estimators import LearnerSpec
 from ..exceptions import InvalidParameterError
 from ..experiments.theorems import LOSS
 from ..stats import DEFAULT_DELTA
-from ._checks import _raise_on_failures
+from ._checks import _raise_on_failures, run_checks
 
 __all__ = ["check_learner", "learner_checks", "learner_checks_generator",
            "resolve_learner_claims", "is_learner", "LearnerClaims"]
@@ -380,18 +380,6 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
     """
     if on_fail not in ("raise", None):
         raise InvalidParameterError(f"`on_fail` must be 'raise' or None; got {on_fail!r}.")
-    checks = learner_checks(learner, claims, delta=delta)
-    label = _label(learner)
-    expected = {}
-    for key, reason in (expected_failed_checks or {}).items():
-        cid = key if key.startswith(label + ".") else f"{label}.{key}"
-        if cid not in {c.id for c in checks}:
-            raise InvalidParameterError(
-                f"`expected_failed_checks` names {key!r}, which is not a check of {label} "
-                f"(its checks: {[c.id[len(label) + 1:] for c in checks]}).")
-        expected[cid] = reason
-    records = [run(c, seed, budget) for c in checks]
-    if on_fail == "raise":
-        _raise_on_failures(records, expected, allow_inconclusive)
-    return records
+    return run_checks(learner_checks(learner, claims, delta=delta), _label(learner), seed, budget,
+                      on_fail, expected_failed_checks, allow_inconclusive)
 
