@@ -290,15 +290,18 @@ def test_sigterm_with_two_jobs_shuts_the_workers_down_cleanly(tmp_path):
                                        str(out)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=tmp_path, text=True)
     deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:                 # wait for the two workers
-        children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
-                                  text=True).stdout.split()
-        if len(children) >= 2:
+    # wait for the two workers (the children named LokyProcess: the two resource trackers
+    # are children too, and a worker still starting when the signal comes may leave a
+    # semaphore behind) ...
+    while time.monotonic() < deadline:
+        workers = subprocess.run(["pgrep", "-P", str(proc.pid), "-f", "LokyProcess"],
+                                 capture_output=True, text=True).stdout.split()
+        if len(workers) >= 2:
             break
         time.sleep(0.5)
-    log = tmp_path / "v.results.jsonl"                 # ... and for a first finished check
+    log = tmp_path / "v.results.jsonl"                 # ... and for two finished checks
     while time.monotonic() < deadline and proc.poll() is None:
-        if log.exists() and log.read_text().count("\n") >= 1:
+        if log.exists() and log.read_text().count("\n") >= 2:
             break
         time.sleep(0.05)
     assert proc.poll() is None, "the run ended before it could be terminated"
