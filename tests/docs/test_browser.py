@@ -3,41 +3,18 @@ chromium-driver through selenium), opened from disk: the search finds a check by
 gallery page shows its figure, each paper's catalog page lists its checks, and no page fetches
 anything from the network (every request the browser makes is file:// or data:)."""
 import json
-import os
-import shutil
 import time
 
 import pytest
-from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from laocheck import checks
 
-APT = "apt-get install -y chromium chromium-driver"
-
-
-def _browser():
-    binary = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    assert binary and driver, f"no chromium/chromedriver installed; install them with `{APT}`"
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = binary
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,2000", "--no-first-run", "--disable-extensions",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-default-apps"):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=driver))
-
-
 @pytest.fixture(scope="module")
-def browser():
-    os.environ.setdefault("SE_AVOID_STATS", "true")       # selenium-manager: no telemetry
-    drv = _browser()
+def browser(chromium):
+    drv = chromium(2000)
     drv.get_log("performance")
-    yield drv
-    drv.quit()
+    return drv
 
 
 def _requests(browser):

@@ -1,45 +1,19 @@
 """Each report opened from disk in a real headless browser (Debian's chromium and
 chromium-driver through selenium): every image loads, the console has no errors, no request
-leaves the machine; a screenshot is saved (LAOCHECK_SCREENSHOTS=DIR keeps them in DIR).
-
-The only test of the suite that may be skipped: when no chromium is installed."""
+leaves the machine; a screenshot is saved (LAOCHECK_SCREENSHOTS=DIR keeps them in DIR)."""
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from .conftest import NAMES
 
-APT = "apt-get install -y chromium chromium-driver"
-
-
-def _browser():
-    binary = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if binary is None or driver is None:
-        pytest.skip(f"no chromium/chromedriver installed; install them with `{APT}`")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = binary
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,2400", "--no-first-run", "--disable-extensions",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-default-apps"):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=driver))
-
-
 @pytest.fixture(scope="module")
-def browser():
-    os.environ.setdefault("SE_AVOID_STATS", "true")       # selenium-manager: no telemetry
-    drv = _browser()
-    yield drv
-    drv.quit()
+def browser(chromium):
+    return chromium(2400)
 
 
 @pytest.mark.parametrize("name", NAMES)

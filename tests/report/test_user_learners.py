@@ -83,21 +83,17 @@ def test_the_user_curve_is_in_the_m_figures_and_the_table(user_report):
     assert "Users&#x27; learners" in html or "Users' learners" in html
 
 
-def test_the_user_report_opens_in_a_browser(user_report, tmp_path):
-    from .test_browser import _browser      # the browser helper (skips without chromium)
+def test_the_user_report_opens_in_a_browser(user_report, tmp_path, chromium):
     from selenium.webdriver.common.by import By
-    drv = _browser()
-    try:
-        drv.get((user_report.path / "index.html").resolve().as_uri())
-        images = drv.find_elements(By.TAG_NAME, "img")
-        assert len(images) == len(user_report.doc["figures"]) > 0
-        for img in images:
-            assert drv.execute_script("return arguments[0].complete && "
-                                      "arguments[0].naturalWidth", img) > 0
-        assert "AbsAERR" in drv.find_element(By.TAG_NAME, "body").text
-        assert drv.save_screenshot(str(tmp_path / "user.png"))
-    finally:
-        drv.quit()
+    drv = chromium(2400)                      # tests/conftest.py: quit at the module's end
+    drv.get((user_report.path / "index.html").resolve().as_uri())
+    images = drv.find_elements(By.TAG_NAME, "img")
+    assert len(images) == len(user_report.doc["figures"]) > 0
+    for img in images:
+        assert drv.execute_script("return arguments[0].complete && "
+                                  "arguments[0].naturalWidth", img) > 0
+    assert "AbsAERR" in drv.find_element(By.TAG_NAME, "body").text
+    assert drv.save_screenshot(str(tmp_path / "user.png"))
 
 
 def test_bad_learners_are_usage_errors(tmp_path, capsys):

@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction as F
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -319,11 +319,17 @@ def estimator_checks_generator(est, claims=None, *, delta=DEFAULT_DELTA, label=N
         yield est, _Callable(check)
 
 
+def _bind_estimator(check, est):
+    return check.with_estimator(est)
+
+
 @dataclass(frozen=True)
 class _Callable:
-    """One check as a callable on the estimator, named after the check's id."""
+    """One check as a callable on the estimator (or, with ``bind``, on any object the check
+    is rebound to: a learner), named after the check's id."""
 
     check: Any
+    bind: Callable = _bind_estimator
 
     @property
     def __name__(self):                                  # pytest ids and reprs
@@ -331,7 +337,7 @@ class _Callable:
 
     def __call__(self, est, *, seed=0, budget="fast", expected_failure=None,
                  allow_inconclusive=False):
-        record = run(self.check.with_estimator(est), seed, budget)
+        record = run(self.bind(self.check, est), seed, budget)
         _raise_on_failures([record], {} if expected_failure is None else
                            {self.check.id: expected_failure}, allow_inconclusive)
         return record

@@ -40,19 +40,17 @@ from __future__ import annotations
 import inspect
 import math
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 import sympy as sp
 
 from .. import bounds
-from ..checks import run
 from ..checks.learner_properties import LearnerClaims, learner_checks as _engine_checks
 from ..estimators import LearnerSpec
 from ..exceptions import InvalidParameterError
 from ..experiments.theorems import LOSS
 from ..stats import DEFAULT_DELTA
-from ._checks import _raise_on_failures, run_checks
+from ._checks import _Callable, run_checks
 
 __all__ = ["check_learner", "learner_checks", "learner_checks_generator",
            "resolve_learner_claims", "is_learner", "LearnerClaims"]
@@ -319,26 +317,8 @@ def learner_checks(learner, claims=None, *, delta=DEFAULT_DELTA, label=None):
                           citation=_citation(learner, resolved), delta=delta)
 
 
-@dataclass(frozen=True)
-class _LearnerCallable:
-    """One learner check as a callable on the learner, named after the check's id."""
-
-    check: Any
-
-    @property
-    def __name__(self):                                  # pytest ids and reprs
-        return self.check.id
-
-    def __call__(self, learner, *, seed=0, budget="fast", expected_failure=None,
-                 allow_inconclusive=False):
-        bound = replace(self.check, kwargs={**self.check.kwargs, "learner": learner})
-        record = run(bound, seed, budget)
-        _raise_on_failures([record], {} if expected_failure is None else
-                           {self.check.id: expected_failure}, allow_inconclusive)
-        return record
-
-    def __repr__(self):
-        return f"<laocheck learner check {self.check.id}>"
+def _bind_learner(check, learner):
+    return replace(check, kwargs={**check.kwargs, "learner": learner})
 
 
 def learner_checks_generator(learner, claims=None, *, delta=DEFAULT_DELTA, label=None):
@@ -348,7 +328,7 @@ def learner_checks_generator(learner, claims=None, *, delta=DEFAULT_DELTA, label
     :class:`CheckFailure` when it FAILs or cannot decide.
     """
     for check in learner_checks(learner, claims, delta=delta, label=label):
-        yield learner, _LearnerCallable(check)
+        yield learner, _Callable(check, _bind_learner)
 
 
 def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DELTA,
