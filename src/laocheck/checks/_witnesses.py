@@ -1166,9 +1166,12 @@ KS15_MUTATIONS = {
     "KS15.LemmaB.3.proof.bernstein": [("range_term_dropped", "every row without Bernstein's "
                                        "range term 2L/3", [(proofs_lines, "_BERNSTEIN_RANGE", 0)],
                                        "FAIL")],
-    "KS15.LemmaB.9.proof.step2": [("clip_gap_factor_1/4", "the clipping gap "
-                                   "|E ḡ[i] − E g̃[i]| <= (1/4)ηE[g̃[i]²]",
-                                   [(proofs_lines, "_CLIP_GAP", Fraction(1, 4))], "FAIL")],
+    # the clipping gap is loose by a factor ~8.5 on the enumerated instances (worst ratio of the
+    # first relation 0.118; the second, 2ηE[g̃[i]²] <= 2ηG², is tight by G²'s definition): only
+    # a change below 0.236 is visible
+    "KS15.LemmaB.9.proof.step2": [("clip_gap_factor_1/10", "the clipping gap "
+                                   "|E ḡ[i] − E g̃[i]| <= (1/10)ηE[g̃[i]²]",
+                                   [(proofs_lines, "_CLIP_GAP", Fraction(1, 10))], "FAIL")],
 }
 
 #: the phase-1 lengths of the text (text_constants.KS15_M1_THRESHOLDS) mutated: id -> (key,
@@ -1264,3 +1267,19 @@ specific("KS15.Eq11-12.values")(lambda check: [Witness(
 # KS15.Thm4.1.text_aelr_eta decides that one)
 specific("KS15.Thm3.1.algebra")(lambda check: [formula_witness(key) for key in (
     "KS15.Thm3.1.eta", "KS15.Thm3.1.bound", "KS15.Thm4.1.eta", "KS15.Thm4.1.bound")])
+
+KS15_MUTATIONS_2 = {
+    "KS15.LemmaB.3.upper": [("mean_factor_2_to_1", "Ê[Z] <= E[Z] + 7 log(1/δ)/(6n) (the 2 of "
+                             "2E[Z] made 1: deviations of order √(log(1/δ)/n) exceed it)",
+                             [(ks15, "_B3_MEAN_UPPER", 1)], "FAIL")],
+    "KS15.LemmaB.3.lower": [("mean_factor_1/2_to_1", "Ê[Z] >= E[Z] − 5 log(1/δ)/(3n) (the 1/2 "
+                             "of E[Z]/2 made 1)", [(ks15, "_B3_MEAN_LOWER", 1)], "FAIL")],
+    "KS15.Lemma3.7.prob1_on_event15": [("5d_to_d", "E‖x̃_{t,r}‖² <= d on the event (15) (the 5 "
+                                        "dropped)", [(ks15, "_L37_FIVE", 1)], "FAIL")],
+    "KS15.Lemma4.8.prob1": [("optimum_of_lemma4.3", "‖E[x̃_{t,r}²]‖∞ <= ‖E_D[x²]‖₁ (Lemma 4.3's "
+                             "optimum, as if q were exact: 4 made 1, (20/3)dε dropped)",
+                             [(ks15, "_L48_FOUR", 1), (ks15, "_L48_20_3", 0)], "FAIL")],
+}
+KS15_MUTATIONS.update(KS15_MUTATIONS_2)
+for _id in KS15_MUTATIONS_2:
+    specific(_id)(_ks15_mutation_witnesses)

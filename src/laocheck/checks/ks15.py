@@ -426,6 +426,12 @@ def check_lemma_b3_lower(ctx):
     return _b3(upper=False)
 
 
+#: the factors of E[Z] in Lemma B.3's two bounds (2E[Z] + …, E[Z]/2 − …), named so that a
+#: mutation witness can change what the lemma states
+_B3_MEAN_UPPER = 2
+_B3_MEAN_LOWER = F(1, 2)
+
+
 def _b3(upper):
     worst = (-np.inf, None)
     for n in (1, 2, 3, 5, 10, 30, 100, 1000):
@@ -433,11 +439,11 @@ def _b3(upper):
             L = math.log(1 / delta)
             for p in np.linspace(0.0, 1.0, 101):
                 if upper:
-                    thr = n * (2 * p + 7 * L / (6 * n))          # fail: S > thr
+                    thr = n * (_B3_MEAN_UPPER * p + 7 * L / (6 * n))          # fail: S > thr
                     c = math.floor(thr + 1e-12)
                     prob = 0.0 if c >= n else float(special.bdtrc(c, n, p)) if c >= 0 else 1.0
                 else:
-                    thr = n * (p / 2 - 5 * L / (3 * n))          # fail: S < thr
+                    thr = n * (_B3_MEAN_LOWER * p - 5 * L / (3 * n))          # fail: S < thr
                     c = math.ceil(thr - 1e-12) - 1
                     prob = 0.0 if c < 0 else float(special.bdtr(c, n, p))
                 r = prob / delta
@@ -493,6 +499,12 @@ def _event15_point(u, d):
     return s, lo + t * np.maximum(hi - lo, 0.0), eps
 
 
+#: the 5 of Lemma 3.7's 5d, and Lemma 4.8's 4 and 20/3 (named for the mutation witnesses)
+_L37_FIVE = 5
+_L48_FOUR = 4
+_L48_20_3 = F(20, 3)
+
+
 @register("KS15.Lemma3.7.prob1_on_event15", citation="KS15 Lemma 3.7 (corrected first part)",
           statement="on the event (15) (probability >= 1 − δ; probability 1 when ε >= 1), "
           "E_{D,A2}‖x̃_{t,r}‖² <= 5d", assumptions="Σ_i E[x_i²] <= 1",
@@ -504,7 +516,7 @@ def check_lemma37_prob1_corrected(ctx):
     for d in (1, 2, 3, 5):
         def ratio(u, d=d):
             s, A, eps = _event15_point(u, d)
-            return _lemma37_value(A, s, eps) / (5 * d)
+            return _lemma37_value(A, s, eps) / (_L37_FIVE * d)
         r, u = adversarial_max(ratio, 2 * d + 2, ctx.rng, starts=_starts(ctx))
         if r > worst[0]:
             worst = (r, {"d": d, "u": u.tolist()})
@@ -577,7 +589,7 @@ def check_lemma48_prob1(ctx):
         def ratio(u, d=d):
             s = special.expit(u[:d])
             A = special.expit(u[d:])
-            return _lemma48_value(A, s, 1.0) / (4 * s.sum() + 20 / 3 * d)
+            return _lemma48_value(A, s, 1.0) / (_L48_FOUR * s.sum() + float(_L48_20_3) * d)
         r, u = adversarial_max(ratio, 2 * d, ctx.rng, starts=_starts(ctx))
         if r > worst[0]:
             worst = (r, {"d": d, "u": u.tolist()})

@@ -643,7 +643,9 @@ def check_ks15_thm36_m1_gg(ctx):
     rel = sp.simplify(term.subs(m1, _r * KS15_M1_THRESHOLDS["Thm3.6.gg"]) / d)
     ok = rel.free_symbols == {_r} and _tends_to_zero(rel) and \
         sympy_zero(rel - 2 * sp.sqrt(sp.Rational(5, 3)) / sp.sqrt(_r))
-    return _verdict(ok, {"term_over_d": str(rel), "at_r=1": float(rel.subs(_r, 1))})
+    at1 = rel.subs(_r, 1)
+    return _verdict(ok, {"term_over_d": str(rel),
+                         "at_r=1": float(at1) if at1.is_number else str(at1)})
 
 
 @register("KS15.Thm3.6.text_m1_regime", citation="KS15 Sec. 3.2 (after Thm 3.6: “If m₁ >= "
