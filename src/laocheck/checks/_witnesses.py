@@ -1283,3 +1283,44 @@ KS15_MUTATIONS_2 = {
 KS15_MUTATIONS.update(KS15_MUTATIONS_2)
 for _id in KS15_MUTATIONS_2:
     specific(_id)(_ks15_mutation_witnesses)
+
+
+@specific("KS15.Alg3.line9_corrected")
+def _ks15_line9_corrected(check):
+    """The check enumerates KS15's residual reference (ref_est.ks15_residual) and samples the
+    GAELR residual's kernel; the HK12 reference it also names is its twin's
+    (HK12.Alg2.line9_corrected)."""
+    target = (boxes.ref_est, "ks15_residual")
+    return [Witness("callee:laocheck.reference.estimators.ks15_residual", "laocheck.reference."
+                    "estimators.ks15_residual returns 5/4 (or 4/5) of its value",
+                    lambda c: W.patched_callee(c, [target]),
+                    alternatives=(lambda c: W.patched_callee(c, [target], 1 / W.FACTOR),)),
+            Witness("estimators_kernel_biased", "every estimator the check builds has its "
+                    "kernel's draws mapped v -> 1.1 v + 0.05",
+                    lambda c: _estimators_mutated(c, kernel=_biased_kernel))]
+
+
+@contextlib.contextmanager
+def _two_phase_output_moved(check):
+    cls = boxes.TwoPhaseDDAELR
+    with W.attr_patch(boxes, "TwoPhaseDDAELR", _learner_subclass(cls, "output_moved",
+                                                                  _output_moved)):
+        yield check
+
+
+@specific("KS15.Alg4.line1_corrected")
+def _ks15_alg4_line1_corrected(check):
+    return [Witness("learner_output_moved", "laocheck.learners.TwoPhaseDDAELR's output w̄ moved "
+                    "by a relative and absolute 1e-6", _two_phase_output_moved)]
+
+
+@specific("KS15.Eq15")
+def _eq15(check):
+    """The ε of Alg. 2 line 11 scaled (the transcription family's witness; its second one scaled
+    the event test ``_eq15_holds``, whose boolean result ``scaled`` leaves unchanged: no
+    mutation). The event is loose: see laocheck.checks._slack."""
+    target = (ks15.__dict__, "_eps")
+    return [Witness("transcription:ks15._eps()", "ks15._eps() (the check's transcription of the "
+                    "paper) scaled by 4/5, or by 5/4",
+                    lambda c: _constant_scaled(c, target, 1 / W.FACTOR),
+                    alternatives=(lambda c: _constant_scaled(c, target, W.FACTOR),))]

@@ -858,6 +858,14 @@ def _ks15_lasso_instance(rng):
     return {"d": d, "k": k, "B": B, "X": X, "P": P, "Y": Y, "w": w, "second": second}
 
 
+#: the instance where the bound is nearly tight: x = (1, 1) or (−1, 1) w.p. 1/2, y = −B x_1,
+#: w = B e_1 (so |φ̃| = 2B on every draw and every E[x_i²] = 1); ratio (d + k − 1)/(d + k) = 3/4
+_T46_TIGHT = {"d": 2, "k": 2, "B": Fraction(1), "X": [[Fraction(1), Fraction(1)],
+                                                      [Fraction(-1), Fraction(1)]],
+              "P": [Fraction(1, 2), Fraction(1, 2)], "Y": [Fraction(-1), Fraction(1)],
+              "w": [Fraction(1), Fraction(0)], "second": [Fraction(1), Fraction(1)]}
+
+
 def _lemma43_q(second):
     """KS15 Lemma 4.3: q_i = E[x_i²]/Σ_j E[x_j²]."""
     total = sum(second)
@@ -872,13 +880,13 @@ def _lemma43_q(second):
           "E[x_i²] = 0 are never drawn and never needed",
           method="exact enumeration (Fractions) of one step of the reference DDAELR estimate "
           "(KS15 Alg. 3 lines 4-11 with Lemma 4.3's q, p ∝ |w|) and of D (two rational support "
-          "points) on seeded instances (d <= 3, k <= 2); worst ratio, and eq. (7)'s value "
-          "exactly", delta=0.0, detectable=0.0)
+          "points) on seeded instances (d <= 3, k <= 2) and a nearly tight one (ratio 3/4); worst "
+          "ratio, and eq. (7)'s value exactly", delta=0.0, detectable=0.0)
 def check_thm46_step1(ctx):
     """KS15 Thm 4.6, proof: the G² of DDAELR (Lemma 4.5 with eq. (7) and Lemma 4.3)."""
     worst, where, eq7_bad = None, None, 0
-    for _ in range(ctx.n(20, 200)):
-        inst = _ks15_lasso_instance(ctx.rng)
+    for t in range(ctx.n(20, 200) + 1):
+        inst = _ks15_lasso_instance(ctx.rng) if t else dict(_T46_TIGHT)
         q, k, d = _lemma43_q(inst["second"]), inst["k"], inst["d"]
         total = [Fraction(0)] * d
         xr2 = [Fraction(0)] * d
