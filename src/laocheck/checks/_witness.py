@@ -298,9 +298,12 @@ def scaled(value, factor=FACTOR):
         if np.issubdtype(value.dtype, np.floating):
             return value * float(factor)
         return value
-    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], (list, tuple, set,
-                                                                                frozenset)):
-        return (scaled(value[0], factor), value[1])      # a reference draw (value, observed)
+    if isinstance(value, tuple) and len(value) == 2 and (
+            isinstance(value[1], (list, tuple, set, frozenset)) or (
+                isinstance(value[1], np.ndarray) and np.issubdtype(value[1].dtype, np.integer))):
+        # a reference draw (value, observed), or a reference learner's (output, attributes
+        # seen per step)
+        return (scaled(value[0], factor), value[1])
     if isinstance(value, list) and value and all(isinstance(v, (Fraction, float)) for v in value):
         return [scaled(v, factor) for v in value]
     if isinstance(value, int):

@@ -363,6 +363,10 @@ def check_alg2_line13(ctx):
 
 # --- KS15 Alg. 2 line 12 ------------------------------------------------------------------------
 
+#: the 13/6 of KS15 Alg. 2 line 12's q_i ∝ √(A[i] + 13ε/6) (the floor that keeps every q_i > 0)
+_ALG2_EPS_FLOOR = sp.Rational(13, 6)
+
+
 @register("KS15.Alg2.line12", citation="KS15 Alg. 2 lines 11-12",
           statement="q_i = √(A[i] + 13ε/6)/Σ_j √(A[j] + 13ε/6) with ε = d log(2d/δ)/((k+1)m₁) is a "
           "probability distribution with every q_i > 0 (so x̃ of eq. (1) is defined)",
@@ -373,7 +377,7 @@ def check_ks15_alg2_line12(ctx):
     """KS15 Alg. 2 line 12: the data-dependent q is a distribution with positive entries."""
     a = sp.symbols("a1:4", nonnegative=True)
     eps = sp.symbols("epsilon", positive=True)
-    roots = [sp.sqrt(v + sp.Rational(13, 6) * eps) for v in a]
+    roots = [sp.sqrt(v + _ALG2_EPS_FLOOR * eps) for v in a]
     q = [r / sum(roots) for r in roots]
     ok = sp.simplify(sum(q) - 1) == 0 and all(qi.is_positive for qi in q)
     return Result(Status.PASS if ok else Status.FAIL, {"sums_to_one_and_positive": bool(ok)},

@@ -322,6 +322,10 @@ def check_hk12_thm34_proof_empirical(ctx):
                        f"{comp.interval.high:.4g}] vs bound {comp.bound:.4g}.")
 
 
+#: the phase-1 outcome of the counterexample to Thm 4.7's "for any m₁" (attribute 1 never drawn)
+_ANY_M1_PHASE1_A = (0.0, 1.0)
+
+
 @register("KS15.Thm4.7.as_any_m1", citation="KS15 Thm 4.7",
           statement="If m2 >= log 2d then for any m1 ... with probability 1 over the first phase, "
           "E_{D,A2}[L(w-bar)] - L(w*) <= 61 B^2 sqrt(d log 2d/(k m2))",
@@ -342,7 +346,7 @@ def check_ks15_thm47_any_m1(ctx):
     d, k, B, dl, m1, m2 = 2, 1, 1.0, 0.05, 10 ** 9, 10 ** 5
     R = 400 if ctx.full else 100
     dist = CorrelatedSigns(np.ones(2), np.array([B, 0.0]), corr=0.0)
-    A = np.array([0.0, 1.0])
+    A = np.array(_ANY_M1_PHASE1_A)
     eps = F["KS15.Alg4.eps"](d=d, delta=dl, k=k, m1=m1)
     q = (A + 13 / 6 * eps) / (A + 13 / 6 * eps).sum()           # Alg. 4 line 12
     eta = F["KS15.Thm4.7.eta"](k=k, d=d, B=B, m2=m2, A_one=float(A.sum()), delta=dl, m1=m1)
@@ -354,7 +358,7 @@ def check_ks15_thm47_any_m1(ctx):
                  "bound_hp": F["KS15.Thm4.7.bound_hp"](B=B, N_one=2.0, d=d, k=k, m2=m2,
                                                        delta=dl, m1=m1)})
     config = {"d": d, "k": k, "B": B, "delta": dl, "m1": m1, "m2": m2, "x": "uniform on {-1,+1}^2",
-              "y": "B x_1", "phase1_A": [0.0, 1.0], "R": R}
+              "y": "B x_1", "phase1_A": A.tolist(), "R": R}
     if comp.violation:
         return Result(Status.ERRATUM, figs, counterexample=config,
                       correction="KS15.Thm4.7.constant61",

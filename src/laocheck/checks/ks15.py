@@ -145,7 +145,8 @@ def check_eq4(ctx):
     for _ in range(ctx.n(20, 300)):
         d = int(ctx.rng.integers(2, 7))
         sv = ctx.rng.uniform(0.01, 1.0, d)
-        qstar = np.sqrt(sv) / np.sqrt(sv).sum()
+        # the q of eq. (4) as DDAERR's estimator computes it from the second moments
+        qstar = np.asarray(estimators.get("KS15.DDAERR.data_point", k=1, second_moments=sv).q)
         best = float(np.sum(sv / qstar))
         for _start in range(3):
             q0 = ctx.rng.dirichlet(np.ones(d))
@@ -216,12 +217,16 @@ def check_lemma44(ctx):
 
 
 # --------------------------------------------------------- Lemmas 3.4, 4.5 (gradient moments)
+#: the instance where both lemmas are nearly tight: w = e_1, x = e_1, y = −1 (B = 1), so
+#: |φ̃| = 2B on every draw and ‖x‖ = 1; at q_1 = 1/8, k = 1 the ratio is 8/9
+_GRAD_TIGHT = ([F(1), F(0), F(0)], [F(1), F(0), F(0)], F(-1))
+
 def _grad_check(ctx, ridge):
     name = "KS15.GAERR.gradient" if ridge else "KS15.GAELR.gradient"
     one = "KS15.GAERR.data_point"
     worst = (-np.inf, None)
-    for inst in ("d3", "d4"):
-        w, x, y = INSTANCES[inst]
+    for inst in ("d3", "d4", "tight"):
+        w, x, y = _GRAD_TIGHT if inst == "tight" else INSTANCES[inst]
         d = len(x)
         for q in _qs(d):
             for k in (1, 2):
@@ -312,7 +317,8 @@ def check_lemma42_corrected(ctx):
 @register("KS15.Lemma4.3", citation="KS15 Lemma 4.3, problem (8)",
           statement="q_i = E[x_i²]/Σ_j E[x_j²] solves min_q max_i E[x_i²]/q_i s.t. Σq = 1, q >= 0",
           assumptions="E[x_i²] > 0", method="sympy (all ratios equal Σ_j s_j at the claimed q) "
-          "and linear programming (scipy linprog) on random instances", delta=0.0,
+          "and linear programming (scipy linprog) on random instances against the q DDAELR's "
+          "estimator computes", delta=0.0,
           detectable="an LP optimum better than the claimed value")
 def check_lemma43(ctx):
     """KS15 Lemma 4.3."""
@@ -323,6 +329,9 @@ def check_lemma43(ctx):
     for _ in range(ctx.n(30, 500)):
         d = int(ctx.rng.integers(2, 8))
         sv = ctx.rng.uniform(0.01, 1.0, d)
+        # the q of Lemma 4.3 as DDAELR's estimator computes it from the second moments
+        qpkg = np.asarray(estimators.get("KS15.DDAELR.data_point", k=1, second_moments=sv).q)
+        claimed = float(np.max(sv / qpkg))
         # max u s.t. u s_i <= q_i, Σ q = 1 (u = 1/t): variables (q, u)
         c = np.zeros(d + 1)
         c[-1] = -1
@@ -332,7 +341,7 @@ def check_lemma43(ctx):
         q = np.clip(res.x[:d], 0, None)
         q = q / q.sum()                    # the LP's q made exactly feasible, then evaluated
         lp_value = float(np.max(sv / np.where(q > 0, q, np.nan))) if np.all(q > 0) else np.inf
-        worst = max(worst, float(sv.sum()) / lp_value)
+        worst = max(worst, claimed / lp_value)
     ok = equal and worst <= 1 + 1e-9
     return Result(Status.PASS if ok else Status.FAIL,
                   {"equalised": equal, "worst_ratio": float(worst)}, detectable=0.0)
@@ -417,6 +426,12 @@ def check_lemma_b3_lower(ctx):
     return _b3(upper=False)
 
 
+#: the factors of E[Z] in Lemma B.3's two bounds (2E[Z] + …, E[Z]/2 − …), named so that a
+#: mutation witness can change what the lemma states
+_B3_MEAN_UPPER = 2
+_B3_MEAN_LOWER = F(1, 2)
+
+
 def _b3(upper):
     worst = (-np.inf, None)
     for n in (1, 2, 3, 5, 10, 30, 100, 1000):
@@ -424,17 +439,21 @@ def _b3(upper):
             L = math.log(1 / delta)
             for p in np.linspace(0.0, 1.0, 101):
                 if upper:
-                    thr = n * (2 * p + 7 * L / (6 * n))          # fail: S > thr
+                    thr = n * (_B3_MEAN_UPPER * p + 7 * L / (6 * n))          # fail: S > thr
                     c = math.floor(thr + 1e-12)
                     prob = 0.0 if c >= n else float(special.bdtrc(c, n, p)) if c >= 0 else 1.0
                 else:
-                    thr = n * (p / 2 - 5 * L / (3 * n))          # fail: S < thr
+                    thr = n * (_B3_MEAN_LOWER * p - 5 * L / (3 * n))          # fail: S < thr
                     c = math.ceil(thr - 1e-12) - 1
                     prob = 0.0 if c < 0 else float(special.bdtr(c, n, p))
                 r = prob / delta
                 if r > worst[0]:
                     worst = (r, {"n": n, "p": float(p), "delta": delta, "P(fail)": prob})
     return worst_ratio_verdict(worst, ratio_key="worst_ratio")
+
+
+#: the phase-1 outcome of the counterexample to Lemma 3.7's first part (every example e_1)
+_PROB1_PHASE1_A = (1.0, 0.0)
 
 
 @register("KS15.Lemma3.7.prob1", citation="KS15 Lemma 3.7 (first part)",
@@ -449,7 +468,7 @@ def check_lemma37_prob1(ctx):
     """KS15 Lemma 3.7, first part, as printed."""
     d, k, delta = 2, 1, 0.5
     s = np.array([0.5, 0.5])          # D: x = e_1 or e_2, probability 1/2 each
-    A = np.array([1.0, 0.0])          # every phase-1 example was e_1: probability 2^-m1 > 0
+    A = np.array(_PROB1_PHASE1_A)     # every phase-1 example was e_1: probability 2^-m1 > 0
     for m1 in range(1, 100_000):
         c = 13 / 6 * _eps(d, k, m1, delta)
         val = float(np.sum(np.sqrt(A + c)) * np.sum(s / np.sqrt(A + c)))
@@ -480,6 +499,12 @@ def _event15_point(u, d):
     return s, lo + t * np.maximum(hi - lo, 0.0), eps
 
 
+#: the 5 of Lemma 3.7's 5d, and Lemma 4.8's 4 and 20/3 (named for the mutation witnesses)
+_L37_FIVE = 5
+_L48_FOUR = 4
+_L48_20_3 = F(20, 3)
+
+
 @register("KS15.Lemma3.7.prob1_on_event15", citation="KS15 Lemma 3.7 (corrected first part)",
           statement="on the event (15) (probability >= 1 − δ; probability 1 when ε >= 1), "
           "E_{D,A2}‖x̃_{t,r}‖² <= 5d", assumptions="Σ_i E[x_i²] <= 1",
@@ -491,7 +516,7 @@ def check_lemma37_prob1_corrected(ctx):
     for d in (1, 2, 3, 5):
         def ratio(u, d=d):
             s, A, eps = _event15_point(u, d)
-            return _lemma37_value(A, s, eps) / (5 * d)
+            return _lemma37_value(A, s, eps) / (_L37_FIVE * d)
         r, u = adversarial_max(ratio, 2 * d + 2, ctx.rng, starts=_starts(ctx))
         if r > worst[0]:
             worst = (r, {"d": d, "u": u.tolist()})
@@ -564,7 +589,7 @@ def check_lemma48_prob1(ctx):
         def ratio(u, d=d):
             s = special.expit(u[:d])
             A = special.expit(u[d:])
-            return _lemma48_value(A, s, 1.0) / (4 * s.sum() + 20 / 3 * d)
+            return _lemma48_value(A, s, 1.0) / (_L48_FOUR * s.sum() + float(_L48_20_3) * d)
         r, u = adversarial_max(ratio, 2 * d, ctx.rng, starts=_starts(ctx))
         if r > worst[0]:
             worst = (r, {"d": d, "u": u.tolist()})

@@ -23,6 +23,8 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
+from .. import estimators
+from ..bounds._formulas import FORMULAS, SYMBOLS
 from ..reference.estimators import ks15_gradient, ks15_residual
 from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
@@ -33,6 +35,16 @@ from ._search import adversarial_max
 __all__ = []
 
 _d, _k, _m, _B, _G, _H, _eps, _m2 = sp.symbols("d k m B G H epsilon m_2", positive=True)
+_ETA = SYMBOLS["eta"]
+
+
+def _formula(key, **subs):
+    """The expression of ``laocheck.bounds`` formula ``key`` (read when the check runs, so that a
+    mutation of the formula is seen) in this module's symbols (ε, m₂), with ``subs`` (symbol
+    name -> value) substituted; a ``Min(1, ε-expression)`` of Alg. 4 read as ε."""
+    expr = FORMULAS[key].expr.subs({SYMBOLS["eps"]: _eps, SYMBOLS["m2"]: _m2})
+    expr = expr.replace(lambda e: isinstance(e, sp.Min), lambda e: _eps)
+    return expr.subs({SYMBOLS[n]: v for n, v in subs.items()})
 
 
 def _project(v, B):
@@ -234,14 +246,22 @@ def check_lemma_b2_step1(ctx):
           "= ‖E_D[x²]‖_{1/2} := (Σ_i √E[x_i²])²", assumptions="E[x_i²] > 0",
           method="sympy (d = 1..5, symbolic second moments)", delta=0.0, detectable=0.0)
 def check_thm35_step1(ctx):
-    """KS15 Thm 3.5, proof: eq. (2) at the optimal q of eq. (4)."""
+    """KS15 Thm 3.5, proof: eq. (2) at the optimal q of eq. (4): symbolically, and with the q
+    DDAERR's estimator computes (``KS15.DDAERR.data_point``) on seeded moment vectors."""
     ok = True
     for d in range(1, 6):
         s = sp.symbols(f"s1:{d + 1}", positive=True)
         total = sum(sp.sqrt(v) for v in s)
         q = [sp.sqrt(v) / total for v in s]
         ok &= sympy_zero(sum(v / qi for v, qi in zip(s, q)) - total ** 2)
-    return Result(Status.PASS if ok else Status.FAIL, {"identity_d_1_to_5": bool(ok)},
+    worst = 0.0
+    for _ in range(ctx.n(20, 200)):
+        sv = ctx.rng.uniform(0.01, 1.0, int(ctx.rng.integers(1, 8)))
+        q = np.asarray(estimators.get("KS15.DDAERR.data_point", k=1, second_moments=sv).q)
+        worst = max(worst, abs(float(np.sum(sv / q)) / float(np.sum(np.sqrt(sv))) ** 2 - 1))
+    ok_pkg = worst <= 1e-12
+    return Result(Status.PASS if ok and ok_pkg else Status.FAIL,
+                  {"identity_d_1_to_5": bool(ok), "package_q_largest_relative_gap": worst},
                   detectable=0.0)
 
 
@@ -251,12 +271,14 @@ def check_thm35_step1(ctx):
           "is the printed 4(B²/√m)√((1/k)‖E_D[x²]‖_{1/2} + 1)", assumptions="B, m, k, H > 0",
           method="sympy", delta=0.0, detectable=0.0)
 def check_thm35_step2(ctx):
-    """KS15 Thm 3.5, proof: the step size and the bound of the statement."""
-    G2 = 4 * _B ** 2 * (_H / _k + 1)
-    eta = 1 / sp.sqrt(_m * (_H / _k + 1))
-    ok_eta = sympy_zero(eta - 2 * _B / (sp.sqrt(G2) * sp.sqrt(_m)))
-    ok_bound = sympy_zero(2 * _B ** 2 / (eta * _m) + eta / 2 * G2
-                          - 4 * _B ** 2 / sp.sqrt(_m) * sp.sqrt(_H / _k + 1))
+    """KS15 Thm 3.5, proof: the step size and the bound of the statement, from the formulas of
+    ``laocheck.bounds`` (Lemma 3.4's G² at E‖x̃_r‖² = ‖E_D[x²]‖_{1/2}, Thm 3.1's step size and
+    bound, Thm 3.5's η and bound)."""
+    G2 = _formula("KS15.Lemma3.4.G2", S=SYMBOLS["N_half"])
+    eta = _formula("KS15.Thm3.5.eta")
+    ok_eta = sympy_zero(eta - _formula("KS15.Thm3.1.eta", G=sp.sqrt(G2)))
+    ok_bound = sympy_zero(_formula("KS15.Thm3.1.generic", eta=eta, G=sp.sqrt(G2))
+                          - _formula("KS15.Thm3.5.bound"))
     ok = ok_eta and ok_bound
     return Result(Status.PASS if ok else Status.FAIL, {"eta": ok_eta, "bound": ok_bound},
                   detectable=0.0)
@@ -290,14 +312,16 @@ def check_lemma38_step1(ctx):
 def check_lemma38_step2(ctx):
     """KS15 Lemma 3.8, proof (B.5): the constant 24 (needs k <= d) and the step size."""
     s = sp.symbols("s", nonnegative=True)
-    gap = sp.simplify((6 * _d / _k - (5 * _d / _k + 1)).subs(_k, _d / (1 + s)))   # = s
-    ineq = bool(sp.simplify(gap - s) == 0)
-    eta = sp.sqrt(_k / (6 * _d * _m2))
-    at_eta = 2 * _B ** 2 / (eta * _m2) + eta / 2 * 24 * _B ** 2 * _d / _k
-    bound = sympy_zero(at_eta - 4 * _B ** 2 * sp.sqrt(6 * _d / (_k * _m2)))
+    # Lemma 3.4's G² at Lemma 3.7's E‖x̃_r‖² <= 5d (laocheck.bounds), against 24B²d/k
+    G2 = _formula("KS15.Lemma3.4.G2", S=_formula("KS15.Lemma3.7.S_as"))
+    gap = sp.simplify((24 * _B ** 2 * _d / _k - G2).subs(_k, _d / (1 + s)))   # = 4B²s
+    ineq = sympy_zero(gap - 4 * _B ** 2 * s)
+    eta = _formula("KS15.Lemma3.8.eta")
+    at_eta = _formula("KS15.Thm3.1.generic", eta=eta, G=sp.sqrt(24 * _B ** 2 * _d / _k), m=_m2)
+    bound = sympy_zero(at_eta - _formula("KS15.Lemma3.8.bound"))
     ok = ineq and bound
     return Result(Status.PASS if ok else Status.FAIL,
-                  {"6d/k - (5d/k + 1) at k = d/(1+s)": str(gap), "bound_at_eta": bound},
+                  {"24B²d/k − G² at k = d/(1+s)": str(gap), "bound_at_eta": bound},
                   detectable=0.0, note="5d/k + 1 <= 6d/k needs k <= d, an assumption of the "
                   "algorithm's setting (k + 1 attributes of d) that Lemma 3.8 does not state.")
 
@@ -324,10 +348,10 @@ def check_lemma39_step1(ctx):
           method="sympy: the difference is (η/2)(Ĝ² − G²)", delta=0.0, detectable=0.0)
 def check_lemma39_step2(ctx):
     """KS15 Lemma 3.9, proof (B.6): monotonicity in G²."""
-    G2, Gh2, eta = sp.symbols("G2 Gh2 eta", positive=True)
-    diff = sp.simplify((2 * _B ** 2 / (eta * _m2) + eta / 2 * Gh2)
-                       - (2 * _B ** 2 / (eta * _m2) + eta / 2 * G2))
-    ok = sympy_zero(diff - eta / 2 * (Gh2 - G2))
+    G, Gh = sp.symbols("G_0 Ghat", positive=True)
+    diff = sp.simplify(_formula("KS15.Thm3.1.generic", G=Gh, m=_m2)
+                       - _formula("KS15.Thm3.1.generic", G=G, m=_m2))       # Thm 3.1's bound
+    ok = sympy_zero(diff - _ETA / 2 * (Gh ** 2 - G ** 2))
     return Result(Status.PASS if ok else Status.FAIL, {"difference": str(diff)}, detectable=0.0)
 
 
@@ -337,8 +361,9 @@ def check_lemma39_step2(ctx):
 def check_lemma39_step3(ctx):
     """KS15 Lemma 3.9, proof (B.6): the minimising step size (equality)."""
     Gh = sp.symbols("Gh", positive=True)
-    eta = 2 * _B / (Gh * sp.sqrt(_m2))
-    ok = sympy_zero(2 * _B ** 2 / (eta * _m2) + eta / 2 * Gh ** 2 - 2 * _B / sp.sqrt(_m2) * Gh)
+    eta = _formula("KS15.Thm3.1.eta", G=Gh, m=_m2)                      # 2B/(Ĝ√m₂)
+    ok = sympy_zero(_formula("KS15.Thm3.1.generic", eta=eta, G=Gh, m=_m2)
+                    - _formula("KS15.Thm3.1.bound", G=Gh, m=_m2))        # (2B/√m₂)Ĝ
     return Result(Status.PASS if ok else Status.FAIL, {"equality": ok}, detectable=0.0)
 
 
@@ -354,6 +379,12 @@ def check_lemma39_step4(ctx):
 
 
 # --- Theorem 4.1 (GAELR, Appendix B.8) ----------------------------------------------------------
+
+#: the factors of Lemma B.5's log n/η and ηΣ_t p_tᵀc_t² (1 as printed; named so that a mutation
+#: witness can change what the display states)
+_B5_LOG_N = 1
+_B5_SECOND_ORDER = 1
+
 
 @register("KS15.Thm4.1.proof.step1", citation="KS15 Thm 4.1 (proof, App. B.8, Lemma B.5's display)",
           statement="for z_1 = 1_n, z_{t+1}[i] = z_t[i]exp(−ηc_t[i]) and p_t = z_t/‖z_t‖₁: "
@@ -376,7 +407,8 @@ def check_thm41_step1(ctx):
             sq += float(p @ c[t] ** 2)
             z = z * np.exp(-eta * c[t])
             z /= z.max()                              # rescaling leaves p unchanged
-        return (lhs - float(c.sum(0).min())) / (math.log(n) / eta + eta * sq)
+        return (lhs - float(c.sum(0).min())) / (_B5_LOG_N * math.log(n) / eta
+                                                  + _B5_SECOND_ORDER * eta * sq)
 
     worst = adversarial_max(ratio, 1 + m * n, ctx.rng, starts=ctx.n(100, 1000), refine=3)
     return ratio_verdict(worst)
@@ -465,6 +497,13 @@ def _lemma311_search(ctx, ratio):
     return ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
 
 
+#: the printed constants of Lemma 3.11's proof (named so that a mutation witness can change what
+#: a line states): the 2 of ‖a + b‖_{1/2} <= 2‖a‖_{1/2} + 2‖b‖_{1/2}, and eq. (6)'s 8 and 34/3
+_QUASI_TRIANGLE = 2
+_L311_EIGHT = 8
+_L311_34_3 = Fraction(34, 3)
+
+
 @register("KS15.Lemma3.11.proof.step1", citation="KS15 Lemma 3.11 (proof, the identity used)",
           statement="‖a + b‖_{1/2} <= 2‖a‖_{1/2} + 2‖b‖_{1/2} for a, b >= 0, ‖v‖_{1/2} = (Σ√v_i)²",
           assumptions="a, b >= 0 entrywise", method="seeded random search (d <= 7, sparse "
@@ -472,7 +511,7 @@ def _lemma311_search(ctx, ratio):
 def check_lemma311_step1(ctx):
     """KS15 Lemma 3.11, proof: the quasi-triangle inequality of ‖·‖_{1/2}."""
     return _lemma311_search(ctx, lambda i: _half(i["a"] + i["b"])
-                            / max(2 * _half(i["a"]) + 2 * _half(i["b"]), 1e-300))
+                            / max(_QUASI_TRIANGLE * (_half(i["a"]) + _half(i["b"])), 1e-300))
 
 
 @register("KS15.Lemma3.11.proof.step2", citation="KS15 Lemma 3.11 (proof, eq. (6), first relation)",
@@ -486,7 +525,7 @@ def check_lemma311_step2(ctx):
     def ratio(i):
         E, eps = i["a"], i["eps"]
         two_a = (4 * E + 14 / 6 * eps) * np.minimum(1.0, i["b"] / (i["b"].max() + 1e-300))
-        return _half(two_a + 10 / 3 * eps) / _half(4 * E + 14 / 6 * eps + 10 / 3 * eps)
+        return _half(two_a + 10 / 3 * eps) / _half(4 * E + float(_EQ6_RIGHT_EPS) * eps + 10 / 3 * eps)
     return _lemma311_search(ctx, ratio)
 
 
@@ -498,7 +537,8 @@ def check_lemma311_step3(ctx):
     """KS15 Lemma 3.11, proof, eq. (6): the identity of step 1 applied to 4E and (34/6)ε·1."""
     const_ok = sp.Rational(2) * (sp.Rational(14, 6) + sp.Rational(10, 3)) == sp.Rational(34, 3)
     res = _lemma311_search(ctx, lambda i: _half(4 * i["a"] + 34 / 6 * i["eps"])
-                           / (8 * _half(i["a"]) + 34 / 3 * len(i["a"]) ** 2 * i["eps"]))
+                           / (_L311_EIGHT * _half(i["a"])
+                              + float(_L311_34_3) * len(i["a"]) ** 2 * i["eps"]))
     res.figures["constant_34/3"] = bool(const_ok)
     if not const_ok:
         return Result(Status.FAIL, res.figures)
@@ -567,6 +607,11 @@ def check_thm47_step1(ctx):
     return ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
 
 
+#: the factor under the root of the step size's first printed form √(log 2d/(·Ĝ²m₂)): 1 as
+#: printed, 5 in the minimiser of (9)'s bound
+_T47_FIRST_FORM_FACTOR = 1
+
+
 @register("KS15.Thm4.7.proof.step2", citation="KS15 Thm 4.7 (proof, Sec. 4.2.1, the step size)",
           statement="η = √(log 2d/(Ĝ²m₂)) = √(k log 2d/(20B²m₂(8‖A‖₁ + 20dε + k))) (as printed, "
           "an identity)", assumptions="A >= 0, ε > 0; Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + "
@@ -574,7 +619,7 @@ def check_thm47_step1(ctx):
           detectable=0.0, expected=Status.ERRATUM, correction="KS15.Thm4.7.proof.step2_corrected")
 def check_thm47_step2(ctx):
     """KS15 Thm 4.7, proof: the two printed forms of η differ by √5."""
-    first = sp.sqrt(_LOG / (_g_hat2_lasso() * _m2))
+    first = sp.sqrt(_LOG / (_T47_FIRST_FORM_FACTOR * _g_hat2_lasso() * _m2))
     second = sp.sqrt(_k * _LOG / (20 * _B ** 2 * _m2 * (8 * _A1 + 20 * _d * _eps + _k)))
     ratio = sp.simplify(first / second)
     figs = {"first_over_second": str(ratio)}
@@ -594,9 +639,10 @@ def check_thm47_step2(ctx):
 def check_thm47_step2_corrected(ctx):
     """KS15 Thm 4.7, proof: the step size with the 5 (the printed second form)."""
     eta_s = sp.symbols("eta_s", positive=True)
-    corr = sp.sqrt(_LOG / (5 * _g_hat2_lasso() * _m2))
-    second = sp.sqrt(_k * _LOG / (20 * _B ** 2 * _m2 * (8 * _A1 + 20 * _d * _eps + _k)))
-    f = _B * (_LOG / (eta_s * _m2) + 5 * eta_s * _g_hat2_lasso())
+    g_hat2 = _formula("KS15.Thm4.7.G2hat", A_one=_A1)                   # laocheck.bounds' Ĝ²
+    corr = _formula("KS15.Thm4.1.eta", G=sp.sqrt(g_hat2), m=_m2)       # √(log 2d/(5Ĝ²m₂))
+    second = _formula("KS15.Thm4.7.eta", A_one=_A1)                    # Thm 4.7's printed η
+    f = _B * (_LOG / (eta_s * _m2) + 5 * eta_s * g_hat2)
     ok = sympy_zero(corr - second) and sympy_zero(sp.diff(f, eta_s).subs(eta_s, corr))
     return _sympy_step(ok, {"equal_and_stationary": ok})
 
@@ -607,9 +653,11 @@ def check_thm47_step2_corrected(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step3(ctx):
     """KS15 Thm 4.7, proof: monotonicity in G²."""
-    G2, Gh2, e = sp.symbols("G2 Gh2 e", positive=True)
-    diff = sp.simplify(_B * (_LOG / (_m2 * e) + 5 * e * Gh2) - _B * (_LOG / (_m2 * e) + 5 * e * G2))
-    return _sympy_step(sympy_zero(diff - 5 * _B * e * (Gh2 - G2)), {"difference": str(diff)})
+    G, Gh = sp.symbols("G_0 Ghat", positive=True)
+    diff = sp.simplify(_formula("KS15.Thm4.1.generic", G=Gh, m=_m2)
+                       - _formula("KS15.Thm4.1.generic", G=G, m=_m2))       # Thm 4.1's bound
+    return _sympy_step(sympy_zero(diff - 5 * _B * _ETA * (Gh ** 2 - G ** 2)),
+                       {"difference": str(diff)})
 
 
 @register("KS15.Thm4.7.proof.step4", citation="KS15 Thm 4.7 (proof, display after (9), second "
@@ -618,8 +666,9 @@ def check_thm47_step3(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step4(ctx):
     """KS15 Thm 4.7, proof: the value at the minimising η (equality)."""
-    e = sp.sqrt(_LOG / (5 * _Gh ** 2 * _m2))
-    ok = sympy_zero(_B * (_LOG / (_m2 * e) + 5 * e * _Gh ** 2) - 2 * _B * sp.sqrt(5 * _Gh ** 2 * _LOG / _m2))
+    e = _formula("KS15.Thm4.1.eta", G=_Gh, m=_m2)                      # √(log 2d/(5Ĝ²m₂))
+    ok = sympy_zero(_formula("KS15.Thm4.1.generic", eta=e, G=_Gh, m=_m2)
+                    - _formula("KS15.Thm4.1.bound", G=_Gh, m=_m2))       # 2B√(5Ĝ² log 2d/m₂)
     return _sympy_step(ok, {"equality": ok})
 
 
@@ -631,8 +680,18 @@ def check_thm47_step5(ctx):
     """KS15 Thm 4.7, proof: Ĝ substituted."""
     n21 = 2 * _A1 + sp.Rational(10, 3) * _d * _eps            # ‖2A + (10/3)ε‖₁
     rhs = 4 * _B ** 2 * sp.sqrt(5 * (4 * n21 + sp.Rational(20, 3) * _d * _eps + _k) * _LOG / (_k * _m2))
-    ok = sympy_zero(2 * _B * sp.sqrt(5 * _g_hat2_lasso() * _LOG / _m2) - rhs)
+    g_hat = sp.sqrt(_formula("KS15.Thm4.7.G2hat", A_one=_A1))            # laocheck.bounds' Ĝ
+    ok = sympy_zero(_formula("KS15.Thm4.1.bound", G=g_hat, m=_m2) - rhs)
     return _sympy_step(ok, {"equality": ok})
+
+
+#: the printed constants of eq. (10) and the display after it (named so that a mutation witness
+#: can change what a line states): the right member's 14/6 of eq. (6)/(10) (from eq. (15)), 17/3,
+#: 68/3, 88/3
+_EQ6_RIGHT_EPS = Fraction(14, 6)
+_T47_17_3 = sp.Rational(17, 3)
+_T47_68_3 = sp.Rational(68, 3)
+_T47_88_3 = sp.Rational(88, 3)
 
 
 @register("KS15.Thm4.7.proof.step6", citation="KS15 Thm 4.7 (proof, eq. (10), first relation)",
@@ -645,7 +704,8 @@ def check_thm47_step6(ctx):
     def ratio(i):
         E, eps = i["a"], i["eps"]
         two_a = (4 * E + 14 / 6 * eps) * np.minimum(1.0, i["b"] / (i["b"].max() + 1e-300))
-        return float(np.sum(two_a + 10 / 3 * eps)) / float(np.sum(4 * E + 14 / 6 * eps + 10 / 3 * eps))
+        return float(np.sum(two_a + 10 / 3 * eps)) / float(np.sum(4 * E + float(_EQ6_RIGHT_EPS) * eps
+                                                                  + 10 / 3 * eps))
     return _lemma311_search(ctx, ratio)
 
 
@@ -657,7 +717,7 @@ def check_thm47_step7(ctx):
     """KS15 Thm 4.7, proof, eq. (10): 14/6 + 10/3 = 17/3."""
     e = sp.symbols("e1:5", nonnegative=True)
     lhs = sum(4 * v + sp.Rational(14, 6) * _eps + sp.Rational(10, 3) * _eps for v in e)
-    ok = sympy_zero(lhs - (4 * sum(e) + sp.Rational(17, 3) * 4 * _eps))
+    ok = sympy_zero(lhs - (4 * sum(e) + _T47_17_3 * 4 * _eps))
     return _sympy_step(ok, {"equality_d=4": ok})
 
 
@@ -668,7 +728,7 @@ def check_thm47_step7(ctx):
 def check_thm47_step8(ctx):
     """KS15 Thm 4.7, proof: (10) substituted."""
     ok = sympy_zero(4 * (4 * _N1 + sp.Rational(17, 3) * _d * _eps) + sp.Rational(20, 3) * _d * _eps
-                    - (16 * _N1 + sp.Rational(68, 3) * _d * _eps + sp.Rational(20, 3) * _d * _eps))
+                    - (16 * _N1 + _T47_68_3 * _d * _eps + sp.Rational(20, 3) * _d * _eps))
     return _sympy_step(ok, {"equality": ok})
 
 
@@ -677,14 +737,20 @@ def check_thm47_step8(ctx):
           assumptions="none", method="sympy (68/3 + 20/3 = 88/3)", delta=0.0, detectable=0.0)
 def check_thm47_step9(ctx):
     """KS15 Thm 4.7, proof: 68/3 + 20/3 = 88/3."""
-    return _sympy_step(sp.Rational(68, 3) + sp.Rational(20, 3) == sp.Rational(88, 3), {})
+    return _sympy_step(sp.Rational(68, 3) + sp.Rational(20, 3) == _T47_88_3, {})
+
+
+#: Theorem 4.7's first constant 61, and the largest k/d the step is checked at (Theorem 4.7
+#: states no k <= d; k is drawn with replacement)
+_T47_61 = 61
+_T47_STEP10_K_OVER_D = 3
 
 
 def _step10_gap(d_, k_, s_):
     """61² d − 16·5(16S + (88/3)d + k) (exact): the last display squared and divided by
     B⁴ log 2d/(km₂); the step holds iff it is >= 0."""
     d_, k_, s_ = Fraction(d_), Fraction(k_), Fraction(s_)
-    return 61 ** 2 * d_ - 80 * (16 * s_ + Fraction(88, 3) * d_ + k_)
+    return _T47_61 ** 2 * d_ - 80 * (16 * s_ + Fraction(88, 3) * d_ + k_)
 
 
 @register("KS15.Thm4.7.proof.step10", citation="KS15 Thm 4.7 (proof, last display, ε = 1)",
@@ -703,7 +769,7 @@ def check_thm47_step10(ctx):
     figs = {"k_threshold_at_S=d": str(sp.simplify(thresh)),
             "(4·sqrt(5(16 + 88/3 + 1)))^2": str(16 * 5 * (16 + sp.Rational(88, 3) + 1)), "61^2": 3721}
     for d_ in range(1, 6):
-        for k_ in range(1, 3 * d_ + 1):
+        for k_ in range(1, _T47_STEP10_K_OVER_D * d_ + 1):
             gap = _step10_gap(d_, k_, d_)
             if gap < 0:
                 lhs2 = 80 * (16 * d_ + Fraction(88, 3) * d_ + k_)
@@ -730,7 +796,7 @@ def check_thm47_step10(ctx):
 def check_thm47_step10_corrected(ctx):
     """KS15 Thm 4.7, proof: the constant 61 under k <= d."""
     a, b = sp.symbols("a b", nonnegative=True)
-    gap = sp.expand(61 ** 2 * _d - 80 * (16 * (_d - a) + sp.Rational(88, 3) * _d + (_d - b)))
+    gap = sp.expand(_T47_61 ** 2 * _d - 80 * (16 * (_d - a) + sp.Rational(88, 3) * _d + (_d - b)))
     ok_sym = sympy_zero(gap - (sp.Rational(43, 3) * _d + 1280 * a + 80 * b))
     ok_grid = all(_step10_gap(d_, k_, d_) >= 0 for d_ in range(1, 31) for k_ in range(1, d_ + 1))
     worst = 16 * 5 * (16 + sp.Rational(88, 3) + 1)           # ‖E‖₁ = d and k = d
@@ -792,6 +858,14 @@ def _ks15_lasso_instance(rng):
     return {"d": d, "k": k, "B": B, "X": X, "P": P, "Y": Y, "w": w, "second": second}
 
 
+#: the instance where the bound is nearly tight: x = (1, 1) or (−1, 1) w.p. 1/2, y = −B x_1,
+#: w = B e_1 (so |φ̃| = 2B on every draw and every E[x_i²] = 1); ratio (d + k − 1)/(d + k) = 3/4
+_T46_TIGHT = {"d": 2, "k": 2, "B": Fraction(1), "X": [[Fraction(1), Fraction(1)],
+                                                      [Fraction(-1), Fraction(1)]],
+              "P": [Fraction(1, 2), Fraction(1, 2)], "Y": [Fraction(-1), Fraction(1)],
+              "w": [Fraction(1), Fraction(0)], "second": [Fraction(1), Fraction(1)]}
+
+
 def _lemma43_q(second):
     """KS15 Lemma 4.3: q_i = E[x_i²]/Σ_j E[x_j²]."""
     total = sum(second)
@@ -806,13 +880,13 @@ def _lemma43_q(second):
           "E[x_i²] = 0 are never drawn and never needed",
           method="exact enumeration (Fractions) of one step of the reference DDAELR estimate "
           "(KS15 Alg. 3 lines 4-11 with Lemma 4.3's q, p ∝ |w|) and of D (two rational support "
-          "points) on seeded instances (d <= 3, k <= 2); worst ratio, and eq. (7)'s value "
-          "exactly", delta=0.0, detectable=0.0)
+          "points) on seeded instances (d <= 3, k <= 2) and a nearly tight one (ratio 3/4); worst "
+          "ratio, and eq. (7)'s value exactly", delta=0.0, detectable=0.0)
 def check_thm46_step1(ctx):
     """KS15 Thm 4.6, proof: the G² of DDAELR (Lemma 4.5 with eq. (7) and Lemma 4.3)."""
     worst, where, eq7_bad = None, None, 0
-    for _ in range(ctx.n(20, 200)):
-        inst = _ks15_lasso_instance(ctx.rng)
+    for t in range(ctx.n(20, 200) + 1):
+        inst = _ks15_lasso_instance(ctx.rng) if t else dict(_T46_TIGHT)
         q, k, d = _lemma43_q(inst["second"]), inst["k"], inst["d"]
         total = [Fraction(0)] * d
         xr2 = [Fraction(0)] * d
@@ -845,10 +919,11 @@ def check_thm46_step1(ctx):
           "m = (1 + s) log 2d, s >= 0", delta=0.0, detectable=0.0)
 def check_thm46_step2(ctx):
     """KS15 Thm 4.6, proof: the side condition of Theorem 4.1."""
-    S, s = sp.symbols("S s", positive=True)               # S = (1/k)‖E[x²]‖₁ + 1
+    s = sp.symbols("s", positive=True)
     L = sp.log(2 * _d)
-    eta = sp.sqrt(L / (5 * _m * S)) / (2 * _B)
-    G = 2 * _B * sp.sqrt(S)
+    # Thm 4.6's η and Lemma 4.5's G² at ‖E[x̃_r²]‖∞ = ‖E_D[x²]‖₁ (eq. (7)), from laocheck.bounds
+    eta = _formula("KS15.Thm4.6.eta")
+    G = sp.sqrt(_formula("KS15.Lemma4.5.G2", S_inf=SYMBOLS["N_one"]))
     sq = sp.simplify(((2 * G * eta) ** 2).subs(_m, (1 + s) * L))
     ok = sympy_zero(sq - sp.Rational(4, 5) / (1 + s))
     return Result(Status.PASS if ok else Status.FAIL, {"(2Gη)^2": str(sq)}, detectable=0.0)
@@ -860,11 +935,11 @@ def check_thm46_step2(ctx):
           assumptions="m > 0, d >= 1", method="sympy (equality)", delta=0.0, detectable=0.0)
 def check_thm46_step3(ctx):
     """KS15 Thm 4.6, proof: Theorem 4.1 at the stated step size."""
-    S = sp.symbols("S", positive=True)
-    L = sp.log(2 * _d)
-    eta = sp.sqrt(L / (5 * _m * S)) / (2 * _B)
-    val = _B * (L / (eta * _m) + 5 * eta * 4 * _B ** 2 * S)
-    ok = sympy_zero(val - 4 * _B ** 2 * sp.sqrt(5 * L * S / _m))
+    # Theorem 4.1's bound at Thm 4.6's η and Lemma 4.5's G² (eq. (7)): Thm 4.6's bound, all
+    # from laocheck.bounds
+    G2 = _formula("KS15.Lemma4.5.G2", S_inf=SYMBOLS["N_one"])
+    val = _formula("KS15.Thm4.1.generic", eta=_formula("KS15.Thm4.6.eta"), G=sp.sqrt(G2))
+    ok = sympy_zero(val - _formula("KS15.Thm4.6.bound"))
     return Result(Status.PASS if ok else Status.FAIL, {"value": str(sp.simplify(val))},
                   detectable=0.0)
 
@@ -887,9 +962,10 @@ def check_thm47_step11(ctx):
                                           + sp.Rational(20, 3) * _d * e + _k)
                                      * sp.log(2 * _d) / (_k * _m2))
 
-    eps_min = sp.Min(eps_val, 1)                        # Alg. 4 line 11
-    stated = 4 * _B ** 2 * sp.sqrt(5 * (16 * N1 + sp.Rational(88, 3) * _d * eps_min + _k)
-                                   * sp.log(2 * _d) / (_k * _m2))     # Theorem 4.7, second display
-    ok = all(sympy_zero(chain(e) - stated.subs(eps_min, e)) for e in (eps_val, sp.Integer(1)))
+    # Theorem 4.7's second display (laocheck.bounds), its ε = min(d log(2d/δ)/((k+1)m₁), 1)
+    stated = FORMULAS["KS15.Thm4.7.bound_hp"].expr.subs(
+        {SYMBOLS["N_one"]: N1, SYMBOLS["m1"]: m1, SYMBOLS["delta"]: dl, SYMBOLS["m2"]: _m2})
+    ok = all(sympy_zero(chain(e) - stated.replace(lambda x: isinstance(x, sp.Min), lambda x: e))
+             for e in (eps_val, sp.Integer(1)))
     return Result(Status.PASS if ok else Status.FAIL, {"both_branches_equal": ok},
                   detectable=0.0)

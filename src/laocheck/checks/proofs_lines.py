@@ -1481,6 +1481,10 @@ note_erratum(
 
 # --- KS15 Lemma B.3 (App. B.4): the Bernstein rows on Bernoulli variables ------------------------
 
+#: the 2/3 of Bernstein's range term 2L/3 (every row of KS15 App. B.4; the rows' last constants
+#: 7/6 and 5/3 are :data:`_B3_UPPER`, :data:`_B3_LOWER`)
+_BERNSTEIN_RANGE = F(2, 3)
+
 @register("KS15.LemmaB.3.proof.bernstein", citation="KS15 Lemma B.3 (proof, App. B.4, every display)",
           statement="each row holds with probability >= 1 − δ: Ê[Z] <= E[Z] + √(2σ²L) + 2L/3 <= "
           "E[Z] + √(2E[Z]L) + 2L/3 <= E[Z] + 2E[Z]/2 + L/2 + 2L/3 = 2E[Z] + 7L/6, and Ê[Z] >= "
@@ -1496,10 +1500,11 @@ def check_ks15_lemma_b3_bernstein(ctx):
     dl = np.array([0.5, 0.1, 0.01, 0.001])[None, None, :]
     L = np.log(1 / dl) / n
     var = mu * (1 - mu)
-    upper = {"U1": mu + np.sqrt(2 * var * L) + 2 * L / 3, "U2": mu + np.sqrt(2 * mu * L) + 2 * L / 3,
-             "U3": mu + mu + L / 2 + 2 * L / 3, "U4": 2 * mu + 7 * L / 6}
-    lower = {"L1": mu - np.sqrt(2 * var * L) - 2 * L / 3, "L2": mu - np.sqrt(2 * mu * L) - 2 * L / 3,
-             "L3": mu - mu / 2 - L - 2 * L / 3, "L4": mu / 2 - 5 * L / 3}
+    r = float(_BERNSTEIN_RANGE)
+    upper = {"U1": mu + np.sqrt(2 * var * L) + r * L, "U2": mu + np.sqrt(2 * mu * L) + r * L,
+             "U3": mu + mu + L / 2 + r * L, "U4": 2 * mu + float(_B3_UPPER) * L}
+    lower = {"L1": mu - np.sqrt(2 * var * L) - r * L, "L2": mu - np.sqrt(2 * mu * L) - r * L,
+             "L3": mu - mu / 2 - L - r * L, "L4": mu / 2 - float(_B3_LOWER) * L}
     worst = {}
     shape = np.broadcast_shapes(mu.shape, n.shape, dl.shape)
     nn = np.broadcast_to(n, shape)

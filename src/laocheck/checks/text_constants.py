@@ -105,6 +105,13 @@ def check_ks15_text_aelr_corrected(ctx):
     return _verdict(ok_val and ok_min, {"bound": ok_val, "stationary": ok_min})
 
 
+#: the text's claims, named so that a mutation witness can change what they state: the factor of
+#: d in ‖E_D[x²]‖_{1/2} <= d, the power of log d in O(log² d), the 1 of Σ_{i<=d} 1/i <= 1 + ln d
+_LE_D_FACTOR = sp.Integer(1)
+_POLY_LOG_POWER = 2
+_HARMONIC_ONE = 1
+
+
 @register("KS15.Thm3.5.text_le_d", citation="KS15 Sec. 3.1 (after Thm 3.5)",
           statement="with ‖x‖₂ <= 1, ‖E_D[x²]‖_{1/2} := (Σ_i √E[x_i²])² <= d (so DDAERR is never "
           "worse than AERR)", assumptions="‖x‖₂ <= 1 w.p. 1",
@@ -115,7 +122,7 @@ def check_ks15_text_le_d(ctx):
     ok = True
     for n in range(2, 6):
         r = sp.symbols(f"r1:{n + 1}", nonnegative=True)       # r_i = √s_i
-        gap = n * sum(v ** 2 for v in r) - sum(r) ** 2
+        gap = _LE_D_FACTOR * n * sum(v ** 2 for v in r) - sum(r) ** 2
         sos = sum((r[i] - r[j]) ** 2 for i in range(n) for j in range(i + 1, n))
         ok &= sp.expand(gap - sos) == 0
     return _verdict(ok, {"sum_of_squares_identity_d_2_to_5": bool(ok)})
@@ -136,7 +143,7 @@ def check_ks15_text_poly(ctx):
             i += 1
             h1 += 1 / i
             h2 += 1 / (i * i)
-        ratios.append((n, h1 * h1 / h2 / math.log(n) ** 2))
+        ratios.append((n, h1 * h1 / h2 / math.log(n) ** _POLY_LOG_POWER))
     tail = [r for n, r in ratios if n >= 8]
     ok = all(a >= b for a, b in zip(tail, tail[1:])) and tail[-1] > 6 / math.pi ** 2
     return _verdict(ok, {"ratio_at_d=2^e": {str(n): r for n, r in ratios[::4]},
@@ -196,7 +203,9 @@ _S, _L2d = sp.symbols("S L", positive=True)          # S = ‖E_D[x²]‖₁, L 
           "(S + k)/(2d) <= 1 for S <= d, k <= d", delta=0.0, detectable=0.0)
 def check_ks15_text_vs_aelr(ctx):
     """KS15 Sec. 4.1: DDAELR's rate is at most AELR's (needs k <= d)."""
-    ratio2 = sp.simplify((5 * _L2d * (_S / k + 1) / m) / (10 * d * _L2d / (k * m)))
+    F, N1 = bounds.FORMULAS, bounds.SYMBOLS["N_one"]
+    ratio2 = sp.simplify((F["KS15.Thm4.6.bound"].expr / F["HK12.Thm3.4.bound"].expr) ** 2
+                         ).subs(N1, _S)              # Thm 4.6 over AELR's (HK12 Thm 3.4), squared
     ok = sympy_zero(ratio2 - (_S + k) / (2 * d)) and sympy_zero(ratio2.subs({_S: d, k: d}) - 1)
     return _verdict(ok, {"ratio_squared": str(ratio2)})
 
@@ -260,7 +269,7 @@ def check_ks15_text_harmonic(ctx):
     h, worst = Fraction(0), 0.0
     for i in range(1, 301):
         h += Fraction(1, i)
-        worst = max(worst, float(h) / (1 + math.log(i)))
+        worst = max(worst, float(h) / (_HARMONIC_ONE + math.log(i)))
     n = sp.symbols("n", positive=True, integer=True)
     lim = sp.limit(sp.harmonic(n) - sp.log(n), n, sp.oo)
     ok = worst <= 1 + 1e-12 and sp.simplify(lim - sp.EulerGamma) == 0
@@ -431,8 +440,8 @@ note_erratum(
           "for larger m₁), and 4N + k <= 4(N + k)", delta=0.0, detectable=0.0)
 def check_ks15_text_ridge_m1_regime(ctx):
     """KS15 Sec. 3.3: the ridge regime (no log d here, unlike the lasso one)."""
-    N, Lg, m1 = sp.symbols("N L m_1", positive=True)    # L = log(2d/δ)
-    m1_star = d ** 3 * Lg / ((k + 1) * N)
+    N, Lg, m1 = _N, _Lg, sp.symbols("m_1", positive=True)    # L = log(2d/δ)
+    m1_star = KS15_M1_THRESHOLDS["Thm3.12.regime"]
     inner = (sp.sqrt(N) + d * sp.sqrt(d * Lg / ((k + 1) * m1))) ** 2
     at_star = sp.simplify(inner.subs(m1, m1_star))
     decreasing = sp.simplify(sp.diff(inner, m1)).is_negative
@@ -605,6 +614,18 @@ def _tends_to_zero(expr):
     return sp.limit(expr, _r, sp.oo) == 0
 
 
+#: the phase-1 lengths m₁ the text of KS15 Sec. 3.2, 3.3 and 4.2 names (N the norm of E_D[x²]
+#: of the scenario, L = log(2d/δ)), transcribed once: the checks of the regimes read them here
+KS15_M1_THRESHOLDS = {
+    "Thm3.6.gg": d * _N * _Lg / (k + 1),                 # “m₁ ≫ dN log(2d/δ)/(k+1)”
+    "Thm3.6.regime": d ** 3 * _Lg / ((k + 1) * _N),      # “m₁ >= d³ log(2d/δ)/((k+1)N)”
+    "Thm3.12.gg": d ** 2 * _Lg / (k + 1),                # “m₁ ≫ d² log(2d/δ)/(k+1)”
+    "Thm3.12.regime": d ** 3 * _Lg / ((k + 1) * _N),     # “m₁ >= d³ log(2d/δ)/((k+1)N)”
+    "Thm4.7.gg": d * _Lg / (k + 1),                      # “m₁ ≫ d log(2d/δ)/(k+1)”
+    "Thm4.7.regime": d ** 2 * _Lg / ((k + 1) * _N),      # “m₁ >= d² log(2d/δ)/((k+1)N)”
+}
+
+
 @register("KS15.Thm3.6.text_m1_gg", citation="KS15 Sec. 3.2 (after Thm 3.6: “as m₁ increases, the "
           "expected risk bound turns to O((B²/√(km₂))√(N + d√N√(d log(2d/δ)/((k+1)m₁)) + k)). "
           "Therefore, if m₁ ≫ dN log(2d/δ)/(k+1), we achieve an improvement over the AERR "
@@ -619,10 +640,12 @@ def check_ks15_thm36_m1_gg(ctx):
     """KS15 Sec. 3.2: the phase-1 length for an improvement over AERR (Thm 3.6)."""
     m1 = sp.symbols("m_1", positive=True)
     term = 2 * sp.sqrt(sp.Rational(5, 3)) * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1))
-    rel = sp.simplify(term.subs(m1, _r * d * _N * _Lg / (k + 1)) / d)
+    rel = sp.simplify(term.subs(m1, _r * KS15_M1_THRESHOLDS["Thm3.6.gg"]) / d)
     ok = rel.free_symbols == {_r} and _tends_to_zero(rel) and \
         sympy_zero(rel - 2 * sp.sqrt(sp.Rational(5, 3)) / sp.sqrt(_r))
-    return _verdict(ok, {"term_over_d": str(rel), "at_r=1": float(rel.subs(_r, 1))})
+    at1 = rel.subs(_r, 1)
+    return _verdict(ok, {"term_over_d": str(rel),
+                         "at_r=1": float(at1) if at1.is_number else str(at1)})
 
 
 @register("KS15.Thm3.6.text_m1_regime", citation="KS15 Sec. 3.2 (after Thm 3.6: “If m₁ >= "
@@ -637,7 +660,7 @@ def check_ks15_thm36_m1_regime(ctx):
     m1 = sp.symbols("m_1", positive=True)
     c = 2 * sp.sqrt(sp.Rational(5, 3))
     inner = 2 * _N + c * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1)) + k   # k·(…) in Thm 3.6
-    at = sp.simplify(inner.subs(m1, _r * d ** 3 * _Lg / ((k + 1) * _N)))
+    at = sp.simplify(inner.subs(m1, _r * KS15_M1_THRESHOLDS["Thm3.6.regime"]))
     ok_form = sympy_zero(at - (2 * _N + c * _N / sp.sqrt(_r) + k))
     # (2 + c)(N + k) − (2N + cN/√r + k) = cN(1 − 1/√r) + (1 + c)k >= 0 for r >= 1
     s = sp.symbols("s", nonnegative=True)                     # r = (1 + s)²
@@ -659,7 +682,7 @@ def check_ks15_thm312_m1_gg(ctx):
     """KS15 Sec. 3.3: the phase-1 length for an improvement over AERR (Thm 3.12)."""
     m1, u = sp.symbols("m_1 u", positive=True)                # u = N/d
     sq = (sp.sqrt(_N) + d * sp.sqrt(2 * d * _Lg / ((k + 1) * m1))) ** 2
-    rel = sp.simplify((sq.subs(m1, _r * d ** 2 * _Lg / (k + 1)) / d).subs(_N, u * d))
+    rel = sp.simplify((sq.subs(m1, _r * KS15_M1_THRESHOLDS["Thm3.12.gg"]) / d).subs(_N, u * d))
     target = (sp.sqrt(u) + sp.sqrt(2 / _r)) ** 2
     ok = sympy_zero(rel - target) and sympy_zero(sp.limit(rel, _r, sp.oo) - u) and \
         sympy_zero(sp.expand(target.subs(_r, 1)) - (u + 2 * sp.sqrt(2 * u) + 2))
@@ -678,8 +701,9 @@ def check_ks15_thm47_m1_gg(ctx):
     """KS15 Sec. 4.2: the phase-1 length for an improvement over AELR (Thm 4.7)."""
     m1 = sp.symbols("m_1", positive=True)
     eps_ = d * _Lg / ((k + 1) * m1)
-    rel = sp.simplify((sp.Rational(88, 3) * d * eps_).subs(m1, _r * d * _Lg / (k + 1)) / d)
-    text_term = sp.simplify((d ** 2 * _Lg / ((k + 1) * m1)).subs(m1, _r * d * _Lg / (k + 1)) / d)
+    at = _r * KS15_M1_THRESHOLDS["Thm4.7.gg"]
+    rel = sp.simplify((sp.Rational(88, 3) * d * eps_).subs(m1, at) / d)
+    text_term = sp.simplify((d ** 2 * _Lg / ((k + 1) * m1)).subs(m1, at) / d)
     ok = sympy_zero(rel - sp.Rational(88, 3) / _r) and _tends_to_zero(rel) and \
         sympy_zero(text_term - 1 / _r)
     return _verdict(ok, {"term_over_d": str(rel), "text_term_over_d": str(text_term)})
@@ -772,16 +796,19 @@ def check_cb11_lemma4_constants(ctx):
 def check_ks15_text_sqrt_d(ctx):
     """KS15 Sec. 1: improvements up to √d and the full-information regime of k."""
     N, N1, c = sp.symbols("N N_1 c", positive=True)
-    ridge = sp.cancel((4 * B ** 2) ** 2 * (2 * d / (k * m)) / ((4 * B ** 2) ** 2 * ((N / k + 1) / m)))
-    lasso = sp.cancel((4 * B ** 2) ** 2 * (10 * d * sp.log(2 * d) / (k * m))
-                      / ((4 * B ** 2) ** 2 * (5 * sp.log(2 * d) * (N1 / k + 1) / m)))  # squared
+    F, S_ = bounds.FORMULAS, bounds.SYMBOLS
+    ridge = sp.cancel(sp.simplify((F["HK12.Thm3.1.bound"].expr / F["KS15.Thm3.5.bound"].expr) ** 2
+                                  ).subs(S_["N_half"], N))                 # AERR / DDAERR, squared
+    lasso = sp.cancel(sp.simplify((F["HK12.Thm3.4.bound"].expr / F["KS15.Thm4.6.bound"].expr) ** 2
+                                  ).subs(S_["N_one"], N1))                 # AELR / DDAELR, squared
     ok_ratio = sp.cancel(ridge - 2 * d / (N + k)) == 0 and sp.cancel(lasso - 2 * d / (N1 + k)) == 0
     i = np.arange(1, 2 ** 20 + 1, dtype=float)
     n_half = np.cumsum(i ** -1.5) ** 2 / np.cumsum(i ** -3.0)   # (Σ√s_i)² with s_i ∝ i⁻³
     n_one = np.cumsum(i ** -2.0)                                 # Σ E[x_i²], E[x_i²] = i⁻²
     z = float(sp.zeta(sp.Rational(3, 2)) ** 2)
     ok_bounded = float(n_half.max()) < z and float(n_one.max()) < float(sp.pi ** 2 / 6)
-    full = sp.simplify((4 * B ** 2 * sp.sqrt((N / k + 1) / m)).subs(k, N / c) / (B ** 2 / sp.sqrt(m)))
+    full = sp.simplify(F["KS15.Thm3.5.bound"].expr.subs(S_["N_half"], N).subs(k, N / c)
+                       / (B ** 2 / sp.sqrt(m)))
     ok_full = sympy_zero(full - 4 * sp.sqrt(c + 1))
     return _verdict(ok_ratio and ok_bounded and ok_full,
                     {"ridge_ratio_squared": str(ridge), "lasso_ratio_squared": str(lasso),
@@ -799,7 +826,8 @@ def check_ks15_text_sqrt_d(ctx):
           "text's analogy)", method="sympy: the two ratios", delta=0.0, detectable=0.0)
 def check_ks15_text_regimes(ctx):
     """KS15 Sec. 4.2: the lasso regimes are a factor d shorter than the ridge ones."""
-    r1 = sp.simplify((d ** 2 * _Lg / (k + 1)) / (d * _Lg / (k + 1)))
-    r2 = sp.simplify((d ** 3 * _Lg / ((k + 1) * _N)) / (d ** 2 * _Lg / ((k + 1) * _N)))
+    T = KS15_M1_THRESHOLDS
+    r1 = sp.simplify(T["Thm3.12.gg"] / T["Thm4.7.gg"])
+    r2 = sp.simplify(T["Thm3.12.regime"] / T["Thm4.7.regime"])
     return _verdict(sympy_zero(r1 - d) and sympy_zero(r2 - d), {"improvement": str(r1),
                                                                  "large_m1": str(r2)})
