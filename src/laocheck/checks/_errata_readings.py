@@ -273,8 +273,8 @@ read("KS15.Lemma4.2",
      full="“‖E_{D,A}[x̃²_t]‖∞ = max_i (1/k)E_{D,A}[x̃²_{t,r}[i]] + ((k − 1)/k)E_D[‖x‖∞]²” "
           "(Lemma 4.2)",
      ICML="Lemma 4.2 is another statement: ‖E_{D,A}[g̃²_t]‖∞ ≤ 4B²((1/k)‖E_{D,A}[x̃²_{t,r}]‖∞ + "
-          "1), which the square inside the expectation makes true; the erratum is the full "
-          "version's")
+          "1), the full version's Lemma 4.5 (check KS15.Lemma4.5, PASS); the erratum is the full "
+          "version's Lemma 4.2 alone")
 read("KS15.Lemma4.2.proof.step1",
      full="‖E[((1/k)Σ_r x̃_{t,r}[i])²]‖∞ = ‖(1/k²)Σ_r E[x̃²_{t,r}[i]] + (1/k²)Σ_{r≠s} "
           "E[x̃_{t,r}[i]²]‖∞ (App. B.9, first display)",
