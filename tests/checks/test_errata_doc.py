@@ -95,3 +95,35 @@ def test_cli_writes_and_checks(tmp_path, capsys):
     capsys.readouterr()
     assert main(["errata", "--output", "-"]) == 0
     assert capsys.readouterr().out == render()
+
+
+def test_every_erratum_was_read_in_every_text_of_its_paper():
+    """HK12 and KS15 exist in two texts each, CB11 in one: every erratum, reading and unsettled
+    note records what each text prints, and its classification is the note's kind."""
+    from laocheck.checks._errata_readings import ABSENT, TEXTS, readings
+
+    recorded = readings()
+    noted = {n.id: n for n in notes()}
+    assert set(recorded) == set(noted), (sorted(set(noted) - set(recorded)),
+                                         sorted(set(recorded) - set(noted)))
+    for cid, reading in recorded.items():
+        assert reading.verdict == noted[cid].kind, cid
+        assert set(reading.prints) == set(TEXTS[reading.paper]), cid
+        assert all(v.strip() for v in reading.prints.values()), cid
+        # a place absent from every text was not read anywhere
+        assert not all(v.startswith(ABSENT) for v in reading.prints.values()), cid
+    text = render()
+    for cid in noted:
+        entry = text[:text.index(f"`{cid}` (")].rsplit("### ", 1)[1]
+        assert "* **Read in.**" in entry, cid
+
+
+def test_read_rejects_missing_texts_unknown_verdicts_and_repeats():
+    from laocheck.checks._errata_readings import read
+
+    with pytest.raises(InvalidParameterError, match="verdict"):
+        read("HK12.X", verdict="typo", PDF="a", HTML="b")
+    with pytest.raises(InvalidParameterError, match="every text of HK12"):
+        read("HK12.Y", PDF="only one text")
+    with pytest.raises(InvalidParameterError, match="unique"):
+        read("HK12.Lemma3.3.eq9", PDF="a", HTML="b")

@@ -22,6 +22,7 @@ from .._files import read_text
 from .._io import check_output_path, write_text_atomic
 from ..checks import Status, checks, get
 from ..checks._errata import KINDS, PAPERS, notes
+from ..checks._errata_readings import ABSENT, TEXTS, VERDICTS, readings
 from ..exceptions import InvalidParameterError
 
 __all__ = ["add_parser", "render"]
@@ -53,6 +54,12 @@ instead, and the ids of the checks: the erratum's own check (status ERRATUM) and
 statement's (status PASS). `laocheck verify --only ID` reruns them. Entries marked
 **proof step** are steps of a proof whose conclusion still holds.
 
+Every entry was re-read in every text of its paper (HK12: the ICML 2012 PDF and the HTML text
+with its LaTeX sources; KS15: the full version with appendix, whose numbering is used here, and
+the ICML 2015 version; CB11: the JMLR article). **Read in** quotes what each text prints and
+gives the classification: false in every reading (an erratum), an extraction artefact (a
+reading, listed apart), or not established (listed apart).
+
 How a check decides:
 
 * **exact** (enumeration with `fractions.Fraction`, closed forms): every outcome of the
@@ -73,10 +80,24 @@ def _cell(text):
     return " ".join(str(text).split())
 
 
+def _quote(text):
+    """A text's reading as recorded (its quotations are marked in it), or a code span when it
+    quotes LaTeX source (its backslashes and underscores would otherwise be Markdown)."""
+    text = _cell(text)
+    return f"`{text}`" if "\\" in text and not text.startswith(ABSENT) else text
+
+
 def _entry(note, check, lines, label):
     kind = " — **proof step**" if note.proof_step else ""
     lines.append(f"### {note.paper} {note.where}{kind}\n")
     lines.append(f"* **As printed.** {_cell(note.literal)}")
+    reading = readings().get(note.id)
+    if reading is not None:
+        texts = TEXTS[note.paper]
+        quoted = [f"{texts[k]}: {_quote(v)}" for k, v in
+                  sorted(reading.prints.items(), key=lambda kv: list(texts).index(kv[0]))]
+        lines.append(f"* **Read in.** {'; '.join(quoted)}. Classified: "
+                     f"{VERDICTS[reading.verdict]}.")
     lines.append(f"* **{label}** {_cell(note.why)}")
     lines.append(f"* **What holds.** {_cell(note.corrected)}")
     if note.settle:
