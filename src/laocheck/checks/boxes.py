@@ -76,7 +76,8 @@ _FIG1_CASES = [  # (x, y, w, k): d <= 4, k even <= d
 
 @register("CB11.Fig1.v", citation="CB11 Fig. 1 (v_c = v_c + (d/k)x_c) and eq. (3)",
           statement="E[v] = x for v = (d/k)Σ_{c∈C} x_c e_c, C a uniform k-subset",
-          assumptions="k <= d", method="exact enumeration (Fractions) on the listed cases",
+          assumptions="k <= d", method="exact enumeration (Fractions) of the package's Fig. 1 "
+          "(laocheck.reference.estimators.cb11_baseline, row d at y = 1) on the listed cases",
           delta=0.0, detectable=0.0)
 def check_fig1_v(ctx):
     """CB11 Fig. 1: the estimate of x is unbiased (the 2yv of Lemma 9, divided by 2y)."""
@@ -85,8 +86,10 @@ def check_fig1_v(ctx):
         xs = _obj(x)
 
         def v_of(src, xs=xs, k=k):
-            C = set(src.subset(len(xs), k))
-            return tuple(F(len(xs), k) * xs[c] if c in C else F(0) for c in range(len(xs)))
+            # the package's transcription of Fig. 1 (laocheck.reference.estimators.cb11_baseline)
+            # at y = 1: its row d is 2y·v
+            out, _seen = cb11_baseline(xs, F(1), k, src)
+            return tuple(out[len(xs)] / 2)
 
         mean = enumerate_outcomes(v_of).expectation()
         worst = max(worst, max(abs(a - b) for a, b in zip(mean, xs)))
@@ -867,7 +870,8 @@ def check_fig2_average_vs_thm12(ctx):
         worst = -np.inf
         for _p, out in enumerate_outcomes(proofs_cb11._aer_batch_path, inst, inst["lam"]):
             extra = proofs_cb11._risk_d(out["avg_fig2"], inst) - float(np.mean(out["risks"]))
-            worst = max(worst, extra / (4 * inst["B"] ** 2 / inst["m"]))
+            # the loss range 4B² of Thm 12's last paragraph (CB11.Thm12.proof.step14)
+            worst = max(worst, extra / (proofs_cb11.STEP14_RANGE * inst["B"] ** 2 / inst["m"]))
         return worst
 
     n = ctx.n(4, 60)

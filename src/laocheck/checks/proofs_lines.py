@@ -1521,6 +1521,9 @@ def check_ks15_lemma_b3_bernstein(ctx):
 # --- CB11 Lemma 4 (proof): the cited Rademacher bound, by coverage -------------------------------
 
 _L4_SETTINGS = ((3, 10, 0.5), (3, 40, 0.1), (5, 20, 0.5))   # (d, m, δ of the statement)
+#: Lemma 4's L_max = 4B and ℓ_max = 4B² (the factors of B² in the bound)
+_L4_L_MAX = 4
+_L4_LOSS_MAX = 4
 
 
 @register("CB11.Lemma4.proof.rademacher", citation="CB11 Lemma 4 (proof, the Rademacher bound of "
@@ -1545,8 +1548,8 @@ def check_cb11_lemma4_rademacher(ctx):
         X = rng.uniform(-1, 1, size=(8, d))
         Y = rng.uniform(-1, 1, size=8)
         Sig, b, ey2 = X.T @ X / 8, X.T @ Y / 8, float(Y @ Y / 8)
-        rhs = 4 * B * B * math.sqrt(2 / m * math.log(2 * d)) + 4 * B * B * math.sqrt(
-            math.log(2 / dstmt) / (2 * m))
+        rhs = _L4_L_MAX * B * B * math.sqrt(2 / m * math.log(2 * d)) + _L4_LOSS_MAX * B * B * \
+            math.sqrt(math.log(2 / dstmt) / (2 * m))
         idx = rng.integers(0, 8, size=(runs, m))
         Xs, Ys = X[idx], Y[idx]
         SigS = np.einsum("rmi,rmj->rij", Xs, Xs) / m
