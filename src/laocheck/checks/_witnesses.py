@@ -1089,3 +1089,7 @@ def _clip_lemma_constant(check):
 def _lemma_b4_pick(check):
     return [_patch_witness("smaller_step", "f(min(η1, η2)) in place of f(max(η1, η2))", ks15,
                            "_B4_PICK", min)]
+
+
+# CB11's and LAO's checks one by one (after the families and the helpers above, which it uses)
+from . import _witnesses_cb11  # noqa: E402,F401
