@@ -753,7 +753,7 @@ THM6_STEP2_D = 1
           "d, k, B, m and δ in (0, 1)",
           assumptions="as Thm 6: ‖x‖∞ <= 1, |y| <= B; k <= d",
           method="sympy: the left side over (dB/k)²√((1/m) ln(d/δ)) is c′(k/d)² + √(32 ln(2d²/δ)"
-                 "/ln(d/δ)); its limit as δ → 1 at d = 1 (PASS if finite), and its exact value at d = k = 1, "
+                 "/ln(d/δ)); its limit as δ → 1 at d = 1, and its exact value at d = k = 1, "
                  "δ = 2^(−1/100)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="CB11.Thm6.proof.step2_corrected")
