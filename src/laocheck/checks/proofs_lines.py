@@ -1600,7 +1600,8 @@ register("CB11.Lemma9.proof.step1_corrected", citation="CB11 Lemma 9 (proof, sec
          "corrected: the event of Lemma 9)",
          statement="P[∃r : |v̄_r − x̄_r| > ε] <= 2d·exp(−(mε²/8)(k/(dB))²) for the vector v̄ of Fig. 1 "
          "and x̄ = (1/m)Σ 2y_tx_t (the form of Lemma 9's statement after setting the right side to δ)",
-         assumptions="‖x‖∞ <= 1, |y| <= B (B = 1, y = 1); statement level δ_stmt = 0.05",
+         assumptions="‖x‖∞ <= 1, |y| <= B (B = 1, y = 1); the settings of CB11.Lemma9.deviation "
+         "(d4 at m = 20, δ_stmt = 0.05; x = (1, 1, 1) at m = 4000, δ_stmt = 1/2)",
          method="coverage by Monte Carlo (Baseline kernel), exact Clopper-Pearson at δ (the "
          "check CB11.Lemma9.deviation)",
          detectable="a failure probability above the interval's upper end")(check_lemma9_deviation)
