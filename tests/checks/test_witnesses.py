@@ -104,9 +104,10 @@ def test_cli_reports_survivors_and_exits_1(tmp_path, capsys):
                  "--no-progress", "--json", str(out)]) == 0
     assert "1 detected by their check, 0 survive" in capsys.readouterr().out
     # a known survivor (tests/checks/witness_survivors.txt): CB11 Thm 6's bound is loose
-    assert main(["verify", "--witnesses", "--only", "CB11.Thm6.scaling", "--no-progress"]) == 1
+    assert main(["verify", "--witnesses", "--only", "CB11.Thm6.corrected.empirical",
+                 "--no-progress"]) == 1
     text = capsys.readouterr().out
-    assert "SURVIVES  CB11.Thm6.scaling  [formula:CB11.Thm6.bound]" in text
+    assert "SURVIVES  CB11.Thm6.corrected.empirical  [formula:CB11.Thm6.bound_proof]" in text
     assert main(["verify", "--witness-share", "3", "--only", "HK12.AERR.gradient.budget"]) == 2
 
 

@@ -67,6 +67,25 @@ LOOSE_REASONS = {
                             + _EMPIRICAL,
     "CB11.Thm12.high_probability.empirical": "the high-probability form adds a confidence "
                                              "term to the in-expectation bound; " + _EMPIRICAL,
+    "CB11.Thm6.corrected.empirical": "Thm 6's explicit c (CB11.Thm6.bound_proof) adds Lemma 4's "
+                                     "Rademacher bound and Lemma 10's Hoeffding bound, each a "
+                                     "worst case; " + _EMPIRICAL,
+    # CB11 Thm 12's proof: the package's eq. (8) estimate off by 5/4 (G² off by 25/16) stays
+    # inside these bounds on every instance the checks can reach
+    "CB11.Thm12.proof.step11": "(G²/λ) ln m with G = 8Bd√(2/k): the runs' ‖∇f_t‖ reach about "
+                               "0.55 G (CB11.Thm12.proof.step10) and the cited regret is "
+                               "(G²/(2λ))(1 + ln m), so the bound exceeds the regret of any run "
+                               "by a factor of about 6",
+    "CB11.Thm12.proof.step13": "at the enumerable m = 2, 3 (d = k = 2) 16dB²√((m/k) ln m) is "
+                               "26.6B² and 41B², above m·4B² (the largest possible excess "
+                               "of Σ losses): the ratio is below 0.3 on every instance",
+    "CB11.Thm12.proof.step16": "at the enumerable m = 2, 3 (d = k = 2) 16dB²√(ln m/(km)) is "
+                               "13.3B² and 13.7B², above 4B² (the range of L_D on the L1 "
+                               "ball): the ratio is below 0.3 on every instance",
+    "CB11.Lemma4.proof.rademacher": "the cited Rademacher bound (Kakade et al. 2008) is a worst "
+                                    "case over distributions; on the uniform 8-point "
+                                    "distributions the Hölder upper bound of the supremum stays "
+                                    "below 1/2.5 of it",
     "HK12.Thm3.1.empirical": _EMPIRICAL,
     "HK12.Thm3.1.high_dim.empirical": _EMPIRICAL,
     "HK12.Thm3.4.empirical": _EMPIRICAL,

@@ -1324,3 +1324,7 @@ def _eq15(check):
                     "paper) scaled by 4/5, or by 5/4",
                     lambda c: _constant_scaled(c, target, 1 / W.FACTOR),
                     alternatives=(lambda c: _constant_scaled(c, target, W.FACTOR),))]
+
+
+# CB11's and LAO's checks one by one (after the families and the helpers above, which it uses)
+from . import _witnesses_cb11  # noqa: E402,F401

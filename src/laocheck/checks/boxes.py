@@ -76,7 +76,8 @@ _FIG1_CASES = [  # (x, y, w, k): d <= 4, k even <= d
 
 @register("CB11.Fig1.v", citation="CB11 Fig. 1 (v_c = v_c + (d/k)x_c) and eq. (3)",
           statement="E[v] = x for v = (d/k)Σ_{c∈C} x_c e_c, C a uniform k-subset",
-          assumptions="k <= d", method="exact enumeration (Fractions) on the listed cases",
+          assumptions="k <= d", method="exact enumeration (Fractions) of the package's Fig. 1 "
+          "(laocheck.reference.estimators.cb11_baseline, row d at y = 1) on the listed cases",
           delta=0.0, detectable=0.0)
 def check_fig1_v(ctx):
     """CB11 Fig. 1: the estimate of x is unbiased (the 2yv of Lemma 9, divided by 2y)."""
@@ -85,8 +86,10 @@ def check_fig1_v(ctx):
         xs = _obj(x)
 
         def v_of(src, xs=xs, k=k):
-            C = set(src.subset(len(xs), k))
-            return tuple(F(len(xs), k) * xs[c] if c in C else F(0) for c in range(len(xs)))
+            # the package's transcription of Fig. 1 (laocheck.reference.estimators.cb11_baseline)
+            # at y = 1: its row d is 2y·v
+            out, _seen = cb11_baseline(xs, F(1), k, src)
+            return tuple(out[len(xs)] / 2)
 
         mean = enumerate_outcomes(v_of).expectation()
         worst = max(worst, max(abs(a - b) for a, b in zip(mean, xs)))
@@ -863,20 +866,31 @@ def check_fig2_average(ctx):
           "4B²/m, so Thm 12's conversion (about w_1..w_m) covers Fig. 2's output with 4B²/m more "
           "(absorbed in the theorem's constant c)", assumptions="‖x‖∞ <= 1, |y| <= B, "
           "‖w_t‖₁ <= B (so 0 <= L_D <= 4B²)", method="exact enumeration of D^m (two support points) "
-          "and of every path of Fig. 2 (d = 2, k = 2, m <= 3) on seeded instances; worst ratio "
-          "(L_D(w̄) − (1/m)Σ L_D(w_t))/(4B²/m)", delta=0.0, detectable=0.0)
+          "and of every path of Fig. 2 (d = 2, k = 2, m <= 3) on seeded instances and on the "
+          "instance of a grid search (ratio 7/12); worst ratio (L_D(w̄) − (1/m)Σ L_D(w_t))/(4B²/m)", delta=0.0, detectable=0.0)
 def check_fig2_average_vs_thm12(ctx):
     """CB11 Fig. 2 vs Thm 12: the shifted average costs at most 4B²/m."""
     def ratio(inst):
         worst = -np.inf
         for _p, out in enumerate_outcomes(proofs_cb11._aer_batch_path, inst, inst["lam"]):
             extra = proofs_cb11._risk_d(out["avg_fig2"], inst) - float(np.mean(out["risks"]))
-            worst = max(worst, extra / (4 * inst["B"] ** 2 / inst["m"]))
+            # the loss range 4B² of Thm 12's last paragraph (CB11.Thm12.proof.step14)
+            worst = max(worst, extra / (proofs_cb11.STEP14_RANGE * inst["B"] ** 2 / inst["m"]))
         return worst
 
     n = ctx.n(4, 60)
-    return ratio_verdict(worst_instance(ctx.rng, n, proofs_cb11._batch_instance, ratio),
-                         figures={"instances": n}, what="(L_D(w̄_Fig.2) − avg L_D(w_t))/(4B²/m)")
+    worst = max(worst_instance(ctx.rng, n, proofs_cb11._batch_instance, ratio),
+                (ratio(_FIG2_TIGHT), _FIG2_TIGHT), key=lambda pair: pair[0])
+    return ratio_verdict(worst, figures={"instances": n + 1},
+                         what="(L_D(w̄_Fig.2) − avg L_D(w_t))/(4B²/m)")
+
+
+#: the instance of a grid search (m, λ, y, the second support point, p) with the largest ratio,
+#: 7/12: both support points x = e_1 with y = ±1, p = (1/8, 7/8), λ = 0.05, m = 3 (the seeded
+#: instances reach about 1/6)
+_FIG2_TIGHT = {"X": np.array([[1.0, 0.0], [1.0, 0.0]]), "Y": np.array([1.0, -1.0]), "k": 2,
+               "B": 1.0, "lam": 0.05, "m": 3, "d": 2, "p": [F(1, 8), F(7, 8)],
+               "wstar": np.zeros(2)}
 
 
 # --- HK12 Alg. 2 / KS15 Alg. 3 line 9 at w_1 = 0 -------------------------------------------------

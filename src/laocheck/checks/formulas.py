@@ -18,7 +18,7 @@ import sympy as sp
 
 from ..bounds import rho_lasso, rho_ridge
 from ..bounds._formulas import EPS_LASSO, EPS_RIDGE, FORMULAS, SYMBOLS
-from ..data import PowerLawBernoulli
+from ..data import CB11HardInstance, PowerLawBernoulli
 from ..experiments.rho import rho_table
 from ._registry import Result, Status, checks, register
 
@@ -218,8 +218,9 @@ def _cb11_thm1_enumerate(dd, j, pp):
           "L(w) = sum_{i != j} w_i^2 + w_j^2 + 1 - 4 p w_j; k >= (1/2) floor(d/(96 eps)) after the "
           "bandit reduction",
           assumptions="d >= 4, 0 < eps < 1/16, p = sqrt(eps), loss (w.x - y)^2",
-          method="exact enumeration of {+-1}^(d+1) with sympy Rationals (d = 4, symbolic w and p); "
-          "sympy for -ln(1-q) <= 3q/2 on [0, 1/4] and the final algebra", delta=0.0, detectable=0.0)
+          method="exact enumeration of {+-1}^(d+1) with sympy Rationals (d = 4, symbolic w and p), "
+          "against laocheck.data.CB11HardInstance's moments (p = 1/8) and laocheck.bounds' "
+          "CB11.Thm1.risk_star; sympy for -ln(1-q) <= 3q/2 on [0, 1/4] and the final algebra", delta=0.0, detectable=0.0)
 def check_cb11_thm1(ctx):
     """CB11 Thm 1: the hard distribution's exact risk, optimum and the concluding algebra."""
     dd, j = 4, 1
@@ -231,7 +232,16 @@ def check_cb11_thm1(ctx):
     ok_risk = sp.simplify(risk - printed) == 0
     wstar = sp.Matrix([2 * pp if i == j else 0 for i in range(dd)])
     grad0 = all(sp.simplify(sp.diff(risk, w[i]).subs(dict(zip(w, wstar)))) == 0 for i in range(dd))
-    ok_star = sp.simplify(risk.subs(dict(zip(w, wstar))) - (1 - 4 * pp ** 2)) == 0
+    risk_star = FORMULAS["CB11.Thm1.risk_star"].expr.subs(SYMBOLS["p"], pp)     # 1 − 4p²
+    ok_star = sp.simplify(risk.subs(dict(zip(w, wstar))) - risk_star) == 0
+    # the package's P_j (laocheck.data.CB11HardInstance) has App. A.1's moments: ε = 1/64, p = 1/8
+    inst = CB11HardInstance(dd, 1 / 64, j=j)
+    p_num = sp.Rational(1, 8)
+    ok_data = bool(np.allclose(np.asarray(inst.Sigma, dtype=float),
+                               np.array(Sigma.subs(pp, p_num), dtype=float), rtol=0, atol=1e-12)
+                   and np.allclose(np.asarray(inst.cross, dtype=float),
+                                   np.array(cvec.subs(pp, p_num), dtype=float).ravel(), rtol=0,
+                                   atol=1e-12) and abs(float(inst.y2) - 1) <= 1e-12)
     # -ln(1 - q) <= 3q/2 on [0, 1/4]: h(q) = 3q/2 + ln(1 - q) is concave, h(0) = 0, h(1/4) > 0
     q = sp.Symbol("q")
     h = sp.Rational(3, 2) * q + sp.log(1 - q)
@@ -240,8 +250,9 @@ def check_cb11_thm1(ctx):
     worst = min(1 - 1 / dv - math.sqrt(6 * math.floor(dv / (96 * ev)) * ev / dv)
                 for dv in range(4, 200) for ev in (1e-4, 0.01, 0.05, 0.0624))
     ok_alg = worst >= 0.5
-    ok = ok_risk and grad0 and ok_star and bool(ok_log) and ok_alg
+    ok = ok_risk and grad0 and ok_star and bool(ok_log) and ok_alg and ok_data
     return Result(_status(ok), {"risk_formula": ok_risk, "stationary_at_2p_e_j": grad0,
+                                "CB11HardInstance_moments_match": ok_data,
                                 "risk_star_1-4p^2": ok_star, "log_inequality": bool(ok_log),
                                 "min_factor_(>=1/2)": worst},
                   note="Exact for d = 4 (the structure is identical for every d: coordinates other "

@@ -46,6 +46,8 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
+from ..bounds import FORMULAS
+from ..bounds._formulas import SYMBOLS
 from ..reference.estimators import cb11_aer
 from ..reference.learners import ReplaySource
 from ..stats.exact import RandomSource, enumerate_outcomes
@@ -89,6 +91,10 @@ class _Recording:
         return i
 
 
+#: ∇_t = 2(⟨w_t, x_t⟩ − y_t)x_t, the gradient of CB11's squared loss (no ½)
+LOSS_GRADIENT_FACTOR = 2
+
+
 def _aer_path(src, X, Y, k, B, lam, wstar):
     """One path of CB11 Fig. 2 with the per-step quantities of the proof."""
     m, d = X.shape
@@ -105,7 +111,7 @@ def _aer_path(src, X, Y, k, B, lam, wstar):
         v, _ = cb11_aer(w, x, y, k, ReplaySource(rec.indices[:half]), part="data_point")
         r, _ = cb11_aer(w, x, y, k, ReplaySource(rec.indices[half:]), part="residual")
         a = np.asarray(a, dtype=float)
-        grad = 2 * (w @ x - y) * x                                 # ∇_t
+        grad = LOSS_GRADIENT_FACTOR * (w @ x - y) * x              # ∇_t
         out["loss"] += float(w @ x - y) ** 2
         out["lin_true"] += float(grad @ (w - wstar))
         out["lin_est"] += float(a @ (w - wstar))
@@ -235,6 +241,11 @@ def _two_step_path():
     return lam, a1, w2, replay_ok
 
 
+#: the coefficient of (λ/2)Σ‖w_t‖² subtracted on the printed right-hand side of step 4: 0 as
+#: printed (the term is missing), 1 read as corrected (CB11.Thm12.proof.step4_corrected)
+STEP4_PRINTED_MISSING_TERM = 0
+
+
 @register("CB11.Thm12.proof.step4", citation=CITE + ", second display, first relation",
           statement="Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ = Σ((λ/2)‖w_t‖² + 2(ŷ_t − y_t)⟨v_t, w_t⟩) − "
           "Σ((λ/2)‖w*‖² + 2(ŷ_t − y_t)⟨v_t, w*⟩) + m(λ/2)‖w*‖² (as printed, an identity)",
@@ -249,7 +260,7 @@ def check_step4(ctx):
     lam, a1, w2, replay_ok = _two_step_path()
     # w* = 0, w_1 = 0, a_2 = 0: lhs = Σ⟨a_t, w_t − w*⟩ = 0; rhs = (λ/2)‖w_2‖² + ⟨a_2, w_2⟩
     l_val = sp.Integer(0)
-    r_val = sp.simplify(lam / 2 * (w2.T * w2)[0])
+    r_val = sp.simplify((1 - STEP4_PRINTED_MISSING_TERM) * lam / 2 * (w2.T * w2)[0])
     figs = {"rhs_minus_lhs_minus_(λ/2)Σ‖w_t‖²": str(gap), "example_lhs": str(l_val),
             "example_rhs": str(r_val), "example_rhs_float": float(r_val),
             "float_replay_of_fig2_agrees": bool(replay_ok)}
@@ -266,6 +277,10 @@ def check_step4(ctx):
                        "the proof needs, so its conclusion stands.")
 
 
+#: the coefficient of λΣ‖w_t‖² that the printed right-hand side of step 4 exceeds its left by
+STEP4_MISSING_COEFF = sp.Rational(1, 2)
+
+
 @register("CB11.Thm12.proof.step4_corrected", citation=CITE + ", second display (corrected)",
           statement="Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ = [the printed right-hand side] − (λ/2)Σ‖w_t‖² "
           "<= [the printed right-hand side]", assumptions="λ > 0",
@@ -275,8 +290,13 @@ def check_step4_corrected(ctx):
     ok = True
     for m in (2, 3):
         W, lhs, rhs, sq = _decomposition_symbols(m, 2)
-        ok &= sp.expand(rhs - _lam / 2 * sum(sq(W.row(t)) for t in range(m)) - lhs) == 0
+        ok &= sp.expand(rhs - STEP4_MISSING_COEFF * _lam * sum(sq(W.row(t)) for t in range(m))
+                        - lhs) == 0
     return Result(Status.PASS if ok else Status.FAIL, {"identity": bool(ok)}, detectable=0.0)
+
+
+#: the factor of λ‖w‖² in f_t of CB11 eq. (12), f_t(w) = (λ/2)‖w‖² + ⟨a_t, w⟩
+EQ12_HALF = sp.Rational(1, 2)
 
 
 @register("CB11.Thm12.proof.step5", citation=CITE + ", second display, second relation",
@@ -291,7 +311,7 @@ def check_step5(ctx):
     ws = sp.Matrix(1, d, lambda _, i: sp.Symbol(f"u_{i}", real=True))
 
     def f(t, w):
-        return _lam / 2 * sq(w) + (A.row(t) * w.T)[0]
+        return EQ12_HALF * _lam * sq(w) + (A.row(t) * w.T)[0]
 
     other = sum(f(t, W.row(t)) for t in range(m)) - sum(f(t, ws) for t in range(m)) \
         + m * _lam / 2 * sq(ws)
@@ -318,6 +338,11 @@ def _pegasos_regret(a_seq, lam, B):
     return total - best, G2
 
 
+def step6_bound(G2, lam, m):
+    """The third display's right-hand side as printed: (1/λ)(max_t ‖∇f_t(w_t)‖²) ln m."""
+    return G2 / lam * sp.log(m)
+
+
 @register("CB11.Thm12.proof.step6", citation=CITE + ", third display",
           statement="Σ_t f_t(w_t) − Σ_t f_t(w*) <= (1/λ)(max_t ‖∇f_t(w_t)‖²) ln m (the "
           "logarithmic regret bound for λ-strongly convex f_t, with the projections)",
@@ -334,7 +359,7 @@ def check_step6(ctx):
     ubest = -a1 / (2 * lam)                           # its minimiser, ‖·‖₁ = 1/(8√ln 2) <= B
     regret = sp.simplify(lam / 2 * (w2.T * w2)[0] - fsum.subs(dict(zip(u, ubest))))
     G2 = sp.Max((a1.T * a1)[0], ((lam * w2).T * (lam * w2))[0])   # ‖∇f_1(w_1)‖², ‖∇f_2(w_2)‖²
-    bound = sp.simplify(G2 / lam * sp.log(2))
+    bound = sp.simplify(step6_bound(G2, lam, 2))
     excess = sp.simplify(regret / bound)              # = 3/(4 ln 2)
     figs = {"regret": str(regret), "printed_bound": str(bound), "regret_over_bound": str(excess),
             "regret_over_bound_float": float(excess), "float_replay_of_fig2_agrees": bool(replay_ok)}
@@ -350,6 +375,10 @@ def check_step6(ctx):
                       note="regret/bound = 3/(4 ln 2) > 1 exactly. The bound (G²/(2λ))(1 + ln m) "
                            "holds (the corrected check) and implies the printed one for m >= 3.")
     return Result(Status.PASS, figs)
+
+
+#: the constant of the cited logarithmic regret bound (G²/(2λ))(1 + ln m) (Hazan et al. 2007)
+STEP6_REGRET_HALF = Fraction(1, 2)
 
 
 @register("CB11.Thm12.proof.step6_corrected", citation=CITE + ", third display (corrected)",
@@ -373,7 +402,7 @@ def check_step6_corrected(ctx):
         regret, G2 = _pegasos_regret(inst["a"], inst["lam"], inst["B"])
         if m >= 3:
             worst_printed_m3[0] = max(worst_printed_m3[0], regret / (G2 / inst["lam"] * math.log(m)))
-        return regret / (G2 / (2 * inst["lam"]) * (1 + math.log(m)))
+        return regret / (float(STEP6_REGRET_HALF) * G2 / inst["lam"] * (1 + math.log(m)))
 
     n = ctx.n(400, 5000)
     res = ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
@@ -401,6 +430,11 @@ def _run(inst):
 
 def _const(inst):
     return 4 * inst["B"] * inst["d"] * math.sqrt(2 / inst["k"])     # 4Bd√(2/k)
+
+
+def _formula(key, inst, **extra):
+    """The formula ``key`` of :mod:`laocheck.bounds` at the instance's B, d, k (and ``extra``)."""
+    return FORMULAS[key](B=inst["B"], d=inst["d"], k=inst["k"], **extra)
 
 
 def _pathwise(ctx, ratio, what):
@@ -435,7 +469,8 @@ def check_step8(ctx):
 def check_step9(ctx):
     """CB11 Thm 12, proof: the iterates' norm bound (the induction over (10) and (11))."""
     return _pathwise(ctx, lambda inst: max(float(np.linalg.norm(w)) for w in _run(inst)["w"])
-                     * inst["lam"] / _const(inst), "λ‖w_t‖/(4Bd√(2/k))")
+                     / _formula("CB11.Thm12.iterate_norm", inst, lam=inst["lam"]),
+                     "‖w_t‖/((1/λ)4Bd√(2/k))")
 
 
 @register("CB11.Thm12.proof.step10", citation=CITE + ", sixth display",
@@ -443,7 +478,8 @@ def check_step9(ctx):
           method="seeded runs of Fig. 2; worst ratio over every step", delta=0.0, detectable=0.0)
 def check_step10(ctx):
     """CB11 Thm 12, proof: the gradient norm bound (steps 8 and 9)."""
-    return _pathwise(ctx, lambda inst: max(_run(inst)["grad_f"]) / (2 * _const(inst)), "lhs/rhs")
+    return _pathwise(ctx, lambda inst: max(_run(inst)["grad_f"])
+                     / _formula("CB11.Thm12.gradient_norm", inst), "lhs/rhs")
 
 
 @register("CB11.Thm12.proof.step11", citation=CITE + ", seventh display",
@@ -473,11 +509,13 @@ def check_step11(ctx):
           assumptions="m >= 2, ‖w*‖₁ <= B", method="sympy (equality at ‖w*‖₂ = B)",
           delta=0.0, detectable=0.0)
 def check_step12(ctx):
-    """CB11 Thm 12, proof: the choice of λ (16, not the statement's 12: CB11.Thm12.lambda)."""
-    d, k, m, B = sp.symbols("d k m B", positive=True)
-    lam = 16 * d * sp.sqrt(sp.log(m) / (k * m))
-    at_b = 128 * (d * B) ** 2 / (lam * k) * sp.log(m) + m * lam / 2 * B ** 2
-    ok = sympy_zero(at_b - 16 * d * B ** 2 * sp.sqrt(m * sp.log(m) / k))
+    """CB11 Thm 12, proof: the choice of λ (16, not the statement's 12: CB11.Thm12.lambda), with
+    the regret bound, λ and the rate of :mod:`laocheck.bounds` (CB11.Thm12.regret at ‖w*‖ = B,
+    CB11.Thm12.lambda_proof, m·CB11.Thm12.bound_expectation)."""
+    lam, m = SYMBOLS["lam"], SYMBOLS["m"]
+    regret = FORMULAS["CB11.Thm12.regret"].expr
+    at_b = regret.subs(lam, FORMULAS["CB11.Thm12.lambda_proof"].expr)
+    ok = sympy_zero(at_b - m * FORMULAS["CB11.Thm12.bound_expectation"].expr)
     return Result(Status.PASS if ok else Status.FAIL, {"equality_at_norm_B": bool(ok)},
                   detectable=0.0)
 
@@ -678,6 +716,10 @@ def _thm6_ratio():
                                              * sp.sqrt(sp.log(_d / _delta) / _m)))
 
 
+#: the factor of the right-hand side of the triangle inequality |a − c| <= |a − b| + |b − c|
+TRIANGLE_FACTOR = 1
+
+
 @register("CB11.Thm6.proof.step1", citation=CITE6 + ", last display, first relation",
           statement="|L_D(w) − L̃_S(w)| <= |L_D(w) − L_S(w)| + |L_S(w) − L̃_S(w)|",
           assumptions="none (the triangle inequality)",
@@ -692,11 +734,17 @@ def check_thm6_step1(ctx):
     for lo, mid, hi in ((a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)):
         sub = {lo: a, mid: a + u, hi: a + u + v} if lo is not a else \
             {mid: a + u, hi: a + u + v}
-        expr = (sp.Abs(a - b) + sp.Abs(b - c) - sp.Abs(a - c)).subs(sub, simultaneous=True)
+        expr = (TRIANGLE_FACTOR * (sp.Abs(a - b) + sp.Abs(b - c)) - sp.Abs(a - c)).subs(
+            sub, simultaneous=True)
         gaps.append(sp.simplify(expr))
     ok = all(g.is_nonnegative for g in gaps)
     return Result(Status.PASS if ok else Status.FAIL,
                   {"gaps_by_ordering": [str(g) for g in gaps]}, detectable=0.0)
+
+
+#: the dimension at which step 2's ratio is taken to δ → 1 (k = 1): 1, where it is unbounded;
+#: the corrected statement (CB11.Thm6.proof.step2_corrected) assumes d >= 2
+THM6_STEP2_D = 1
 
 
 @register("CB11.Thm6.proof.step2", citation=CITE6 + ", last display, second relation",
@@ -713,7 +761,12 @@ def check_thm6_step2(ctx):
     """CB11 Thm 6, proof: the combined deviation is not O((dB/k)²√(ln(d/δ)/m)) uniformly: at
     d = 1 the ratio grows without bound as δ → 1."""
     ratio = _thm6_ratio()
-    at_d1 = sp.simplify(ratio.subs({_d: 1, _k: 1}))
+    at_d = sp.simplify(ratio.subs({_d: THM6_STEP2_D, _k: 1}))
+    limit = sp.limit(at_d, _delta, 1, dir="-")
+    if limit.is_finite:                          # some constant c serves as δ → 1 at this d
+        return Result(Status.PASS, {"ratio": str(ratio), "d": THM6_STEP2_D,
+                                    "limit_as_delta_to_1": str(limit)}, detectable=0.0)
+    at_d1 = at_d
     # δ_n = 2^(−1/n): ln(2/δ_n)/ln(1/δ_n) = n + 1, so the ratio is c′ + 4√(2(n + 1)) -> ∞
     n = sp.Symbol("n", positive=True, integer=True)
     family = sp.simplify(sp.expand_log(at_d1.subs(_delta, 2 ** (-1 / n)), force=True))
@@ -750,6 +803,10 @@ note_erratum(
     proof_step=True)
 
 
+#: ln(2d²/δ) <= 3 ln(d/δ) for d >= 2: the 3 of c = c′ + √(32·3) = c′ + √96
+THM6_LOG_FACTOR = 3
+
+
 @register("CB11.Thm6.proof.step2_corrected", citation=CITE6 + ", last display (corrected)",
           statement="for d >= 2 and k <= d: c′B²√((1/m) ln(d/δ)) + (Bd/k)²√((32/m) ln(2d²/δ)) "
           "<= (c′ + √96)(dB/k)²√((1/m) ln(d/δ)) for every δ in (0, 1]",
@@ -760,7 +817,8 @@ note_erratum(
 def check_thm6_step2_corrected(ctx):
     """CB11 Thm 6, proof, with d >= 2: ln(2d²/δ) <= 3 ln(d/δ), so c = c′ + √96 serves."""
     a, b, r = sp.symbols("a b r", nonnegative=True)
-    gap = sp.expand_log(3 * sp.log(_d / _delta) - sp.log(2 * _d ** 2 / _delta), force=True)
+    gap = sp.expand_log(THM6_LOG_FACTOR * sp.log(_d / _delta) - sp.log(2 * _d ** 2 / _delta),
+                        force=True)
     gap_ab = gap.subs({_d: 2 + a, _delta: 1 / (1 + b)}, simultaneous=True)
     nonneg = sp.log(1 + a / 2) + 2 * sp.log(1 + b)             # ln(1 + a/2) + 2 ln(1 + b)
     log_ok = (sp.simplify(sp.expand_log(gap_ab - nonneg, force=True)) == 0

@@ -150,6 +150,10 @@ def check_ks15_text_poly(ctx):
                          "largest_ratio": max(r for _, r in ratios)})
 
 
+#: the power of d in the text's λ for dense comparators, λ = d^{3/2}√(log(m)/(km))
+CB11_DENSE_LAMBDA_D_POWER = sp.Rational(3, 2)
+
+
 @register("CB11.Thm12.text_dense", citation="CB11 Sec. 6 (after Thm 12: dense w*)",
           statement="with ‖w*‖₂ <= B/√d and λ = d^{3/2}√(log(m)/(km)), the proof's "
           "(1/m)(128(dB)²/(λk) ln m + m(λ/2)‖w*‖²) is of the form cB²√((d/(km)) ln m)",
@@ -157,7 +161,7 @@ def check_ks15_text_poly(ctx):
           delta=0.0, detectable=0.0)
 def check_cb11_text_dense(ctx):
     """CB11 Sec. 6: AER's rate for dense comparators."""
-    lam_d = d ** sp.Rational(3, 2) * sp.sqrt(sp.log(m) / (k * m))
+    lam_d = d ** CB11_DENSE_LAMBDA_D_POWER * sp.sqrt(sp.log(m) / (k * m))
     val = (128 * (d * B) ** 2 / (lam_d * k) * sp.log(m) + m * lam_d / 2 * B ** 2 / d) / m
     ratio = sp.simplify(val / (B ** 2 * sp.sqrt(d / (k * m) * sp.log(m))))
     ok = ratio.free_symbols == set()
@@ -166,14 +170,18 @@ def check_cb11_text_dense(ctx):
 
 @register("CB11.Thm12.text_constant16", citation="CB11 Thm 12 (proof, λ = 16d√(log(m)/(km)))",
           statement="λ = 16d√(log(m)/(km)) minimises 128(dB)²ln m/(λk) + mλB²/2, and the "
-          "minimum is 16dB²√((m/k) ln m)", assumptions="m >= 2", method="sympy",
+          "minimum is 16dB²√((m/k) ln m)", assumptions="m >= 2", method="sympy on the formulas of "
+          "laocheck.bounds (CB11.Thm12.regret, CB11.Thm12.lambda_proof, m·CB11.Thm12."
+          "bound_expectation)",
           delta=0.0, detectable=0.0)
 def check_cb11_text_16(ctx):
     """CB11 Thm 12, proof: the text's choice of λ is the minimiser."""
-    f = 128 * (d * B) ** 2 * sp.log(m) / (lam * k) + m * lam * B ** 2 / 2
-    lam16 = 16 * d * sp.sqrt(sp.log(m) / (k * m))
-    ok = sympy_zero(sp.diff(f, lam).subs(lam, lam16)) and \
-        sympy_zero(f.subs(lam, lam16) - 16 * d * B ** 2 * sp.sqrt(m / k * sp.log(m)))
+    F = bounds.FORMULAS
+    lam_ = bounds.SYMBOLS["lam"]
+    f = F["CB11.Thm12.regret"].expr                    # 128(dB)² ln m/(λk) + mλB²/2
+    lam16 = F["CB11.Thm12.lambda_proof"].expr          # 16d√(log(m)/(km))
+    ok = sympy_zero(sp.diff(f, lam_).subs(lam_, lam16)) and \
+        sympy_zero(f.subs(lam_, lam16) - m * F["CB11.Thm12.bound_expectation"].expr)
     return _verdict(ok, {"minimiser_and_value": ok})
 
 
@@ -383,6 +391,18 @@ def check_hk12_text_identity(ctx):
 
 # --- CB11 Sec. 6 (after Thm 12) -----------------------------------------------------------------
 
+def _cb11_bound(key, lm=None, ld=None):
+    """The formula ``key`` of :mod:`laocheck.bounds` with ln(m/δ) written ``lm`` and ln(d/δ)
+    written ``ld`` (symbols, so that sympy solves for m in the rest)."""
+    S = bounds.SYMBOLS
+    expr = bounds.FORMULAS[key].expr
+    if lm is not None:
+        expr = expr.subs(sp.log(S["m"] / S["delta"]), lm)
+    if ld is not None:
+        expr = expr.subs(sp.log(S["d"] / S["delta"]), ld)
+    return expr
+
+
 @register("CB11.Thm12.text_examples_ratio", citation="CB11 Sec. 6 (after Thm 12: “AER needs a "
           "factor of d²/k more examples than the full information Lasso … the ratio between the "
           "total number of attributes … is O(d)”; dense w*: “only a factor d/k”, same attributes)",
@@ -393,8 +413,9 @@ def check_hk12_text_identity(ctx):
           method="sympy: solve for m and take the ratios", delta=0.0, detectable=0.0)
 def check_cb11_text_examples(ctx):
     """CB11 Sec. 6: sample and attribute ratios of AER against Lasso."""
-    c, e, lm, ld = sp.symbols("c epsilon l_m l_d", positive=True)   # l_m = ln(m/δ), l_d = ln(d/δ)
-    m_aer = sp.solve(sp.Eq(c * d * B ** 2 * sp.sqrt(lm / (k * m)), e), m)[0]
+    e, lm, ld = sp.symbols("epsilon l_m l_d", positive=True)   # l_m = ln(m/δ), l_d = ln(d/δ)
+    c = bounds.SYMBOLS["c"]
+    m_aer = sp.solve(sp.Eq(_cb11_bound("CB11.Thm12.bound", lm=lm), e), m)[0]
     m_lasso = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(ld / m), e), m)[0]
     m_dense = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(d * lm / (k * m)), e), m)[0]
     r1 = sp.simplify(m_aer / m_lasso)
@@ -511,6 +532,10 @@ def check_hk12_text_tight(ctx):
 
 # --- CB11 Sec. 6 (AER and Thm 12) ---------------------------------------------------------------
 
+#: the factor of λ‖w‖² in CB11 eq. (12), f(w) = (λ/2)‖w‖² + 2(ŷ − y)⟨v, w⟩
+CB11_EQ12_HALF = sp.Rational(1, 2)
+
+
 @register("CB11.Sec6.text_pegasos_update", citation="CB11 Sec. 6 (“w <- w − (1/(λt))∇g(w). This "
           "can be rewritten as w <- (1 − 1/t)w − (1/(λt))∇ℓ(w)”; “the right-hand side of (10) is "
           "w − (1/(λt))∇f for the function f(w) = (λ/2)‖w‖² + 2(ŷ − y)⟨v, w⟩ (12)”)",
@@ -526,7 +551,7 @@ def check_cb11_text_pegasos(ctx):
     gl = sp.Matrix(sp.symbols("g1:4", real=True))                   # ∇ℓ(w), any vector
     ok1 = (w - (lam * w + gl) / (lam * t) - ((1 - 1 / t) * w - gl / (lam * t))).applyfunc(
         sp.simplify) == sp.zeros(3, 1)
-    f = lam / 2 * (w.T * w)[0] + 2 * (yh - yy) * (v.T * w)[0]
+    f = CB11_EQ12_HALF * lam * (w.T * w)[0] + 2 * (yh - yy) * (v.T * w)[0]
     grad = sp.Matrix([sp.diff(f, wi) for wi in w])
     ok2 = ((1 - 1 / t) * w - 2 * (yh - yy) * v / (lam * t) - (w - grad / (lam * t))).applyfunc(
         sp.simplify) == sp.zeros(3, 1)
@@ -575,15 +600,21 @@ def check_cb11_text_magnitude(ctx):
           method="sympy: the ratio and its degrees in d", delta=0.0, detectable=0.0)
 def check_cb11_text_vs_baseline(ctx):
     """CB11 Sec. 6: AER's bound is linear in d, the Baseline's quadratic."""
-    c, ld, lm = sp.symbols("c l_d l_m", positive=True)       # ln(d/δ), ln(m/δ)
-    thm6 = c * (d * B / k) ** 2 * sp.sqrt(ld / m)
-    thm12 = c * d * B ** 2 * sp.sqrt(lm / (k * m))
+    ld, lm = sp.symbols("l_d l_m", positive=True)             # ln(d/δ), ln(m/δ)
+    c = bounds.SYMBOLS["c"]
+    thm6 = _cb11_bound("CB11.Thm6.bound", ld=ld)               # c(dB/k)²√(ln(d/δ)/m)
+    thm12 = _cb11_bound("CB11.Thm12.bound", lm=lm)             # cdB²√(ln(m/δ)/(km))
     ratio = sp.simplify(thm6 / thm12)
     deg6 = sp.degree(sp.simplify(thm6 / (c * B ** 2 * sp.sqrt(ld / m) / k ** 2)), d)
     deg12 = sp.degree(sp.simplify(thm12 / (c * B ** 2 * sp.sqrt(lm / (k * m)))), d)
     ok = sympy_zero(ratio - d / k ** sp.Rational(3, 2) * sp.sqrt(ld / lm)) and deg6 == 2 and deg12 == 1
     return _verdict(ok, {"thm6_over_thm12": str(ratio), "degree_in_d": {"Thm6": int(deg6),
                                                                          "Thm12": int(deg12)}})
+
+
+def cb11_footnote4_factors(X2):
+    """CB11 footnote 4's factors: the theorem's d/√k and the improved d·max_t‖x_t‖₂/k."""
+    return d / sp.sqrt(k), d * X2 / k
 
 
 @register("CB11.Thm12.text_footnote4", citation="CB11 Sec. 6, footnote 4 (“when d = k we still do "
@@ -597,7 +628,7 @@ def check_cb11_text_vs_baseline(ctx):
 def check_cb11_text_footnote4(ctx):
     """CB11 footnote 4: the two factors at d = k."""
     X2 = sp.symbols("X", positive=True)                      # max_t ‖x_t‖₂ <= √d
-    old, new = d / sp.sqrt(k), d * X2 / k
+    old, new = cb11_footnote4_factors(X2)
     ok = sympy_zero(old.subs(k, d) - sp.sqrt(d)) and sympy_zero(new.subs(k, d) - X2) and \
         sympy_zero(new.subs(X2, sp.sqrt(d)) - old * sp.sqrt(d / k)) and \
         sympy_zero(sp.solve(sp.Eq(new, old), X2)[0] - sp.sqrt(k))
@@ -752,11 +783,17 @@ def check_ks15_text_vs_aerr(ctx):
           delta=0.0, detectable=0.0)
 def check_cb11_text_factor_d4(ctx):
     """CB11 Sec. 5: the Baseline's sample-size overhead."""
-    c, e, ld = sp.symbols("c epsilon l_d", positive=True)          # l_d = ln(d/δ)
-    m_base = sp.solve(sp.Eq(c * (d * B / k) ** 2 * sp.sqrt(ld / m), e), m)[0]
+    e, ld = sp.symbols("epsilon l_d", positive=True)          # l_d = ln(d/δ)
+    c = bounds.SYMBOLS["c"]
+    m_base = sp.solve(sp.Eq(_cb11_bound("CB11.Thm6.bound", ld=ld), e), m)[0]
     m_lasso = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(ld / m), e), m)[0]
     ratio = sp.simplify(m_base / m_lasso)
     return _verdict(sympy_zero(ratio - (d / k) ** 4), {"ratio": str(ratio)})
+
+
+#: CB11 Lemma 4's proof: L_max = 4B, ℓ_max = 4B²
+CB11_LEMMA4_L_MAX = 4
+CB11_LEMMA4_LOSS_MAX = 4
 
 
 @register("CB11.Lemma4.text_constants", citation="CB11 Lemma 4 (proof: “|(a − y)² − (b − y)²| <= "
@@ -774,7 +811,8 @@ def check_cb11_lemma4_constants(ctx):
     verts = [(sa * B, sb * B, sy * B) for sa in (-1, 1) for sb in (-1, 1) for sy in (-1, 1)]
     lip = max((sp.Abs(va + vb - 2 * vy) for va, vb, vy in verts), key=lambda v: v.subs(B, 1))
     loss = max(((va - vy) ** 2 for va, _vb, vy in verts), key=lambda v: v.subs(B, 1))
-    ok = ok1 and sympy_zero(lip - 4 * B) and sympy_zero(loss - 4 * B ** 2)
+    ok = ok1 and sympy_zero(lip - CB11_LEMMA4_L_MAX * B) and \
+        sympy_zero(loss - CB11_LEMMA4_LOSS_MAX * B ** 2)
     return _verdict(ok, {"factorisation": ok1, "L_max": str(lip), "l_max": str(loss)})
 
 
