@@ -29,12 +29,18 @@ __all__ = ["CategoricalTestResult", "TwoSampleResult", "multinomial_test", "two_
 class CategoricalTestResult:
     """Decision on counts of sampled categories.
 
-    Attributes
+    Returned by :func:`multinomial_test` and :func:`two_sample_test`; each parameter is an
+    attribute of the same name.
+
+    Parameters
     ----------
     status : {"PASS", "FAIL"}
         ``"FAIL"`` means the claim is refuted; its probability under the claim is <= delta.
     delta : float
+        The false-failure probability of the test (the probability of ``"FAIL"`` when the
+        claim holds).
     method : str
+        The test's name.
     n : int or tuple of int
         Number of draws (per sample for two-sample tests).
     statistic, threshold : float
@@ -80,19 +86,27 @@ class CategoricalTestResult:
 class TwoSampleResult:
     """Decision of a two-sample test on real-valued samples.
 
-    Attributes
+    Returned by :func:`two_sample_ks_test` and :func:`two_sample_mean_test`; each parameter is
+    an attribute of the same name.
+
+    Parameters
     ----------
     status : {"PASS", "FAIL"}
         ``"FAIL"``: the two samples do not come from the same distribution (probability <= delta
         when they do).
-    delta, method : float, str
+    delta : float
+        The false-failure probability of the test.
+    method : str
+        The test's name.
     n : tuple of int
+        The two sample sizes.
     statistic, threshold : float
         FAIL iff statistic > threshold.
     detectable : float
         The discrepancy (sup-distance of CDFs, or difference of means) above which a failure is
         guaranteed with probability >= 1 - delta, given these sample sizes.
     details : Mapping
+        Method-specific figures (read-only); not compared.
     """
 
     status: str

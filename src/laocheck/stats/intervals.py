@@ -52,7 +52,10 @@ _BET_CAP = 0.5
 class MeanInterval:
     """A confidence interval for a mean, with what it rests on.
 
-    Attributes
+    Returned by :func:`mean_interval` and :func:`mean_interval_from_sums`; each parameter is an
+    attribute of the same name.
+
+    Parameters
     ----------
     low, high : float
         The interval; ``P(low <= E[Z] <= high) >= 1 - delta``. A one-sided interval has the

@@ -30,7 +30,10 @@ __all__ = ["SequentialTestResult", "sequential_mean_test", "sequential_bound_tes
 class SequentialTestResult:
     """Outcome of a sequential test.
 
-    Attributes
+    Returned by :func:`sequential_mean_test` and :func:`sequential_bound_test`; each parameter
+    is an attribute of the same name.
+
+    Parameters
     ----------
     status : {"PASS", "FAIL", "INCONCLUSIVE"}
         FAIL: the claim is refuted (probability <= delta when it holds). PASS: the claim holds

@@ -26,14 +26,21 @@ __all__ = ["VectorMeanInterval", "vector_mean_interval", "vector_mean_interval_f
 class VectorMeanInterval:
     """Simultaneous confidence intervals for the d coordinates of a mean vector.
 
-    Attributes
+    Returned by :func:`vector_mean_interval` and :func:`vector_mean_interval_from_sums`; each
+    parameter is an attribute of the same name.
+
+    Parameters
     ----------
     low, high : ndarray, shape (d,)
         ``P(low_j <= E[Z_j] <= high_j for every j) >= 1 - delta``.
     n : int
+        Number of draws used.
     delta : float
         Simultaneous miscoverage; each coordinate used ``delta / d`` (Bonferroni).
-    method, alternative : str
+    method : str
+        The coordinate method (see :data:`~laocheck.stats.METHODS`).
+    alternative : {"two-sided", "greater", "less"}
+        Sidedness of every coordinate interval, as in :class:`MeanInterval`.
     mean : ndarray, shape (d,)
         Sample mean.
     """
@@ -222,11 +229,21 @@ def squared_norm_interval(box, **kwargs):
         Simultaneous two-sided coordinate intervals, or draws from which to compute them with
         :func:`vector_mean_interval` (then pass its keyword arguments: ``lower``, ``upper``,
         ``delta``, ``method``).
+    **kwargs
+        Only when ``box`` is an array of draws: ``lower``, ``upper`` and ``delta`` (required),
+        ``method`` and ``alternative`` (optional), passed to :func:`vector_mean_interval`.
 
     Returns
     -------
     MeanInterval
         ``method="box-<method>"``; ``mean`` is ||sample mean||^2.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``kwargs`` missing ``lower``, ``upper`` or ``delta`` (or with other keys) for draws, or
+        not empty for a :class:`VectorMeanInterval`; a box that is not two-sided; bad draws or
+        ranges (as :func:`vector_mean_interval`).
 
     Notes
     -----
