@@ -29,13 +29,24 @@ def assert_mean_equal(values, target, *, lower, upper, delta, method="betting"):
         I.i.d. draws in [lower, upper].
     target : float
         The claimed mean E[Z].
-    lower, upper, delta, method
-        As in :func:`~laocheck.stats.mean_interval`.
+    lower, upper : float
+        The declared range of Z (every draw must lie in it).
+    delta : float
+        False-failure probability, 0 < delta < 1.
+    method : str
+        Interval method, one of :data:`~laocheck.stats.METHODS`. Default ``"betting"``.
 
     Returns
     -------
     MeanInterval
         The interval, when the assertion holds.
+
+    Raises
+    ------
+    AssertionError
+        The claim E[Z] = target is refuted: the two-sided interval excludes ``target``.
+    InvalidParameterError
+        Bad input, as :func:`~laocheck.stats.mean_interval`.
 
     Notes
     -----

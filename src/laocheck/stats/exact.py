@@ -150,6 +150,12 @@ class RandomSource:
     ----------
     rng : None, int, SeedSequence or Generator
         Passed to ``numpy.random.default_rng``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``rng`` is not None, a seed (an integer >= 0), a SeedSequence or a ``Generator`` (a
+        legacy ``RandomState`` is refused).
     """
 
     def __init__(self, rng=None):
@@ -422,6 +428,12 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
         Every outcome with its exact probability (``fractions.Fraction``), and the
         ``residual_mass`` of the geometric tails not explored.
 
+    Raises
+    ------
+    InvalidParameterError
+        ``program`` not callable, ``max_depth`` or ``max_leaves`` not a positive integer, or more
+        than ``max_leaves`` outcomes (or a choice with more options than that).
+
     Notes
     -----
     Depth-first search over the tree of choices by replay: each run follows a forced prefix
@@ -588,6 +600,11 @@ class Plan:
     ----------
     *pieces : IIDDraws, UniformSubset, RandomHalves, TruncatedGeometric or any object with
         ``sample(src)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        No piece, or a piece without a ``sample(src)`` method.
 
     Examples
     --------

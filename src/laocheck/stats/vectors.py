@@ -131,13 +131,23 @@ def vector_mean_interval(values, *, lower, upper, delta, method="betting",
         Coordinate ranges.
     delta : float
         Simultaneous miscoverage probability.
-    method, alternative
-        As in :func:`~laocheck.stats.mean_interval`.
+    method : {"betting", "prpl-eb", "bernstein", "hoeffding"}
+        The coordinate method, as in :func:`~laocheck.stats.mean_interval`. Default
+        ``"betting"``.
+    alternative : {"two-sided", "greater", "less"}
+        Sidedness of every coordinate interval. Default ``"two-sided"``.
 
     Returns
     -------
     VectorMeanInterval
         The d intervals (``low``, ``high``, ``mean``), valid simultaneously at ``delta``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``values`` not a finite 2-d array with at least one row and one column, draws outside
+        their coordinate's range, ``lower`` >= ``upper`` in a coordinate, or a bad ``delta``,
+        ``method`` or ``alternative``.
 
     Notes
     -----
@@ -189,8 +199,10 @@ def vector_mean_interval_from_sums(n, totals, totals_sq, *, lower, upper, delta,
         Number of draws (>= 2).
     totals, totals_sq : array_like, shape (d,)
         Per-coordinate sums of the draws and of their squares.
-    lower, upper, delta
-        As in :func:`vector_mean_interval`.
+    lower, upper : float or array_like, shape (d,)
+        Coordinate ranges, as in :func:`vector_mean_interval`.
+    delta : float
+        Simultaneous miscoverage probability.
     method : {"bernstein", "hoeffding"}
         Methods that need only the running sums. Default ``"bernstein"``.
     alternative : {"two-sided", "greater", "less"}
@@ -200,6 +212,12 @@ def vector_mean_interval_from_sums(n, totals, totals_sq, *, lower, upper, delta,
     -------
     VectorMeanInterval
         The d intervals, valid simultaneously at ``delta``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``n`` < 2, ``totals`` and ``totals_sq`` not nonempty 1-d arrays of one shape, or a bad
+        range, ``delta``, ``method`` or ``alternative`` (as :func:`vector_mean_interval`).
 
     Notes
     -----
