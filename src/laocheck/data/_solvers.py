@@ -65,6 +65,9 @@ class SecondMoments:
 
     Notes
     -----
+    Independent attributes (CB11 Thm 1's and HK12 Thm B.1's hard instances) have r = 0; KS15
+    Sec. 5.1's Bernoulli attributes have Σ = diag(μ − μ²) + μμᵀ, r = 1.
+
     The arrays are taken as given; :func:`minimize_l2_ball` and :func:`minimize_l1_ball` check
     them (finite, D >= 0, S positive semidefinite) before solving.
 

@@ -220,8 +220,9 @@ class _Sampled(Distribution):
 class ScaledLabels(_Sampled):
     """The distribution of (x, c·y) for (x, y) from ``base``: same draws, labels times c.
 
-    The scale check of a theorem's bound (x, y, B) -> (x, c·y, c·B) runs on it:
-    E[xy] and |y| are multiplied by c, E[y²] by c².
+    The scale check of a theorem's bound runs on it: under (x, y, B) -> (x, c·y, c·B) the
+    excess risk and a bound such as HK12 Thm 3.1's 4B²√(2d/(km)) are multiplied by c²
+    (``Formula.scaling``). E[xy] and |y| are multiplied by c, E[y²] by c².
 
     Parameters
     ----------

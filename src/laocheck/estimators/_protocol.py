@@ -73,7 +73,8 @@ class Draws:
     values : ndarray, shape (n, *target_shape)
         The n draws of the estimate.
     attributes : ndarray of int, shape (n,)
-        The number of attributes of x each draw observed (its budget use).
+        The number of attributes of x each draw observed: the budget checks compare it with
+        the paper's budget (e.g. k + 1 for HK12 Alg. 1's gradient).
     """
 
     values: np.ndarray
@@ -98,7 +99,8 @@ class Moments:
     sum, sum_sq : ndarray, shape target_shape
         Σ_t v_t and Σ_t v_t² per coordinate.
     sum_norm_sq : float
-        Σ_t ‖v_t‖².
+        Σ_t ‖v_t‖²: the second-moment claims (e.g. HK12 Lemma 3.3's E‖g̃‖² ≤ 8B²d/k) are
+        checked on it.
     sum_norm_sq_sq : float
         Σ_t ‖v_t‖⁴.
     attributes_sum, attributes_sum_sq : int
@@ -171,8 +173,8 @@ class Estimator:
     check_assumptions : bool
         Whether ``target``, ``sample``, ``accumulate`` and ``sample_reference`` refuse an
         instance that breaks the paper's assumptions (‖x‖₂ <= 1 or ‖x‖∞ <= 1 by the geometry,
-        and with ``B`` |y| <= B, ‖w‖ <= B); :meth:`assumptions` lists them either way.
-        Default False.
+        and with ``B`` |y| <= B, ‖w‖ <= B: e.g. HK12 Thm 3.1's); :meth:`assumptions` lists
+        them either way. Default False.
 
     Raises
     ------
