@@ -250,7 +250,10 @@ def _check_part(part, allowed):
 
 
 class ImportanceEstimator(Estimator):
-    """x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (i_r ~ q i.i.d.) and φ̃ = (w_j/p_j) x_j − y (j ~ p).
+    """The importance-sampled estimates of HK12 Alg. 1-2 and KS15 Alg. 1/3 and their variants.
+
+    x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (i_r ~ q i.i.d.), φ̃ = (w_j/p_j) x_j − y (j ~ p) and
+    g̃ = φ̃ x̃, and for the lasso algorithms ḡ, g̃ clipped coordinatewise at 1/η.
 
     Parameters
     ----------
@@ -890,7 +893,9 @@ class GenEstEstimator(_GenEstBase):
 
 
 class AESVREstimator(_GenEstBase):
-    """HK12 Alg. 4 (AESVR): φ̃ = ½[GenEst(w, x/ε, (y+δ)/ε) + GenEst(w, x/ε, (y−δ)/ε)], g̃ = φ̃ x̃.
+    """HK12 Alg. 4 (AESVR): GenEst estimates of the smoothed loss's derivative and gradient.
+
+    φ̃ = ½[GenEst(w, x/ε, (y+δ)/ε) + GenEst(w, x/ε, (y−δ)/ε)] and g̃ = φ̃ x̃.
 
     Parameters
     ----------
@@ -997,9 +1002,9 @@ _register_all()
 
 
 def example_params(name, d, *, k=2, B=1.0):
-    """A valid parameter set for estimator ``name`` in dimension ``d`` (for tests and examples).
+    """A valid parameter set for estimator ``name`` in dimension ``d``.
 
-    Its spec's ``example_params``: q and the second moments are fixed, non-uniform, strictly
+    For tests and examples: its spec's ``example_params``: q and the second moments are fixed, non-uniform, strictly
     positive vectors (q_i ∝ i, E[x_i²] ∝ i²); η = 1/(2B); AESVR uses ε = 0.5, δ = 0.1; GenEst
     estimates f′(z) = 1 + z/2 − z²/8 + z³/16, a cubic, so its expectation is finite to
     enumerate exactly.

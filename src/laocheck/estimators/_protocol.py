@@ -70,7 +70,7 @@ class Draws:
 
     Parameters
     ----------
-    values : ndarray, shape (n, *target_shape)
+    values : ndarray, shape (n,) + target_shape
         The n draws of the estimate.
     attributes : ndarray of int, shape (n,)
         The number of attributes of x each draw observed: the budget checks compare it with
