@@ -174,8 +174,9 @@ def lasso_step_size(m, d, G2):
 
 
 def theorem_bounds(d, k, m, B, *, second_moments=None, delta=0.05, m1=None):
-    """Every excess-risk theorem's bound at (d, k, m, B): CB11 Thm 12, HK12 Thm 3.1 and 3.4,
-    KS15 Thm 3.1, 3.5, 3.12, 4.1, 4.6 and 4.7.
+    """Every excess-risk theorem's bound at (d, k, m, B).
+
+    The theorems: CB11 Thm 12, HK12 Thm 3.1 and 3.4, KS15 Thm 3.1, 3.5, 3.12, 4.1, 4.6 and 4.7.
 
     Parameters
     ----------

@@ -22,7 +22,7 @@ Conventions
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -89,21 +89,38 @@ class Formula:
     """One formula of a paper: a sympy expression with its citation.
 
     Call it with keyword values for its symbols (``FORMULAS["HK12.Thm3.1.bound"](d=100, k=4,
-    m=1000, B=1)``); the numeric function is ``sympy.lambdify`` of :attr:`expr`.
+    m=1000, B=1)``); the numeric function is ``sympy.lambdify`` of :attr:`expr`. Each parameter
+    is an attribute of the same name; the registered formulas are :data:`FORMULAS`.
 
-    Attributes
+    Parameters
     ----------
-    id : "<paper>.<label>.<part>", e.g. ``"HK12.Thm3.4.eta"``.
-    expr : the sympy expression, in the symbols of :data:`SYMBOLS`.
-    citation : paper and label, e.g. "HK12 Thm 3.4".
-    kind : "bound" (excess risk), "eta" (step size), "G2" (gradient second moment),
-        "lower" (lower bound), "complexity" (sample complexity), "ratio", "component".
-    literal : True when printed in the statement; False for a proof's (or laocheck's) version.
-    erratum : non-empty when the literal formula disagrees with its proof (what and why).
-    proof : id of the proof version of a literal formula that disagrees with it.
-    scaling : exponent e with formula(x, c·y, c·B) = c^e · formula(x, y, B) expected by the
-        scale invariance (bounds 2, ridge steps 0, lasso steps -1); None if not applicable.
-    note : anything else a reader needs (conventions, the loss, the probability).
+    id : str
+        ``"<paper>.<label>.<part>"``, e.g. ``"HK12.Thm3.4.eta"``.
+    expr : sympy.Expr
+        The expression, in the symbols of :data:`SYMBOLS`.
+    citation : str
+        Paper and label of the statement the formula comes from, e.g. ``"HK12 Thm 3.4"``.
+    kind : str
+        ``"bound"`` (excess risk), ``"eta"`` (step size), ``"G2"`` (gradient second moment),
+        ``"lower"`` (lower bound), ``"complexity"`` (sample complexity), ``"ratio"``,
+        ``"component"``.
+    description : str
+        One line saying what the formula is.
+    literal : bool
+        True when printed in the statement; False for a proof's (or laocheck's) version.
+        Default True.
+    erratum : str
+        Non-empty when the literal formula disagrees with its proof (what and why).
+    proof : str or None
+        Id of the proof version of a literal formula that disagrees with it.
+    scaling : int or None
+        Exponent e with formula(x, c·y, c·B) = c^e · formula(x, y, B) expected by the scale
+        invariance (bounds 2, ridge steps 0, lasso steps -1); None if not applicable.
+    note : str
+        Anything else a reader needs (conventions, the loss, the probability).
+    assumptions : str
+        The statement's assumptions, as printed (e.g. ``"||x||_2 <= 1, |y| <= B"``); empty
+        when the citation's context gives them.
     """
 
     id: str
@@ -117,7 +134,6 @@ class Formula:
     scaling: int | None = None
     note: str = ""
     assumptions: str = ""
-    _extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def args(self):

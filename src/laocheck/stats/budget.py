@@ -25,10 +25,16 @@ DEFAULT_DELTA = 1e-6
 class BudgetAllocation:
     """The delta handed to each named check of a run.
 
-    Attributes
+    Returned by :meth:`ErrorBudget.allocate`; indexing by a check's name gives its delta.
+
+    Parameters
     ----------
     deltas : Mapping[str, float]
-        Check name -> its false-failure probability.
+        Check name -> its false-failure probability (kept as a read-only mapping, the attribute
+        ``deltas``).
+
+    Attributes
+    ----------
     family_wise : float
         Union bound on the probability that at least one check fails falsely:
         sum of the deltas (at most the budget's ``total`` when one is set).

@@ -132,6 +132,13 @@ def detectable_violation(n, *, lower=None, upper=None, delta, beta=0.1, method="
         The shift epsilon(n): if |E Z - target| >= epsilon(n) (in the tested direction) the test fails
         with probability >= 1 - beta. Nonincreasing in n; ``inf`` if n is too small.
 
+    Raises
+    ------
+    InvalidParameterError
+        ``n`` not a positive integer, ``delta`` or ``beta`` outside (0, 1), an unknown
+        ``method`` or ``alternative``, ``lower`` >= ``upper`` (or not finite), a ``variance``
+        that is not in (0, (upper - lower)**2 / 4], or no ``variance`` for median of means.
+
     Notes
     -----
     With delta' = delta/2 (two-sided) or delta, R = upper - lower and sigma^2 = ``variance``:
@@ -167,13 +174,29 @@ def required_samples(epsilon, *, lower=None, upper=None, delta, beta=0.1, method
     ----------
     epsilon : float
         The violation to detect (same units as the variable).
-    lower, upper, delta, beta, method, variance, alternative
-        As in :func:`detectable_violation`.
+    lower, upper : float
+        Declared range (not used by ``"median-of-means"``).
+    delta : float
+        Level of the interval (false-failure probability of the test).
+    beta : float
+        Allowed false-pass probability at ``epsilon``. Default 0.1.
+    method : {"bernstein", "hoeffding", "betting", "prpl-eb", "median-of-means"}
+        As in :func:`detectable_violation`. Default ``"bernstein"``.
+    variance : float, optional
+        Upper bound on Var Z, as in :func:`detectable_violation`.
+    alternative : {"two-sided", "greater", "less"}
+        Sidedness of the interval used by the test. Default ``"two-sided"``.
 
     Returns
     -------
     int
         The smallest n with ``detectable_violation(n, ...) <= epsilon``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``epsilon`` <= 0, one that no feasible number of draws detects, or a bad argument as in
+        :func:`detectable_violation`.
 
     Notes
     -----

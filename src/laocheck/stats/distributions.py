@@ -29,12 +29,18 @@ __all__ = ["CategoricalTestResult", "TwoSampleResult", "multinomial_test", "two_
 class CategoricalTestResult:
     """Decision on counts of sampled categories.
 
-    Attributes
+    Returned by :func:`multinomial_test` and :func:`two_sample_test`; each parameter is an
+    attribute of the same name.
+
+    Parameters
     ----------
     status : {"PASS", "FAIL"}
         ``"FAIL"`` means the claim is refuted; its probability under the claim is <= delta.
     delta : float
+        The false-failure probability of the test (the probability of ``"FAIL"`` when the
+        claim holds).
     method : str
+        The test's name.
     n : int or tuple of int
         Number of draws (per sample for two-sample tests).
     statistic, threshold : float
@@ -80,19 +86,27 @@ class CategoricalTestResult:
 class TwoSampleResult:
     """Decision of a two-sample test on real-valued samples.
 
-    Attributes
+    Returned by :func:`two_sample_ks_test` and :func:`two_sample_mean_test`; each parameter is
+    an attribute of the same name.
+
+    Parameters
     ----------
     status : {"PASS", "FAIL"}
         ``"FAIL"``: the two samples do not come from the same distribution (probability <= delta
         when they do).
-    delta, method : float, str
+    delta : float
+        The false-failure probability of the test.
+    method : str
+        The test's name.
     n : tuple of int
+        The two sample sizes.
     statistic, threshold : float
         FAIL iff statistic > threshold.
     detectable : float
         The discrepancy (sup-distance of CDFs, or difference of means) above which a failure is
         guaranteed with probability >= 1 - delta, given these sample sizes.
     details : Mapping
+        Method-specific figures (read-only); not compared.
     """
 
     status: str
@@ -196,6 +210,12 @@ def clopper_pearson(counts, n, alpha):
     high : ndarray
         Upper ends, finite, with count / n <= high <= 1.
 
+    Raises
+    ------
+    InvalidParameterError
+        ``n`` not an integer in [1, 2**63 - 1], ``alpha`` outside [0, 1], or ``counts`` not
+        integers in [0, n].
+
     Notes
     -----
     low = Beta^{-1}(alpha/2; c, n - c + 1), high = Beta^{-1}(1 - alpha/2; c + 1, n - c), with
@@ -241,6 +261,13 @@ def multinomial_test(counts, probs, *, delta, method="binomial"):
     CategoricalTestResult
         With the simultaneous per-category Clopper-Pearson intervals ``low``, ``high`` (at
         delta / K each) whichever method decides.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``counts`` not a nonempty 1-d array of nonnegative integers with at least one draw,
+        ``probs`` not one finite nonnegative entry per category summing to 1, ``delta`` outside
+        (0, 1), or an unknown ``method``.
 
     Notes
     -----
@@ -317,6 +344,12 @@ def two_sample_test(counts_a, counts_b, *, delta):
         ``pvalues`` per category; ``worst_discrepancy`` = frequency in A - frequency in B at the
         category with the smallest p-value.
 
+    Raises
+    ------
+    InvalidParameterError
+        ``counts_a`` or ``counts_b`` not a nonempty 1-d array of nonnegative integers with at
+        least one draw, the two of different shapes, or ``delta`` outside (0, 1).
+
     Notes
     -----
     Under the null, given the pooled counts t_i = a_i + b_i the A/B labels of the
@@ -371,6 +404,11 @@ def two_sample_ks_test(a, b, *, delta):
     TwoSampleResult
         ``statistic`` = sup_x |F_a(x) - F_b(x)|, ``threshold`` = eps_a + eps_b.
 
+    Raises
+    ------
+    InvalidParameterError
+        ``a`` or ``b`` not a nonempty 1-d array of finite numbers, or ``delta`` outside (0, 1).
+
     Notes
     -----
     By the Dvoretzky-Kiefer-Wolfowitz inequality with Massart's constant [1],
@@ -421,6 +459,12 @@ def two_sample_mean_test(a, b, *, lower, upper, delta, method="betting"):
     TwoSampleResult
         ``statistic`` = gap between the two intervals (positive iff disjoint), ``threshold`` 0;
         ``details`` holds both intervals.
+
+    Raises
+    ------
+    InvalidParameterError
+        A sample empty, not finite or outside [lower, upper], or a bad ``lower``, ``upper``,
+        ``delta`` or ``method`` (as :func:`~laocheck.stats.mean_interval`).
 
     Notes
     -----

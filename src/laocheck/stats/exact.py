@@ -53,7 +53,25 @@ DEFAULT_MAX_LEAVES = 10 ** 6
 # --------------------------------------------------------------------------------------------
 
 def exact_fraction(value, name="p"):
-    """``value`` as an exact Fraction (floats at their exact binary value; sympy Rationals)."""
+    """``value`` as an exact Fraction (floats at their exact binary value; sympy Rationals).
+
+    Parameters
+    ----------
+    value : Fraction, int, float or sympy.Rational
+        A finite number (a numpy integer or float too); not a bool.
+    name : str
+        The parameter name used in the error message. Default ``"p"``.
+
+    Returns
+    -------
+    Fraction
+        ``value`` exactly: ``Fraction(0.1)`` is 3602879701896397/36028797018963968, not 1/10.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``value`` is a bool, a non-finite float, or not a number of the types above.
+    """
     if isinstance(value, Fraction):
         return value
     if isinstance(value, bool):
@@ -132,6 +150,12 @@ class RandomSource:
     ----------
     rng : None, int, SeedSequence or Generator
         Passed to ``numpy.random.default_rng``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``rng`` is not None, a seed (an integer >= 0), a SeedSequence or a ``Generator`` (a
+        legacy ``RandomState`` is refused).
     """
 
     def __init__(self, rng=None):
@@ -300,17 +324,26 @@ def _added(a, b):
 class ExactDistribution:
     """Exact distribution of an outcome: weighted leaves plus the mass left unexplored.
 
-    Attributes
+    Returned by :func:`enumerate_outcomes` and :meth:`Plan.distribution`; each parameter is an
+    attribute of the same name.
+
+    Parameters
     ----------
-    leaves : tuple of (Fraction, value)
-        Outcomes with their exact probabilities; equal hashable outcomes merged (first-seen
-        order), unhashable ones (e.g. numpy arrays) kept apart.
+    leaves : sequence of (Fraction, value)
+        Outcomes with their exact probabilities. The attribute is a tuple in which equal
+        hashable outcomes are merged (first-seen order, probabilities added) and unhashable
+        ones (e.g. numpy arrays) are kept apart.
     residual_mass : Fraction
         Probability of the choice sequences not run (geometric tails beyond the depth).
+        Default 0.
+    n_runs : int, optional
+        Number of complete runs of the program (leaves before merging). Default: the number of
+        ``leaves`` given.
+
+    Attributes
+    ----------
     total_mass : Fraction
         Sum of the leaves' probabilities (1 - residual_mass for exact input probabilities).
-    n_runs : int
-        Number of complete runs of the program (leaves before merging).
     """
 
     def __init__(self, leaves, residual_mass=Fraction(0), n_runs=None):
@@ -395,6 +428,12 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
         Every outcome with its exact probability (``fractions.Fraction``), and the
         ``residual_mass`` of the geometric tails not explored.
 
+    Raises
+    ------
+    InvalidParameterError
+        ``program`` not callable, ``max_depth`` or ``max_leaves`` not a positive integer, or more
+        than ``max_leaves`` outcomes (or a choice with more options than that).
+
     Notes
     -----
     Depth-first search over the tree of choices by replay: each run follows a forced prefix
@@ -442,7 +481,22 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
 
 @dataclass(frozen=True)
 class IIDDraws:
-    """k i.i.d. draws from a categorical distribution q; outcome: tuple of k indices."""
+    """k i.i.d. draws from a categorical distribution q; outcome: tuple of k indices.
+
+    Parameters
+    ----------
+    q : sequence of numbers
+        The probabilities of the categories 0, 1, ... (nonnegative, summing to 1; exact numbers
+        as :func:`exact_fraction` accepts). Kept as a tuple.
+    k : int
+        Number of draws, >= 0.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``q`` is not a nonempty sequence of nonnegative numbers summing to 1, or ``k`` is not
+        an integer >= 0.
+    """
 
     q: tuple
     k: int
@@ -458,7 +512,20 @@ class IIDDraws:
 
 @dataclass(frozen=True)
 class UniformSubset:
-    """A uniform s-subset of range(n) without replacement; outcome: sorted tuple."""
+    """A uniform s-subset of range(n) without replacement; outcome: sorted tuple.
+
+    Parameters
+    ----------
+    n : int
+        Size of the ground set range(n), 0 <= n <= 2**63 - 1.
+    s : int
+        Size of the subset, 0 <= s <= n.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``n`` or ``s`` is not an integer in range, or s > n.
+    """
 
     n: int
     s: int
@@ -472,7 +539,19 @@ class UniformSubset:
 
 @dataclass(frozen=True)
 class RandomHalves:
-    """A uniform split of ``items`` (even length) into two halves; outcome: (a, b)."""
+    """A uniform split of ``items`` (even length) into two halves; outcome: (a, b).
+
+    Parameters
+    ----------
+    items : sequence
+        The items to split (even length; kept as a tuple). Each half of the outcome is a tuple,
+        sorted when the items are comparable.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``items`` has odd length.
+    """
 
     items: tuple
 
@@ -488,6 +567,18 @@ class TruncatedGeometric:
     """Geometric count N >= 0, P(N = n) = (1-p)^n p, enumerated for n < depth.
 
     The mass (1 - p)^depth of N >= depth is booked as residual mass, not run.
+
+    Parameters
+    ----------
+    p : Fraction, int, float or sympy.Rational
+        Success probability, 0 < p <= 1 (exact as :func:`exact_fraction`).
+    depth : int
+        Counts n < depth are enumerated, >= 1.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``p`` is not a number in (0, 1], or ``depth`` is not an integer >= 1.
     """
 
     p: object
@@ -509,6 +600,11 @@ class Plan:
     ----------
     *pieces : IIDDraws, UniformSubset, RandomHalves, TruncatedGeometric or any object with
         ``sample(src)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        No piece, or a piece without a ``sample(src)`` method.
 
     Examples
     --------

@@ -52,7 +52,10 @@ _BET_CAP = 0.5
 class MeanInterval:
     """A confidence interval for a mean, with what it rests on.
 
-    Attributes
+    Returned by :func:`mean_interval` and :func:`mean_interval_from_sums`; each parameter is an
+    attribute of the same name.
+
+    Parameters
     ----------
     low, high : float
         The interval; ``P(low <= E[Z] <= high) >= 1 - delta``. A one-sided interval has the
@@ -309,6 +312,12 @@ def mean_interval(values, *, lower, upper, delta, method="betting", alternative=
     MeanInterval
         ``P(low <= E[Z] <= high) >= 1 - delta`` for every distribution on [lower, upper].
 
+    Raises
+    ------
+    InvalidParameterError
+        ``lower`` >= ``upper`` or not finite, ``delta`` outside (0, 1), an unknown ``method`` or
+        ``alternative``, ``values`` empty, not finite, or outside [lower, upper].
+
     Notes
     -----
     The data are rescaled to X = (Z - lower) / (upper - lower) in [0, 1]. Each method gives a
@@ -427,8 +436,10 @@ def mean_interval_from_sums(n, total, total_sq=None, *, lower, upper, delta, met
         Sum of the draws.
     total_sq : float, optional
         Sum of their squares (needed by ``"bernstein"``).
-    lower, upper, delta
-        As in :func:`mean_interval`.
+    lower, upper : float
+        The declared range of the draws, as in :func:`mean_interval`.
+    delta : float
+        Miscoverage probability, 0 < delta < 1.
     method : {"bernstein", "hoeffding"}
         Methods that need only (n, sum, sum of squares). Default ``"bernstein"``.
     alternative : {"two-sided", "greater", "less"}
@@ -438,6 +449,13 @@ def mean_interval_from_sums(n, total, total_sq=None, *, lower, upper, delta, met
     -------
     MeanInterval
         The interval, with the method, level and sidedness it was computed at.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``n`` not an integer in [1, 2**63 - 1], a non-finite ``total``, ``total_sq`` missing for
+        ``"bernstein"`` or smaller than total**2 / n, total / n outside [lower, upper], or a bad
+        ``lower``, ``upper``, ``delta``, ``method`` or ``alternative`` (as :func:`mean_interval`).
 
     Notes
     -----

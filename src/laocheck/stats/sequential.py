@@ -30,7 +30,10 @@ __all__ = ["SequentialTestResult", "sequential_mean_test", "sequential_bound_tes
 class SequentialTestResult:
     """Outcome of a sequential test.
 
-    Attributes
+    Returned by :func:`sequential_mean_test` and :func:`sequential_bound_test`; each parameter
+    is an attribute of the same name.
+
+    Parameters
     ----------
     status : {"PASS", "FAIL", "INCONCLUSIVE"}
         FAIL: the claim is refuted (probability <= delta when it holds). PASS: the claim holds
@@ -98,8 +101,8 @@ def look_schedule(batch, growth, max_n, delta):
     list of tuple
         ``(n_j, delta_j)`` with n_j = min(max_n, ceil(batch growth^(j-1))) and
         delta_j = 6 delta / (pi^2 j^2), whose sum over all j is at most delta; the last
-        look has n_j = max_n. (delta_j may underflow to 0 for a tiny delta; the tests use
-        ln(delta_j), which does not.)
+        look has n_j = max_n. delta_j may underflow to 0 for a tiny delta; the tests use
+        ln(delta_j), which does not.
 
     Raises
     ------
@@ -233,6 +236,14 @@ def sequential_mean_test(draw, *, target, lower, upper, delta, epsilon, max_n, b
         The decision (PASS, FAIL or INCONCLUSIVE at ``max_n``), the draws used and the last
         look's interval.
 
+    Raises
+    ------
+    InvalidParameterError
+        ``draw`` not callable or returning other than the asked number of finite values in
+        [lower, upper], a non-finite ``target``, ``lower`` >= ``upper``, ``delta`` outside
+        (0, 1), ``epsilon`` <= 0, ``max_n`` or ``batch`` not an integer >= 2, ``growth`` <= 1, an
+        unknown ``method`` or a bad ``rng``.
+
     Notes
     -----
     At look j (n_j draws, see :func:`look_schedule`) the two-sided interval at level
@@ -277,14 +288,33 @@ def sequential_bound_test(draw, *, bound, lower, upper, delta, epsilon, max_n, b
         As in :func:`sequential_mean_test`.
     bound : float
         The claimed upper bound on E[Z].
-    lower, upper, delta, epsilon, max_n, batch, growth, method, rng
-        As in :func:`sequential_mean_test`.
+    lower, upper : float
+        Declared range of Z.
+    delta : float
+        False-failure probability (also the false-pass probability beyond epsilon).
+    epsilon : float
+        Tolerance: PASS certifies E[Z] <= bound + epsilon.
+    max_n : int
+        Budget of draws.
+    batch : int
+        Draws at the first look. Default 1000.
+    growth : float
+        Ratio of successive look sizes. Default 2.
+    method : str
+        Interval method, as in :func:`sequential_mean_test`. Default "betting".
+    rng : None, int, SeedSequence or Generator
+        Passed to ``numpy.random.default_rng``.
 
     Returns
     -------
     SequentialTestResult
         The decision (PASS, FAIL or INCONCLUSIVE at ``max_n``), the draws used and the last
         look's interval.
+
+    Raises
+    ------
+    InvalidParameterError
+        As :func:`sequential_mean_test` (with ``bound`` for ``target``).
 
     Notes
     -----

@@ -64,6 +64,12 @@ def median_of_means_interval(values, *, variance_bound, delta, alternative="two-
         Centred at the median of the block means, with ``details["blocks"]`` = k and
         ``details["block_size"]`` = the smallest block size m.
 
+    Raises
+    ------
+    InvalidParameterError
+        ``delta`` outside (0, 1), ``variance_bound`` <= 0, an unknown ``alternative``, or
+        ``values`` not finite or with fewer than k = ceil(8 ln(1/delta)) observations.
+
     Notes
     -----
     The n draws are split into k = ceil(8 ln(1/delta)) consecutive blocks of sizes m or m + 1,
@@ -155,6 +161,13 @@ def nonnegative_lower_bound(values, *, delta, truncation=None, pilot_fraction=0.
     MeanInterval
         ``alternative="greater"``, ``high=inf``, ``details["truncation"]`` = c and
         ``details["pilot"]`` = pilot size. ``P(E[Z] >= low) >= 1 - delta``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``delta`` outside (0, 1), an unknown ``method``, ``values`` not finite, negative, or
+        fewer than 2, ``truncation`` <= 0, or a ``pilot_fraction`` that leaves no pilot or no main
+        observation.
 
     Notes
     -----

@@ -26,14 +26,21 @@ __all__ = ["VectorMeanInterval", "vector_mean_interval", "vector_mean_interval_f
 class VectorMeanInterval:
     """Simultaneous confidence intervals for the d coordinates of a mean vector.
 
-    Attributes
+    Returned by :func:`vector_mean_interval` and :func:`vector_mean_interval_from_sums`; each
+    parameter is an attribute of the same name.
+
+    Parameters
     ----------
     low, high : ndarray, shape (d,)
         ``P(low_j <= E[Z_j] <= high_j for every j) >= 1 - delta``.
     n : int
+        Number of draws used.
     delta : float
         Simultaneous miscoverage; each coordinate used ``delta / d`` (Bonferroni).
-    method, alternative : str
+    method : str
+        The coordinate method (see :data:`~laocheck.stats.METHODS`).
+    alternative : {"two-sided", "greater", "less"}
+        Sidedness of every coordinate interval, as in :class:`MeanInterval`.
     mean : ndarray, shape (d,)
         Sample mean.
     """
@@ -124,13 +131,23 @@ def vector_mean_interval(values, *, lower, upper, delta, method="betting",
         Coordinate ranges.
     delta : float
         Simultaneous miscoverage probability.
-    method, alternative
-        As in :func:`~laocheck.stats.mean_interval`.
+    method : {"betting", "prpl-eb", "bernstein", "hoeffding"}
+        The coordinate method, as in :func:`~laocheck.stats.mean_interval`. Default
+        ``"betting"``.
+    alternative : {"two-sided", "greater", "less"}
+        Sidedness of every coordinate interval. Default ``"two-sided"``.
 
     Returns
     -------
     VectorMeanInterval
         The d intervals (``low``, ``high``, ``mean``), valid simultaneously at ``delta``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``values`` not a finite 2-d array with at least one row and one column, draws outside
+        their coordinate's range, ``lower`` >= ``upper`` in a coordinate, or a bad ``delta``,
+        ``method`` or ``alternative``.
 
     Notes
     -----
@@ -182,8 +199,10 @@ def vector_mean_interval_from_sums(n, totals, totals_sq, *, lower, upper, delta,
         Number of draws (>= 2).
     totals, totals_sq : array_like, shape (d,)
         Per-coordinate sums of the draws and of their squares.
-    lower, upper, delta
-        As in :func:`vector_mean_interval`.
+    lower, upper : float or array_like, shape (d,)
+        Coordinate ranges, as in :func:`vector_mean_interval`.
+    delta : float
+        Simultaneous miscoverage probability.
     method : {"bernstein", "hoeffding"}
         Methods that need only the running sums. Default ``"bernstein"``.
     alternative : {"two-sided", "greater", "less"}
@@ -193,6 +212,12 @@ def vector_mean_interval_from_sums(n, totals, totals_sq, *, lower, upper, delta,
     -------
     VectorMeanInterval
         The d intervals, valid simultaneously at ``delta``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``n`` < 2, ``totals`` and ``totals_sq`` not nonempty 1-d arrays of one shape, or a bad
+        range, ``delta``, ``method`` or ``alternative`` (as :func:`vector_mean_interval`).
 
     Notes
     -----
@@ -222,11 +247,21 @@ def squared_norm_interval(box, **kwargs):
         Simultaneous two-sided coordinate intervals, or draws from which to compute them with
         :func:`vector_mean_interval` (then pass its keyword arguments: ``lower``, ``upper``,
         ``delta``, ``method``).
+    **kwargs
+        Only when ``box`` is an array of draws: ``lower``, ``upper`` and ``delta`` (required),
+        ``method`` and ``alternative`` (optional), passed to :func:`vector_mean_interval`.
 
     Returns
     -------
     MeanInterval
         ``method="box-<method>"``; ``mean`` is ||sample mean||^2.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``kwargs`` missing ``lower``, ``upper`` or ``delta`` (or with other keys) for draws, or
+        not empty for a :class:`VectorMeanInterval`; a box that is not two-sided; bad draws or
+        ranges (as :func:`vector_mean_interval`).
 
     Notes
     -----
