@@ -159,3 +159,20 @@ def test_aesvr_expectation_matches_truncated_series(part):
     mean = np.asarray(dist.expectation(lambda v: v[0]), dtype=float)
     target = expected if part == "residual" else expected * np.array([float(v) for v in x])
     np.testing.assert_allclose(mean, target, rtol=1e-12, atol=1e-15)
+
+
+def test_aesvr_coefficients_are_erf_taylor_and_reject_bad_lengths():
+    """HK12 eq. (7): a_{2n+1} = 2(−1)^n/(√π n!(2n+1)) are the Taylor coefficients of erf (checked
+    against scipy.special.erf, not against the formula), truncated where n! leaves the doubles;
+    a length outside [1, 341] is a clear error, not numpy's or math's."""
+    from scipy.special import erf
+
+    a = estimators.aesvr_coefficients()
+    u = np.linspace(-1, 1, 9)
+    np.testing.assert_allclose(sum(a[n] * u ** n for n in range(len(a))), erf(u), rtol=1e-14,
+                               atol=1e-15)
+    np.testing.assert_array_equal(estimators.aesvr_coefficients(7), a[:7])
+    np.testing.assert_array_equal(estimators.aesvr_coefficients(341), a)
+    for bad in (0, -1, 342, 2.5, True):
+        with pytest.raises(ValueError, match=r"`n_terms` must be None or an integer in \[1, 341\]"):
+            estimators.aesvr_coefficients(bad)

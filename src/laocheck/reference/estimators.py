@@ -21,8 +21,11 @@ without looking, so the residual estimate is −y and no attribute is observed.
 
 from fractions import Fraction
 from math import factorial, isqrt, pi, sqrt
+from numbers import Integral
 
 import numpy as np
+
+from ..exceptions import InvalidParameterError
 
 __all__ = [
     "aesvr_coefficients",
@@ -338,8 +341,19 @@ def aesvr_coefficients(n_terms=None):
     -------
     ndarray
         The coefficients a_0, a_1, ... as floats: 341 of them (a_0..a_340) by default, else ``n_terms``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``n_terms`` is not an integer in [1, 341] (beyond a_340, n! no longer converts to a
+        double).
     """
-    n_max = 170 if n_terms is None else (n_terms + 1) // 2
+    if n_terms is not None and (isinstance(n_terms, bool) or not isinstance(n_terms, Integral)
+                                or not 1 <= n_terms <= 341):
+        raise InvalidParameterError(
+            f"`n_terms` must be None or an integer in [1, 341] (a_341 onwards underflow: n! "
+            f"exceeds a double); got n_terms={n_terms!r}.")
+    n_max = 170 if n_terms is None else min(170, (int(n_terms) + 1) // 2)
     a = np.zeros(2 * n_max + 1)
     for n in range(n_max):
         a[2 * n + 1] = 2.0 / sqrt(pi) * (-1) ** n / (factorial(n) * (2 * n + 1))
