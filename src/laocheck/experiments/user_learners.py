@@ -65,12 +65,39 @@ class UserLearner:
     path: str
     name: str = ""
     params: dict = field(default_factory=dict)
+    #: hyperparameters cross-validated in the papers' experiment reports beside B (``grid =
+    #: {eta = [0.01, 0.1]}`` in a ``[[learners]]`` table): distinct finite numbers > 0, a
+    #: geometric grid extended at an end as the papers' (laocheck.experiments.papers)
+    grid: dict = field(default_factory=dict)
 
     def __post_init__(self):
         _import(self.path)              # refused now, with the path named
         if not self.name:
             module, attr = self.path.split(":")
             object.__setattr__(self, "name", f"{module.rsplit('.', 1)[-1]}:{attr}")
+        if not isinstance(self.grid, dict):
+            raise InvalidParameterError(f"`grid` of learner {self.path!r} must be a table "
+                                        f"{{name = [values]}}; got {self.grid!r}.")
+        for key, values in self.grid.items():
+            ok = isinstance(values, (list, tuple)) and len(values) > 0 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                and v > 0 for v in values) and len(set(values)) == len(values)
+            if not ok:
+                raise InvalidParameterError(
+                    f"`grid.{key}` of learner {self.path!r} must be a non-empty list of distinct "
+                    f"finite numbers > 0 (a geometric grid); got {values!r}.")
+            if not self.accepts(key):
+                raise InvalidParameterError(
+                    f"`grid.{key}` of learner {self.path!r}: its factory takes no parameter "
+                    f"{key!r}.")
+
+    def accepts(self, name):
+        """Whether the factory takes the keyword ``name`` (or any keyword)."""
+        try:
+            params = inspect.signature(self.factory).parameters
+        except (TypeError, ValueError):
+            return False
+        return name in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
 
     @property
     def factory(self):
@@ -96,27 +123,29 @@ class UserLearner:
 
     def at(self, **params):
         """The same factory with more parameters (those it accepts are passed)."""
-        return UserLearner(self.path, self.name, {**params, **self.params})
+        return UserLearner(self.path, self.name, {**params, **self.params}, self.grid)
 
 
 def load_learner(entry):
     """A :class:`UserLearner` from ``"module:factory"`` or a table ``{"factory": ...,
-    "name": ..., "params": {...}}``."""
+    "name": ..., "params": {...}, "grid": {...}}`` (``grid``: the papers' experiment reports
+    only)."""
     if isinstance(entry, UserLearner):
         return entry
     if isinstance(entry, str):
         return UserLearner(entry)
     if isinstance(entry, dict):
-        unknown = set(entry) - {"factory", "name", "params"}
+        unknown = set(entry) - {"factory", "name", "params", "grid"}
         if unknown or "factory" not in entry:
             raise InvalidParameterError(
-                f"a [[learners]] table must have `factory` (and optionally `name`, `params`); "
-                f"got {sorted(entry)}.")
+                f"a [[learners]] table must have `factory` (and optionally `name`, `params`, "
+                f"`grid`); got {sorted(entry)}.")
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise InvalidParameterError(f"`params` of learner {entry['factory']!r} must be a "
                                         f"table; got {params!r}.")
-        return UserLearner(entry["factory"], entry.get("name", ""), dict(params))
+        return UserLearner(entry["factory"], entry.get("name", ""), dict(params),
+                           dict(entry.get("grid", {})))
     raise InvalidParameterError(
         f"`learner` must be 'module:factory' or a table; got {type(entry).__name__}.")
 
