@@ -101,3 +101,14 @@ ZOO = [
     ("global-random", lambda: GlobalRandom(k=2), CLAIMS, "deterministic"),
     ("centers-x-in-place", lambda: CentersXInPlace(k=2), CLAIMS, "sklearn"),
 ]
+
+
+def raises_in_fit(random_state=None):
+    """A factory whose learner's fit raises (an unfinished learner): the papers' experiment
+    reports record its message and run the papers' learners as without it."""
+
+    class Unfinished(NumpyAERR):
+        def fit(self, X, y):
+            raise NotImplementedError("fit is not written yet")
+
+    return Unfinished(k=2, random_state=random_state)
