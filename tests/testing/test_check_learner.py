@@ -20,7 +20,7 @@ from laocheck.testing import (CheckFailure, check_learner, learner_checks,
                               parametrize_with_checks)
 
 from .learner_zoo.abs_aerr import AbsAERR
-from .learner_zoo.broken import ZOO
+from .learner_zoo.broken import STREAM_ZOO, ZOO
 from .learner_zoo.numpy_aerr import CLAIMS, NumpyAERR
 
 d_, k_, m_, B_ = sp.symbols("d k m B", positive=True)
@@ -70,6 +70,29 @@ def test_every_broken_learner_is_caught_by_the_claim_it_breaks(name, make, claim
     record = run(check, seed=0)
     assert record.status == "FAIL", (record.note, record.figures)
     assert record.counterexample
+
+
+@pytest.mark.parametrize("name,make,claims,catches", STREAM_ZOO, ids=[z[0] for z in STREAM_ZOO])
+def test_a_broken_fit_stream_alone_is_caught_on_fit_stream(name, make, claims, catches):
+    learner = make()
+    check = next(c for c in learner_checks(learner, claims) if c.id.endswith("." + catches))
+    record = run(check, seed=0)
+    assert record.status == "FAIL", (record.note, record.figures)
+    where = record.counterexample.get("method") or record.counterexample.get("source")
+    assert where.startswith("fit_stream"), record.counterexample
+    # the same learner without fit_stream passes: its fit is right
+    hidden = type(f"{type(learner).__name__}NoStream", (type(learner),), {"fit_stream": None})
+    check = next(c for c in learner_checks(hidden(k=2), claims)
+                 if c.id.endswith("." + catches))
+    assert run(check, seed=0).status == "PASS"
+
+
+def test_a_correct_fit_stream_is_checked_and_passes():
+    records = {r.id.rsplit(".", 1)[1]: r for r in
+               check_learner(NumpyAERR(k=2), {**CLAIMS, "m": 100, "R": 10})}
+    assert records["deterministic"].figures["methods"] == ["fit", "fit_stream"]
+    assert "fit_stream: counted_max" in records["budget"].figures
+    assert records["budget"].figures["fit_stream: counted_max"] <= 3
 
 
 def test_the_zoo_has_at_least_eight_learners_and_every_property():
