@@ -237,3 +237,66 @@ def test_the_dimension_follows_a_large_k():
     """k = 6 > d / 2 of the default d = 8: the checks run at d = 2k (k of the d attributes)."""
     records = check_learner(learners.AERR(k=6))
     assert all("d = 12" in r.assumptions for r in records)
+
+
+# -- laocheck check on a learner ----------------------------------------------------------------
+ZOO_DIR = __import__("pathlib").Path(__file__).resolve().parent
+TINY = {**CLAIMS, "m": 100, "R": 10}
+
+
+def test_laocheck_check_passes_a_correct_learner(monkeypatch, tmp_path, capsys):
+    import json
+
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    out = tmp_path / "records.json"
+    assert main(["check", "--learner", "learner_zoo.numpy_aerr:NumpyAERR", "--claims",
+                 json.dumps(TINY), "--json", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["run"]["kind"] == "learner" and doc["run"]["counts"]["PASS"] == 6
+    assert {r["id"] for r in doc["checks"]} == {f"NumpyAERR.{p}" for p in (
+        "budget", "constraint", "step_size", "excess_risk", "deterministic", "sklearn")}
+    # recognised without --learner (fit, coef_, no sample); a claims file; a bound as sympy text
+    (tmp_path / "claims.json").write_text(json.dumps(
+        {**TINY, "bound": "4*B**2*sqrt(2*d/(k*m))"}), encoding="utf-8")
+    assert main(["check", "learner_zoo.numpy_aerr:NumpyAERR", "--claims",
+                 str(tmp_path / "claims.json")]) == 0
+    assert "6 checks of learner learner_zoo.numpy_aerr:NumpyAERR: PASS 6" in \
+        capsys.readouterr().out
+
+
+@pytest.mark.parametrize("target,fails", [
+    ("learner_zoo.broken:StreamWholeRowPhi", "StreamWholeRowPhi.budget"),
+    ("learner_zoo.broken:TenfoldStep", "TenfoldStep.step_size")])
+def test_laocheck_check_fails_a_broken_learner_with_exit_1(monkeypatch, capsys, target, fails):
+    import json
+
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    assert main(["check", "--learner", target, "--claims", json.dumps(TINY)]) == 1
+    out = capsys.readouterr().out
+    assert f"{fails}: FAIL" in out and "counterexample" in out
+
+
+def test_laocheck_check_learner_usage_errors(monkeypatch, capsys):
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    target = "learner_zoo.numpy_aerr:NumpyAERR"
+    for argv, message in [
+            ([], "MODULE:OBJECT or --learner"),
+            ([target, "--learner", target], "both"),
+            (["--learner", target, "--claims", '{"budjet": 3}'], "`budjet` must not be there"),
+            (["--learner", target, "--claims", '{"bound": "no such (formula"}'], "`bound`"),
+            (["--learner", target, "--claims", '{"constraint": "l3"}'], "'constraint'"),
+            (["--learner", "math:pi"], "must be a learner")]:
+        assert main(["check", *argv]) == 2, argv
+        assert message in capsys.readouterr().err, argv
+
+
+def test_laocheck_check_learner_without_claims_checks_what_every_learner_claims(monkeypatch,
+                                                                               capsys):
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    assert main(["check", "learner_zoo.abs_aerr:make"]) == 0
+    out = capsys.readouterr().out
+    assert "AbsAERR.deterministic" in out and "2 checks of learner" in out
