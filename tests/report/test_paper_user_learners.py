@@ -217,3 +217,15 @@ def test_a_name_taken_by_a_paper_learner_is_refused(importable):
         UserLearner(ABS, grid={"eta": [0.1, -1.0]})
     with pytest.raises(InvalidParameterError, match="takes no parameter 'lam'"):
         UserLearner(ABS, grid={"lam": [0.1, 1.0]})
+
+
+def test_the_users_numbers_do_not_depend_on_the_workers(importable):
+    """Two joblib workers (the user's module imported there from the same sys.path) give the
+    numbers of one process, the users' learners' included."""
+    from laocheck.experiments.papers import ks15_synthetic
+    runs = [ks15_synthetic(budget="tiny", seed=SEED, d=12, alphas=(-2.0,), n_jobs=jobs,
+                           learners=[ABS]).to_dict() for jobs in (1, 2)]
+    for r in runs:
+        del r["seconds"]
+    assert runs[0] == runs[1]
+    assert runs[0]["panels"][0]["user_curves"][0]["algorithm"] == "abs_aerr:AbsAERR"
