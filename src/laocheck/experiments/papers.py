@@ -1031,14 +1031,19 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         curves.append(Curve(
             algorithm=u.name, learner=u.path, citation="user's learner (not in the paper)",
             examples=tuple(int(s) for s in sizes),
-            attributes=tuple(np.array([r["attributes"] for r in records]).mean(axis=0)),
-            mean=tuple(E.mean(axis=0)),
-            sd=tuple(E.std(axis=0, ddof=1) if runs > 1 else np.zeros(E.shape[1])),
+            # Python floats: to_dict writes a NaN (a run the user's code failed) as null
+            attributes=_floats(np.array([r["attributes"] for r in records]).mean(axis=0)),
+            mean=_floats(E.mean(axis=0)),
+            sd=_floats(E.std(axis=0, ddof=1) if runs > 1 else np.zeros(E.shape[1])),
             low=nan, high=nan, delta=delta,
-            classification=(None if distribution is not None else
-                            tuple(np.array([r["classification"] for r in records]).mean(axis=0))),
-            per_run=tuple(tuple(row) for row in E), tuned=tuple(r["tuned"] for r in records)))
+            classification=(None if distribution is not None else _floats(
+                np.array([r["classification"] for r in records]).mean(axis=0))),
+            per_run=tuple(_floats(row) for row in E), tuned=tuple(r["tuned"] for r in records)))
     return tuple(curves), raw
+
+
+def _floats(values):
+    return tuple(float(v) for v in values)
 
 
 def _user_part(curves, raw, users, *, source, stand_in, delta):

@@ -60,7 +60,12 @@ def _import(path):
 @dataclass(frozen=True)
 class UserLearner:
     """A user's learner factory (picklable when given by its path): ``build(random_state)``
-    gives a learner, as :class:`laocheck.experiments.LearnerConfig` does."""
+    gives a learner, as :class:`laocheck.experiments.LearnerConfig` does.
+
+    ``path`` is ``"module:factory"``, or the factory itself (a class or function, from Python:
+    ``ks15_synthetic(learners=[MyLearner])``; then ``path`` reads ``module:qualname`` and
+    the factory travels with the object, so a factory defined in a script or notebook can be
+    run in one process; joblib's workers get it by value through cloudpickle)."""
 
     path: str
     name: str = ""
@@ -69,9 +74,20 @@ class UserLearner:
     #: {eta = [0.01, 0.1]}`` in a ``[[learners]]`` table): distinct finite numbers > 0, a
     #: geometric grid extended at an end as the papers' (laocheck.experiments.papers)
     grid: dict = field(default_factory=dict)
+    #: the factory itself when it was given as an object (None: imported from ``path``)
+    given: object = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
-        _import(self.path)              # refused now, with the path named
+        if callable(self.path) and not isinstance(self.path, str):
+            factory = self.path
+            qualname = getattr(factory, "__qualname__", type(factory).__name__)
+            object.__setattr__(self, "given", factory)
+            object.__setattr__(self, "path",
+                               f"{getattr(factory, '__module__', None) or '?'}:{qualname}")
+            if not self.name:
+                object.__setattr__(self, "name", qualname)
+        elif self.given is None:
+            _import(self.path)              # refused now, with the path named
         if not self.name:
             module, attr = self.path.split(":")
             object.__setattr__(self, "name", f"{module.rsplit('.', 1)[-1]}:{attr}")
@@ -101,7 +117,7 @@ class UserLearner:
 
     @property
     def factory(self):
-        return _import(self.path)
+        return self.given if self.given is not None else _import(self.path)
 
     def build(self, random_state):
         factory = self.factory
@@ -123,16 +139,18 @@ class UserLearner:
 
     def at(self, **params):
         """The same factory with more parameters (those it accepts are passed)."""
-        return UserLearner(self.path, self.name, {**params, **self.params}, self.grid)
+        return UserLearner(self.path, self.name, {**params, **self.params}, self.grid,
+                           self.given)
 
 
 def load_learner(entry):
-    """A :class:`UserLearner` from ``"module:factory"`` or a table ``{"factory": ...,
+    """A :class:`UserLearner` from ``"module:factory"``, the factory itself, or a table
+    ``{"factory": ...,
     "name": ..., "params": {...}, "grid": {...}}`` (``grid``: the papers' experiment reports
     only)."""
     if isinstance(entry, UserLearner):
         return entry
-    if isinstance(entry, str):
+    if isinstance(entry, str) or callable(entry):
         return UserLearner(entry)
     if isinstance(entry, dict):
         unknown = set(entry) - {"factory", "name", "params", "grid"}
@@ -147,7 +165,8 @@ def load_learner(entry):
         return UserLearner(entry["factory"], entry.get("name", ""), dict(params),
                            dict(entry.get("grid", {})))
     raise InvalidParameterError(
-        f"`learner` must be 'module:factory' or a table; got {type(entry).__name__}.")
+        f"`learner` must be 'module:factory', a table or a callable returning a learner; got "
+        f"{type(entry).__name__}.")
 
 
 def _decide(counts, runs, delta, points):
