@@ -229,3 +229,20 @@ def test_the_users_numbers_do_not_depend_on_the_workers(importable):
         del r["seconds"]
     assert runs[0] == runs[1]
     assert runs[0]["panels"][0]["user_curves"][0]["algorithm"] == "abs_aerr:AbsAERR"
+
+
+def test_a_diverging_user_curve_does_not_stretch_the_axis():
+    from laocheck.report.paper import panel_figure
+
+    def curve(name, mean):
+        return {"algorithm": name, "learner": name, "examples": [10, 20],
+                "attributes": [50.0, 100.0], "mean": mean, "sd": [0.01, 0.01],
+                "low": [0.0, 0.0], "high": [1.0, 1.0], "delta": 1e-6,
+                "per_run": [mean, mean], "tuned": [{}, {}], "budget_matched": False}
+    panel = {"figure": "F", "title": "t", "source": "s", "stand_in": False,
+             "curves": [curve("AERR", [0.8, 0.6])],
+             "user_curves": [{**curve("Mine", [5e3, 1e4]), "low": [None, None],
+                              "high": [None, None]}]}
+    fig, data = panel_figure(panel)
+    assert data["ylim"][1] <= 2.0 * 1.1 + 1e-9        # max(2, 1.5 × the paper's highest mean)
+    assert data["user_curves"][0]["mean"] == [5e3, 1e4]

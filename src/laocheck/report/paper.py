@@ -252,12 +252,17 @@ def panel_figure(panel, axes=("attributes",), runs=None):
     with styled():
         fig, ax_arr = new_figure(1, len(axes), size=(7.2 if len(axes) == 1 else 11.0, 4.6))
         curves = []
-        for c in (*panel["curves"], *panel.get("user_curves", ())):
+        users = panel.get("user_curves", ())
+        for j, c in enumerate((*panel["curves"], *users)):
             curves.append({"mean": [_num(v) for v in c["mean"]],
                            "sd": [_num(v) for v in c["sd"]],
                            "low": [_num(v) for v in c["low"]],
                            "high": [_num(v) for v in c["high"]],
-                           "budget_matched": bool(c.get("budget_matched"))})
+                           # a user's curve, like a budget-matched one, never raises the cap
+                           # of the axis: a diverging learner of a user's does not flatten
+                           # the paper's curves (its values are in the data)
+                           "budget_matched": (bool(c.get("budget_matched"))
+                                              or j >= len(panel["curves"]))})
         bottom, top = y_range(curves)
         span = max(top - bottom, 1e-12)
         ylim = (bottom - 0.05 * span if bottom < 0 else 0.0, top + 0.1 * span)
