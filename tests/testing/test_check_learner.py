@@ -300,3 +300,17 @@ def test_laocheck_check_learner_without_claims_checks_what_every_learner_claims(
     assert main(["check", "learner_zoo.abs_aerr:make"]) == 0
     out = capsys.readouterr().out
     assert "AbsAERR.deterministic" in out and "2 checks of learner" in out
+
+
+@pytest.mark.parametrize("bound", ["(", "1/0", "oo", "nan", "sqrt(-1)", "lambda: 1", "foo(d)",
+                                   "a.b", ""])
+def test_laocheck_check_refuses_a_bound_text_that_is_no_real_expression(monkeypatch, capsys,
+                                                                        bound):
+    import json
+
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    assert main(["check", "--learner", "learner_zoo.numpy_aerr:NumpyAERR", "--claims",
+                 json.dumps({"bound": bound})]) == 2
+    err = capsys.readouterr().err
+    assert "field `bound`" in err and len(err.strip().splitlines()) == 1

@@ -189,13 +189,16 @@ def _formula_text(text, key):
     try:
         expr = sp.sympify(text, locals={n: sp.Symbol(n, positive=True) for n in (
             "d", "k", "m", "B", "N_half", "N_one", "N_inf", "delta", "eps")})
-    except (sp.SympifyError, SyntaxError, TypeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - sympify evaluates the text: any error is its
         raise InvalidParameterError(
             f"`--claims` field `{key}` must be a formula id of laocheck.bounds, a registered user "
-            f"bound or a sympy expression; got {text!r} ({_one_line(exc)}).") from None
-    if not isinstance(expr, sp.Expr):
+            f"bound or a sympy expression; got {text[:200]!r} ({_one_line(exc)}).") from None
+    if not isinstance(expr, sp.Expr) or isinstance(expr, sp.Lambda) or \
+            expr.has(sp.zoo, sp.oo, sp.nan, sp.I) or expr.is_extended_real is False or \
+            expr.atoms(sp.core.function.AppliedUndef):
         raise InvalidParameterError(
-            f"`--claims` field `{key}` must be an expression; got {text!r}.")
+            f"`--claims` field `{key}` must be a real expression in d, k, m, B, ... (no "
+            f"infinity, NaN, imaginary unit or unknown function); got {text[:200]!r}.")
     return expr
 
 
