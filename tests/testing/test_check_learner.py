@@ -20,7 +20,7 @@ from laocheck.testing import (CheckFailure, check_learner, learner_checks,
                               parametrize_with_checks)
 
 from .learner_zoo.abs_aerr import AbsAERR
-from .learner_zoo.broken import ZOO
+from .learner_zoo.broken import STREAM_ZOO, ZOO
 from .learner_zoo.numpy_aerr import CLAIMS, NumpyAERR
 
 d_, k_, m_, B_ = sp.symbols("d k m B", positive=True)
@@ -70,6 +70,29 @@ def test_every_broken_learner_is_caught_by_the_claim_it_breaks(name, make, claim
     record = run(check, seed=0)
     assert record.status == "FAIL", (record.note, record.figures)
     assert record.counterexample
+
+
+@pytest.mark.parametrize("name,make,claims,catches", STREAM_ZOO, ids=[z[0] for z in STREAM_ZOO])
+def test_a_broken_fit_stream_alone_is_caught_on_fit_stream(name, make, claims, catches):
+    learner = make()
+    check = next(c for c in learner_checks(learner, claims) if c.id.endswith("." + catches))
+    record = run(check, seed=0)
+    assert record.status == "FAIL", (record.note, record.figures)
+    where = record.counterexample.get("method") or record.counterexample.get("source")
+    assert where.startswith("fit_stream"), record.counterexample
+    # the same learner without fit_stream passes: its fit is right
+    hidden = type(f"{type(learner).__name__}NoStream", (type(learner),), {"fit_stream": None})
+    check = next(c for c in learner_checks(hidden(k=2), claims)
+                 if c.id.endswith("." + catches))
+    assert run(check, seed=0).status == "PASS"
+
+
+def test_a_correct_fit_stream_is_checked_and_passes():
+    records = {r.id.rsplit(".", 1)[1]: r for r in
+               check_learner(NumpyAERR(k=2), {**CLAIMS, "m": 100, "R": 10})}
+    assert records["deterministic"].figures["methods"] == ["fit", "fit_stream"]
+    assert "fit_stream: counted_max" in records["budget"].figures
+    assert records["budget"].figures["fit_stream: counted_max"] <= 3
 
 
 def test_the_zoo_has_at_least_eight_learners_and_every_property():
@@ -214,3 +237,80 @@ def test_the_dimension_follows_a_large_k():
     """k = 6 > d / 2 of the default d = 8: the checks run at d = 2k (k of the d attributes)."""
     records = check_learner(learners.AERR(k=6))
     assert all("d = 12" in r.assumptions for r in records)
+
+
+# -- laocheck check on a learner ----------------------------------------------------------------
+ZOO_DIR = __import__("pathlib").Path(__file__).resolve().parent
+TINY = {**CLAIMS, "m": 100, "R": 10}
+
+
+def test_laocheck_check_passes_a_correct_learner(monkeypatch, tmp_path, capsys):
+    import json
+
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    out = tmp_path / "records.json"
+    assert main(["check", "--learner", "learner_zoo.numpy_aerr:NumpyAERR", "--claims",
+                 json.dumps(TINY), "--json", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["run"]["kind"] == "learner" and doc["run"]["counts"]["PASS"] == 6
+    assert {r["id"] for r in doc["checks"]} == {f"NumpyAERR.{p}" for p in (
+        "budget", "constraint", "step_size", "excess_risk", "deterministic", "sklearn")}
+    # recognised without --learner (fit, coef_, no sample); a claims file; a bound as sympy text
+    (tmp_path / "claims.json").write_text(json.dumps(
+        {**TINY, "bound": "4*B**2*sqrt(2*d/(k*m))"}), encoding="utf-8")
+    assert main(["check", "learner_zoo.numpy_aerr:NumpyAERR", "--claims",
+                 str(tmp_path / "claims.json")]) == 0
+    assert "6 checks of learner learner_zoo.numpy_aerr:NumpyAERR: PASS 6" in \
+        capsys.readouterr().out
+
+
+@pytest.mark.parametrize("target,fails", [
+    ("learner_zoo.broken:StreamWholeRowPhi", "StreamWholeRowPhi.budget"),
+    ("learner_zoo.broken:TenfoldStep", "TenfoldStep.step_size")])
+def test_laocheck_check_fails_a_broken_learner_with_exit_1(monkeypatch, capsys, target, fails):
+    import json
+
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    assert main(["check", "--learner", target, "--claims", json.dumps(TINY)]) == 1
+    out = capsys.readouterr().out
+    assert f"{fails}: FAIL" in out and "counterexample" in out
+
+
+def test_laocheck_check_learner_usage_errors(monkeypatch, capsys):
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    target = "learner_zoo.numpy_aerr:NumpyAERR"
+    for argv, message in [
+            ([], "MODULE:OBJECT or --learner"),
+            ([target, "--learner", target], "both"),
+            (["--learner", target, "--claims", '{"budjet": 3}'], "`budjet` must not be there"),
+            (["--learner", target, "--claims", '{"bound": "no such (formula"}'], "`bound`"),
+            (["--learner", target, "--claims", '{"constraint": "l3"}'], "'constraint'"),
+            (["--learner", "math:pi"], "must be a learner")]:
+        assert main(["check", *argv]) == 2, argv
+        assert message in capsys.readouterr().err, argv
+
+
+def test_laocheck_check_learner_without_claims_checks_what_every_learner_claims(monkeypatch,
+                                                                               capsys):
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    assert main(["check", "learner_zoo.abs_aerr:make"]) == 0
+    out = capsys.readouterr().out
+    assert "AbsAERR.deterministic" in out and "2 checks of learner" in out
+
+
+@pytest.mark.parametrize("bound", ["(", "1/0", "oo", "nan", "sqrt(-1)", "lambda: 1", "foo(d)",
+                                   "a.b", ""])
+def test_laocheck_check_refuses_a_bound_text_that_is_no_real_expression(monkeypatch, capsys,
+                                                                        bound):
+    import json
+
+    from laocheck.cli import main
+    monkeypatch.syspath_prepend(str(ZOO_DIR))
+    assert main(["check", "--learner", "learner_zoo.numpy_aerr:NumpyAERR", "--claims",
+                 json.dumps({"bound": bound})]) == 2
+    err = capsys.readouterr().err
+    assert "field `bound`" in err and len(err.strip().splitlines()) == 1

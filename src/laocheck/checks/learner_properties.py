@@ -18,7 +18,9 @@ The properties:
   used as an array reads its d entries). A learner that converts X at once (``np.asarray(X)``,
   scikit-learn's ``validate_data``) cannot be counted; its reported counts decide, and without
   them the check is INCONCLUSIVE. The expectation kind (AESVR, HK12 Thm 4.4: k + 6) compares a
-  lower confidence bound on the mean count at δ.
+  lower confidence bound on the mean count at δ. A learner with ``fit_stream(X, y, n_steps)``
+  (laocheck's learners: ``n_steps`` steps over the rows taken cyclically) is checked on it
+  too, the same way (one pass over the pool of rows, so each row's reads are one step's).
 * ``constraint`` — ‖w‖₂ <= B (or ‖w‖₁ <= B) for ``coef_``, ``w_`` and every iterate exposed
   after each ``partial_fit`` call, on data whose unconstrained optimum lies far outside the ball
   (the projection binds); relative slack 1e-9 for rounding.
@@ -33,7 +35,10 @@ The properties:
 * ``step_size`` — the learner's ``eta_`` equals the claimed formula (relative 1e-9).
 * ``deterministic`` — the same seed gives the same ``coef_`` bit for bit; a learner claiming
   to be randomized gives different ``coef_`` for different seeds (a learner that ignores its
-  ``random_state`` does not).
+  ``random_state`` does not). With ``fit_stream``, the same for ``fit_stream(X, y, n)`` with
+  n = 1.5 × the rows (the pool wraps around), and its ``coef_`` is that of ``fit`` on the
+  pool tiled to n rows for the same seed (the protocol of ``fit_stream``,
+  :meth:`laocheck.learners.BudgetedLearner.fit_stream`; to relative 1e-9).
 * ``sklearn`` — a subset of scikit-learn's estimator checks that apply to every learner:
   ``fit`` returns self, ``coef_`` has shape (d,) and is finite, ``fit`` changes neither X nor y
   nor the constructor parameters, ``predict`` (when present) is ⟨coef_, x⟩ (+ ``intercept_``),
@@ -341,38 +346,46 @@ def check_budget(ctx, *, learner, claims):
     m = ctx.n(64, 1000) if claims.budget_kind == "exact" else ctx.n(2000, 50_000)
     X, y = _synthetic(ctx.rng, claims, m)
     seed = _seed_int(ctx.spawn())
-    est = _configured(learner, claims, X, seed)
-    CX = CountingMatrix(X)
-    try:
-        est.fit(CX, y.copy())
-    except (AttributeError, TypeError, IndexError, ValueError) as exc:
-        # the learner uses X in a way the recording matrix does not offer (X.T, X.sum(), a
-        # dtype check): fitted on the plain array, judged on its reported counts only
-        CX.reads.converted = (f"X in a way the recording matrix does not offer "
-                              f"({type(exc).__name__}: {exc})")
-        est = _configured(learner, claims, X, seed)
-        est.fit(X.copy(), y.copy())
-    counted = CX.per_example()
-    reported = getattr(est, "attributes_per_example_", None)
     figures = {"examples": m, "budget": claims.budget, "budget_kind": claims.budget_kind}
     sources = {}
-    if reported is not None:
-        reported = np.asarray(reported, dtype=np.int64).ravel()
-        figures["reported_steps"] = int(reported.size)
-        figures["reported_max"] = int(reported.max(initial=0))
-        if reported.size < m:
-            return Result(Status.FAIL, figures, counterexample={
-                "reported_steps": int(reported.size), "examples": m},
-                note="attributes_per_example_ has fewer entries than the examples of one pass")
-        sources["reported"] = reported
-    if CX.reads.converted is None:
-        figures["counted_max"] = int(counted.max(initial=0))
-        sources["counted reads of X"] = counted
-    else:
-        figures["counted"] = f"not counted: the learner read {CX.reads.converted}"
+    methods = [("fit", "", lambda est, X, y: est.fit(X, y))]
+    if callable(getattr(learner, "fit_stream", None)):          # one pass over the pool
+        methods.append(("fit_stream", "fit_stream: ",
+                        lambda est, X, y: est.fit_stream(X, y, m)))
+    converted = []
+    for method, prefix, call in methods:
+        est = _configured(learner, claims, X, seed)
+        CX = CountingMatrix(X)
+        try:
+            call(est, CX, y.copy())
+        except (AttributeError, TypeError, IndexError, ValueError) as exc:
+            # the learner uses X in a way the recording matrix does not offer (X.T, X.sum(), a
+            # dtype check): fitted on the plain array, judged on its reported counts only
+            CX.reads.converted = (f"X in a way the recording matrix does not offer "
+                                  f"({type(exc).__name__}: {exc})")
+            est = _configured(learner, claims, X, seed)
+            call(est, X.copy(), y.copy())
+        counted = CX.per_example()
+        reported = getattr(est, "attributes_per_example_", None)
+        if reported is not None:
+            reported = np.asarray(reported, dtype=np.int64).ravel()
+            figures[prefix + "reported_steps"] = int(reported.size)
+            figures[prefix + "reported_max"] = int(reported.max(initial=0))
+            if reported.size < m:
+                return Result(Status.FAIL, figures, counterexample={
+                    "method": method, "reported_steps": int(reported.size), "examples": m},
+                    note=f"attributes_per_example_ after {method} has fewer entries than the "
+                    "examples of one pass")
+            sources[prefix + "reported"] = reported
+        if CX.reads.converted is None:
+            figures[prefix + "counted_max"] = int(counted.max(initial=0))
+            sources[prefix + "counted reads of X"] = counted
+        else:
+            figures[prefix + "counted"] = f"not counted: the learner read {CX.reads.converted}"
+            converted.append(f"{method}: {CX.reads.converted}")
     if not sources:
         return _inconclusive(figures, f"the learner reports no attributes_per_example_ and "
-                             f"read {CX.reads.converted}, so its reads cannot be counted",
+                             f"read {'; '.join(converted)}, so its reads cannot be counted",
                              "report attributes_per_example_, or index X (X[i, j], X[i][j])")
     if claims.budget_kind == "exact":
         for name, counts in sources.items():
@@ -548,24 +561,44 @@ def check_deterministic(ctx, *, learner, claims):
     X, y = _synthetic(ctx.rng, claims, m)
     seeds = [_seed_int(s) for s in (ctx.spawn(), ctx.spawn(), ctx.spawn())]
     has_seed = _has_seed(learner)
-    fits = []
-    for s in (seeds[0], seeds[0], seeds[1], seeds[2]):
-        est = _configured(learner, claims, X, s if has_seed else None)
-        fits.append(_coef(est.fit(X.copy(), y.copy())).copy())
-    figures = {"fits": len(fits), "has_random_state": has_seed, "draws": m}
-    if not np.array_equal(fits[0], fits[1]):
-        return Result(Status.FAIL, figures, detectable=0.0, counterexample={
-            "seed": seeds[0], "max_abs_difference": float(np.max(np.abs(fits[0] - fits[1]))),
-            "why": "two fits with the same random_state differ (global or unseeded randomness)"})
     randomized = claims.randomized if claims.randomized is not None else has_seed
-    if randomized:
-        if not has_seed:
-            return _inconclusive(figures, "the learner claims to be randomized but has no "
-                                 "random_state", "a random_state parameter")
-        if np.array_equal(fits[0], fits[2]) and np.array_equal(fits[0], fits[3]):
+    n = m + m // 2                        # fit_stream's steps: the pool of m rows wraps around
+    methods = [("fit", lambda est: est.fit(X.copy(), y.copy()))]
+    if callable(getattr(learner, "fit_stream", None)):
+        methods.append(("fit_stream", lambda est: est.fit_stream(X.copy(), y.copy(), n)))
+    figures = {"fits": 4 * len(methods) + (len(methods) > 1), "has_random_state": has_seed,
+               "draws": m, "methods": [name for name, _ in methods]}
+    first = {}
+    for method, call in methods:
+        fits = []
+        for s in (seeds[0], seeds[0], seeds[1], seeds[2]):
+            est = _configured(learner, claims, X, s if has_seed else None)
+            fits.append(_coef(call(est)).copy())
+        first[method] = fits[0]
+        if not np.array_equal(fits[0], fits[1]):
             return Result(Status.FAIL, figures, detectable=0.0, counterexample={
-                "seeds": seeds, "why": "three different random_state give the same coef_: the "
-                "learner ignores its seed"})
+                "method": method, "seed": seeds[0],
+                "max_abs_difference": float(np.max(np.abs(fits[0] - fits[1]))),
+                "why": f"two {method} calls with the same random_state differ (global or "
+                "unseeded randomness)"})
+        if randomized:
+            if not has_seed:
+                return _inconclusive(figures, "the learner claims to be randomized but has no "
+                                     "random_state", "a random_state parameter")
+            if np.array_equal(fits[0], fits[2]) and np.array_equal(fits[0], fits[3]):
+                return Result(Status.FAIL, figures, detectable=0.0, counterexample={
+                    "method": method, "seeds": seeds, "why": f"three different random_state "
+                    f"give the same coef_ from {method}: it ignores the seed"})
+    if "fit_stream" in first:             # the protocol: fit on the pool tiled to n rows
+        est = _configured(learner, claims, X, seeds[0] if has_seed else None)
+        tiled = _coef(est.fit(np.resize(X, (n, X.shape[1])), np.resize(y, n))).copy()
+        stream = first["fit_stream"]
+        if not np.allclose(stream, tiled, rtol=1e-9, atol=1e-12 * max(1.0, claims.B or 1.0)):
+            return Result(Status.FAIL, figures, detectable=0.0, counterexample={
+                "method": "fit_stream", "seed": seeds[0], "rows": m, "n_steps": n,
+                "max_abs_difference": float(np.max(np.abs(stream - tiled))),
+                "why": f"fit_stream(X, y, {n}) differs from fit on the {m} rows tiled to {n} "
+                "rows with the same random_state"})
     return Result(Status.PASS, figures, detectable=0.0)
 
 
@@ -633,7 +666,7 @@ def _same(a, b):
 _FUNCS = {
     "budget": (check_budget, "every example fitted by {label} has at most {budget} of its "
                "attributes read{kind}", "reported attributes_per_example_ + reads of X counted "
-               "by a recording matrix"),
+               "by a recording matrix (fit, and fit_stream where the learner has it)"),
     "constraint": (check_constraint, "‖w‖{norm} <= B = {B} for coef_, w_ and every iterate "
                    "{label} exposes", "fit and partial_fit on data pulling outside the ball"),
     "step_size": (check_step_size, "the step size eta_ of {label} is {step}",
@@ -642,7 +675,7 @@ _FUNCS = {
                     "R replicates on distributions with exact risk; one-sided lower confidence "
                     "bound at δ"),
     "deterministic": (check_deterministic, "{label} gives the same coef_ for the same seed "
-                      "(and, randomized, different ones for different seeds)",
+                      "(and, randomized, different ones for different seeds){stream}",
                       "repeated fits, bitwise comparison"),
     "sklearn": (check_sklearn, "{label} follows the scikit-learn estimator API (fit returns "
                 "self, coef_ shape, inputs and parameters unchanged, predict, clone)",
@@ -675,7 +708,10 @@ def learner_checks(learner, claims, *, label, citation, delta=stats.DEFAULT_DELT
         text = statement.format(label=label, budget=claims.budget, kind=kind,
                                 norm="₂" if claims.geometry == "l2" else "₁", B=claims.B,
                                 bound=claims.bound_text or "the claimed bound",
-                                step=claims.step_text or "the claimed formula")
+                                step=claims.step_text or "the claimed formula",
+                                stream=(", from fit and from fit_stream (which fits the pool "
+                                        "tiled)" if callable(getattr(learner, "fit_stream",
+                                                                     None)) else ""))
         if prop == "budget" and claims.budget_kind == "expectation":
             fixed = None
         else:

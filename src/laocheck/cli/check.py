@@ -1,4 +1,4 @@
-"""``laocheck check module:object``: the papers' claims checked on a user's own estimator.
+"""``laocheck check module:object``: the claims of a user's own estimator or learner, checked.
 
 ``object`` is an estimator (an object with ``target``, ``sample`` and optionally ``budget``,
 in plain numpy: no ``reference`` needed, its ``sample`` is enumerated exactly by driving its
@@ -9,6 +9,16 @@ claims come from its ``spec`` or ``--claims`` (JSON: ``{"unbiased": true, "secon
 gives the data-point distribution KS15's S-formulas read); see
 ``laocheck.testing.check_estimator``. The command parses, calls the engine
 (``laocheck.testing.check_estimator``) and prints.
+
+A learner (an object with ``fit(X, y)`` and ``coef_`` and no ``sample``, or a callable
+returning one; or named with ``--learner``) is checked by ``laocheck.testing.check_learner``:
+its claims come from its class's ``spec`` (laocheck's learners) or ``--claims`` (JSON:
+``{"budget": 3, "constraint": "l2", "bound": "HK12.Thm3.1.bound", "step_size":
+"HK12.Thm3.1.eta", "B": 1, "m": 100, "R": 10}``; ``bound`` and ``step_size`` are a formula
+id of ``laocheck.bounds``, the name of a user bound its module registers when imported, a
+number, or a sympy expression in d, k, m, B, N_half, N_one, N_inf and the names of
+``params``, e.g. ``"4*B**2*sqrt(2*d/(k*m))"``); without either, the claims every learner makes
+(the same seed gives the same coef_, scikit-learn's API where it has get_params).
 
 Exit status: 0 when every check PASSes, 1 when one FAILs or — unless
 ``--allow-inconclusive`` — one could not decide its claim (INCONCLUSIVE, printed with the
@@ -25,7 +35,8 @@ import os
 import sys
 import time
 
-from .._files import Bool, Int, List, Null, Obj, OneOf, Real, Str, parse_json, read_json, validate
+from .._files import (Bool, Int, List, Map, Null, Obj, OneOf, Real, Str, parse_json, read_json,
+                      validate)
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import BUDGETS, DEFAULT_DELTA, Status
@@ -36,20 +47,31 @@ EPILOG = """examples:
   laocheck check mypkg.samplers:MyGradient                the claims of its spec
   laocheck check mypkg.samplers:make --claims '{"unbiased": true, "budget": 3}'
   laocheck check mypkg.samplers:est --claims claims.json --json report.json --seed 7
+  laocheck check --learner mypkg.learners:MyAERR --claims '{"budget": 3, "constraint": "l2"}'
+  laocheck check mypkg.learners:make --claims learner_claims.json   (a learner: fit, coef_)
 """
 
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
-        "check", help="check your own estimator against the claims it makes",
+        "check", help="check your own estimator or learner against the claims it makes",
         description="Run on a user's estimator every check its claims select (unbiasedness, "
         "the attribute budget, the sampler against its reference, second moment, clipping, "
-        "scaling).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("target", metavar="MODULE:OBJECT",
-                   help="the estimator, or a callable returning it, as module.path:name")
+        "scaling), or on a user's learner (fit, coef_) every check of its claims (attribute "
+        "budget, constraint set, step size, excess-risk bound, determinism, scikit-learn's "
+        "API).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("target", metavar="MODULE:OBJECT", nargs="?", default=None,
+                   help="the estimator or learner, or a callable returning it (called without "
+                   "arguments), as module.path:name; a learner is recognised by fit(X, y) "
+                   "without sample")
+    p.add_argument("--learner", metavar="MODULE:FACTORY", default=None,
+                   help="check this learner (an object with fit(X, y) and coef_, or a "
+                   "callable returning one) with laocheck.testing.check_learner; instead of "
+                   "MODULE:OBJECT. Default: none.")
     p.add_argument("--claims", metavar="JSON", default=None,
                    help="the claims as a JSON object, or the path of a JSON file. Default: the "
-                   "estimator's spec.")
+                   "estimator's or learner's spec (a learner without one: determinism and "
+                   "scikit-learn's API).")
     p.add_argument("--seed", type=_seed, default=0, help="run seed. Default: 0.")
     p.add_argument("--budget", choices=BUDGETS, default="fast",
                    help="sample counts: fast or full. Default: fast.")
@@ -145,7 +167,62 @@ CLAIMS_SCHEMA = Obj(optional={
     "q": List(Real(finite=False), max_len=10**6)})
 
 
-def _claims(text):
+#: ``--claims`` of a learner: the keys of :func:`laocheck.testing.check_learner` that JSON can
+#: hold (no callables or distributions); any other key is refused with its name
+LEARNER_CLAIMS_SCHEMA = Obj(optional={
+    "budget": Int(0, 2**63), "budget_kind": Str(50), "constraint": OneOf(Str(10), Bool()),
+    "geometry": Str(10), "B": Real(0), "k": Int(1, 2**31),
+    "bound": OneOf(Str(2000), Real(0)), "step_size": OneOf(Str(2000), Real(0)),
+    "deterministic": Bool(), "randomized": Bool(), "sklearn": Bool(),
+    "params": Map(Str(100), Real(finite=False)), "loss": Str(20), "d": Int(2, 10**6),
+    "m": OneOf(Int(1, 10**9), List(Int(1, 10**9), min_len=2, max_len=2)),
+    "R": OneOf(Int(1, 10**7), List(Int(1, 10**7), min_len=2, max_len=2))}, extra=None)
+
+
+def _formula_text(text, key):
+    """A formula id, a user bound's name, or a sympy expression (text) as the claim's value."""
+    # start-up: sympy and the bounds load only for a learner's claims
+    import sympy as sp
+    from ..bounds import FORMULAS, USER_BOUNDS  # start-up, as above
+    if text in FORMULAS or text in USER_BOUNDS:
+        return text
+    try:
+        expr = sp.sympify(text, locals={n: sp.Symbol(n, positive=True) for n in (
+            "d", "k", "m", "B", "N_half", "N_one", "N_inf", "delta", "eps")})
+    except Exception as exc:  # noqa: BLE001 - sympify evaluates the text: any error is its
+        raise InvalidParameterError(
+            f"`--claims` field `{key}` must be a formula id of laocheck.bounds, a registered user "
+            f"bound or a sympy expression; got {text[:200]!r} ({_one_line(exc)}).") from None
+    if not isinstance(expr, sp.Expr) or isinstance(expr, sp.Lambda) or \
+            expr.has(sp.zoo, sp.oo, sp.nan, sp.I) or expr.is_extended_real is False or \
+            expr.atoms(sp.core.function.AppliedUndef):
+        raise InvalidParameterError(
+            f"`--claims` field `{key}` must be a real expression in d, k, m, B, ... (no "
+            f"infinity, NaN, imaginary unit or unknown function); got {text[:200]!r}.")
+    return expr
+
+
+def _learner_claims(text):
+    """The ``--claims`` of a learner: a dict for check_learner (None: its spec)."""
+    doc = _claims(text, LEARNER_CLAIMS_SCHEMA)
+    if doc is None:
+        return None
+    out = dict(doc)
+    for key in ("bound", "step_size"):
+        if isinstance(out.get(key), str):
+            out[key] = _formula_text(out[key], key)
+        elif isinstance(out.get(key), (int, float)):
+            # start-up, as in _formula_text: a constant claim as a sympy number
+            import sympy as sp
+            out[key] = sp.Float(out[key]) if out[key] else sp.Integer(0)
+    for key in ("m", "R"):
+        if isinstance(out.get(key), list):
+            out[key] = tuple(out[key])
+    return out
+
+
+def _claims(text, schema=None):
+    schema = CLAIMS_SCHEMA if schema is None else schema
     if text is None:
         return None
     if text.lstrip().startswith(("{", "[", '"')) and not os.path.lexists(text) \
@@ -160,19 +237,35 @@ def _claims(text):
         doc = read_json(text, what="`--claims` file", limit=2**24)
     if not isinstance(doc, dict):
         raise InvalidParameterError(f"{where} must be a JSON object; got {type(doc).__name__}.")
-    return validate(doc, CLAIMS_SCHEMA, where)
+    return validate(doc, schema, where)
 
 
 def cmd_check(args):
-    # start-up: the estimator checks (scipy, the kernels) load only when they run
-    from ..testing import check_estimator
+    # start-up: the estimator and learner checks (scipy, the kernels) load only when they run
+    from ..testing import check_estimator, check_learner
+    from ..testing._learners import is_learner  # start-up, as above
     try:
+        if (args.target is None) == (args.learner is None):
+            raise InvalidParameterError(
+                "give the object to check once: MODULE:OBJECT or --learner MODULE:FACTORY; got "
+                + ("neither." if args.target is None else
+                   f"both ({args.target!r} and {args.learner!r})."))
+        target = args.learner or args.target
         if args.json:
             check_output_path("--json", args.json)
-        est = load_object(args.target)
+        est = load_object(target)
+        learner = is_learner(est)
+        if args.learner is not None and not learner:
+            raise InvalidParameterError(
+                f"`--learner` {target!r} must be a learner (fit(X, y), coef_, no sample) or a "
+                f"callable returning one; got {type(est).__name__}.")
         start = time.perf_counter()
-        records = check_estimator(est, _claims(args.claims), seed=args.seed, budget=args.budget,
-                                  delta=args.delta, on_fail=None)
+        if learner:
+            records = check_learner(est, _learner_claims(args.claims), seed=args.seed,
+                                    budget=args.budget, delta=args.delta, on_fail=None)
+        else:
+            records = check_estimator(est, _claims(args.claims), seed=args.seed,
+                                      budget=args.budget, delta=args.delta, on_fail=None)
     except InvalidParameterError as exc:
         sys.stderr.write(f"laocheck check: error: {exc}\n")
         return 2
@@ -180,11 +273,12 @@ def cmd_check(args):
     counts = {s.value: sum(r.status == s.value for r in records) for s in Status}
     if records:
         print_table(records)
-    print(f"\n{len(records)} checks of {args.target}: "
+    print(f"\n{len(records)} checks of {'learner ' if learner else ''}{target}: "
           + ", ".join(f"{k} {v}" for k, v in counts.items())
           + f". seed {args.seed}, budget {args.budget}, {wall:.1f} s.")
     if not records:
-        print("No claim selects a check: give the estimator a spec or pass --claims.")
+        print(f"No claim selects a check: give the {'learner' if learner else 'estimator'} a "
+              "spec or pass --claims.")
     for r in records:
         if r.status == Status.FAIL.value:
             print(f"\n{r.id}: FAIL\n    counterexample: "
@@ -198,7 +292,8 @@ def cmd_check(args):
             print(f"\n{r.id}: INCONCLUSIVE\n    {r.note}")
     if args.json:
         write_json_atomic(args.json, {
-            "run": {"target": args.target, "seed": args.seed, "budget": args.budget,
+            "run": {"target": target, "kind": "learner" if learner else "estimator",
+                    "seed": args.seed, "budget": args.budget,
                     "delta": args.delta, "counts": counts, "seconds": round(wall, 3),
                     "provenance": provenance(seed=args.seed, budget=args.budget)},
             "checks": [r.to_dict() for r in records]})

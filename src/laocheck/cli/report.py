@@ -49,6 +49,7 @@ EPILOG = """examples:
   laocheck report verification --from verify.json   render a laocheck verify --json run
   laocheck report rho --out /tmp/reports
   laocheck report bounds --learner mypkg.learners:make   your learner beside the theorems'
+  laocheck report ks15_synthetic --learner mypkg.learners:make   ... beside the papers' learners
 Open DIR/<name>/index.html in a browser (no network needed) or read DIR/<name>/report.md.
 """
 
@@ -98,10 +99,14 @@ def add_parser(subparsers):
     p.add_argument("--learner", action="append", default=[], metavar="MODULE:FACTORY",
                    help="a learner of your own run beside each theorem's learner in the bounds "
                    "report (same data, m, seeds; its curve in each m figure, its pairwise "
-                   "comparison in a table): a callable in an importable module (the current "
-                   "directory is searched) returning an object with fit(X, y) and coef_, "
-                   "called with random_state and the k, B it accepts; repeatable. A spec's "
-                   "[[learners]] tables add more. Default: none.")
+                   "comparison in a table) and beside the papers' learners in the papers' "
+                   "experiments (same splits, CV folds, prefixes, k; B cross-validated on the "
+                   "paper's grid when it takes B; its curve in each panel, its comparison with "
+                   "each paper learner, the paper's claims not applied to it): a callable in "
+                   "an importable module (the current directory is searched) returning an "
+                   "object with fit(X, y) and coef_, called with random_state and the k, B "
+                   "it accepts; repeatable. A spec's [[learners]] tables add more. Default: "
+                   "none.")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress lines on stderr. Default: shown.")
     p.set_defaults(func=cmd_report)

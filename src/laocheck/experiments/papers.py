@@ -114,8 +114,10 @@ from ..learners import (AER, DDAELR, DDAERR, GAELR, GAERR, AELR, AERR, Baseline,
 from ..stats import (DEFAULT_DELTA, mean_interval, paired_median_test, sign_test_detectable,
                      sign_test_runs, win_probability)
 from ._runs import child_seeds
+from .user_learners import load_learner
 
 __all__ = ["Algorithm", "Curve", "ClaimCheck", "PrintedNumber", "Panel", "PaperExperiment",
+           "UserComparison",
            "BUDGETS", "StepScaled", "RunProgress", "SAME_ATTRIBUTES", "CONSIDERABLE", "POWER",
            "claims_design",
            "matched_sizes",
@@ -320,6 +322,23 @@ class Panel(_Dict):
     rho_ridge: float
     rho_lasso: float
     curves: tuple
+    user_curves: tuple = ()
+    user_comparisons: tuple = ()
+    user_errors: tuple = ()
+
+
+@dataclass(frozen=True)
+class UserComparison(_Dict):
+    """A user's learner against one paper learner of a panel, on the paired runs (the same
+    splits, folds and prefixes), decided as the papers' claims (:func:`claim_better`):
+    ``better`` is "the user's learner performs better than the paper's", ``worse`` the
+    converse; ``decision`` is "better" or "worse" when that one HOLDS, else "not separated"."""
+
+    user: str
+    paper_learner: str
+    decision: str
+    better: ClaimCheck
+    worse: ClaimCheck
 
 
 @dataclass(frozen=True)
@@ -351,6 +370,22 @@ class PaperExperiment(_Dict):
     unchecked: tuple = ()
     max_train: int | None = None
     claims_design: dict | None = None
+    user_learners: tuple = ()
+
+    def to_dict(self):
+        """JSON-ready; without users' learners, the users' keys are left out (the document
+        is then the one laocheck wrote before users' learners could be added)."""
+        out = super().to_dict()
+        if not self.user_learners:
+            del out["user_learners"]
+            for panel in out["panels"]:
+                for key in _USER_PANEL_KEYS:
+                    if not panel[key]:
+                        del panel[key]
+        return out
+
+
+_USER_PANEL_KEYS = ("user_curves", "user_comparisons", "user_errors")
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -556,6 +591,77 @@ class _OnRows(RegressorMixin, BaseEstimator):
         return self.data.block(self.data.rows(X)) @ self.coef_
 
 
+class _UserOnRows(RegressorMixin, BaseEstimator):
+    """A user's learner (:class:`laocheck.experiments.user_learners.UserLearner`) fitted on
+    the rows of a :class:`_Rows` named by a column of row numbers, as :class:`_OnRows` fits
+    the papers' learners: what ``GridSearchCV`` tunes. Each fit builds the learner with
+    ``random_state`` a Generator from ``seed`` (the same for every fit of one configuration,
+    as the papers' learners get one ``random_state``), ``k`` and ``second_moments`` (the
+    training part's E[x_i²], the papers' DDAERR's "prior knowledge") where it accepts them,
+    and the tuned parameters (``B``, those its ``grid`` declares), and calls its
+    ``fit(X[rows], y[rows])``. The parameters tuned are any names (get/set_params below)."""
+
+    _FIXED = ("learner", "data", "k", "second_moments", "seed")
+
+    def __init__(self, learner=None, data=None, k=None, second_moments=None, seed=0, **tuned):
+        self.learner = learner
+        self.data = data
+        self.k = k
+        self.second_moments = second_moments
+        self.seed = seed
+        self.tuned = dict(tuned)
+
+    def get_params(self, deep=True):
+        return {**{n: getattr(self, n) for n in self._FIXED}, **self.tuned}
+
+    def set_params(self, **params):
+        for name, value in params.items():
+            if name in self._FIXED:
+                setattr(self, name, value)
+            else:
+                self.tuned[name] = value
+        return self
+
+    def fit(self, X, y):
+        rows = self.data.rows(X)
+        if not np.array_equal(np.asarray(y, dtype=np.float64), self.data.y[rows]):
+            raise InvalidParameterError("`y` must be the labels of the rows named by `X`.")
+        d = self.data.X.shape[1]
+        learner = self.learner.at(**self.tuned, k=self.k, second_moments=self.second_moments
+                                  ).build(np.random.default_rng(self.seed))
+        learner.fit(self.data.X[rows], self.data.y[rows])
+        coef = np.asarray(getattr(learner, "coef_", None), dtype=float).ravel()
+        if coef.shape != (d,):
+            raise InvalidParameterError(
+                f"`learner` {self.learner.path!r}: coef_ must have shape ({d},) after fit; got "
+                f"{coef.shape}.")
+        self.coef_ = coef
+        seen = getattr(learner, "n_attributes_seen_", None)
+        if seen is None and getattr(learner, "attributes_per_example_", None) is not None:
+            seen = float(np.sum(learner.attributes_per_example_))
+        self.n_attributes_seen_ = math.nan if seen is None else float(seen)
+        return self
+
+    def predict(self, X):
+        return self.data.block(self.data.rows(X)) @ self.coef_
+
+
+def _seed_int(seq):
+    """The int ``random_state`` the papers' learners get from a SeedSequence."""
+    return int(seq.generate_state(1, dtype=np.uint64)[0] >> 1)
+
+
+def _user_grid(user, grid):
+    """What cross-validation tunes for a user's learner: its radius ``B`` on the panel's grid
+    of B when its factory accepts ``B`` and its ``params`` do not fix it, and the grids its
+    ``[[learners]]`` table declares (``grid = {name = [values]}``); the rest as given."""
+    out = {}
+    if user.accepts("B") and "B" not in user.params:
+        out["B"] = list(grid)
+    out.update({name: list(values) for name, values in user.grid.items()})
+    return out
+
+
 def _step_name(est):
     params = est.get_params()
     return "eta" if "eta" in params else ("lam" if "lam" in params else None)
@@ -580,6 +686,7 @@ class _Task:
     grid_extensions: int = 0
     budget: int | None = None
     max_train: int | None = None
+    users: tuple = ()
 
 
 def _prefix_sizes(n_train, prefixes, minimum=10):
@@ -602,7 +709,7 @@ _FULL_INFORMATION = (OnlineRidge, OnlineLasso, OfflineRidge, OfflineLasso,
 
 def _with_seed(est, seq):
     if "random_state" in est.get_params():
-        est.set_params(random_state=int(seq.generate_state(1, dtype=np.uint64)[0] >> 1))
+        est.set_params(random_state=_seed_int(seq))
     return est
 
 
@@ -720,6 +827,14 @@ def _one_run_body(task, child):
     sizes = _prefix_sizes(n_train, task.prefixes)
     data = _Rows(X_train, y_train)
     row_numbers = np.arange(n_train).reshape(-1, 1)
+    def evaluate(w):
+        """(relative test error, classification error) of the predictor w."""
+        if test is None:
+            return task.distribution.risk(w, "squared") / zero, float("nan")
+        pred = test[0] @ w
+        return (float(np.mean((pred - test[1]) ** 2)) / zero,
+                float(np.mean(np.where(pred >= 0, 1.0, -1.0) != test[1])))
+
     alg_seeds = child_seeds(learner_seed, len(task.algorithms))
     out = []
     for alg, aseed in zip(task.algorithms, alg_seeds):
@@ -734,14 +849,9 @@ def _one_run_body(task, child):
             for m, ps in zip(prefix_sizes, prefix_s):
                 model = _OnRows(_with_seed(alg.build(ctx), ps), data, **best)
                 model.fit(row_numbers[:m], data.y[:m])
-                w = model.coef_
-                if test is None:
-                    errs.append(task.distribution.risk(w, "squared") / zero)
-                    cls.append(float("nan"))
-                else:
-                    pred = test[0] @ w
-                    errs.append(float(np.mean((pred - test[1]) ** 2)) / zero)
-                    cls.append(float(np.mean(np.where(pred >= 0, 1.0, -1.0) != test[1])))
+                err, cl = evaluate(model.coef_)
+                errs.append(err)
+                cls.append(cl)
                 attrs.append(float(model.n_attributes_seen_))
             return {"errors": errs, "classification": cls, "attributes": attrs}
 
@@ -749,14 +859,52 @@ def _one_run_body(task, child):
         if task.budget is not None and isinstance(est.estimator, _FULL_INFORMATION):
             matched = matched_sizes(sizes, task.budget, X_train.shape[1])
             out[-1]["matched"] = {"sizes": matched, **prefixes(matched)}
+    if task.users:        # after the papers' learners, from a stream of their own (see below)
+        user_seeds = child_seeds(child_seeds(child, _USER_STREAM + 1)[_USER_STREAM],
+                                 len(task.users))
+        record["users"] = [_user_run(u, s, task.k, moments, data, folds, row_numbers, sizes,
+                                     task.grid_extensions, task.grid, evaluate)
+                           for u, s in zip(task.users, user_seeds)]
     return {"sizes": sizes, "algorithms": out, "n_train": n_train,
             "n_test": 0 if test is None else len(test[1]), **record}
+
+
+#: The child of a run's seed that users' learners draw from: the papers' learners use
+#: children 0-2 (split, folds, learners), so users' learners never shift their streams, and
+#: the same seed gives the papers' learners the same numbers with or without users' learners.
+_USER_STREAM = 3
+
+
+def _user_run(user, seq, k, moments, data, folds, row_numbers, sizes, extensions, grid,
+              evaluate):
+    """One run of a user's learner on a run's training part: cross-validated on the run's
+    folds over :func:`_user_grid` (extended at an end as the papers' grids), then fitted on
+    each prefix. Any exception of the user's code makes the run's errors NaN (infinitely bad
+    in the comparisons) and is kept as the run's ``error``."""
+    cv_s, *prefix_s = child_seeds(seq, 1 + len(sizes))
+    est = _UserOnRows(user, data, k=k, second_moments=moments, seed=_seed_int(cv_s))
+    try:
+        tune = _user_grid(user, grid)
+        best = _search(est, tune, folds, row_numbers, data.y, extensions)[0] if tune else {}
+        errs, cls, attrs = [], [], []
+        for m, ps in zip(sizes, prefix_s):
+            model = clone(est).set_params(seed=_seed_int(ps), **best)
+            model.fit(row_numbers[:m], data.y[:m])
+            err, cl = evaluate(model.coef_)
+            errs.append(err)
+            cls.append(cl)
+            attrs.append(model.n_attributes_seen_)
+        return {"errors": errs, "classification": cls, "attributes": attrs, "tuned": best}
+    except Exception as exc:               # the user's code: any failure is a result here
+        nan = [math.nan] * len(sizes)
+        return {"errors": nan, "classification": nan, "attributes": nan, "tuned": {},
+                "error": f"{type(exc).__name__}: {exc}"}
 
 
 def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs, prefixes,
                     folds, grid, step_scales=(1.0,), grid_extensions=0, seed=0,
                     delta=DEFAULT_DELTA, test_fraction=0.1, n_jobs=1, keep_indices=False,
-                    scheduler=None, on_run=None, budget=None, max_train=None):
+                    scheduler=None, on_run=None, budget=None, max_train=None, users=()):
     """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol, module
     docstring) on ``data`` (a :class:`laocheck.data.LabelledData`: random splits) or on
     ``distribution`` (``m`` training examples drawn per run, exact test risk). ``grid`` (B)
@@ -778,9 +926,29 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
     Sec. 7; KS15 Sec. 5: "compare the algorithms by the total budget they use"): at the same
     prefix of examples a full-information learner has seen d/budget times more attributes.
 
+    ``users`` (optional): users' learners (:class:`laocheck.experiments.user_learners.
+    UserLearner`, or their ``"module:factory"`` paths), run in each run after the papers' on the
+    same split (or sample), folds, prefixes and ``k``, each from its own child seed of the run
+    (``_USER_STREAM``: the papers' learners' numbers do not change); cross-validated over B on
+    ``grid`` when the factory accepts ``B``, and over the grids its table declares
+    (:func:`_user_grid`), else run as given. Their curves follow the papers' in ``curves``
+    (in ``users``' order), with no confidence band (``low``, ``high`` NaN: a user's learner has
+    no proven range of its error) and the attributes the learner reports
+    (``n_attributes_seen_``, or the sum of ``attributes_per_example_``; NaN when it reports
+    neither); a run whose user code raised has NaN errors and its message in the raw record's
+    ``users[i]["error"]``.
+
     Returns ``(curves, runs_raw)``: a tuple of :class:`Curve` and the raw per-run records (with
     ``train_index``, ``test_index``, ``cv_folds`` in data-set indices when ``keep_indices``).
     """
+    users = tuple(load_learner(u) for u in users)
+    taken = {a.name for a in algorithms} | {a.name + SAME_ATTRIBUTES for a in algorithms}
+    for u in users:
+        if u.name in taken:
+            raise InvalidParameterError(
+                f"`learners`: the name {u.name!r} of {u.path!r} is taken (by a paper's learner "
+                "or another user's learner); give it another `name`.")
+        taken.add(u.name)
     runs = check_int("runs", runs, low=1)
     folds = check_int("folds", folds, low=2)
     if budget is not None:
@@ -811,13 +979,13 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         ymax = distribution.y_sup
         task = _Task(None, None, distribution, m, test_fraction, tuple(prefixes), folds,
                      tuple(grid), tuple(step_scales), k, tuple(algorithms), keep_indices,
-                     grid_extensions, budget)
+                     grid_extensions, budget, users=users)
     else:
         xmax = {"l2": max_row_norm(data.X, "l2"), "l1": max_row_norm(data.X, "linf")}
         ymax = float(np.abs(data.y).max())
         task = _Task(data.X, data.y, None, 0, test_fraction, tuple(prefixes), folds, tuple(grid),
                      tuple(step_scales), k, tuple(algorithms), keep_indices, grid_extensions,
-                     budget, max_train)
+                     budget, max_train, users)
     children = child_seeds(seed, runs)
     with executor(n_jobs, scheduler) as ex:            # one task per run, results in run order
         raw = ex.map(_one_run, [(ch,) for ch in children], shared=(task,), on_result=on_run)
@@ -856,7 +1024,58 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         if "matched" in records[0]:
             curves.append(curve(alg.name + SAME_ATTRIBUTES, alg, records[0]["matched"]["sizes"],
                                 [r["matched"] for r in records], tuned, True))
+    for i, u in enumerate(users):
+        records = [r["users"][i] for r in raw]
+        E = np.array([r["errors"] for r in records], dtype=float)
+        nan = (math.nan,) * len(sizes)
+        curves.append(Curve(
+            algorithm=u.name, learner=u.path, citation="user's learner (not in the paper)",
+            examples=tuple(int(s) for s in sizes),
+            # Python floats: to_dict writes a NaN (a run the user's code failed) as null
+            attributes=_floats(np.array([r["attributes"] for r in records]).mean(axis=0)),
+            mean=_floats(E.mean(axis=0)),
+            sd=_floats(E.std(axis=0, ddof=1) if runs > 1 else np.zeros(E.shape[1])),
+            low=nan, high=nan, delta=delta,
+            classification=(None if distribution is not None else _floats(
+                np.array([r["classification"] for r in records]).mean(axis=0))),
+            per_run=tuple(_floats(row) for row in E), tuned=tuple(r["tuned"] for r in records)))
     return tuple(curves), raw
+
+
+def _floats(values):
+    return tuple(float(v) for v in values)
+
+
+def _user_part(curves, raw, users, *, source, stand_in, delta):
+    """Split :func:`learning_curves`' ``curves`` into the papers' learners' and the users'
+    (the last ``len(users)``), and compare each user's learner with each paper learner of the
+    panel (its budget-matched curves aside) on the paired runs (:class:`UserComparison`).
+    Returns ``(paper_curves, panel_fields)``: the fields ``user_curves``,
+    ``user_comparisons``, ``user_errors`` of the :class:`Panel`."""
+    if not users:
+        return curves, {}
+    paper, mine = curves[:len(curves) - len(users)], curves[len(curves) - len(users):]
+    comparisons = []
+    for u in mine:
+        for p in paper:
+            if p.budget_matched:
+                continue
+            same = dict(citation="a user's learner beside the paper's (not a claim of the "
+                        "paper)", source=source, stand_in=stand_in, delta=delta)
+            better = claim_better(curves, u.algorithm, p.algorithm,
+                                  claim=f"{u.algorithm} performs better than {p.algorithm}",
+                                  **same)
+            worse = claim_better(curves, p.algorithm, u.algorithm,
+                                 claim=f"{u.algorithm} performs worse than {p.algorithm}",
+                                 **same)
+            decision = ("better" if better.status == HOLDS else
+                        "worse" if worse.status == HOLDS else "not separated")
+            comparisons.append(UserComparison(user=u.algorithm, paper_learner=p.algorithm,
+                                              decision=decision, better=better, worse=worse))
+    errors = sorted({f"{u.name} ({u.path}): {r['users'][i]['error']}"
+                     for i, u in enumerate(users) for r in raw if "error" in r["users"][i]})
+    return paper, {"user_curves": mine, "user_comparisons": tuple(comparisons),
+                   "user_errors": tuple(errors)}
 
 
 # -- claims ----------------------------------------------------------------------------------
@@ -1051,7 +1270,7 @@ def claims_design(runs, points, delta=DEFAULT_DELTA):
 
 
 def _finish(name, citation, budget, seed, cfg, panels, numbers, claims, unavailable, notes, t0,
-            unchecked=()):
+            unchecked=(), users=()):
     return PaperExperiment(
         experiment=name, citation=citation, budget=budget, seed=int(seed), runs=cfg["runs"],
         folds=cfg["folds"], grid=tuple(cfg["grid"]), step_scales=tuple(cfg["step_scales"]),
@@ -1062,28 +1281,43 @@ def _finish(name, citation, budget, seed, cfg, panels, numbers, claims, unavaila
         # an exact test risk and no test part)
         max_train=cfg["max_train"] if any(p.n_test for p in panels) else None,
         claims_design=claims_design(cfg["runs"], len(cfg["prefixes"]),
-                                    claims[0].delta if claims else DEFAULT_DELTA))
+                                    claims[0].delta if claims else DEFAULT_DELTA),
+        user_learners=tuple({"name": u.name, "factory": u.path, "params": dict(u.params),
+                             "grid": dict(u.grid)} for u in users))
 
 
-def _panel(figure, title, data_source, stand_in, preprocessing, d, raw, budget_text, X, curves):
+def _panel(figure, title, data_source, stand_in, preprocessing, d, raw, budget_text, X, curves,
+           **users):
     rr, rl = _rhos(X)
     return Panel(figure=figure, title=title, source=data_source, stand_in=stand_in,
                  preprocessing=preprocessing, d=int(d), n_train=int(raw[0]["n_train"]),
                  n_test=int(raw[0]["n_test"]), attributes_per_example=budget_text,
-                 rho_ridge=rr, rho_lasso=rl, curves=curves)
+                 rho_ridge=rr, rho_lasso=rl, curves=curves, **users)
+
+
+def _users(learners):
+    """The users' learners of an experiment (``learners``: :class:`laocheck.experiments.
+    user_learners.UserLearner`, paths or tables), validated before any run."""
+    return tuple(load_learner(u) for u in learners or ())
 
 
 # -- 1. KS15 Sec. 5.1 ----------------------------------------------------------------------
 
 
 def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -0.5, -1.0, -2.0),
-                   d=500, n_jobs=1, scheduler=None, runs=None, m=None, progress=None):
+                   d=500, n_jobs=1, scheduler=None, runs=None, m=None, progress=None,
+                   learners=()):
     """KS15 Sec. 5.1, Figs. 1 (ridge) and 2 (lasso): :class:`laocheck.data.PowerLawBernoulli`
     with d = 500 and α ∈ {0, −0.5, −1, −2}, k + 1 = 5, exact test risk. DDAERR/DDAELR get the
     exact E[x_i²] as prior knowledge. Printed numbers: each panel's ρ (exact); claims: DDAERR
     (DDAELR) better than AERR (AELR) for α < 0 ("as ρ decreases ... a significant improvement"),
-    and the Two-Phased algorithm converging towards DDAERR (DDAELR)."""
+    and the Two-Phased algorithm converging towards DDAERR (DDAELR).
+
+    ``learners`` (every experiment): users' learners run beside the papers' on every panel
+    (:func:`learning_curves`' ``users``) and compared with each of them
+    (:class:`UserComparison`); the paper's claims are not applied to them."""
     t0 = time.perf_counter()
+    users = _users(learners)
     cfg = _budget(budget)
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
@@ -1108,16 +1342,18 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
                 step_scales=cfg["step_scales"], grid_extensions=cfg["grid_extensions"],
                 seed=children[i], delta=delta, n_jobs=n_jobs, scheduler=scheduler, budget=5,
                 on_run=track.stage(f"panel {i + 1}/{len(children)} ({fig}, alpha = {a:g})",
-                                   cfg["runs"]))
+                                   cfg["runs"]), users=users)
             i += 1
             mom = dist.second_moments
             rr, rl = float(rho_ridge(mom)), float(rho_lasso(mom))
             src = f"{dist.name} (exact distribution, KS15 Sec. 5.1)"
+            curves, mine = _user_part(curves, raw, users, source=src, stand_in=False,
+                                      delta=delta)
             panels.append(Panel(
                 figure=f"{fig}, alpha = {a:g}", title=f"{scen}, d = {d}, alpha = {a:g}",
                 source=src, stand_in=False, preprocessing=dist.scaling, d=d,
                 n_train=cfg["synthetic_m"], n_test=0, attributes_per_example="k + 1 = 5",
-                rho_ridge=rr, rho_lasso=rl, curves=curves))
+                rho_ridge=rr, rho_lasso=rl, curves=curves, **mine))
             key = (scen, float(a))
             if d == 500 and key in printed:
                 numbers.append(PrintedNumber(
@@ -1140,7 +1376,7 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
         "5.1, Fig. 1(a)): " + _NO_MARGIN + " (footnote 5 puts the small difference down to the "
         "step sizes; both curves are in the figure).",)
     return _finish("ks15_synthetic", "KS15 Sec. 5.1, Figs. 1-2", budget, seed, cfg, panels,
-                   numbers, claims, (), _NOTES_KS15 + _NOTE_MEDIANS, t0, unchecked)
+                   numbers, claims, (), _NOTES_KS15 + _NOTE_MEDIANS, t0, unchecked, users)
 
 
 #: why a claim of similarity is not decided over the runs
@@ -1178,11 +1414,13 @@ _NOTES_KS15 = (
 
 
 def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-               n_jobs=1, scheduler=None, runs=None, progress=None):
+               n_jobs=1, scheduler=None, runs=None, progress=None, learners=()):
     """HK12 Sec. 5, Figs. 1-2 on "3 vs 5": AELR vs AER vs offline Lasso with k = 4 (and online
     Lasso for the text's "almost 10 times better"); AERR vs AER vs offline Ridge with k = 56.
-    x-axis: cumulative attributes. Digits from :func:`laocheck.data.digit_source`."""
+    x-axis: cumulative attributes. Digits from :func:`laocheck.data.digit_source`.
+    ``learners``: as :func:`ks15_synthetic`'s."""
     t0 = time.perf_counter()
+    users = _users(learners)
     cfg = _budget(budget)
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
@@ -1211,17 +1449,23 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
                   scheduler=scheduler, max_train=cfg["max_train"])
     track = RunProgress(progress)
     lc, lraw = learning_curves(lasso_algs, data=pair, k=4, seed=s1, **common, budget=5,
-                               on_run=track.stage("panel 1/2 (HK12 Fig. 1)", cfg["runs"]))
+                               on_run=track.stage("panel 1/2 (HK12 Fig. 1)", cfg["runs"]),
+                               users=users)
     rc, rraw = learning_curves(ridge_algs, data=ridge_pair, k=k_ridge, seed=s2, **common,
                                budget=k_ridge + 1,
-                               on_run=track.stage("panel 2/2 (HK12 Fig. 2)", cfg["runs"]))
+                               on_run=track.stage("panel 2/2 (HK12 Fig. 2)", cfg["runs"]),
+                               users=users)
+    lc, lmine = _user_part(lc, lraw, users, source=pair.source, stand_in=stand, delta=delta)
+    rc, rmine = _user_part(rc, rraw, users, source=ridge_pair.source, stand_in=stand,
+                           delta=delta)
     panels = [
         _panel("HK12 Fig. 1", "Lasso algorithms, k = 4, 3 vs 5", pair.source, stand,
                pair.preprocessing, pair.d, lraw, "AELR k + 1 = 5, AER k = 4, Lasso all", pair.X,
-               lc),
+               lc, **lmine),
         _panel("HK12 Fig. 2", f"Ridge algorithms, k = {k_ridge}, 3 vs 5", ridge_pair.source,
                stand, ridge_pair.preprocessing, pair.d, rraw,
-               f"AERR k + 1 = {k_ridge + 1}, AER k = {k_ridge}, Ridge all", ridge_pair.X, rc)]
+               f"AERR k + 1 = {k_ridge + 1}, AER k = {k_ridge}, Ridge all", ridge_pair.X, rc,
+               **rmine)]
     claims = [
         claim_better(lc, "AELR", "AER", claim="AELR keeps its test error significantly lower "
                      "than AER along the entire execution", citation="HK12 Sec. 5, Fig. 1",
@@ -1253,7 +1497,7 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     unchecked = ("AELR ... almost bridging the gap with the full-information Lasso (HK12 Sec. 5, "
                  "Fig. 1): " + _NO_MARGIN + ".",)
     return _finish("hk12_mnist", "HK12 Sec. 5, Figs. 1-2", budget, seed, cfg, panels, numbers,
-                   claims, (), notes, t0, unchecked)
+                   claims, (), notes, t0, unchecked, users)
 
 
 # -- 3. CB11 Sec. 7 ------------------------------------------------------------------------
@@ -1269,12 +1513,15 @@ def _cb11_algorithms():
 
 
 def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-               n_jobs=1, scheduler=None, runs=None, pairs=None, progress=None):
+               n_jobs=1, scheduler=None, runs=None, pairs=None, progress=None, learners=()):
     """CB11 Sec. 7: Fig. 4 (Ridge, Lasso, AER, Baseline on "3 vs 5", k = 4, against examples
     and attributes) and the table of median test squared errors over the 45 digit pairs (0.110,
     0.222, 0.320, 0.812) with the median classification errors the text quotes (AER 3.5%, Lasso
-    1.1%, Ridge 1.3%). ``pairs``: a subset of the 45 pairs (None: all)."""
+    1.1%, Ridge 1.3%). ``pairs``: a subset of the 45 pairs (None: all). ``learners``: as
+    :func:`ks15_synthetic`'s, in Fig. 4's panel (the table over the digit pairs is the paper's
+    learners' medians)."""
     t0 = time.perf_counter()
+    users = _users(learners)
     cfg = _budget(budget)
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
@@ -1289,10 +1536,13 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
                                   grid_extensions=cfg["grid_extensions"], seed=s_fig, delta=delta,
                                   n_jobs=n_jobs, scheduler=scheduler, budget=4,
                                   max_train=cfg["max_train"],
-                                  on_run=track.stage("CB11 Fig. 4 (3 vs 5)", cfg["runs"]))
+                                  on_run=track.stage("CB11 Fig. 4 (3 vs 5)", cfg["runs"]),
+                                  users=users)
+    curves, mine = _user_part(curves, raw, users, source=pair.source, stand_in=stand,
+                              delta=delta)
     panels = [_panel("CB11 Fig. 4", "Ridge, Lasso, AER, Baseline on 3 vs 5", pair.source, stand,
                      pair.preprocessing, pair.d, raw, "AER, Baseline k = 4; Ridge, Lasso all",
-                     pair.X, curves)]
+                     pair.X, curves, **mine)]
     same = dict(source=pair.source, stand_in=stand, delta=delta)
     claims = [
         claim_better(curves, "AER", "Baseline", claim="Baseline performs worse than AER",
@@ -1361,19 +1611,21 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     notes = ("CB11's loss is (<w, x> - y)^2 (no 1/2); relative to the zero predictor's error, "
              "which is exactly 1 for +-1 labels. Pixels in [0, 1].")
     return _finish("cb11_mnist", "CB11 Sec. 7, Fig. 4 and table", budget, seed, cfg, panels,
-                   numbers, claims, (), notes, t0, unchecked)
+                   numbers, claims, (), notes, t0, unchecked, users)
 
 
 # -- 4. KS15 Secs. 5.2-5.3 -----------------------------------------------------------------
 
 
 def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-              covtype=None, n_jobs=1, scheduler=None, runs=None, progress=None):
+              covtype=None, n_jobs=1, scheduler=None, runs=None, progress=None, learners=()):
     """KS15 Secs. 5.2-5.3, Figs. 3-6: DDAERR, Two-Phased DDAERR, AERR, online and offline ridge
     with k + 1 = 57 (ridge; fewer when d is small) and the lasso counterparts with k + 1 = 5 on
     "3 vs 5"; Covertype (k + 1 = 5, both) when ``covtype`` is given. ρ_ridge, ρ_lasso of each
-    data set beside the printed ones (0.45, 0.2 for MNIST; 0.49, 0.08 for Covertype)."""
+    data set beside the printed ones (0.45, 0.2 for MNIST; 0.49, 0.08 for Covertype).
+    ``learners``: as :func:`ks15_synthetic`'s."""
     t0 = time.perf_counter()
+    users = _users(learners)
     cfg = _budget(budget)
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
@@ -1412,9 +1664,12 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
                 seed=seeds[2 * j + i], delta=delta, n_jobs=n_jobs, scheduler=scheduler,
                 budget=tot, max_train=cfg["max_train"],
                 on_run=track.stage(f"panel {2 * j + i + 1}/{len(seeds)} ({fig}, {label})",
-                                   cfg["runs"]))
+                                   cfg["runs"]), users=users)
+            curves, mine = _user_part(curves, raw, users, source=dat.source, stand_in=st,
+                                      delta=delta)
             panels.append(_panel(fig, f"{scen}, k + 1 = {tot}, {label}", dat.source, st,
-                                 dat.preprocessing, dat.d, raw, f"k + 1 = {tot}", dat.X, curves))
+                                 dat.preprocessing, dat.d, raw, f"k + 1 = {tot}", dat.X, curves,
+                                 **mine))
             plain = label == "Covertype" and scen == "lasso"   # Fig. 6: "performs better"
             claims.append(claim_better(curves, dd, ae, claim=f"{dd} performs "
                                        f"{'' if plain else 'considerably '}better than {ae} "
@@ -1433,7 +1688,7 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
         notes += f" d = {pair.d} < 57: the ridge budget is k + 1 = {pair.d} (all attributes)."
     unchecked = [text for label, *_ in sets for text in _KS15_REAL_UNCHECKED[label]]
     return _finish("ks15_real", "KS15 Secs. 5.2-5.3, Figs. 3-6", budget, seed, cfg, panels,
-                   numbers, claims, tuple(unavailable), notes, t0, unchecked)
+                   numbers, claims, tuple(unavailable), notes, t0, unchecked, users)
 
 
 def _ks15_real_claims(curves, label, scen, dd, tp, ae, cite, same):
@@ -1541,7 +1796,8 @@ _ADAPTIVE_EXTRA_SCALES = {"tiny": (1 / 8,), "fast": (1 / 64, 1 / 8),
 
 
 def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-                  n_jobs=1, scheduler=None, runs=None, d=500, m=None, progress=None):
+                  n_jobs=1, scheduler=None, runs=None, d=500, m=None, progress=None,
+                  learners=()):
     """KS15 App. A, Figs. 7-8: the adaptive (AdaGrad, KS15 eq. (13)) variants against the
     non-adaptive algorithms, ridge scenario.
 
@@ -1568,8 +1824,10 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     attribute-efficient algorithms perform worse than their non-adaptive versions (DDAERR,
     AERR) and the adaptive full-information one performs (slightly) better (online ridge).
     "Slightly" is not tested: a claim HOLDS when the adaptive one wins in most runs.
+    ``learners``: as :func:`ks15_synthetic`'s.
     """
     t0 = time.perf_counter()
+    users = _users(learners)
     cfg = _budget(budget)
     if runs is not None:
         cfg["runs"] = check_int("runs", runs, low=2)
@@ -1588,16 +1846,18 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     # Fig. 7: alpha = -2 synthetic data, k + 1 = 5, exact risk
     dist = PowerLawBernoulli(d, -2.0, scenario="ridge")
     track = RunProgress(progress)
-    curves7, _ = learning_curves(_ks15_adaptive_ridge(5, dist.second_moments),
-                                 distribution=dist, m=cfg["synthetic_m"], k=4, seed=s7, **common,
-                                 budget=5, on_run=track.stage("panel 1/2 (KS15 Fig. 7)", cfg["runs"]))
+    curves7, raw7 = learning_curves(_ks15_adaptive_ridge(5, dist.second_moments),
+                                    distribution=dist, m=cfg["synthetic_m"], k=4, seed=s7,
+                                    **common, budget=5, users=users,
+                                    on_run=track.stage("panel 1/2 (KS15 Fig. 7)", cfg["runs"]))
     rr, rl = float(rho_ridge(dist.second_moments)), float(rho_lasso(dist.second_moments))
     src7 = f"{dist.name} (exact distribution, KS15 Sec. 5.1)"
+    curves7, mine7 = _user_part(curves7, raw7, users, source=src7, stand_in=False, delta=delta)
     panels.append(Panel(
         figure="KS15 Fig. 7", title=f"ridge, d = {d}, alpha = -2, adaptive vs non-adaptive",
         source=src7, stand_in=False, preprocessing=dist.scaling, d=d,
         n_train=cfg["synthetic_m"], n_test=0, attributes_per_example="k + 1 = 5",
-        rho_ridge=rr, rho_lasso=rl, curves=curves7))
+        rho_ridge=rr, rho_lasso=rl, curves=curves7, **mine7))
     if d == 500:
         numbers.append(PrintedNumber(
             quantity="rho_ridge, alpha = -2", citation="KS15 App. A", paper_says="0.05",
@@ -1616,10 +1876,13 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     total = min(57, pair.d)
     curves8, raw8 = learning_curves(_ks15_adaptive_ridge(total), data=ridge_pair, k=total - 1,
                                     seed=s8, **common, budget=total, max_train=cfg["max_train"],
-                                    on_run=track.stage("panel 2/2 (KS15 Fig. 8)", cfg["runs"]))
+                                    on_run=track.stage("panel 2/2 (KS15 Fig. 8)", cfg["runs"]),
+                                    users=users)
+    curves8, mine8 = _user_part(curves8, raw8, users, source=ridge_pair.source, stand_in=stand,
+                                delta=delta)
     panels.append(_panel("KS15 Fig. 8", f"ridge, k + 1 = {total}, 3 vs 5, adaptive vs "
                          "non-adaptive", ridge_pair.source, stand, ridge_pair.preprocessing,
-                         pair.d, raw8, f"k + 1 = {total}", ridge_pair.X, curves8))
+                         pair.d, raw8, f"k + 1 = {total}", ridge_pair.X, curves8, **mine8))
     r8, _ = _rhos(ridge_pair.X)
     numbers.append(PrintedNumber(
         quantity="rho_ridge of 3 vs 5", citation="KS15 App. A", paper_says="0.45", measured=r8,
@@ -1652,7 +1915,7 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
                  "(KS15 App. A, Fig. 7): App. A's adaptive offline ERM minimises the same "
                  "empirical risk over the same ball, so laocheck runs offline ridge once.",)
     return _finish("ks15_adaptive", "KS15 App. A, Figs. 7-8", budget, seed, cfg, panels,
-                   numbers, claims, (), notes, t0, unchecked)
+                   numbers, claims, (), notes, t0, unchecked, users)
 
 
 #: The five experiments by name (the report specs' ``experiment`` key).

@@ -60,21 +60,64 @@ def _import(path):
 @dataclass(frozen=True)
 class UserLearner:
     """A user's learner factory (picklable when given by its path): ``build(random_state)``
-    gives a learner, as :class:`laocheck.experiments.LearnerConfig` does."""
+    gives a learner, as :class:`laocheck.experiments.LearnerConfig` does.
+
+    ``path`` is ``"module:factory"``, or the factory itself (a class or function, from Python:
+    ``ks15_synthetic(learners=[MyLearner])``; then ``path`` reads ``module:qualname`` and
+    the factory travels with the object, so a factory defined in a script or notebook can be
+    run in one process; joblib's workers get it by value through cloudpickle)."""
 
     path: str
     name: str = ""
     params: dict = field(default_factory=dict)
+    #: hyperparameters cross-validated in the papers' experiment reports beside B (``grid =
+    #: {eta = [0.01, 0.1]}`` in a ``[[learners]]`` table): distinct finite numbers > 0, a
+    #: geometric grid extended at an end as the papers' (laocheck.experiments.papers)
+    grid: dict = field(default_factory=dict)
+    #: the factory itself when it was given as an object (None: imported from ``path``)
+    given: object = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
-        _import(self.path)              # refused now, with the path named
+        if callable(self.path) and not isinstance(self.path, str):
+            factory = self.path
+            qualname = getattr(factory, "__qualname__", type(factory).__name__)
+            object.__setattr__(self, "given", factory)
+            object.__setattr__(self, "path",
+                               f"{getattr(factory, '__module__', None) or '?'}:{qualname}")
+            if not self.name:
+                object.__setattr__(self, "name", qualname)
+        elif self.given is None:
+            _import(self.path)              # refused now, with the path named
         if not self.name:
             module, attr = self.path.split(":")
             object.__setattr__(self, "name", f"{module.rsplit('.', 1)[-1]}:{attr}")
+        if not isinstance(self.grid, dict):
+            raise InvalidParameterError(f"`grid` of learner {self.path!r} must be a table "
+                                        f"{{name = [values]}}; got {self.grid!r}.")
+        for key, values in self.grid.items():
+            ok = isinstance(values, (list, tuple)) and len(values) > 0 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                and v > 0 for v in values) and len(set(values)) == len(values)
+            if not ok:
+                raise InvalidParameterError(
+                    f"`grid.{key}` of learner {self.path!r} must be a non-empty list of distinct "
+                    f"finite numbers > 0 (a geometric grid); got {values!r}.")
+            if not self.accepts(key):
+                raise InvalidParameterError(
+                    f"`grid.{key}` of learner {self.path!r}: its factory takes no parameter "
+                    f"{key!r}.")
+
+    def accepts(self, name):
+        """Whether the factory takes the keyword ``name`` (or any keyword)."""
+        try:
+            params = inspect.signature(self.factory).parameters
+        except (TypeError, ValueError):
+            return False
+        return name in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
 
     @property
     def factory(self):
-        return _import(self.path)
+        return self.given if self.given is not None else _import(self.path)
 
     def build(self, random_state):
         factory = self.factory
@@ -96,29 +139,34 @@ class UserLearner:
 
     def at(self, **params):
         """The same factory with more parameters (those it accepts are passed)."""
-        return UserLearner(self.path, self.name, {**params, **self.params})
+        return UserLearner(self.path, self.name, {**params, **self.params}, self.grid,
+                           self.given)
 
 
 def load_learner(entry):
-    """A :class:`UserLearner` from ``"module:factory"`` or a table ``{"factory": ...,
-    "name": ..., "params": {...}}``."""
+    """A :class:`UserLearner` from ``"module:factory"``, the factory itself, or a table
+    ``{"factory": ...,
+    "name": ..., "params": {...}, "grid": {...}}`` (``grid``: the papers' experiment reports
+    only)."""
     if isinstance(entry, UserLearner):
         return entry
-    if isinstance(entry, str):
+    if isinstance(entry, str) or callable(entry):
         return UserLearner(entry)
     if isinstance(entry, dict):
-        unknown = set(entry) - {"factory", "name", "params"}
+        unknown = set(entry) - {"factory", "name", "params", "grid"}
         if unknown or "factory" not in entry:
             raise InvalidParameterError(
-                f"a [[learners]] table must have `factory` (and optionally `name`, `params`); "
-                f"got {sorted(entry)}.")
+                f"a [[learners]] table must have `factory` (and optionally `name`, `params`, "
+                f"`grid`); got {sorted(entry)}.")
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise InvalidParameterError(f"`params` of learner {entry['factory']!r} must be a "
                                         f"table; got {params!r}.")
-        return UserLearner(entry["factory"], entry.get("name", ""), dict(params))
+        return UserLearner(entry["factory"], entry.get("name", ""), dict(params),
+                           dict(entry.get("grid", {})))
     raise InvalidParameterError(
-        f"`learner` must be 'module:factory' or a table; got {type(entry).__name__}.")
+        f"`learner` must be 'module:factory', a table or a callable returning a learner; got "
+        f"{type(entry).__name__}.")
 
 
 def _decide(counts, runs, delta, points):

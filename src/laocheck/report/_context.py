@@ -41,7 +41,7 @@ class Context:
     progress: Callable = field(default=_quiet)
     run_checks: Callable = field(default=run_checks_serially)
     #: users' learners (:class:`laocheck.experiments.user_learners.UserLearner`) run beside
-    #: the papers' (``--learner``, ``[[learners]]``; the bounds report)
+    #: the papers' (``--learner``, ``[[learners]]``; the bounds and the paper reports)
     learners: tuple = ()
 
     def task_seed(self, task):

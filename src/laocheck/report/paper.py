@@ -27,7 +27,15 @@ Rendering (:func:`render`) only draws and tabulates it:
 * beside each curve's mean, its median over runs and the number of runs worse than the zero
   predictor at each prefix (:func:`spread`): a few diverging runs can lift a mean above the
   zero predictor's error while the median stays below it, and the caption says where;
-* the parts that could not run here (e.g. Covertype not given) with the reason, and the notes.
+* the parts that could not run here (e.g. Covertype not given) with the reason, and the notes;
+* users' learners (``laocheck report NAME --learner mod:factory``, or ``[[learners]]`` tables
+  in the spec: the report's ``ctx.learners``), run by the experiment beside the papers' on the
+  same splits, folds, prefixes and k (:func:`laocheck.experiments.papers.learning_curves`'
+  ``users``): their curves in each panel in their own style (a colour and marker of
+  :data:`laocheck.report.bounds.USER_STYLES`, dash-dotted, "(user)" in the legend, no band:
+  a user's learner has no proven range), a table of their curves and one of their pairwise
+  comparisons with each paper learner, decided as the papers' claims; the paper's claims are
+  not applied to them.
 
 Settings: ``experiment`` (required); ``experiment_budget`` (a budget of
 :data:`laocheck.experiments.papers.BUDGETS`; default: the report's budget); the experiment's own
@@ -48,12 +56,16 @@ from ..exceptions import InvalidParameterError
 from ..experiments.papers import BUDGETS, EXPERIMENTS, SAME_ATTRIBUTES, grid_limits
 from ._document import FigureRef, Paragraph, Section, Table, fmt
 from ._style import COLORS, MARKERS, new_figure, styled
+from .bounds import USER_STYLES
 
 __all__ = ["collect", "render", "required", "FIGURES", "TABLES", "EXPERIMENT_PARAMS",
            "DATA_PARAMS"]
 
 FIGURES = ("panels",)
 TABLES = ("panels", "numbers", "claims", "unavailable", "grid_edges", "unchecked", "spread")
+#: the tables added when users' learners ran (none otherwise: a report without them is the
+#: one laocheck wrote before they could be added)
+USER_TABLES = ("user_curves", "user_comparisons")
 
 #: keyword arguments of the experiments a spec may set
 EXPERIMENT_PARAMS = ("runs", "m", "d", "alphas", "pairs", "delta")
@@ -120,8 +132,14 @@ def collect(settings, ctx):
     accepts = _accepts(function)
     if accepts is None or "progress" in accepts:      # lines as the runs finish
         kwargs = dict(kwargs, progress=ctx.progress)
-    result = function(seed=ctx.seed, n_jobs=ctx.jobs, scheduler=ctx.scheduler, **kwargs)
     arguments = {k: v for k, v in kwargs.items() if k != "progress"}
+    if ctx.learners:                                  # users' learners beside the papers'
+        if accepts is not None and "learners" not in accepts:
+            raise InvalidParameterError(
+                f"experiment {settings['experiment']!r} takes no users' learners (`--learner`, "
+                "[[learners]]).")
+        kwargs = dict(kwargs, learners=tuple(ctx.learners))
+    result = function(seed=ctx.seed, n_jobs=ctx.jobs, scheduler=ctx.scheduler, **kwargs)
     return {"experiment": settings["experiment"], "arguments": arguments,
             "result": result.to_dict()}
 
@@ -234,12 +252,17 @@ def panel_figure(panel, axes=("attributes",), runs=None):
     with styled():
         fig, ax_arr = new_figure(1, len(axes), size=(7.2 if len(axes) == 1 else 11.0, 4.6))
         curves = []
-        for c in panel["curves"]:
+        users = panel.get("user_curves", ())
+        for j, c in enumerate((*panel["curves"], *users)):
             curves.append({"mean": [_num(v) for v in c["mean"]],
                            "sd": [_num(v) for v in c["sd"]],
                            "low": [_num(v) for v in c["low"]],
                            "high": [_num(v) for v in c["high"]],
-                           "budget_matched": bool(c.get("budget_matched"))})
+                           # a user's curve, like a budget-matched one, never raises the cap
+                           # of the axis: a diverging learner of a user's does not flatten
+                           # the paper's curves (its values are in the data)
+                           "budget_matched": (bool(c.get("budget_matched"))
+                                              or j >= len(panel["curves"]))})
         bottom, top = y_range(curves)
         span = max(top - bottom, 1e-12)
         ylim = (bottom - 0.05 * span if bottom < 0 else 0.0, top + 0.1 * span)
@@ -269,6 +292,21 @@ def panel_figure(panel, axes=("attributes",), runs=None):
                                   "median": median,
                                   "low": low, "high": high, "delta": c["delta"],
                                   "band_drawn": inside})
+        for c, (color, mark) in zip(panel.get("user_curves", ()), USER_STYLES * 8):
+            mean, sd = [_num(v) for v in c["mean"]], [_num(v) for v in c["sd"]]
+            median = _curve_spread(c)["median"]
+            for ax, axis in zip(ax_arr[0], axes):
+                x = [_num(v) for v in c[axis]]
+                ax.errorbar(x, mean, yerr=sd, color=color, marker=mark, markersize=6,
+                            capsize=3, linewidth=1.6, linestyle="-.",
+                            label=f"{c['algorithm']} (user)")
+                ax.plot(x, median, color=color, marker="x", markersize=6, linestyle="None",
+                        label="_median")
+            out.setdefault("user_curves", []).append(
+                {"algorithm": c["algorithm"], "learner": c["learner"],
+                 "attributes": [_num(v) for v in c["attributes"]],
+                 "examples": list(c["examples"]), "mean": mean, "sd": sd, "median": median,
+                 "color": color, "marker": mark})
         for ax, axis in zip(ax_arr[0], axes):
             ax.set_xscale("log")
             ax.set_ylim(*ylim)
@@ -367,7 +405,19 @@ def _caption(panel, result):
             f"highest mean + 1 sd or, where that is higher, at the larger of 2 and 1.5 times "
             f"the highest mean of the solid curves (error bars beyond it are cut)."
             + _matched_sentence(panel) + _edges_sentence(panel, result)
-            + _spread_sentence(panel) + stand)
+            + _spread_sentence(panel) + _user_sentence(panel) + stand)
+
+
+def _user_sentence(panel):
+    users = [c["algorithm"] for c in panel.get("user_curves", ())]
+    if not users:
+        return ""
+    return (" Dash-dotted, \"(user)\": " + ", ".join(users) + " — users' learners on the same "
+            "splits, folds and prefixes as the paper's, without a confidence band (a user's "
+            "learner has no proven range of its error); the paper's claims are not applied to "
+            "them (their comparisons with each paper learner are in the table of users' "
+            "learners)." + (" Errors of the user's code: " + "; ".join(panel["user_errors"])
+                            + "." if panel.get("user_errors") else ""))
 
 
 # -- tables ----------------------------------------------------------------------------------
@@ -485,6 +535,42 @@ def claims_paragraph(res):
     return Paragraph(text)
 
 
+def user_curves_table(result):
+    """One row per (panel, user's learner): its factory, prefixes, attributes seen (mean over
+    runs), mean and sd of the relative test error, the parameters cross-validation chose per
+    run, and the errors its code raised."""
+    rows = []
+    for panel in result["panels"]:
+        for c in panel.get("user_curves", ()):
+            rows.append([panel["figure"], c["algorithm"], c["learner"], list(c["examples"]),
+                         [_num(v) for v in c["attributes"]], [_num(v) for v in c["mean"]],
+                         [_num(v) for v in c["sd"]], [dict(t) for t in c["tuned"]],
+                         "; ".join(e for e in panel.get("user_errors", ())
+                                   if e.startswith(c["algorithm"] + " (")) or "none"])
+    return Table("user_curves", ("figure", "learner", "factory", "training examples",
+                                 "attributes seen", "mean", "sd",
+                                 "chosen by cross-validation (per run)", "errors"), tuple(rows))
+
+
+def user_comparisons_table(result):
+    """One row per (panel, user's learner, paper learner): the decision and the two claims
+    ("better", "worse") decided as the papers' (:func:`claims_table`'s columns)."""
+    rows = []
+    for panel in result["panels"]:
+        for comp in panel.get("user_comparisons", ()):
+            b, w = comp["better"], comp["worse"]
+            rows.append([panel["figure"], comp["user"], comp["paper_learner"], comp["decision"],
+                         b["status"], w["status"], b["runs"], list(b["counts"]),
+                         list(w["counts"]),
+                         [[_num(lo), _num(hi)] for lo, hi in zip(b["low"], b["high"])],
+                         b["delta"]])
+    return Table("user_comparisons", (
+        "figure", "user's learner", "paper's learner", "decision", "user better: status",
+        "user worse: status", "runs", "runs with the user's error lower (per check point)",
+        "runs with the paper learner's error lower (per check point)",
+        "median of paper error / user error: interval per check point", "δ"), tuple(rows))
+
+
 def render(data, settings):
     """(intro blocks, sections, figures, tables) of the report."""
     res = data["result"]
@@ -546,6 +632,26 @@ def render(data, settings):
         tables[2],
         *((Paragraph("Claims of the text that are not decided over the runs, and why."),
            tables[5]) if tables[5].rows else ()))))
+    if res.get("user_learners"):
+        t_curves, t_comp = user_curves_table(res), user_comparisons_table(res)
+        tables += [t_curves, t_comp]
+        names = ", ".join(f"{u['name']} ({u['factory']})" for u in res["user_learners"])
+        sections.append(Section("Users' learners beside the paper's", (
+            Paragraph(
+                f"{names}: run in every run after the paper's learners, on the same split (or "
+                "sample), cross-validation folds, prefixes and k, from seeds of their own (the "
+                "paper's learners' numbers are those of the report without them). The radius B "
+                "is cross-validated on the paper's grid when the factory takes B, with the "
+                "parameters a [[learners]] table's grid declares; the rest as given (a user's "
+                "step size is not multiplied by the paper's step multipliers). The paper's "
+                "claims are not applied to them."), t_curves,
+            Paragraph(
+                "Each user's learner against each paper learner of the panel, decided as the "
+                "paper's claims (see Claims of the text): 'better' when the claim 'the user's "
+                "learner performs better' HOLDS (the median over runs of the paper learner's "
+                "error / the user's exceeds 1 at every check point, lower bound at δ), 'worse' "
+                "when the converse HOLDS, 'not separated' otherwise (each wrong decision has "
+                "probability at most δ)."), t_comp)))
     if res["unavailable"]:
         sections.append(Section("Not run here", (
             Paragraph("Parts of the experiment that could not run here, with the reason. With "

@@ -2,7 +2,8 @@
 (plain numpy, no laocheck import), with the claims its author still makes and the check that
 must catch it.
 
-``ZOO``: (id, factory, claims, the property whose check FAILs).
+``ZOO``: (id, factory, claims, the property whose check FAILs); its last part,
+``STREAM_ZOO``, are learners whose ``fit`` is right and whose ``fit_stream`` alone is broken.
 """
 import numpy as np
 
@@ -86,6 +87,44 @@ class CentersXInPlace(NumpyAERR):
         return super().fit(X, y)
 
 
+class StreamWholeRowPhi(NumpyAERR):
+    """fit is HK12's; fit_stream ("rows from a stream are cheap") computes φ = wᵀx − y exactly
+    from the whole row, still reporting k + 1 attributes per example."""
+
+    def fit_stream(self, X, y, n_steps):
+        self._exact_phi = True
+        try:
+            return super().fit_stream(X, y, n_steps)
+        finally:
+            self._exact_phi = False
+
+    def sample_phi(self, X, t, y, d):
+        if getattr(self, "_exact_phi", False):
+            return float(X[t] @ self.w_) - y[t], {0}
+        return super().sample_phi(X, t, y, d)
+
+
+class StreamUnseeded(NumpyAERR):
+    """fit is HK12's; fit_stream restarts its generator without the seed (a fresh
+    ``default_rng()``), so two streams with the same random_state differ."""
+
+    def fit_stream(self, X, y, n_steps):
+        m, d = X.shape
+        self._start(d, n_steps)
+        self._rng = np.random.default_rng()
+        return self._steps(X, y, (t % m for t in range(n_steps)), d)
+
+
+class StreamPoolStep(NumpyAERR):
+    """fit is HK12's; fit_stream takes the theorem's step size for the pool's m rows instead
+    of the n_steps steps it makes (a step too large by √(n_steps/m))."""
+
+    def fit_stream(self, X, y, n_steps):
+        m, d = X.shape
+        self._start(d, m)
+        return self._steps(X, y, (t % m for t in range(n_steps)), d)
+
+
 #: the biased-gradient learner is caught on HK12 Thm B.1's hard instance (d = 4, m = 2000:
 #: the bound 4B²√(2d/(km)) = 0.18; its w̄ stays at 0, excess L_D(0) − L_D(w*) = 0.375)
 BIAS_CLAIMS = {**CLAIMS, "d": 4, "m": (2000, 20000), "R": (60, 200)}
@@ -101,3 +140,22 @@ ZOO = [
     ("global-random", lambda: GlobalRandom(k=2), CLAIMS, "deterministic"),
     ("centers-x-in-place", lambda: CentersXInPlace(k=2), CLAIMS, "sklearn"),
 ]
+#: learners whose fit is right and whose fit_stream alone is broken (caught only because
+#: check_learner exercises fit_stream)
+STREAM_ZOO = [
+    ("stream-whole-row-phi", lambda: StreamWholeRowPhi(k=2), CLAIMS, "budget"),
+    ("stream-unseeded", lambda: StreamUnseeded(k=2), CLAIMS, "deterministic"),
+    ("stream-pool-step", lambda: StreamPoolStep(k=2), CLAIMS, "deterministic"),
+]
+ZOO += STREAM_ZOO
+
+
+def raises_in_fit(random_state=None):
+    """A factory whose learner's fit raises (an unfinished learner): the papers' experiment
+    reports record its message and run the papers' learners as without it."""
+
+    class Unfinished(NumpyAERR):
+        def fit(self, X, y):
+            raise NotImplementedError("fit is not written yet")
+
+    return Unfinished(k=2, random_state=random_state)

@@ -52,11 +52,9 @@ class NumpyAERR:
         self._t = 0
         self.attributes_per_example_ = []
 
-    def partial_fit(self, X, y):
-        m, d = X.shape
-        if not hasattr(self, "w_"):
-            self._start(d, m)
-        for t in range(m):
+    def _steps(self, X, y, rows, d):
+        """One step per row number of ``rows`` (in order)."""
+        for t in rows:
             self._sum += self.w_                     # w̄ = (1/m) Σ_t w_t (HK12 Alg. 1 line 14)
             xt, read_x = self.sample_x(X, t, d)
             phi, read_phi = self.sample_phi(X, t, y, d)
@@ -65,6 +63,20 @@ class NumpyAERR:
             self.attributes_per_example_.append(len(read_x | read_phi))
         self.coef_ = self._sum / self._t
         return self
+
+    def partial_fit(self, X, y):
+        m, d = X.shape
+        if not hasattr(self, "w_"):
+            self._start(d, m)
+        return self._steps(X, y, range(m), d)
+
+    def fit_stream(self, X, y, n_steps):
+        """``n_steps`` steps from the start over the rows taken cyclically (a stream from a pool
+        of rows): ``fit`` on the pool tiled to n_steps rows, without making that array; the
+        theorem's step size takes m = n_steps."""
+        m, d = X.shape
+        self._start(d, n_steps)
+        return self._steps(X, y, (t % m for t in range(n_steps)), d)
 
     def fit(self, X, y):
         for name in ("w_", "coef_"):
