@@ -421,3 +421,30 @@ def test_provenance_names_the_dask_versions():
     versions = provenance()["versions"]
     assert versions["distributed"] == distributed.__version__
     assert versions["dask"] == dask.__version__
+
+
+def test_a_users_learner_in_a_paper_experiment_on_the_cluster_gives_the_local_numbers(cluster):
+    """Issue 38: a user's learner (the worked example AbsAERR, plain numpy, in a module of the
+    user's own, put on the workers' path as a user would with PYTHONPATH) runs beside KS15
+    Sec. 5.1's learners on the cluster; every number, the user's curves and comparisons
+    included, is the local one."""
+    import sys
+    from pathlib import Path
+
+    from laocheck.experiments.papers import ks15_synthetic
+
+    zoo = str(Path(__file__).resolve().parent / "testing")
+    sys.path.insert(0, zoo)
+    try:
+        with distributed.Client(cluster.scheduler_address) as client:
+            client.run(lambda: sys.path.insert(0, zoo) if zoo not in sys.path else None)
+        kw = dict(budget="tiny", seed=5, d=12, alphas=(-2.0,),
+                  learners=["learner_zoo.abs_aerr:AbsAERR"])
+        local = ks15_synthetic(**kw).to_dict()
+        remote = ks15_synthetic(scheduler=cluster.scheduler_address, **kw).to_dict()
+    finally:
+        sys.path.remove(zoo)
+    for r in (local, remote):
+        del r["seconds"]
+    assert remote == local
+    assert local["panels"][0]["user_curves"][0]["algorithm"] == "abs_aerr:AbsAERR"
