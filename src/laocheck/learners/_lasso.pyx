@@ -21,6 +21,10 @@ taken relative to a common offset c, z±_i = exp(a_i − c), and
 ``SparseLassoState`` runs the same lines on the coordinates a run has moved only (the others
 are at line 1's z± = 1: |w_i| = 0, a share of Z in closed form; see its docstring): the learners
 use it from d = 2¹⁶ on, except from a warm start.
+
+The two states' step loops (``dense_steps``, ``sparse_steps``) are written once for this
+module and ``_ridge.pyx``, in the Tempita template ``_steps.pxi.tp``; setup.py renders it at
+every build into ``_lasso_steps.pxi``, included below.
 """
 import numpy as np
 cimport cython

@@ -23,6 +23,10 @@ loses no precision to cancellation (O(d) per 256-fold shrinkage).
 share one value and one lazy-average record; see its docstring): the learners use it from
 d = 2¹⁶ on. Its coordinate -> slot table is ``_common.pxd``'s.
 Randomness: the caller's Generator through ``bitgen_t`` (see laocheck.estimators).
+
+The two states' step loops (``dense_steps``, ``sparse_steps``) are written once for this
+module and ``_lasso.pyx``, in the Tempita template ``_steps.pxi.tp``; setup.py renders it at
+every build into ``_ridge_steps.pxi``, included below.
 """
 import numpy as np
 cimport cython
