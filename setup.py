@@ -2,6 +2,12 @@
 
 The kernels compile without bounds checks; set LAOCHECK_CYTHON_DEBUG=1 at build time to turn
 bounds checking, wraparound and initialised-memory checks back on (used to test the kernels).
+
+Some kernel code is written once in a Tempita template (``*.tp``; Tempita ships with Cython as
+``Cython.Tempita``, as in scikit-learn's ``_sgd_fast.pyx.tp``) and rendered here, before
+Cython runs, into the files the ``.pyx`` modules include (``TEMPLATES``). Every build renders
+them (``pip install .``, ``pip install -e .``, ``python setup.py build_ext --inplace``); they
+are not committed (.gitignore) and the sdist carries the templates (MANIFEST.in).
 """
 import os
 import re
@@ -10,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 from Cython.Build import cythonize
+from Cython.Tempita import Template
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
@@ -24,6 +31,27 @@ DIRECTIVES = {
 }
 MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge", "learners._lasso",
            "learners._aer", "learners._adaptive", "learners._full", "data._oracle"]
+
+#: generated file -> (template, the template's variables), paths under src/laocheck/
+TEMPLATES = {
+    "learners/_ridge_steps.pxi": ("learners/_steps.pxi.tp", {"family": "ridge"}),
+    "learners/_lasso_steps.pxi": ("learners/_steps.pxi.tp", {"family": "lasso"}),
+}
+
+
+def render_templates(root=Path(__file__).resolve().parent / "src" / "laocheck"):
+    """Render every template of ``TEMPLATES``; a file is written only when its text changed
+    (Cython rebuilds the modules that include it from its modification time)."""
+    for target, (template, variables) in TEMPLATES.items():
+        source = root / template
+        text = Template(source.read_text(encoding="utf-8"), name=str(source)).substitute(
+            **variables)
+        out = root / target
+        if not out.exists() or out.read_text(encoding="utf-8") != text:
+            out.write_text(text, encoding="utf-8")
+
+
+render_templates()
 
 extensions = [
     Extension(

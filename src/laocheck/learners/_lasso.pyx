@@ -21,6 +21,10 @@ taken relative to a common offset c, z±_i = exp(a_i − c), and
 ``SparseLassoState`` runs the same lines on the coordinates a run has moved only (the others
 are at line 1's z± = 1: |w_i| = 0, a share of Z in closed form; see its docstring): the learners
 use it from d = 2¹⁶ on, except from a warm start.
+
+The two states' step loops (``dense_steps``, ``sparse_steps``) are written once for this
+module and ``_ridge.pyx``, in the Tempita template ``_steps.pxi.tp``; setup.py renders it at
+every build into ``_lasso_steps.pxi``, included below.
 """
 import numpy as np
 cimport cython
@@ -314,7 +318,8 @@ cdef class LassoState:
         of ``RidgeState.run`` (j ∝ |w_j| here); returns the number of steps made."""
         m = X.shape[0] if n_steps < 0 else n_steps
         with rng.bit_generator.lock:
-            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner, m, row0)
+            dense_steps(self, rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner, m,
+                        row0)
         return m
 
     def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
@@ -325,128 +330,9 @@ cdef class LassoState:
         if oracle.d != self.d:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
-            self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
-                        n_steps, 0)
+            dense_steps(self, rng, None, None, oracle, k, q_rows, eta, attributes, record,
+                        n_inner, n_steps, 0)
         return n_steps
-
-    cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
-                     RowOracle oracle, long k, object q_rows, double eta,
-                     long[::1] attributes, object record, long n_inner, long m,
-                     long row0) except *:
-        """``m`` steps on the rows of X taken cyclically from ``row0`` or, when ``oracle`` is
-        given (X and Y None), on the oracle's examples; the callers hold the generators'
-        locks."""
-        cdef bitgen_t* bg = bitgen_of(rng)
-        cdef bint rows = oracle is None
-        cdef long P = X.shape[0] if rows else 0, d = self.d
-        cdef bint uniform_q = q_rows is None
-        cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
-        cdef bint recording = record is not None
-        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
-                                 else record)
-        cdef long[::1] draws = np.empty(3 * k + n_inner, dtype=np.int_)
-        cdef double[::1] weights = np.empty(2 * k)
-        cdef double* cells = &self.cells[0]
-        cdef double* wt = &self.wt[0]
-        cdef double* tree = &self.tree[0]
-        cdef long cap = self.cap, nblocks = self.nblocks
-        cdef long* idx = &self.idx[0]
-        cdef double* val = &self.val[0]
-        cdef long* jj = &draws[2 * k]             # φ̃'s n_inner indices
-        cdef Ahead A                              # x̃'s draws of this step and the next
-        cdef const double* qp = &qr[0, 0]
-        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
-        cdef long* recp = NULL
-        cdef const double* xrow = NULL
-        cdef double* cl
-        cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1
-        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
-        cdef double C = self.C, Z = self.Z, B = self.B
-        fault_clear(&self.F)
-        with nogil:
-            # Every random number is drawn as early as the boxes' order allows (see
-            # ``ahead_draw`` in _common.pxd): after step t's update, step t+1's j's, then step
-            # t+2's x̃ draws and its first j's uniform (the index guessed on w_{t+1}).
-            ahead_init(&A, &draws[0], &weights[0], k, <const char*>cells,
-                       CELL * sizeof(double), NULL, 0)        # the cells (x̃ and j)
-            if m > 0:
-                draw_indices(bg, d, k, uniform_q, qp, A.ii, A.ww)
-                if B / Z * tree[1] > 0.0:
-                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
-                    for r in range(1, n_inner):
-                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
-                if m > 1:
-                    ahead_draw(&A, bg, d, k, uniform_q, qp, wt, tree, cap, nblocks,
-                               row_at(X0, P, d, row, 1))
-            for step in range(m):
-                if rows:
-                    xrow = X0 + row * d
-                    y = Y[row]
-                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
-                        break                          # a bad label: stop, nothing changed
-                else:
-                    oracle.next_example()
-                    y = oracle.y
-                    if step + 1 < m:
-                        ahead_hint_oracle(&A, oracle, k)
-                s = B / Z                              # line 3: w_t = s (z⁺ − z⁻)
-                C += s
-                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val, &self.F,
-                                    row if rows else step)
-                if nnz < 0:                            # a bad x_i read: stop (the caller raises)
-                    break
-                if recording:
-                    recp = &rec[step, 0]
-                    for r in range(k):
-                        recp[r] = A.ii[r]
-                norm1 = s * tree[1]
-                n_j = 0
-                if j1 >= 0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0)
-                    n_j = n_inner
-                    jj[0] = j1
-                seen = nnz
-                if n_j > 0:
-                    phi = 0.0
-                    for r in range(n_j):
-                        j = jj[r]
-                        # line 10: ‖w‖₁ sign(w_j) x_j (the sign of w_j is that of z⁺_j − z⁻_j)
-                        cl = cells + CELL * j
-                        xj = xrow[j] if rows else oracle.attribute(j)
-                        if bad_entry(xj):
-                            fault_set(&self.F, row if rows else step, j, xj)
-                            break
-                        phi += xj if cl[2] > cl[3] else -xj
-                        if recording:
-                            recp[k + r] = j
-                        seen = add_seen(idx, seen, j)
-                    if self.F.row >= 0:
-                        break
-                    phi = norm1 * phi / n_inner - y
-                else:
-                    phi = -y                           # w = 0 (e.g. w_1): fallback
-                attributes[step] = seen
-                Z = eg_update(cells, wt, tree, cap, idx, val, nnz, phi, eta, clip, C, Z)
-                if not isfinite(Z):                    # NaN from an overflowed φ̃ x̃: stop
-                    self.failed = self.t + 1
-                    break
-                if self.upkeep_due(Z):
-                    self.upkeep(C, Z)
-                    C, Z = self.C, self.Z
-                if step + 1 < m:
-                    # step t+1's j's, on w_{t+1}'s tree (the box draws them when ‖w_{t+1}‖₁ =
-                    # (B/Z)·tree[1] > 0, as step t+1 will compute it), then step t+2's draws
-                    j1 = -1
-                    if B / Z * tree[1] > 0.0:
-                        j1 = ahead_settle(&A, bg, wt, tree, cap, nblocks, jj, n_inner,
-                                          row_at(X0, P, d, row, 1), oracle)
-                    ahead_next(&A, step + 2 < m, bg, d, k, uniform_q, qp, wt, tree, cap,
-                               nblocks, row_at(X0, P, d, row, 2))
-                if rows:
-                    row += 1
-                    if row == P:
-                        row = 0
-        self.C, self.Z = C, Z
-
 
 def _restore_lasso(d, B, scalars, cells):
     """Unpickle a LassoState (the sum tree is rebuilt from the cells' z±)."""
@@ -727,8 +613,8 @@ cdef class SparseLassoState:
         caller continues on :meth:`dense` (the learners do)."""
         m = X.shape[0] if n_steps < 0 else n_steps
         with rng.bit_generator.lock:
-            return self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
-                               m, row0)
+            return sparse_steps(self, rng, X, Y, None, k, q_rows, eta, attributes, record,
+                                n_inner, m, row0)
 
     def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
                    long[::1] attributes, object record, long n_inner, long n_steps):
@@ -736,147 +622,8 @@ cdef class SparseLassoState:
         if oracle.d != self.d:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
-            return self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record,
-                               n_inner, n_steps, 0)
-
-    cdef long _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
-                     RowOracle oracle, long k, object q_rows, double eta,
-                     long[::1] attributes, object record, long n_inner, long m,
-                     long row0) except -1:
-        """LassoState._steps's loop (the boxes' lines in the same order) on the moved
-        coordinates; x̃_i = 0 leaves z±_i alone (ḡ_i = 0)."""
-        cdef bitgen_t* bg = bitgen_of(rng)
-        cdef bint rows = oracle is None
-        cdef long P = X.shape[0] if rows else 0, d = self.d
-        cdef bint uniform_q = q_rows is None
-        cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
-        cdef bint recording = record is not None
-        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
-                                 else record)
-        if self.idx.shape[0] < k + n_inner:
-            self.idx = np.zeros(k + n_inner, dtype=np.int_)
-            self.sidx = np.zeros(k + n_inner, dtype=np.int_)
-            self.val = np.zeros(k + n_inner)
-        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
-        cdef double[::1] weights = np.empty(k)
-        cdef long* idx = &self.idx[0]
-        cdef long* sidx = &self.sidx[0]
-        cdef double* val = &self.val[0]
-        cdef long* ii = &draws[0]
-        cdef long* jj = ii + k
-        cdef double* ww = &weights[0]
-        cdef const double* qp = &qr[0, 0]
-        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
-        cdef long* recp = NULL
-        cdef const double* xrow = NULL
-        cdef double* cl
-        cdef long done = 0, step, row = row0, r, j, a, nnz, seen, n_j, n_up, slot
-        cdef bint oom = False
-        cdef double phi, s, norm1, clip = 1.0 / eta, y, xj
-        cdef double C = self.C, Z = self.Z, B = self.B
-        fault_clear(&self.F)
-        if self.S.identity:
-            return 0                               # the caller continues on dense()
-        with nogil:
-            for step in range(m):
-                if rows:
-                    xrow = X0 + row * d
-                    y = Y[row]
-                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
-                        break                              # a bad label: stop
-                else:
-                    oracle.next_example()
-                    y = oracle.y
-                s = B / Z                                  # line 3: w_t = s (z⁺ − z⁻)
-                C += s
-                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                if rows:                                   # x_i of the row: loaded during
-                    for r in range(k):                     # the j's
-                        __builtin_prefetch(xrow + ii[r])
-                norm1 = s * self.S.tree[1]
-                n_j = 0
-                if norm1 > 0.0:                            # line 9: j ∝ |w_j| (‖w‖₁ > 0),
-                    n_j = n_inner                          # drawn before x̃ is read (the
-                    for r in range(n_j):                   # same random numbers)
-                        slot = btree_draw(bg, self.S.wt, self.S.tree, self.S.tcap, self.S.nblocks)
-                        jj[r] = slot                       # the slot until φ̃ is formed
-                        if rows:
-                            __builtin_prefetch(xrow + self.S.keys[slot])
-                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val, &self.F,
-                                    row if rows else step)
-                if nnz < 0:                                # a bad x_i read: stop
-                    break
-                if recording:
-                    recp = &rec[step, 0]
-                    for r in range(k):
-                        recp[r] = ii[r]
-                seen = nnz
-                if n_j > 0:
-                    phi = 0.0
-                    for r in range(n_j):
-                        slot = jj[r]
-                        j = self.S.keys[slot]
-                        jj[r] = j
-                        # line 10: ‖w‖₁ sign(w_j) x_j
-                        cl = self.cells + CELL * slot
-                        xj = xrow[j] if rows else oracle.attribute(j)
-                        if bad_entry(xj):
-                            fault_set(&self.F, row if rows else step, j, xj)
-                            break
-                        phi += xj if cl[2] > cl[3] else -xj
-                        if recording:
-                            recp[k + r] = j
-                        seen = add_seen(idx, seen, j)
-                    if self.F.row >= 0:
-                        break
-                    phi = norm1 * phi / n_inner - y
-                else:
-                    phi = -y                               # w = 0 (e.g. w_1): fallback
-                attributes[step] = seen
-                # LassoState stops on a non-finite Z: a NaN φ̃, or ±inf times an x̃_i = 0
-                if not isfinite(phi):
-                    for a in range(nnz):
-                        if phi != phi or val[a] == 0.0:
-                            self.failed = self.t + 1
-                    if self.failed:
-                        break
-                n_up = 0                                   # lines 11-16 on the nonzero x̃_i
-                for a in range(nnz):
-                    if val[a] == 0.0:
-                        continue
-                    slot = self.touch(idx[a])
-                    if slot < 0:
-                        oom = True
-                        break
-                    Z += eg_cell(self.cells + CELL * slot, val[a], phi, eta, clip, C,
-                                 self.S.wt + slot)
-                    sidx[n_up] = slot
-                    n_up += 1
-                if oom:
-                    break
-                if n_up > 0:
-                    btree_refresh(self.S.wt, self.S.tree, self.S.tcap, sidx, n_up)
-                if not isfinite(Z):
-                    self.failed = self.t + 1
-                    break
-                if self.upkeep_due(Z):
-                    self.C, self.Z = C, Z
-                    if Z > 256.0 or Z < 1.0 / 256.0:
-                        self.recompute(self.c + log(Z))
-                    else:
-                        self.recompute(self.c)
-                    C, Z = self.C, self.Z
-                if rows:
-                    row += 1
-                    if row == P:
-                        row = 0
-                done = step + 1
-                if self.S.identity:                      # a quarter moved: dense() from here
-                    break
-        self.C, self.Z = C, Z
-        if oom:
-            raise MemoryError("the sparse state could not grow")
-        return done
+            return sparse_steps(self, rng, None, None, oracle, k, q_rows, eta, attributes,
+                                record, n_inner, n_steps, 0)
 
     def dense(self):
         """The same state as a LassoState (after ``to_identity``: the cells are already in
@@ -887,6 +634,11 @@ cdef class SparseLassoState:
         state._load((self.c, self.Z, self.C, self.t, self.since_exact, self.n_shifts),
                     np.array(<double[:CELL * self.d]>self.cells))
         return state
+
+
+# The step loops of both states (``dense_steps``, ``sparse_steps``): generated at build time by
+# setup.py from the template ``_steps.pxi.tp``, which holds them once for ridge and lasso.
+include "_lasso_steps.pxi"
 
 
 def _restore_sparse_lasso(d, B, scalars, keys, cells):

@@ -23,6 +23,10 @@ loses no precision to cancellation (O(d) per 256-fold shrinkage).
 share one value and one lazy-average record; see its docstring): the learners use it from
 d = 2¹⁶ on. Its coordinate -> slot table is ``_common.pxd``'s.
 Randomness: the caller's Generator through ``bitgen_t`` (see laocheck.estimators).
+
+The two states' step loops (``dense_steps``, ``sparse_steps``) are written once for this
+module and ``_lasso.pyx``, in the Tempita template ``_steps.pxi.tp``; setup.py renders it at
+every build into ``_ridge_steps.pxi``, included below.
 """
 import numpy as np
 cimport cython
@@ -249,7 +253,8 @@ cdef class RidgeState:
         """
         m = X.shape[0] if n_steps < 0 else n_steps
         with rng.bit_generator.lock:
-            self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner, m, row0)
+            dense_steps(self, rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner, m,
+                        row0)
         return m
 
     def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
@@ -261,132 +266,9 @@ cdef class RidgeState:
         if oracle.d != self.d:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
-            self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record, n_inner,
-                        n_steps, 0)
+            dense_steps(self, rng, None, None, oracle, k, q_rows, eta, attributes, record,
+                        n_inner, n_steps, 0)
         return n_steps
-
-    cdef void _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
-                     RowOracle oracle, long k, object q_rows, double eta,
-                     long[::1] attributes, object record, long n_inner, long m,
-                     long row0) except *:
-        """``m`` steps on the rows of X taken cyclically from ``row0`` or, when ``oracle`` is
-        given (X and Y None), on the oracle's examples; the callers hold the generators'
-        locks."""
-        cdef bitgen_t* bg = bitgen_of(rng)
-        cdef bint rows = oracle is None
-        cdef long P = X.shape[0] if rows else 0, d = self.d
-        cdef bint uniform_q = q_rows is None
-        cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
-        cdef bint recording = record is not None
-        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
-                                 else record)
-        cdef long[::1] draws = np.empty(3 * k + n_inner, dtype=np.int_)
-        cdef double[::1] weights = np.empty(2 * k)
-        cdef double* u = &self.u[0]
-        cdef double* am = &self.am[0]
-        cdef double* wt = &self.wt[0]
-        cdef double* tree = &self.tree[0]
-        cdef long cap = self.cap, nblocks = self.nblocks
-        cdef long* idx = &self.idx[0]
-        cdef double* val = &self.val[0]
-        cdef long* jj = &draws[2 * k]             # φ̃'s n_inner indices
-        cdef Ahead A                              # x̃'s draws of this step and the next
-        cdef const double* qp = &qr[0, 0]
-        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
-        cdef long* recp = NULL
-        cdef const double* xrow = NULL
-        cdef long step, row = row0, r, j, nnz, seen, n_j, j1 = -1
-        cdef double phi, y, xj
-        cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
-        fault_clear(&self.F)
-        with nogil:
-            # The random stream is consumed in the boxes' order (step t: x̃_t's k draws, then
-            # its n_inner j's), but each number is drawn as early as that order allows, so
-            # that the memory it points to is loaded during the steps before it is read:
-            # after step t's update come step t+1's j's (on w_{t+1}) and then step t+2's x̃
-            # draws and step t+2's first uniform for j, its index guessed on w_{t+1} and
-            # settled after step t+1's update (``ahead_draw`` in _common.pxd).
-            ahead_init(&A, &draws[0], &weights[0], k, <const char*>u, sizeof(double),
-                       <const char*>am, 2 * sizeof(double))   # u_i (x̃ and j), am_i (x̃)
-            if m > 0:
-                draw_indices(bg, d, k, uniform_q, qp, A.ii, A.ww)
-                if norm_sq > 0.0:
-                    j1 = btree_draw(bg, wt, tree, cap, nblocks)
-                    for r in range(1, n_inner):
-                        jj[r] = btree_draw(bg, wt, tree, cap, nblocks)
-                if m > 1:
-                    ahead_draw(&A, bg, d, k, uniform_q, qp, wt, tree, cap, nblocks,
-                               row_at(X0, P, d, row, 1))
-            for step in range(m):
-                if rows:
-                    xrow = X0 + row * d
-                    y = Y[row]
-                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
-                        break                          # a bad label: stop, nothing changed
-                else:
-                    oracle.next_example()
-                    y = oracle.y
-                    if step + 1 < m:
-                        ahead_hint_oracle(&A, oracle, k)
-                C += s                                 # w_t enters the average (line 14)
-                # lines 3-7: x̃ from the k draws (payload x_i/(k q_i), merged per index)
-                nnz = merge_x_tilde(xrow, oracle, k, A.ii, A.ww, idx, val, &self.F,
-                                    row if rows else step)
-                if nnz < 0:                            # a bad x_i read: stop (the caller raises)
-                    break
-                if recording:
-                    recp = &rec[step, 0]
-                    for r in range(k):
-                        recp[r] = A.ii[r]
-                # line 8: j ∝ w_j² (n_inner draws, made at the end of the step before)
-                n_j = 0
-                if j1 >= 0:                            # ‖w‖² > 0: the j's were drawn
-                    n_j = n_inner
-                    jj[0] = j1
-                # line 9: φ̃ = ‖w‖² x_j / w_j − y (averaged over the n_inner j's)
-                seen = nnz
-                if n_j > 0:
-                    phi = 0.0
-                    for r in range(n_j):
-                        j = jj[r]
-                        xj = xrow[j] if rows else oracle.attribute(j)
-                        if bad_entry(xj):
-                            fault_set(&self.F, row if rows else step, j, xj)
-                            break
-                        phi += xj / u[j]
-                        if recording:
-                            recp[k + r] = j
-                        seen = add_seen(idx, seen, j)
-                    if self.F.row >= 0:
-                        break
-                    phi = s * norm_sq * phi / n_inner - y
-                else:
-                    phi = -y                           # w = 0: wᵀx = 0 is known (fallback)
-                attributes[step] = seen
-                # lines 10-11: v = w − η φ̃ x̃, on the k coordinates of x̃
-                norm_sq = sparse_step(u, am, wt, tree, cap, idx, val, nnz, eta * phi, s, C,
-                                      norm_sq)
-                if not isfinite(norm_sq):              # overflow: stop (the caller raises)
-                    self.failed = self.t + 1
-                    break
-                s = project_l2(s, norm_sq, B)          # line 12: w = v · B / max(‖v‖, B)
-                if self.upkeep_due(s):
-                    self.upkeep(s, C, norm_sq)
-                    s, C, norm_sq = self.s, self.C, self.norm_sq
-                if step + 1 < m:
-                    # step t+1's j's, on w_{t+1}'s tree (the box draws them when w ≠ 0), then
-                    # step t+2's draws
-                    j1 = -1
-                    if norm_sq > 0.0:
-                        j1 = ahead_settle(&A, bg, wt, tree, cap, nblocks, jj, n_inner,
-                                          row_at(X0, P, d, row, 1), oracle)
-                    ahead_next(&A, step + 2 < m, bg, d, k, uniform_q, qp, wt, tree, cap,
-                               nblocks, row_at(X0, P, d, row, 2))
-                if rows:
-                    row += 1
-                    if row == P:
-                        row = 0
-        self.s, self.C, self.norm_sq = s, C, norm_sq
 
     def run_aesvr(self, object rng, const double[:, ::1] X, const double[::1] Y, long k,
                   double eta, const double[::1] a, long big_n, long threshold, double eps,
@@ -814,8 +696,8 @@ cdef class SparseRidgeState:
         caller continues on :meth:`dense` (the learners do)."""
         m = X.shape[0] if n_steps < 0 else n_steps
         with rng.bit_generator.lock:
-            return self._steps(rng, X, Y, None, k, q_rows, eta, attributes, record, n_inner,
-                               m, row0)
+            return sparse_steps(self, rng, X, Y, None, k, q_rows, eta, attributes, record,
+                                n_inner, m, row0)
 
     def run_oracle(self, object rng, RowOracle oracle, long k, object q_rows, double eta,
                    long[::1] attributes, object record, long n_inner, long n_steps):
@@ -823,146 +705,8 @@ cdef class SparseRidgeState:
         if oracle.d != self.d:
             raise ValueError(f"the oracle has d={oracle.d}, the state d={self.d}")
         with rng.bit_generator.lock, oracle.rng.bit_generator.lock:
-            return self._steps(rng, None, None, oracle, k, q_rows, eta, attributes, record,
-                               n_inner, n_steps, 0)
-
-    cdef long _steps(self, object rng, const double[:, ::1] X, const double[::1] Y,
-                     RowOracle oracle, long k, object q_rows, double eta,
-                     long[::1] attributes, object record, long n_inner, long m,
-                     long row0) except -1:
-        """RidgeState._steps's loop (the same lines of the boxes in the same order) on the
-        moved coordinates; x̃_i = 0 leaves u_i alone."""
-        cdef bitgen_t* bg = bitgen_of(rng)
-        cdef bint rows = oracle is None
-        cdef long P = X.shape[0] if rows else 0, d = self.d
-        cdef bint uniform_q = q_rows is None
-        cdef const double[:, ::1] qr = np.zeros((1, 4)) if uniform_q else q_rows
-        cdef bint recording = record is not None
-        cdef long[:, ::1] rec = (np.zeros((1, k + n_inner), dtype=np.int_) if not recording
-                                 else record)
-        if self.idx.shape[0] < k + n_inner:
-            self.idx = np.zeros(k + n_inner, dtype=np.int_)
-            self.sidx = np.zeros(k + n_inner, dtype=np.int_)
-            self.val = np.zeros(k + n_inner)
-        cdef long[::1] draws = np.empty(k + n_inner, dtype=np.int_)
-        cdef double[::1] weights = np.empty(k)
-        cdef double[::1] ujs = np.empty(n_inner)
-        cdef long* idx = &self.idx[0]
-        cdef long* sidx = &self.sidx[0]
-        cdef double* val = &self.val[0]
-        cdef long* ii = &draws[0]
-        cdef long* jj = ii + k
-        cdef double* ww = &weights[0]
-        cdef double* uj = &ujs[0]
-        cdef const double* qp = &qr[0, 0]
-        cdef const double* X0 = &X[0, 0] if rows and P > 0 else NULL
-        cdef long* recp = NULL
-        cdef const double* xrow = NULL
-        cdef long done = 0, step, row = row0, r, j, i, a, nnz, seen, n_j, n_up, slot
-        cdef double phi, y, eta_phi, old, new, xj
-        cdef bint oom = False
-        cdef double s = self.s, C = self.C, norm_sq = self.norm_sq, B = self.B
-        fault_clear(&self.F)
-        if self.S.identity:
-            return 0                               # the caller continues on dense()
-        with nogil:
-            for step in range(m):
-                if rows:
-                    xrow = X0 + row * d
-                    y = Y[row]
-                    if bad_entry(y) and fault_set(&self.F, row, -1, y):
-                        break                          # a bad label: stop, nothing changed
-                else:
-                    oracle.next_example()
-                    y = oracle.y
-                C += s                                 # w_t enters the average (line 14)
-                draw_indices(bg, d, k, uniform_q, qp, ii, ww)
-                if rows:                               # x_i of the row: loaded during the j's
-                    for r in range(k):
-                        __builtin_prefetch(xrow + ii[r])
-                n_j = 0                                # line 8: j ∝ w_j² (the same random
-                if norm_sq > 0.0 and self.S.tree[1] + self.unmoved_mass() > 0.0:  # numbers:
-                    n_j = n_inner                      # drawn before x̃ is read, after its
-                    for r in range(n_j):               # draws)
-                        jj[r] = self.draw_j(bg, &uj[r])
-                        if rows:
-                            __builtin_prefetch(xrow + jj[r])
-                nnz = merge_x_tilde(xrow, oracle, k, ii, ww, idx, val, &self.F,
-                                    row if rows else step)      # lines 3-7
-                if nnz < 0:                            # a bad x_i read: stop
-                    break
-                if recording:
-                    recp = &rec[step, 0]
-                    for r in range(k):
-                        recp[r] = ii[r]
-                seen = nnz                             # line 9: φ̃ = ‖w‖² x_j / w_j − y
-                if n_j > 0:
-                    phi = 0.0
-                    for r in range(n_j):
-                        j = jj[r]
-                        xj = xrow[j] if rows else oracle.attribute(j)
-                        if bad_entry(xj):
-                            fault_set(&self.F, row if rows else step, j, xj)
-                            break
-                        phi += xj / uj[r]
-                        if recording:
-                            recp[k + r] = j
-                        seen = add_seen(idx, seen, j)
-                    if self.F.row >= 0:
-                        break
-                    phi = s * norm_sq * phi / n_inner - y
-                else:
-                    phi = -y
-                attributes[step] = seen
-                eta_phi = eta * phi                    # lines 10-11 on the nonzero x̃_i
-                if not isfinite(eta_phi):
-                    self.failed = self.t + 1
-                    break
-                n_up = 0
-                for a in range(nnz):
-                    if val[a] == 0.0:
-                        continue
-                    slot = self.touch(idx[a])
-                    if slot < 0:
-                        oom = True
-                        break
-                    old = self.u[slot]
-                    self.am[2 * slot] += old * (C - self.am[2 * slot + 1])
-                    self.am[2 * slot + 1] = C
-                    new = old - eta_phi * val[a] / s
-                    self.u[slot] = new
-                    norm_sq += new * new - old * old
-                    self.S.wt[slot] = new * new
-                    sidx[n_up] = slot
-                    n_up += 1
-                if oom:
-                    break
-                if n_up > 0:
-                    btree_refresh(self.S.wt, self.S.tree, self.S.tcap, sidx, n_up)
-                if norm_sq < 0.0:
-                    norm_sq = 0.0
-                if not isfinite(norm_sq):
-                    self.failed = self.t + 1
-                    break
-                s = project_l2(s, norm_sq, B)          # line 12
-                if self.upkeep_due(s):
-                    self.s, self.C, self.norm_sq = s, C, norm_sq
-                    if s < self.fold_low or s > 1e100:
-                        self.fold_scale()
-                    else:
-                        self.exact_norm()
-                    s, C, norm_sq = self.s, self.C, self.norm_sq
-                if rows:
-                    row += 1
-                    if row == P:
-                        row = 0
-                done = step + 1
-                if self.S.identity:                      # a quarter moved: dense() from here
-                    break
-        self.s, self.C, self.norm_sq = s, C, norm_sq
-        if oom:
-            raise MemoryError("the sparse state could not grow")
-        return done
+            return sparse_steps(self, rng, None, None, oracle, k, q_rows, eta, attributes,
+                                record, n_inner, n_steps, 0)
 
     def dense(self):
         """The same state as a RidgeState (after ``to_identity``: the arrays are already in
@@ -973,6 +717,11 @@ cdef class SparseRidgeState:
         state._load((self.s, self.norm_sq, self.C, self.t, self.since_exact, self.n_folds,
                      self.fold_low), np.array(<double[:2 * self.d]>self.am))
         return state
+
+
+# The step loops of both states (``dense_steps``, ``sparse_steps``): generated at build time by
+# setup.py from the template ``_steps.pxi.tp``, which holds them once for ridge and lasso.
+include "_ridge_steps.pxi"
 
 
 def _restore_sparse_ridge(d, B, scalars, keys, u, am):
