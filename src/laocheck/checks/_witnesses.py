@@ -379,11 +379,56 @@ def _callee_witnesses(check):
         return []                       # an ERRATUM's witness is its corrected statement
     out = []
     for label, target in list(callees(check.func).items())[:MAX_CALLEES]:
+        if label in INTEGER_CALLEES:                 # an integer result: 5/4 of it is no mutation
+            out.append(_integer_callee_witness(label, target))
+            continue
         out.append(Witness(f"callee:{label}", f"{label} returns 5/4 (or 4/5) of its value",
                            lambda c, t=target: W.patched_callee(c, [t]),
                            alternatives=(lambda c, t=target: W.patched_callee(
                                c, [t], 1 / W.FACTOR),)))
     return out
+
+
+def _genest_sample_size_scaled(factor):
+    """HK12 Proc. 3 line 1 with the constant 4 of N = ⌈4B²⌉ times ``factor``."""
+    def mutated(B):
+        v = 4 * factor * Fraction(B) ** 2
+        return -(-v.numerator // v.denominator)
+    return mutated
+
+
+def _genest_small_orders_scaled(factor):
+    """HK12 Proc. 3 line 3 with the 2 of n <= 2 log₂ N times ``factor`` (exact: the largest n
+    with 2^(n q) <= N^(2 p) for factor = p/q)."""
+    p, q = factor.numerator, factor.denominator
+
+    def mutated(N):
+        return ((N ** (2 * p)).bit_length() - 1) // q
+    return mutated
+
+
+#: package callees returning an integer (scale() leaves integers alone): the constant of the
+#: formula they compute times 5/4 (or 4/5), rounded as the paper rounds
+INTEGER_CALLEES = {
+    "laocheck.reference.estimators.genest_sample_size": (
+        _genest_sample_size_scaled, "N = ⌈4B²⌉ (HK12 Proc. 3 line 1) with 5 (or 16/5) for 4"),
+    "laocheck.reference.estimators.genest_small_orders": (
+        _genest_small_orders_scaled, "n <= 2 log₂ N (HK12 Proc. 3 line 3) with 5/2 (or 8/5) "
+                                     "for 2"),
+}
+
+
+def _integer_callee_witness(label, target):
+    make, text = INTEGER_CALLEES[label]
+
+    @contextlib.contextmanager
+    def apply(check, factor):
+        ns, name = target
+        with (W.dict_patch(ns, name, make(factor)) if isinstance(ns, dict)
+              else W.attr_patch(ns, name, make(factor))):
+            yield check
+    return Witness(f"callee:{label}", text, lambda c: apply(c, W.FACTOR),
+                   alternatives=(lambda c: apply(c, 1 / W.FACTOR),))
 
 
 def _uses(check, module_name, attr):
