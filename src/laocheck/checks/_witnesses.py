@@ -1134,3 +1134,37 @@ def _clip_lemma_constant(check):
 def _lemma_b4_pick(check):
     return [_patch_witness("smaller_step", "f(min(η1, η2)) in place of f(max(η1, η2))", ks15,
                            "_B4_PICK", min)]
+
+
+# HK12's empirical checks on their grid of (d, k, B) (issue 40, item 3): a formula of
+# laocheck.bounds wrong in a parameter that B = 1 (or one d, one k) hides
+@declare("HK12.Thm3.1.empirical", "HK12.Thm3.1.high_dim.empirical")
+def _hk12_thm31_grid(check):
+    B, d = SYMBOLS["B"], SYMBOLS["d"]
+    out = [Witness("bound_B_power_1", "Thm 3.1's bound in laocheck.bounds with B¹ for B² (÷B)",
+                   lambda c: _formula_times(c, "HK12.Thm3.1.bound", 1 / B))]
+    if check.id == "HK12.Thm3.1.empirical":
+        out.append(Witness("bound_without_sqrt_d", "Thm 3.1's bound with d⁰ for d^(1/2) (÷√d)",
+                           lambda c: _formula_times(c, "HK12.Thm3.1.bound", 1 / sp.sqrt(d))))
+    return out
+
+
+@declare("HK12.Thm3.4.empirical")
+def _hk12_thm34_grid(check):
+    B = SYMBOLS["B"]
+    return [Witness("bound_B_power_1", "Thm 3.4's bound in laocheck.bounds with B¹ for B² (÷B)",
+                    lambda c: _formula_times(c, "HK12.Thm3.4.bound", 1 / B)),
+            Witness("eta_over_B5", "Thm 3.4's printed η in laocheck.bounds ∝ 1/B⁵ (÷B³)",
+                    lambda c: _formula_times(c, "HK12.Thm3.4.eta", B ** -3))]
+
+
+@specific("HK12.Thm3.4.proof_eta.empirical")
+def _hk12_thm34_proof_eta(check):
+    # a step size 5/4 off keeps the theorem true (its bound moves by a bounded factor): the
+    # mutations that make the statement false are a wrong power of B (the run is at B = 100)
+    B, G = SYMBOLS["B"], SYMBOLS["G"]
+    return [Witness("eta_proof_over_G2", "the proof's η in laocheck.bounds with 1/G² for 1/G "
+                    "(∝ 1/B², as the printed η of HK12.Thm3.4.literal)",
+                    lambda c: _formula_times(c, "HK12.Thm3.4.eta_proof", 1 / G)),
+            Witness("bound_B_power_1", "Thm 3.4's bound in laocheck.bounds with B¹ for B² (÷B)",
+                    lambda c: _formula_times(c, "HK12.Thm3.4.bound", 1 / B))]
