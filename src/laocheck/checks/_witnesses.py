@@ -1168,3 +1168,53 @@ def _hk12_thm34_proof_eta(check):
                     lambda c: _formula_times(c, "HK12.Thm3.4.eta_proof", 1 / G)),
             Witness("bound_B_power_1", "Thm 3.4's bound in laocheck.bounds with B¹ for B² (÷B)",
                     lambda c: _formula_times(c, "HK12.Thm3.4.bound", 1 / B))]
+
+
+# HK12 checks whose printed constant is named in their module (issue 40: they had no witness)
+@specific("HK12.Lemma4.1.proof.step11")
+def _l41_step11(check):
+    return [_patch_witness("nu_linear_in_N", "ν = 2N for 2 log₂ N (Proc. 3's cut-off of the "
+                           "small orders linear in N): (4B)^{2ν} is then exp(Θ(B² log B))",
+                           proofs_hk12, "lemma41_nu", lambda N: 2 * N)]
+
+
+@specific("HK12.Lemma4.1.proof.step6")
+def _l41_step6(check):
+    return [_patch_witness("rhs_times_4/5", "(4/5)(Σ_n |a_n|)² for (f′₊(1))²", proofs_hk12,
+                           "lemma41_step6_rhs",
+                           lambda a: Fraction(4, 5) * sum(abs(v) for v in a) ** 2)]
+
+
+@specific("HK12.Lemma4.1.proof.step3")
+def _l41_step3(check):
+    return [_patch_witness("series_is_f_prime", "Σ_n a_n θⁿ read as f′(θ): must PASS",
+                           proofs_hk12, "lemma41_step3_printed", lambda f, u: sp.diff(f, u),
+                           must="PASS")]
+
+
+@specific("HK12.Lemma4.1.second_moment")
+def _l41_second_moment(check):
+    return [_patch_witness("radius_sqrt2", "the hypothesis with f′'s Taylor series absolutely "
+                           "convergent on |x| <= √2 (so Σ 2ⁿa_n²θ^{2n} converges at |θ| <= 1): "
+                           "must PASS", hk12, "LEMMA41_RADIUS", sp.sqrt(2), must="PASS")]
+
+
+@specific("HK12.Claim4.2")
+def _claim42(check):
+    return [_patch_witness("sup_eps_over_2", "sup_x |f_ε(x) − |x|_δ| <= ε/2 for ε (the true "
+                           "supremum is ε/√π)", hk12, "CLAIM42_EPS_FACTOR", Fraction(1, 2))]
+
+
+@specific("HK12.Claim4.2.text_identity")
+def _claim42_identity(check):
+    return [_patch_witness("minus_delta_dropped", "|x|_δ = ½|x − δ| + ½|x + δ| (the − δ "
+                           "dropped)", text_constants, "hk12_insensitive_identity",
+                           lambda x, dl: (abs(x - dl) + abs(x + dl)) / 2)]
+
+
+@specific("HK12.Lemma3.7.proof.step2")
+def _l37_step2(check):
+    # on the enumerated instances the gap is at most 0.117·2ηE[g̃[i]²] (Lemma A.2 with C = 1/η
+    # gives ηVar/2 already): η/4 for 2η is not visible, η/8 is (worst ratio 1.87)
+    return [_patch_witness("clip_gap_2eta_to_eta/8", "|E ḡ[i] − E g̃[i]| <= (η/8)E[g̃[i]²] for "
+                           "2ηE[g̃[i]²]", proofs_lines, "_CLIP_GAP", Fraction(1, 8))]
