@@ -33,6 +33,7 @@ import sympy as sp
 
 from .. import estimators as _estimators
 from .. import learners as _learners
+from ..reference import estimators as _ref_estimators
 from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
 from ..estimators import Draws
@@ -379,6 +380,8 @@ def _callee_witnesses(check):
         return []                       # an ERRATUM's witness is its corrected statement
     out = []
     for label, target in list(callees(check.func).items())[:MAX_CALLEES]:
+        if label in CALLEES_NOT_VERIFIED.get(check.id, ()):
+            continue
         if label in INTEGER_CALLEES:                 # an integer result: 5/4 of it is no mutation
             out.append(_integer_callee_witness(label, target))
             continue
@@ -390,7 +393,10 @@ def _callee_witnesses(check):
 
 
 def _genest_sample_size_scaled(factor):
-    """HK12 Proc. 3 line 1 with the constant 4 of N = ⌈4B²⌉ times ``factor``."""
+    """HK12 Proc. 3 line 1 with the constant 4 of N = ⌈4B²⌉ times ``factor`` (None: N + 1)."""
+    if factor is None:
+        return lambda B: _REF_GENEST_N(B) + 1
+
     def mutated(B):
         v = 4 * factor * Fraction(B) ** 2
         return -(-v.numerator // v.denominator)
@@ -400,12 +406,17 @@ def _genest_sample_size_scaled(factor):
 def _genest_small_orders_scaled(factor):
     """HK12 Proc. 3 line 3 with the 2 of n <= 2 log₂ N times ``factor`` (exact: the largest n
     with 2^(n q) <= N^(2 p) for factor = p/q)."""
+    if factor is None:
+        return lambda N: _REF_GENEST_NU(N) + 1
     p, q = factor.numerator, factor.denominator
 
     def mutated(N):
         return ((N ** (2 * p)).bit_length() - 1) // q
     return mutated
 
+
+_REF_GENEST_N = _ref_estimators.genest_sample_size
+_REF_GENEST_NU = _ref_estimators.genest_small_orders
 
 #: package callees returning an integer (scale() leaves integers alone): the constant of the
 #: formula they compute times 5/4 (or 4/5), rounded as the paper rounds
@@ -418,6 +429,20 @@ INTEGER_CALLEES = {
 }
 
 
+#: check id -> callees the check calls but whose value its statement does not depend on (the
+#: statement holds for any value of them): their 5/4 is no mutation of what it verifies
+CALLEES_NOT_VERIFIED = {
+    # E[θ̃_r] = θ, E[θ̃_r²] <= 4B² on line 6, E[θ̃_r²] = θ² + V/N: true for every N (the
+    # factor θ̃_r is mutated instead, below)
+    **{f"HK12.Lemma4.1.proof.{s}": {"laocheck.reference.estimators.genest_sample_size"}
+       for s in ("step1", "step4", "step5_corrected")},
+    # the corrected bound 2(8B²)ⁿ / 2(8B² + 1/2)ⁿ holds on either side of ν (the order-n term
+    # is at most 2·2ⁿ(4B² + 1/4)ⁿ in both branches): where ν falls is not what it states
+    "HK12.Lemma4.1.proof.step8_corrected": {"laocheck.reference.estimators.genest_sample_size",
+                                            "laocheck.reference.estimators.genest_small_orders"},
+}
+
+
 def _integer_callee_witness(label, target):
     make, text = INTEGER_CALLEES[label]
 
@@ -427,8 +452,8 @@ def _integer_callee_witness(label, target):
         with (W.dict_patch(ns, name, make(factor)) if isinstance(ns, dict)
               else W.attr_patch(ns, name, make(factor))):
             yield check
-    return Witness(f"callee:{label}", text, lambda c: apply(c, W.FACTOR),
-                   alternatives=(lambda c: apply(c, 1 / W.FACTOR),))
+    return Witness(f"callee:{label}", text + ", or one more", lambda c: apply(c, W.FACTOR),
+                   alternatives=(lambda c: apply(c, 1 / W.FACTOR), lambda c: apply(c, None)))
 
 
 def _uses(check, module_name, attr):
@@ -1218,3 +1243,17 @@ def _l37_step2(check):
     # gives ηVar/2 already): η/4 for 2η is not visible, η/8 is (worst ratio 1.87)
     return [_patch_witness("clip_gap_2eta_to_eta/8", "|E ḡ[i] − E g̃[i]| <= (η/8)E[g̃[i]²] for "
                            "2ηE[g̃[i]²]", proofs_lines, "_CLIP_GAP", Fraction(1, 8))]
+
+
+def _theta_factor_scaled(original):
+    def mutated(*args, **kwargs):
+        return Fraction(5, 4) * original(*args, **kwargs)
+    return mutated
+
+
+@declare("HK12.Lemma4.1.proof.step1", "HK12.Lemma4.1.proof.step4",
+         "HK12.Lemma4.1.proof.step5_corrected")
+def _l41_theta_factor(check):
+    return [_patch_witness("theta_factor_times_5/4", "one factor θ̃_r of Proc. 3 (line 6 and "
+                           "line 11, as the check enumerates it) times 5/4", proofs_hk12,
+                           "_theta_factor", _theta_factor_scaled(proofs_hk12._theta_factor))]
