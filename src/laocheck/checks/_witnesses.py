@@ -440,6 +440,9 @@ CALLEES_NOT_VERIFIED = {
     # is at most 2·2ⁿ(4B² + 1/4)ⁿ in both branches): where ν falls is not what it states
     "HK12.Lemma4.1.proof.step8_corrected": {"laocheck.reference.estimators.genest_sample_size",
                                             "laocheck.reference.estimators.genest_small_orders"},
+    # AERR (Alg. 1) never clips: the enumerated paths call hk12_clip on AELR's only
+    **{f"HK12.Thm3.1.proof.{s}": {"laocheck.reference.estimators.hk12_clip"}
+       for s in ("step1", "step2", "step3")},
 }
 
 
@@ -1257,3 +1260,50 @@ def _l41_theta_factor(check):
     return [_patch_witness("theta_factor_times_5/4", "one factor θ̃_r of Proc. 3 (line 6 and "
                            "line 11, as the check enumerates it) times 5/4", proofs_hk12,
                            "_theta_factor", _theta_factor_scaled(proofs_hk12._theta_factor))]
+
+
+def _one_more_seen(original):
+    def mutated(w, x, y, k, src, **kwargs):
+        value, seen = original(w, x, y, k, src, **kwargs)
+        return value, frozenset(seen) | {len(x)}            # an attribute beyond x's d
+    return mutated
+
+
+@specific("HK12.Sec3.text_k_plus_1")
+def _k_plus_1(check):
+    return [_patch_witness("reads_one_more_attribute", "the literal boxes' step (hk12_gradient) "
+                           "observing one attribute more", text_constants, "hk12_gradient",
+                           _one_more_seen(text_constants.hk12_gradient))]
+
+
+def _output_times_5_4(model):
+    for name in ("coef_", "w_"):
+        if getattr(model, name, None) is not None:
+            setattr(model, name, np.asarray(getattr(model, name), dtype=float) * 1.25)
+
+
+def _box_learner_witness(cls_name):
+    cls = getattr(boxes, cls_name)
+    return _patch_witness("learner_output_times_5/4", f"the {cls_name} learner's iterate and "
+                          "output w̄ times 5/4 (as projected onto the ball of radius 5B/4)",
+                          boxes, cls_name, _learner_subclass(cls, "radius_5B_4", _output_times_5_4))
+
+
+# HK12's box checks run the learner for the invariant ‖w‖ <= B: the learner's output is what
+# they verify (the data they draw, boxes._data, is not a transcription of the paper)
+@specific("HK12.Alg1.line12")
+def _alg1_line12(check):
+    return [_box_learner_witness("AERR")]
+
+
+@specific("HK12.Alg2.line3")
+def _alg2_line3(check):
+    return [_box_learner_witness("AELR")]
+
+
+@specific("HK12.Alg4.line2")
+def _alg4_line2(check):
+    return [_box_learner_witness("AESVR"),
+            Witness("callee:laocheck.reference.estimators.hk12_aesvr", "the reference AESVR "
+                    "residual (hk12_aesvr, as proofs_hk12 enumerates it) returns 5/4 of its value",
+                    lambda c: W.patched_callee(c, [(proofs_hk12, "hk12_aesvr")]))]
