@@ -460,26 +460,34 @@ def check_proc3_line1(ctx):
           statement="the order n of GenEst has Pr[n] = (1/2)^{n+1}, n >= 0, in the reference "
           "and in the kernel", assumptions="d = 1, w = (1), x = (1), y = −1, B = 1, a_n = 1 "
           "(θ̃_r = θ = 2, so φ̂ = 2^{2n+1} identifies n)",
-          method="exact enumeration (Fractions) of the reference, orders < 12; the kernel "
-          "(estimator HK12.GenEst.derivative): a multinomial test at δ of the categories "
+          method="exact enumeration (Fractions) of the estimator HK12.GenEst.derivative's "
+          "literal reference, orders < 12; its kernel: every draw must be 2^{2n+1} for some "
+          "n < 12 or 0 (1e-9 relative), and a multinomial test at δ of the categories "
           "n = 0..5 and n >= 6 against (1/2)^{n+1}", delta=DEFAULT_DELTA,
           detectable="reported per run (multinomial test)")
 def check_proc3_line2(ctx):
     """HK12 Procedure 3 line 2: the geometric order, reference (exact) and kernel (test)."""
-    coeffs = [1] * 12
-    dist = enumerate_outcomes(lambda src: ref_est.hk12_genest([F(1)], [F(1)], F(-1), coeffs,
-                                                              F(1), src)[0], max_depth=12)
+    est = estimators.get("HK12.GenEst.derivative", coefficients=[1.0] * 12, B=1.0)
+    dist = enumerate_outcomes(lambda src: est.reference([F(1)], [F(1)], F(-1), src)[0],
+                              max_depth=12)
     probs = {}
     for p, v in dist:
         probs[v] = probs.get(v, F(0)) + p
     ref_ok = all(probs.get(F(2) ** (2 * n + 1), F(0)) == F(1, 2 ** (n + 1)) for n in range(12))
-    est = estimators.get("HK12.GenEst.derivative", coefficients=[1.0] * 12, B=1.0)
     n = ctx.n(20_000, 400_000)
     vals = np.asarray(est.sample(np.array([1.0]), np.array([1.0]), -1.0, n=n,
                                  rng=ctx.rng).values, dtype=float).ravel()
     orders = np.full(vals.shape, 12)                  # φ̂ = 0: an order >= 12 (a_n = 0 there)
     nz = vals != 0
-    orders[nz] = np.rint((np.log2(np.abs(vals[nz])) - 1) / 2).astype(int)
+    orders[nz] = np.rint((np.log2(np.maximum(np.abs(vals[nz]), 1.0)) - 1) / 2).astype(int)
+    orders = np.clip(orders, 0, 12)
+    written = np.where(orders < 12, 2.0 ** (2 * orders + 1), 0.0)
+    impossible = int(np.sum(np.abs(vals - written) > 1e-9 * np.abs(written)))
+    if impossible:
+        bad = float(vals[np.abs(vals - written) > 1e-9 * np.abs(written)][0])
+        return Result(Status.FAIL, {"reference_exact": ref_ok, "kernel_n": n,
+                                    "impossible_kernel_draws": impossible}, detectable=0.0,
+                      counterexample={"impossible_kernel_draw": bad})
     counts = np.bincount(np.minimum(orders, 6), minlength=7)
     expected = np.array([0.5 ** (j + 1) for j in range(6)] + [0.5 ** 6])
     test = stats.multinomial_test(counts, expected, delta=ctx.delta)
