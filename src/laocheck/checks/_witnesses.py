@@ -448,6 +448,12 @@ NOT_VERIFIED = {
     # the check (the reference's own checks are HK12.Proc3.lines4-6, .lines9-11, .line1)
     **{f"HK12.Proc3.{s}.kernel": {"estimators_reference_shifted"}
        for s in ("line1", "lines4-6", "lines9-11")},
+    # HK12's branch reads hk12_aelr_residual directly (its callee witness), never ks15_residual
+    # nor the estimator's reference; the kernel is read through estimators.get
+    "HK12.Alg2.line9_corrected": {_G + "ks15_residual", "estimators_reference_shifted"},
+    # exact enumeration of the reference only: the kernel is not read
+    "HK12.Lemma3.8.A5_inner_corrected": {"estimators_kernel_biased"},
+    "HK12.Lemma3.7": {"estimators_kernel_biased"},
 }
 
 
@@ -1320,3 +1326,18 @@ def _alg4_line2(check):
             Witness("callee:laocheck.reference.estimators.hk12_aesvr", "the reference AESVR "
                     "residual (hk12_aesvr, as proofs_hk12 enumerates it) returns 5/4 of its value",
                     lambda c: W.patched_callee(c, [(proofs_hk12, "hk12_aesvr")]))]
+
+
+@specific("HK12.Lemma3.8.second_moment")
+def _l38_literal(check):
+    # ‖E g̃‖∞² = ((wᵀx − y)x)² <= (2B)² against 8B²d/k >= 8B²: the printed bound is twice the
+    # supremum (ratio 1/2 at d = k = 1), so a 5/4 change of it cannot be seen by any check
+    return [formula_witness("HK12.Lemma3.8.G2", Fraction(2, 5), "G2_times_2/5", both=False)]
+
+
+@specific("HK12.Lemma3.6")
+def _l36_sign(check):
+    original = hk12._aelr_path
+    return [_patch_witness("eg_update_sign_flipped", "the EG± update of Alg. 2 lines 14-15 "
+                           "with its sign flipped (z± ← z± e^{±ηḡ})", hk12, "_aelr_path",
+                           lambda g, eta, B=1.0: original(-g, eta, B))]
