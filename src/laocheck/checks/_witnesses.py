@@ -454,6 +454,19 @@ NOT_VERIFIED = {
     # exact enumeration of the reference only: the kernel is not read
     "HK12.Lemma3.8.A5_inner_corrected": {"estimators_kernel_biased"},
     "HK12.Lemma3.7": {"estimators_kernel_biased"},
+    # counts of attributes read by the reference: its values and the kernel are not read (the
+    # mutation of what it verifies, one attribute more per draw, is declared below)
+    "HK12.Lemma4.1.attributes": {"estimators_kernel_biased", "estimators_reference_shifted"},
+    # the reference Alg. 4 scaled as a whole keeps E‖g̃‖² = E[φ̃²]E‖x̃‖² and the ratio
+    # E‖g̃‖²/(E[φ̃²]·2d/k) (both sides of degree 2 in it): its gradient part alone is mutated
+    **{f"HK12.Thm4.4.proof.{s}": {_G + "hk12_aesvr"} for s in ("step4", "reuse_lemma3.3")},
+    # E[φ̂²] and its bound 2Σa_n²(8B²(+2))ⁿ are both of degree 2 in the coefficients (their
+    # 5/4 cancels); the bound holds for every N >= V (V <= ‖w‖²‖x‖² <= B²), so N = ⌈4B²⌉ times
+    # 5/4, 4/5 or + 1 keeps it true; the kernel is never sampled (exact enumeration of the
+    # reference, whose shift is detected)
+    "HK12.Lemma4.1.second_moment_corrected": {
+        "callee:laocheck.estimators.aesvr_coefficients", _G + "aesvr_coefficients",
+        _G + "genest_sample_size", _G + "genest_small_orders", "estimators_kernel_biased"},
 }
 
 
@@ -1341,3 +1354,26 @@ def _l36_sign(check):
     return [_patch_witness("eg_update_sign_flipped", "the EG± update of Alg. 2 lines 14-15 "
                            "with its sign flipped (z± ← z± e^{±ηḡ})", hk12, "_aelr_path",
                            lambda g, eta, B=1.0: original(-g, eta, B))]
+
+
+@declare("HK12.Lemma4.1.attributes")
+def _l41_attributes(check):
+    return [Witness("estimators_read_one_more_attribute", "every estimator the check builds "
+                    "(laocheck.estimators.get) reads one attribute more per draw",
+                    lambda c: _estimators_mutated(c, extra_attribute=True))]
+
+
+@declare("HK12.Thm4.4.proof.step4", "HK12.Thm4.4.proof.reuse_lemma3.3")
+def _t44_gradient_part(check):
+    return [_patch_witness("aesvr_gradient_part_times_5/4", "the reference Alg. 4's g̃ "
+                           "(hk12_aesvr, part='gradient') times 5/4, its φ̃ unchanged",
+                           proofs_hk12, "hk12_aesvr",
+                           _scaled_part(proofs_hk12.hk12_aesvr, "gradient", Fraction(5, 4)))]
+
+
+@specific("HK12.Thm4.4.proof.step3_corrected")
+def _t44_step3_corrected(check):
+    return [_patch_witness("range_times_4/5", "|y±| <= (4/5)(B + δ)/ε for (B + δ)/ε (the "
+                           "range is attained: worst ratio 1)", proofs_hk12,
+                           "thm44_step3_range_corrected",
+                           lambda B, delta, eps: Fraction(4, 5) * (B + delta) / eps)]

@@ -475,6 +475,11 @@ def lemma41_step10_factor(B, nu):
     return (4 * B) ** (2 * nu)
 
 
+def thm44_step3_range_corrected(B, delta, eps):
+    """HK12 Thm 4.4, proof, corrected: |y±_t| <= (B + δ)/ε."""
+    return (B + delta) / eps
+
+
 def thm44_step3_range(B, delta, eps):
     """HK12 Thm 4.4, proof, as printed: |y±_t| <= 2B/ε."""
     return 2 * B / eps
@@ -1010,7 +1015,7 @@ def check_thm44_step3_corrected(ctx):
         eps, dl = inst["eps"], inst["delta"]
         nx2 = sum(v * v for v in inst["x"]) / eps ** 2
         ypm = max(abs(inst["y"] + dl), abs(inst["y"] - dl)) / eps
-        r = max(nx2 * eps ** 2, ypm / ((inst["B"] + dl) / eps))
+        r = max(nx2 * eps ** 2, ypm / thm44_step3_range_corrected(inst["B"], dl, eps))
         if dl <= inst["B"]:
             r = max(r, ypm / (2 * inst["B"] / eps))
         return r
