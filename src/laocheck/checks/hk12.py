@@ -734,8 +734,8 @@ def check_lemma41_mc(ctx, *, estimator):
           "(proof: E[φ̂²] <= (4B)^{2ν}·2(f′₊(1))², ν = 2 log₂ N), provided the Taylor series of "
           "f′ converges absolutely for |x| <= 1",
           assumptions="as stated", method="exact: at d = 1, θ̃_r = θ is deterministic, so "
-          "E[φ̂²] = 2 Σ 2ⁿ a_n² θ^{2n} in closed form; a_n = 1/((n+1)² ρⁿ) converges absolutely "
-          "on [−ρ, ρ], ρ = 1 the lemma's radius", delta=0.0, detectable=0.0, expected=Status.ERRATUM,
+          "E[φ̂²] = 2 Σ 2ⁿ a_n² θ^{2n} in closed form; a_n = 1/(n+1)² converges absolutely on "
+          "[−1, 1]", delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="HK12.Lemma4.1.second_moment_corrected")
 def check_lemma41_second_moment(ctx):
     """HK12 Lemma 4.1's second-moment claim: infinite at an admissible instance."""

@@ -344,7 +344,8 @@ def check_thm34_step3(ctx):
 def check_thm34_step4(ctx):
     """HK12 Thm 3.4, proof: Lemma 3.8's G substituted into the bound."""
     L = sp.log(2 * _d)
-    generic = FORMULAS["HK12.Thm3.4.generic"].expr.subs(_eta, FORMULAS["HK12.Thm3.4.eta_proof"].expr)
+    generic = FORMULAS["HK12.Thm3.4.generic"].expr.subs(
+        _eta, FORMULAS["HK12.Thm3.4.eta_proof"].expr)
     ok1 = sympy_zero(generic - 2 * _B * _G * sp.sqrt(5 * L / _m))
     diff = (generic.subs(_G, sp.sqrt(FORMULAS["HK12.Lemma3.8.G2"].expr))
             - FORMULAS["HK12.Thm3.4.bound"].expr)
