@@ -347,25 +347,29 @@ def check_scale_empirical(ctx):
                        f"{out['AELR.printed_eta']['max_rel_dev_from_c^2']:.3g} (the HK12.Thm3.4.eta erratum).")
 
 
-def _hk12_thm34_counter(ctx, which):
-    """HK12 Thm 3.4 on x uniform on {±1}², y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), d = 2,
-    k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the proof's (∝ 1/B)."""
+def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
+    """HK12 Thm 3.4 on x uniform on {±1}^d, y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), by
+    default d = 2, k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the
+    proof's (∝ 1/B)."""
     F = bounds.FORMULAS
-    d, k, m, B = 2, 1, 10_000, 100.0
+    m = 10_000
     R = 1000 if ctx.full else 200
-    dist = CorrelatedSigns(np.ones(2), np.array([B, 0.0]), corr=0.0)
+    w_star = np.zeros(d)
+    w_star[0] = B
+    dist = CorrelatedSigns(np.ones(d), w_star, corr=0.0)
     if which == "printed":
         eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=B)
     else:
         eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=B, d=d, k=k) ** 0.5)
     bound = F["HK12.Thm3.4.bound"](d=d, k=k, m=m, B=B)
     comp = compare("HK12.Thm3.4", LearnerConfig(AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
-                   norm="l1", B=B, R=R, delta=ctx.delta, seed=_seed(ctx))
+                   norm="l1", B=B, R=R, delta=ctx.delta if delta is None else delta,
+                   seed=_seed(ctx) if seed is None else seed)
     figs = comp.figures()
     figs["eta"] = eta
     figs["excess_over_B2"] = comp.mean / B ** 2
     figs["bound_over_B2"] = bound / B ** 2
-    config = {"d": d, "k": k, "m": m, "B": B, "x": "uniform on {-1,+1}^2", "y": "B x_1",
+    config = {"d": d, "k": k, "m": m, "B": B, "x": f"uniform on {{-1,+1}}^{d}", "y": "B x_1",
               "w*": "B e_1", "eta": eta, "R": R}
     return comp, figs, config
 
@@ -395,16 +399,31 @@ def check_hk12_thm34_literal(ctx):
 @register("HK12.Thm3.4.proof_eta.empirical", citation="HK12 Thm 3.4 (proof's eta)",
           statement="AELR with the proof's eta = (1/G) sqrt(log 2d/(5m)), G = 2B sqrt(2d/k): "
           "E L(w-bar) <= L(w*) + 4B^2 sqrt(10 d log 2d/(km))",
-          assumptions="the configuration of HK12.Thm3.4.literal",
-          method="as HK12.Thm3.4.literal with the proof's eta; FAIL iff the CI's lower end exceeds "
-                 "the bound", delta=_DELTA, detectable="a mean excess above the bound by the CI width")
+          assumptions="the configuration of HK12.Thm3.4.literal (x uniform on {-1,+1}^d, "
+          "y = B x_1, m = 10^4) at (d, k, B) = (2, 1, 100) (the literal's), (4, 1, 100), "
+          "(2, 2, 100), (2, 1, 1)",
+          method="as HK12.Thm3.4.literal with the proof's eta at each point of the grid, CI at "
+                 "delta/4 each; FAIL iff a CI's lower end exceeds the bound",
+          delta=_DELTA, detectable="a mean excess above the bound by the CI width")
 def check_hk12_thm34_proof_empirical(ctx):
-    """HK12 Thm 3.4 with the proof's step size holds on the counterexample configuration."""
-    comp, figs, config = _hk12_thm34_counter(ctx, "proof")
-    return Result(Status.FAIL if comp.violation else Status.PASS, figs,
-                  counterexample=config if comp.violation else None,
-                  note=f"mean excess {comp.mean:.4g} in [{comp.interval.low:.4g}, "
-                       f"{comp.interval.high:.4g}] vs bound {comp.bound:.4g}.")
+    """HK12 Thm 3.4 with the proof's step size holds on the counterexample configuration, and
+    at another d, k and B (a grid: a step size or bound wrong in a power of d, k or B)."""
+    points = [(2, 1, 100.0), (4, 1, 100.0), (2, 2, 100.0), (2, 1, 1.0)]
+    seeds = _seed(ctx).spawn(len(points))
+    rows, first, violated = [], None, None
+    for (d, k, B), seed in zip(points, seeds):
+        comp, figs, config = _hk12_thm34_counter(ctx, "proof", d, k, B, ctx.delta / len(points),
+                                                 seed)
+        first = first or figs
+        rows.append({"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
+                     "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio})
+        if comp.violation and violated is None:
+            violated = config
+    figs = {**first, "points": rows, "ratio": max(r["ratio"] for r in rows)}
+    return Result(Status.FAIL if violated else Status.PASS, figs, counterexample=violated,
+                  note="; ".join(f"(d={r['d']}, k={r['k']}, B={r['B']:g}) mean {r['mean']:.4g} "
+                                 f"in [{r['low']:.4g}, {r['high']:.4g}] vs {r['bound']:.4g}"
+                                 for r in rows))
 
 
 @register("KS15.Thm4.7.as_any_m1", citation="KS15 Thm 4.7",
