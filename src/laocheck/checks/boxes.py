@@ -326,7 +326,8 @@ def check_alg1_line12(ctx):
           statement="w_t = (z⁺ − z⁻)·B/(‖z⁺‖₁ + ‖z⁻‖₁) has ‖w_t‖₁ <= B for all z± > 0, so the "
           "output w̄ has ‖w̄‖₁ <= B", assumptions="B > 0, z± > 0 (lines 14-15 keep them positive)",
           method="exact (Fractions) at seeded rational z±: ‖z⁺ − z⁻‖₁ <= ‖z⁺‖₁ + ‖z⁻‖₁; seeded "
-          "runs of AELR for the output", delta=0.0, detectable=0.0)
+          "runs of AELR (η = 1/B: the iterates near the ball's boundary, ‖w̄‖₁ ≈ 0.9B) for the "
+          "last iterate and the output", delta=0.0, detectable=0.0)
 def check_alg2_line3(ctx):
     """HK12 Alg. 2 line 3: the EG± weights map into the L1 ball of radius B."""
     worst = F(0)
@@ -339,12 +340,13 @@ def check_alg2_line3(ctx):
     run_worst = 0.0
     for B in (0.1, 1.0, 10.0):
         X, y = _data(ctx.rng, ctx.n(2000, 20000), 20, np.inf)
-        est = AELR(k=4, B=B, random_state=ctx.spawn()).fit(X, B * y)
-        run_worst = max(run_worst, np.abs(est.coef_).sum() / B)
+        est = AELR(k=4, B=B, eta=1.0 / B, random_state=ctx.spawn()).fit(X, B * y)
+        run_worst = max(run_worst, np.abs(est.coef_).sum() / B, np.abs(est.w_).sum() / B)
     ok = worst <= 1 and run_worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL,
                   {"largest_exact_norm1_over_B": str(worst),
-                   "largest_norm1_over_B_of_AELR_output": run_worst}, detectable=0.0)
+                   "largest_norm1_over_B_of_AELR_last_iterate_and_output": run_worst},
+                  detectable=0.0)
 
 
 @register("HK12.Alg2.line13", citation="HK12 Alg. 2 line 13 (ḡ[i] ← clip(g̃[i], 1/η))",
@@ -465,26 +467,34 @@ def check_proc3_line1(ctx):
           statement="the order n of GenEst has Pr[n] = (1/2)^{n+1}, n >= 0, in the reference "
           "and in the kernel", assumptions="d = 1, w = (1), x = (1), y = −1, B = 1, a_n = 1 "
           "(θ̃_r = θ = 2, so φ̂ = 2^{2n+1} identifies n)",
-          method="exact enumeration (Fractions) of the reference, orders < 12; the kernel "
-          "(estimator HK12.GenEst.derivative): a multinomial test at δ of the categories "
+          method="exact enumeration (Fractions) of the estimator HK12.GenEst.derivative's "
+          "literal reference, orders < 12; its kernel: every draw must be 2^{2n+1} for some "
+          "n < 12 or 0 (1e-9 relative), and a multinomial test at δ of the categories "
           "n = 0..5 and n >= 6 against (1/2)^{n+1}", delta=DEFAULT_DELTA,
           detectable="reported per run (multinomial test)")
 def check_proc3_line2(ctx):
     """HK12 Procedure 3 line 2: the geometric order, reference (exact) and kernel (test)."""
-    coeffs = [1] * 12
-    dist = enumerate_outcomes(lambda src: ref_est.hk12_genest([F(1)], [F(1)], F(-1), coeffs,
-                                                              F(1), src)[0], max_depth=12)
+    est = estimators.get("HK12.GenEst.derivative", coefficients=[1.0] * 12, B=1.0)
+    dist = enumerate_outcomes(lambda src: est.reference([F(1)], [F(1)], F(-1), src)[0],
+                              max_depth=12)
     probs = {}
     for p, v in dist:
         probs[v] = probs.get(v, F(0)) + p
     ref_ok = all(probs.get(F(2) ** (2 * n + 1), F(0)) == F(1, 2 ** (n + 1)) for n in range(12))
-    est = estimators.get("HK12.GenEst.derivative", coefficients=[1.0] * 12, B=1.0)
     n = ctx.n(20_000, 400_000)
     vals = np.asarray(est.sample(np.array([1.0]), np.array([1.0]), -1.0, n=n,
                                  rng=ctx.rng).values, dtype=float).ravel()
     orders = np.full(vals.shape, 12)                  # φ̂ = 0: an order >= 12 (a_n = 0 there)
     nz = vals != 0
-    orders[nz] = np.rint((np.log2(np.abs(vals[nz])) - 1) / 2).astype(int)
+    orders[nz] = np.rint((np.log2(np.maximum(np.abs(vals[nz]), 1.0)) - 1) / 2).astype(int)
+    orders = np.clip(orders, 0, 12)
+    written = np.where(orders < 12, 2.0 ** (2 * orders + 1), 0.0)
+    impossible = int(np.sum(np.abs(vals - written) > 1e-9 * np.abs(written)))
+    if impossible:
+        bad = float(vals[np.abs(vals - written) > 1e-9 * np.abs(written)][0])
+        return Result(Status.FAIL, {"reference_exact": ref_ok, "kernel_n": n,
+                                    "impossible_kernel_draws": impossible}, detectable=0.0,
+                      counterexample={"impossible_kernel_draw": bad})
     counts = np.bincount(np.minimum(orders, 6), minlength=7)
     expected = np.array([0.5 ** (j + 1) for j in range(6)] + [0.5 ** 6])
     test = stats.multinomial_test(counts, expected, delta=ctx.delta)
@@ -588,7 +598,8 @@ def check_alg4_line1(ctx):
           "φ̃; the AESVR learner's output has ‖w̄‖₂ <= B", assumptions="ε > 0, δ >= 0",
           method="exact enumeration (Fractions) of the reference residual per order n <= 2 of f′ "
           "on three rational instances (orders above n lumped: φ̂ = 0 there); seeded runs of "
-          "laocheck.learners.AESVR (d = 10, k = 2, m = 300, B in {0.5, 2}) for the output norm",
+          "laocheck.learners.AESVR (d = 10, k = 2, m = 300, B in {0.5, 2}, η = 10/B: the "
+          "projection active) for the norms of the last iterate and the output",
           delta=0.0, detectable=0.0)
 def check_alg4_line2(ctx):
     """HK12 Alg. 4 line 2: the smoothed residual, reference exactly, learner's output norm."""
@@ -606,11 +617,14 @@ def check_alg4_line2(ctx):
     worst = 0.0
     for B in (0.5, 2.0):
         X, y = _data(ctx.rng, ctx.n(300, 3000), 10, 2)
-        est = AESVR(k=2, B=B, eps=0.5, delta=0.1, random_state=ctx.spawn()).fit(X, B * y)
-        worst = max(worst, float(np.linalg.norm(est.coef_)) / B)
+        est = AESVR(k=2, B=B, eps=0.5, delta=0.1, eta=10.0 / B,
+                    random_state=ctx.spawn()).fit(X, B * y)
+        worst = max(worst, float(np.linalg.norm(est.coef_)) / B,
+                    float(np.linalg.norm(est.w_)) / B)
     ok = not bad and worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL,
-                  {"reference_mismatches": len(bad), "largest_norm2_over_B_of_output": worst},
+                  {"reference_mismatches": len(bad),
+                   "largest_norm2_over_B_of_last_iterate_and_output": worst},
                   counterexample=bad[0] if bad else None, detectable=0.0)
 
 

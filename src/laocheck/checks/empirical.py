@@ -82,6 +82,72 @@ def _theorem_check(theorem):
     return check
 
 
+#: HK12's theorems run on a grid of (d, k, B) (issue 40: at B = 1 alone a wrong power of B is
+#: invisible): one point per changed parameter from the first, each at ``delta / points``
+#: (union bound). Thm 3.1 on HK12 Thm B.1's instance (16 rows: d >= 16, k <= 16), where the
+#: bound is 3-4 times the excess at d = k = 16; Thm 3.4 at d <= 4, m = 10⁴, where its bound is
+#: below the excess of w = 0 (at d = 100 it is above it: no run can exceed it), and B = 8 keeps
+#: the printed η (1/B of the proof's) within the bound (HK12.Thm3.4.literal: B = 100 does not)
+_GRIDS = {
+    "HK12.Thm3.1": {"fast": dict(m=500, R=600, points=[(16, 16, 1.0), (100, 16, 1.0),
+                                                       (16, 4, 1.0), (16, 16, 10.0)]),
+                    "full": dict(m=2000, R=2000, points=[(16, 16, 1.0), (500, 16, 1.0),
+                                                         (16, 4, 1.0), (16, 16, 10.0)])},
+    "HK12.Thm3.4": {"fast": dict(m=10_000, R=200, points=[(2, 2, 1.0), (4, 2, 1.0),
+                                                          (2, 1, 1.0), (2, 2, 8.0)]),
+                    "full": dict(m=10_000, R=1000, points=[(2, 2, 1.0), (4, 2, 1.0),
+                                                           (2, 1, 1.0), (2, 2, 8.0)])},
+    # the high-dimensional run through the attribute oracle: d at 10⁴ (full: 10⁶, one point:
+    # its O(d) per replicate costs 6 min) and a tenth of it, k in {4, 16}, B in {1, 100} (the
+    # bound is 30 times the excess at d = 10⁴, B = 1: only a wrong power of B is visible)
+    "HK12.Thm3.1.high_dim": {"fast": dict(m=2000, R=100, points=[(10**4, 4, 1.0), (10**3, 4, 1.0),
+                                                                 (10**4, 16, 1.0),
+                                                                 (10**4, 4, 100.0)]),
+                             "full": dict(m=20000, R=500, points=[(10**6, 4, 1.0),
+                                                                  (10**5, 4, 1.0),
+                                                                  (10**5, 16, 1.0),
+                                                                  (10**5, 4, 100.0)])},
+}
+
+
+def _grid_check(theorem, key=None, source=None):
+    def check(ctx):
+        grid = _GRIDS[key or theorem]["full" if ctx.full else "fast"]
+        m, R, points = grid["m"], grid["R"], grid["points"]
+        src = source or _source(ctx, theorem)
+        seeds = ctx.spawn().spawn(len(points))
+        rows, worst, violated, cert = [], None, None, 0.0
+        for (d, k, B), seed in zip(points, seeds):
+            comp, pfigs = run_theorem(theorem, d=d, k=k, m=m, B=B, R=R,
+                                      delta=ctx.delta / len(points), seed=seed, kind="hard",
+                                      source=src)
+            row = {"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
+                   "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio}
+            rows.append(row)
+            cert = max(cert, float(pfigs.get("w_star_certificate", 0.0)))
+            if worst is None or comp.ratio > worst[0]["ratio"]:
+                worst = (row, comp.figures())
+            if comp.violation and violated is None:
+                violated = (row, comp.distribution)
+        # the figures of the tightest point (ratio, interval, bound), and every point
+        figs = {**worst[1], "source": src, "points": rows, "w_star_certificate": cert,
+                "worst_point": {k: worst[0][k] for k in ("d", "k", "B")}}
+        note = "; ".join(f"(d={r['d']}, k={r['k']}, B={r['B']:g}) mean {r['mean']:.4g} in "
+                         f"[{r['low']:.3g}, {r['high']:.3g}] vs {r['bound']:.4g}" for r in rows)
+        if violated:
+            row, dist = violated
+            return Result(Status.FAIL, figs, counterexample={"distribution": dist, "m": m, "R": R,
+                                                             "d": row["d"], "k": row["k"],
+                                                             "B": row["B"], "source": src},
+                          note=note)
+        return Result(Status.PASS, figs, detectable="a mean excess above the bound by its "
+                      "interval's width at one grid point (figures)", note=note)
+    check.__name__ = f"check_{(key or theorem).replace('.', '_')}_empirical"
+    check.__doc__ = (f"{key or theorem}: bound against the empirical excess risk on a grid of "
+                     f"(d, k, B).")
+    return check
+
+
 _STATEMENTS = {
     "HK12.Thm3.1": "AERR with eta = sqrt(k/(2dm)): E L(w-bar) <= L(w*) + 4B^2 sqrt(2d/(km))",
     "HK12.Thm3.4": "AELR with eta = (1/(4B^2)) sqrt(2k log 2d/(5md)): E L(w-bar) <= L(w*) + "
@@ -108,15 +174,28 @@ _ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4, d = 100): ||x||_2 = 1, |y|
            "l1": "CorrelatedSigns (d = 100, E[x_i^2] = 1/i, corr 0.3, y = <w, x>, ||w||_1 = 1): "
                  "||x||_inf = 1, |y| <= B = 1"}
 
+_GRID_ASSUME = {
+    "HK12.Thm3.1": "HK12 Thm B.1's instance (eps = 1/4: 16 rows, ||x||_2 = 1, |y| = B) at "
+                   "(d, k, B) = (16, 16, 1), (100 (full: 500), 16, 1), (16, 4, 1), (16, 16, 10); "
+                   "m = 500 (full: 2000)",
+    "HK12.Thm3.4": "CorrelatedSigns (E[x_i^2] = 1/i, corr 0.3, y = <w, x>, w = (B/d)(1, ..., 1), "
+                   "||x||_inf = 1, |y| <= B) at (d, k, B) = (2, 2, 1), (4, 2, 1), (2, 1, 1), "
+                   "(2, 2, 8); m = 10^4 >= log 2d",
+}
+
 for _t, _stmt in _STATEMENTS.items():
     if available()[_t] is True:
         register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
                  statement=_stmt,
-                 assumptions=_ASSUME_CB11 if _t == "CB11.Thm12" else _ASSUME[THEOREMS[_t][0]],
+                 assumptions=_GRID_ASSUME[_t] if _t in _GRIDS else
+                 _ASSUME_CB11 if _t == "CB11.Thm12" else _ASSUME[THEOREMS[_t][0]],
                  method="R runs with child seeds of one SeedSequence (full budget: through the "
                         "attribute oracle where the learner has one); betting CI on the proven "
-                        "per-run range; FAIL iff the CI's lower end exceeds the bound",
-                 delta=_DELTA, detectable="the CI width (in the figures)")(_theorem_check(_t))
+                        "per-run range; FAIL iff the CI's lower end exceeds the bound"
+                        + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
+                           if _t in _GRIDS else ""),
+                 delta=_DELTA, detectable="the CI width (in the figures)")(
+                     _grid_check(_t) if _t in _GRIDS else _theorem_check(_t))
 
 
 def _high_dim_config(ctx):
@@ -155,11 +234,17 @@ for _t in ("HK12.Thm3.1", "KS15.Thm4.6"):
     if available()[_t] is True:
         register(f"{_t}.high_dim.empirical",
                  citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
-                 statement=_STATEMENTS[_t], assumptions=_HIGH_DIM_ASSUME[THEOREMS[_t][0]],
+                 statement=_STATEMENTS[_t], assumptions=_HIGH_DIM_ASSUME[THEOREMS[_t][0]]
+                 + (" at (d, k, B) = (1e6 / 1e4, 4, 1), (1e5 / 1e3, 4, 1), (1e5 / 1e4, 16, 1), "
+                    "(1e5 / 1e4, 4, 100) (full / fast)" if f"{_t}.high_dim" in _GRIDS else ""),
                  method="R runs through the distribution's attribute oracle (fit_oracle), child "
                         "seeds of one SeedSequence; exact excess risk; betting CI on the proven "
-                        "per-run range; FAIL iff the CI's lower end exceeds the bound",
-                 delta=_DELTA, detectable="the CI width (in the figures)")(_high_dim_check(_t))
+                        "per-run range; FAIL iff the CI's lower end exceeds the bound"
+                        + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
+                           if f"{_t}.high_dim" in _GRIDS else ""),
+                 delta=_DELTA, detectable="the CI width (in the figures)")(
+                     _grid_check(_t, f"{_t}.high_dim", "oracle") if f"{_t}.high_dim" in _GRIDS
+                     else _high_dim_check(_t))
 
 
 @register("HK12.Thm3.1.scaling", citation="HK12 Thm 3.1 (exponents of d, k, m)",
@@ -262,25 +347,29 @@ def check_scale_empirical(ctx):
                        f"{out['AELR.printed_eta']['max_rel_dev_from_c^2']:.3g} (the HK12.Thm3.4.eta erratum).")
 
 
-def _hk12_thm34_counter(ctx, which):
-    """HK12 Thm 3.4 on x uniform on {±1}², y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), d = 2,
-    k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the proof's (∝ 1/B)."""
+def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
+    """HK12 Thm 3.4 on x uniform on {±1}^d, y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), by
+    default d = 2, k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the
+    proof's (∝ 1/B)."""
     F = bounds.FORMULAS
-    d, k, m, B = 2, 1, 10_000, 100.0
+    m = 10_000
     R = 1000 if ctx.full else 200
-    dist = CorrelatedSigns(np.ones(2), np.array([B, 0.0]), corr=0.0)
+    w_star = np.zeros(d)
+    w_star[0] = B
+    dist = CorrelatedSigns(np.ones(d), w_star, corr=0.0)
     if which == "printed":
         eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=B)
     else:
         eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=B, d=d, k=k) ** 0.5)
     bound = F["HK12.Thm3.4.bound"](d=d, k=k, m=m, B=B)
     comp = compare("HK12.Thm3.4", LearnerConfig(AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
-                   norm="l1", B=B, R=R, delta=ctx.delta, seed=_seed(ctx))
+                   norm="l1", B=B, R=R, delta=ctx.delta if delta is None else delta,
+                   seed=_seed(ctx) if seed is None else seed)
     figs = comp.figures()
     figs["eta"] = eta
     figs["excess_over_B2"] = comp.mean / B ** 2
     figs["bound_over_B2"] = bound / B ** 2
-    config = {"d": d, "k": k, "m": m, "B": B, "x": "uniform on {-1,+1}^2", "y": "B x_1",
+    config = {"d": d, "k": k, "m": m, "B": B, "x": f"uniform on {{-1,+1}}^{d}", "y": "B x_1",
               "w*": "B e_1", "eta": eta, "R": R}
     return comp, figs, config
 
@@ -310,16 +399,31 @@ def check_hk12_thm34_literal(ctx):
 @register("HK12.Thm3.4.proof_eta.empirical", citation="HK12 Thm 3.4 (proof's eta)",
           statement="AELR with the proof's eta = (1/G) sqrt(log 2d/(5m)), G = 2B sqrt(2d/k): "
           "E L(w-bar) <= L(w*) + 4B^2 sqrt(10 d log 2d/(km))",
-          assumptions="the configuration of HK12.Thm3.4.literal",
-          method="as HK12.Thm3.4.literal with the proof's eta; FAIL iff the CI's lower end exceeds "
-                 "the bound", delta=_DELTA, detectable="a mean excess above the bound by the CI width")
+          assumptions="the configuration of HK12.Thm3.4.literal (x uniform on {-1,+1}^d, "
+          "y = B x_1, m = 10^4) at (d, k, B) = (2, 1, 100) (the literal's), (4, 1, 100), "
+          "(2, 2, 100), (2, 1, 1)",
+          method="as HK12.Thm3.4.literal with the proof's eta at each point of the grid, CI at "
+                 "delta/4 each; FAIL iff a CI's lower end exceeds the bound",
+          delta=_DELTA, detectable="a mean excess above the bound by the CI width")
 def check_hk12_thm34_proof_empirical(ctx):
-    """HK12 Thm 3.4 with the proof's step size holds on the counterexample configuration."""
-    comp, figs, config = _hk12_thm34_counter(ctx, "proof")
-    return Result(Status.FAIL if comp.violation else Status.PASS, figs,
-                  counterexample=config if comp.violation else None,
-                  note=f"mean excess {comp.mean:.4g} in [{comp.interval.low:.4g}, "
-                       f"{comp.interval.high:.4g}] vs bound {comp.bound:.4g}.")
+    """HK12 Thm 3.4 with the proof's step size holds on the counterexample configuration, and
+    at another d, k and B (a grid: a step size or bound wrong in a power of d, k or B)."""
+    points = [(2, 1, 100.0), (4, 1, 100.0), (2, 2, 100.0), (2, 1, 1.0)]
+    seeds = _seed(ctx).spawn(len(points))
+    rows, first, violated = [], None, None
+    for (d, k, B), seed in zip(points, seeds):
+        comp, figs, config = _hk12_thm34_counter(ctx, "proof", d, k, B, ctx.delta / len(points),
+                                                 seed)
+        first = first or figs
+        rows.append({"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
+                     "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio})
+        if comp.violation and violated is None:
+            violated = config
+    figs = {**first, "points": rows, "ratio": max(r["ratio"] for r in rows)}
+    return Result(Status.FAIL if violated else Status.PASS, figs, counterexample=violated,
+                  note="; ".join(f"(d={r['d']}, k={r['k']}, B={r['B']:g}) mean {r['mean']:.4g} "
+                                 f"in [{r['low']:.4g}, {r['high']:.4g}] vs {r['bound']:.4g}"
+                                 for r in rows))
 
 
 #: the phase-1 outcome of the counterexample to Thm 4.7's "for any m₁" (attribute 1 never drawn)

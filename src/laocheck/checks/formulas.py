@@ -392,7 +392,8 @@ def check_hk12_thmb1(ctx):
     for i, ri in zip(T, r):
         wstar[i] = e * ri
     sub = dict(zip(w, wstar))
-    ok2 = sp.simplify(risk.subs(sub) - (1 - e) ** 2) == 0
+    risk_star = FORMULAS["HK12.ThmB.1.risk_star"].expr.subs(SYMBOLS["eps"], e)
+    ok2 = sp.simplify(risk.subs(sub) - risk_star) == 0
     # KKT on ||w||_2 <= 1: grad L(w*) = -mu w*, mu >= 0, ||w*|| = 1
     grad = [sp.diff(risk, wi).subs(sub) for wi in w]
     mu = -grad[T[0]] / wstar[T[0]]

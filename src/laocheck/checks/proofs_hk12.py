@@ -30,6 +30,8 @@ import numpy as np
 import sympy as sp
 from scipy.special import erf
 
+from ..bounds._formulas import FORMULAS, SYMBOLS
+from ..reference.estimators import aesvr_coefficients
 from ..reference.estimators import (genest_sample_size, genest_small_orders, hk12_aesvr, hk12_clip,
                                      hk12_data_point, hk12_genest, hk12_gradient)
 from ..stats.exact import enumerate_outcomes
@@ -316,13 +318,15 @@ def check_thm34_step2(ctx):
 
 @register("HK12.Thm3.4.proof.step3", citation="HK12 Thm 3.4 (proof, remark after display 2)",
           statement="for this choice of η we indeed have η <= 1/(2G), as m >= log 2d",
-          assumptions="m >= log 2d, G > 0", method="sympy: 2Gη = √(4 log 2d/(5m)) <= √(4/5) < 1 "
-          "at m = (1 + s) log 2d, s >= 0", delta=0.0, detectable=0.0)
+          assumptions="m >= log 2d, G > 0", method="sympy: with the proof's η of laocheck.bounds "
+          "(HK12.Thm3.4.eta_proof), 2Gη = √(4 log 2d/(5m)) <= √(4/5) < 1 at m = (1 + s) log 2d, "
+          "s >= 0", delta=0.0, detectable=0.0)
 def check_thm34_step3(ctx):
     """HK12 Thm 3.4, proof: the side condition η <= 1/(2G) of Lemma 3.7."""
     s = sp.symbols("s", nonnegative=True)
     L = sp.log(2 * _d)
-    two_g_eta = sp.simplify(2 * _G * sp.sqrt(L / (5 * _m)) / _G).subs(_m, (1 + s) * L)
+    eta = FORMULAS["HK12.Thm3.4.eta_proof"].expr
+    two_g_eta = sp.simplify(2 * _G * eta).subs(_m, (1 + s) * L)
     sq = sp.simplify(two_g_eta ** 2)                  # = 4/(5(1 + s))
     worst = sp.simplify(sq.subs(s, 0))
     ok = sp.simplify(sq - sp.Rational(4, 5) / (1 + s)) == 0 and worst < 1
@@ -333,13 +337,19 @@ def check_thm34_step3(ctx):
 @register("HK12.Thm3.4.proof.step4", citation="HK12 Thm 3.4 (proof, last sentence)",
           statement="putting G = 2B√(2d/k) (Lemma 3.8) in 2BG√(5 log 2d/m) gives the bound of the "
           "statement, 4B²√(10d log 2d/(km))", assumptions="d, k, m, B > 0",
-          method="sympy", delta=0.0, detectable=0.0)
+          method="sympy on laocheck.bounds: Lemma 3.6's B(log 2d/(ηm) + 5ηG²) "
+          "(HK12.Thm3.4.generic) at the proof's η (HK12.Thm3.4.eta_proof) is 2BG√(5 log 2d/m); "
+          "at G² of Lemma 3.8 (HK12.Lemma3.8.G2) it is HK12.Thm3.4.bound", delta=0.0,
+          detectable=0.0)
 def check_thm34_step4(ctx):
     """HK12 Thm 3.4, proof: Lemma 3.8's G substituted into the bound."""
     L = sp.log(2 * _d)
-    diff = (2 * _B * (2 * _B * sp.sqrt(2 * _d / _k)) * sp.sqrt(5 * L / _m)
-            - 4 * _B ** 2 * sp.sqrt(10 * _d * L / (_k * _m)))
-    ok = sympy_zero(diff)
+    generic = FORMULAS["HK12.Thm3.4.generic"].expr.subs(
+        _eta, FORMULAS["HK12.Thm3.4.eta_proof"].expr)
+    ok1 = sympy_zero(generic - 2 * _B * _G * sp.sqrt(5 * L / _m))
+    diff = (generic.subs(_G, sp.sqrt(FORMULAS["HK12.Lemma3.8.G2"].expr))
+            - FORMULAS["HK12.Thm3.4.bound"].expr)
+    ok = ok1 and sympy_zero(diff)
     return Result(Status.PASS if ok else Status.FAIL, {"difference": str(sp.simplify(diff))},
                   detectable=0.0)
 
@@ -368,9 +378,9 @@ def _rational_ball(rng, d, radius, *, den=6):
     return v
 
 
-def _genest_instance(rng, max_d=3):
-    d = int(rng.integers(1, max_d + 1))
-    B = _GENEST_B[int(rng.integers(len(_GENEST_B)))]
+def _genest_instance(rng, max_d=3, *, B=None, min_d=1):
+    d = int(rng.integers(min_d, max_d + 1))
+    B = _GENEST_B[int(rng.integers(len(_GENEST_B)))] if B is None else B
     x = _rational_ball(rng, d, Fraction(1))
     w = _rational_ball(rng, d, B)
     if not any(w):
@@ -445,6 +455,16 @@ def lemma41_step5_bound(B, N):
     return 4 * B ** 2 / N
 
 
+def lemma41_step3_printed(f, u):
+    """HK12 Lemma 4.1, proof, as printed: Σ_n a_n θⁿ written as f(θ) (not f′(θ))."""
+    return f
+
+
+def lemma41_step6_rhs(a):
+    """HK12 Lemma 4.1, proof: (Σ_n |a_n|)² = (f′₊(1))², the right side of step 6."""
+    return sum(abs(v) for v in a) ** 2
+
+
 def lemma41_step8_order_bound(B, nu, n):
     """HK12 Lemma 4.1, proof, as printed: the order-n term of E[φ̂²] is at most 2(8B²)ⁿ for
     n <= ν and 2 (E[θ̃²] <= 4B²/N <= 1 dropped into 2ⁿ·1) above ν (a_n = 1)."""
@@ -454,6 +474,11 @@ def lemma41_step8_order_bound(B, nu, n):
 def lemma41_step10_factor(B, nu):
     """HK12 Lemma 4.1, proof, as printed: (8B²)^ν + 1 <= (4B)^{2ν}, the factor of 2(f′₊(1))²."""
     return (4 * B) ** (2 * nu)
+
+
+def thm44_step3_range_corrected(B, delta, eps):
+    """HK12 Thm 4.4, proof, corrected: |y±_t| <= (B + δ)/ε."""
+    return (B + delta) / eps
 
 
 def thm44_step3_range(B, delta, eps):
@@ -516,7 +541,7 @@ def check_lemma41_step3(ctx):
     u = sp.symbols("u", real=True)
     rho = u * sp.erf(u) + sp.exp(-u ** 2) / sp.sqrt(sp.pi)
     series_at0 = sp.diff(rho, u).subs(u, 0)            # Σ a_n 0ⁿ = a_0 = ρ′(0)
-    f_at0 = sp.simplify(rho.subs(u, 0))
+    f_at0 = sp.simplify(lemma41_step3_printed(rho, u).subs(u, 0))
     figs = {"Σ a_n θⁿ at θ = 0": str(series_at0), "f(0) = ρ(0)": str(f_at0)}
     if sp.simplify(series_at0 - f_at0) == 0:
         return Result(Status.PASS, figs, detectable=0.0)
@@ -527,16 +552,15 @@ def check_lemma41_step3(ctx):
 
 @register("HK12.Lemma4.1.proof.step3_corrected", citation=_L41 + ", first display, corrected)",
           statement="Σ_n a_n θⁿ = f′(θ)", assumptions="f′(x) = Σ_n a_n xⁿ converges at θ",
-          method="sympy: the series of ρ′ (eq. (7)) to order 40 against ρ′ at θ in {−1/2, 1/3, 1}",
+          method="the series of ρ′ with the coefficients AESVR uses "
+          "(laocheck.reference.estimators.aesvr_coefficients, eq. (7)) to order 40 against "
+          "ρ′ = erf at θ in {−1/2, 1/3, 1}",
           delta=0.0, detectable=0.0)
 def check_lemma41_step3_corrected(ctx):
     """HK12 Lemma 4.1, proof, corrected: the series is f′(θ)."""
-    u = sp.symbols("u", real=True)
-    rho_p = sp.erf(u)                                  # ρ′(u) = erf(u)
-    series = sum(sp.Rational(2) / sp.sqrt(sp.pi) * (-1) ** n / (sp.factorial(n) * (2 * n + 1))
-                 * u ** (2 * n + 1) for n in range(20))
-    worst = max(abs(float((series - rho_p).subs(u, t))) for t in
-                (sp.Rational(-1, 2), sp.Rational(1, 3), sp.Integer(1)))
+    a = aesvr_coefficients(40)                         # a_0..a_39 of eq. (7)
+    worst = max(abs(math.fsum(float(c) * t ** n for n, c in enumerate(a)) - math.erf(t))
+                for t in (-0.5, 1 / 3, 1.0))
     ok = worst < 1e-15
     return Result(Status.PASS if ok else Status.FAIL, {"largest_|series − f′|": worst},
                   detectable="a difference above 1e-15")
@@ -607,14 +631,15 @@ def check_lemma41_step5_corrected(ctx):
 def check_lemma41_step6(ctx):
     """HK12 Lemma 4.1, proof: ℓ₂ <= ℓ₁ for the coefficients."""
     worst = Fraction(0)
+    seqs = [[Fraction(1)] + [Fraction(0)] * 7]          # one nonzero coefficient: equality
     for _ in range(ctx.n(200, 2000)):
-        a = [Fraction(int(v), int(q)) for v, q in zip(ctx.rng.integers(-9, 10, size=8),
-                                                      ctx.rng.integers(1, 9, size=8))]
-        l1 = sum(abs(v) for v in a)
-        if l1:
-            worst = max(worst, sum(v * v for v in a) / l1 ** 2)
+        seqs.append([Fraction(int(v), int(q)) for v, q in zip(ctx.rng.integers(-9, 10, size=8),
+                                                              ctx.rng.integers(1, 9, size=8))])
+    for a in seqs:
+        if any(a):
+            worst = max(worst, sum(v * v for v in a) / lemma41_step6_rhs(a))
     coeffs = [2 / math.sqrt(math.pi) * (-1) ** n / (math.factorial(n) * (2 * n + 1)) for n in range(20)]
-    eq7 = sum(c * c for c in coeffs) / sum(abs(c) for c in coeffs) ** 2
+    eq7 = sum(c * c for c in coeffs) / lemma41_step6_rhs(coeffs)
     ok = worst <= 1 and eq7 <= 1
     return Result(Status.PASS if ok else Status.FAIL,
                   {"worst_ratio": float(max(worst, Fraction(eq7))), "eq7_ratio": eq7},
@@ -624,7 +649,8 @@ def check_lemma41_step6(ctx):
 @register("HK12.Lemma4.1.proof.step7", citation=_L41 + ", second display, first relation)",
           statement="E[φ̂²] = 2 Σ_n a_n² E[2ⁿ θ̃_1²···θ̃_n²]", assumptions=_L41_ASSUME,
           method="sympy: P(n)(2^{n+1})² = 2·2ⁿ; exact enumeration (Fractions) of the reference "
-          "Procedure 3 per order n <= 3 against 2·2ⁿ·(E[θ̃_r²])ⁿ (the factors enumerated alone)",
+          "Procedure 3 per order n <= 3 against 2·2ⁿ·(E[θ̃_r²])ⁿ (the factors enumerated alone) "
+          "on one instance of each B in {1/2, 3/5, 3/4, 1} with d >= 2, then seeded ones",
           delta=0.0, detectable=0.0)
 def check_lemma41_step7(ctx):
     """HK12 Lemma 4.1, proof: the second moment as a series (independent factors)."""
@@ -632,8 +658,11 @@ def check_lemma41_step7(ctx):
     algebra = sympy_zero(sp.Rational(1, 2) ** (n + 1) * 2 ** (2 * n + 2) - 2 * 2 ** n)
     bad = []
     count = ctx.n(6, 60)
-    for _ in range(count):
-        inst = _genest_instance(ctx.rng)
+    for i in range(count):
+        # first every B (N = 1..4) with d >= 2 (the branches of line 3 differ only when the
+        # draws vary), then seeded instances
+        inst = (_genest_instance(ctx.rng, B=_GENEST_B[i], min_d=2) if i < len(_GENEST_B)
+                else _genest_instance(ctx.rng))
         N = genest_sample_size(inst["B"])
         nu = genest_small_orders(N)
         for order in range(4):
@@ -754,10 +783,15 @@ def check_lemma41_step10_corrected(ctx):
 def check_lemma41_step11(ctx):
     """HK12 Lemma 4.1, proof: the growth of (4B)^{2ν}."""
     b = sp.symbols("b", positive=True)
-    expo = 2 * (2 * sp.log(4 * b ** 2 + 1, 2)) * sp.log(4 * b)
+    expo = 2 * lemma41_nu(4 * b ** 2 + 1) * sp.log(4 * b)
     lim = sp.limit(expo / sp.log(b) ** 2, b, sp.oo)
     ok = lim.is_finite and bool(lim > 0)
     return Result(Status.PASS if ok else Status.FAIL, {"limit": str(lim)}, detectable=0.0)
+
+
+def lemma41_nu(N):
+    """ν = 2 log₂ N of HK12 Lemma 4.1's proof (Procedure 3 line 3), symbolic."""
+    return 2 * sp.log(N, 2)
 
 
 def _tail(r):
@@ -791,7 +825,10 @@ def check_lemma41_step13(ctx):
     """HK12 Lemma 4.1, proof: the tail identity."""
     n, r = sp.symbols("n r", integer=True, nonnegative=True)
     total = sp.summation(n / 2 ** (n + 1), (n, r, sp.oo))
-    ok = sympy_zero(total - (r + 1) / 2 ** r)
+    # and the tails step 12 uses (_tail), against the sum at r = 0..30
+    used = all(sp.Rational(_tail(v).numerator, _tail(v).denominator) == total.subs(r, v)
+               for v in range(31))
+    ok = sympy_zero(total - (r + 1) / 2 ** r) and used
     return Result(Status.PASS if ok else Status.FAIL, {"sum": str(sp.simplify(total))},
                   detectable=0.0)
 
@@ -979,7 +1016,7 @@ def check_thm44_step3_corrected(ctx):
         eps, dl = inst["eps"], inst["delta"]
         nx2 = sum(v * v for v in inst["x"]) / eps ** 2
         ypm = max(abs(inst["y"] + dl), abs(inst["y"] - dl)) / eps
-        r = max(nx2 * eps ** 2, ypm / ((inst["B"] + dl) / eps))
+        r = max(nx2 * eps ** 2, ypm / thm44_step3_range_corrected(inst["B"], dl, eps))
         if dl <= inst["B"]:
             r = max(r, ypm / (2 * inst["B"] / eps))
         return r
@@ -1068,10 +1105,13 @@ def check_thm44_reuse_lemma33(ctx):
           "(log 2B <= 1 + log²(B/ε) + log²... at ε <= 1, B >= 1/2): checked as 2t <= 1 + t²",
           delta=0.0, detectable=0.0)
 def check_thm44_step5(ctx):
-    """HK12 Thm 4.4, proof: Theorem 3.1's bound with the AESVR second moment."""
+    """HK12 Thm 4.4, proof: Theorem 3.1's bound with the AESVR second moment (laocheck.bounds:
+    Thm 3.1's generic bound at its proof's η, against Thm 4.4's bound in G)."""
     C, t = sp.symbols("C t", positive=True)
-    ok = sympy_zero(2 * _B * sp.sqrt(C * _d / _k) / sp.sqrt(_m) - 2 * _B * sp.sqrt(C) *
-                    sp.sqrt(_d / (_k * _m)))
+    thm31 = FORMULAS["HK12.Thm3.1.generic"].expr.subs(_eta, FORMULAS["HK12.Thm3.1.eta_proof"].expr)
+    ok = sympy_zero(thm31 - 2 * _B * _G / sp.sqrt(_m)) and sympy_zero(
+        thm31.subs(_G, sp.sqrt(C * _d / _k))
+        - FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(SYMBOLS["Phi"], C))
     amgm = sp.simplify(1 + t ** 2 - 2 * t - (t - 1) ** 2) == 0
     return Result(Status.PASS if ok and amgm else Status.FAIL, {"identity": ok, "2t <= 1 + t²": amgm},
                   detectable=0.0)
@@ -1085,7 +1125,7 @@ def check_thm44_step5(ctx):
 def check_thm44_step6(ctx):
     """HK12 Thm 4.4, proof: the sample size (8)."""
     C, eps, s = sp.symbols("C epsilon s", positive=True)
-    sol = sp.solve(sp.Eq(2 * _B * sp.sqrt(C) * sp.sqrt(_d / (_k * _m)), eps), _m)
+    sol = sp.solve(sp.Eq(FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(SYMBOLS["Phi"], C), eps), _m)
     ok = len(sol) == 1 and sympy_zero(sol[0] - _d / _k * C * 4 * (_B / eps) ** 2)
     u = sp.symbols("u", real=True)                     # u = log(B/ε): 2u <= 1 + u²
     ok2 = sympy_zero(1 + u ** 2 - 2 * u - (u - 1) ** 2)

@@ -38,8 +38,9 @@ def _verdict(ok, figures, **kw):
           "(according to Lemma 3.3)”)", statement="E_t‖g̃_t‖² <= 8B²d/k gives G <= 2B√(2d/k)",
           assumptions="B, d, k > 0", method="sympy", delta=0.0, detectable=0.0)
 def check_hk12_text_g(ctx):
-    """HK12 Thm 3.1, proof: Lemma 3.3's second moment as G."""
-    return _verdict(sympy_zero(sp.sqrt(8 * B ** 2 * d / k) - 2 * B * sp.sqrt(2 * d / k)), {})
+    """HK12 Thm 3.1, proof: Lemma 3.3's second moment (laocheck.bounds) as G."""
+    G2 = bounds.FORMULAS["HK12.Lemma3.3.G2"].expr
+    return _verdict(sympy_zero(sp.sqrt(G2) - 2 * B * sp.sqrt(2 * d / k)), {"G2": str(G2)})
 
 
 def _ks15_thm31(eta_):
@@ -369,6 +370,11 @@ def check_hk12_text_2eps(ctx):
     return _verdict(ok, {"excess_constant": str(const), "value": float(const)})
 
 
+def hk12_insensitive_identity(x, dl):
+    """HK12 Sec. 4.2's right-hand side, as printed: ½|x − δ| + ½|x + δ| − δ."""
+    return (abs(x - dl) + abs(x + dl)) / 2 - dl
+
+
 @register("HK12.Claim4.2.text_identity", citation="HK12 Sec. 4.2 (“the identity |x|_δ = "
           "½|x − δ| + ½|x + δ| − δ”)", statement="max(|x| − δ, 0) = ½|x − δ| + ½|x + δ| − δ",
           assumptions="δ >= 0", method="exact (Fractions) on a grid of 81 x and 9 δ, and sympy on "
@@ -380,7 +386,7 @@ def check_hk12_text_identity(ctx):
         x = Fraction(i, 8)
         for j in range(9):
             dl = Fraction(j, 4)
-            if max(abs(x) - dl, 0) != (abs(x - dl) + abs(x + dl)) / 2 - dl:
+            if max(abs(x) - dl, 0) != hk12_insensitive_identity(x, dl):
                 bad += 1
     xs, dls, t = sp.symbols("x delta t", nonnegative=True)   # x >= 0 by symmetry
     inner = sp.simplify(((dls - xs) + (xs + dls)) / 2 - dls)          # 0 <= x <= δ: 0
@@ -500,13 +506,15 @@ def check_hk12_text_k_plus_1(ctx):
           statement="Thm 3.1's 4B²√(2d/(km)) is O(B²√(d/(km))) (constant 4√2) and Thm 3.4's "
           "4B²√(10d log 2d/(km)) is O(B²√(d log d/(km))) (at most 8√5 for d >= 2)",
           assumptions="d >= 2 for the Lasso rate (log d = 0 at d = 1)",
-          method="sympy: the ratios; log 2d/log d = 1 + log 2/log d <= 2 for d >= 2, decreasing",
+          method="sympy: the ratios of the bounds of laocheck.bounds (HK12.Thm3.1.bound, "
+          "HK12.Thm3.4.bound) to the rates; log 2d/log d = 1 + log 2/log d <= 2 for d >= 2, "
+          "decreasing",
           delta=0.0, detectable=0.0)
 def check_hk12_text_rates(ctx):
     """HK12 Sec. 2.3: the orders of Theorems 3.1 and 3.4."""
-    r1 = sp.simplify(4 * B ** 2 * sp.sqrt(2 * d / (k * m)) / (B ** 2 * sp.sqrt(d / (k * m))))
-    r2 = sp.simplify(4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m))
-                     / (B ** 2 * sp.sqrt(d * sp.log(d) / (k * m))))
+    F = bounds.FORMULAS
+    r1 = sp.simplify(F["HK12.Thm3.1.bound"].expr / (B ** 2 * sp.sqrt(d / (k * m))))
+    r2 = sp.simplify(F["HK12.Thm3.4.bound"].expr / (B ** 2 * sp.sqrt(d * sp.log(d) / (k * m))))
     at2 = sp.simplify(r2.subs(d, 2))
     decreasing = bool(sp.simplify(sp.diff(sp.log(2 * d) / sp.log(d), d)
                                   + sp.log(2) / (d * sp.log(d) ** 2)) == 0)
@@ -519,12 +527,13 @@ def check_hk12_text_rates(ctx):
           "Ridge regression (see section 3) imply this lower bound to be tight up to constants”)",
           statement="Thm 3.1 reaches excess risk ε with m = 32B⁴d/(kε²) examples, a constant (32 at "
           "B = 1, Thm 2.2's ‖w*‖₂ <= 1, |y| = 1) times Thm 2.2's Ω(d/(kε²))",
-          assumptions="B = 1 (Thm 2.2's class)", method="sympy: solve 4B²√(2d/(km)) = ε for m",
+          assumptions="B = 1 (Thm 2.2's class)", method="sympy: solve Thm 3.1's bound "
+          "(laocheck.bounds, HK12.Thm3.1.bound) = ε for m",
           delta=0.0, detectable=0.0)
 def check_hk12_text_tight(ctx):
     """HK12 Sec. 2.2: Theorem 3.1's sample size against the lower bound of Theorem 2.2."""
     e = sp.symbols("epsilon", positive=True)
-    m_star = sp.solve(sp.Eq(4 * B ** 2 * sp.sqrt(2 * d / (k * m)), e), m)[0]
+    m_star = sp.solve(sp.Eq(bounds.FORMULAS["HK12.Thm3.1.bound"].expr, e), m)[0]
     ratio = sp.simplify(m_star.subs(B, 1) / (d / (k * e ** 2)))
     ok = sympy_zero(m_star - 32 * B ** 4 * d / (k * e ** 2)) and ratio.free_symbols == set()
     return _verdict(ok, {"m": str(m_star), "ratio_at_B=1": str(ratio)})
