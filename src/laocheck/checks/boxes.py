@@ -23,8 +23,7 @@ from fractions import Fraction as F
 import numpy as np
 import sympy as sp
 
-from .. import estimators, stats
-from ..learners import AELR, AER, AERR, AESVR, GAELR, GAERR, TwoPhaseDDAELR
+from .. import estimators, learners, stats
 from ..reference import estimators as ref_est
 from ..reference import learners as ref_learners
 from ..reference.estimators import cb11_aer, cb11_baseline, hk12_clip
@@ -279,7 +278,7 @@ def check_fig2_projection(ctx):
     worst = 0.0
     for B in (0.1, 1.0, 10.0):
         X, y = _data(ctx.rng, ctx.n(2000, 20000), 20, np.inf)
-        est = AER(k=4, B=B, lam=0.01, random_state=ctx.spawn()).fit(X, B * y)
+        est = learners.AER(k=4, B=B, lam=0.01, random_state=ctx.spawn()).fit(X, B * y)
         worst = max(worst, np.abs(est.w_).sum() / B, np.abs(est.coef_).sum() / B)
     ok = worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL, {"largest_norm1_over_B": worst},
@@ -299,7 +298,7 @@ def check_alg1_line12(ctx):
     worst = 0.0
     for B in (0.1, 1.0, 10.0):
         X, y = _data(ctx.rng, ctx.n(2000, 20000), 20, 2)
-        est = AERR(k=4, B=B, eta=10.0 / B, random_state=ctx.spawn()).fit(X, B * y)
+        est = learners.AERR(k=4, B=B, eta=10.0 / B, random_state=ctx.spawn()).fit(X, B * y)
         worst = max(worst, np.linalg.norm(est.coef_) / B, np.linalg.norm(est.w_) / B)
     # optimality of p = v·B/max(‖v‖, B): ⟨v − p, u − p⟩ <= 0 for all u in the ball; with
     # p = (B/‖v‖)v, ⟨v − p, u − p⟩ = (1 − B/‖v‖)(⟨v, u⟩ − B‖v‖) <= 0 by Cauchy-Schwarz;
@@ -336,7 +335,7 @@ def check_alg2_line3(ctx):
     run_worst = 0.0
     for B in (0.1, 1.0, 10.0):
         X, y = _data(ctx.rng, ctx.n(2000, 20000), 20, np.inf)
-        est = AELR(k=4, B=B, random_state=ctx.spawn()).fit(X, B * y)
+        est = learners.AELR(k=4, B=B, random_state=ctx.spawn()).fit(X, B * y)
         run_worst = max(run_worst, np.abs(est.coef_).sum() / B)
     ok = worst <= 1 and run_worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL,
@@ -599,7 +598,7 @@ def check_alg4_line2(ctx):
     worst = 0.0
     for B in (0.5, 2.0):
         X, y = _data(ctx.rng, ctx.n(300, 3000), 10, 2)
-        est = AESVR(k=2, B=B, eps=0.5, delta=0.1, random_state=ctx.spawn()).fit(X, B * y)
+        est = learners.AESVR(k=2, B=B, eps=0.5, delta=0.1, random_state=ctx.spawn()).fit(X, B * y)
         worst = max(worst, float(np.linalg.norm(est.coef_)) / B)
     ok = not bad and worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL,
@@ -845,7 +844,7 @@ def check_fig2_average(ctx):
         w_bar, _ = ref_learners.aer(X[:m], Y[:m], 2, 1.0, 0.5, _Scripted(d_m))
         worst = max(worst, float(np.max(np.abs(w_bar - np.mean(its[1:], axis=0)))))
         gap = max(gap, float(np.max(np.abs(w_bar - np.mean(its[:-1], axis=0)))))
-    est = AER(k=2, B=1.0, lam=0.5, random_state=ctx.spawn()).fit(X[:1], Y[:1])
+    est = learners.AER(k=2, B=1.0, lam=0.5, random_state=ctx.spawn()).fit(X[:1], Y[:1])
     kernel_ok = bool(np.allclose(est.coef_, est.w_, rtol=0, atol=1e-12) and np.any(est.coef_ != 0))
     ok = worst <= 1e-12 and kernel_ok and gap > 0
     return Result(Status.PASS if ok else Status.FAIL,
@@ -991,7 +990,7 @@ def check_ks15_alg1_line12(ctx):
     worst = 0.0
     for Bv in (0.1, 1.0, 10.0):
         Xr, yr = _data(ctx.rng, ctx.n(2000, 20000), 20, 2)
-        est = GAERR(k=4, B=Bv, eta=10.0 / Bv, random_state=ctx.spawn()).fit(Xr, Bv * yr)
+        est = learners.GAERR(k=4, B=Bv, eta=10.0 / Bv, random_state=ctx.spawn()).fit(Xr, Bv * yr)
         worst = max(worst, np.linalg.norm(est.coef_) / Bv, np.linalg.norm(est.w_) / Bv)
     ok = ref_diff <= 1e-12 and worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL,
@@ -1035,7 +1034,7 @@ def check_ks15_alg3_lines13_15(ctx):
     worst = 0.0
     for Bv in (0.1, 1.0, 10.0):
         Xr, yr = _data(ctx.rng, ctx.n(2000, 20000), 20, np.inf)
-        est = GAELR(k=4, B=Bv, random_state=ctx.spawn()).fit(Xr, Bv * yr)
+        est = learners.GAELR(k=4, B=Bv, random_state=ctx.spawn()).fit(Xr, Bv * yr)
         worst = max(worst, np.abs(est.coef_).sum() / Bv)
     ok = ref_diff <= 1e-12 and worst <= 1 + 1e-12 and clipped > 0 and bool(np.all(zp > 0))
     return Result(Status.PASS if ok else Status.FAIL,
@@ -1069,7 +1068,7 @@ def check_ks15_alg4_lines2_12(ctx):
     # the learner: ε and q from its own phase 1
     d, k, m1, dl = 5, 2, 40, 0.1
     Xr, yr = _data(ctx.rng, 200, d, np.inf)
-    est = TwoPhaseDDAELR(k=k, B=1.0, m1=m1, delta=dl, random_state=ctx.spawn()).fit(Xr, yr)
+    est = learners.TwoPhaseDDAELR(k=k, B=1.0, m1=m1, delta=dl, random_state=ctx.spawn()).fit(Xr, yr)
     eps = min(d * math.log(2 * d / dl) / ((k + 1) * m1), 1.0)
     q = (est.moments_ + 13 / 6 * eps) / np.sum(est.moments_ + 13 / 6 * eps)
     e_diff = abs(est.eps_ - eps)
@@ -1105,7 +1104,7 @@ def check_ks15_alg4_line1(ctx):
 def check_ks15_alg4_line1_corrected(ctx):
     """KS15 Alg. 4, corrected: the second phase starts at 0."""
     Xr, yr = _data(ctx.rng, 6, 3, np.inf)
-    est = TwoPhaseDDAELR(k=1, B=1.0, m1=5, delta=0.5, random_state=ctx.spawn()).fit(Xr, yr)
+    est = learners.TwoPhaseDDAELR(k=1, B=1.0, m1=5, delta=0.5, random_state=ctx.spawn()).fit(Xr, yr)
     ok = bool(np.all(est.coef_ == 0))
     return Result(Status.PASS if ok else Status.FAIL, {"output_with_m2_1": est.coef_.tolist()},
                   detectable=0.0)

@@ -36,7 +36,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import brentq
-from sklearn.linear_model import lars_path_gram
 
 from .._validation import check_positive
 from ..exceptions import InvalidParameterError
@@ -455,6 +454,8 @@ def minimize_l1_ball(Sigma, c, B):
 
 
 def _minimize_l1_scaled(Sigma, c, B):
+    # start-up: scikit-learn (about a second) loads only when a lasso path is solved
+    from sklearn.linear_model import lars_path_gram
     d = c.shape[0]
     with warnings.catch_warnings():       # early stopping is repaired by _refine_l1 and certified
         warnings.simplefilter("ignore")
