@@ -37,8 +37,7 @@ from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
 from ..estimators import Draws
 from . import _witness as W
-from . import (boxes, empirical_baseline, hk12, ks15, proofs_cb11, proofs_hk12, proofs_lines,
-               text_constants)
+from . import boxes, hk12, ks15, proofs_cb11, proofs_hk12, proofs_lines, text_constants
 from ._registry import Status
 from ._witness import (REASONS, SHARE_DAYS, Witness, WitnessRecord, commit_day, declare,
                        declare_reason, missing, reason_of, rotation_share, run_witness,
@@ -695,7 +694,7 @@ def _thm36_reading(check):
                     must="PASS")]
 
 
-_BASELINE = empirical_baseline.Baseline
+_BASELINE = _learners.Baseline
 
 
 def _corrected_baseline(**kwargs):
@@ -705,7 +704,7 @@ def _corrected_baseline(**kwargs):
 @specific("CB11.Thm6.literal.empirical")
 def _thm6_literal(check):
     return [_patch_witness("baseline_corrected", "Fig. 1 with the corrected estimate (unbiased "
-                           "Ā, −wᵀv̄): must PASS", empirical_baseline, "Baseline",
+                           "Ā, −wᵀv̄): must PASS", _learners, "Baseline",
                            _corrected_baseline, must="PASS")]
 
 
@@ -866,7 +865,7 @@ def _ks15_footnote4(check):
 
 @specific("KS15.Thm4.1.text_aelr_eta")
 def _aelr_eta(check):
-    G, m, d = (text_constants.G, text_constants.m, text_constants.d)
+    G, m, d = sp.symbols("G m d", positive=True)          # text_constants' symbols
     return [_patch_witness("eta_of_hk12_proof", "η = (1/G)√(log 2d/(5m)) (HK12 Thm 3.4's "
                            "proof) in place of the text's 2B/(G√m): must PASS", text_constants,
                            "ks15_text_aelr_eta", lambda: 1 / G * sp.sqrt(sp.log(2 * d) / (5 * m)),
@@ -875,7 +874,7 @@ def _aelr_eta(check):
 
 @specific("KS15.Thm4.7.text_m1_regime")
 def _m1_regime(check):
-    B, k, d, S = text_constants.B, text_constants.k, text_constants.d, text_constants._S
+    B, k, d, S = sp.symbols("B k d S", positive=True)     # text_constants' symbols
     return [_patch_witness("rate_with_log_d", "the regime's rate with the factor √(log 2d) the "
                            "theorem carries: must PASS", text_constants, "ks15_text_m1_rate",
                            lambda m2: B ** 2 * sp.sqrt((S + k) * sp.log(2 * d) / (k * m2)),

@@ -21,9 +21,9 @@ import math
 from fractions import Fraction as F
 
 import numpy as np
-import sympy as sp
 
 from .. import estimators, learners, stats
+from .._lazy import load
 from ..reference import estimators as ref_est
 from ..reference import learners as ref_learners
 from ..reference.estimators import cb11_aer, cb11_baseline, hk12_clip
@@ -33,6 +33,10 @@ from ._common import as_objects, distinct_rows, fstr, multinomial_verdict
 from ._errata import note_erratum
 from ._proofs import ratio_verdict, worst_instance
 from ._registry import DEFAULT_DELTA, Result, Status, register
+
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
 __all__ = []
 

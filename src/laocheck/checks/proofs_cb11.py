@@ -44,14 +44,18 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
 
+from .._lazy import load
 from ..reference.estimators import cb11_aer
 from ..reference.learners import ReplaySource
 from ..stats.exact import RandomSource, enumerate_outcomes
 from ._errata import note_erratum
 from ._proofs import ball_point, ratio_verdict, sympy_zero, worst_instance
 from ._registry import Result, Status, register
+
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
 __all__ = []
 
@@ -201,10 +205,9 @@ def check_step3(ctx):
 
 # --- steps 4, 5: the decomposition (an identity as printed; true as "<=") ------------------------
 
-_lam = sp.symbols("lambda", positive=True)
-
 
 def _decomposition_symbols(m, d):
+    _lam = sp.Symbol("lambda", positive=True)
     W = sp.Matrix(m, d, lambda t, i: sp.Symbol(f"w_{t}{i}", real=True))
     A = sp.Matrix(m, d, lambda t, i: sp.Symbol(f"a_{t}{i}", real=True))
     ws = sp.Matrix(1, d, lambda _, i: sp.Symbol(f"u_{i}", real=True))
@@ -244,6 +247,7 @@ def _two_step_path():
           correction="CB11.Thm12.proof.step4_corrected")
 def check_step4(ctx):
     """CB11 Thm 12, proof, second display: the printed identity drops (λ/2)Σ‖w_t‖²."""
+    _lam = sp.Symbol("lambda", positive=True)
     W, lhs, rhs, sq = _decomposition_symbols(2, 2)
     gap = sp.simplify(rhs - lhs - _lam / 2 * sum(sq(W.row(t)) for t in range(2)))
     lam, a1, w2, replay_ok = _two_step_path()
@@ -272,6 +276,7 @@ def check_step4(ctx):
           method="sympy (symbolic w_t, a_t, w*, m = 2 and 3, d = 2)", delta=0.0, detectable=0.0)
 def check_step4_corrected(ctx):
     """CB11 Thm 12, proof, second display with the missing term: an identity (sympy)."""
+    _lam = sp.Symbol("lambda", positive=True)
     ok = True
     for m in (2, 3):
         W, lhs, rhs, sq = _decomposition_symbols(m, 2)
@@ -285,6 +290,7 @@ def check_step4_corrected(ctx):
           assumptions="λ > 0", method="sympy", delta=0.0, detectable=0.0)
 def check_step5(ctx):
     """CB11 Thm 12, proof: the definition of f_t (eq. (12))."""
+    _lam = sp.Symbol("lambda", positive=True)
     m, d = 2, 2
     W, _, rhs, sq = _decomposition_symbols(m, d)
     A = sp.Matrix(m, d, lambda t, i: sp.Symbol(f"a_{t}{i}", real=True))
@@ -666,12 +672,12 @@ def check_step16(ctx):
 # --- CB11 Theorem 6 (Baseline): the proof's last display ------------------------------------------
 
 CITE6 = "CB11 Thm 6 (proof)"
-_d, _delta, _m, _B, _k, _c1 = sp.symbols("d delta m B k c1", positive=True)
 
 
 def _thm6_ratio():
     """Lemma 4's plus Lemma 10's deviation divided by (dB/k)²√((1/m) ln(d/δ)), the form the
     step claims is at most a constant c."""
+    _d, _delta, _m, _B, _k, _c1 = sp.symbols("d delta m B k c1", positive=True)
     lemma4 = _c1 * _B ** 2 * sp.sqrt(sp.log(_d / _delta) / _m)
     lemma10 = (_B * _d / _k) ** 2 * sp.sqrt(32 / _m * sp.log(2 * _d ** 2 / _delta))
     return sp.simplify((lemma4 + lemma10) / ((_d * _B / _k) ** 2
@@ -712,6 +718,7 @@ def check_thm6_step1(ctx):
 def check_thm6_step2(ctx):
     """CB11 Thm 6, proof: the combined deviation is not O((dB/k)²√(ln(d/δ)/m)) uniformly: at
     d = 1 the ratio grows without bound as δ → 1."""
+    _d, _delta, _k, _c1 = sp.symbols("d delta k c1", positive=True)
     ratio = _thm6_ratio()
     at_d1 = sp.simplify(ratio.subs({_d: 1, _k: 1}))
     # δ_n = 2^(−1/n): ln(2/δ_n)/ln(1/δ_n) = n + 1, so the ratio is c′ + 4√(2(n + 1)) -> ∞
@@ -759,6 +766,7 @@ note_erratum(
                  "part of the right side", delta=0.0, detectable=0.0)
 def check_thm6_step2_corrected(ctx):
     """CB11 Thm 6, proof, with d >= 2: ln(2d²/δ) <= 3 ln(d/δ), so c = c′ + √96 serves."""
+    _d, _delta, _c1 = sp.symbols("d delta c1", positive=True)
     a, b, r = sp.symbols("a b r", nonnegative=True)
     gap = sp.expand_log(3 * sp.log(_d / _delta) - sp.log(2 * _d ** 2 / _delta), force=True)
     gap_ab = gap.subs({_d: 2 + a, _delta: 1 / (1 + b)}, simultaneous=True)

@@ -27,9 +27,9 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
 from scipy.special import erf
 
+from .._lazy import load
 from ..reference.estimators import (genest_sample_size, genest_small_orders, hk12_aesvr, hk12_clip,
                                      hk12_data_point, hk12_genest, hk12_gradient)
 from ..stats.exact import enumerate_outcomes
@@ -37,9 +37,11 @@ from ._errata import note_erratum
 from ._proofs import PROOF_TOL, ball_point, ratio_verdict, sympy_zero, worst_instance
 from ._registry import Result, Status, register
 
-__all__ = []
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
-_d, _k, _m, _B, _G, _eta = sp.symbols("d k m B G eta", positive=True)
+__all__ = []
 
 
 # --- the boxes, enumerable ---------------------------------------------------------------------
@@ -198,6 +200,7 @@ def check_thm31_step1(ctx):
           delta=0.0, detectable=0.0)
 def check_thm31_step2(ctx):
     """HK12 Thm 3.1, proof, display 2 (convexity and the choice of η)."""
+    _m, _B, _G = sp.symbols("m B G", positive=True)
     eta_p = 2 * _B / (_G * sp.sqrt(_m))
     algebra = sympy_zero((2 * _B ** 2 / eta_p + eta_p / 2 * _G ** 2 * _m) / _m
                          - 2 * _B * _G / sp.sqrt(_m))
@@ -226,6 +229,7 @@ def check_thm31_step2(ctx):
           delta=0.0, detectable=0.0)
 def check_thm31_step3(ctx):
     """HK12 Thm 3.1, proof, display 3 (expectation over the training set, Lemma 3.3's G)."""
+    _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     algebra = sympy_zero(2 * _B * (2 * _B * sp.sqrt(2 * _d / _k)) / sp.sqrt(_m)
                          - 4 * _B ** 2 * sp.sqrt(2 * _d / (_k * _m)))
 
@@ -244,7 +248,6 @@ def check_thm31_step3(ctx):
     if not algebra:
         return Result(Status.FAIL, res.figures, note="the algebra of the step does not hold")
     return res
-
 
 
 # --- Theorem 3.4 (AELR) ------------------------------------------------------------------------
@@ -292,6 +295,7 @@ def check_thm34_step1(ctx):
           "the L1 ball", delta=0.0, detectable=0.0)
 def check_thm34_step2(ctx):
     """HK12 Thm 3.4, proof, display 2 (the choice of η, convexity, Jensen)."""
+    _d, _m, _B, _G = sp.symbols("d m B G", positive=True)
     L = sp.log(2 * _d)
     eta_p = sp.sqrt(L / (5 * _m)) / _G
     algebra = sympy_zero(_B * (L / eta_p + 5 * eta_p * _G ** 2 * _m) / _m
@@ -320,6 +324,7 @@ def check_thm34_step2(ctx):
           "at m = (1 + s) log 2d, s >= 0", delta=0.0, detectable=0.0)
 def check_thm34_step3(ctx):
     """HK12 Thm 3.4, proof: the side condition η <= 1/(2G) of Lemma 3.7."""
+    _d, _m, _G = sp.symbols("d m G", positive=True)
     s = sp.symbols("s", nonnegative=True)
     L = sp.log(2 * _d)
     two_g_eta = sp.simplify(2 * _G * sp.sqrt(L / (5 * _m)) / _G).subs(_m, (1 + s) * L)
@@ -336,6 +341,7 @@ def check_thm34_step3(ctx):
           method="sympy", delta=0.0, detectable=0.0)
 def check_thm34_step4(ctx):
     """HK12 Thm 3.4, proof: Lemma 3.8's G substituted into the bound."""
+    _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     L = sp.log(2 * _d)
     diff = (2 * _B * (2 * _B * sp.sqrt(2 * _d / _k)) * sp.sqrt(5 * L / _m)
             - 4 * _B ** 2 * sp.sqrt(10 * _d * L / (_k * _m)))
@@ -1069,6 +1075,7 @@ def check_thm44_reuse_lemma33(ctx):
           delta=0.0, detectable=0.0)
 def check_thm44_step5(ctx):
     """HK12 Thm 4.4, proof: Theorem 3.1's bound with the AESVR second moment."""
+    _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     C, t = sp.symbols("C t", positive=True)
     ok = sympy_zero(2 * _B * sp.sqrt(C * _d / _k) / sp.sqrt(_m) - 2 * _B * sp.sqrt(C) *
                     sp.sqrt(_d / (_k * _m)))
@@ -1084,6 +1091,7 @@ def check_thm44_step5(ctx):
           "2 log t <= 1 + log² t", delta=0.0, detectable=0.0)
 def check_thm44_step6(ctx):
     """HK12 Thm 4.4, proof: the sample size (8)."""
+    _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     C, eps, s = sp.symbols("C epsilon s", positive=True)
     sol = sp.solve(sp.Eq(2 * _B * sp.sqrt(C) * sp.sqrt(_d / (_k * _m)), eps), _m)
     ok = len(sol) == 1 and sympy_zero(sol[0] - _d / _k * C * 4 * (_B / eps) ** 2)

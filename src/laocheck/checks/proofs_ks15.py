@@ -21,8 +21,8 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
 
+from .._lazy import load
 from ..reference.estimators import ks15_gradient, ks15_residual
 from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
@@ -30,9 +30,11 @@ from ._proofs import ball_point, ratio_verdict, sympy_zero, worst_instance
 from ._registry import Result, Status, register
 from ._search import adversarial_max
 
-__all__ = []
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
-_d, _k, _m, _B, _G, _H, _eps, _m2 = sp.symbols("d k m B G H epsilon m_2", positive=True)
+__all__ = []
 
 
 def _project(v, B):
@@ -252,6 +254,7 @@ def check_thm35_step1(ctx):
           method="sympy", delta=0.0, detectable=0.0)
 def check_thm35_step2(ctx):
     """KS15 Thm 3.5, proof: the step size and the bound of the statement."""
+    _k, _m, _B, _H = sp.symbols("k m B H", positive=True)
     G2 = 4 * _B ** 2 * (_H / _k + 1)
     eta = 1 / sp.sqrt(_m * (_H / _k + 1))
     ok_eta = sympy_zero(eta - 2 * _B / (sp.sqrt(G2) * sp.sqrt(_m)))
@@ -289,6 +292,7 @@ def check_lemma38_step1(ctx):
           delta=0.0, detectable=0.0)
 def check_lemma38_step2(ctx):
     """KS15 Lemma 3.8, proof (B.5): the constant 24 (needs k <= d) and the step size."""
+    _d, _k, _B, _m2 = sp.symbols("d k B m_2", positive=True)
     s = sp.symbols("s", nonnegative=True)
     gap = sp.simplify((6 * _d / _k - (5 * _d / _k + 1)).subs(_k, _d / (1 + s)))   # = s
     ineq = bool(sp.simplify(gap - s) == 0)
@@ -303,6 +307,7 @@ def check_lemma38_step2(ctx):
 
 
 def _g_hat2():
+    _d, _k, _B, _H, _eps = sp.symbols("d k B H epsilon", positive=True)
     return 4 * _B ** 2 * (2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H)
                           * sp.sqrt(_eps) + 1)
 
@@ -313,6 +318,7 @@ def _g_hat2():
           method="sympy", delta=0.0, detectable=0.0)
 def check_lemma39_step1(ctx):
     """KS15 Lemma 3.9, proof (B.6): the two forms of the step size agree."""
+    _d, _k, _B, _H, _eps, _m2 = sp.symbols("d k B H epsilon m_2", positive=True)
     inner = 2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H) * sp.sqrt(_eps) + 1
     ok = sympy_zero(2 * _B / sp.sqrt(_g_hat2() * _m2) - 1 / sp.sqrt(_m2 * inner))
     return Result(Status.PASS if ok else Status.FAIL, {"equal": ok}, detectable=0.0)
@@ -324,6 +330,7 @@ def check_lemma39_step1(ctx):
           method="sympy: the difference is (η/2)(Ĝ² − G²)", delta=0.0, detectable=0.0)
 def check_lemma39_step2(ctx):
     """KS15 Lemma 3.9, proof (B.6): monotonicity in G²."""
+    _B, _m2 = sp.symbols("B m_2", positive=True)
     G2, Gh2, eta = sp.symbols("G2 Gh2 eta", positive=True)
     diff = sp.simplify((2 * _B ** 2 / (eta * _m2) + eta / 2 * Gh2)
                        - (2 * _B ** 2 / (eta * _m2) + eta / 2 * G2))
@@ -336,6 +343,7 @@ def check_lemma39_step2(ctx):
           assumptions="B, m₂, Ĝ > 0", method="sympy (equality)", delta=0.0, detectable=0.0)
 def check_lemma39_step3(ctx):
     """KS15 Lemma 3.9, proof (B.6): the minimising step size (equality)."""
+    _B, _m2 = sp.symbols("B m_2", positive=True)
     Gh = sp.symbols("Gh", positive=True)
     eta = 2 * _B / (Gh * sp.sqrt(_m2))
     ok = sympy_zero(2 * _B ** 2 / (eta * _m2) + eta / 2 * Gh ** 2 - 2 * _B / sp.sqrt(_m2) * Gh)
@@ -347,6 +355,7 @@ def check_lemma39_step3(ctx):
           assumptions="B, H, ε, k, m₂ > 0", method="sympy", delta=0.0, detectable=0.0)
 def check_lemma39_step4(ctx):
     """KS15 Lemma 3.9, proof (B.6): Ĝ substituted."""
+    _d, _k, _B, _H, _eps, _m2 = sp.symbols("d k B H epsilon m_2", positive=True)
     inner = 2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H) * sp.sqrt(_eps) + 1
     ok = sympy_zero(2 * _B / sp.sqrt(_m2) * sp.sqrt(_g_hat2())
                     - 4 * _B ** 2 / sp.sqrt(_m2) * sp.sqrt(inner))
@@ -507,13 +516,12 @@ def check_lemma311_step3(ctx):
 
 # --- Theorem 4.7 (Sec. 4.2.1) -------------------------------------------------------------------
 
-_N1, _A1, _Gh = sp.symbols("N_1 A_1 Ghat", positive=True)      # ‖E[x²]‖₁, ‖A‖₁, Ĝ
-_LOG = sp.log(2 * _d)
-
 
 def _g_hat2_lasso():
     """Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + (20/(3k))dε + 1), with ‖2A + (10/3)ε‖₁ = 2‖A‖₁ + (10/3)dε
     for A >= 0 (ε added to every coordinate)."""
+    _d, _k, _B, _eps = sp.symbols("d k B epsilon", positive=True)
+    _A1 = sp.Symbol("A_1", positive=True)
     return 4 * _B ** 2 * (4 / _k * (2 * _A1 + sp.Rational(10, 3) * _d * _eps)
                           + sp.Rational(20, 3) / _k * _d * _eps + 1)
 
@@ -574,6 +582,9 @@ def check_thm47_step1(ctx):
           detectable=0.0, expected=Status.ERRATUM, correction="KS15.Thm4.7.proof.step2_corrected")
 def check_thm47_step2(ctx):
     """KS15 Thm 4.7, proof: the two printed forms of η differ by √5."""
+    _d, _k, _B, _eps, _m2 = sp.symbols("d k B epsilon m_2", positive=True)
+    _A1 = sp.Symbol("A_1", positive=True)
+    _LOG = sp.log(2 * _d)
     first = sp.sqrt(_LOG / (_g_hat2_lasso() * _m2))
     second = sp.sqrt(_k * _LOG / (20 * _B ** 2 * _m2 * (8 * _A1 + 20 * _d * _eps + _k)))
     ratio = sp.simplify(first / second)
@@ -593,6 +604,9 @@ def check_thm47_step2(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step2_corrected(ctx):
     """KS15 Thm 4.7, proof: the step size with the 5 (the printed second form)."""
+    _d, _k, _B, _eps, _m2 = sp.symbols("d k B epsilon m_2", positive=True)
+    _A1 = sp.Symbol("A_1", positive=True)
+    _LOG = sp.log(2 * _d)
     eta_s = sp.symbols("eta_s", positive=True)
     corr = sp.sqrt(_LOG / (5 * _g_hat2_lasso() * _m2))
     second = sp.sqrt(_k * _LOG / (20 * _B ** 2 * _m2 * (8 * _A1 + 20 * _d * _eps + _k)))
@@ -607,6 +621,8 @@ def check_thm47_step2_corrected(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step3(ctx):
     """KS15 Thm 4.7, proof: monotonicity in G²."""
+    _d, _B, _m2 = sp.symbols("d B m_2", positive=True)
+    _LOG = sp.log(2 * _d)
     G2, Gh2, e = sp.symbols("G2 Gh2 e", positive=True)
     diff = sp.simplify(_B * (_LOG / (_m2 * e) + 5 * e * Gh2) - _B * (_LOG / (_m2 * e) + 5 * e * G2))
     return _sympy_step(sympy_zero(diff - 5 * _B * e * (Gh2 - G2)), {"difference": str(diff)})
@@ -618,6 +634,9 @@ def check_thm47_step3(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step4(ctx):
     """KS15 Thm 4.7, proof: the value at the minimising η (equality)."""
+    _d, _B, _m2 = sp.symbols("d B m_2", positive=True)
+    _Gh = sp.Symbol("Ghat", positive=True)
+    _LOG = sp.log(2 * _d)
     e = sp.sqrt(_LOG / (5 * _Gh ** 2 * _m2))
     ok = sympy_zero(_B * (_LOG / (_m2 * e) + 5 * e * _Gh ** 2) - 2 * _B * sp.sqrt(5 * _Gh ** 2 * _LOG / _m2))
     return _sympy_step(ok, {"equality": ok})
@@ -629,6 +648,9 @@ def check_thm47_step4(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step5(ctx):
     """KS15 Thm 4.7, proof: Ĝ substituted."""
+    _d, _k, _B, _eps, _m2 = sp.symbols("d k B epsilon m_2", positive=True)
+    _A1 = sp.Symbol("A_1", positive=True)
+    _LOG = sp.log(2 * _d)
     n21 = 2 * _A1 + sp.Rational(10, 3) * _d * _eps            # ‖2A + (10/3)ε‖₁
     rhs = 4 * _B ** 2 * sp.sqrt(5 * (4 * n21 + sp.Rational(20, 3) * _d * _eps + _k) * _LOG / (_k * _m2))
     ok = sympy_zero(2 * _B * sp.sqrt(5 * _g_hat2_lasso() * _LOG / _m2) - rhs)
@@ -655,6 +677,7 @@ def check_thm47_step6(ctx):
           "coordinates)", delta=0.0, detectable=0.0)
 def check_thm47_step7(ctx):
     """KS15 Thm 4.7, proof, eq. (10): 14/6 + 10/3 = 17/3."""
+    _eps = sp.Symbol("epsilon", positive=True)
     e = sp.symbols("e1:5", nonnegative=True)
     lhs = sum(4 * v + sp.Rational(14, 6) * _eps + sp.Rational(10, 3) * _eps for v in e)
     ok = sympy_zero(lhs - (4 * sum(e) + sp.Rational(17, 3) * 4 * _eps))
@@ -667,6 +690,8 @@ def check_thm47_step7(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step8(ctx):
     """KS15 Thm 4.7, proof: (10) substituted."""
+    _d, _eps = sp.symbols("d epsilon", positive=True)
+    _N1 = sp.Symbol("N_1", positive=True)
     ok = sympy_zero(4 * (4 * _N1 + sp.Rational(17, 3) * _d * _eps) + sp.Rational(20, 3) * _d * _eps
                     - (16 * _N1 + sp.Rational(68, 3) * _d * _eps + sp.Rational(20, 3) * _d * _eps))
     return _sympy_step(ok, {"equality": ok})
@@ -698,6 +723,7 @@ def _step10_gap(d_, k_, s_):
           expected=Status.ERRATUM, correction="KS15.Thm4.7.proof.step10_corrected")
 def check_thm47_step10(ctx):
     """KS15 Thm 4.7, proof: the constant 61 is false as printed once k > 283d/240."""
+    _d = sp.Symbol("d", positive=True)
     kk = sp.symbols("kk", positive=True)
     thresh = sp.solve(sp.Eq(61 ** 2 * _d - 80 * (16 * _d + sp.Rational(88, 3) * _d + kk), 0), kk)[0]
     figs = {"k_threshold_at_S=d": str(sp.simplify(thresh)),
@@ -729,6 +755,7 @@ def check_thm47_step10(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step10_corrected(ctx):
     """KS15 Thm 4.7, proof: the constant 61 under k <= d."""
+    _d = sp.Symbol("d", positive=True)
     a, b = sp.symbols("a b", nonnegative=True)
     gap = sp.expand(61 ** 2 * _d - 80 * (16 * (_d - a) + sp.Rational(88, 3) * _d + (_d - b)))
     ok_sym = sympy_zero(gap - (sp.Rational(43, 3) * _d + 1280 * a + 80 * b))
@@ -845,6 +872,7 @@ def check_thm46_step1(ctx):
           "m = (1 + s) log 2d, s >= 0", delta=0.0, detectable=0.0)
 def check_thm46_step2(ctx):
     """KS15 Thm 4.6, proof: the side condition of Theorem 4.1."""
+    _d, _m, _B = sp.symbols("d m B", positive=True)
     S, s = sp.symbols("S s", positive=True)               # S = (1/k)‖E[x²]‖₁ + 1
     L = sp.log(2 * _d)
     eta = sp.sqrt(L / (5 * _m * S)) / (2 * _B)
@@ -860,6 +888,7 @@ def check_thm46_step2(ctx):
           assumptions="m > 0, d >= 1", method="sympy (equality)", delta=0.0, detectable=0.0)
 def check_thm46_step3(ctx):
     """KS15 Thm 4.6, proof: Theorem 4.1 at the stated step size."""
+    _d, _m, _B = sp.symbols("d m B", positive=True)
     S = sp.symbols("S", positive=True)
     L = sp.log(2 * _d)
     eta = sp.sqrt(L / (5 * _m * S)) / (2 * _B)
@@ -879,6 +908,7 @@ def check_thm46_step3(ctx):
           "statement, both branches of the min", delta=0.0, detectable=0.0)
 def check_thm47_step11(ctx):
     """KS15 Thm 4.7, proof: the last sentence (the high-probability bound)."""
+    _d, _k, _B, _m2 = sp.symbols("d k B m_2", positive=True)
     N1, m1, dl = sp.symbols("N_1 m_1 delta", positive=True)
     eps_val = _d * sp.log(2 * _d / dl) / ((_k + 1) * m1)
 

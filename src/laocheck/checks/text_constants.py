@@ -16,18 +16,20 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
 
 from .. import bounds, estimators
+from .._lazy import load
 from ..reference.estimators import cb11_aer, hk12_gradient
 from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
 from ._proofs import sympy_zero
 from ._registry import Result, Status, register
 
-__all__ = []
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
-d, k, m, B, G, eta, lam = sp.symbols("d k m B G eta lambda", positive=True)
+__all__ = []
 
 
 def _verdict(ok, figures, **kw):
@@ -39,14 +41,17 @@ def _verdict(ok, figures, **kw):
           assumptions="B, d, k > 0", method="sympy", delta=0.0, detectable=0.0)
 def check_hk12_text_g(ctx):
     """HK12 Thm 3.1, proof: Lemma 3.3's second moment as G."""
+    d, k, B = sp.symbols("d k B", positive=True)
     return _verdict(sympy_zero(sp.sqrt(8 * B ** 2 * d / k) - 2 * B * sp.sqrt(2 * d / k)), {})
 
 
 def _ks15_thm31(eta_):
+    m, B, G = sp.symbols("m B G", positive=True)
     return 2 * B ** 2 / (eta_ * m) + eta_ / 2 * G ** 2        # KS15 Thm 3.1's bound
 
 
 def _ks15_thm41(eta_):
+    d, m, B, G = sp.symbols("d m B G", positive=True)
     return B * (sp.log(2 * d) / (eta_ * m) + 5 * eta_ * G ** 2)   # KS15 Thm 4.1's bound
 
 
@@ -56,12 +61,14 @@ def _ks15_thm41(eta_):
           "η and G = 2B√(2d/k)", delta=0.0, detectable=0.0)
 def check_ks15_text_aerr(ctx):
     """KS15 Sec. 3: the AERR rate recovered from Theorem 3.1."""
+    d, k, m, B, G = sp.symbols("d k m B G", positive=True)
     val = _ks15_thm31(2 * B / (G * sp.sqrt(m))).subs(G, 2 * B * sp.sqrt(2 * d / k))
     return _verdict(sympy_zero(val - 4 * B ** 2 * sp.sqrt(2 * d / (k * m))), {"value": str(sp.simplify(val))})
 
 
 def ks15_text_aelr_eta():
     """KS15 Sec. 4 (after Thm 4.1) as printed: η = 2B/(G√m)."""
+    m, B, G = sp.symbols("m B G", positive=True)
     return 2 * B / (G * sp.sqrt(m))
 
 
@@ -73,6 +80,7 @@ def ks15_text_aelr_eta():
           expected=Status.ERRATUM, correction="KS15.Thm4.1.text_aelr_eta_corrected")
 def check_ks15_text_aelr(ctx):
     """KS15 Sec. 4: the step size 2B/(G√m) does not give the stated AELR rate."""
+    d, k, m, B, G = sp.symbols("d k m B G", positive=True)
     Gv = 2 * B * sp.sqrt(2 * d / k)
     val = _ks15_thm41(ks15_text_aelr_eta()).subs(G, Gv)
     stated = 4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m))
@@ -98,6 +106,7 @@ def check_ks15_text_aelr(ctx):
           method="sympy", delta=0.0, detectable=0.0)
 def check_ks15_text_aelr_corrected(ctx):
     """KS15 Sec. 4 with HK12 Thm 3.4's proof step size."""
+    d, k, m, B, G, eta = sp.symbols("d k m B G eta", positive=True)
     e = sp.sqrt(sp.log(2 * d) / (5 * m)) / G
     val = _ks15_thm41(e).subs(G, 2 * B * sp.sqrt(2 * d / k))
     ok_val = sympy_zero(val - 4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m)))
@@ -150,6 +159,7 @@ def check_ks15_text_poly(ctx):
           delta=0.0, detectable=0.0)
 def check_cb11_text_dense(ctx):
     """CB11 Sec. 6: AER's rate for dense comparators."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     lam_d = d ** sp.Rational(3, 2) * sp.sqrt(sp.log(m) / (k * m))
     val = (128 * (d * B) ** 2 / (lam_d * k) * sp.log(m) + m * lam_d / 2 * B ** 2 / d) / m
     ratio = sp.simplify(val / (B ** 2 * sp.sqrt(d / (k * m) * sp.log(m))))
@@ -163,6 +173,7 @@ def check_cb11_text_dense(ctx):
           delta=0.0, detectable=0.0)
 def check_cb11_text_16(ctx):
     """CB11 Thm 12, proof: the text's choice of λ is the minimiser."""
+    d, k, m, B, lam = sp.symbols("d k m B lambda", positive=True)
     f = 128 * (d * B) ** 2 * sp.log(m) / (lam * k) + m * lam * B ** 2 / 2
     lam16 = 16 * d * sp.sqrt(sp.log(m) / (k * m))
     ok = sympy_zero(sp.diff(f, lam).subs(lam, lam16)) and \
@@ -185,8 +196,6 @@ note_erratum(
 
 # --- KS15 Sec. 4.1-4.2 (after Theorems 4.6 and 4.7) ---------------------------------------------
 
-_S, _L2d = sp.symbols("S L", positive=True)          # S = ‖E_D[x²]‖₁, L = log 2d
-
 
 @register("KS15.Thm4.6.text_vs_aelr", citation="KS15 Sec. 4.1 (after Thm 4.6: “‖E_D[x²]‖₁ <= d, "
           "therefore the DDAELR algorithm always performs at least as well as the AELR algorithm”)",
@@ -196,6 +205,8 @@ _S, _L2d = sp.symbols("S L", positive=True)          # S = ‖E_D[x²]‖₁, L 
           "(S + k)/(2d) <= 1 for S <= d, k <= d", delta=0.0, detectable=0.0)
 def check_ks15_text_vs_aelr(ctx):
     """KS15 Sec. 4.1: DDAELR's rate is at most AELR's (needs k <= d)."""
+    d, k, m = sp.symbols("d k m", positive=True)
+    _S, _L2d = sp.symbols("S L", positive=True)
     ratio2 = sp.simplify((5 * _L2d * (_S / k + 1) / m) / (10 * d * _L2d / (k * m)))
     ok = sympy_zero(ratio2 - (_S + k) / (2 * d)) and sympy_zero(ratio2.subs({_S: d, k: d}) - 1)
     return _verdict(ok, {"ratio_squared": str(ratio2)})
@@ -269,6 +280,8 @@ def check_ks15_text_harmonic(ctx):
 
 def ks15_text_m1_rate(m2):
     """KS15 Sec. 4.2 as printed: the rate B²√((‖E_D[x²]‖₁ + k)/(km₂)) of the last regime."""
+    k, B = sp.symbols("k B", positive=True)
+    _S = sp.Symbol("S", positive=True)
     return B ** 2 * sp.sqrt((_S + k) / (k * m2))
 
 
@@ -283,6 +296,8 @@ def ks15_text_m1_rate(m2):
           correction="KS15.Thm4.7.text_m1_regime_corrected")
 def check_ks15_text_m1_regime(ctx):
     """KS15 Sec. 4.2: the last regime's rate drops the log d the theorem carries."""
+    d, k, B = sp.symbols("d k B", positive=True)
+    _S = sp.Symbol("S", positive=True)
     m2 = sp.symbols("m_2", positive=True)
     eps_at = _S / d                                    # d log(2d/δ)/((k+1)m₁) at that m₁
     bound = 4 * B ** 2 * sp.sqrt(5 * (16 * _S + sp.Rational(88, 3) * d * eps_at + k)
@@ -384,6 +399,7 @@ def check_hk12_text_identity(ctx):
           method="sympy: solve for m and take the ratios", delta=0.0, detectable=0.0)
 def check_cb11_text_examples(ctx):
     """CB11 Sec. 6: sample and attribute ratios of AER against Lasso."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     c, e, lm, ld = sp.symbols("c epsilon l_m l_d", positive=True)   # l_m = ln(m/δ), l_d = ln(d/δ)
     m_aer = sp.solve(sp.Eq(c * d * B ** 2 * sp.sqrt(lm / (k * m)), e), m)[0]
     m_lasso = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(ld / m), e), m)[0]
@@ -431,6 +447,7 @@ note_erratum(
           "for larger m₁), and 4N + k <= 4(N + k)", delta=0.0, detectable=0.0)
 def check_ks15_text_ridge_m1_regime(ctx):
     """KS15 Sec. 3.3: the ridge regime (no log d here, unlike the lasso one)."""
+    d, k = sp.symbols("d k", positive=True)
     N, Lg, m1 = sp.symbols("N L m_1", positive=True)    # L = log(2d/δ)
     m1_star = d ** 3 * Lg / ((k + 1) * N)
     inner = (sp.sqrt(N) + d * sp.sqrt(d * Lg / ((k + 1) * m1))) ** 2
@@ -474,6 +491,7 @@ def check_hk12_text_k_plus_1(ctx):
           delta=0.0, detectable=0.0)
 def check_hk12_text_rates(ctx):
     """HK12 Sec. 2.3: the orders of Theorems 3.1 and 3.4."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     r1 = sp.simplify(4 * B ** 2 * sp.sqrt(2 * d / (k * m)) / (B ** 2 * sp.sqrt(d / (k * m))))
     r2 = sp.simplify(4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m))
                      / (B ** 2 * sp.sqrt(d * sp.log(d) / (k * m))))
@@ -493,6 +511,7 @@ def check_hk12_text_rates(ctx):
           delta=0.0, detectable=0.0)
 def check_hk12_text_tight(ctx):
     """HK12 Sec. 2.2: Theorem 3.1's sample size against the lower bound of Theorem 2.2."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     e = sp.symbols("epsilon", positive=True)
     m_star = sp.solve(sp.Eq(4 * B ** 2 * sp.sqrt(2 * d / (k * m)), e), m)[0]
     ratio = sp.simplify(m_star.subs(B, 1) / (d / (k * e ** 2)))
@@ -511,6 +530,7 @@ def check_hk12_text_tight(ctx):
           "differentiation of (12))", delta=0.0, detectable=0.0)
 def check_cb11_text_pegasos(ctx):
     """CB11 Sec. 6: the two rewritings of the Pegasos step."""
+    lam = sp.Symbol("lambda", positive=True)
     t, yh, yy = sp.symbols("t yhat y", real=True)
     w = sp.Matrix(sp.symbols("w1:4", real=True))
     v = sp.Matrix(sp.symbols("v1:4", real=True))
@@ -566,6 +586,7 @@ def check_cb11_text_magnitude(ctx):
           method="sympy: the ratio and its degrees in d", delta=0.0, detectable=0.0)
 def check_cb11_text_vs_baseline(ctx):
     """CB11 Sec. 6: AER's bound is linear in d, the Baseline's quadratic."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     c, ld, lm = sp.symbols("c l_d l_m", positive=True)       # ln(d/δ), ln(m/δ)
     thm6 = c * (d * B / k) ** 2 * sp.sqrt(ld / m)
     thm12 = c * d * B ** 2 * sp.sqrt(lm / (k * m))
@@ -587,6 +608,7 @@ def check_cb11_text_vs_baseline(ctx):
           method="sympy", delta=0.0, detectable=0.0)
 def check_cb11_text_footnote4(ctx):
     """CB11 footnote 4: the two factors at d = k."""
+    d, k = sp.symbols("d k", positive=True)
     X2 = sp.symbols("X", positive=True)                      # max_t ‖x_t‖₂ <= √d
     old, new = d / sp.sqrt(k), d * X2 / k
     ok = sympy_zero(old.subs(k, d) - sp.sqrt(d)) and sympy_zero(new.subs(k, d) - X2) and \
@@ -598,10 +620,9 @@ def check_cb11_text_footnote4(ctx):
 
 # --- KS15 Sec. 3.2, 3.3, 4.2: the phase-1 length conditions (“m₁ ≫ …”) ---------------------------
 
-_r, _N, _Lg = sp.symbols("r N L", positive=True)             # r = m₁/threshold, N = ‖E[x²]‖, L = log(2d/δ)
-
 
 def _tends_to_zero(expr):
+    _r = sp.Symbol("r", positive=True)
     return sp.limit(expr, _r, sp.oo) == 0
 
 
@@ -617,6 +638,8 @@ def _tends_to_zero(expr):
           "simplification to a function of r alone, limit r -> ∞", delta=0.0, detectable=0.0)
 def check_ks15_thm36_m1_gg(ctx):
     """KS15 Sec. 3.2: the phase-1 length for an improvement over AERR (Thm 3.6)."""
+    d, k = sp.symbols("d k", positive=True)
+    _r, _N, _Lg = sp.symbols("r N L", positive=True)
     m1 = sp.symbols("m_1", positive=True)
     term = 2 * sp.sqrt(sp.Rational(5, 3)) * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1))
     rel = sp.simplify(term.subs(m1, _r * d * _N * _Lg / (k + 1)) / d)
@@ -634,6 +657,8 @@ def check_ks15_thm36_m1_gg(ctx):
           "ratio is <= 2 + 2√(5/3)", delta=0.0, detectable=0.0)
 def check_ks15_thm36_m1_regime(ctx):
     """KS15 Sec. 3.2: the large-m₁ regime of Theorem 3.6."""
+    d, k = sp.symbols("d k", positive=True)
+    _r, _N, _Lg = sp.symbols("r N L", positive=True)
     m1 = sp.symbols("m_1", positive=True)
     c = 2 * sp.sqrt(sp.Rational(5, 3))
     inner = 2 * _N + c * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1)) + k   # k·(…) in Thm 3.6
@@ -657,6 +682,8 @@ def check_ks15_thm36_m1_regime(ctx):
           "a function of r and N/d, limit r -> ∞", delta=0.0, detectable=0.0)
 def check_ks15_thm312_m1_gg(ctx):
     """KS15 Sec. 3.3: the phase-1 length for an improvement over AERR (Thm 3.12)."""
+    d, k = sp.symbols("d k", positive=True)
+    _r, _N, _Lg = sp.symbols("r N L", positive=True)
     m1, u = sp.symbols("m_1 u", positive=True)                # u = N/d
     sq = (sp.sqrt(_N) + d * sp.sqrt(2 * d * _Lg / ((k + 1) * m1))) ** 2
     rel = sp.simplify((sq.subs(m1, _r * d ** 2 * _Lg / (k + 1)) / d).subs(_N, u * d))
@@ -676,6 +703,8 @@ def check_ks15_thm312_m1_gg(ctx):
           detectable=0.0)
 def check_ks15_thm47_m1_gg(ctx):
     """KS15 Sec. 4.2: the phase-1 length for an improvement over AELR (Thm 4.7)."""
+    d, k = sp.symbols("d k", positive=True)
+    _r, _Lg = sp.symbols("r L", positive=True)
     m1 = sp.symbols("m_1", positive=True)
     eps_ = d * _Lg / ((k + 1) * m1)
     rel = sp.simplify((sp.Rational(88, 3) * d * eps_).subs(m1, _r * d * _Lg / (k + 1)) / d)
@@ -728,6 +757,7 @@ def check_ks15_text_vs_aerr(ctx):
           delta=0.0, detectable=0.0)
 def check_cb11_text_factor_d4(ctx):
     """CB11 Sec. 5: the Baseline's sample-size overhead."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     c, e, ld = sp.symbols("c epsilon l_d", positive=True)          # l_d = ln(d/δ)
     m_base = sp.solve(sp.Eq(c * (d * B / k) ** 2 * sp.sqrt(ld / m), e), m)[0]
     m_lasso = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(ld / m), e), m)[0]
@@ -745,6 +775,7 @@ def check_cb11_text_factor_d4(ctx):
           "vertices of the cube [−B, B]³ (all 8 evaluated exactly)", delta=0.0, detectable=0.0)
 def check_cb11_lemma4_constants(ctx):
     """CB11 Lemma 4, proof: the Lipschitz constant 4B and the loss bound 4B² of the square loss."""
+    B = sp.Symbol("B", positive=True)
     a, b, y = sp.symbols("a b y", real=True)
     ok1 = sp.expand((a - y) ** 2 - (b - y) ** 2 - (a - b) * (a + b - 2 * y)) == 0
     verts = [(sa * B, sb * B, sy * B) for sa in (-1, 1) for sb in (-1, 1) for sy in (-1, 1)]
@@ -771,6 +802,7 @@ def check_cb11_lemma4_constants(ctx):
           detectable=0.0)
 def check_ks15_text_sqrt_d(ctx):
     """KS15 Sec. 1: improvements up to √d and the full-information regime of k."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     N, N1, c = sp.symbols("N N_1 c", positive=True)
     ridge = sp.cancel((4 * B ** 2) ** 2 * (2 * d / (k * m)) / ((4 * B ** 2) ** 2 * ((N / k + 1) / m)))
     lasso = sp.cancel((4 * B ** 2) ** 2 * (10 * d * sp.log(2 * d) / (k * m))
@@ -799,6 +831,8 @@ def check_ks15_text_sqrt_d(ctx):
           "text's analogy)", method="sympy: the two ratios", delta=0.0, detectable=0.0)
 def check_ks15_text_regimes(ctx):
     """KS15 Sec. 4.2: the lasso regimes are a factor d shorter than the ridge ones."""
+    d, k = sp.symbols("d k", positive=True)
+    _N, _Lg = sp.symbols("N L", positive=True)
     r1 = sp.simplify((d ** 2 * _Lg / (k + 1)) / (d * _Lg / (k + 1)))
     r2 = sp.simplify((d ** 3 * _Lg / ((k + 1) * _N)) / (d ** 2 * _Lg / ((k + 1) * _N)))
     return _verdict(sympy_zero(r1 - d) and sympy_zero(r2 - d), {"improvement": str(r1),
