@@ -110,9 +110,10 @@ _ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4, d = 100): ||x||_2 = 1, |y|
            "l1": "CorrelatedSigns (d = 100, E[x_i^2] = 1/i, corr 0.3, y = <w, x>, ||w||_1 = 1): "
                  "||x||_inf = 1, |y| <= B = 1"}
 
+# every theorem's learner class exists (THEOREMS is read from laocheck.learners._specs, equal to
+# the classes' own specs: tests/checks/test_specs.py); the classes, and scikit-learn with them,
+# load when a check runs, not when the catalog is listed
 for _t, _stmt in _STATEMENTS.items():
-    # every theorem's learner class exists (tests/checks/test_specs.py); the classes, and
-    # scikit-learn with them, load when a check runs, not when the catalog is listed
     register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
              statement=_stmt,
              assumptions=_ASSUME_CB11 if _t == "CB11.Thm12" else _ASSUME[THEOREMS[_t][0]],
