@@ -35,10 +35,14 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
 
+from .._lazy import load
 from .._validation import check_positive
 from ..exceptions import InvalidParameterError
+
+# start-up: scipy.optimize loads on first use, when a ball is solved; `laocheck list` builds the
+# catalog's distributions without it
+optimize = load("scipy.optimize")
 
 __all__ = ["Minimizer", "SecondMoments", "minimize_l2_ball", "minimize_l1_ball", "DENSE_LIMIT"]
 
@@ -279,7 +283,8 @@ def _l2_structured(mom, c, B):
         if phi(lo) > 0:
             mu = lo
         else:
-            mu = brentq(phi, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+            mu = optimize.brentq(phi, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps,
+                                 maxiter=500)
         w = mom.solve_shifted(c, mu)
         nrm = np.linalg.norm(w)
         w = w * (B / nrm) if nrm > B else w
@@ -400,7 +405,8 @@ def minimize_l2_ball(Sigma, c, B):
         if phi(lo) > 0:                              # ‖w(0+)‖ < B only in the interior case
             mu = lo
         else:
-            mu = brentq(phi, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+            mu = optimize.brentq(phi, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps,
+                                 maxiter=500)
         w = w_of(mu)
         nrm = np.linalg.norm(w)
         w = w * (B / nrm) if nrm > B else w          # remove rounding outside the ball
