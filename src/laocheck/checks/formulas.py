@@ -321,7 +321,7 @@ def check_hk12_thm34_eta(ctx):
     if _zero(ratio - 1):
         return Result(Status.PASS, {"ratio": str(ratio)})
     ce = {"d": 10, "k": 2, "m": 1000, "B": 2.0}
-    vals = {SYMBOLS[n]: v for n, v in ce.items()}
+    vals = {bounds.SYMBOLS[n]: v for n, v in ce.items()}
     return Result(Status.ERRATUM, {
         "literal_over_proof": str(ratio), "generic_bound_at_literal_over_stated": str(at_lit)},
         counterexample={**ce, "eta_literal": float(lit.subs(vals)), "eta_proof": float(proof.subs(vals)),
