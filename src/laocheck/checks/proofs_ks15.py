@@ -516,6 +516,9 @@ def check_lemma311_step3(ctx):
 
 # --- Theorem 4.7 (Sec. 4.2.1) -------------------------------------------------------------------
 
+# symbols _N1 = ‖E[x²]‖₁, _A1 = ‖A‖₁, _Gh = Ĝ and _LOG = log 2d, made in each function (sympy
+# loads when a check runs)
+
 
 def _g_hat2_lasso():
     """Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + (20/(3k))dε + 1), with ‖2A + (10/3)ε‖₁ = 2‖A‖₁ + (10/3)dε

@@ -196,6 +196,8 @@ note_erratum(
 
 # --- KS15 Sec. 4.1-4.2 (after Theorems 4.6 and 4.7) ---------------------------------------------
 
+# symbols _S = ‖E_D[x²]‖₁, _L2d = log 2d (made in each function: sympy loads when a check runs)
+
 
 @register("KS15.Thm4.6.text_vs_aelr", citation="KS15 Sec. 4.1 (after Thm 4.6: “‖E_D[x²]‖₁ <= d, "
           "therefore the DDAELR algorithm always performs at least as well as the AELR algorithm”)",
@@ -619,6 +621,8 @@ def check_cb11_text_footnote4(ctx):
 
 
 # --- KS15 Sec. 3.2, 3.3, 4.2: the phase-1 length conditions (“m₁ ≫ …”) ---------------------------
+
+# symbols _r = m₁/threshold, _N = ‖E[x²]‖, _Lg = log(2d/δ) (made in each function)
 
 
 def _tends_to_zero(expr):
