@@ -8,15 +8,23 @@ command: the median of the per-pair ratios (command / baseline) and of the per-p
 ``python -X importtime`` lists which heavy packages the command imported (sympy, matplotlib,
 pandas, dask, distributed, scipy.stats, sklearn, joblib, rich).
 
-Issue 35's acceptance: ``laocheck --help`` within 0.3 s of ``import numpy`` (the difference).
+Issue 35's acceptance: ``laocheck --help`` within 0.3 s of ``import numpy`` (the difference);
+``laocheck list`` (the whole catalog's registrations) is timed beside it.
 The commands are the ``laocheck`` script beside this Python (what a user types), else
 ``python -m laocheck``; speed is measured here, never asserted in a test.
+
+``--before SRC`` measures a change: each command also runs with ``PYTHONPATH=SRC`` (another
+source tree of laocheck, say the main branch's ``src``) inside the same rounds, the three runs of
+a round (baseline, this tree, SRC) in rotating order, so that both versions see the same
+machine load; per command it adds SRC's medians and the median of the per-round ratios and
+differences this tree / SRC.
 
 Usage::
 
     python benchmarks/bench_startup.py                        # every command, 7 pairs each
     python benchmarks/bench_startup.py --repeats 11 --json startup.json
     python benchmarks/bench_startup.py --only "--help" list   # commands containing a word
+    python benchmarks/bench_startup.py --only list --before ../main/src   # before / after
 
 One core: run nothing else meanwhile (the JSON keeps the load average before and after).
 """
@@ -55,42 +63,70 @@ def _laocheck():
     return [sys.executable, "-m", "laocheck"], "python -m laocheck"
 
 
-def _wall(argv):
+def _env(src):
+    """The environment of a run: this one, or with ``PYTHONPATH`` = ``src`` (``--before``)."""
+    if src is None:
+        return None
+    return {**os.environ, "PYTHONPATH": os.fspath(src)}
+
+
+def _wall(argv, src=None):
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                   env=_env(src))
     return time.perf_counter() - start
 
 
-def _imported(argv):
+def _imported(argv, src=None):
     """The packages of :data:`HEAVY` that the command imports (one ``-X importtime`` run)."""
     if argv[0] != sys.executable:                         # the script: run it through python
         argv = [sys.executable, "-m", "laocheck", *argv[1:]]
     out = subprocess.run([argv[0], "-X", "importtime", *argv[1:]], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True, check=True).stderr
+                         stderr=subprocess.PIPE, text=True, check=True, env=_env(src)).stderr
     names = {m.group(1) for m in re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", out,
                                              re.MULTILINE)}
     return [h for h in HEAVY if any(n == h or n.startswith(h + ".") for n in names)]
 
 
-def paired(name, argv, repeats):
-    """``repeats`` alternating (baseline, command) pairs; medians of ratios and differences."""
-    _wall(argv), _wall(BASELINE[1])                       # warm the file cache, not counted
-    base, cmd = [], []
+def _medians(cmd, base):
+    return {"ratio_median": statistics.median(c / b for c, b in zip(cmd, base)),
+            "difference_median": statistics.median(c - b for c, b in zip(cmd, base))}
+
+
+def paired(name, argv, repeats, before=None):
+    """``repeats`` rounds of (baseline, command) in alternating order, or of (baseline,
+    command, command under ``PYTHONPATH=before``) in rotating order; medians of the per-round
+    ratios and differences."""
+    runs = {"baseline": lambda: _wall(BASELINE[1]), "command": lambda: _wall(argv)}
+    if before is not None:
+        runs["before"] = lambda: _wall(argv, before)
+    for run in runs.values():                             # warm the file cache, not counted
+        run()
+    names = list(runs)
+    walls = {n: [] for n in names}
     for i in range(repeats):
-        if i % 2 == 0:
-            base.append(_wall(BASELINE[1]))
-            cmd.append(_wall(argv))
-        else:
-            cmd.append(_wall(argv))
-            base.append(_wall(BASELINE[1]))
-    row = {"command": name, "repeats": repeats,
-           "ratio_median": statistics.median(c / b for c, b in zip(cmd, base)),
-           "difference_median": statistics.median(c - b for c, b in zip(cmd, base)),
+        shift = i % len(names)
+        order = names[shift:] + names[:shift] if before is not None else \
+            names[::-1 if i % 2 else 1]
+        for n in order:
+            walls[n].append(runs[n]())
+    cmd, base = walls["command"], walls["baseline"]
+    row = {"command": name, "repeats": repeats, **_medians(cmd, base),
            "wall_median": statistics.median(cmd), "baseline_wall_median": statistics.median(base),
            "wall": cmd, "baseline_wall": base, "imports": _imported(argv)}
-    print(f"{name:32s} {row['wall_median']:7.3f} {row['baseline_wall_median']:9.3f} "
-          f"{row['ratio_median']:6.2f} {row['difference_median']:+7.3f}  "
-          f"{' '.join(row['imports']) or '-'}", flush=True)
+    line = (f"{name:32s} {row['wall_median']:7.3f} {row['baseline_wall_median']:9.3f} "
+            f"{row['ratio_median']:6.2f} {row['difference_median']:+7.3f}")
+    if before is not None:
+        old = walls["before"]
+        row["before"] = {"src": os.fspath(before), **_medians(old, base),
+                         "wall_median": statistics.median(old), "wall": old,
+                         "imports": _imported(argv, before),
+                         "after_over_before": _medians(cmd, old)}
+        b = row["before"]
+        line += (f"   {b['wall_median']:7.3f} {b['ratio_median']:6.2f} "
+                 f"{b['difference_median']:+7.3f}  {b['after_over_before']['ratio_median']:6.2f} "
+                 f"{b['after_over_before']['difference_median']:+7.3f}")
+    print(f"{line}  {' '.join(row['imports']) or '-'}", flush=True)
     return row
 
 
@@ -112,18 +148,28 @@ def main():
                         "('import' selects python -c 'import laocheck'). Default: all.")
     parser.add_argument("--json", metavar="PATH", default=None,
                         help="also write the results (machine, date, commit) as JSON to PATH.")
+    parser.add_argument("--before", metavar="SRC", default=None,
+                        help="also run each command with PYTHONPATH=SRC (another laocheck source "
+                        "tree, e.g. the main branch's src) in the same rounds, and report "
+                        "this tree / SRC. Default: none.")
     args = parser.parse_args()
+    if args.before is not None and not (Path(args.before) / "laocheck" / "__init__.py").is_file():
+        parser.error(f"--before {args.before!r}: no laocheck package there (give a src directory)")
     laocheck, shown = _laocheck()
     commands = [("python -c 'import laocheck'", [sys.executable, "-c", "import laocheck"])]
     commands += [(" ".join(["laocheck", *c]), laocheck + c) for c in COMMANDS]
     if args.only:
         commands = [c for c in commands if any(w in c[0] for w in args.only)]
     load_before = os.getloadavg()
-    print(f"laocheck = {shown}; baseline {BASELINE[0]}; {args.repeats} alternating pairs; "
+    print(f"laocheck = {shown}; baseline {BASELINE[0]}; {args.repeats} alternating rounds; "
           f"load average {load_before[0]:.2f}")
-    print(f"{'command':32s} {'wall':>7s} {'baseline':>9s} {'ratio':>6s} {'diff':>7s}  "
-          "heavy imports")
-    rows = [paired(name, argv, args.repeats) for name, argv in commands]
+    header = f"{'command':32s} {'wall':>7s} {'baseline':>9s} {'ratio':>6s} {'diff':>7s}"
+    if args.before is not None:
+        print(f"before: PYTHONPATH={args.before} (wall, ratio and diff against the baseline; "
+              "then this tree / before: ratio and diff)")
+        header += f"   {'before':>7s} {'ratio':>6s} {'diff':>7s}  {'a/b':>6s} {'a-b':>7s}"
+    print(f"{header}  heavy imports")
+    rows = [paired(name, argv, args.repeats, args.before) for name, argv in commands]
     if args.json:
         import laocheck as package  # the package under test: its commit and library versions
         from laocheck._provenance import provenance

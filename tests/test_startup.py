@@ -1,5 +1,6 @@
-"""Start-up: ``import laocheck`` and the help of every ``laocheck`` command import only what they
-need, and the lazy package attributes (PEP 562, ``laocheck._lazy``) keep the public API.
+"""Start-up: ``import laocheck``, the help of every ``laocheck`` command and ``laocheck list``
+(every form of it) import only what they need, and the lazy package attributes (PEP 562,
+``laocheck._lazy``) keep the public API.
 
 Each check runs a fresh interpreter under ``python -X importtime`` (this process has long
 imported everything); a failure names the chain of imports that brought the package in. Speed
@@ -13,12 +14,19 @@ import sys
 
 import pytest
 
-#: never loaded to print a help (issue 35): seconds of import time, or optional
+#: never loaded to print a help or the catalog (issue 35): seconds of import time, or optional
 FORBIDDEN = ("sympy", "matplotlib", "pandas", "dask", "distributed")
-#: not needed for a help either (about a second between them)
+#: not needed for a help or the catalog either (about a second between them)
 AVOIDED = ("scipy.stats", "sklearn")
 
 COMMANDS = ("verify", "check", "report", "bounds", "errata", "baseline", "list")
+
+#: ``laocheck list`` reads the registrations of the catalog (ids, citations, statements,
+#: expected statuses), the estimators' specs and the proof inventory, never a check's body
+#: (sympy, scikit-learn, scipy.stats load when a check runs); the first form pays for all
+LISTINGS = (["list"], ["list", "--checks"], ["list", "--estimators"], ["list", "--match", "hk12"],
+            ["list", "--match", "*.budget", "--json", "-"], ["list", "--proof-coverage"],
+            ["list", "--proof-coverage", "--markdown"])
 
 #: each argv runs through ``laocheck.cli.main`` in one interpreter, a marker line on stderr
 #: before it, so that each import is charged to the first command that needed it
@@ -38,8 +46,9 @@ for argv in {argvs!r}:
 
 
 def _importtime_sections():
-    """``{section: [(depth, module), ...]}`` from one ``-X importtime`` run of every help."""
-    argvs = [["--help"]] + [[c, "--help"] for c in COMMANDS]
+    """``{section: [(depth, module), ...]}`` from one ``-X importtime`` run of every help, then
+    every listing."""
+    argvs = [["--help"]] + [[c, "--help"] for c in COMMANDS] + list(LISTINGS)
     out = subprocess.run([sys.executable, "-X", "importtime", "-c", _SCRIPT.format(argvs=argvs)],
                          capture_output=True, text=True, check=True, timeout=300)
     sections, current = {}, None
@@ -81,6 +90,15 @@ def test_import_laocheck_loads_no_third_party_package(sections):
     assert not loaded, loaded
 
 
+def test_every_subcommand_is_covered():
+    """A new subcommand gets its ``--help`` checked here (the list is the parser's)."""
+    import argparse
+
+    from laocheck.cli import _build_parser
+    sub = next(a for a in _build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(sub.choices) == set(COMMANDS)
+
+
 @pytest.mark.parametrize("command", ["--help"] + [f"{c} --help" for c in COMMANDS])
 def test_help_imports_no_heavy_package(sections, command):
     """``laocheck --help`` and ``laocheck <cmd> --help`` build the parsers only; the commands'
@@ -89,6 +107,43 @@ def test_help_imports_no_heavy_package(sections, command):
     assert any(name == "laocheck.cli" for _, name in sections["laocheck --help"])
     loaded = _loaded(rows, FORBIDDEN + AVOIDED)
     assert not loaded, f"`laocheck {command}` imported: " + "; ".join(loaded.values())
+
+
+@pytest.mark.parametrize("argv", LISTINGS, ids=" ".join)
+def test_listing_imports_no_heavy_package(sections, argv):
+    """``laocheck list`` imports every check module (their registrations are the catalog) but
+    none of the libraries their bodies use: the check modules name them through
+    ``laocheck._lazy.load`` or import them where used, and the learners' specs are read
+    without the classes (``laocheck.learners._specs``)."""
+    rows = sections["laocheck " + " ".join(argv)]
+    if argv == ["list"]:      # the catalog was built here (a module absent from importtime's
+        assert any(name == "laocheck.checks._common" for _, name in rows)   # list: a lazy one)
+    loaded = _loaded(rows, FORBIDDEN + AVOIDED)
+    assert not loaded, f"`laocheck {' '.join(argv)}` imported: " + "; ".join(loaded.values())
+
+
+def test_lazy_load_imports_on_first_attribute():
+    """``laocheck._lazy.load``: nothing is imported before the first attribute, which is then
+    the module's own; the stand-in cannot be written to."""
+    code = """
+import json, sys
+from laocheck._lazy import load
+m = load("colorsys")
+before = "colorsys" in sys.modules
+value = m.ONE_THIRD
+import colorsys
+print(json.dumps({"before": before, "after": "colorsys" in sys.modules,
+                  "same": m.rgb_to_hsv is colorsys.rgb_to_hsv, "value": value}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=300)
+    assert json.loads(out.stdout) == {"before": False, "after": True, "same": True,
+                                      "value": 1 / 3}
+    from laocheck._lazy import load
+    with pytest.raises(AttributeError, match="on first use"):
+        load("colorsys").x = 1
+    with pytest.raises(ImportError):
+        load("laocheck.no_such_module").anything
 
 
 LAZY_PACKAGES = ("laocheck.stats", "laocheck.estimators", "laocheck.data",

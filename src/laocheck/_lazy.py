@@ -13,6 +13,15 @@ instead of importing it::
 ``laocheck.stats.mean_interval``, ``from laocheck.stats import *`` (its ``__all__``) and
 ``dir(laocheck.stats)`` work as with eager imports. The interface is scientific-python's SPEC 1
 (``lazy_loader.attach``) without the dependency.
+
+A module whose functions use a heavy library, but whose import must stay light (the check
+modules: ``laocheck list`` reads their registrations, not their bodies), names it with
+:func:`load` instead of importing it::
+
+    sp = load("sympy")              # imported on the first ``sp.<name>``
+
+(SPEC 1's ``lazy_loader.load``, as a plain stand-in object: ``sys.modules`` is not touched, so
+whoever imports ``sympy`` for real gets the real module.)
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ import importlib
 import importlib.util
 import sys
 
-__all__ = ["attach"]
+__all__ = ["attach", "load"]
 
 
 def attach(package, submod_attrs, *, first=()):
@@ -54,3 +63,50 @@ def attach(package, submod_attrs, *, first=()):
         return sorted(set(vars(sys.modules[package])) | set(where) | submodules)
 
     return __getattr__, __dir__
+
+
+class _Deferred:
+    """Stands for the module ``name`` until an attribute is asked: then imports it and answers
+    from it (see :func:`load`)."""
+
+    __slots__ = ("_name", "_module")
+
+    def __init__(self, name):
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_module", None)
+
+    def __getattr__(self, attr):
+        module = self._module
+        if module is None:
+            module = importlib.import_module(self._name)
+            object.__setattr__(self, "_module", module)
+        return getattr(module, attr)
+
+    def __setattr__(self, attr, value):
+        raise AttributeError(f"{self._name!r} is loaded on first use: set {attr!r} on the module "
+                             "itself")
+
+    def __dir__(self):
+        return dir(importlib.import_module(self._name))
+
+    def __repr__(self):
+        state = "loaded" if self._module is not None else "not loaded yet"
+        return f"<module {self._name!r} on first use ({state})>"
+
+
+def load(name):
+    """A stand-in for the module ``name`` (``"sympy"``, ``"scipy.optimize"``) that imports it
+    on its first attribute access and then answers every attribute from it.
+
+    Parameters
+    ----------
+    name : str
+        The absolute name of the module.
+
+    Returns
+    -------
+    object
+        ``load("sympy").Symbol`` is ``sympy.Symbol``; nothing is imported before the first
+        attribute access, and an unknown module raises ImportError there.
+    """
+    return _Deferred(name)

@@ -93,6 +93,16 @@ def test_every_budgeted_learner_declares_a_spec():
         c.id: cls.__name__ for cls, spec in learner_specs() for c in spec.theorems}
 
 
+def test_the_specs_table_is_exactly_the_classes_own_specs():
+    """``laocheck.learners._specs.SPECS`` (read by the catalog without importing the classes,
+    for ``laocheck list``) holds each learner class's own spec, the same object, under the
+    class name, and nothing else: the table cannot drift from the classes."""
+    from laocheck.learners._specs import SPECS
+    assert {cls.__name__: spec for cls, spec in learner_specs()} == SPECS
+    for name, spec in SPECS.items():
+        assert vars(getattr(learners, name))["spec"] is spec
+
+
 # --------------------------------------------------------------------------- a fourth paper
 class UniformCoordinates:
     """A fourth paper's data-point estimate (user code, no laocheck kernel): k uniform draws

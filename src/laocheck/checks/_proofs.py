@@ -21,9 +21,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import sympy as sp
 
+from .._lazy import load
 from ._registry import Result, Status
+
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
 __all__ = ["worst_instance", "ratio_verdict", "sympy_zero", "ball_point", "PROOF_TOL"]
 

@@ -811,7 +811,7 @@ def _thm36_reading(check):
                     must="PASS")]
 
 
-_BASELINE = empirical_baseline.Baseline
+_BASELINE = _learners.Baseline
 
 
 def _corrected_baseline(**kwargs):
@@ -821,7 +821,7 @@ def _corrected_baseline(**kwargs):
 @specific("CB11.Thm6.literal.empirical")
 def _thm6_literal(check):
     return [_patch_witness("baseline_corrected", "Fig. 1 with the corrected estimate (unbiased "
-                           "Ā, −wᵀv̄): must PASS", empirical_baseline, "Baseline",
+                           "Ā, −wᵀv̄): must PASS", _learners, "Baseline",
                            _corrected_baseline, must="PASS")]
 
 
@@ -982,7 +982,7 @@ def _ks15_footnote4(check):
 
 @specific("KS15.Thm4.1.text_aelr_eta")
 def _aelr_eta(check):
-    G, m, d = (text_constants.G, text_constants.m, text_constants.d)
+    G, m, d = sp.symbols("G m d", positive=True)          # text_constants' symbols
     return [_patch_witness("eta_of_hk12_proof", "η = (1/G)√(log 2d/(5m)) (HK12 Thm 3.4's "
                            "proof) in place of the text's 2B/(G√m): must PASS", text_constants,
                            "ks15_text_aelr_eta", lambda: 1 / G * sp.sqrt(sp.log(2 * d) / (5 * m)),
@@ -991,7 +991,7 @@ def _aelr_eta(check):
 
 @specific("KS15.Thm4.7.text_m1_regime")
 def _m1_regime(check):
-    B, k, d, S = text_constants.B, text_constants.k, text_constants.d, text_constants._S
+    B, k, d, S = sp.symbols("B k d S", positive=True)     # text_constants' symbols
     return [_patch_witness("rate_with_log_d", "the regime's rate with the factor √(log 2d) the "
                            "theorem carries: must PASS", text_constants, "ks15_text_m1_rate",
                            lambda m2: B ** 2 * sp.sqrt((S + k) * sp.log(2 * d) / (k * m2)),
@@ -1227,7 +1227,7 @@ def _patches_witness(name, description, patches, must="FAIL"):
 
 _PK, _TC = proofs_ks15, text_constants
 _T = text_constants.KS15_M1_THRESHOLDS
-_td, _tk, _tN, _tL = text_constants.d, text_constants.k, text_constants._N, text_constants._Lg
+_td, _tk, _tN, _tL = sp.symbols("d k N L", positive=True)   # text_constants' thresholds' symbols
 
 #: id -> [(witness name, what the mutation states, [(module, attribute, value)], must)]
 KS15_MUTATIONS = {

@@ -260,7 +260,7 @@ def _text_pegasos(check):
 
 @specific("CB11.Thm12.text_footnote4")
 def _text_footnote4(check):
-    d, k = text_constants.d, text_constants.k
+    d, k = sp.symbols("d k", positive=True)             # text_constants' symbols
     return [_patch_witness("improved_factor_root_k", "the improved factor read as "
                            "d·max‖x_t‖₂/√k", text_constants, "cb11_footnote4_factors",
                            lambda X: (d / sp.sqrt(k), d * X / sp.sqrt(k)))]

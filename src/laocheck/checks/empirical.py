@@ -30,15 +30,17 @@ by a one-sided Clopper-Pearson bound at δ = 1e-6 (``fast``: R = 800, ``full``: 
 from __future__ import annotations
 
 import numpy as np
-import sympy as sp
 
-from .. import bounds
+from .. import bounds, learners, stats
+from .._lazy import load
 from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
 from ..experiments import LearnerConfig, compare, replicate, scaling_slope
-from ..experiments.theorems import THEOREMS, available, oracle_available, run_theorem
-from ..learners import AELR, AER, AERR, GAELR
-from ..stats import clopper_pearson
+from ..experiments.theorems import THEOREMS, oracle_available, run_theorem
 from ._registry import Result, Status, register
+
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
 _DELTA = 1e-6
 
@@ -183,19 +185,21 @@ _GRID_ASSUME = {
                    "(2, 2, 8); m = 10^4 >= log 2d",
 }
 
+# every theorem's learner class exists (THEOREMS is read from laocheck.learners._specs, equal to
+# the classes' own specs: tests/checks/test_specs.py); the classes, and scikit-learn with them,
+# load when a check runs, not when the catalog is listed
 for _t, _stmt in _STATEMENTS.items():
-    if available()[_t] is True:
-        register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
-                 statement=_stmt,
-                 assumptions=_GRID_ASSUME[_t] if _t in _GRIDS else
-                 _ASSUME_CB11 if _t == "CB11.Thm12" else _ASSUME[THEOREMS[_t][0]],
-                 method="R runs with child seeds of one SeedSequence (full budget: through the "
-                        "attribute oracle where the learner has one); betting CI on the proven "
-                        "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                        + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                           if _t in _GRIDS else ""),
-                 delta=_DELTA, detectable="the CI width (in the figures)")(
-                     _grid_check(_t) if _t in _GRIDS else _theorem_check(_t))
+    register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
+             statement=_stmt,
+             assumptions=_GRID_ASSUME[_t] if _t in _GRIDS else
+             _ASSUME_CB11 if _t == "CB11.Thm12" else _ASSUME[THEOREMS[_t][0]],
+             method="R runs with child seeds of one SeedSequence (full budget: through the "
+                    "attribute oracle where the learner has one); betting CI on the proven "
+                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
+                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
+                       if _t in _GRIDS else ""),
+             delta=_DELTA, detectable="the CI width (in the figures)")(
+                 _grid_check(_t) if _t in _GRIDS else _theorem_check(_t))
 
 
 def _high_dim_config(ctx):
@@ -231,20 +235,19 @@ _HIGH_DIM_ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4, d = 1e6 full / 1e
                           "y = <w, x>, ||w||_1 = 1, 5 nonzero w_i): ||x||_inf = 1, |y| <= B = 1"}
 
 for _t in ("HK12.Thm3.1", "KS15.Thm4.6"):
-    if available()[_t] is True:
-        register(f"{_t}.high_dim.empirical",
-                 citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
-                 statement=_STATEMENTS[_t], assumptions=_HIGH_DIM_ASSUME[THEOREMS[_t][0]]
-                 + (" at (d, k, B) = (1e6 / 1e4, 4, 1), (1e5 / 1e3, 4, 1), (1e5 / 1e4, 16, 1), "
-                    "(1e5 / 1e4, 4, 100) (full / fast)" if f"{_t}.high_dim" in _GRIDS else ""),
-                 method="R runs through the distribution's attribute oracle (fit_oracle), child "
-                        "seeds of one SeedSequence; exact excess risk; betting CI on the proven "
-                        "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                        + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                           if f"{_t}.high_dim" in _GRIDS else ""),
-                 delta=_DELTA, detectable="the CI width (in the figures)")(
-                     _grid_check(_t, f"{_t}.high_dim", "oracle") if f"{_t}.high_dim" in _GRIDS
-                     else _high_dim_check(_t))
+    register(f"{_t}.high_dim.empirical",
+             citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
+             statement=_STATEMENTS[_t], assumptions=_HIGH_DIM_ASSUME[THEOREMS[_t][0]]
+             + (" at (d, k, B) = (1e6 / 1e4, 4, 1), (1e5 / 1e3, 4, 1), (1e5 / 1e4, 16, 1), "
+                "(1e5 / 1e4, 4, 100) (full / fast)" if f"{_t}.high_dim" in _GRIDS else ""),
+             method="R runs through the distribution's attribute oracle (fit_oracle), child "
+                    "seeds of one SeedSequence; exact excess risk; betting CI on the proven "
+                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
+                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
+                       if f"{_t}.high_dim" in _GRIDS else ""),
+             delta=_DELTA, detectable="the CI width (in the figures)")(
+                 _grid_check(_t, f"{_t}.high_dim", "oracle") if f"{_t}.high_dim" in _GRIDS
+                 else _high_dim_check(_t))
 
 
 @register("HK12.Thm3.1.scaling", citation="HK12 Thm 3.1 (exponents of d, k, m)",
@@ -276,7 +279,8 @@ def check_hk12_thm31_scaling(ctx):
             dist = HK12HardInstance(cfg["d"], 0.25)
             eta = F["HK12.Thm3.1.eta"](**cfg)
             bound = F["HK12.Thm3.1.bound"](B=1.0, **cfg)
-            comp = compare("HK12.Thm3.1", LearnerConfig(AERR, dict(k=cfg["k"], B=1.0, eta=eta)),
+            comp = compare("HK12.Thm3.1", LearnerConfig(learners.AERR,
+                                                            dict(k=cfg["k"], B=1.0, eta=eta)),
                            dist, cfg["m"], bound, norm="l2", B=1.0, R=R, delta=ctx.delta / 9,
                            seed=seed, source=_source(ctx, "HK12.Thm3.1"))
             violation |= comp.violation
@@ -326,8 +330,9 @@ def check_scale_empirical(ctx):
     c, d, k, m, R = 3.0, 50, 4, 1000, 5 if not ctx.full else 20
     seed = _seed(ctx)
     out = {}
-    for label, scen, cls, norm in (("AERR", "ridge", AERR, "l2"), ("AELR.proof_eta", "lasso", AELR, "l1"),
-                                   ("AELR.printed_eta", "lasso", AELR, "l1")):
+    for label, scen, cls, norm in (("AERR", "ridge", learners.AERR, "l2"),
+                                   ("AELR.proof_eta", "lasso", learners.AELR, "l1"),
+                                   ("AELR.printed_eta", "lasso", learners.AELR, "l1")):
         dist = PowerLawBernoulli(d, -1.0, scenario=scen)
         res = []
         for Bv, dd in ((1.0, dist), (c, dist.scaled(c))):
@@ -362,7 +367,7 @@ def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
     else:
         eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=B, d=d, k=k) ** 0.5)
     bound = F["HK12.Thm3.4.bound"](d=d, k=k, m=m, B=B)
-    comp = compare("HK12.Thm3.4", LearnerConfig(AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
+    comp = compare("HK12.Thm3.4", LearnerConfig(learners.AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
                    norm="l1", B=B, R=R, delta=ctx.delta if delta is None else delta,
                    seed=_seed(ctx) if seed is None else seed)
     figs = comp.figures()
@@ -455,8 +460,8 @@ def check_ks15_thm47_any_m1(ctx):
     q = (A + 13 / 6 * eps) / (A + 13 / 6 * eps).sum()           # Alg. 4 line 12
     eta = F["KS15.Thm4.7.eta"](k=k, d=d, B=B, m2=m2, A_one=float(A.sum()), delta=dl, m1=m1)
     bound = F["KS15.Thm4.7.bound_as"](B=B, d=d, k=k, m2=m2)
-    comp = compare("KS15.Thm4.7", LearnerConfig(GAELR, dict(k=k, B=B, eta=eta, q=q)), dist, m2,
-                   bound, norm="l1", B=B, R=R, delta=ctx.delta, seed=_seed(ctx))
+    comp = compare("KS15.Thm4.7", LearnerConfig(learners.GAELR, dict(k=k, B=B, eta=eta, q=q)),
+                   dist, m2, bound, norm="l1", B=B, R=R, delta=ctx.delta, seed=_seed(ctx))
     figs = comp.figures()
     figs.update({"eps": eps, "q": q.tolist(), "eta": eta, "phase1_A": A.tolist(),
                  "bound_hp": F["KS15.Thm4.7.bound_hp"](B=B, N_one=2.0, d=d, k=k, m2=m2,
@@ -496,10 +501,10 @@ def check_cb11_thm12_high_probability(ctx):
     lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
     bound = F["CB11.Thm12.bound_proof"](d=d, k=k, m=m, B=B, delta=_HP_DELTA_THM)
     dist = CB11HardInstance(d, 1 / 32)
-    excess, _ = replicate(LearnerConfig(AER, dict(k=k, B=B, lam=lam)), dist, m, norm="l1", B=B,
+    excess, _ = replicate(LearnerConfig(learners.AER, dict(k=k, B=B, lam=lam)), dist, m, norm="l1", B=B,
                           R=R, seed=_seed(ctx), loss="squared")
     count = int(np.sum(excess > bound))
-    low, high = clopper_pearson(count, R, 2 * ctx.delta)
+    low, high = stats.clopper_pearson(count, R, 2 * ctx.delta)
     low, high = float(low), float(high)
     figs = {"R": R, "delta_thm": _HP_DELTA_THM, "bound": bound, "lambda": lam,
             "exceedances": count, "exceedance_cp_low": low, "exceedance_cp_high": high,

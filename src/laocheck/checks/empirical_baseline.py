@@ -20,10 +20,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from .. import bounds
+from .. import bounds, learners
 from ..data import CorrelatedSigns
 from ..experiments import child_seeds
-from ..learners import Baseline
 from ._common import coverage_verdict
 from ._errata import note_erratum
 from ._registry import Status, register
@@ -47,7 +46,7 @@ def _runs(ctx, variant):
     for seed in child_seeds(ctx.spawn(), R):
         data_seed, alg_seed = seed.spawn(2)
         X, y = dist.sample(m, np.random.default_rng(data_seed))
-        est = Baseline(k=_K, B=_B, variant=variant, random_state=alg_seed).fit(X, y)
+        est = learners.Baseline(k=_K, B=_B, variant=variant, random_state=alg_seed).fit(X, y)
         excess.append(dist.excess_risk(est.coef_, "l1", _B, loss="squared"))
     excess = np.array(excess)
     figs = {"d": _D, "k": _K, "B": _B, "m": m, "R": R, "delta0": _DELTA0, "bound": bound,

@@ -12,21 +12,19 @@ from __future__ import annotations
 import itertools
 import math
 
-import mpmath
 import numpy as np
-import sympy as sp
 
+from .. import bounds
+from .._lazy import load
 from ..bounds import rho_lasso, rho_ridge
-from ..bounds._formulas import EPS_LASSO, EPS_RIDGE, FORMULAS, SYMBOLS
 from ..data import CB11HardInstance, PowerLawBernoulli
 from ..experiments.rho import rho_table
 from ._registry import Result, Status, checks, register
 
-d, k, m, B, eta, G, S, S_inf = (SYMBOLS[n] for n in ("d", "k", "m", "B", "eta", "G", "S", "S_inf"))
-N_half, N_one, H, A_one, m1, m2, delta, eps, lam, p, c = (
-    SYMBOLS[n] for n in ("N_half", "N_one", "H", "A_one", "m1", "m2", "delta", "eps", "lam", "p",
-                         "c"))
-F = FORMULAS
+# start-up: mpmath, sympy load on first use, when a check runs; `laocheck list` reads only the
+# registrations
+mpmath = load("mpmath")
+sp = load("sympy")
 
 
 def _zero(expr):
@@ -73,6 +71,8 @@ def _status(ok):
           "grid check of the union-bound version", delta=0.0, detectable=0.0)
 def check_cb11_lemma10(ctx):
     """CB11 Lemma 10: the proof's (4) + (5) imply the printed constant 32 (up to the union bound)."""
+    d, k, m, B, delta = (bounds.SYMBOLS[n] for n in ("d", "k", "m", "B", "delta"))
+    F = bounds.FORMULAS
     lit, terms = F["CB11.Lemma10.bound"].expr, F["CB11.Lemma10.proof_terms"].expr
     t1 = (B * d / k) ** 2 * sp.sqrt(8 / m * sp.log(2 * d ** 2 / delta))
     # literal = 2 * t1 exactly:
@@ -113,6 +113,8 @@ def check_cb11_lemma10(ctx):
           "Lemma 4 and Lemma 10 terms are O((dB/k)^2 sqrt(ln(d/delta)/m))", delta=0.0, detectable=0.0)
 def check_cb11_thm6(ctx):
     """CB11 Thm 6: both forms scale as B² and the explicit constants have the printed order."""
+    B = bounds.SYMBOLS["B"]
+    F = bounds.FORMULAS
     cc = sp.Symbol("cc", positive=True)
     ok = True
     figs = {}
@@ -143,6 +145,8 @@ def check_cb11_thm6(ctx):
           correction="CB11.Thm12.lambda_proof")
 def check_cb11_thm12_lambda(ctx):
     """CB11 Thm 12: the statement's λ (12) is not the proof's minimiser (16)."""
+    d, k, m, B, lam = (bounds.SYMBOLS[n] for n in ("d", "k", "m", "B", "lam"))
+    F = bounds.FORMULAS
     regret = F["CB11.Thm12.regret"].expr
     lam_star = _argmin(regret, lam)
     lit = F["CB11.Thm12.lambda"].expr
@@ -168,6 +172,8 @@ def check_cb11_thm12_lambda(ctx):
 def check_cb11_thm12_lambda_proof(ctx):
     """CB11 Thm 12 proof: λ = 16d√(ln m/(km)) minimises the regret bound; its value and the
     final per-example bound 16dB²√(ln m/(km))."""
+    d, k, m, B, lam = (bounds.SYMBOLS[n] for n in ("d", "k", "m", "B", "lam"))
+    F = bounds.FORMULAS
     regret = F["CB11.Thm12.regret"].expr
     lp = F["CB11.Thm12.lambda_proof"].expr
     ok1 = _zero(_argmin(regret, lam) - lp)
@@ -184,6 +190,8 @@ def check_cb11_thm12_lambda_proof(ctx):
           delta=0.0, detectable=0.0)
 def check_cb11_thm12_invariant(ctx):
     """CB11 Thm 12 proof: the norm invariant's induction step and the gradient bound."""
+    d, k, B, lam = (bounds.SYMBOLS[n] for n in ("d", "k", "B", "lam"))
+    F = bounds.FORMULAS
     t = sp.Symbol("t", positive=True)
     R = F["CB11.Thm12.iterate_norm"].expr
     g = 2 * (2 * B) * (2 * d / k) * sp.sqrt(k / 2)     # 2|y^ - y| ||v||, ||v|| <= (2d/k) sqrt(k/2)
@@ -232,7 +240,7 @@ def check_cb11_thm1(ctx):
     ok_risk = sp.simplify(risk - printed) == 0
     wstar = sp.Matrix([2 * pp if i == j else 0 for i in range(dd)])
     grad0 = all(sp.simplify(sp.diff(risk, w[i]).subs(dict(zip(w, wstar)))) == 0 for i in range(dd))
-    risk_star = FORMULAS["CB11.Thm1.risk_star"].expr.subs(SYMBOLS["p"], pp)     # 1 − 4p²
+    risk_star = bounds.FORMULAS["CB11.Thm1.risk_star"].expr.subs(bounds.SYMBOLS["p"], pp)     # 1 − 4p²
     ok_star = sp.simplify(risk.subs(dict(zip(w, wstar))) - risk_star) == 0
     # the package's P_j (laocheck.data.CB11HardInstance) has App. A.1's moments: ε = 1/64, p = 1/8
     inst = CB11HardInstance(dd, 1 / 64, j=j)
@@ -266,6 +274,7 @@ def check_cb11_thm1(ctx):
           "conditional mean; its risk equals 1 - k/d", delta=0.0, detectable=0.0)
 def check_cb11_thm2(ctx):
     """CB11 Thm 2 and Thm 3: exact risks of the constructions' best k-active predictors."""
+    F = bounds.FORMULAS
     figs = {}
     ok = True
     for name, dd, kk, w in (
@@ -294,6 +303,8 @@ def check_cb11_thm2(ctx):
           delta=0.0, detectable=0.0)
 def check_hk12_thm31(ctx):
     """HK12 Thm 3.1: the printed η is the proof's 2B/(G√m) and the bound is 2BG/√m."""
+    eta, G = (bounds.SYMBOLS[n] for n in ("eta", "G"))
+    F = bounds.FORMULAS
     gen = F["HK12.Thm3.1.generic"].expr
     Gv = sp.sqrt(F["HK12.Lemma3.3.G2"].expr)
     ok1 = _zero(_argmin(gen, eta) - F["HK12.Thm3.1.eta_proof"].expr)
@@ -310,6 +321,8 @@ def check_hk12_thm31(ctx):
           expected=Status.ERRATUM, correction="HK12.Thm3.4.eta_proof")
 def check_hk12_thm34_eta(ctx):
     """HK12 Thm 3.4: the printed η is 1/B times the proof's (wrong power of B)."""
+    eta, G = (bounds.SYMBOLS[n] for n in ("eta", "G"))
+    F = bounds.FORMULAS
     Gv = sp.sqrt(F["HK12.Lemma3.8.G2"].expr)
     proof = F["HK12.Thm3.4.eta_proof"].expr.subs(G, Gv)
     lit = F["HK12.Thm3.4.eta"].expr
@@ -319,7 +332,7 @@ def check_hk12_thm34_eta(ctx):
     if _zero(ratio - 1):
         return Result(Status.PASS, {"ratio": str(ratio)})
     ce = {"d": 10, "k": 2, "m": 1000, "B": 2.0}
-    vals = {SYMBOLS[n]: v for n, v in ce.items()}
+    vals = {bounds.SYMBOLS[n]: v for n, v in ce.items()}
     return Result(Status.ERRATUM, {
         "literal_over_proof": str(ratio), "generic_bound_at_literal_over_stated": str(at_lit)},
         counterexample={**ce, "eta_literal": float(lit.subs(vals)), "eta_proof": float(proof.subs(vals)),
@@ -337,6 +350,8 @@ def check_hk12_thm34_eta(ctx):
           method="sympy", delta=0.0, detectable=0.0)
 def check_hk12_thm34_proof(ctx):
     """HK12 Thm 3.4 proof: η minimises B(log 2d/(ηm) + 5ηG²), the value and η ≤ 1/(2G)."""
+    d, m, eta, G = (bounds.SYMBOLS[n] for n in ("d", "m", "eta", "G"))
+    F = bounds.FORMULAS
     gen = F["HK12.Thm3.4.generic"].expr
     ep = F["HK12.Thm3.4.eta_proof"].expr
     ok1 = _zero(_argmin(gen, eta) - ep)
@@ -357,6 +372,8 @@ def check_hk12_thm34_proof(ctx):
           "k + 2 x 3 attributes (two GenEst calls, Lemma 4.1)", delta=0.0, detectable=0.0)
 def check_hk12_thm44(ctx):
     """HK12 Thm 4.4: the bound's form inverts to the printed sample complexity."""
+    d, k, m, B, eps, c = (bounds.SYMBOLS[n] for n in ("d", "k", "m", "B", "eps", "c"))
+    F = bounds.FORMULAS
     bound = F["HK12.Thm4.4.bound"].expr
     msol = sp.solve(sp.Eq(bound, eps), m)
     L = sp.log(B / eps)
@@ -392,7 +409,7 @@ def check_hk12_thmb1(ctx):
     for i, ri in zip(T, r):
         wstar[i] = e * ri
     sub = dict(zip(w, wstar))
-    risk_star = FORMULAS["HK12.ThmB.1.risk_star"].expr.subs(SYMBOLS["eps"], e)
+    risk_star = bounds.FORMULAS["HK12.ThmB.1.risk_star"].expr.subs(bounds.SYMBOLS["eps"], e)
     ok2 = sp.simplify(risk.subs(sub) - risk_star) == 0
     # KKT on ||w||_2 <= 1: grad L(w*) = -mu w*, mu >= 0, ||w*|| = 1
     grad = [sp.diff(risk, wi).subs(sub) for wi in w]
@@ -414,6 +431,8 @@ def check_hk12_thmb1(ctx):
           "bound at m = C d^2 log(d/eps)/(k eps^2) is <= eps on a grid", delta=0.0, detectable=0.0)
 def check_hk12_table1(ctx):
     """HK12 Table 1: the table entries are the theorems' bounds solved for m."""
+    d, m, B, eps = (bounds.SYMBOLS[n] for n in ("d", "m", "B", "eps"))
+    F = bounds.FORMULAS
     mr = sp.solve(sp.Eq(F["HK12.Thm3.1.bound"].expr, eps), m)[0]
     ml = sp.solve(sp.Eq(F["HK12.Thm3.4.bound"].expr, eps), m)[0]
     r1 = sp.simplify(mr / F["HK12.Table1.ridge"].expr)
@@ -443,6 +462,8 @@ def check_hk12_table1(ctx):
           delta=0.0, detectable=0.0)
 def check_ks15_thm31(ctx):
     """KS15 Thm 3.1 / Thm 4.1: step-size optimisation of the generic bounds."""
+    m, B, eta, G = (bounds.SYMBOLS[n] for n in ("m", "B", "eta", "G"))
+    F = bounds.FORMULAS
     r, l = F["KS15.Thm3.1.generic"].expr, F["KS15.Thm4.1.generic"].expr
     ok1 = _zero(_argmin(r, eta) - F["KS15.Thm3.1.eta"].expr)
     ok2 = _zero(r.subs(eta, F["KS15.Thm3.1.eta"].expr) - F["KS15.Thm3.1.bound"].expr)
@@ -473,6 +494,9 @@ def _moment_syms(n=4):
           "substitution into Lemma 3.4 / 4.5 and Thm 3.1 / 4.1", delta=0.0, detectable=0.0)
 def check_ks15_thm35(ctx):
     """KS15 Thm 3.5 and Thm 4.6 follow from Thm 3.1/4.1, Lemma 3.4/4.5 and eq. (4)/Lemma 4.3."""
+    d, m, eta, G, S, S_inf, N_half, N_one = (bounds.SYMBOLS[n] for n in (
+        "d", "m", "eta", "G", "S", "S_inf", "N_half", "N_one"))
+    F = bounds.FORMULAS
     e = _moment_syms()
     sq = [sp.sqrt(v) for v in e]
     q_r = [s / sum(sq) for s in sq]
@@ -505,6 +529,11 @@ def check_ks15_thm35(ctx):
           "for each G; Lemma 3.10's second eta equals Lemma 3.9's", delta=0.0, detectable=0.0)
 def check_ks15_lemma38_310(ctx):
     """KS15 Lemmas 3.8-3.10: step sizes and bounds from Thm 3.1 with the two G² of Lemma 3.7."""
+    d, k, m, B, eta, G, S, N_half, H, m2, eps = (bounds.SYMBOLS[n] for n in (
+        "d", "k", "m", "B", "eta", "G", "S", "N_half", "H", "m2", "eps"))
+    F = bounds.FORMULAS
+    # start-up: KS15's ε of Alg. 2 / 4 (sympy) load with the check
+    from ..bounds._formulas import EPS_RIDGE
     G1 = sp.sqrt(24 * B ** 2 * d / k)
     ok0 = sp.solve(sp.Eq(4 * B ** 2 * (5 * d / k + 1), 24 * B ** 2 * d / k), k) == [d]
     gen = F["KS15.Thm3.1.generic"].expr.subs(m, m2)
@@ -530,6 +559,8 @@ def check_ks15_lemma38_310(ctx):
           expected=Status.ERRATUM, correction="KS15.Lemma3.8-3.10.algebra")
 def check_ks15_b7(ctx):
     """KS15 App. B.7: the proof's η = √(k/(12dm₂)) does not give Lemma 3.8's bound."""
+    d, k, m, B, eta, G, m2 = (bounds.SYMBOLS[n] for n in ("d", "k", "m", "B", "eta", "G", "m2"))
+    F = bounds.FORMULAS
     gen = F["KS15.Thm3.1.generic"].expr.subs(m, m2).subs(G, sp.sqrt(24 * B ** 2 * d / k))
     val = sp.simplify(gen.subs(eta, F["KS15.Lemma3.10.eta_proof_text"].expr)
                       / (B ** 2 * sp.sqrt(d / (k * m2))))
@@ -557,6 +588,7 @@ def check_ks15_thm36_literal(ctx):
     """KS15 Thm 3.6 as extracted: '+ k' and '+ 1' under the square root of ε. PASS when the
     extracted form is Lemma 3.10's; otherwise INCONCLUSIVE: the extracted bound is then smaller
     than the proven one (not implied), which refutes nothing (no distribution violates it)."""
+    F = bounds.FORMULAS
     ce = dict(d=2, k=2, m1=10 ** 6, m2=1000, B=1.0, N_half=1e-4, delta=0.5)
     lit_eta, prf_eta = F["KS15.Thm3.6.eta"](**{n: ce[n] for n in F["KS15.Thm3.6.eta"].args}), \
         F["KS15.Thm3.6.eta_proof"](**{n: ce[n] for n in F["KS15.Thm3.6.eta_proof"].args})
@@ -578,6 +610,8 @@ def check_ks15_thm36_literal(ctx):
           assumptions="", method="sympy", delta=0.0, detectable=0.0)
 def check_ks15_thm36_proof(ctx):
     """KS15 Thm 3.6: Lemma 3.10 at H = N reproduces the proof versions."""
+    N_half, H = (bounds.SYMBOLS[n] for n in ("N_half", "H"))
+    F = bounds.FORMULAS
     ok1 = _zero(F["KS15.Thm3.6.bound_hp_proof"].expr
                 - F["KS15.Lemma3.10.bound_hp"].expr.subs(H, N_half))
     ok2 = _zero(F["KS15.Thm3.6.bound_as"].expr - F["KS15.Lemma3.10.bound_as"].expr)
@@ -592,6 +626,7 @@ def check_ks15_thm36_proof(ctx):
           "a numeric grid over (N, eps, d, k)", delta=0.0, detectable=0.0)
 def check_ks15_thm312_chain(ctx):
     """KS15 Thm 3.12: each inequality of the proof's chain."""
+    F = bounds.FORMULAS
     c1 = sp.Rational(68, 3) + 2 * sp.sqrt(sp.Rational(170, 9))
     c2 = 2 * sp.sqrt(sp.Rational(40, 3))
     ok1 = bool(c1 <= 32)
@@ -625,6 +660,8 @@ def check_ks15_thm312_bound(ctx):
     typeset reading (inside, ``KS15.Thm3.12.bound_hp_proof``) keeps it. READING when the
     extracted form is malformed and the typeset one is the proof's; PASS when the extracted
     form is itself well formed (a formula of laocheck.bounds then reads the paper as typeset)."""
+    B = bounds.SYMBOLS["B"]
+    F = bounds.FORMULAS
     cc = sp.Symbol("cc", positive=True)
     e = F["KS15.Thm3.12.bound_hp"].expr
     typeset = F["KS15.Thm3.12.bound_hp_proof"].expr
@@ -657,6 +694,11 @@ def check_ks15_thm312_bound(ctx):
           "4 sqrt(5(16 + 88/3 + 1)) = 60.87... <= 61", delta=0.0, detectable=0.0)
 def check_ks15_thm47(ctx):
     """KS15 Thm 4.7: the step size, the chain and the constant 61."""
+    d, k, B, N_one, A_one, m2, eps = (bounds.SYMBOLS[n] for n in (
+        "d", "k", "B", "N_one", "A_one", "m2", "eps"))
+    F = bounds.FORMULAS
+    # start-up: KS15's ε of Alg. 2 / 4 (sympy) load with the check
+    from ..bounds._formulas import EPS_LASSO
     G2h = F["KS15.Thm4.7.G2hat"].expr
     ok1 = _zero(G2h - 4 * B ** 2 * (8 * A_one + 20 * d * eps + k) / k)
     eta_lit = F["KS15.Thm4.7.eta"].expr.subs(EPS_LASSO, eps)
@@ -758,6 +800,8 @@ def check_ks15_rho_exact(ctx):
           delta=0.0, detectable=0.0)
 def check_ks15_table1(ctx):
     """KS15 Table 1: the entries are Thm 3.5/4.6's bounds, and the comparisons hold."""
+    d, k, B, N_half, N_one = (bounds.SYMBOLS[n] for n in ("d", "k", "B", "N_half", "N_one"))
+    F = bounds.FORMULAS
     r1 = sp.simplify(F["KS15.Thm3.5.bound"].expr / F["KS15.Table1.ridge_new"].expr)
     r2 = sp.simplify(F["KS15.Thm4.6.bound"].expr / F["KS15.Table1.lasso_new"].expr)
     ok1 = _zero(r1 - 4 * B ** 2)
@@ -797,6 +841,7 @@ def check_scale(ctx):
 def _erratum_subjects():
     """Formula id -> the ERRATUM / READING checks whose code names it (the literal statements
     the catalog reports as false or as an extraction's reading)."""
+    F = bounds.FORMULAS
     out = {}
     for check in checks():
         if check.expected not in (Status.ERRATUM, Status.READING):
@@ -820,6 +865,8 @@ def _code_strings(code):
 def scale_report():
     """For each formula of CB11/HK12/KS15 with a declared scaling exponent: does B -> cB
     (G -> cG, eta -> c^s eta) multiply it by c^exponent?."""
+    B, eta, G = (bounds.SYMBOLS[n] for n in ("B", "eta", "G"))
+    F = bounds.FORMULAS
     cc = sp.Symbol("cc", positive=True)
     rows = []
     for fid in sorted(F):

@@ -19,16 +19,20 @@ import math
 from fractions import Fraction as F
 
 import numpy as np
-import sympy as sp
-from scipy.special import erf
 
 from .. import bounds, estimators, stats
+from .._lazy import load
 from ..estimators.instances import INSTANCES, as_float
 from ..reference import estimators as ref
 from ._common import (estimator_params, exact_distribution, exact_mean, fstr,
                       is_laocheck_estimator, worst_ratio_verdict)
 from ._registry import Result, Status, register
 from ._search import adversarial_max, ball
+
+# start-up: scipy.special, sympy load on first use, when a check runs; `laocheck list` reads only
+# the registrations
+special = load("scipy.special")
+sp = load("sympy")
 
 
 def eq9_printed(d, k):
@@ -866,7 +870,7 @@ def check_claim42(ctx):
     for eps in (0.1, 0.5, 1.0, 3.0):
         for delta in (0.0, 0.05, 0.5, 2.0):
             xs = np.linspace(-5 * (eps + delta), 5 * (eps + delta), 20001)
-            r = lambda v: v * erf(v) + np.exp(-v * v) / math.sqrt(math.pi)   # noqa: E731
+            r = lambda v: v * special.erf(v) + np.exp(-v * v) / math.sqrt(math.pi)   # noqa: E731
             f = eps / 2 * r((xs - delta) / eps) + eps / 2 * r((xs + delta) / eps) - delta
             ins = np.maximum(np.abs(xs) - delta, 0.0)
             worst = max(worst, float(np.max(np.abs(f - ins))) / eps)

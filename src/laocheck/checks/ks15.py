@@ -20,15 +20,20 @@ import math
 from fractions import Fraction as F
 
 import numpy as np
-import sympy as sp
-from scipy import optimize, special
 
 from .. import estimators
+from .._lazy import load
 from ..estimators.instances import INSTANCES
 from ._common import coverage_verdict, exact_distribution, fstr, worst_ratio_verdict
 from ._registry import Result, Status, register
 from ._search import adversarial_max, ball
 from .hk12 import _clip_gaps, _clip_lemma, _clip_step_cases
+
+# start-up: scipy.optimize, scipy.special, sympy load on first use, when a check runs; `laocheck
+# list` reads only the registrations
+sp = load("sympy")
+optimize = load("scipy.optimize")
+special = load("scipy.special")
 
 
 def _starts(ctx, fast=100, full=2000):

@@ -44,16 +44,19 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
 
-from ..bounds import FORMULAS
-from ..bounds._formulas import SYMBOLS
+from .. import bounds
+from .._lazy import load
 from ..reference.estimators import cb11_aer
 from ..reference.learners import ReplaySource
 from ..stats.exact import RandomSource, enumerate_outcomes
 from ._errata import note_erratum
 from ._proofs import ball_point, ratio_verdict, sympy_zero, worst_instance
 from ._registry import Result, Status, register
+
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
 __all__ = []
 
@@ -207,10 +210,9 @@ def check_step3(ctx):
 
 # --- steps 4, 5: the decomposition (an identity as printed; true as "<=") ------------------------
 
-_lam = sp.symbols("lambda", positive=True)
-
 
 def _decomposition_symbols(m, d):
+    _lam = sp.Symbol("lambda", positive=True)
     W = sp.Matrix(m, d, lambda t, i: sp.Symbol(f"w_{t}{i}", real=True))
     A = sp.Matrix(m, d, lambda t, i: sp.Symbol(f"a_{t}{i}", real=True))
     ws = sp.Matrix(1, d, lambda _, i: sp.Symbol(f"u_{i}", real=True))
@@ -255,6 +257,7 @@ STEP4_PRINTED_MISSING_TERM = 0
           correction="CB11.Thm12.proof.step4_corrected")
 def check_step4(ctx):
     """CB11 Thm 12, proof, second display: the printed identity drops (λ/2)Σ‖w_t‖²."""
+    _lam = sp.Symbol("lambda", positive=True)
     W, lhs, rhs, sq = _decomposition_symbols(2, 2)
     gap = sp.simplify(rhs - lhs - _lam / 2 * sum(sq(W.row(t)) for t in range(2)))
     lam, a1, w2, replay_ok = _two_step_path()
@@ -278,7 +281,7 @@ def check_step4(ctx):
 
 
 #: the coefficient of λΣ‖w_t‖² that the printed right-hand side of step 4 exceeds its left by
-STEP4_MISSING_COEFF = sp.Rational(1, 2)
+STEP4_MISSING_COEFF = Fraction(1, 2)
 
 
 @register("CB11.Thm12.proof.step4_corrected", citation=CITE + ", second display (corrected)",
@@ -287,6 +290,7 @@ STEP4_MISSING_COEFF = sp.Rational(1, 2)
           method="sympy (symbolic w_t, a_t, w*, m = 2 and 3, d = 2)", delta=0.0, detectable=0.0)
 def check_step4_corrected(ctx):
     """CB11 Thm 12, proof, second display with the missing term: an identity (sympy)."""
+    _lam = sp.Symbol("lambda", positive=True)
     ok = True
     for m in (2, 3):
         W, lhs, rhs, sq = _decomposition_symbols(m, 2)
@@ -296,7 +300,7 @@ def check_step4_corrected(ctx):
 
 
 #: the factor of λ‖w‖² in f_t of CB11 eq. (12), f_t(w) = (λ/2)‖w‖² + ⟨a_t, w⟩
-EQ12_HALF = sp.Rational(1, 2)
+EQ12_HALF = Fraction(1, 2)
 
 
 @register("CB11.Thm12.proof.step5", citation=CITE + ", second display, second relation",
@@ -305,6 +309,7 @@ EQ12_HALF = sp.Rational(1, 2)
           assumptions="λ > 0", method="sympy", delta=0.0, detectable=0.0)
 def check_step5(ctx):
     """CB11 Thm 12, proof: the definition of f_t (eq. (12))."""
+    _lam = sp.Symbol("lambda", positive=True)
     m, d = 2, 2
     W, _, rhs, sq = _decomposition_symbols(m, d)
     A = sp.Matrix(m, d, lambda t, i: sp.Symbol(f"a_{t}{i}", real=True))
@@ -434,7 +439,7 @@ def _const(inst):
 
 def _formula(key, inst, **extra):
     """The formula ``key`` of :mod:`laocheck.bounds` at the instance's B, d, k (and ``extra``)."""
-    return FORMULAS[key](B=inst["B"], d=inst["d"], k=inst["k"], **extra)
+    return bounds.FORMULAS[key](B=inst["B"], d=inst["d"], k=inst["k"], **extra)
 
 
 def _pathwise(ctx, ratio, what):
@@ -512,10 +517,10 @@ def check_step12(ctx):
     """CB11 Thm 12, proof: the choice of λ (16, not the statement's 12: CB11.Thm12.lambda), with
     the regret bound, λ and the rate of :mod:`laocheck.bounds` (CB11.Thm12.regret at ‖w*‖ = B,
     CB11.Thm12.lambda_proof, m·CB11.Thm12.bound_expectation)."""
-    lam, m = SYMBOLS["lam"], SYMBOLS["m"]
-    regret = FORMULAS["CB11.Thm12.regret"].expr
-    at_b = regret.subs(lam, FORMULAS["CB11.Thm12.lambda_proof"].expr)
-    ok = sympy_zero(at_b - m * FORMULAS["CB11.Thm12.bound_expectation"].expr)
+    lam, m = bounds.SYMBOLS["lam"], bounds.SYMBOLS["m"]
+    regret = bounds.FORMULAS["CB11.Thm12.regret"].expr
+    at_b = regret.subs(lam, bounds.FORMULAS["CB11.Thm12.lambda_proof"].expr)
+    ok = sympy_zero(at_b - m * bounds.FORMULAS["CB11.Thm12.bound_expectation"].expr)
     return Result(Status.PASS if ok else Status.FAIL, {"equality_at_norm_B": bool(ok)},
                   detectable=0.0)
 
@@ -704,12 +709,12 @@ def check_step16(ctx):
 # --- CB11 Theorem 6 (Baseline): the proof's last display ------------------------------------------
 
 CITE6 = "CB11 Thm 6 (proof)"
-_d, _delta, _m, _B, _k, _c1 = sp.symbols("d delta m B k c1", positive=True)
 
 
 def _thm6_ratio():
     """Lemma 4's plus Lemma 10's deviation divided by (dB/k)²√((1/m) ln(d/δ)), the form the
     step claims is at most a constant c."""
+    _d, _delta, _m, _B, _k, _c1 = sp.symbols("d delta m B k c1", positive=True)
     lemma4 = _c1 * _B ** 2 * sp.sqrt(sp.log(_d / _delta) / _m)
     lemma10 = (_B * _d / _k) ** 2 * sp.sqrt(32 / _m * sp.log(2 * _d ** 2 / _delta))
     return sp.simplify((lemma4 + lemma10) / ((_d * _B / _k) ** 2
@@ -760,6 +765,7 @@ THM6_STEP2_D = 1
 def check_thm6_step2(ctx):
     """CB11 Thm 6, proof: the combined deviation is not O((dB/k)²√(ln(d/δ)/m)) uniformly: at
     d = 1 the ratio grows without bound as δ → 1."""
+    _d, _delta, _k, _c1 = sp.symbols("d delta k c1", positive=True)
     ratio = _thm6_ratio()
     at_d = sp.simplify(ratio.subs({_d: THM6_STEP2_D, _k: 1}))
     limit = sp.limit(at_d, _delta, 1, dir="-")
@@ -816,6 +822,7 @@ THM6_LOG_FACTOR = 3
                  "part of the right side", delta=0.0, detectable=0.0)
 def check_thm6_step2_corrected(ctx):
     """CB11 Thm 6, proof, with d >= 2: ln(2d²/δ) <= 3 ln(d/δ), so c = c′ + √96 serves."""
+    _d, _delta, _c1 = sp.symbols("d delta c1", positive=True)
     a, b, r = sp.symbols("a b r", nonnegative=True)
     gap = sp.expand_log(THM6_LOG_FACTOR * sp.log(_d / _delta) - sp.log(2 * _d ** 2 / _delta),
                         force=True)

@@ -27,10 +27,9 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
-from scipy.special import erf
 
-from ..bounds._formulas import FORMULAS, SYMBOLS
+from .. import bounds
+from .._lazy import load
 from ..reference.estimators import aesvr_coefficients
 from ..reference.estimators import (genest_sample_size, genest_small_orders, hk12_aesvr, hk12_clip,
                                      hk12_data_point, hk12_genest, hk12_gradient)
@@ -39,9 +38,12 @@ from ._errata import note_erratum
 from ._proofs import PROOF_TOL, ball_point, ratio_verdict, sympy_zero, worst_instance
 from ._registry import Result, Status, register
 
-__all__ = []
+# start-up: scipy.special, sympy load on first use, when a check runs; `laocheck list` reads only
+# the registrations
+special = load("scipy.special")
+sp = load("sympy")
 
-_d, _k, _m, _B, _G, _eta = sp.symbols("d k m B G eta", positive=True)
+__all__ = []
 
 
 # --- the boxes, enumerable ---------------------------------------------------------------------
@@ -200,6 +202,7 @@ def check_thm31_step1(ctx):
           delta=0.0, detectable=0.0)
 def check_thm31_step2(ctx):
     """HK12 Thm 3.1, proof, display 2 (convexity and the choice of η)."""
+    _m, _B, _G = sp.symbols("m B G", positive=True)
     eta_p = 2 * _B / (_G * sp.sqrt(_m))
     algebra = sympy_zero((2 * _B ** 2 / eta_p + eta_p / 2 * _G ** 2 * _m) / _m
                          - 2 * _B * _G / sp.sqrt(_m))
@@ -228,6 +231,7 @@ def check_thm31_step2(ctx):
           delta=0.0, detectable=0.0)
 def check_thm31_step3(ctx):
     """HK12 Thm 3.1, proof, display 3 (expectation over the training set, Lemma 3.3's G)."""
+    _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     algebra = sympy_zero(2 * _B * (2 * _B * sp.sqrt(2 * _d / _k)) / sp.sqrt(_m)
                          - 4 * _B ** 2 * sp.sqrt(2 * _d / (_k * _m)))
 
@@ -246,7 +250,6 @@ def check_thm31_step3(ctx):
     if not algebra:
         return Result(Status.FAIL, res.figures, note="the algebra of the step does not hold")
     return res
-
 
 
 # --- Theorem 3.4 (AELR) ------------------------------------------------------------------------
@@ -294,6 +297,7 @@ def check_thm34_step1(ctx):
           "the L1 ball", delta=0.0, detectable=0.0)
 def check_thm34_step2(ctx):
     """HK12 Thm 3.4, proof, display 2 (the choice of η, convexity, Jensen)."""
+    _d, _m, _B, _G = sp.symbols("d m B G", positive=True)
     L = sp.log(2 * _d)
     eta_p = sp.sqrt(L / (5 * _m)) / _G
     algebra = sympy_zero(_B * (L / eta_p + 5 * eta_p * _G ** 2 * _m) / _m
@@ -323,9 +327,10 @@ def check_thm34_step2(ctx):
           "s >= 0", delta=0.0, detectable=0.0)
 def check_thm34_step3(ctx):
     """HK12 Thm 3.4, proof: the side condition η <= 1/(2G) of Lemma 3.7."""
+    _d, _m, _G = sp.symbols("d m G", positive=True)
     s = sp.symbols("s", nonnegative=True)
     L = sp.log(2 * _d)
-    eta = FORMULAS["HK12.Thm3.4.eta_proof"].expr
+    eta = bounds.FORMULAS["HK12.Thm3.4.eta_proof"].expr
     two_g_eta = sp.simplify(2 * _G * eta).subs(_m, (1 + s) * L)
     sq = sp.simplify(two_g_eta ** 2)                  # = 4/(5(1 + s))
     worst = sp.simplify(sq.subs(s, 0))
@@ -343,12 +348,14 @@ def check_thm34_step3(ctx):
           detectable=0.0)
 def check_thm34_step4(ctx):
     """HK12 Thm 3.4, proof: Lemma 3.8's G substituted into the bound."""
+    _G, _eta = sp.symbols("G eta", positive=True)
+    _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     L = sp.log(2 * _d)
-    generic = FORMULAS["HK12.Thm3.4.generic"].expr.subs(
-        _eta, FORMULAS["HK12.Thm3.4.eta_proof"].expr)
+    generic = bounds.FORMULAS["HK12.Thm3.4.generic"].expr.subs(
+        _eta, bounds.FORMULAS["HK12.Thm3.4.eta_proof"].expr)
     ok1 = sympy_zero(generic - 2 * _B * _G * sp.sqrt(5 * L / _m))
-    diff = (generic.subs(_G, sp.sqrt(FORMULAS["HK12.Lemma3.8.G2"].expr))
-            - FORMULAS["HK12.Thm3.4.bound"].expr)
+    diff = (generic.subs(_G, sp.sqrt(bounds.FORMULAS["HK12.Lemma3.8.G2"].expr))
+            - bounds.FORMULAS["HK12.Thm3.4.bound"].expr)
     ok = ok1 and sympy_zero(diff)
     return Result(Status.PASS if ok else Status.FAIL, {"difference": str(sp.simplify(diff))},
                   detectable=0.0)
@@ -1107,11 +1114,13 @@ def check_thm44_reuse_lemma33(ctx):
 def check_thm44_step5(ctx):
     """HK12 Thm 4.4, proof: Theorem 3.1's bound with the AESVR second moment (laocheck.bounds:
     Thm 3.1's generic bound at its proof's η, against Thm 4.4's bound in G)."""
+    _G, _eta = sp.symbols("G eta", positive=True)
+    _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     C, t = sp.symbols("C t", positive=True)
-    thm31 = FORMULAS["HK12.Thm3.1.generic"].expr.subs(_eta, FORMULAS["HK12.Thm3.1.eta_proof"].expr)
+    thm31 = bounds.FORMULAS["HK12.Thm3.1.generic"].expr.subs(_eta, bounds.FORMULAS["HK12.Thm3.1.eta_proof"].expr)
     ok = sympy_zero(thm31 - 2 * _B * _G / sp.sqrt(_m)) and sympy_zero(
         thm31.subs(_G, sp.sqrt(C * _d / _k))
-        - FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(SYMBOLS["Phi"], C))
+        - bounds.FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(bounds.SYMBOLS["Phi"], C))
     amgm = sp.simplify(1 + t ** 2 - 2 * t - (t - 1) ** 2) == 0
     return Result(Status.PASS if ok and amgm else Status.FAIL, {"identity": ok, "2t <= 1 + t²": amgm},
                   detectable=0.0)
@@ -1124,8 +1133,9 @@ def check_thm44_step5(ctx):
           "2 log t <= 1 + log² t", delta=0.0, detectable=0.0)
 def check_thm44_step6(ctx):
     """HK12 Thm 4.4, proof: the sample size (8)."""
+    _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     C, eps, s = sp.symbols("C epsilon s", positive=True)
-    sol = sp.solve(sp.Eq(FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(SYMBOLS["Phi"], C), eps), _m)
+    sol = sp.solve(sp.Eq(bounds.FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(bounds.SYMBOLS["Phi"], C), eps), _m)
     ok = len(sol) == 1 and sympy_zero(sol[0] - _d / _k * C * 4 * (_B / eps) ** 2)
     u = sp.symbols("u", real=True)                     # u = log(B/ε): 2u <= 1 + u²
     ok2 = sympy_zero(1 + u ** 2 - 2 * u - (u - 1) ** 2)
@@ -1155,7 +1165,7 @@ def check_thm44_step7(ctx):
     lim = sp.limit(g, up, sp.oo)                                  # 0: g > 0
     worst_gap, worst_low = 0.0, math.inf
     def rho_num(v):                                               # ρ in floats (scipy's erf)
-        return v * erf(v) + np.exp(-v * v) / math.sqrt(math.pi)
+        return v * special.erf(v) + np.exp(-v * v) / math.sqrt(math.pi)
 
     for eps, dl in ((0.5, 0.0), (1.0, 0.3), (0.2, 1.0)):
         s = np.linspace(-4, 4, 801)

@@ -21,10 +21,9 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
 
-from .. import estimators
-from ..bounds._formulas import FORMULAS, SYMBOLS
+from .. import bounds, estimators
+from .._lazy import load
 from ..reference.estimators import ks15_gradient, ks15_residual
 from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
@@ -32,19 +31,21 @@ from ._proofs import ball_point, ratio_verdict, sympy_zero, worst_instance
 from ._registry import Result, Status, register
 from ._search import adversarial_max
 
-__all__ = []
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
-_d, _k, _m, _B, _G, _H, _eps, _m2 = sp.symbols("d k m B G H epsilon m_2", positive=True)
-_ETA = SYMBOLS["eta"]
+__all__ = []
 
 
 def _formula(key, **subs):
     """The expression of ``laocheck.bounds`` formula ``key`` (read when the check runs, so that a
     mutation of the formula is seen) in this module's symbols (ε, m₂), with ``subs`` (symbol
     name -> value) substituted; a ``Min(1, ε-expression)`` of Alg. 4 read as ε."""
-    expr = FORMULAS[key].expr.subs({SYMBOLS["eps"]: _eps, SYMBOLS["m2"]: _m2})
+    _eps, _m2 = sp.symbols("epsilon m_2", positive=True)
+    expr = bounds.FORMULAS[key].expr.subs({bounds.SYMBOLS["eps"]: _eps, bounds.SYMBOLS["m2"]: _m2})
     expr = expr.replace(lambda e: isinstance(e, sp.Min), lambda e: _eps)
-    return expr.subs({SYMBOLS[n]: v for n, v in subs.items()})
+    return expr.subs({bounds.SYMBOLS[n]: v for n, v in subs.items()})
 
 
 def _project(v, B):
@@ -274,7 +275,7 @@ def check_thm35_step2(ctx):
     """KS15 Thm 3.5, proof: the step size and the bound of the statement, from the formulas of
     ``laocheck.bounds`` (Lemma 3.4's G² at E‖x̃_r‖² = ‖E_D[x²]‖_{1/2}, Thm 3.1's step size and
     bound, Thm 3.5's η and bound)."""
-    G2 = _formula("KS15.Lemma3.4.G2", S=SYMBOLS["N_half"])
+    G2 = _formula("KS15.Lemma3.4.G2", S=bounds.SYMBOLS["N_half"])
     eta = _formula("KS15.Thm3.5.eta")
     ok_eta = sympy_zero(eta - _formula("KS15.Thm3.1.eta", G=sp.sqrt(G2)))
     ok_bound = sympy_zero(_formula("KS15.Thm3.1.generic", eta=eta, G=sp.sqrt(G2))
@@ -311,6 +312,7 @@ def check_lemma38_step1(ctx):
           delta=0.0, detectable=0.0)
 def check_lemma38_step2(ctx):
     """KS15 Lemma 3.8, proof (B.5): the constant 24 (needs k <= d) and the step size."""
+    _d, _k, _B, _m2 = sp.symbols("d k B m_2", positive=True)
     s = sp.symbols("s", nonnegative=True)
     # Lemma 3.4's G² at Lemma 3.7's E‖x̃_r‖² <= 5d (laocheck.bounds), against 24B²d/k
     G2 = _formula("KS15.Lemma3.4.G2", S=_formula("KS15.Lemma3.7.S_as"))
@@ -327,6 +329,7 @@ def check_lemma38_step2(ctx):
 
 
 def _g_hat2():
+    _d, _k, _B, _H, _eps = sp.symbols("d k B H epsilon", positive=True)
     return 4 * _B ** 2 * (2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H)
                           * sp.sqrt(_eps) + 1)
 
@@ -337,6 +340,7 @@ def _g_hat2():
           method="sympy", delta=0.0, detectable=0.0)
 def check_lemma39_step1(ctx):
     """KS15 Lemma 3.9, proof (B.6): the two forms of the step size agree."""
+    _d, _k, _B, _H, _eps, _m2 = sp.symbols("d k B H epsilon m_2", positive=True)
     inner = 2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H) * sp.sqrt(_eps) + 1
     ok = sympy_zero(2 * _B / sp.sqrt(_g_hat2() * _m2) - 1 / sp.sqrt(_m2 * inner))
     return Result(Status.PASS if ok else Status.FAIL, {"equal": ok}, detectable=0.0)
@@ -348,6 +352,8 @@ def check_lemma39_step1(ctx):
           method="sympy: the difference is (η/2)(Ĝ² − G²)", delta=0.0, detectable=0.0)
 def check_lemma39_step2(ctx):
     """KS15 Lemma 3.9, proof (B.6): monotonicity in G²."""
+    _m2 = sp.Symbol("m_2", positive=True)
+    _ETA = bounds.SYMBOLS["eta"]
     G, Gh = sp.symbols("G_0 Ghat", positive=True)
     diff = sp.simplify(_formula("KS15.Thm3.1.generic", G=Gh, m=_m2)
                        - _formula("KS15.Thm3.1.generic", G=G, m=_m2))       # Thm 3.1's bound
@@ -360,6 +366,7 @@ def check_lemma39_step2(ctx):
           assumptions="B, m₂, Ĝ > 0", method="sympy (equality)", delta=0.0, detectable=0.0)
 def check_lemma39_step3(ctx):
     """KS15 Lemma 3.9, proof (B.6): the minimising step size (equality)."""
+    _B, _m2 = sp.symbols("B m_2", positive=True)
     Gh = sp.symbols("Gh", positive=True)
     eta = _formula("KS15.Thm3.1.eta", G=Gh, m=_m2)                      # 2B/(Ĝ√m₂)
     ok = sympy_zero(_formula("KS15.Thm3.1.generic", eta=eta, G=Gh, m=_m2)
@@ -372,6 +379,7 @@ def check_lemma39_step3(ctx):
           assumptions="B, H, ε, k, m₂ > 0", method="sympy", delta=0.0, detectable=0.0)
 def check_lemma39_step4(ctx):
     """KS15 Lemma 3.9, proof (B.6): Ĝ substituted."""
+    _d, _k, _B, _H, _eps, _m2 = sp.symbols("d k B H epsilon m_2", positive=True)
     inner = 2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H) * sp.sqrt(_eps) + 1
     ok = sympy_zero(2 * _B / sp.sqrt(_m2) * sp.sqrt(_g_hat2())
                     - 4 * _B ** 2 / sp.sqrt(_m2) * sp.sqrt(inner))
@@ -547,13 +555,15 @@ def check_lemma311_step3(ctx):
 
 # --- Theorem 4.7 (Sec. 4.2.1) -------------------------------------------------------------------
 
-_N1, _A1, _Gh = sp.symbols("N_1 A_1 Ghat", positive=True)      # ‖E[x²]‖₁, ‖A‖₁, Ĝ
-_LOG = sp.log(2 * _d)
+# symbols _N1 = ‖E[x²]‖₁, _A1 = ‖A‖₁, _Gh = Ĝ and _LOG = log 2d, made in each function (sympy
+# loads when a check runs)
 
 
 def _g_hat2_lasso():
     """Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + (20/(3k))dε + 1), with ‖2A + (10/3)ε‖₁ = 2‖A‖₁ + (10/3)dε
     for A >= 0 (ε added to every coordinate)."""
+    _d, _k, _B, _eps = sp.symbols("d k B epsilon", positive=True)
+    _A1 = sp.Symbol("A_1", positive=True)
     return 4 * _B ** 2 * (4 / _k * (2 * _A1 + sp.Rational(10, 3) * _d * _eps)
                           + sp.Rational(20, 3) / _k * _d * _eps + 1)
 
@@ -619,6 +629,9 @@ _T47_FIRST_FORM_FACTOR = 1
           detectable=0.0, expected=Status.ERRATUM, correction="KS15.Thm4.7.proof.step2_corrected")
 def check_thm47_step2(ctx):
     """KS15 Thm 4.7, proof: the two printed forms of η differ by √5."""
+    _d, _k, _B, _eps, _m2 = sp.symbols("d k B epsilon m_2", positive=True)
+    _A1 = sp.Symbol("A_1", positive=True)
+    _LOG = sp.log(2 * _d)
     first = sp.sqrt(_LOG / (_T47_FIRST_FORM_FACTOR * _g_hat2_lasso() * _m2))
     second = sp.sqrt(_k * _LOG / (20 * _B ** 2 * _m2 * (8 * _A1 + 20 * _d * _eps + _k)))
     ratio = sp.simplify(first / second)
@@ -638,6 +651,9 @@ def check_thm47_step2(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step2_corrected(ctx):
     """KS15 Thm 4.7, proof: the step size with the 5 (the printed second form)."""
+    _d, _k, _B, _eps, _m2 = sp.symbols("d k B epsilon m_2", positive=True)
+    _A1 = sp.Symbol("A_1", positive=True)
+    _LOG = sp.log(2 * _d)
     eta_s = sp.symbols("eta_s", positive=True)
     g_hat2 = _formula("KS15.Thm4.7.G2hat", A_one=_A1)                   # laocheck.bounds' Ĝ²
     corr = _formula("KS15.Thm4.1.eta", G=sp.sqrt(g_hat2), m=_m2)       # √(log 2d/(5Ĝ²m₂))
@@ -653,6 +669,8 @@ def check_thm47_step2_corrected(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step3(ctx):
     """KS15 Thm 4.7, proof: monotonicity in G²."""
+    _B, _m2 = sp.symbols("B m_2", positive=True)
+    _ETA = bounds.SYMBOLS["eta"]
     G, Gh = sp.symbols("G_0 Ghat", positive=True)
     diff = sp.simplify(_formula("KS15.Thm4.1.generic", G=Gh, m=_m2)
                        - _formula("KS15.Thm4.1.generic", G=G, m=_m2))       # Thm 4.1's bound
@@ -666,6 +684,8 @@ def check_thm47_step3(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step4(ctx):
     """KS15 Thm 4.7, proof: the value at the minimising η (equality)."""
+    _m2 = sp.Symbol("m_2", positive=True)
+    _Gh = sp.Symbol("Ghat", positive=True)
     e = _formula("KS15.Thm4.1.eta", G=_Gh, m=_m2)                      # √(log 2d/(5Ĝ²m₂))
     ok = sympy_zero(_formula("KS15.Thm4.1.generic", eta=e, G=_Gh, m=_m2)
                     - _formula("KS15.Thm4.1.bound", G=_Gh, m=_m2))       # 2B√(5Ĝ² log 2d/m₂)
@@ -678,6 +698,9 @@ def check_thm47_step4(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step5(ctx):
     """KS15 Thm 4.7, proof: Ĝ substituted."""
+    _d, _k, _B, _eps, _m2 = sp.symbols("d k B epsilon m_2", positive=True)
+    _A1 = sp.Symbol("A_1", positive=True)
+    _LOG = sp.log(2 * _d)
     n21 = 2 * _A1 + sp.Rational(10, 3) * _d * _eps            # ‖2A + (10/3)ε‖₁
     rhs = 4 * _B ** 2 * sp.sqrt(5 * (4 * n21 + sp.Rational(20, 3) * _d * _eps + _k) * _LOG / (_k * _m2))
     g_hat = sp.sqrt(_formula("KS15.Thm4.7.G2hat", A_one=_A1))            # laocheck.bounds' Ĝ
@@ -689,9 +712,9 @@ def check_thm47_step5(ctx):
 #: can change what a line states): the right member's 14/6 of eq. (6)/(10) (from eq. (15)), 17/3,
 #: 68/3, 88/3
 _EQ6_RIGHT_EPS = Fraction(14, 6)
-_T47_17_3 = sp.Rational(17, 3)
-_T47_68_3 = sp.Rational(68, 3)
-_T47_88_3 = sp.Rational(88, 3)
+_T47_17_3 = Fraction(17, 3)
+_T47_68_3 = Fraction(68, 3)
+_T47_88_3 = Fraction(88, 3)
 
 
 @register("KS15.Thm4.7.proof.step6", citation="KS15 Thm 4.7 (proof, eq. (10), first relation)",
@@ -715,6 +738,7 @@ def check_thm47_step6(ctx):
           "coordinates)", delta=0.0, detectable=0.0)
 def check_thm47_step7(ctx):
     """KS15 Thm 4.7, proof, eq. (10): 14/6 + 10/3 = 17/3."""
+    _eps = sp.Symbol("epsilon", positive=True)
     e = sp.symbols("e1:5", nonnegative=True)
     lhs = sum(4 * v + sp.Rational(14, 6) * _eps + sp.Rational(10, 3) * _eps for v in e)
     ok = sympy_zero(lhs - (4 * sum(e) + _T47_17_3 * 4 * _eps))
@@ -727,6 +751,8 @@ def check_thm47_step7(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step8(ctx):
     """KS15 Thm 4.7, proof: (10) substituted."""
+    _d, _eps = sp.symbols("d epsilon", positive=True)
+    _N1 = sp.Symbol("N_1", positive=True)
     ok = sympy_zero(4 * (4 * _N1 + sp.Rational(17, 3) * _d * _eps) + sp.Rational(20, 3) * _d * _eps
                     - (16 * _N1 + _T47_68_3 * _d * _eps + sp.Rational(20, 3) * _d * _eps))
     return _sympy_step(ok, {"equality": ok})
@@ -764,6 +790,7 @@ def _step10_gap(d_, k_, s_):
           expected=Status.ERRATUM, correction="KS15.Thm4.7.proof.step10_corrected")
 def check_thm47_step10(ctx):
     """KS15 Thm 4.7, proof: the constant 61 is false as printed once k > 283d/240."""
+    _d = sp.Symbol("d", positive=True)
     kk = sp.symbols("kk", positive=True)
     thresh = sp.solve(sp.Eq(61 ** 2 * _d - 80 * (16 * _d + sp.Rational(88, 3) * _d + kk), 0), kk)[0]
     figs = {"k_threshold_at_S=d": str(sp.simplify(thresh)),
@@ -795,6 +822,7 @@ def check_thm47_step10(ctx):
           delta=0.0, detectable=0.0)
 def check_thm47_step10_corrected(ctx):
     """KS15 Thm 4.7, proof: the constant 61 under k <= d."""
+    _d = sp.Symbol("d", positive=True)
     a, b = sp.symbols("a b", nonnegative=True)
     gap = sp.expand(_T47_61 ** 2 * _d - 80 * (16 * (_d - a) + sp.Rational(88, 3) * _d + (_d - b)))
     ok_sym = sympy_zero(gap - (sp.Rational(43, 3) * _d + 1280 * a + 80 * b))
@@ -919,11 +947,12 @@ def check_thm46_step1(ctx):
           "m = (1 + s) log 2d, s >= 0", delta=0.0, detectable=0.0)
 def check_thm46_step2(ctx):
     """KS15 Thm 4.6, proof: the side condition of Theorem 4.1."""
+    _d, _m = sp.symbols("d m", positive=True)
     s = sp.symbols("s", positive=True)
     L = sp.log(2 * _d)
     # Thm 4.6's η and Lemma 4.5's G² at ‖E[x̃_r²]‖∞ = ‖E_D[x²]‖₁ (eq. (7)), from laocheck.bounds
     eta = _formula("KS15.Thm4.6.eta")
-    G = sp.sqrt(_formula("KS15.Lemma4.5.G2", S_inf=SYMBOLS["N_one"]))
+    G = sp.sqrt(_formula("KS15.Lemma4.5.G2", S_inf=bounds.SYMBOLS["N_one"]))
     sq = sp.simplify(((2 * G * eta) ** 2).subs(_m, (1 + s) * L))
     ok = sympy_zero(sq - sp.Rational(4, 5) / (1 + s))
     return Result(Status.PASS if ok else Status.FAIL, {"(2Gη)^2": str(sq)}, detectable=0.0)
@@ -937,7 +966,7 @@ def check_thm46_step3(ctx):
     """KS15 Thm 4.6, proof: Theorem 4.1 at the stated step size."""
     # Theorem 4.1's bound at Thm 4.6's η and Lemma 4.5's G² (eq. (7)): Thm 4.6's bound, all
     # from laocheck.bounds
-    G2 = _formula("KS15.Lemma4.5.G2", S_inf=SYMBOLS["N_one"])
+    G2 = _formula("KS15.Lemma4.5.G2", S_inf=bounds.SYMBOLS["N_one"])
     val = _formula("KS15.Thm4.1.generic", eta=_formula("KS15.Thm4.6.eta"), G=sp.sqrt(G2))
     ok = sympy_zero(val - _formula("KS15.Thm4.6.bound"))
     return Result(Status.PASS if ok else Status.FAIL, {"value": str(sp.simplify(val))},
@@ -954,6 +983,7 @@ def check_thm46_step3(ctx):
           "statement, both branches of the min", delta=0.0, detectable=0.0)
 def check_thm47_step11(ctx):
     """KS15 Thm 4.7, proof: the last sentence (the high-probability bound)."""
+    _d, _k, _B, _m2 = sp.symbols("d k B m_2", positive=True)
     N1, m1, dl = sp.symbols("N_1 m_1 delta", positive=True)
     eps_val = _d * sp.log(2 * _d / dl) / ((_k + 1) * m1)
 
@@ -963,8 +993,8 @@ def check_thm47_step11(ctx):
                                      * sp.log(2 * _d) / (_k * _m2))
 
     # Theorem 4.7's second display (laocheck.bounds), its ε = min(d log(2d/δ)/((k+1)m₁), 1)
-    stated = FORMULAS["KS15.Thm4.7.bound_hp"].expr.subs(
-        {SYMBOLS["N_one"]: N1, SYMBOLS["m1"]: m1, SYMBOLS["delta"]: dl, SYMBOLS["m2"]: _m2})
+    stated = bounds.FORMULAS["KS15.Thm4.7.bound_hp"].expr.subs(
+        {bounds.SYMBOLS["N_one"]: N1, bounds.SYMBOLS["m1"]: m1, bounds.SYMBOLS["delta"]: dl, bounds.SYMBOLS["m2"]: _m2})
     ok = all(sympy_zero(chain(e) - stated.replace(lambda x: isinstance(x, sp.Min), lambda x: e))
              for e in (eps_val, sp.Integer(1)))
     return Result(Status.PASS if ok else Status.FAIL, {"both_branches_equal": ok},

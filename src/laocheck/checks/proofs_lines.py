@@ -27,15 +27,18 @@ import math
 from fractions import Fraction as F
 
 import numpy as np
-import sympy as sp
-from scipy import stats
 
 from .. import estimators
+from .._lazy import load
 from ._common import coverage_verdict, exact_distribution, worst_ratio_verdict
 from ._errata import note_erratum
 from ._registry import Result, Status, register
 from .cb11 import _baseline_mean, check_lemma9_deviation
 from .hk12 import _clip_step_cases
+
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
 __all__ = []
 
@@ -697,8 +700,8 @@ register("KS15.Lemma4.8.proof.step2", citation="KS15 Lemma 4.8 (proof, App. B.12
 # --- KS15 Lemma B.3 (App. B.4): the arithmetic-geometric steps ----------------------------------
 
 #: the constants 7/6 and 5/3 of Lemma B.3's 2E[Z] + 7L/6 and E[Z]/2 − 5L/3
-_B3_UPPER = sp.Rational(7, 6)
-_B3_LOWER = sp.Rational(5, 3)
+_B3_UPPER = F(7, 6)           # exact (sympy reads a Fraction as its Rational)
+_B3_LOWER = F(5, 3)
 
 
 @register("KS15.LemmaB.3.proof.amgm", citation="KS15 Lemma B.3 (proof, App. B.4, third, fourth, "
@@ -889,7 +892,7 @@ def check_cb11_lemma10_holder(ctx):
 # --- CB11 Theorem 1 (App. A.6): the concluding algebra -------------------------------------------
 
 #: the 1/2 of eq. (13)'s (T − k)(1/2 + p)
-_T1_HALF = sp.Rational(1, 2)
+_T1_HALF = F(1, 2)
 
 
 @register("CB11.Thm1.proof.algebra", citation="CB11 Thm 1 (proof, App. A.4-A.6: eq. (13) and the "
@@ -1505,6 +1508,8 @@ def check_ks15_lemma_b3_bernstein(ctx):
              "U3": mu + mu + L / 2 + r * L, "U4": 2 * mu + float(_B3_UPPER) * L}
     lower = {"L1": mu - np.sqrt(2 * var * L) - r * L, "L2": mu - np.sqrt(2 * mu * L) - r * L,
              "L3": mu - mu / 2 - L - r * L, "L4": mu / 2 - float(_B3_LOWER) * L}
+    # start-up: scipy.stats loads when this check runs, not when the catalog is listed
+    from scipy import stats
     worst = {}
     shape = np.broadcast_shapes(mu.shape, n.shape, dl.shape)
     nn = np.broadcast_to(n, shape)

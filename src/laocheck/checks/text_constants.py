@@ -16,18 +16,20 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
 
 from .. import bounds, estimators
+from .._lazy import load
 from ..reference.estimators import cb11_aer, hk12_gradient
 from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
 from ._proofs import sympy_zero
 from ._registry import Result, Status, register
 
-__all__ = []
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
 
-d, k, m, B, G, eta, lam = sp.symbols("d k m B G eta lambda", positive=True)
+__all__ = []
 
 
 def _verdict(ok, figures, **kw):
@@ -39,15 +41,18 @@ def _verdict(ok, figures, **kw):
           assumptions="B, d, k > 0", method="sympy", delta=0.0, detectable=0.0)
 def check_hk12_text_g(ctx):
     """HK12 Thm 3.1, proof: Lemma 3.3's second moment (laocheck.bounds) as G."""
+    d, k, B = sp.symbols("d k B", positive=True)
     G2 = bounds.FORMULAS["HK12.Lemma3.3.G2"].expr
     return _verdict(sympy_zero(sp.sqrt(G2) - 2 * B * sp.sqrt(2 * d / k)), {"G2": str(G2)})
 
 
 def _ks15_thm31(eta_):
+    m, B, G = sp.symbols("m B G", positive=True)
     return 2 * B ** 2 / (eta_ * m) + eta_ / 2 * G ** 2        # KS15 Thm 3.1's bound
 
 
 def _ks15_thm41(eta_):
+    d, m, B, G = sp.symbols("d m B G", positive=True)
     return B * (sp.log(2 * d) / (eta_ * m) + 5 * eta_ * G ** 2)   # KS15 Thm 4.1's bound
 
 
@@ -57,12 +62,14 @@ def _ks15_thm41(eta_):
           "η and G = 2B√(2d/k)", delta=0.0, detectable=0.0)
 def check_ks15_text_aerr(ctx):
     """KS15 Sec. 3: the AERR rate recovered from Theorem 3.1."""
+    d, k, m, B, G = sp.symbols("d k m B G", positive=True)
     val = _ks15_thm31(2 * B / (G * sp.sqrt(m))).subs(G, 2 * B * sp.sqrt(2 * d / k))
     return _verdict(sympy_zero(val - 4 * B ** 2 * sp.sqrt(2 * d / (k * m))), {"value": str(sp.simplify(val))})
 
 
 def ks15_text_aelr_eta():
     """KS15 Sec. 4 (after Thm 4.1) as printed: η = 2B/(G√m)."""
+    m, B, G = sp.symbols("m B G", positive=True)
     return 2 * B / (G * sp.sqrt(m))
 
 
@@ -74,6 +81,7 @@ def ks15_text_aelr_eta():
           expected=Status.ERRATUM, correction="KS15.Thm4.1.text_aelr_eta_corrected")
 def check_ks15_text_aelr(ctx):
     """KS15 Sec. 4: the step size 2B/(G√m) does not give the stated AELR rate."""
+    d, k, m, B, G = sp.symbols("d k m B G", positive=True)
     Gv = 2 * B * sp.sqrt(2 * d / k)
     val = _ks15_thm41(ks15_text_aelr_eta()).subs(G, Gv)
     stated = 4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m))
@@ -99,6 +107,7 @@ def check_ks15_text_aelr(ctx):
           method="sympy", delta=0.0, detectable=0.0)
 def check_ks15_text_aelr_corrected(ctx):
     """KS15 Sec. 4 with HK12 Thm 3.4's proof step size."""
+    d, k, m, B, G, eta = sp.symbols("d k m B G eta", positive=True)
     e = sp.sqrt(sp.log(2 * d) / (5 * m)) / G
     val = _ks15_thm41(e).subs(G, 2 * B * sp.sqrt(2 * d / k))
     ok_val = sympy_zero(val - 4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m)))
@@ -108,7 +117,7 @@ def check_ks15_text_aelr_corrected(ctx):
 
 #: the text's claims, named so that a mutation witness can change what they state: the factor of
 #: d in ‖E_D[x²]‖_{1/2} <= d, the power of log d in O(log² d), the 1 of Σ_{i<=d} 1/i <= 1 + ln d
-_LE_D_FACTOR = sp.Integer(1)
+_LE_D_FACTOR = Fraction(1)
 _POLY_LOG_POWER = 2
 _HARMONIC_ONE = 1
 
@@ -152,7 +161,7 @@ def check_ks15_text_poly(ctx):
 
 
 #: the power of d in the text's λ for dense comparators, λ = d^{3/2}√(log(m)/(km))
-CB11_DENSE_LAMBDA_D_POWER = sp.Rational(3, 2)
+CB11_DENSE_LAMBDA_D_POWER = Fraction(3, 2)
 
 
 @register("CB11.Thm12.text_dense", citation="CB11 Sec. 6 (after Thm 12: dense w*)",
@@ -162,6 +171,7 @@ CB11_DENSE_LAMBDA_D_POWER = sp.Rational(3, 2)
           delta=0.0, detectable=0.0)
 def check_cb11_text_dense(ctx):
     """CB11 Sec. 6: AER's rate for dense comparators."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     lam_d = d ** CB11_DENSE_LAMBDA_D_POWER * sp.sqrt(sp.log(m) / (k * m))
     val = (128 * (d * B) ** 2 / (lam_d * k) * sp.log(m) + m * lam_d / 2 * B ** 2 / d) / m
     ratio = sp.simplify(val / (B ** 2 * sp.sqrt(d / (k * m) * sp.log(m))))
@@ -177,6 +187,7 @@ def check_cb11_text_dense(ctx):
           delta=0.0, detectable=0.0)
 def check_cb11_text_16(ctx):
     """CB11 Thm 12, proof: the text's choice of λ is the minimiser."""
+    m = sp.Symbol("m", positive=True)
     F = bounds.FORMULAS
     lam_ = bounds.SYMBOLS["lam"]
     f = F["CB11.Thm12.regret"].expr                    # 128(dB)² ln m/(λk) + mλB²/2
@@ -201,7 +212,7 @@ note_erratum(
 
 # --- KS15 Sec. 4.1-4.2 (after Theorems 4.6 and 4.7) ---------------------------------------------
 
-_S, _L2d = sp.symbols("S L", positive=True)          # S = ‖E_D[x²]‖₁, L = log 2d
+# symbols _S = ‖E_D[x²]‖₁, _L2d = log 2d (made in each function: sympy loads when a check runs)
 
 
 @register("KS15.Thm4.6.text_vs_aelr", citation="KS15 Sec. 4.1 (after Thm 4.6: “‖E_D[x²]‖₁ <= d, "
@@ -212,6 +223,8 @@ _S, _L2d = sp.symbols("S L", positive=True)          # S = ‖E_D[x²]‖₁, L 
           "(S + k)/(2d) <= 1 for S <= d, k <= d", delta=0.0, detectable=0.0)
 def check_ks15_text_vs_aelr(ctx):
     """KS15 Sec. 4.1: DDAELR's rate is at most AELR's (needs k <= d)."""
+    d, k = sp.symbols("d k", positive=True)
+    _S = sp.Symbol("S", positive=True)
     F, N1 = bounds.FORMULAS, bounds.SYMBOLS["N_one"]
     ratio2 = sp.simplify((F["KS15.Thm4.6.bound"].expr / F["HK12.Thm3.4.bound"].expr) ** 2
                          ).subs(N1, _S)              # Thm 4.6 over AELR's (HK12 Thm 3.4), squared
@@ -287,6 +300,8 @@ def check_ks15_text_harmonic(ctx):
 
 def ks15_text_m1_rate(m2):
     """KS15 Sec. 4.2 as printed: the rate B²√((‖E_D[x²]‖₁ + k)/(km₂)) of the last regime."""
+    k, B = sp.symbols("k B", positive=True)
+    _S = sp.Symbol("S", positive=True)
     return B ** 2 * sp.sqrt((_S + k) / (k * m2))
 
 
@@ -301,6 +316,8 @@ def ks15_text_m1_rate(m2):
           correction="KS15.Thm4.7.text_m1_regime_corrected")
 def check_ks15_text_m1_regime(ctx):
     """KS15 Sec. 4.2: the last regime's rate drops the log d the theorem carries."""
+    d, k, B = sp.symbols("d k B", positive=True)
+    _S = sp.Symbol("S", positive=True)
     m2 = sp.symbols("m_2", positive=True)
     eps_at = _S / d                                    # d log(2d/δ)/((k+1)m₁) at that m₁
     bound = 4 * B ** 2 * sp.sqrt(5 * (16 * _S + sp.Rational(88, 3) * d * eps_at + k)
@@ -419,6 +436,7 @@ def _cb11_bound(key, lm=None, ld=None):
           method="sympy: solve for m and take the ratios", delta=0.0, detectable=0.0)
 def check_cb11_text_examples(ctx):
     """CB11 Sec. 6: sample and attribute ratios of AER against Lasso."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     e, lm, ld = sp.symbols("epsilon l_m l_d", positive=True)   # l_m = ln(m/δ), l_d = ln(d/δ)
     c = bounds.SYMBOLS["c"]
     m_aer = sp.solve(sp.Eq(_cb11_bound("CB11.Thm12.bound", lm=lm), e), m)[0]
@@ -467,8 +485,10 @@ note_erratum(
           "for larger m₁), and 4N + k <= 4(N + k)", delta=0.0, detectable=0.0)
 def check_ks15_text_ridge_m1_regime(ctx):
     """KS15 Sec. 3.3: the ridge regime (no log d here, unlike the lasso one)."""
+    d, k = sp.symbols("d k", positive=True)
+    _N, _Lg = sp.symbols("N L", positive=True)
     N, Lg, m1 = _N, _Lg, sp.symbols("m_1", positive=True)    # L = log(2d/δ)
-    m1_star = KS15_M1_THRESHOLDS["Thm3.12.regime"]
+    m1_star = _threshold("Thm3.12.regime")
     inner = (sp.sqrt(N) + d * sp.sqrt(d * Lg / ((k + 1) * m1))) ** 2
     at_star = sp.simplify(inner.subs(m1, m1_star))
     decreasing = sp.simplify(sp.diff(inner, m1)).is_negative
@@ -512,6 +532,7 @@ def check_hk12_text_k_plus_1(ctx):
           delta=0.0, detectable=0.0)
 def check_hk12_text_rates(ctx):
     """HK12 Sec. 2.3: the orders of Theorems 3.1 and 3.4."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     F = bounds.FORMULAS
     r1 = sp.simplify(F["HK12.Thm3.1.bound"].expr / (B ** 2 * sp.sqrt(d / (k * m))))
     r2 = sp.simplify(F["HK12.Thm3.4.bound"].expr / (B ** 2 * sp.sqrt(d * sp.log(d) / (k * m))))
@@ -532,6 +553,7 @@ def check_hk12_text_rates(ctx):
           delta=0.0, detectable=0.0)
 def check_hk12_text_tight(ctx):
     """HK12 Sec. 2.2: Theorem 3.1's sample size against the lower bound of Theorem 2.2."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     e = sp.symbols("epsilon", positive=True)
     m_star = sp.solve(sp.Eq(bounds.FORMULAS["HK12.Thm3.1.bound"].expr, e), m)[0]
     ratio = sp.simplify(m_star.subs(B, 1) / (d / (k * e ** 2)))
@@ -542,7 +564,7 @@ def check_hk12_text_tight(ctx):
 # --- CB11 Sec. 6 (AER and Thm 12) ---------------------------------------------------------------
 
 #: the factor of λ‖w‖² in CB11 eq. (12), f(w) = (λ/2)‖w‖² + 2(ŷ − y)⟨v, w⟩
-CB11_EQ12_HALF = sp.Rational(1, 2)
+CB11_EQ12_HALF = Fraction(1, 2)
 
 
 @register("CB11.Sec6.text_pegasos_update", citation="CB11 Sec. 6 (“w <- w − (1/(λt))∇g(w). This "
@@ -554,6 +576,7 @@ CB11_EQ12_HALF = sp.Rational(1, 2)
           "differentiation of (12))", delta=0.0, detectable=0.0)
 def check_cb11_text_pegasos(ctx):
     """CB11 Sec. 6: the two rewritings of the Pegasos step."""
+    lam = sp.Symbol("lambda", positive=True)
     t, yh, yy = sp.symbols("t yhat y", real=True)
     w = sp.Matrix(sp.symbols("w1:4", real=True))
     v = sp.Matrix(sp.symbols("v1:4", real=True))
@@ -609,6 +632,7 @@ def check_cb11_text_magnitude(ctx):
           method="sympy: the ratio and its degrees in d", delta=0.0, detectable=0.0)
 def check_cb11_text_vs_baseline(ctx):
     """CB11 Sec. 6: AER's bound is linear in d, the Baseline's quadratic."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     ld, lm = sp.symbols("l_d l_m", positive=True)             # ln(d/δ), ln(m/δ)
     c = bounds.SYMBOLS["c"]
     thm6 = _cb11_bound("CB11.Thm6.bound", ld=ld)               # c(dB/k)²√(ln(d/δ)/m)
@@ -623,6 +647,7 @@ def check_cb11_text_vs_baseline(ctx):
 
 def cb11_footnote4_factors(X2):
     """CB11 footnote 4's factors: the theorem's d/√k and the improved d·max_t‖x_t‖₂/k."""
+    d, k = sp.symbols("d k", positive=True)
     return d / sp.sqrt(k), d * X2 / k
 
 
@@ -636,6 +661,7 @@ def cb11_footnote4_factors(X2):
           method="sympy", delta=0.0, detectable=0.0)
 def check_cb11_text_footnote4(ctx):
     """CB11 footnote 4: the two factors at d = k."""
+    d, k = sp.symbols("d k", positive=True)
     X2 = sp.symbols("X", positive=True)                      # max_t ‖x_t‖₂ <= √d
     old, new = cb11_footnote4_factors(X2)
     ok = sympy_zero(old.subs(k, d) - sp.sqrt(d)) and sympy_zero(new.subs(k, d) - X2) and \
@@ -647,23 +673,34 @@ def check_cb11_text_footnote4(ctx):
 
 # --- KS15 Sec. 3.2, 3.3, 4.2: the phase-1 length conditions (“m₁ ≫ …”) ---------------------------
 
-_r, _N, _Lg = sp.symbols("r N L", positive=True)             # r = m₁/threshold, N = ‖E[x²]‖, L = log(2d/δ)
+# symbols _r = m₁/threshold, _N = ‖E[x²]‖, _Lg = log(2d/δ) (made in each function)
 
 
 def _tends_to_zero(expr):
+    _r = sp.Symbol("r", positive=True)
     return sp.limit(expr, _r, sp.oo) == 0
 
 
 #: the phase-1 lengths m₁ the text of KS15 Sec. 3.2, 3.3 and 4.2 names (N the norm of E_D[x²]
 #: of the scenario, L = log(2d/δ)), transcribed once: the checks of the regimes read them here
 KS15_M1_THRESHOLDS = {
-    "Thm3.6.gg": d * _N * _Lg / (k + 1),                 # “m₁ ≫ dN log(2d/δ)/(k+1)”
-    "Thm3.6.regime": d ** 3 * _Lg / ((k + 1) * _N),      # “m₁ >= d³ log(2d/δ)/((k+1)N)”
-    "Thm3.12.gg": d ** 2 * _Lg / (k + 1),                # “m₁ ≫ d² log(2d/δ)/(k+1)”
-    "Thm3.12.regime": d ** 3 * _Lg / ((k + 1) * _N),     # “m₁ >= d³ log(2d/δ)/((k+1)N)”
-    "Thm4.7.gg": d * _Lg / (k + 1),                      # “m₁ ≫ d log(2d/δ)/(k+1)”
-    "Thm4.7.regime": d ** 2 * _Lg / ((k + 1) * _N),      # “m₁ >= d² log(2d/δ)/((k+1)N)”
+    "Thm3.6.gg": "d*N*L/(k + 1)",                 # “m₁ ≫ dN log(2d/δ)/(k+1)”
+    "Thm3.6.regime": "d**3*L/((k + 1)*N)",        # “m₁ >= d³ log(2d/δ)/((k+1)N)”
+    "Thm3.12.gg": "d**2*L/(k + 1)",               # “m₁ ≫ d² log(2d/δ)/(k+1)”
+    "Thm3.12.regime": "d**3*L/((k + 1)*N)",       # “m₁ >= d³ log(2d/δ)/((k+1)N)”
+    "Thm4.7.gg": "d*L/(k + 1)",                   # “m₁ ≫ d log(2d/δ)/(k+1)”
+    "Thm4.7.regime": "d**2*L/((k + 1)*N)",        # “m₁ >= d² log(2d/δ)/((k+1)N)”
 }
+
+
+def _threshold(key):
+    """KS15_M1_THRESHOLDS[key] as a sympy expression in positive d, k, N, L (a witness may
+    have put an expression there instead of text)."""
+    value = KS15_M1_THRESHOLDS[key]
+    if not isinstance(value, str):
+        return value
+    names = dict(zip(("d", "k", "N", "L"), sp.symbols("d k N L", positive=True)))
+    return sp.sympify(value, locals=names)
 
 
 @register("KS15.Thm3.6.text_m1_gg", citation="KS15 Sec. 3.2 (after Thm 3.6: “as m₁ increases, the "
@@ -678,9 +715,11 @@ KS15_M1_THRESHOLDS = {
           "simplification to a function of r alone, limit r -> ∞", delta=0.0, detectable=0.0)
 def check_ks15_thm36_m1_gg(ctx):
     """KS15 Sec. 3.2: the phase-1 length for an improvement over AERR (Thm 3.6)."""
+    d, k = sp.symbols("d k", positive=True)
+    _r, _N, _Lg = sp.symbols("r N L", positive=True)
     m1 = sp.symbols("m_1", positive=True)
     term = 2 * sp.sqrt(sp.Rational(5, 3)) * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1))
-    rel = sp.simplify(term.subs(m1, _r * KS15_M1_THRESHOLDS["Thm3.6.gg"]) / d)
+    rel = sp.simplify(term.subs(m1, _r * _threshold("Thm3.6.gg")) / d)
     ok = rel.free_symbols == {_r} and _tends_to_zero(rel) and \
         sympy_zero(rel - 2 * sp.sqrt(sp.Rational(5, 3)) / sp.sqrt(_r))
     at1 = rel.subs(_r, 1)
@@ -697,10 +736,12 @@ def check_ks15_thm36_m1_gg(ctx):
           "ratio is <= 2 + 2√(5/3)", delta=0.0, detectable=0.0)
 def check_ks15_thm36_m1_regime(ctx):
     """KS15 Sec. 3.2: the large-m₁ regime of Theorem 3.6."""
+    d, k = sp.symbols("d k", positive=True)
+    _r, _N, _Lg = sp.symbols("r N L", positive=True)
     m1 = sp.symbols("m_1", positive=True)
     c = 2 * sp.sqrt(sp.Rational(5, 3))
     inner = 2 * _N + c * d * sp.sqrt(_N) * sp.sqrt(d * _Lg / ((k + 1) * m1)) + k   # k·(…) in Thm 3.6
-    at = sp.simplify(inner.subs(m1, _r * KS15_M1_THRESHOLDS["Thm3.6.regime"]))
+    at = sp.simplify(inner.subs(m1, _r * _threshold("Thm3.6.regime")))
     ok_form = sympy_zero(at - (2 * _N + c * _N / sp.sqrt(_r) + k))
     # (2 + c)(N + k) − (2N + cN/√r + k) = cN(1 − 1/√r) + (1 + c)k >= 0 for r >= 1
     s = sp.symbols("s", nonnegative=True)                     # r = (1 + s)²
@@ -720,9 +761,11 @@ def check_ks15_thm36_m1_regime(ctx):
           "a function of r and N/d, limit r -> ∞", delta=0.0, detectable=0.0)
 def check_ks15_thm312_m1_gg(ctx):
     """KS15 Sec. 3.3: the phase-1 length for an improvement over AERR (Thm 3.12)."""
+    d, k = sp.symbols("d k", positive=True)
+    _r, _N, _Lg = sp.symbols("r N L", positive=True)
     m1, u = sp.symbols("m_1 u", positive=True)                # u = N/d
     sq = (sp.sqrt(_N) + d * sp.sqrt(2 * d * _Lg / ((k + 1) * m1))) ** 2
-    rel = sp.simplify((sq.subs(m1, _r * KS15_M1_THRESHOLDS["Thm3.12.gg"]) / d).subs(_N, u * d))
+    rel = sp.simplify((sq.subs(m1, _r * _threshold("Thm3.12.gg")) / d).subs(_N, u * d))
     target = (sp.sqrt(u) + sp.sqrt(2 / _r)) ** 2
     ok = sympy_zero(rel - target) and sympy_zero(sp.limit(rel, _r, sp.oo) - u) and \
         sympy_zero(sp.expand(target.subs(_r, 1)) - (u + 2 * sp.sqrt(2 * u) + 2))
@@ -739,9 +782,11 @@ def check_ks15_thm312_m1_gg(ctx):
           detectable=0.0)
 def check_ks15_thm47_m1_gg(ctx):
     """KS15 Sec. 4.2: the phase-1 length for an improvement over AELR (Thm 4.7)."""
+    d, k = sp.symbols("d k", positive=True)
+    _r, _Lg = sp.symbols("r L", positive=True)
     m1 = sp.symbols("m_1", positive=True)
     eps_ = d * _Lg / ((k + 1) * m1)
-    at = _r * KS15_M1_THRESHOLDS["Thm4.7.gg"]
+    at = _r * _threshold("Thm4.7.gg")
     rel = sp.simplify((sp.Rational(88, 3) * d * eps_).subs(m1, at) / d)
     text_term = sp.simplify((d ** 2 * _Lg / ((k + 1) * m1)).subs(m1, at) / d)
     ok = sympy_zero(rel - sp.Rational(88, 3) / _r) and _tends_to_zero(rel) and \
@@ -792,6 +837,7 @@ def check_ks15_text_vs_aerr(ctx):
           delta=0.0, detectable=0.0)
 def check_cb11_text_factor_d4(ctx):
     """CB11 Sec. 5: the Baseline's sample-size overhead."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     e, ld = sp.symbols("epsilon l_d", positive=True)          # l_d = ln(d/δ)
     c = bounds.SYMBOLS["c"]
     m_base = sp.solve(sp.Eq(_cb11_bound("CB11.Thm6.bound", ld=ld), e), m)[0]
@@ -815,6 +861,7 @@ CB11_LEMMA4_LOSS_MAX = 4
           "vertices of the cube [−B, B]³ (all 8 evaluated exactly)", delta=0.0, detectable=0.0)
 def check_cb11_lemma4_constants(ctx):
     """CB11 Lemma 4, proof: the Lipschitz constant 4B and the loss bound 4B² of the square loss."""
+    B = sp.Symbol("B", positive=True)
     a, b, y = sp.symbols("a b y", real=True)
     ok1 = sp.expand((a - y) ** 2 - (b - y) ** 2 - (a - b) * (a + b - 2 * y)) == 0
     verts = [(sa * B, sb * B, sy * B) for sa in (-1, 1) for sb in (-1, 1) for sy in (-1, 1)]
@@ -842,6 +889,7 @@ def check_cb11_lemma4_constants(ctx):
           detectable=0.0)
 def check_ks15_text_sqrt_d(ctx):
     """KS15 Sec. 1: improvements up to √d and the full-information regime of k."""
+    d, k, m, B = sp.symbols("d k m B", positive=True)
     N, N1, c = sp.symbols("N N_1 c", positive=True)
     F, S_ = bounds.FORMULAS, bounds.SYMBOLS
     ridge = sp.cancel(sp.simplify((F["HK12.Thm3.1.bound"].expr / F["KS15.Thm3.5.bound"].expr) ** 2
@@ -873,7 +921,8 @@ def check_ks15_text_sqrt_d(ctx):
           "text's analogy)", method="sympy: the two ratios", delta=0.0, detectable=0.0)
 def check_ks15_text_regimes(ctx):
     """KS15 Sec. 4.2: the lasso regimes are a factor d shorter than the ridge ones."""
-    T = KS15_M1_THRESHOLDS
+    d = sp.Symbol("d", positive=True)
+    T = {key: _threshold(key) for key in KS15_M1_THRESHOLDS}
     r1 = sp.simplify(T["Thm3.12.gg"] / T["Thm4.7.gg"])
     r2 = sp.simplify(T["Thm3.12.regime"] / T["Thm4.7.regime"])
     return _verdict(sympy_zero(r1 - d) and sympy_zero(r2 - d), {"improvement": str(r1),

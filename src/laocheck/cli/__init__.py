@@ -141,8 +141,9 @@ def _cmd_list(args):
             "estimator or check"
         return usage_error("laocheck list", f"--match {args.match!r} matches no {what} "
                            "(matching is case-insensitive; `laocheck list` shows every name)")
-    doc = {"estimators": rows, "checks": check_rows,
-           "provenance": provenance(command=["laocheck", "list"] + _argv_of(args))}
+    # the provenance (package versions, git commit: a subprocess) only for a JSON listing
+    doc = {"estimators": rows, "checks": check_rows, "provenance": None if args.json is None
+           else provenance(command=["laocheck", "list"] + _argv_of(args))}
     if args.json == "-":
         write_json_atomic("-", doc, indent=2)
         return 0

@@ -35,11 +35,14 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
-from sklearn.linear_model import lars_path_gram
 
+from .._lazy import load
 from .._validation import check_positive
 from ..exceptions import InvalidParameterError
+
+# start-up: scipy.optimize loads on first use, when a ball is solved; `laocheck list` builds the
+# catalog's distributions without it
+optimize = load("scipy.optimize")
 
 __all__ = ["Minimizer", "SecondMoments", "minimize_l2_ball", "minimize_l1_ball", "DENSE_LIMIT"]
 
@@ -313,7 +316,8 @@ def _l2_structured(mom, c, B):
         if phi(lo) > 0:
             mu = lo
         else:
-            mu = brentq(phi, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+            mu = optimize.brentq(phi, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps,
+                                 maxiter=500)
         w = mom.solve_shifted(c, mu)
         nrm = np.linalg.norm(w)
         w = w * (B / nrm) if nrm > B else w
@@ -459,7 +463,8 @@ def minimize_l2_ball(Sigma, c, B):
         if phi(lo) > 0:                              # ‖w(0+)‖ < B only in the interior case
             mu = lo
         else:
-            mu = brentq(phi, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+            mu = optimize.brentq(phi, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps,
+                                 maxiter=500)
         w = w_of(mu)
         nrm = np.linalg.norm(w)
         w = w * (B / nrm) if nrm > B else w          # remove rounding outside the ball
@@ -537,6 +542,8 @@ def minimize_l1_ball(Sigma, c, B):
 
 
 def _minimize_l1_scaled(Sigma, c, B):
+    # start-up: scikit-learn (about a second) loads only when a lasso path is solved
+    from sklearn.linear_model import lars_path_gram
     d = c.shape[0]
     with warnings.catch_warnings():       # early stopping is repaired by _refine_l1 and certified
         warnings.simplefilter("ignore")

@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-from sklearn.datasets import load_digits
 
 from .._validation import check_int, check_positive, check_rng, check_scalar, check_vector
 from ..exceptions import InvalidParameterError
@@ -646,6 +645,8 @@ def digits_distribution(digits=(3, 5), *, norm="l2", B=1.0):
             "the labels would all be equal).")
     if norm not in ("l2", "l1"):
         raise InvalidParameterError(f"`norm` must be 'l2' or 'l1'; got norm={norm!r}.")
+    # start-up: scikit-learn (about a second) loads only for the digits data set
+    from sklearn.datasets import load_digits
     data = load_digits()
     keep = (data.target == a) | (data.target == b)
     X = data.data[keep].astype(float)

@@ -16,8 +16,9 @@ import it).
 
 The estimator classes of :mod:`laocheck.estimators._families` carry their specs (``spec`` on
 an instance; ``specs`` on a class that implements several registered estimators); a user's own
-estimator declares ``spec = EstimatorSpec(...)`` on its class. Learners declare
-``spec = LearnerSpec(...)`` on theirs.
+estimator declares ``spec = EstimatorSpec(...)`` on its class. Learners carry theirs as
+``spec`` on the class too, declared in ``laocheck.learners._specs`` (so that the catalog can
+read them without importing scikit-learn).
 
 Hand-written (no library states algorithm claims as data); frozen dataclasses, so a spec is a
 value: equal specs compare equal and none can be changed after declaration.

@@ -43,7 +43,6 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-import sklearn
 
 from .._execution import executor
 from .._validation import check_int, check_positive
@@ -131,6 +130,8 @@ def _fit(spec, distribution, m, data_rng, learner_rng, source="rows"):
     # a user's plain learner may have no get_params: then it is fitted in one call
     params = learner.get_params() if callable(getattr(learner, "get_params", None)) else {}
     blocked = rows < m and hasattr(learner, "partial_fit") and "n_total" in params
+    # start-up: scikit-learn (about a second) loads with the first fit, not with the catalog
+    import sklearn
     with sklearn.config_context(assume_finite=True):        # internally generated, finite data
         if not blocked:
             X, y = distribution.sample(m, data_rng)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from sklearn.datasets import load_digits
 
 from ..bounds import rho_lasso, rho_ridge, second_moments_of
 from ..data import PowerLawBernoulli
@@ -73,6 +72,8 @@ def rho_of_dataset(name):
     """ρ_ridge, ρ_lasso of a data set: ``"digits"`` (scikit-learn's bundled digits, all classes)
     or a path to a ``.npy`` / ``.csv`` / ``.txt`` matrix whose columns are the attributes."""
     if name == "digits":
+        # start-up: scikit-learn (about a second) loads only for the digits data set
+        from sklearn.datasets import load_digits
         X = load_digits().data
     elif name.endswith(".npy"):
         X = np.load(name)

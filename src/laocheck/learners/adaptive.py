@@ -50,10 +50,10 @@ and ``fit_stream`` consume the stream identically: the same seed gives the same 
 
 import numpy as np
 
-from ..estimators import Budget, LearnerSpec
 from . import _adaptive
 from . import _full
 from ._base import DataPointSampling, check_scale, raise_fault
+from ._specs import SPECS
 from .full_information import _FullInformation, _OnlineFit
 from .ridge import initial_point
 from .two_phase import _TwoPhase, two_phase_ridge_phase2
@@ -152,14 +152,7 @@ class AdaGAERR(DataPointSampling):
     (m, k + n_inner), the j's −1 when w = 0).
     """
 
-    spec = LearnerSpec(
-        name="KS15.AdaGAERR",
-        citation="KS15 App. A, eq. (13) (on KS15 Alg. 1)",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l2",
-        estimator="KS15.GAERR.gradient",
-        notes="adaptive variant; KS15 states no theorem for it",
-    )
+    spec = SPECS["AdaGAERR"]
 
     def __init__(self, k=4, B=1.0, eta="theory", q=None, second_moments=None, n_inner=1,
                  initial="uniform", n_total=None, random_state=None, record_draws=False):
@@ -235,14 +228,7 @@ class AdaAERR(AdaGAERR):
     """HK12 Alg. 1's estimate (AERR: uniform q, x̃ weight d/k) with the steps of KS15 eq. (13):
     the adaptive AERR of KS15 App. A, Figs. 7-8."""
 
-    spec = LearnerSpec(
-        name="KS15.AdaAERR",
-        citation="KS15 App. A, eq. (13) (on HK12 Alg. 1)",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l2",
-        estimator="HK12.AERR.gradient",
-        notes="adaptive variant; KS15 states no theorem for it",
-    )
+    spec = SPECS["AdaAERR"]
 
     def __init__(self, k=4, B=1.0, eta="theory", n_inner=1, initial="uniform", n_total=None,
                  random_state=None, record_draws=False):
@@ -255,15 +241,7 @@ class AdaDDAERR(AdaGAERR):
     """DDAERR's estimate (KS15 Sec. 3.1, q_i ∝ √E[x_i²], eq. (4), from known second moments)
     with the steps of KS15 eq. (13): the adaptive DDAERR of KS15 App. A, Figs. 7-8."""
 
-    spec = LearnerSpec(
-        name="KS15.AdaDDAERR",
-        citation="KS15 App. A, eq. (13) (on KS15 Sec. 3.1)",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l2",
-        estimator="KS15.DDAERR.gradient",
-        example_params=lambda X: {"second_moments": np.mean(X * X, axis=0)},
-        notes="adaptive variant; KS15 states no theorem for it",
-    )
+    spec = SPECS["AdaDDAERR"]
 
     def __init__(self, k=4, B=1.0, eta="theory", second_moments=None, n_inner=1,
                  initial="uniform", n_total=None, random_state=None, record_draws=False):
@@ -292,14 +270,7 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
     of phase 2 and ``H_`` Lemma 3.11's H of the estimate (theory variant).
     """
 
-    spec = LearnerSpec(
-        name="KS15.AdaTwoPhaseDDAERR",
-        citation="KS15 App. A, eq. (13) (on KS15 Alg. 2)",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l2",
-        estimator="KS15.DDAERR.gradient",
-        notes="adaptive variant; KS15 states no theorem for it",
-    )
+    spec = SPECS["AdaTwoPhaseDDAERR"]
 
     _algorithm = "KS15.AdaTwoPhaseDDAERR"
 

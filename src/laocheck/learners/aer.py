@@ -14,10 +14,10 @@ import numpy as np
 
 from .. import bounds
 from .._validation import check_int, check_positive, check_real
-from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
 from ._base import BudgetedLearner, check_k, raise_fault
+from ._specs import SPECS
 from .full_information import _project_l1, project_l1_ball
 
 __all__ = ["AER", "Baseline", "aer_lambda"]
@@ -98,14 +98,7 @@ class AER(BudgetedLearner):
     max_attributes_per_example_, attributes_per_example_.
     """
 
-    spec = LearnerSpec(
-        name="CB11.AER",
-        citation="CB11 Fig. 2",
-        budget=Budget("k", lambda k: k),
-        geometry="l1",
-        estimator="CB11.AER.gradient",
-        theorems=(TheoremClaim("CB11.Thm12", "CB11.Thm12.bound_expectation"),),
-    )
+    spec = SPECS["AER"]
 
     _algorithm = "CB11.AER"
 
@@ -214,13 +207,7 @@ class Baseline(BudgetedLearner):
     point; a global minimum is certified only when ``convex_`` is True).
     """
 
-    spec = LearnerSpec(
-        name="CB11.Baseline",
-        citation="CB11 Fig. 1",
-        budget=Budget("k", lambda k: k),
-        geometry="l1",
-        estimator="CB11.Baseline.loss",
-    )
+    spec = SPECS["Baseline"]
 
     _algorithm = "CB11.Baseline"
 

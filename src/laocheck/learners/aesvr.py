@@ -5,11 +5,11 @@ import numpy as np
 
 from .._validation import check_real
 from ..estimators import aesvr_coefficients
-from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ..reference.estimators import genest_sample_size, genest_small_orders
 from ._base import SCALE_RANGE, BudgetedLearner, check_k, check_scale
 from ._ridge import RidgeState
+from ._specs import SPECS
 from .ridge import initial_point, theory_step_size
 
 __all__ = ["AESVR"]
@@ -45,14 +45,7 @@ class AESVR(BudgetedLearner):
         stream of each step's x̃ indices, then per GenEst call its order n and its j's.
     """
 
-    spec = LearnerSpec(
-        name="HK12.AESVR",
-        citation="HK12 Alg. 4, Thm 4.4",
-        budget=Budget("k + 6", lambda k: k + 6, kind="expectation"),
-        geometry="l2",
-        estimator="HK12.AESVR.gradient",
-        theorems=(TheoremClaim("HK12.Thm4.4", "HK12.Thm4.4.bound"),),
-    )
+    spec = SPECS["AESVR"]
 
     _algorithm = "HK12.AESVR"
 

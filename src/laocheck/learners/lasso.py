@@ -12,10 +12,10 @@ coordinates it moves (``SparseLassoState``: no O(d) pass or array per run beside
 import numpy as np
 
 from .. import bounds
-from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
 from ._lasso import LassoState, SparseLassoState
+from ._specs import SPECS
 from .ridge import MomentsGiveQ
 
 __all__ = ["GAELR", "AELR", "DDAELR", "lasso_theory_step_size"]
@@ -54,14 +54,7 @@ class GAELR(DataPointSampling):
     threshold is 1/η (line 13).
     """
 
-    spec = LearnerSpec(
-        name="KS15.GAELR",
-        citation="KS15 Alg. 3",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l1",
-        estimator="KS15.GAELR.clipped_gradient",
-        theorems=(TheoremClaim("KS15.Thm4.1", "KS15.Thm4.1.generic"),),
-    )
+    spec = SPECS["GAELR"]
 
     _algorithm = "KS15.GAELR"
     _step_names = ("theory", "proof")
@@ -104,14 +97,7 @@ class AELR(GAELR):
     one is an erratum, see ``laocheck verify --only 'HK12.Thm3.4*'``).
     """
 
-    spec = LearnerSpec(
-        name="HK12.AELR",
-        citation="HK12 Alg. 2",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l1",
-        estimator="HK12.AELR.clipped_gradient",
-        theorems=(TheoremClaim("HK12.Thm3.4", "HK12.Thm3.4.bound"),),
-    )
+    spec = SPECS["AELR"]
 
     _algorithm = "HK12.AELR"
 
@@ -124,15 +110,7 @@ class AELR(GAELR):
 class DDAELR(MomentsGiveQ, GAELR):
     """KS15 Sec. 4.1 (DDAELR): GAELR with q_i ∝ E[x_i²] (Lemma 4.3) from known moments."""
 
-    spec = LearnerSpec(
-        name="KS15.DDAELR",
-        citation="KS15 Sec. 4.1",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l1",
-        estimator="KS15.DDAELR.clipped_gradient",
-        theorems=(TheoremClaim("KS15.Thm4.6", "KS15.Thm4.6.bound"),),
-        example_params=lambda X: {"second_moments": np.mean(X * X, axis=0)},
-    )
+    spec = SPECS["DDAELR"]
 
     _algorithm = "KS15.DDAELR"
 

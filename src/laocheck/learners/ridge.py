@@ -14,10 +14,10 @@ import numpy as np
 
 from .. import bounds
 from .._validation import check_vector
-from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
 from ._ridge import RidgeState, SparseRidgeState
+from ._specs import SPECS
 
 __all__ = ["GAERR", "AERR", "DDAERR", "theory_step_size", "initial_point"]
 
@@ -103,14 +103,7 @@ class GAERR(DataPointSampling):
     attributes_per_example_ (per step).
     """
 
-    spec = LearnerSpec(
-        name="KS15.GAERR",
-        citation="KS15 Alg. 1",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l2",
-        estimator="KS15.GAERR.gradient",
-        theorems=(TheoremClaim("KS15.Thm3.1", "KS15.Thm3.1.generic"),),
-    )
+    spec = SPECS["GAERR"]
 
     _algorithm = "KS15.GAERR"
 
@@ -149,14 +142,7 @@ class AERR(GAERR):
     ``eta="theory"`` is HK12 Thm 3.1's η = √(k/(2dm)).
     """
 
-    spec = LearnerSpec(
-        name="HK12.AERR",
-        citation="HK12 Alg. 1",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l2",
-        estimator="HK12.AERR.gradient",
-        theorems=(TheoremClaim("HK12.Thm3.1", "HK12.Thm3.1.bound"),),
-    )
+    spec = SPECS["AERR"]
 
     _algorithm = "HK12.AERR"
 
@@ -209,15 +195,7 @@ class DDAERR(MomentsGiveQ, GAERR):
     ``eta="theory"`` is KS15 Thm 3.5's η = 1/√(m((1/k)‖E[x²]‖_{1/2} + 1)).
     """
 
-    spec = LearnerSpec(
-        name="KS15.DDAERR",
-        citation="KS15 Sec. 3.1",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l2",
-        estimator="KS15.DDAERR.gradient",
-        theorems=(TheoremClaim("KS15.Thm3.5", "KS15.Thm3.5.bound"),),
-        example_params=lambda X: {"second_moments": np.mean(X * X, axis=0)},
-    )
+    spec = SPECS["DDAERR"]
 
     _algorithm = "KS15.DDAERR"
 

@@ -22,10 +22,10 @@ import numpy as np
 
 from .. import bounds
 from .._validation import check_int, check_real
-from ..estimators import Budget, LearnerSpec, TheoremClaim
 from ..data._oracle import TapOracle
 from ..exceptions import InvalidParameterError
 from ._base import SCALE_RANGE, BadEntryError, BudgetedLearner, check_k, check_scale
+from ._specs import SPECS
 from .lasso import AELR, GAELR
 from .ridge import AERR, GAERR
 
@@ -373,14 +373,7 @@ class TwoPhaseDDAERR(_TwoPhase):
     max_attributes_per_example_, attributes_per_example_.
     """
 
-    spec = LearnerSpec(
-        name="KS15.TwoPhaseDDAERR",
-        citation="KS15 Alg. 2",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l2",
-        estimator="KS15.DDAERR.gradient",
-        theorems=(TheoremClaim("KS15.Thm3.12", "KS15.Thm3.12.bound_as"),),
-    )
+    spec = SPECS["TwoPhaseDDAERR"]
 
     _algorithm = "KS15.TwoPhaseDDAERR"
 
@@ -412,14 +405,7 @@ class TwoPhaseDDAELR(_TwoPhase):
     start, ``LassoState.warm_start``) in the practical one.
     """
 
-    spec = LearnerSpec(
-        name="KS15.TwoPhaseDDAELR",
-        citation="KS15 Alg. 4",
-        budget=Budget("k + 1", lambda k: k + 1),
-        geometry="l1",
-        estimator="KS15.DDAELR.clipped_gradient",
-        theorems=(TheoremClaim("KS15.Thm4.7", "KS15.Thm4.7.bound_as"),),
-    )
+    spec = SPECS["TwoPhaseDDAELR"]
 
     _algorithm = "KS15.TwoPhaseDDAELR"
     _lasso = True

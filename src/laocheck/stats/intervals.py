@@ -29,10 +29,14 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
-from scipy.optimize import brentq
 
+from .._lazy import load
 from .._validation import (check_choice, check_count, check_probability, check_range,
                            check_sample, check_within, fail)
+
+# start-up: scipy.optimize loads on first use (one root finding); `laocheck list` builds the
+# catalog without it
+optimize = load("scipy.optimize")
 
 __all__ = ["MeanInterval", "mean_interval", "mean_interval_from_sums", "METHODS", "SUM_METHODS",
            "ALTERNATIVES"]
@@ -226,7 +230,7 @@ def _betting_lower(s, log_inv):
         return 0.0
     hi = s.mean if excess(s.mean) < 0 else 1.0  # excess(1) < 0: every factor is <= 1 there
     xtol = 1e-5 * math.sqrt(log_inv / (2.0 * s.n)) + 1e-15
-    root = brentq(excess, 0.0, hi, xtol=xtol)
+    root = optimize.brentq(excess, 0.0, hi, xtol=xtol)
     step = xtol
     low = root - step
     while low > 0 and excess(low) < 0:
