@@ -12,8 +12,9 @@ Two tiers:
   must comply, and a listed name that complies must be removed from the list, so it only
   shrinks.
 
-The other public modules (testing, checks, learners, cli, report) are being rewritten
-elsewhere; they join ``MODULES`` when they comply.
+The other public modules (``MODULES_2``: the top-level namespace, testing, checks, learners,
+report, experiments, exceptions), the public methods of the learners (``LEARNER_METHODS``) and
+the command's entry point ``laocheck.cli.main`` obey both tiers with no exception list.
 """
 import importlib
 import inspect
@@ -155,3 +156,255 @@ def test_completeness_rules_only_improve(errors, code):
     fixed = sorted(NOT_YET[code] - failing)
     assert new == [], f"{code} newly broken by {new}"
     assert fixed == [], f"{code} now holds for {fixed}: remove them from NOT_YET"
+
+
+# -- the second batch: every rule, no exception list ---------------------------------------
+
+MODULES_2 = ("laocheck", "laocheck.exceptions", "laocheck.testing", "laocheck.testing.strategies",
+             "laocheck.checks", "laocheck.learners", "laocheck.report", "laocheck.experiments",
+             "laocheck.experiments.papers")
+#: the methods a user of a learner calls (scikit-learn's and the budgeted ones)
+#: (``score`` is scikit-learn's RegressorMixin's, inherited unchanged with its own docstring)
+LEARNER_METHODS = ("fit", "partial_fit", "fit_stream", "fit_oracle", "predict")
+COMPLETE = ("PR01", "RT01")
+
+
+def _public_2():
+    for module in MODULES_2:
+        mod = importlib.import_module(module)
+        for name in mod.__all__:
+            obj = getattr(mod, name)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                yield f"{module}.{name}"
+                if module == "laocheck.learners" and inspect.isclass(obj):
+                    yield from (f"{module}.{name}.{m}" for m in LEARNER_METHODS
+                                if hasattr(obj, m))
+    yield "laocheck.cli.main"
+
+
+PUBLIC_2 = sorted(set(_public_2()))
+
+#: (name, code) pairs not complying yet: shrink-only, emptied by the end of this work
+NOT_YET_2 = {
+    "laocheck.checks.Check": {"PR01"},
+    "laocheck.checks.CheckRecord": {"PR01"},
+    "laocheck.checks.Context": {"PR01"},
+    "laocheck.checks.Result": {"PR01"},
+    "laocheck.checks.Status": {"PR01"},
+    "laocheck.checks.check_seed": {"PR01", "RT01"},
+    "laocheck.checks.checks": {"PR01", "RT01"},
+    "laocheck.checks.errata": {"PR01", "RT01"},
+    "laocheck.checks.get": {"PR01", "RT01"},
+    "laocheck.checks.proof_coverage": {"PR01", "RT01"},
+    "laocheck.checks.proof_coverage_table": {"PR01", "RT01"},
+    "laocheck.checks.proof_inventory": {"PR01", "RT01"},
+    "laocheck.checks.register": {"PR01", "RT01"},
+    "laocheck.checks.results_path": {"PR01", "RT01"},
+    "laocheck.checks.run": {"PR01", "RT01"},
+    "laocheck.checks.run_catalog": {"PR01", "RT01"},
+    "laocheck.checks.run_on": {"PR01", "RT01"},
+    "laocheck.cli.main": {"GL08"},
+    "laocheck.experiments.ClaimCheck": {"PR01"},
+    "laocheck.experiments.Comparison": {"PR01"},
+    "laocheck.experiments.Curve": {"PR01"},
+    "laocheck.experiments.LearnerConfig": {"PR01"},
+    "laocheck.experiments.Panel": {"PR01"},
+    "laocheck.experiments.PaperExperiment": {"PR01"},
+    "laocheck.experiments.PrintedNumber": {"PR01"},
+    "laocheck.experiments.as_seed_sequence": {"PR01", "RT01"},
+    "laocheck.experiments.block_rows": {"PR01", "RT01"},
+    "laocheck.experiments.cb11_mnist": {"PR01", "RT01"},
+    "laocheck.experiments.child_seeds": {"PR01", "RT01"},
+    "laocheck.experiments.compare": {"PR01", "RT01"},
+    "laocheck.experiments.excess_risk_range": {"PR01", "RT01"},
+    "laocheck.experiments.hk12_mnist": {"PR01", "RT01"},
+    "laocheck.experiments.ks15_adaptive": {"PR01", "RT01"},
+    "laocheck.experiments.ks15_real": {"PR01", "RT01"},
+    "laocheck.experiments.ks15_synthetic": {"PR01", "RT01"},
+    "laocheck.experiments.learning_curves": {"PR01", "RT01"},
+    "laocheck.experiments.papers.Algorithm": {"PR01"},
+    "laocheck.experiments.papers.ClaimCheck": {"PR01"},
+    "laocheck.experiments.papers.Curve": {"PR01"},
+    "laocheck.experiments.papers.Panel": {"PR01"},
+    "laocheck.experiments.papers.PaperExperiment": {"PR01"},
+    "laocheck.experiments.papers.PrintedNumber": {"PR01"},
+    "laocheck.experiments.papers.RunProgress": {"PR01"},
+    "laocheck.experiments.papers.StepScaled": {"PR01"},
+    "laocheck.experiments.papers.cb11_mnist": {"PR01", "RT01"},
+    "laocheck.experiments.papers.claim_better": {"PR01", "RT01"},
+    "laocheck.experiments.papers.claim_converges": {"PR01", "RT01"},
+    "laocheck.experiments.papers.claim_order": {"PR01", "RT01"},
+    "laocheck.experiments.papers.claims_design": {"PR01", "RT01"},
+    "laocheck.experiments.papers.grid_limits": {"PR01", "RT01"},
+    "laocheck.experiments.papers.hk12_mnist": {"PR01", "RT01"},
+    "laocheck.experiments.papers.ks15_adaptive": {"PR01", "RT01"},
+    "laocheck.experiments.papers.ks15_real": {"PR01", "RT01"},
+    "laocheck.experiments.papers.ks15_synthetic": {"PR01", "RT01"},
+    "laocheck.experiments.papers.learning_curves": {"PR01", "RT01"},
+    "laocheck.experiments.papers.matched_sizes": {"PR01", "RT01"},
+    "laocheck.experiments.replicate": {"PR01", "RT01"},
+    "laocheck.experiments.scaling_slope": {"PR01", "RT01"},
+    "laocheck.learners.AELR": {"PR01"},
+    "laocheck.learners.AELR.fit": {"PR01", "RT01"},
+    "laocheck.learners.AELR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.AELR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.AELR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.AELR.predict": {"PR01", "RT01"},
+    "laocheck.learners.AER": {"PR07"},
+    "laocheck.learners.AER.fit": {"PR01", "RT01"},
+    "laocheck.learners.AER.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.AER.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.AER.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.AER.predict": {"PR01", "RT01"},
+    "laocheck.learners.AERR": {"PR01"},
+    "laocheck.learners.AERR.fit": {"PR01", "RT01"},
+    "laocheck.learners.AERR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.AERR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.AERR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.AERR.predict": {"PR01", "RT01"},
+    "laocheck.learners.AESVR": {"PR07", "PR08"},
+    "laocheck.learners.AESVR.fit": {"PR01", "RT01"},
+    "laocheck.learners.AESVR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.AESVR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.AESVR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.AESVR.predict": {"PR01", "RT01"},
+    "laocheck.learners.AdaAERR": {"PR01"},
+    "laocheck.learners.AdaAERR.fit": {"PR01", "RT01"},
+    "laocheck.learners.AdaAERR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.AdaAERR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.AdaAERR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.AdaAERR.predict": {"PR01", "RT01"},
+    "laocheck.learners.AdaDDAERR": {"PR01"},
+    "laocheck.learners.AdaDDAERR.fit": {"PR01", "RT01"},
+    "laocheck.learners.AdaDDAERR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.AdaDDAERR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.AdaDDAERR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.AdaDDAERR.predict": {"PR01", "RT01"},
+    "laocheck.learners.AdaGAERR": {"PR08", "PR03"},
+    "laocheck.learners.AdaGAERR.fit": {"PR01", "RT01"},
+    "laocheck.learners.AdaGAERR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.AdaGAERR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.AdaGAERR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.AdaGAERR.predict": {"PR01", "RT01"},
+    "laocheck.learners.AdaOnlineRidge": {"PR01"},
+    "laocheck.learners.AdaOnlineRidge.fit": {"PR01", "RT01"},
+    "laocheck.learners.AdaOnlineRidge.predict": {"GL08"},
+    "laocheck.learners.AdaTwoPhaseDDAERR": {"PR01"},
+    "laocheck.learners.AdaTwoPhaseDDAERR.fit": {"PR01", "RT01"},
+    "laocheck.learners.AdaTwoPhaseDDAERR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.AdaTwoPhaseDDAERR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.AdaTwoPhaseDDAERR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.AdaTwoPhaseDDAERR.predict": {"PR01", "RT01"},
+    "laocheck.learners.Baseline": {"PR07"},
+    "laocheck.learners.Baseline.fit": {"PR01", "RT01"},
+    "laocheck.learners.Baseline.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.Baseline.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.Baseline.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.Baseline.predict": {"PR01", "RT01"},
+    "laocheck.learners.DDAELR": {"PR01"},
+    "laocheck.learners.DDAELR.fit": {"PR01", "RT01"},
+    "laocheck.learners.DDAELR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.DDAELR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.DDAELR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.DDAELR.predict": {"PR01", "RT01"},
+    "laocheck.learners.DDAERR": {"PR01"},
+    "laocheck.learners.DDAERR.fit": {"PR01", "RT01"},
+    "laocheck.learners.DDAERR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.DDAERR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.DDAERR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.DDAERR.predict": {"PR01", "RT01"},
+    "laocheck.learners.GAELR": {"PR01"},
+    "laocheck.learners.GAELR.fit": {"PR01", "RT01"},
+    "laocheck.learners.GAELR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.GAELR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.GAELR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.GAELR.predict": {"PR01", "RT01"},
+    "laocheck.learners.GAERR": {"PR07", "PR08"},
+    "laocheck.learners.GAERR.fit": {"PR01", "RT01"},
+    "laocheck.learners.GAERR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.GAERR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.GAERR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.GAERR.predict": {"PR01", "RT01"},
+    "laocheck.learners.OfflineLasso": {"PR01"},
+    "laocheck.learners.OfflineLasso.fit": {"PR01", "RT01"},
+    "laocheck.learners.OfflineLasso.predict": {"GL08"},
+    "laocheck.learners.OfflineRidge": {"PR01"},
+    "laocheck.learners.OfflineRidge.fit": {"PR01", "RT01"},
+    "laocheck.learners.OfflineRidge.predict": {"GL08"},
+    "laocheck.learners.OnlineLasso": {"PR01"},
+    "laocheck.learners.OnlineLasso.fit": {"PR01", "RT01"},
+    "laocheck.learners.OnlineLasso.predict": {"GL08"},
+    "laocheck.learners.OnlineRidge": {"PR01"},
+    "laocheck.learners.OnlineRidge.fit": {"PR01", "RT01"},
+    "laocheck.learners.OnlineRidge.predict": {"GL08"},
+    "laocheck.learners.TwoPhaseDDAELR": {"PR01"},
+    "laocheck.learners.TwoPhaseDDAELR.fit": {"PR01", "RT01"},
+    "laocheck.learners.TwoPhaseDDAELR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.TwoPhaseDDAELR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.TwoPhaseDDAELR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.TwoPhaseDDAELR.predict": {"PR01", "RT01"},
+    "laocheck.learners.TwoPhaseDDAERR": {"PR07", "PR08"},
+    "laocheck.learners.TwoPhaseDDAERR.fit": {"PR01", "RT01"},
+    "laocheck.learners.TwoPhaseDDAERR.fit_oracle": {"PR01", "RT01"},
+    "laocheck.learners.TwoPhaseDDAERR.fit_stream": {"PR01", "RT01"},
+    "laocheck.learners.TwoPhaseDDAERR.partial_fit": {"PR01", "RT01"},
+    "laocheck.learners.TwoPhaseDDAERR.predict": {"PR01", "RT01"},
+    "laocheck.learners.adagrad_step": {"PR01", "RT01"},
+    "laocheck.learners.adagrad_theory_constant": {"PR01", "RT01"},
+    "laocheck.learners.aer_lambda": {"PR01", "RT01"},
+    "laocheck.learners.has_oracle_path": {"PR01", "RT01"},
+    "laocheck.learners.lasso_theory_step_size": {"PR01", "RT01"},
+    "laocheck.learners.minimise_quadratic_l1": {"PR01", "RT01"},
+    "laocheck.learners.project_l1_ball": {"PR01", "RT01"},
+    "laocheck.learners.theory_step_size": {"PR01", "RT01"},
+    "laocheck.learners.two_phase_lasso_phase2": {"PR01", "RT01"},
+    "laocheck.learners.two_phase_ridge_phase2": {"PR01", "RT01"},
+    "laocheck.report.BuiltReport": {"PR01"},
+    "laocheck.report.Context": {"PR01"},
+    "laocheck.report.ReportSpec": {"PR01"},
+    "laocheck.report.build_report": {"PR01", "RT01"},
+    "laocheck.report.check_report_target": {"PR01", "RT01"},
+    "laocheck.report.find_specs": {"PR01", "RT01"},
+    "laocheck.report.fmt": {"PR01", "RT01"},
+    "laocheck.report.is_report_dir": {"PR01", "RT01"},
+    "laocheck.report.load_spec": {"PR01", "RT01"},
+    "laocheck.report.run_checks_serially": {"PR01", "RT01"},
+    "laocheck.report.stderr_progress": {"PR01", "RT01"},
+    "laocheck.testing.BaselineComparison": {"PR01"},
+    "laocheck.testing.CheckFailure": {"PR01"},
+    "laocheck.testing.Claims": {"PR01"},
+    "laocheck.testing.LearnerClaims": {"PR01"},
+    "laocheck.testing.check_estimator": {"PR07", "PR01", "RT01"},
+    "laocheck.testing.check_learner": {"PR07", "PR01", "RT01"},
+    "laocheck.testing.compare_baseline": {"PR01", "RT01"},
+    "laocheck.testing.estimator_checks": {"PR01", "RT01"},
+    "laocheck.testing.estimator_checks_generator": {"PR01"},
+    "laocheck.testing.learner_checks": {"PR01", "RT01"},
+    "laocheck.testing.learner_checks_generator": {"PR01"},
+    "laocheck.testing.parametrize_with_checks": {"SS03", "PR01", "RT01"},
+    "laocheck.testing.resolve_claims": {"PR01", "RT01"},
+    "laocheck.testing.resolve_learner_claims": {"PR01", "RT01"},
+    "laocheck.testing.save_baseline": {"PR01", "RT01"},
+    "laocheck.testing.strategies.data_points": {"PR01", "RT01"},
+    "laocheck.testing.strategies.dyadic_instances": {"PR01", "RT01"},
+    "laocheck.testing.strategies.problem_instances": {"PR01", "RT01"},
+    "laocheck.testing.strategies.sampling_distributions": {"PR01", "RT01"},
+    "laocheck.testing.strategies.second_moment_vectors": {"PR01", "RT01"},
+    "laocheck.testing.strategies.weight_vectors": {"PR01", "RT01"},
+}
+
+
+def test_the_second_batch_is_found():
+    names = set(PUBLIC_2)
+    assert len(PUBLIC_2) > 200
+    assert {"laocheck.LaocheckError", "laocheck.testing.check_estimator",
+            "laocheck.checks.run_catalog", "laocheck.learners.AERR.fit_stream",
+            "laocheck.report.build_report", "laocheck.experiments.compare"} <= names
+
+
+def test_every_numpydoc_rule_holds_for_the_second_batch():
+    failing = {(name, code) for name in PUBLIC_2
+               for code, _ in validate(name)["errors"] if code in STRICT + COMPLETE}
+    listed = {(name, code) for name, codes in NOT_YET_2.items() for code in codes}
+    assert sorted(failing - listed) == [], "newly broken"
+    assert sorted(listed - failing) == [], "now holding: remove from NOT_YET_2"
