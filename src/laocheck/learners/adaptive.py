@@ -70,15 +70,43 @@ BLOCK = 1024
 
 
 def adagrad_theory_constant(B):
-    """η₀ = √2·B, the ``eta="theory"`` constant of eq. (13) (module docstring)."""
+    """η₀ = √2·B, the ``eta="theory"`` constant of KS15 eq. (13) (module docstring).
+
+    Parameters
+    ----------
+    B : float
+        The L2 radius.
+
+    Returns
+    -------
+    float
+        √2·B (AdaGrad's D_∞/√2 with D_∞ = 2B).
+    """
     return ADAGRAD_CONSTANT * check_scale("B", B, "a radius")
 
 
 def adagrad_step(w, g, G, eta0):
-    """One step of KS15 eq. (13) in place: G += g² (coordinate-wise), then
-    w_i −= η₀ g_i / √G_i where G_i > 0 (a coordinate with G_i = 0 has had g_i = 0 throughout
-    and stays). Returns w (unprojected). With G_i equal to one G for every i after the update,
-    this is w − (η₀/√G)·g: OGD with the global step η₀/√G."""
+    """One step of KS15 eq. (13) in place: G += g², then w_i −= η₀ g_i / √G_i where G_i > 0.
+
+    A coordinate with G_i = 0 has had g_i = 0 throughout and stays. With G_i equal to one G for
+    every i after the update, this is w − (η₀/√G)·g: OGD with the global step η₀/√G.
+
+    Parameters
+    ----------
+    w : ndarray of shape (d,)
+        The iterate, updated in place (not projected).
+    g : ndarray of shape (d,)
+        The gradient estimate g̃_t.
+    G : ndarray of shape (d,)
+        The accumulated squares Σ_{s<t} g̃_{s,i}², updated in place to include g.
+    eta0 : float
+        The constant η₀ of eq. (13).
+
+    Returns
+    -------
+    ndarray of shape (d,)
+        ``w`` (the same array), unprojected.
+    """
     G += g * g
     w -= eta0 / np.sqrt(np.where(G > 0, G, 1.0)) * g        # G_i = 0: g_i = 0, w_i − 0
     return w

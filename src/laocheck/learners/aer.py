@@ -26,9 +26,25 @@ __all__ = ["AER", "Baseline", "aer_lambda"]
 def aer_lambda(m, k, d, which="statement"):
     """λ of CB11 Thm 12.
 
-    ``"statement"``: λ = 12 d √(log(m)/(mk)), as the theorem states it;
-    ``"proof"``: λ = 16 d √(log(m)/(km)), the value the proof chooses ("Choosing λ = 16d…").
-    The two differ (an inconsistency of the paper, kept both ways; see the lemma catalog).
+    The two readings differ (an inconsistency of the paper, kept both ways; see the lemma
+    catalog).
+
+    Parameters
+    ----------
+    m : int
+        The number of examples.
+    k : int
+        The attributes per example.
+    d : int
+        The dimension.
+    which : {"statement", "proof"}, default="statement"
+        ``"statement"``: λ = 12 d √(log(m)/(mk)), as the theorem states it; ``"proof"``:
+        λ = 16 d √(log(m)/(km)), the value the proof chooses ("Choosing λ = 16d…").
+
+    Returns
+    -------
+    float
+        The λ of the chosen reading.
     """
     if m < 2:
         raise InvalidParameterError(
@@ -371,8 +387,39 @@ def minimise_quadratic_l1(A, b, c, B, *, max_iter=10_000, tol=1e-10):
     """A minimiser (local when A is indefinite) of wᵀAw + wᵀb + c over {‖w‖₁ <= B}.
 
     Projected gradient with step 1/L (L = 2‖A‖₂, the gradient's Lipschitz constant) from 0
-    and from the best vertex ±B e_i; returns (w, objective, stationarity residual, iterations
-    of the run kept).
+    and from the best vertex ±B e_i; the run with the lower objective is kept. CB11 Fig. 1's
+    argmin (Baseline).
+
+    Parameters
+    ----------
+    A : ndarray of shape (d, d)
+        The symmetric quadratic term.
+    b : ndarray of shape (d,)
+        The linear term.
+    c : float
+        The constant term.
+    B : float
+        The L1 radius.
+    max_iter : int, default=10000
+        The most iterations of each run.
+    tol : float, default=1e-10
+        The stationarity residual at which a run stops.
+
+    Returns
+    -------
+    w : ndarray of shape (d,)
+        The minimiser found.
+    objective : float
+        The value wᵀAw + wᵀb + c at w.
+    stationarity : float
+        The residual ‖w − Π(w − ∇/L)‖₂ at w (0 at a stationary point).
+    n_iter : int
+        The iterations of the run kept.
+
+    Raises
+    ------
+    ValueError
+        If B is not a positive normal double.
     """
     A = np.asarray(A, dtype=float)
     b = np.asarray(b, dtype=float)

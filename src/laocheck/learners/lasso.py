@@ -27,9 +27,37 @@ def lasso_theory_step_size(m, k, B, q, second_moments, d, which="statement"):
     With ``second_moments``: η = √(log 2d/(5 m G²)), the minimiser of KS15 Thm 4.1's
     B(log 2d/(ηm) + 5ηG²) with G² = 4B²((1/k) max_i E[x_i²]/q_i + 1) (KS15 Lemma 4.5,
     eq. (7)); for DDAELR (q ∝ E[x²]) this is KS15 Thm 4.6's η. Without them (AELR):
-    ``which="statement"`` is HK12 Thm 3.4's η as printed, (1/(4B²))√(2k log 2d/(5md));
-    ``which="proof"`` the proof's η = (1/G)√(log 2d/(5m)) with G² = 8B²d/k (HK12 Lemma 3.8), B
-    times the printed one (the printed η is an erratum for B ≠ 1; see the lemma catalog).
+    HK12 Thm 3.4's η.
+
+    Parameters
+    ----------
+    m : int
+        The number of examples.
+    k : int
+        The attributes sampled for x̃ per example.
+    B : float
+        The L1 radius.
+    q : ndarray of shape (d,) or None
+        The data-point distribution (None: uniform).
+    second_moments : ndarray of shape (d,) or None
+        E[x_i²]; required when q is given.
+    d : int
+        The dimension.
+    which : {"statement", "proof"}, default="statement"
+        Without ``second_moments``: ``"statement"`` is HK12 Thm 3.4's η as printed,
+        (1/(4B²))√(2k log 2d/(5md)); ``"proof"`` the proof's η = (1/G)√(log 2d/(5m)) with
+        G² = 8B²d/k (HK12 Lemma 3.8), B times the printed one (the printed η is an erratum for
+        B ≠ 1; see the lemma catalog).
+
+    Returns
+    -------
+    float
+        The step size η.
+
+    Raises
+    ------
+    ValueError
+        If q is given without ``second_moments``.
     """
     if second_moments is None:
         if q is not None:

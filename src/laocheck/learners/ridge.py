@@ -50,7 +50,32 @@ def theory_step_size(m, k, B, q=None, second_moments=None, d=None):
     With ``second_moments``: η = 2B/(G√m), the minimiser of KS15 Thm 3.1's bound
     2B²/(ηm) + ηG²/2 with G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) (KS15 Lemma 3.4, eq. (2));
     for DDAERR (q ∝ √E[x²]) this is KS15 Thm 3.5's η. Without them (AERR): HK12 Thm 3.1's
-    η = √(k/(2dm)) (needs ``d``; None is returned when d is not given).
+    η = √(k/(2dm)).
+
+    Parameters
+    ----------
+    m : int
+        The number of examples.
+    k : int
+        The attributes sampled for x̃ per example.
+    B : float
+        The L2 radius.
+    q : ndarray of shape (d,) or None, default=None
+        The data-point distribution (None: uniform).
+    second_moments : ndarray of shape (d,) or None, default=None
+        E[x_i²]; required when q is given.
+    d : int or None, default=None
+        The dimension, needed without ``second_moments``.
+
+    Returns
+    -------
+    float or None
+        The step size η; None without ``second_moments`` and d.
+
+    Raises
+    ------
+    ValueError
+        If q is given without ``second_moments``.
     """
     if second_moments is None:
         if q is not None:

@@ -34,12 +34,35 @@ __all__ = ["TwoPhaseDDAERR", "TwoPhaseDDAELR", "two_phase_ridge_phase2",
 
 
 def two_phase_ridge_phase2(A, k, m1, m2, delta):
-    """q and η of KS15 Alg. 2 line 11-12 and Thm 3.12 from the phase-1 moments ``A`` (the
-    formulas from ``laocheck.bounds``).
+    """q and η of KS15 Alg. 2 lines 11-12 and Thm 3.12 from the phase-1 moments ``A``.
 
-    ε = d log(2d/δ)/((k+1)m₁); q_i ∝ √(A_i + 13ε/6); H = ‖2A + 10ε/3‖_{1/2} (Lemma 3.11);
+    The formulas come from ``laocheck.bounds``: ε = d log(2d/δ)/((k+1)m₁);
+    q_i ∝ √(A_i + 13ε/6); H = ‖2A + 10ε/3‖_{1/2} (Lemma 3.11);
     η = max(√(k/(6dm₂)), √(k/(m₂(2H + 2√(5/3)·d·√H·√(d log(2d/δ)/((k+1)m₁)) + k)))).
-    Returns (q, eta, eps, H).
+
+    Parameters
+    ----------
+    A : array_like of shape (d,)
+        Phase 1's estimate of E[x_i²].
+    k : int
+        The budget parameter (k + 1 attributes per example).
+    m1 : int
+        Phase 1's examples.
+    m2 : int
+        Phase 2's examples.
+    delta : float
+        The confidence δ of ε.
+
+    Returns
+    -------
+    q : ndarray of shape (d,)
+        Phase 2's data-point distribution.
+    eta : float
+        Phase 2's step size.
+    eps : float
+        The confidence width ε.
+    H : float
+        The H of Lemma 3.11.
     """
     A = np.asarray(A, dtype=float)
     d = A.size
@@ -52,11 +75,34 @@ def two_phase_ridge_phase2(A, k, m1, m2, delta):
 
 
 def two_phase_lasso_phase2(A, k, m1, m2, delta, B):
-    """q and η of KS15 Alg. 4 lines 11-12 and Thm 4.7 from the phase-1 moments ``A`` (the
-    formulas from ``laocheck.bounds``).
+    """q and η of KS15 Alg. 4 lines 11-12 and Thm 4.7 from the phase-1 moments ``A``.
 
-    ε = min(d log(2d/δ)/((k+1)m₁), 1); q_i ∝ A_i + 13ε/6;
-    η = √(k log 2d / (20 B² m₂ (8‖A‖₁ + 20 d ε + k))). Returns (q, eta, eps).
+    The formulas come from ``laocheck.bounds``: ε = min(d log(2d/δ)/((k+1)m₁), 1);
+    q_i ∝ A_i + 13ε/6; η = √(k log 2d / (20 B² m₂ (8‖A‖₁ + 20 d ε + k))).
+
+    Parameters
+    ----------
+    A : array_like of shape (d,)
+        Phase 1's estimate of E[x_i²].
+    k : int
+        The budget parameter (k + 1 attributes per example).
+    m1 : int
+        Phase 1's examples.
+    m2 : int
+        Phase 2's examples.
+    delta : float
+        The confidence δ of ε.
+    B : float
+        The L1 radius.
+
+    Returns
+    -------
+    q : ndarray of shape (d,)
+        Phase 2's data-point distribution.
+    eta : float
+        Phase 2's step size.
+    eps : float
+        The confidence width ε.
     """
     A = np.asarray(A, dtype=float)
     d = A.size
