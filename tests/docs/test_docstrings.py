@@ -16,6 +16,7 @@ The other public modules (``MODULES_2``: the top-level namespace, testing, check
 report, experiments, exceptions), the public methods of the learners (``LEARNER_METHODS``) and
 the command's entry point ``laocheck.cli.main`` obey both tiers with no exception list.
 """
+import enum
 import importlib
 import inspect
 
@@ -170,6 +171,15 @@ LEARNER_METHODS = ("fit", "partial_fit", "fit_stream", "fit_oracle", "fit_moment
 COMPLETE = ("PR01", "RT01")
 
 
+def _resolve(name):
+    module, _, attr = name.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except ImportError:                                     # a method: Class.method
+        module, _, cls = module.rpartition(".")
+        return getattr(getattr(importlib.import_module(module), cls), attr)
+
+
 def _public_2():
     for module in MODULES_2:
         mod = importlib.import_module(module)
@@ -184,26 +194,13 @@ def _public_2():
 
 
 PUBLIC_2 = sorted(set(_public_2()))
+#: an Enum's "parameters" are the enum machinery's (value, names, module, ...): its members are
+#: documented as Attributes instead, and PR01 does not apply
+ENUMS = {name for name in PUBLIC_2
+         if isinstance(_resolve(name), enum.EnumMeta)}
 
 #: (name, code) pairs not complying yet: shrink-only, emptied by the end of this work
 NOT_YET_2 = {
-    "laocheck.checks.Check": {"PR01"},
-    "laocheck.checks.CheckRecord": {"PR01"},
-    "laocheck.checks.Context": {"PR01"},
-    "laocheck.checks.Result": {"PR01"},
-    "laocheck.checks.Status": {"PR01"},
-    "laocheck.checks.check_seed": {"PR01", "RT01"},
-    "laocheck.checks.checks": {"PR01", "RT01"},
-    "laocheck.checks.errata": {"PR01", "RT01"},
-    "laocheck.checks.get": {"PR01", "RT01"},
-    "laocheck.checks.proof_coverage": {"PR01", "RT01"},
-    "laocheck.checks.proof_coverage_table": {"PR01", "RT01"},
-    "laocheck.checks.proof_inventory": {"PR01", "RT01"},
-    "laocheck.checks.register": {"PR01", "RT01"},
-    "laocheck.checks.results_path": {"PR01", "RT01"},
-    "laocheck.checks.run": {"PR01", "RT01"},
-    "laocheck.checks.run_catalog": {"PR01", "RT01"},
-    "laocheck.checks.run_on": {"PR01", "RT01"},
     "laocheck.cli.main": {"GL08"},
     "laocheck.experiments.ClaimCheck": {"PR01"},
     "laocheck.experiments.Comparison": {"PR01"},
@@ -269,7 +266,8 @@ def test_the_second_batch_is_found():
 
 def test_every_numpydoc_rule_holds_for_the_second_batch():
     failing = {(name, code) for name in PUBLIC_2
-               for code, _ in validate(name)["errors"] if code in STRICT + COMPLETE}
+               for code, _ in validate(name)["errors"] if code in STRICT + COMPLETE
+               and not (code == "PR01" and name in ENUMS)}
     listed = {(name, code) for name, codes in NOT_YET_2.items() for code in codes}
     assert sorted(failing - listed) == [], "newly broken"
     assert sorted(listed - failing) == [], "now holding: remove from NOT_YET_2"
