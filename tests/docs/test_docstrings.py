@@ -242,17 +242,6 @@ NOT_YET_2 = {
     "laocheck.experiments.papers.matched_sizes": {"PR01", "RT01"},
     "laocheck.experiments.replicate": {"PR01", "RT01"},
     "laocheck.experiments.scaling_slope": {"PR01", "RT01"},
-    "laocheck.report.BuiltReport": {"PR01"},
-    "laocheck.report.Context": {"PR01"},
-    "laocheck.report.ReportSpec": {"PR01"},
-    "laocheck.report.build_report": {"PR01", "RT01"},
-    "laocheck.report.check_report_target": {"PR01", "RT01"},
-    "laocheck.report.find_specs": {"PR01", "RT01"},
-    "laocheck.report.fmt": {"PR01", "RT01"},
-    "laocheck.report.is_report_dir": {"PR01", "RT01"},
-    "laocheck.report.load_spec": {"PR01", "RT01"},
-    "laocheck.report.run_checks_serially": {"PR01", "RT01"},
-    "laocheck.report.stderr_progress": {"PR01", "RT01"},
 }
 
 
