@@ -222,7 +222,7 @@ class Check:
         The false-failure probability, <= 1e-6 (0 for an exact check).
     detectable : object
         The smallest violation the check can detect (number or text).
-    expected : Status, default=<Status.PASS: 'PASS'>
+    expected : Status, default=Status.PASS
         The status expected at seed 0 (ERRATUM for a misprinted statement).
     correction : str or None, default=None
         The id of the check of the corrected statement, for an erratum.
