@@ -353,6 +353,30 @@ def _escape_bars(app, what, name, obj, options, lines):
                            for p in parts)
 
 
+def _data_comment(app, what, name, obj, options, lines):
+    """A package re-exports its modules' constants: a datum documented on a package's page
+    takes the ``#:`` comment of the module of the package that defines it (the first one
+    holding the same object under that name)."""
+    if what != "data" or any(line.strip() for line in lines):
+        return
+    import sys
+
+    from sphinx.errors import PycodeError
+    from sphinx.pycode import ModuleAnalyzer
+
+    package, _, attr = name.rpartition(".")
+    for modname in sorted(m for m in list(sys.modules) if m.startswith(package + ".")):
+        if getattr(sys.modules[modname], attr, None) is not obj:
+            continue
+        try:
+            comment = ModuleAnalyzer.for_module(modname).find_attr_docs().get(("", attr))
+        except PycodeError:
+            continue
+        if comment:
+            lines[:] = list(comment)
+            return
+
+
 def _skip_foreign_member(app, what, name, obj, skip, options):
     """The methods scikit-learn adds to every estimator (``set_params``,
     ``set_fit_request``, ...) are documented by scikit-learn, not here."""
@@ -374,5 +398,6 @@ def setup(app):
                         objname="statement of a paper")
     app.connect("builder-inited", generate)
     app.connect("autodoc-skip-member", _skip_foreign_member)
+    app.connect("autodoc-process-docstring", _data_comment)
     app.connect("autodoc-process-docstring", _escape_bars)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

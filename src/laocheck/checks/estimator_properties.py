@@ -99,7 +99,7 @@ class Claims:
         ``"exact"`` (at most ``budget`` every draw) or ``"expectation"`` (on average).
     second_moment : callable or None, default=None
         ``(w, x, y, d) -> G²``, the claimed bound on E‖v‖² (see
-        :func:`second_moment_bound`); None: not claimed.
+        ``second_moment_bound`` of ``laocheck.checks.estimator_properties``); None: not claimed.
     second_moment_inf : callable or None, default=None
         ``(w, x, y, d) -> G²``, the claimed bound on ‖E[v²]‖∞; None: not claimed.
     clipping : float or None, default=None

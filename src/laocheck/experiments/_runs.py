@@ -3,7 +3,7 @@
 Seeds: one ``numpy.random.SeedSequence(seed)`` is spawned into R children, one per replicate
 (never per worker); replicate r draws its sample from ``child_r.spawn(2)[0]`` and seeds the
 learner with ``child_r.spawn(2)[1]``. Replicates run in contiguous blocks, one task per block,
-through :func:`laocheck._execution.executor` (here with joblib and ``n_jobs``, or on a Dask
+through ``laocheck._execution.executor`` (here with joblib and ``n_jobs``, or on a Dask
 cluster with ``scheduler=`` / ``$LAOCHECK_SCHEDULER``); results are collected in replicate
 order, so every ``n_jobs``, scheduler and block size gives identical numbers.
 

@@ -18,7 +18,7 @@ function                         paper
 Method, as the papers describe it (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5): for each run, a
 random train/test split (test part 10%, CB11 Sec. 7); each algorithm's parameters (the radius
 ``B`` of its ball from a fixed grid and, for learners with a theory step size, a multiplier of
-that step, :class:`StepScaled`) are tuned by K-fold cross-validation on the training part only
+that step, :class:`~laocheck.experiments.papers.StepScaled`) are tuned by K-fold cross-validation on the training part only
 (:class:`sklearn.model_selection.GridSearchCV` on explicit folds of the training indices); then
 the algorithm is run on increasingly long prefixes of the training part and its test error is
 measured. GridSearchCV splits the column of row numbers of the training part, and each fit reads
@@ -35,12 +35,12 @@ error up to the test sample's mean of y², exactly 1).
 
 Every experiment takes ``progress``: None, or a callable that receives text lines as the runs
 finish (a line when each panel starts, at most one a minute, and one when its last run is in;
-:class:`RunProgress`); ``laocheck report`` prints them on stderr, so an hour-long run at
+:class:`~laocheck.experiments.papers.RunProgress`); ``laocheck report`` prints them on stderr, so an hour-long run at
 ``--budget full`` shows how far it is. The results do not depend on it.
 
 Every run r gets the child seed ``child_seeds(seed, runs)[r]`` (spawned per run, never per
 worker), so the same seed gives the same numbers for any ``n_jobs`` or ``scheduler`` (the runs
-are the tasks of :func:`laocheck._execution.executor`: joblib processes here, or a Dask cluster
+are the tasks of ``laocheck._execution.executor``: joblib processes here, or a Dask cluster
 at a scheduler address / ``$LAOCHECK_SCHEDULER``).
 
 Statistics. For each curve: the mean over runs and one standard deviation (the papers' error
@@ -155,7 +155,7 @@ BUDGETS = {
 class RunProgress:
     """Progress of an experiment's runs as text lines for ``report(text)``.
 
-    ``laocheck report`` prints them on stderr. :meth:`stage` starts a counted stage (a panel's
+    ``laocheck report`` prints them on stderr. ``stage`` starts a counted stage (a panel's
     runs, or the runs of CB11's 45-pair table) and returns the ``on_run`` callback of
     :func:`learning_curves`; each stage writes a line when it starts, at most every ``every``
     seconds, and when its last run is in.
@@ -492,7 +492,7 @@ class PaperExperiment(_Dict):
         training part).
     claims_design : dict or None, default=None
         How the claims were decided and the power of the budget's run count
-        (:func:`claims_design`).
+        (:func:`~laocheck.experiments.papers.claims_design`).
     """
 
     experiment: str
@@ -677,7 +677,7 @@ _BLOCK_BYTES = 256 * 2**20
 
 class _OnRows(RegressorMixin, BaseEstimator):
     """``estimator`` with radius ``B`` (and its theory step times ``step_scale``, as
-    :class:`StepScaled`) fitted on the rows of a :class:`_Rows` named by a column of row
+    :class:`~laocheck.experiments.papers.StepScaled`) fitted on the rows of a :class:`_Rows` named by a column of row
     numbers: what ``GridSearchCV`` tunes (see :class:`_Rows`). ``fit`` on the column of rows r
     gives the model ``StepScaled(estimator, B, step_scale).fit(X[r], y[r])`` gives (exactly for
     the attribute-efficient learners; to rounding for the offline solvers, whose XᵀX is a
@@ -967,7 +967,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
 
     With ``budget``, each full-information algorithm (online and offline ridge and lasso,
     AdaGrad's online ridge) also gets a curve ``"<name> (same attributes)"`` on
-    :func:`matched_sizes`: the prefixes where it sees as many attributes as a learner of
+    :func:`~laocheck.experiments.papers.matched_sizes`: the prefixes where it sees as many attributes as a learner of
     ``budget`` attributes per example on each prefix, with the parameters tuned for it. This is
     the comparison of the papers' attribute axis (HK12 Sec. 5: "Lasso ... completes this budget
     after seeing merely 62 examples"; CB11 Sec. 7; KS15 Sec. 5: "compare the algorithms by the
@@ -994,7 +994,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
     grid : sequence of float
         The geometric grid of B.
     step_scales : sequence of float, default=(1.0,)
-        The geometric grid of step multipliers (:class:`StepScaled`).
+        The geometric grid of step multipliers (:class:`~laocheck.experiments.papers.StepScaled`).
     grid_extensions : int, default=0
         The values cross-validation may add at an end of a grid.
     seed : int or numpy.random.SeedSequence, default=0
@@ -1011,7 +1011,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         A Dask scheduler address.
     on_run : callable or None, default=None
         Called with no argument as each run's result arrives (progress lines,
-        :class:`RunProgress`); the results do not depend on it.
+        :class:`~laocheck.experiments.papers.RunProgress`); the results do not depend on it.
     budget : int or None, default=None
         The attributes per example of the attribute-efficient algorithms (above).
     max_train : int or None, default=None
@@ -1207,7 +1207,7 @@ def claim_order(curves, groups, *, claim, citation, source, stand_in, delta=DEFA
     At every prefix (or the prefixes of index ``points``), the median over runs of D = min over
     consecutive groups of log(lowest error of the next group / highest error of the group)
     exceeds log(``margin``) (D > 0: in that run every test error of a group is below every
-    test error of the next), decided as :func:`claim_better`. ``([A], [B])`` is "A performs
+    test error of the next), decided as :func:`~laocheck.experiments.papers.claim_better`. ``([A], [B])`` is "A performs
     better than B"; ``([A], [B, C, D])`` "A performs best"; ``([A], [B], [C])`` "B performs
     between A and C".
 
@@ -1471,7 +1471,7 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
     m : int or None, default=None
         The training examples per run of the synthetic data (None: the budget's).
     progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`RunProgress`).
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
 
     Returns
     -------
@@ -1606,7 +1606,7 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     runs : int or None, default=None
         The runs per panel, >= 2 (None: the budget's).
     progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`RunProgress`).
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
 
     Returns
     -------
@@ -1735,7 +1735,7 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     pairs : sequence of tuple or None, default=None
         A subset of the 45 digit pairs (None: all).
     progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`RunProgress`).
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
 
     Returns
     -------
@@ -1872,7 +1872,7 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
     runs : int or None, default=None
         The runs per panel, >= 2 (None: the budget's).
     progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`RunProgress`).
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
 
     Returns
     -------
@@ -2072,11 +2072,11 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     :class:`~laocheck.learners.AdaOnlineRidge`; offline ridge once
     (App. A's adaptive offline ERM is the same minimiser: "both perform the same"). The
     adaptive learners' constant η₀ of eq. (13) is tuned like the other step sizes (a multiple of
-    its "theory" value √2·B, :class:`StepScaled`), on the budget's ``step_scales`` extended
+    its "theory" value √2·B, :class:`~laocheck.experiments.papers.StepScaled`), on the budget's ``step_scales`` extended
     downwards by ``_ADAPTIVE_EXTRA_SCALES`` for every algorithm (the result's ``step_scales``
     says which).
 
-    Claims (App. A's text), each pair decided by :func:`claim_better` at ``delta``: on the
+    Claims (App. A's text), each pair decided by :func:`~laocheck.experiments.papers.claim_better` at ``delta``: on the
     synthetic data the adaptive algorithm performs (slightly) better than the non-adaptive
     one, for each pair (App. A: all but offline ERM); on "3 vs 5" the adaptive
     attribute-efficient algorithms perform worse than their non-adaptive versions (DDAERR,
@@ -2106,7 +2106,7 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     m : int or None, default=None
         The training examples per run of the synthetic data (None: the budget's).
     progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`RunProgress`).
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
 
     Returns
     -------

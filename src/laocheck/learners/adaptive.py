@@ -218,7 +218,7 @@ class AdaGAERR(DataPointSampling):
         Attributes observed in total.
     max_attributes_per_example_ : int
         The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps_,) or None
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
         Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
     draws_ : ndarray or None
         The drawn indices, with ``record_draws`` (else None).
@@ -356,7 +356,7 @@ class AdaAERR(AdaGAERR):
         Attributes observed in total.
     max_attributes_per_example_ : int
         The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps_,) or None
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
         Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
     draws_ : ndarray or None
         The drawn indices, with ``record_draws`` (else None).
@@ -434,7 +434,7 @@ class AdaDDAERR(AdaGAERR):
         Attributes observed in total.
     max_attributes_per_example_ : int
         The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps_,) or None
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
         Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
     draws_ : ndarray or None
         The drawn indices, with ``record_draws`` (else None).
@@ -522,7 +522,7 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
         Attributes observed in total.
     max_attributes_per_example_ : int
         The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps_,) or None
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
         Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
     n_features_in_ : int
         The dimension d seen by ``fit``.

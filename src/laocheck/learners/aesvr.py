@@ -75,7 +75,7 @@ class AESVR(BudgetedLearner):
         Attributes observed in total.
     max_attributes_per_example_ : int
         The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps_,) or None
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
         Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
     draws_ : ndarray or None
         The drawn indices, with ``record_draws`` (else None).

@@ -449,7 +449,7 @@ class TwoPhaseDDAERR(_TwoPhase):
         Attributes observed in total.
     max_attributes_per_example_ : int
         The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps_,) or None
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
         Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
     n_features_in_ : int
         The dimension d seen by ``fit``.
@@ -544,7 +544,7 @@ class TwoPhaseDDAELR(_TwoPhase):
         Attributes observed in total.
     max_attributes_per_example_ : int
         The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps_,) or None
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
         Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
     n_features_in_ : int
         The dimension d seen by ``fit``.

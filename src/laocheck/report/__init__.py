@@ -3,11 +3,11 @@ HTML page with matplotlib figures, a Markdown page and a JSON file of every numb
 
 Rendering only: the numbers come from :mod:`laocheck.experiments` (sweeps, step tuning, ρ),
 from the catalog's :class:`laocheck.checks.CheckRecord` and from :mod:`laocheck.bounds` through
-them. A report is a TOML spec (the standard ones are installed in ``laocheck/report/specs/``, :mod:`._spec`) whose
+them. A report is a TOML spec (the standard ones are installed in ``laocheck/report/specs/``, ``laocheck.report._spec``) whose
 ``kind`` names one of :data:`KINDS`; :func:`build_report` writes ``<out>/<name>/``:
-``index.html``, ``report.md``, ``report.json`` (with :func:`laocheck._provenance.provenance`)
+``index.html``, ``report.md``, ``report.json`` (with ``laocheck._provenance.provenance``)
 and ``figures/*.png``, ``*.svg``, into a temporary directory beside the target that replaces it
-only when complete (:func:`laocheck._io.atomic_directory`).
+only when complete (``laocheck._io.atomic_directory``).
 """
 
 from __future__ import annotations

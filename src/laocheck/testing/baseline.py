@@ -172,7 +172,8 @@ class BaselineComparison:
     instance : str
         The instance's name, or ``"checks"``.
     verdict : str
-        One of :data:`VERDICTS`.
+        One of ``VERDICTS``: "SAME DISTRIBUTION", "CHANGED BUT STILL CORRECT", "BROKEN" or
+        "CHANGED, CORRECTNESS UNDECIDED".
     figures : dict
         The exact figures (``second_moment_ratio`` new/old as a fraction string when CHANGED).
     claim : str or None, default=None

@@ -191,7 +191,7 @@ def dyadic_instances(*, min_d=1, max_d=4, norm="l2", bound=1, denominator=16):
     """Instances (w, x, y, B) of dyadic Fractions satisfying the assumptions exactly.
 
     Multiples of B/denominator with ‖w‖ <= B, ‖x‖ <= 1 (L2: ‖·‖₂ both; L1: ‖w‖₁, ‖x‖∞),
-    |y| <= B. ``as_float`` of :mod:`laocheck.estimators.instances` gives the equal floats.
+    |y| <= B. ``as_float`` of ``laocheck.estimators.instances`` gives the equal floats.
 
     Parameters
     ----------
