@@ -90,6 +90,8 @@ nitpick_ignore = [
     ("py:data", "MAX_RUNS"), ("py:data", "COVTYPE_HELP"), ("py:data", "MNIST_FILES"),
     ("py:data", "IDX_DTYPES"), ("py:data", "SCALINGS"), ("py:attr", "expr"),
     ("py:mod", "laocheck.bounds._numeric"), ("py:mod", "laocheck.estimators._protocol"),
+    ("py:meth", "latex"), ("py:meth", "describe"), ("py:class", "InvalidParameterError"),
+    ("py:attr", "moments"), ("py:mod", "laocheck.data._oracle"),
 ]
 suppress_warnings = ["config.cache"]
 

@@ -564,7 +564,7 @@ class CheckRecord:
     @classmethod
     def from_dict(cls, doc, where="check record"):
         """The record of :meth:`to_dict`'s output (for example one entry of a verify JSON),
-        validated against :data:`RECORD_SCHEMA` (a status outside :class:`Status` is refused);
+        validated against ``RECORD_SCHEMA`` (a status outside :class:`Status` is refused);
         ``where`` names the source in the error (InvalidParameterError)."""
         validate(doc, RECORD_SCHEMA, where)
         names = {f.name for f in fields(cls)}
