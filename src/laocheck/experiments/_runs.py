@@ -242,7 +242,8 @@ def replicate(spec, distribution, m, *, norm, B, R, seed=0, n_jobs=1, loss="half
     scheduler : str or None, default=None
         A Dask scheduler address (default ``$LAOCHECK_SCHEDULER``, else this machine).
     source : {"rows", "oracle"}, default="rows"
-        ``"rows"`` (``fit`` on sampled rows) or ``"oracle"`` (``fit_oracle`` on the distribution's attribute oracle).
+        ``"rows"`` (``fit`` on sampled rows) or ``"oracle"`` (``fit_oracle`` on the
+        distribution's attribute oracle).
 
     Returns
     -------
@@ -437,7 +438,8 @@ def compare(theorem, spec, distribution, m, bound, *, norm, B, R, delta, seed=0,
     scheduler : str or None, default=None
         A Dask scheduler address (default ``$LAOCHECK_SCHEDULER``, else this machine).
     source : {"rows", "oracle"}, default="rows"
-        ``"rows"`` (``fit`` on sampled rows) or ``"oracle"`` (``fit_oracle`` on the distribution's attribute oracle).
+        ``"rows"`` (``fit`` on sampled rows) or ``"oracle"`` (``fit_oracle`` on the
+        distribution's attribute oracle).
 
     Returns
     -------

@@ -18,25 +18,26 @@ function                         paper
 Method, as the papers describe it (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5): for each run, a
 random train/test split (test part 10%, CB11 Sec. 7); each algorithm's parameters (the radius
 ``B`` of its ball from a fixed grid and, for learners with a theory step size, a multiplier of
-that step, :class:`~laocheck.experiments.papers.StepScaled`) are tuned by K-fold cross-validation on the training part only
-(:class:`sklearn.model_selection.GridSearchCV` on explicit folds of the training indices); then
-the algorithm is run on increasingly long prefixes of the training part and its test error is
-measured. GridSearchCV splits the column of row numbers of the training part, and each fit reads
-its rows from the run's one validated copy (``_Rows``): the attribute-efficient learners through
-a sequential attribute oracle (only the k + 1 attributes a step chooses; bit-identical to ``fit``
-on the rows), the offline solvers from the fold's XᵀX/m and its eigendecomposition, formed once
-per fold (``fit_moments``), the online full-information learners' C loops on the fold's rows in
-place, and the step multiplier from ``theory_step`` without a second fit (one cross-validated
-run of KS15 Sec. 5.1's AERR at ``--budget full``, 10 folds × 40 configurations: 22.7 CPU s by
-fitting copied arrays, 7.2 this way). On KS15 Sec. 5.1's synthetic data the test error is the
-exact risk of the distribution (no test sample). Test errors are relative to the zero predictor's (KS15 Sec. 5;
-for ±1 labels the zero predictor's squared error is 1, so this is CB11's and HK12's squared
-error up to the test sample's mean of y², exactly 1).
+that step, :class:`~laocheck.experiments.papers.StepScaled`) are tuned by K-fold
+cross-validation on the training part only (:class:`sklearn.model_selection.GridSearchCV` on
+explicit folds of the training indices); then the algorithm is run on increasingly long prefixes
+of the training part and its test error is measured. GridSearchCV splits the column of row
+numbers of the training part, and each fit reads its rows from the run's one validated copy
+(``_Rows``): the attribute-efficient learners through a sequential attribute oracle (only the
+k + 1 attributes a step chooses; bit-identical to ``fit`` on the rows), the offline solvers from
+the fold's XᵀX/m and its eigendecomposition, formed once per fold (``fit_moments``), the online
+full-information learners' C loops on the fold's rows in place, and the step multiplier from
+``theory_step`` without a second fit (one cross-validated run of KS15 Sec. 5.1's AERR at
+``--budget full``, 10 folds × 40 configurations: 22.7 CPU s by fitting copied arrays, 7.2 this
+way). On KS15 Sec. 5.1's synthetic data the test error is the exact risk of the distribution (no
+test sample). Test errors are relative to the zero predictor's (KS15 Sec. 5; for ±1 labels the
+zero predictor's squared error is 1, so this is CB11's and HK12's squared error up to the test
+sample's mean of y², exactly 1).
 
 Every experiment takes ``progress``: None, or a callable that receives text lines as the runs
 finish (a line when each panel starts, at most one a minute, and one when its last run is in;
-:class:`~laocheck.experiments.papers.RunProgress`); ``laocheck report`` prints them on stderr, so an hour-long run at
-``--budget full`` shows how far it is. The results do not depend on it.
+:class:`~laocheck.experiments.papers.RunProgress`); ``laocheck report`` prints them on stderr,
+so an hour-long run at ``--budget full`` shows how far it is. The results do not depend on it.
 
 Every run r gets the child seed ``child_seeds(seed, runs)[r]`` (spawned per run, never per
 worker), so the same seed gives the same numbers for any ``n_jobs`` or ``scheduler`` (the runs
@@ -677,11 +678,12 @@ _BLOCK_BYTES = 256 * 2**20
 
 class _OnRows(RegressorMixin, BaseEstimator):
     """``estimator`` with radius ``B`` (and its theory step times ``step_scale``, as
-    :class:`~laocheck.experiments.papers.StepScaled`) fitted on the rows of a :class:`_Rows` named by a column of row
-    numbers: what ``GridSearchCV`` tunes (see :class:`_Rows`). ``fit`` on the column of rows r
-    gives the model ``StepScaled(estimator, B, step_scale).fit(X[r], y[r])`` gives (exactly for
-    the attribute-efficient learners; to rounding for the offline solvers, whose XᵀX is a
-    difference of sums)."""
+    :class:`~laocheck.experiments.papers.StepScaled`) fitted on the rows of a :class:`_Rows`
+    named by a column of row numbers: what ``GridSearchCV`` tunes (see :class:`_Rows`). ``fit``
+    on the column of rows r gives the model
+    ``StepScaled(estimator, B, step_scale).fit(X[r], y[r])`` gives (exactly for the
+    attribute-efficient learners; to rounding for the offline solvers, whose XᵀX is a difference
+    of sums)."""
 
     def __init__(self, estimator=None, data=None, B=1.0, step_scale=1.0):
         self.estimator = estimator
@@ -967,11 +969,11 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
 
     With ``budget``, each full-information algorithm (online and offline ridge and lasso,
     AdaGrad's online ridge) also gets a curve ``"<name> (same attributes)"`` on
-    :func:`~laocheck.experiments.papers.matched_sizes`: the prefixes where it sees as many attributes as a learner of
-    ``budget`` attributes per example on each prefix, with the parameters tuned for it. This is
-    the comparison of the papers' attribute axis (HK12 Sec. 5: "Lasso ... completes this budget
-    after seeing merely 62 examples"; CB11 Sec. 7; KS15 Sec. 5: "compare the algorithms by the
-    total budget they use").
+    :func:`~laocheck.experiments.papers.matched_sizes`: the prefixes where it sees as many
+    attributes as a learner of ``budget`` attributes per example on each prefix, with the
+    parameters tuned for it. This is the comparison of the papers' attribute axis (HK12 Sec. 5:
+    "Lasso ... completes this budget after seeing merely 62 examples"; CB11 Sec. 7; KS15 Sec. 5:
+    "compare the algorithms by the total budget they use").
 
     Parameters
     ----------
@@ -1206,10 +1208,10 @@ def claim_order(curves, groups, *, claim, citation, source, stand_in, delta=DEFA
 
     At every prefix (or the prefixes of index ``points``), the median over runs of D = min over
     consecutive groups of log(lowest error of the next group / highest error of the group)
-    exceeds log(``margin``) (D > 0: in that run every test error of a group is below every
-    test error of the next), decided as :func:`~laocheck.experiments.papers.claim_better`. ``([A], [B])`` is "A performs
-    better than B"; ``([A], [B, C, D])`` "A performs best"; ``([A], [B], [C])`` "B performs
-    between A and C".
+    exceeds log(``margin``) (D > 0: in that run every test error of a group is below every test
+    error of the next), decided as :func:`~laocheck.experiments.papers.claim_better`.
+    ``([A], [B])`` is "A performs better than B"; ``([A], [B, C, D])`` "A performs best";
+    ``([A], [B], [C])`` "B performs between A and C".
 
     Parameters
     ----------
@@ -1379,7 +1381,7 @@ def _digits_pair(source, mnist, negative=3, positive=5, scale=None, lazy=False):
 
 
 def claims_design(runs, points, delta=DEFAULT_DELTA):
-    """The power calculation of the claims (module docstring) for ``runs`` runs and ``points`` points.
+    """The power calculation of the claims for ``runs`` runs and ``points`` check points.
 
     Beside the full budget's: the runs HOLDS needs per point, the detectable P(ratio > margin)
     at power ``POWER``, the paper's visible effect Φ(1) and the margin of "considerably".
@@ -1864,7 +1866,8 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
     mnist : str, os.PathLike or None, default=None
         The directory of MNIST's IDX files.
     covtype : str, os.PathLike or None, default=None
-        Covertype's data file (:func:`laocheck.data.load_covtype`); None: its panels are listed as unavailable.
+        Covertype's data file (:func:`laocheck.data.load_covtype`); None: its panels are listed
+        as unavailable.
     n_jobs : int, default=1
         The number of joblib workers.
     scheduler : str or None, default=None
@@ -2066,19 +2069,19 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
       MNIST), x scaled so ‖x‖₂ <= 1, k + 1 = 57 (at most d, as :func:`ks15_real`).
 
     Pairs: DDAERR / :class:`~laocheck.learners.AdaDDAERR`, AERR /
-    :class:`~laocheck.learners.AdaAERR` (KS15 Sec. 5's budget split, as the other KS15
-    panels), Two-Phased DDAERR / :class:`~laocheck.learners.AdaTwoPhaseDDAERR` (Sec. 5's
-    practical variant, as in :func:`ks15_synthetic`), online ridge /
-    :class:`~laocheck.learners.AdaOnlineRidge`; offline ridge once
-    (App. A's adaptive offline ERM is the same minimiser: "both perform the same"). The
-    adaptive learners' constant η₀ of eq. (13) is tuned like the other step sizes (a multiple of
-    its "theory" value √2·B, :class:`~laocheck.experiments.papers.StepScaled`), on the budget's ``step_scales`` extended
+    :class:`~laocheck.learners.AdaAERR` (KS15 Sec. 5's budget split, as the other KS15 panels),
+    Two-Phased DDAERR / :class:`~laocheck.learners.AdaTwoPhaseDDAERR` (Sec. 5's practical
+    variant, as in :func:`ks15_synthetic`), online ridge /
+    :class:`~laocheck.learners.AdaOnlineRidge`; offline ridge once (App. A's adaptive offline
+    ERM is the same minimiser: "both perform the same"). The adaptive learners' constant η₀ of
+    eq. (13) is tuned like the other step sizes (a multiple of its "theory" value √2·B,
+    :class:`~laocheck.experiments.papers.StepScaled`), on the budget's ``step_scales`` extended
     downwards by ``_ADAPTIVE_EXTRA_SCALES`` for every algorithm (the result's ``step_scales``
     says which).
 
-    Claims (App. A's text), each pair decided by :func:`~laocheck.experiments.papers.claim_better` at ``delta``: on the
-    synthetic data the adaptive algorithm performs (slightly) better than the non-adaptive
-    one, for each pair (App. A: all but offline ERM); on "3 vs 5" the adaptive
+    Claims (App. A's text), each pair decided by
+    :func:`~laocheck.experiments.papers.claim_better` at ``delta``: on the synthetic data the
+    adaptive algorithm performs (slightly) better than the non-adaptive one, for each pair (App. A: all but offline ERM); on "3 vs 5" the adaptive
     attribute-efficient algorithms perform worse than their non-adaptive versions (DDAERR,
     AERR) and the adaptive full-information one performs (slightly) better (online ridge).
     "Slightly" is not tested: a claim HOLDS when the adaptive one wins in most runs.

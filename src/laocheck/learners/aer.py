@@ -226,7 +226,8 @@ class Baseline(BudgetedLearner):
     """CB11 Fig. 1 (Baseline): the estimated loss minimised over the L1 ball.
 
     Per example the estimates (A, v) from a uniform k-subset C split into halves I, J; the
-    estimated loss L̃_S(w) = wᵀĀw ± wᵀv̄ + ȳ minimised over {‖w‖₁ <= B} (:func:`minimise_quadratic_l1`).
+    estimated loss L̃_S(w) = wᵀĀw ± wᵀv̄ + ȳ minimised over {‖w‖₁ <= B}
+    (:func:`minimise_quadratic_l1`).
 
     Parameters
     ----------

@@ -1,13 +1,14 @@
 """Reports: bound against empirical, the verification catalog and KS15's ρ, as a self-contained
 HTML page with matplotlib figures, a Markdown page and a JSON file of every number shown.
 
-Rendering only: the numbers come from :mod:`laocheck.experiments` (sweeps, step tuning, ρ),
-from the catalog's :class:`laocheck.checks.CheckRecord` and from :mod:`laocheck.bounds` through
-them. A report is a TOML spec (the standard ones are installed in ``laocheck/report/specs/``, ``laocheck.report._spec``) whose
-``kind`` names one of :data:`KINDS`; :func:`build_report` writes ``<out>/<name>/``:
-``index.html``, ``report.md``, ``report.json`` (with ``laocheck._provenance.provenance``)
-and ``figures/*.png``, ``*.svg``, into a temporary directory beside the target that replaces it
-only when complete (``laocheck._io.atomic_directory``).
+Rendering only: the numbers come from :mod:`laocheck.experiments` (sweeps, step tuning, ρ), from
+the catalog's :class:`laocheck.checks.CheckRecord` and from :mod:`laocheck.bounds` through them.
+A report is a TOML spec (the standard ones are installed in ``laocheck/report/specs/``,
+``laocheck.report._spec``) whose ``kind`` names one of :data:`KINDS`; :func:`build_report`
+writes ``<out>/<name>/``: ``index.html``, ``report.md``, ``report.json`` (with
+``laocheck._provenance.provenance``) and ``figures/*.png``, ``*.svg``, into a temporary
+directory beside the target that replaces it only when complete
+(``laocheck._io.atomic_directory``).
 """
 
 from __future__ import annotations
