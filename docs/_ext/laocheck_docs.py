@@ -354,10 +354,12 @@ def _escape_bars(app, what, name, obj, options, lines):
 
 
 def _data_comment(app, what, name, obj, options, lines):
-    """A package re-exports its modules' constants: a datum documented on a package's page
-    takes the ``#:`` comment of the module of the package that defines it (the first one
-    holding the same object under that name)."""
-    if what != "data" or any(line.strip() for line in lines):
+    """A datum's documentation is its ``#:`` comment. A package re-exports its modules'
+    constants: a datum documented on a package's page takes the comment of the module that
+    defines it (the first laocheck module, the package's own first, holding the same object
+    under that name); without one it gets no text (never the docstring of its type, such as
+    float's or tuple's)."""
+    if what != "data":
         return
     import sys
 
@@ -365,7 +367,9 @@ def _data_comment(app, what, name, obj, options, lines):
     from sphinx.pycode import ModuleAnalyzer
 
     package, _, attr = name.rpartition(".")
-    for modname in sorted(m for m in list(sys.modules) if m.startswith(package + ".")):
+    own = sorted(m for m in list(sys.modules) if m == package or m.startswith(package + "."))
+    rest = sorted(m for m in list(sys.modules) if m.startswith("laocheck.") and m not in own)
+    for modname in own + rest:
         if getattr(sys.modules[modname], attr, None) is not obj:
             continue
         try:
@@ -375,6 +379,8 @@ def _data_comment(app, what, name, obj, options, lines):
         if comment:
             lines[:] = list(comment)
             return
+    if getattr(obj, "__doc__", None) == getattr(type(obj), "__doc__", None):
+        lines[:] = []
 
 
 def _skip_foreign_member(app, what, name, obj, skip, options):
