@@ -353,6 +353,36 @@ def _escape_bars(app, what, name, obj, options, lines):
                            for p in parts)
 
 
+def _data_comment(app, what, name, obj, options, lines):
+    """A datum's documentation is its ``#:`` comment. A package re-exports its modules'
+    constants: a datum documented on a package's page takes the comment of the module that
+    defines it (the first laocheck module, the package's own first, holding the same object
+    under that name); without one it gets no text (never the docstring of its type, such as
+    float's or tuple's)."""
+    if what != "data":
+        return
+    import sys
+
+    from sphinx.errors import PycodeError
+    from sphinx.pycode import ModuleAnalyzer
+
+    package, _, attr = name.rpartition(".")
+    own = sorted(m for m in list(sys.modules) if m == package or m.startswith(package + "."))
+    rest = sorted(m for m in list(sys.modules) if m.startswith("laocheck.") and m not in own)
+    for modname in own + rest:
+        if getattr(sys.modules[modname], attr, None) is not obj:
+            continue
+        try:
+            comment = ModuleAnalyzer.for_module(modname).find_attr_docs().get(("", attr))
+        except PycodeError:
+            continue
+        if comment:
+            lines[:] = list(comment)
+            return
+    if getattr(obj, "__doc__", None) == getattr(type(obj), "__doc__", None):
+        lines[:] = []
+
+
 def _skip_foreign_member(app, what, name, obj, skip, options):
     """The methods scikit-learn adds to every estimator (``set_params``,
     ``set_fit_request``, ...) are documented by scikit-learn, not here."""
@@ -374,5 +404,6 @@ def setup(app):
                         objname="statement of a paper")
     app.connect("builder-inited", generate)
     app.connect("autodoc-skip-member", _skip_foreign_member)
+    app.connect("autodoc-process-docstring", _data_comment)
     app.connect("autodoc-process-docstring", _escape_bars)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

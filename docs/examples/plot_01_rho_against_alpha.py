@@ -6,7 +6,7 @@ KS15's data-dependent samplers gain over uniform sampling by the factor ρ (KS15
 (12)): ρ_ridge = ‖E[x²]‖_{1/2} / (d E[‖x²‖₁]) and ρ_lasso likewise with the L1 geometry. On the
 power-law data of KS15 Sec. 5.1 (attribute i is Bernoulli(i^α), up to scaling) both fall as α
 decreases. laocheck computes them exactly from the distribution's second moments
-(:func:`laocheck.experiments.rho.rho_table`) and sets the values KS15 prints beside them.
+(``laocheck.experiments.rho.rho_table``) and sets the values KS15 prints beside them.
 """
 import matplotlib.pyplot as plt
 import numpy as np

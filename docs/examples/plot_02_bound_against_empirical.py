@@ -6,7 +6,7 @@ HK12 Thm 3.1 bounds AERR's expected excess risk after m examples by 4B²√(2d/(
 runs the learner R times on a distribution whose risk and constrained optimum are known
 exactly (KS15 Sec. 5.1's power-law data), and puts a betting confidence interval at
 δ = 1e-6 on the mean excess risk beside the bound
-(:func:`laocheck.experiments.theorems.run_theorem`). The bound must lie above the interval;
+(``laocheck.experiments.theorems.run_theorem``). The bound must lie above the interval;
 the ratio mean / bound is the bound's tightness. A tiny budget here (d = 20, R = 10 runs);
 ``laocheck bounds`` and ``laocheck report bounds`` run the full sizes.
 """

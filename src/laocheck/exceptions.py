@@ -5,6 +5,8 @@ hypothesis' ``InvalidArgument(HypothesisException, TypeError)``, so that callers
 either ``laocheck.exceptions.InvalidParameterError`` or a plain ``ValueError``.
 """
 
+__all__ = ["LaocheckError", "InvalidParameterError", "AssumptionWarning"]
+
 
 class LaocheckError(Exception):
     """Base class of every error raised deliberately by laocheck."""

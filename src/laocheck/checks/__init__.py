@@ -7,7 +7,7 @@ properties of every estimator and learner, as registered checks.
 >>> checks.run("HK12.Lemma3.3.eq9", seed=0).status
 'ERRATUM'
 
-See :mod:`laocheck.checks._registry` for the contract (:class:`Status`, :class:`Result`,
+See ``laocheck.checks._registry`` for the contract (:class:`Status`, :class:`Result`,
 :class:`Context`, :func:`register`, :func:`checks`, :func:`run`, :class:`CheckRecord`) and the id
 scheme; ``laocheck verify`` is the command line. :func:`proof_inventory` lists every displayed line
 of the papers' proofs with the checks (or the reason) that account for it, and

@@ -85,7 +85,25 @@ def _read(paper):
 
 
 def inventory(paper=None):
-    """The inventory's lines, of one paper (``"CB11"``, ``"HK12"``, ``"KS15"``) or of all."""
+    """The inventory's lines of the papers' proofs, of one paper or of all.
+
+    Each line of a displayed proof, with whether a check covers it and which.
+
+    Parameters
+    ----------
+    paper : {"CB11", "HK12", "KS15"} or None, default=None
+        The paper; None: all three.
+
+    Returns
+    -------
+    list
+        The lines, in printed order.
+
+    Raises
+    ------
+    ValueError
+        If ``paper`` is not one of the three.
+    """
     if paper is not None and paper not in PAPERS:
         raise InvalidParameterError(f"`paper` must be one of {PAPERS}; got paper={paper!r}.")
     return [line for p in ((paper,) if paper else PAPERS) for line in _read(p)]
@@ -137,9 +155,24 @@ def problems(lines=None, known_ids=None):
 
 
 def coverage(paper=None):
-    """Per paper, per proof (in printed order): ``lines``, ``checked``, ``reasoned``,
-    ``instance_dependent``, ``instance_dependent_checked`` and the sorted ``check_ids``;
-    a dict ``{paper: {proof: {...}}}``."""
+    """Per paper, per proof (in printed order): how many lines are checked and by which checks.
+
+    Parameters
+    ----------
+    paper : {"CB11", "HK12", "KS15"} or None, default=None
+        The paper; None: all three.
+
+    Returns
+    -------
+    dict
+        ``{paper: {proof: {...}}}`` with ``lines``, ``checked``, ``reasoned``,
+        ``instance_dependent``, ``instance_dependent_checked`` and the sorted ``check_ids``.
+
+    Raises
+    ------
+    ValueError
+        If ``paper`` is not one of the three.
+    """
     out = {}
     for ln in inventory(paper):
         row = out.setdefault(ln.paper, {}).setdefault(ln.proof, {
@@ -167,9 +200,22 @@ _HEAD = ("lines", "checked", "reasoned", "inst.-dep.", "inst.-dep. checked")
 
 
 def coverage_table(*, markdown=False, with_ids=True):
-    """The coverage as text: one table per paper (one row per proof and a total row), and
-    the check ids per proof. ``markdown=True`` gives Markdown tables (the docs' page is this
-    rendering)."""
+    """The proof coverage as text: one table per paper and the check ids per proof.
+
+    One row per proof and a total row.
+
+    Parameters
+    ----------
+    markdown : bool, default=False
+        Markdown tables (the docs' page is this rendering) instead of plain text.
+    with_ids : bool, default=True
+        Include the column of check ids.
+
+    Returns
+    -------
+    str
+        The tables.
+    """
     cov = coverage()
     parts = []
     totals = {p: {c: sum(r[c] for r in cov.get(p, {}).values()) for c in _COLS} for p in PAPERS}

@@ -9,7 +9,7 @@ A displayed step of a proof is checked in one of three ways:
   (m steps) is enumerated with :func:`laocheck.stats.exact.enumerate_outcomes`, so the
   expectation is the exact weighted sum over every path (float arithmetic inside a path);
   instances are drawn from the check's generator and the worst ratio lhs/rhs is reported;
-* **seeded search** (:func:`laocheck.checks._search.adversarial_max`) for deterministic
+* **seeded search** (``laocheck.checks._search.adversarial_max``) for deterministic
   inequalities over sequences, with a counterexample re-checked in exact arithmetic.
 
 Hand-written here: only the loop over seeded instances and the verdict; the enumeration and

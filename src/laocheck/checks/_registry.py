@@ -99,7 +99,22 @@ class CatalogImportError(ImportError):
 
 
 class Status(str, enum.Enum):
-    """The verdict of a check."""
+    """The verdict of a check (a ``str`` enum: ``Status.PASS == "PASS"``).
+
+    Attributes
+    ----------
+    PASS : str
+        The statement holds (exactly, or at the stated δ).
+    FAIL : str
+        The implementation (or a corrected statement) is refuted.
+    ERRATUM : str
+        The literal statement as printed is false (counterexample given).
+    INCONCLUSIVE : str
+        The budget cannot decide.
+    READING : str
+        False only as one text extraction reads it; the typeset text reads otherwise (an
+        extraction artefact, never counted as an erratum).
+    """
 
     PASS = "PASS"              # the statement holds (exactly, or at the stated δ)
     FAIL = "FAIL"              # the implementation (or a corrected statement) is refuted
@@ -116,10 +131,21 @@ class Status(str, enum.Enum):
 class Result:
     """What a check found.
 
-    ``figures``: the numbers behind the verdict (intervals, n, worst ratio lhs/rhs, exact
-    values as strings); ``counterexample``: the smallest counterexample found (dict or text);
-    ``correction``: id of the corrected check; ``detectable``: the smallest violation this run
-    could detect (number or text); ``note``: a sentence for the report.
+    Parameters
+    ----------
+    status : Status
+        The verdict.
+    figures : dict, optional
+        The numbers behind the verdict (intervals, n, worst ratio lhs/rhs, exact values as
+        strings).
+    counterexample : object, default=None
+        The smallest counterexample found (dict or text).
+    correction : str or None, default=None
+        The id of the corrected check.
+    detectable : object, default=None
+        The smallest violation this run could detect (number or text).
+    note : str, default=''
+        A sentence for the report.
     """
 
     status: Status
@@ -137,8 +163,19 @@ class Result:
 class Context:
     """Passed to every check: its random generator, the budget and its δ.
 
-    ``rng`` draws from the check's SeedSequence; :meth:`spawn` gives independent child
-    SeedSequences of it for runs that seed their own generators (replicates, workers).
+    :meth:`spawn` gives independent child SeedSequences of the check's for runs that seed their
+    own generators (replicates, workers).
+
+    Parameters
+    ----------
+    rng : np.random.Generator
+        The generator drawing from the check's SeedSequence.
+    budget : str, default='fast'
+        ``"fast"`` or ``"full"``: the sample sizes of statistical checks.
+    delta : float, default=1e-06
+        The false-failure probability of the check.
+    seed_sequence : np.random.SeedSequence or None, default=None
+        The check's SeedSequence (:func:`check_seed`), the parent of :meth:`spawn`.
     """
 
     rng: np.random.Generator
@@ -163,7 +200,40 @@ class Context:
 
 @dataclass(frozen=True)
 class Check:
-    """A registered check; call it with a :class:`Context` (``check(ctx) -> Result``)."""
+    """A registered check; call it with a :class:`Context` (``check(ctx) -> Result``).
+
+    Made by :func:`register`; :func:`run` runs one and returns its :class:`CheckRecord`.
+
+    Parameters
+    ----------
+    id : str
+        The check's id, ``<paper>.<label>[.<part>]`` (``"HK12.Lemma3.3"``).
+    func : callable
+        ``func(ctx, **kwargs) -> Result``, the check itself.
+    citation : str
+        The paper and label of the statement (``"HK12 Lemma 3.3"``).
+    statement : str
+        The statement checked, as the paper prints it (or as corrected).
+    assumptions : str
+        The assumptions under which it is claimed.
+    method : str
+        How it is checked (exact enumeration, a test at δ, ...).
+    delta : float
+        The false-failure probability, <= 1e-6 (0 for an exact check).
+    detectable : object
+        The smallest violation the check can detect (number or text).
+    expected : Status, default=Status.PASS
+        The status expected at seed 0 (ERRATUM for a misprinted statement).
+    correction : str or None, default=None
+        The id of the check of the corrected statement, for an erratum.
+    estimator : object, default=None
+        A registered estimator name, a factory or an object, passed as the keyword
+        ``estimator``.
+    params : dict, optional
+        The parameters the estimator is built with.
+    kwargs : dict, optional
+        More keywords bound to ``func``, as ``functools.partial``.
+    """
 
     id: str
     func: Callable
@@ -226,9 +296,46 @@ def register(id, *, citation, statement, assumptions="", method, delta=DEFAULT_D
              params=None, **kwargs):
     """Decorator registering ``func(ctx, **kwargs) -> Result`` as the check ``id``.
 
-    ``estimator`` (a registered estimator name, a factory, or an object) is passed as the
-    keyword ``estimator``; ``kwargs`` are bound like ``functools.partial``. The same function
-    may be registered under several ids (one per estimator or per part).
+    The same function may be registered under several ids (one per estimator or per part).
+
+    Parameters
+    ----------
+    id : str
+        The check's id, ``<paper>.<label>[.<part>]``, unique.
+    citation : str
+        The paper and label (``"HK12 Lemma 3.3"``).
+    statement : str
+        The statement checked.
+    assumptions : str, default=""
+        The assumptions under which it is claimed.
+    method : str
+        How it is checked.
+    delta : float, default=1e-6
+        The false-failure probability, 0 <= delta <= 1e-6.
+    detectable : object, optional
+        The smallest violation the check can detect.
+    expected : Status, default=Status.PASS
+        The status expected at seed 0.
+    correction : str or None, default=None
+        The id of the check of the corrected statement.
+    estimator : str, callable, object or None, default=None
+        A registered estimator name, a factory, or an object, passed as the keyword
+        ``estimator``.
+    params : dict or None, default=None
+        The parameters the estimator is built with.
+    **kwargs
+        Bound to ``func`` like ``functools.partial``.
+
+    Returns
+    -------
+    callable
+        The decorator (it returns ``func`` unchanged).
+
+    Raises
+    ------
+    ValueError
+        If ``id`` is empty or already registered for another function, or ``delta`` is out of
+        range.
     """
     if not isinstance(id, str) or not id:
         raise InvalidParameterError(f"`id` must be a nonempty string; got id={id!r}.")
@@ -266,9 +373,25 @@ def _import_check_modules():
 
 
 def checks(pattern=None):
-    """The registered checks, sorted by id; ``pattern`` is a glob (``"HK12.*"``) or a list of
-    globs, matched case-insensitively. A glob that matches no check raises
-    :class:`~laocheck.exceptions.InvalidParameterError` (a typo never selects nothing)."""
+    """The registered checks, sorted by id.
+
+    Parameters
+    ----------
+    pattern : str, list of str or None, default=None
+        A glob (``"HK12.*"``) or a list of globs, matched case-insensitively; None: all.
+
+    Returns
+    -------
+    list of Check
+        The checks matching any glob.
+
+    Raises
+    ------
+    ValueError
+        If a glob matches no check (a typo never selects nothing), or a pattern is not a string.
+    CatalogImportError
+        If a check module fails to import (the catalog would be partial).
+    """
     _import_check_modules()
     out = sorted(_CHECKS.values(), key=lambda c: c.id)
     if pattern is None:
@@ -289,7 +412,23 @@ def checks(pattern=None):
 
 
 def get(id):
-    """The check ``id``."""
+    """The check ``id``.
+
+    Parameters
+    ----------
+    id : str
+        A registered check's id (``"HK12.Lemma3.3"``).
+
+    Returns
+    -------
+    Check
+        The registered check.
+
+    Raises
+    ------
+    ValueError
+        If no check has that id.
+    """
     _import_check_modules()
     try:
         return _CHECKS[id]
@@ -299,9 +438,28 @@ def get(id):
 
 
 def check_seed(seed, id):
-    """The SeedSequence of check ``id`` in a run with ``seed``: ``SeedSequence(seed)`` with a
-    spawn key derived from the id (SHA-256), so the same (seed, id) gives the same stream
-    whatever the worker or the order of execution."""
+    """The SeedSequence of check ``id`` in a run with ``seed``.
+
+    ``SeedSequence(seed)`` with a spawn key derived from the id (SHA-256), so the same (seed, id)
+    gives the same stream whatever the worker or the order of execution.
+
+    Parameters
+    ----------
+    seed : int
+        The seed of the run, >= 0.
+    id : str
+        The check's id.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        The check's seed sequence.
+
+    Raises
+    ------
+    ValueError
+        If ``seed`` is not an integer >= 0.
+    """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InvalidParameterError(f"`seed` must be an integer >= 0; got seed={seed!r}.")
     digest = hashlib.sha256(id.encode("utf-8")).digest()
@@ -334,10 +492,48 @@ def _jsonable(value):
 class CheckRecord:
     """The outcome of one run of one check: what was checked, the verdict and the figures.
 
-    ``status`` and ``expected`` are the strings of :class:`Status`; ``figures``,
-    ``counterexample`` and ``detectable`` are JSON-ready; ``entropy`` and ``spawn_key`` are the
-    check's :class:`numpy.random.SeedSequence` (``SeedSequence(entropy, spawn_key=spawn_key)``
-    reruns it alone). :meth:`to_dict` is the form ``laocheck verify --json`` writes.
+    ``entropy`` and ``spawn_key`` are the check's :class:`numpy.random.SeedSequence`
+    (``SeedSequence(entropy, spawn_key=spawn_key)`` reruns it alone). :meth:`to_dict` is the
+    form ``laocheck verify --json`` writes.
+
+    Parameters
+    ----------
+    id : str
+        The check's id, ``<paper>.<label>[.<part>]`` (``"HK12.Lemma3.3"``).
+    status : str
+        The verdict, a string of :class:`Status`.
+    expected : str
+        The expected verdict, a string of :class:`Status`.
+    citation : str
+        The paper and label of the statement (``"HK12 Lemma 3.3"``).
+    statement : str
+        The statement checked, as the paper prints it (or as corrected).
+    assumptions : str
+        The assumptions under which it is claimed.
+    method : str
+        How it is checked (exact enumeration, a test at δ, ...).
+    delta : float
+        The false-failure probability, <= 1e-6 (0 for an exact check).
+    detectable : object
+        The smallest violation this run could detect (JSON-ready).
+    figures : dict
+        The numbers behind the verdict (JSON-ready).
+    counterexample : object
+        The smallest counterexample found, or None (JSON-ready).
+    correction : str or None
+        The id of the check of the corrected statement, for an erratum.
+    note : str
+        A sentence for the report (a traceback for a check that raised).
+    seconds : float
+        The run time.
+    seed : int
+        The seed of the run.
+    budget : str
+        The budget of the run, ``"fast"`` or ``"full"``.
+    entropy : int
+        The entropy of the check's SeedSequence.
+    spawn_key : tuple
+        The spawn key of the check's SeedSequence (:func:`check_seed`).
     """
 
     id: str
@@ -368,7 +564,7 @@ class CheckRecord:
     @classmethod
     def from_dict(cls, doc, where="check record"):
         """The record of :meth:`to_dict`'s output (for example one entry of a verify JSON),
-        validated against :data:`RECORD_SCHEMA` (a status outside :class:`Status` is refused);
+        validated against ``RECORD_SCHEMA`` (a status outside :class:`Status` is refused);
         ``where`` names the source in the error (InvalidParameterError)."""
         validate(doc, RECORD_SCHEMA, where)
         names = {f.name for f in fields(cls)}
@@ -401,8 +597,27 @@ RECORD_SCHEMA = Obj(required={
 def run(check, seed=0, budget="fast", *, catch=True):
     """Run one check; return its :class:`CheckRecord`.
 
-    With ``catch`` (the default) an exception inside the check is a FAIL whose note holds the
-    traceback.
+    Parameters
+    ----------
+    check : Check
+        The check.
+    seed : int, default=0
+        The seed of the run; the check's stream is :func:`check_seed` (seed, id).
+    budget : {"fast", "full"}, default="fast"
+        The sample sizes of statistical checks.
+    catch : bool, default=True
+        Whether an exception inside the check is a FAIL whose note holds the traceback (else it
+        propagates).
+
+    Returns
+    -------
+    CheckRecord
+        The record of the run.
+
+    Raises
+    ------
+    ValueError
+        If ``budget`` or ``seed`` is invalid.
     """
     if isinstance(check, str):
         check = get(check)
@@ -479,11 +694,37 @@ def _targets(check):
 
 
 def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
-    """Run on ``estimator`` the catalog's checks *about it*: those bound to the registered
-    estimator it names (its ``spec``'s name, else its ``name``; or ``estimator`` itself when it
-    is a registered name, built with ``params``), optionally narrowed by ``pattern``; one record
-    per check. An estimator naming no registered estimator raises: use
-    ``laocheck.testing.check_estimator(est, claims=...)`` for the checks its claims select."""
+    """Run on ``estimator`` the catalog's checks *about it*.
+
+    Those bound to the registered estimator it names (its ``spec``'s name, else its ``name``; or
+    ``estimator`` itself when it is a registered name, built with ``params``), optionally
+    narrowed by ``pattern``. For a new estimator use
+    ``laocheck.testing.check_estimator(est, claims=...)``: the checks its claims select.
+
+    Parameters
+    ----------
+    estimator : object or str
+        An estimator naming a registered one, or a registered name.
+    pattern : str, list of str or None, default=None
+        Globs narrowing the checks, as :func:`checks`.
+    seed : int, default=0
+        The seed of the run.
+    budget : {"fast", "full"}, default="fast"
+        The sample sizes of statistical checks.
+    **params
+        The parameters a registered name is built with.
+
+    Returns
+    -------
+    list of CheckRecord
+        One record per check.
+
+    Raises
+    ------
+    ValueError
+        If ``estimator`` is a class or names no registered estimator, or ``pattern`` selects no
+        check about it.
+    """
     if isinstance(estimator, type):
         raise InvalidParameterError(
             f"`estimator` must be an estimator object, not the class {estimator.__name__}.")
@@ -510,7 +751,19 @@ def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
 
 
 def errata(records):
-    """The errata table rows (id, literal, counterexample, correction) of a run's records."""
+    """The errata table rows of a run's records: those with status ERRATUM.
+
+    Parameters
+    ----------
+    records : iterable of CheckRecord
+        The records of a run.
+
+    Returns
+    -------
+    list of dict
+        One row per ERRATUM record: ``id``, ``literal`` (the statement as printed),
+        ``counterexample`` and ``correction``.
+    """
     return [{"id": r.id, "literal": r.statement, "counterexample": r.counterexample,
              "correction": r.correction}
             for r in records if r.status == Status.ERRATUM.value]

@@ -23,7 +23,18 @@ def _run_one(check_id, seed, budget):
 
 
 def results_path(json_path):
-    """The JSON-lines results log beside ``--json PATH`` (``v.json`` -> ``v.results.jsonl``)."""
+    """The JSON-lines results log beside ``--json PATH`` (``v.json`` -> ``v.results.jsonl``).
+
+    Parameters
+    ----------
+    json_path : str or os.PathLike
+        The path of the JSON output.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of the results log.
+    """
     p = Path(json_path)
     stem = p.name[:-len(".json")] if p.name.endswith(".json") else p.name
     return p.with_name(stem + ".results.jsonl")
@@ -52,14 +63,41 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
                 resume=False):
     """Records of ``selected`` checks, in id order, identical for any ``jobs`` or scheduler.
 
-    One task per check through :func:`laocheck._execution.executor` (joblib with ``jobs``, or
-    Dask at ``scheduler`` / ``$LAOCHECK_SCHEDULER``), submitted in :func:`submission_order`;
-    each check is seeded by its id, so where and when it runs changes nothing. A task that fails outside the check is that check's FAIL with the
-    traceback. ``results``: a JSON-lines log each record is appended to as it finishes; with
-    ``resume`` the records it holds for (id, seed, budget, laocheck version) are reused.
-    ``progress`` (optional) is called as ``progress(record, running=..., resumed=...)`` with
-    each record as it arrives. Raises :class:`laocheck._execution.SchedulerError` when the
-    scheduler is lost.
+    One task per check through joblib (with ``jobs``) or Dask (at ``scheduler`` /
+    ``$LAOCHECK_SCHEDULER``), submitted longest first; each check is seeded by its id
+    (:func:`check_seed`), so where and when it runs changes nothing. A task that fails outside
+    the check is that check's FAIL with the traceback.
+
+    Parameters
+    ----------
+    selected : list of Check
+        The checks to run.
+    seed : int
+        The seed of the run.
+    budget : {"fast", "full"}
+        The sample sizes of statistical checks.
+    jobs : int
+        The number of joblib workers (1: in this process).
+    progress : callable or None, default=None
+        Called as ``progress(record, running=..., resumed=...)`` with each record as it arrives.
+    scheduler : str or None, default=None
+        The address of a Dask scheduler.
+    results : str, os.PathLike or None, default=None
+        A JSON-lines log each record is appended to as it finishes.
+    resume : bool, default=False
+        Reuse the records ``results`` holds for (id, seed, budget, laocheck version).
+
+    Returns
+    -------
+    list of CheckRecord
+        The records, in id order.
+
+    Raises
+    ------
+    SchedulerError
+        When the Dask scheduler is unreachable or lost (``laocheck._execution``).
+    ValueError
+        If an argument is malformed or ``results`` cannot be written.
     """
     ids = [c.id for c in selected]
     records, todo = {}, []

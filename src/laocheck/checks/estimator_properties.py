@@ -85,15 +85,48 @@ _MOMENTS = {"second_moment": ("E‖v‖²", "l2", "S"),
 class Claims:
     """What an estimator claims, resolved to values the checks use (the engine's spec).
 
-    ``target`` (``(w, x, y) -> value`` or None: unbiasedness not claimed), ``budget`` (int or
-    None) and ``budget_kind`` (``"exact"`` / ``"expectation"``), ``second_moment`` and
-    ``second_moment_inf`` (callables ``(w, x, y, d) -> G²``, see
-    :func:`second_moment_bound`), ``clipping`` (a threshold), ``clip`` (a
-    :class:`~laocheck.estimators.ClippingClaim` of a spec, with ``eta``), ``scaling``,
-    ``range`` (declared (low, high) of every coordinate of the estimate, for Monte Carlo),
-    ``reference`` (a registered estimator name whose literal reference judges the sampler),
-    ``params`` (the formula parameters), ``source`` (where the claims came from) and
-    ``claimed`` (the names of the claims made, each of which must get a record).
+    Made by :func:`~laocheck.testing.resolve_claims` from a dict of claims or an
+    :class:`~laocheck.estimators.EstimatorSpec`.
+
+    Parameters
+    ----------
+    target : callable or None, default=None
+        ``(w, x, y) -> value``, the quantity the estimate is unbiased for; None:
+        unbiasedness not claimed.
+    budget : int or None, default=None
+        The attributes observed per draw; None: not claimed.
+    budget_kind : str, default='exact'
+        ``"exact"`` (at most ``budget`` every draw) or ``"expectation"`` (on average).
+    second_moment : callable or None, default=None
+        ``(w, x, y, d) -> G²``, the claimed bound on E‖v‖² (see
+        ``second_moment_bound`` of ``laocheck.checks.estimator_properties``); None: not claimed.
+    second_moment_inf : callable or None, default=None
+        ``(w, x, y, d) -> G²``, the claimed bound on ‖E[v²]‖∞; None: not claimed.
+    clipping : float or None, default=None
+        A threshold the estimate's coordinates never exceed; None: not claimed.
+    clip : object, default=None
+        A :class:`~laocheck.estimators.ClippingClaim` of a spec (with ``eta``).
+    eta : float or None, default=None
+        The step size of a clipping claim.
+    scaling : str or None, default=None
+        How the estimate transforms under (w, x, y) → (2w, x, 2y), exactly: ``"degree0"``,
+        ``"degree1"`` or ``"last_row"``; None: not claimed.
+    range : tuple or None, default=None
+        The declared (low, high) of every coordinate of the estimate, for Monte Carlo.
+    reference : str or None, default=None
+        A registered estimator name whose literal reference judges the sampler.
+    params : dict, optional
+        The formula parameters.
+    source : str, default='claims'
+        Where the claims came from.
+    finite_support : bool, default=True
+        Whether the estimate's support is finite (exact enumeration is possible).
+    spec : object, default=None
+        The spec the claims were read from, if any.
+    support_note : str, optional
+        Why the support is not finite, for the records.
+    claimed : tuple, default=()
+        The names of the claims made, each of which must get a record.
     """
 
     target: Callable | None = None

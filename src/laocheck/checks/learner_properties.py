@@ -74,16 +74,58 @@ NORM_RTOL = 1e-9
 class LearnerClaims:
     """What a learner claims, resolved (the engine's spec of a learner).
 
-    ``budget`` (attributes per example, or None) and ``budget_kind``; ``geometry`` ("l2" or
-    "l1") and ``B`` for ``constraint`` (True: claimed); ``bound`` — a callable ``values ->
-    float`` over the names d, k, m, B, N_half, N_one, N_inf (and ``values_hook``'s) — with its
-    ``bound_text``; ``step_size`` likewise for ``eta_``; ``deterministic`` and ``randomized``;
-    ``sklearn``; ``params`` (k, B and the bound's own parameters); ``loss`` ("half" or CB11's
-    "squared"); ``d``, ``m``, ``R`` (per budget: fast, full) and ``distributions`` (None: by
-    geometry) of the excess-risk check; ``fit_params`` (``X -> dict`` set on the learner
-    before a fit, e.g. DDAERR's E[x²]); ``values_hook`` (``(learner, distribution, values) ->
-    dict``: more values of the bound after a fit); ``undecided`` {property: reason} for claims
-    made that cannot be checked; ``claimed``: the properties claimed.
+    Made by :func:`~laocheck.testing.resolve_learner_claims` from a dict of claims or a
+    :class:`~laocheck.estimators.LearnerSpec`.
+
+    Parameters
+    ----------
+    budget : int or None, default=None
+        Attributes observed per example; None: not claimed.
+    budget_kind : str, default='exact'
+        ``"exact"`` (at most) or ``"expectation"`` (on average).
+    constraint : bool, default=False
+        Whether the output is claimed to lie in the ball of radius ``B``.
+    geometry : str, default='l2'
+        The ball: ``"l2"`` or ``"l1"``.
+    B : float or None, default=None
+        The radius of the constraint.
+    bound : callable or None, default=None
+        ``values -> float``, the excess-risk bound over the names d, k, m, B, N_half, N_one,
+        N_inf (and ``values_hook``'s); None: not claimed.
+    bound_text : str, default=''
+        The bound as text, for the records.
+    step_size : callable or None, default=None
+        ``values -> float``, the claimed ``eta_``; None: not claimed.
+    step_text : str, default=''
+        The step size as text.
+    deterministic : bool, default=True
+        Whether equal seeds give equal fits.
+    randomized : bool or None, default=None
+        Whether different seeds give different fits (None: not claimed).
+    sklearn : bool, default=False
+        Whether the learner is claimed to be a scikit-learn estimator.
+    params : dict, optional
+        The parameters k, B and the bound's own.
+    loss : str, default='half'
+        ``"half"`` (½(wᵀx − y)²) or CB11's ``"squared"``.
+    d : int, default=8
+        The dimension of the excess-risk check.
+    m : tuple, default=(200, 2000)
+        The examples per fit of the excess-risk check, per budget (fast, full).
+    R : tuple, default=(20, 100)
+        The replicates of the excess-risk check, per budget (fast, full).
+    distributions : tuple or None, default=None
+        The distributions of the excess-risk check (None: by geometry).
+    fit_params : callable or None, default=None
+        ``X -> dict`` set on the learner before a fit (e.g. DDAERR's E[x²]).
+    values_hook : callable or None, default=None
+        ``(learner, distribution, values) -> dict``: more values of the bound after a fit.
+    undecided : dict, optional
+        {property: reason} for claims made that cannot be checked.
+    source : str, default='claims'
+        Where the claims came from.
+    claimed : tuple, default=()
+        The properties claimed.
     """
 
     budget: int | None = None

@@ -169,6 +169,28 @@ def _cmd_list(args):
 
 
 def main(argv=None):
+    """Run the ``laocheck`` command (the console script and ``python -m laocheck``).
+
+    Usage errors, interruptions and a lost scheduler become an exit status and one line on
+    standard error, never a traceback (module docstring: the exit statuses).
+
+    Parameters
+    ----------
+    argv : list of str or None, default=None
+        The arguments after the program name; None: ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success, 1 when a check FAILs or a baseline is BROKEN, 2 on a
+        usage error, 3 when the Dask scheduler is unreachable or lost, 130 after Ctrl-C,
+        143 after SIGTERM, 141 when the reader of standard output went away.
+
+    Raises
+    ------
+    SystemExit
+        From argparse, for ``--help``, ``--version`` and arguments it refuses (status 2).
+    """
     parser = _build_parser()
     args = parser.parse_args(argv)
     prog = f"laocheck {args.command}"

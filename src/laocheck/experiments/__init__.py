@@ -4,7 +4,7 @@
 numbers for any ``n_jobs``); :func:`compare` turns the excess risks into a rigorous interval
 (:func:`laocheck.stats.mean_interval` on the proven per-run range of :func:`excess_risk_range`)
 and the tightness ratio against a theorem's bound; :func:`scaling_slope` gives log-log slopes
-with intervals; :mod:`laocheck.experiments.theorems` defines one standard configuration per
+with intervals; ``laocheck.experiments.theorems`` defines one standard configuration per
 theorem with an excess-risk bound; :mod:`laocheck.experiments.papers` recomputes the papers'
 experiments (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5 and App. A) with their claims checked.
 """

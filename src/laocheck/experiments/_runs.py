@@ -3,7 +3,7 @@
 Seeds: one ``numpy.random.SeedSequence(seed)`` is spawned into R children, one per replicate
 (never per worker); replicate r draws its sample from ``child_r.spawn(2)[0]`` and seeds the
 learner with ``child_r.spawn(2)[1]``. Replicates run in contiguous blocks, one task per block,
-through :func:`laocheck._execution.executor` (here with joblib and ``n_jobs``, or on a Dask
+through ``laocheck._execution.executor`` (here with joblib and ``n_jobs``, or on a Dask
 cluster with ``scheduler=`` / ``$LAOCHECK_SCHEDULER``); results are collected in replicate
 order, so every ``n_jobs``, scheduler and block size gives identical numbers.
 
@@ -59,12 +59,20 @@ BLOCK_ENTRIES = 2 ** 24
 
 @dataclass(frozen=True)
 class LearnerConfig:
-    """A learner class and its constructor parameters (picklable, for joblib and Dask workers):
-    one configuration to run. Not to be confused with :class:`laocheck.estimators.LearnerSpec`,
-    the declarative facts (citation, budget, theorems) a learner class carries as ``spec``.
+    """A learner class and its constructor parameters: one configuration to run.
 
-    ``cls`` is a scikit-learn style estimator with ``fit(X, y)``, ``coef_`` and a
-    ``random_state`` parameter (laocheck.learners)."""
+    Picklable, for joblib and Dask workers. Not to be confused with
+    :class:`laocheck.estimators.LearnerSpec`, the declarative facts (citation, budget, theorems)
+    a learner class carries as ``spec``. The first field, ``cls`` (a type), is a scikit-learn
+    style estimator class with ``fit(X, y)``, ``coef_`` and a ``random_state`` parameter
+    (:mod:`laocheck.learners`); numpydoc reads a first parameter named ``cls`` as the class
+    itself, so it is described here.
+
+    Parameters
+    ----------
+    params : dict, optional
+        Its constructor parameters.
+    """
 
     cls: type
     params: dict = field(default_factory=dict)
@@ -83,8 +91,24 @@ def _short(v):
 
 
 def as_seed_sequence(seed):
-    """``seed`` as a :class:`numpy.random.SeedSequence`: an int >= 0 is its entropy; a
-    SeedSequence is used as it is (its children continue its spawn key)."""
+    """``seed`` as a :class:`numpy.random.SeedSequence`.
+
+    Parameters
+    ----------
+    seed : int or numpy.random.SeedSequence
+        An int >= 0 is the entropy; a SeedSequence is used as it is (its children continue its
+        spawn key).
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        The sequence.
+
+    Raises
+    ------
+    ValueError
+        If ``seed`` is neither.
+    """
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -94,19 +118,49 @@ def as_seed_sequence(seed):
 
 
 def child_seeds(seed, R):
-    """The R children of ``seed`` (an int or a SeedSequence): spawn keys ``key + (0,)``, ...,
-    ``key + (R-1,)``, the same children ``SeedSequence.spawn(R)`` gives on a fresh sequence.
+    """The R children of ``seed``: spawn keys ``key + (0,)``, ..., ``key + (R-1,)``.
 
-    A pure function of ``seed``: unlike ``spawn`` it does not advance the parent, so the same
-    seed gives the same replicates however often it is used (common random numbers)."""
+    The same children ``SeedSequence.spawn(R)`` gives on a fresh sequence. A pure function of
+    ``seed``: unlike ``spawn`` it does not advance the parent, so the same seed gives the same
+    replicates however often it is used (common random numbers).
+
+    Parameters
+    ----------
+    seed : int or numpy.random.SeedSequence
+        The parent.
+    R : int
+        The number of children.
+
+    Returns
+    -------
+    list of numpy.random.SeedSequence
+        The children.
+
+    Raises
+    ------
+    ValueError
+        If ``seed`` is not an int >= 0 or a SeedSequence.
+    """
     seq = as_seed_sequence(seed)
     return [np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, i),
                                    pool_size=seq.pool_size) for i in range(R)]
 
 
 def block_rows(m, d):
-    """Rows per block of a replicate's sample: m when m·d <= BLOCK_ENTRIES, else
-    max(1, BLOCK_ENTRIES // d) (a function of m and d only)."""
+    """Rows per block of a replicate's sample (a function of m and d only).
+
+    Parameters
+    ----------
+    m : int
+        The examples of a run.
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    int
+        The rows: m when m·d <= ``BLOCK_ENTRIES``, else max(1, BLOCK_ENTRIES // d).
+    """
     return m if m * d <= BLOCK_ENTRIES else max(1, BLOCK_ENTRIES // d)
 
 
@@ -160,14 +214,52 @@ def _block(spec, distribution, m, norm, B, loss, children, source="rows"):
 
 def replicate(spec, distribution, m, *, norm, B, R, seed=0, n_jobs=1, loss="half",
               scheduler=None, source="rows"):
-    """Excess risks L_D(w̄_r) − L_D(w*) of R independent runs (array of shape (R,)) and the
-    attributes each run observed.
+    """Excess risks L_D(w̄_r) − L_D(w*) of R independent runs and the attributes each run observed.
 
-    The same ``seed`` gives the same array for every ``n_jobs`` and ``scheduler`` (a Dask
-    scheduler address; default ``$LAOCHECK_SCHEDULER``, else this machine): children are
-    spawned per replicate, and blocks of replicates are the tasks. ``source``: ``"rows"``
-    (``fit`` on sampled rows) or ``"oracle"`` (``fit_oracle`` on the distribution's attribute
-    oracle; see the module docstring).
+    Children of ``seed`` are spawned per replicate (:func:`child_seeds`) and blocks of
+    replicates are the tasks, so the result does not depend on where they run (module
+    docstring: the rows and oracle sources).
+
+    Parameters
+    ----------
+    spec : LearnerConfig
+        The learner to run (class and parameters).
+    distribution : Distribution
+        The distribution the examples are drawn from (:mod:`laocheck.data`).
+    m : int
+        The examples per run.
+    norm : {"l2", "l1"}
+        ``"l2"`` or ``"l1"``: the ball of the comparator w*.
+    B : float
+        The radius of the ball.
+    R : int
+        The number of independent runs, >= 2.
+    seed : int or numpy.random.SeedSequence, default=0
+        The seed; the same seed gives the same result for every ``n_jobs`` and ``scheduler``.
+    n_jobs : int, default=1
+        The number of joblib workers.
+    loss : {"half", "squared"}, default="half"
+        ``"half"`` (½(wᵀx − y)²) or ``"squared"`` (CB11's).
+    scheduler : str or None, default=None
+        A Dask scheduler address (default ``$LAOCHECK_SCHEDULER``, else this machine).
+    source : {"rows", "oracle"}, default="rows"
+        ``"rows"`` (``fit`` on sampled rows) or ``"oracle"`` (``fit_oracle`` on the
+        distribution's attribute oracle).
+
+    Returns
+    -------
+    excess : ndarray of shape (R,)
+        The excess risks.
+    attributes : ndarray of shape (R,)
+        The attributes each run observed.
+
+    Raises
+    ------
+    ValueError
+        If a size, ``norm``, ``loss`` or ``source`` is invalid, or the learner has no oracle
+        path for ``source="oracle"``.
+    SchedulerError
+        When the Dask scheduler is unreachable or lost.
     """
     source = _check_source(source)
     m = check_int("m", m, low=1)
@@ -187,7 +279,26 @@ def replicate(spec, distribution, m, *, norm, B, R, seed=0, n_jobs=1, loss="half
 
 
 def excess_risk_range(distribution, norm, B, loss="half"):
-    """[low, high] of one run's excess risk for any ‖w̄‖ ≤ B (see the module docstring)."""
+    """[low, high] of one run's excess risk for any ‖w̄‖ <= B (see the module docstring).
+
+    Parameters
+    ----------
+    distribution : Distribution
+        The distribution (its bounds on x and y).
+    norm : {"l2", "l1"}
+        The ball of w̄ and w*.
+    B : float
+        The radius.
+    loss : {"half", "squared"}, default="half"
+        The loss.
+
+    Returns
+    -------
+    low : float
+        The least excess risk (0 or below, for a w* that is not the minimiser of the ball).
+    high : float
+        The largest.
+    """
     sol = distribution.minimizer(norm, B)
     mom = distribution.moments
     grad = mom.matvec(sol.w) - distribution.cross
@@ -209,9 +320,39 @@ def excess_risk_range(distribution, norm, B, loss="half"):
 class Comparison:
     """Empirical excess risk against a theorem's bound.
 
-    ``interval``: confidence interval for E[L_D(w̄)] − L_D(w*) (at ``interval.delta``);
-    ``ratio``: point estimate / bound; ``ratio_low``, ``ratio_high``: the interval / bound;
-    ``violation``: ``interval.low > bound`` (the bound is refuted at level δ).
+    Properties: ``ratio`` (point estimate / bound); ``ratio_low``, ``ratio_high`` (the interval /
+    bound); ``violation`` (``interval.low > bound``: the bound is refuted at level δ).
+
+    Parameters
+    ----------
+    theorem : str
+        The theorem's id (``"HK12.Thm3.1"``).
+    learner : str
+        The learner's name.
+    distribution : str
+        The distribution's name.
+    d : int
+        The dimension.
+    k : int
+        The budget parameter.
+    m : int
+        The examples per run.
+    B : float
+        The radius.
+    R : int
+        The number of runs.
+    bound : float
+        The theorem's bound on the expected excess risk.
+    interval : MeanInterval
+        The confidence interval for E[L_D(w̄)] − L_D(w*) (at ``interval.delta``).
+    excess : np.ndarray
+        The R excess risks.
+    seconds : float, default=0.0
+        The wall-clock time of the runs.
+    range : tuple, default=(0.0, 0.0)
+        [low, high] of one run's excess risk (:func:`excess_risk_range`).
+    attributes_per_run : float, default=nan
+        The mean attributes a run observed.
     """
 
     theorem: str
@@ -262,9 +403,55 @@ class Comparison:
 
 def compare(theorem, spec, distribution, m, bound, *, norm, B, R, delta, seed=0, n_jobs=1,
             loss="half", method="betting", scheduler=None, source="rows"):
-    """Run ``spec`` R times on ``distribution`` and compare the mean excess risk with ``bound``
-    (``n_jobs``, ``scheduler``: where the replicates run; ``source``: rows or the attribute
-    oracle; see :func:`replicate`)."""
+    """Run ``spec`` R times on ``distribution`` and compare the mean excess risk with ``bound``.
+
+    The empirical side of a theorem's bound (e.g. HK12 Thm 3.1, KS15 Thm 3.1): a confidence
+    interval for the expected excess risk at level ``delta``, by ``method``.
+
+    Parameters
+    ----------
+    theorem : str
+        The theorem's id, recorded.
+    spec : LearnerConfig
+        The learner to run (class and parameters).
+    distribution : Distribution
+        The distribution the examples are drawn from (:mod:`laocheck.data`).
+    m : int
+        The examples per run.
+    bound : float
+        The theorem's bound on the expected excess risk.
+    norm : {"l2", "l1"}
+        ``"l2"`` or ``"l1"``: the ball of the comparator w*.
+    B : float
+        The radius of the ball.
+    R : int
+        The number of independent runs, >= 2.
+    delta : float
+        The confidence level of the interval.
+    seed : int or numpy.random.SeedSequence, default=0
+        The seed; the same seed gives the same result for every ``n_jobs`` and ``scheduler``.
+    n_jobs : int, default=1
+        The number of joblib workers.
+    loss : {"half", "squared"}, default="half"
+        ``"half"`` (½(wᵀx − y)²) or ``"squared"`` (CB11's).
+    method : str, default="betting"
+        The bounded-mean interval of :func:`laocheck.stats.mean_interval`.
+    scheduler : str or None, default=None
+        A Dask scheduler address (default ``$LAOCHECK_SCHEDULER``, else this machine).
+    source : {"rows", "oracle"}, default="rows"
+        ``"rows"`` (``fit`` on sampled rows) or ``"oracle"`` (``fit_oracle`` on the
+        distribution's attribute oracle).
+
+    Returns
+    -------
+    Comparison
+        The interval, the bound and their ratio.
+
+    Raises
+    ------
+    ValueError
+        As :func:`replicate`, or if ``delta`` or ``method`` is invalid.
+    """
     start = time.perf_counter()
     excess, attrs = replicate(spec, distribution, m, norm=norm, B=B, R=R, seed=seed,
                               n_jobs=n_jobs, loss=loss, scheduler=scheduler, source=source)
@@ -283,10 +470,31 @@ def compare(theorem, spec, distribution, m, bound, *, norm, B, R, delta, seed=0,
 def scaling_slope(intervals, xs):
     """Log-log slope of E[excess] against x from the first and last of several intervals.
 
-    With each interval holding with probability ≥ 1 − δ_i, the slope between the first and
+    With each interval holding with probability >= 1 − δ_i, the slope between the first and
     last points lies in [ (log lo_n − log hi_1)/Δ, (log hi_n − log lo_1)/Δ ] (Δ = log x_n −
-    log x_1) with probability ≥ 1 − δ_1 − δ_n; the point estimate is the least-squares slope of
-    log means (numpy.polyfit). Returns (slope, low, high).
+    log x_1) with probability >= 1 − δ_1 − δ_n; the point estimate is the least-squares slope of
+    log means (numpy.polyfit).
+
+    Parameters
+    ----------
+    intervals : sequence of MeanInterval
+        The intervals, one per x.
+    xs : sequence of float
+        The x values (> 0), increasing.
+
+    Returns
+    -------
+    slope : float
+        The least-squares slope.
+    low : float
+        The lower end of the slope's interval.
+    high : float
+        The upper end.
+
+    Raises
+    ------
+    ValueError
+        If ``intervals`` and ``xs`` differ in length or have fewer than 2 entries.
     """
     xs = np.asarray(xs, dtype=float)
     if len(intervals) != xs.shape[0] or xs.shape[0] < 2:

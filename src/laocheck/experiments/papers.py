@@ -18,29 +18,30 @@ function                         paper
 Method, as the papers describe it (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5): for each run, a
 random train/test split (test part 10%, CB11 Sec. 7); each algorithm's parameters (the radius
 ``B`` of its ball from a fixed grid and, for learners with a theory step size, a multiplier of
-that step, :class:`StepScaled`) are tuned by K-fold cross-validation on the training part only
-(:class:`sklearn.model_selection.GridSearchCV` on explicit folds of the training indices); then
-the algorithm is run on increasingly long prefixes of the training part and its test error is
-measured. GridSearchCV splits the column of row numbers of the training part, and each fit reads
-its rows from the run's one validated copy (``_Rows``): the attribute-efficient learners through
-a sequential attribute oracle (only the k + 1 attributes a step chooses; bit-identical to ``fit``
-on the rows), the offline solvers from the fold's XᵀX/m and its eigendecomposition, formed once
-per fold (``fit_moments``), the online full-information learners' C loops on the fold's rows in
-place, and the step multiplier from ``theory_step`` without a second fit (one cross-validated
-run of KS15 Sec. 5.1's AERR at ``--budget full``, 10 folds × 40 configurations: 22.7 CPU s by
-fitting copied arrays, 7.2 this way). On KS15 Sec. 5.1's synthetic data the test error is the
-exact risk of the distribution (no test sample). Test errors are relative to the zero predictor's (KS15 Sec. 5;
-for ±1 labels the zero predictor's squared error is 1, so this is CB11's and HK12's squared
-error up to the test sample's mean of y², exactly 1).
+that step, :class:`~laocheck.experiments.papers.StepScaled`) are tuned by K-fold
+cross-validation on the training part only (:class:`sklearn.model_selection.GridSearchCV` on
+explicit folds of the training indices); then the algorithm is run on increasingly long prefixes
+of the training part and its test error is measured. GridSearchCV splits the column of row
+numbers of the training part, and each fit reads its rows from the run's one validated copy
+(``_Rows``): the attribute-efficient learners through a sequential attribute oracle (only the
+k + 1 attributes a step chooses; bit-identical to ``fit`` on the rows), the offline solvers from
+the fold's XᵀX/m and its eigendecomposition, formed once per fold (``fit_moments``), the online
+full-information learners' C loops on the fold's rows in place, and the step multiplier from
+``theory_step`` without a second fit (one cross-validated run of KS15 Sec. 5.1's AERR at
+``--budget full``, 10 folds × 40 configurations: 22.7 CPU s by fitting copied arrays, 7.2 this
+way). On KS15 Sec. 5.1's synthetic data the test error is the exact risk of the distribution (no
+test sample). Test errors are relative to the zero predictor's (KS15 Sec. 5; for ±1 labels the
+zero predictor's squared error is 1, so this is CB11's and HK12's squared error up to the test
+sample's mean of y², exactly 1).
 
 Every experiment takes ``progress``: None, or a callable that receives text lines as the runs
 finish (a line when each panel starts, at most one a minute, and one when its last run is in;
-:class:`RunProgress`); ``laocheck report`` prints them on stderr, so an hour-long run at
-``--budget full`` shows how far it is. The results do not depend on it.
+:class:`~laocheck.experiments.papers.RunProgress`); ``laocheck report`` prints them on stderr,
+so an hour-long run at ``--budget full`` shows how far it is. The results do not depend on it.
 
 Every run r gets the child seed ``child_seeds(seed, runs)[r]`` (spawned per run, never per
 worker), so the same seed gives the same numbers for any ``n_jobs`` or ``scheduler`` (the runs
-are the tasks of :func:`laocheck._execution.executor`: joblib processes here, or a Dask cluster
+are the tasks of ``laocheck._execution.executor``: joblib processes here, or a Dask cluster
 at a scheduler address / ``$LAOCHECK_SCHEDULER``).
 
 Statistics. For each curve: the mean over runs and one standard deviation (the papers' error
@@ -155,11 +156,20 @@ BUDGETS = {
 
 
 class RunProgress:
-    """Progress of an experiment's runs as text lines for ``report(text)`` (``laocheck report``
-    prints them on stderr): :meth:`stage` starts a counted stage (a panel's runs, or the runs
-    of CB11's 45-pair table) and returns the ``on_run`` callback of :func:`learning_curves`; each
-    stage writes a line when it starts, at most every ``every`` seconds, and when its last run
-    is in (:class:`laocheck._progress.ProgressLines`). ``report=None``: silent."""
+    """Progress of an experiment's runs as text lines for ``report(text)``.
+
+    ``laocheck report`` prints them on stderr. ``stage`` starts a counted stage (a panel's
+    runs, or the runs of CB11's 45-pair table) and returns the ``on_run`` callback of
+    :func:`learning_curves`; each stage writes a line when it starts, at most every ``every``
+    seconds, and when its last run is in.
+
+    Parameters
+    ----------
+    report : callable or None, default=None
+        ``report(text)``; None: silent.
+    every : float, default=60.0
+        The most seconds between two lines of a stage.
+    """
 
     def __init__(self, report=None, every=EVERY):
         self.report, self.every = report, every
@@ -205,9 +215,21 @@ def _plain(obj):
 
 @dataclass(frozen=True)
 class Algorithm:
-    """A named learner: ``build(ctx)`` returns an unfitted scikit-learn estimator (ctx: ``k``,
-    ``second_moments`` of the training part, ``random_state``); ``citation`` the paper's box; ``geometry`` the ball of its
-    output ("l2": ‖w‖₂ <= B, so |⟨w, x⟩| <= B‖x‖₂; "l1": ‖w‖₁ <= B, so |⟨w, x⟩| <= B‖x‖∞)."""
+    """A named learner of an experiment.
+
+    Parameters
+    ----------
+    name : str
+        The name in the figure.
+    build : object
+        ``build(ctx)`` returns an unfitted scikit-learn estimator (ctx: ``k``,
+        ``second_moments`` of the training part, ``random_state``).
+    citation : str
+        The paper's box.
+    geometry : str, default='l2'
+        The ball of its output: ``"l2"`` (‖w‖₂ <= B, so |⟨w, x⟩| <= B‖x‖₂) or ``"l1"`` (‖w‖₁
+        <= B, so |⟨w, x⟩| <= B‖x‖∞).
+    """
 
     name: str
     build: object
@@ -219,15 +241,41 @@ class Algorithm:
 class Curve(_Dict):
     """Test error of one algorithm on increasing prefixes (one entry per prefix).
 
-    ``examples``: prefix sizes; ``attributes``: mean attributes seen (the x-axis of KS15 and
-    HK12's figures); ``mean``, ``sd``: relative test error over runs (the papers' curve and
-    error bars); ``low``, ``high``: confidence interval for the expected relative test error at
-    ``delta``; ``classification``: mean test classification error (sign(⟨w, x⟩) ≠ y; None on
-    synthetic data); ``per_run``: runs × prefixes relative errors; ``tuned``: the chosen
-    parameters per run (``B``, and ``step_scale`` for learners with a theory step).
-    ``budget_matched``: a full-information algorithm run on the prefixes where it sees as many
-    attributes as the panel's attribute-efficient learners on theirs (:func:`learning_curves`'s
-    ``budget``; named ``"<algorithm> (same attributes)"``, the same tuned parameters)."""
+    Parameters
+    ----------
+    algorithm : str
+        The algorithm's name in the figure.
+    learner : str
+        The learner class's name.
+    citation : str
+        The paper's box.
+    examples : tuple
+        The prefix sizes.
+    attributes : tuple
+        The mean attributes seen (the x-axis of KS15 and HK12's figures).
+    mean : tuple
+        The mean relative test error over runs (the papers' curve).
+    sd : tuple
+        Its standard deviation over runs (the papers' error bars).
+    low : tuple
+        The lower end of the confidence interval for the expected relative test error at
+        ``delta``.
+    high : tuple
+        The upper end.
+    delta : float
+        The level of the intervals.
+    classification : tuple or None
+        The mean test classification error (sign(⟨w, x⟩) ≠ y; None on synthetic data).
+    per_run : tuple
+        Runs × prefixes relative errors.
+    tuned : tuple
+        The chosen parameters per run (``B``, and ``step_scale`` for learners with a theory
+        step).
+    budget_matched : bool, default=False
+        Whether this is a full-information algorithm run on the prefixes where it sees as
+        many attributes as the panel's attribute-efficient learners on theirs
+        (:func:`learning_curves`'s ``budget``; named ``"<algorithm> (same attributes)"``).
+    """
 
     algorithm: str
     learner: str
@@ -261,13 +309,44 @@ POWER = 0.9
 class ClaimCheck(_Dict):
     """A qualitative claim of a paper, decided over paired runs (see the module docstring).
 
-    ``counts[p]``: runs (of ``runs``) where the claim's event held by the margin at check point
-    p (the ratio of errors above ``margin``); ``low``, ``high``: per check point, the lower
-    confidence bound at level δ and the upper bound at level δ/P on the median over runs of
-    that ratio (:func:`laocheck.stats.paired_median_test`; inf where the runs cannot bound it);
-    ``needed``: the runs above the margin a check point needs for HOLDS (None: ``runs`` runs
-    can never decide at δ); ``detectable``: the probability q = P(ratio > margin) in one run,
-    at every check point, that is decided HOLDS with probability ``POWER`` (nan: none)."""
+    Parameters
+    ----------
+    claim : str
+        The claim, as the paper words it.
+    citation : str
+        Where the paper makes it.
+    formal : str
+        The event decided, formally.
+    status : str
+        ``HOLDS``, ``REFUTED`` or ``UNDECIDED``.
+    delta : float
+        The level of the decision.
+    runs : int
+        The paired runs.
+    counts : tuple
+        Per check point p, the runs where the claim's event held by the margin (the ratio of
+        errors above ``margin``).
+    low : tuple
+        Per check point, the lower confidence bound at level δ on the median over runs of
+        that ratio (:func:`laocheck.stats.paired_median_test`).
+    high : tuple
+        Per check point, the upper bound at level δ/P on that median (inf where the runs
+        cannot bound it).
+    source : str
+        The data set.
+    stand_in : bool
+        Whether the data set stands in for the paper's.
+    margin : float, default=1.0
+        The ratio the event needs.
+    needed : int or None, default=None
+        The runs above the margin a check point needs for HOLDS (None: ``runs`` runs can
+        never decide at δ).
+    detectable : float, default=nan
+        The probability q = P(ratio > margin) in one run, at every check point, decided
+        HOLDS with probability ``POWER`` (nan: none).
+    statistic : str, default=''
+        The statistic's description.
+    """
 
     claim: str
     citation: str
@@ -288,10 +367,31 @@ class ClaimCheck(_Dict):
 
 @dataclass(frozen=True)
 class PrintedNumber(_Dict):
-    """A number the paper prints beside what laocheck measures: ``paper_says`` (as printed),
-    ``measured`` with its interval [low, high] at ``delta`` (``delta`` = 0: exact for the data
-    set used), the ``source`` it was measured on and ``stand_in`` (True when that source is not
-    the paper's data set: then the two are not comparable)."""
+    """A number the paper prints beside what laocheck measures.
+
+    Parameters
+    ----------
+    quantity : str
+        What the number is.
+    citation : str
+        Where the paper prints it.
+    paper_says : str
+        The number as printed.
+    measured : float
+        The number measured.
+    low : float
+        The lower end of its interval at ``delta``.
+    high : float
+        The upper end.
+    delta : float
+        The level (0: exact for the data set used).
+    source : str
+        The data set it was measured on.
+    stand_in : bool
+        True when that source is not the paper's data set: then the two are not comparable.
+    note : str, default=''
+        A remark for the report.
+    """
 
     quantity: str
     citation: str
@@ -307,8 +407,35 @@ class PrintedNumber(_Dict):
 
 @dataclass(frozen=True)
 class Panel(_Dict):
-    """One figure panel: its curves on one data set, with the data set's ρ (KS15 eqs. (11),
-    (12))."""
+    """One figure panel: its curves on one data set, with the data set's ρ (KS15 eqs. (11), (12)).
+
+    Parameters
+    ----------
+    figure : str
+        The paper's figure.
+    title : str
+        The panel's title.
+    source : str
+        The data set.
+    stand_in : bool
+        Whether the data set stands in for the paper's.
+    preprocessing : str
+        How the data were scaled.
+    d : int
+        The dimension.
+    n_train : int
+        The training examples.
+    n_test : int
+        The test examples.
+    attributes_per_example : str
+        The budgets of the learners, as text.
+    rho_ridge : float
+        The ρ_ridge of the data set (KS15 eq. (11)).
+    rho_lasso : float
+        The ρ_lasso of the data set (KS15 eq. (12)).
+    curves : tuple
+        The curves (:class:`Curve`).
+    """
 
     figure: str
     title: str
@@ -345,12 +472,48 @@ class UserComparison(_Dict):
 class PaperExperiment(_Dict):
     """One experiment of a paper: its panels, printed numbers, claims, and how it was run.
 
-    ``seconds``: wall-clock time of the computation; ``unavailable``: parts that could not run
-    here (a missing data source or learner), with the reason; ``unchecked``: qualitative
-    claims of the text that are not decided over the runs, each ``"claim (citation): reason"``
-    (e.g. "similar" with no margin); ``max_train``: the budget's cap on a run's training
-    examples from a data set (None: the whole training part); ``claims_design``: how the claims
-    were decided and the power of the budget's run count (:func:`claims_design`)."""
+    Parameters
+    ----------
+    experiment : str
+        The experiment's name.
+    citation : str
+        The paper's section and figures.
+    budget : str
+        The budget it ran at.
+    seed : int
+        The seed.
+    runs : int
+        The runs per panel.
+    folds : int
+        The cross-validation folds.
+    grid : tuple
+        The grid of B.
+    step_scales : tuple
+        The grid of step multipliers.
+    grid_extensions : int
+        The values cross-validation may add at an end of a grid.
+    panels : tuple
+        The figure panels (:class:`Panel`).
+    numbers : tuple
+        The printed numbers (:class:`PrintedNumber`).
+    claims : tuple
+        The decided claims (:class:`ClaimCheck`).
+    unavailable : tuple
+        Parts that could not run here (a missing data source or learner), with the reason.
+    notes : str
+        Notes for the report.
+    seconds : float
+        The wall-clock time of the computation.
+    unchecked : tuple, default=()
+        Qualitative claims of the text not decided over the runs, each ``"claim (citation):
+        reason"`` (e.g. "similar" with no margin).
+    max_train : int or None, default=None
+        The budget's cap on a run's training examples from a data set (None: the whole
+        training part).
+    claims_design : dict or None, default=None
+        How the claims were decided and the power of the budget's run count
+        (:func:`~laocheck.experiments.papers.claims_design`).
+    """
 
     experiment: str
     citation: str
@@ -400,6 +563,15 @@ class StepScaled(RegressorMixin, BaseEstimator):
     ``eta="theory"`` (AER: ``lam="theory"``) to read the step it uses for these rows
     (``eta_`` / ``lam_``), then refits with c times it (AER: λ/c, its step is 1/(λt)). c = 1
     is the theory step (one fit). The attributes counted are the final fit's.
+
+    Parameters
+    ----------
+    estimator : estimator or None, default=None
+        The learner (cloned at each fit).
+    B : float, default=1.0
+        The radius set on it.
+    step_scale : float, default=1.0
+        The multiplier c of its theory step.
     """
 
     def __init__(self, estimator=None, B=1.0, step_scale=1.0):
@@ -541,11 +713,12 @@ _BLOCK_BYTES = 256 * 2**20
 
 class _OnRows(RegressorMixin, BaseEstimator):
     """``estimator`` with radius ``B`` (and its theory step times ``step_scale``, as
-    :class:`StepScaled`) fitted on the rows of a :class:`_Rows` named by a column of row
-    numbers: what ``GridSearchCV`` tunes (see :class:`_Rows`). ``fit`` on the column of rows r
-    gives the model ``StepScaled(estimator, B, step_scale).fit(X[r], y[r])`` gives (exactly for
-    the attribute-efficient learners; to rounding for the offline solvers, whose XᵀX is a
-    difference of sums)."""
+    :class:`~laocheck.experiments.papers.StepScaled`) fitted on the rows of a :class:`_Rows`
+    named by a column of row numbers: what ``GridSearchCV`` tunes (see :class:`_Rows`). ``fit``
+    on the column of rows r gives the model
+    ``StepScaled(estimator, B, step_scale).fit(X[r], y[r])`` gives (exactly for the
+    attribute-efficient learners; to rounding for the offline solvers, whose XᵀX is a difference
+    of sums)."""
 
     def __init__(self, estimator=None, data=None, B=1.0, step_scale=1.0):
         self.estimator = estimator
@@ -695,10 +868,26 @@ def _prefix_sizes(n_train, prefixes, minimum=10):
 
 
 def matched_sizes(sizes, budget, d):
-    """The prefixes on which a full-information learner (d attributes per example) sees as
-    many attributes as a learner of ``budget`` attributes per example on ``sizes``: n·budget/d
+    """The prefixes on which a full-information learner sees as many attributes as a budgeted one.
+
+    A learner of d attributes per example against one of ``budget`` on ``sizes``: n·budget/d
     examples, rounded, at least 1 and at most n (the papers' attribute axis: HK12 Sec. 5, "Lasso
-    ... completes this budget after seeing merely 62 examples"; CB11 Sec. 7; KS15 Sec. 5)."""
+    ... completes this budget after seeing merely 62 examples"; CB11 Sec. 7; KS15 Sec. 5).
+
+    Parameters
+    ----------
+    sizes : sequence of int
+        The prefix sizes of the budgeted learner.
+    budget : int
+        Its attributes per example.
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    tuple of int
+        The matched prefix sizes.
+    """
     return tuple(max(1, min(n, int(round(n * budget / d)))) for n in sizes)
 
 
@@ -722,8 +911,22 @@ def _tunable(est, data, grid, step_scales):
 
 
 def grid_limits(values, extensions):
-    """The smallest and largest value cross-validation may choose from the geometric grid
-    ``values`` (> 0) extended by up to ``extensions`` values at each end (``_search``)."""
+    """The smallest and largest value cross-validation may choose from a geometric grid.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The grid (> 0).
+    extensions : int
+        The values cross-validation may add at each end.
+
+    Returns
+    -------
+    low : float
+        The smallest value.
+    high : float
+        The largest value.
+    """
     values = sorted(values)
     if len(values) < 2:
         return values[0], values[0]
@@ -905,41 +1108,88 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
                     folds, grid, step_scales=(1.0,), grid_extensions=0, seed=0,
                     delta=DEFAULT_DELTA, test_fraction=0.1, n_jobs=1, keep_indices=False,
                     scheduler=None, on_run=None, budget=None, max_train=None, users=()):
-    """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol, module
-    docstring) on ``data`` (a :class:`laocheck.data.LabelledData`: random splits) or on
-    ``distribution`` (``m`` training examples drawn per run, exact test risk). ``grid`` (B)
-    and ``step_scales`` are geometric grids that cross-validation extends by up to
-    ``grid_extensions`` values at an end its choice sits at (``_search``).
+    """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol).
 
-    ``on_run`` (optional): called with no argument as each run's result arrives (progress
-    lines, :class:`RunProgress`); the results do not depend on it.
+    On ``data`` (random splits) or on ``distribution`` (``m`` training examples drawn per run,
+    exact test risk). ``grid`` (B) and ``step_scales`` are geometric grids that
+    cross-validation extends by up to ``grid_extensions`` values at an end its choice sits at
+    (module docstring).
 
-    ``max_train`` (optional, ``data`` only): at most this many training examples per run, a
-    uniformly random subset of the run's training part (the test part is unchanged).
+    With ``budget``, each full-information algorithm (online and offline ridge and lasso,
+    AdaGrad's online ridge) also gets a curve ``"<name> (same attributes)"`` on
+    :func:`~laocheck.experiments.papers.matched_sizes`: the prefixes where it sees as many
+    attributes as a learner of ``budget`` attributes per example on each prefix, with the
+    parameters tuned for it. This is the comparison of the papers' attribute axis (HK12 Sec. 5:
+    "Lasso ... completes this budget after seeing merely 62 examples"; CB11 Sec. 7; KS15 Sec. 5:
+    "compare the algorithms by the total budget they use").
 
-    ``budget`` (optional): the attributes per example of the attribute-efficient algorithms.
-    Each full-information algorithm (online and offline ridge and lasso, AdaGrad's online ridge)
-    then also gets a curve ``"<name> (same attributes)"`` on :func:`matched_sizes`: the prefixes
-    where it sees as many attributes as a learner of ``budget`` attributes per example on each
-    prefix, with the parameters tuned for it. This is the comparison of the papers' attribute
-    axis (HK12 Sec. 5: "Lasso ... completes this budget after seeing merely 62 examples"; CB11
-    Sec. 7; KS15 Sec. 5: "compare the algorithms by the total budget they use"): at the same
-    prefix of examples a full-information learner has seen d/budget times more attributes.
+    Parameters
+    ----------
+    algorithms : sequence of Algorithm
+        The learners.
+    data : LabelledData or None, default=None
+        A data set (:class:`laocheck.data.LabelledData`), split at random per run.
+    distribution : Distribution or None, default=None
+        A distribution, instead of ``data``.
+    m : int or None, default=None
+        The training examples per run from ``distribution``.
+    k : int
+        The budget parameter passed to ``build``.
+    runs : int
+        The runs, >= 2.
+    prefixes : sequence of int
+        The prefix sizes (training examples).
+    folds : int
+        The cross-validation folds.
+    grid : sequence of float
+        The geometric grid of B.
+    step_scales : sequence of float, default=(1.0,)
+        The geometric grid of step multipliers (:class:`~laocheck.experiments.papers.StepScaled`).
+    grid_extensions : int, default=0
+        The values cross-validation may add at an end of a grid.
+    seed : int or numpy.random.SeedSequence, default=0
+        The seed.
+    delta : float, default=1e-6
+        The level of the intervals.
+    test_fraction : float, default=0.1
+        The test part of ``data``.
+    n_jobs : int, default=1
+        The number of joblib workers.
+    keep_indices : bool, default=False
+        Keep ``train_index``, ``test_index``, ``cv_folds`` in the raw records.
+    scheduler : str or None, default=None
+        A Dask scheduler address.
+    on_run : callable or None, default=None
+        Called with no argument as each run's result arrives (progress lines,
+        :class:`~laocheck.experiments.papers.RunProgress`); the results do not depend on it.
+    budget : int or None, default=None
+        The attributes per example of the attribute-efficient algorithms (above).
+    max_train : int or None, default=None
+        With ``data``: at most this many training examples per run, a uniformly random subset
+        of the run's training part (the test part is unchanged).
 
-    ``users`` (optional): users' learners (:class:`laocheck.experiments.user_learners.
-    UserLearner`, or their ``"module:factory"`` paths), run in each run after the papers' on the
-    same split (or sample), folds, prefixes and ``k``, each from its own child seed of the run
-    (``_USER_STREAM``: the papers' learners' numbers do not change); cross-validated over B on
-    ``grid`` when the factory accepts ``B``, and over the grids its table declares
-    (:func:`_user_grid`), else run as given. Their curves follow the papers' in ``curves``
-    (in ``users``' order), with no confidence band (``low``, ``high`` NaN: a user's learner has
-    no proven range of its error) and the attributes the learner reports
-    (``n_attributes_seen_``, or the sum of ``attributes_per_example_``; NaN when it reports
-    neither); a run whose user code raised has NaN errors and its message in the raw record's
-    ``users[i]["error"]``.
+    users : sequence, default=()
+        Users' learners (:class:`laocheck.experiments.user_learners.UserLearner`, or their
+        ``"module:factory"`` paths), run in each run after the papers' on the same split (or
+        sample), folds, prefixes and ``k``, each from its own child seed of the run (the papers'
+        learners' numbers do not change); cross-validated over B on ``grid`` when the factory
+        accepts ``B``, and over the grids its table declares, else run as given. Their curves
+        follow the papers' in ``curves``, with no confidence band (a user's learner has no
+        proven range of its error) and the attributes the learner reports; a run whose user
+        code raised has NaN errors and its message in the raw record's ``users[i]["error"]``.
 
-    Returns ``(curves, runs_raw)``: a tuple of :class:`Curve` and the raw per-run records (with
-    ``train_index``, ``test_index``, ``cv_folds`` in data-set indices when ``keep_indices``).
+    Returns
+    -------
+    curves : tuple of Curve
+        One per algorithm (and per budget-matched one).
+    runs_raw : list of dict
+        The raw per-run records.
+
+    Raises
+    ------
+    ValueError
+        If neither or both of ``data`` and ``distribution`` are given, or a size or grid is
+        invalid.
     """
     users = tuple(load_learner(u) for u in users)
     taken = {a.name for a in algorithms} | {a.name + SAME_ATTRIBUTES for a in algorithms}
@@ -1125,9 +1375,45 @@ def _curve(curves, name):
 
 def claim_better(curves, better, worse, *, claim, citation, source, stand_in,
                  delta=DEFAULT_DELTA, points=None, margin=1.0):
-    """"``better`` performs better than ``worse``" (by the ratio ``margin``): at every prefix
-    (or the prefixes of index ``points``), the median over runs of err_worse / err_better
-    exceeds ``margin`` (module docstring), from the paired runs of ``curves``."""
+    """Decide "``better`` performs better than ``worse``" (by the ratio ``margin``).
+
+    At every prefix (or the prefixes of index ``points``), the median over runs of
+    err_worse / err_better exceeds ``margin`` (module docstring), from the paired runs of
+    ``curves``.
+
+    Parameters
+    ----------
+    curves : sequence of Curve
+        The curves of one panel (paired runs).
+    better : str
+        The algorithm claimed better.
+    worse : str
+        The algorithm claimed worse.
+    claim : str
+        The claim, as the paper words it.
+    citation : str
+        Where the paper makes it.
+    source : str
+        The data set.
+    stand_in : bool
+        Whether the data set stands in for the paper's.
+    delta : float, default=1e-6
+        The level of the decision.
+    points : sequence of int or None, default=None
+        The prefixes checked (None: all).
+    margin : float, default=1.0
+        The ratio the event needs.
+
+    Returns
+    -------
+    ClaimCheck
+        The decision.
+
+    Raises
+    ------
+    ValueError
+        If an algorithm is not among the curves.
+    """
     return claim_order(curves, ([better], [worse]), claim=claim, citation=citation,
                        source=source, stand_in=stand_in, delta=delta, points=points,
                        margin=margin)
@@ -1135,14 +1421,46 @@ def claim_better(curves, better, worse, *, claim, citation, source, stand_in,
 
 def claim_order(curves, groups, *, claim, citation, source, stand_in, delta=DEFAULT_DELTA,
                 points=None, margin=1.0):
-    """"The algorithms of ``groups[0]`` perform better than those of ``groups[1]``, which
-    perform better than those of ``groups[2]``, ...": at every prefix (or the prefixes of
-    index ``points``), the median over runs of D = min over consecutive groups of
-    log(lowest error of the next group / highest error of the group) exceeds log(``margin``)
-    (D > 0: in that run every test error of a group is below every test error of the next),
-    decided as :func:`claim_better`. ``([A], [B])`` is "A performs better than B";
-    ``([A], [B, C, D])`` "A performs best"; ``([A], [B], [C])`` "B performs between A and
-    C"."""
+    """Decide "the algorithms of ``groups[0]`` perform better than those of ``groups[1]``, ...".
+
+    At every prefix (or the prefixes of index ``points``), the median over runs of D = min over
+    consecutive groups of log(lowest error of the next group / highest error of the group)
+    exceeds log(``margin``) (D > 0: in that run every test error of a group is below every test
+    error of the next), decided as :func:`~laocheck.experiments.papers.claim_better`.
+    ``([A], [B])`` is "A performs better than B"; ``([A], [B, C, D])`` "A performs best";
+    ``([A], [B], [C])`` "B performs between A and C".
+
+    Parameters
+    ----------
+    curves : sequence of Curve
+        The curves of one panel (paired runs).
+    groups : sequence of sequence of str
+        The algorithms, best group first.
+    claim : str
+        The claim, as the paper words it.
+    citation : str
+        Where the paper makes it.
+    source : str
+        The data set.
+    stand_in : bool
+        Whether the data set stands in for the paper's.
+    delta : float, default=1e-6
+        The level of the decision.
+    points : sequence of int or None, default=None
+        The prefixes checked (None: all).
+    margin : float, default=1.0
+        The ratio the event needs.
+
+    Returns
+    -------
+    ClaimCheck
+        The decision.
+
+    Raises
+    ------
+    ValueError
+        If an algorithm is not among the curves or fewer than two groups are given.
+    """
     groups = [list(g) for g in groups]
     if len(groups) < 2 or not all(groups):
         raise InvalidParameterError(f"`groups` must be two or more non-empty groups of "
@@ -1177,9 +1495,40 @@ def claim_order(curves, groups, *, claim, citation, source, stand_in, delta=DEFA
 
 def claim_converges(curves, follower, target, *, claim, citation, source, stand_in,
                     delta=DEFAULT_DELTA):
-    """"``follower`` converges towards ``target``": the median over runs of |gap| at the first
-    prefix / |gap| at the last prefix exceeds 1, gap = err_follower − err_target of the same
-    run."""
+    """Decide "``follower`` converges towards ``target``".
+
+    The median over runs of |gap| at the first prefix / |gap| at the last prefix exceeds 1,
+    gap = err_follower − err_target of the same run.
+
+    Parameters
+    ----------
+    curves : sequence of Curve
+        The curves of one panel (paired runs).
+    follower : str
+        The algorithm claimed to converge.
+    target : str
+        The algorithm it converges towards.
+    claim : str
+        The claim, as the paper words it.
+    citation : str
+        Where the paper makes it.
+    source : str
+        The data set.
+    stand_in : bool
+        Whether the data set stands in for the paper's.
+    delta : float, default=1e-6
+        The level of the decision.
+
+    Returns
+    -------
+    ClaimCheck
+        The decision.
+
+    Raises
+    ------
+    ValueError
+        If an algorithm is not among the curves.
+    """
     a = np.array(_curve(curves, follower).per_run, dtype=float)
     b = np.array(_curve(curves, target).per_run, dtype=float)
     with np.errstate(invalid="ignore"):
@@ -1249,10 +1598,25 @@ def _digits_pair(source, mnist, negative=3, positive=5, scale=None, lazy=False):
 
 
 def claims_design(runs, points, delta=DEFAULT_DELTA):
-    """The power calculation of the claims (module docstring) for ``runs`` runs and ``points``
-    check points, beside the full budget's: the runs HOLDS needs per point, the detectable
-    P(ratio > margin) at power ``POWER``, the paper's visible effect Φ(1) and the margin of
-    "considerably"."""
+    """The power calculation of the claims for ``runs`` runs and ``points`` check points.
+
+    Beside the full budget's: the runs HOLDS needs per point, the detectable P(ratio > margin)
+    at power ``POWER``, the paper's visible effect Φ(1) and the margin of "considerably".
+
+    Parameters
+    ----------
+    runs : int
+        The paired runs.
+    points : int
+        The check points.
+    delta : float, default=1e-6
+        The level of the decisions.
+
+    Returns
+    -------
+    dict
+        The figures above, for this run count and the full budget's.
+    """
     full = BUDGETS["full"]
     full_points = len(full["prefixes"])
     probe = paired_median_test(np.zeros((runs, 1)), delta=delta)
@@ -1307,15 +1671,55 @@ def _users(learners):
 def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -0.5, -1.0, -2.0),
                    d=500, n_jobs=1, scheduler=None, runs=None, m=None, progress=None,
                    learners=()):
-    """KS15 Sec. 5.1, Figs. 1 (ridge) and 2 (lasso): :class:`laocheck.data.PowerLawBernoulli`
-    with d = 500 and α ∈ {0, −0.5, −1, −2}, k + 1 = 5, exact test risk. DDAERR/DDAELR get the
-    exact E[x_i²] as prior knowledge. Printed numbers: each panel's ρ (exact); claims: DDAERR
-    (DDAELR) better than AERR (AELR) for α < 0 ("as ρ decreases ... a significant improvement"),
-    and the Two-Phased algorithm converging towards DDAERR (DDAELR).
+    """KS15 Sec. 5.1, Figs. 1 (ridge) and 2 (lasso) on power-law data.
 
-    ``learners`` (every experiment): users' learners run beside the papers' on every panel
-    (:func:`learning_curves`' ``users``) and compared with each of them
-    (:class:`UserComparison`); the paper's claims are not applied to them."""
+    :class:`laocheck.data.PowerLawBernoulli` with d = 500 and α ∈ {0, −0.5, −1, −2}, k + 1 = 5,
+    exact test risk. DDAERR/DDAELR get the exact E[x_i²] as prior knowledge. Printed numbers:
+    each panel's ρ (exact); claims: DDAERR (DDAELR) better than AERR (AELR) for α < 0 ("as ρ
+    decreases ... a significant improvement"), and the Two-Phased algorithm converging towards
+    DDAERR (DDAELR).
+
+    Parameters
+    ----------
+    budget : {"tiny", "fast", "full"}, default="fast"
+        The runs, prefixes and grids (``laocheck report --budget``).
+    seed : int, default=0
+        The seed.
+    delta : float, default=1e-6
+        The level of the intervals and the claims.
+    alphas : tuple of float, default=(0.0, -0.5, -1.0, -2.0)
+        The exponents α of :class:`laocheck.data.PowerLawBernoulli`, one panel each.
+    d : int, default=500
+        The dimension of the synthetic data.
+    n_jobs : int, default=1
+        The number of joblib workers.
+    scheduler : str or None, default=None
+        A Dask scheduler address.
+    runs : int or None, default=None
+        The runs per panel, >= 2 (None: the budget's).
+    m : int or None, default=None
+        The training examples per run of the synthetic data (None: the budget's).
+    progress : callable or None, default=None
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
+
+    learners : sequence, default=()
+        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
+        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        every panel (:func:`learning_curves`' ``users``) and compared with each of them
+        (:class:`UserComparison`); the paper's claims are not applied to them.
+
+    Returns
+    -------
+    PaperExperiment
+        The panels, printed numbers and claims, with how it was run.
+
+    Raises
+    ------
+    ValueError
+        If ``budget``, ``runs`` or another argument is invalid.
+    SourceUnavailable
+        If a data source that was asked for is missing.
+    """
     t0 = time.perf_counter()
     users = _users(learners)
     cfg = _budget(budget)
@@ -1415,10 +1819,51 @@ _NOTES_KS15 = (
 
 def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
                n_jobs=1, scheduler=None, runs=None, progress=None, learners=()):
-    """HK12 Sec. 5, Figs. 1-2 on "3 vs 5": AELR vs AER vs offline Lasso with k = 4 (and online
-    Lasso for the text's "almost 10 times better"); AERR vs AER vs offline Ridge with k = 56.
-    x-axis: cumulative attributes. Digits from :func:`laocheck.data.digit_source`.
-    ``learners``: as :func:`ks15_synthetic`'s."""
+    """HK12 Sec. 5, Figs. 1-2 on "3 vs 5".
+
+    AELR vs AER vs offline Lasso with k = 4 (and online Lasso for the text's "almost 10 times
+    better"); AERR vs AER vs offline Ridge with k = 56. x-axis: cumulative attributes. Digits
+    from :func:`laocheck.data.digit_source`.
+
+    Parameters
+    ----------
+    budget : {"tiny", "fast", "full"}, default="fast"
+        The runs, prefixes and grids (``laocheck report --budget``).
+    seed : int, default=0
+        The seed.
+    delta : float, default=1e-6
+        The level of the intervals and the claims.
+    source : str or None, default=None
+        The digit data set (:func:`laocheck.data.digit_source`; None: the first available).
+    mnist : str, os.PathLike or None, default=None
+        The directory of MNIST's IDX files.
+    n_jobs : int, default=1
+        The number of joblib workers.
+    scheduler : str or None, default=None
+        A Dask scheduler address.
+    runs : int or None, default=None
+        The runs per panel, >= 2 (None: the budget's).
+    progress : callable or None, default=None
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
+
+    learners : sequence, default=()
+        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
+        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        every panel (:func:`learning_curves`' ``users``) and compared with each of them
+        (:class:`UserComparison`); the paper's claims are not applied to them.
+
+    Returns
+    -------
+    PaperExperiment
+        The panels, printed numbers and claims, with how it was run.
+
+    Raises
+    ------
+    ValueError
+        If ``budget``, ``runs`` or another argument is invalid.
+    SourceUnavailable
+        If a data source that was asked for is missing.
+    """
     t0 = time.perf_counter()
     users = _users(learners)
     cfg = _budget(budget)
@@ -1514,12 +1959,53 @@ def _cb11_algorithms():
 
 def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
                n_jobs=1, scheduler=None, runs=None, pairs=None, progress=None, learners=()):
-    """CB11 Sec. 7: Fig. 4 (Ridge, Lasso, AER, Baseline on "3 vs 5", k = 4, against examples
-    and attributes) and the table of median test squared errors over the 45 digit pairs (0.110,
-    0.222, 0.320, 0.812) with the median classification errors the text quotes (AER 3.5%, Lasso
-    1.1%, Ridge 1.3%). ``pairs``: a subset of the 45 pairs (None: all). ``learners``: as
-    :func:`ks15_synthetic`'s, in Fig. 4's panel (the table over the digit pairs is the paper's
-    learners' medians)."""
+    """CB11 Sec. 7: Fig. 4 and the table of median test squared errors over the 45 digit pairs.
+
+    Fig. 4: Ridge, Lasso, AER, Baseline on "3 vs 5", k = 4, against examples and attributes.
+    The table: median test squared errors (0.110, 0.222, 0.320, 0.812) with the median
+    classification errors the text quotes (AER 3.5%, Lasso 1.1%, Ridge 1.3%).
+
+    Parameters
+    ----------
+    budget : {"tiny", "fast", "full"}, default="fast"
+        The runs, prefixes and grids (``laocheck report --budget``).
+    seed : int, default=0
+        The seed.
+    delta : float, default=1e-6
+        The level of the intervals and the claims.
+    source : str or None, default=None
+        The digit data set (:func:`laocheck.data.digit_source`; None: the first available).
+    mnist : str, os.PathLike or None, default=None
+        The directory of MNIST's IDX files.
+    n_jobs : int, default=1
+        The number of joblib workers.
+    scheduler : str or None, default=None
+        A Dask scheduler address.
+    runs : int or None, default=None
+        The runs per panel, >= 2 (None: the budget's).
+    pairs : sequence of tuple or None, default=None
+        A subset of the 45 digit pairs (None: all).
+    progress : callable or None, default=None
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
+
+    learners : sequence, default=()
+        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
+        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        every panel (:func:`learning_curves`' ``users``) and compared with each of them
+        (:class:`UserComparison`); the paper's claims are not applied to them.
+
+    Returns
+    -------
+    PaperExperiment
+        The panels, printed numbers and claims, with how it was run.
+
+    Raises
+    ------
+    ValueError
+        If ``budget``, ``runs`` or another argument is invalid.
+    SourceUnavailable
+        If a data source that was asked for is missing.
+    """
     t0 = time.perf_counter()
     users = _users(learners)
     cfg = _budget(budget)
@@ -1619,11 +2105,55 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 
 def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
               covtype=None, n_jobs=1, scheduler=None, runs=None, progress=None, learners=()):
-    """KS15 Secs. 5.2-5.3, Figs. 3-6: DDAERR, Two-Phased DDAERR, AERR, online and offline ridge
-    with k + 1 = 57 (ridge; fewer when d is small) and the lasso counterparts with k + 1 = 5 on
-    "3 vs 5"; Covertype (k + 1 = 5, both) when ``covtype`` is given. ρ_ridge, ρ_lasso of each
-    data set beside the printed ones (0.45, 0.2 for MNIST; 0.49, 0.08 for Covertype).
-    ``learners``: as :func:`ks15_synthetic`'s."""
+    """KS15 Secs. 5.2-5.3, Figs. 3-6 on "3 vs 5" and Covertype.
+
+    DDAERR, Two-Phased DDAERR, AERR, online and offline ridge with k + 1 = 57 (ridge; fewer
+    when d is small) and the lasso counterparts with k + 1 = 5 on "3 vs 5"; Covertype
+    (k + 1 = 5, both) when ``covtype`` is given. ρ_ridge, ρ_lasso of each data set beside the
+    printed ones (0.45, 0.2 for MNIST; 0.49, 0.08 for Covertype).
+
+    Parameters
+    ----------
+    budget : {"tiny", "fast", "full"}, default="fast"
+        The runs, prefixes and grids (``laocheck report --budget``).
+    seed : int, default=0
+        The seed.
+    delta : float, default=1e-6
+        The level of the intervals and the claims.
+    source : str or None, default=None
+        The digit data set (:func:`laocheck.data.digit_source`; None: the first available).
+    mnist : str, os.PathLike or None, default=None
+        The directory of MNIST's IDX files.
+    covtype : str, os.PathLike or None, default=None
+        Covertype's data file (:func:`laocheck.data.load_covtype`); None: its panels are listed
+        as unavailable.
+    n_jobs : int, default=1
+        The number of joblib workers.
+    scheduler : str or None, default=None
+        A Dask scheduler address.
+    runs : int or None, default=None
+        The runs per panel, >= 2 (None: the budget's).
+    progress : callable or None, default=None
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
+
+    learners : sequence, default=()
+        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
+        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        every panel (:func:`learning_curves`' ``users``) and compared with each of them
+        (:class:`UserComparison`); the paper's claims are not applied to them.
+
+    Returns
+    -------
+    PaperExperiment
+        The panels, printed numbers and claims, with how it was run.
+
+    Raises
+    ------
+    ValueError
+        If ``budget``, ``runs`` or another argument is invalid.
+    SourceUnavailable
+        If a data source that was asked for is missing.
+    """
     t0 = time.perf_counter()
     users = _users(learners)
     cfg = _budget(budget)
@@ -1798,8 +2328,9 @@ _ADAPTIVE_EXTRA_SCALES = {"tiny": (1 / 8,), "fast": (1 / 64, 1 / 8),
 def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
                   n_jobs=1, scheduler=None, runs=None, d=500, m=None, progress=None,
                   learners=()):
-    """KS15 App. A, Figs. 7-8: the adaptive (AdaGrad, KS15 eq. (13)) variants against the
-    non-adaptive algorithms, ridge scenario.
+    """KS15 App. A, Figs. 7-8: the adaptive (AdaGrad, eq. (13)) ridge learners.
+
+    The adaptive variants against the non-adaptive algorithms, in the ridge scenario.
 
     * Fig. 7: :class:`laocheck.data.PowerLawBernoulli` (``d`` = 500, α = −2, ridge; ρ_ridge =
       0.05 printed), k + 1 = 5, exact test risk (as :func:`ks15_synthetic`); DDAERR gets the
@@ -1808,23 +2339,65 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
       MNIST), x scaled so ‖x‖₂ <= 1, k + 1 = 57 (at most d, as :func:`ks15_real`).
 
     Pairs: DDAERR / :class:`~laocheck.learners.AdaDDAERR`, AERR /
-    :class:`~laocheck.learners.AdaAERR` (KS15 Sec. 5's budget split, as the other KS15
-    panels), Two-Phased DDAERR / :class:`~laocheck.learners.AdaTwoPhaseDDAERR` (Sec. 5's
-    practical variant, as in :func:`ks15_synthetic`), online ridge /
-    :class:`~laocheck.learners.AdaOnlineRidge`; offline ridge once
-    (App. A's adaptive offline ERM is the same minimiser: "both perform the same"). The
-    adaptive learners' constant η₀ of eq. (13) is tuned like the other step sizes (a multiple of
-    its "theory" value √2·B, :class:`StepScaled`), on the budget's ``step_scales`` extended
+    :class:`~laocheck.learners.AdaAERR` (KS15 Sec. 5's budget split, as the other KS15 panels),
+    Two-Phased DDAERR / :class:`~laocheck.learners.AdaTwoPhaseDDAERR` (Sec. 5's practical
+    variant, as in :func:`ks15_synthetic`), online ridge /
+    :class:`~laocheck.learners.AdaOnlineRidge`; offline ridge once (App. A's adaptive offline
+    ERM is the same minimiser: "both perform the same"). The adaptive learners' constant η₀ of
+    eq. (13) is tuned like the other step sizes (a multiple of its "theory" value √2·B,
+    :class:`~laocheck.experiments.papers.StepScaled`), on the budget's ``step_scales`` extended
     downwards by ``_ADAPTIVE_EXTRA_SCALES`` for every algorithm (the result's ``step_scales``
     says which).
 
-    Claims (App. A's text), each pair decided by :func:`claim_better` at ``delta``: on the
-    synthetic data the adaptive algorithm performs (slightly) better than the non-adaptive
-    one, for each pair (App. A: all but offline ERM); on "3 vs 5" the adaptive
+    Claims (App. A's text), each pair decided by
+    :func:`~laocheck.experiments.papers.claim_better` at ``delta``: on the synthetic data the
+    adaptive algorithm performs (slightly) better than the non-adaptive one, for each pair (App. A: all but offline ERM); on "3 vs 5" the adaptive
     attribute-efficient algorithms perform worse than their non-adaptive versions (DDAERR,
     AERR) and the adaptive full-information one performs (slightly) better (online ridge).
     "Slightly" is not tested: a claim HOLDS when the adaptive one wins in most runs.
-    ``learners``: as :func:`ks15_synthetic`'s.
+
+    Parameters
+    ----------
+    budget : {"tiny", "fast", "full"}, default="fast"
+        The runs, prefixes and grids (``laocheck report --budget``).
+    seed : int, default=0
+        The seed.
+    delta : float, default=1e-6
+        The level of the intervals and the claims.
+    source : str or None, default=None
+        The digit data set (:func:`laocheck.data.digit_source`; None: the first available).
+    mnist : str, os.PathLike or None, default=None
+        The directory of MNIST's IDX files.
+    n_jobs : int, default=1
+        The number of joblib workers.
+    scheduler : str or None, default=None
+        A Dask scheduler address.
+    runs : int or None, default=None
+        The runs per panel, >= 2 (None: the budget's).
+    d : int, default=500
+        The dimension of the synthetic data.
+    m : int or None, default=None
+        The training examples per run of the synthetic data (None: the budget's).
+    progress : callable or None, default=None
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
+
+    learners : sequence, default=()
+        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
+        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        every panel (:func:`learning_curves`' ``users``) and compared with each of them
+        (:class:`UserComparison`); the paper's claims are not applied to them.
+
+    Returns
+    -------
+    PaperExperiment
+        The panels, printed numbers and claims, with how it was run.
+
+    Raises
+    ------
+    ValueError
+        If ``budget``, ``runs`` or another argument is invalid.
+    SourceUnavailable
+        If a data source that was asked for is missing.
     """
     t0 = time.perf_counter()
     users = _users(learners)

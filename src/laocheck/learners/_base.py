@@ -132,10 +132,22 @@ def raise_fault(fault):
 
 
 def has_oracle_path(learner):
-    """True when ``learner`` (an estimator or its class) reads examples through an attribute
-    oracle (``fit_oracle``): its class has its own oracle path, not the base class's refusal.
-    On ``EmpiricalOracle(X, y, ..., sequential=True)`` such a run is bit-identical to ``fit``
-    on the same rows."""
+    """Whether ``learner`` reads examples through an attribute oracle (``fit_oracle``).
+
+    Its class has its own oracle path, not the base class's refusal. On
+    ``EmpiricalOracle(X, y, ..., sequential=True)`` such a run is bit-identical to ``fit`` on
+    the same rows.
+
+    Parameters
+    ----------
+    learner : estimator or type
+        A learner or its class.
+
+    Returns
+    -------
+    bool
+        True for a subclass of ``BudgetedLearner`` with its own oracle path.
+    """
     cls = learner if isinstance(learner, type) else type(learner)
     return (issubclass(cls, BudgetedLearner)
             and cls._advance_oracle is not BudgetedLearner._advance_oracle)
@@ -186,36 +198,103 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
     # -- the shared lifecycle --------------------------------------------------------------
 
     def fit(self, X, y):
-        """One pass over (X, y) from the initial point, as in the papers; returns self.
+        """One pass over (X, y) from the initial point, as in the papers.
 
-        No pass over X of its own: each entry a step reads is checked when it is read (finite,
-        |x| <= 1e100; :class:`BadEntryError` otherwise, the learner left unfitted), and an
-        attribute no step reads is never inspected."""
+        One step of the class's algorithm per row, in order (the paper and label are in the
+        class docstring, e.g. HK12 Alg. 1 for :class:`~laocheck.learners.AERR`). No pass over
+        X of its own: each entry a step reads is checked when it is read, and an attribute no
+        step reads is never inspected.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            The examples, one per row (converted to C-contiguous float64; not sparse).
+        y : array_like of shape (n_samples,)
+            The labels (finite).
+
+        Returns
+        -------
+        self
+            The fitted learner (``coef_`` = w̄, ``w_``, ``n_steps_`` and the attribute
+            counts set).
+
+        Raises
+        ------
+        ValueError
+            If X or y is malformed (scikit-learn's ``validate_data``), if an entry a step reads
+            is not finite or beyond 1e100 (``BadEntryError``, naming row, column and value), if
+            a parameter of the learner breaks its rule, or if the iterate becomes non-finite;
+            the learner is then left unfitted.
+        """
         self._reset()
         X, y = self._data(X, y, reset=True)
         self._check_whole_run("fit", X.shape[0])
         return self._run(X, y, X.shape[0])
 
     def partial_fit(self, X, y):
-        """Continue the pass with more rows (the state, the average and the random stream go
-        on). The theory step's m is ``n_total`` if given, else the rows of the first call (it
-        is fixed once, at the first call)."""
+        """Continue the pass with more rows (the state, the average and the random stream go on).
+
+        The theory step's m is ``n_total`` if given, else the rows of the first call (it is
+        fixed once, at the first call). Calls whose rows concatenate to those of one ``fit``
+        give the same result as that ``fit``.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            The next examples (the same ``n_features`` as the first call).
+        y : array_like of shape (n_samples,)
+            Their labels.
+
+        Returns
+        -------
+        self
+            The learner, its outputs updated.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`fit`, and if ``n_features`` differs from the first call's; the learner is
+            then left unfitted.
+        """
         first = not hasattr(self, "_state")
         X, y = self._data(X, y, reset=first)
         return self._run(X, y, X.shape[0])
 
     def fit_stream(self, X, y, n_steps, *, keep_attributes=None):
-        """``n_steps`` steps from the initial point, the rows of (X, y) taken cyclically: a
-        stream from a pool of rows, for runs longer than any array one would hold (no m × d
-        array; the benchmarks use it at d = 10⁵). The same as ``fit`` on the pool tiled to
-        n_steps rows; the theory step takes m = n_steps (or ``n_total``). Returns self.
+        """``n_steps`` steps from the initial point, the rows of (X, y) taken cyclically.
 
-        Memory: O(pool + d), not O(n_steps): the steps run in chunks of ``_chunk`` (the same
-        random numbers and arithmetic as one call; Ctrl-C is seen between chunks). The
-        per-step record ``attributes_per_example_`` (8 bytes a step) is kept when
-        ``keep_attributes`` is True, or None (the default) with n_steps <= 2**20; otherwise it
-        is None and ``n_attributes_seen_``, ``max_attributes_per_example_`` are still exact.
-        ``record_draws=True`` asks for O(n_steps) draws and keeps them."""
+        A stream from a pool of rows, for runs longer than any array one would hold (no m × d
+        array; the benchmarks use it at d = 10⁵). The same as ``fit`` on the pool tiled to
+        n_steps rows; the theory step takes m = n_steps (or ``n_total``).
+
+        Memory: O(pool + d), not O(n_steps): the steps run in chunks (the same random numbers
+        and arithmetic as one call; Ctrl-C is seen between chunks). ``record_draws=True``
+        asks for O(n_steps) draws and keeps them.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_pool, n_features)
+            The pool of examples, taken cyclically.
+        y : array_like of shape (n_pool,)
+            Their labels.
+        n_steps : int
+            The number of steps (examples of the stream), 1 <= n_steps <= 2**62.
+        keep_attributes : bool or None, default=None
+            Whether to keep the per-step record ``attributes_per_example_`` (8 bytes a step);
+            None keeps it when n_steps <= 2**20. Without it ``n_attributes_seen_`` and
+            ``max_attributes_per_example_`` are still exact.
+
+        Returns
+        -------
+        self
+            The fitted learner.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`fit`, and if ``n_steps`` is not an integer in range or
+            ``keep_attributes`` is not None, True or False.
+        """
         n_steps = check_int("n_steps", n_steps, low=1, high=MAX_STEPS)
         if keep_attributes is not None and not isinstance(keep_attributes, (bool, np.bool_)):
             raise InvalidParameterError(
@@ -227,19 +306,39 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         return self._run(X, y, n_steps, n_steps=n_steps, keep=keep)
 
     def fit_oracle(self, oracle, n_steps):
-        """``n_steps`` steps from the initial point on examples drawn by an attribute oracle
-        (``Distribution.oracle(rng)``, :mod:`laocheck.data._oracle`): the kernel reads only the
-        attributes the algorithm chooses, so a step costs O(k + log d) plus the oracle's cost
-        of one label, and no row is ever materialised. The learner's random numbers, draws
-        and arithmetic are those of ``fit`` (with the oracle's examples in place of rows of X);
-        the theory step takes m = ``n_total`` or ``n_steps``. Returns self.
+        """``n_steps`` steps from the initial point on examples drawn by an attribute oracle.
+
+        The kernel reads only the attributes the algorithm chooses, so a step costs
+        O(k + log d) plus the oracle's cost of one label, and no row is ever materialised. The
+        learner's random numbers, draws and arithmetic are those of ``fit`` (with the oracle's
+        examples in place of rows of X); the theory step takes m = ``n_total`` or ``n_steps``.
 
         Only the learners whose kernel reads through an oracle implement it: the data-point
         sampling family (AERR, GAERR, DDAERR, AELR, GAELR, DDAELR), AER (CB11 Fig. 2) and the
         Two-Phased learners (TwoPhaseDDAERR, TwoPhaseDDAELR: KS15 Alg. 2 and 4, both phases on
         consecutive examples of the oracle), and KS15 App. A's adaptive learners (AdaGAERR,
         AdaAERR, AdaDDAERR, AdaTwoPhaseDDAERR; O(d) per step for AdaGrad's state, but only the
-        drawn attributes read). The others (Baseline, AESVR) raise."""
+        drawn attributes read). The others (Baseline, AESVR) raise.
+
+        Parameters
+        ----------
+        oracle : RowOracle
+            An attribute oracle, ``Distribution.oracle(rng)`` of :mod:`laocheck.data`.
+        n_steps : int
+            The number of steps (examples drawn), 1 <= n_steps <= 2**62.
+
+        Returns
+        -------
+        self
+            The fitted learner.
+
+        Raises
+        ------
+        ValueError
+            If ``oracle`` is not an attribute oracle or its sup|x|, sup|y| exceed 1e100, if
+            ``n_steps`` is out of range, if a parameter breaks its rule, if the iterate becomes
+            non-finite, or if the learner has no oracle path.
+        """
         n_steps = check_int("n_steps", n_steps, low=1, high=MAX_STEPS)
         if not isinstance(oracle, RowOracle):
             raise InvalidParameterError(
@@ -406,12 +505,31 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         return step
 
     def theory_step(self, n_samples, n_features):
-        """The step size a run on ``n_samples`` examples of ``n_features`` attributes would
-        use (the ``eta_`` or AER's ``lam_`` that ``fit`` sets; m = ``n_total`` when given),
-        without running it: what tuning a multiple of the theory step needs. None when the
-        learner resolves its step from the examples during the run (the Two-Phased learners,
-        KS15 Alg. 2 and 4: phase 2's step from phase 1's estimate). Raises as ``fit`` would
-        for invalid parameters."""
+        """The step size a run on ``n_samples`` examples of ``n_features`` attributes would use.
+
+        The ``eta_`` (or AER's ``lam_``) that ``fit`` sets, the theorem's value for m =
+        ``n_total`` when given, else ``n_samples``, computed without running: what tuning a
+        multiple of the theory step needs.
+
+        Parameters
+        ----------
+        n_samples : int
+            The number of examples m of the run (ignored when ``n_total`` is set).
+        n_features : int
+            The dimension d.
+
+        Returns
+        -------
+        float or None
+            The step size, or None when the learner resolves its step from the examples during
+            the run (the Two-Phased learners, KS15 Alg. 2 and 4: phase 2's step from phase 1's
+            estimate).
+
+        Raises
+        ------
+        ValueError
+            As ``fit`` would for invalid parameters, or for a non-positive size.
+        """
         n_samples = check_int("n_samples", n_samples, low=1, high=MAX_STEPS)
         n_features = check_int("n_features", n_features, low=1)
         n_total = getattr(self, "n_total", None)
@@ -447,7 +565,25 @@ class BudgetedLearner(RegressorMixin, BaseEstimator):
         return np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.float64)
 
     def predict(self, X):
-        """Predictions ⟨w̄, x⟩ of the learner's output ``coef_``."""
+        """Predictions ⟨w̄, x⟩ of the learner's output ``coef_``.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            The examples (all their attributes: prediction is not budgeted).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``X @ coef_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before the first ``fit``.
+        ValueError
+            If X is malformed or its ``n_features`` differs from the fit's.
+        """
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return X @ self.coef_

@@ -70,15 +70,43 @@ BLOCK = 1024
 
 
 def adagrad_theory_constant(B):
-    """η₀ = √2·B, the ``eta="theory"`` constant of eq. (13) (module docstring)."""
+    """η₀ = √2·B, the ``eta="theory"`` constant of KS15 eq. (13) (module docstring).
+
+    Parameters
+    ----------
+    B : float
+        The L2 radius.
+
+    Returns
+    -------
+    float
+        √2·B (AdaGrad's D_∞/√2 with D_∞ = 2B).
+    """
     return ADAGRAD_CONSTANT * check_scale("B", B, "a radius")
 
 
 def adagrad_step(w, g, G, eta0):
-    """One step of KS15 eq. (13) in place: G += g² (coordinate-wise), then
-    w_i −= η₀ g_i / √G_i where G_i > 0 (a coordinate with G_i = 0 has had g_i = 0 throughout
-    and stays). Returns w (unprojected). With G_i equal to one G for every i after the update,
-    this is w − (η₀/√G)·g: OGD with the global step η₀/√G."""
+    """One step of KS15 eq. (13) in place: G += g², then w_i −= η₀ g_i / √G_i where G_i > 0.
+
+    A coordinate with G_i = 0 has had g_i = 0 throughout and stays. With G_i equal to one G for
+    every i after the update, this is w − (η₀/√G)·g: OGD with the global step η₀/√G.
+
+    Parameters
+    ----------
+    w : ndarray of shape (d,)
+        The iterate, updated in place (not projected).
+    g : ndarray of shape (d,)
+        The gradient estimate g̃_t.
+    G : ndarray of shape (d,)
+        The accumulated squares Σ_{s<t} g̃_{s,i}², updated in place to include g.
+    eta0 : float
+        The constant η₀ of eq. (13).
+
+    Returns
+    -------
+    ndarray of shape (d,)
+        ``w`` (the same array), unprojected.
+    """
     G += g * g
     w -= eta0 / np.sqrt(np.where(G > 0, G, 1.0)) * g        # G_i = 0: g_i = 0, w_i − 0
     return w
@@ -135,21 +163,67 @@ class AdaGAERR(DataPointSampling):
     Each step: x̃ = (1/k) Σ_r x_{i_r}/q_{i_r} e_{i_r} from k draws i ~ q (lines 3-7), φ̃ =
     ‖w‖² x_j/w_j − y averaged over ``n_inner`` draws j ∝ w_j² (lines 8-9), g̃ = φ̃ x̃ (line
     10), then :func:`adagrad_step` and the Euclidean projection onto {‖w‖₂ <= B} (module
-    docstring: the choice of projection). At most k + n_inner attributes per example.
+    docstring: the choice of projection). At most k + n_inner attributes per example. The
+    adaptive GAERR of KS15 App. A (no theorem is claimed).
 
     Parameters
     ----------
-    k, B, q, second_moments, n_inner, initial, n_total, random_state, record_draws :
-        as :class:`~laocheck.learners.GAERR`.
-    eta : "theory" or float > 0
-        η₀, the constant of eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²). ``"theory"`` is
-        √2·B (:data:`ADAGRAD_CONSTANT`; AdaGrad's D_∞/√2).
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
+        k + 1, or k + ``n_inner``).
+    B : float, default=1.0
+        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
+        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
+    q : array_like of shape (n_features,) or None, default=None
+        Data-point distribution (KS15 Alg. 1 line 4), positive wherever x can be nonzero; None
+        is uniform.
+    second_moments : array_like of shape (n_features,), float or None, default=None
+        E[x_i²], for the theory step size (and, where the class says so, for q). A float is the
+        same moment for every attribute.
+    n_inner : int, default=1
+        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
+        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
+        formula in the paper: ``n_inner`` is laocheck's reading of that split).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
+        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
+        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
+        drawn) for replay by the literal reference.
 
     Attributes
     ----------
-    coef_ (w̄), w_, eta_ (η₀ used), G_ (Σ_s g̃_{s,i}², the accumulated squares), n_steps_,
-    n_attributes_seen_, max_attributes_per_example_, attributes_per_example_, draws_ (shape
-    (m, k + n_inner), the j's −1 when w = 0).
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The η₀ used.
+    q_ : ndarray of shape (n_features,) or None
+        The data-point distribution used (None: uniform).
+    G_ : ndarray of shape (n_features,)
+        Σ_s g̃_{s,i}², the accumulated squares of eq. (13).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
     """
 
     spec = SPECS["AdaGAERR"]
@@ -225,8 +299,63 @@ class AdaGAERR(DataPointSampling):
 
 
 class AdaAERR(AdaGAERR):
-    """HK12 Alg. 1's estimate (AERR: uniform q, x̃ weight d/k) with the steps of KS15 eq. (13):
-    the adaptive AERR of KS15 App. A, Figs. 7-8."""
+    """HK12 Alg. 1's estimate (AERR: uniform q, x̃ weight d/k) with the steps of KS15 eq. (13).
+
+    The adaptive AERR of KS15 App. A, Figs. 7-8 (no theorem is claimed).
+
+    Parameters
+    ----------
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
+        k + 1, or k + ``n_inner``).
+    B : float, default=1.0
+        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
+        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
+    n_inner : int, default=1
+        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
+        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
+        formula in the paper: ``n_inner`` is laocheck's reading of that split).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
+        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
+        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
+        drawn) for replay by the literal reference.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The η₀ used.
+    q_ : None
+        Uniform q.
+    G_ : ndarray of shape (n_features,)
+        Σ_s g̃_{s,i}², the accumulated squares of eq. (13).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
+    """
 
     spec = SPECS["AdaAERR"]
 
@@ -238,8 +367,66 @@ class AdaAERR(AdaGAERR):
 
 
 class AdaDDAERR(AdaGAERR):
-    """DDAERR's estimate (KS15 Sec. 3.1, q_i ∝ √E[x_i²], eq. (4), from known second moments)
-    with the steps of KS15 eq. (13): the adaptive DDAERR of KS15 App. A, Figs. 7-8."""
+    """DDAERR's estimate with the steps of KS15 eq. (13).
+
+    DDAERR's q (KS15 Sec. 3.1, q_i ∝ √E[x_i²], eq. (4), from known second moments): the adaptive
+    DDAERR of KS15 App. A, Figs. 7-8 (no theorem is claimed).
+
+    Parameters
+    ----------
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
+        k + 1, or k + ``n_inner``).
+    B : float, default=1.0
+        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
+        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
+    second_moments : array_like of shape (n_features,) or float
+        E[x_i²] (required), giving q by eq. (4); a float is the same moment for every attribute.
+    n_inner : int, default=1
+        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
+        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
+        formula in the paper: ``n_inner`` is laocheck's reading of that split).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
+        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
+        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
+        drawn) for replay by the literal reference.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The η₀ used.
+    q_ : ndarray of shape (n_features,)
+        q of eq. (4).
+    G_ : ndarray of shape (n_features,)
+        Σ_s g̃_{s,i}², the accumulated squares of eq. (13).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
+    """
 
     spec = SPECS["AdaDDAERR"]
 
@@ -255,19 +442,72 @@ class AdaDDAERR(AdaGAERR):
 
 
 class AdaTwoPhaseDDAERR(_TwoPhase):
-    """Two-Phased DDAERR (KS15 Alg. 2) with the per-coordinate steps of KS15 eq. (13): the
-    adaptive Two-Phased DDAERR of KS15 App. A, Figs. 7-8.
+    """Two-Phased DDAERR (KS15 Alg. 2) with the per-coordinate steps of KS15 eq. (13).
 
-    Phase 1 is :class:`~laocheck.learners.TwoPhaseDDAERR`'s (Alg. 2 lines 2-10: k + 1 uniform
-    attributes per example estimate A; ``variant="practical"``: KS15 Sec. 5's phase 1, here run
-    by :class:`AdaAERR`, whose output starts phase 2); phase 2 is :class:`AdaGAERR` with Alg. 2
+    The adaptive Two-Phased DDAERR of KS15 App. A, Figs. 7-8. Phase 1 is
+    :class:`~laocheck.learners.TwoPhaseDDAERR`'s (Alg. 2 lines 2-10: k + 1 uniform attributes
+    per example estimate A; ``variant="practical"``: KS15 Sec. 5's phase 1, here run by
+    :class:`AdaAERR`, whose output starts phase 2); phase 2 is :class:`AdaGAERR` with Alg. 2
     line 12's q (q_i ∝ √(A_i + 13ε/6), line 11's ε; ε = 0 in the practical variant, as there)
-    instead of GAERR. ``eta`` is η₀ of eq. (13) in both phases (``"theory"``: √2·B, as every
-    adaptive learner here): Thm 3.12's η is not used, and no theorem is claimed (KS15 App. A
-    states none).
+    instead of GAERR. Thm 3.12's η is not used, and no theorem is claimed (KS15 App. A states
+    none).
 
-    Parameters and attributes as :class:`~laocheck.learners.TwoPhaseDDAERR`; ``eta_`` is the η₀
-    of phase 2 and ``H_`` Lemma 3.11's H of the estimate (theory variant).
+    Parameters
+    ----------
+    k : int, default=4
+        The budget parameter: k + 1 attributes per example in both phases, 1 <= k <= d.
+    B : float, default=1.0
+        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
+        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
+    m1 : int or None, default=None
+        Phase 1's examples; None: m/10 (KS15 Sec. 5).
+    delta : float, default=0.05
+        The confidence δ in (0, 1) of ε (Alg. 2 line 11).
+    variant : "theory" or "practical", default="theory"
+        The algorithm box, or what KS15 Sec. 5 ran (module docstring).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        The initial point w_1 of phase 2 (Alg. 2 line 1); the practical variant starts phase 2
+        at phase 1's output instead and uses ``initial`` for phase 1.
+    n_total : int or None, default=None
+        The m of the split into the phases when the run is fed by ``partial_fit``.
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices of each phase (``phase1_draws_``, ``phase2_draws_``).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        Phase 2's averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        Phase 2's η₀.
+    moments_ : ndarray of shape (n_features,)
+        A, phase 1's estimate of E[x_i²].
+    q_ : ndarray of shape (n_features,)
+        Phase 2's q (line 12).
+    eps_ : float
+        The confidence width ε (line 11; 0 in the practical variant).
+    H_ : float
+        Lemma 3.11's H of the estimate (theory variant).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
+    phase1_draws_ : ndarray or None
+        Phase 1's draws, with ``record_draws``.
+    phase2_draws_ : ndarray or None
+        Phase 2's draws, with ``record_draws``.
     """
 
     spec = SPECS["AdaTwoPhaseDDAERR"]
@@ -304,13 +544,36 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
 
 
 class AdaOnlineRidge(_OnlineFit, _FullInformation):
-    """Projected OGD on ½(wᵀx − y)² over {‖w‖₂ <= B} with the per-coordinate steps of KS15
-    eq. (13) on the exact gradient g_t = (wᵀx − y)x, all attributes seen: the adaptive online
-    ridge of KS15 App. A, Figs. 7-8. Euclidean projection; ``coef_`` is the average of the
+    """Projected OGD with the per-coordinate steps of KS15 eq. (13), all attributes seen.
+
+    OGD on ½(wᵀx − y)² over {‖w‖₂ <= B} on the exact gradient g_t = (wᵀx − y)x: the adaptive
+    online ridge of KS15 App. A, Figs. 7-8. Euclidean projection; ``coef_`` is the average of the
     iterates w_1..w_m, which start at 0 as :class:`~laocheck.learners.OnlineRidge`'s.
 
-    ``eta``: η₀ of eq. (13); ``"theory"`` is √2·B (module docstring). Attributes: ``coef_``,
-    ``w_``, ``eta_``, ``G_``, ``n_steps_``, ``n_attributes_seen_`` (= m·d).
+    Parameters
+    ----------
+    B : float, default=1.0
+        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
+        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The η₀ used.
+    G_ : ndarray of shape (n_features,)
+        Σ_s g̃_{s,i}², the accumulated squares of eq. (13).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        m·d.
+    max_attributes_per_example_ : int
+        d.
     """
 
     def __init__(self, B=1.0, eta="theory"):

@@ -26,9 +26,25 @@ __all__ = ["AER", "Baseline", "aer_lambda"]
 def aer_lambda(m, k, d, which="statement"):
     """λ of CB11 Thm 12.
 
-    ``"statement"``: λ = 12 d √(log(m)/(mk)), as the theorem states it;
-    ``"proof"``: λ = 16 d √(log(m)/(km)), the value the proof chooses ("Choosing λ = 16d…").
-    The two differ (an inconsistency of the paper, kept both ways; see the lemma catalog).
+    The two readings differ (an inconsistency of the paper, kept both ways; see the lemma
+    catalog).
+
+    Parameters
+    ----------
+    m : int
+        The number of examples.
+    k : int
+        The attributes per example.
+    d : int
+        The dimension.
+    which : {"statement", "proof"}, default="statement"
+        ``"statement"``: λ = 12 d √(log(m)/(mk)), as the theorem states it; ``"proof"``:
+        λ = 16 d √(log(m)/(km)), the value the proof chooses ("Choosing λ = 16d…").
+
+    Returns
+    -------
+    float
+        The λ of the chosen reading.
     """
     if m < 2:
         raise InvalidParameterError(
@@ -72,30 +88,52 @@ def aer_step_ratio_of(xmax, ymax, d, k, lam, B):
 
 
 class AER(BudgetedLearner):
-    """Attribute Efficient Regression (CB11 Fig. 2, Sec. 6): Pegasos with the gradient estimate
-    2(ŷ − y)v of eq. (8) and the projection (11) onto {‖w‖₁ <= B}; output the average w̄.
+    """Attribute Efficient Regression (CB11 Fig. 2, Sec. 6): Pegasos with an estimated gradient.
 
-    Each example: v from a uniform k/2-subset C (eq. (6)), ŷ from k/2 independent draws
-    i ∝ |w_i| (eq. (7), Fig. 2's loop: the "figure" reading, unbiased; CB11 Lemma 11), so at
-    most k attributes are observed.
+    Pegasos with the gradient estimate 2(ŷ − y)v of eq. (8) and the projection (11) onto
+    {‖w‖₁ <= B}; output the average w̄. Each example: v from a uniform k/2-subset C (eq. (6)),
+    ŷ from k/2 independent draws i ∝ |w_i| (eq. (7), Fig. 2's loop: the "figure" reading,
+    unbiased; CB11 Lemma 11), so at most k attributes are observed.
 
     Parameters
     ----------
-    k : even int >= 2 (k/2 <= d)
-    B : float in [1e-100, 1e100], the L1 radius.
-    lam : "theory", "proof" or float in [1e-100, 1e100]
-        (and large enough for the data: the first step may move w by at most 2^16 B, see
-        ``AER_MAX_STEP_RATIO``; a smaller λ raises before any step)
-        Pegasos' λ. ``"theory"``: CB11 Thm 12's λ = 12 d √(log m/(mk)) as stated (m = the rows
-        of ``fit``, or ``n_total``); ``"proof"``: the proof's λ = 16 d √(log m/(km)).
-    n_total : int or None, the m of the theory λ for ``partial_fit``.
-    random_state : None, int, SeedSequence or Generator
-    record_draws : bool, keep C and the draws i of each step (``draws_``, shape (m, k)).
+    k : int, default=4
+        Even, >= 2, with k/2 <= d: k/2 attributes for v, k/2 draws for ŷ.
+    B : float, default=1.0
+        Radius of the L1 ball of the predictors, in [1e-100, 1e100].
+    lam : "theory", "proof" or float, default="theory"
+        Pegasos' λ, a float in [1e-100, 1e100] large enough for the data (the first step may
+        move w by at most 2^16 B, see ``AER_MAX_STEP_RATIO``; a smaller λ raises before any
+        step). ``"theory"``: CB11 Thm 12's λ = 12 d √(log m/(mk)) as stated (m = the rows of
+        ``fit``, or ``n_total``); ``"proof"``: the proof's λ = 16 d √(log m/(km)).
+    n_total : int or None, default=None
+        The m of the theory λ when the run is fed by ``partial_fit``.
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep C and the draws i of each step (``draws_``, shape (m, k)).
 
     Attributes
     ----------
-    coef_ (w̄), w_ (last iterate), lam_, n_steps_, n_attributes_seen_,
-    max_attributes_per_example_, attributes_per_example_.
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    n_steps_ : int
+        The number of steps made.
+    lam_ : float
+        The λ used.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
     """
 
     spec = SPECS["AER"]
@@ -178,24 +216,66 @@ class AER(BudgetedLearner):
 
 
 class Baseline(BudgetedLearner):
-    """CB11 Fig. 1 (Baseline): per example the estimates (A, v) from a uniform k-subset C split
-    into halves I, J; the estimated loss L̃_S(w) = wᵀĀw ± wᵀv̄ + ȳ minimised over {‖w‖₁ <= B}.
+    """CB11 Fig. 1 (Baseline): the estimated loss minimised over the L1 ball.
+
+    Per example the estimates (A, v) from a uniform k-subset C split into halves I, J; the
+    estimated loss L̃_S(w) = wᵀĀw ± wᵀv̄ + ȳ minimised over {‖w‖₁ <= B}
+    (:func:`minimise_quadratic_l1`).
 
     Parameters
     ----------
-    k : even int >= 2, k <= d.
-    B : float > 0, the L1 radius.
-    variant : "corrected" (default) or "literal"
+    k : int, default=4
+        Even, >= 2, k <= d: the size of C.
+    B : float, default=1.0
+        Radius of the L1 ball of the predictors, in [1e-100, 1e100].
+    variant : "corrected" or "literal", default="corrected"
         ``"literal"`` is Fig. 1 as printed: L̃_S(w) = wᵀĀw + wᵀv̄ + ȳ with v̄ = Σ 2yv/m, and Ā
         with a zero diagonal whose off-diagonal mean is d/(d − 1)·x_i x_j. Both depart from the
         expansion (⟨w, x⟩ − y)² = wᵀxxᵀw − 2y xᵀw + y² written just above Fig. 1 (the "+"
-        estimates the loss of −w) and from E[A] = xxᵀ used in the proof of Lemma 8 (errata
-        in the lemma catalog). ``"corrected"`` uses −wᵀv̄, the off-diagonal times (d − 1)/d
-        and the unbiased diagonal (d/k) Σ_{c ∈ C} x_c² (from the attributes C already shows,
-        so the budget is unchanged): E[Ā] = E[xxᵀ].
-    max_iter, tol : the solver's limits (below).
-    random_state : None, int, SeedSequence or Generator
-    record_draws : bool, keep each example's ordered k-sample (I = first half).
+        estimates the loss of −w) and from E[A] = xxᵀ used in the proof of Lemma 8 (errata in
+        the lemma catalog). ``"corrected"`` uses −wᵀv̄, the off-diagonal times (d − 1)/d and the
+        unbiased diagonal (d/k) Σ_{c ∈ C} x_c² (from the attributes C already shows, so the
+        budget is unchanged): E[Ā] = E[xxᵀ].
+    max_iter : int, default=10000
+        The solver's most iterations (Notes).
+    tol : float, default=1e-10
+        The solver's stationarity tolerance (Notes).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep each example's ordered k-sample (I = first half) in ``draws_``.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The minimiser found, the output.
+    A_bar_ : ndarray of shape (n_features, n_features)
+        Ā.
+    v_bar_ : ndarray of shape (n_features,)
+        v̄ (with the variant's sign).
+    y_bar_ : float
+        ȳ, the mean of y².
+    objective_ : float
+        L̃_S at ``coef_``.
+    stationarity_ : float
+        ‖w − Π(w − ∇L̃/L)‖₂ at ``coef_`` (0 at a stationary point).
+    n_iter_ : int
+        The solver's iterations.
+    convex_ : bool
+        Whether Ā is positive semidefinite (then ``coef_`` is a global minimum).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
 
     Notes
     -----
@@ -295,8 +375,39 @@ def minimise_quadratic_l1(A, b, c, B, *, max_iter=10_000, tol=1e-10):
     """A minimiser (local when A is indefinite) of wᵀAw + wᵀb + c over {‖w‖₁ <= B}.
 
     Projected gradient with step 1/L (L = 2‖A‖₂, the gradient's Lipschitz constant) from 0
-    and from the best vertex ±B e_i; returns (w, objective, stationarity residual, iterations
-    of the run kept).
+    and from the best vertex ±B e_i; the run with the lower objective is kept. CB11 Fig. 1's
+    argmin (Baseline).
+
+    Parameters
+    ----------
+    A : ndarray of shape (d, d)
+        The symmetric quadratic term.
+    b : ndarray of shape (d,)
+        The linear term.
+    c : float
+        The constant term.
+    B : float
+        The L1 radius.
+    max_iter : int, default=10000
+        The most iterations of each run.
+    tol : float, default=1e-10
+        The stationarity residual at which a run stops.
+
+    Returns
+    -------
+    w : ndarray of shape (d,)
+        The minimiser found.
+    objective : float
+        The value wᵀAw + wᵀb + c at w.
+    stationarity : float
+        The residual ‖w − Π(w − ∇/L)‖₂ at w (0 at a stationary point).
+    n_iter : int
+        The iterations of the run kept.
+
+    Raises
+    ------
+    ValueError
+        If B is not a positive normal double.
     """
     A = np.asarray(A, dtype=float)
     b = np.asarray(b, dtype=float)

@@ -30,19 +30,57 @@ class AESVR(BudgetedLearner):
 
     Parameters
     ----------
-    k : int >= 1
-    B : float > 0, the L2 radius (and the bound |y| <= B of Thm 4.4).
-    eps : float > 0, the smoothing accuracy ε of f_ε.
-    delta : float >= 0, the insensitivity δ of the loss |z|_δ.
-    eta : "theory" or float > 0
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d.
+    B : float, default=1.0
+        The L2 radius (and the bound |y| <= B of Thm 4.4).
+    eps : float, default=0.1
+        The smoothing accuracy ε > 0 of f_ε.
+    delta : float, default=0.0
+        The insensitivity δ >= 0 of the loss |z|_δ.
+    eta : "theory" or float, default="theory"
         HK12 Thm 4.4 leaves η "properly tuned" without a formula: ``"theory"`` is laocheck's
-        choice, HK12 Thm 3.1's AERR step √(k/(2dm)) (|f_ε′| <= 1 as |f′| of the squared loss
-        is at most 2B; documented as a choice, not a theorem's value).
-    genest_B : float or None
-        The B of GenEst's N = ⌈4B²⌉ (Procedure 3 line 1). None: 2B/ε, the bound
-        |y±| <= 2B/ε the proof of Thm 4.4 uses for the scaled instance (x/ε, y±).
-    initial, n_total, random_state, record_draws : as :class:`GAERR`. ``draws_`` is the flat
-        stream of each step's x̃ indices, then per GenEst call its order n and its j's.
+        choice, HK12 Thm 3.1's AERR step √(k/(2dm)) (|f_ε′| <= 1 as |f′| of the squared loss is
+        at most 2B; documented as a choice, not a theorem's value).
+    genest_B : float or None, default=None
+        The B of GenEst's N = ⌈4B²⌉ (Procedure 3 line 1). None: 2B/ε, the bound |y±| <= 2B/ε the
+        proof of Thm 4.4 uses for the scaled instance (x/ε, y±).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
+        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
+        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the draws in ``draws_``: the flat stream of each step's x̃ indices, then per GenEst
+        call its order n and its j's.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The step size used.
+    genest_N_ : int
+        GenEst's N = ⌈4 genest_B²⌉.
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
     """
 
     spec = SPECS["AESVR"]

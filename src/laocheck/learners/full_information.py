@@ -41,7 +41,24 @@ def project_l1_ball(v, B):
     the largest entry, scaled by a power of two so that B is about 1: the kept entries have
     g_i < B, and w_i = t − g_i with t = (B + Σ_kept g)/ρ, so nothing of the size of max|v|
     is ever subtracted from something of the size of B (the textbook form |v_i| − θ loses
-    every digit when max|v| ≫ B). The output is in the ball to rounding (relative 1e-15).
+    every digit when max|v| ≫ B). The L1 projection step of HK12 Alg. 2 and KS15 Alg. 3.
+
+    Parameters
+    ----------
+    v : array_like of shape (d,)
+        The point to project (finite).
+    B : float
+        The radius of the L1 ball, a positive normal double.
+
+    Returns
+    -------
+    ndarray of shape (d,)
+        The projection, in the ball to rounding (relative 1e-15).
+
+    Raises
+    ------
+    ValueError
+        If v is not a finite vector or B is not a positive normal double.
     """
     v = check_vector("v", v)
     B = check_real("B", B, low=np.finfo(np.float64).tiny,
@@ -140,6 +157,25 @@ class _FullInformation(RegressorMixin, BaseEstimator):
                 f"towards the papers' ‖x‖ <= 1, |y| <= B, or pass a smaller `eta`.")
 
     def predict(self, X):
+        """Predictions ⟨w, x⟩ of the learner's output ``coef_``.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            The examples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``X @ coef_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before the first ``fit``.
+        ValueError
+            If X is malformed or its ``n_features`` differs from the fit's.
+        """
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return X @ self.coef_
@@ -156,7 +192,28 @@ class _OnlineFit:
     ``eta="theory"``, and ``_kernel(X, y, rows, B, eta)``)."""
 
     def fit(self, X, y):
-        """One pass over the rows of (X, y), in order (a C loop); returns self."""
+        """One pass over the rows of (X, y), in order (a C loop).
+
+        The class's update on each row (its paper label in the class docstring).
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            The examples, one per row (all attributes are read).
+        y : array_like of shape (n_samples,)
+            The labels.
+
+        Returns
+        -------
+        self
+            The fitted learner (``coef_``, ``w_``, ``eta_``, ``n_steps_``).
+
+        Raises
+        ------
+        ValueError
+            If X or y is malformed or not finite, max|X| or max|y| exceeds 1e100, a parameter
+            breaks its rule, or the iterate becomes non-finite.
+        """
         X, y = self._data(X, y)
         return self._fit_rows(np.ascontiguousarray(X), np.ascontiguousarray(y),
                               np.arange(X.shape[0], dtype=np.intp))
@@ -178,8 +235,27 @@ class _OnlineFit:
         return self
 
     def theory_step(self, n_samples, n_features):
-        """The step ``eta_`` a fit on ``n_samples`` rows of ``n_features`` attributes would
-        use, without the fit (as the budgeted learners' ``theory_step``)."""
+        """The step ``eta_`` a fit on ``n_samples`` rows of ``n_features`` attributes would use.
+
+        Computed without the fit, as the budgeted learners' ``theory_step``.
+
+        Parameters
+        ----------
+        n_samples : int
+            The number of rows m.
+        n_features : int
+            The dimension d.
+
+        Returns
+        -------
+        float
+            The step size (``eta`` itself when it is a float).
+
+        Raises
+        ------
+        ValueError
+            If a size is not a positive integer or ``B`` or ``eta`` breaks its rule.
+        """
         m = check_int("n_samples", n_samples, low=1)
         d = check_int("n_features", n_features, low=1)
         return self._step_size(self._theory(m, d, check_scale("B", self.B, "a radius")))
@@ -202,6 +278,28 @@ class OnlineRidge(_Online):
     HK12 Alg. 1 with the exact gradient; ``coef_`` is the average of the iterates.
     ``eta="theory"``: η = 2B/(G√m) with G = 2B (‖x‖₂ <= 1, |y| <= B), i.e. 1/√m, the step of
     HK12 Lemma 3.2's bound 2B²/η + (η/2) Σ‖g_t‖².
+
+    Parameters
+    ----------
+    B : float, default=1.0
+        The radius of the constraint set (and the bound |y| <= B of the theory step).
+    eta : float or "theory", default="theory"
+        The step size; "theory" is the value given below.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The average of the iterates (the output).
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The step size used.
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes read, d per example.
+    max_attributes_per_example_ : int
+        d.
     """
 
     @staticmethod
@@ -234,6 +332,28 @@ class OnlineLasso(_Online):
     HK12 Alg. 2 with the exact gradient (|g_i| <= 2B when ‖x‖∞ <= 1, |y| <= B, so no clipping),
     in the log domain; ``coef_`` is the average of the iterates. ``eta="theory"`` is KS15
     Thm 4.1's minimiser with G² = 4B²: η = √(log 2d / (20 B² m)).
+
+    Parameters
+    ----------
+    B : float, default=1.0
+        The radius of the constraint set (and the bound |y| <= B of the theory step).
+    eta : float or "theory", default="theory"
+        The step size; "theory" is the value given below.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The average of the iterates (the output).
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The step size used.
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes read, d per example.
+    max_attributes_per_example_ : int
+        d.
     """
 
     _theory = staticmethod(_eg_theory)
@@ -269,24 +389,85 @@ class OnlineLasso(_Online):
 class OfflineRidge(_FullInformation):
     """min_w ½‖Xw − y‖²/m subject to ‖w‖₂ <= B (the papers' offline ridge, constrained form).
 
-    Attributes: ``coef_``, ``lambda_`` (the multiplier of the constraint), ``kkt_residual_``
-    (‖∇ + λw‖∞ with λ >= 0 and complementary slackness).
+    The offline comparison of CB11 Sec. 7, HK12 Sec. 5 and KS15 Sec. 5.
+
+    Parameters
+    ----------
+    B : float, default=1.0
+        The radius of the L2 ball.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The minimiser.
+    lambda_ : float
+        The multiplier of the constraint (0 when it is not active).
+    kkt_residual_ : float
+        ‖∇ + λw‖∞ with λ >= 0 and complementary slackness.
+    n_steps_ : int
+        The number of rows m.
+    n_attributes_seen_ : int
+        m·d.
+    max_attributes_per_example_ : int
+        d.
     """
 
     def __init__(self, B=1.0):
         self.B = B
 
     def fit(self, X, y):
-        """The constrained least squares on the rows of (X, y); returns self."""
+        """The constrained least squares on the rows of (X, y).
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            The examples, one per row (all attributes are read).
+        y : array_like of shape (n_samples,)
+            The labels.
+
+        Returns
+        -------
+        self
+            The fitted learner.
+
+        Raises
+        ------
+        ValueError
+            If X or y is malformed or not finite, max|X| or max|y| exceeds 1e100, a parameter
+            breaks its rule, or the iterate becomes non-finite.
+        """
         X, y = self._data(X, y)
         m, d = X.shape
         return self._solve(X.T @ X / m, X.T @ y / m, m, d, None)
 
     def fit_moments(self, H, b, n_samples, *, spectrum=None):
-        """The same solution from the sufficient statistics H = XᵀX/m and b = Xᵀy/m (what
-        ``fit`` computes first), so that cross-validation over B on one set of rows forms
-        them, and ``spectrum`` = ``numpy.linalg.eigh(H)``, once. ``n_samples`` = m (recorded
-        in ``n_steps_``, ``n_attributes_seen_``). Returns self."""
+        """The same solution from the sufficient statistics H = XᵀX/m and b = Xᵀy/m.
+
+        What ``fit`` computes first, so that cross-validation over B on one set of rows forms
+        them, and the spectrum of H, once.
+
+        Parameters
+        ----------
+        H : array_like of shape (n_features, n_features)
+            XᵀX/m (symmetric, finite).
+        b : array_like of shape (n_features,)
+            Xᵀy/m.
+        n_samples : int
+            The number of rows m (recorded in ``n_steps_`` and ``n_attributes_seen_``).
+        spectrum : tuple of ndarray, optional
+            ``numpy.linalg.eigh(H)`` when already computed.
+
+        Returns
+        -------
+        self
+            The fitted learner.
+
+        Raises
+        ------
+        ValueError
+            If H, b or spectrum have the wrong shape or are not finite, n_samples is not a
+            positive integer, or B breaks its rule.
+        """
         H, b, n = _check_moments(self, H, b, n_samples, spectrum)
         return self._solve(H, b, n, H.shape[0], spectrum)
 
@@ -330,9 +511,31 @@ class OfflineLasso(_FullInformation):
     FISTA with projection onto the L1 ball, stopped when the Frank-Wolfe duality gap
     ⟨∇f(w), w⟩ + B‖∇f(w)‖∞ (an upper bound on f(w) − min f) is <= ``tol``; if ``max_iter``
     iterations do not get there, a ``ConvergenceWarning`` is issued and the gap reached is kept
-    in ``duality_gap_``.
+    in ``duality_gap_``. The offline comparison of HK12 Sec. 5 and KS15 Sec. 5.
 
-    Attributes: ``coef_``, ``duality_gap_``, ``n_iter_``.
+    Parameters
+    ----------
+    B : float, default=1.0
+        The radius of the L1 ball.
+    tol : float, default=1e-10
+        The duality gap at which FISTA stops (> 0).
+    max_iter : int, default=100000
+        The most FISTA iterations.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The minimiser.
+    duality_gap_ : float
+        The Frank-Wolfe gap reached, an upper bound on f(w) − min f.
+    n_iter_ : int
+        The iterations made.
+    n_steps_ : int
+        The number of rows m.
+    n_attributes_seen_ : int
+        m·d.
+    max_attributes_per_example_ : int
+        d.
     """
 
     def __init__(self, B=1.0, tol=1e-10, max_iter=100_000):
@@ -341,16 +544,58 @@ class OfflineLasso(_FullInformation):
         self.max_iter = max_iter
 
     def fit(self, X, y):
-        """The constrained least squares on the rows of (X, y); returns self."""
+        """The constrained least squares on the rows of (X, y).
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            The examples, one per row (all attributes are read).
+        y : array_like of shape (n_samples,)
+            The labels.
+
+        Returns
+        -------
+        self
+            The fitted learner.
+
+        Raises
+        ------
+        ValueError
+            If X or y is malformed or not finite, max|X| or max|y| exceeds 1e100, a parameter
+            breaks its rule, or the iterate becomes non-finite.
+        """
         X, y = self._data(X, y)
         m, d = X.shape
         return self._solve(X.T @ X / m, X.T @ y / m, m, d, None)
 
     def fit_moments(self, H, b, n_samples, *, spectrum=None):
-        """The same solution from the sufficient statistics H = XᵀX/m and b = Xᵀy/m (what
-        ``fit`` computes first); ``spectrum`` = ``numpy.linalg.eigh(H)`` when already
-        computed (its largest eigenvalue is FISTA's Lipschitz constant). For
-        cross-validation over B on one set of rows. Returns self."""
+        """The same solution from the sufficient statistics H = XᵀX/m and b = Xᵀy/m.
+
+        What ``fit`` computes first; the largest eigenvalue of the spectrum is FISTA's
+        Lipschitz constant. For cross-validation over B on one set of rows.
+
+        Parameters
+        ----------
+        H : array_like of shape (n_features, n_features)
+            XᵀX/m (symmetric, finite).
+        b : array_like of shape (n_features,)
+            Xᵀy/m.
+        n_samples : int
+            The number of rows m (recorded in ``n_steps_`` and ``n_attributes_seen_``).
+        spectrum : tuple of ndarray, optional
+            ``numpy.linalg.eigh(H)`` when already computed.
+
+        Returns
+        -------
+        self
+            The fitted learner.
+
+        Raises
+        ------
+        ValueError
+            If H, b or spectrum have the wrong shape or are not finite, n_samples is not a
+            positive integer, or B breaks its rule.
+        """
         H, b, n = _check_moments(self, H, b, n_samples, spectrum)
         return self._solve(H, b, n, H.shape[0], spectrum)
 

@@ -27,9 +27,37 @@ def lasso_theory_step_size(m, k, B, q, second_moments, d, which="statement"):
     With ``second_moments``: η = √(log 2d/(5 m G²)), the minimiser of KS15 Thm 4.1's
     B(log 2d/(ηm) + 5ηG²) with G² = 4B²((1/k) max_i E[x_i²]/q_i + 1) (KS15 Lemma 4.5,
     eq. (7)); for DDAELR (q ∝ E[x²]) this is KS15 Thm 4.6's η. Without them (AELR):
-    ``which="statement"`` is HK12 Thm 3.4's η as printed, (1/(4B²))√(2k log 2d/(5md));
-    ``which="proof"`` the proof's η = (1/G)√(log 2d/(5m)) with G² = 8B²d/k (HK12 Lemma 3.8), B
-    times the printed one (the printed η is an erratum for B ≠ 1; see the lemma catalog).
+    HK12 Thm 3.4's η.
+
+    Parameters
+    ----------
+    m : int
+        The number of examples.
+    k : int
+        The attributes sampled for x̃ per example.
+    B : float
+        The L1 radius.
+    q : ndarray of shape (d,) or None
+        The data-point distribution (None: uniform).
+    second_moments : ndarray of shape (d,) or None
+        E[x_i²]; required when q is given.
+    d : int
+        The dimension.
+    which : {"statement", "proof"}, default="statement"
+        Without ``second_moments``: ``"statement"`` is HK12 Thm 3.4's η as printed,
+        (1/(4B²))√(2k log 2d/(5md)); ``"proof"`` the proof's η = (1/G)√(log 2d/(5m)) with
+        G² = 8B²d/k (HK12 Lemma 3.8), B times the printed one (the printed η is an erratum for
+        B ≠ 1; see the lemma catalog).
+
+    Returns
+    -------
+    float
+        The step size η.
+
+    Raises
+    ------
+    ValueError
+        If q is given without ``second_moments``.
     """
     if second_moments is None:
         if q is not None:
@@ -47,11 +75,63 @@ def lasso_theory_step_size(m, k, B, q, second_moments, d, which="statement"):
 class GAELR(DataPointSampling):
     """General Attribute Efficient Lasso Regression (KS15 Alg. 3; HK12 Alg. 2 for uniform q).
 
-    Parameters as :class:`~laocheck.learners.GAERR` (``n_inner`` draws j ∝ |w_j| averaged
-    in φ̃), without ``initial``: EG± starts at
-    z⁺ = z⁻ = 1 (line 1), that is w_1 = 0, where the first residual is −y without a draw
-    (laocheck's fallback; HK12/KS15 give no rule). ``B`` is the L1 radius. The clipping
-    threshold is 1/η (line 13).
+    As :class:`~laocheck.learners.GAERR` (``n_inner`` draws j ∝ |w_j| averaged in φ̃), without
+    ``initial``: EG± starts at z⁺ = z⁻ = 1 (line 1), that is w_1 = 0, where the first residual
+    is −y without a draw (laocheck's fallback; HK12/KS15 give no rule). The clipping threshold
+    is 1/η (line 13). ``eta="theory"`` is :func:`lasso_theory_step_size` (KS15 Thm 4.1).
+
+    Parameters
+    ----------
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
+        k + 1, or k + ``n_inner``).
+    B : float, default=1.0
+        Radius of the L1 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        Step size, a float in [1e-100, 1e100]; ``"theory"`` is the theorem's value (above) for
+        m = the rows of ``fit`` (or ``n_total``).
+    q : array_like of shape (n_features,) or None, default=None
+        Data-point distribution (KS15 Alg. 1 line 4), positive wherever x can be nonzero; None
+        is uniform.
+    second_moments : array_like of shape (n_features,), float or None, default=None
+        E[x_i²], for the theory step size (and, where the class says so, for q). A float is the
+        same moment for every attribute.
+    n_inner : int, default=1
+        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
+        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
+        formula in the paper: ``n_inner`` is laocheck's reading of that split).
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
+        drawn) for replay by the literal reference.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The step size used.
+    q_ : ndarray of shape (n_features,) or None
+        The data-point distribution used (None: uniform).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
     """
 
     spec = SPECS["GAELR"]
@@ -95,6 +175,48 @@ class AELR(GAELR):
     ``eta="theory"`` is HK12 Thm 3.4's η as printed, (1/(4B²))√(2k log 2d/(5md));
     ``eta="proof"`` the η of its proof, B times larger (they differ unless B = 1: the printed
     one is an erratum, see ``laocheck verify --only 'HK12.Thm3.4*'``).
+
+    Parameters
+    ----------
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
+        k + 1, or k + ``n_inner``).
+    B : float, default=1.0
+        Radius of the L1 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory", "proof" or float, default="theory"
+        Step size, a float in [1e-100, 1e100], or the theorem's (above).
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
+        drawn) for replay by the literal reference.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The step size used.
+    q_ : None
+        Uniform q.
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
     """
 
     spec = SPECS["AELR"]
@@ -108,7 +230,60 @@ class AELR(GAELR):
 
 
 class DDAELR(MomentsGiveQ, GAELR):
-    """KS15 Sec. 4.1 (DDAELR): GAELR with q_i ∝ E[x_i²] (Lemma 4.3) from known moments."""
+    """KS15 Sec. 4.1 (DDAELR): GAELR with q_i ∝ E[x_i²] (Lemma 4.3) from known moments.
+
+    ``eta="theory"`` is KS15 Thm 4.6's η (:func:`lasso_theory_step_size` with this q).
+
+    Parameters
+    ----------
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
+        k + 1, or k + ``n_inner``).
+    B : float, default=1.0
+        Radius of the L1 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        Step size, a float in [1e-100, 1e100]; ``"theory"`` is the theorem's value (above) for
+        m = the rows of ``fit`` (or ``n_total``).
+    second_moments : array_like of shape (n_features,) or float
+        E[x_i²] (required: ``fit`` raises without them), giving q (Lemma 4.3) and the theory
+        step; a float is the same moment for every attribute (q is then uniform).
+    n_inner : int, default=1
+        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
+        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
+        formula in the paper: ``n_inner`` is laocheck's reading of that split).
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
+        drawn) for replay by the literal reference.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The step size used.
+    q_ : ndarray of shape (n_features,)
+        q of Lemma 4.3.
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
+    """
 
     spec = SPECS["DDAELR"]
 

@@ -50,7 +50,32 @@ def theory_step_size(m, k, B, q=None, second_moments=None, d=None):
     With ``second_moments``: η = 2B/(G√m), the minimiser of KS15 Thm 3.1's bound
     2B²/(ηm) + ηG²/2 with G² = 4B²((1/k) Σ_i E[x_i²]/q_i + 1) (KS15 Lemma 3.4, eq. (2));
     for DDAERR (q ∝ √E[x²]) this is KS15 Thm 3.5's η. Without them (AERR): HK12 Thm 3.1's
-    η = √(k/(2dm)) (needs ``d``; None is returned when d is not given).
+    η = √(k/(2dm)).
+
+    Parameters
+    ----------
+    m : int
+        The number of examples.
+    k : int
+        The attributes sampled for x̃ per example.
+    B : float
+        The L2 radius.
+    q : ndarray of shape (d,) or None, default=None
+        The data-point distribution (None: uniform).
+    second_moments : ndarray of shape (d,) or None, default=None
+        E[x_i²]; required when q is given.
+    d : int or None, default=None
+        The dimension, needed without ``second_moments``.
+
+    Returns
+    -------
+    float or None
+        The step size η; None without ``second_moments`` and d.
+
+    Raises
+    ------
+    ValueError
+        If q is given without ``second_moments``.
     """
     if second_moments is None:
         if q is not None:
@@ -67,40 +92,67 @@ def theory_step_size(m, k, B, q=None, second_moments=None, d=None):
 class GAERR(DataPointSampling):
     """General Attribute Efficient Ridge Regression (KS15 Alg. 1; HK12 Alg. 1 for uniform q).
 
+    Each step draws k indices i ~ q for x̃ (lines 3-7) and ``n_inner`` indices j ∝ w_j² for φ̃
+    (lines 8-9), takes the step η g̃ = η φ̃ x̃ and projects onto {‖w‖₂ <= B} (lines 10-13);
+    ``coef_`` is the average w̄ (line 14). ``eta="theory"`` is :func:`theory_step_size`: KS15
+    Thm 3.1's η with G² of KS15 Lemma 3.4 (needs ``second_moments`` when q is given).
+
     Parameters
     ----------
-    k : int, >= 1
-        Attributes sampled for x̃ per example; one more is sampled for φ̃ (budget k + 1).
-    B : float, > 0
-        Radius of the L2 ball of the predictors.
-    eta : "theory" or float > 0
-        Step size. ``"theory"`` uses :func:`theory_step_size` with m = the rows of ``fit``
-        (or ``n_total`` for ``partial_fit``).
-    q : array or None
-        Data-point distribution (KS15 Alg. 1 line 4); None is uniform (AERR).
-    second_moments : array, float or None
-        E[x_i²], used only for the theory step size (DDAERR: also for q). A float is the same
-        moment for every attribute (then DDAERR's q is uniform).
-    n_inner : int, >= 1
-        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1
-        line 8, KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃
-        (there is no formula in the paper: ``n_inner`` is laocheck's reading of that split).
-    initial : "uniform", "zero" or array
-        w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily"; the default
-        ``"uniform"`` is w_1 = (B/√d)·1. ``"zero"`` starts at 0, where the residual of the
-        first step is −y without a draw (laocheck's fallback).
-    n_total : int or None
-        The m of the theory step size for ``partial_fit``.
-    random_state : None, int, SeedSequence or Generator
-    record_draws : bool
-        Keep the drawn indices (``draws_``, shape (m, k + n_inner), the j's −1 when none) for
-        replay by the literal reference.
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
+        k + 1, or k + ``n_inner``).
+    B : float, default=1.0
+        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        Step size, a float in [1e-100, 1e100]; ``"theory"`` is the theorem's value (above) for
+        m = the rows of ``fit`` (or ``n_total``).
+    q : array_like of shape (n_features,) or None, default=None
+        Data-point distribution (KS15 Alg. 1 line 4), positive wherever x can be nonzero; None
+        is uniform.
+    second_moments : array_like of shape (n_features,), float or None, default=None
+        E[x_i²], for the theory step size (and, where the class says so, for q). A float is the
+        same moment for every attribute.
+    n_inner : int, default=1
+        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
+        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
+        formula in the paper: ``n_inner`` is laocheck's reading of that split).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
+        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
+        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
+        drawn) for replay by the literal reference.
 
     Attributes
     ----------
-    coef_ : the averaged iterate w̄; ``w_`` : the last iterate; ``eta_`` : the step size used;
-    n_steps_ ; n_attributes_seen_ (total) ; max_attributes_per_example_ ;
-    attributes_per_example_ (per step).
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The step size used.
+    q_ : ndarray of shape (n_features,) or None
+        The data-point distribution used (None: uniform).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
     """
 
     spec = SPECS["GAERR"]
@@ -140,6 +192,53 @@ class AERR(GAERR):
     """HK12 Alg. 1 (Attribute Efficient Ridge Regression): GAERR with uniform q.
 
     ``eta="theory"`` is HK12 Thm 3.1's η = √(k/(2dm)).
+
+    Parameters
+    ----------
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
+        k + 1, or k + ``n_inner``).
+    B : float, default=1.0
+        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        Step size, a float in [1e-100, 1e100]; ``"theory"`` is the theorem's value (above) for
+        m = the rows of ``fit`` (or ``n_total``).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
+        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
+        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
+        drawn) for replay by the literal reference.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The step size used.
+    q_ : None
+        Uniform q.
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
     """
 
     spec = SPECS["AERR"]
@@ -193,6 +292,60 @@ class DDAERR(MomentsGiveQ, GAERR):
     """KS15 Sec. 3.1 (DDAERR): GAERR with q_i ∝ √E[x_i²] (eq. (4)) from known moments.
 
     ``eta="theory"`` is KS15 Thm 3.5's η = 1/√(m((1/k)‖E[x²]‖_{1/2} + 1)).
+
+    Parameters
+    ----------
+    k : int, default=4
+        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
+        k + 1, or k + ``n_inner``).
+    B : float, default=1.0
+        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        Step size, a float in [1e-100, 1e100]; ``"theory"`` is the theorem's value (above) for
+        m = the rows of ``fit`` (or ``n_total``).
+    second_moments : array_like of shape (n_features,) or float
+        E[x_i²] (required: ``fit`` raises without them), giving q (eq. (4)) and the theory step;
+        a float is the same moment for every attribute (q is then uniform).
+    n_inner : int, default=1
+        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
+        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
+        formula in the paper: ``n_inner`` is laocheck's reading of that split).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
+        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
+        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
+    n_total : int or None, default=None
+        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
+        ``fit`` or ``n_steps``).
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
+        drawn) for replay by the literal reference.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        The step size used.
+    q_ : ndarray of shape (n_features,)
+        q of eq. (4).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    draws_ : ndarray or None
+        The drawn indices, with ``record_draws`` (else None).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
     """
 
     spec = SPECS["DDAERR"]

@@ -34,12 +34,35 @@ __all__ = ["TwoPhaseDDAERR", "TwoPhaseDDAELR", "two_phase_ridge_phase2",
 
 
 def two_phase_ridge_phase2(A, k, m1, m2, delta):
-    """q and η of KS15 Alg. 2 line 11-12 and Thm 3.12 from the phase-1 moments ``A`` (the
-    formulas from ``laocheck.bounds``).
+    """q and η of KS15 Alg. 2 lines 11-12 and Thm 3.12 from the phase-1 moments ``A``.
 
-    ε = d log(2d/δ)/((k+1)m₁); q_i ∝ √(A_i + 13ε/6); H = ‖2A + 10ε/3‖_{1/2} (Lemma 3.11);
+    The formulas come from ``laocheck.bounds``: ε = d log(2d/δ)/((k+1)m₁);
+    q_i ∝ √(A_i + 13ε/6); H = ‖2A + 10ε/3‖_{1/2} (Lemma 3.11);
     η = max(√(k/(6dm₂)), √(k/(m₂(2H + 2√(5/3)·d·√H·√(d log(2d/δ)/((k+1)m₁)) + k)))).
-    Returns (q, eta, eps, H).
+
+    Parameters
+    ----------
+    A : array_like of shape (d,)
+        Phase 1's estimate of E[x_i²].
+    k : int
+        The budget parameter (k + 1 attributes per example).
+    m1 : int
+        Phase 1's examples.
+    m2 : int
+        Phase 2's examples.
+    delta : float
+        The confidence δ of ε.
+
+    Returns
+    -------
+    q : ndarray of shape (d,)
+        Phase 2's data-point distribution.
+    eta : float
+        Phase 2's step size.
+    eps : float
+        The confidence width ε.
+    H : float
+        The H of Lemma 3.11.
     """
     A = np.asarray(A, dtype=float)
     d = A.size
@@ -52,11 +75,34 @@ def two_phase_ridge_phase2(A, k, m1, m2, delta):
 
 
 def two_phase_lasso_phase2(A, k, m1, m2, delta, B):
-    """q and η of KS15 Alg. 4 lines 11-12 and Thm 4.7 from the phase-1 moments ``A`` (the
-    formulas from ``laocheck.bounds``).
+    """q and η of KS15 Alg. 4 lines 11-12 and Thm 4.7 from the phase-1 moments ``A``.
 
-    ε = min(d log(2d/δ)/((k+1)m₁), 1); q_i ∝ A_i + 13ε/6;
-    η = √(k log 2d / (20 B² m₂ (8‖A‖₁ + 20 d ε + k))). Returns (q, eta, eps).
+    The formulas come from ``laocheck.bounds``: ε = min(d log(2d/δ)/((k+1)m₁), 1);
+    q_i ∝ A_i + 13ε/6; η = √(k log 2d / (20 B² m₂ (8‖A‖₁ + 20 d ε + k))).
+
+    Parameters
+    ----------
+    A : array_like of shape (d,)
+        Phase 1's estimate of E[x_i²].
+    k : int
+        The budget parameter (k + 1 attributes per example).
+    m1 : int
+        Phase 1's examples.
+    m2 : int
+        Phase 2's examples.
+    delta : float
+        The confidence δ of ε.
+    B : float
+        The L1 radius.
+
+    Returns
+    -------
+    q : ndarray of shape (d,)
+        Phase 2's data-point distribution.
+    eta : float
+        Phase 2's step size.
+    eps : float
+        The confidence width ε.
     """
     A = np.asarray(A, dtype=float)
     d = A.size
@@ -352,25 +398,65 @@ class _Phases:
 class TwoPhaseDDAERR(_TwoPhase):
     """Two-Phased DDAERR (KS15 Alg. 2; step size of Thm 3.12; Sec. 5's practical variant).
 
+    Phase 1 (the first m₁ examples) estimates E[x_i²] from k + 1 uniformly sampled attributes;
+    phase 2 runs GAERR with q_i ∝ √(A_i + 13ε/6) (:func:`two_phase_ridge_phase2`).
+
     Parameters
     ----------
-    k : int >= 1 (k + 1 attributes per example in both phases)
-    B : float > 0, the L2 radius.
-    eta : "theory" or float > 0
-        ``"theory"``: Thm 3.12's η from the phase-1 estimate (``variant="theory"``), or each
-        phase's theory step (``"practical"``, see the module docstring).
-    m1 : int or None, phase 1's examples; None: m/10 (KS15 Sec. 5).
-    delta : float in (0, 1), the confidence δ of ε (Alg. 2 line 11).
-    variant : "theory" or "practical" (KS15 Sec. 5).
-    initial : w₁ of phase 2 ("uniform", "zero" or an array; Alg. 2 line 1); the practical
-        variant starts phase 2 at phase 1's output instead and uses ``initial`` for phase 1.
-    n_total : the m of the split for ``partial_fit``.
-    random_state, record_draws : as :class:`GAERR` (``phase1_draws_``, ``phase2_draws_``).
+    k : int, default=4
+        The budget parameter: k + 1 attributes per example in both phases, 1 <= k <= d.
+    B : float, default=1.0
+        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        ``"theory"``: the theorem's η from the phase-1 estimate (``variant="theory"``), or each
+        phase's theory step (``"practical"``, module docstring); a float is used in both phases.
+    m1 : int or None, default=None
+        Phase 1's examples; None: m/10 (KS15 Sec. 5).
+    delta : float, default=0.05
+        The confidence δ in (0, 1) of ε (Alg. 2 line 11).
+    variant : "theory" or "practical", default="theory"
+        The algorithm box, or what KS15 Sec. 5 ran (module docstring).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        The initial point w_1 of phase 2 (Alg. 2 line 1); the practical variant starts phase 2
+        at phase 1's output instead and uses ``initial`` for phase 1.
+    n_total : int or None, default=None
+        The m of the split into the phases when the run is fed by ``partial_fit``.
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices of each phase (``phase1_draws_``, ``phase2_draws_``).
 
     Attributes
     ----------
-    coef_ (phase 2's w̄), moments_ (A), q_, eps_, eta_ (phase 2), n_attributes_seen_,
-    max_attributes_per_example_, attributes_per_example_.
+    coef_ : ndarray of shape (n_features,)
+        Phase 2's averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        Phase 2's step size.
+    moments_ : ndarray of shape (n_features,)
+        A, phase 1's estimate of E[x_i²].
+    q_ : ndarray of shape (n_features,)
+        Phase 2's q (line 12).
+    eps_ : float
+        The confidence width ε (line 11; 0 in the practical variant).
+    H_ : float
+        Lemma 3.11's H of the estimate (theory variant).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
+    phase1_draws_ : ndarray or None
+        Phase 1's draws, with ``record_draws``.
+    phase2_draws_ : ndarray or None
+        Phase 2's draws, with ``record_draws``.
     """
 
     spec = SPECS["TwoPhaseDDAERR"]
@@ -400,9 +486,65 @@ class TwoPhaseDDAERR(_TwoPhase):
 class TwoPhaseDDAELR(_TwoPhase):
     """Two-Phased DDAELR (KS15 Alg. 4; step size of Thm 4.7; Sec. 5's practical variant).
 
-    Parameters as :class:`TwoPhaseDDAERR`; ``B`` is the L1 radius. Phase 2's GAELR starts at
-    z± = 1 (w = 0, Alg. 3 line 1) in the theory variant and at phase 1's output (an EG± warm
-    start, ``LassoState.warm_start``) in the practical one.
+    As :class:`TwoPhaseDDAERR` with the lasso's phase 2 (GAELR, q_i ∝ A_i + 13ε/6:
+    :func:`two_phase_lasso_phase2`); ``B`` is the L1 radius. Phase 2's GAELR starts at z± = 1
+    (w = 0, Alg. 3 line 1) in the theory variant and at phase 1's output (an EG± warm start,
+    ``LassoState.warm_start``) in the practical one, where ``initial`` is phase 1's w_1.
+
+    Parameters
+    ----------
+    k : int, default=4
+        The budget parameter: k + 1 attributes per example in both phases, 1 <= k <= d.
+    B : float, default=1.0
+        Radius of the L1 ball of the predictors, in [1e-100, 1e100].
+    eta : "theory" or float, default="theory"
+        ``"theory"``: the theorem's η from the phase-1 estimate (``variant="theory"``), or each
+        phase's theory step (``"practical"``, module docstring); a float is used in both phases.
+    m1 : int or None, default=None
+        Phase 1's examples; None: m/10 (KS15 Sec. 5).
+    delta : float, default=0.05
+        The confidence δ in (0, 1) of ε (Alg. 2 line 11).
+    variant : "theory" or "practical", default="theory"
+        The algorithm box, or what KS15 Sec. 5 ran (module docstring).
+    initial : "uniform", "zero" or array_like, default="uniform"
+        Not used by the theory variant (phase 2 starts at w = 0); phase 1's w_1 in the practical
+        variant.
+    n_total : int or None, default=None
+        The m of the split into the phases when the run is fed by ``partial_fit``.
+    random_state : None, int, SeedSequence or Generator, default=None
+        The source of the learner's random draws (None: fresh entropy, the learner is then
+        non-deterministic).
+    record_draws : bool, default=False
+        Keep the drawn indices of each phase (``phase1_draws_``, ``phase2_draws_``).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        Phase 2's averaged iterate w̄, the output.
+    w_ : ndarray of shape (n_features,)
+        The last iterate.
+    eta_ : float
+        Phase 2's step size.
+    moments_ : ndarray of shape (n_features,)
+        A, phase 1's estimate of E[x_i²].
+    q_ : ndarray of shape (n_features,)
+        Phase 2's q (line 12).
+    eps_ : float
+        The confidence width ε (line 11; 0 in the practical variant).
+    n_steps_ : int
+        The number of steps made.
+    n_attributes_seen_ : int
+        Attributes observed in total.
+    max_attributes_per_example_ : int
+        The most attributes observed for one example.
+    attributes_per_example_ : ndarray of shape (n_steps,) or None
+        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
+    n_features_in_ : int
+        The dimension d seen by ``fit``.
+    phase1_draws_ : ndarray or None
+        Phase 1's draws, with ``record_draws``.
+    phase2_draws_ : ndarray or None
+        Phase 2's draws, with ``record_draws``.
     """
 
     spec = SPECS["TwoPhaseDDAELR"]

@@ -1,13 +1,14 @@
 """Reports: bound against empirical, the verification catalog and KS15's ρ, as a self-contained
 HTML page with matplotlib figures, a Markdown page and a JSON file of every number shown.
 
-Rendering only: the numbers come from :mod:`laocheck.experiments` (sweeps, step tuning, ρ),
-from the catalog's :class:`laocheck.checks.CheckRecord` and from :mod:`laocheck.bounds` through
-them. A report is a TOML spec (the standard ones are installed in ``laocheck/report/specs/``, :mod:`._spec`) whose
-``kind`` names one of :data:`KINDS`; :func:`build_report` writes ``<out>/<name>/``:
-``index.html``, ``report.md``, ``report.json`` (with :func:`laocheck._provenance.provenance`)
-and ``figures/*.png``, ``*.svg``, into a temporary directory beside the target that replaces it
-only when complete (:func:`laocheck._io.atomic_directory`).
+Rendering only: the numbers come from :mod:`laocheck.experiments` (sweeps, step tuning, ρ), from
+the catalog's :class:`laocheck.checks.CheckRecord` and from :mod:`laocheck.bounds` through them.
+A report is a TOML spec (the standard ones are installed in ``laocheck/report/specs/``,
+``laocheck.report._spec``) whose ``kind`` names one of :data:`KINDS`; :func:`build_report`
+writes ``<out>/<name>/``: ``index.html``, ``report.md``, ``report.json`` (with
+``laocheck._provenance.provenance``) and ``figures/*.png``, ``*.svg``, into a temporary
+directory beside the target that replaces it only when complete
+(``laocheck._io.atomic_directory``).
 """
 
 from __future__ import annotations
@@ -38,8 +39,17 @@ KINDS = {"bounds": bounds, "verification": verification, "rho": rho, "paper": pa
 
 @dataclass(frozen=True)
 class BuiltReport:
-    """A written report: its directory, the JSON document and the figures drawn
-    ((FigureRef, matplotlib Figure, data) triples, kept for inspection)."""
+    """A written report: its directory, the JSON document and the figures drawn.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The report's directory.
+    doc : dict
+        The document written to ``report.json``.
+    figures : tuple
+        The (FigureRef, matplotlib Figure, data) triples, kept for inspection.
+    """
 
     path: Path
     doc: dict
@@ -49,8 +59,36 @@ class BuiltReport:
 def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, command=None):
     """Collect the data of ``spec`` at ``budget``, render it and write ``out_dir/<name>/``.
 
-    ``from_doc``: a ``laocheck verify --json`` document to report instead of running the
-    checks (verification reports only)."""
+    The directory holds ``index.html``, ``report.md``, ``report.json`` and ``figures/``; it is
+    written atomically and replaces only a directory holding a report (:func:`is_report_dir`).
+
+    Parameters
+    ----------
+    spec : ReportSpec
+        The report's spec (:func:`load_spec`).
+    out_dir : str or os.PathLike
+        The directory the report's directory is written in.
+    budget : str, default="fast"
+        A budget of the spec.
+    ctx : Context or None, default=None
+        Seed, workers, progress and runner; None: ``Context(budget=budget)``.
+    from_doc : dict or None, default=None
+        A ``laocheck verify --json`` document to report instead of running the checks
+        (verification reports only).
+    command : str or None, default=None
+        The command line recorded in the provenance.
+
+    Returns
+    -------
+    BuiltReport
+        The directory, the document and the figures.
+
+    Raises
+    ------
+    ValueError
+        If ``budget`` is not one of the spec's, a setting is missing or out of range, or the
+        target exists and is not a report laocheck wrote.
+    """
     ctx = Context(budget=budget) if ctx is None else ctx
     if spec.source.get("learners"):           # a spec's [[learners]] tables
         ctx = replace(ctx, learners=tuple(ctx.learners) + tuple(
@@ -92,9 +130,29 @@ REPORT_FILES = ("index.html", "report.md", "report.json")
 
 
 def check_report_target(out_dir, name):
-    """``out_dir/name`` where report ``name`` goes, checked before any work: one plain name
-    inside ``out_dir``, and either new or a directory holding only a report
-    (:func:`is_report_dir`); InvalidParameterError otherwise (nothing there is touched)."""
+    """Where report ``name`` goes, ``out_dir/name``, checked before any work.
+
+    One plain name inside ``out_dir``, and either new or a directory holding only a report
+    (:func:`is_report_dir`); nothing there is touched.
+
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The output directory.
+    name : str
+        The report's name.
+
+    Returns
+    -------
+    pathlib.Path
+        ``out_dir/name``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not one plain name, or the target exists and is not a report laocheck
+        wrote.
+    """
     target = child_path("name", out_dir, name)
     if os.path.lexists(target) and (target.is_symlink() or not target.is_dir()
                                     or not is_report_dir(target)):
@@ -106,9 +164,21 @@ def check_report_target(out_dir, name):
 
 
 def is_report_dir(path):
-    """True when ``path`` holds only what :func:`build_report` writes (its three files and
-    ``figures/*.png``, ``*.svg``, all regular files, no links): only such a directory is
-    replaced by a new report; anything else there is never deleted."""
+    """Whether ``path`` holds only what :func:`build_report` writes.
+
+    Its three files and ``figures/*.png``, ``*.svg``, all regular files, no links: only such a
+    directory is replaced by a new report; anything else there is never deleted.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A directory.
+
+    Returns
+    -------
+    bool
+        True for a report directory (False also when it cannot be read).
+    """
     path = Path(path)
     try:
         for entry in os.scandir(path):

@@ -18,8 +18,21 @@ __all__ = ["fmt", "md_text", "Paragraph", "Table", "FigureRef", "Section", "to_h
 
 
 def fmt(value):
-    """The text of one value: 4 significant digits for floats, integers as they are, yes/no for
-    booleans, lists element by element, None as an en dash."""
+    """The text of one value in a report.
+
+    4 significant digits for floats, integers as they are, yes/no for booleans, lists element by
+    element, None as an en dash.
+
+    Parameters
+    ----------
+    value : object
+        A number, bool, None, string or list of them.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     if value is None:
         return "–"
     if isinstance(value, bool):

@@ -129,6 +129,29 @@ def check_sizes(settings, where):
 
 @dataclass(frozen=True)
 class ReportSpec:
+    """A report spec: the TOML file that names a report, its renderer and its settings per budget.
+
+    Read by :func:`load_spec`; :meth:`settings_for` gives the settings at one budget.
+
+    Parameters
+    ----------
+    name : str
+        The report's name (the file name without ``.toml``).
+    title : str
+        The title of the report.
+    kind : str
+        The renderer, a key of :data:`KINDS`.
+    description : str
+        A paragraph shown under the title.
+    settings : dict
+        The ``[settings]`` table.
+    budgets : dict
+        ``[budgets.<name>]`` tables, each updating the settings.
+    path : str, default=''
+        The file the spec was read from.
+    source : dict, optional
+        The whole TOML document.
+    """
     name: str
     title: str
     kind: str
@@ -160,7 +183,26 @@ class ReportSpec:
 
 
 def load_spec(path, kinds):
-    """The :class:`ReportSpec` of the TOML file ``path``; ``kinds``: the known renderers."""
+    """The :class:`ReportSpec` of the TOML file ``path``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The spec file; its name must equal the spec's ``name``.
+    kinds : collection of str
+        The known renderers (:data:`KINDS`).
+
+    Returns
+    -------
+    ReportSpec
+        The spec.
+
+    Raises
+    ------
+    ValueError
+        If the file cannot be read, is not valid TOML, breaks the spec schema, names an unknown
+        ``kind``, or has no ``[budgets.<name>]`` table.
+    """
     path = Path(path)
     where = f"spec {show(str(path), 200)}"
     text = read_text(path, what="spec", limit=MAX_SPEC_BYTES)
@@ -187,7 +229,27 @@ def load_spec(path, kinds):
 
 
 def find_specs(directory, kinds, names=None):
-    """The specs of ``directory`` (``*.toml``), by name; ``names`` selects (all by default)."""
+    """The specs of ``directory`` (``*.toml``), by name.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        A directory of spec files.
+    kinds : collection of str
+        The known renderers (:data:`KINDS`).
+    names : list of str or None, default=None
+        The specs to read (only those are read); None: all.
+
+    Returns
+    -------
+    list of ReportSpec
+        The specs, in the order of ``names`` or of the file names.
+
+    Raises
+    ------
+    ValueError
+        If ``directory`` does not exist, a name has no spec, or a spec read is invalid.
+    """
     directory = Path(directory)
     if not directory.is_dir():
         raise InvalidParameterError(

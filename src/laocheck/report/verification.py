@@ -38,7 +38,7 @@ def required(settings):
 
 
 #: a ``laocheck verify --json`` document as ``--from`` reads it (each record is then checked
-#: against :data:`laocheck.checks.RECORD_SCHEMA`)
+#: against ``laocheck.checks.RECORD_SCHEMA``)
 VERIFY_SCHEMA = Obj(required={"checks": List(Obj(), max_len=100_000)},
                     optional={"run": Obj(optional={"seed": Int(0, 2**128),
                                                    "budget": Str(choices=BUDGETS),

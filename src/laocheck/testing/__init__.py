@@ -1,10 +1,10 @@
 """The user-facing testing API: the papers' claims checked on a user's own estimator.
 
-A thin layer over the engine (:mod:`laocheck.checks.estimator_properties`, the checks the
+A thin layer over the engine (``laocheck.checks.estimator_properties``, the checks the
 catalog runs on laocheck's own estimators): it turns a user's claims into the engine's
 ``Claims`` and adds no check of its own. A sampler written in plain numpy (``target``,
 ``sample(w, x, y, n=, rng=)``, ``budget``, its own ``k``) needs no ``reference``: its ``sample``
-is enumerated exactly by driving its generator (:mod:`laocheck.stats.choice_tree`).
+is enumerated exactly by driving its generator (``laocheck.stats.choice_tree``).
 
 * :func:`check_estimator` — scikit-learn style: run every check the estimator's claims select
   (its ``spec``, or ``claims=``), raise an ``AssertionError`` listing the failures and the
@@ -12,7 +12,7 @@ is enumerated exactly by driving its generator (:mod:`laocheck.stats.choice_tree
 * :func:`check_learner` — the same for a learning algorithm (any object with ``fit(X, y)``
   and ``coef_``): attribute budget, constraint set, excess-risk bound on distributions with
   exact risk, step size, determinism, scikit-learn's API; the engine is
-  :mod:`laocheck.checks.learner_properties`, this layer's part :mod:`laocheck.testing._learners`;
+  ``laocheck.checks.learner_properties``, this layer's part ``laocheck.testing._learners``;
 * :func:`estimator_checks_generator` and :func:`parametrize_with_checks` — one pytest test per
   estimator × check, with the id ``<label>-<property>``;
 * ``laocheck.testing.plugin`` — the pytest plugin (``--laocheck-seed``, ``--laocheck-budget``,
@@ -22,7 +22,7 @@ is enumerated exactly by driving its generator (:mod:`laocheck.stats.choice_tree
   BROKEN per instance (exact fingerprints for a finite support, sampled ones otherwise, where a
   change without a second-moment bound is CHANGED, CORRECTNESS UNDECIDED);
 * ``laocheck.testing.strategies`` — hypothesis strategies for the papers' instances;
-* ``laocheck.testing.instances`` is :mod:`laocheck.estimators.instances`: small dyadic
+* ``laocheck.testing.instances`` is ``laocheck.estimators.instances``: small dyadic
   (w, x, y) that the Cython kernels (floats) and the literal references (Fractions) see
   identically.
 """

@@ -73,8 +73,17 @@ MIN_DELTA = 1e-300
 
 
 class CheckFailure(AssertionError):
-    """Raised by :func:`check_estimator`: ``records`` holds every failing (or undecided)
-    check's record."""
+    """Raised by :func:`check_estimator` and :func:`check_learner` when checks fail.
+
+    An ``AssertionError``, so that pytest reports it as a failed test.
+
+    Parameters
+    ----------
+    message : str
+        The report: each failing (or undecided) check with its figures.
+    records : list of CheckRecord
+        Every failing (or undecided) check's record, kept in ``records``.
+    """
 
     def __init__(self, message, records):
         super().__init__(message)
@@ -143,14 +152,30 @@ def _integer(name, value):
 def resolve_claims(est, claims=None):
     """Resolve the claims an estimator is checked against.
 
-    The engine's :class:`~laocheck.checks.estimator_properties.Claims` of ``est``: ``claims``
-    (a dict, see the module docstring; an :class:`~laocheck.estimators.EstimatorSpec`; or
-    :class:`Claims`), else the estimator's own ``spec``.
-
     A formula id is evaluated per instance at its d, the parameter k (claims, then
     ``est.params``, then ``est.k``), the smallest B the paper's assumptions allow (‖w‖₂ and
     |y| for E‖v‖², ‖w‖₁ and |y| for ‖E[v²]‖∞), and S = Σ_i x_i²/q_i or S_inf = max_i
-    x_i²/q_i of the instance."""
+    x_i²/q_i of the instance.
+
+    Parameters
+    ----------
+    est : object
+        An instance implementing the estimator protocol.
+    claims : dict, EstimatorSpec, Claims or None, default=None
+        A dict (see the module docstring), an :class:`~laocheck.estimators.EstimatorSpec`, or
+        :class:`Claims`; None: the estimator's own ``spec``.
+
+    Returns
+    -------
+    Claims
+        The engine's claims of ``est``.
+
+    Raises
+    ------
+    ValueError
+        If a claim is malformed (naming the key and the value) or ``est`` has no ``spec`` and
+        no claims are given.
+    """
     _check_protocol(est)
     if isinstance(claims, Claims):
         return claims
@@ -303,9 +328,32 @@ def _check_delta(delta):
 
 
 def estimator_checks(est, claims=None, *, delta=DEFAULT_DELTA, label=None):
-    """The :class:`~laocheck.checks.Check` objects the claims of ``est`` select — the engine's
-    (:func:`laocheck.checks.estimator_properties.property_checks`), not registered in the
-    catalog; run them with :func:`laocheck.checks.run`."""
+    """The :class:`~laocheck.checks.Check` objects the claims of ``est`` select.
+
+    The engine's checks (``laocheck.checks.estimator_properties.property_checks``), not
+    registered in the catalog; run them with :func:`laocheck.checks.run`.
+
+    Parameters
+    ----------
+    est : object
+        An instance implementing the estimator protocol.
+    claims : dict, EstimatorSpec or None, default=None
+        What the estimator claims (see :func:`resolve_claims`); None: its ``spec``.
+    delta : float, default=1e-6
+        False-failure probability of each statistical check, <= 1e-6.
+    label : str or None, default=None
+        The prefix of the check ids; None: the estimator's ``name``, else its class name.
+
+    Returns
+    -------
+    list of Check
+        The checks, not yet run.
+
+    Raises
+    ------
+    ValueError
+        If ``delta`` is out of range or a claim is malformed.
+    """
     _check_delta(delta)
     resolved = resolve_claims(est, claims)
     return property_checks(est, resolved, label=label or _label(est),
@@ -313,8 +361,32 @@ def estimator_checks(est, claims=None, *, delta=DEFAULT_DELTA, label=None):
 
 
 def estimator_checks_generator(est, claims=None, *, delta=DEFAULT_DELTA, label=None):
-    """Yield ``(est, check)`` pairs, scikit-learn style: ``check(est, seed=0, budget="fast")``
-    runs one check and raises :class:`CheckFailure` when it FAILs or cannot decide."""
+    """Yield ``(est, check)`` pairs, scikit-learn style.
+
+    ``check(est, seed=0, budget="fast")`` runs one check and raises :class:`CheckFailure` when
+    it FAILs or cannot decide.
+
+    Parameters
+    ----------
+    est : object
+        An instance implementing the estimator protocol.
+    claims : dict, EstimatorSpec or None, default=None
+        What the estimator claims (see :func:`resolve_claims`); None: its ``spec``.
+    delta : float, default=1e-6
+        False-failure probability of each statistical check, <= 1e-6.
+    label : str or None, default=None
+        The prefix of the check ids; None: the estimator's ``name``, else its class name.
+
+    Yields
+    ------
+    tuple
+        ``(est, check)``, check a callable named after the check's id.
+
+    Raises
+    ------
+    ValueError
+        If ``delta`` is out of range or a claim is malformed.
+    """
     for check in estimator_checks(est, claims, delta=delta, label=label):
         yield est, _Callable(check)
 
@@ -379,21 +451,46 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
                     on_fail="raise", expected_failed_checks=None, allow_inconclusive=False):
     """Run every check that ``est``'s claims select; return the records.
 
+    The checks are the paper's properties of a gradient estimator (unbiasedness, budget, second
+    moment: e.g. HK12 Lemma 3.3, KS15 Lemma 3.4), each judged at the false-failure probability
+    ``delta``.
+
     Parameters
     ----------
-    est : object implementing the estimator protocol (an instance, not a class)
-    claims : dict, EstimatorSpec or None
+    est : object
+        An instance implementing the estimator protocol (not a class).
+    claims : dict, EstimatorSpec or None, default=None
         What the estimator claims (see :func:`resolve_claims`); None: its ``spec``.
-    seed, budget : as ``laocheck verify`` (``budget`` "fast" or "full")
-    delta : float, <= 1e-6
-        False-failure probability of each statistical check.
-    on_fail : "raise" or None
+    seed : int, default=0
+        The seed of the run (each check's stream is spawned from it, as ``laocheck verify``).
+    budget : {"fast", "full"}, default="fast"
+        The sample sizes of the statistical checks, as ``laocheck verify``.
+    delta : float, default=1e-6
+        False-failure probability of each statistical check, <= 1e-6.
+    on_fail : {"raise", None}, default="raise"
         "raise": an ``AssertionError`` (:class:`CheckFailure`) listing each failing check with
         its figures, δ and the smallest detectable violation — and each check that could not
         decide (INCONCLUSIVE, with the reason), unless ``allow_inconclusive``; None: return
         the records.
-    expected_failed_checks : dict {property or id: reason}
-        Checks expected to FAIL (like scikit-learn's); one that does not FAIL is reported.
+    expected_failed_checks : dict or None, default=None
+        {property or id: reason}: checks expected to FAIL (like scikit-learn's); one that does
+        not FAIL is reported.
+    allow_inconclusive : bool, default=False
+        Whether an INCONCLUSIVE check passes with ``on_fail="raise"``.
+
+    Returns
+    -------
+    list of CheckRecord
+        One record per check, in order (:class:`~laocheck.checks.CheckRecord`).
+
+    Raises
+    ------
+    CheckFailure
+        With ``on_fail="raise"``, when a check FAILs or cannot decide (unless expected or
+        allowed), or an expected failure does not FAIL.
+    ValueError
+        If ``est`` does not implement the protocol, a claim or parameter is malformed (naming it),
+        or ``expected_failed_checks`` names a check that does not exist.
     """
     if on_fail not in ("raise", None):
         raise InvalidParameterError(f"`on_fail` must be 'raise' or None; got {on_fail!r}.")

@@ -196,8 +196,24 @@ def _spec_claims(learner, spec):
 def resolve_learner_claims(learner, claims=None):
     """Resolve the claims a learner is checked against.
 
-    The engine's :class:`LearnerClaims` of ``learner``: ``claims`` (a dict, see the module
-    docstring, or :class:`LearnerClaims`), else the :class:`LearnerSpec` of its class.
+    Parameters
+    ----------
+    learner : object
+        An instance with ``fit(X, y)`` and ``coef_``.
+    claims : dict, LearnerClaims or None, default=None
+        A dict (see the module docstring) or :class:`LearnerClaims`; None: the
+        :class:`~laocheck.estimators.LearnerSpec` of its class.
+
+    Returns
+    -------
+    LearnerClaims
+        The engine's claims of ``learner``.
+
+    Raises
+    ------
+    ValueError
+        If a claim is malformed (naming the key and the value) or the learner has no spec and
+        no claims are given.
     """
     _check_protocol(learner)
     if isinstance(claims, LearnerClaims):
@@ -309,8 +325,31 @@ def _check_delta(delta):
 
 
 def learner_checks(learner, claims=None, *, delta=DEFAULT_DELTA, label=None):
-    """The :class:`~laocheck.checks.Check` objects the claims of ``learner`` select (not
-    registered in the catalog); run them with :func:`laocheck.checks.run`."""
+    """The :class:`~laocheck.checks.Check` objects the claims of ``learner`` select.
+
+    Not registered in the catalog; run them with :func:`laocheck.checks.run`.
+
+    Parameters
+    ----------
+    learner : object
+        An instance with ``fit(X, y)`` and ``coef_``.
+    claims : dict, LearnerClaims or None, default=None
+        What the learner claims; None: its class's ``spec``.
+    delta : float, default=1e-6
+        False-failure probability of each statistical check, <= 1e-6.
+    label : str or None, default=None
+        The prefix of the check ids; None: the learner's spec name, else its class name.
+
+    Returns
+    -------
+    list of Check
+        The checks, not yet run.
+
+    Raises
+    ------
+    ValueError
+        If ``delta`` is out of range or a claim is malformed.
+    """
     _check_delta(delta)
     resolved = resolve_learner_claims(learner, claims)
     return _engine_checks(learner, resolved, label=label or _label(learner),
@@ -326,6 +365,27 @@ def learner_checks_generator(learner, claims=None, *, delta=DEFAULT_DELTA, label
 
     ``check(learner, seed=0, budget="fast")`` runs one check and raises
     :class:`CheckFailure` when it FAILs or cannot decide.
+
+    Parameters
+    ----------
+    learner : object
+        An instance with ``fit(X, y)`` and ``coef_``.
+    claims : dict, LearnerClaims or None, default=None
+        What the learner claims; None: its class's ``spec``.
+    delta : float, default=1e-6
+        False-failure probability of each statistical check, <= 1e-6.
+    label : str or None, default=None
+        The prefix of the check ids; None: the learner's spec name, else its class name.
+
+    Yields
+    ------
+    tuple
+        ``(learner, check)``, check a callable named after the check's id.
+
+    Raises
+    ------
+    ValueError
+        If ``delta`` is out of range or a claim is malformed.
     """
     for check in learner_checks(learner, claims, delta=delta, label=label):
         yield learner, _Callable(check, _bind_learner)
@@ -335,21 +395,44 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
                   on_fail="raise", expected_failed_checks=None, allow_inconclusive=False):
     """Run every check ``learner``'s claims select; return the records.
 
+    The properties a paper claims of a learner: its budget of attributes per example, its
+    constraint, its step size and its excess-risk bound (e.g. HK12 Thm 3.1 for AERR).
+
     Parameters
     ----------
-    learner : object with ``fit(X, y)`` and ``coef_`` (an instance, not a class)
-    claims : dict, LearnerClaims or None
+    learner : object
+        An instance with ``fit(X, y)`` and ``coef_`` (not a class).
+    claims : dict, LearnerClaims or None, default=None
         What the learner claims (see the module docstring); None: its class's ``spec``.
-    seed, budget : as ``laocheck verify`` (``budget`` "fast" or "full")
-    delta : float, <= 1e-6
-        False-failure probability of each statistical check (the excess-risk check splits it
-        over its distributions).
-    on_fail : "raise" or None
+    seed : int, default=0
+        The seed of the run (each check's stream is spawned from it, as ``laocheck verify``).
+    budget : {"fast", "full"}, default="fast"
+        The sample sizes of the statistical checks, as ``laocheck verify``.
+    delta : float, default=1e-6
+        False-failure probability of each statistical check, <= 1e-6 (the excess-risk check
+        splits it over its distributions).
+    on_fail : {"raise", None}, default="raise"
         "raise": a :class:`CheckFailure` (an ``AssertionError``) listing each failing check
         with its figures and counterexample — and each INCONCLUSIVE one, unless
         ``allow_inconclusive``; None: return the records.
-    expected_failed_checks : dict {property or id: reason}
-        Checks expected to FAIL; one that does not is reported.
+    expected_failed_checks : dict or None, default=None
+        {property or id: reason}: checks expected to FAIL; one that does not is reported.
+    allow_inconclusive : bool, default=False
+        Whether an INCONCLUSIVE check passes with ``on_fail="raise"``.
+
+    Returns
+    -------
+    list of CheckRecord
+        One record per check, in order.
+
+    Raises
+    ------
+    CheckFailure
+        With ``on_fail="raise"``, when a check FAILs or cannot decide (unless expected or
+        allowed), or an expected failure does not FAIL.
+    ValueError
+        If ``learner`` lacks ``fit``, a claim or parameter is malformed, or
+        ``expected_failed_checks`` names a check that does not exist.
 
     Examples
     --------

@@ -34,19 +34,37 @@ class _Bound:
 
 
 def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=None):
-    """A ``pytest.mark.parametrize("estimator, check", ...)`` over every estimator (or learner:
-    any object with ``fit`` and no ``sample``, checked by :func:`check_learner`'s checks) and
-    every check its claims select; test ids are ``<label>-<property>`` (``Mine-unbiased.exact``),
-    the label being the estimator's ``name``, else its class name, made unique
-    (``Mine-2-budget`` for a second estimator labelled ``Mine``)::
+    """A ``pytest.mark.parametrize("estimator, check", ...)`` over estimators and their checks.
+
+    Every estimator (or learner: any object with ``fit`` and no ``sample``, checked by
+    :func:`check_learner`'s checks) and every check its claims select; test ids are
+    ``<label>-<property>`` (``Mine-unbiased.exact``), the label being the estimator's
+    ``name``, else its class name, made unique (``Mine-2-budget`` for a second estimator
+    labelled ``Mine``)::
 
         @parametrize_with_checks([MyEstimator(k=2)])
         def test_laocheck(estimator, check):
             check(estimator)
 
-    ``claims``: one claims argument for every estimator (see :func:`check_estimator`), or a
-    callable ``est -> claims``. ``expected_failed_checks``: a callable ``est -> {property:
-    reason}``; those checks become strict xfails.
+    Parameters
+    ----------
+    estimators : list of object
+        The estimators (instances) and learners to check.
+    claims : dict, EstimatorSpec, LearnerClaims, callable or None, default=None
+        One claims argument for every estimator (see :func:`check_estimator`), or a callable
+        ``est -> claims``; None: each one's ``spec``.
+    expected_failed_checks : callable or None, default=None
+        ``est -> {property: reason}``; those checks become strict xfails.
+
+    Returns
+    -------
+    pytest.MarkDecorator
+        The parametrize mark.
+
+    Raises
+    ------
+    ValueError
+        If an estimator breaks the protocol or its claims are malformed.
     """
     import pytest  # optional dependency: only needed inside a pytest run
 

@@ -167,10 +167,23 @@ class BaselineVersionWarning(UserWarning):
 class BaselineComparison:
     """The verdict on one instance (or ``"checks"``: the check statuses of the sampler).
 
-    ``verdict`` is one of :data:`VERDICTS`; ``claim`` names the failing claim when BROKEN
-    (``"unbiased"``, ``"budget"``, ``"second_moment"`` or a check id); ``figures`` holds the
-    exact figures (``second_moment_ratio`` new/old as a fraction string when CHANGED);
-    ``detectable`` is the smallest difference the comparison could detect (0: exact)."""
+    Parameters
+    ----------
+    instance : str
+        The instance's name, or ``"checks"``.
+    verdict : str
+        One of ``VERDICTS``: "SAME DISTRIBUTION", "CHANGED BUT STILL CORRECT", "BROKEN" or
+        "CHANGED, CORRECTNESS UNDECIDED".
+    figures : dict
+        The exact figures (``second_moment_ratio`` new/old as a fraction string when CHANGED).
+    claim : str or None, default=None
+        The failing claim when BROKEN (``"unbiased"``, ``"budget"``, ``"second_moment"`` or a
+        check id).
+    counterexample : dict or None, default=None
+        What shows a BROKEN verdict.
+    detectable : float or str, default=0.0
+        The smallest difference the comparison could detect (0: exact).
+    """
 
     instance: str
     verdict: str
@@ -350,11 +363,41 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
                   force=False, fingerprint="auto"):
     """Write the baseline of ``estimator`` to ``path`` (JSON); return the document.
 
-    ``claims`` as :func:`~laocheck.testing.check_estimator` (default: the estimator's spec);
-    ``force``: overwrite an existing baseline (otherwise an InvalidParameterError);
-    ``fingerprint``: ``"auto"`` (exact when its draws can be enumerated — a ``reference`` or
-    the choice tree of its ``sample`` — else sampled), ``"exact"`` (refuse one that cannot) or
-    ``"sampled"`` (also for a finite support whose enumeration is too large, e.g. a large k)."""
+    The baseline holds the exact (or sampled) fingerprint of its draws on each instance and its
+    check statuses, for :func:`compare_baseline` after the sampler changes.
+
+    Parameters
+    ----------
+    estimator : object
+        An instance implementing the estimator protocol.
+    path : str or os.PathLike
+        The JSON file to write.
+    seed : int, default=0
+        The seed of the checks and of a sampled fingerprint.
+    budget : {"fast", "full"}, default="fast"
+        The budget of the checks.
+    claims : dict, EstimatorSpec or None, default=None
+        As :func:`~laocheck.testing.check_estimator` (default: the estimator's spec).
+    delta : float, default=1e-6
+        False-failure probability of each check.
+    force : bool, default=False
+        Overwrite an existing baseline (otherwise an InvalidParameterError).
+    fingerprint : {"auto", "exact", "sampled"}, default="auto"
+        ``"auto"``: exact when its draws can be enumerated (a ``reference`` or the choice tree
+        of its ``sample``), else sampled; ``"exact"``: refuse one that cannot; ``"sampled"``:
+        also for a finite support whose enumeration is too large (e.g. a large k).
+
+    Returns
+    -------
+    dict
+        The document written.
+
+    Raises
+    ------
+    ValueError
+        If ``path`` exists without ``force``, an exact fingerprint is asked for and impossible,
+        or an argument is malformed.
+    """
     if fingerprint not in FINGERPRINTS:
         raise InvalidParameterError(
             f"`fingerprint` must be one of {list(FINGERPRINTS)}; got {fingerprint!r}.")
@@ -549,12 +592,38 @@ def _judge_sampled(est, claims, inst, old, seed, delta):
 
 def compare_baseline(estimator, path, *, seed=0, budget=None, claims=None,
                      delta=DEFAULT_DELTA):
-    """Compare ``estimator`` with the baseline at ``path``: a list of
-    :class:`BaselineComparison`, one per instance of the baseline, then one for ``"checks"``.
+    """Compare ``estimator`` with the baseline at ``path``.
 
-    ``budget`` of the checks: default the baseline's. An instance the new estimator no longer
-    accepts is BROKEN (claim ``"instances"``); a sampled fingerprint is compared by sampling
-    (seed ``seed``, a stream other than the one ``save_baseline`` drew the stored sample from)."""
+    An instance the new estimator no longer accepts is BROKEN (claim ``"instances"``); a sampled
+    fingerprint is compared by sampling (seed ``seed``, a stream other than the one
+    :func:`save_baseline` drew the stored sample from).
+
+    Parameters
+    ----------
+    estimator : object
+        An instance implementing the estimator protocol.
+    path : str or os.PathLike
+        The baseline written by :func:`save_baseline`.
+    seed : int, default=0
+        The seed of the checks and of a sampled comparison.
+    budget : {"fast", "full"} or None, default=None
+        The budget of the checks; None: the baseline's.
+    claims : dict, EstimatorSpec or None, default=None
+        As :func:`~laocheck.testing.check_estimator`.
+    delta : float, default=1e-6
+        False-failure probability of each comparison.
+
+    Returns
+    -------
+    list of BaselineComparison
+        One per instance of the baseline, then one for ``"checks"``.
+
+    Raises
+    ------
+    ValueError
+        If ``path`` is not a baseline (missing, unreadable or of another version) or an argument
+        is malformed.
+    """
     doc = load_baseline(path)
     resolved, instances, exact = _supported(estimator, claims)
     budget = doc.get("budget", "fast") if budget is None else budget

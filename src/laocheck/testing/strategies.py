@@ -75,14 +75,58 @@ def _ball_vectors(draw, d, norm, bound):
 
 
 def weight_vectors(d, *, norm="l2", bound=1.0):
-    """w in R^d with ‖w‖₂ <= bound (``norm="l2"``, ridge) or ‖w‖₁ <= bound (``"l1"``,
-    lasso and CB11); shrinks towards w = 0."""
+    """Weight vectors w in R^d within the ball of the papers' predictors.
+
+    Shrinks towards w = 0.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    norm : {"l2", "l1"}, default="l2"
+        ‖w‖₂ <= bound (``"l2"``, ridge: HK12 Alg. 1, KS15 Alg. 1) or ‖w‖₁ <= bound (``"l1"``,
+        lasso and CB11).
+    bound : float, default=1.0
+        The radius B.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy of float64 arrays of shape (d,).
+
+    Raises
+    ------
+    ValueError
+        If a dimension is not a positive integer, ``norm`` is not "l2" or "l1", or a bound
+        breaks its rule.
+    """
     return _ball_vectors(_dim(d), _norm_name(norm), float(_bound(bound)))
 
 
 def data_points(d, *, norm="l2"):
-    """x in R^d with ‖x‖₂ <= 1 (``norm="l2"``, HK12 Sec. 2 ridge, KS15) or ‖x‖∞ <= 1
-    (``"l1"``: the lasso papers' assumption); shrinks towards x = 0."""
+    """Data points x in R^d within the papers' assumption on the examples.
+
+    Shrinks towards x = 0.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    norm : {"l2", "l1"}, default="l2"
+        ‖x‖₂ <= 1 (``"l2"``, HK12 Sec. 2 ridge, KS15) or ‖x‖∞ <= 1 (``"l1"``: the lasso
+        papers' assumption).
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy of float64 arrays of shape (d,).
+
+    Raises
+    ------
+    ValueError
+        If a dimension is not a positive integer, ``norm`` is not "l2" or "l1", or a bound
+        breaks its rule.
+    """
     d, norm = _dim(d), _norm_name(norm)
     if norm == "l1":
         return st.lists(_UNIT, min_size=d, max_size=d).map(lambda v: np.array(v, np.float64))
@@ -90,7 +134,30 @@ def data_points(d, *, norm="l2"):
 
 
 def problem_instances(*, min_d=1, max_d=6, norm="l2", bound=1.0):
-    """(w, x, y, B): w from :func:`weight_vectors`, x from :func:`data_points`, |y| <= B."""
+    """Instances (w, x, y, B): w from :func:`weight_vectors`, x from :func:`data_points`, |y| <= B.
+
+    Parameters
+    ----------
+    min_d : int, default=1
+        The smallest dimension.
+    max_d : int, default=6
+        The largest dimension.
+    norm : {"l2", "l1"}, default="l2"
+        The geometry, as :func:`weight_vectors` and :func:`data_points`.
+    bound : float, default=1.0
+        The radius B (and the bound on |y|).
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy of tuples (w, x, y, B).
+
+    Raises
+    ------
+    ValueError
+        If a dimension is not a positive integer, ``norm`` is not "l2" or "l1", or a bound
+        breaks its rule.
+    """
     return _problem_instances(_dim(min_d), _dim(max_d), _norm_name(norm), float(_bound(bound)))
 
 
@@ -121,9 +188,35 @@ def _dyadic_ball(draw, d, norm, radius_units):
 
 
 def dyadic_instances(*, min_d=1, max_d=4, norm="l2", bound=1, denominator=16):
-    """(w, x, y, B) of dyadic Fractions (multiples of B/denominator, denominator a power of 2)
-    satisfying the assumptions exactly: ‖w‖ <= B, ‖x‖ <= 1 (L2: ‖·‖₂ both; L1: ‖w‖₁, ‖x‖∞),
-    |y| <= B. ``as_float`` of :mod:`laocheck.estimators.instances` gives the equal floats."""
+    """Instances (w, x, y, B) of dyadic Fractions satisfying the assumptions exactly.
+
+    Multiples of B/denominator with ‖w‖ <= B, ‖x‖ <= 1 (L2: ‖·‖₂ both; L1: ‖w‖₁, ‖x‖∞),
+    |y| <= B. ``as_float`` of ``laocheck.estimators.instances`` gives the equal floats.
+
+    Parameters
+    ----------
+    min_d : int, default=1
+        The smallest dimension.
+    max_d : int, default=4
+        The largest dimension.
+    norm : {"l2", "l1"}, default="l2"
+        The geometry.
+    bound : int or Fraction, default=1
+        The radius B.
+    denominator : int, default=16
+        A power of 2: the grid of the entries.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy of tuples (w, x, y, B) of Fractions.
+
+    Raises
+    ------
+    ValueError
+        If ``denominator`` is not a power of 2, ``bound`` is not dyadic, a dimension is not a
+        positive integer or ``norm`` is not "l2" or "l1".
+    """
     norm = _norm_name(norm)
     if not (isinstance(denominator, int) and denominator >= 1
             and denominator & (denominator - 1) == 0):
@@ -146,8 +239,28 @@ def _dyadic_instances(draw, min_d, max_d, norm, B, denominator):
 
 
 def sampling_distributions(d, *, min_mass=1 / 64):
-    """q in the simplex with every q_i >= min_mass (> 0, so importance weights are finite):
-    q = min_mass + (1 − d·min_mass)·p; shrinks towards the uniform distribution."""
+    """Distributions q in the simplex with every q_i >= min_mass.
+
+    q = min_mass + (1 − d·min_mass)·p (every q_i > 0, so importance weights are finite, as
+    KS15 Alg. 1 needs); shrinks towards the uniform distribution.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    min_mass : float, default=1/64
+        The least mass of a coordinate, > 0 with d·min_mass <= 1.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy of float64 arrays of shape (d,) summing to 1.
+
+    Raises
+    ------
+    ValueError
+        If d is not a positive integer or ``min_mass`` is not in (0, 1/d].
+    """
     d = _dim(d)
     if not 0 < min_mass <= 1 / d:
         raise InvalidParameterError(f"`min_mass` must satisfy 0 < min_mass <= 1/d; got {min_mass!r}.")
@@ -163,8 +276,29 @@ def _sampling_distributions(draw, d, min_mass):
 
 
 def second_moment_vectors(d, *, norm="l2"):
-    """E[x_i²], i = 1..d, possible for a distribution with ‖x‖ <= 1: nonnegative with
-    Σ_i E[x_i²] <= 1 (``"l2"``) or each E[x_i²] <= 1 (``"l1"``: ‖x‖∞ <= 1)."""
+    """Vectors of second moments E[x_i²], i = 1..d, possible for a distribution with ‖x‖ <= 1.
+
+    Nonnegative with Σ_i E[x_i²] <= 1 (``"l2"``) or each E[x_i²] <= 1 (``"l1"``: ‖x‖∞ <= 1),
+    as DDAERR (KS15 Sec. 3.1) and DDAELR (KS15 Sec. 4.1) take them.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    norm : {"l2", "l1"}, default="l2"
+        The assumption on x.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy of float64 arrays of shape (d,).
+
+    Raises
+    ------
+    ValueError
+        If a dimension is not a positive integer, ``norm`` is not "l2" or "l1", or a bound
+        breaks its rule.
+    """
     return _second_moment_vectors(_dim(d), _norm_name(norm))
 
 
