@@ -435,6 +435,12 @@ class Panel(_Dict):
         The ρ_lasso of the data set (KS15 eq. (12)).
     curves : tuple
         The curves (:class:`Curve`).
+    user_curves : tuple, default=()
+        The curves of users' learners (:class:`Curve`), in the order they were given.
+    user_comparisons : tuple, default=()
+        Each user's learner against each paper learner of the panel (:class:`UserComparison`).
+    user_errors : tuple, default=()
+        The messages of runs whose user code raised (their errors are NaN).
     """
 
     figure: str
@@ -459,7 +465,21 @@ class UserComparison(_Dict):
     """A user's learner against one paper learner of a panel, on the paired runs (the same
     splits, folds and prefixes), decided as the papers' claims (:func:`claim_better`):
     ``better`` is "the user's learner performs better than the paper's", ``worse`` the
-    converse; ``decision`` is "better" or "worse" when that one HOLDS, else "not separated"."""
+    converse; ``decision`` is "better" or "worse" when that one HOLDS, else "not separated".
+
+    Parameters
+    ----------
+    user : str
+        The user's learner's name.
+    paper_learner : str
+        The paper learner's name.
+    decision : str
+        ``"better"``, ``"worse"`` or ``"not separated"``.
+    better : ClaimCheck
+        The claim "the user's learner performs better than the paper's", decided.
+    worse : ClaimCheck
+        The converse claim, decided.
+    """
 
     user: str
     paper_learner: str
@@ -513,6 +533,9 @@ class PaperExperiment(_Dict):
     claims_design : dict or None, default=None
         How the claims were decided and the power of the budget's run count
         (:func:`~laocheck.experiments.papers.claims_design`).
+    user_learners : tuple, default=()
+        The users' learners that ran beside the papers' (their paths and names); the paper's
+        claims are not applied to them.
     """
 
     experiment: str
