@@ -1,6 +1,6 @@
 """Validation at the Python boundary (shared by every public entry point).
 
-Each helper returns the normalised value or raises :class:`InvalidParameterError` with a message
+Each helper returns the normalised value or raises :class:`~laocheck.exceptions.InvalidParameterError` with a message
 that names the parameter in backticks, states the rule and shows the value, in scipy's style:
 "`k` must satisfy 1 <= k <= d; got k=12 with d=10." The name of the parameter always comes
 first, so that the message names the user's argument, never an internal variable.
@@ -37,7 +37,7 @@ __all__ = [
 
 
 def fail(name, value, rule):
-    """Raise :class:`InvalidParameterError` for parameter ``name`` breaking ``rule``."""
+    """Raise :class:`~laocheck.exceptions.InvalidParameterError` for parameter ``name`` breaking ``rule``."""
     raise InvalidParameterError(f"`{name}` must {rule}; got {name}={_show(value)}.")
 
 

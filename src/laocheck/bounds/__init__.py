@@ -5,7 +5,7 @@ expression, its citation, whether it is literal (as printed) or a proof's versio
 the literal one disagrees with its proof — the erratum text and the id of the proof version.
 The numbers come from those same expressions: :func:`evaluate` and the functions below call
 plain-numpy functions printed from them once (``python -m laocheck.bounds._generate`` writes
-:mod:`laocheck.bounds._numeric`; a test checks that it is up to date and equal to its source),
+``laocheck.bounds._numeric``; a test checks that it is up to date and equal to its source),
 so importing ``laocheck.bounds`` and computing a step size or a bound loads no sympy (start-up
 time of the learners). The sympy objects (:data:`FORMULAS`, :class:`Formula`, :data:`SYMBOLS`,
 :func:`formula`, :func:`formulas`, :func:`sym`) load on first access; the symbolic checks of the

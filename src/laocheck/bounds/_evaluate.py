@@ -1,6 +1,6 @@
 """The numbers of laocheck.bounds without sympy: validated evaluation of the generated functions.
 
-:mod:`laocheck.bounds._numeric` holds one plain-numpy function per formula of
+``laocheck.bounds._numeric`` holds one plain-numpy function per formula of
 :mod:`laocheck.bounds._formulas`, printed from its sympy expression by
 ``python -m laocheck.bounds._generate`` (sympy's NumPy printer, the code ``sympy.lambdify``
 would build), with the formula's citation and errata bookkeeping. :func:`evaluate` validates

@@ -89,7 +89,7 @@ class Formula:
     """One formula of a paper: a sympy expression with its citation.
 
     Call it with keyword values for its symbols (``FORMULAS["HK12.Thm3.1.bound"](d=100, k=4,
-    m=1000, B=1)``); the numeric function is ``sympy.lambdify`` of :attr:`expr`. Each parameter
+    m=1000, B=1)``); the numeric function is ``sympy.lambdify`` of ``expr``. Each parameter
     is an attribute of the same name; the registered formulas are :data:`FORMULAS`.
 
     Parameters

@@ -1,4 +1,4 @@
-"""Writes :mod:`laocheck.bounds._numeric` from the sympy formulas (run after editing them).
+"""Writes ``laocheck.bounds._numeric`` from the sympy formulas (run after editing them).
 
     python -m laocheck.bounds._generate            # rewrite src/laocheck/bounds/_numeric.py
     python -m laocheck.bounds._generate --check    # exit 1 if the committed file is stale

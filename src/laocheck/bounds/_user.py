@@ -24,7 +24,7 @@ assumption is checked: an evaluation outside them raises
 :class:`~laocheck.exceptions.InvalidParameterError` naming the assumption and the values.
 
 The registry is separate from :data:`laocheck.bounds.FORMULAS` (the papers' formulas, which
-the catalog verifies symbolically and prints into :mod:`laocheck.bounds._numeric`).
+the catalog verifies symbolically and prints into ``laocheck.bounds._numeric``).
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ def _relational(name, value, symbols):
 class UserBound:
     """A user's bound: ``expr`` (sympy) in named symbols, with its assumptions.
 
-    Call it with keyword values (``bound(d=16, k=4, m=100, B=1.0)``); :meth:`latex`,
-    :meth:`simplified` and :meth:`describe` as for the papers' :class:`~laocheck.bounds.Formula`.
+    Call it with keyword values (``bound(d=16, k=4, m=100, B=1.0)``); ``latex()``,
+    :meth:`simplified` and ``describe()`` as for the papers' :class:`~laocheck.bounds.Formula`.
     Usually made by :func:`user_bound`, which validates and registers it.
 
     Parameters
@@ -119,7 +119,7 @@ class UserBound:
         return sp.lambdify([symbols[n] for n in self.args], self.expr, modules=["numpy"])
 
     def check_assumptions(self, values):
-        """Raise :class:`InvalidParameterError` naming the first assumption the values break."""
+        """Raise :class:`~laocheck.exceptions.InvalidParameterError` naming the first assumption the values break."""
         symbols = {s.name: s for a in self.assumptions for s in a.free_symbols}
         for a in self.assumptions:
             needed = sorted(s.name for s in a.free_symbols)

@@ -185,7 +185,7 @@ def second_moment_bound(value, lookup, *, key="second_moment", q=None):
     the assumptions allow, and — KS15's data-dependent formulas — S = Σ_i x_i²/q_i (KS15 eq.
     (2)) or S_inf = max_i x_i²/q_i (eq. (7)) with ``q()`` the data-point distribution. A
     formula whose assumptions the instance breaks (k > d) raises
-    :class:`InvalidParameterError` for that instance; the check says so.
+    :class:`~laocheck.exceptions.InvalidParameterError` for that instance; the check says so.
     """
     quantity, geometry, data_symbol = _MOMENTS[key]
     name = f"`claims[{key!r}]`"

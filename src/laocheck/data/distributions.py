@@ -17,7 +17,7 @@ cost O(d) time and memory at any d; ``Sigma`` builds the d × d matrix on reques
 A finite data set keeps its dense Σ.
 
 ``oracle(rng)`` is the attribute-efficient alternative to ``sample``: an example source whose
-attributes are drawn when a learner's kernel asks for them (:mod:`laocheck.data._oracle`, with
+attributes are drawn when a learner's kernel asks for them (``laocheck.data._oracle``, with
 the cost per example and the exactness argument per distribution), for the learners'
 ``fit_oracle``.
 
@@ -101,7 +101,7 @@ class Distribution:
 
     @property
     def Sigma(self):
-        """Σ = E[xxᵀ] as a d × d array (built from :attr:`moments`; small d only)."""
+        """Σ = E[xxᵀ] as a d × d array (built from ``moments``; small d only)."""
         if "Sigma" not in self._cache:
             self._cache["Sigma"] = self.moments.dense()
         return self._cache["Sigma"]
@@ -188,7 +188,7 @@ class Distribution:
     def oracle(self, rng):
         """An attribute oracle of this distribution drawing from ``rng`` (a seed or Generator):
         examples whose attributes are drawn on request, with the law of :meth:`sample`'s rows
-        (:mod:`laocheck.data._oracle`). Abstract: the concrete distributions implement it."""
+        (``laocheck.data._oracle``). Abstract: the concrete distributions implement it."""
         raise NotImplementedError(f"{type(self).__name__} does not define oracle()")
 
     def scaled(self, factor):

@@ -133,7 +133,7 @@ def load_idx(path):
     InvalidParameterError
         (a ``ValueError``) naming the file when it does not exist, its gzip stream is truncated
         or corrupt, the magic number does not start with two zero bytes, the dtype code is not
-        one of :data:`IDX_DTYPES`, the number of dimensions is 0, the header is cut short, or the
+        one of ``IDX_DTYPES``, the number of dimensions is 0, the header is cut short, or the
         file length differs from header + prod(dimensions) × item size (truncated, or trailing
         bytes).
 

@@ -289,7 +289,7 @@ def load_mnist(directory):
     Parameters
     ----------
     directory : str or os.PathLike
-        The directory holding the four :data:`MNIST_FILES` (each raw or ``.gz``).
+        The directory holding the four ``MNIST_FILES`` (each raw or ``.gz``).
 
     Returns
     -------
@@ -299,7 +299,7 @@ def load_mnist(directory):
     Raises
     ------
     SourceUnavailable
-        ``directory`` or one of :data:`MNIST_FILES` is missing (with how to get them).
+        ``directory`` or one of ``MNIST_FILES`` is missing (with how to get them).
     InvalidParameterError
         A file that is not valid IDX, or images and labels that do not match.
     """
@@ -355,7 +355,7 @@ def load_fashion_mnist(directory=FASHION_MNIST_DIR):
     Parameters
     ----------
     directory : str or os.PathLike
-        The directory of its four IDX files (named as :data:`MNIST_FILES`, raw or ``.gz``).
+        The directory of its four IDX files (named as ``MNIST_FILES``, raw or ``.gz``).
         Default :data:`FASHION_MNIST_DIR`, where Debian's ``dataset-fashion-mnist`` installs
         them.
 
@@ -571,7 +571,7 @@ def load_covtype(path=None, *, positive_class=2):
     Raises
     ------
     SourceUnavailable
-        ``path`` is None or does not exist (the message is :data:`COVTYPE_HELP`).
+        ``path`` is None or does not exist (the message is ``COVTYPE_HELP``).
     InvalidParameterError
         ``positive_class`` is not in 1..7, or the file is malformed (the message names it).
     """

@@ -8,7 +8,7 @@
 >>> draws.values.shape, int(draws.attributes.max()) <= est.budget
 ((1000, 3), True)
 
-See :mod:`laocheck.estimators._protocol` for the protocol, ``names()`` for the catalogue and
+See ``laocheck.estimators._protocol`` for the protocol, ``names()`` for the catalogue and
 ``spec_of(name)`` for what the papers state about each estimate (:class:`EstimatorSpec`).
 """
 

@@ -25,7 +25,7 @@ every number its kernel forms (``_magnitude``: e.g. ‖w‖₂²·|x_j|/|w_j| + 
 residual, |x_i|/q_i for x̃) and the bound must be at most :data:`MAX_MAGNITUDE` (a quarter of
 the largest double, 4.49e307); ``accumulate`` also needs n·size²·M⁴ <= MAX_MAGNITUDE for the
 sums of ‖v‖⁴ when the support is finite (the bound is then a value the draws reach). The error
-(an :class:`InvalidParameterError` naming `w`, `x`, `y` or `n`) gives the bound, the formula
+(an :class:`~laocheck.exceptions.InvalidParameterError` naming `w`, `x`, `y` or `n`) gives the bound, the formula
 that reached it and the limit; every estimate is homogeneous in (w, x, y), so scaling the
 instance down brings it into range. GenEst's product of a random number of factors is not bounded
 up front (its worst case overflows on ordinary instances for events of negligible

@@ -278,7 +278,7 @@ class EstimatorSpec:
     scaling : {None, "degree0", "degree1", "last_row"}
         How the estimate transforms in distribution under (w, x, y) -> (c·w, x, c·y):
         unchanged (x̃), times c (residual, gradient), or only its last row times c (CB11 Fig. 1);
-        None: no claim (clipping breaks it). See :data:`SCALINGS`.
+        None: no claim (clipping breaks it). See ``SCALINGS``.
     example_params : callable ``(d, *, k=2, B=1.0) -> dict``
         A valid parameter set in dimension d, for small exact instances (tests and checks).
     exact_k : tuple of int

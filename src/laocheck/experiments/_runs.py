@@ -27,7 +27,7 @@ replicate's memory is O(block × d), not O(m × d). Blocks have a fixed number o
 (m, d), so the same seed gives the same numbers for any ``n_jobs``.
 
 ``source="oracle"`` (the attribute-efficient path): the learner's ``fit_oracle`` reads the
-replicate's examples from ``distribution.oracle(data_rng)`` (:mod:`laocheck.data._oracle`),
+replicate's examples from ``distribution.oracle(data_rng)`` (``laocheck.data._oracle``),
 which draws only the attributes the algorithm chooses and what the label needs: O(m (k + log d))
 time and O(d) memory per replicate for the learners with an oracle path (the data-point
 sampling learners of HK12 and KS15, AER, the Two-Phased learners) on the distributions where the

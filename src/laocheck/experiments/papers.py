@@ -438,7 +438,7 @@ class Panel(_Dict):
     user_curves : tuple, default=()
         The curves of users' learners (:class:`Curve`), in the order they were given.
     user_comparisons : tuple, default=()
-        Each user's learner against each paper learner of the panel (:class:`UserComparison`).
+        Each user's learner against each paper learner of the panel (:class:`~laocheck.experiments.papers.UserComparison`).
     user_errors : tuple, default=()
         The messages of runs whose user code raised (their errors are NaN).
     """
@@ -788,7 +788,7 @@ class _OnRows(RegressorMixin, BaseEstimator):
 
 
 class _UserOnRows(RegressorMixin, BaseEstimator):
-    """A user's learner (:class:`laocheck.experiments.user_learners.UserLearner`) fitted on
+    """A user's learner (``laocheck.experiments.user_learners.UserLearner``) fitted on
     the rows of a :class:`_Rows` named by a column of row numbers, as :class:`_OnRows` fits
     the papers' learners: what ``GridSearchCV`` tunes. Each fit builds the learner with
     ``random_state`` a Generator from ``seed`` (the same for every fit of one configuration,
@@ -1192,7 +1192,7 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
         of the run's training part (the test part is unchanged).
 
     users : sequence, default=()
-        Users' learners (:class:`laocheck.experiments.user_learners.UserLearner`, or their
+        Users' learners (``laocheck.experiments.user_learners.UserLearner``, or their
         ``"module:factory"`` paths), run in each run after the papers' on the same split (or
         sample), folds, prefixes and ``k``, each from its own child seed of the run (the papers'
         learners' numbers do not change); cross-validated over B on ``grid`` when the factory
@@ -1322,7 +1322,7 @@ def _floats(values):
 def _user_part(curves, raw, users, *, source, stand_in, delta):
     """Split :func:`learning_curves`' ``curves`` into the papers' learners' and the users'
     (the last ``len(users)``), and compare each user's learner with each paper learner of the
-    panel (its budget-matched curves aside) on the paired runs (:class:`UserComparison`).
+    panel (its budget-matched curves aside) on the paired runs (:class:`~laocheck.experiments.papers.UserComparison`).
     Returns ``(paper_curves, panel_fields)``: the fields ``user_curves``,
     ``user_comparisons``, ``user_errors`` of the :class:`Panel`."""
     if not users:
@@ -1727,9 +1727,9 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
 
     learners : sequence, default=()
         Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
         every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`UserComparison`); the paper's claims are not applied to them.
+        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
 
     Returns
     -------
@@ -1871,9 +1871,9 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 
     learners : sequence, default=()
         Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
         every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`UserComparison`); the paper's claims are not applied to them.
+        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
 
     Returns
     -------
@@ -2013,9 +2013,9 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 
     learners : sequence, default=()
         Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
         every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`UserComparison`); the paper's claims are not applied to them.
+        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
 
     Returns
     -------
@@ -2161,9 +2161,9 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
 
     learners : sequence, default=()
         Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
         every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`UserComparison`); the paper's claims are not applied to them.
+        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
 
     Returns
     -------
@@ -2406,9 +2406,9 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
 
     learners : sequence, default=()
         Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        :class:`laocheck.experiments.user_learners.UserLearner`), run beside the papers' on
+        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
         every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`UserComparison`); the paper's claims are not applied to them.
+        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
 
     Returns
     -------

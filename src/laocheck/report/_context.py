@@ -97,7 +97,7 @@ class Context:
     scheduler: str | None = None
     progress: Callable = field(default=_quiet)
     run_checks: Callable = field(default=run_checks_serially)
-    #: users' learners (:class:`laocheck.experiments.user_learners.UserLearner`) run beside
+    #: users' learners (``laocheck.experiments.user_learners.UserLearner``) run beside
     #: the papers' (``--learner``, ``[[learners]]``; the bounds and the paper reports)
     learners: tuple = ()
 

@@ -487,7 +487,7 @@ class IIDDraws:
     ----------
     q : sequence of numbers
         The probabilities of the categories 0, 1, ... (nonnegative, summing to 1; exact numbers
-        as :func:`exact_fraction` accepts). Kept as a tuple.
+        as :func:`~laocheck.stats.exact.exact_fraction` accepts). Kept as a tuple.
     k : int
         Number of draws, >= 0.
 
@@ -571,7 +571,7 @@ class TruncatedGeometric:
     Parameters
     ----------
     p : Fraction, int, float or sympy.Rational
-        Success probability, 0 < p <= 1 (exact as :func:`exact_fraction`).
+        Success probability, 0 < p <= 1 (exact as :func:`~laocheck.stats.exact.exact_fraction`).
     depth : int
         Counts n < depth are enumerated, >= 1.
 

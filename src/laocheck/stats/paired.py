@@ -73,7 +73,7 @@ def sign_rank(n, alpha):
     Parameters
     ----------
     n : int
-        The number of i.i.d. values (1 <= n <= :data:`MAX_RUNS`).
+        The number of i.i.d. values (1 <= n <= ``MAX_RUNS``).
     alpha : float
         The level of the bound (0 < alpha < 1).
 
@@ -85,7 +85,7 @@ def sign_rank(n, alpha):
     Raises
     ------
     InvalidParameterError
-        If ``n`` is not an integer in [1, :data:`MAX_RUNS`] or ``alpha`` is not in (0, 1).
+        If ``n`` is not an integer in [1, ``MAX_RUNS``] or ``alpha`` is not in (0, 1).
     """
     n = check_count("n", n, maximum=MAX_RUNS)
     alpha = check_probability("alpha", alpha)
@@ -266,7 +266,7 @@ def sign_test_power(runs, q, *, delta, points=1):
     Parameters
     ----------
     runs : int
-        The number of runs R (1 <= runs <= :data:`MAX_RUNS`).
+        The number of runs R (1 <= runs <= ``MAX_RUNS``).
     q : float
         A lower bound on P(D > threshold) at each point (0 <= q <= 1).
     delta : float
@@ -306,7 +306,7 @@ def sign_test_detectable(runs, *, delta, points=1, beta=0.1):
     Parameters
     ----------
     runs : int
-        The number of runs R (1 <= runs <= :data:`MAX_RUNS`).
+        The number of runs R (1 <= runs <= ``MAX_RUNS``).
     delta : float
         The level of :func:`paired_median_test` (0 < delta < 1).
     points : int, default 1
@@ -360,12 +360,12 @@ def sign_test_runs(q, *, delta, points=1, beta=0.1):
     Returns
     -------
     int
-        The smallest number of runs R, at most :data:`MAX_RUNS`.
+        The smallest number of runs R, at most ``MAX_RUNS``.
 
     Raises
     ------
     InvalidParameterError
-        If ``q`` is not in (1/2, 1] or needs more than :data:`MAX_RUNS` runs, ``points`` is
+        If ``q`` is not in (1/2, 1] or needs more than ``MAX_RUNS`` runs, ``points`` is
         not a positive integer in range, or ``delta`` or ``beta`` is not in (0, 1).
     """
     q = check_real("q", q, low=0.5, high=1.0, low_open=True,

@@ -67,7 +67,7 @@ against it.
 
 The file is versioned JSON (``format``, ``format_version``, the laocheck version and the
 provenance), written atomically; an existing file is never overwritten unless ``force=True``.
-A corrupt, foreign or other-format-version file raises :class:`InvalidParameterError` naming
+A corrupt, foreign or other-format-version file raises :class:`~laocheck.exceptions.InvalidParameterError` naming
 the file and the fault. A baseline written by a different laocheck version is compared with a
 :class:`BaselineVersionWarning` (the exact distributions do not depend on laocheck's version;
 the check statuses may, when the checks changed).
