@@ -1411,8 +1411,8 @@ def _ks15_line9_corrected(check):
 
 @contextlib.contextmanager
 def _two_phase_output_moved(check):
-    cls = boxes.TwoPhaseDDAELR
-    with W.attr_patch(boxes, "TwoPhaseDDAELR", _learner_subclass(cls, "output_moved",
+    cls = _learners.TwoPhaseDDAELR
+    with W.attr_patch(_learners, "TwoPhaseDDAELR", _learner_subclass(cls, "output_moved",
                                                                   _output_moved)):
         yield check
 
@@ -1554,10 +1554,10 @@ def _output_times_5_4(model):
 
 
 def _box_learner_witness(cls_name):
-    cls = getattr(boxes, cls_name)
+    cls = getattr(_learners, cls_name)        # the box checks read laocheck.learners.<name>
     return _patch_witness("learner_output_times_5/4", f"the {cls_name} learner's iterate and "
                           "output w̄ times 5/4 (as projected onto the ball of radius 5B/4)",
-                          boxes, cls_name, _learner_subclass(cls, "radius_5B_4", _output_times_5_4))
+                          _learners, cls_name, _learner_subclass(cls, "radius_5B_4", _output_times_5_4))
 
 
 # HK12's box checks run the learner for the invariant ‖w‖ <= B: the learner's output is what

@@ -15,6 +15,7 @@ import numpy as np
 import sympy as sp
 
 from .. import estimators as _estimators
+from .. import learners as _learners
 from ..bounds._formulas import SYMBOLS
 from ..reference import learners as _ref_learners
 from . import _witness as W
@@ -120,7 +121,7 @@ def _fig2_average(check):
 
 
 def _aer_outside_ball():
-    cls = boxes.AER
+    cls = _learners.AER
 
     def fit(self, X, y, *args, **kwargs):
         out = cls.fit(self, X, y, *args, **kwargs)
@@ -134,7 +135,7 @@ def _aer_outside_ball():
 def _fig2_projection(check):
     return [_patch_witness("iterate_outside_ball_1e-6", "the learner's last iterate and output "
                            "1e-6 (relative) outside the L1 ball: the projection (11) missed",
-                           boxes, "AER", _aer_outside_ball())]
+                           _learners, "AER", _aer_outside_ball())]
 
 
 @specific("CB11.Fig2.average_vs_thm12")
