@@ -17,6 +17,19 @@ have an attribute-oracle path (``fit_oracle``) reading the examples through the 
 oracle (the same law of every attribute they see, O(k) per step instead of drawing all d
 attributes; 30-40 times cheaper per replicate at these sizes), the others on rows.
 
+KS15 on a grid of (B, d, k) (issue 40): each KS15 theorem is run at the standard point above and
+at every point of B ∈ {1, 1000} × two d × two k (:data:`GRID_DK`, where the bound is least loose)
+through the attribute oracle (m = 2000, R = 400 ridge / 100 lasso at ``fast``; m = 20000, R =
+4000 / 1000 at ``full``), each point at δ/9 (Bonferroni: the check keeps δ = 1e-6). FAIL when a
+point's interval lies above its bound, PASS when every point's interval lies below it (else
+INCONCLUSIVE); ``worst_ratio`` is the largest upper end / bound, ``worst_ratio_low`` the largest
+lower end / bound (a bound smaller by more than that factor is refuted). The runs are exactly
+homogeneous in B, so B = 1000 refutes a bound whose exponent of B is one too low; d and k enter
+the bound at the rates the theorem states, so an exponent of d or k lowered by 1/2 is refuted
+where the ratio times √d (√k) exceeds 1 (the witnesses in :mod:`laocheck.checks._witnesses`).
+``KS15.Thm4.6.high_dim.empirical`` runs the grid at d ∈ {10³, 10⁴} (``full``: {10⁵, 10⁶}), k ∈
+{4, 32}, δ/8 each.
+
 High dimension (``<theorem>.high_dim.empirical``, HK12 Thm 3.1 and KS15 Thm 4.6): the same
 comparison at ``full`` d = 10⁶, m = 20000, R = 500 (``fast``: d = 10⁴, m = 2000, R = 100), the
 learners reading the examples through the distributions' attribute oracles (``source="oracle"``,
