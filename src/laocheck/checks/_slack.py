@@ -22,6 +22,19 @@ _EMPIRICAL = ("the bound is a worst case over distributions; the instance is the
               "online-to-batch steps, the worst-case G²); no distribution is known on which the "
               "bound is attained")
 
+
+def _grid(best, where, survives):
+    """The slack of a KS15 empirical check on its (B, d, k) grid (laocheck.checks.empirical)."""
+    return (f"the bound is a worst case over distributions; on the grid of (B, d, k) the largest "
+            f"mean excess risk / bound is {best} at (d, k) = {where} (fast budget, seed 0; the "
+            f"runs are exactly homogeneous in B, so the ratio does not depend on B); "
+            + (f"so {survives} leaves the bound above the excess at every grid point, and no "
+               f"distribution is known on which the bound is attained" if survives else
+               "a bound divided by 4 is refuted there"))
+
+
+_KS15_K = "a bound divided by 4 or with k's exponent lowered by 1/2 (1/4 at k = 16)"
+
 _SMALL_PATHS = ("the step is checked by exact enumeration of every path on tiny instances "
                 "(m <= 3 examples, d <= 2): there the regret term of the online bound (B²/(ηm), "
                 "B log 2d/(ηm)) is of order 1 while the excess risk of the averaged iterate is "
@@ -102,13 +115,15 @@ LOOSE_REASONS = {
                                "(worst ratio 0.07)",
     "HK12.Thm3.4.empirical": _EMPIRICAL,
     "HK12.Thm3.4.proof_eta.empirical": _EMPIRICAL,
-    "KS15.Thm3.1.empirical": _EMPIRICAL,
-    "KS15.Thm3.5.empirical": _EMPIRICAL,
-    "KS15.Thm3.12.empirical": _EMPIRICAL,
-    "KS15.Thm4.1.empirical": _EMPIRICAL,
-    "KS15.Thm4.6.empirical": _EMPIRICAL,
-    "KS15.Thm4.6.high_dim.empirical": _EMPIRICAL,
-    "KS15.Thm4.7.empirical": _EMPIRICAL,
+    "KS15.Thm3.1.empirical": _grid(0.32, "(16, 2)", None),
+    "KS15.Thm3.5.empirical": _grid(0.32, "(16, 2)", None),
+    "KS15.Thm3.12.empirical": _grid(0.28, "(16, 16)", None),
+    "KS15.Thm4.1.empirical": _grid(0.09, "(256, 16)", _KS15_K),
+    "KS15.Thm4.6.empirical": _grid(0.11, "(4096, 16)", _KS15_K),
+    "KS15.Thm4.6.high_dim.empirical": _grid(0.11, "(10^3, 16)", _KS15_K),
+    "KS15.Thm4.7.empirical": _grid(0.017, "(16, 16)", "a bound divided by 4, or with d's or "
+                                   "k's exponent lowered by 1/2 (1/32 at d = 1024, where the "
+                                   "ratio is 0.003; 1/4 at k = 16)"),
 }
 
 

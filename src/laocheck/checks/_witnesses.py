@@ -582,6 +582,72 @@ def _theorem_bound(check):
                     "a constant of the paper off by 4", lambda c: _bound_scaled(c, 0.25))]
 
 
+#: KS15's empirical checks on a grid of (B, d, k) (laocheck.checks.empirical.GRID_DK): the
+#: formulas of laocheck.bounds their bound is computed from (theorem_setup)
+KS15_GRID_FORMULAS = {
+    "KS15.Thm3.1": ("KS15.Thm3.1.generic",),
+    "KS15.Thm3.5": ("KS15.Thm3.5.bound",),
+    "KS15.Thm3.12": ("KS15.Thm3.12.bound_as", "KS15.Thm3.12.bound_hp_proof"),
+    "KS15.Thm4.1": ("KS15.Thm4.1.generic",),
+    "KS15.Thm4.6": ("KS15.Thm4.6.bound",),
+    "KS15.Thm4.7": ("KS15.Thm4.7.bound_as",),
+}
+
+
+@contextlib.contextmanager
+def _formulas_times(check, keys, factor_expr):
+    """Every formula of ``keys`` times the sympy expression ``factor_expr``."""
+    with contextlib.ExitStack() as stack:
+        for key in keys:
+            entry = FORMULAS[key]
+            stack.enter_context(W.dict_patch(FORMULAS, key, dataclasses.replace(
+                entry, expr=entry.expr * factor_expr)))
+        yield check
+
+
+@contextlib.contextmanager
+def _bound_times(check, factor):
+    """The theorem's bound (theorem_setup) times ``factor(B, d, k)``."""
+    original = _theorems.theorem_setup
+
+    def setup(theorem, distribution, k, m, B):
+        spec, bound, figs = original(theorem, distribution, k, m, B)
+        return spec, bound * factor(B, distribution.d, k), figs
+    with W.attr_patch(_theorems, "theorem_setup", setup):
+        yield check
+
+
+@declare("KS15.*.empirical")
+def _ks15_grid_exponents(check):
+    """A parameter's exponent in the bound changed, so that the value at B = d = k = 1 stays
+    and the bound is smaller elsewhere on the grid: B² -> B, and one more factor d^(-1/2),
+    k^(-1/2) (√(d/k) -> √(1/k), √(1/k) -> √(1/k²)); the check must FAIL."""
+    theorem = check.id.split(".empirical")[0].replace(".high_dim", "")
+    keys = KS15_GRID_FORMULAS.get(theorem)
+    if keys is None:
+        return []
+    B, d, k = (SYMBOLS[n] for n in ("B", "d", "k"))
+    names = set().union(*(FORMULAS[key].expr.free_symbols for key in keys))
+    out = [Witness("exponent_of_B_2_to_1", f"{', '.join(keys)} of laocheck.bounds times 1/B "
+                   "(B² -> B)", lambda c: _formulas_times(c, keys, 1 / B))]
+    if d in names:
+        out.append(Witness("exponent_of_d_lowered_by_half", f"{', '.join(keys)} of "
+                           "laocheck.bounds times d^(-1/2) (√d -> 1)",
+                           lambda c: _formulas_times(c, keys, d ** sp.Rational(-1, 2))))
+    if k in names:
+        out.append(Witness("exponent_of_k_lowered_by_half", f"{', '.join(keys)} of "
+                           "laocheck.bounds times k^(-1/2) (√(1/k) -> √(1/k²))",
+                           lambda c: _formulas_times(c, keys, k ** sp.Rational(-1, 2))))
+    else:
+        # Thm 3.1 / 4.1: k enters through G² of Lemma 3.4 / 4.5, which laocheck.bounds
+        # evaluates by its generated function (not a patchable Formula)
+        out.append(Witness("exponent_of_k_lowered_by_half", "the theorem's bound "
+                           "(theorem_setup) times k^(-1/2): G of Lemma 3.4 / 4.5 one factor "
+                           "√k too small", lambda c: _bound_times(c, lambda B_, d_, k_:
+                                                                  k_ ** -0.5)))
+    return out
+
+
 _CONSTANT_TYPES = (Fraction, float, sp.Basic)
 
 #: private helpers of the check modules that decide or seed, not transcribe: never mutated
