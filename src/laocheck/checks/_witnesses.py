@@ -1621,5 +1621,47 @@ def _t44_step3_corrected(check):
                            lambda B, delta, eps: Fraction(4, 5) * (B + delta) / eps)]
 
 
+# The regret steps of the online-to-batch proofs (exact enumeration on small paths): the online
+# bound holds for any sequence of vectors, so the estimate scaled survives (see _slack); their
+# witnesses are the steps' printed terms and constants. A term of a display dropped is visible
+# (halving one is not, at m <= 3); a printed constant of a step whose check also verifies the
+# step's algebra (the η substituted into the bound) makes that algebra false.
+_PH = proofs_hk12
+
+#: id -> [(witness name, what the mutation states, [(module, attribute, value)], must)]
+REGRET_STEP_MUTATIONS = {
+    "HK12.Thm3.1.proof.step1": [
+        ("diameter_term_dropped", "display 1 without 2B²/η (E[Σ g_tᵀ(w_t − w*)] <= (η/2)G²m)",
+         [(_PH, "_T31_DIAMETER", 0)], "FAIL"),
+        ("variance_term_dropped", "display 1 without (η/2)G²m (E[Σ g_tᵀ(w_t − w*)] <= 2B²/η)",
+         [(_PH, "_T31_VARIANCE", 0)], "FAIL")],
+    "HK12.Thm3.1.proof.step2": [
+        ("eta_2_to_1", "η = B/(G√m) for 2B/(G√m), in the path and in the substitution",
+         [(_PH, "_T31_ETA", 1)], "FAIL"),
+        ("bound_2_to_1", "the bound BG/√m for 2BG/√m", [(_PH, "_T31_BOUND2", 1)], "FAIL")],
+    "HK12.Thm3.1.proof.step3": [
+        ("bound_4_to_2", "the bound 2B²√(2d/(km)) for 4B²√(2d/(km))",
+         [(_PH, "_T31_BOUND3", 2)], "FAIL")],
+    "HK12.Thm3.4.proof.step1": [
+        ("entropy_term_dropped", "display 1 without B log 2d/η (E[Σ g_tᵀ(w_t − w*)] <= "
+         "5BηG²m)", [(_PH, "_T34_ENTROPY", 0)], "FAIL")],
+    "HK12.Thm3.4.proof.step2": [
+        ("eta_5_to_4", "η = (1/G)√(log 2d/(4m)) for √(log 2d/(5m)), in the path and in the "
+         "substitution", [(_PH, "_T34_ETA_FIVE", 4)], "FAIL"),
+        ("bound_2_to_1", "the bound BG√(5 log 2d/m) for 2BG√(5 log 2d/m)",
+         [(_PH, "_T34_BOUND2", 1)], "FAIL")],
+}
+
+
+def _regret_step_witnesses(check):
+    return [_patches_witness(name, text, patches, must=must)
+            for name, text, patches, must in REGRET_STEP_MUTATIONS[check.id]]
+
+
+# declare, not specific: the generic witnesses (the callees scaled) stay, listed as survivors
+for _id in REGRET_STEP_MUTATIONS:
+    declare(_id)(_regret_step_witnesses)
+
+
 # CB11's and LAO's checks one by one (after the families and the helpers above, which it uses)
 from . import _witnesses_cb11  # noqa: E402,F401
