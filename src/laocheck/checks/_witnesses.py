@@ -1650,6 +1650,16 @@ REGRET_STEP_MUTATIONS = {
          "substitution", [(_PH, "_T34_ETA_FIVE", 4)], "FAIL"),
         ("bound_2_to_1", "the bound BG√(5 log 2d/m) for 2BG√(5 log 2d/m)",
          [(_PH, "_T34_BOUND2", 1)], "FAIL")],
+    # KS15: Thm 3.1's displays (App. B.1) and (16), Thm 4.1's last display and (9)
+    **{i: [("diameter_term_dropped", "the display without 2B²/η (2B²/(ηm)): only the term "
+            "(η/2)G² left", [(_PK, "_T31_DIAMETER", 0)], "FAIL"),
+           ("variance_term_dropped", "the display without (η/2)G²: only the term 2B²/η "
+            "(2B²/(ηm)) left", [(_PK, "_T31_VARIANCE", 0)], "FAIL")]
+       for i in ("KS15.Thm3.1.proof.step2", "KS15.Thm3.1.proof.step3",
+                 "KS15.Lemma3.8.proof.step1")},
+    **{i: [("entropy_term_dropped", "the display without B log 2d/η (B log 2d/(ηm₂)): only "
+            "the term 5BηG² left", [(_PK, "_T41_ENTROPY", 0)], "FAIL")]
+       for i in ("KS15.Thm4.1.proof.step2", "KS15.Thm4.7.proof.step1")},
 }
 
 
