@@ -1660,6 +1660,19 @@ REGRET_STEP_MUTATIONS = {
     **{i: [("entropy_term_dropped", "the display without B log 2d/η (B log 2d/(ηm₂)): only "
             "the term 5BηG² left", [(_PK, "_T41_ENTROPY", 0)], "FAIL")]
        for i in ("KS15.Thm4.1.proof.step2", "KS15.Thm4.7.proof.step1")},
+    # CB11 Thm 12's displays 7, 9 and the last: each check also verifies the display's algebra
+    # (G² at step 10's G; display 7 at the printed λ; the division by m)
+    "CB11.Thm12.proof.step11": [
+        ("G2_128_to_64", "(64(dB)²/(λk)) ln m for (128(dB)²/(λk)) ln m",
+         [(proofs_cb11, "_STEP11_G2", 64)], "FAIL")],
+    "CB11.Thm12.proof.step13": [
+        ("bound_16_to_8", "the bound 8dB²√((m/k) ln m) for 16dB²√((m/k) ln m)",
+         [(proofs_cb11, "_STEP13_CONSTANT", 8)], "FAIL"),
+        ("lambda_16_to_8", "λ = 8d√(ln m/(km)) for 16d√(ln m/(km)), in the paths and in the "
+         "substitution", [(proofs_cb11, "_STEP13_LAMBDA", 8)], "FAIL")],
+    "CB11.Thm12.proof.step16": [
+        ("bound_16_to_8", "the bound 8dB²√(ln m/(km)) for 16dB²√(ln m/(km))",
+         [(proofs_cb11, "_STEP16_CONSTANT", 8)], "FAIL")],
 }
 
 
