@@ -163,8 +163,8 @@ def _project(v, B, p):
 # The printed constants of the displays of Thm 3.1's and Thm 3.4's proofs, read by the checks at
 # run time (the witnesses of laocheck.checks._witnesses change them in place): the regret terms
 # 2B²/η and (η/2)G²m of display 1, the step size η = 2B/(G√m) and the bound 2BG/√m of display 2,
-# the bound 4B²√(2d/(km)) of display 3; Thm 3.4: the terms log 2d/η and 5ηG²m of display 1, the step size
-# (1/G)√(log 2d/(5m)) and the bound 2BG√(5 log 2d/m) of display 2.
+# the bound 4B²√(2d/(km)) of display 3; Thm 3.4: the terms log 2d/η and 5ηG²m of display 1,
+# the step size (1/G)√(log 2d/(5m)) and the bound 2BG√(5 log 2d/m) of display 2.
 _T31_DIAMETER = 2
 _T31_VARIANCE = Fraction(1, 2)
 _T31_ETA = 2
