@@ -383,8 +383,23 @@ PHASE1_SETTINGS = [  # (π, k, m1, δ)
 ]
 
 
+#: the printed constants of the first phase's high-probability statements, read by the checks at
+#: run time (named for the mutation witnesses): eq. (15)'s 2E[x_i²] + (7/6)ε and
+#: (1/2)E[x_i²] − (5/3)ε, Lemma 3.7's 2‖E_D[x²]‖_{1/2} + 2√(5/3)d√(‖E_D[x²]‖_{1/2})√ε, Lemma
+#: 3.11's 8‖E_D[x²]‖_{1/2} + (34/3)d²ε (Lemma 4.8's 4 and 20/3 are _L48_FOUR, _L48_20_3)
+_EQ15_UPPER = 2
+_EQ15_UPPER_EPS = F(7, 6)
+_EQ15_LOWER = F(1, 2)
+_EQ15_LOWER_EPS = F(5, 3)
+_L37_HP_TWO = 2
+_L37_HP_ROOT = 2
+_L311_HP_EIGHT = 8
+_L311_HP_34_3 = F(34, 3)
+
+
 def _eq15_holds(A, s, eps):
-    return np.all((A <= 2 * s + 7 / 6 * eps) & (A >= s / 2 - 5 / 3 * eps), axis=1)
+    return np.all((A <= _EQ15_UPPER * s + float(_EQ15_UPPER_EPS) * eps)
+                  & (A >= float(_EQ15_LOWER) * s - float(_EQ15_LOWER_EPS) * eps), axis=1)
 
 
 @register("KS15.Eq15", citation="KS15 eq. (15), Appendix B.4",
@@ -544,7 +559,8 @@ def check_lemma37_high_prob(ctx):
         c = 13 / 6 * eps
         vals = np.sum(np.sqrt(A + c), axis=1) * np.sum(pi / np.sqrt(A + c), axis=1)
         half = float(np.sum(np.sqrt(pi))) ** 2
-        bound = 2 * half + 2 * math.sqrt(5 / 3) * d * math.sqrt(half) * math.sqrt(eps)
+        bound = (_L37_HP_TWO * half
+                 + _L37_HP_ROOT * math.sqrt(5 / 3) * d * math.sqrt(half) * math.sqrt(eps))
         fails = int(np.sum(vals > bound))
         res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(PHASE1_SETTINGS),
                                {"pi": pi.tolist(), "k": k, "m1": m1, "bound": bound,
@@ -569,7 +585,8 @@ def check_lemma311(ctx):
         A = simulate_phase1(pi, k, m1, runs, ctx.rng)
         H = np.sum(np.sqrt(2 * A + 10 / 3 * eps), axis=1) ** 2
         truth = float(np.sum(np.sqrt(pi))) ** 2
-        fails = int(np.sum((H < truth) | (H > 8 * truth + 34 / 3 * d * d * eps)))
+        fails = int(np.sum((H < truth)
+                           | (H > _L311_HP_EIGHT * truth + float(_L311_HP_34_3) * d * d * eps)))
         res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(PHASE1_SETTINGS),
                                {"pi": pi.tolist(), "k": k, "m1": m1})
         if res.status != Status.PASS:
@@ -616,7 +633,7 @@ def check_lemma48_high_prob(ctx):
         A = simulate_phase1(pi, k, m1, runs, ctx.rng)
         c = 13 / 6 * eps
         vals = np.sum(A + c, axis=1) * np.max(pi / (A + c), axis=1)
-        fails = int(np.sum(vals > 4 * pi.sum() + 20 / 3 * d * eps))
+        fails = int(np.sum(vals > _L48_FOUR * pi.sum() + float(_L48_20_3) * d * eps))
         res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(PHASE1_SETTINGS),
                                {"pi": pi.tolist(), "k": k, "m1": m1, "eps": eps})
         if res.status != Status.PASS:

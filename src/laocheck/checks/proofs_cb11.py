@@ -487,6 +487,22 @@ def check_step10(ctx):
                      / _formula("CB11.Thm12.gradient_norm", inst), "lhs/rhs")
 
 
+# The printed constants of displays 7, 9 and 10 of Thm 12's proof, read by the checks at run time
+# (the witnesses of laocheck.checks._witnesses change them in place): 128 of (128(dB)²/(λk)) ln m
+# (G² = (8Bd√(2/k))², display 7), the 16 of λ = 16d√(ln m/(km)) and of 16dB²√((m/k) ln m)
+# (display 9) and of 16dB²√(ln m/(km)) (the last display).
+_STEP11_G2 = 128
+_STEP13_LAMBDA = 16
+_STEP13_CONSTANT = 16
+_STEP16_CONSTANT = 16
+
+
+def _q(c):
+    """A printed constant (int or Fraction) as an exact sympy number."""
+    c = Fraction(c)
+    return sp.Rational(c.numerator, c.denominator)
+
+
 @register("CB11.Thm12.proof.step11", citation=CITE + ", seventh display",
           statement="Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ <= (128(dB)²/(λk)) ln m + m(λ/2)‖w*‖²",
           assumptions="‖x‖∞ <= 1, |y| <= B, ‖w*‖₁ <= B, m >= 2 (at m = 1, ln m = 0 and the "
@@ -502,10 +518,18 @@ def check_step11(ctx):
         s = A.sum(0)
         lin = float(sum(a @ w for a, w in zip(A, out["w"])))
         u = _project_l1(-s / (m * lam), B)            # maximises −⟨s, u⟩ − (mλ/2)‖u‖²
-        rhs_const = 128 * (inst["d"] * B) ** 2 / (lam * inst["k"]) * math.log(m)
+        rhs_const = _STEP11_G2 * (inst["d"] * B) ** 2 / (lam * inst["k"]) * math.log(m)
         return (lin - float(s @ u) - m * lam / 2 * float(u @ u)) / rhs_const
 
-    return _pathwise(ctx, ratio, "(lhs − m(λ/2)‖w*‖²)/((128(dB)²/(λk)) ln m), worst w*")
+    # the display is the cited (G²/λ) ln m at step 10's G = 8Bd√(2/k) (laocheck.bounds)
+    d, k, B = (bounds.SYMBOLS[n] for n in ("d", "k", "B"))
+    G = bounds.FORMULAS["CB11.Thm12.gradient_norm"].expr
+    algebra = sympy_zero(G ** 2 - _q(_STEP11_G2) * d ** 2 * B ** 2 / k)
+    res = _pathwise(ctx, ratio, "(lhs − m(λ/2)‖w*‖²)/((128(dB)²/(λk)) ln m), worst w*")
+    res.figures["algebra"] = algebra
+    if not algebra:
+        return Result(Status.FAIL, res.figures, note="128(dB)²/k is not G² at G = 8Bd√(2/k)")
+    return res
 
 
 @register("CB11.Thm12.proof.step12", citation=CITE + ", eighth display",
@@ -535,7 +559,7 @@ def check_step13(ctx):
     """CB11 Thm 12, proof: the regret bound in expectation over the algorithm's randomness."""
     def ratio(inst):
         X, Y, B, m, d, k = inst["X"], inst["Y"], inst["B"], inst["m"], inst["d"], inst["k"]
-        lam = 16 * d * math.sqrt(math.log(m) / (k * m))
+        lam = _STEP13_LAMBDA * d * math.sqrt(math.log(m) / (k * m))
         paths = _enumerate(X, Y, k, B, lam, np.zeros(d))
         H, b = 2 * X.T @ X, 2 * X.T @ Y
         L = max(np.linalg.eigvalsh(H).max(), 1e-12)
@@ -543,10 +567,22 @@ def check_step13(ctx):
         for _ in range(2000):                          # projected gradient descent (convex)
             u = _project_l1(u - (H @ u - b) / L, B)
         best = float(np.sum((X @ u - Y) ** 2))
-        return (_expect(paths, "loss") - best) / (16 * d * B ** 2 * math.sqrt(m / k * math.log(m)))
+        return (_expect(paths, "loss") - best) / (_STEP13_CONSTANT * d * B ** 2
+                                                  * math.sqrt(m / k * math.log(m)))
 
+    # the display is display 7's bound at ‖w*‖ = B and the printed λ (laocheck.bounds' regret)
+    d_, k_, m_, B_, lam_ = (bounds.SYMBOLS[n] for n in ("d", "k", "m", "B", "lam"))
+    at_lam = bounds.FORMULAS["CB11.Thm12.regret"].expr.subs(
+        lam_, _q(_STEP13_LAMBDA) * d_ * sp.sqrt(sp.log(m_) / (k_ * m_)))
+    algebra = sympy_zero(at_lam - _q(_STEP13_CONSTANT) * d_ * B_ ** 2 * sp.sqrt(m_ / k_
+                                                                                 * sp.log(m_)))
     n = ctx.n(10, 150)
-    return ratio_verdict(worst_instance(ctx.rng, n, _instance, ratio), figures={"instances": n})
+    res = ratio_verdict(worst_instance(ctx.rng, n, _instance, ratio),
+                        figures={"instances": n, "algebra": algebra})
+    if not algebra:
+        return Result(Status.FAIL, res.figures, note="the printed λ does not give the printed "
+                      "bound in display 7")
+    return res
 
 
 note_erratum(
@@ -682,7 +718,7 @@ def check_step16(ctx):
     """CB11 Thm 12, proof: the last display, in expectation."""
     d, k, m, B = sp.symbols("d k m B", positive=True)
     algebra = sympy_zero(16 * d * B ** 2 * sp.sqrt(m / k * sp.log(m)) / m
-                         - 16 * d * B ** 2 * sp.sqrt(sp.log(m) / (k * m)))
+                         - _STEP16_CONSTANT * d * B ** 2 * sp.sqrt(sp.log(m) / (k * m)))
 
     def ratio(inst):
         m_, B_, d_, k_ = inst["m"], inst["B"], inst["d"], inst["k"]
@@ -696,7 +732,8 @@ def check_step16(ctx):
         u = np.zeros(d_)
         for _ in range(2000):
             u = _project_l1(u - (H @ u - b) / L, B_)
-        return (risk - _risk_d(u, inst)) / (16 * d_ * B_ ** 2 * math.sqrt(math.log(m_) / (k_ * m_)))
+        return (risk - _risk_d(u, inst)) / (_STEP16_CONSTANT * d_ * B_ ** 2
+                                            * math.sqrt(math.log(m_) / (k_ * m_)))
 
     n = ctx.n(4, 60)
     res = ratio_verdict(worst_instance(ctx.rng, n, _batch_instance, ratio),

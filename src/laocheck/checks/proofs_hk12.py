@@ -160,6 +160,28 @@ def _project(v, B, p):
     return np.sign(v) * np.maximum(a - theta, 0.0)
 
 
+# The printed constants of the displays of Thm 3.1's and Thm 3.4's proofs, read by the checks at
+# run time (the witnesses of laocheck.checks._witnesses change them in place): the regret terms
+# 2B²/η and (η/2)G²m of display 1, the step size η = 2B/(G√m) and the bound 2BG/√m of display 2,
+# the bound 4B²√(2d/(km)) of display 3; Thm 3.4: the terms log 2d/η and 5ηG²m of display 1,
+# the step size (1/G)√(log 2d/(5m)) and the bound 2BG√(5 log 2d/m) of display 2.
+_T31_DIAMETER = 2
+_T31_VARIANCE = Fraction(1, 2)
+_T31_ETA = 2
+_T31_BOUND2 = 2
+_T31_BOUND3 = 4
+_T34_ENTROPY = 1
+_T34_VARIANCE = 5
+_T34_ETA_FIVE = 5
+_T34_BOUND2 = 2
+
+
+def _q(c):
+    """A printed constant (int or Fraction) as an exact sympy number."""
+    c = Fraction(c)
+    return sp.Rational(c.numerator, c.denominator)
+
+
 def _g_lemma(B, d, k):
     return 2 * B * math.sqrt(2 * d / k)               # G = 2B√(2d/k) (Lemma 3.3 / Lemma 3.8)
 
@@ -181,7 +203,8 @@ def check_thm31_step1(ctx):
         gs = sum(p * np.array(v[1]) for p, v in zip(probs, vals))
         G2 = max(v[4] for v in vals)
         lhs = lin + inst["B"] * float(np.linalg.norm(gs))
-        rhs = 2 * inst["B"] ** 2 / inst["eta"] + inst["eta"] / 2 * G2 * inst["m"]
+        rhs = (_T31_DIAMETER * inst["B"] ** 2 / inst["eta"]
+               + float(_T31_VARIANCE) * inst["eta"] * G2 * inst["m"])
         return lhs / rhs
 
     def draw(rng):
@@ -203,17 +226,17 @@ def check_thm31_step1(ctx):
 def check_thm31_step2(ctx):
     """HK12 Thm 3.1, proof, display 2 (convexity and the choice of η)."""
     _m, _B, _G = sp.symbols("m B G", positive=True)
-    eta_p = 2 * _B / (_G * sp.sqrt(_m))
+    eta_p = _q(_T31_ETA) * _B / (_G * sp.sqrt(_m))
     algebra = sympy_zero((2 * _B ** 2 / eta_p + eta_p / 2 * _G ** 2 * _m) / _m
-                         - 2 * _B * _G / sp.sqrt(_m))
+                         - _q(_T31_BOUND2) * _B * _G / sp.sqrt(_m))
 
     def ratio(inst):
         B, m = inst["B"], inst["m"]
         G = _g_lemma(B, 2, inst["k"])
-        probs, vals = _enumerate(inst, 2 * B / (G * math.sqrt(m)), False)
+        probs, vals = _enumerate(inst, _T31_ETA * B / (G * math.sqrt(m)), False)
         loss = sum(p * v[2] for p, v in zip(probs, vals)) / m
         best, _ = _min_loss(inst["X"], inst["Y"], np.full(m, 1.0 / m), B, 2)
-        return (loss - best) / (2 * B * G / math.sqrt(m))
+        return (loss - best) / (float(_T31_BOUND2) * B * G / math.sqrt(m))
 
     worst = worst_instance(ctx.rng, ctx.n(12, 200), lambda r: _instance(r, lasso=False), ratio)
     res = ratio_verdict(worst, figures={"algebra": algebra})
@@ -233,7 +256,7 @@ def check_thm31_step3(ctx):
     """HK12 Thm 3.1, proof, display 3 (expectation over the training set, Lemma 3.3's G)."""
     _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     algebra = sympy_zero(2 * _B * (2 * _B * sp.sqrt(2 * _d / _k)) / sp.sqrt(_m)
-                         - 4 * _B ** 2 * sp.sqrt(2 * _d / (_k * _m)))
+                         - _q(_T31_BOUND3) * _B ** 2 * sp.sqrt(2 * _d / (_k * _m)))
 
     def ratio(inst):
         B, m, X, Y = inst["B"], inst["m"], inst["X"], inst["Y"]
@@ -242,7 +265,8 @@ def check_thm31_step3(ctx):
         pw = np.array([float(q) for q in inst["p"]])
         total = sum(p * v[6] for p, v in zip(probs, vals)) / m     # E[(1/m) Σ_t L_D(w_t)]
         best, _ = _min_loss(X, Y, pw, B, 2)
-        return (total - best) / (4 * B ** 2 * math.sqrt(2 * 2 / (inst["k"] * m)))
+        return (total - best) / (float(_T31_BOUND3) * B ** 2
+                                 * math.sqrt(2 * 2 / (inst["k"] * m)))
 
     worst = worst_instance(ctx.rng, ctx.n(3, 60),
                            lambda r: _instance(r, lasso=False, with_d=True), ratio)
@@ -275,7 +299,8 @@ def check_thm34_step1(ctx):
         lin = sum(p * v[0] for p, v in zip(probs, vals))
         gs = sum(p * np.array(v[1]) for p, v in zip(probs, vals))
         lhs = lin + inst["B"] * float(np.max(np.abs(gs)))
-        rhs = inst["B"] * (math.log(4) / inst["eta"] + 5 * inst["eta"] * G2 * inst["m"])
+        rhs = inst["B"] * (float(_T34_ENTROPY) * math.log(4) / inst["eta"]
+                           + float(_T34_VARIANCE) * inst["eta"] * G2 * inst["m"])
         return lhs / rhs
 
     def draw(rng):
@@ -299,18 +324,19 @@ def check_thm34_step2(ctx):
     """HK12 Thm 3.4, proof, display 2 (the choice of η, convexity, Jensen)."""
     _d, _m, _B, _G = sp.symbols("d m B G", positive=True)
     L = sp.log(2 * _d)
-    eta_p = sp.sqrt(L / (5 * _m)) / _G
+    eta_p = sp.sqrt(L / (_q(_T34_ETA_FIVE) * _m)) / _G
     algebra = sympy_zero(_B * (L / eta_p + 5 * eta_p * _G ** 2 * _m) / _m
-                         - 2 * _B * _G * sp.sqrt(5 * L / _m))
+                         - _q(_T34_BOUND2) * _B * _G * sp.sqrt(5 * L / _m))
 
     def ratio(inst):
         B, m, X, Y = inst["B"], inst["m"], inst["X"], inst["Y"]
         G = _g_lemma(B, 2, inst["k"])
-        probs, vals = _enumerate(inst, math.sqrt(math.log(4) / (5 * m)) / G, True, from_d=True)
+        probs, vals = _enumerate(inst, math.sqrt(math.log(4) / (float(_T34_ETA_FIVE) * m)) / G,
+                                 True, from_d=True)
         pw = np.array([float(q) for q in inst["p"]])
         risk_bar = sum(p * v[7] for p, v in zip(probs, vals))
         best, _ = _min_loss(X, Y, pw, B, 1)
-        return (risk_bar - best) / (2 * B * G * math.sqrt(5 * math.log(4) / m))
+        return (risk_bar - best) / (float(_T34_BOUND2) * B * G * math.sqrt(5 * math.log(4) / m))
 
     worst = worst_instance(ctx.rng, ctx.n(3, 60),
                            lambda r: _instance(r, lasso=True, with_d=True), ratio)
