@@ -287,7 +287,11 @@ def _ks15_grid_check(theorem, high_dim=False):
                 "worst_ratio": worst["ratio_high"], "worst_ratio_at": where(worst),
                 "worst_ratio_low": worst_low["ratio_low"],
                 "worst_ratio_low_at": where(worst_low), "ratio": worst["ratio"],
-                "grid": rows}
+                # the tightest point's comparison at the top, as the single-point checks report
+                # it (the report's tightness figure and the Section 3 test read these keys)
+                "bound": worst["bound"], "excess_mean": worst["excess_mean"],
+                "excess_low": worst["excess_low"], "excess_high": worst["excess_high"],
+                "violation": counter is not None, "grid": rows}
         return Result(status, figs, counterexample=counter,
                       detectable=f"a bound below {worst_low['ratio_low']:.3g} times the mean "
                                  f"excess at {where(worst_low)} (the best lower end / bound)",
