@@ -356,7 +356,7 @@ def load_fashion_mnist(directory=FASHION_MNIST_DIR):
     ----------
     directory : str or os.PathLike
         The directory of its four IDX files (named as ``MNIST_FILES``, raw or ``.gz``).
-        Default :data:`FASHION_MNIST_DIR`, where Debian's ``dataset-fashion-mnist`` installs
+        Default ``FASHION_MNIST_DIR``, where Debian's ``dataset-fashion-mnist`` installs
         them.
 
     Returns
@@ -427,7 +427,7 @@ def digit_source(source=None, *, mnist=None, fashion_dir=FASHION_MNIST_DIR):
     mnist : str or os.PathLike or None
         The directory of the four MNIST IDX files. Default None.
     fashion_dir : str or os.PathLike
-        The directory of Fashion-MNIST's IDX files. Default :data:`FASHION_MNIST_DIR`.
+        The directory of Fashion-MNIST's IDX files. Default ``FASHION_MNIST_DIR``.
 
     Returns
     -------
@@ -512,7 +512,7 @@ def available_digit_sources(*, mnist=None, fashion_dir=FASHION_MNIST_DIR):
     mnist : str or os.PathLike or None
         The directory of the four MNIST IDX files. Default None (MNIST unavailable).
     fashion_dir : str or os.PathLike
-        The directory of Fashion-MNIST's IDX files. Default :data:`FASHION_MNIST_DIR`.
+        The directory of Fashion-MNIST's IDX files. Default ``FASHION_MNIST_DIR``.
 
     Returns
     -------

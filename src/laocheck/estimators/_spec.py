@@ -169,7 +169,7 @@ class Budget:
     Raises
     ------
     InvalidParameterError
-        ``kind`` is not one of :data:`BUDGET_KINDS`.
+        ``kind`` is not one of ``BUDGET_KINDS``.
     """
 
     text: str
