@@ -51,3 +51,18 @@ def chromium():
     yield make
     for drv in made:
         drv.quit()
+
+
+@pytest.fixture
+def ctrl_c():
+    """Python's own SIGINT handler for the test's duration, for the tests that simulate Ctrl-C
+    (``_thread.interrupt_main`` or ``os.kill(pid, SIGINT)``): a process started in the
+    background by a non-interactive shell (``cmd &``) ignores SIGINT from the start, Python
+    then installs no handler, and the simulated Ctrl-C would do nothing."""
+    import signal                        # only these tests touch the signal dispositions
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -180,19 +180,14 @@ def test_fit_stream_keeps_no_per_step_buffer_unless_asked():
 
 
 @pytest.mark.parametrize("name", ["AERR", "AELR", "AER", "AdaAERR", "AESVR", "Baseline"])
-def test_ctrl_c_stops_a_long_run_and_leaves_the_learner_unfitted(name):
+def test_ctrl_c_stops_a_long_run_and_leaves_the_learner_unfitted(name, ctrl_c):
     """A run of 10¹² steps (hours) interrupted after 0.2 s (``_thread.interrupt_main``, as
     Ctrl-C): a KeyboardInterrupt between two kernel calls (a chunk is 2¹⁶ steps, well under
     a second), and no half-updated state."""
     import _thread                       # only this test simulates Ctrl-C
-    import signal
     import threading
     X, y = data()
     model = MAKERS[name]()
-    # Ctrl-C's own handler for the duration: interrupt_main does nothing when SIGINT is not
-    # handled by Python (SIG_DFL or SIG_IGN), which a library loaded earlier in the session
-    # may have set; the learner's behaviour under KeyboardInterrupt is what is tested here
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.2, _thread.interrupt_main)
     timer.start()
     try:
@@ -200,7 +195,6 @@ def test_ctrl_c_stops_a_long_run_and_leaves_the_learner_unfitted(name):
             model.fit_stream(X, y, 10**12)
     finally:
         timer.cancel()
-        signal.signal(signal.SIGINT, previous)
     assert_unfitted(model)
 
 

@@ -633,7 +633,7 @@ def test_any_idx_header_loads_or_is_refused_within_memory(tmp_path, code, dims, 
     assert _maxrss_mb() - before < 64
 
 
-def test_accumulate_is_bounded_and_stops_on_ctrl_c():
+def test_accumulate_is_bounded_and_stops_on_ctrl_c(ctrl_c):
     """Issue 36: accumulate(n=10**11) ran about 70 minutes and ignored Ctrl-C."""
     est = get_estimator("HK12.AERR.gradient", k=2)
     w, x, y = np.full(4, 0.1), np.full(4, 0.2), 0.3
