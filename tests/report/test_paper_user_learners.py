@@ -29,11 +29,21 @@ DIGITS = "sklearn-digits"
 SETTINGS = {"source": DIGITS}
 
 
+def _fresh_workers():
+    """Shut joblib's reusable workers down: workers an earlier test started have the sys.path
+    of then, and a worker started afterwards takes this process's (as a user's workers take
+    their PYTHONPATH)."""
+    from joblib.externals.loky import get_reusable_executor
+    get_reusable_executor().shutdown(wait=True)
+
+
 @pytest.fixture(scope="module")
 def importable():
     sys.path.insert(0, str(ZOO_DIR))              # the user's package, as on their PYTHONPATH
+    _fresh_workers()
     yield
     sys.path.remove(str(ZOO_DIR))
+    _fresh_workers()
 
 
 def _user_spec(directory, name, learners):
