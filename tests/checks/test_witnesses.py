@@ -61,6 +61,23 @@ def test_rotating_share_of_witnesses_is_detected():
     assert not new, f"witnesses that survive their check (share {share}): {new}"
 
 
+def test_every_survivor_is_explained_and_every_check_detects_one_witness():
+    """A surviving witness is a mutation its check cannot see: the check's slack reason
+    (laocheck.checks._slack) says why (a loose bound, a step true for every input); and every
+    check that has witnesses detects at least one of them (the survivors never cover all of a
+    check's witnesses)."""
+    from laocheck.checks import _slack
+    checks_of = {}
+    for pair in KNOWN_SURVIVORS:
+        cid, name = pair.split(" ", 1)
+        checks_of.setdefault(cid, set()).add(name)
+    assert not sorted(c for c in checks_of if _slack.reason(c) is None)
+    for cid, names in checks_of.items():
+        declared = {w.name for w in W.witnesses_of(cid)}
+        assert names <= declared, (cid, names - declared)
+        assert declared - names, f"{cid}: every witness survives"
+
+
 def test_shares_partition_the_witnesses():
     pairs = [(c.id, w.name) for c in catalog.checks("HK12.AERR.*") for w in W.witnesses_of(c)]
     shares = [[p for p in pairs if _witness._in_share(*p, s, W.SHARE_DAYS)] for s in range(7)]

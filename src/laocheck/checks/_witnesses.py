@@ -582,9 +582,10 @@ def _theorem_bound(check):
                     "a constant of the paper off by 4", lambda c: _bound_scaled(c, 0.25))]
 
 
-#: KS15's empirical checks on a grid of (B, d, k) (laocheck.checks.empirical.GRID_DK): the
-#: formulas of laocheck.bounds their bound is computed from (theorem_setup)
-KS15_GRID_FORMULAS = {
+#: the empirical checks on a grid of (B, d, k) (laocheck.checks.empirical.GRID_DK: KS15's and
+#: CB11 Thm 12's): the formulas of laocheck.bounds their bound is computed from (theorem_setup)
+GRID_FORMULAS = {
+    "CB11.Thm12": ("CB11.Thm12.bound_expectation",),
     "KS15.Thm3.1": ("KS15.Thm3.1.generic",),
     "KS15.Thm3.5": ("KS15.Thm3.5.bound",),
     "KS15.Thm3.12": ("KS15.Thm3.12.bound_as", "KS15.Thm3.12.bound_hp_proof"),
@@ -617,19 +618,37 @@ def _bound_times(check, factor):
         yield check
 
 
-@declare("KS15.*.empirical")
-def _ks15_grid_exponents(check):
+def _b_exponent_witness(keys):
+    """The formulas ``keys`` of laocheck.bounds times 1/B (B² -> B): a check that runs at B = 1
+    and at a large B (its runs homogeneous in B) must FAIL."""
+    B = SYMBOLS["B"]
+    return Witness("exponent_of_B_2_to_1", f"{', '.join(keys)} of laocheck.bounds times 1/B "
+                   "(B² -> B)", lambda c: _formulas_times(c, keys, 1 / B))
+
+
+#: the coverage checks of high-probability bounds run at B = 1 and at a large B (1000, 10⁶): their
+#: bound formula
+B_GRID_COVERAGE = {"CB11.Thm12.high_probability.empirical": ("CB11.Thm12.bound_proof",),
+                   "CB11.Thm6.corrected.empirical": ("CB11.Thm6.bound_proof",)}
+
+
+@declare(*B_GRID_COVERAGE)
+def _coverage_b_exponent(check):
+    return [_b_exponent_witness(B_GRID_COVERAGE[check.id])]
+
+
+@declare("KS15.*.empirical", "CB11.Thm12.empirical")
+def _grid_exponents(check):
     """A parameter's exponent in the bound changed, so that the value at B = d = k = 1 stays
     and the bound is smaller elsewhere on the grid: B² -> B, and one more factor d^(-1/2),
     k^(-1/2) (√(d/k) -> √(1/k), √(1/k) -> √(1/k²)); the check must FAIL."""
     theorem = check.id.split(".empirical")[0].replace(".high_dim", "")
-    keys = KS15_GRID_FORMULAS.get(theorem)
+    keys = GRID_FORMULAS.get(theorem)
     if keys is None:
         return []
-    B, d, k = (SYMBOLS[n] for n in ("B", "d", "k"))
+    d, k = (SYMBOLS[n] for n in ("d", "k"))
     names = set().union(*(FORMULAS[key].expr.free_symbols for key in keys))
-    out = [Witness("exponent_of_B_2_to_1", f"{', '.join(keys)} of laocheck.bounds times 1/B "
-                   "(B² -> B)", lambda c: _formulas_times(c, keys, 1 / B))]
+    out = [_b_exponent_witness(keys)]
     if d in names:
         out.append(Witness("exponent_of_d_lowered_by_half", f"{', '.join(keys)} of "
                            "laocheck.bounds times d^(-1/2) (√d -> 1)",

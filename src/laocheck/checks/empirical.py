@@ -17,10 +17,11 @@ have an attribute-oracle path (``fit_oracle``) reading the examples through the 
 oracle (the same law of every attribute they see, O(k) per step instead of drawing all d
 attributes; 30-40 times cheaper per replicate at these sizes), the others on rows.
 
-KS15 on a grid of (B, d, k) (issue 40): each KS15 theorem is run at the standard point above and
+KS15 and CB11 Thm 12 on a grid of (B, d, k) (issue 40): each KS15 theorem, and CB11 Thm 12 (AER
+on CB11 Thm 1's P_j, labels scaled by B), is run at the standard point above and
 at every point of B ∈ {1, 1000} × two d × two k (:data:`GRID_DK`, where the bound is least loose)
-through the attribute oracle (m = 2000, R = 400 ridge / 100 lasso at ``fast``; m = 20000, R =
-4000 / 1000 at ``full``), each point at δ/9 (Bonferroni: the check keeps δ = 1e-6). FAIL when a
+through the attribute oracle (m = 2000, R = 400 ridge / 100 lasso / 3000 CB11 at ``fast``; m =
+20000, R = 4000 / 1000 / 10⁴ at ``full``), each point at δ/9 (Bonferroni: the check keeps δ = 1e-6). FAIL when a
 point's interval lies above its bound, PASS when every point's interval lies below it (else
 INCONCLUSIVE); ``worst_ratio`` is the largest upper end / bound, ``worst_ratio_low`` the largest
 lower end / bound (a bound smaller by more than that factor is refuted). The runs are exactly
@@ -37,7 +38,8 @@ O(k + log d) per step; the excess risk stays exact, from the structured Σ).
 
 High probability (``CB11.Thm12.high_probability.empirical``): CB11 Thm 12's bound at confidence
 δ_thm = 0.05 (the proof's explicit constants) against the fraction of AER runs above it, decided
-by a one-sided Clopper-Pearson bound at δ = 1e-6 (``fast``: R = 800, ``full``: R = 10⁴).
+by a one-sided Clopper-Pearson bound at δ = 1e-6 (``fast``: R = 800, ``full``: R = 10⁴ runs at
+each of B = 1 and B = 1000, δ/2 each).
 """
 
 from __future__ import annotations
@@ -184,7 +186,6 @@ _STATEMENTS = {
     "KS15.Thm4.6": "DDAELR with eta = (1/2B) sqrt(log 2d/(5m((1/k)||E x^2||_1 + 1))): E L(w-bar) <= "
                    "L(w*) + 4B^2 sqrt(5 log 2d((1/k)||E x^2||_1 + 1)/m), m >= log 2d",
 }
-_ASSUME_CB11 = "CB11 Thm 1's P_j (d = 100, eps = 0.01): ||x||_inf = 1, |y| = 1 <= B = 1; k even"
 _ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4, d = 100): ||x||_2 = 1, |y| = B = 1",
            "l1": "CorrelatedSigns (d = 100, E[x_i^2] = 1/i, corr 0.3, y = <w, x>, ||w||_1 = 1): "
                  "||x||_inf = 1, |y| <= B = 1"}
@@ -199,7 +200,7 @@ _GRID_ASSUME = {
 }
 
 # ---------------------------------------------------------------------------------------------
-# KS15: the same comparison on a grid of (B, d, k)
+# KS15 and CB11 Thm 12: the same comparison on a grid of (B, d, k)
 # ---------------------------------------------------------------------------------------------
 
 #: B of the grid: the KS15 runs are homogeneous in B (the prescribed step sizes scale so that
@@ -209,7 +210,8 @@ GRID_B = (1.0, 1000.0)
 
 #: theorem -> (d values, k values) of its grid (k <= d at every point), where its bound is
 #: least loose: ridge on HK12's hard instance (N_half = 16 for d >= 16) at small d and large k,
-#: lasso at large k (k = 16: at k = 32 the ratio gains 10% for twice the cost)
+#: lasso at large k (k = 16: at k = 32 the ratio gains 10% for twice the cost), CB11 Thm 12
+#: at the smallest d of its instance
 GRID_DK = {
     "KS15.Thm3.1": ((16, 256), (2, 16)),
     "KS15.Thm3.5": ((16, 256), (2, 16)),
@@ -217,27 +219,34 @@ GRID_DK = {
     "KS15.Thm4.1": ((256, 4096), (4, 16)),
     "KS15.Thm4.6": ((256, 4096), (4, 16)),
     "KS15.Thm4.7": ((16, 1024), (4, 16)),
+    # CB11 Thm 1's P_j (d >= 4, AER's k even): the bound grows as d, the excess does not
+    "CB11.Thm12": ((4, 16), (2, 4)),
 }
 
 #: high dimension (KS15 Thm 4.6): (d values fast, d values full, k values)
 GRID_HIGH_DIM = ((10**3, 10**4), (10**5, 10**6), (4, 16))
 
 
-def _ks15_grid_R(ctx, theorem):
+def _grid_R(ctx, theorem):
     """Replicates per grid point: the ridge bounds are within a factor 4 of the excess risk at
     small d, so their runs get the samples that resolve a bound off by 4; the lasso bounds are
-    loose by 8 or more, which 100 runs (1000 full) resolve."""
+    loose by 8 or more, which 100 runs (1000 full) resolve. CB11 Thm 12's runs get 3000 (full:
+    10⁴): its proven per-run range 4B² is about 250 times the mean excess on P_j, and the betting
+    interval's lower end leaves 0 only after thousands of runs (at 100 it is 0 at every point,
+    and no bound, however wrong, is refuted)."""
+    if theorem == "CB11.Thm12":
+        return 10_000 if ctx.full else 3000
     if THEOREMS[theorem][0] == "l2":
         return 4000 if ctx.full else 400
     return 1000 if ctx.full else 100
 
 
-def _ks15_grid_points(ctx, theorem, high_dim):
+def _bound_grid_points(ctx, theorem, high_dim):
     """[(B, d, k, source, m, R)] of the check: for ``.empirical`` the standard point first (as
     :func:`_theorem_check`: rows at ``fast``), then the grid of :data:`GRID_B` x d x k through
     the attribute oracle; for ``.high_dim.empirical`` the grid only."""
     m = 20000 if ctx.full else 2000
-    R = _ks15_grid_R(ctx, theorem)
+    R = _grid_R(ctx, theorem)
     if high_dim:
         ds = GRID_HIGH_DIM[1] if ctx.full else GRID_HIGH_DIM[0]
         ks = GRID_HIGH_DIM[2]
@@ -251,9 +260,9 @@ def _ks15_grid_points(ctx, theorem, high_dim):
     return points
 
 
-def _ks15_grid_check(theorem, high_dim=False):
+def _bound_grid_check(theorem, high_dim=False):
     def check(ctx):
-        points = _ks15_grid_points(ctx, theorem, high_dim)
+        points = _bound_grid_points(ctx, theorem, high_dim)
         delta = ctx.delta / len(points)                # Bonferroni over the grid
         rows, worst, worst_low, counter = [], None, None, None
         for B, d, k, source, m, R in points:
@@ -315,7 +324,9 @@ _GRID_METHOD = ("the standard point (d = 100, k = 4, B = 1; fast: rows, R = 300;
 _KS15_GRID_ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4 for d >= 16), labels scaled by B: "
                       "||x||_2 = 1, |y| = B",
                 "l1": "CorrelatedSigns (E[x_i^2] = 1/i, corr 0.3, y = <w, x>, w = (B/5)(1, 1, "
-                      "1, 1, 1, 0, ...)): ||x||_inf = 1, |y| <= B = ||w||_1"}
+                      "1, 1, 1, 0, ...)): ||x||_inf = 1, |y| <= B = ||w||_1",
+                "CB11.Thm12": "CB11 Thm 1's P_j (eps = 0.01), labels scaled by B: ||x||_inf = 1, "
+                              "|y| = B; k even"}
 
 # every theorem's learner class exists (THEOREMS is read from laocheck.learners._specs, equal to
 # the classes' own specs: tests/checks/test_specs.py); the classes, and scikit-learn with them,
@@ -323,15 +334,16 @@ _KS15_GRID_ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4 for d >= 16), lab
 for _t, _stmt in _STATEMENTS.items():
     if _t in GRID_DK:
         register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
-                 statement=_stmt, assumptions=_KS15_GRID_ASSUME[THEOREMS[_t][0]],
+                 statement=_stmt,
+                 assumptions=_KS15_GRID_ASSUME.get(_t, _KS15_GRID_ASSUME[THEOREMS[_t][0]]),
                  method=_GRID_METHOD, delta=_DELTA,
                  detectable="the best lower end / bound over the grid (in the figures)")(
-                     _ks15_grid_check(_t))
+                     _bound_grid_check(_t))
         continue
     register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
              statement=_stmt,
              assumptions=_GRID_ASSUME[_t] if _t in _GRIDS else
-             _ASSUME_CB11 if _t == "CB11.Thm12" else _ASSUME[THEOREMS[_t][0]],
+             _ASSUME[THEOREMS[_t][0]],
              method="R runs with child seeds of one SeedSequence (full budget: through the "
                     "attribute oracle where the learner has one); betting CI on the proven "
                     "per-run range; FAIL iff the CI's lower end exceeds the bound"
@@ -388,7 +400,7 @@ for _t in ("HK12.Thm3.1", "KS15.Thm4.6"):
                  statement=_STATEMENTS[_t], assumptions=_KS15_GRID_ASSUME[THEOREMS[_t][0]],
                  method=_HIGH_DIM_METHOD, delta=_DELTA,
                  detectable="the best lower end / bound over the grid (in the figures)")(
-                     _ks15_grid_check(_t, high_dim=True))
+                     _bound_grid_check(_t, high_dim=True))
         continue
     register(f"{_t}.high_dim.empirical",
              citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
@@ -634,43 +646,59 @@ def check_ks15_thm47_any_m1(ctx):
 
 _HP_DELTA_THM = 0.05
 
+#: the values of B of the high-probability check (labels scaled by B: exactly homogeneous runs)
+_HP_B = (1.0, 1000.0)
+
 
 @register("CB11.Thm12.high_probability.empirical", citation="CB11 Thm 12 (high-probability form; "
           "the proof's explicit constants)",
           statement="AER with λ = 16d√(ln m/(km)): with probability >= 1 − δ_thm over the training "
           "set and the algorithm's draws, L_D(w̄) − min_{‖w‖₁<=B} L_D(w) <= 16dB²√(ln m/(km)) + "
           "4B²√((2/m) ln(1/δ_thm)) (loss (wᵀx − y)², no ½); here δ_thm = 0.05",
-          assumptions="CB11 Thm 1's P_j (d = 4, ε = 1/32; ‖x‖∞ = 1, |y| = 1 <= B = 1), k = 2, "
-          "m = 3000 (the bound, ≈ 2.5, is below the trivial 4B²); the printed λ = 12d√(log m/(mk)) "
-          "comes with an unspecified c, so only the proof's explicit form is decidable",
-          method="R runs of AER (child seeds of one SeedSequence; exact L_D); the count of runs "
-                 "whose excess exceeds the bound at δ_thm; one-sided Clopper-Pearson lower bound "
-                 "(laocheck.stats.clopper_pearson at 2δ) on the exceedance probability; FAIL iff "
-                 "it exceeds δ_thm", delta=_DELTA,
+          assumptions="CB11 Thm 1's P_j (d = 4, ε = 1/32; ‖x‖∞ = 1, |y| = 1), labels scaled by "
+          "B ∈ {1, 1000} (|y| = B), k = 2, m = 3000 (the bound, ≈ 2.5B², is below the trivial "
+          "4B²); the printed λ = 12d√(log m/(mk)) comes with an unspecified c, so only the "
+          "proof's explicit form is decidable",
+          method="at each B, R runs of AER (child seeds of one SeedSequence; exact L_D); the count "
+                 "of runs whose excess exceeds the bound at δ_thm; one-sided Clopper-Pearson lower "
+                 "bound (laocheck.stats.clopper_pearson, δ/2 per B: Bonferroni) on the exceedance "
+                 "probability; FAIL iff it exceeds δ_thm at some B (the runs are homogeneous in "
+                 "B: B = 1000 refutes a bound with B's exponent one too low)",
+          delta=_DELTA,
           detectable="an exceedance probability above δ_thm by the Clopper-Pearson width (figures)")
 def check_cb11_thm12_high_probability(ctx):
-    """CB11 Thm 12's high-probability bound: the fraction of AER runs above it, against δ_thm."""
+    """CB11 Thm 12's high-probability bound: the fraction of AER runs above it, against δ_thm,
+    at B = 1 and B = 1000."""
     F = bounds.FORMULAS
-    d, k, m, B = 4, 2, 3000, 1.0
+    d, k, m = 4, 2, 3000
     R = 10000 if ctx.full else 800
     lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
-    bound = F["CB11.Thm12.bound_proof"](d=d, k=k, m=m, B=B, delta=_HP_DELTA_THM)
-    dist = CB11HardInstance(d, 1 / 32)
-    excess, _ = replicate(LearnerConfig(learners.AER, dict(k=k, B=B, lam=lam)), dist, m, norm="l1", B=B,
-                          R=R, seed=_seed(ctx), loss="squared")
-    count = int(np.sum(excess > bound))
-    low, high = stats.clopper_pearson(count, R, 2 * ctx.delta)
-    low, high = float(low), float(high)
-    figs = {"R": R, "delta_thm": _HP_DELTA_THM, "bound": bound, "lambda": lam,
-            "exceedances": count, "exceedance_cp_low": low, "exceedance_cp_high": high,
-            "max_excess": float(excess.max()), "mean_excess": float(excess.mean()),
-            "max_excess_over_bound": float(excess.max() / bound)}
-    violated = low > _HP_DELTA_THM
-    return Result(Status.FAIL if violated else Status.PASS, figs,
-                  counterexample={"d": d, "k": k, "m": m, "B": B, "distribution": dist.name,
-                                  "R": R} if violated else None,
+    base = CB11HardInstance(d, 1 / 32)
+    seeds = _seed(ctx).spawn(len(_HP_B))
+    delta = ctx.delta / len(_HP_B)                     # Bonferroni over the values of B
+    figs, counter, notes = {"R": R, "delta_thm": _HP_DELTA_THM, "lambda": lam}, None, []
+    for B, seed in zip(_HP_B, seeds):
+        bound = F["CB11.Thm12.bound_proof"](d=d, k=k, m=m, B=B, delta=_HP_DELTA_THM)
+        dist = base if B == 1.0 else base.scaled(B)
+        excess, _ = replicate(LearnerConfig(learners.AER, dict(k=k, B=B, lam=lam)), dist, m,
+                              norm="l1", B=B, R=R, seed=seed, loss="squared")
+        count = int(np.sum(excess > bound))
+        low, high = (float(v) for v in stats.clopper_pearson(count, R, 2 * delta))
+        row = {"bound": bound, "exceedances": count, "exceedance_cp_low": low,
+               "exceedance_cp_high": high, "max_excess": float(excess.max()),
+               "mean_excess": float(excess.mean()),
+               "max_excess_over_bound": float(excess.max() / bound)}
+        if B == 1.0:
+            figs.update(row)                           # the B = 1 figures at the top level
+        figs[f"B={B:g}"] = row
+        notes.append(f"B = {B:g}: {count} of {R} runs above the bound {bound:.4g} "
+                     f"(Clopper-Pearson [{low:.3g}, {high:.3g}]), largest excess "
+                     f"{excess.max():.4g}")
+        if low > _HP_DELTA_THM and counter is None:
+            counter = {"d": d, "k": k, "m": m, "B": B, "distribution": dist.name, "R": R}
+    high = max(figs[f"B={B:g}"]["exceedance_cp_high"] for B in _HP_B)
+    return Result(Status.FAIL if counter else Status.PASS, figs, counterexample=counter,
                   detectable=f"an exceedance probability above {high:.3g} (the one-sided upper "
-                             f"confidence bound at δ)",
-                  note=f"{count} of {R} runs above the bound {bound:.4g} (Clopper-Pearson "
-                       f"[{low:.3g}, {high:.3g}] at δ = {ctx.delta:g} per side) vs δ_thm = "
-                       f"{_HP_DELTA_THM}; largest excess {excess.max():.4g}.")
+                             f"confidence bound at δ/2)",
+                  note="; ".join(notes) + f"; δ = {ctx.delta:g} split over the two B, δ_thm = "
+                                          f"{_HP_DELTA_THM}.")

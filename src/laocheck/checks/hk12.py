@@ -389,10 +389,10 @@ def check_lemma36(ctx):
     return worst_ratio_verdict(worst)
 
 
-def _clip_step_cases(ctx, name="HK12.AELR.gradient"):
+def _clip_step_cases(ctx, name="HK12.AELR.gradient", etas=(2, 4)):
     """Exact per-step quantities of the clipped AELR estimate on small instances: the exact
-    distribution of g̃ (Fractions), G² = ‖E g̃²‖∞ (the smallest admissible G) and η in
-    {1/(2G), 1/(4G)} (the lemma's range η <= 1/(2G))."""
+    distribution of g̃ (Fractions), G² = ‖E g̃²‖∞ (the smallest admissible G) and η = 1/(aG)
+    for a in ``etas`` (a >= 2: the lemma's range η <= 1/(2G))."""
     rng = ctx.rng
     cases = [tuple(INSTANCES[n]) for n in ("d3", "d4")]
     vals = [F(i, 8) for i in range(-8, 9)]
@@ -413,18 +413,24 @@ def _clip_step_cases(ctx, name="HK12.AELR.gradient"):
             if G2 == 0:
                 continue
             G = math.sqrt(G2)
-            for eta in (1 / (2 * G), 1 / (4 * G)):
-                yield w, x, y, k, g, float(G2), eta
+            for a in etas:
+                yield w, x, y, k, g, float(G2), 1 / (a * G)
+
+
+#: η = 1/(aG) of the clipping lemmas' checks (HK12 Lemma 3.7, KS15 Lemma B.9): the range's end
+#: a = 2, a = 4, and a = 64, where clipping is inactive on the instances and the bound 4BηG²
+#: is small, so that a ḡ off by a constant factor (the package's clip, ref.hk12_clip) is seen
+CLIP_LEMMA_ETAS = (2, 4, 64)
 
 
 def _clip_gaps(g, eta, w):
-    """E[g̃ − ḡ] (vector) and E[(g̃ − ḡ)ᵀw] for ḡ = clip(g̃, 1/η), in floating point."""
-    c = 1 / eta
+    """E[g̃ − ḡ] (vector) and E[(g̃ − ḡ)ᵀw] for ḡ = clip(g̃, 1/η) of HK12 Alg. 2 lines 12-13 (the
+    package's reference :func:`laocheck.reference.estimators.hk12_clip`), in floating point."""
     d = len(w)
     diff = np.zeros(d)
     for p, gv in g:
         gf = np.array([float(v) for v in gv])
-        diff += float(p) * (gf - np.clip(gf, -c, c))
+        diff += float(p) * (gf - np.asarray(ref.hk12_clip(gf, eta), dtype=float))
     return diff, float(diff @ np.array([float(v) for v in w]))
 
 
@@ -438,7 +444,7 @@ def check_lemma37(ctx):
     """HK12 Lemma 3.7 as printed (w_t only; KS15 Lemma B.9 states the (w_t − w*) version the
     proof of HK12 Thm 3.4 needs)."""
     worst = (-np.inf, None)
-    for w, x, y, k, g, G2, eta in _clip_step_cases(ctx):
+    for w, x, y, k, g, G2, eta in _clip_step_cases(ctx, etas=CLIP_LEMMA_ETAS):
         _, lhs = _clip_gaps(g, eta, w)
         r = lhs / (4 * eta * G2)
         if r > worst[0]:

@@ -27,7 +27,7 @@ from ..estimators.instances import INSTANCES
 from ._common import coverage_verdict, exact_distribution, fstr, worst_ratio_verdict
 from ._registry import Result, Status, register
 from ._search import adversarial_max, ball
-from .hk12 import _clip_gaps, _clip_lemma, _clip_step_cases
+from .hk12 import CLIP_LEMMA_ETAS, _clip_gaps, _clip_lemma, _clip_step_cases
 
 # start-up: scipy.optimize, scipy.special, sympy load on first use, when a check runs; `laocheck
 # list` reads only the registrations
@@ -691,7 +691,7 @@ def check_lemma_b8(ctx):
 def check_lemma_b9(ctx):
     """KS15 Lemma B.9 per step (the proof's last display drops the factor B: 4ηG²)."""
     worst = (-np.inf, None)
-    for w, x, y, k, g, G2, eta in _clip_step_cases(ctx):
+    for w, x, y, k, g, G2, eta in _clip_step_cases(ctx, etas=CLIP_LEMMA_ETAS):
         diff, lhs = _clip_gaps(g, eta, w)
         lhs += 1.0 * float(np.max(np.abs(diff)))        # max over ‖w*‖₁ <= B = 1
         r = lhs / (4 * eta * G2)
