@@ -24,7 +24,6 @@ from .. import estimators
 from .._lazy import load
 from ..estimators import Moments
 from ..estimators.instances import INSTANCES, as_float
-from ..stats.exact import enumerate_outcomes
 from ._common import coverage_verdict, exact_distribution, exact_mean, fstr, mc_mean_verdict
 from ._registry import Result, Status, register
 

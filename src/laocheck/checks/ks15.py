@@ -15,7 +15,6 @@ Errata found here (each with its corrected statement as a separate check):
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction as F
 

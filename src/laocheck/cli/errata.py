@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .._files import read_text
 from .._io import check_output_path, write_text_atomic
-from ..checks import Status, checks, get
+from ..checks import checks, get
 from ..checks._errata import KINDS, PAPERS, notes
 from ..checks._errata_readings import ABSENT, TEXTS, VERDICTS, readings
 from ..exceptions import InvalidParameterError

@@ -17,7 +17,6 @@ Exit status 0 on success, 2 on a usage error.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time

@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._files import (Bool, Int, List, Map, Obj, OneOf, Real, Schema, Str, read_text, show,
+from .._files import (Int, List, Map, Obj, OneOf, Real, Schema, Str, read_text, show,
                       validate)
 from .._io import MAX_NAME
 from .._validation import check_memory

@@ -55,7 +55,7 @@ import numpy as np
 from ..exceptions import InvalidParameterError
 from ..experiments.papers import BUDGETS, EXPERIMENTS, SAME_ATTRIBUTES, grid_limits
 from ._document import FigureRef, Paragraph, Section, Table, fmt
-from ._style import COLORS, MARKERS, new_figure, styled
+from ._style import COLORS, new_figure, styled
 from .bounds import USER_STYLES
 
 __all__ = ["collect", "render", "required", "FIGURES", "TABLES", "EXPERIMENT_PARAMS",

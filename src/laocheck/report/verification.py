@@ -16,7 +16,7 @@ from ..checks import BUDGETS, CheckRecord, Status, checks
 from ..checks._slack import LOOSE, reason, tightness
 from ..exceptions import InvalidParameterError
 from ._document import FigureRef, Paragraph, Section, Table, fmt
-from ._style import COLORS, MARKERS, new_figure, styled
+from ._style import COLORS, new_figure, styled
 
 __all__ = ["collect", "render", "FIGURES", "TABLES", "key_figures"]
 

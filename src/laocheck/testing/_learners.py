@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import inspect
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 import sympy as sp
