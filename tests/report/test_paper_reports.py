@@ -53,7 +53,10 @@ def test_every_spec_renders_its_files(built, name):
     rep = built[name]
     for f in ("index.html", "report.md", "report.json"):
         assert (rep.path / f).is_file()
-    doc = json.loads((rep.path / "report.json").read_text(encoding="utf-8"))
+    # strict JSON (RFC 8259): no NaN or Infinity, which JavaScript and jq refuse (the claims'
+    # tables hold infinite interval ends and undefined power figures at this budget)
+    doc = json.loads((rep.path / "report.json").read_text(encoding="utf-8"),
+                     parse_constant=lambda c: pytest.fail(f"report.json holds {c}"))
     result = doc["data"]["result"]
     assert doc["kind"] == "paper" and result["experiment"] == name
     assert result["budget"] == "tiny" and result["seed"] == SEED

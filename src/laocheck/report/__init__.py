@@ -13,6 +13,7 @@ directory beside the target that replaces it only when complete
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import dataclass, replace
@@ -115,7 +116,7 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
                "description": spec.description, "budget": budget, "seed": ctx.seed,
                "seconds": seconds, "settings": settings, "provenance": prov, "data": data,
                "tables": [t.to_dict() for t in tables], "figures": entries}
-        write_json_atomic(tmp / "report.json", doc)
+        write_json_atomic(tmp / "report.json", _strict_json(doc))
         footer = (f"laocheck {__version__}, commit {prov['commit'] or 'unknown'}; seed "
                   f"{ctx.seed}, budget {budget}; {fmt(seconds)} s; command: {prov['command']}. "
                   "Every number on this page is in report.json.")
@@ -123,6 +124,20 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
         write_text_atomic(tmp / "index.html", to_html(spec.title, intro, sections, footer))
         write_text_atomic(tmp / "report.md", to_markdown(spec.title, intro, sections, footer))
     return BuiltReport(path=target, doc=doc, figures=tuple(figures))
+
+
+def _strict_json(obj):
+    """``obj`` with every non-finite float replaced as the experiments' results write them
+    (NaN: None; ±inf: the strings "inf" and "-inf"), so that ``report.json`` is JSON as RFC 8259
+    defines it (Python's ``json`` writes the non-standard NaN and Infinity, which JavaScript's
+    ``JSON.parse`` and ``jq`` refuse)."""
+    if isinstance(obj, dict):
+        return {k: _strict_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_strict_json(v) for v in obj]
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
+    return obj
 
 
 #: the files of a written report directory (and ``figures/`` holding only *.png / *.svg)
