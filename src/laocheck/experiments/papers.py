@@ -1691,6 +1691,58 @@ def _users(learners):
 # -- 1. KS15 Sec. 5.1 ----------------------------------------------------------------------
 
 
+#: the Parameters, Returns and Raises entries the five paper experiments share, substituted
+#: for ``%(name)s`` in their docstrings by :func:`_experiment_doc`
+_EXPERIMENT_DOC = {
+    "head": """budget : {"tiny", "fast", "full"}, default="fast"
+        The runs, prefixes and grids (``laocheck report --budget``).
+    seed : int, default=0
+        The seed.
+    delta : float, default=1e-6
+        The level of the intervals and the claims.""",
+    "data": """source : str or None, default=None
+        The digit data set (:func:`laocheck.data.digit_source`; None: the first available).
+    mnist : str, os.PathLike or None, default=None
+        The directory of MNIST's IDX files.""",
+    "run": """n_jobs : int, default=1
+        The number of joblib workers.
+    scheduler : str or None, default=None
+        A Dask scheduler address.
+    runs : int or None, default=None
+        The runs per panel, >= 2 (None: the budget's).""",
+    "tail": """progress : callable or None, default=None
+        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
+    learners : sequence, default=()
+        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
+        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on every
+        panel (:func:`learning_curves`' ``users``) and compared with each of them
+        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not
+        applied to them.
+
+    Returns
+    -------
+    PaperExperiment
+        The panels, printed numbers and claims, with how it was run.
+
+    Raises
+    ------
+    ValueError
+        If ``budget``, ``runs`` or another argument is invalid.
+    SourceUnavailable
+        If a data source that was asked for is missing.""",
+}
+
+
+def _experiment_doc(func):
+    """``func`` with the shared entries of :data:`_EXPERIMENT_DOC` put into its docstring."""
+    doc = func.__doc__
+    for key, text in _EXPERIMENT_DOC.items():
+        doc = doc.replace(f"%({key})s", text)
+    func.__doc__ = doc
+    return func
+
+
+@_experiment_doc
 def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -0.5, -1.0, -2.0),
                    d=500, n_jobs=1, scheduler=None, runs=None, m=None, progress=None,
                    learners=()):
@@ -1704,44 +1756,15 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=(0.0, -
 
     Parameters
     ----------
-    budget : {"tiny", "fast", "full"}, default="fast"
-        The runs, prefixes and grids (``laocheck report --budget``).
-    seed : int, default=0
-        The seed.
-    delta : float, default=1e-6
-        The level of the intervals and the claims.
+    %(head)s
     alphas : tuple of float, default=(0.0, -0.5, -1.0, -2.0)
         The exponents α of :class:`laocheck.data.PowerLawBernoulli`, one panel each.
     d : int, default=500
         The dimension of the synthetic data.
-    n_jobs : int, default=1
-        The number of joblib workers.
-    scheduler : str or None, default=None
-        A Dask scheduler address.
-    runs : int or None, default=None
-        The runs per panel, >= 2 (None: the budget's).
+    %(run)s
     m : int or None, default=None
         The training examples per run of the synthetic data (None: the budget's).
-    progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
-
-    learners : sequence, default=()
-        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
-        every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
-
-    Returns
-    -------
-    PaperExperiment
-        The panels, printed numbers and claims, with how it was run.
-
-    Raises
-    ------
-    ValueError
-        If ``budget``, ``runs`` or another argument is invalid.
-    SourceUnavailable
-        If a data source that was asked for is missing.
+    %(tail)s
     """
     t0 = time.perf_counter()
     users = _users(learners)
@@ -1840,6 +1863,7 @@ _NOTES_KS15 = (
 # -- 2. HK12 Sec. 5 ------------------------------------------------------------------------
 
 
+@_experiment_doc
 def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
                n_jobs=1, scheduler=None, runs=None, progress=None, learners=()):
     """HK12 Sec. 5, Figs. 1-2 on "3 vs 5".
@@ -1850,42 +1874,10 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 
     Parameters
     ----------
-    budget : {"tiny", "fast", "full"}, default="fast"
-        The runs, prefixes and grids (``laocheck report --budget``).
-    seed : int, default=0
-        The seed.
-    delta : float, default=1e-6
-        The level of the intervals and the claims.
-    source : str or None, default=None
-        The digit data set (:func:`laocheck.data.digit_source`; None: the first available).
-    mnist : str, os.PathLike or None, default=None
-        The directory of MNIST's IDX files.
-    n_jobs : int, default=1
-        The number of joblib workers.
-    scheduler : str or None, default=None
-        A Dask scheduler address.
-    runs : int or None, default=None
-        The runs per panel, >= 2 (None: the budget's).
-    progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
-
-    learners : sequence, default=()
-        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
-        every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
-
-    Returns
-    -------
-    PaperExperiment
-        The panels, printed numbers and claims, with how it was run.
-
-    Raises
-    ------
-    ValueError
-        If ``budget``, ``runs`` or another argument is invalid.
-    SourceUnavailable
-        If a data source that was asked for is missing.
+    %(head)s
+    %(data)s
+    %(run)s
+    %(tail)s
     """
     t0 = time.perf_counter()
     users = _users(learners)
@@ -1980,6 +1972,7 @@ def _cb11_algorithms():
         Algorithm("Baseline", lambda c: Baseline(k=4), "CB11 Fig. 1, k = 4", geometry="l1"))
 
 
+@_experiment_doc
 def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
                n_jobs=1, scheduler=None, runs=None, pairs=None, progress=None, learners=()):
     """CB11 Sec. 7: Fig. 4 and the table of median test squared errors over the 45 digit pairs.
@@ -1990,44 +1983,12 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 
     Parameters
     ----------
-    budget : {"tiny", "fast", "full"}, default="fast"
-        The runs, prefixes and grids (``laocheck report --budget``).
-    seed : int, default=0
-        The seed.
-    delta : float, default=1e-6
-        The level of the intervals and the claims.
-    source : str or None, default=None
-        The digit data set (:func:`laocheck.data.digit_source`; None: the first available).
-    mnist : str, os.PathLike or None, default=None
-        The directory of MNIST's IDX files.
-    n_jobs : int, default=1
-        The number of joblib workers.
-    scheduler : str or None, default=None
-        A Dask scheduler address.
-    runs : int or None, default=None
-        The runs per panel, >= 2 (None: the budget's).
+    %(head)s
+    %(data)s
+    %(run)s
     pairs : sequence of tuple or None, default=None
         A subset of the 45 digit pairs (None: all).
-    progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
-
-    learners : sequence, default=()
-        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
-        every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
-
-    Returns
-    -------
-    PaperExperiment
-        The panels, printed numbers and claims, with how it was run.
-
-    Raises
-    ------
-    ValueError
-        If ``budget``, ``runs`` or another argument is invalid.
-    SourceUnavailable
-        If a data source that was asked for is missing.
+    %(tail)s
     """
     t0 = time.perf_counter()
     users = _users(learners)
@@ -2126,6 +2087,7 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
 # -- 4. KS15 Secs. 5.2-5.3 -----------------------------------------------------------------
 
 
+@_experiment_doc
 def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
               covtype=None, n_jobs=1, scheduler=None, runs=None, progress=None, learners=()):
     """KS15 Secs. 5.2-5.3, Figs. 3-6 on "3 vs 5" and Covertype.
@@ -2137,45 +2099,13 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
 
     Parameters
     ----------
-    budget : {"tiny", "fast", "full"}, default="fast"
-        The runs, prefixes and grids (``laocheck report --budget``).
-    seed : int, default=0
-        The seed.
-    delta : float, default=1e-6
-        The level of the intervals and the claims.
-    source : str or None, default=None
-        The digit data set (:func:`laocheck.data.digit_source`; None: the first available).
-    mnist : str, os.PathLike or None, default=None
-        The directory of MNIST's IDX files.
+    %(head)s
+    %(data)s
     covtype : str, os.PathLike or None, default=None
         Covertype's data file (:func:`laocheck.data.load_covtype`); None: its panels are listed
         as unavailable.
-    n_jobs : int, default=1
-        The number of joblib workers.
-    scheduler : str or None, default=None
-        A Dask scheduler address.
-    runs : int or None, default=None
-        The runs per panel, >= 2 (None: the budget's).
-    progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
-
-    learners : sequence, default=()
-        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
-        every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
-
-    Returns
-    -------
-    PaperExperiment
-        The panels, printed numbers and claims, with how it was run.
-
-    Raises
-    ------
-    ValueError
-        If ``budget``, ``runs`` or another argument is invalid.
-    SourceUnavailable
-        If a data source that was asked for is missing.
+    %(run)s
+    %(tail)s
     """
     t0 = time.perf_counter()
     users = _users(learners)
@@ -2348,6 +2278,7 @@ _ADAPTIVE_EXTRA_SCALES = {"tiny": (1 / 8,), "fast": (1 / 64, 1 / 8),
                           "full": (1 / 256, 1 / 64, 1 / 16)}
 
 
+@_experiment_doc
 def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
                   n_jobs=1, scheduler=None, runs=None, d=500, m=None, progress=None,
                   learners=()):
@@ -2381,46 +2312,14 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
 
     Parameters
     ----------
-    budget : {"tiny", "fast", "full"}, default="fast"
-        The runs, prefixes and grids (``laocheck report --budget``).
-    seed : int, default=0
-        The seed.
-    delta : float, default=1e-6
-        The level of the intervals and the claims.
-    source : str or None, default=None
-        The digit data set (:func:`laocheck.data.digit_source`; None: the first available).
-    mnist : str, os.PathLike or None, default=None
-        The directory of MNIST's IDX files.
-    n_jobs : int, default=1
-        The number of joblib workers.
-    scheduler : str or None, default=None
-        A Dask scheduler address.
-    runs : int or None, default=None
-        The runs per panel, >= 2 (None: the budget's).
+    %(head)s
+    %(data)s
+    %(run)s
     d : int, default=500
         The dimension of the synthetic data.
     m : int or None, default=None
         The training examples per run of the synthetic data (None: the budget's).
-    progress : callable or None, default=None
-        ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
-
-    learners : sequence, default=()
-        Users' learners (``"module:factory"`` paths, ``[[learners]]`` tables or
-        ``laocheck.experiments.user_learners.UserLearner``), run beside the papers' on
-        every panel (:func:`learning_curves`' ``users``) and compared with each of them
-        (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not applied to them.
-
-    Returns
-    -------
-    PaperExperiment
-        The panels, printed numbers and claims, with how it was run.
-
-    Raises
-    ------
-    ValueError
-        If ``budget``, ``runs`` or another argument is invalid.
-    SourceUnavailable
-        If a data source that was asked for is missing.
+    %(tail)s
     """
     t0 = time.perf_counter()
     users = _users(learners)
