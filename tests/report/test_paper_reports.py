@@ -474,3 +474,17 @@ def test_claims_table_shows_how_each_claim_was_decided(built, name):
     text = " ".join(_page(rep).text)
     assert "2 runs can decide no claim" in text
     assert f"the full budget runs {design['full_runs']}" in text
+
+
+@pytest.mark.parametrize("name", PAPER_SPECS)
+def test_claims_are_recomputed_from_report_json(built, name):
+    """benchmarks/claims_before_after.py decides every claim again from the per-run test errors
+    in report.json (it stops when a status differs from the printed one), and by the rule before
+    issue 37 on the same runs."""
+    import runpy
+    from pathlib import Path
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "claims_before_after.py"
+    main_ = runpy.run_path(str(script))["main"]
+    result, rows = main_(built[name].path / "report.json", 2)
+    assert len(rows) == len(result["claims"]) > 0
+    assert {r[2] for r in rows} <= {"HOLDS", "DOES NOT HOLD", "INCONCLUSIVE", "-"}
