@@ -67,7 +67,7 @@ def panel_for(result, claim, needed):
         fig = re.search(r"Fig\. (\d+)", claim["citation"])
         cands = [p for p in cands if fig and p["figure"].endswith(f"Fig. {fig.group(1)}")] or cands
     if len(cands) > 1:
-        alpha = re.search(r"alpha = (-?\d+)", claim["claim"])
+        alpha = re.search(r"alpha = (-?[\d.]+)", claim["claim"])
         cands = [p for p in cands if alpha and p["figure"].endswith(f"alpha = {alpha.group(1)}")]
     assert len(cands) == 1, (claim["claim"], [p["figure"] for p in cands])
     return cands[0]
