@@ -102,7 +102,7 @@ def _on_cluster(out, only, settings, idle=0.0):
     start = time.perf_counter()
     with dask.config.set(settings), \
             distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1,
-                                     processes=True, dashboard_address=None) as cluster:
+                                     processes=True, dashboard_address="127.0.0.1:0") as cluster:
         startup = time.perf_counter() - start
         me = psutil.Process()
         workers = me.children(recursive=True)

@@ -61,8 +61,21 @@ def _verify(path, *extra):
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1,
-                                  processes=True, dashboard_address=None) as c:
+                                  processes=True, dashboard_address="127.0.0.1:0") as c:
         yield c
+
+
+def test_the_cluster_listens_on_127_0_0_1_only(cluster):
+    """The scheduler (in this process), its HTTP server and both worker processes listen on the
+    loopback interface only, on ports the system chose (no fixed 8787)."""
+    import psutil                                        # a dependency of distributed
+    with distributed.Client(cluster.scheduler_address) as client:
+        pids = {os.getpid(), *client.run(os.getpid).values()}
+    listening = [c.laddr for pid in pids for c in psutil.Process(pid).net_connections("inet")
+                 if c.status == psutil.CONN_LISTEN]
+    assert len(listening) >= 3
+    assert all(a.ip == "127.0.0.1" for a in listening), listening
+    assert 8787 not in {a.port for a in listening}
 
 
 @pytest.fixture(scope="module")
@@ -401,7 +414,8 @@ def test_bounds_and_report_check_the_scheduler_before_any_work(argv, monkeypatch
 
 def test_losing_the_scheduler_mid_run_is_a_clear_error():
     small = distributed.LocalCluster(host="127.0.0.1", n_workers=1, threads_per_worker=1,
-                                     processes=False, protocol="tcp://", dashboard_address=None)
+                                     processes=False, protocol="tcp://",
+                                     dashboard_address="127.0.0.1:0")
     try:
         with _execution.DaskExecutor(small.scheduler_address) as ex:
             outcomes = ex.imap_unordered(time.sleep, [(0.0,)] + [(0.2,)] * 30)
