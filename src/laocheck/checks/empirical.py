@@ -646,8 +646,9 @@ def check_ks15_thm47_any_m1(ctx):
 
 _HP_DELTA_THM = 0.05
 
-#: the values of B of the high-probability check (labels scaled by B: exactly homogeneous runs)
-_HP_B = (1.0, 1000.0)
+#: the values of B of the high-probability check (labels scaled by B: exactly homogeneous runs),
+#: those of the grids
+_HP_B = GRID_B
 
 
 @register("CB11.Thm12.high_probability.empirical", citation="CB11 Thm 12 (high-probability form; "
