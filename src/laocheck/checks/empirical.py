@@ -646,10 +646,6 @@ def check_ks15_thm47_any_m1(ctx):
 
 _HP_DELTA_THM = 0.05
 
-#: the values of B of the high-probability check (labels scaled by B: exactly homogeneous runs),
-#: those of the grids
-_HP_B = GRID_B
-
 
 @register("CB11.Thm12.high_probability.empirical", citation="CB11 Thm 12 (high-probability form; "
           "the proof's explicit constants)",
@@ -675,10 +671,10 @@ def check_cb11_thm12_high_probability(ctx):
     R = 10000 if ctx.full else 800
     lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
     base = CB11HardInstance(d, 1 / 32)
-    seeds = _seed(ctx).spawn(len(_HP_B))
-    delta = ctx.delta / len(_HP_B)                     # Bonferroni over the values of B
+    seeds = _seed(ctx).spawn(len(GRID_B))
+    delta = ctx.delta / len(GRID_B)                    # Bonferroni over the values of B
     figs, counter, notes = {"R": R, "delta_thm": _HP_DELTA_THM, "lambda": lam}, None, []
-    for B, seed in zip(_HP_B, seeds):
+    for B, seed in zip(GRID_B, seeds):
         bound = F["CB11.Thm12.bound_proof"](d=d, k=k, m=m, B=B, delta=_HP_DELTA_THM)
         dist = base if B == 1.0 else base.scaled(B)
         excess, _ = replicate(LearnerConfig(learners.AER, dict(k=k, B=B, lam=lam)), dist, m,
@@ -697,7 +693,7 @@ def check_cb11_thm12_high_probability(ctx):
                      f"{excess.max():.4g}")
         if low > _HP_DELTA_THM and counter is None:
             counter = {"d": d, "k": k, "m": m, "B": B, "distribution": dist.name, "R": R}
-    high = max(figs[f"B={B:g}"]["exceedance_cp_high"] for B in _HP_B)
+    high = max(figs[f"B={B:g}"]["exceedance_cp_high"] for B in GRID_B)
     return Result(Status.FAIL if counter else Status.PASS, figs, counterexample=counter,
                   detectable=f"an exceedance probability above {high:.3g} (the one-sided upper "
                              f"confidence bound at δ/2)",
