@@ -429,6 +429,33 @@ def test_medians_and_runs_worse_than_the_zero_predictor_beside_the_means():
     assert table.rows[0][4] == [0.2, 0.3] and table.rows[0][5] == [0, 2]
 
 
+def test_a_median_above_the_zero_predictor_is_named_with_its_runs():
+    """Four runs, three prefixes. "Sunk" is worse than the zero predictor (error above 1) in
+    3 of 4 runs at 10 examples and in 4 of 4 at 1000, better in 3 of 4 at 100: its median is
+    above 1 at the first and third prefixes only, and the caption names those two with their
+    counts. A dashed (budget-matched) curve with the same runs is not named; "Lifted" (one run
+    at 5: mean 1.625 above 1, median 0.65 below) is named in the other sentence, not this one."""
+    def curve(name, per_run, matched=False):
+        E = np.array(per_run, dtype=float)
+        return {"algorithm": name, "examples": [10, 100, 1000], "mean": list(E.mean(axis=0)),
+                "per_run": per_run, "delta": 1e-6, "tuned": [], "budget_matched": matched}
+
+    runs = [[3.0, 0.1, 2.0], [0.5, 0.2, 4.0], [5.0, 0.3, 6.0], [7.0, 9.0, 8.0]]
+    sunk, dashed = curve("Sunk", runs), curve("Dashed", runs, matched=True)
+    lifted = curve("Lifted", [[0.2, 0.1, 0.1], [0.4, 0.2, 0.2], [0.9, 0.3, 0.3],
+                              [5.0, 0.4, 0.4]])
+    panel = {"figure": "Fig. X", "curves": [sunk, dashed, lifted], "source": "s",
+             "stand_in": False, "preprocessing": "p", "d": 3, "n_train": 1000, "n_test": 10,
+             "attributes_per_example": "k + 1 = 2", "rho_ridge": 0.5, "rho_lasso": 0.5}
+    caption = _caption(panel, {"grid": [1.0], "step_scales": [1.0], "runs": 4,
+                               "panels": [panel]})
+    head, sentence = caption.split("A median above the zero predictor's error")
+    sentence = sentence.split(".")[0] + "."
+    assert sentence.endswith("Sunk at 10 examples (3 of 4 runs), 1000 examples (4 of 4 runs).")
+    assert "Dashed" not in sentence and "Lifted" not in sentence
+    assert "Lifted at 10 examples: mean 1.625, median 0.65, 1 of 4 runs worse" in head
+
+
 @pytest.mark.parametrize("name", ["ks15_synthetic", "cb11_mnist"])
 def test_the_table_of_medians_is_the_runs_of_every_curve(built, name):
     """Each curve of each panel has a row whose medians and counts are those of its per-run

@@ -210,23 +210,42 @@ def _curve_spread(c):
 
 
 def _spread_sentence(panel):
-    """The curves whose mean is above the zero predictor's error (1) at a prefix where their
-    median is at most 1: the largest such prefix of each."""
-    parts = []
-    for row in (_curve_spread(c) for c in panel["curves"] if c.get("per_run")):
+    """Two sentences on the curves that fail the zero predictor's error (1).
+
+    First, the curves whose mean is above 1 at a prefix where their median is at most 1 (a few
+    runs set the mean): the largest such prefix of each. Second, the solid curves whose median
+    is above 1 at some prefix (more than half the runs are worse than predicting 0: the
+    typical run, not a few, is there), every such prefix with its count of runs. The dashed
+    (budget-matched) curves are left to the caption's own sentence on them: trained on a
+    handful of examples, they are expected above 1."""
+    lifted, sunk = [], []
+    for c in panel["curves"]:
+        if not c.get("per_run"):
+            continue
+        row = _curve_spread(c)
         flagged = [p for p, (mean, med) in enumerate(zip(row["mean"], row["median"]))
                    if mean > 1.0 >= med]
         if flagged:
             p = flagged[-1]
-            parts.append(f"{row['algorithm']} at {row['examples'][p]} examples: mean "
-                         f"{fmt(row['mean'][p])}, median {fmt(row['median'][p])}, "
-                         f"{row['worse_than_zero'][p]} of {row['runs']} runs worse than the "
-                         "zero predictor")
-    if not parts:
-        return ""
-    return (" A mean above the zero predictor's error with the median below it (at least half "
-            "the runs do better than predicting 0, the others set the mean) — " + "; ".join(parts)
-            + " (every prefix in the table of medians).")
+            lifted.append(f"{row['algorithm']} at {row['examples'][p]} examples: mean "
+                          f"{fmt(row['mean'][p])}, median {fmt(row['median'][p])}, "
+                          f"{row['worse_than_zero'][p]} of {row['runs']} runs worse than the "
+                          "zero predictor")
+        above = [p for p, med in enumerate(row["median"]) if med > 1.0]
+        if above and not c.get("budget_matched"):
+            sunk.append(f"{row['algorithm']} at "
+                        + ", ".join(f"{row['examples'][p]} examples ({row['worse_than_zero'][p]}"
+                                    f" of {row['runs']} runs)" for p in above))
+    text = ""
+    if lifted:
+        text += (" A mean above the zero predictor's error with the median below it (at least "
+                 "half the runs do better than predicting 0, the others set the mean) — "
+                 + "; ".join(lifted) + " (every prefix in the table of medians).")
+    if sunk:
+        text += (" A median above the zero predictor's error (more than half the runs do worse "
+                 "than predicting 0: the typical run, not a few, is there) — " + "; ".join(sunk)
+                 + ".")
+    return text
 
 
 def spread_table(result):
