@@ -423,14 +423,14 @@ def check_thm41_step1(ctx):
     def ratio(u):
         eta = math.exp(u[0])
         c = -1 / eta + np.logaddexp(0.0, u[1:].reshape(m, n))
-        z = np.ones(n)
-        lhs, sq = 0.0, 0.0
+        log_z = np.zeros(n)                           # log z_1 = 0; log-domain: under a
+        lhs, sq = 0.0, 0.0                            # witness's η·c_t, exp(−η c_t) underflows
         for t in range(m):
-            p = z / z.sum()
+            p = np.exp(log_z - log_z.max())           # rescaling leaves p unchanged
+            p /= p.sum()
             lhs += float(p @ c[t])
             sq += float(p @ c[t] ** 2)
-            z = z * np.exp(-eta * c[t])
-            z /= z.max()                              # rescaling leaves p unchanged
+            log_z = log_z - eta * c[t]
         return (lhs - float(c.sum(0).min())) / (_B5_LOG_N * math.log(n) / eta
                                                   + _B5_SECOND_ORDER * eta * sq)
 
