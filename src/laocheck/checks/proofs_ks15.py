@@ -423,8 +423,9 @@ def check_thm41_step1(ctx):
     def ratio(u):
         eta = math.exp(u[0])
         c = -1 / eta + np.logaddexp(0.0, u[1:].reshape(m, n))
-        log_z = np.zeros(n)                           # log z_1 = 0; log-domain: under a
-        lhs, sq = 0.0, 0.0                            # witness's η·c_t, exp(−η c_t) underflows
+        # z_t in the log domain (log z_1 = 0): exp(−η c_t) underflows to 0 for large η c_t
+        log_z = np.zeros(n)
+        lhs, sq = 0.0, 0.0
         for t in range(m):
             p = np.exp(log_z - log_z.max())           # rescaling leaves p unchanged
             p /= p.sum()
