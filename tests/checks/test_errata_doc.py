@@ -26,6 +26,8 @@ def test_every_erratum_check_has_one_note_and_back():
         noted = {n.id for n in notes() if n.kind == kind}
         if kind == "unsettled":          # INCONCLUSIVE checks with a note: downgraded errata
             assert noted <= ids and all(n.settle for n in notes() if n.kind == kind)
+        elif kind == "withdrawn":        # PASS checks with a note: errata of earlier versions
+            assert noted <= ids and all(n.assumption for n in notes() if n.kind == kind)
         else:
             assert noted == ids, kind
 
@@ -36,7 +38,8 @@ def test_readings_and_unsettled_are_listed_apart_and_not_counted():
     assert f"{len(errata)} errata (" in text
     for n in notes():
         section = {"erratum": 0, "reading": text.index("## Readings"),
-                   "unsettled": text.index("## Not established")}[n.kind]
+                   "unsettled": text.index("## Not established"),
+                   "withdrawn": text.index("## Withdrawn")}[n.kind]
         assert text.index(f"`{n.id}` (") > section, n.id
     assert {n.id for n in notes() if n.kind == "reading"} == {
         c.id for c in catalog.checks() if c.expected == catalog.Status.READING}
@@ -55,7 +58,10 @@ def test_notes_are_complete_and_in_reading_order():
     all_notes = notes()
     for n in all_notes:
         assert n.literal.strip() and n.why.strip() and n.corrected.strip() and n.where.strip()
-        assert catalog.get(n.id).correction, n.id
+        if n.kind == "withdrawn":        # it holds: no corrected statement of its own
+            assert not catalog.get(n.id).correction and n.related, n.id
+        else:
+            assert catalog.get(n.id).correction, n.id
         for rid in n.related:
             catalog.get(rid)
     for kind in KINDS:
@@ -127,3 +133,21 @@ def test_read_rejects_missing_texts_unknown_verdicts_and_repeats():
         read("HK12.Y", PDF="only one text")
     with pytest.raises(InvalidParameterError, match="unique"):
         read("HK12.Lemma3.3.eq9", PDF="a", HTML="b")
+
+
+def test_withdrawn_errata_say_what_they_are_read_under_and_pass():
+    """An erratum withdrawn (its counterexample broke a standing assumption of the paper, or the
+    line was unused rather than false) quotes the assumption with its location, and its check
+    expects PASS; ERRATA.md lists it apart, never among the counted errata."""
+    withdrawn = [n for n in notes() if n.kind == "withdrawn"]
+    assert {"HK12.Thm4.4.proof.step3", "KS15.Thm4.7.proof.step10",
+            "KS15.Alg4.line1"} <= {n.id for n in withdrawn}
+    text = render()
+    for n in withdrawn:
+        assert catalog.get(n.id).expected == catalog.Status.PASS, n.id
+        assert "“" in n.assumption and any(p in n.assumption for p in ("Sec.", "App.")), n.id
+        entry = text[text.index(f"`{n.id}` (PASS") - 3000:text.index(f"`{n.id}` (PASS")]
+        assert "* **Read under.**" in entry.rsplit("### ", 1)[1], n.id
+    with pytest.raises(InvalidParameterError, match="assumption"):
+        note_erratum("KS15.Z", where="w", order=(0,), literal="l", why="w", corrected="c",
+                     kind="withdrawn")

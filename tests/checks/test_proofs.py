@@ -131,10 +131,20 @@ def test_hk12_lemma41_step_errata_recomputed_by_hand():
     # step 10: ν = 0, a_0 = 1: 2(8B²)⁰ + 2 = 4 > (4B)⁰·2·1² = 2
     assert 2 * 1 + 2 > 2
     for id_ in ("HK12.Lemma4.1.proof.step5", "HK12.Lemma4.1.proof.step8",
-                "HK12.Lemma4.1.proof.step10", "HK12.Lemma4.1.proof.step3",
-                "HK12.Thm4.4.proof.step3"):
+                "HK12.Lemma4.1.proof.step10", "HK12.Lemma4.1.proof.step3"):
         rec = catalog.run(id_, seed=3)
         assert rec.status == "ERRATUM" and rec.counterexample, id_
+
+
+def test_hk12_thm44_step3_holds_under_section_4s_delta_by_hand():
+    """HK12 Sec. 4 fixes 0 <= δ <= B: |y ± δ| <= |y| + δ <= 2B, with equality at y = B, δ = B,
+    so the step's worst ratio is exactly 1 (the withdrawn erratum's δ = 2 > B = 1 broke it)."""
+    from fractions import Fraction as F
+    for B in (F(1, 2), F(1), F(3)):
+        worst = max(abs(y + s * dl) for y in (-B, B) for dl in (F(0), B / 3, B) for s in (-1, 1))
+        assert worst == 2 * B
+    rec = catalog.run("HK12.Thm4.4.proof.step3", seed=3)
+    assert rec.status == "PASS" and rec.figures["worst_ratio_exact"] == "1"
 
 
 def test_ks15_footnote4_counterexample_by_hand():
@@ -195,14 +205,15 @@ def test_third_pass_text_constants_pass():
         assert catalog.run(id_, seed=0).status == "PASS", id_
 
 
-def test_ks15_thm47_step10_counterexample_by_hand():
-    """d = 1, k = 2, x ≡ 1 (‖E[x²]‖₁ = 1 = d), ε = 1: 16·5(16 + 88/3 + 2) = 11360/3 > 61² = 3721,
-    while at k = d = 1 the constant 4√(5(16 + 88/3 + 1)) ≈ 60.88 <= 61 holds."""
+def test_ks15_thm47_step10_in_the_setting_k_at_most_d_by_hand():
+    """d = 1, k = 2, x ≡ 1 (‖E[x²]‖₁ = 1 = d), ε = 1: 16·5(16 + 88/3 + 2) = 11360/3 > 61² = 3721
+    (the withdrawn erratum: k > d, outside KS15's setting k ≪ d), while at k = d = 1 the constant
+    4√(5(16 + 88/3 + 1)) ≈ 60.88 <= 61 holds; k/d = 1 is the worst ratio in the setting."""
     from fractions import Fraction as F
     assert 80 * (16 + F(88, 3) + 2) == F(11360, 3) > 61 ** 2
     assert 80 * (16 + F(88, 3) + 1) == F(11120, 3) <= 61 ** 2
     rec = catalog.run("KS15.Thm4.7.proof.step10", seed=0)
-    assert rec.status == "ERRATUM" and rec.counterexample["d"] == 1 and rec.counterexample["k"] == 2
+    assert rec.status == "PASS" and rec.figures["k_threshold_at_S=d"] == "283*d/240"
     assert catalog.run("KS15.Thm4.7.proof.step10_corrected", seed=0).status == "PASS"
 
 

@@ -50,6 +50,7 @@ class ErratumNote:
     related: tuple = ()
     kind: str = "erratum"
     settle: str = ""
+    assumption: str = ""
 
     @property
     def paper(self):
@@ -61,20 +62,29 @@ _NOTES: dict[str, ErratumNote] = {}
 
 #: The kinds of note: a false statement of the paper (its check expects ERRATUM); a statement
 #: false only as a text extraction reads it, the typeset paper reading otherwise (READING); a
-#: suspected erratum not established by its check (INCONCLUSIVE, with what would settle it).
-KINDS = {"erratum": "ERRATUM", "reading": "READING", "unsettled": "INCONCLUSIVE"}
+#: suspected erratum not established by its check (INCONCLUSIVE, with what would settle it); an
+#: erratum of an earlier ERRATA.md withdrawn because its counterexample broke a standing
+#: assumption of the paper (the statement holds under it: its check expects PASS, and
+#: ``assumption`` quotes the assumption with its location).
+KINDS = {"erratum": "ERRATUM", "reading": "READING", "unsettled": "INCONCLUSIVE",
+         "withdrawn": "PASS"}
 
 
 def note_erratum(id, *, where, order, literal, why, corrected, proof_step=False, related=(),
-                 kind="erratum", settle=""):
+                 kind="erratum", settle="", assumption=""):
     """Register the errata text of the ERRATUM check ``id`` (one note per id); ``kind``
     ``"reading"`` for an extraction artefact (the check expects READING), ``"unsettled"`` for a
     suspected erratum the check does not establish (it expects INCONCLUSIVE; ``settle`` says
-    what would settle it)."""
+    what would settle it), ``"withdrawn"`` for a former erratum whose counterexample broke a
+    standing assumption of the paper (the check expects PASS under it; ``assumption`` quotes
+    the assumption and where the paper states it)."""
     if kind not in KINDS:
         raise InvalidParameterError(f"`kind` must be one of {sorted(KINDS)}; got kind={kind!r}.")
     if kind == "unsettled" and not settle:
         raise InvalidParameterError("`settle` must say what would settle an unsettled erratum.")
+    if kind == "withdrawn" and not assumption:
+        raise InvalidParameterError("`assumption` must quote the standing assumption (with its "
+                                    "location) under which a withdrawn erratum holds.")
     paper = id.split(".", 1)[0]
     if paper not in PAPERS:
         raise InvalidParameterError(f"`id` must start with one of {PAPERS}; got id={id!r}.")
@@ -82,7 +92,8 @@ def note_erratum(id, *, where, order, literal, why, corrected, proof_step=False,
         raise InvalidParameterError(f"`id` must be unique; an erratum note {id!r} exists already.")
     _NOTES[id] = ErratumNote(id=id, where=where, order=tuple(order), literal=literal, why=why,
                              corrected=corrected, proof_step=bool(proof_step),
-                             related=tuple(related), kind=kind, settle=settle)
+                             related=tuple(related), kind=kind, settle=settle,
+                             assumption=assumption)
 
 
 def notes():
@@ -252,11 +263,14 @@ note_erratum(
     "KS15.Lemma4.2", where="Lemma 4.2", order=(4, 2),
     literal="‖E_{D,A}[x̃_t²]‖∞ = max_i (1/k)E_{D,A}[x̃_{t,r}²[i]] + ((k − 1)/k)E_D[‖x‖∞]².",
     why="Only the full version states it (the conference version's Lemma 4.2 is another "
-        "statement). Not a bracket slip: the proof (App. B.9) reaches the square outside from "
-        "its reason “E[x̃_{t,r}[i]] = E_D[x[i]] … independent” (independence holds only given "
-        "x), and the statement is false read with = or with the proof's ≤. At d = 1, k = 2, "
-        "x ∈ {0, 1} with probability 1/2 each: the left-hand side is 1/2 exactly, the right-hand "
-        "side 3/8.",
+        "statement), and only as a LaTeX extraction (`\\mathbb{E}_D [\\|\\mathbf{x}\\|_\\infty]^2`), "
+        "where the square may sit where the typeset page does not put it; so the counterexample "
+        "refutes both readings at once. At d = 2, k = 2, q = (1/2, 1/2), x = (1, 0) with "
+        "probability 1/4 and (0, 1/2) with probability 3/4: the left-hand side is 3/8 exactly, "
+        "the right-hand side 57/128 with (E_D‖x‖∞)² and 15/32 with E_D[‖x‖∞²]. Read with the "
+        "square outside it fails even as the proof's ≤ (at d = 1, k = 2, x ∈ {0, 1} with "
+        "probability 1/2 each: 1/2 against 3/8); with the square inside, ≤ holds and only the = "
+        "is false.",
     corrected="‖E[x̃_t²]‖∞ = max_i((1/k)E[x_i²]/q_i + ((k − 1)/k)E[x_i²]) ≤ max_i (1/k)E[x_i²]/q_i "
               "+ ((k − 1)/k)E_D[‖x‖∞²] (the square inside the expectation).")
 

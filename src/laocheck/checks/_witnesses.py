@@ -975,7 +975,6 @@ def _w1_nonzero(d):
 
 @specific("HK12.Alg2.line9")
 @specific("KS15.Alg3.line9")
-@specific("KS15.Alg4.line1")
 def _w1_witness(check):
     return [_patch_witness("w1_nonzero", "lines 1 and 3 giving w_1 ≠ 0 (z⁺_1 = 2·1_d, z⁻_1 = "
                            "1_d): the statement then holds and must PASS", boxes, "_w1_lasso",
@@ -1117,8 +1116,6 @@ _HK12_PROOF_CORRECTIONS = {
     "HK12.Lemma4.1.proof.step10": ("lemma41_step10_factor",
                                    lambda B, nu: max(2, (4 * B) ** (2 * nu)),
                                    "the factor max(2, (4B)^{2ν}) (covers ν = 0)"),
-    "HK12.Thm4.4.proof.step3": ("thm44_step3_range", lambda B, delta, eps: (B + delta) / eps,
-                                "|y±| <= (B + δ)/ε"),
 }
 
 
@@ -1322,9 +1319,11 @@ KS15_MUTATIONS = {
     "KS15.Thm4.7.proof.step2": [("minimiser_with_5", "the first printed form read as "
                                  "√(log 2d/(5Ĝ²m₂)), the minimiser of (9)'s bound: must PASS",
                                  [(_PK, "_T47_FIRST_FORM_FACTOR", 5)], "PASS")],
-    "KS15.Thm4.7.proof.step10": [("k_at_most_d", "the step read under k <= d (the setting's "
-                                  "k ≪ d): must PASS", [(_PK, "_T47_STEP10_K_OVER_D", 1)],
-                                  "PASS")],
+    "KS15.Thm4.7.proof.step10": [("sixty_one_to_60", "the display's constant 61 made 60",
+                                  [(_PK, "_T47_61", 60)], "FAIL"),
+                                 ("k_up_to_2d", "the step read for every k <= 2d, past the "
+                                  "setting's k ≪ d (the earlier erratum's reading)",
+                                  [(_PK, "_T47_STEP10_K_OVER_D", 2)], "FAIL")],
     "KS15.Thm4.7.proof.step10_corrected": [("sixty_one_to_60", "Theorem 4.7's constant 61 "
                                             "made 60", [(_PK, "_T47_61", 60)], "FAIL")],
     **{i: [("right_member_14/6_to_7/6", "the right member with (7/6)ε for (14/6)ε while eq. "
@@ -1500,6 +1499,29 @@ def _two_phase_output_moved(check):
     with W.attr_patch(_learners, "TwoPhaseDDAELR", _learner_subclass(cls, "output_moved",
                                                                   _output_moved)):
         yield check
+
+
+def _starts_from_initial(model):
+    """Phase 2 as if it started from line 1's w_1: the output moved along ``initial``."""
+    initial = model.initial if not isinstance(model.initial, str) else 0.0
+    model.coef_ = np.asarray(model.coef_, dtype=float) + 1e-6 * np.asarray(initial, dtype=float)
+
+
+@contextlib.contextmanager
+def _two_phase_reads_initial(check):
+    cls = _learners.TwoPhaseDDAELR
+    with W.attr_patch(_learners, "TwoPhaseDDAELR", _learner_subclass(cls, "reads_initial",
+                                                                  _starts_from_initial)):
+        yield check
+
+
+@specific("KS15.Alg4.line1")
+def _ks15_alg4_line1(check):
+    return [_patch_witness("gaelr_w1_nonzero", "GAELR's lines 1 and 3 giving w_1 ≠ 0 (z⁺_1 = "
+                           "2·1_d, z⁻_1 = 1_d)", boxes, "_w1_lasso", _w1_nonzero),
+            Witness("phase2_reads_line1", "laocheck.learners.TwoPhaseDDAELR's output moved by "
+                    "1e-6 times its initial point (line 1's w_1 leaking into phase 2)",
+                    _two_phase_reads_initial)]
 
 
 @specific("KS15.Alg4.line1_corrected")
@@ -1696,6 +1718,16 @@ def _t44_gradient_part(check):
                            "(hk12_aesvr, part='gradient') times 5/4, its φ̃ unchanged",
                            proofs_hk12, "hk12_aesvr",
                            _scaled_part(proofs_hk12.hk12_aesvr, "gradient", Fraction(5, 4)))]
+
+
+@specific("HK12.Thm4.4.proof.step3")
+def _t44_step3(check):
+    """The range as a maintainer could mistype it: 2B/ε without its 2, or with ε squared (the
+    vertex y = B, δ = B attains 2B/ε, so either is refuted exactly)."""
+    return [_patch_witness("range_without_2", "|y±| <= B/ε for 2B/ε: must FAIL", proofs_hk12,
+                           "thm44_step3_range", lambda B, delta, eps: B / eps),
+            _patch_witness("range_eps_squared", "|y±| <= 2B/ε² for 2B/ε (FAIL at ε > 1)",
+                           proofs_hk12, "thm44_step3_range", lambda B, delta, eps: 2 * B / eps ** 2)]
 
 
 @specific("HK12.Thm4.4.proof.step3_corrected")

@@ -1116,20 +1116,43 @@ def check_ks15_alg4_lines2_12(ctx):
 
 
 @register("KS15.Alg4.line1", citation="KS15 Alg. 4 line 1 (Initialize w_1 ≠ 0, ‖w_1‖₂ <= B "
-          "arbitrarily) and line 12 (run GAELR)", statement="the second phase starts from a w_1 ≠ 0 "
-          "with ‖w_1‖₂ <= B (line 1)", assumptions="as printed",
-          method="exact (Fractions): GAELR (Alg. 3, run by line 12) starts from z± = 1_d, i.e. "
-          "w_1 = 0, and line 1's w_1 is never used", delta=0.0, detectable=0.0,
-          expected=Status.ERRATUM, correction="KS15.Alg4.line1_corrected")
+          "arbitrarily) and line 12 (run GAELR)", statement="line 1's w_1 (any w_1 ≠ 0 with "
+          "‖w_1‖₂ <= B) is vacuous: the second phase (line 12, GAELR) starts from GAELR's own "
+          "w_1 = 0, so Algorithm 4's output does not depend on it",
+          assumptions="as printed: w_1 ≠ 0, ‖w_1‖₂ <= B arbitrary",
+          method="exact (Fractions): GAELR's first iterate from its lines 1 and 3 (z± = 1_d) is 0 "
+          "for d = 1..5; and laocheck.learners.TwoPhaseDDAELR (theory variant) fitted with the "
+          "same seed from two admissible initial points (line 1's w_1: B/2·e_1 and −B/3·1_d/√d) "
+          "gives the same output bit for bit", delta=0.0, detectable=0.0,
+          correction=None)
 def check_ks15_alg4_line1(ctx):
-    """KS15 Alg. 4 line 1: a line of Alg. 2 that Alg. 4's second phase does not use."""
-    w1 = _w1_lasso(3)
-    figs = {"first_iterate_of_phase_2": fstr(w1)}
-    if any(w1):
-        return Result(Status.PASS, figs, detectable=0.0)
-    return Result(Status.ERRATUM, figs, detectable=0.0, correction="KS15.Alg4.line1_corrected",
-                  counterexample={"d": 3, "first iterate of GAELR (Alg. 3 lines 1, 3)": fstr(w1)},
-                  note="line 1 is Alg. 2's; harmless, the second phase's iterate is Alg. 3's.")
+    """KS15 Alg. 4 line 1: a line of Alg. 2 that Alg. 4's second phase does not use.
+
+    An earlier version reported the line as an erratum (“the second phase's w_1 is 0, not
+    ≠ 0”); an initialisation nothing reads is vacuous, not false (see the withdrawn entry of
+    ERRATA.md)."""
+    firsts = {d: _w1_lasso(d) for d in range(1, 6)}
+    figs = {"GAELR_first_iterate_d3": fstr(firsts[3])}
+    nonzero = [d for d, w in firsts.items() if any(w)]
+    if nonzero:
+        d = nonzero[0]
+        return Result(Status.FAIL, figs, detectable=0.0, counterexample={
+            "d": d, "first iterate of GAELR (Alg. 3 lines 1, 3)": fstr(firsts[d])})
+    d, B = 4, 1.0
+    Xr, yr = _data(ctx.rng, 40, d, np.inf)
+    seed = ctx.spawn()
+    outs = []
+    for initial in (np.eye(d)[0] * B / 2, -np.ones(d) * B / (3 * math.sqrt(d))):
+        est = learners.TwoPhaseDDAELR(k=1, B=B, m1=10, delta=0.5, initial=initial,
+                                      random_state=np.random.SeedSequence(seed.entropy,
+                                                                          spawn_key=seed.spawn_key))
+        outs.append(np.array(est.fit(Xr, yr).coef_, copy=True))
+    figs["max_output_difference"] = float(np.max(np.abs(outs[0] - outs[1])))
+    if not np.array_equal(outs[0], outs[1]):
+        return Result(Status.FAIL, figs, detectable=0.0, counterexample={
+            "initial_points": ["B/2·e_1", "−B/3·1_d/√d"], "outputs": [o.tolist() for o in outs]},
+            note="the learner's second phase depends on line 1's w_1")
+    return Result(Status.PASS, figs, detectable=0.0)
 
 
 @register("KS15.Alg4.line1_corrected", citation="KS15 Alg. 4 (corrected reading)",
@@ -1159,8 +1182,15 @@ for _paper, _where, _order in (("HK12.Alg2", "Algorithm 2 (AELR), line 9 at t = 
 
 note_erratum(
     "KS15.Alg4.line1", where="Algorithm 4 (Two-Phased DDAELR), line 1", order=(4, 0, 41),
+    kind="withdrawn", assumption="none beyond the box: line 1 itself says “Initialize w_1 ≠ 0, "
+    "‖w_1‖₂ ≤ B arbitrarily” (KS15 App. A.3, Algorithm 4), and lines 2-12 never read that w_1",
     literal="1: Initialize w_1 ≠ 0, ‖w_1‖₂ ≤ B arbitrarily (then line 12: run GAELR on the next "
             "m₂ examples).",
-    why="GAELR (Algorithm 3) starts from z⁺_1 = z⁻_1 = 1_d, so the second phase's first iterate is "
-        "w_1 = 0 (exact), and line 1's w_1 is used nowhere: the line is Algorithm 2's.",
-    corrected="Drop line 1; the second phase starts at w_1 = 0 (checked on the learner).")
+    why="Listed as an erratum because GAELR (Algorithm 3, run by line 12) starts from "
+        "z⁺_1 = z⁻_1 = 1_d, i.e. from w_1 = 0, not from line 1's w_1 ≠ 0. That makes line 1 "
+        "unused (a line of Algorithm 2 left in the box), not false: no line reads its w_1, and "
+        "the output is the same whatever w_1 it chose (the check fits the learner from two "
+        "such w_1 and compares the outputs bit for bit).",
+    corrected="The second phase starts at GAELR's w_1 = 0 (checked on the learner: "
+              "KS15.Alg4.line1_corrected); line 1 can be dropped without changing the algorithm.",
+    related=("KS15.Alg4.line1_corrected",))

@@ -98,6 +98,8 @@ def _entry(note, check, lines, label):
                   sorted(reading.prints.items(), key=lambda kv: list(texts).index(kv[0]))]
         lines.append(f"* **Read in.** {'; '.join(quoted)}. Classified: "
                      f"{VERDICTS[reading.verdict]}.")
+    if note.assumption:
+        lines.append(f"* **Read under.** {_cell(note.assumption)}")
     lines.append(f"* **{label}** {_cell(note.why)}")
     lines.append(f"* **What holds.** {_cell(note.corrected)}")
     if note.settle:
@@ -116,19 +118,22 @@ def render():
     """ERRATA.md as a string: a pure function of the registered checks and erratum notes.
 
     The errata (checks expecting ERRATUM) per paper; then, apart and never counted as errata,
-    the readings (READING: false only as a text extraction reads the paper) and the suspected
-    errata the catalog does not establish (INCONCLUSIVE, with what would settle them)."""
+    the readings (READING: false only as a text extraction reads the paper), the suspected
+    errata the catalog does not establish (INCONCLUSIVE, with what would settle them), and the
+    errata of earlier versions withdrawn because the statement holds under a standing
+    assumption of the paper (PASS, with the assumption quoted)."""
     all_notes = notes()
     by_kind = {k: [n for n in all_notes if n.kind == k] for k in KINDS}
     catalog = {c.id: c for c in checks()}
     for kind, status in KINDS.items():
         registered = {cid for cid, c in catalog.items() if c.expected.value == status}
         noted = {n.id for n in by_kind[kind]}
-        expected = registered if kind != "unsettled" else registered & noted
-        if noted != expected or (kind != "unsettled" and registered != noted):
+        partial = kind in ("unsettled", "withdrawn")    # notes on some checks of the status
+        expected = registered & noted if partial else registered
+        if noted != expected or (not partial and registered != noted):
             raise InvalidParameterError(
                 f"`errata notes` of kind {kind!r} must match the {status} checks one to one; "
-                f"checks without a note: {sorted(registered - noted) if kind != 'unsettled' else []}"
+                f"checks without a note: {[] if partial else sorted(registered - noted)}"
                 f", notes without a check: {sorted(noted - registered)}.")
     errata = by_kind["erratum"]
     lines = [PREFACE]
@@ -137,7 +142,9 @@ def render():
     lines.append(f"{len(errata)} errata ({', '.join(f'{p}: {counts[p]}' for p in PAPERS)}; "
                  f"{steps} of them proof steps). Listed apart and not counted: "
                  f"{len(by_kind['reading'])} readings (extraction artefacts) and "
-                 f"{len(by_kind['unsettled'])} suspected errata not established.\n")
+                 f"{len(by_kind['unsettled'])} suspected errata not established; "
+                 f"{len(by_kind['withdrawn'])} errata of earlier versions withdrawn (they hold "
+                 f"under the papers' standing assumptions).\n")
     for paper in PAPERS:
         lines.append(f"## {paper}: {TITLES[paper]}\n")
         for note in (n for n in errata if n.paper == paper):
@@ -155,6 +162,15 @@ def render():
                      "(INCONCLUSIVE); each says what would settle it.\n")
         for note in by_kind["unsettled"]:
             _entry(note, catalog[note.id], lines, "Why it is not established.")
+    if by_kind["withdrawn"]:
+        lines.append("## Withdrawn: errata of earlier versions that hold\n")
+        lines.append("Listed as errata by earlier versions of this file: a counterexample that "
+                     "broke an assumption the paper states for a whole section or for its "
+                     "setting, or a line shown unused rather than false. Each entry quotes the "
+                     "assumption it is read under, with its location, and says what changed; "
+                     "read so, the statement holds and its check reports PASS.\n")
+        for note in by_kind["withdrawn"]:
+            _entry(note, catalog[note.id], lines, "Why it was listed, and why it holds.")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
