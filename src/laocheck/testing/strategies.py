@@ -106,7 +106,8 @@ def weight_vectors(d, *, norm="l2", bound=1.0):
         ‖w‖₂ <= bound (``"l2"``, ridge: HK12 Alg. 1, KS15 Alg. 1) or ‖w‖₁ <= bound (``"l1"``,
         lasso and CB11).
     bound : float, default=1.0
-        The radius B.
+        The radius B: finite and > 0 (up to the largest double; the vectors are drawn in the
+        unit ball and scaled last, so they stay finite).
 
     Returns
     -------
@@ -164,7 +165,7 @@ def problem_instances(*, min_d=1, max_d=6, norm="l2", bound=1.0):
     norm : {"l2", "l1"}, default="l2"
         The geometry, as :func:`weight_vectors` and :func:`data_points`.
     bound : float, default=1.0
-        The radius B (and the bound on |y|).
+        The radius B (and the bound on |y|): finite and > 0, up to the largest double.
 
     Returns
     -------
