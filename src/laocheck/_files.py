@@ -40,7 +40,8 @@ from numpy.lib import format as npy_format
 from ._validation import check_memory
 from .exceptions import InvalidParameterError
 
-__all__ = ["open_regular", "read_bytes", "read_npy", "read_text", "read_json", "parse_json", "json_depth", "MAX_BYTES",
+__all__ = ["open_regular", "read_bytes", "read_npy", "read_text", "read_json", "parse_json",
+           "json_depth", "MAX_BYTES", "MAX_NPY_BYTES",
            "MAX_DEPTH", "Schema", "Int", "Real", "Str", "Bool", "Null", "List", "Obj", "Map",
            "AnyJSON", "OneOf", "FractionStr", "validate", "show"]
 

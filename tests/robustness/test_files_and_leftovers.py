@@ -88,7 +88,7 @@ def listing(folder):
     return sorted(p.name for p in Path(folder).iterdir())
 
 
-# --- 1. write failures -------------------------------------------------------------------------
+# --- 1. write failures ----------------------------------------------------------------------------
 
 def _path_of(fd):
     try:
@@ -217,7 +217,134 @@ def test_a_results_log_on_a_full_disk_keeps_complete_lines(tmp_path, full_disk):
     assert (tmp_path / "v.results.jsonl").read_text() == ""     # the cut line was removed
 
 
-# --- the README's sampler (section 2), as a user's module --------------------------------------
+# --- 2. .npy headers ------------------------------------------------------------------------------
+
+def _npy(path, shape, descr="<f8", body=b"", fortran=False):
+    buf = io.BytesIO()
+    npy_format.write_array_header_1_0(buf, {"descr": descr, "fortran_order": fortran,
+                                            "shape": shape})
+    path.write_bytes(buf.getvalue() + body)
+    return path
+
+
+def test_a_200_byte_npy_declaring_a_huge_array_is_refused_before_allocating(tmp_path):
+    path = _npy(tmp_path / "X.npy", (10**9, 100))
+    path.write_bytes(path.read_bytes().ljust(200, b"\0"))
+    assert path.stat().st_size == 200
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidParameterError, match=r"declares shape \(1000000000, 100\)"):
+            read_npy(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20
+    code, _, err = run_cli(["bounds", "--rho", "--data", path])
+    assert code == 2 and "declares shape (1000000000, 100)" in one_error_line(err)
+
+
+def test_npy_files_load_as_saved_and_never_unpickle(tmp_path):
+    X = np.arange(12.0).reshape(3, 4)
+    for name, arr in (("c.npy", X), ("f.npy", np.asfortranarray(X)),
+                      ("i.npy", np.arange(6, dtype=">i4").reshape(2, 3))):
+        np.save(tmp_path / name, arr)
+        got = read_npy(tmp_path / name)
+        assert np.array_equal(got, arr) and got.dtype == arr.dtype
+    np.save(tmp_path / "obj.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(InvalidParameterError, match="never loads pickled"):
+        read_npy(tmp_path / "obj.npy")
+    (tmp_path / "junk.npy").write_bytes(b"PK\x03\x04 not an npy")
+    with pytest.raises(InvalidParameterError, match="not a valid .npy file"):
+        read_npy(tmp_path / "junk.npy")
+
+
+@SETTINGS
+@given(shape=st.lists(st.integers(0, 2**40), max_size=3), extra=st.integers(-64, 64))
+def test_any_npy_header_loads_or_is_refused_in_one_line(tmp_path, shape, extra):
+    need = math.prod(shape) * 8
+    body = bytes(max(0, min(need, 4096) + extra))
+    path = _npy(tmp_path / "h.npy", tuple(shape), body=body)
+    try:
+        arr = read_npy(path)
+    except InvalidParameterError as exc:
+        assert "\n" not in str(exc)
+        assert need != len(body)
+    else:
+        assert arr.shape == tuple(shape) and need == len(body)
+
+
+# --- 3. IDX ---------------------------------------------------------------------------------------
+
+def _idx_header(dims, code=0x08):
+    return bytes([0, 0, code, len(dims)]) + b"".join(struct.pack(">I", d) for d in dims)
+
+
+@pytest.fixture
+def inflated(monkeypatch):
+    """The number of decompressed bytes gzip handed out (GzipFile.read counted)."""
+    count = {"bytes": 0}
+    real = gzip.GzipFile.read
+
+    def read(self, size=-1):
+        out = real(self, size)
+        count["bytes"] += len(out)
+        return out
+    monkeypatch.setattr(gzip.GzipFile, "read", read)
+    return count
+
+
+def test_a_padded_gzip_is_refused_before_inflating(tmp_path, inflated):
+    """Issue 48: a 254 KB gzip that inflates to 269 MB: the gzip trailer's size is compared
+    with the header's promise before the body is inflated."""
+    path = tmp_path / "bomb.gz"
+    with gzip.open(path, "wb", compresslevel=9) as fh:
+        fh.write(_idx_header([10, 28, 28]) + bytes(10 * 28 * 28))
+        for _ in range(64):
+            fh.write(bytes(2**20))
+    assert path.stat().st_size < 2**18
+    with pytest.raises(InvalidParameterError, match="trailer gives the decompressed size"):
+        load_idx(path)
+    assert inflated["bytes"] <= 16                     # the magic number and the dimensions
+
+
+def test_a_header_beyond_max_bytes_is_refused_before_inflating(tmp_path, inflated):
+    path = tmp_path / "big.gz"
+    path.write_bytes(gzip.compress(_idx_header([60000, 28, 28]) + bytes(60000 * 784)))
+    with pytest.raises(InvalidParameterError, match="more than max_bytes=1000000"):
+        load_idx(path, max_bytes=10**6)
+    assert inflated["bytes"] <= 16
+    assert load_idx(path, max_bytes=60000 * 784).shape == (60000, 28, 28)
+    with pytest.raises(InvalidParameterError, match="`max_bytes` must"):
+        load_idx(path, max_bytes=0)
+
+
+def test_load_idx_refuses_a_file_descriptor_without_touching_it(tmp_path):
+    path = tmp_path / "labels.idx"
+    path.write_bytes(_idx_header([3]) + b"\x01\x02\x03")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        with pytest.raises(InvalidParameterError, match="file descriptor is not accepted"):
+            load_idx(fd)
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 0       # not read, and still open
+        assert os.read(fd, 4) == b"\x00\x00\x08\x01"
+    finally:
+        os.close(fd)
+    with open(path, "rb") as fh, pytest.raises(InvalidParameterError, match="a file path"):
+        load_idx(fh)
+    assert load_idx(path).tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("ndim", [MAX_NDIM + 1, 64, 65, 255])
+def test_too_many_dimensions_are_laochecks_own_error(tmp_path, ndim):
+    path = tmp_path / "many.idx"
+    path.write_bytes(_idx_header([1] * ndim) + b"\x07")   # a consistent file of one item
+    with pytest.raises(InvalidParameterError, match=f"announces {ndim} dimensions, more than"):
+        load_idx(path)
+    path.write_bytes(_idx_header([1] * MAX_NDIM) + b"\x07")
+    assert load_idx(path).shape == (1,) * MAX_NDIM
+
+
+# --- 4. the README's sampler (section 2), as a user's module -----------------------------------------
 
 README_SAMPLER = '''
 import numpy as np
@@ -326,134 +453,7 @@ def test_baseline_save_over_the_file_size_limit_exits_2(readme_sampler):
     assert listing(folder / "b") == []
 
 
-# --- 2. .npy headers -----------------------------------------------------------------------------
-
-def _npy(path, shape, descr="<f8", body=b"", fortran=False):
-    buf = io.BytesIO()
-    npy_format.write_array_header_1_0(buf, {"descr": descr, "fortran_order": fortran,
-                                            "shape": shape})
-    path.write_bytes(buf.getvalue() + body)
-    return path
-
-
-def test_a_200_byte_npy_declaring_a_huge_array_is_refused_before_allocating(tmp_path):
-    path = _npy(tmp_path / "X.npy", (10**9, 100))
-    path.write_bytes(path.read_bytes().ljust(200, b"\0"))
-    assert path.stat().st_size == 200
-    tracemalloc.start()
-    try:
-        with pytest.raises(InvalidParameterError, match=r"declares shape \(1000000000, 100\)"):
-            read_npy(path)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 2**20
-    code, _, err = run_cli(["bounds", "--rho", "--data", path])
-    assert code == 2 and "declares shape (1000000000, 100)" in one_error_line(err)
-
-
-def test_npy_files_load_as_saved_and_never_unpickle(tmp_path):
-    X = np.arange(12.0).reshape(3, 4)
-    for name, arr in (("c.npy", X), ("f.npy", np.asfortranarray(X)),
-                      ("i.npy", np.arange(6, dtype=">i4").reshape(2, 3))):
-        np.save(tmp_path / name, arr)
-        got = read_npy(tmp_path / name)
-        assert np.array_equal(got, arr) and got.dtype == arr.dtype
-    np.save(tmp_path / "obj.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
-    with pytest.raises(InvalidParameterError, match="never loads pickled"):
-        read_npy(tmp_path / "obj.npy")
-    (tmp_path / "junk.npy").write_bytes(b"PK\x03\x04 not an npy")
-    with pytest.raises(InvalidParameterError, match="not a valid .npy file"):
-        read_npy(tmp_path / "junk.npy")
-
-
-@SETTINGS
-@given(shape=st.lists(st.integers(0, 2**40), max_size=3), extra=st.integers(-64, 64))
-def test_any_npy_header_loads_or_is_refused_in_one_line(tmp_path, shape, extra):
-    need = math.prod(shape) * 8
-    body = bytes(max(0, min(need, 4096) + extra))
-    path = _npy(tmp_path / "h.npy", tuple(shape), body=body)
-    try:
-        arr = read_npy(path)
-    except InvalidParameterError as exc:
-        assert "\n" not in str(exc)
-        assert need != len(body)
-    else:
-        assert arr.shape == tuple(shape) and need == len(body)
-
-
-# --- 3. IDX --------------------------------------------------------------------------------------
-
-def _idx_header(dims, code=0x08):
-    return bytes([0, 0, code, len(dims)]) + b"".join(struct.pack(">I", d) for d in dims)
-
-
-@pytest.fixture
-def inflated(monkeypatch):
-    """The number of decompressed bytes gzip handed out (GzipFile.read counted)."""
-    count = {"bytes": 0}
-    real = gzip.GzipFile.read
-
-    def read(self, size=-1):
-        out = real(self, size)
-        count["bytes"] += len(out)
-        return out
-    monkeypatch.setattr(gzip.GzipFile, "read", read)
-    return count
-
-
-def test_a_padded_gzip_is_refused_before_inflating(tmp_path, inflated):
-    """Issue 48: a 254 KB gzip that inflates to 269 MB: the gzip trailer's size is compared
-    with the header's promise before the body is inflated."""
-    path = tmp_path / "bomb.gz"
-    with gzip.open(path, "wb", compresslevel=9) as fh:
-        fh.write(_idx_header([10, 28, 28]) + bytes(10 * 28 * 28))
-        for _ in range(64):
-            fh.write(bytes(2**20))
-    assert path.stat().st_size < 2**18
-    with pytest.raises(InvalidParameterError, match="trailer gives the decompressed size"):
-        load_idx(path)
-    assert inflated["bytes"] <= 16                     # the magic number and the dimensions
-
-
-def test_a_header_beyond_max_bytes_is_refused_before_inflating(tmp_path, inflated):
-    path = tmp_path / "big.gz"
-    path.write_bytes(gzip.compress(_idx_header([60000, 28, 28]) + bytes(60000 * 784)))
-    with pytest.raises(InvalidParameterError, match="more than max_bytes=1000000"):
-        load_idx(path, max_bytes=10**6)
-    assert inflated["bytes"] <= 16
-    assert load_idx(path, max_bytes=60000 * 784).shape == (60000, 28, 28)
-    with pytest.raises(InvalidParameterError, match="`max_bytes` must"):
-        load_idx(path, max_bytes=0)
-
-
-def test_load_idx_refuses_a_file_descriptor_without_touching_it(tmp_path):
-    path = tmp_path / "labels.idx"
-    path.write_bytes(_idx_header([3]) + b"\x01\x02\x03")
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        with pytest.raises(InvalidParameterError, match="file descriptor is not accepted"):
-            load_idx(fd)
-        assert os.lseek(fd, 0, os.SEEK_CUR) == 0       # not read, and still open
-        assert os.read(fd, 4) == b"\x00\x00\x08\x01"
-    finally:
-        os.close(fd)
-    with open(path, "rb") as fh, pytest.raises(InvalidParameterError, match="a file path"):
-        load_idx(fh)
-    assert load_idx(path).tolist() == [1, 2, 3]
-
-
-@pytest.mark.parametrize("ndim", [MAX_NDIM + 1, 64, 65, 255])
-def test_too_many_dimensions_are_laochecks_own_error(tmp_path, ndim):
-    path = tmp_path / "many.idx"
-    path.write_bytes(_idx_header([1] * ndim) + b"\x07")   # a consistent file of one item
-    with pytest.raises(InvalidParameterError, match=f"announces {ndim} dimensions, more than"):
-        load_idx(path)
-    path.write_bytes(_idx_header([1] * MAX_NDIM) + b"\x07")
-    assert load_idx(path).shape == (1,) * MAX_NDIM
-
-
-# --- 5. strategies ---------------------------------------------------------------------------------
+# --- 5. strategies --------------------------------------------------------------------------------
 
 @SETTINGS
 @given(bound=st.floats(min_value=5e-324, max_value=np.finfo(np.float64).max),
@@ -488,7 +488,7 @@ def test_strategies_at_the_largest_bound_reach_it():
     assert 1e307 < largest["size"] <= 1e308
 
 
-# --- 6. accumulate and Ctrl-C --------------------------------------------------------------------
+# --- 6. accumulate and Ctrl-C ---------------------------------------------------------------------
 
 ACCUMULATE = """
 import sys, numpy as np
@@ -540,7 +540,7 @@ def test_accumulate_beyond_its_bound_is_refused_in_one_line():
         est.accumulate(w, w, 0.125, n=1e11, rng=0)
 
 
-# --- 7. the literal references and a numpy Generator -----------------------------------------------
+# --- 7. the literal references and a numpy Generator ----------------------------------------------
 
 W, X = np.array([0.5, -0.25, 0.25, 0.5]), np.array([0.25, 0.5, -0.5, 0.25])
 REFERENCE_CALLS = {

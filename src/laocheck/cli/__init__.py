@@ -185,8 +185,9 @@ def main(argv=None):
     -------
     int
         The exit status: 0 on success, 1 when a check FAILs or a baseline is BROKEN, 2 on a
-        usage error or an output file that could not be written, 3 when the Dask scheduler is unreachable or lost, 130 after Ctrl-C,
-        143 after SIGTERM, 141 when the reader of standard output went away.
+        usage error or an output file that could not be written, 3 when the Dask scheduler
+        is unreachable or lost, 130 after Ctrl-C, 143 after SIGTERM, 141 when the reader of
+        standard output went away.
 
     Raises
     ------

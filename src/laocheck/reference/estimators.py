@@ -65,7 +65,8 @@ def check_source(src, *methods):
             not all(callable(getattr(src, m, None)) for m in methods):
         kind = "a numpy Generator" if isinstance(src, np.random.Generator) else \
             "a numpy RandomState" if isinstance(src, np.random.RandomState) else \
-            f"{type(src).__name__} without {', '.join(m for m in methods if not callable(getattr(src, m, None)))}"
+            f"{type(src).__name__} without " + \
+            ", ".join(m for m in methods if not callable(getattr(src, m, None)))
         raise InvalidParameterError(
             f"`src` must be a randomness source with {', '.join(methods)}: wrap a numpy "
             f"Generator as laocheck.stats.exact.RandomSource(rng) (or use the exact "

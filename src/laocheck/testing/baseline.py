@@ -95,7 +95,8 @@ from .._provenance import provenance
 from .._version import __version__
 from ..checks import check_seed
 from ..checks._common import fstr
-from ..checks.estimator_properties import _Undecidable, draws_values, enumerate_estimate, exact_target
+from ..checks.estimator_properties import (_Undecidable, draws_values, enumerate_estimate,
+                                           exact_target)
 from ..checks.hk12 import genest_second_moment
 from ..estimators.instances import INSTANCES, as_float
 from ..exceptions import InvalidParameterError
