@@ -344,7 +344,7 @@ def test_too_many_dimensions_are_laochecks_own_error(tmp_path, ndim):
     assert load_idx(path).shape == (1,) * MAX_NDIM
 
 
-# --- 4. the README's sampler (section 2), as a user's module -----------------------------------------
+# --- 4. the README's sampler (section 2), as a user's module ----------------------------------------
 
 README_SAMPLER = '''
 import numpy as np
