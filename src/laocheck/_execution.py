@@ -65,7 +65,7 @@ from pathlib import Path
 from typing import Any
 
 from ._files import parse_json, read_text
-from ._io import check_output_path, write_text_atomic
+from ._io import check_output_path, write_error, write_text_atomic
 from ._version import __version__
 from .exceptions import InvalidParameterError, LaocheckError
 
@@ -460,6 +460,7 @@ class ResultLog:
 
     def __init__(self, path, *, resume=False):
         self.path = Path(path)
+        self._fd = None
         self._done = {}
         self._lines = {}
         check_output_path("--json", self.path)     # never a link, FIFO or device
@@ -491,8 +492,10 @@ class ResultLog:
                 write_text_atomic(self.path, "".join(line + "\n" for line in good))
         else:
             write_text_atomic(self.path, "")
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
-        self._fh = os.fdopen(fd, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+        except OSError as exc:
+            raise write_error(self.path, exc) from None
 
     def where(self, key):
         """Where the logged result of ``key`` comes from, for messages (file and line)."""
@@ -512,13 +515,24 @@ class ResultLog:
 
     def append(self, key, result):
         """Log ``result`` (JSON-ready) for ``key`` and flush it to the file."""
-        self._fh.write(json.dumps({"key": list(key), "laocheck": __version__, "result": result},
-                                  ensure_ascii=False, default=str) + "\n")
-        self._fh.flush()
+        data = (json.dumps({"key": list(key), "laocheck": __version__, "result": result},
+                           ensure_ascii=False, default=str) + "\n").encode("utf-8")
+        start = os.fstat(self._fd).st_size
+        try:
+            view = memoryview(data)
+            while view:                          # os.write may write less than asked
+                view = view[os.write(self._fd, view):]
+        except OSError as exc:                   # a full disk: no cut line is left behind
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, start)
+            raise write_error(self.path, exc, "its complete lines are kept (--resume reuses "
+                              "them)") from None
         self._done[self._hashable(key)] = result
 
     def close(self):
-        self._fh.close()
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
 
     def __enter__(self):
         return self

@@ -12,7 +12,10 @@ matrix, an IDX file) is read through :func:`read_bytes` / :func:`read_text` /
 * text must be UTF-8; JSON is parsed only after its nesting depth is checked (the standard
   parser recurses), and numbers too long to be a value are refused;
 * the parsed document is checked against a schema (:class:`Schema` and its kinds) with a type
-  and a range for every field.
+  and a range for every field;
+* a ``.npy`` array (:func:`read_npy`) has its header read with numpy's own
+  ``numpy.lib.format`` readers and its shape × item size compared with the bytes that follow
+  the header before anything is allocated; objects (pickles) are never loaded.
 
 Every refusal is an :class:`~laocheck.exceptions.InvalidParameterError` whose message is one
 line naming the file, the field and the rule, for example ``baseline file 'b.json': field
@@ -31,9 +34,14 @@ import re
 import stat
 from fractions import Fraction
 
+import numpy as np
+from numpy.lib import format as npy_format
+
+from ._validation import check_memory
 from .exceptions import InvalidParameterError
 
-__all__ = ["open_regular", "read_bytes", "read_text", "read_json", "parse_json", "json_depth", "MAX_BYTES",
+__all__ = ["open_regular", "read_bytes", "read_npy", "read_text", "read_json", "parse_json",
+           "json_depth", "MAX_BYTES", "MAX_NPY_BYTES",
            "MAX_DEPTH", "Schema", "Int", "Real", "Str", "Bool", "Null", "List", "Obj", "Map",
            "AnyJSON", "OneOf", "FractionStr", "validate", "show"]
 
@@ -98,6 +106,64 @@ def read_bytes(path, *, what="file", limit=MAX_BYTES):
     if len(raw) > limit:
         raise InvalidParameterError(f"{where} must be at most {limit} bytes; it grew beyond.")
     return raw
+
+
+#: Largest ``.npy`` array read by default (bytes of its items): a data matrix of 2^31 bytes is
+#: 16 million rows of 16 doubles.
+MAX_NPY_BYTES = 2**31
+
+
+def read_npy(path, *, what="file", limit=MAX_NPY_BYTES):
+    """The array of the ``.npy`` file ``path``, its header validated before any allocation.
+
+    The magic string and the header are read with ``numpy.lib.format.read_magic`` and
+    ``read_array_header_1_0`` / ``read_array_header_2_0``; the array must have a plain
+    (non-object) dtype (``allow_pickle=False``, always), and its shape × item size must equal
+    the bytes after the header exactly and be at most ``limit``, and fit in the memory
+    available: a 200-byte file declaring a 10⁹ × 100 array is refused in one line, without
+    allocating. Returns the array (native byte order unchanged, C or Fortran order as
+    stored)."""
+    where = _where(what, path)
+    with open_regular(path, what=what) as fh:
+        size = os.fstat(fh.fileno()).st_size
+        try:
+            version = npy_format.read_magic(fh)
+            if version == (1, 0):
+                shape, fortran, dtype = npy_format.read_array_header_1_0(fh)
+            elif version == (2, 0):
+                shape, fortran, dtype = npy_format.read_array_header_2_0(fh)
+            else:
+                raise ValueError(f"format version {version[0]}.{version[1]} is not read "
+                                 "(1.0 and 2.0 are)")
+        except (ValueError, EOFError, SyntaxError, TypeError, OSError) as exc:
+            raise InvalidParameterError(
+                f"{where} is not a valid .npy file ({' '.join(str(exc).split())[:200]}).") \
+                from None
+        if dtype.hasobject:
+            raise InvalidParameterError(
+                f"{where} holds Python objects (dtype {dtype}): laocheck never loads pickled "
+                "data; save a numeric array.")
+        items = math.prod(int(n) for n in shape)
+        need = items * dtype.itemsize
+        have = size - fh.tell()
+        if need != have:
+            raise InvalidParameterError(
+                f"{where} declares shape {tuple(shape)} of {dtype} ({need} bytes) but has "
+                f"{have} bytes after its header ({'truncated' if have < need else 'trailing bytes'}"
+                ").")
+        if need > limit:
+            raise InvalidParameterError(
+                f"{where} must hold at most {limit} bytes of data; shape {tuple(shape)} of "
+                f"{dtype} has {need}.")
+        check_memory("path", os.fspath(path), need)
+        try:
+            raw = fh.read(need)
+        except OSError as exc:
+            raise InvalidParameterError(f"{where} cannot be read ({_reason(exc)}).") from None
+    if len(raw) != need:
+        raise InvalidParameterError(f"{where} changed while it was read (truncated).")
+    return np.frombuffer(raw, dtype=dtype, count=items).reshape(
+        shape, order="F" if fortran else "C").copy(order="K")
 
 
 def _reason(exc):

@@ -2,12 +2,20 @@
 
 Writes go to a temporary file in the target's directory, then ``os.replace`` (atomic on POSIX
 and Windows within one file system), as pip and numpy's ``savez`` callers do.
+
+A write that fails (a full disk, ``ENOSPC``; a file over the size limit, ``EFBIG``; a
+read-only file system or directory, ``EROFS`` / ``EACCES``; any ``OSError`` of the write, the
+flush, the ``fsync``, the ``chmod`` or the rename) removes its temporary file and raises
+:class:`WriteError`: one line naming the file and the OS error. The target is left as it was
+(absent, or the old complete file). The command line turns it into exit status 2, as an
+output path that cannot be written found before the work.
 """
 
 from __future__ import annotations
 
-import json
 import contextlib
+import errno
+import json
 import os
 import shutil
 import stat
@@ -18,7 +26,35 @@ from pathlib import Path
 from .exceptions import InvalidParameterError
 
 __all__ = ["atomic_directory", "check_output_path", "child_path", "write_json_atomic",
-           "write_text_atomic", "MAX_NAME"]
+           "write_text_atomic", "MAX_NAME", "WriteError"]
+
+
+class WriteError(InvalidParameterError, OSError):
+    """An output file could not be written (disk full, file too large, read-only, ...); nothing
+    partial is left. Both an :class:`~laocheck.exceptions.InvalidParameterError` (so the
+    command line reports it in one line with exit status 2) and an ``OSError`` (``errno`` is
+    the OS error's)."""
+
+    def __init__(self, message, errno=None, reason=""):
+        super().__init__(message)
+        self.errno = errno
+        self.reason = reason
+
+
+#: errno values of a failed write (full disk or quota, too large, read-only, denied, I/O)
+_WRITE_ERRNOS = frozenset(getattr(errno, name) for name in (
+    "ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EACCES", "EPERM", "EIO") if hasattr(errno, name))
+
+
+def _os_reason(exc):
+    return " ".join(str(getattr(exc, "strerror", None) or exc).split())
+
+
+def write_error(what, exc, left="nothing was written there"):
+    """The :class:`WriteError` for OSError ``exc`` while writing ``what`` (a path)."""
+    reason = exc.reason if isinstance(exc, WriteError) else _os_reason(exc)
+    return WriteError(f"cannot write {str(what)!r} ({reason}); {left}.",
+                      getattr(exc, "errno", None), reason)
 
 
 def _umask():
@@ -112,23 +148,37 @@ def child_path(name, folder, child):
 
 def write_text_atomic(path, text):
     """Write ``text`` to ``path`` through a temporary file and ``os.replace``; a ``path``
-    that is a symbolic link, FIFO, device or directory is refused (InvalidParameterError)."""
+    that is a symbolic link, FIFO, device or directory is refused (InvalidParameterError).
+
+    Raises :class:`WriteError` when any step fails with an ``OSError`` (disk full, file too
+    large, read-only): the temporary file is removed and ``path`` is left as it was."""
     path = Path(path)
     _refuse_special("path", path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    left = "the old file is unchanged" if os.path.lexists(path) else "nothing was written there"
+    data = text.encode("utf-8")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                   dir=path.parent or ".")
+    except OSError as exc:                     # a read-only or vanished directory, no inodes
+        raise write_error(path, exc, left) from None
+    try:
+        try:
+            view = memoryview(data)
+            while view:                          # os.write may write less than asked
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         _give_default_mode(tmp)
         _refuse_special("path", path)              # not swapped for a link meanwhile
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
-        except FileNotFoundError:
+        except OSError:
             pass
+        if isinstance(exc, OSError) and not isinstance(exc, WriteError):
+            raise write_error(path, exc, left) from None
         raise
 
 
@@ -170,8 +220,12 @@ def atomic_directory(path, *, replaceable=None):
             f"`path` {str(path)!r} exists and holds files laocheck did not write there: it is "
             "left alone (remove it or choose another output directory).")
     parent = path.parent if str(path.parent) else Path(".")
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent))
+    left = "the old directory is unchanged" if st is not None else "nothing was written there"
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent))
+    except OSError as exc:
+        raise write_error(path, exc, left) from None
     try:
         yield tmp
         _give_default_mode(tmp, directory=True)
@@ -187,6 +241,10 @@ def atomic_directory(path, *, replaceable=None):
         os.replace(tmp, path)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, WriteError) or (isinstance(exc, OSError) and
+                                           exc.errno in _WRITE_ERRNOS):
+            # named by the directory the user asked for, not the temporary one
+            raise write_error(path, exc, left) from None
         raise

@@ -11,7 +11,9 @@ scipy.stats or scikit-learn (``tests/test_startup.py``).
 
 Exit status: 0 on success, 1 when a check FAILs (``verify``, ``check``) or a baseline comparison
 finds the sampler BROKEN (``baseline compare``), 2 on a usage error (one line on stderr, before
-any work: bad arguments, an output path that cannot be written, a pattern that matches nothing),
+any work: bad arguments, an output path that cannot be written, a pattern that matches nothing)
+and when an output file cannot be written after the work (a full disk, a file over the size
+limit, a read-only file system: one line naming the file and the OS error; no partial file),
 130 after Ctrl-C and 143 after SIGTERM (one line saying what was finished), 141 when the reader
 of standard output went away.
 """
@@ -183,8 +185,9 @@ def main(argv=None):
     -------
     int
         The exit status: 0 on success, 1 when a check FAILs or a baseline is BROKEN, 2 on a
-        usage error, 3 when the Dask scheduler is unreachable or lost, 130 after Ctrl-C,
-        143 after SIGTERM, 141 when the reader of standard output went away.
+        usage error or an output file that could not be written, 3 when the Dask scheduler
+        is unreachable or lost, 130 after Ctrl-C, 143 after SIGTERM, 141 when the reader of
+        standard output went away.
 
     Raises
     ------

@@ -9,7 +9,9 @@ sampled fingerprint without a second-moment bound) CHANGED, CORRECTNESS UNDECIDE
 Exit status: 0 when every instance is SAME DISTRIBUTION or CHANGED BUT STILL CORRECT, 1 when one
 is BROKEN or CHANGED, CORRECTNESS UNDECIDED (nothing certifies the change), 2 on a usage error
 (an object that cannot be imported or does not implement the protocol, a missing, corrupt or
-foreign baseline file, an existing file without ``--force``).
+foreign baseline file, an existing file without ``--force``) or when the baseline or ``--json``
+file cannot be written (a full disk, a file over the size limit, a read-only directory: one
+line naming the file and the OS error; no partial file is left).
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ EPILOG = """examples:
   (change the sampler)
   laocheck baseline compare grad --estimator mypkg.samplers:make_gradient
   laocheck baseline compare grad --estimator mypkg.samplers:make_gradient --json cmp.json
+
+exit status: 0 SAME DISTRIBUTION or CHANGED BUT STILL CORRECT everywhere (save: written);
+1 BROKEN or CHANGED, CORRECTNESS UNDECIDED somewhere; 2 a usage error, or a file that could
+not be written (disk full, too large, read-only: one line, no partial file).
 """
 
 

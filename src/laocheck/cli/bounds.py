@@ -124,6 +124,8 @@ def _dataset_rho(name):
     from ..experiments.rho import rho_of_dataset
     try:
         return rho_of_dataset(name)
+    except InvalidParameterError:         # already one line naming the file (a bad .npy)
+        raise
     except (OSError, ValueError) as exc:  # unreadable, not a numeric matrix
         raise InvalidParameterError(
             f"`--data` {name!r} could not be read as a matrix ({type(exc).__name__}: {exc})."

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..bounds import rho_lasso, rho_ridge, second_moments_of
 from ..data import PowerLawBernoulli
+from .._files import read_npy
 from ..exceptions import InvalidParameterError
 
 __all__ = ["PRINTED_RHO", "rho_table", "rho_of_dataset"]
@@ -76,7 +77,7 @@ def rho_of_dataset(name):
         from sklearn.datasets import load_digits
         X = load_digits().data
     elif name.endswith(".npy"):
-        X = np.load(name)
+        X = read_npy(name, what="`--data` file")     # header checked before allocating
     elif name.endswith((".csv", ".txt")):
         X = np.loadtxt(name, delimiter="," if name.endswith(".csv") else None, ndmin=2)
     else:

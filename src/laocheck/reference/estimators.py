@@ -44,7 +44,33 @@ __all__ = [
     "ks15_residual",
     "ks15_gradient",
     "exact_sqrt",
+    "check_source",
 ]
+
+
+def check_source(src, *methods):
+    """Refuse, before any draw, a ``src`` that is not a randomness source with ``methods``.
+
+    A ``numpy.random.Generator`` is the commonest mistake: it has no ``uniform_int``,
+    ``categorical``, ``subset`` or ``split_halves``, and its own ``geometric`` counts from 1
+    (this module's from 0), so it would fail deep inside with an AttributeError or, worse, draw
+    from the wrong distribution. ``laocheck.stats.exact.RandomSource(rng)`` wraps one.
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming what to pass instead.
+    """
+    if isinstance(src, (np.random.Generator, np.random.RandomState)) or \
+            not all(callable(getattr(src, m, None)) for m in methods):
+        kind = "a numpy Generator" if isinstance(src, np.random.Generator) else \
+            "a numpy RandomState" if isinstance(src, np.random.RandomState) else \
+            f"{type(src).__name__} without " + \
+            ", ".join(m for m in methods if not callable(getattr(src, m, None)))
+        raise InvalidParameterError(
+            f"`src` must be a randomness source with {', '.join(methods)}: wrap a numpy "
+            f"Generator as laocheck.stats.exact.RandomSource(rng) (or use the exact "
+            f"enumerator's source); got {kind}.")
 
 
 def _zeros(d, like):
@@ -87,6 +113,7 @@ def cb11_baseline(x, y, k, src):
     Returns a (d + 1, d) array: rows 0..d-1 hold A, row d holds 2·y·v (the per-example term
     that Fig. 1 adds to v̄, and whose expectation CB11 Lemma 9 states).
     """
+    check_source(src, "subset", "split_halves")
     d = len(x)
     ratio = Fraction(d, k) if np.asarray(x).dtype == object else d / k
     v = _zeros(d, x)                                  # v = 0 ∈ R^d
@@ -112,6 +139,7 @@ def cb11_aer(w, x, y, k, src, *, part="gradient", reading="figure"):
     by w" (Sec. 6, before eq. (7)), read as successive sampling: each draw from P restricted to
     the indices not yet drawn, renormalised.
     """
+    check_source(src, "subset", "categorical")
     d = len(x)
     exact = np.asarray(x).dtype == object
     half = k // 2
@@ -152,6 +180,7 @@ def cb11_aer(w, x, y, k, src, *, part="gradient", reading="figure"):
 
 def hk12_data_point(x, k, src):
     """HK12 Alg. 1 lines 3-7 (= Alg. 2 lines 4-8): x̃ from k uniform draws."""
+    check_source(src, "uniform_int")
     d = len(x)
     observed = set()
     parts = []
@@ -167,6 +196,7 @@ def hk12_data_point(x, k, src):
 
 def hk12_aerr_residual(w, x, y, src):
     """HK12 Alg. 1 lines 8-9: j ∝ w[j]², φ̃ = ‖w‖₂² x[j]/w[j] − y."""
+    check_source(src, "categorical")
     norm_sq = _norm2_sq(w)
     if norm_sq == 0:
         return -y, frozenset()                        # FALLBACK (module docstring)
@@ -176,6 +206,7 @@ def hk12_aerr_residual(w, x, y, src):
 
 def hk12_aelr_residual(w, x, y, src):
     """HK12 Alg. 2 lines 9-10: j ∝ |w[j]|, φ̃ = ‖w‖₁ sign(w[j]) x[j] − y."""
+    check_source(src, "categorical")
     norm1 = _norm1(w)
     if norm1 == 0:
         return -y, frozenset()                        # FALLBACK (module docstring)
@@ -185,6 +216,7 @@ def hk12_aelr_residual(w, x, y, src):
 
 def hk12_gradient(w, x, y, k, src, *, lasso=False):
     """HK12 Alg. 1 lines 3-10 (``lasso=False``) or Alg. 2 lines 4-11: g̃ ← φ̃ · x̃."""
+    check_source(src, "uniform_int", "categorical")
     xt, seen_x = hk12_data_point(x, k, src)
     residual = hk12_aelr_residual if lasso else hk12_aerr_residual
     phi, seen_phi = residual(w, x, y, src)
@@ -214,6 +246,7 @@ def hk12_genest(w, x, y, coefficients, B, src):
     ``coefficients[n]`` is a_n (a_n = 0 beyond the sequence). The attributes are observed as the
     procedure reads them, whether or not a_n vanishes.
     """
+    check_source(src, "geometric", "categorical")
     N = genest_sample_size(B)                         # 1: N = ⌈4B²⌉
     n = src.geometric(Fraction(1, 2))                 # 2: Pr[n] = (1/2)^{n+1}, n ≥ 0
     norm_sq = _norm2_sq(w)
@@ -248,6 +281,7 @@ def hk12_aesvr(w, x, y, k, coefficients, B, eps, delta, src, *, part="gradient")
 
     x′ ← x/ε; y± ← (y ± δ)/ε; φ̃ ← ½[GenEst(w, x′, y+) + GenEst(w, x′, y−)]; g̃ ← φ̃ x̃.
     """
+    check_source(src, "uniform_int", "geometric", "categorical")
     observed = set()
     if part == "gradient":
         xt, seen = hk12_data_point(x, k, src)         # Alg. 1 lines 3-7 on the unscaled x
@@ -269,6 +303,7 @@ def hk12_aesvr(w, x, y, k, coefficients, B, eps, delta, src, *, part="gradient")
 
 def ks15_data_point(x, k, q, src):
     """KS15 Alg. 1 lines 3-7 (= Alg. 3 lines 4-8): x̃ from k i.i.d. draws i ~ q, eq. (1)."""
+    check_source(src, "categorical")
     d = len(x)
     observed = set()
     parts = []
@@ -305,6 +340,7 @@ def ks15_residual(w, x, y, src, *, kind="ridge", second_moments=None, n_inner=1)
     budget split of KS15 Sec. 5 ("split the attribute budget evenly between the data point
     estimation and the inner product estimation"), which the paper gives in words only.
     """
+    check_source(src, "categorical")
     p = ks15_inner_distribution(w, kind, second_moments)
     if p is None:
         return -y, frozenset()                        # FALLBACK (module docstring)
@@ -319,6 +355,7 @@ def ks15_residual(w, x, y, src, *, kind="ridge", second_moments=None, n_inner=1)
 
 def ks15_gradient(w, x, y, k, q, src, *, kind="ridge", second_moments=None, n_inner=1):
     """KS15 Alg. 1 lines 3-10 / Alg. 3 lines 4-11: g̃ ← φ̃ · x̃."""
+    check_source(src, "categorical")
     xt, seen_x = ks15_data_point(x, k, q, src)
     phi, seen_phi = ks15_residual(w, x, y, src, kind=kind, second_moments=second_moments,
                                   n_inner=n_inner)

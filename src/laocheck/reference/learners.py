@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .estimators import aesvr_coefficients, cb11_baseline, hk12_aesvr
+from .estimators import aesvr_coefficients, cb11_baseline, check_source, hk12_aesvr
 
 __all__ = ["ReplaySource", "ada_gaerr", "ada_two_phase_ddaerr", "aer", "aesvr", "baseline", "gaerr", "gaelr", "two_phase_ddaerr",
            "two_phase_ddaelr"]
@@ -73,6 +73,7 @@ def gaerr(X, Y, k, B, eta, w1, src, *, q=None, n_inner=1):
     With w_t = 0 (possible only by cancellation) the residual is −y and no j is drawn: the
     fallback of ``laocheck.reference.estimators``.
     """
+    check_source(src, "uniform_int", "categorical")
     X = np.asarray(X, dtype=float)
     m, d = X.shape
     w = np.array(w1, dtype=float)                     # 1: initialize w_1 (≠ 0, ‖w_1‖ <= B)
@@ -115,6 +116,7 @@ def ada_gaerr(X, Y, k, B, eta0, w1, src, *, q=None, n_inner=1):
 
     Returns the average w̄ and the number of distinct attributes seen per step.
     """
+    check_source(src, "uniform_int", "categorical")
     X = np.asarray(X, dtype=float)
     m, d = X.shape
     w = np.array(w1, dtype=float)                     # 1: initialize w_1
@@ -171,6 +173,7 @@ def gaelr(X, Y, k, B, eta, src, *, q=None, n_inner=1, z1=None):
     Returns w̄ (line 18) and the distinct attributes seen per step. At w_t = 0 (w_1, since
     z⁺_1 = z⁻_1) the residual is −y and no j is drawn (laocheck's fallback).
     """
+    check_source(src, "uniform_int", "categorical")
     X = np.asarray(X, dtype=float)
     m, d = X.shape
     zp, zm = np.ones(d), np.ones(d)                   # 1: z⁺_1 ← 1_d, z⁻_1 ← 1_d
@@ -230,6 +233,7 @@ def aer(X, Y, k, B, lam, src):
     Returns w̄ (Fig. 2's output: the average of w after each update) and the distinct
     attributes seen per step (C and the k/2 draws i, also those drawn at w = 0).
     """
+    check_source(src, "subset", "categorical")
     X = np.asarray(X, dtype=float)
     m, d = X.shape
     w = np.zeros(d)                                   # INITIALIZATION: w = 0 ; w̄ = w ; t = 1
@@ -262,6 +266,7 @@ def baseline(X, Y, k, src):
     """CB11 Fig. 1 (Baseline) up to its OUTPUT line, literally: returns (Ā, v̄, ȳ) of
     L̃_S(w) = wᵀĀw + wᵀv̄ + ȳ and the attributes seen per step (the per-example (A, 2yv) are
     ``laocheck.reference.estimators.cb11_baseline``)."""
+    check_source(src, "subset", "split_halves")
     X = np.asarray(X, dtype=float)
     m, d = X.shape
     A_bar = np.zeros((d, d))                          # INITIALIZE: Ā = 0 ; v̄ = 0 ; ȳ = 0
@@ -282,6 +287,7 @@ def aesvr(X, Y, k, B, eta, w1, eps, delta, genest_B, src):
     """HK12 Alg. 4 (AESVR), literally: Alg. 1 with lines 8-9 replaced by the GenEst residual
     (``laocheck.reference.estimators.hk12_aesvr``, Procedure 3 with eq. (7)'s coefficients and
     N = ⌈4·genest_B²⌉). Returns w̄ and the distinct attributes seen per step."""
+    check_source(src, "uniform_int", "geometric", "categorical")
     X = np.asarray(X, dtype=float)
     m, d = X.shape
     coefficients = aesvr_coefficients()
@@ -318,6 +324,7 @@ def _phase1_moments(X, k, m1, src):
 def two_phase_ddaerr(X, Y, k, B, m1, delta, w1, src):
     """KS15 Alg. 2 (Two-Phased DDAERR) with Thm 3.12's η, literally. Returns w̄ and the
     attributes seen per step."""
+    check_source(src, "uniform_int", "categorical")
     X = np.asarray(X, dtype=float)
     d = X.shape[1]
     m2 = X.shape[0] - m1
@@ -336,6 +343,7 @@ def ada_two_phase_ddaerr(X, Y, k, B, m1, delta, eta0, w1, src):
     """KS15 App. A on KS15 Alg. 2: lines 2-12 as printed (phase 1's estimate A, ε, q), then
     :func:`ada_gaerr` with q and η₀ in place of GAERR (``laocheck.learners.AdaTwoPhaseDDAERR``,
     theory variant). Returns w̄ and the attributes seen per step."""
+    check_source(src, "uniform_int", "categorical")
     X = np.asarray(X, dtype=float)
     d = X.shape[1]
     A, seen1 = _phase1_moments(X, k, m1, src)
@@ -347,6 +355,7 @@ def ada_two_phase_ddaerr(X, Y, k, B, m1, delta, eta0, w1, src):
 
 def two_phase_ddaelr(X, Y, k, B, m1, delta, src):
     """KS15 Alg. 4 (Two-Phased DDAELR) with Thm 4.7's η, literally."""
+    check_source(src, "uniform_int", "categorical")
     X = np.asarray(X, dtype=float)
     d = X.shape[1]
     m2 = X.shape[0] - m1

@@ -44,8 +44,16 @@ def _dim(d):
 
 
 def _bound(bound):
-    if not (isinstance(bound, (int, float, F)) and bound > 0):
-        raise InvalidParameterError(f"`bound` must be > 0; got {bound!r}.")
+    """A finite radius > 0 (a radius of inf or nan would make vectors of inf or nan)."""
+    ok = isinstance(bound, (int, float, F)) and not isinstance(bound, bool)
+    try:
+        ok = ok and bound > 0 and math.isfinite(float(bound))
+    except OverflowError:                        # an int or Fraction beyond the doubles
+        ok = False
+    if not ok:
+        raise InvalidParameterError(
+            f"`bound` must be a finite number > 0 (at most {np.finfo(np.float64).max:.6g}); "
+            f"got {bound!r}.")
     return bound
 
 
@@ -53,15 +61,23 @@ _UNIT = st.floats(-1.0, 1.0, allow_nan=False, allow_infinity=False)
 _FRACTION = st.floats(0.0, 1.0, allow_nan=False, allow_infinity=False)
 
 
+def _size(v, norm):
+    """‖v‖₁ or ‖v‖₂ without overflow on the way (math.fsum is exact, math.hypot scaled), so
+    a vector near the largest double is measured, not turned into inf."""
+    entries = [float(t) for t in v]
+    try:
+        return math.fsum(abs(t) for t in entries) if norm == "l1" else math.hypot(*entries)
+    except OverflowError:                        # the norm itself exceeds the doubles
+        return math.inf
+
+
 def _scale_into(v, norm, bound):
     """v scaled into the ball of radius bound: v·min(1, bound/‖v‖), rounding corrected."""
-    size = float(np.sum(np.abs(v))) if norm == "l1" else float(np.linalg.norm(v))
+    size = _size(v, norm)
     if size > bound:
         v = v * (bound / size)
-        size = float(np.sum(np.abs(v))) if norm == "l1" else float(np.linalg.norm(v))
-        while size > bound:                    # floating-point rounding: shrink by one ulp
+        while _size(v, norm) > bound:          # floating-point rounding: shrink by one ulp
             v = np.nextafter(v, 0.0)
-            size = float(np.sum(np.abs(v))) if norm == "l1" else float(np.linalg.norm(v))
     return v
 
 
@@ -69,9 +85,12 @@ def _scale_into(v, norm, bound):
 def _ball_vectors(draw, d, norm, bound):
     direction = np.array(draw(st.lists(_UNIT, min_size=d, max_size=d)), dtype=np.float64)
     radius = draw(_FRACTION)
-    size = float(np.sum(np.abs(direction))) if norm == "l1" else float(np.linalg.norm(direction))
-    v = direction if size == 0 else direction * (radius * bound / size)
-    return _scale_into(v, norm, bound)
+    size = _size(direction, norm)
+    # in the unit ball first, scaled by the bound last: no intermediate overflows (bound up to
+    # the largest double) and no division by a subnormal size
+    unit = direction if size == 0 else (direction / size) * radius
+    unit = _scale_into(unit, norm, 1.0)
+    return _scale_into(unit * bound, norm, bound)
 
 
 def weight_vectors(d, *, norm="l2", bound=1.0):
@@ -87,7 +106,8 @@ def weight_vectors(d, *, norm="l2", bound=1.0):
         ‖w‖₂ <= bound (``"l2"``, ridge: HK12 Alg. 1, KS15 Alg. 1) or ‖w‖₁ <= bound (``"l1"``,
         lasso and CB11).
     bound : float, default=1.0
-        The radius B.
+        The radius B: finite and > 0 (up to the largest double; the vectors are drawn in the
+        unit ball and scaled last, so they stay finite).
 
     Returns
     -------
@@ -145,7 +165,7 @@ def problem_instances(*, min_d=1, max_d=6, norm="l2", bound=1.0):
     norm : {"l2", "l1"}, default="l2"
         The geometry, as :func:`weight_vectors` and :func:`data_points`.
     bound : float, default=1.0
-        The radius B (and the bound on |y|).
+        The radius B (and the bound on |y|): finite and > 0, up to the largest double.
 
     Returns
     -------
