@@ -492,6 +492,7 @@ class ResultLog:
                 write_text_atomic(self.path, "".join(line + "\n" for line in good))
         else:
             write_text_atomic(self.path, "")
+        self._created = not (resume and self._done)     # a new (empty) log of this run
         try:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
         except OSError as exc:
@@ -525,6 +526,11 @@ class ResultLog:
         except OSError as exc:                   # a full disk: no cut line is left behind
             with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, start)
+            if start == 0 and self._created:     # nothing of this run in it: no empty file
+                self.close()
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)
+                raise write_error(self.path, exc, "nothing was written there") from None
             raise write_error(self.path, exc, "its complete lines are kept (--resume reuses "
                               "them)") from None
         self._done[self._hashable(key)] = result
