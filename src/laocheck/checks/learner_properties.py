@@ -80,7 +80,8 @@ class LearnerClaims:
     Parameters
     ----------
     budget : int or None, default=None
-        Attributes observed per example; None: not claimed.
+        Attributes observed per example; None: no number claimed (with ``reads``, the budget
+        check still checks that the learner's reports of its reads are true).
     budget_kind : str, default='exact'
         ``"exact"`` (at most) or ``"expectation"`` (on average).
     constraint : bool, default=False
@@ -98,6 +99,9 @@ class LearnerClaims:
         ``values -> float``, the claimed ``eta_``; None: not claimed.
     step_text : str, default=''
         The step size as text.
+    reads : bool, default=True
+        Whether the budget check runs without a claimed ``budget`` (the reports of the reads
+        are true: no attribute the output depends on goes unreported).
     deterministic : bool, default=True
         Whether equal seeds give equal fits.
     randomized : bool or None, default=None
@@ -126,6 +130,9 @@ class LearnerClaims:
         Where the claims came from.
     claimed : tuple, default=()
         The properties claimed.
+    not_checked : dict, optional
+        {property: why it is not checked (or checked only in part)} for each property the
+        claims do not select.
     """
 
     budget: int | None = None
@@ -137,6 +144,7 @@ class LearnerClaims:
     bound_text: str = ""
     step_size: Callable | None = None
     step_text: str = ""
+    reads: bool = True
     deterministic: bool = True
     randomized: bool | None = None
     sklearn: bool = False
@@ -151,6 +159,7 @@ class LearnerClaims:
     undecided: dict = field(default_factory=dict)
     source: str = "claims"
     claimed: tuple = ()
+    not_checked: dict = field(default_factory=dict)
 
 
 # -- reading X: a matrix that records its reads ---------------------------------------------------
@@ -376,58 +385,390 @@ def _undecided(claims, prop):
     return None
 
 
+# -- what the output depends on -----------------------------------------------------------------
+#: The refits of the per-entry search (fast, full): rows × d single-entry refits at most.
+SEARCH_REFITS = (512, 4096)
+#: The replacement of an unread entry: x ↦ −u·x with u ~ U(SHRINK) (see :func:`check_budget`).
+SHRINK = (0.25, 0.75)
+
+
+def _dense(rng, claims, m):
+    """(X, y) with every entry continuous and nonzero (almost surely), so that replacing an entry
+    changes it: x_ij ~ U(−s, s) with s = 1/√d for L2 (‖x‖₂ <= 1) and 1 for L1 (‖x‖∞ <= 1);
+    y = ⟨w, x⟩ for a w of norm B/2 in the geometry's ball (|y| <= B/2)."""
+    d = claims.d
+    B = claims.B or 1.0
+    s = 1 / np.sqrt(d) if claims.geometry == "l2" else 1.0
+    X = rng.uniform(-s, s, (m, d))
+    w = rng.standard_normal(d)
+    w *= (B / 2) / (np.linalg.norm(w) if claims.geometry == "l2" else np.abs(w).sum())
+    return np.ascontiguousarray(X), np.ascontiguousarray(X @ w)
+
+
+def _output(est, probe):
+    """What a fitted learner outputs, for a bitwise comparison: ``coef_``, ``intercept_``,
+    ``w_`` (where it has them) and ``predict(probe)`` (where it has ``predict``)."""
+    out = {}
+    for name in ("coef_", "intercept_", "w_"):
+        value = getattr(est, name, None)
+        if value is not None:
+            out[name] = np.array(value, dtype=float, copy=True).ravel()
+    if callable(getattr(est, "predict", None)):
+        try:
+            out["predict"] = np.array(est.predict(probe.copy()), dtype=float).ravel()
+        except Exception as exc:          # a predict that fails is compared by its message
+            out["predict"] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
+def _identical(a, b):
+    """Two outputs equal bit for bit (NaN equal to NaN)."""
+    if a.keys() != b.keys():
+        return False
+    for key in a:
+        x, y = a[key], b[key]
+        if isinstance(x, str) or isinstance(y, str):
+            if x != y:
+                return False
+        elif x.shape != y.shape or not np.array_equal(x.view(np.int64), y.view(np.int64)):
+            return False
+    return True
+
+
+def _first_difference(a, b):
+    """The first output that differs between ``a`` and ``b`` (and where)."""
+    for key in a:
+        if key not in b:
+            return {"output": key, "after": "absent"}
+        x, y = a[key], b[key]
+        if isinstance(x, str) or isinstance(y, str) or x.shape != y.shape:
+            if isinstance(x, str) and isinstance(y, str) and x == y:
+                continue
+            return {"output": key, "before": str(x)[:80], "after": str(y)[:80]}
+        where = np.flatnonzero(x.view(np.int64) != y.view(np.int64))
+        if where.size:
+            i = int(where[0])
+            return {"output": key, "index": i, "before": float(x[i]), "after": float(y[i])}
+    extra = sorted(set(b) - set(a))
+    return {"output": extra[0] if extra else "none", "before": "absent"}
+
+
+def _mask_of(value, m, d):
+    """The (m, d) mask of a reported ``attributes_read_``: an (m, d) bool array, an (m, w)
+    int array (−1 pads), or a sequence of m collections of column indices; None when it is
+    none of these (the reason as a second value)."""
+    try:
+        if isinstance(value, np.ndarray) and value.dtype == bool:
+            if value.shape != (m, d):
+                return None, f"a bool mask of shape {value.shape}, not ({m}, {d})"
+            return value.copy(), None
+        rows = list(value)
+        if len(rows) != m:
+            return None, f"{len(rows)} entries for {m} examples"
+        mask = np.zeros((m, d), dtype=bool)
+        for i, row in enumerate(rows):
+            cols = np.asarray(list(row) if not isinstance(row, np.ndarray) else row).ravel()
+            if cols.size == 0:
+                continue
+            if cols.dtype.kind not in "iu" or np.any(cols >= d) or np.any(cols < -1):
+                return None, f"entry {i} is {cols.tolist()[:8]}, not column indices 0..{d - 1}"
+            mask[i, cols[cols >= 0]] = True
+        return mask, None
+    except (TypeError, ValueError) as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _own_draws(est, m, d):
+    """laocheck's learners with ``record_draws=True``: their ``draws_`` (one row of indices per
+    step, −1 pads) or the two phases' ``phase1_draws_`` and ``phase2_draws_``, as a mask; None
+    for another layout (AESVR's flat stream)."""
+    parts = [getattr(est, "draws_", None)]
+    if parts[0] is None:
+        parts = [getattr(est, "phase1_draws_", None), getattr(est, "phase2_draws_", None)]
+    if any(p is None or np.ndim(p) != 2 for p in parts) or sum(len(p) for p in parts) != m:
+        return None
+    mask = np.zeros((m, d), dtype=bool)
+    start = 0
+    for part in parts:
+        rows, cols = np.nonzero(np.asarray(part) >= 0)
+        mask[start + rows, np.asarray(part)[rows, cols]] = True
+        start += len(part)
+    return mask
+
+
+def _has_param(learner, name):
+    try:
+        return name in learner.get_params()
+    except Exception:                     # a plain learner: get_params absent or failing
+        return False
+
+
+class _Refit:
+    """Fits of one configuration (seed, fit parameters from the original X, method) on copies
+    of X: ``output(X2)`` is the output of a fresh fit on X2, or the exception's text."""
+
+    def __init__(self, learner, claims, X, y, seed, call, counting, extra):
+        self.learner, self.claims, self.X, self.y = learner, claims, X, y
+        self.seed, self.call, self.counting, self.extra = seed, call, counting, extra
+        self.count = 0
+
+    def output(self, X2):
+        self.count += 1
+        est = _set(_configured(self.learner, self.claims, self.X, self.seed), **self.extra)
+        try:
+            self.call(est, CountingMatrix(X2) if self.counting else X2.copy(), self.y.copy())
+        except Exception as exc:          # an error on the copy: its output depends on it
+            return {"error": f"{type(exc).__name__}: {exc}"}
+        return _output(est, self.X)
+
+
+def _replaced(X, cells, U):
+    """X with the entries ``cells`` (flat indices) replaced by −u·x."""
+    X2 = X.copy()
+    flat = X2.reshape(-1)
+    flat[cells] = -U.reshape(-1)[cells] * flat[cells]
+    return X2
+
+
+def _locate(refit, X, U, base, cells):
+    """Bisect the replaced ``cells`` (flat indices) whose replacement changes the output down
+    to one entry that does alone (refits: about 2 log2 |cells|); the smallest set found when
+    only sets do (an interaction)."""
+    cells = np.asarray(cells)
+    while cells.size > 1:
+        half = cells.size // 2
+        for part in (cells[:half], cells[half:]):
+            if not _identical(base, refit.output(_replaced(X, part, U))):
+                cells = part
+                break
+        else:
+            return cells
+    return cells
+
+
+def _dependence(refit, X, U, base, mask, method, source):
+    """One refit with every entry outside ``mask`` replaced; None when the output is the same
+    bit for bit, else the counterexample (bisected to one entry)."""
+    cells = np.flatnonzero(~mask.reshape(-1))
+    if cells.size == 0:
+        return None
+    other = refit.output(_replaced(X, cells, U))
+    if _identical(base, other):
+        return None
+    if not _identical(base, refit.output(X)):
+        return "nondeterministic"
+    found = _locate(refit, X, U, base, cells)
+    d = X.shape[1]
+    i, j = divmod(int(found[0]), d)
+    return {"method": method, "reads_reported_by": source, "example": i, "attribute": j,
+            "entries": [[int(c) // d, int(c) % d] for c in found[:8]],
+            "reported_reads_of_example": np.flatnonzero(mask[i]).tolist(),
+            "x": float(X[i, j]), "replaced_by": float(-U[i, j] * X[i, j]),
+            **_first_difference(base, refit.output(_replaced(X, found, U)))}
+
+
+def _search(refit, X, U, base, rows, limit):
+    """The attributes of each example of ``rows`` that the output depends on, one refit per
+    entry (x_ij alone replaced); stops at the first example with more than ``limit(i)``.
+    Returns (counts per examined row, the first row over its limit or None)."""
+    d = X.shape[1]
+    counts = []
+    for i in rows:
+        dep = [j for j in range(d)
+               if not _identical(base, refit.output(_replaced(X, [i * d + j], U)))]
+        counts.append(len(dep))
+        if len(dep) > limit(i):
+            return counts, (int(i), dep)
+    return counts, None
+
+
 # -- the checks ----------------------------------------------------------------------------------
 def check_budget(ctx, *, learner, claims):
     """At most ``budget`` attributes of every example (HK12 Sec. 2, KS15 Sec. 2; CB11 Sec. 4),
-    on the learner's reported counts and on its counted reads of X; in expectation, a lower
-    confidence bound on the mean count at δ (HK12 Thm 4.4)."""
+    judged by what the learner's output depends on, not only by what it reports; in
+    expectation, a lower confidence bound on the mean count at δ (HK12 Thm 4.4).
+
+    The fit (``fit``, and ``fit_stream`` for one pass over the rows where the learner has it)
+    is on dense data: every x_ij continuous and nonzero (:func:`_dense`). The learner's reads
+    of each example are taken from, in this order:
+
+    1. ``attributes_read_`` (the learner reports which attributes it read of each example of
+       one pass: an (m, d) bool mask, an (m, w) int array padded with −1, or m collections of
+       column indices);
+    2. laocheck's learners: ``draws_`` (or ``phase1_draws_`` and ``phase2_draws_``) with
+       ``record_draws=True``, one row of drawn indices per step;
+    3. the recording matrix (:class:`CountingMatrix`) when the learner indexed X itself.
+
+    With a read set, the learner is fitted again with the same ``random_state`` and fit
+    parameters on a copy of X in which every entry outside it is replaced by x ↦ −u·x,
+    u ~ U(1/4, 3/4) independent: the output (``coef_``, ``intercept_``, ``w_``,
+    ``predict`` on the original X) must be the same bit for bit. The replacement flips the
+    sign and changes the magnitude of every replaced entry (a dependence through x, |x|, x²
+    or sign(x) on a continuous entry stays invisible with probability 0) and shrinks it, so
+    every norm bound of the data (‖x‖₂ <= 1, ‖x‖∞ <= 1) still holds and a learner that
+    validates its input does not refuse the copy. A difference is a FAIL whose counterexample
+    names an example i and attribute j not reported but changing the output, found by bisecting
+    the replaced entries (about 2 log2(md) more refits); the counterexample is checked against a
+    refit on X itself first (a learner that is not deterministic for a seed is INCONCLUSIVE
+    here, and FAILs the ``deterministic`` check). Reads that do not change the output (a
+    scan of X for validation, as laocheck's learners make of max|x|) are not reads in this
+    sense: what is judged is what the output depends on.
+
+    Without a read set (a learner that converts X, ``np.asarray(X)``, ``X.T``, a compiled
+    function on X, and reports only ``attributes_per_example_`` or nothing), the attributes of
+    an example that the output depends on are found one entry at a time: x_ij alone replaced,
+    d refits per example, on every example when m·d <= :data:`SEARCH_REFITS` refits, else on
+    that many refits' worth of examples drawn at random (seeded). An example whose output
+    depends on more attributes than the learner reports for it (or, reporting nothing, than the
+    budget) FAILs; with nothing reported, the examined examples' dependence counts are the
+    counts judged. A PASS states how many examples were examined: a learner over its reports on
+    a fraction p of the examples passes a sample of r of them with probability (1 − p)^r at
+    most. With no budget claimed (the default of a learner without claims), the check is that
+    the reports are true: no example's output depends on an attribute not reported; a learner
+    that reports nothing and claims no budget is INCONCLUSIVE (nothing to judge it by)."""
     skip = _undecided(claims, "budget")
     if skip:
         return skip
     m = ctx.n(64, 1000) if claims.budget_kind == "exact" else ctx.n(2000, 50_000)
-    X, y = _synthetic(ctx.rng, claims, m)
+    X, y = _dense(ctx.rng, claims, m)
+    d = X.shape[1]
     seed = _seed_int(ctx.spawn())
+    U = np.random.default_rng(ctx.spawn()).uniform(*SHRINK, X.shape)
+    pick = np.random.default_rng(ctx.spawn())
     figures = {"examples": m, "budget": claims.budget, "budget_kind": claims.budget_kind}
     sources = {}
     methods = [("fit", "", lambda est, X, y: est.fit(X, y))]
     if callable(getattr(learner, "fit_stream", None)):          # one pass over the pool
         methods.append(("fit_stream", "fit_stream: ",
                         lambda est, X, y: est.fit_stream(X, y, m)))
-    converted = []
+    extra = {"record_draws": True} if _has_param(learner, "record_draws") else {}
+    converted, examined = [], []
+    refits = 0
     for method, prefix, call in methods:
-        est = _configured(learner, claims, X, seed)
+        est = _set(_configured(learner, claims, X, seed), **extra)
         CX = CountingMatrix(X)
         try:
             call(est, CX, y.copy())
         except (AttributeError, TypeError, IndexError, ValueError) as exc:
             # the learner uses X in a way the recording matrix does not offer (X.T, X.sum(), a
-            # dtype check): fitted on the plain array, judged on its reported counts only
+            # dtype check): fitted on the plain array, its reads judged by dependence
             CX.reads.converted = (f"X in a way the recording matrix does not offer "
                                   f"({type(exc).__name__}: {exc})")
-            est = _configured(learner, claims, X, seed)
+            est = _set(_configured(learner, claims, X, seed), **extra)
             call(est, X.copy(), y.copy())
+        counting = CX.reads.converted is None
+        base = _output(est, X)
         counted = CX.per_example()
         reported = getattr(est, "attributes_per_example_", None)
         if reported is not None:
-            reported = np.asarray(reported, dtype=np.int64).ravel()
-            figures[prefix + "reported_steps"] = int(reported.size)
-            figures[prefix + "reported_max"] = int(reported.max(initial=0))
+            reported = np.asarray(reported, dtype=float).ravel()
             if reported.size < m:
                 return Result(Status.FAIL, figures, counterexample={
                     "method": method, "reported_steps": int(reported.size), "examples": m},
                     note=f"attributes_per_example_ after {method} has fewer entries than the "
                     "examples of one pass")
+            if not np.all(np.isfinite(reported) & (reported == np.floor(reported))):
+                i = int(np.flatnonzero(~(np.isfinite(reported) &
+                                         (reported == np.floor(reported))))[0])
+                return Result(Status.FAIL, figures, counterexample={
+                    "method": method, "example": i, "reported": float(reported[i])},
+                    note=f"attributes_per_example_ after {method} is not a whole number of "
+                    "attributes")
+            reported = reported.astype(np.int64)
+            figures[prefix + "reported_steps"] = int(reported.size)
+            figures[prefix + "reported_max"] = int(reported.max(initial=0))
             sources[prefix + "reported"] = reported
-        if CX.reads.converted is None:
+        if counting:
             figures[prefix + "counted_max"] = int(counted.max(initial=0))
             sources[prefix + "counted reads of X"] = counted
         else:
             figures[prefix + "counted"] = f"not counted: the learner read {CX.reads.converted}"
             converted.append(f"{method}: {CX.reads.converted}")
-    if not sources:
-        return _inconclusive(figures, f"the learner reports no attributes_per_example_ and "
-                             f"read {'; '.join(converted)}, so its reads cannot be counted",
-                             "report attributes_per_example_, or index X (X[i, j], X[i][j])")
+        mask = source = None
+        said = getattr(est, "attributes_read_", None)
+        if said is not None:
+            mask, why = _mask_of(said, m, d)
+            if mask is None:
+                return _inconclusive(figures, f"attributes_read_ after {method} is {why}",
+                                     "attributes_read_ as an (m, d) bool mask, an (m, w) int "
+                                     "array padded with -1 or m lists of column indices")
+            source = "attributes_read_"
+            sources[prefix + "attributes_read_"] = mask.sum(axis=1)
+        elif extra:
+            mask = _own_draws(est, m, d)
+            source = None if mask is None else "draws_ (record_draws=True)"
+        if mask is None and counting:
+            mask = np.zeros((m, d), dtype=bool)
+            for i, cols in enumerate(CX.reads.cols):
+                mask[i, list(cols)] = True
+            source = "the recording matrix"
+        refit = _Refit(learner, claims, X, y, seed, call, counting, extra)
+        if mask is not None:
+            found = _dependence(refit, X, U, base, mask, method, source)
+            refits += refit.count
+            if found == "nondeterministic":
+                return _inconclusive(figures, f"two {method} calls with the same random_state "
+                                     "give different outputs, so what they depend on cannot "
+                                     "be compared", "a fit that is deterministic for a seed "
+                                     "(see the deterministic check)")
+            if found is not None:
+                figures["refits"] = refits
+                return Result(Status.FAIL, figures, detectable="one attribute read and not "
+                              "reported", counterexample=found,
+                              note=f"the output of {method} depends on x[{found['example']}, "
+                              f"{found['attribute']}], which the learner did not report reading "
+                              f"({source})")
+            figures[prefix + "reads_from"] = source
+            figures[prefix + "unreported_replaced"] = int((~mask).sum())
+            continue
+        limit_reported = sources.get(prefix + "reported")
+        if limit_reported is None and claims.budget is None:
+            return _inconclusive(figures, f"no budget is claimed and the learner reports "
+                                 f"neither attributes_per_example_ nor attributes_read_ "
+                                 f"after {method} (it read {CX.reads.converted}), so there "
+                                 "is nothing to judge its reads by",
+                                 "claim a budget, or report attributes_per_example_ / "
+                                 "attributes_read_")
+        rows_max = max(1, ctx.n(*SEARCH_REFITS) // d)
+        rows = np.arange(m) if m <= rows_max else np.sort(pick.choice(m, rows_max,
+                                                                        replace=False))
+        if limit_reported is not None:
+            def limit(i, c=limit_reported):
+                return int(c[i])
+        elif claims.budget_kind == "exact":
+            def limit(i):
+                return claims.budget
+        else:
+            def limit(i):
+                return d
+        counts, over = _search(refit, X, U, base, rows, limit)
+        refits += refit.count
+        if over is not None and not _identical(base, refit.output(X)):
+            return _inconclusive(figures, f"two {method} calls with the same random_state "
+                                 "give different outputs, so what they depend on cannot be "
+                                 "compared", "a fit that is deterministic for a seed (see the "
+                                 "deterministic check)")
+        if over is not None:
+            i, dep = over
+            figures["refits"] = refits
+            told = ("attributes_per_example_" if limit_reported is not None else
+                    "the claimed budget")
+            return Result(Status.FAIL, figures, detectable="one example whose output depends "
+                          "on more attributes than reported", counterexample={
+                              "method": method, "example": i, "attributes_depended_on": dep,
+                              "count": len(dep), "limit": limit(i), "limit_from": told},
+                          note=f"the output of {method} depends on {len(dep)} attributes of "
+                          f"example {i} ({dep}); {told} allows {limit(i)}")
+        examined.append(f"{method}: {len(rows)} of {m} examples")
+        figures[prefix + "examples_searched"] = int(len(rows))
+        if limit_reported is None:
+            sources[prefix + "attributes depended on (searched examples)"] = np.asarray(
+                counts, dtype=np.int64)
+    figures["refits"] = refits
+    if claims.budget is None:
+        return Result(Status.PASS, figures, detectable="one attribute read and not reported"
+                      + (f" (searched: {'; '.join(examined)})" if examined else ""),
+                      note="no budget claimed: the reports are checked to be true")
     if claims.budget_kind == "exact":
         for name, counts in sources.items():
             over = np.flatnonzero(counts > claims.budget)
@@ -437,7 +778,10 @@ def check_budget(ctx, *, learner, claims):
                               counterexample={"source": name, "example": i,
                                               "attributes": int(counts[i]),
                                               "budget": claims.budget})
-        return Result(Status.PASS, figures, detectable="one example over budget")
+        return Result(Status.PASS, figures, detectable="one example over budget" + (
+            f" (reads searched one entry at a time on {'; '.join(examined)}: an excess on a "
+            f"fraction p of the examples passes with probability (1 - p)^examined at most)"
+            if examined else ""))
     for name, counts in sources.items():
         iv = stats.nonnegative_lower_bound(counts.astype(float), delta=ctx.delta / len(sources))
         figures[f"mean ({name})"] = float(counts.mean())
@@ -708,8 +1052,11 @@ def _same(a, b):
 # -- building the checks -------------------------------------------------------------------------
 _FUNCS = {
     "budget": (check_budget, "every example fitted by {label} has at most {budget} of its "
-               "attributes read{kind}", "reported attributes_per_example_ + reads of X counted "
-               "by a recording matrix (fit, and fit_stream where the learner has it)"),
+               "attributes read{kind}, and its output depends on no attribute it does not "
+               "report reading", "reported counts and reads (attributes_per_example_, "
+               "attributes_read_, a recording matrix), then refits on X with the unreported "
+               "entries replaced: the same output bit for bit (fit, and fit_stream where the "
+               "learner has it)"),
     "constraint": (check_constraint, "‖w‖{norm} <= B = {B} for coef_, w_ and every iterate "
                    "{label} exposes", "fit and partial_fit on data pulling outside the ball"),
     "step_size": (check_step_size, "the step size eta_ of {label} is {step}",
@@ -731,7 +1078,7 @@ _EXACT = {"budget": 0.0, "constraint": 0.0, "step_size": 0.0, "deterministic": 0
 
 def applies(prop, claims):
     """Whether ``claims`` select the property check ``prop``."""
-    return {"budget": claims.budget is not None or "budget" in claims.undecided,
+    return {"budget": claims.budget is not None or claims.reads or "budget" in claims.undecided,
             "constraint": claims.constraint,
             "step_size": claims.step_size is not None or "step_size" in claims.undecided,
             "excess_risk": claims.bound is not None or "excess_risk" in claims.undecided,
@@ -748,6 +1095,9 @@ def learner_checks(learner, claims, *, label, citation, delta=stats.DEFAULT_DELT
             continue
         func, statement, method = _FUNCS[prop]
         kind = "" if claims.budget_kind == "exact" else " in expectation"
+        if prop == "budget" and claims.budget is None:
+            statement = ("the output of {label} depends on no attribute of an example that it "
+                         "does not report reading (no budget claimed)")
         text = statement.format(label=label, budget=claims.budget, kind=kind,
                                 norm="₂" if claims.geometry == "l2" else "₁", B=claims.B,
                                 bound=claims.bound_text or "the claimed bound",

@@ -1,0 +1,308 @@
+"""What a learner read is judged by what its output depends on (issue 48, item 1), and a learner
+without claims is checked for its budget and determinism by default, with the claims not checked
+listed (item 4, the learner half).
+
+Every learner here is written as a user writes one: plain numpy, their own names, the usual
+first line ``X = np.asarray(X)``. The cheats read every attribute of an example in some way the
+recording matrix cannot see (np.asarray, X.T, X @ w, np.dot, X.sum(), a copy, pandas, a compiled
+loop over a memoryview) and report k + 1 = 3: each must FAIL, with an example and attribute
+named. The honest ones, counting or listing exactly what they read, must PASS.
+
+False alarms: none possible. The budget check is a deterministic comparison (δ = 0): a FAIL
+needs a refit whose output differs bit for bit, confirmed against a refit on X itself.
+"""
+import numpy as np
+import pytest
+
+from laocheck import learners
+from laocheck.checks import run
+from laocheck.checks.learner_properties import SEARCH_REFITS
+from laocheck.learners import OnlineRidge
+from laocheck.testing import check_learner, learner_checks
+
+pd = pytest.importorskip("pandas")
+
+BUDGET = {"budget": 3}
+
+
+def budget_record(learner, claims=BUDGET, seed=0):
+    check = next(c for c in learner_checks(learner, claims) if c.id.endswith(".budget"))
+    return run(check, seed=seed)
+
+
+class SGD:
+    """Plain SGD on ½(wᵀx − y)² reading every attribute, reporting k + 1 per example."""
+
+    def __init__(self, k=2, random_state=None):
+        self.k = k
+        self.random_state = random_state
+
+    def rows(self, X):
+        X = np.asarray(X)
+        return X, X.shape
+
+    def gradient(self, X, t, w, y):
+        return (X[t] @ w - y[t]) * X[t]
+
+    def fit(self, X, y):
+        X, (m, d) = self.rows(X)
+        w = np.zeros(d)
+        self.attributes_per_example_ = []
+        for t in range(m):
+            w = w - 0.1 * self.gradient(X, t, w, y)
+            self.attributes_per_example_.append(self.k + 1)
+        self.coef_ = w
+        return self
+
+
+class ThroughTranspose(SGD):
+    def rows(self, X):
+        XT = X.T
+        return XT.T, (XT.shape[1], XT.shape[0])
+
+
+class ThroughMatmul(SGD):
+    def gradient(self, X, t, w, y):
+        residual = (X @ w)[t] - y[t]
+        return residual * X[t]
+
+
+class ThroughDot(SGD):
+    def gradient(self, X, t, w, y):
+        return (np.dot(X, w)[t] - y[t]) * np.eye(X.shape[1])[t % X.shape[1]]
+
+
+class ThroughSum(SGD):
+    """Reads k + 1 attributes per step honestly, and rescales by X.sum() (all of X)."""
+
+    def fit(self, X, y):
+        scale = 1.0 + abs(float(X.sum()))
+        rng = np.random.default_rng(self.random_state)
+        X = np.asarray(X)
+        m, d = X.shape
+        w = np.zeros(d)
+        self.attributes_per_example_ = []
+        for t in range(m):
+            idx = rng.choice(d, self.k + 1, replace=False)
+            w[idx] -= 0.1 * (X[t, idx] @ w[idx] - y[t]) * X[t, idx] / scale
+            self.attributes_per_example_.append(self.k + 1)
+        self.coef_ = w
+        return self
+
+
+class ThroughCopy(SGD):
+    def rows(self, X):
+        X = np.array(X, copy=True)
+        return X, X.shape
+
+
+class ThroughPandas(SGD):
+    def rows(self, X):
+        frame = pd.DataFrame(np.asarray(X))
+        return frame.to_numpy(), frame.shape
+
+
+class ThroughCompiled:
+    """Hands X to a compiled loop (laocheck's OnlineRidge reads it through a Cython
+    memoryview, every attribute) and reports k + 1 per example."""
+
+    def __init__(self, k=2):
+        self.k = k
+
+    def fit(self, X, y):
+        X = np.ascontiguousarray(X, dtype=float)
+        inner = OnlineRidge(B=1.0).fit(X, y)
+        self.coef_ = inner.coef_
+        self.attributes_per_example_ = [self.k + 1] * X.shape[0]
+        return self
+
+
+class EveryTenthRow(SGD):
+    """Honest k + 1 reads, except that every tenth example is read whole."""
+
+    def fit(self, X, y):
+        rng = np.random.default_rng(self.random_state)
+        X = np.asarray(X)
+        m, d = X.shape
+        w = np.zeros(d)
+        self.attributes_per_example_ = []
+        for t in range(m):
+            idx = np.arange(d) if t % 10 == 9 else rng.choice(d, self.k + 1, replace=False)
+            w[idx] -= 0.1 * (X[t, idx] @ w[idx] - y[t]) * X[t, idx]
+            self.attributes_per_example_.append(self.k + 1)
+        self.coef_ = w
+        return self
+
+
+class Honest:
+    """Converts X first, reads k + 1 distinct attributes of each example, reports the counts."""
+
+    def __init__(self, k=2, random_state=None, say_which=False):
+        self.k = k
+        self.random_state = random_state
+        self.say_which = say_which
+
+    def fit(self, X, y):
+        rng = np.random.default_rng(self.random_state)
+        X = np.asarray(X)
+        m, d = X.shape
+        w = np.zeros(d)
+        self.attributes_per_example_, read = [], []
+        for t in range(m):
+            idx = rng.choice(d, self.k + 1, replace=False)
+            w[idx] -= 0.1 * (X[t, idx] @ w[idx] * d / (self.k + 1) - y[t]) * X[t, idx]
+            self.attributes_per_example_.append(len(idx))
+            read.append(idx)
+        self.coef_ = w
+        if self.say_which:
+            self.attributes_read_ = read
+        return self
+
+
+class ListsOneLess(Honest):
+    """Lists which attributes it read, leaving out the first of each example."""
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.attributes_read_ = [idx[1:] for idx in self.attributes_read_]
+        return self
+
+
+class CentredIntercept(Honest):
+    """Honest coef_, but an intercept_ from the mean of every column of X."""
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.intercept_ = float(np.asarray(X).mean())
+        return self
+
+
+class RemembersX(Honest):
+    """Honest coef_, but predict adds a term from the stored training X (kept whole)."""
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self._train = np.asarray(X).copy()
+        return self
+
+    def predict(self, X):
+        return np.asarray(X) @ self.coef_ + self._train.mean()
+
+
+@pytest.mark.parametrize("cheat", [SGD, ThroughTranspose, ThroughMatmul, ThroughDot, ThroughSum,
+                                   ThroughCopy, ThroughPandas, ThroughCompiled])
+def test_reading_everything_and_reporting_k_plus_1_fails_whatever_the_way_to_x(cheat):
+    record = budget_record(cheat(k=2))
+    assert record.status == "FAIL", (record.note, record.figures)
+    ce = record.counterexample
+    assert ce["count"] > ce["limit"] == 3 and ce["limit_from"] == "attributes_per_example_"
+    assert 0 <= ce["example"] < record.figures["examples"]
+    assert f"example {ce['example']}" in record.note
+
+
+def test_check_learner_raises_on_the_cheat_and_exits_nothing_as_pass():
+    with pytest.raises(AssertionError, match="SGD.budget: FAIL"):
+        check_learner(SGD(k=2), BUDGET)
+
+
+def test_an_excess_on_some_examples_only_is_found_on_one_of_them():
+    record = budget_record(EveryTenthRow(k=2))
+    assert record.status == "FAIL"
+    assert record.counterexample["example"] % 10 == 9
+    assert record.counterexample["count"] == 8
+
+
+def test_an_honest_learner_that_converts_x_and_reports_counts_passes():
+    record = budget_record(Honest(k=2))
+    assert record.status == "PASS", (record.note, record.figures)
+    # every example searched one attribute at a time: m·d refits (64 · 8 <= 512)
+    assert record.figures["examples_searched"] == record.figures["examples"] == 64
+    assert record.figures["refits"] == 64 * 8 <= SEARCH_REFITS[0]
+
+
+def test_an_honest_learner_that_lists_its_reads_is_checked_with_one_refit():
+    record = budget_record(Honest(k=2, say_which=True))
+    assert record.status == "PASS", (record.note, record.figures)
+    assert record.figures["reads_from"] == "attributes_read_"
+    assert record.figures["refits"] == 1
+    assert record.figures["unreported_replaced"] == 64 * (8 - 3)
+
+
+def test_a_list_of_reads_that_leaves_one_out_fails_with_the_entry_named():
+    record = budget_record(ListsOneLess(k=2, say_which=True))
+    assert record.status == "FAIL"
+    ce = record.counterexample
+    assert ce["reads_reported_by"] == "attributes_read_"
+    assert ce["attribute"] not in ce["reported_reads_of_example"]
+    assert len(ce["entries"]) == 1 and record.figures["refits"] <= 2 + 2 * 9 + 1
+
+
+@pytest.mark.parametrize("cheat,output", [(CentredIntercept, "intercept_"),
+                                          (RemembersX, "predict")])
+def test_a_dependence_through_intercept_or_predict_fails(cheat, output):
+    record = budget_record(cheat(k=2, say_which=True))
+    assert record.status == "FAIL"
+    assert record.counterexample["output"] == output
+
+
+def test_a_report_of_1_9_attributes_is_not_truncated():
+    class Fractional(Honest):
+        def fit(self, X, y):
+            super().fit(X, y)
+            self.attributes_per_example_ = [1.9] * len(self.attributes_per_example_)
+            return self
+    record = budget_record(Fractional(k=2))
+    assert record.status == "FAIL" and record.counterexample["reported"] == 1.9
+
+
+@pytest.mark.parametrize("name", ["AERR", "AELR", "AER", "DDAERR", "TwoPhaseDDAELR",
+                                  "AdaGAERR", "Baseline", "AESVR"])
+def test_laocheck_own_learners_pass_their_budget_by_dependence(name):
+    record = next(r for r in check_learner(getattr(learners, name)(k=2), on_fail=None)
+                  if r.id.endswith(".budget"))
+    assert record.status == "PASS", (record.note, record.figures)
+    if name == "AESVR":                 # its draws are a flat stream: searched per entry
+        assert record.figures["examples_searched"] > 0
+    else:                               # their draws_ (record_draws=True): one refit per method
+        assert record.figures["reads_from"] == "draws_ (record_draws=True)"
+        assert record.figures["refits"] == 2
+
+
+# -- item 4: defaults that check, and what is not checked ---------------------------------------
+def test_without_claims_budget_and_determinism_are_checked_and_the_rest_listed():
+    records = check_learner(Honest(k=2), on_fail=None)
+    assert [r.id for r in records] == ["Honest.budget", "Honest.deterministic"]
+    assert all(r.status == "PASS" for r in records)
+    assert set(records.not_checked) == {"Honest.budget", "Honest.constraint",
+                                        "Honest.step_size", "Honest.excess_risk",
+                                        "Honest.sklearn"}
+    assert "only that its reports" in records.not_checked["Honest.budget"]
+    assert "not checked:" in records.summary()
+
+
+def test_without_claims_a_cheat_fails_its_reports():
+    with pytest.raises(AssertionError, match="SGD.budget: FAIL") as info:
+        check_learner(SGD(k=2))
+    assert "not checked:" in str(info.value) and "SGD.constraint" in str(info.value)
+
+
+def test_a_learner_that_reports_nothing_and_claims_nothing_is_not_passed():
+    class Quiet(Honest):
+        def fit(self, X, y):
+            super().fit(X, y)
+            del self.attributes_per_example_
+            return self
+    record = next(r for r in check_learner(Quiet(k=2), on_fail=None)
+                  if r.id.endswith(".budget"))
+    assert record.status == "INCONCLUSIVE" and "claim a budget" in record.note
+
+
+def test_the_learners_own_budget_attribute_is_its_claim_and_false_opts_out():
+    class Budgeted(Honest):
+        budget = 2                       # claims 2, reads 3
+    record = next(r for r in check_learner(Budgeted(k=2), on_fail=None)
+                  if r.id.endswith(".budget"))
+    assert record.status == "FAIL" and record.counterexample["budget"] == 2
+    records = check_learner(Budgeted(k=2), {"budget": False}, on_fail=None)
+    assert [r.id for r in records] == ["Budgeted.deterministic"]
+    assert records.not_checked["Budgeted.budget"] == "claims['budget'] is False"
