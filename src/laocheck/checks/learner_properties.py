@@ -61,7 +61,8 @@ from ..experiments import child_seeds, excess_risk_range
 from ._registry import Check, Result, Status
 
 __all__ = ["LearnerClaims", "learner_checks", "LEARNER_PROPERTIES", "CountingMatrix",
-           "default_distributions", "NORM_RTOL"]
+           "default_distributions", "NORM_RTOL", "reads_verdict", "SEARCH_REFITS", "SEARCH_WORK",
+           "SHRINK"]
 
 #: Every learner property, in the order the checks run.
 LEARNER_PROPERTIES = ("budget", "constraint", "step_size", "excess_risk", "deterministic",
@@ -386,8 +387,11 @@ def _undecided(claims, prop):
 
 
 # -- what the output depends on -----------------------------------------------------------------
-#: The refits of the per-entry search (fast, full): rows × d single-entry refits at most.
+#: The refits of the per-entry search (fast, full): rows × d single-entry refits at most ...
 SEARCH_REFITS = (512, 4096)
+#: ... and at most this many examples fitted over all of them (refits × m), so that a large m
+#: searches fewer examples rather than running for hours.
+SEARCH_WORK = (2_000_000, 20_000_000)
 #: The replacement of an unread entry: x ↦ −u·x with u ~ U(SHRINK) (see :func:`check_budget`).
 SHRINK = (0.25, 0.75)
 
@@ -504,22 +508,21 @@ def _has_param(learner, name):
 
 
 class _Refit:
-    """Fits of one configuration (seed, fit parameters from the original X, method) on copies
-    of X: ``output(X2)`` is the output of a fresh fit on X2, or the exception's text."""
+    """Fresh fits on copies of X: ``output(X2)`` is the output of ``fit(X2)`` (a fitted
+    learner of the same configuration: seed, fit parameters from the original X, method), or
+    the exception's text; ``count`` the refits made."""
 
-    def __init__(self, learner, claims, X, y, seed, call, counting, extra):
-        self.learner, self.claims, self.X, self.y = learner, claims, X, y
-        self.seed, self.call, self.counting, self.extra = seed, call, counting, extra
+    def __init__(self, fit, probe):
+        self.fit, self.probe = fit, probe
         self.count = 0
 
     def output(self, X2):
         self.count += 1
-        est = _set(_configured(self.learner, self.claims, self.X, self.seed), **self.extra)
         try:
-            self.call(est, CountingMatrix(X2) if self.counting else X2.copy(), self.y.copy())
+            est = self.fit(X2)
         except Exception as exc:          # an error on the copy: its output depends on it
             return {"error": f"{type(exc).__name__}: {exc}"}
-        return _output(est, self.X)
+        return _output(est, self.probe)
 
 
 def _replaced(X, cells, U):
@@ -582,6 +585,87 @@ def _search(refit, X, U, base, rows, limit):
     return counts, None
 
 
+def reads_verdict(fit, X, est, *, U, pick, max_refits, max_work, mask=None, source=None,
+                  limit=None, method="fit"):
+    """Judge what ``est`` (fitted on X by ``fit``) read by what its output depends on.
+
+    The read set is ``mask`` when given, else the learner's ``attributes_read_``, else
+    laocheck's ``draws_`` (``record_draws=True``); with one, a single refit on X with every
+    other entry replaced by −u·x (``U``) must give the same output bit for bit (else the
+    entry is bisected). Without one, the attributes each example's output depends on are
+    searched one entry at a time on every example, or on min(``max_refits``, ``max_work`` / m)
+    / d examples drawn by ``pick``, and an example depending on more than ``limit(i)``
+    FAILs. See :func:`check_budget` for the argument.
+
+    Parameters
+    ----------
+    fit : callable
+        ``X2 -> fitted learner``: the same configuration as ``est``'s, on X2.
+    X : ndarray of shape (m, d)
+        The data ``est`` was fitted on, every entry nonzero.
+    est : object
+        The fitted learner.
+    U : ndarray of shape (m, d)
+        The factors u in [1/4, 3/4] of the replacements.
+    pick : numpy.random.Generator
+        Draws the examples searched when not all are.
+    max_refits : int
+        At most this many single-entry refits in a search.
+    max_work : int
+        At most this many examples fitted in a search (refits × m).
+    mask : ndarray of shape (m, d) of bool, optional
+        The reads reported (True: read); None: ``attributes_read_`` or ``draws_``.
+    source : str, optional
+        Who reported ``mask``.
+    limit : callable or None, default=None
+        ``i -> the most attributes example i may depend on`` in a search; None: no limit.
+    method : str, default='fit'
+        The method's name, for the counterexample.
+
+    Returns
+    -------
+    found : dict, str or None
+        The counterexample (``"kind"``: ``"unreported"`` or ``"over"``), ``"nondeterministic"``
+        (two fits on X itself differ), an error text (``"attributes_read_ ..."``) or None.
+    figures : dict
+        ``reads_from`` and ``unreported_replaced``, or ``examples_searched`` and
+        ``dependence_counts``; ``refits``.
+    """
+    m, d = X.shape
+    base = _output(est, X)
+    refit = _Refit(fit, X)
+    if mask is None:
+        said = getattr(est, "attributes_read_", None)
+        if said is not None:
+            mask, why = _mask_of(said, m, d)
+            if mask is None:
+                return f"attributes_read_ after {method} is {why}", {"refits": 0}
+            source = "attributes_read_"
+        else:
+            mask = _own_draws(est, m, d)
+            source = None if mask is None else "draws_ (record_draws=True)"
+    if mask is not None:
+        found = _dependence(refit, X, U, base, mask, method, source)
+        if isinstance(found, dict):
+            found["kind"] = "unreported"
+        return found, {"reads_from": source, "unreported_replaced": int((~mask).sum()),
+                       "read_counts": mask.sum(axis=1), "refits": refit.count}
+    rows_max = max(1, min(max_refits, max_work // m) // d)
+    rows = np.arange(m) if m <= rows_max else np.sort(pick.choice(m, rows_max, replace=False))
+    counts, over = _search(refit, X, U, base, rows, limit or (lambda i: d))
+    figures = {"examples_searched": int(len(rows)), "refits": refit.count,
+               "dependence_counts": np.asarray(counts, dtype=np.int64)}
+    if over is None:
+        return None, figures
+    if not _identical(base, refit.output(X)):
+        figures["refits"] = refit.count
+        return "nondeterministic", figures
+    i, dep = over
+    figures["refits"] = refit.count
+    return {"kind": "over", "method": method, "example": i, "attributes_depended_on": dep,
+            "count": len(dep), "limit": int(limit(i))}, figures
+
+
 # -- the checks ----------------------------------------------------------------------------------
 def check_budget(ctx, *, learner, claims):
     """At most ``budget`` attributes of every example (HK12 Sec. 2, KS15 Sec. 2; CB11 Sec. 4),
@@ -617,8 +701,9 @@ def check_budget(ctx, *, learner, claims):
     Without a read set (a learner that converts X, ``np.asarray(X)``, ``X.T``, a compiled
     function on X, and reports only ``attributes_per_example_`` or nothing), the attributes of
     an example that the output depends on are found one entry at a time: x_ij alone replaced,
-    d refits per example, on every example when m·d <= :data:`SEARCH_REFITS` refits, else on
-    that many refits' worth of examples drawn at random (seeded). An example whose output
+    d refits per example, on every example when m·d <= :data:`SEARCH_REFITS` refits (and
+    m²d <= :data:`SEARCH_WORK` examples fitted), else on that many refits' worth of examples
+    drawn at random (seeded). An example whose output
     depends on more attributes than the learner reports for it (or, reporting nothing, than the
     budget) FAILs; with nothing reported, the examined examples' dependence counts are the
     counts judged. A PASS states how many examples were examined: a learner over its reports on
@@ -657,7 +742,6 @@ def check_budget(ctx, *, learner, claims):
             est = _set(_configured(learner, claims, X, seed), **extra)
             call(est, X.copy(), y.copy())
         counting = CX.reads.converted is None
-        base = _output(est, X)
         counted = CX.per_example()
         reported = getattr(est, "attributes_per_example_", None)
         if reported is not None:
@@ -685,85 +769,75 @@ def check_budget(ctx, *, learner, claims):
             figures[prefix + "counted"] = f"not counted: the learner read {CX.reads.converted}"
             converted.append(f"{method}: {CX.reads.converted}")
         mask = source = None
-        said = getattr(est, "attributes_read_", None)
-        if said is not None:
-            mask, why = _mask_of(said, m, d)
-            if mask is None:
-                return _inconclusive(figures, f"attributes_read_ after {method} is {why}",
-                                     "attributes_read_ as an (m, d) bool mask, an (m, w) int "
-                                     "array padded with -1 or m lists of column indices")
-            source = "attributes_read_"
-            sources[prefix + "attributes_read_"] = mask.sum(axis=1)
-        elif extra:
-            mask = _own_draws(est, m, d)
-            source = None if mask is None else "draws_ (record_draws=True)"
-        if mask is None and counting:
+        if counting and getattr(est, "attributes_read_", None) is None and \
+                _own_draws(est, m, d) is None:      # the reads the recording matrix saw
             mask = np.zeros((m, d), dtype=bool)
             for i, cols in enumerate(CX.reads.cols):
                 mask[i, list(cols)] = True
             source = "the recording matrix"
-        refit = _Refit(learner, claims, X, y, seed, call, counting, extra)
-        if mask is not None:
-            found = _dependence(refit, X, U, base, mask, method, source)
-            refits += refit.count
-            if found == "nondeterministic":
-                return _inconclusive(figures, f"two {method} calls with the same random_state "
-                                     "give different outputs, so what they depend on cannot "
-                                     "be compared", "a fit that is deterministic for a seed "
-                                     "(see the deterministic check)")
-            if found is not None:
-                figures["refits"] = refits
-                return Result(Status.FAIL, figures, detectable="one attribute read and not "
-                              "reported", counterexample=found,
-                              note=f"the output of {method} depends on x[{found['example']}, "
-                              f"{found['attribute']}], which the learner did not report reading "
-                              f"({source})")
-            figures[prefix + "reads_from"] = source
-            figures[prefix + "unreported_replaced"] = int((~mask).sum())
-            continue
         limit_reported = sources.get(prefix + "reported")
-        if limit_reported is None and claims.budget is None:
+        if limit_reported is not None:
+            def limit(i, c=limit_reported):
+                return int(c[i])
+            told = "attributes_per_example_"
+        elif claims.budget is not None and claims.budget_kind == "exact":
+            def limit(i):
+                return claims.budget
+            told = "the claimed budget"
+        else:
+            limit, told = None, None
+        has_reads = mask is not None or getattr(est, "attributes_read_", None) is not None \
+            or _own_draws(est, m, d) is not None
+        if not has_reads and limit_reported is None and claims.budget is None:
             return _inconclusive(figures, f"no budget is claimed and the learner reports "
                                  f"neither attributes_per_example_ nor attributes_read_ "
                                  f"after {method} (it read {CX.reads.converted}), so there "
                                  "is nothing to judge its reads by",
                                  "claim a budget, or report attributes_per_example_ / "
                                  "attributes_read_")
-        rows_max = max(1, ctx.n(*SEARCH_REFITS) // d)
-        rows = np.arange(m) if m <= rows_max else np.sort(pick.choice(m, rows_max,
-                                                                        replace=False))
-        if limit_reported is not None:
-            def limit(i, c=limit_reported):
-                return int(c[i])
-        elif claims.budget_kind == "exact":
-            def limit(i):
-                return claims.budget
-        else:
-            def limit(i):
-                return d
-        counts, over = _search(refit, X, U, base, rows, limit)
-        refits += refit.count
-        if over is not None and not _identical(base, refit.output(X)):
+
+        def fit(X2, call=call, counting=counting):
+            est = _set(_configured(learner, claims, X, seed), **extra)
+            call(est, CountingMatrix(X2) if counting else X2.copy(), y.copy())
+            return est
+        found, more = reads_verdict(fit, X, est, U=U, pick=pick,
+                                    max_refits=ctx.n(*SEARCH_REFITS),
+                                    max_work=ctx.n(*SEARCH_WORK), mask=mask, source=source,
+                                    limit=limit, method=method)
+        refits += more["refits"]
+        figures["refits"] = refits
+        if isinstance(found, str) and found.startswith("attributes_read_"):
+            return _inconclusive(figures, found, "attributes_read_ as an (m, d) bool mask, an "
+                                 "(m, w) int array padded with -1 or m lists of column indices")
+        if found == "nondeterministic":
             return _inconclusive(figures, f"two {method} calls with the same random_state "
                                  "give different outputs, so what they depend on cannot be "
                                  "compared", "a fit that is deterministic for a seed (see the "
                                  "deterministic check)")
-        if over is not None:
-            i, dep = over
-            figures["refits"] = refits
-            told = ("attributes_per_example_" if limit_reported is not None else
-                    "the claimed budget")
+        if found is not None and found["kind"] == "unreported":
+            return Result(Status.FAIL, figures, detectable="one attribute read and not "
+                          "reported", counterexample=found,
+                          note=f"the output of {method} depends on x[{found['example']}, "
+                          f"{found['attribute']}], which the learner did not report reading "
+                          f"({found['reads_reported_by']})")
+        if found is not None:
+            found["limit_from"] = told
             return Result(Status.FAIL, figures, detectable="one example whose output depends "
-                          "on more attributes than reported", counterexample={
-                              "method": method, "example": i, "attributes_depended_on": dep,
-                              "count": len(dep), "limit": limit(i), "limit_from": told},
-                          note=f"the output of {method} depends on {len(dep)} attributes of "
-                          f"example {i} ({dep}); {told} allows {limit(i)}")
+                          "on more attributes than reported", counterexample=found,
+                          note=f"the output of {method} depends on {found['count']} attributes "
+                          f"of example {found['example']} ({found['attributes_depended_on']}); "
+                          f"{told} allows {found['limit']}")
+        if "reads_from" in more:
+            figures[prefix + "reads_from"] = more["reads_from"]
+            figures[prefix + "unreported_replaced"] = more["unreported_replaced"]
+            if more["reads_from"] == "attributes_read_":
+                sources[prefix + "attributes_read_"] = more["read_counts"]
+            continue
+        rows = more["dependence_counts"]
         examined.append(f"{method}: {len(rows)} of {m} examples")
         figures[prefix + "examples_searched"] = int(len(rows))
         if limit_reported is None:
-            sources[prefix + "attributes depended on (searched examples)"] = np.asarray(
-                counts, dtype=np.int64)
+            sources[prefix + "attributes depended on (searched examples)"] = rows
     figures["refits"] = refits
     if claims.budget is None:
         return Result(Status.PASS, figures, detectable="one attribute read and not reported"
