@@ -12,15 +12,21 @@ one of laocheck's own (:mod:`laocheck.learners`). What it claims is a :class:`Le
 The properties:
 
 * ``budget`` — at most ``budget`` attributes of every example (HK12 Sec. 2, KS15 Sec. 2: k + 1;
-  CB11 Sec. 4: k). Checked on every step the learner reports (``attributes_per_example_``) and
-  on the reads it makes of X: ``fit`` is given a :class:`CountingMatrix` that records which
-  (row, column) entries are read (``X[i, j]``, ``X[i][j]``, ``X[i, idx]``; a whole row ``X[i]``
-  used as an array reads its d entries). A learner that converts X at once (``np.asarray(X)``,
-  scikit-learn's ``validate_data``) cannot be counted; its reported counts decide, and without
-  them the check is INCONCLUSIVE. The expectation kind (AESVR, HK12 Thm 4.4: k + 6) compares a
-  lower confidence bound on the mean count at δ. A learner with ``fit_stream(X, y, n_steps)``
-  (laocheck's learners: ``n_steps`` steps over the rows taken cyclically) is checked on it
-  too, the same way (one pass over the pool of rows, so each row's reads are one step's).
+  CB11 Sec. 4: k), judged by what the learner's output depends on, not only by what it reports
+  (:func:`check_budget`). The counts are the learner's (``attributes_per_example_``), its list
+  of the attributes read (``attributes_read_``), laocheck's recorded draws (``draws_``) and the
+  reads of X that ``fit`` makes through a :class:`CountingMatrix` (``X[i, j]``, ``X[i][j]``,
+  ``X[i, idx]``; a whole row ``X[i]`` used as an array reads its d entries). Then the learner
+  is fitted again with the same seed on a copy of X in which every entry outside the reported
+  reads is replaced (x ↦ −u·x, u ~ U(1/4, 3/4)): the output must be the same bit for bit, else
+  FAIL with the example and attribute found by bisection. A learner that reports only counts
+  and converts X (``np.asarray(X)``, ``X.T``, a compiled function) is searched one entry at a
+  time (:data:`SEARCH_REFITS`, :data:`SEARCH_WORK`). Without a claimed budget (the default of
+  a learner without claims) it checks that the reports are true. The expectation kind (AESVR,
+  HK12 Thm 4.4: k + 6) compares a lower confidence bound on the mean count at δ. A learner
+  with ``fit_stream(X, y, n_steps)`` (laocheck's learners: ``n_steps`` steps over the rows
+  taken cyclically) is checked on it too, the same way (one pass over the pool of rows, so
+  each row's reads are one step's).
 * ``constraint`` — ‖w‖₂ <= B (or ‖w‖₁ <= B) for ``coef_``, ``w_`` and every iterate exposed
   after each ``partial_fit`` call, on data whose unconstrained optimum lies far outside the ball
   (the projection binds); relative slack 1e-9 for rounding.

@@ -7,11 +7,19 @@ checks through ``set_params`` or as an attribute, on a copy: the caller's object
 fitted). This module turns the claims into the engine's
 :class:`~laocheck.checks.learner_properties.LearnerClaims` and runs the engine's checks
 (:func:`laocheck.checks.learner_properties.learner_checks`); every claim made gets a record,
-PASS, FAIL or INCONCLUSIVE with the reason.
+PASS, FAIL or INCONCLUSIVE with the reason. Without claims, a learner is checked for its
+budget (its reports true, and its ``budget`` where it has one) and its determinism; every
+property not checked is listed with the reason (``check_learner(...).not_checked``).
 
 Claims (a dict; default: a laocheck learner's :class:`~laocheck.estimators.LearnerSpec`):
 
-``budget``         attributes read per example (an int), ``budget_kind`` "exact" or "expectation"
+``budget``         attributes read per example (an int; default: the learner's ``budget``
+                   attribute or parameter, else none: the check then verifies only that the
+                   learner's reports of its reads are true; False: not checked),
+                   ``budget_kind`` "exact" or "expectation". Judged by what the output depends
+                   on: refits on X with the attributes not reported replaced (see
+                   :func:`laocheck.checks.learner_properties.check_budget`); a learner may
+                   report which attributes it read of each example in ``attributes_read_``
 ``constraint``     "l2" or "l1": ‖w‖ <= B for coef_ and every exposed iterate
 ``geometry``       "l2" or "l1" (default: the constraint's, else "l2"): the distributions of the
                    excess-risk check and the ball of w*
