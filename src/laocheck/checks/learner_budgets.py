@@ -51,8 +51,8 @@ def _reads(ctx, model, att, fitted, figures):
     outside the recorded draws replaced, or a search one entry at a time on sampled
     examples, each example's dependence at most its reported count). A Result when it
     refutes the reports (or cannot compare), else None; the figures gain its numbers."""
-    # start-up: the learner property engine (its distributions, the experiments) loads when
-    # a budget check runs, not when the catalog is listed
+    # the learner property engine (its distributions, the experiments) loads when a budget
+    # check runs, not when the catalog is listed (start-up)
     from .learner_properties import SEARCH_REFITS, SEARCH_WORK, SHRINK, reads_verdict
     X, refit = fitted
     U = np.random.default_rng(ctx.spawn()).uniform(*SHRINK, X.shape)
