@@ -63,7 +63,8 @@ def _reads(ctx, model, att, fitted, figures):
     if found is None:
         return None
     if isinstance(found, str):
-        return Result(Status.INCONCLUSIVE, figures, note=f"not decided: {found}")
+        return Result(Status.INCONCLUSIVE, figures, note=f"not decided: the refits found the "
+                      f"learner {found} (see reads_verdict)")
     return Result(Status.FAIL, figures, counterexample=found,
                   note="the output depends on an attribute the learner did not count")
 

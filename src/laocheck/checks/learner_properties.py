@@ -576,6 +576,13 @@ def _dependence(refit, X, U, base, mask, method, source):
             **_first_difference(base, refit.output(_replaced(X, found, U)))}
 
 
+def _insensitive(refit, X, U, base):
+    """The control: whether the output stays the same bit for bit when every entry of X is
+    replaced (then no refit can see what the learner read: its output ignores X, or it keeps
+    state between fits outside the learner object, such as a module-level cache)."""
+    return _identical(base, refit.output(_replaced(X, np.arange(X.size), U)))
+
+
 def _search(refit, X, U, base, rows, limit):
     """The attributes of each example of ``rows`` that the output depends on, one refit per
     entry (x_ij alone replaced); stops at the first example with more than ``limit(i)``.
@@ -632,7 +639,9 @@ def reads_verdict(fit, X, est, *, U, pick, max_refits, max_work, mask=None, sour
     -------
     found : dict, str or None
         The counterexample (``"kind"``: ``"unreported"`` or ``"over"``), ``"nondeterministic"``
-        (two fits on X itself differ), an error text (``"attributes_read_ ..."``) or None.
+        (two fits on X itself differ), ``"insensitive"`` (the control: the output is the same
+        even with every entry of X replaced, so the refits see nothing), an error text
+        (``"attributes_read_ ..."``) or None.
     figures : dict
         ``reads_from`` and ``unreported_replaced``, or ``examples_searched`` and
         ``dependence_counts``; ``refits``.
@@ -654,6 +663,8 @@ def reads_verdict(fit, X, est, *, U, pick, max_refits, max_work, mask=None, sour
         found = _dependence(refit, X, U, base, mask, method, source)
         if isinstance(found, dict):
             found["kind"] = "unreported"
+        elif found is None and _insensitive(refit, X, U, base):
+            found = "insensitive"
         return found, {"reads_from": source, "unreported_replaced": int((~mask).sum()),
                        "read_counts": mask.sum(axis=1), "refits": refit.count}
     rows_max = max(1, min(max_refits, max_work // m) // d)
@@ -662,6 +673,9 @@ def reads_verdict(fit, X, est, *, U, pick, max_refits, max_work, mask=None, sour
     figures = {"examples_searched": int(len(rows)), "refits": refit.count,
                "dependence_counts": np.asarray(counts, dtype=np.int64)}
     if over is None:
+        if not any(counts) and _insensitive(refit, X, U, base):
+            figures["refits"] = refit.count
+            return "insensitive", figures
         return None, figures
     if not _identical(base, refit.output(X)):
         figures["refits"] = refit.count
@@ -702,7 +716,12 @@ def check_budget(ctx, *, learner, claims):
     refit on X itself first (a learner that is not deterministic for a seed is INCONCLUSIVE
     here, and FAILs the ``deterministic`` check). Reads that do not change the output (a
     scan of X for validation, as laocheck's learners make of max|x|) are not reads in this
-    sense: what is judged is what the output depends on.
+    sense: what is judged is what the output depends on. A control refit with every entry of
+    X replaced must change the output: one that does not (a learner that ignores X, or returns
+    a result cached between fits outside the learner object) makes the check INCONCLUSIVE,
+    never PASS. The refits run in the process of the first fit: a cache outside the learner
+    object keyed on exactly the reported entries could still hide a dependence (the control
+    cannot exclude it; the refits would have to run in fresh processes).
 
     Without a read set (a learner that converts X, ``np.asarray(X)``, ``X.T``, a compiled
     function on X, and reports only ``attributes_per_example_`` or nothing), the attributes of
@@ -820,6 +839,12 @@ def check_budget(ctx, *, learner, claims):
                                  "give different outputs, so what they depend on cannot be "
                                  "compared", "a fit that is deterministic for a seed (see the "
                                  "deterministic check)")
+        if found == "insensitive":
+            return _inconclusive(figures, f"the output of {method} is the same bit for bit "
+                                 "even with every entry of X replaced: either it ignores X or "
+                                 "it keeps state between fits (a cache outside the learner "
+                                 "object), and the refits cannot see what it read",
+                                 "a fit whose output is a function of its X, y and seed only")
         if found is not None and found["kind"] == "unreported":
             return Result(Status.FAIL, figures, detectable="one attribute read and not "
                           "reported", counterexample=found,
