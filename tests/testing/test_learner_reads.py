@@ -268,6 +268,54 @@ def test_laocheck_own_learners_pass_their_budget_by_dependence(name):
         assert record.figures["refits"] == 4                  # and a control each
 
 
+class SaysWhich(Honest):
+    """Reports its reads in one of the accepted forms (or an ambiguous one)."""
+
+    def __init__(self, k=2, random_state=None, form="mask"):
+        super().__init__(k, random_state, say_which=True)
+        self.form = form
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        m, d = np.shape(X)
+        mask = np.zeros((m, d), dtype=bool)
+        for i, idx in enumerate(self.attributes_read_):
+            mask[i, idx] = True
+        if self.form == "mask":
+            self.attributes_read_ = mask
+        elif self.form == "padded":
+            self.attributes_read_ = np.full((m, d), -1)
+            for i, idx in enumerate(np.nonzero(mask)[1].reshape(m, -1)):
+                self.attributes_read_[i, :len(idx)] = idx
+        else:                           # 0/1 ints: a mask or indices 0 and 1?
+            self.attributes_read_ = mask.astype(int)
+        return self
+
+
+@pytest.mark.parametrize("form,status", [("mask", "PASS"), ("padded", "PASS"),
+                                         ("zeros_and_ones", "INCONCLUSIVE")])
+def test_the_forms_of_attributes_read_(form, status):
+    record = budget_record(SaysWhich(k=2, form=form))
+    assert record.status == status, (record.note, record.figures)
+    if status == "INCONCLUSIVE":
+        assert "0 and 1" in record.note
+
+
+class WantsAnArray(SGD):
+    """Refuses anything but an ndarray (as some libraries do), then reads everything."""
+
+    def rows(self, X):
+        if not isinstance(X, np.ndarray):
+            raise RuntimeError("X must be a numpy array")
+        return X, X.shape
+
+
+def test_a_learner_that_refuses_the_recording_matrix_is_refitted_on_arrays_and_judged():
+    record = budget_record(WantsAnArray(k=2))
+    assert record.status == "FAIL" and record.counterexample["count"] == 8
+    assert "RuntimeError" in record.figures["counted"]
+
+
 _CACHE = {}
 
 

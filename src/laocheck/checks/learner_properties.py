@@ -472,6 +472,10 @@ def _mask_of(value, m, d):
             if value.shape != (m, d):
                 return None, f"a bool mask of shape {value.shape}, not ({m}, {d})"
             return value.copy(), None
+        if isinstance(value, np.ndarray) and value.shape == (m, d) and d > 2 and \
+                value.dtype.kind in "iu" and np.isin(value, (0, 1)).all():
+            return None, ("an (m, d) array of 0 and 1, which reads both as a mask and as "
+                          "column indices")
         rows = list(value)
         if len(rows) != m:
             return None, f"{len(rows)} entries for {m} examples"
@@ -759,9 +763,10 @@ def check_budget(ctx, *, learner, claims):
         CX = CountingMatrix(X)
         try:
             call(est, CX, y.copy())
-        except (AttributeError, TypeError, IndexError, ValueError) as exc:
+        except Exception as exc:
             # the learner uses X in a way the recording matrix does not offer (X.T, X.sum(), a
-            # dtype check): fitted on the plain array, its reads judged by dependence
+            # dtype check, a library that wants an ndarray): fitted on the plain array, its
+            # reads judged by dependence (an error on the plain array is the learner's own)
             CX.reads.converted = (f"X in a way the recording matrix does not offer "
                                   f"({type(exc).__name__}: {exc})")
             est = _set(_configured(learner, claims, X, seed), **extra)
