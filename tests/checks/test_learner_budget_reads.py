@@ -1,6 +1,7 @@
 """The catalog's learner budget checks (``<spec>.budget``, laocheck.checks.learner_budgets) judge a
 learner's record of its reads by what its output depends on: a laocheck learner altered to read
-more than its kernel records FAILs its budget check, with the example and attribute named.
+more than its kernel records FAILs its budget check, with the example and attribute named; a
+learner that records only counts is searched one entry at a time.
 
 No false alarms: the checks are deterministic comparisons (bitwise equal outputs), δ = 0.
 """
@@ -49,15 +50,42 @@ def test_an_aerr_that_reads_all_of_x_fails_the_catalog_budget_check():
     assert record.status == "PASS" and record.figures["refits"] == 2
 
 
-def test_an_aesvr_that_reads_all_of_x_fails_on_the_first_example_searched():
-    """AESVR's draws are a flat stream: the check searches one entry at a time on sampled
-    examples (each example's output dependence at most its count)."""
+def test_an_aesvr_that_reads_all_of_x_fails():
+    """AESVR's draws are a flat record (x̃'s indices, then each GenEst call's order and j's),
+    parsed step by step into the read set."""
     record = run(_check(check_expected_budget, learners.AESVR, 8), seed=0)
-    assert record.status == "PASS" and record.figures["examples_searched"] > 0
+    assert record.status == "PASS", (record.note, record.figures)
+    assert record.figures["reads_from"] == "draws_ (record_draws=True)"
     record = run(_check(check_expected_budget, PeekingAESVR, 8), seed=0)
     assert record.status == "FAIL", (record.note, record.figures)
     ce = record.counterexample
-    assert ce["kind"] == "over" and ce["count"] == 6 > ce["limit"]     # d = 6
+    assert ce["kind"] == "unreported" and ce["output"] == "w_"
+    assert ce["attribute"] not in ce["reported_reads_of_example"]
+
+
+class CountsOnlyAERR(learners.AERR):
+    """AERR whose draws are not recorded (record_draws ignored): only its counts are known."""
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.draws_ = None
+        return self
+
+
+class CountsOnlyPeeking(CountsOnlyAERR):
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.coef_ = self.coef_ + 1e-9 * np.asarray(X).sum(axis=0)
+        return self
+
+
+def test_a_learner_with_counts_only_is_searched_one_entry_at_a_time():
+    record = run(_check(check_max_budget, CountsOnlyAERR, 3), seed=0)
+    assert record.status == "PASS", (record.note, record.figures)
+    assert 0 < record.figures["examples_searched"] <= 512 // 6
+    record = run(_check(check_max_budget, CountsOnlyPeeking, 3), seed=0)
+    assert record.status == "FAIL"
+    assert record.counterexample["kind"] == "over" and record.counterexample["count"] == 6
 
 
 @pytest.mark.parametrize("name", ["AERR", "AER", "TwoPhaseDDAERR", "Baseline"])

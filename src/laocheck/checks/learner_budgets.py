@@ -3,9 +3,9 @@ learner"): no learner observes more than its budget of attributes of an example 
 k + 1 for HK12/KS15, k for CB11, and k + 6 in expectation for AESVR, HK12 Thm 4.4); the count is
 the one each learner records (``attributes_per_example_``), and the record is judged by what the
 output depends on: a refit with every attribute outside the recorded draws (``draws_``,
-``record_draws=True``) replaced gives the same output bit for bit, or, for a learner whose draws
-are not one row per step (AESVR), no searched example's output depends on more attributes than
-it counted (:func:`laocheck.checks.learner_properties.reads_verdict`).
+``record_draws=True``; AESVR's flat record parsed step by step) replaced gives the same output
+bit for bit, or, for a learner whose draws do not parse, no searched example's output depends
+on more attributes than it counted (:func:`laocheck.checks.learner_properties.reads_verdict`).
 
 The budget, its kind and the citation come from each learner class's
 :class:`~laocheck.estimators.LearnerSpec` (``spec``): a learner with a spec gets its check.

@@ -64,6 +64,7 @@ from .. import stats
 from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
 from ..exceptions import InvalidParameterError
 from ..experiments import child_seeds, excess_risk_range
+from ..reference.estimators import genest_small_orders
 from ._registry import Check, Result, Status
 
 __all__ = ["LearnerClaims", "learner_checks", "LEARNER_PROPERTIES", "CountingMatrix",
@@ -497,6 +498,8 @@ def _own_draws(est, m, d):
     step, −1 pads) or the two phases' ``phase1_draws_`` and ``phase2_draws_``, as a mask; None
     for another layout (AESVR's flat stream)."""
     parts = [getattr(est, "draws_", None)]
+    if np.ndim(parts[0]) == 1 and getattr(est, "genest_N_", None) is not None:
+        return _genest_draws(est, m, d)
     if parts[0] is None:
         parts = [getattr(est, "phase1_draws_", None), getattr(est, "phase2_draws_", None)]
     if any(p is None or np.ndim(p) != 2 for p in parts) or sum(len(p) for p in parts) != m:
@@ -508,6 +511,40 @@ def _own_draws(est, m, d):
         mask[start + rows, np.asarray(part)[rows, cols]] = True
         start += len(part)
     return mask
+
+
+def _genest_draws(est, m, d):
+    """AESVR's (HK12 Alg. 4) flat record of draws as a mask: per step its k indices of x̃,
+    then for each of the two GenEst calls its order n and, when w ≠ 0, the n·M indices j it
+    drew (M = 1 for n <= the largest order with 2**n <= N², else N; HK12 Procedure 3). None
+    unless the record parses exactly and each step's distinct indices are as many as its
+    ``attributes_per_example_`` (a step with w = 0 records no j: the parse then fails and
+    the reads are searched instead)."""
+    stream = np.asarray(est.draws_, dtype=np.int64)
+    att = getattr(est, "attributes_per_example_", None)
+    if att is None or len(att) != m:
+        return None
+    k, N = int(est.k), int(est.genest_N_)
+    small = genest_small_orders(N)
+    mask = np.zeros((m, d), dtype=bool)
+    pos, end = 0, stream.size
+    for t in range(m):
+        cols = [stream[pos:pos + k]]
+        pos += k
+        for _ in range(2):
+            if pos >= end:
+                return None
+            order = int(stream[pos])
+            count = order * (1 if order <= small else N)
+            cols.append(stream[pos + 1:pos + 1 + count])
+            pos += 1 + count
+        cols = np.concatenate(cols)
+        if pos > end or cols.size and (cols.min() < 0 or cols.max() >= d):
+            return None
+        mask[t, cols] = True
+        if mask[t].sum() != att[t]:
+            return None
+    return mask if pos == end else None
 
 
 def _has_param(learner, name):
@@ -704,7 +741,8 @@ def check_budget(ctx, *, learner, claims):
        one pass: an (m, d) bool mask, an (m, w) int array padded with −1, or m collections of
        column indices);
     2. laocheck's learners: ``draws_`` (or ``phase1_draws_`` and ``phase2_draws_``) with
-       ``record_draws=True``, one row of drawn indices per step;
+       ``record_draws=True``, one row of drawn indices per step (AESVR's flat record parsed
+       step by step, :func:`_genest_draws`);
     3. the recording matrix (:class:`CountingMatrix`) when the learner indexed X itself.
 
     With a read set, the learner is fitted again with the same ``random_state`` and fit
