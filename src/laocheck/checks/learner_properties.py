@@ -794,7 +794,7 @@ def check_budget(ctx, *, learner, claims):
         methods.append(("fit_stream", "fit_stream: ",
                         lambda est, X, y: est.fit_stream(X, y, m)))
     extra = {"record_draws": True} if _has_param(learner, "record_draws") else {}
-    converted, examined = [], []
+    examined = []
     refits = 0
     for method, prefix, call in methods:
         est = _set(_configured(learner, claims, X, seed), **extra)
@@ -835,10 +835,12 @@ def check_budget(ctx, *, learner, claims):
             sources[prefix + "counted reads of X"] = counted
         else:
             figures[prefix + "counted"] = f"not counted: the learner read {CX.reads.converted}"
-            converted.append(f"{method}: {CX.reads.converted}")
+        said = getattr(est, "attributes_read_", None)
+        own = _own_draws(est, m, d) if extra and said is None else None
         mask = source = None
-        if counting and getattr(est, "attributes_read_", None) is None and \
-                _own_draws(est, m, d) is None:      # the reads the recording matrix saw
+        if own is not None:
+            mask, source = own, "draws_ (record_draws=True)"
+        elif counting and said is None:     # the reads the recording matrix saw
             mask = np.zeros((m, d), dtype=bool)
             for i, cols in enumerate(CX.reads.cols):
                 mask[i, list(cols)] = True
@@ -854,9 +856,7 @@ def check_budget(ctx, *, learner, claims):
             told = "the claimed budget"
         else:
             limit, told = None, None
-        has_reads = mask is not None or getattr(est, "attributes_read_", None) is not None \
-            or _own_draws(est, m, d) is not None
-        if not has_reads and limit_reported is None and claims.budget is None:
+        if mask is None and said is None and limit_reported is None and claims.budget is None:
             return _inconclusive(figures, f"no budget is claimed and the learner reports "
                                  f"neither attributes_per_example_ nor attributes_read_ "
                                  f"after {method} (it read {CX.reads.converted}), so there "
@@ -907,11 +907,11 @@ def check_budget(ctx, *, learner, claims):
             if more["reads_from"] == "attributes_read_":
                 sources[prefix + "attributes_read_"] = more["read_counts"]
             continue
-        rows = more["dependence_counts"]
-        examined.append(f"{method}: {len(rows)} of {m} examples")
-        figures[prefix + "examples_searched"] = int(len(rows))
+        searched = more["dependence_counts"]
+        examined.append(f"{method}: {len(searched)} of {m} examples")
+        figures[prefix + "examples_searched"] = int(len(searched))
         if limit_reported is None:
-            sources[prefix + "attributes depended on (searched examples)"] = rows
+            sources[prefix + "attributes depended on (searched examples)"] = searched
     figures["refits"] = refits
     if claims.budget is None:
         return Result(Status.PASS, figures, detectable="one attribute read and not reported"
