@@ -520,31 +520,36 @@ def _genest_draws(est, m, d):
     unless the record parses exactly and each step's distinct indices are as many as its
     ``attributes_per_example_`` (a step with w = 0 records no j: the parse then fails and
     the reads are searched instead)."""
-    stream = np.asarray(est.draws_, dtype=np.int64)
+    stream = np.asarray(est.draws_, dtype=np.int64).tolist()
     att = getattr(est, "attributes_per_example_", None)
     if att is None or len(att) != m:
         return None
+    att = np.asarray(att).tolist()
     k, N = int(est.k), int(est.genest_N_)
     small = genest_small_orders(N)
-    mask = np.zeros((m, d), dtype=bool)
-    pos, end = 0, stream.size
-    for t in range(m):
-        cols = [stream[pos:pos + k]]
-        pos += k
-        for _ in range(2):
-            if pos >= end:
+    rows, cols = [], []
+    pos = 0
+    try:
+        for t in range(m):                  # plain ints and sets: 200,000 steps in ~1 s
+            seen = set(stream[pos:pos + k])
+            pos += k
+            for _ in range(2):
+                order = stream[pos]
+                count = order * (1 if order <= small else N)
+                seen.update(stream[pos + 1:pos + 1 + count])
+                pos += 1 + count
+            if len(seen) != att[t]:
                 return None
-            order = int(stream[pos])
-            count = order * (1 if order <= small else N)
-            cols.append(stream[pos + 1:pos + 1 + count])
-            pos += 1 + count
-        cols = np.concatenate(cols)
-        if pos > end or cols.size and (cols.min() < 0 or cols.max() >= d):
-            return None
-        mask[t, cols] = True
-        if mask[t].sum() != att[t]:
-            return None
-    return mask if pos == end else None
+            rows.extend([t] * len(seen))
+            cols.extend(seen)
+    except IndexError:                      # the record ended inside a step
+        return None
+    cols = np.asarray(cols, dtype=np.int64)
+    if pos != len(stream) or (cols.size and (cols.min() < 0 or cols.max() >= d)):
+        return None
+    mask = np.zeros((m, d), dtype=bool)
+    mask[np.asarray(rows, dtype=np.int64), cols] = True
+    return mask
 
 
 def _has_param(learner, name):
