@@ -13,6 +13,8 @@ needs a refit whose output differs bit for bit, confirmed against a refit on X i
 """
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from laocheck import learners
 from laocheck.checks import run
@@ -346,6 +348,51 @@ def test_an_output_that_no_refit_can_change_is_inconclusive_not_pass(learner):
     record = budget_record(learner)
     assert record.status == "INCONCLUSIVE", (record.note, record.figures)
     assert "every entry of X replaced" in record.note
+
+
+class Generated:
+    """A generated learner: converts X, reads ``reads`` distinct attributes of each example
+    (reported), plus one unreported attribute of each example in ``extra_rows``; reports its
+    counts, or which attributes (``attributes_read_``)."""
+
+    def __init__(self, reads=3, extra_rows=(), say_which=False, random_state=None):
+        self.reads = reads
+        self.extra_rows = extra_rows
+        self.say_which = say_which
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        rng = np.random.default_rng(self.random_state)
+        X = np.array(X, dtype=float)
+        m, d = X.shape
+        w = np.zeros(d)
+        read = []
+        for t in range(m):
+            idx = rng.choice(d, self.reads, replace=False)
+            w[idx] -= 0.1 * (X[t, idx] @ w[idx] - y[t]) * X[t, idx]
+            if t in self.extra_rows:
+                other = np.setdiff1d(np.arange(d), idx)
+                w[other[0]] += 1e-3 * X[t, other[0]]
+            read.append(idx)
+        self.coef_ = w
+        self.attributes_per_example_ = [len(idx) for idx in read]
+        if self.say_which:
+            self.attributes_read_ = read
+        return self
+
+
+@settings(derandomize=True, max_examples=8, deadline=None)
+@given(reads=st.integers(1, 3), extra_rows=st.sets(st.integers(0, 63), max_size=3),
+       say_which=st.booleans())
+def test_generated_learners_fail_exactly_when_they_read_more_than_they_report(reads, extra_rows,
+                                                                               say_which):
+    learner = Generated(reads, tuple(sorted(extra_rows)), say_which)
+    record = budget_record(learner, {"budget": 3})
+    if not extra_rows:
+        assert record.status == "PASS", (record.note, record.figures)
+        return
+    assert record.status == "FAIL", (record.note, record.figures)
+    assert record.counterexample["example"] in extra_rows
 
 
 # -- item 4: defaults that check, and what is not checked ---------------------------------------
