@@ -317,6 +317,73 @@ def test_a_learner_that_refuses_the_recording_matrix_is_refitted_on_arrays_and_j
     assert "RuntimeError" in record.figures["counted"]
 
 
+class IndexesX(Honest):
+    """Honest, indexing X entry by entry (no conversion: its reads are recorded)."""
+
+    def fit(self, X, y):
+        rng = np.random.default_rng(self.random_state)
+        m, d = X.shape
+        w = np.zeros(d)
+        self.attributes_per_example_ = []
+        for t in range(m):
+            idx = rng.choice(d, self.k + 1, replace=False)
+            xs = np.array([X[t, j] for j in idx])
+            w[idx] -= 0.1 * (xs @ w[idx] - y[t]) * xs
+            self.attributes_per_example_.append(self.k + 1)
+        self.coef_ = w
+        return self
+
+
+class FastPathForArrays(IndexesX):
+    """Reads k + 1 entries one by one, except that an ndarray (the real use) takes a
+    "fast path" that computes each residual from the whole row, still reporting k + 1."""
+
+    def fit(self, X, y):
+        if not isinstance(X, np.ndarray):
+            return super().fit(X, y)
+        rng = np.random.default_rng(self.random_state)
+        m, d = X.shape
+        w = np.zeros(d)
+        self.attributes_per_example_ = []
+        for t in range(m):
+            idx = rng.choice(d, self.k + 1, replace=False)
+            w[idx] -= 0.1 * (X[t] @ w - y[t]) * X[t, idx]
+            self.attributes_per_example_.append(self.k + 1)
+        self.coef_ = w
+        return self
+
+
+class OtherDrawsForArrays(IndexesX):
+    """Honest on both paths, but an ndarray draws its indices in one call up front (other
+    random numbers than the one-by-one path): the recording matrix's record does not describe
+    the array's run."""
+
+    def fit(self, X, y):
+        if not isinstance(X, np.ndarray):
+            return super().fit(X, y)
+        rng = np.random.default_rng(self.random_state)
+        m, d = X.shape
+        w = np.zeros(d)
+        picks = np.argsort(rng.random((m, d)), axis=1)[:, :self.k + 1]
+        for t in range(m):
+            idx = picks[t]
+            w[idx] -= 0.1 * (X[t, idx] @ w[idx] - y[t]) * X[t, idx]
+        self.coef_ = w
+        self.attributes_per_example_ = [self.k + 1] * m
+        return self
+
+
+def test_a_learner_is_judged_on_the_path_it_takes_for_arrays():
+    record = budget_record(IndexesX(k=2))
+    assert record.status == "PASS" and record.figures["reads_from"] == "the recording matrix"
+    record = budget_record(FastPathForArrays(k=2))
+    assert record.status == "FAIL", (record.note, record.figures)
+    assert "recording" in record.figures                # its record was not used
+    record = budget_record(OtherDrawsForArrays(k=2))
+    assert record.status == "PASS", (record.note, record.figures)
+    assert record.figures["examples_searched"] == 64
+
+
 _CACHE = {}
 
 

@@ -748,9 +748,12 @@ def check_budget(ctx, *, learner, claims):
     2. laocheck's learners: ``draws_`` (or ``phase1_draws_`` and ``phase2_draws_``) with
        ``record_draws=True``, one row of drawn indices per step (AESVR's flat record parsed
        step by step, :func:`_genest_draws`);
-    3. the recording matrix (:class:`CountingMatrix`) when the learner indexed X itself.
+    3. the recording matrix (:class:`CountingMatrix`) when the learner indexed X itself, and
+       its fit there gives the same output as its fit on the plain array.
 
-    With a read set, the learner is fitted again with the same ``random_state`` and fit
+    The fit judged is on the plain array X, as the learner is used (a learner that branches on
+    the type of X is judged on the branch it takes for arrays). With a read set, the learner is
+    fitted again with the same ``random_state`` and fit
     parameters on a copy of X in which every entry outside it is replaced by x ↦ −u·x,
     u ~ U(1/4, 3/4) independent: the output (``coef_``, ``intercept_``, ``w_``,
     ``predict`` on the original X) must be the same bit for bit. The replacement flips the
@@ -802,20 +805,25 @@ def check_budget(ctx, *, learner, claims):
     examined = []
     refits = 0
     for method, prefix, call in methods:
-        est = _set(_configured(learner, claims, X, seed), **extra)
+        recorded = _set(_configured(learner, claims, X, seed), **extra)
         CX = CountingMatrix(X)
         try:
-            call(est, CX, y.copy())
+            call(recorded, CX, y.copy())
         except Exception as exc:
             # the learner uses X in a way the recording matrix does not offer (X.T, X.sum(), a
-            # dtype check, a library that wants an ndarray): fitted on the plain array, its
-            # reads judged by dependence (an error on the plain array is the learner's own)
+            # dtype check, a library that wants an ndarray): its reads judged by dependence
             CX.reads.converted = (f"X in a way the recording matrix does not offer "
                                   f"({type(exc).__name__}: {exc})")
-            est = _set(_configured(learner, claims, X, seed), **extra)
-            call(est, X.copy(), y.copy())
         counting = CX.reads.converted is None
         counted = CX.per_example()
+        # the fit judged: on a plain array, as the learner is used (an error is its own); the
+        # recording matrix's record describes it only when both fits give the same output
+        est = _set(_configured(learner, claims, X, seed), **extra)
+        call(est, X.copy(), y.copy())
+        same_run = counting and _identical(_output(recorded, X), _output(est, X))
+        if counting and not same_run:
+            figures[prefix + "recording"] = ("not used: the fit on the recording matrix and "
+                                             "the fit on the array give different outputs")
         reported = getattr(est, "attributes_per_example_", None)
         if reported is not None:
             reported = np.asarray(reported, dtype=float).ravel()
@@ -845,7 +853,7 @@ def check_budget(ctx, *, learner, claims):
         mask = source = None
         if own is not None:
             mask, source = own, "draws_ (record_draws=True)"
-        elif counting and said is None:     # the reads the recording matrix saw
+        elif same_run and said is None:     # the reads the recording matrix saw
             mask = np.zeros((m, d), dtype=bool)
             for i, cols in enumerate(CX.reads.cols):
                 mask[i, list(cols)] = True
@@ -864,14 +872,16 @@ def check_budget(ctx, *, learner, claims):
         if mask is None and said is None and limit_reported is None and claims.budget is None:
             return _inconclusive(figures, f"no budget is claimed and the learner reports "
                                  f"neither attributes_per_example_ nor attributes_read_ "
-                                 f"after {method} (it read {CX.reads.converted}), so there "
+                                 f"after {method} (it read {CX.reads.converted or 'the '}"
+                                 f"{'' if CX.reads.converted else 'array otherwise than the '}"
+                                 f"{'' if CX.reads.converted else 'recording matrix'}), so there "
                                  "is nothing to judge its reads by",
                                  "claim a budget, or report attributes_per_example_ / "
                                  "attributes_read_")
 
-        def fit(X2, call=call, counting=counting):
+        def fit(X2, call=call):
             est = _set(_configured(learner, claims, X, seed), **extra)
-            call(est, CountingMatrix(X2) if counting else X2.copy(), y.copy())
+            call(est, X2.copy(), y.copy())
             return est
         found, more = reads_verdict(fit, X, est, U=U, pick=pick,
                                     max_refits=ctx.n(*SEARCH_REFITS),
