@@ -22,6 +22,8 @@ from laocheck.checks.learner_properties import SEARCH_REFITS
 from laocheck.learners import OnlineRidge
 from laocheck.testing import check_learner, learner_checks
 
+from .learner_zoo.numpy_aerr import NumpyAERR
+
 pd = pytest.importorskip("pandas")
 
 BUDGET = {"budget": 3}
@@ -263,10 +265,11 @@ def test_laocheck_own_learners_pass_their_budget_by_dependence(name):
     record = next(r for r in check_learner(getattr(learners, name)(k=2), on_fail=None)
                   if r.id.endswith(".budget"))
     assert record.status == "PASS", (record.note, record.figures)
-    # their draws_ (record_draws=True; AESVR's flat record parsed): one refit per method, and
-    # a control each
+    # their draws_ (record_draws=True; AESVR's flat record parsed): one refit per method (fit,
+    # fit_stream, partial_fit), and a control each
     assert record.figures["reads_from"] == "draws_ (record_draws=True)"
-    assert record.figures["refits"] == 4
+    assert record.figures["partial_fit: reads_from"] == "draws_ (record_draws=True)"
+    assert record.figures["refits"] == 6
 
 
 class SaysWhich(Honest):
@@ -382,6 +385,39 @@ def test_a_learner_is_judged_on_the_path_it_takes_for_arrays():
     record = budget_record(OtherDrawsForArrays(k=2))
     assert record.status == "PASS", (record.note, record.figures)
     assert record.figures["examples_searched"] == 64
+
+
+class PartialWholeRow(NumpyAERR):
+    """HK12's AERR in fit and fit_stream; partial_fit called by the user ("online, rows are
+    cheap") computes φ from the whole row, still reporting k + 1 per example."""
+
+    def fit(self, X, y):
+        self._in_fit = True
+        try:
+            return super().fit(X, y)
+        finally:
+            self._in_fit = False
+
+    def partial_fit(self, X, y):
+        self._whole = not getattr(self, "_in_fit", False)
+        try:
+            return super().partial_fit(X, y)
+        finally:
+            self._whole = False
+
+    def sample_phi(self, X, t, y, d):
+        if not getattr(self, "_whole", False):
+            return super().sample_phi(X, t, y, d)
+        return float(np.asarray(X)[t] @ self.w_) - y[t], {0}
+
+
+def test_partial_fit_is_judged_too():
+    record = budget_record(NumpyAERR(k=2))
+    assert record.status == "PASS", (record.note, record.figures)
+    assert record.figures["partial_fit: reads_from"] == "the recording matrix"
+    record = budget_record(PartialWholeRow(k=2))
+    assert record.status == "FAIL", (record.note, record.figures)
+    assert record.counterexample["method"] == "partial_fit"
 
 
 _CACHE = {}

@@ -26,7 +26,7 @@ The properties:
   HK12 Thm 4.4: k + 6) compares a lower confidence bound on the mean count at δ. A learner
   with ``fit_stream(X, y, n_steps)`` (laocheck's learners: ``n_steps`` steps over the rows
   taken cyclically) is checked on it too, the same way (one pass over the pool of rows, so
-  each row's reads are one step's).
+  each row's reads are one step's), and one with ``partial_fit`` on four blocks of rows.
 * ``constraint`` — ‖w‖₂ <= B (or ‖w‖₁ <= B) for ``coef_``, ``w_`` and every iterate exposed
   after each ``partial_fit`` call, on data whose unconstrained optimum lies far outside the ball
   (the projection binds); relative slack 1e-9 for rounding.
@@ -181,6 +181,19 @@ class _Reads:
             self.cols[int(i)].update(int(j) for j in np.atleast_1d(cols))
 
 
+class _BlockReads:
+    """The reads of rows a.. of a parent record (a block of rows passed to ``partial_fit``)."""
+
+    def __init__(self, parent, offset):
+        self.parent, self.offset = parent, offset
+
+    def add(self, rows, cols):
+        self.parent.add(np.atleast_1d(rows) + self.offset, cols)
+
+    converted = property(lambda self: self.parent.converted,
+                         lambda self, value: setattr(self.parent, "converted", value))
+
+
 def _index(key, n):
     """The integer positions a key selects along an axis of length n (int, slice, array,
     list, boolean mask)."""
@@ -250,6 +263,14 @@ class CountingMatrix:
         self._data = np.array(X, dtype=float)
         self._data.flags.writeable = False
         self.reads = _Reads(*self._data.shape)
+
+    def block(self, a, b):
+        """Rows a..b−1 as a CountingMatrix whose reads are recorded in this one's (at their
+        row numbers here): what ``partial_fit`` is given, block by block."""
+        out = CountingMatrix.__new__(CountingMatrix)
+        out._data = self._data[a:b]
+        out.reads = _BlockReads(self.reads, a)
+        return out
 
     shape = property(lambda self: self._data.shape)
     ndim = 2
@@ -732,14 +753,23 @@ def reads_verdict(fit, X, est, *, U, pick, max_refits, max_work, mask=None, sour
             "count": len(dep), "limit": int(limit(i))}, figures
 
 
+def _partial_fits(est, X, y):
+    """``partial_fit`` on four consecutive blocks of rows (one pass; a recording matrix's
+    blocks record into it)."""
+    m = X.shape[0]
+    for a, b in ((q * m // 4, (q + 1) * m // 4) for q in range(4)):
+        est.partial_fit(X.block(a, b) if isinstance(X, CountingMatrix) else X[a:b], y[a:b])
+    return est
+
+
 # -- the checks ----------------------------------------------------------------------------------
 def check_budget(ctx, *, learner, claims):
     """At most ``budget`` attributes of every example (HK12 Sec. 2, KS15 Sec. 2; CB11 Sec. 4),
     judged by what the learner's output depends on, not only by what it reports; in
     expectation, a lower confidence bound on the mean count at δ (HK12 Thm 4.4).
 
-    The fit (``fit``, and ``fit_stream`` for one pass over the rows where the learner has it)
-    is on dense data: every x_ij continuous and nonzero (:func:`_dense`). The learner's reads
+    The fit (``fit``, ``fit_stream`` for one pass over the rows and ``partial_fit`` on four
+    blocks of rows, where the learner has them) is on dense data: every x_ij continuous and nonzero (:func:`_dense`). The learner's reads
     of each example are taken from, in this order:
 
     1. ``attributes_read_`` (the learner reports which attributes it read of each example of
@@ -801,6 +831,8 @@ def check_budget(ctx, *, learner, claims):
     if callable(getattr(learner, "fit_stream", None)):          # one pass over the pool
         methods.append(("fit_stream", "fit_stream: ",
                         lambda est, X, y: est.fit_stream(X, y, m)))
+    if callable(getattr(learner, "partial_fit", None)):         # four calls, one pass
+        methods.append(("partial_fit", "partial_fit: ", _partial_fits))
     extra = {"record_draws": True} if _has_param(learner, "record_draws") else {}
     examined = []
     refits = 0
@@ -1218,8 +1250,8 @@ _FUNCS = {
                "attributes read{kind}, and its output depends on no attribute it does not "
                "report reading", "reported counts and reads (attributes_per_example_, "
                "attributes_read_, a recording matrix), then refits on X with the unreported "
-               "entries replaced: the same output bit for bit (fit, and fit_stream where the "
-               "learner has it)"),
+               "entries replaced: the same output bit for bit (fit, and fit_stream and "
+               "partial_fit where the learner has them)"),
     "constraint": (check_constraint, "‖w‖{norm} <= B = {B} for coef_, w_ and every iterate "
                    "{label} exposes", "fit and partial_fit on data pulling outside the ball"),
     "step_size": (check_step_size, "the step size eta_ of {label} is {step}",
