@@ -444,7 +444,10 @@ def _output(est, probe):
     for name in ("coef_", "intercept_", "w_"):
         value = getattr(est, name, None)
         if value is not None:
-            out[name] = np.array(value, dtype=float, copy=True).ravel()
+            try:
+                out[name] = np.array(value, dtype=float, copy=True).ravel()
+            except (TypeError, ValueError):   # not numbers: compared by its text
+                out[name] = repr(value)
     if callable(getattr(est, "predict", None)):
         try:
             out["predict"] = np.array(est.predict(probe.copy()), dtype=float).ravel()
