@@ -218,11 +218,16 @@ class _Dense:
 
 
 @pytest.mark.parametrize("uses_transpose", [False, True])
-def test_a_learner_that_converts_x_and_reports_nothing_is_inconclusive(uses_transpose):
+def test_a_learner_that_converts_x_and_reports_nothing_is_judged_by_what_its_output_depends_on(
+        uses_transpose):
     rec, = check_learner(_Dense(uses_transpose), {"budget": 3, "deterministic": False},
                          on_fail=None)
+    assert rec.status == "FAIL"                       # least squares depends on all 8
+    assert rec.counterexample["count"] == 8 and rec.counterexample["limit"] == 3
+    # with no budget claimed there is nothing to judge its reads by: said so, not PASSed
+    rec, = check_learner(_Dense(uses_transpose), {"deterministic": False}, on_fail=None)
     assert rec.status == "INCONCLUSIVE"
-    assert "cannot be counted" in rec.note and "attributes_per_example_" in rec.note
+    assert "no budget is claimed" in rec.note and "attributes_per_example_" in rec.note
 
 
 def test_the_user_bound_docstring_example_runs():
@@ -299,7 +304,8 @@ def test_laocheck_check_learner_without_claims_checks_what_every_learner_claims(
     monkeypatch.syspath_prepend(str(ZOO_DIR))
     assert main(["check", "learner_zoo.abs_aerr:make"]) == 0
     out = capsys.readouterr().out
-    assert "AbsAERR.deterministic" in out and "2 checks of learner" in out
+    assert "AbsAERR.deterministic" in out and "AbsAERR.budget" in out    # by default
+    assert "3 checks of learner" in out
 
 
 @pytest.mark.parametrize("bound", ["(", "1/0", "oo", "nan", "sqrt(-1)", "lambda: 1", "foo(d)",

@@ -9,7 +9,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "tutorials" / "own_learner.
 
 def test_the_tutorial_runs_as_written(capsys):
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
-    assert len(blocks) == 6
+    assert len(blocks) == 7
     namespace = {"__name__": "own_learner_tutorial"}
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), namespace)
@@ -22,3 +22,6 @@ def test_the_tutorial_runs_as_written(capsys):
         assert re.search(rf"{re.escape(fig)} AbsAERR \[", out), out
     for learner in ("DDAERR", "AERR", "Offline ridge", "DDAELR", "Offline lasso"):
         assert re.search(rf"vs {re.escape(learner)}\s+not separated", out), out
+    # without claims: budget and determinism checked, the rest listed with the reason
+    assert "AbsAERR.budget: PASS" in out and "AbsAERR.deterministic: PASS" in out
+    assert "not checked:" in out and "AbsAERR.constraint: not claimed" in out

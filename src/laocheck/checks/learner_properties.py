@@ -12,15 +12,21 @@ one of laocheck's own (:mod:`laocheck.learners`). What it claims is a :class:`Le
 The properties:
 
 * ``budget`` — at most ``budget`` attributes of every example (HK12 Sec. 2, KS15 Sec. 2: k + 1;
-  CB11 Sec. 4: k). Checked on every step the learner reports (``attributes_per_example_``) and
-  on the reads it makes of X: ``fit`` is given a :class:`CountingMatrix` that records which
-  (row, column) entries are read (``X[i, j]``, ``X[i][j]``, ``X[i, idx]``; a whole row ``X[i]``
-  used as an array reads its d entries). A learner that converts X at once (``np.asarray(X)``,
-  scikit-learn's ``validate_data``) cannot be counted; its reported counts decide, and without
-  them the check is INCONCLUSIVE. The expectation kind (AESVR, HK12 Thm 4.4: k + 6) compares a
-  lower confidence bound on the mean count at δ. A learner with ``fit_stream(X, y, n_steps)``
-  (laocheck's learners: ``n_steps`` steps over the rows taken cyclically) is checked on it
-  too, the same way (one pass over the pool of rows, so each row's reads are one step's).
+  CB11 Sec. 4: k), judged by what the learner's output depends on, not only by what it reports
+  (:func:`check_budget`). The counts are the learner's (``attributes_per_example_``), its list
+  of the attributes read (``attributes_read_``), laocheck's recorded draws (``draws_``) and the
+  reads of X that ``fit`` makes through a :class:`CountingMatrix` (``X[i, j]``, ``X[i][j]``,
+  ``X[i, idx]``; a whole row ``X[i]`` used as an array reads its d entries). Then the learner
+  is fitted again with the same seed on a copy of X in which every entry outside the reported
+  reads is replaced (x ↦ −u·x, u ~ U(1/4, 3/4)): the output must be the same bit for bit, else
+  FAIL with the example and attribute found by bisection. A learner that reports only counts
+  and converts X (``np.asarray(X)``, ``X.T``, a compiled function) is searched one entry at a
+  time (:data:`SEARCH_REFITS`, :data:`SEARCH_WORK`). Without a claimed budget (the default of
+  a learner without claims) it checks that the reports are true. The expectation kind (AESVR,
+  HK12 Thm 4.4: k + 6) compares a lower confidence bound on the mean count at δ. A learner
+  with ``fit_stream(X, y, n_steps)`` (laocheck's learners: ``n_steps`` steps over the rows
+  taken cyclically) is checked on it too, the same way (one pass over the pool of rows, so
+  each row's reads are one step's), and one with ``partial_fit`` on four blocks of rows.
 * ``constraint`` — ‖w‖₂ <= B (or ‖w‖₁ <= B) for ``coef_``, ``w_`` and every iterate exposed
   after each ``partial_fit`` call, on data whose unconstrained optimum lies far outside the ball
   (the projection binds); relative slack 1e-9 for rounding.
@@ -58,10 +64,12 @@ from .. import stats
 from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
 from ..exceptions import InvalidParameterError
 from ..experiments import child_seeds, excess_risk_range
+from ..reference.estimators import genest_small_orders
 from ._registry import Check, Result, Status
 
 __all__ = ["LearnerClaims", "learner_checks", "LEARNER_PROPERTIES", "CountingMatrix",
-           "default_distributions", "NORM_RTOL"]
+           "default_distributions", "NORM_RTOL", "reads_verdict", "SEARCH_REFITS", "SEARCH_WORK",
+           "SHRINK"]
 
 #: Every learner property, in the order the checks run.
 LEARNER_PROPERTIES = ("budget", "constraint", "step_size", "excess_risk", "deterministic",
@@ -80,7 +88,8 @@ class LearnerClaims:
     Parameters
     ----------
     budget : int or None, default=None
-        Attributes observed per example; None: not claimed.
+        Attributes observed per example; None: no number claimed (with ``reads``, the budget
+        check still checks that the learner's reports of its reads are true).
     budget_kind : str, default='exact'
         ``"exact"`` (at most) or ``"expectation"`` (on average).
     constraint : bool, default=False
@@ -98,6 +107,9 @@ class LearnerClaims:
         ``values -> float``, the claimed ``eta_``; None: not claimed.
     step_text : str, default=''
         The step size as text.
+    reads : bool, default=True
+        Whether the budget check runs without a claimed ``budget`` (the reports of the reads
+        are true: no attribute the output depends on goes unreported).
     deterministic : bool, default=True
         Whether equal seeds give equal fits.
     randomized : bool or None, default=None
@@ -126,6 +138,9 @@ class LearnerClaims:
         Where the claims came from.
     claimed : tuple, default=()
         The properties claimed.
+    not_checked : dict, optional
+        {property: why it is not checked (or checked only in part)} for each property the
+        claims do not select.
     """
 
     budget: int | None = None
@@ -137,6 +152,7 @@ class LearnerClaims:
     bound_text: str = ""
     step_size: Callable | None = None
     step_text: str = ""
+    reads: bool = True
     deterministic: bool = True
     randomized: bool | None = None
     sklearn: bool = False
@@ -151,6 +167,7 @@ class LearnerClaims:
     undecided: dict = field(default_factory=dict)
     source: str = "claims"
     claimed: tuple = ()
+    not_checked: dict = field(default_factory=dict)
 
 
 # -- reading X: a matrix that records its reads ---------------------------------------------------
@@ -162,6 +179,19 @@ class _Reads:
     def add(self, rows, cols):
         for i in np.atleast_1d(rows):
             self.cols[int(i)].update(int(j) for j in np.atleast_1d(cols))
+
+
+class _BlockReads:
+    """The reads of rows a.. of a parent record (a block of rows passed to ``partial_fit``)."""
+
+    def __init__(self, parent, offset):
+        self.parent, self.offset = parent, offset
+
+    def add(self, rows, cols):
+        self.parent.add(np.atleast_1d(rows) + self.offset, cols)
+
+    converted = property(lambda self: self.parent.converted,
+                         lambda self, value: setattr(self.parent, "converted", value))
 
 
 def _index(key, n):
@@ -233,6 +263,14 @@ class CountingMatrix:
         self._data = np.array(X, dtype=float)
         self._data.flags.writeable = False
         self.reads = _Reads(*self._data.shape)
+
+    def block(self, a, b):
+        """Rows a..b−1 as a CountingMatrix whose reads are recorded in this one's (at their
+        row numbers here): what ``partial_fit`` is given, block by block."""
+        out = CountingMatrix.__new__(CountingMatrix)
+        out._data = self._data[a:b]
+        out.reads = _BlockReads(self.reads, a)
+        return out
 
     shape = property(lambda self: self._data.shape)
     ndim = 2
@@ -376,58 +414,559 @@ def _undecided(claims, prop):
     return None
 
 
+# -- what the output depends on -----------------------------------------------------------------
+#: The refits of the per-entry search (fast, full): rows × d single-entry refits at most ...
+SEARCH_REFITS = (512, 4096)
+#: ... and at most this many examples fitted over all of them (refits × m), so that a large m
+#: searches fewer examples rather than running for hours.
+SEARCH_WORK = (2_000_000, 20_000_000)
+#: The replacement of an unread entry: x ↦ −u·x with u ~ U(SHRINK) (see :func:`check_budget`).
+SHRINK = (0.25, 0.75)
+
+
+def _dense(rng, claims, m):
+    """(X, y) with every entry continuous and nonzero (almost surely), so that replacing an entry
+    changes it: x_ij ~ U(−s, s) with s = 1/√d for L2 (‖x‖₂ <= 1) and 1 for L1 (‖x‖∞ <= 1);
+    y = ⟨w, x⟩ for a w of norm B/2 in the geometry's ball (|y| <= B/2)."""
+    d = claims.d
+    B = claims.B or 1.0
+    s = 1 / np.sqrt(d) if claims.geometry == "l2" else 1.0
+    X = rng.uniform(-s, s, (m, d))
+    w = rng.standard_normal(d)
+    w *= (B / 2) / (np.linalg.norm(w) if claims.geometry == "l2" else np.abs(w).sum())
+    return np.ascontiguousarray(X), np.ascontiguousarray(X @ w)
+
+
+def _output(est, probe):
+    """What a fitted learner outputs, for a bitwise comparison: ``coef_``, ``intercept_``,
+    ``w_`` (where it has them) and ``predict(probe)`` (where it has ``predict``)."""
+    out = {}
+    for name in ("coef_", "intercept_", "w_"):
+        value = getattr(est, name, None)
+        if value is not None:
+            try:
+                out[name] = np.array(value, dtype=float, copy=True).ravel()
+            except (TypeError, ValueError):   # not numbers: compared by its text
+                out[name] = repr(value)
+    if callable(getattr(est, "predict", None)):
+        try:
+            out["predict"] = np.array(est.predict(probe.copy()), dtype=float).ravel()
+        except Exception as exc:          # a predict that fails is compared by its message
+            out["predict"] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
+def _identical(a, b):
+    """Two outputs equal bit for bit (NaN equal to NaN)."""
+    if a.keys() != b.keys():
+        return False
+    for key in a:
+        x, y = a[key], b[key]
+        if isinstance(x, str) or isinstance(y, str):
+            if x != y:
+                return False
+        elif x.shape != y.shape or not np.array_equal(x.view(np.int64), y.view(np.int64)):
+            return False
+    return True
+
+
+def _first_difference(a, b):
+    """The first output that differs between ``a`` and ``b`` (and where)."""
+    for key in a:
+        if key not in b:
+            return {"output": key, "after": "absent"}
+        x, y = a[key], b[key]
+        if isinstance(x, str) or isinstance(y, str) or x.shape != y.shape:
+            if isinstance(x, str) and isinstance(y, str) and x == y:
+                continue
+            return {"output": key, "before": str(x)[:80], "after": str(y)[:80]}
+        where = np.flatnonzero(x.view(np.int64) != y.view(np.int64))
+        if where.size:
+            i = int(where[0])
+            return {"output": key, "index": i, "before": float(x[i]), "after": float(y[i])}
+    extra = sorted(set(b) - set(a))
+    return {"output": extra[0] if extra else "none", "before": "absent"}
+
+
+def _mask_of(value, m, d):
+    """The (m, d) mask of a reported ``attributes_read_``: an (m, d) bool array, an (m, w)
+    int array (−1 pads), or a sequence of m collections of column indices; None when it is
+    none of these (the reason as a second value)."""
+    try:
+        if isinstance(value, np.ndarray) and value.dtype == bool:
+            if value.shape != (m, d):
+                return None, f"a bool mask of shape {value.shape}, not ({m}, {d})"
+            return value.copy(), None
+        if isinstance(value, np.ndarray) and value.shape == (m, d) and d > 2 and \
+                value.dtype.kind in "iu" and np.isin(value, (0, 1)).all():
+            return None, ("an (m, d) array of 0 and 1, which reads both as a mask and as "
+                          "column indices")
+        rows = list(value)
+        if len(rows) != m:
+            return None, f"{len(rows)} entries for {m} examples"
+        mask = np.zeros((m, d), dtype=bool)
+        for i, row in enumerate(rows):
+            cols = np.asarray(list(row) if not isinstance(row, np.ndarray) else row).ravel()
+            if cols.size == 0:
+                continue
+            if cols.dtype.kind not in "iu" or np.any(cols >= d) or np.any(cols < -1):
+                return None, f"entry {i} is {cols.tolist()[:8]}, not column indices 0..{d - 1}"
+            mask[i, cols[cols >= 0]] = True
+        return mask, None
+    except (TypeError, ValueError) as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _own_draws(est, m, d):
+    """laocheck's learners with ``record_draws=True``: their ``draws_`` (one row of indices per
+    step, −1 pads) or the two phases' ``phase1_draws_`` and ``phase2_draws_``, as a mask; None
+    for another layout (AESVR's flat stream)."""
+    parts = [getattr(est, "draws_", None)]
+    if np.ndim(parts[0]) == 1 and getattr(est, "genest_N_", None) is not None:
+        return _genest_draws(est, m, d)
+    if parts[0] is None:
+        parts = [getattr(est, "phase1_draws_", None), getattr(est, "phase2_draws_", None)]
+    if any(p is None or np.ndim(p) != 2 for p in parts) or sum(len(p) for p in parts) != m:
+        return None
+    mask = np.zeros((m, d), dtype=bool)
+    start = 0
+    for part in parts:
+        rows, cols = np.nonzero(np.asarray(part) >= 0)
+        mask[start + rows, np.asarray(part)[rows, cols]] = True
+        start += len(part)
+    return mask
+
+
+def _genest_draws(est, m, d):
+    """AESVR's (HK12 Alg. 4) flat record of draws as a mask: per step its k indices of x̃,
+    then for each of the two GenEst calls its order n and, when w ≠ 0, the n·M indices j it
+    drew (M = 1 for n <= the largest order with 2**n <= N², else N; HK12 Procedure 3). None
+    unless the record parses exactly and each step's distinct indices are as many as its
+    ``attributes_per_example_`` (a step with w = 0 records no j: the parse then fails and
+    the reads are searched instead)."""
+    stream = np.asarray(est.draws_, dtype=np.int64).tolist()
+    att = getattr(est, "attributes_per_example_", None)
+    if att is None or len(att) != m:
+        return None
+    att = np.asarray(att).tolist()
+    k, N = int(est.k), int(est.genest_N_)
+    small = genest_small_orders(N)
+    rows, cols = [], []
+    pos = 0
+    try:
+        for t in range(m):                  # plain ints and sets: 200,000 steps in ~1 s
+            seen = set(stream[pos:pos + k])
+            pos += k
+            for _ in range(2):
+                order = stream[pos]
+                count = order * (1 if order <= small else N)
+                seen.update(stream[pos + 1:pos + 1 + count])
+                pos += 1 + count
+            if len(seen) != att[t]:
+                return None
+            rows.extend([t] * len(seen))
+            cols.extend(seen)
+    except IndexError:                      # the record ended inside a step
+        return None
+    cols = np.asarray(cols, dtype=np.int64)
+    if pos != len(stream) or (cols.size and (cols.min() < 0 or cols.max() >= d)):
+        return None
+    mask = np.zeros((m, d), dtype=bool)
+    mask[np.asarray(rows, dtype=np.int64), cols] = True
+    return mask
+
+
+def _has_param(learner, name):
+    try:
+        return name in learner.get_params()
+    except Exception:                     # a plain learner: get_params absent or failing
+        return False
+
+
+class _Refit:
+    """Fresh fits on copies of X: ``output(X2)`` is the output of ``fit(X2)`` (a fitted
+    learner of the same configuration: seed, fit parameters from the original X, method), or
+    the exception's text; ``count`` the refits made."""
+
+    def __init__(self, fit, probe):
+        self.fit, self.probe = fit, probe
+        self.count = 0
+
+    def output(self, X2):
+        self.count += 1
+        try:
+            est = self.fit(X2)
+        except Exception as exc:          # an error on the copy: its output depends on it
+            return {"error": f"{type(exc).__name__}: {exc}"}
+        return _output(est, self.probe)
+
+
+def _replaced(X, cells, U):
+    """X with the entries ``cells`` (flat indices) replaced by −u·x."""
+    X2 = X.copy()
+    flat = X2.reshape(-1)
+    flat[cells] = -U.reshape(-1)[cells] * flat[cells]
+    return X2
+
+
+def _locate(refit, X, U, base, cells):
+    """Bisect the replaced ``cells`` (flat indices) whose replacement changes the output down
+    to one entry that does alone (refits: about 2 log2 |cells|); the smallest set found when
+    only sets do (an interaction)."""
+    cells = np.asarray(cells)
+    while cells.size > 1:
+        half = cells.size // 2
+        for part in (cells[:half], cells[half:]):
+            if not _identical(base, refit.output(_replaced(X, part, U))):
+                cells = part
+                break
+        else:
+            return cells
+    return cells
+
+
+def _dependence(refit, X, U, base, mask, method, source):
+    """One refit with every entry outside ``mask`` replaced; None when the output is the same
+    bit for bit, else the counterexample (bisected to one entry)."""
+    cells = np.flatnonzero(~mask.reshape(-1))
+    if cells.size == 0:
+        return None
+    other = refit.output(_replaced(X, cells, U))
+    if _identical(base, other):
+        return None
+    if not _identical(base, refit.output(X)):
+        return "nondeterministic"
+    found = _locate(refit, X, U, base, cells)
+    d = X.shape[1]
+    i, j = divmod(int(found[0]), d)
+    return {"method": method, "reads_reported_by": source, "example": i, "attribute": j,
+            "entries": [[int(c) // d, int(c) % d] for c in found[:8]],
+            "reported_reads_of_example": np.flatnonzero(mask[i]).tolist(),
+            "x": float(X[i, j]), "replaced_by": float(-U[i, j] * X[i, j]),
+            **_first_difference(base, refit.output(_replaced(X, found, U)))}
+
+
+def _insensitive(refit, X, U, base):
+    """The control: whether the output stays the same bit for bit when every entry of X is
+    replaced (then no refit can see what the learner read: its output ignores X, or it keeps
+    state between fits outside the learner object, such as a module-level cache)."""
+    return _identical(base, refit.output(_replaced(X, np.arange(X.size), U)))
+
+
+def _search(refit, X, U, base, rows, limit):
+    """The attributes of each example of ``rows`` that the output depends on, one refit per
+    entry (x_ij alone replaced); stops at the first example with more than ``limit(i)``.
+    Returns (counts per examined row, the first row over its limit or None)."""
+    d = X.shape[1]
+    counts = []
+    for i in rows:
+        dep = [j for j in range(d)
+               if not _identical(base, refit.output(_replaced(X, [i * d + j], U)))]
+        counts.append(len(dep))
+        if len(dep) > limit(i):
+            return counts, (int(i), dep)
+    return counts, None
+
+
+def reads_verdict(fit, X, est, *, U, pick, max_refits, max_work, mask=None, source=None,
+                  limit=None, method="fit"):
+    """Judge what ``est`` (fitted on X by ``fit``) read by what its output depends on.
+
+    The read set is ``mask`` when given, else the learner's ``attributes_read_``, else
+    laocheck's ``draws_`` (``record_draws=True``); with one, a single refit on X with every
+    other entry replaced by −u·x (``U``) must give the same output bit for bit (else the
+    entry is bisected). Without one, the attributes each example's output depends on are
+    searched one entry at a time on every example, or on min(``max_refits``, ``max_work`` / m)
+    / d examples drawn by ``pick``, and an example depending on more than ``limit(i)``
+    FAILs. See :func:`check_budget` for the argument.
+
+    Parameters
+    ----------
+    fit : callable
+        ``X2 -> fitted learner``: the same configuration as ``est``'s, on X2.
+    X : ndarray of shape (m, d)
+        The data ``est`` was fitted on, every entry nonzero.
+    est : object
+        The fitted learner.
+    U : ndarray of shape (m, d)
+        The factors u in [1/4, 3/4] of the replacements.
+    pick : numpy.random.Generator
+        Draws the examples searched when not all are.
+    max_refits : int
+        At most this many single-entry refits in a search.
+    max_work : int
+        At most this many examples fitted in a search (refits × m).
+    mask : ndarray of shape (m, d) of bool, optional
+        The reads reported (True: read); None: ``attributes_read_`` or ``draws_``.
+    source : str, optional
+        Who reported ``mask``.
+    limit : callable or None, default=None
+        ``i -> the most attributes example i may depend on`` in a search; None: no limit.
+    method : str, default='fit'
+        The method's name, for the counterexample.
+
+    Returns
+    -------
+    found : dict, str or None
+        The counterexample (``"kind"``: ``"unreported"`` or ``"over"``), ``"nondeterministic"``
+        (two fits on X itself differ), ``"insensitive"`` (the control: the output is the same
+        even with every entry of X replaced, so the refits see nothing), an error text
+        (``"attributes_read_ ..."``) or None.
+    figures : dict
+        ``reads_from`` and ``unreported_replaced``, or ``examples_searched`` and
+        ``dependence_counts``; ``refits``.
+    """
+    m, d = X.shape
+    base = _output(est, X)
+    refit = _Refit(fit, X)
+    if mask is None:
+        said = getattr(est, "attributes_read_", None)
+        if said is not None:
+            mask, why = _mask_of(said, m, d)
+            if mask is None:
+                return f"attributes_read_ after {method} is {why}", {"refits": 0}
+            source = "attributes_read_"
+        else:
+            mask = _own_draws(est, m, d)
+            source = None if mask is None else "draws_ (record_draws=True)"
+    if mask is not None:
+        found = _dependence(refit, X, U, base, mask, method, source)
+        if isinstance(found, dict):
+            found["kind"] = "unreported"
+        elif found is None and _insensitive(refit, X, U, base):
+            found = "insensitive"
+        return found, {"reads_from": source, "unreported_replaced": int((~mask).sum()),
+                       "read_counts": mask.sum(axis=1), "refits": refit.count}
+    rows_max = max(1, min(max_refits, max_work // m) // d)
+    rows = np.arange(m) if m <= rows_max else np.sort(pick.choice(m, rows_max, replace=False))
+    counts, over = _search(refit, X, U, base, rows, limit or (lambda i: d))
+    figures = {"examples_searched": int(len(rows)), "refits": refit.count,
+               "dependence_counts": np.asarray(counts, dtype=np.int64)}
+    if over is None:
+        if not any(counts) and _insensitive(refit, X, U, base):
+            figures["refits"] = refit.count
+            return "insensitive", figures
+        return None, figures
+    if not _identical(base, refit.output(X)):
+        figures["refits"] = refit.count
+        return "nondeterministic", figures
+    i, dep = over
+    figures["refits"] = refit.count
+    return {"kind": "over", "method": method, "example": i, "attributes_depended_on": dep,
+            "count": len(dep), "limit": int(limit(i))}, figures
+
+
+def _partial_fits(est, X, y):
+    """``partial_fit`` on four consecutive blocks of rows (one pass; a recording matrix's
+    blocks record into it)."""
+    m = X.shape[0]
+    for a, b in ((q * m // 4, (q + 1) * m // 4) for q in range(4)):
+        est.partial_fit(X.block(a, b) if isinstance(X, CountingMatrix) else X[a:b], y[a:b])
+    return est
+
+
 # -- the checks ----------------------------------------------------------------------------------
 def check_budget(ctx, *, learner, claims):
     """At most ``budget`` attributes of every example (HK12 Sec. 2, KS15 Sec. 2; CB11 Sec. 4),
-    on the learner's reported counts and on its counted reads of X; in expectation, a lower
-    confidence bound on the mean count at δ (HK12 Thm 4.4)."""
+    judged by what the learner's output depends on, not only by what it reports; in
+    expectation, a lower confidence bound on the mean count at δ (HK12 Thm 4.4).
+
+    The fit (``fit``, ``fit_stream`` for one pass over the rows and ``partial_fit`` on four
+    blocks of rows, where the learner has them) is on dense data: every x_ij continuous and nonzero (:func:`_dense`). The learner's reads
+    of each example are taken from, in this order:
+
+    1. ``attributes_read_`` (the learner reports which attributes it read of each example of
+       one pass: an (m, d) bool mask, an (m, w) int array padded with −1, or m collections of
+       column indices);
+    2. laocheck's learners: ``draws_`` (or ``phase1_draws_`` and ``phase2_draws_``) with
+       ``record_draws=True``, one row of drawn indices per step (AESVR's flat record parsed
+       step by step, :func:`_genest_draws`);
+    3. the recording matrix (:class:`CountingMatrix`) when the learner indexed X itself, and
+       its fit there gives the same output as its fit on the plain array.
+
+    The fit judged is on the plain array X, as the learner is used (a learner that branches on
+    the type of X is judged on the branch it takes for arrays). With a read set, the learner is
+    fitted again with the same ``random_state`` and fit
+    parameters on a copy of X in which every entry outside it is replaced by x ↦ −u·x,
+    u ~ U(1/4, 3/4) independent: the output (``coef_``, ``intercept_``, ``w_``,
+    ``predict`` on the original X) must be the same bit for bit. The replacement flips the
+    sign and changes the magnitude of every replaced entry (a dependence through x, |x|, x²
+    or sign(x) on a continuous entry stays invisible with probability 0) and shrinks it, so
+    every norm bound of the data (‖x‖₂ <= 1, ‖x‖∞ <= 1) still holds and a learner that
+    validates its input does not refuse the copy. A difference is a FAIL whose counterexample
+    names an example i and attribute j not reported but changing the output, found by bisecting
+    the replaced entries (about 2 log2(md) more refits); the counterexample is checked against a
+    refit on X itself first (a learner that is not deterministic for a seed is INCONCLUSIVE
+    here, and FAILs the ``deterministic`` check). Reads that do not change the output (a
+    scan of X for validation, as laocheck's learners make of max|x|) are not reads in this
+    sense: what is judged is what the output depends on. A control refit with every entry of
+    X replaced must change the output: one that does not (a learner that ignores X, or returns
+    a result cached between fits outside the learner object) makes the check INCONCLUSIVE,
+    never PASS. The refits run in the process of the first fit: a cache outside the learner
+    object keyed on exactly the reported entries could still hide a dependence (the control
+    cannot exclude it; the refits would have to run in fresh processes).
+
+    Without a read set (a learner that converts X, ``np.asarray(X)``, ``X.T``, a compiled
+    function on X, and reports only ``attributes_per_example_`` or nothing), the attributes of
+    an example that the output depends on are found one entry at a time: x_ij alone replaced,
+    d refits per example, on every example when m·d <= :data:`SEARCH_REFITS` refits (and
+    m²d <= :data:`SEARCH_WORK` examples fitted), else on that many refits' worth of examples
+    drawn at random (seeded). An example whose output
+    depends on more attributes than the learner reports for it (or, reporting nothing, than the
+    budget) FAILs; with nothing reported, the examined examples' dependence counts are the
+    counts judged. A PASS states how many examples were examined: a learner over its reports on
+    a fraction p of the examples passes a sample of r of them with probability (1 − p)^r at
+    most. With no budget claimed (the default of a learner without claims), the check is that
+    the reports are true: no example's output depends on an attribute not reported; a learner
+    that reports nothing and claims no budget is INCONCLUSIVE (nothing to judge it by)."""
     skip = _undecided(claims, "budget")
     if skip:
         return skip
     m = ctx.n(64, 1000) if claims.budget_kind == "exact" else ctx.n(2000, 50_000)
-    X, y = _synthetic(ctx.rng, claims, m)
+    X, y = _dense(ctx.rng, claims, m)
+    d = X.shape[1]
     seed = _seed_int(ctx.spawn())
+    U = np.random.default_rng(ctx.spawn()).uniform(*SHRINK, X.shape)
+    pick = np.random.default_rng(ctx.spawn())
     figures = {"examples": m, "budget": claims.budget, "budget_kind": claims.budget_kind}
     sources = {}
     methods = [("fit", "", lambda est, X, y: est.fit(X, y))]
     if callable(getattr(learner, "fit_stream", None)):          # one pass over the pool
         methods.append(("fit_stream", "fit_stream: ",
                         lambda est, X, y: est.fit_stream(X, y, m)))
-    converted = []
+    if callable(getattr(learner, "partial_fit", None)):         # four calls, one pass
+        methods.append(("partial_fit", "partial_fit: ", _partial_fits))
+    extra = {"record_draws": True} if _has_param(learner, "record_draws") else {}
+    examined = []
+    refits = 0
     for method, prefix, call in methods:
-        est = _configured(learner, claims, X, seed)
+        recorded = _set(_configured(learner, claims, X, seed), **extra)
         CX = CountingMatrix(X)
         try:
-            call(est, CX, y.copy())
-        except (AttributeError, TypeError, IndexError, ValueError) as exc:
+            call(recorded, CX, y.copy())
+        except Exception as exc:
             # the learner uses X in a way the recording matrix does not offer (X.T, X.sum(), a
-            # dtype check): fitted on the plain array, judged on its reported counts only
+            # dtype check, a library that wants an ndarray): its reads judged by dependence
             CX.reads.converted = (f"X in a way the recording matrix does not offer "
                                   f"({type(exc).__name__}: {exc})")
-            est = _configured(learner, claims, X, seed)
-            call(est, X.copy(), y.copy())
+        counting = CX.reads.converted is None
         counted = CX.per_example()
+        # the fit judged: on a plain array, as the learner is used (an error is its own); the
+        # recording matrix's record describes it only when both fits give the same output
+        est = _set(_configured(learner, claims, X, seed), **extra)
+        call(est, X.copy(), y.copy())
+        same_run = counting and _identical(_output(recorded, X), _output(est, X))
+        if counting and not same_run:
+            figures[prefix + "recording"] = ("not used: the fit on the recording matrix and "
+                                             "the fit on the array give different outputs")
         reported = getattr(est, "attributes_per_example_", None)
         if reported is not None:
-            reported = np.asarray(reported, dtype=np.int64).ravel()
-            figures[prefix + "reported_steps"] = int(reported.size)
-            figures[prefix + "reported_max"] = int(reported.max(initial=0))
+            reported = np.asarray(reported, dtype=float).ravel()
             if reported.size < m:
                 return Result(Status.FAIL, figures, counterexample={
                     "method": method, "reported_steps": int(reported.size), "examples": m},
                     note=f"attributes_per_example_ after {method} has fewer entries than the "
                     "examples of one pass")
+            if not np.all(np.isfinite(reported) & (reported == np.floor(reported))):
+                i = int(np.flatnonzero(~(np.isfinite(reported) &
+                                         (reported == np.floor(reported))))[0])
+                return Result(Status.FAIL, figures, counterexample={
+                    "method": method, "example": i, "reported": float(reported[i])},
+                    note=f"attributes_per_example_ after {method} is not a whole number of "
+                    "attributes")
+            reported = reported.astype(np.int64)
+            figures[prefix + "reported_steps"] = int(reported.size)
+            figures[prefix + "reported_max"] = int(reported.max(initial=0))
             sources[prefix + "reported"] = reported
-        if CX.reads.converted is None:
+        if counting:
             figures[prefix + "counted_max"] = int(counted.max(initial=0))
             sources[prefix + "counted reads of X"] = counted
         else:
             figures[prefix + "counted"] = f"not counted: the learner read {CX.reads.converted}"
-            converted.append(f"{method}: {CX.reads.converted}")
-    if not sources:
-        return _inconclusive(figures, f"the learner reports no attributes_per_example_ and "
-                             f"read {'; '.join(converted)}, so its reads cannot be counted",
-                             "report attributes_per_example_, or index X (X[i, j], X[i][j])")
+        said = getattr(est, "attributes_read_", None)
+        own = _own_draws(est, m, d) if extra and said is None else None
+        mask = source = None
+        if own is not None:
+            mask, source = own, "draws_ (record_draws=True)"
+        elif same_run and said is None:     # the reads the recording matrix saw
+            mask = np.zeros((m, d), dtype=bool)
+            for i, cols in enumerate(CX.reads.cols):
+                mask[i, list(cols)] = True
+            source = "the recording matrix"
+        limit_reported = sources.get(prefix + "reported")
+        if limit_reported is not None:
+            def limit(i, c=limit_reported):
+                return int(c[i])
+            told = "attributes_per_example_"
+        elif claims.budget is not None and claims.budget_kind == "exact":
+            def limit(i):
+                return claims.budget
+            told = "the claimed budget"
+        else:
+            limit, told = None, None
+        if mask is None and said is None and limit_reported is None and claims.budget is None:
+            return _inconclusive(figures, f"no budget is claimed and the learner reports "
+                                 f"neither attributes_per_example_ nor attributes_read_ "
+                                 f"after {method} (it read {CX.reads.converted or 'the '}"
+                                 f"{'' if CX.reads.converted else 'array otherwise than the '}"
+                                 f"{'' if CX.reads.converted else 'recording matrix'}), so there "
+                                 "is nothing to judge its reads by",
+                                 "claim a budget, or report attributes_per_example_ / "
+                                 "attributes_read_")
+
+        def fit(X2, call=call):
+            est = _set(_configured(learner, claims, X, seed), **extra)
+            call(est, X2.copy(), y.copy())
+            return est
+        found, more = reads_verdict(fit, X, est, U=U, pick=pick,
+                                    max_refits=ctx.n(*SEARCH_REFITS),
+                                    max_work=ctx.n(*SEARCH_WORK), mask=mask, source=source,
+                                    limit=limit, method=method)
+        refits += more["refits"]
+        figures["refits"] = refits
+        if isinstance(found, str) and found.startswith("attributes_read_"):
+            return _inconclusive(figures, found, "attributes_read_ as an (m, d) bool mask, an "
+                                 "(m, w) int array padded with -1 or m lists of column indices")
+        if found == "nondeterministic":
+            return _inconclusive(figures, f"two {method} calls with the same random_state "
+                                 "give different outputs, so what they depend on cannot be "
+                                 "compared", "a fit that is deterministic for a seed (see the "
+                                 "deterministic check)")
+        if found == "insensitive":
+            return _inconclusive(figures, f"the output of {method} is the same bit for bit "
+                                 "even with every entry of X replaced: either it ignores X or "
+                                 "it keeps state between fits (a cache outside the learner "
+                                 "object), and the refits cannot see what it read",
+                                 "a fit whose output is a function of its X, y and seed only")
+        if found is not None and found["kind"] == "unreported":
+            return Result(Status.FAIL, figures, detectable="one attribute read and not "
+                          "reported", counterexample=found,
+                          note=f"the output of {method} depends on x[{found['example']}, "
+                          f"{found['attribute']}], which the learner did not report reading "
+                          f"({found['reads_reported_by']})")
+        if found is not None:
+            found["limit_from"] = told
+            return Result(Status.FAIL, figures, detectable="one example whose output depends "
+                          "on more attributes than reported", counterexample=found,
+                          note=f"the output of {method} depends on {found['count']} attributes "
+                          f"of example {found['example']} ({found['attributes_depended_on']}); "
+                          f"{told} allows {found['limit']}")
+        if "reads_from" in more:
+            figures[prefix + "reads_from"] = more["reads_from"]
+            figures[prefix + "unreported_replaced"] = more["unreported_replaced"]
+            if more["reads_from"] == "attributes_read_":
+                sources[prefix + "attributes_read_"] = more["read_counts"]
+            continue
+        searched = more["dependence_counts"]
+        examined.append(f"{method}: {len(searched)} of {m} examples")
+        figures[prefix + "examples_searched"] = int(len(searched))
+        if limit_reported is None:
+            sources[prefix + "attributes depended on (searched examples)"] = searched
+    figures["refits"] = refits
+    if claims.budget is None:
+        return Result(Status.PASS, figures, detectable="one attribute read and not reported"
+                      + (f" (searched: {'; '.join(examined)})" if examined else ""),
+                      note="no budget claimed: the reports are checked to be true")
     if claims.budget_kind == "exact":
         for name, counts in sources.items():
             over = np.flatnonzero(counts > claims.budget)
@@ -437,7 +976,10 @@ def check_budget(ctx, *, learner, claims):
                               counterexample={"source": name, "example": i,
                                               "attributes": int(counts[i]),
                                               "budget": claims.budget})
-        return Result(Status.PASS, figures, detectable="one example over budget")
+        return Result(Status.PASS, figures, detectable="one example over budget" + (
+            f" (reads searched one entry at a time on {'; '.join(examined)}: an excess on a "
+            f"fraction p of the examples passes with probability (1 - p)^examined at most)"
+            if examined else ""))
     for name, counts in sources.items():
         iv = stats.nonnegative_lower_bound(counts.astype(float), delta=ctx.delta / len(sources))
         figures[f"mean ({name})"] = float(counts.mean())
@@ -708,8 +1250,11 @@ def _same(a, b):
 # -- building the checks -------------------------------------------------------------------------
 _FUNCS = {
     "budget": (check_budget, "every example fitted by {label} has at most {budget} of its "
-               "attributes read{kind}", "reported attributes_per_example_ + reads of X counted "
-               "by a recording matrix (fit, and fit_stream where the learner has it)"),
+               "attributes read{kind}, and its output depends on no attribute it does not "
+               "report reading", "reported counts and reads (attributes_per_example_, "
+               "attributes_read_, a recording matrix), then refits on X with the unreported "
+               "entries replaced: the same output bit for bit (fit, and fit_stream and "
+               "partial_fit where the learner has them)"),
     "constraint": (check_constraint, "‖w‖{norm} <= B = {B} for coef_, w_ and every iterate "
                    "{label} exposes", "fit and partial_fit on data pulling outside the ball"),
     "step_size": (check_step_size, "the step size eta_ of {label} is {step}",
@@ -731,7 +1276,7 @@ _EXACT = {"budget": 0.0, "constraint": 0.0, "step_size": 0.0, "deterministic": 0
 
 def applies(prop, claims):
     """Whether ``claims`` select the property check ``prop``."""
-    return {"budget": claims.budget is not None or "budget" in claims.undecided,
+    return {"budget": claims.budget is not None or claims.reads or "budget" in claims.undecided,
             "constraint": claims.constraint,
             "step_size": claims.step_size is not None or "step_size" in claims.undecided,
             "excess_risk": claims.bound is not None or "excess_risk" in claims.undecided,
@@ -748,6 +1293,9 @@ def learner_checks(learner, claims, *, label, citation, delta=stats.DEFAULT_DELT
             continue
         func, statement, method = _FUNCS[prop]
         kind = "" if claims.budget_kind == "exact" else " in expectation"
+        if prop == "budget" and claims.budget is None:
+            statement = ("the output of {label} depends on no attribute of an example that it "
+                         "does not report reading (no budget claimed)")
         text = statement.format(label=label, budget=claims.budget, kind=kind,
                                 norm="₂" if claims.geometry == "l2" else "₁", B=claims.B,
                                 bound=claims.bound_text or "the claimed bound",

@@ -7,11 +7,19 @@ checks through ``set_params`` or as an attribute, on a copy: the caller's object
 fitted). This module turns the claims into the engine's
 :class:`~laocheck.checks.learner_properties.LearnerClaims` and runs the engine's checks
 (:func:`laocheck.checks.learner_properties.learner_checks`); every claim made gets a record,
-PASS, FAIL or INCONCLUSIVE with the reason.
+PASS, FAIL or INCONCLUSIVE with the reason. Without claims, a learner is checked for its
+budget (its reports true, and its ``budget`` where it has one) and its determinism; every
+property not checked is listed with the reason (``check_learner(...).not_checked``).
 
 Claims (a dict; default: a laocheck learner's :class:`~laocheck.estimators.LearnerSpec`):
 
-``budget``         attributes read per example (an int), ``budget_kind`` "exact" or "expectation"
+``budget``         attributes read per example (an int; default: the learner's ``budget``
+                   attribute or parameter, else none: the check then verifies only that the
+                   learner's reports of its reads are true; False: not checked),
+                   ``budget_kind`` "exact" or "expectation". Judged by what the output depends
+                   on: refits on X with the attributes not reported replaced (see
+                   :func:`laocheck.checks.learner_properties.check_budget`); a learner may
+                   report which attributes it read of each example in ``attributes_read_``
 ``constraint``     "l2" or "l1": ‖w‖ <= B for coef_ and every exposed iterate
 ``geometry``       "l2" or "l1" (default: the constraint's, else "l2"): the distributions of the
                    excess-risk check and the ball of w*
@@ -50,10 +58,10 @@ from ..estimators import LearnerSpec
 from ..exceptions import InvalidParameterError
 from ..experiments.theorems import LOSS
 from ..stats import DEFAULT_DELTA
-from ._checks import _Callable, run_checks
+from ._checks import CheckFailure, _Callable, run_checks
 
 __all__ = ["check_learner", "learner_checks", "learner_checks_generator",
-           "resolve_learner_claims", "is_learner", "LearnerClaims"]
+           "resolve_learner_claims", "is_learner", "LearnerClaims", "LearnerRecords"]
 
 _CLAIM_KEYS = {"budget", "budget_kind", "constraint", "geometry", "B", "k", "bound",
                "step_size", "deterministic", "randomized", "sklearn", "params", "loss", "d", "m",
@@ -190,7 +198,9 @@ def _spec_claims(learner, spec):
         fit_params=spec.fit_params if
         spec.example_params is not None else None, values_hook=hook, undecided=undecided,
         source=f"spec {spec.name}", randomized=True,
-        claimed=("budget", "constraint", "excess_risk", "deterministic", "sklearn"))
+        claimed=("budget", "constraint", "excess_risk", "deterministic", "sklearn"),
+        not_checked={"step_size": f"the spec of {spec.name} claims no formula for eta_ "
+                     "(claims['step_size'] to check one)"})
 
 
 def resolve_learner_claims(learner, claims=None):
@@ -263,9 +273,17 @@ def resolve_learner_claims(learner, claims=None):
     if claims.get("step_size") is not None:
         step, step_text, _ = _formula(claims["step_size"], "`claims['step_size']`", params)
     budget = claims.get("budget")
+    reads = budget is not False                 # False: the budget check is not run at all
+    if budget is False:
+        budget = None
+    elif budget is None:                        # the learner's own budget, where it has one
+        own = _own_params(learner).get("budget", getattr(learner, "budget", None))
+        if isinstance(own, (int, np.integer)) and not isinstance(own, bool) and own >= 0:
+            budget = int(own)
     if budget is not None and (isinstance(budget, bool) or not isinstance(
             budget, (int, np.integer)) or budget < 0):
-        raise InvalidParameterError(f"`claims['budget']` must be an integer >= 0; got {budget!r}.")
+        raise InvalidParameterError(f"`claims['budget']` must be an integer >= 0 (or False: "
+                                    f"not checked); got {budget!r}.")
     kind = _choice("budget_kind", claims.get("budget_kind", "exact"), ("exact", "expectation"))
     loss = _choice("loss", claims.get("loss", "half"), ("half", "squared"))
     d = claims.get("d", max(8, 2 * k) if isinstance(k, (int, np.integer)) else 8)
@@ -288,8 +306,8 @@ def resolve_learner_claims(learner, claims=None):
             f"`claims['fit_params']` must be a callable X -> dict; got {fit_params!r}.")
     has_get = callable(getattr(learner, "get_params", None))
     claimed = tuple(sorted(n for n in claims if claims[n] not in (None, False)))
-    return LearnerClaims(
-        budget=None if budget is None else int(budget), budget_kind=kind,
+    resolved = LearnerClaims(
+        budget=None if budget is None else int(budget), budget_kind=kind, reads=reads,
         constraint=bool(constraint), geometry=geometry, B=None if B is None else float(B),
         bound=bound, bound_text=text or "", step_size=step, step_text=step_text or "",
         deterministic=bool(claims.get("deterministic", True)),
@@ -297,6 +315,30 @@ def resolve_learner_claims(learner, claims=None):
         params=params, loss=loss, d=int(d), m=_pair("m", claims.get("m", (200, 2000))),
         R=_pair("R", claims.get("R", (20, 100))), distributions=dists, fit_params=fit_params,
         undecided=undecided, source="claims", claimed=claimed)
+    return replace(resolved, not_checked=_not_checked(resolved, has_get))
+
+
+def _not_checked(claims, has_get):
+    """{property: why it is not checked} for every property ``claims`` leave out (the budget
+    without a number: checked only in part)."""
+    out = {}
+    if not claims.reads and claims.budget is None:
+        out["budget"] = "claims['budget'] is False"
+    elif claims.budget is None:
+        out["budget"] = ("no budget claimed (claims['budget'], or the learner's `budget`): only "
+                         "that its reports of the attributes it read are true is checked")
+    if not claims.constraint:
+        out["constraint"] = "not claimed (claims['constraint']: 'l2' or 'l1', with B)"
+    if claims.step_size is None and "step_size" not in claims.undecided:
+        out["step_size"] = "not claimed (claims['step_size']: a formula of d, k, m, B)"
+    if claims.bound is None and "excess_risk" not in claims.undecided:
+        out["excess_risk"] = "no bound claimed (claims['bound']: a formula of d, k, m, B)"
+    if not claims.deterministic:
+        out["deterministic"] = "claims['deterministic'] is False"
+    if not claims.sklearn:
+        out["sklearn"] = ("the learner has no get_params" if not has_get else
+                          "claims['sklearn'] is False") + " (claim 'sklearn': True to check it)"
+    return out
 
 
 def _label(learner):
@@ -422,14 +464,16 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
 
     Returns
     -------
-    list of CheckRecord
-        One record per check, in order.
+    LearnerRecords
+        One record per check, in order (a list), and ``not_checked``: {check id: why} for every
+        property the claims leave out (``records.summary()`` lists both).
 
     Raises
     ------
     CheckFailure
         With ``on_fail="raise"``, when a check FAILs or cannot decide (unless expected or
-        allowed), or an expected failure does not FAIL.
+        allowed), or an expected failure does not FAIL; its message ends with the properties
+        not checked and why.
     ValueError
         If ``learner`` lacks ``fit``, a claim or parameter is malformed, or
         ``expected_failed_checks`` names a check that does not exist.
@@ -443,6 +487,52 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
     """
     if on_fail not in ("raise", None):
         raise InvalidParameterError(f"`on_fail` must be 'raise' or None; got {on_fail!r}.")
-    return run_checks(learner_checks(learner, claims, delta=delta), _label(learner), seed, budget,
-                      on_fail, expected_failed_checks, allow_inconclusive)
+    _check_delta(delta)
+    resolved = resolve_learner_claims(learner, claims)
+    label = _label(learner)
+    not_checked = {f"{label}.{prop}": why for prop, why in resolved.not_checked.items()}
+    try:
+        records = run_checks(learner_checks(learner, resolved, delta=delta), label, seed,
+                             budget, on_fail, expected_failed_checks, allow_inconclusive)
+    except CheckFailure as exc:
+        if not_checked:
+            exc.args = (f"{exc.args[0]}\n{_not_checked_text(not_checked)}",) + exc.args[1:]
+        raise
+    return LearnerRecords(records, not_checked)
+
+
+def _not_checked_text(not_checked):
+    return "not checked:\n" + "\n".join(f"  {cid}: {why}" for cid, why in not_checked.items())
+
+
+class LearnerRecords(list):
+    """The records of :func:`check_learner` (a list of
+    :class:`~laocheck.checks.CheckRecord`), with ``not_checked``: {check id: why} for each
+    property of a learner that the claims leave out, or check only in part (a budget check
+    without a claimed number checks only that the reports are true).
+
+    Parameters
+    ----------
+    records : list of CheckRecord
+        The records, in order.
+    not_checked : dict
+        {check id: the reason it is not checked}.
+    """
+
+    def __init__(self, records, not_checked):
+        super().__init__(records)
+        self.not_checked = dict(not_checked)
+
+    def summary(self):
+        """One line per record (id, status) and per property not checked (id, why).
+
+        Returns
+        -------
+        str
+            The lines, joined.
+        """
+        lines = [f"{r.id}: {r.status}" for r in self]
+        if self.not_checked:
+            lines.append(_not_checked_text(self.not_checked))
+        return "\n".join(lines)
 
