@@ -12,12 +12,33 @@ version of the sampler is needed.
 
 What is enumerable
 ------------------
-``integers(low, high, size)``, ``choice(a, size, replace, p)``, ``permutation``, ``shuffle``,
-``binomial(n, p, size)`` (integer n) and ``random(size)`` used only through comparisons with a
-number (``rng.random() < p``: each comparison splits the uniform's interval, exactly). Any
-other draw (``normal``, ``uniform``, ``geometric``, a ``random()`` used as a number, the bit
-generator itself) raises :class:`NotEnumerable` with its reason; so does a sampler with more
-than ``max_paths`` paths. The caller then falls back to Monte Carlo and says so.
+``integers(low, high, size, dtype, endpoint)``, ``choice(a, size, replace, p, axis,
+shuffle)``, ``permutation(x, axis)``, ``shuffle(x, axis)``, ``binomial(n, p, size)`` (integer
+n) and ``random(size)`` used only through comparisons with a number (``rng.random() < p``:
+each comparison splits the uniform's interval, exactly). Each follows numpy's ``Generator``
+(``numpy/random/_generator.pyx``) exactly in its arguments, errors, shapes, dtypes and the
+probability of every output — including ``axis``, the order of ``choice(..., replace=False,
+shuffle=False)`` (Floyd's algorithm, not uniform) and successive sampling for
+``replace=False`` with ``p`` (see :class:`DrivenGenerator`); the tests compare every method
+with numpy's own draws. Any other draw (``normal``, ``uniform``, ``geometric``, a
+``random()`` used as a number, ``random(dtype=float32)``, array-valued parameters, the bit
+generator itself) raises :class:`NotEnumerable` with its reason, and the caller falls back
+to Monte Carlo and says so.
+
+Bounds
+------
+Enumeration never hangs and never allocates before checking. It raises
+:class:`NotEnumerable` at the first of: more than ``max_paths`` paths
+(:data:`DEFAULT_MAX_PATHS`, also predicted on the first path from the numbers of options
+along it); a draw with more than :data:`MAX_OPTIONS` outcomes (from its arguments:
+``integers(10**9)``, ``choice(10**9)``, ``binomial(200000, .5)``); more than
+:data:`MAX_DRAWS` draws on one path (rejection sampling, ``while rng.random() < p``; a
+``size`` is checked before its array exists); more than :data:`MAX_DRAW_BITS` bits of one
+draw's exact probabilities; a path probability of more than
+:data:`~laocheck.stats.exact.MAX_PROBABILITY_BITS` bits; more than :data:`MAX_VALUES`
+numbers in one returned draw; more than :data:`MAX_BYTES` of outcomes kept; more than
+:data:`MAX_SECONDS` of wall time (checked at every draw and between paths; the only bound
+that depends on the machine). A refusal the sampler catches is a refusal all the same.
 
 Exact and float probabilities (the soundness of a float p)
 -----------------------------------------------------------
