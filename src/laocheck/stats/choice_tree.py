@@ -223,13 +223,17 @@ def _shape(size):
     return shape
 
 
-@lru_cache(maxsize=1024)
-def _uniform(n):
-    """The options of a uniform draw on range(n)."""
+@lru_cache(maxsize=256)
+def _small_uniform(n):
     return tuple((i, Fraction(1, n)) for i in range(n))
 
 
-@lru_cache(maxsize=64)
+def _uniform(n):
+    """The options of a uniform draw on range(n) (cached up to n = 1024: at most ~50 MB)."""
+    return _small_uniform(n) if n <= 1024 else tuple((i, Fraction(1, n)) for i in range(n))
+
+
+@lru_cache(maxsize=8)     # each at most MAX_DRAW_BITS bits
 def _binomial_options(n, q):
     return tuple((j, math.comb(n, j) * q ** j * (1 - q) ** (n - j)) for j in range(n + 1))
 
