@@ -51,9 +51,9 @@ import numpy as np
 from .. import bounds, estimators, stats
 from ..estimators.instances import INSTANCES, as_float, params_for
 from ..exceptions import InvalidParameterError
-from ..stats.choice_tree import (FLOAT_TOLERANCE, NotEnumerable, draws_of, enumerate_sampler,
-                                 guarded)
-from ..stats.exact import enumerate_outcomes
+from ..stats.choice_tree import (FLOAT_TOLERANCE, MAX_SECONDS, NotEnumerable, draws_of,
+                                 enumerate_sampler, guarded)
+from ..stats.exact import EnumerationLimit, enumerate_outcomes
 from ._common import (distinct_rows, fstr, is_laocheck_estimator, mc_mean_verdict,
                       multinomial_verdict)
 from . import _registry
@@ -376,11 +376,12 @@ def enumerate_estimate(est, instance, *, max_paths=MAX_PATHS):
     if callable(getattr(est, "reference", None)):
         try:
             dist = enumerate_outcomes(guarded(lambda src: est.reference(w, x, y, src),
-                                              max_paths), max_leaves=max_paths)
-        except InvalidParameterError as exc:
-            if "max_leaves" in str(exc):
+                                              max_paths), max_leaves=max_paths,
+                                      max_seconds=MAX_SECONDS)
+        except EnumerationLimit as exc:
+            if exc.reason.endswith("outcomes of the program"):
                 raise NotEnumerable(f"more than {max_paths} paths of random choices") from None
-            raise
+            raise NotEnumerable(exc.reason) from None
         leaves = [(p, (_flat(v[0]), _count(v[1]))) for p, v in dist]
         return Enumeration(leaves, dist.residual_mass,
                            "exact enumeration of the reference (Fractions)", 0.0)

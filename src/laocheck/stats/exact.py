@@ -20,6 +20,23 @@ Randomness source protocol (both sources implement it)::
 Valid range: ``n`` and ``s`` up to 2**63 - 1 when sampling; an enumeration refuses, before
 building it, a choice with more options than ``max_leaves`` (e.g. ``subset(60, 30)``).
 
+Bounds of an enumeration
+------------------------
+:func:`enumerate_outcomes` stops with :class:`EnumerationLimit` (an
+:class:`~laocheck.exceptions.InvalidParameterError` whose ``reason`` says which bound) at the
+first bound reached, so that it never hangs and never grows without end:
+
+* ``max_leaves`` runs of the program (paths) — default :data:`DEFAULT_MAX_LEAVES`;
+* ``max_choices`` choices on one path — default :data:`DEFAULT_MAX_CHOICES` (a loop that draws
+  until a condition holds has unboundedly many);
+* :data:`MAX_PROBABILITY_BITS` bits of a path's exact probability (numerator or denominator;
+  also keeps every probability printable under Python's int-to-string limit);
+* ``max_bytes`` of the leaves kept (outcomes and probabilities, estimated) — default
+  :data:`DEFAULT_MAX_BYTES`;
+* ``max_seconds`` of wall time, checked at every choice and between paths — default None (no
+  deadline: a deadline makes the outcome depend on the machine's speed; the choice tree of a
+  user's sampler sets one).
+
 Probabilities may be ``Fraction``, ``int``, ``float`` (taken at its exact binary value,
 ``Fraction(float)``) or sympy ``Rational``. Give exact probabilities when the leaves must sum to
 exactly 1: the total mass of float probabilities is their exact (rounded) sum.
@@ -30,6 +47,8 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+import sys
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -37,15 +56,50 @@ from functools import lru_cache
 import numpy as np
 
 from .._validation import check_count, check_rng, fail
+from ..exceptions import InvalidParameterError
 
 #: Largest n of uniform_int and subset (numpy draws 64-bit integers).
 _MAX_INT = 2 ** 63 - 1
 
 __all__ = ["RandomSource", "enumerate_outcomes", "ExactDistribution", "IIDDraws",
-           "UniformSubset", "RandomHalves", "TruncatedGeometric", "Plan", "exact_fraction"]
+           "UniformSubset", "RandomHalves", "TruncatedGeometric", "Plan", "exact_fraction",
+           "EnumerationLimit", "DEFAULT_MAX_CHOICES", "DEFAULT_MAX_BYTES",
+           "MAX_PROBABILITY_BITS"]
 
+#: Geometric draws explore N < max_depth (the tail is residual mass).
 DEFAULT_MAX_DEPTH = 32
+#: Most runs of the program (paths, leaves before merging).
 DEFAULT_MAX_LEAVES = 10 ** 6
+#: Most choices on one path.
+DEFAULT_MAX_CHOICES = 10_000
+#: Most bytes of leaves kept (outcomes and probabilities, estimated): 256 MiB.
+DEFAULT_MAX_BYTES = 2 ** 28
+#: Most bits of the numerator or denominator of a path's probability (4,300 decimal digits,
+#: Python's default int-to-string limit, are 14,284 bits).
+MAX_PROBABILITY_BITS = 2 ** 13
+
+
+class EnumerationLimit(InvalidParameterError):
+    """An enumeration stopped at one of its bounds; ``reason`` says which, in one line.
+
+    Raised before the work or the memory beyond the bound is spent. An
+    :class:`~laocheck.exceptions.InvalidParameterError` (the bound is a parameter of
+    :func:`enumerate_outcomes`), hence a ``ValueError``.
+    """
+
+    def __init__(self, name, value, rule, reason):
+        super().__init__(f"`{name}` must {rule}; got {name}={value!r}.")
+        self.reason = reason
+
+
+def _about(count):
+    """``count`` in words that never hit Python's int-to-string limit."""
+    if not isinstance(count, int):
+        return f"{count:.3g}"
+    if count < 10 ** 15:
+        return str(count)
+    return f"10^{int(math.log10(count))}" if count.bit_length() < 1000 else \
+        f"2^{count.bit_length() - 1}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -200,17 +254,33 @@ class RandomSource:
 class _EnumeratingSource:
     """Replays a forced prefix of choices, then takes the first option at each new choice."""
 
-    def __init__(self, prefix, max_depth, max_leaves=DEFAULT_MAX_LEAVES):
+    def __init__(self, prefix, max_depth, max_leaves=DEFAULT_MAX_LEAVES,
+                 max_choices=DEFAULT_MAX_CHOICES, deadline=None):
         self.prefix = prefix  # [(option index, number of options)] forced for this run
         self.trail = []
         self.max_depth = max_depth
         self.max_leaves = max_leaves
+        self.max_choices = max_choices
+        self.deadline = deadline  # time.monotonic() value, or None
         self.prob = Fraction(1)
         self.residual = Fraction(0)
+        self.limit = None  # the EnumerationLimit raised, kept even if the program catches it
+
+    def _stop(self, name, value, reason, rule=None):
+        rule = rule or f"bound the enumeration, and it did not: {reason}"
+        self.limit = EnumerationLimit(name, value, rule, reason)
+        raise self.limit
 
     def _choose(self, options, tail=Fraction(0)):
         """Pick an option (value, probability); ``tail``: mass of the unexplored options."""
         depth = len(self.trail)
+        if depth >= self.max_choices:
+            self._stop("max_choices", self.max_choices, f"more than {self.max_choices} draws on "
+                       "one path (a loop that draws until a condition holds, such as rejection "
+                       "sampling, has unboundedly many)")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self._stop("max_seconds", "deadline", "the enumeration ran past its wall-time "
+                       "deadline")
         if depth < len(self.prefix):
             index, count = self.prefix[depth]
             if count != len(options):
@@ -222,6 +292,10 @@ class _EnumeratingSource:
         self.trail.append((index, len(options)))
         value, p = options[index]
         self.prob *= p
+        if max(self.prob.numerator.bit_length(), self.prob.denominator.bit_length()) > \
+                MAX_PROBABILITY_BITS:
+            self._stop("MAX_PROBABILITY_BITS", MAX_PROBABILITY_BITS, "a path's probability "
+                       f"needs more than {MAX_PROBABILITY_BITS} bits")
         return value
 
     def categorical(self, p):
@@ -230,8 +304,10 @@ class _EnumeratingSource:
     def _guard(self, count, what):
         """Refuse, before building them, more options at one choice than leaves allowed."""
         if count > self.max_leaves:
-            fail("max_leaves", self.max_leaves, f"exceed the number of options of each "
-                 f"choice ({what} has {count}; raise it, or enumerate a smaller program)")
+            self._stop("max_leaves", self.max_leaves, f"{what} has {_about(count)} options "
+                       f"(more than {self.max_leaves})",
+                       rule=f"exceed the number of options of each choice ({what} has "
+                       f"{_about(count)}; raise it, or enumerate a smaller program)")
 
     def uniform_int(self, n):
         n = check_count("n", n, maximum=_MAX_INT)
@@ -402,8 +478,25 @@ class ExactDistribution:
         return {v: p for p, v in self.leaves}
 
 
+def _footprint(value, depth=0):
+    """Estimated bytes held by a leaf's value or probability (exact for the containers and
+    numbers an outcome is made of; ``sys.getsizeof`` for anything else)."""
+    if isinstance(value, Fraction):
+        return 100 + (value.numerator.bit_length() + value.denominator.bit_length()) // 8
+    if isinstance(value, int):
+        return 28 + value.bit_length() // 8
+    if depth < 8 and isinstance(value, (tuple, list)):
+        return 56 + 8 * len(value) + sum(_footprint(v, depth + 1) for v in value)
+    if isinstance(value, np.ndarray):
+        inner = sum(_footprint(v, depth + 1) for v in value.flat) if value.dtype.hasobject \
+            and depth < 8 else 0
+        return 112 + value.nbytes + inner
+    return sys.getsizeof(value)
+
+
 def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
-                       max_leaves=DEFAULT_MAX_LEAVES, **kwargs):
+                       max_leaves=DEFAULT_MAX_LEAVES, max_choices=DEFAULT_MAX_CHOICES,
+                       max_bytes=DEFAULT_MAX_BYTES, max_seconds=None, **kwargs):
     """Exact distribution of ``program(src, *args, **kwargs)`` over all its random choices.
 
     Parameters
@@ -417,8 +510,15 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
         Geometric draws explore N < max_depth (overridable per call with
         ``src.geometric(p, max_depth=...)``); the tail mass goes to ``residual_mass``.
     max_leaves : int
-        Guard: raise :class:`~laocheck.exceptions.InvalidParameterError` rather than run the
-        program more often than this. Default 10**6.
+        Guard: raise :class:`EnumerationLimit` rather than run the program more often than
+        this. Default 10**6.
+    max_choices : int
+        Guard: most choices on one path. Default :data:`DEFAULT_MAX_CHOICES`.
+    max_bytes : int
+        Guard: most bytes of leaves kept (estimated). Default :data:`DEFAULT_MAX_BYTES`.
+    max_seconds : float or None
+        Guard: wall-time deadline, checked at every choice and between paths. Default None
+        (none).
     **kwargs
         Passed to ``program``.
 
@@ -431,8 +531,13 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
     Raises
     ------
     InvalidParameterError
-        ``program`` not callable, ``max_depth`` or ``max_leaves`` not a positive integer, or more
-        than ``max_leaves`` outcomes (or a choice with more options than that).
+        ``program`` not callable, ``max_depth``, ``max_leaves``, ``max_choices`` or
+        ``max_bytes`` not a positive integer, ``max_seconds`` not a positive number.
+    EnumerationLimit
+        A bound was reached (see the module docstring): more than ``max_leaves`` outcomes (or
+        a choice with more options than that), ``max_choices`` choices on a path, a path
+        probability of more than :data:`MAX_PROBABILITY_BITS` bits, ``max_bytes`` of leaves,
+        or ``max_seconds``. Raised even when the program catches it.
 
     Notes
     -----
@@ -455,15 +560,39 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
     """
     max_depth = check_count("max_depth", max_depth)
     max_leaves = check_count("max_leaves", max_leaves)
+    max_choices = check_count("max_choices", max_choices)
+    max_bytes = check_count("max_bytes", max_bytes)
+    if max_seconds is not None and not (isinstance(max_seconds, numbers.Real)
+                                        and max_seconds > 0):
+        fail("max_seconds", max_seconds, "be None or a positive number of seconds")
     if not callable(program):
         fail("program", program, "be callable as program(src, *args, **kwargs)")
-    leaves, residual, prefix = [], Fraction(0), []
+    deadline = None if max_seconds is None else time.monotonic() + float(max_seconds)
+    leaves, residual, prefix, used = [], Fraction(0), [], 0
     while True:
         if len(leaves) >= max_leaves:
-            fail("max_leaves", max_leaves, "exceed the number of outcomes of the program "
-                 "(raise it, or lower max_depth)")
-        src = _EnumeratingSource(prefix, max_depth, max_leaves)
-        value = program(src, *args, **kwargs)
+            raise EnumerationLimit("max_leaves", max_leaves, "exceed the number of outcomes "
+                                   "of the program (raise it, or lower max_depth)",
+                                   f"more than {max_leaves} outcomes of the program")
+        if deadline is not None and time.monotonic() > deadline:
+            raise EnumerationLimit("max_seconds", max_seconds, "bound the enumeration's wall "
+                                   "time", f"more than {max_seconds} s of wall time")
+        src = _EnumeratingSource(prefix, max_depth, max_leaves, max_choices, deadline)
+        try:
+            value = program(src, *args, **kwargs)
+        except EnumerationLimit:
+            raise
+        except Exception:
+            if src.limit is not None:   # a bound reached, then another error: the bound
+                raise src.limit from None
+            raise
+        if src.limit is not None:       # the program caught the bound and went on
+            raise src.limit
+        used += _footprint(value) + _footprint(src.prob)
+        if used > max_bytes:
+            raise EnumerationLimit("max_bytes", max_bytes, "bound the memory of the outcomes "
+                                   "kept", f"the outcomes kept take more than {max_bytes} "
+                                   "bytes")
         leaves.append((src.prob, value))
         residual += src.residual
         trail = src.trail
