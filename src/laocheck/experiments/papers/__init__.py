@@ -13,6 +13,7 @@ function                         paper
 :func:`ks15_real`                KS15 Secs. 5.2-5.3, Figs. 3-6: "3 vs 5" (k + 1 = 57 ridge,
                                  5 lasso) and Covertype when given
 :func:`ks15_adaptive`            KS15 App. A, Figs. 7-8: adaptive (AdaGrad) variants
+===============================  ==============================================================
 
 The package is laid out as a benchmark (benchopt's): the records, the effort table, the
 engine and the deciders are shared, and each experiment is one module that describes it
@@ -32,7 +33,6 @@ module                           holds
                                  learners)
 ``_ks15_synthetic``, ...         one module per experiment (its name with a leading ``_``: the
                                  public name is the function, importable from here)
-===============================  ==============================================================
 ===============================  ==============================================================
 
 Method, as the papers describe it (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5): for each run, a
