@@ -147,6 +147,14 @@ __all__ = ["Algorithm", "Curve", "ClaimCheck", "PrintedNumber", "Panel", "PaperE
            "ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive", "EXPERIMENTS"]
 
 
+# the public classes are laocheck.experiments.papers.<name> (their documented, pickled and
+# canonical name, as before the package), whichever module of it defines them (numpy's
+# ``set_module``)
+for _cls in (Algorithm, Curve, ClaimCheck, PrintedNumber, Panel, UserComparison,
+             PaperExperiment, StepScaled, RunProgress):
+    _cls.__module__ = __name__
+del _cls
+
 #: The five experiments by name (the report specs' ``experiment`` key).
 EXPERIMENTS = {"ks15_synthetic": ks15_synthetic, "hk12_mnist": hk12_mnist,
                "cb11_mnist": cb11_mnist, "ks15_real": ks15_real, "ks15_adaptive": ks15_adaptive}
