@@ -345,9 +345,8 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
                     scheduler=None, on_run=None, budget=None, max_train=None, users=()):
     """Test-error curves of ``algorithms`` over ``runs`` runs (the papers' protocol).
 
-    On ``data`` (random splits) or ``distribution`` (``m`` examples drawn per run, exact test
-    risk); cross-validation extends the geometric grids ``grid`` (B) and ``step_scales`` by up to
-    ``grid_extensions`` values at an end its choice sits at (:mod:`laocheck.experiments.papers`).
+    On ``data`` (random splits) or ``distribution`` (``m`` examples per run, exact test risk);
+    cross-validation extends the geometric grids at an end (:mod:`laocheck.experiments.papers`).
 
     Parameters
     ----------
@@ -370,7 +369,8 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
     grid : sequence of float
         The geometric grid of B.
     step_scales : sequence of float, default=(1.0,)
-        The geometric grid of step multipliers (:class:`StepScaled`).
+        The geometric grid of step multipliers
+        (:class:`~laocheck.experiments.papers.StepScaled`).
     grid_extensions : int, default=0
         The values cross-validation may add at an end of a grid.
     seed : int or numpy.random.SeedSequence, default=0
@@ -386,17 +386,17 @@ def learning_curves(algorithms, *, data=None, distribution=None, m=None, k, runs
     scheduler : str or None, default=None
         A Dask scheduler address.
     on_run : callable or None, default=None
-        Called as each run's result arrives (:class:`RunProgress`); no result depends on it.
+        Called as each run's result arrives (progress lines:
+        :class:`~laocheck.experiments.papers.RunProgress`); no result depends on it.
     budget : int or None, default=None
         The attributes per example of the attribute-efficient algorithms: each full-information
         one also gets a budget-matched curve (:mod:`~laocheck.experiments.papers`).
     max_train : int or None, default=None
-        With ``data``: at most this many training examples per run, a uniformly random subset
-        of the run's training part (the test part is unchanged).
+        With ``data``: at most this many training examples per run (a random subset of its
+        training part; the test part is unchanged).
     users : sequence, default=()
-        Users' learners (``laocheck.experiments.user_learners.UserLearner``, or their
-        ``"module:factory"`` paths), run beside the papers' (:mod:`laocheck.experiments.papers`,
-        Users' learners); their curves follow the papers' in ``curves``.
+        Users' learners (``UserLearner`` or ``"module:factory"`` paths), run beside the papers'
+        (:mod:`laocheck.experiments.papers`); their curves follow the papers' in ``curves``.
 
     Returns
     -------
