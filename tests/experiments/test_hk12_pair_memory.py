@@ -8,10 +8,10 @@ import tracemalloc
 
 import numpy as np
 
-from laocheck.data import GreyRows, digit_source, scale_to_unit_ball
+from laocheck.data import GreyRows, digit_source, max_row_norm, scale_to_unit_ball
 from laocheck.data.sources import MNIST_FILES
 from laocheck.experiments import papers
-from laocheck.experiments.papers import Algorithm, learning_curves
+from laocheck.experiments.papers import Algorithm, _common, learning_curves
 from laocheck.learners import AERR, OfflineRidge
 
 
@@ -42,9 +42,9 @@ def test_data_path_never_makes_the_pair_as_float64(tmp_path):
         pair = digits.pair(3, 5, lazy=True)
         ridge, factor = scale_to_unit_ball(pair, "l2")
         for data in (pair, ridge):
-            papers.max_row_norm(data.X, "l2")
-            papers.max_row_norm(data.X, "linf")
-            papers._rhos(data.X)
+            max_row_norm(data.X, "l2")
+            max_row_norm(data.X, "linf")
+            _common._rhos(data.X)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -67,7 +67,7 @@ def test_lazy_pair_gives_the_same_numbers(tmp_path):
     assert f_lazy == f_eager and lazy_r.preprocessing == eager_r.preprocessing
     np.testing.assert_array_equal(lazy_r.X[7:90], eager_r.X[7:90])
     np.testing.assert_array_equal(np.asarray(lazy_r.X), eager_r.X)
-    assert papers._rhos(lazy_r.X) == papers._rhos(eager_r.X)
+    assert _common._rhos(lazy_r.X) == _common._rhos(eager_r.X)
     algs = (Algorithm("AERR", lambda c: AERR(k=4), "HK12 Alg. 1"),
             Algorithm("Offline ridge", lambda c: OfflineRidge(), "full information"))
     kw = dict(k=4, runs=2, prefixes=(0.5, 1.0), folds=2, grid=(1.0, 4.0), seed=3, budget=5,
@@ -92,7 +92,8 @@ def test_hk12_mnist_runs_on_the_lazy_pairs(tmp_path, monkeypatch):
             raise _Stop
         return original(algorithms, data=data, **kw)
 
-    monkeypatch.setattr(papers, "learning_curves", record)
+    # every panel of an experiment runs its curves through _common.Experiment.curves
+    monkeypatch.setattr(_common, "learning_curves", record)
     try:
         papers.hk12_mnist(budget="tiny", source="mnist",
                           mnist=_mnist_dir(tmp_path, 400, 100, 6))

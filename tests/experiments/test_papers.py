@@ -13,6 +13,7 @@ from laocheck.experiments.papers import (DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Alg
                                          ks15_adaptive, ks15_synthetic, learning_curves)
 from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import papers
+from laocheck.experiments.papers import _curves, _rows
 from laocheck.learners import (AELR, AER, AERR, DDAERR, AdaOnlineRidge, Baseline, OfflineLasso,
                                OfflineRidge, OnlineLasso, OnlineRidge, TwoPhaseDDAELR,
                                TwoPhaseDDAERR)
@@ -315,10 +316,10 @@ def test_fits_on_row_numbers_equal_fits_on_the_rows(build, B, scale):
     n, d = 300, 24
     X = rng.uniform(0, 1, (n, d)) / np.sqrt(d)
     y = np.sign(X[:, 0] - 0.1)
-    data = papers._Rows(X, y)
+    data = _rows._Rows(X, y)
     rows = np.sort(rng.choice(n, 270, replace=False))
     est = build(np.mean(X ** 2, axis=0))
-    tuned = papers._OnRows(est, data, B=B, step_scale=scale)
+    tuned = _rows._OnRows(est, data, B=B, step_scale=scale)
     fitted = clone(tuned).fit(rows.reshape(-1, 1), y[rows])
     plain = StepScaled(est, B=B, step_scale=scale).fit(X[rows], y[rows])
     if isinstance(est, (OfflineRidge, OfflineLasso)):
@@ -334,8 +335,8 @@ def test_fits_on_row_numbers_equal_fits_on_the_rows(build, B, scale):
 
 def test_row_numbers_are_validated():
     X = np.ones((5, 2))
-    data = papers._Rows(X, np.ones(5))
-    est = papers._OnRows(OnlineRidge(), data)
+    data = _rows._Rows(X, np.ones(5))
+    est = _rows._OnRows(OnlineRidge(), data)
     for bad, match in ((np.array([[0], [5]]), r"\[0, 5\)"), (np.array([[0.5]]), "integers"),
                        (np.arange(3), "column")):
         with pytest.raises(InvalidParameterError, match=match):
@@ -343,7 +344,7 @@ def test_row_numbers_are_validated():
     with pytest.raises(InvalidParameterError, match="labels"):
         est.fit(np.array([[0], [1]]), np.array([1.0, 2.0]))
     with pytest.raises(InvalidParameterError, match="non-finite"):
-        papers._Rows(np.array([[np.nan]]), np.ones(1))
+        _rows._Rows(np.array([[np.nan]]), np.ones(1))
 
 
 def test_held_out_blocks_are_the_rows_kept_read_only_within_the_memory_bound(monkeypatch):
@@ -351,17 +352,17 @@ def test_held_out_blocks_are_the_rows_kept_read_only_within_the_memory_bound(mon
     ``_BLOCK_BYTES``, and is copied afresh (not kept) beyond it."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(50, 4))
-    data = papers._Rows(X, rng.normal(size=50))
+    data = _rows._Rows(X, rng.normal(size=50))
     rows = rng.permutation(50)[:10]
     first = data.block(rows)
     np.testing.assert_array_equal(first, X[rows])
     assert data.block(rows.copy()) is first and not first.flags.writeable
-    monkeypatch.setattr(papers, "_BLOCK_BYTES", first.nbytes + 10 * 4 * 8 - 1)
+    monkeypatch.setattr(_rows, "_BLOCK_BYTES", first.nbytes + 10 * 4 * 8 - 1)
     other = rng.permutation(50)[:10]
     again = data.block(other)
     np.testing.assert_array_equal(again, X[other])
     assert data.block(other) is not again             # over the bound: not kept
-    est = papers._OnRows(OnlineRidge(), data, B=1.0).fit(rows.reshape(-1, 1), data.y[rows])
+    est = _rows._OnRows(OnlineRidge(), data, B=1.0).fit(rows.reshape(-1, 1), data.y[rows])
     np.testing.assert_array_equal(est.predict(other.reshape(-1, 1)), X[other] @ est.coef_)
 
 
@@ -396,7 +397,7 @@ def test_search_without_extension_is_grid_search(first, second):
     X, y = _two_kinds(first, second)
     folds = list(KFold(4, shuffle=True, random_state=0).split(X))
     grid = {"B": [0.5, 1.0, 2.0], "step_scale": [1.0, 4.0, 16.0]}
-    best, extended = papers._search(TwoValues(), grid, folds, X, y, 0)
+    best, extended = _curves._search(TwoValues(), grid, folds, X, y, 0)
     ref = GridSearchCV(TwoValues(), grid, cv=folds, scoring="neg_mean_squared_error",
                        refit=False).fit(X, y)
     assert best == ref.best_params_
@@ -413,7 +414,7 @@ def test_search_extends_the_grid_where_the_choice_sits_at_an_end(extensions):
     X, y = _two_kinds(5.0, 0.1)
     folds = list(KFold(4, shuffle=True, random_state=0).split(X))
     TwoValues.fits = 0
-    best, extended = papers._search(TwoValues(), {"B": [0.5, 1.0, 2.0], "step_scale": [1.0, 4.0]},
+    best, extended = _curves._search(TwoValues(), {"B": [0.5, 1.0, 2.0], "step_scale": [1.0, 4.0]},
                                     folds, X, y, extensions)
     b_added = min(extensions, 2)                 # 4 is chosen, then 8 is tried and loses
     s_added = min(extensions, 3)                 # 0.0625 is chosen, then 0.015625 loses

@@ -122,62 +122,88 @@ def theorem_setup(theorem, distribution, k, m, B):
     if cls is None:
         raise InvalidParameterError(
             f"`theorem`={theorem!r} needs laocheck.learners.{cls_name}, which is not available.")
-    d = distribution.d
-    mom = distribution.second_moments
-    F = bounds.FORMULAS
+    if theorem not in _SETUPS:
+        raise InvalidParameterError(
+            f"`theorem`={theorem!r}: its learner's interface is not wired into laocheck.experiments yet.")
     figs = {}
-    if theorem == "HK12.Thm3.1":
-        eta = F["HK12.Thm3.1.eta"](d=d, k=k, m=m)
-        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta))
-        bound = F[bound_id](d=d, k=k, m=m, B=B)
-    elif theorem == "HK12.Thm3.4":
-        eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=B)
-        figs["eta_proof"] = F["HK12.Thm3.4.eta_proof"](G=math.sqrt(F["HK12.Lemma3.8.G2"](B=B, d=d, k=k)),
-                                                       d=d, m=m)
-        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta))
-        bound = F[bound_id](d=d, k=k, m=m, B=B)
-    elif theorem == "KS15.Thm3.1":
-        q = mom / mom.sum()                                   # a non-optimal q (∝ E[x²])
-        G2 = bounds.ridge_gradient_bound(B, k, mom, q)
-        eta = bounds.ridge_step_size(m, B, G2)
-        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta, q=q))
-        bound = F[bound_id](B=B, eta=eta, m=m, G=math.sqrt(G2))
-        figs["q"] = "proportional to E[x_i^2]"
-        figs["G2"] = G2
-    elif theorem == "KS15.Thm3.5":
-        eta = F["KS15.Thm3.5.eta"](m=m, N_half=bounds.norm_half(mom), k=k)
-        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
-        bound = F[bound_id](B=B, m=m, N_half=bounds.norm_half(mom), k=k)
-    elif theorem == "KS15.Thm4.1":
-        q = np.sqrt(mom) / np.sqrt(mom).sum()                 # a non-optimal q (∝ √E[x²])
-        G2 = bounds.lasso_gradient_bound(B, k, mom, q)
-        eta = bounds.lasso_step_size(m, d, G2)
-        figs["eta<=1/(2G)"] = eta <= 1 / (2 * math.sqrt(G2))
-        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta, q=q))
-        bound = F[bound_id](B=B, d=d, eta=eta, m=m, G=math.sqrt(G2))
-        figs["q"] = "proportional to sqrt(E[x_i^2])"
-        figs["G2"] = G2
-    elif theorem == "CB11.Thm12":
-        # the proof's lambda (the printed 12 d sqrt(log m/(mk)) is the registered erratum
-        # CB11.Thm12.lambda); the bound is the proof's in-expectation constant, unhalved loss
-        lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
-        spec = LearnerConfig(cls, dict(k=k, B=B, lam=lam))
-        bound = F[bound_id](d=d, k=k, m=m, B=B)
-        figs["lambda"] = lam
-        figs["lambda_printed"] = F["CB11.Thm12.lambda"](d=d, k=k, m=m)
-        figs["loss"] = "(w.x - y)^2 (CB11)"
-        eta = 1 / lam                                          # Pegasos' step is 1/(lambda t)
-    elif theorem == "KS15.Thm4.6":
-        eta = F["KS15.Thm4.6.eta"](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
-        spec = LearnerConfig(cls, dict(k=k, B=B, eta=eta, second_moments=mom))
-        bound = F[bound_id](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
-    elif theorem in ("KS15.Thm3.12", "KS15.Thm4.7"):
-        # the learner computes Thm 3.12's / Thm 4.7's step size from its phase-1 estimate A
-        # (eta="theory"); run_theorem checks it against laocheck.bounds on one fit
+    params, bound, eta = _SETUPS[theorem](bounds.FORMULAS, bound_id, distribution.d,
+                                          distribution.second_moments, k, m, B, figs)
+    figs["eta"] = eta
+    figs["bound_id"] = bound_id
+    figs["assumptions"] = distribution.assumptions(norm, B)
+    return LearnerConfig(cls, params), bound, figs
+
+
+# One step per theorem: ``(F, bound_id, d, mom, k, m, B, figs)`` -> ``(params, bound, eta)``,
+# the learner's parameters with the theorem's step size, its bound, and the step (figures of
+# the theorem are added to ``figs``); F is laocheck.bounds.FORMULAS, mom the E[x_i²].
+
+
+def _hk12_thm31(F, bound_id, d, mom, k, m, B, figs):
+    eta = F["HK12.Thm3.1.eta"](d=d, k=k, m=m)
+    return dict(k=k, B=B, eta=eta), F[bound_id](d=d, k=k, m=m, B=B), eta
+
+
+def _hk12_thm34(F, bound_id, d, mom, k, m, B, figs):
+    eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=B)
+    figs["eta_proof"] = F["HK12.Thm3.4.eta_proof"](G=math.sqrt(F["HK12.Lemma3.8.G2"](B=B, d=d, k=k)),
+                                                   d=d, m=m)
+    return dict(k=k, B=B, eta=eta), F[bound_id](d=d, k=k, m=m, B=B), eta
+
+
+def _ks15_thm31(F, bound_id, d, mom, k, m, B, figs):
+    q = mom / mom.sum()                                   # a non-optimal q (∝ E[x²])
+    G2 = bounds.ridge_gradient_bound(B, k, mom, q)
+    eta = bounds.ridge_step_size(m, B, G2)
+    bound = F[bound_id](B=B, eta=eta, m=m, G=math.sqrt(G2))
+    figs["q"] = "proportional to E[x_i^2]"
+    figs["G2"] = G2
+    return dict(k=k, B=B, eta=eta, q=q), bound, eta
+
+
+def _ks15_thm35(F, bound_id, d, mom, k, m, B, figs):
+    eta = F["KS15.Thm3.5.eta"](m=m, N_half=bounds.norm_half(mom), k=k)
+    bound = F[bound_id](B=B, m=m, N_half=bounds.norm_half(mom), k=k)
+    return dict(k=k, B=B, eta=eta, second_moments=mom), bound, eta
+
+
+def _ks15_thm41(F, bound_id, d, mom, k, m, B, figs):
+    q = np.sqrt(mom) / np.sqrt(mom).sum()                 # a non-optimal q (∝ √E[x²])
+    G2 = bounds.lasso_gradient_bound(B, k, mom, q)
+    eta = bounds.lasso_step_size(m, d, G2)
+    figs["eta<=1/(2G)"] = eta <= 1 / (2 * math.sqrt(G2))
+    bound = F[bound_id](B=B, d=d, eta=eta, m=m, G=math.sqrt(G2))
+    figs["q"] = "proportional to sqrt(E[x_i^2])"
+    figs["G2"] = G2
+    return dict(k=k, B=B, eta=eta, q=q), bound, eta
+
+
+def _cb11_thm12(F, bound_id, d, mom, k, m, B, figs):
+    # the proof's lambda (the printed 12 d sqrt(log m/(mk)) is the registered erratum
+    # CB11.Thm12.lambda); the bound is the proof's in-expectation constant, unhalved loss
+    lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
+    bound = F[bound_id](d=d, k=k, m=m, B=B)
+    figs["lambda"] = lam
+    figs["lambda_printed"] = F["CB11.Thm12.lambda"](d=d, k=k, m=m)
+    figs["loss"] = "(w.x - y)^2 (CB11)"
+    return dict(k=k, B=B, lam=lam), bound, 1 / lam          # Pegasos' step is 1/(lambda t)
+
+
+def _ks15_thm46(F, bound_id, d, mom, k, m, B, figs):
+    eta = F["KS15.Thm4.6.eta"](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
+    bound = F[bound_id](B=B, d=d, m=m, N_one=bounds.norm_one(mom), k=k)
+    return dict(k=k, B=B, eta=eta, second_moments=mom), bound, eta
+
+
+def _two_phase(theorem):
+    """The step of KS15 Thm 3.12 or Thm 4.7: the learner computes the step size from its
+    phase-1 estimate A (eta="theory"); run_theorem checks it against laocheck.bounds on one
+    fit."""
+    def setup(F, bound_id, d, mom, k, m, B, figs):
         m1 = max(1, m // 10)                                   # KS15 Sec. 5: m1 = m/10
         m2 = m - m1
         dl = TWO_PHASE_DELTA
-        spec = LearnerConfig(cls, dict(k=k, B=B, eta="theory", m1=m1, delta=dl, variant="theory"))
+        params = dict(k=k, B=B, eta="theory", m1=m1, delta=dl, variant="theory")
         eps_args = dict(d=d, k=k, m1=m1, delta=dl)
         if theorem == "KS15.Thm3.12":
             as_ = F["KS15.Thm3.12.bound_as"](B=B, m2=m2, d=d, k=k)
@@ -194,19 +220,15 @@ def theorem_setup(theorem, distribution, k, m, B):
         figs.update({"m1": m1, "m2": m2, "delta_alg": dl, "bound_as": as_, "bound_hp": hp,
                      "bound_used": "min(as, hp + delta as)" if theorem == "KS15.Thm3.12"
                      else "61 B^2 sqrt(d log 2d/(k m2)) (claimed w.p. 1 for every m1)"})
-        eta = float("nan")
-    elif theorem == "HK12.Thm4.4":
-        raise InvalidParameterError(
-            "`theorem`='HK12.Thm4.4': its bound exp(O(log^2(B/eps))) sqrt(d/(km)) has no explicit "
-            "constant (HK12 Lemma 4.1 states E[phi^2] = exp(O(log^2 B)) only), so there is no number "
-            "to compare with; laocheck checks the bound's form symbolically (HK12.Thm4.4.form).")
-    else:
-        raise InvalidParameterError(
-            f"`theorem`={theorem!r}: its learner's interface is not wired into laocheck.experiments yet.")
-    figs["eta"] = eta
-    figs["bound_id"] = bound_id
-    figs["assumptions"] = distribution.assumptions(norm, B)
-    return spec, bound, figs
+        return params, bound, float("nan")
+    return setup
+
+
+#: the step of each theorem :func:`theorem_setup` can set up
+_SETUPS = {"HK12.Thm3.1": _hk12_thm31, "HK12.Thm3.4": _hk12_thm34, "KS15.Thm3.1": _ks15_thm31,
+           "KS15.Thm3.5": _ks15_thm35, "KS15.Thm4.1": _ks15_thm41, "CB11.Thm12": _cb11_thm12,
+           "KS15.Thm4.6": _ks15_thm46, "KS15.Thm3.12": _two_phase("KS15.Thm3.12"),
+           "KS15.Thm4.7": _two_phase("KS15.Thm4.7")}
 
 
 def default_distribution(theorem, d, B, alpha=-1.0, kind="powerlaw"):

@@ -26,10 +26,9 @@ is enumerated exactly by driving its generator (``laocheck.stats.choice_tree``).
   (w, x, y) that the Cython kernels (floats) and the literal references (Fractions) see
   identically.
 """
-from ..estimators import instances
 from .._lazy import attach
 
-__getattr__, __dir__ = attach(__name__, {
+_attached, _dir = attach(__name__, {
     "_checks": ("PROPERTIES", "CheckFailure", "Claims", "check_estimator", "estimator_checks",
                 "estimator_checks_generator", "resolve_claims"),
     "_learners": ("LearnerClaims", "check_learner", "learner_checks", "learner_checks_generator",
@@ -37,6 +36,21 @@ __getattr__, __dir__ = attach(__name__, {
     "_pytest": ("parametrize_with_checks",),
     "baseline": ("BaselineComparison", "compare_baseline", "save_baseline"),
 })
+
+
+def __getattr__(name):
+    if name == "instances":
+        # laocheck.estimators (numpy, the kernels) loads on first use, not with the pytest
+        # plugin (laocheck.testing.plugin), which pytest imports in every run: start-up time
+        from ..estimators import instances
+        globals()["instances"] = instances
+        return instances
+    return _attached(name)
+
+
+def __dir__():
+    return sorted(set(_dir()) | {"instances"})
+
 
 __all__ = ["instances", "check_estimator", "estimator_checks", "estimator_checks_generator",
            "parametrize_with_checks", "resolve_claims", "Claims", "CheckFailure", "PROPERTIES",

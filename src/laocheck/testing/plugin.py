@@ -10,72 +10,110 @@ adds a section with its citation, figures and the command reproducing it, and th
 summary lists them.
 
 The plugin does nothing for a test suite that uses none of this: its hooks only look at
-laocheck's own failures.
+laocheck's own failures. Pytest loads it in every run of every project where laocheck is
+installed, so, as hypothesis' plugin, it is a small module whose import costs nothing: it
+imports neither numpy, sympy, scipy, matplotlib, scikit-learn nor laocheck's checks
+(``tests/testing/test_plugin_import_cost.py``). Each is imported on first use: numpy by
+``laocheck_rng``, the checks by an option given on the command line or a fixture that needs
+them; a run whose options are the defaults sets nothing (``parametrize_with_checks`` starts
+from the same defaults), and a CheckFailure can only have been raised once
+``laocheck.testing._checks`` is imported.
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
 
-import numpy as np
 import pytest
 
-from ..checks import BUDGETS
 from ..exceptions import InvalidParameterError
-from ..stats import DEFAULT_DELTA
-from . import _pytest
-from ._checks import CheckFailure
-from .baseline import BROKEN, UNDECIDED, baseline_path, compare_baseline, save_baseline
 
 _FAILURES_KEY = pytest.StashKey[list]()
+_GIVEN_KEY = pytest.StashKey[dict]()
+#: the options' defaults (the delta's is ``laocheck.stats.DEFAULT_DELTA``, read on first use);
+#: ``laocheck.testing._pytest.OPTIONS`` starts from the same values
+_DEFAULTS = {"seed": 0, "budget": "fast"}
+#: the module whose OPTIONS ``parametrize_with_checks`` reads, and the one defining CheckFailure
+_PYTEST, _CHECKS = "laocheck.testing._pytest", "laocheck.testing._checks"
 
 
 def _delta(text):
     value = float(text)
     if not 0 < value <= 1e-6:
-        raise InvalidParameterError(
-            f"`--laocheck-delta` must satisfy 0 < delta <= 1e-6; got {text}.")
+        _fail(f"`--laocheck-delta` must satisfy 0 < delta <= 1e-6; got {text}.")
     return value
 
 
 def _seed(text):
     value = int(text)
     if value < 0:
-        raise InvalidParameterError(f"`--laocheck-seed` must be an integer >= 0; got {text}.")
+        _fail(f"`--laocheck-seed` must be an integer >= 0; got {text}.")
     return value
+
+
+def _budget(text):
+    # start-up time: the checks' budgets are read only when --laocheck-budget is given
+    from ..checks import BUDGETS
+    if text not in BUDGETS:
+        _fail(f"`--laocheck-budget` must be one of {BUDGETS}; got {text!r}.")
+    return text
+
+
+def _fail(message):
+    raise InvalidParameterError(message)
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("laocheck", "laocheck: the papers' claims on your estimators")
-    group.addoption("--laocheck-seed", type=_seed, default=0, metavar="SEED",
+    group.addoption("--laocheck-seed", type=_seed, default=None, metavar="SEED",
                     help="seed of laocheck's checks and of the laocheck_rng fixture. Default: 0.")
-    group.addoption("--laocheck-budget", choices=BUDGETS, default="fast",
-                    help="sample sizes of laocheck's checks. Default: fast.")
-    group.addoption("--laocheck-delta", type=_delta, default=DEFAULT_DELTA, metavar="DELTA",
+    group.addoption("--laocheck-budget", type=_budget, default=None, metavar="BUDGET",
+                    help="sample sizes of laocheck's checks (laocheck.checks.BUDGETS: fast or "
+                    "full). Default: fast.")
+    group.addoption("--laocheck-delta", type=_delta, default=None, metavar="DELTA",
                     help="false-failure probability of each statistical check (<= 1e-6). "
-                    f"Default: {DEFAULT_DELTA:g}.")
+                    "Default: laocheck.stats.DEFAULT_DELTA, 1e-06.")
 
 
 def pytest_configure(config):
-    _pytest.OPTIONS.update(seed=config.getoption("laocheck_seed"),
-                           budget=config.getoption("laocheck_budget"),
-                           delta=config.getoption("laocheck_delta"))
+    given = {name: config.getoption(f"laocheck_{name}") for name in ("seed", "budget", "delta")}
+    config.stash[_GIVEN_KEY] = {name: v for name, v in given.items() if v is not None}
     config.stash[_FAILURES_KEY] = []
+    # parametrize_with_checks reads laocheck.testing._pytest.OPTIONS, which starts from the
+    # defaults: set them when an option was given, or when it is loaded already (an earlier
+    # in-process run may have changed them)
+    if config.stash[_GIVEN_KEY] or _PYTEST in sys.modules:
+        _options(config)
+
+
+def _options(config):
+    """The run's ``{"seed", "budget", "delta"}``, also set as what ``parametrize_with_checks``
+    reads (``laocheck.testing._pytest.OPTIONS``)."""
+    # start-up time: laocheck's checks load on first use, not with the plugin
+    from . import _pytest
+    from ..stats import DEFAULT_DELTA  # start-up time (numpy)
+    options = {**_DEFAULTS, "delta": DEFAULT_DELTA, **config.stash[_GIVEN_KEY]}
+    _pytest.OPTIONS.update(options)
+    return options
 
 
 @pytest.fixture
-def laocheck_options():
+def laocheck_options(request):
     """The run's ``{"seed", "budget", "delta"}``."""
-    return dict(_pytest.OPTIONS)
+    return dict(_options(request.config))
 
 
 @pytest.fixture
 def laocheck_rng(request):
     """A Generator from ``SeedSequence(--laocheck-seed)`` with a spawn key derived from the
     test's node id (SHA-256): reproducible, independent across tests and of their order."""
+    # start-up time: numpy is imported by the first test that asks for the fixture
+    import numpy as np
+    seed = request.config.stash[_GIVEN_KEY].get("seed", _DEFAULTS["seed"])
     digest = hashlib.sha256(request.node.nodeid.encode("utf-8")).digest()
     key = tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
-    return np.random.default_rng(np.random.SeedSequence(_pytest.OPTIONS["seed"], spawn_key=key))
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
 @pytest.fixture
@@ -85,9 +123,12 @@ def laocheck_baseline(request):
     compare_baseline`) and returns the comparisons; an AssertionError lists the BROKEN ones and
     those CHANGED, CORRECTNESS UNDECIDED (a sampled baseline without a second-moment bound). A
     missing baseline is saved and the test fails once, asking to review and commit it."""
+    # start-up time: the baselines load with the first test that asks for the fixture
+    from .baseline import BROKEN, UNDECIDED, baseline_path, compare_baseline, save_baseline
+
     def compare(estimator, name, *, claims=None, directory=None):
         path = baseline_path(name, directory or request.config.rootpath / "laocheck-baselines")
-        o = _pytest.OPTIONS
+        o = _options(request.config)
         if not path.exists():
             save_baseline(estimator, path, seed=o["seed"], budget=o["budget"], claims=claims,
                           delta=o["delta"])
@@ -103,19 +144,25 @@ def laocheck_baseline(request):
     return compare
 
 
-def _reproduce(nodeid):
-    o = _pytest.OPTIONS
+def _reproduce(config, nodeid):
+    o = _options(config)
     return (f"pytest '{nodeid}' --laocheck-seed {o['seed']} --laocheck-budget {o['budget']} "
             f"--laocheck-delta {o['delta']:g}")
+
+
+def _check_failure(excinfo):
+    """Whether ``excinfo`` is a laocheck CheckFailure (none can be before laocheck's checks
+    are imported, so nothing is imported to tell)."""
+    checks = sys.modules.get(_CHECKS)
+    return (excinfo is not None and checks is not None
+            and isinstance(excinfo.value, checks.CheckFailure))
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
-    if call.excinfo is None or not isinstance(call.excinfo.value, CheckFailure):
-        return
-    if report.outcome != "failed":
+    if not _check_failure(call.excinfo) or report.outcome != "failed":
         return
     lines = []
     for record in call.excinfo.value.records:
@@ -123,7 +170,7 @@ def pytest_runtest_makereport(item, call):
         lines.append(f"    figures: {record.figures}")
         lines.append(f"    delta {record.delta:g}; smallest detectable violation: "
                      f"{record.detectable}")
-    lines.append(f"reproduce: {_reproduce(item.nodeid)}")
+    lines.append(f"reproduce: {_reproduce(item.config, item.nodeid)}")
     report.sections.append(("laocheck", "\n".join(lines)))
     item.config.stash[_FAILURES_KEY].append(
         (item.nodeid, [(r.id, r.citation) for r in call.excinfo.value.records]))
@@ -137,4 +184,4 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     for nodeid, records in failures:
         for cid, citation in records:
             terminalreporter.write_line(f"{cid} ({citation})")
-        terminalreporter.write_line(f"    reproduce: {_reproduce(nodeid)}")
+        terminalreporter.write_line(f"    reproduce: {_reproduce(config, nodeid)}")
