@@ -142,6 +142,14 @@ def load_object(spec):
             raise InvalidParameterError(
                 f"`MODULE:OBJECT`={spec!r}: {module_name} has no {attr!r}.") from None
     if callable(obj) and (isinstance(obj, type) or not hasattr(obj, "sample")):
+        # the named callable is called: never one of Python's own (`os:abort`,
+        # `logging:basicConfig`), which cannot return an estimator or a learner
+        owner = (getattr(obj, "__module__", None) or "").split(".")[0]
+        if owner in sys.stdlib_module_names or owner == "builtins":
+            raise InvalidParameterError(
+                f"`MODULE:OBJECT`={spec!r} must be an estimator or learner, or a class or "
+                f"factory of the user's returning one; it is part of Python's standard "
+                f"library ({obj.__module__}), which laocheck does not call.")
         try:
             obj = obj()
         except TypeError as exc:
