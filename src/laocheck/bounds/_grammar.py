@@ -9,8 +9,10 @@ maintained grammar of Python expressions, so precedence, associativity and numbe
 Python's and sympy's; no hand-written tokenizer) and walks the tree through an allow-list:
 
 * numbers: integers (at most :data:`MAX_DIGITS` digits) and decimals or scientific notation
-  (``0.5``, ``1e-3``; an exponent of at most 4 digits), exact as sympy ``Integer``,
-  ``Rational`` (``1/3``) and ``Float`` (``0.5``, as ``sympify`` reads them);
+  (``0.5``, ``1e-3``; an exponent of at most 4 digits), all exact: sympy ``Integer`` and
+  ``Rational`` (``0.1`` is 1/10, as :class:`fractions.Fraction` reads it, where ``sympify``
+  would make a 15-digit ``Float``), so a formula means the same at any precision and
+  ``parse_formula(str(expr)) == expr``;
 * names: ``pi`` and ``E`` (sympy's constants), otherwise a symbol of that name (positive
   unless the caller's ``symbols`` map it to another), such as the documented d, k, m, B,
   N_half, N_one, N_inf, delta, eta, G and a user's own parameters;
@@ -42,6 +44,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+from fractions import Fraction
 
 import mpmath
 import sympy as sp
@@ -225,7 +228,8 @@ class _Builder:
         digits = len(match.group(1) or "") + len(match.group(2) or "")
         if digits > MAX_DIGITS:
             raise _Refused(f"numbers of more than {MAX_DIGITS} digits")
-        return sp.Float(literal)
+        exact = Fraction(literal)                 # a decimal is exact: 0.1 is 1/10
+        return sp.Rational(exact.numerator, exact.denominator)
 
     def name(self, name):
         if name in CONSTANTS:
@@ -244,10 +248,33 @@ class _Builder:
         symbol = self.symbols.get(name)
         return symbol if symbol is not None else sp.Symbol(name, positive=True)
 
+    def factors(self, node, depth):
+        """The factors of a chain of ``*``, ``/`` and unary minus (``-(d + k)*log(d)``:
+        -1, d + k, log(d)), multiplied at once as sympy's printer writes them: sympy
+        distributes a number over a sum only in a product of two, so multiplying pairwise
+        would read back ``-(d + k)*log(d)`` as ``(-d - k)*log(d)``."""
+        if depth > MAX_DEPTH:
+            raise _Refused(f"nesting deeper than {MAX_DEPTH} levels (a chain of terms or "
+                           "factors nests one level per term)")
+        if isinstance(node, ast.BinOp) and type(node.op) in (ast.Mult, ast.Div):
+            left = self.factors(node.left, depth + 1)
+            right = self.factors(node.right, depth + 1)
+            if isinstance(node.op, ast.Div):
+                right = [sp.Mul(*right)**-1]
+            return left + right
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return [sp.Integer(-1)] + self.factors(node.operand, depth + 1)
+        value = self.build(node, depth)
+        if not isinstance(value, sp.Expr):
+            raise _Refused("arithmetic on a comparison")
+        return [value]
+
     def binop(self, node, depth):
         op = type(node.op)
         if op in _OPERATORS:
             raise _Refused(_OPERATORS[op])
+        if op in (ast.Mult, ast.Div):
+            return sp.Mul(*self.factors(node, depth))
         left = self.build(node.left, depth + 1)
         right = self.build(node.right, depth + 1)
         for side in (left, right):
@@ -308,6 +335,8 @@ def _check_numbers(expr, where):
     allowed powers): its text, its lambdified code and its evaluation stay small."""
     limit = MAX_MAGNITUDE * math.log2(10) + 2
     for atom in expr.atoms(sp.Number):
+        if atom.is_finite is not True:              # nan, zoo, oo: refused after this
+            continue
         if isinstance(atom, sp.Rational):
             big = max(abs(atom.p), atom.q).bit_length() > limit
         else:
@@ -335,8 +364,10 @@ def _log10_abs(number):
     value = number.evalf(15)
     if not value.is_Number:                      # complex: its modulus
         value = sp.Abs(value).evalf(15)
-    if not value.is_Number or value.is_zero:
-        return -math.inf if value.is_zero else math.inf
+    if value.is_zero:
+        return -math.inf
+    if not (value.is_Float or value.is_Rational):   # not a finite real number: beyond caps
+        return math.inf
     return float(mpmath.log10(abs(mpmath.mpf(sp.Float(value, 15)._mpf_))))
 
 
