@@ -41,7 +41,7 @@ import sympy as sp
 from ..exceptions import InvalidParameterError
 from ._args import INTEGER_SYMBOLS, validated
 from ._formulas import FORMULAS, SYMBOLS
-from ._grammar import parse_formula
+from ._grammar import _shown, parse_formula
 
 __all__ = ["UserBound", "user_bound", "user_bounds", "get_user_bound", "USER_BOUNDS",
            "resolve_bound", "parse_formula"]
@@ -310,13 +310,15 @@ def resolve_bound(value, what="`bound`"):
     """Return the Formula or UserBound that a value names or gives.
 
     A bound named by a formula id of the papers, a registered user bound, or given as a
-    sympy expression (registered anonymously as ``"<expr>"``): the Formula or UserBound.
+    formula (text read by :func:`parse_formula`, never evaluated) or a sympy expression
+    (an anonymous ``UserBound`` with the expression as its id): the Formula or UserBound.
 
     Parameters
     ----------
     value : str, sympy.Expr, UserBound or Formula
         A formula id of :data:`laocheck.bounds.FORMULAS`, the name of a registered user
-        bound, a sympy expression, or a bound object (returned as is).
+        bound, a formula (``"4*B^2*sqrt(2*d/(k*m))"``), a sympy expression, or a bound
+        object (returned as is).
     what : str, optional
         How the error message names ``value``; default ``"`bound`"``.
 
@@ -329,16 +331,23 @@ def resolve_bound(value, what="`bound`"):
     Raises
     ------
     InvalidParameterError
-        If ``value`` is a string that names no formula or user bound, or is of another type.
+        If ``value`` is a string that names no formula or user bound and is no formula of the
+        grammar, or is of another type.
     """
     if isinstance(value, str):
         if value in FORMULAS:
             return FORMULAS[value]
         if value in USER_BOUNDS:
             return USER_BOUNDS[value]
-        raise InvalidParameterError(
-            f"{what} must be a formula id of laocheck.bounds.FORMULAS, a registered user bound "
-            f"(laocheck.bounds.user_bound), a sympy expression or a callable; got {value!r}.")
+        try:                            # a formula, read by the grammar (never evaluated)
+            expr = parse_formula(value, key=what, symbols=SYMBOLS)
+        except InvalidParameterError as exc:
+            reason = str(exc).removeprefix(f"{what} {_shown(value)} ").rstrip(".")
+            raise InvalidParameterError(
+                f"{what} must be a formula id of laocheck.bounds.FORMULAS, a registered user "
+                f"bound (laocheck.bounds.user_bound), a formula, a sympy expression or a "
+                f"callable; got {_shown(value)} (as a formula it {reason}).") from None
+        return resolve_bound(expr, what)
     if isinstance(value, sp.Expr):
         expr, _ = _positive(value)
         return UserBound(id=str(value), expr=expr, description="a sympy expression")
