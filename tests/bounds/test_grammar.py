@@ -77,12 +77,12 @@ def test_a_formula_of_the_grammar_round_trips(text):
 @SETTINGS
 @given(text=FORMULAS)
 def test_a_formula_is_either_read_or_refused_with_one_line(text):
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         parse_formula(text, key="`bound`")
     except InvalidParameterError as exc:
         assert str(exc).startswith("`bound`") and "\n" not in str(exc)
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
 
 
 # -- code and unbounded work are refused before anything runs -------------------------------
@@ -129,10 +129,10 @@ def test_code_in_a_formula_is_refused_without_running(tmp_path, text, what):
     "sqrt(" * 150 + "d" + ")" * 150, "(" * 1000 + "d" + ")" * 1000,
     "min(" + ", ".join(["d"] * 17) + ")"])
 def test_a_formula_that_would_hang_is_refused_fast(text):
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(InvalidParameterError) as info:
         parse_formula(text, key="`bound`")
-    assert time.perf_counter() - start < 1.0, text[:40]
+    assert time.process_time() - start < 1.0, text[:40]   # CPU seconds: load-independent
     assert "\n" not in str(info.value) and len(str(info.value)) < 400
 
 

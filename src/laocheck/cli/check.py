@@ -16,9 +16,15 @@ its claims come from its class's ``spec`` (laocheck's learners) or ``--claims`` 
 ``{"budget": 3, "constraint": "l2", "bound": "HK12.Thm3.1.bound", "step_size":
 "HK12.Thm3.1.eta", "B": 1, "m": 100, "R": 10}``; ``bound`` and ``step_size`` are a formula
 id of ``laocheck.bounds``, the name of a user bound its module registers when imported, a
-number, or a sympy expression in d, k, m, B, N_half, N_one, N_inf and the names of
-``params``, e.g. ``"4*B**2*sqrt(2*d/(k*m))"``); without either, the claims every learner makes
-(the same seed gives the same coef_, scikit-learn's API where it has get_params).
+number, or a formula in d, k, m, B, N_half, N_one, N_inf and the names of ``params``, e.g.
+``"4*B**2*sqrt(2*d/(k*m))"``, read by :func:`laocheck.bounds.parse_formula`, never
+evaluated); without either, the claims every learner makes (the same seed gives the same
+coef_, scikit-learn's API where it has get_params).
+
+The claims are data: a duplicated key, an unknown field, a count that is not an integer or
+sizes beyond a report spec's (R·m·d <= 10^11) are refused with one line. ``MODULE:OBJECT`` is
+code: its module is imported and the callable it names is called, as pytest runs a
+``conftest.py`` (a callable of Python's standard library is refused).
 
 Exit status: 0 when every check PASSes, 1 when one FAILs or — unless
 ``--allow-inconclusive`` — one could not decide its claim (INCONCLUSIVE, printed with the

@@ -27,7 +27,6 @@ from fractions import Fraction
 from numbers import Integral, Real
 
 import numpy as np
-import sympy as sp
 
 from ..exceptions import InvalidParameterError
 
@@ -228,12 +227,17 @@ def check_learner_claim_values(claims):
         if isinstance(value, (bool, np.bool_)):
             _bad(name, "be a formula id, a user bound, a sympy expression, a number or a "
                  "callable", value)
+        if not isinstance(value, (Real, np.floating, np.integer)) or \
+                type(value).__module__.startswith("sympy"):
+            continue                    # an id, a formula, an expression, a callable: as is
+        # start-up: sympy loads only for a numeric bound (laocheck list reads claims)
+        import sympy as sp
         # a number as an exact sympy number: 10**400 stays 10**400 (evaluated exactly)
         if _is_int(value):
             out[name] = sp.Integer(int(value))
         elif isinstance(value, Fraction):
             out[name] = sp.Rational(value.numerator, value.denominator)
-        elif isinstance(value, (Real, np.floating)):
+        else:
             out[name] = sp.Float(float(_real(name, value)))
     k = out.get("k")
     d = out.get("d", max(8, 2 * k) if _is_int(k) else 8)
