@@ -1,4 +1,4 @@
-r"""Formula text read as data: an allow-list grammar that builds a sympy expression, never evaluating.
+r"""Formula text read as data: an allow-list grammar builds the sympy expression, never evaluating.
 
 A user's formula (``--claims '{"bound": "4*B^2*sqrt(2*d/(k*m))"}'``, ``user_bound(name,
 "3*B**2*sqrt(d/(k*m))")``, an assumption ``"k <= d"``) is text from a file or a command line.
@@ -90,7 +90,7 @@ _REFUSED = {
     ast.List: "lists", ast.Tuple: "tuples (a ',' outside a call)", ast.Set: "sets",
     ast.Dict: "dicts", ast.Await: "await", ast.Yield: "yield", ast.YieldFrom: "yield",
     ast.Slice: "slices"}
-_OPERATORS = {ast.BitXor: "'^' inside the text after '**'", ast.BitOr: "'|'",
+_OPERATORS = {ast.BitXor: "'^'", ast.BitOr: "'|'",
               ast.BitAnd: "'&'", ast.LShift: "'<<'", ast.RShift: "'>>'", ast.Mod: "'%'",
               ast.FloorDiv: "'//'", ast.MatMult: "'@'"}
 _NUMBER = re.compile(r"(\d+)(\.\d*)?([eE][-+]?\d{1,4})?|\.\d+([eE][-+]?\d{1,4})?")

@@ -33,7 +33,8 @@ from ..stats import DEFAULT_DELTA, clopper_pearson
 from ._runs import child_seeds, compare
 from .theorems import LOSS, THEOREMS, default_distribution, run_theorem
 
-__all__ = ["UserLearner", "load_learner", "check_factory", "user_sweep", "BETTER", "WORSE", "UNDECIDED"]
+__all__ = ["UserLearner", "load_learner", "check_factory", "user_sweep", "BETTER", "WORSE",
+           "UNDECIDED"]
 
 BETTER, WORSE, UNDECIDED = "better", "worse", "undecided"
 
