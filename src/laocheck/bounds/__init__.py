@@ -36,13 +36,13 @@ __all__ = ["Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "evaluate", 
            "norm_half", "norm_one", "norm_inf", "sampling_sum", "sampling_max", "rho_ridge",
            "rho_lasso", "second_moments_of", "two_phase_H", "ridge_gradient_bound", "lasso_gradient_bound",
            "ridge_step_size", "lasso_step_size", "theorem_bounds", "UserBound", "user_bound",
-           "user_bounds", "get_user_bound", "USER_BOUNDS", "resolve_bound"]
+           "user_bounds", "get_user_bound", "USER_BOUNDS", "resolve_bound", "parse_formula"]
 
 
 _SYMPY_NAMES = frozenset({"Formula", "FORMULAS", "SYMBOLS", "formula", "formulas", "sym"})
 #: a user's own bounds (``laocheck.bounds._user``), sympy too
 _USER_NAMES = frozenset({"UserBound", "user_bound", "user_bounds", "get_user_bound",
-                         "USER_BOUNDS", "resolve_bound"})
+                         "USER_BOUNDS", "resolve_bound", "parse_formula"})
 
 
 def __getattr__(name):

@@ -30,6 +30,8 @@ the catalog verifies symbolically and prints into ``laocheck.bounds._numeric``).
 from __future__ import annotations
 
 import fnmatch
+import math
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -39,9 +41,10 @@ import sympy as sp
 from ..exceptions import InvalidParameterError
 from ._args import INTEGER_SYMBOLS, validated
 from ._formulas import FORMULAS, SYMBOLS
+from ._grammar import _shown, parse_formula
 
 __all__ = ["UserBound", "user_bound", "user_bounds", "get_user_bound", "USER_BOUNDS",
-           "resolve_bound"]
+           "resolve_bound", "parse_formula"]
 
 #: The registered user bounds, by name.
 USER_BOUNDS: dict[str, "UserBound"] = {}
@@ -49,13 +52,9 @@ USER_BOUNDS: dict[str, "UserBound"] = {}
 
 def _relational(name, value, symbols):
     """An assumption as a sympy relational (a string is parsed with the bound's symbols)."""
-    if isinstance(value, str):
-        try:
-            value = sp.sympify(value, locals=symbols)
-        except (sp.SympifyError, SyntaxError, TypeError) as exc:
-            raise InvalidParameterError(
-                f"`assumptions` of {name!r} must be sympy relations such as 'k <= d'; "
-                f"{value!r} does not parse ({exc}).") from None
+    if isinstance(value, str):          # read by the allow-list grammar, never evaluated
+        value = parse_formula(value, key=f"`assumptions` of {name!r}", symbols=symbols,
+                              relational=True)
     if not isinstance(value, (sp.core.relational.Relational, sp.logic.boolalg.Boolean)):
         raise InvalidParameterError(
             f"`assumptions` of {name!r} must be sympy relations such as k <= d; got {value!r}.")
@@ -140,9 +139,27 @@ class UserBound:
         known = {n: values[n] for n in self.args if n in SYMBOLS or n in INTEGER_SYMBOLS}
         vals = {**{n: float(values[n]) for n in self.args}, **validated(known)}
         self.check_assumptions({**{n: values[n] for n in values}, **vals})
-        with np.errstate(all="ignore"):
-            out = float(self._func(*[vals[n] for n in self.args]))
+        try:
+            with np.errstate(all="ignore"):
+                out = float(self._func(*[vals[n] for n in self.args]))
+        except OverflowError:
+            # a number beyond the doubles (10**400): evaluated exactly, then rounded
+            out = self._exact(vals)
         return out
+
+    def _exact(self, vals):
+        """The value at ``vals`` evaluated by sympy (exact numbers, 30 digits), rounded to a
+        double: a value beyond the doubles is ±inf (10**400 is no less than every double, so
+        comparing a finite double with it or with inf gives the same answer)."""
+        symbols = {s.name: s for s in self.expr.free_symbols}
+        value = self.expr.xreplace({symbols[n]: sp.Rational(v) if isinstance(v, int) else
+                                    sp.Float(v, 30) for n, v in vals.items() if n in symbols})
+        value = value.evalf(30)
+        if not value.is_extended_real:
+            return math.nan
+        if value.is_infinite or abs(value) > sys.float_info.max:
+            return math.copysign(math.inf, float(sp.sign(value)))
+        return float(value)
 
     def simplified(self):
         """``sympy.simplify`` of the expression (positive symbols)."""
@@ -181,12 +198,14 @@ def user_bound(name, expr, *, symbols=None, assumptions=(), citation="", descrip
     name : str
         Its id (not one of :data:`laocheck.bounds.FORMULAS`).
     expr : sympy expression or str
-        The bound, in named symbols (a string is parsed with ``symbols`` and laocheck's).
+        The bound, in named symbols (a string is read by :func:`parse_formula`, the
+        allow-list grammar that never evaluates it, with ``symbols`` and laocheck's).
     symbols : iterable of str or sympy Symbols, optional
         The symbols the bound may use; an expression with another symbol is refused (a typo
         such as ``kk`` would otherwise become a parameter). Default: the expression's own.
     assumptions : iterable of sympy relations or str
-        Such as ``k <= d`` or ``"m >= 10"``, checked at every evaluation.
+        Such as ``k <= d`` or ``"m >= 10"`` (a string read by :func:`parse_formula`),
+        checked at every evaluation.
     citation, description : str
         Shown in reports (``"my paper, Thm 1"``).
     replace : bool
@@ -218,11 +237,8 @@ def user_bound(name, expr, *, symbols=None, assumptions=(), citation="", descrip
         allowed = {s if isinstance(s, str) else s.name for s in symbols}
     scope = {**SYMBOLS, **{n: sp.Symbol(n, positive=True) for n in (allowed or ())
                            if n not in SYMBOLS}}
-    if isinstance(expr, str):
-        try:
-            expr = sp.sympify(expr, locals=scope)
-        except (sp.SympifyError, SyntaxError, TypeError) as exc:
-            raise InvalidParameterError(f"`expr` of {name!r} does not parse: {exc}.") from None
+    if isinstance(expr, str):           # read by the allow-list grammar, never evaluated
+        expr = parse_formula(expr, key=f"`expr` of {name!r}", symbols=scope)
     if not isinstance(expr, sp.Expr):
         raise InvalidParameterError(
             f"`expr` of {name!r} must be a sympy expression or a string; got {expr!r}.")
@@ -294,13 +310,15 @@ def resolve_bound(value, what="`bound`"):
     """Return the Formula or UserBound that a value names or gives.
 
     A bound named by a formula id of the papers, a registered user bound, or given as a
-    sympy expression (registered anonymously as ``"<expr>"``): the Formula or UserBound.
+    formula (text read by :func:`parse_formula`, never evaluated) or a sympy expression
+    (an anonymous ``UserBound`` with the expression as its id): the Formula or UserBound.
 
     Parameters
     ----------
     value : str, sympy.Expr, UserBound or Formula
         A formula id of :data:`laocheck.bounds.FORMULAS`, the name of a registered user
-        bound, a sympy expression, or a bound object (returned as is).
+        bound, a formula (``"4*B^2*sqrt(2*d/(k*m))"``), a sympy expression, or a bound
+        object (returned as is).
     what : str, optional
         How the error message names ``value``; default ``"`bound`"``.
 
@@ -313,16 +331,23 @@ def resolve_bound(value, what="`bound`"):
     Raises
     ------
     InvalidParameterError
-        If ``value`` is a string that names no formula or user bound, or is of another type.
+        If ``value`` is a string that names no formula or user bound and is no formula of the
+        grammar, or is of another type.
     """
     if isinstance(value, str):
         if value in FORMULAS:
             return FORMULAS[value]
         if value in USER_BOUNDS:
             return USER_BOUNDS[value]
-        raise InvalidParameterError(
-            f"{what} must be a formula id of laocheck.bounds.FORMULAS, a registered user bound "
-            f"(laocheck.bounds.user_bound), a sympy expression or a callable; got {value!r}.")
+        try:                            # a formula, read by the grammar (never evaluated)
+            expr = parse_formula(value, key=what, symbols=SYMBOLS)
+        except InvalidParameterError as exc:
+            reason = str(exc).removeprefix(f"{what} {_shown(value)} ").rstrip(".")
+            raise InvalidParameterError(
+                f"{what} must be a formula id of laocheck.bounds.FORMULAS, a registered user "
+                f"bound (laocheck.bounds.user_bound), a formula, a sympy expression or a "
+                f"callable; got {_shown(value)} (as a formula it {reason}).") from None
+        return resolve_bound(expr, what)
     if isinstance(value, sp.Expr):
         expr, _ = _positive(value)
         return UserBound(id=str(value), expr=expr, description="a sympy expression")

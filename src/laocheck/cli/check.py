@@ -16,9 +16,15 @@ its claims come from its class's ``spec`` (laocheck's learners) or ``--claims`` 
 ``{"budget": 3, "constraint": "l2", "bound": "HK12.Thm3.1.bound", "step_size":
 "HK12.Thm3.1.eta", "B": 1, "m": 100, "R": 10}``; ``bound`` and ``step_size`` are a formula
 id of ``laocheck.bounds``, the name of a user bound its module registers when imported, a
-number, or a sympy expression in d, k, m, B, N_half, N_one, N_inf and the names of
-``params``, e.g. ``"4*B**2*sqrt(2*d/(k*m))"``); without either, the claims every learner makes
-(the same seed gives the same coef_, scikit-learn's API where it has get_params).
+number, or a formula in d, k, m, B, N_half, N_one, N_inf and the names of ``params``, e.g.
+``"4*B**2*sqrt(2*d/(k*m))"``, read by :func:`laocheck.bounds.parse_formula`, never
+evaluated); without either, the claims every learner makes (the same seed gives the same
+coef_, scikit-learn's API where it has get_params).
+
+The claims are data: a duplicated key, an unknown field, a count that is not an integer or
+sizes beyond a report spec's (R·m·d <= 10^11) are refused with one line. ``MODULE:OBJECT`` is
+code: its module is imported and the callable it names is called, as pytest runs a
+``conftest.py`` (a callable of Python's standard library is refused).
 
 Exit status: 0 when every check PASSes, 1 when one FAILs or — unless
 ``--allow-inconclusive`` — one could not decide its claim (INCONCLUSIVE, printed with the
@@ -35,7 +41,7 @@ import os
 import sys
 import time
 
-from .._files import (Bool, Int, List, Map, Null, Obj, OneOf, Real, Str, parse_json, read_json,
+from .._files import (Bool, Int, List, Map, Null, Obj, OneOf, Real, Str, parse_json, read_text,
                       validate)
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
@@ -142,6 +148,14 @@ def load_object(spec):
             raise InvalidParameterError(
                 f"`MODULE:OBJECT`={spec!r}: {module_name} has no {attr!r}.") from None
     if callable(obj) and (isinstance(obj, type) or not hasattr(obj, "sample")):
+        # the named callable is called: never one of Python's own (`os:abort`,
+        # `logging:basicConfig`), which cannot return an estimator or a learner
+        owner = (getattr(obj, "__module__", None) or "").split(".")[0]
+        if owner in sys.stdlib_module_names or owner == "builtins":
+            raise InvalidParameterError(
+                f"`MODULE:OBJECT`={spec!r} must be an estimator or learner, or a class or "
+                f"factory of the user's returning one; it is part of Python's standard "
+                f"library ({obj.__module__}), which laocheck does not call.")
         try:
             obj = obj()
         except TypeError as exc:
@@ -157,49 +171,47 @@ def load_object(spec):
 
 
 #: ``--claims`` as a file or text holds: an object; each known claim with its JSON type (its
-#: meaning is checked by :func:`laocheck.testing.check_estimator`, which also names unknown keys)
+#: meaning is checked by :func:`laocheck.testing.check_estimator`); any other key is refused
+#: with the list of these
 CLAIMS_SCHEMA = Obj(optional={
     "unbiased": Bool(), "finite_support": Bool(),
     "second_moment": OneOf(Str(200), Real(finite=False)),
     "second_moment_inf": OneOf(Str(200), Real(finite=False)),
-    "budget": OneOf(Int(0, 2**63), Real(0)), "budget_kind": Str(50),
+    "budget": Int(0, 2**63), "budget_kind": Str(50),
     "clipping": OneOf(Real(finite=False), Null()), "scaling": OneOf(Str(50), Null()),
-    "q": List(Real(finite=False), max_len=10**6)})
+    "q": List(Real(finite=False), max_len=10**6), "k": Int(1, 10**6),
+    "range": List(Real(), min_len=2, max_len=2),
+    "params": Map(Str(100), Real(), max_len=1000)}, extra=None)
 
 
 #: ``--claims`` of a learner: the keys of :func:`laocheck.testing.check_learner` that JSON can
-#: hold (no callables or distributions); any other key is refused with its name
+#: hold (no callables or distributions); any other key is refused with the list of these. The
+#: sizes are capped as a report spec's (d <= 10^6, m <= 10^9, R <= 10^5; R·m·d <= 10^11 is
+#: checked by laocheck.testing's claims values)
 LEARNER_CLAIMS_SCHEMA = Obj(optional={
     "budget": Int(0, 2**63), "budget_kind": Str(50), "constraint": OneOf(Str(10), Bool()),
-    "geometry": Str(10), "B": Real(0), "k": Int(1, 2**31),
+    "geometry": Str(10), "B": Real(0), "k": Int(1, 10**6),
     "bound": OneOf(Str(2000), Real(0)), "step_size": OneOf(Str(2000), Real(0)),
     "deterministic": Bool(), "randomized": Bool(), "sklearn": Bool(),
-    "params": Map(Str(100), Real(finite=False)), "loss": Str(20), "d": Int(2, 10**6),
+    "params": Map(Str(100), Real(), max_len=1000), "loss": Str(20), "d": Int(2, 10**6),
     "m": OneOf(Int(1, 10**9), List(Int(1, 10**9), min_len=2, max_len=2)),
-    "R": OneOf(Int(1, 10**7), List(Int(1, 10**7), min_len=2, max_len=2))}, extra=None)
+    "R": OneOf(Int(1, 10**5), List(Int(1, 10**5), min_len=2, max_len=2))}, extra=None)
 
 
-def _formula_text(text, key):
-    """A formula id, a user bound's name, or a sympy expression (text) as the claim's value."""
+#: the symbols a formula of ``--claims`` may use besides the names of its ``params``
+FORMULA_SYMBOLS = ("d", "k", "m", "B", "N_half", "N_one", "N_inf", "delta", "eps")
+
+
+def _formula_text(text, key, params=()):
+    """A formula id, a user bound's name, or a formula in d, k, m, B, N_half, N_one, N_inf,
+    delta, eps and the names of ``params`` (read by :func:`laocheck.bounds.parse_formula`:
+    an allow-list grammar, never evaluated) as the claim's value."""
     # start-up: sympy and the bounds load only for a learner's claims
-    import sympy as sp
-    from ..bounds import FORMULAS, USER_BOUNDS  # start-up, as above
+    from ..bounds import FORMULAS, USER_BOUNDS, parse_formula
     if text in FORMULAS or text in USER_BOUNDS:
         return text
-    try:
-        expr = sp.sympify(text, locals={n: sp.Symbol(n, positive=True) for n in (
-            "d", "k", "m", "B", "N_half", "N_one", "N_inf", "delta", "eps")})
-    except Exception as exc:  # noqa: BLE001 - sympify evaluates the text: any error is its
-        raise InvalidParameterError(
-            f"`--claims` field `{key}` must be a formula id of laocheck.bounds, a registered user "
-            f"bound or a sympy expression; got {text[:200]!r} ({_one_line(exc)}).") from None
-    if not isinstance(expr, sp.Expr) or isinstance(expr, sp.Lambda) or \
-            expr.has(sp.zoo, sp.oo, sp.nan, sp.I) or expr.is_extended_real is False or \
-            expr.atoms(sp.core.function.AppliedUndef):
-        raise InvalidParameterError(
-            f"`--claims` field `{key}` must be a real expression in d, k, m, B, ... (no "
-            f"infinity, NaN, imaginary unit or unknown function); got {text[:200]!r}.")
-    return expr
+    return parse_formula(text, key=f"`--claims` field `{key}`",
+                         names={*FORMULA_SYMBOLS, *params})
 
 
 def _learner_claims(text):
@@ -210,7 +222,7 @@ def _learner_claims(text):
     out = dict(doc)
     for key in ("bound", "step_size"):
         if isinstance(out.get(key), str):
-            out[key] = _formula_text(out[key], key)
+            out[key] = _formula_text(out[key], key, out.get("params") or ())
         elif isinstance(out.get(key), (int, float)):
             # start-up, as in _formula_text: a constant claim as a sympy number
             import sympy as sp
@@ -221,22 +233,52 @@ def _learner_claims(text):
     return out
 
 
+class _Duplicate(ValueError):
+    pass
+
+
+def _no_duplicates(pairs):
+    """``object_pairs_hook`` of :func:`json.loads`: an object, or _Duplicate naming the key
+    that appears twice (JSON allows it; the last one would silently win)."""
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Duplicate(key)
+        seen[key] = value
+    return seen
+
+
 def _claims(text, schema=None):
+    """The ``--claims`` JSON object (text or file): no duplicated key, no unknown field (the
+    message lists the known ones), each value of its schema's type; None without ``--claims``."""
     schema = CLAIMS_SCHEMA if schema is None else schema
     if text is None:
         return None
     if text.lstrip().startswith(("{", "[", '"')) and not os.path.lexists(text) \
             or not text.strip():
-        doc = parse_json(text, what="`--claims`")
         where = "`--claims`"
+        source = text
     elif not os.path.lexists(text):
         raise InvalidParameterError(
             f"`--claims` must be a JSON object or the path of a JSON file; got {text!r}.")
     else:
         where = f"`--claims` file {text!r}"
-        doc = read_json(text, what="`--claims` file", limit=2**24)
+        source = read_text(text, what="`--claims` file", limit=2**24)
+    doc = parse_json(source, what=where)      # depth and number lengths checked first
     if not isinstance(doc, dict):
         raise InvalidParameterError(f"{where} must be a JSON object; got {type(doc).__name__}.")
+    try:
+        json.loads(source, object_pairs_hook=_no_duplicates)
+    except _Duplicate as exc:
+        raise InvalidParameterError(
+            f"{where}: field `{_one_line(exc.args[0], 60)}` appears twice (JSON would keep the "
+            "last silently); give each claim once.") from None
+    known = sorted({*schema.optional, *schema.required})
+    unknown = [k for k in doc if k not in known]
+    if unknown:
+        raise InvalidParameterError(
+            f"{where}: field `{_one_line(unknown[0], 60)}` must not be there (unknown field); "
+            f"the claims are {', '.join(known)}.")
     return validate(doc, schema, where)
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,7 +33,8 @@ from ..stats import DEFAULT_DELTA, clopper_pearson
 from ._runs import child_seeds, compare
 from .theorems import LOSS, THEOREMS, default_distribution, run_theorem
 
-__all__ = ["UserLearner", "load_learner", "user_sweep", "BETTER", "WORSE", "UNDECIDED"]
+__all__ = ["UserLearner", "load_learner", "check_factory", "user_sweep", "BETTER", "WORSE",
+           "UNDECIDED"]
 
 BETTER, WORSE, UNDECIDED = "better", "worse", "undecided"
 
@@ -55,6 +57,74 @@ def _import(path):
         raise InvalidParameterError(
             f"`learner` {path!r}: {module} has no callable {attr!r}.")
     return factory
+
+
+def _standard_library(obj):
+    """True for an object of Python's standard library or a builtin (``logging.basicConfig``,
+    ``os.remove``): never a learner factory."""
+    module = getattr(obj, "__module__", None) or ""
+    return module.split(".")[0] in sys.stdlib_module_names or module == "builtins"
+
+
+def check_factory(factory, path, *, keywords=(), where="`learner`"):
+    """Refuse, before it is ever called, what cannot be a learner factory.
+
+    Accepted: a class with a ``fit`` method (a learner class) or a plain Python function
+    outside the standard library taking ``random_state`` by name (a function returning a
+    learner; laocheck passes each replicate's generator); every keyword in ``keywords`` (a
+    spec's ``params`` and ``grid`` names) must be a parameter of it (or it takes
+    ``**kwargs``). A guard against naming the wrong thing, not a sandbox: the factory and its
+    module are the user's code and run as such.
+
+    Parameters
+    ----------
+    factory : object
+        What the path resolved to.
+    path : str
+        ``"module:factory"``, for the messages.
+    keywords : iterable of str
+        The keywords it will be called with, besides ``random_state``, ``k`` and ``B``
+        (passed only when accepted).
+    where : str
+        How messages name the setting (``"spec 'mine.toml': field `learners[0].factory`"``).
+
+    Raises
+    ------
+    InvalidParameterError
+        One line naming ``where``, ``path`` and the rule broken.
+    """
+    name = getattr(factory, "__qualname__", type(factory).__name__)
+    rule = ("must name a learner class (with fit(X, y)) or a function returning a learner "
+            "that takes random_state")
+    if _standard_library(factory) or inspect.ismodule(factory):
+        raise InvalidParameterError(
+            f"{where} {path!r} {rule}; {name} is "
+            + ("a module" if inspect.ismodule(factory) else
+               f"part of Python's standard library ({getattr(factory, '__module__', '?')})")
+            + ".")
+    if isinstance(factory, type):
+        if not callable(getattr(factory, "fit", None)):
+            raise InvalidParameterError(f"{where} {path!r} {rule}; the class {name} has no fit.")
+    elif not inspect.isfunction(factory):
+        raise InvalidParameterError(
+            f"{where} {path!r} {rule}; got {type(factory).__name__} {name}.")
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        raise InvalidParameterError(
+            f"{where} {path!r} {rule}; the signature of {name} cannot be read.") from None
+    named = {n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD,
+                                                        p.KEYWORD_ONLY)}
+    anything = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    if "random_state" not in named and not (anything and isinstance(factory, type)):
+        raise InvalidParameterError(
+            f"{where} {path!r} {rule}; {name}{inspect.signature(factory)} takes no "
+            "random_state (laocheck passes each replicate's generator).")
+    unknown = [k for k in keywords if k not in named and not anything]
+    if unknown:
+        raise InvalidParameterError(
+            f"{where} {path!r}: {name} takes no parameter {unknown[0]!r} (its parameters: "
+            f"{', '.join(sorted(named)) or 'none'}).")
 
 
 @dataclass(frozen=True)
@@ -151,7 +221,9 @@ def load_learner(entry):
     if isinstance(entry, UserLearner):
         return entry
     if isinstance(entry, str) or callable(entry):
-        return UserLearner(entry)
+        out = UserLearner(entry)
+        check_factory(out.factory, out.path)
+        return out
     if isinstance(entry, dict):
         unknown = set(entry) - {"factory", "name", "params", "grid"}
         if unknown or "factory" not in entry:
@@ -162,8 +234,10 @@ def load_learner(entry):
         if not isinstance(params, dict):
             raise InvalidParameterError(f"`params` of learner {entry['factory']!r} must be a "
                                         f"table; got {params!r}.")
-        return UserLearner(entry["factory"], entry.get("name", ""), dict(params),
-                           dict(entry.get("grid", {})))
+        out = UserLearner(entry["factory"], entry.get("name", ""), dict(params),
+                          dict(entry.get("grid", {})))
+        check_factory(out.factory, out.path, keywords=[*out.params, *out.grid])
+        return out
     raise InvalidParameterError(
         f"`learner` must be 'module:factory', a table or a callable returning a learner; got "
         f"{type(entry).__name__}.")

@@ -5,6 +5,14 @@ A spec names the report (``name``, ``title``, ``kind``: which renderer of
 tables to draw) and one ``[budgets.<budget>]`` table per budget whose keys override the
 settings. The standard specs are installed with the package (:data:`SPECS_DIR`,
 ``laocheck/report/specs/``); ``laocheck report --specs DIR`` renders others.
+
+A spec is data except for its ``[[learners]]`` tables: each names a factory
+(``factory = "mypkg.learners:make"``) that laocheck imports and calls, so a spec that names a
+learner runs that code, as a ``conftest.py`` does. The factory is checked when the spec is
+loaded, before any work: a learner class (with ``fit``) or a function outside the standard
+library taking ``random_state``, its ``params`` among its parameters
+(:func:`laocheck.experiments.user_learners.check_factory`); anything else is refused with one
+line naming the spec and the field.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from .._files import (Int, List, Map, Obj, OneOf, Real, Schema, Str, read_text, 
 from .._io import MAX_NAME
 from .._validation import check_memory
 from ..exceptions import InvalidParameterError
+from ..experiments.user_learners import load_learner
 
 __all__ = ["ReportSpec", "load_spec", "find_specs", "SPECS_DIR"]
 
@@ -90,6 +99,16 @@ SETTINGS = {
     "dist": Str(50), "source": Str(50), "mnist": Str(4096), "covtype": Str(4096),
 }
 _SETTINGS = Obj(optional=SETTINGS, extra=_Plain())
+_IDENTIFIER = Str(100, pattern=r"[A-Za-z_][A-Za-z0-9_]*", what="be a Python identifier")
+#: a ``[[learners]]`` table: a user's learner run beside the papers' (its factory is code the
+#: spec runs, checked by :func:`laocheck.experiments.user_learners.check_factory` on loading)
+LEARNER_TABLE = Obj(
+    required={"factory": Str(300, pattern=r"[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_.]*",
+                             what="be 'module.path:factory'")},
+    optional={"name": Str(200), "params": Map(_IDENTIFIER, _Plain(), max_len=100),
+              "grid": Map(_IDENTIFIER, List(Real(1e-300, 1e300), min_len=1, max_len=100),
+                          max_len=20)},
+    extra=None)
 SPEC_SCHEMA = Obj(
     required={"name": Str(MAX_NAME, pattern=NAME_PATTERN, what=(
         f"be a plain name: letters, digits, '_' or '-', starting with a letter or digit, at "
@@ -99,7 +118,8 @@ SPEC_SCHEMA = Obj(
         "kind": Str(50)},
     optional={"description": Str(20_000), "settings": _SETTINGS,
               "budgets": Map(Str(50, pattern=r"[A-Za-z0-9_-]+", what="be a plain name"),
-                             _SETTINGS, min_len=1, max_len=100)},
+                             _SETTINGS, min_len=1, max_len=100),
+              "learners": List(LEARNER_TABLE, max_len=100)},
     extra=_Plain())
 
 
@@ -219,6 +239,14 @@ def load_spec(path, kinds):
         raise InvalidParameterError(
             f"`name` of spec {str(path)!r} must equal its file name {path.stem!r}; got "
             f"{doc['name']!r}.")
+    for i, entry in enumerate(doc.get("learners", ())):
+        # the factory resolved and checked now, before any work: a learner class or a function
+        # returning one, its params among its parameters (logging:basicConfig is refused)
+        try:
+            load_learner(entry)
+        except InvalidParameterError as exc:
+            raise InvalidParameterError(
+                f"{where}: field `learners[{i}].factory`: {exc}") from None
     budgets = doc.get("budgets", {})
     if not budgets:
         raise InvalidParameterError(

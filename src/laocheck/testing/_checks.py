@@ -60,6 +60,7 @@ from ..checks.estimator_properties import (PROPERTIES, Claims,
 from ..estimators import EstimatorSpec
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
+from ._claims_schema import check_estimator_claim_values
 
 __all__ = ["Claims", "resolve_claims", "estimator_checks", "check_estimator",
            "estimator_checks_generator", "CheckFailure", "PROPERTIES", "labels"]
@@ -193,6 +194,7 @@ def resolve_claims(est, claims=None):
     if unknown:
         raise InvalidParameterError(
             f"`claims` has unknown keys {sorted(unknown)}; the claims are {sorted(_CLAIM_KEYS)}.")
+    claims = check_estimator_claim_values(claims)
     lookup = _lookup(est, claims)
     unbiased = claims.get("unbiased", claims.get("target"))
     if unbiased is True:

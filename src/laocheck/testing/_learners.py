@@ -59,6 +59,7 @@ from ..exceptions import InvalidParameterError
 from ..experiments.theorems import LOSS
 from ..stats import DEFAULT_DELTA
 from ._checks import CheckFailure, _Callable, run_checks
+from ._claims_schema import check_learner_claim_values
 
 __all__ = ["check_learner", "learner_checks", "learner_checks_generator",
            "resolve_learner_claims", "is_learner", "LearnerClaims", "LearnerRecords"]
@@ -240,6 +241,7 @@ def resolve_learner_claims(learner, claims=None):
     if unknown:
         raise InvalidParameterError(
             f"`claims` has unknown keys {sorted(unknown)}; the claims are {sorted(_CLAIM_KEYS)}.")
+    claims = check_learner_claim_values(claims)
     if not isinstance(claims.get("params", {}) or {}, dict):
         raise InvalidParameterError(f"`claims['params']` must be a dict; got {claims['params']!r}.")
     params = dict(claims.get("params") or {})
