@@ -195,7 +195,7 @@ def check_learner_claim_values(claims):
         whose work R·m·d exceeds :data:`MAX_WORK`.
     """
     out = dict(claims)
-    if out.get("budget") is not None:
+    if out.get("budget") is not None and out["budget"] is not False:   # False: not checked
         _count("budget", out["budget"], 0, MAX_BUDGET)
     if out.get("k") is not None:
         _count("k", out["k"], 1, MAX_D)
