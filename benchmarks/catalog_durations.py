@@ -20,7 +20,8 @@ Usage::
     python benchmarks/catalog_durations.py --only 'HK12.*' --out /tmp/d.json   # a subset
     python benchmarks/catalog_durations.py --from-json verify.json   # an existing run's records
 
-With ``--only``, only those checks' entries are replaced (the others are kept). Run it on an
+With ``--only``, only those checks' entries are replaced (the others, and the provenance of the
+run that measured them, are kept; the update is listed in the meta's ``updates``). Run it on an
 idle machine when the catalog's costs change (a new slow check, a check made cheaper).
 """
 import argparse
@@ -83,23 +84,24 @@ def main(argv=None):
         cpu = rec.get("cpu_seconds")
         seconds[rec["id"]] = round(rec["seconds"] if cpu is None else cpu, 2)
     total = sum(seconds.values())
-    doc[args.budget] = {
-        "meta": _results.meta(measured_by=(
-                                  f"laocheck verify --budget {args.budget} --jobs {args.jobs} "
-                                  f"--seed {args.seed} --json" + (
-                                      f" (read from {args.from_json.name})"
-                                      if args.from_json else "")),
-                              budget=args.budget, jobs=args.jobs, seed=args.seed,
-                              only=args.only or None, checks_measured=len(records),
-                              wall_seconds=round(wall, 1),
-                              cpu_seconds_measured=round(sum(
-                                  seconds[r["id"]] for r in records), 1),
-                              cpu_seconds_total=round(total, 1)),
-        "cpu_seconds": dict(sorted(seconds.items())),
-    }
+    run_meta = _results.meta(measured_by=(
+        f"laocheck verify --budget {args.budget} --jobs {args.jobs} --seed {args.seed} --json"
+        + (f" (read from {args.from_json.name})" if args.from_json else "")),
+        budget=args.budget, jobs=args.jobs, seed=args.seed, only=args.only or None,
+        checks_measured=len(records), wall_seconds=round(wall, 1),
+        cpu_seconds_measured=round(sum(seconds[r["id"]] for r in records), 1))
+    if args.only and "meta" in entry:
+        # a partial update: the whole run's provenance stays, this one is listed after it
+        meta = dict(entry["meta"])
+        meta["updates"] = [*meta.get("updates", []),
+                           {**run_meta, "ids": sorted(r["id"] for r in records)}]
+    else:
+        meta = run_meta
+    meta["cpu_seconds_total"] = round(total, 1)
+    doc[args.budget] = {"meta": meta, "cpu_seconds": dict(sorted(seconds.items()))}
     args.out.write_text(json.dumps(dict(sorted(doc.items())), indent=1) + "\n",
                         encoding="utf-8")
-    slowest = sorted(seconds.items(), key=lambda kv: -kv[1])[:15]
+    slowest = sorted(seconds.items(), key=lambda kv: -kv[1])[:5]
     print(f"{len(records)} checks at {args.budget}, jobs {args.jobs}: {wall:.1f} s wall, "
           f"{sum(seconds[r['id']] for r in records):.1f} CPU s; written to {args.out}")
     for cid, cpu in slowest:
