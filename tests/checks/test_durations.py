@@ -142,7 +142,7 @@ def test_records_do_not_depend_on_the_jobs_or_the_submission_order(monkeypatch):
 
 # ----------------------------------------------------------- exchangeable (multiset) enumeration
 
-def _draws(src, m=4, p=(Fraction(1, 2), Fraction(1, 3), Fraction(1, 6))):
+def _draws(src, m=2, p=(Fraction(1, 2), Fraction(1, 3), Fraction(1, 6))):
     """A user's sampler: a geometric order, then m i.i.d. categorical draws per order."""
     n = src.geometric(Fraction(1, 2))
     return [src.categorical(p) for _ in range(m * n)]
