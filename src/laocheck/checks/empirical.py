@@ -19,7 +19,7 @@ attributes; 30-40 times cheaper per replicate at these sizes), the others on row
 
 KS15 and CB11 Thm 12 on a grid of (B, d, k) (issue 40): each KS15 theorem, and CB11 Thm 12 (AER
 on CB11 Thm 1's P_j, labels scaled by B), is run at the standard point above and
-at every point of B ∈ {1, 1000} (CB11 Thm 12: B = 1000) × two d × two k (:data:`GRID_B`,
+at every point of B ∈ {1, 1000} (CB11 Thm 12: B = 1000) × two d × two k (:data:`GRID_B_RUN`,
 :data:`GRID_DK`, where the bound is least loose) through the attribute oracle (m = 2000, R = 400
 ridge / 100 lasso / 3000 CB11 at ``fast``; m = 20000, R = 4000 / 1000 / 10⁴ at ``full``), each
 point at δ/9 (CB11 Thm 12: δ/5; Bonferroni: the check keeps δ = 1e-6). FAIL when a
@@ -30,9 +30,9 @@ homogeneous in B (the excess risk of one seed is B² times that at B = 1, to 1e-
 bounds), so B = 1000 refutes a bound whose exponent of B is one too low, and a point at B = 1
 only repeats a ratio with draws of its own: more runs, not a new direction. CB11 Thm 12's
 points cost 3000 runs each (the most expensive of the catalog), so it runs B = 1000 alone since
-issue 51 (its runs those of before: :data:`SEEDED_B`; intervals at δ/5, narrower); the KS15
-grids, cheap beside their standard point, keep B = 1 as extra draws; d and k enter
-the bound at the rates the theorem states, so an exponent of d or k lowered by 1/2 is refuted
+issue 51 (seeds still spawned over :data:`GRID_B`: its runs are those of before, its intervals
+at δ/5 narrower); the KS15 grids, cheap beside their standard point, keep B = 1 as extra draws;
+d and k enter the bound at the rates the theorem states, so an exponent of d or k lowered by 1/2 is refuted
 where the ratio times √d (√k) exceeds 1 (the witnesses in :mod:`laocheck.checks._witnesses`).
 ``KS15.Thm4.6.high_dim.empirical`` runs the grid at d ∈ {10³, 10⁴} (``full``: {10⁵, 10⁶}), k ∈
 {4, 16}, B ∈ {1, 1000}, δ/8 each.
@@ -212,18 +212,16 @@ _GRID_ASSUME = {
 #: B of the grid: the KS15 and CB11 Thm 12 runs are homogeneous in B (the prescribed step sizes
 #: scale so that the iterates scale by B and the excess risk by B², pathwise for one seed; so do
 #: the bounds), so B = 1000 costs no precision and makes a bound with B's exponent one too low
-#: 1000 times too small there. B = 1 gives the same ratios as B = 1000 on its own draws (more
-#: runs, no new direction): CB11 Thm 12, whose points cost 3000 runs each, runs B = 1000 alone
-#: (issue 51); the KS15 grids, cheap beside their standard point, keep both
-GRID_B = {"CB11.Thm12": (1000.0,)}
+#: 1000 times too small there. A grid's child seeds are spawned for every point of GRID_B × d × k,
+#: in this order, whether or not the point is run (:data:`GRID_B_RUN`)
+GRID_B = (1.0, 1000.0)
 
-#: the B values of a grid not in :data:`GRID_B`
-DEFAULT_GRID_B = (1.0, 1000.0)
-
-#: the B values the grid's child seeds are spawned for, one per point of B × d × k in this order
-#: (CB11 Thm 12's grid until issue 51): the points of :data:`GRID_B` draw exactly the runs they
-#: drew then, so their intervals (now at δ/5, not δ/9) are contained in the former ones
-SEEDED_B = (1.0, 1000.0)
+#: theorem -> the B values of GRID_B its grid runs (default: all). B = 1 gives the same ratios
+#: as B = 1000 on its own draws (more runs, no new direction): CB11 Thm 12, whose points cost
+#: 3000 runs each, runs B = 1000 alone (issue 51), its points drawing exactly the runs they drew
+#: when B = 1 was run too (the seeds above), so its intervals (now at δ/5, not δ/9) are contained
+#: in the former ones; the KS15 grids, cheap beside their standard point, keep both
+GRID_B_RUN = {"CB11.Thm12": (1000.0,)}
 
 #: theorem -> (d values, k values) of its grid (k <= d at every point), where its bound is
 #: least loose: ridge on HK12's hard instance (N_half = 16 for d >= 16) at small d and large k,
@@ -260,8 +258,8 @@ def _grid_R(ctx, theorem):
 
 def _bound_grid_points(ctx, theorem, high_dim):
     """[(B, d, k, source, m, R)] of the check: for ``.empirical`` the standard point first (as
-    :func:`_theorem_check`: rows at ``fast``), then the grid of :data:`SEEDED_B` x d x k through
-    the attribute oracle (only the points whose B is in :data:`GRID_B` are run); for
+    :func:`_theorem_check`: rows at ``fast``), then the grid of :data:`GRID_B` x d x k through
+    the attribute oracle (only the points whose B is in :data:`GRID_B_RUN` are run); for
     ``.high_dim.empirical`` the grid only."""
     m = 20000 if ctx.full else 2000
     R = _grid_R(ctx, theorem)
@@ -274,15 +272,15 @@ def _bound_grid_points(ctx, theorem, high_dim):
         ds, ks = GRID_DK[theorem]
         cfg = _config(ctx)
         points = [(1.0, cfg["d"], cfg["k"], _source(ctx, theorem), cfg["m"], cfg["R"])]
-    points += [(B, d, k, "oracle", m, R) for B in SEEDED_B for d in ds for k in ks]
+    points += [(B, d, k, "oracle", m, R) for B in GRID_B for d in ds for k in ks]
     return points
 
 
 def _bound_grid_check(theorem, high_dim=False):
     def check(ctx):
         seeded = _bound_grid_points(ctx, theorem, high_dim)
-        # the standard point and the grid at the theorem's B values (GRID_B)
-        grid_b = GRID_B.get(theorem, DEFAULT_GRID_B)
+        # the standard point and the grid at the theorem's B values (GRID_B_RUN)
+        grid_b = GRID_B_RUN.get(theorem, GRID_B)
         kept = [(i == 0 and not high_dim) or p[0] in grid_b for i, p in enumerate(seeded)]
         points = [p for p, keep in zip(seeded, kept) if keep]
         delta = ctx.delta / len(points)                # Bonferroni over the grid
