@@ -525,7 +525,7 @@ class CheckRecord:
     note : str
         A sentence for the report (a traceback for a check that raised).
     seconds : float
-        The run time.
+        The run time (wall clock).
     seed : int
         The seed of the run.
     budget : str
@@ -534,6 +534,9 @@ class CheckRecord:
         The entropy of the check's SeedSequence.
     spawn_key : tuple
         The spawn key of the check's SeedSequence (:func:`check_seed`).
+    cpu_seconds : float or None, default=None
+        The CPU time of the process while the check ran (``time.process_time``; None in a
+        record written before it was kept).
     """
 
     id: str
@@ -554,6 +557,7 @@ class CheckRecord:
     budget: str
     entropy: int
     spawn_key: tuple
+    cpu_seconds: float | None = None
 
     def to_dict(self):
         """A JSON-ready dict of every field (``spawn_key`` as a list)."""
@@ -568,7 +572,7 @@ class CheckRecord:
         ``where`` names the source in the error (InvalidParameterError)."""
         validate(doc, RECORD_SCHEMA, where)
         names = {f.name for f in fields(cls)}
-        values = {k: doc[k] for k in names}
+        values = {k: doc[k] for k in names if k in doc}
         values["spawn_key"] = tuple(values["spawn_key"])
         return cls(**values)
 
@@ -591,7 +595,8 @@ RECORD_SCHEMA = Obj(required={
     "delta": Real(0, 1), "detectable": AnyJSON(), "figures": Obj(), "counterexample": AnyJSON(),
     "correction": OneOf(Null(), Str(300)), "note": Str(1_000_000),
     "seconds": Real(0), "seed": Int(0, 2**128), "budget": Str(choices=BUDGETS),
-    "entropy": Int(0, 2**256), "spawn_key": List(Int(0, 2**64), max_len=64)})
+    "entropy": Int(0, 2**256), "spawn_key": List(Int(0, 2**64), max_len=64)},
+    optional={"cpu_seconds": OneOf(Null(), Real(0))})
 
 
 def run(check, seed=0, budget="fast", *, catch=True):
@@ -626,7 +631,7 @@ def run(check, seed=0, budget="fast", *, catch=True):
     seq = check_seed(seed, check.id)
     ctx = Context(rng=np.random.default_rng(seq), budget=budget, delta=check.delta,
                   seed_sequence=seq)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         result = check(ctx)
     except AttributeError as exc:
@@ -648,7 +653,7 @@ def run(check, seed=0, budget="fast", *, catch=True):
         result = replace(result, status=Status.INCONCLUSIVE,
                          note=(result.note + " " if result.note else "") +
                          "nothing was examined (zero instances or draws): not a PASS")
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     return CheckRecord(
         id=check.id, status=result.status.value, expected=check.expected.value,
         citation=check.citation, statement=check.statement, assumptions=check.assumptions,
@@ -658,7 +663,7 @@ def run(check, seed=0, budget="fast", *, catch=True):
         figures=_jsonable(result.figures), counterexample=_jsonable(result.counterexample),
         correction=result.correction or check.correction, note=result.note,
         seconds=round(seconds, 4), seed=int(seed), budget=budget, entropy=int(seq.entropy),
-        spawn_key=tuple(int(v) for v in seq.spawn_key))
+        spawn_key=tuple(int(v) for v in seq.spawn_key), cpu_seconds=round(max(cpu, 0.0), 4))
 
 
 #: The optional methods and attributes of the estimator protocol: a check that needs one the

@@ -9,13 +9,16 @@ verify``, ``laocheck report`` and anything else that runs a set of checks call
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import replace
 from pathlib import Path
 
 from .._execution import ResultLog, executor
 from ._registry import CheckRecord, Result, Status, get, run
 
-__all__ = ["run_catalog", "results_path", "submission_order", "LONG_CHECKS"]
+__all__ = ["run_catalog", "results_path", "submission_order", "LONG_CHECKS", "DURATIONS_FILE",
+           "recorded_durations"]
 
 
 def _run_one(check_id, seed, budget):
@@ -48,15 +51,40 @@ def _failed_record(check_id, seed, budget, error):
     return run(replace(get(check_id), func=failed, estimator=None, kwargs={}), seed, budget)
 
 
-#: id suffixes of the checks that run many replicates or long samplers (the longest tasks of
-#: a run): they are submitted first, so that on a few workers the run does not end with one
-#: of them alone (longest-first scheduling; the records and their order do not change)
+#: id suffixes of the checks that run many replicates or long samplers: among the checks the
+#: durations file does not know, these are submitted first
 LONG_CHECKS = (".empirical", ".attribute_inclusion", ".kernel_matches_reference")
 
+#: the CPU seconds of every check per budget, measured by benchmarks/catalog_durations.py
+#: (with the machine and date in its "meta"): the scheduler's cost model
+DURATIONS_FILE = Path(__file__).with_name("_durations.json")
 
-def submission_order(ids):
-    """``ids`` with the long checks (:data:`LONG_CHECKS`) first, each group in id order."""
-    return sorted(ids, key=lambda cid: not cid.endswith(LONG_CHECKS))
+
+@functools.lru_cache(maxsize=None)
+def recorded_durations(budget):
+    """``{check id: CPU seconds}`` recorded for ``budget`` in :data:`DURATIONS_FILE` (the
+    fast budget's figures when that budget has none yet; empty without the file)."""
+    if not DURATIONS_FILE.exists():
+        return {}
+    doc = json.loads(DURATIONS_FILE.read_text(encoding="utf-8"))
+    entry = doc.get(budget) or doc.get("fast") or {}
+    return dict(entry.get("cpu_seconds", {}))
+
+
+def submission_order(ids, budget="fast"):
+    """``ids`` longest first, from the recorded CPU seconds at ``budget``
+    (:func:`recorded_durations`): the checks the record does not know first (a new check may
+    be long; :data:`LONG_CHECKS` among them first), then the known ones by decreasing CPU
+    seconds, ties in id order. On ``jobs`` workers this is the longest-processing-time rule:
+    the run does not end with one long check alone. The records and their order do not
+    depend on it (each check is seeded by its id)."""
+    known = recorded_durations(budget)
+
+    def key(cid):
+        if cid not in known:
+            return (0, not cid.endswith(LONG_CHECKS), 0.0, cid)
+        return (1, False, -known[cid], cid)
+    return sorted(ids, key=key)
 
 
 def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, results=None,
@@ -112,7 +140,7 @@ def run_catalog(selected, seed, budget, jobs, progress=None, *, scheduler=None, 
             if progress:
                 progress(records[cid], running=0, resumed=True)
         if todo:
-            todo = submission_order(todo)
+            todo = submission_order(todo, budget)
             with executor(jobs, scheduler) as ex:
                 tasks = [(cid, seed, budget) for cid in todo]
                 for out in ex.imap_unordered(_run_one, tasks, names=todo):

@@ -19,17 +19,23 @@ attributes; 30-40 times cheaper per replicate at these sizes), the others on row
 
 KS15 and CB11 Thm 12 on a grid of (B, d, k) (issue 40): each KS15 theorem, and CB11 Thm 12 (AER
 on CB11 Thm 1's P_j, labels scaled by B), is run at the standard point above and
-at every point of B ∈ {1, 1000} × two d × two k (:data:`GRID_DK`, where the bound is least loose)
-through the attribute oracle (m = 2000, R = 400 ridge / 100 lasso / 3000 CB11 at ``fast``; m =
-20000, R = 4000 / 1000 / 10⁴ at ``full``), each point at δ/9 (Bonferroni: the check keeps δ = 1e-6). FAIL when a
+at every point of B ∈ {1, 1000} (CB11 Thm 12: B = 1000) × two d × two k (:data:`GRID_B_RUN`,
+:data:`GRID_DK`, where the bound is least loose) through the attribute oracle (m = 2000, R = 400
+ridge / 100 lasso / 3000 CB11 at ``fast``; m = 20000, R = 4000 / 1000 / 10⁴ at ``full``), each
+point at δ/9 (CB11 Thm 12: δ/5; Bonferroni: the check keeps δ = 1e-6). FAIL when a
 point's interval lies above its bound, PASS when every point's interval lies below it (else
 INCONCLUSIVE); ``worst_ratio`` is the largest upper end / bound, ``worst_ratio_low`` the largest
 lower end / bound (a bound smaller by more than that factor is refuted). The runs are exactly
-homogeneous in B, so B = 1000 refutes a bound whose exponent of B is one too low; d and k enter
-the bound at the rates the theorem states, so an exponent of d or k lowered by 1/2 is refuted
+homogeneous in B (the excess risk of one seed is B² times that at B = 1, to 1e-14; so are the
+bounds), so B = 1000 refutes a bound whose exponent of B is one too low, and a point at B = 1
+only repeats a ratio with draws of its own: more runs, not a new direction. CB11 Thm 12's
+points cost 3000 runs each (the most expensive of the catalog), so it runs B = 1000 alone since
+issue 51 (seeds still spawned over :data:`GRID_B`: its runs are those of before, its intervals
+at δ/5 narrower); the KS15 grids, cheap beside their standard point, keep B = 1 as extra draws;
+d and k enter the bound at the rates the theorem states, so an exponent of d or k lowered by 1/2 is refuted
 where the ratio times √d (√k) exceeds 1 (the witnesses in :mod:`laocheck.checks._witnesses`).
 ``KS15.Thm4.6.high_dim.empirical`` runs the grid at d ∈ {10³, 10⁴} (``full``: {10⁵, 10⁶}), k ∈
-{4, 16}, δ/8 each.
+{4, 16}, B ∈ {1, 1000}, δ/8 each.
 
 High dimension (``<theorem>.high_dim.empirical``, HK12 Thm 3.1 and KS15 Thm 4.6): the same
 comparison at ``full`` d = 10⁶, m = 20000, R = 500 (``fast``: d = 10⁴, m = 2000, R = 100), the
@@ -203,10 +209,19 @@ _GRID_ASSUME = {
 # KS15 and CB11 Thm 12: the same comparison on a grid of (B, d, k)
 # ---------------------------------------------------------------------------------------------
 
-#: B of the grid: the KS15 runs are homogeneous in B (the prescribed step sizes scale so that
-#: the iterates scale by B and the excess risk by B², pathwise for one seed), so B = 1000 costs
-#: no precision and makes a bound with B's exponent one too low 1000 times too small there
+#: B of the grid: the KS15 and CB11 Thm 12 runs are homogeneous in B (the prescribed step sizes
+#: scale so that the iterates scale by B and the excess risk by B², pathwise for one seed; so do
+#: the bounds), so B = 1000 costs no precision and makes a bound with B's exponent one too low
+#: 1000 times too small there. A grid's child seeds are spawned for every point of GRID_B × d × k,
+#: in this order, whether or not the point is run (:data:`GRID_B_RUN`)
 GRID_B = (1.0, 1000.0)
+
+#: theorem -> the B values of GRID_B its grid runs (default: all). B = 1 gives the same ratios
+#: as B = 1000 on its own draws (more runs, no new direction): CB11 Thm 12, whose points cost
+#: 3000 runs each, runs B = 1000 alone (issue 51), its points drawing exactly the runs they drew
+#: when B = 1 was run too (the seeds above), so its intervals (now at δ/5, not δ/9) are contained
+#: in the former ones; the KS15 grids, cheap beside their standard point, keep both
+GRID_B_RUN = {"CB11.Thm12": (1000.0,)}
 
 #: theorem -> (d values, k values) of its grid (k <= d at every point), where its bound is
 #: least loose: ridge on HK12's hard instance (N_half = 16 for d >= 16) at small d and large k,
@@ -244,7 +259,8 @@ def _grid_R(ctx, theorem):
 def _bound_grid_points(ctx, theorem, high_dim):
     """[(B, d, k, source, m, R)] of the check: for ``.empirical`` the standard point first (as
     :func:`_theorem_check`: rows at ``fast``), then the grid of :data:`GRID_B` x d x k through
-    the attribute oracle; for ``.high_dim.empirical`` the grid only."""
+    the attribute oracle (only the points whose B is in :data:`GRID_B_RUN` are run); for
+    ``.high_dim.empirical`` the grid only."""
     m = 20000 if ctx.full else 2000
     R = _grid_R(ctx, theorem)
     if high_dim:
@@ -262,12 +278,19 @@ def _bound_grid_points(ctx, theorem, high_dim):
 
 def _bound_grid_check(theorem, high_dim=False):
     def check(ctx):
-        points = _bound_grid_points(ctx, theorem, high_dim)
+        seeded = _bound_grid_points(ctx, theorem, high_dim)
+        # the standard point and the grid at the theorem's B values (GRID_B_RUN)
+        grid_b = GRID_B_RUN.get(theorem, GRID_B)
+        kept = [(i == 0 and not high_dim) or p[0] in grid_b for i, p in enumerate(seeded)]
+        points = [p for p, keep in zip(seeded, kept) if keep]
         delta = ctx.delta / len(points)                # Bonferroni over the grid
         rows, worst, worst_low, counter = [], None, None, None
-        for B, d, k, source, m, R in points:
+        for (B, d, k, source, m, R), keep in zip(seeded, kept):
+            seed = _seed(ctx)                          # one child per seeded point, in order
+            if not keep:
+                continue
             comp, figs = run_theorem(theorem, B=B, d=d, k=k, m=m, R=R, delta=delta,
-                                     seed=_seed(ctx), kind="hard", source=source)
+                                     seed=seed, kind="hard", source=source)
             row = {"B": B, "d": d, "k": k, "m": m, "R": R, "source": source,
                    "bound": comp.bound, "excess_mean": comp.mean,
                    "excess_low": comp.interval.low, "excess_high": comp.interval.high,
@@ -315,11 +338,12 @@ def _bound_grid_check(theorem, high_dim=False):
 
 
 _GRID_METHOD = ("the standard point (d = 100, k = 4, B = 1; fast: rows, R = 300; full: the "
-                "oracle, d = 500, R = 2000) and a grid B in {1, 1000} x d x k (d, k in "
-                "laocheck.checks.empirical.GRID_DK) through the attribute oracle, m = 2000 fast "
-                "/ 20000 full; at each point R runs with child seeds of one SeedSequence, exact "
-                "excess risk, betting CI on the proven per-run range at delta/9 (Bonferroni: "
-                "total delta); FAIL iff a CI's lower end exceeds the bound, PASS iff every CI's "
+                "oracle, d = 500, R = 2000) and a grid B in {1, 1000} (CB11 Thm 12: 1000) x d "
+                "x k (d, k in laocheck.checks.empirical.GRID_DK) through the attribute oracle, "
+                "m = 2000 fast / 20000 full; at each point R runs with child seeds of one "
+                "SeedSequence, exact excess risk, betting CI on the proven per-run range at "
+                "delta/9 (CB11 Thm 12: delta/5; Bonferroni: total delta); FAIL iff a CI's lower "
+                "end exceeds the bound, PASS iff every CI's "
                 "upper end is below it; worst_ratio = max upper end / bound")
 _KS15_GRID_ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4 for d >= 16), labels scaled by B: "
                       "||x||_2 = 1, |y| = B",

@@ -38,6 +38,7 @@ EPILOG = """examples:
   laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable, any case)
   laocheck verify --budget full --jobs 2 --json verify.json
   laocheck verify --seed 7                another seed: the same verdicts are expected
+  laocheck verify --durations 15          also list the 15 slowest checks (CPU s, wall s, power)
   laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json
                                           on a Dask cluster (dask scheduler / dask worker)
   laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json --resume
@@ -86,8 +87,47 @@ def add_parser(subparsers):
                    help="with --json PATH: reuse the records already in PATH's results log "
                    "(PATH.results.jsonl, written as checks finish) for the same check, seed, "
                    "budget and laocheck version; run only the others. Default: start afresh.")
+    p.add_argument("--durations", metavar="N", type=_durations, default=None,
+                   help="after the table, list the N slowest checks (0: all) by CPU seconds, "
+                   "with their wall seconds and the detectable effect each records (the power "
+                   "the time buys), as pytest's --durations. Default: not listed.")
     p.set_defaults(func=cmd_verify)
     return p
+
+
+def _durations(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < 0:
+        raise argparse.ArgumentTypeError(
+            f"`--durations` must be an integer >= 0 (0: every check); got {text!r}")
+    return value
+
+
+def _cpu(rec):
+    """The CPU seconds of a record (its wall seconds for a record that did not keep them)."""
+    return rec.seconds if rec.cpu_seconds is None else rec.cpu_seconds
+
+
+def print_durations(records, n, out=None):
+    """The ``n`` slowest checks of ``records`` (0: all) by CPU seconds, slowest first: CPU
+    and wall seconds, id, and the ``detectable`` effect the check records, printed as is
+    (``laocheck verify --durations N``); then the total and the share of the listed ones."""
+    out = sys.stdout if out is None else out
+    ranked = sorted(records, key=lambda r: (-_cpu(r), r.id))
+    shown = ranked if n == 0 else ranked[:n]
+    total = sum(_cpu(r) for r in records)
+    out.write(f"\nslowest {len(shown)} of {len(records)} checks (CPU s, wall s, detectable "
+              "effect):\n")
+    for r in shown:
+        detectable = json.dumps(r.detectable, ensure_ascii=False, default=str)
+        out.write(f"{_cpu(r):9.2f}  {r.seconds:9.2f}  {r.id}  detectable={detectable}\n")
+    listed = sum(_cpu(r) for r in shown)
+    share = 100 * listed / total if total > 0 else 0.0
+    out.write(f"total {total:.1f} CPU s; these {len(shown)}: {listed:.1f} CPU s "
+              f"({share:.0f} %)\n")
 
 
 def _seed(text):
@@ -234,6 +274,8 @@ def cmd_verify(args):
     print_table(records)
     rows = errata(records)
     print_errata(rows)
+    if args.durations is not None:
+        print_durations(records, args.durations)
     family = sum(r.delta for r in records)
     print(f"\n{len(records)} checks: " + ", ".join(f"{k} {v}" for k, v in counts.items())
           + f". seed {args.seed}, budget {args.budget}, "
