@@ -99,8 +99,10 @@ def _kind(filename):
     path = os.path.abspath(filename) if not filename.startswith("<") else filename
     if path.startswith(_PACKAGE):
         return "laocheck"
-    if filename.startswith("<frozen") or path.startswith(_LIBRARIES):
-        return "library"
+    if filename.startswith("<frozen") or path.startswith(_LIBRARIES) or \
+            filename.endswith((".pyx", ".pxd", ".pxi")) or \
+            (not filename.startswith("<") and not os.path.exists(path)):
+        return "library"              # compiled code (numpy's Cython: a relative .pyx name)
     return "user"
 
 

@@ -237,8 +237,17 @@ def second_moment_bound(value, lookup, *, key="second_moment", q=None):
                                  formula(**{a: values[a] for a in args}))
         return formula_bound
     if callable(value):
-        return lambda w, x, y, d: _exact_number(f"{name} (its value at this instance)",
-                                                value(w, x, y))
+        guarded = guard_callable(value, f"claims[{key!r}]()")
+
+        def user_bound(w, x, y, d):
+            # on object arrays of Fractions (exact), else — it fails on those, as
+            # np.linalg.norm does — on floats (a float bound: compared within BOUND_RTOL)
+            try:
+                out = guarded(np.array(w, dtype=object), np.array(x, dtype=object), y)
+            except (TypeError, ValueError, AttributeError, ArithmeticError):
+                out = guarded(*as_float((w, x, y)))
+            return _exact_number(f"{name} (its value at this instance)", out)
+        return user_bound
     raise InvalidParameterError(
         f"{name} must be a number, a callable or a formula id; got {value!r}.")
 

@@ -12,7 +12,8 @@ scipy.stats or scikit-learn (``tests/test_startup.py``).
 Exit status: 0 on success, 1 when a check FAILs (``verify``, ``check``) or a baseline comparison
 finds the sampler BROKEN (``baseline compare``), 2 on a usage error (one line on stderr, before
 any work: bad arguments, an output path that cannot be written, a pattern that matches nothing),
-130 after Ctrl-C and 143 after SIGTERM (one line saying what was finished), 141 when the reader
+3 when the Dask scheduler is unreachable or lost, 4 when the user's code raised or exited inside
+a check (the status ERROR, with the user's file and line: never a verdict), 130 after Ctrl-C and 143 after SIGTERM (one line saying what was finished), 141 when the reader
 of standard output went away.
 """
 
@@ -183,7 +184,8 @@ def main(argv=None):
     -------
     int
         The exit status: 0 on success, 1 when a check FAILs or a baseline is BROKEN, 2 on a
-        usage error, 3 when the Dask scheduler is unreachable or lost, 130 after Ctrl-C,
+        usage error, 3 when the Dask scheduler is unreachable or lost, 4 when the user's code
+        raised or exited inside a check (ERROR), 130 after Ctrl-C,
         143 after SIGTERM, 141 when the reader of standard output went away.
 
     Raises

@@ -24,7 +24,7 @@ from ..checks import BUDGETS
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from . import _pytest
-from ._checks import CheckFailure
+from ._checks import CheckFailure, UserCodeError
 from .baseline import BROKEN, UNDECIDED, baseline_path, compare_baseline, save_baseline
 
 _FAILURES_KEY = pytest.StashKey[list]()
@@ -113,7 +113,7 @@ def _reproduce(nodeid):
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
-    if call.excinfo is None or not isinstance(call.excinfo.value, CheckFailure):
+    if call.excinfo is None or not isinstance(call.excinfo.value, (CheckFailure, UserCodeError)):
         return
     if report.outcome != "failed":
         return
