@@ -112,6 +112,26 @@ def test_randomness_not_from_the_rng_fails_with_the_reason(cls, source):
         check_estimator(cls(), CLAIMS)
 
 
+class BiasedOnlyInBatches(RidgeGradient):
+    """Draws from `random` only when asked for many draws: after the calls of one draw that
+    the exact enumeration makes, so only the comparison over the whole check sees it."""
+
+    def sample(self, w, x, y, n=1, rng=None):
+        values, seen = super().sample(w, x, y, n=n, rng=rng)
+        if n > 1 and random.random() < 0.5:
+            values = 1.01 * values
+        return values, seen
+
+
+def test_a_late_draw_from_random_is_found_over_the_check():
+    records = check_estimator(BiasedOnlyInBatches(), CLAIMS, on_fail=None)
+    got = statuses(records)
+    assert got["unbiased.monte_carlo"] == got["budget"] == "FAIL", got
+    note = next(r.note for r in records if r.id.endswith("budget"))
+    assert note.startswith("sample() drew from Python's `random` module")
+    assert "during the check" in note
+
+
 def test_the_global_states_are_compared_not_reset():
     """The guards only read the global states: a seeded user program keeps its stream."""
     random.seed(7)

@@ -25,8 +25,10 @@ line, never with a traceback of laocheck's internals.
   through a frame of the user's code (a file outside laocheck's package, the standard library
   and site-packages: a learner's ``fit``), and a ``SystemExit`` anywhere in a check.
 
-The guards cost a few hundred microseconds per call of the user's code
-(``benchmarks/bench_guards.py`` measures their share of ``check_estimator``).
+A snapshot of numpy's legacy global state costs about 100 µs, so the global generators are
+compared around the first calls of each method (which names it) and over the whole check
+(which finds a draw on any call); the inputs and the user's own generators around every call.
+``benchmarks/bench_guards.py`` measures the guards' share of ``check_estimator``.
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ __all__ = ["GuardViolation", "UserCodeError", "guard_estimator", "guard_callable
 USER_CALL = "_laocheck_user_call"
 #: the methods of an estimator the guards wrap
 GUARDED_METHODS = ("sample", "target", "reference", "accumulate")
+#: calls of each method on which the global generators are compared around the call (then
+#: every FULL_EVERY-th call; the whole check is compared too: Guard.begin / Guard.end)
+FULL_CALLS = 4
+FULL_EVERY = 64
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _LIBRARIES = tuple(sorted({os.path.abspath(p) + os.sep for p in (
@@ -264,6 +270,12 @@ def _short(value):
 class Guard:
     """The checks around each call of one user's object (see the module docstring).
 
+    Per call: the inputs and the generators of the user's module and object, always; the
+    global generators (Python's ``random``, numpy's legacy one: a snapshot costs about
+    100 µs) on the first :data:`FULL_CALLS` calls of each method and every
+    :data:`FULL_EVERY`-th after, and over the whole check (:meth:`begin`, :meth:`end`), so
+    that a draw from them anywhere in the check is found and the first calls name the method.
+
     Parameters
     ----------
     owner : object or None
@@ -273,15 +285,47 @@ class Guard:
     """
 
     def __init__(self, owner, funcs=()):
+        self.owner = owner
         self.generators = _generators(owner, funcs)
+        self.calls = {}
+        self.started = None
 
-    def _states(self):
-        return [f() for _, f in _GLOBALS] + [_state(g) for _, g in self.generators]
+    def extend(self, func):
+        """Search the module globals of ``func`` (a callable claim) too."""
+        known = {id(g) for _, g in self.generators}
+        self.generators += [(n, g) for n, g in _generators(None, (func,)) if id(g) not in known]
+
+    def begin(self):
+        """Snapshot the global generators at the start of a check."""
+        self.started = [f() for _, f in _GLOBALS]
+
+    def end(self):
+        """Raise :class:`GuardViolation` when a global generator moved since :meth:`begin`."""
+        if self.started is None:
+            return
+        before, self.started = self.started, None
+        for (name, f), state in zip(_GLOBALS, before):
+            if f() != state:
+                called = ", ".join(sorted(self.calls)) or "the estimator's code"
+                raise GuardViolation(
+                    f"{called} drew from {name} during the check, not from the rng it was "
+                    "given: its draws are invisible to the exact checks and not reproducible "
+                    "from the seed", {"call": called, "drew_from": name})
+
+    def _violation(self, what, name):
+        return GuardViolation(
+            f"{what} drew from {name}, not from the rng it was given: its draws are invisible "
+            "to the exact checks and not reproducible from the seed",
+            {"call": what, "drew_from": name})
 
     def call(self, what, func, args, kwargs):
         """``func(*args, **kwargs)``, the call ``what`` of the user's code, guarded."""
+        count = self.calls.get(what, 0)
+        self.calls[what] = count + 1
+        full = count < FULL_CALLS or count % FULL_EVERY == 0
         inputs = [(name, value, _copy(value)) for name, value in zip(("w", "x", "y"), args)]
-        states = self._states()
+        glob = [f() for _, f in _GLOBALS] if full else None
+        own = [_state(g) for _, g in self.generators]
         try:
             out = func(*args, **kwargs)
         except KeyboardInterrupt:
@@ -289,14 +333,13 @@ class Guard:
         except BaseException as exc:            # SystemExit too: never the process's exit
             _tag(exc, what)
             raise
-        after = self._states()
-        names = [n for n, _ in _GLOBALS] + [n for n, _ in self.generators]
-        for name, a, b in zip(names, states, after):
-            if a != b:
-                raise GuardViolation(
-                    f"{what} drew from {name}, not from the rng it was given: its draws are "
-                    "invisible to the exact checks and not reproducible from the seed",
-                    {"call": what, "drew_from": name})
+        if glob is not None:
+            for (name, f), state in zip(_GLOBALS, glob):
+                if f() != state:
+                    raise self._violation(what, name)
+        for (name, g), state in zip(self.generators, own):
+            if _state(g) != state:
+                raise self._violation(what, name)
         for name, value, before in inputs:
             if before is not None and not _unchanged(before, value):
                 raise GuardViolation(
@@ -349,10 +392,14 @@ def guard_estimator(estimator):
 
 
 def guard_callable(func, what, owner=None):
-    """A user's callable claim (a target ``(w, x, y)``) guarded like a method; laocheck's own
-    callables (a spec's target) unchanged."""
+    """A user's callable claim (a target ``(w, x, y)``) guarded like a method (by the guard
+    of ``owner``, a :class:`GuardedEstimator`, when given); laocheck's own callables (a
+    spec's target) unchanged."""
     if func is None or isinstance(func, _GuardedMethod) or not is_users(func):
         return func
     if isinstance(owner, GuardedEstimator):
-        owner = owner._estimator
-    return _GuardedMethod(Guard(owner, (func,)), what, func)
+        guard = owner._guard
+        guard.extend(func)
+    else:
+        guard = Guard(owner, (func,))
+    return _GuardedMethod(guard, what, func)

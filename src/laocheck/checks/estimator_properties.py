@@ -57,7 +57,7 @@ from ..stats.exact import enumerate_outcomes
 from ._common import (distinct_rows, fstr, is_laocheck_estimator, mc_mean_verdict,
                       multinomial_verdict)
 from . import _registry
-from ._guards import USER_CALL, guard_callable, guard_estimator
+from ._guards import USER_CALL, GuardedEstimator, guard_callable, guard_estimator
 from ._common import estimator_params
 from ._registry import Check, Result, Status
 
@@ -344,7 +344,14 @@ def _at_own_params(func):
         if claims.target is not None:
             claims = replace(claims, target=guard_callable(claims.target, "target()",
                                                            estimator))
-        return func(ctx, estimator=estimator, claims=claims)
+        guard = getattr(estimator, "_guard", None) if isinstance(
+            estimator, GuardedEstimator) else None
+        if guard is None:
+            return func(ctx, estimator=estimator, claims=claims)
+        guard.begin()                   # a draw from a global generator anywhere in the check
+        result = func(ctx, estimator=estimator, claims=claims)
+        guard.end()
+        return result
     check.__name__, check.__doc__ = func.__name__, func.__doc__
     check.__wrapped__ = func
     return check
