@@ -154,11 +154,13 @@ def _tag(exc, what):
         pass
 
 
-def user_error(exc):
+def user_error(exc, check_func=None):
     """The ERROR figures of ``exc`` when it came from the user's code, else None.
 
     From the user's code: tagged by a guard, a ``SystemExit``, or an exception whose
-    traceback passes through a frame of the user's code.
+    traceback passes through a frame of the user's code other than ``check_func`` (the
+    check's own function: a check registered outside laocheck that raises is a FAIL with
+    its traceback, as laocheck's own).
 
     Returns
     -------
@@ -169,7 +171,9 @@ def user_error(exc):
     what = getattr(exc, USER_CALL, None)
     where = user_location(exc)
     if what is None and not isinstance(exc, SystemExit):
-        frames = traceback.extract_tb(exc.__traceback__)
+        code = getattr(getattr(check_func, "__wrapped__", check_func), "__code__", None)
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if code is None or not (
+            f.filename == code.co_filename and f.name == code.co_name)]
         if not any(_kind(f.filename) == "user" for f in frames):
             return None
     message = " ".join(str(exc).split())

@@ -644,7 +644,7 @@ def run(check, seed=0, budget="fast", *, catch=True):
     except (Exception, SystemExit) as exc:      # SystemExit: a user's sys.exit, never ours
         missing = _missing_protocol_method(check, exc) if isinstance(exc, AttributeError) \
             else None
-        error = None if missing is not None else user_error(exc)
+        error = None if missing is not None else user_error(exc, check.func)
         if missing is not None:
             result = Result(Status.INCONCLUSIVE, {},
                             note=f"nothing was examined: the estimator has no `{missing}`, "

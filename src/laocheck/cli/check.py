@@ -297,15 +297,16 @@ def cmd_check(args):
         sys.stderr.write(f"laocheck check: error: {error_note(error)}\n")
         return 4
     wall = time.perf_counter() - start
+    if not records:                          # nothing would be checked: a usage error
+        sys.stderr.write(f"laocheck check: error: no claim selects a check of {target}: give "
+                         f"the {'learner' if learner else 'estimator'} a spec or pass "
+                         "--claims.\n")
+        return 2
     counts = {s.value: sum(r.status == s.value for r in records) for s in Status}
-    if records:
-        print_table(records)
+    print_table(records)
     print(f"\n{len(records)} checks of {'learner ' if learner else ''}{target}: "
           + ", ".join(f"{k} {v}" for k, v in counts.items())
           + f". seed {args.seed}, budget {args.budget}, {wall:.1f} s.")
-    if not records:
-        print(f"No claim selects a check: give the {'learner' if learner else 'estimator'} a "
-              "spec or pass --claims.")
     skipped = getattr(records, "unchecked", {})
     if skipped:
         print("\nnot checked:\n" + "\n".join(f"    {prop}: {why}"
