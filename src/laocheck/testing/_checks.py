@@ -41,7 +41,7 @@ place looked at.
 Every property the claims do not select is listed with the reason beside the records
 (``records.unchecked``); a run that checks nothing is an error, never a silent pass.
 
-The estimator's code is untrusted (:mod:`laocheck.checks._guards`): its ``sample`` must draw
+The estimator's code is untrusted (``laocheck.checks._guards``): its ``sample`` must draw
 from the ``rng`` it is given (a draw from Python's ``random``, numpy's global generator or a
 module-level generator is a FAIL) and leave ``w``, ``x``, ``y`` unchanged (FAIL); an exception
 or ``sys.exit`` inside it is the status ERROR with the user's file and line, raised as
