@@ -105,7 +105,15 @@ class CheckFailure(AssertionError):
 class Records(list):
     """The records of a run (a list of :class:`~laocheck.checks.CheckRecord`), with
     ``unchecked``: {property: why it was not checked}, for the properties the claims did not
-    select."""
+    select.
+
+    Parameters
+    ----------
+    records : iterable of CheckRecord, default=()
+        The records, in order.
+    unchecked : dict or None, default=None
+        {property: why it was not checked}.
+    """
 
     def __init__(self, records=(), unchecked=None):
         super().__init__(records)

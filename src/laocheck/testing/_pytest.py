@@ -46,6 +46,10 @@ def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=N
         def test_laocheck(estimator, check):
             check(estimator)
 
+    A test whose check FAILs raises :class:`CheckFailure` (an ``AssertionError``); one whose
+    estimator's code raised or exited (ERROR) raises :class:`UserCodeError`, naming the
+    exception and the user's file and line.
+
     Parameters
     ----------
     estimators : list of object
@@ -60,10 +64,6 @@ def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=N
     -------
     pytest.MarkDecorator
         The parametrize mark.
-
-    A test whose check FAILs raises :class:`CheckFailure` (an ``AssertionError``); one whose
-    estimator's code raised or exited (ERROR) raises :class:`UserCodeError`, naming the
-    exception and the user's file and line.
 
     Raises
     ------
