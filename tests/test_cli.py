@@ -394,3 +394,25 @@ def test_checks_and_run_on_refuse_a_pattern_matching_nothing():
         catalog.run_on(est, "nope*")
     with pytest.raises(ValueError, match="`pattern`"):
         catalog.run_on(est, "CB11.Lemma8.expectation")          # matches, but takes no estimator
+
+
+@pytest.mark.parametrize("counts,allow,status", [
+    ({"PASS": 3}, False, 0),
+    ({"PASS": 2, "FAIL": 1}, False, 1),
+    ({"PASS": 2, "INCONCLUSIVE": 1}, False, 1),
+    ({"PASS": 2, "INCONCLUSIVE": 1}, True, 0),
+    ({"INCONCLUSIVE": 3}, True, 1),              # nothing decided: never exit 0 (issue 48)
+    ({"PASS": 2, "FAIL": 1, "ERROR": 1}, False, 4),   # the user's code raised: not a verdict
+])
+def test_check_exit_status(counts, allow, status, capsys):
+    from laocheck.cli.check import exit_status
+    assert exit_status(counts, allow) == status
+    if status != 0 and "FAIL" not in counts:
+        assert f"exit {status}" in capsys.readouterr().out       # the line saying why
+
+
+def test_verify_and_check_document_the_exit_statuses():
+    for command in ("verify", "check"):
+        out = subprocess.run([sys.executable, "-m", "laocheck", command, "--help"],
+                             capture_output=True, text=True, check=True).stdout
+        assert "4" in out and "ERROR" in out and "exit status" in out, command

@@ -291,7 +291,8 @@ def test_estimators_without_an_exact_fingerprint_get_a_sampled_one(tmp_path):
 
 def test_an_estimator_without_a_target_is_refused(tmp_path):
     with pytest.raises(InvalidParameterError, match="claims no target"):
-        save_baseline(UserAERRGradient(2), tmp_path / "c.json", claims={"budget": 3})
+        save_baseline(UserAERRGradient(2), tmp_path / "c.json",
+                      claims={"budget": 3, "unbiased": False})   # (unbiased is the default)
     assert not list(tmp_path.iterdir())
 
 

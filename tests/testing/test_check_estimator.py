@@ -29,7 +29,11 @@ def test_a_correct_user_estimator_passes_every_check_its_claims_select():
 
 def test_the_claims_select_the_checks():
     est = UserAERRGradient(k=2, name="mine")
+    # unbiasedness for `target` is checked unless the claims turn it off (issue 48)
     assert [c.id for c in estimator_checks(est, {})] == [
+        "mine.unbiased.exact", "mine.unbiased.monte_carlo", "mine.budget",
+        "mine.kernel_matches_reference"]
+    assert [c.id for c in estimator_checks(est, {"unbiased": False})] == [
         "mine.budget", "mine.kernel_matches_reference"]
     assert [c.id for c in estimator_checks(est, {"unbiased": True, "scaling": "degree1",
                                                   "clipping": 100.0})] == [
@@ -91,10 +95,15 @@ class _Wide(UserAERRGradient):
         return super().sample(w, x, y, n=n, rng=rng)
 
 
-def test_nothing_examined_is_inconclusive():
+def test_a_sampler_refusing_every_instance_is_an_error():
+    """It raised on every instance laocheck has: the user's code raised (ERROR with its file
+    and line), not a verdict, and nothing was examined (issue 48)."""
     records = check_estimator(_Wide(name="wide"), {"unbiased": True}, seed=0, on_fail=None)
-    assert records and {r.status for r in records} == {"INCONCLUSIVE"}
-    assert all("no exact instance" in r.note for r in records)
+    assert records and {r.status for r in records} == {"ERROR"}
+    for r in records:
+        assert "on every exact instance" in r.note and "d >= 10" in r.note
+        assert r.figures["where"].endswith(f"{__file__.rsplit('/', 1)[-1]}:"
+                                           f"{_Wide.sample.__code__.co_firstlineno + 2}")
 
 
 @pytest.mark.parametrize("claims,word", [

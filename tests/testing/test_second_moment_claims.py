@@ -116,4 +116,5 @@ def test_claims_of_the_wrong_kind_are_refused_naming_them():
     with pytest.raises(InvalidParameterError, match=r"`claims\['q'\]` must be a probability"):
         estimator_checks(est, {"second_moment": "KS15.Lemma3.4.G2", "q": [0.5, 0.1]})
     assert [c.id for c in estimator_checks(est, {"second_moment_inf": 1.0})] == [
+        "mine.unbiased.exact", "mine.unbiased.monte_carlo",      # unbiased by default
         "mine.budget", "mine.kernel_matches_reference", "mine.second_moment_inf"]

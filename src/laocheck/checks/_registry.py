@@ -68,6 +68,7 @@ from .. import estimators
 from .._files import AnyJSON, Int, List, Null, Obj, OneOf, Real, Str, validate
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
+from ._guards import GuardViolation, user_error
 
 __all__ = ["Status", "Result", "Context", "Check", "CheckRecord", "register", "checks", "get",
            "run", "check_seed", "run_on", "BUDGETS", "DEFAULT_DELTA", "ERRATA_FIELDS", "errata",
@@ -114,6 +115,9 @@ class Status(str, enum.Enum):
     READING : str
         False only as one text extraction reads it; the typeset text reads otherwise (an
         extraction artefact, never counted as an erratum).
+    ERROR : str
+        The user's code raised or exited (``sys.exit``) inside the check: never a verdict.
+        The figures name the exception, its message and the user's file and line.
     """
 
     PASS = "PASS"              # the statement holds (exactly, or at the stated δ)
@@ -122,6 +126,7 @@ class Status(str, enum.Enum):
     INCONCLUSIVE = "INCONCLUSIVE"  # the budget cannot decide
     READING = "READING"        # false only as one text extraction reads it; the typeset text reads
     #                            otherwise (an extraction artefact, never counted as an erratum)
+    ERROR = "ERROR"            # the user's code raised or exited; never a verdict
 
     def __str__(self):
         return self.value
@@ -611,8 +616,11 @@ def run(check, seed=0, budget="fast", *, catch=True):
     budget : {"fast", "full"}, default="fast"
         The sample sizes of statistical checks.
     catch : bool, default=True
-        Whether an exception inside the check is a FAIL whose note holds the traceback (else it
-        propagates).
+        Whether an exception of laocheck's own inside the check is a FAIL whose note holds the
+        traceback (else it propagates). An exception or ``sys.exit`` of the user's code is
+        always the record's ERROR (the exception, its message, the user's file and line; see
+        ``laocheck.checks._guards``); a user's sampler that draws from another generator than
+        its ``rng``, or changes its inputs, is a FAIL with the reason.
 
     Returns
     -------
@@ -634,21 +642,25 @@ def run(check, seed=0, budget="fast", *, catch=True):
     start, cpu = time.perf_counter(), time.process_time()
     try:
         result = check(ctx)
-    except AttributeError as exc:
-        missing = _missing_protocol_method(check, exc)
-        if missing is None:
-            if not catch:
-                raise
-            result = Result(Status.FAIL, {}, note="error: " + traceback.format_exc(limit=6))
-        else:
+    except GuardViolation as exc:       # the user's code drew from another generator, or
+        result = Result(Status.FAIL, {}, counterexample=exc.counterexample,   # changed x
+                        note=exc.reason, detectable="any draw from a generator other than "
+                        "the given rng, any change of an input")
+    except (Exception, SystemExit) as exc:      # SystemExit: a user's sys.exit, never ours
+        missing = _missing_protocol_method(check, exc) if isinstance(exc, AttributeError) \
+            else None
+        error = None if missing is not None else user_error(exc, check.func)
+        if missing is not None:
             result = Result(Status.INCONCLUSIVE, {},
                             note=f"nothing was examined: the estimator has no `{missing}`, "
                             "which this check needs (the protocol's minimum is target, sample "
                             "and budget)")
-    except Exception:
-        if not catch:
+        elif error is not None:
+            result = Result(Status.ERROR, error, note=error_note(error))
+        elif not catch:
             raise
-        result = Result(Status.FAIL, {}, note="error: " + traceback.format_exc(limit=6))
+        else:
+            result = Result(Status.FAIL, {}, note="error: " + traceback.format_exc(limit=6))
     if result.status == Status.PASS and _examined_nothing(result.figures):
         result = replace(result, status=Status.INCONCLUSIVE,
                          note=(result.note + " " if result.note else "") +
@@ -664,6 +676,16 @@ def run(check, seed=0, budget="fast", *, catch=True):
         correction=result.correction or check.correction, note=result.note,
         seconds=round(seconds, 4), seed=int(seed), budget=budget, entropy=int(seq.entropy),
         spawn_key=tuple(int(v) for v in seq.spawn_key), cpu_seconds=round(max(cpu, 0.0), 4))
+
+
+def error_note(error):
+    """The one-line note of an ERROR record from its figures (:func:`~laocheck.checks.
+    _guards.user_error`)."""
+    call = f"{error['call']} " if error.get("call") else "the user's code "
+    verb = "exited" if error["exception"] == "SystemExit" else "raised"
+    return (f"{call}{verb}: {error['exception']}: {error['message']} at {error['where']}"
+            + (f" (in {error['function']})" if error.get("function") else "")
+            + "; an error of the code under test, not a verdict")
 
 
 #: The optional methods and attributes of the estimator protocol: a check that needs one the

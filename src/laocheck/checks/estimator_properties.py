@@ -57,12 +57,14 @@ from ..stats.exact import EnumerationLimit, enumerate_outcomes
 from ._common import (distinct_rows, fstr, is_laocheck_estimator, mc_mean_verdict,
                       multinomial_verdict)
 from . import _registry
+from ._guards import USER_CALL, GuardedEstimator, guard_callable, guard_estimator
 from ._common import estimator_params
 from ._registry import Check, Result, Status
 
 __all__ = ["Claims", "claims_from_spec", "property_checks", "PROPERTIES", "EXACT_INSTANCES",
            "MC_INSTANCE", "enumerate_estimate", "Enumeration", "exact_target", "fits",
-           "instances_of", "enumerable", "draws_values", "second_moment_bound", "MAX_PATHS"]
+           "instances_of", "enumerable", "draws_values", "second_moment_bound", "MAX_PATHS",
+           "unchecked"]
 
 #: Every property, in the order the checks run.
 PROPERTIES = ("unbiased.exact", "unbiased.monte_carlo", "budget", "kernel_matches_reference",
@@ -235,8 +237,17 @@ def second_moment_bound(value, lookup, *, key="second_moment", q=None):
                                  formula(**{a: values[a] for a in args}))
         return formula_bound
     if callable(value):
-        return lambda w, x, y, d: _exact_number(f"{name} (its value at this instance)",
-                                                value(w, x, y))
+        guarded = guard_callable(value, f"claims[{key!r}]()")
+
+        def user_bound(w, x, y, d):
+            # on object arrays of Fractions (exact), else — it fails on those, as
+            # np.linalg.norm does — on floats (a float bound: compared within BOUND_RTOL)
+            try:
+                out = guarded(np.array(w, dtype=object), np.array(x, dtype=object), y)
+            except (TypeError, ValueError, AttributeError, ArithmeticError):
+                out = guarded(*as_float((w, x, y)))
+            return _exact_number(f"{name} (its value at this instance)", out)
+        return user_bound
     raise InvalidParameterError(
         f"{name} must be a number, a callable or a formula id; got {value!r}.")
 
@@ -324,9 +335,23 @@ def _same(a, b):
 
 
 def _at_own_params(func):
-    """A property check run with :func:`_own` claims."""
+    """A property check run with :func:`_own` claims, on the estimator guarded when it is a
+    user's (:func:`~laocheck.checks._guards.guard_estimator`: its randomness from the ``rng``
+    it is given, its inputs unchanged, its exceptions the record's ERROR)."""
     def check(ctx, *, estimator, claims):
-        return func(ctx, estimator=estimator, claims=_own(claims, estimator))
+        estimator = guard_estimator(estimator)
+        claims = _own(claims, estimator)
+        if claims.target is not None:
+            claims = replace(claims, target=guard_callable(claims.target, "target()",
+                                                           estimator))
+        guard = getattr(estimator, "_guard", None) if isinstance(
+            estimator, GuardedEstimator) else None
+        if guard is None:
+            return func(ctx, estimator=estimator, claims=claims)
+        guard.begin()                   # a draw from a global generator anywhere in the check
+        result = func(ctx, estimator=estimator, claims=claims)
+        guard.end()
+        return result
     check.__name__, check.__doc__ = func.__name__, func.__doc__
     check.__wrapped__ = func
     return check
@@ -428,19 +453,41 @@ def enumerable(est, instance=MC_INSTANCE):
     return True, ""
 
 
-def fits(est, instance):
-    """True when ``est.sample`` accepts the instance (its dimension, its assumptions)."""
+def _refusal(est, instance):
+    """None when ``est.sample`` accepts the instance, else the exception it refused it with."""
     w, x, y = as_float(INSTANCES[instance])
     try:
         est.sample(w, x, y, n=1, rng=np.random.default_rng(0))
-    except (ValueError, TypeError, IndexError, ArithmeticError):   # refused (e.g. w = 0)
-        return False
-    return True
+    except (ValueError, TypeError, IndexError, ArithmeticError) as exc:  # refused (w = 0)
+        return exc
+    return None
 
 
-def instances_of(est):
-    """The exact instances ``est`` accepts, of :data:`EXACT_INSTANCES`."""
-    return [i for i in EXACT_INSTANCES if fits(est, i)]
+def fits(est, instance):
+    """True when ``est.sample`` accepts the instance (its dimension, its assumptions)."""
+    return _refusal(est, instance) is None
+
+
+def instances_of(est, *, strict=False):
+    """The exact instances ``est`` accepts, of :data:`EXACT_INSTANCES`.
+
+    With ``strict``, a user's sampler (guarded) that refuses every one of them re-raises its
+    first refusal: the check's ERROR with the user's file and line (a sampler that raises on
+    every instance cannot be told from one that refuses them), instead of examining nothing.
+    """
+    accepted, first = [], None
+    for inst in EXACT_INSTANCES:
+        exc = _refusal(est, inst)
+        if exc is None:
+            accepted.append(inst)
+        elif first is None:
+            first = exc
+    if strict and not accepted and first is not None and \
+            getattr(first, USER_CALL, None) is not None:
+        setattr(first, USER_CALL, f"{getattr(first, USER_CALL)} on every exact instance "
+                f"({', '.join(EXACT_INSTANCES)}, laocheck.testing.instances)")
+        raise first
+    return accepted
 
 
 def draws_values(est, instance, n, rng):
@@ -483,7 +530,7 @@ def check_unbiased_exact(ctx, *, estimator, claims):
     """E[estimate] = the claimed target exactly on every exact instance (CB11 Lemma 11, HK12
     Lemmas 3.3 / 3.8, KS15 Lemma B.2 for laocheck's own estimators); a sampler that cannot be
     enumerated is checked by Monte Carlo instead (the record says so)."""
-    instances = instances_of(estimator)
+    instances = instances_of(estimator, strict=True)
     if not instances:
         return _nothing({"instances_checked": 0})
     done, why = _enumerations(estimator, instances, claims)
@@ -543,7 +590,7 @@ def check_unbiased_monte_carlo(ctx, *, estimator, claims):
     3.8, KS15 Lemma B.2 for laocheck's own estimators): simultaneous empirical-Bernstein
     intervals over the estimate's range (enumerated, or the declared ``range``), else
     median-of-means per coordinate with the claimed second-moment bound as variance bound."""
-    instances = instances_of(estimator)
+    instances = instances_of(estimator, strict=True)
     if not instances:
         return _nothing({"instances_checked": 0})
     inst = _mc_instance(instances)
@@ -627,7 +674,7 @@ def check_budget(ctx, *, estimator, claims):
     within it (exact kind: every enumerated outcome and every sampled draw), or its mean
     (expectation kind: exactly when enumerable, else a lower confidence bound at δ)."""
     budget = claims.budget
-    instances = instances_of(estimator)
+    instances = instances_of(estimator, strict=True)
     if not instances:
         return _nothing({"budget": budget, "instances_checked": 0})
     figures = {"budget": budget, "budget_kind": claims.budget_kind}
@@ -708,7 +755,7 @@ def check_kernel_matches_reference(ctx, *, estimator, claims):
     KS15 Alg. 1/3, CB11 Fig. 1-2 for laocheck's kernels) or, without one, of its own
     single-draw path enumerated by the choice tree: values matched to 1e-9 relative, attribute
     counts exactly, then a multinomial test at δ."""
-    instances = instances_of(estimator)
+    instances = instances_of(estimator, strict=True)
     if not instances:
         return _nothing({"instances_checked": 0})
     inst = _mc_instance(instances)
@@ -746,7 +793,7 @@ def _moment_check(ctx, estimator, claims, key):
     """The exact second-moment check of claim ``key`` on every exact instance."""
     bound = getattr(claims, key)
     quantity = _MOMENTS[key][0]
-    instances = instances_of(estimator)
+    instances = instances_of(estimator, strict=True)
     if not instances:
         return _nothing({"instances_checked": 0})
     done, why = _enumerations(estimator, instances, claims)
@@ -833,7 +880,7 @@ def check_second_moment_inf(ctx, *, estimator, claims):
 def check_clipping(ctx, *, estimator, claims):
     """Every coordinate of every draw within the clipping threshold (HK12 Alg. 2 line 13)."""
     c = claims.clipping
-    instances = instances_of(estimator)
+    instances = instances_of(estimator, strict=True)
     if not instances:
         return _nothing({"threshold": c})
     done, _ = _enumerations(estimator, instances, claims)
@@ -870,7 +917,7 @@ def check_clip_threshold(ctx, *, estimator, claims):
     params = {k: v for k, v in claims.params.items() if k != clip.eta}
     base = estimators.get(clip.unclipped, **params)
     active, checked = False, []
-    for inst in instances_of(estimator):
+    for inst in instances_of(estimator, strict=True):
         try:
             clipped = _as_dict(enumerate_estimate(estimator, inst), lambda v: v)
             image = _as_dict(enumerate_estimate(base, inst),
@@ -906,7 +953,7 @@ def check_scaling(ctx, *, estimator, claims):
     (HK12 Alg. 1 line 9, KS15 eq. (5), CB11 eqs. (6)-(8) are homogeneous of degree 1 in
     (w, y), x̃ of degree 0; CB11 Fig. 1's stacked (A, 2·y·v) scales its last row)."""
     c = F(2)
-    instances = instances_of(estimator)
+    instances = instances_of(estimator, strict=True)
     if not instances:
         return _nothing({"c": str(c)})
     checked = []
@@ -993,6 +1040,27 @@ def applies(prop, claims):
         "clip_threshold": claims.clip is not None,
         "scaling": claims.scaling is not None,
     }[prop]
+
+
+def unchecked(claims):
+    """{property: why it is not checked} for every property of :data:`PROPERTIES` that
+    ``claims`` do not select (listed beside the records: nothing is dropped silently)."""
+    own = claims.source == "claims"
+    why = {
+        "unbiased.exact": "unbiasedness not claimed (claims['unbiased'] is False)" if own else
+        "the spec claims no target" if claims.target is None else "an unbounded estimate: "
+        "its paper's checks (laocheck verify) decide its unbiasedness",
+        "budget": "no budget claimed (claims['budget'], params['budget'] or a numeric "
+        "`budget` attribute)",
+        "kernel_matches_reference": claims.support_note,
+        "second_moment": "no bound on E‖v‖² claimed (claims['second_moment'])",
+        "second_moment_inf": "no bound on ‖E[v²]‖∞ claimed (claims['second_moment_inf'])",
+        "clipping": "no clipping threshold claimed (claims['clipping'])",
+        "clip_threshold": None if own else "the spec claims no clipping",
+        "scaling": "no scaling claimed (claims['scaling'])"}
+    why["unbiased.monte_carlo"] = why["unbiased.exact"]
+    return {prop: why[prop] for prop in PROPERTIES
+            if not applies(prop, claims) and why[prop] is not None}
 
 
 def property_checks(estimator, claims, *, label, citation, delta=stats.DEFAULT_DELTA,

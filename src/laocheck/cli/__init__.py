@@ -14,7 +14,9 @@ finds the sampler BROKEN (``baseline compare``), 2 on a usage error (one line on
 any work: bad arguments, an output path that cannot be written, a pattern that matches nothing)
 and when an output file cannot be written after the work (a full disk, a file over the size
 limit, a read-only file system: one line naming the file and the OS error; no partial file),
-130 after Ctrl-C and 143 after SIGTERM (one line saying what was finished), 141 when the reader
+3 when the Dask scheduler is unreachable or lost, 4 when the user's code raised or exited inside
+a check (the status ERROR, with the user's file and line: never a verdict), 130 after Ctrl-C
+and 143 after SIGTERM (one line saying what was finished), 141 when the reader
 of standard output went away.
 """
 
@@ -186,8 +188,9 @@ def main(argv=None):
     int
         The exit status: 0 on success, 1 when a check FAILs or a baseline is BROKEN, 2 on a
         usage error or an output file that could not be written, 3 when the Dask scheduler
-        is unreachable or lost, 130 after Ctrl-C, 143 after SIGTERM, 141 when the reader of
-        standard output went away.
+        is unreachable or lost, 4 when the user's code raised or exited inside a check
+        (ERROR), 130 after Ctrl-C, 143 after SIGTERM, 141 when the reader of standard output
+        went away.
 
     Raises
     ------

@@ -26,10 +26,14 @@ sizes beyond a report spec's (R·m·d <= 10^11) are refused with one line. ``MOD
 code: its module is imported and the callable it names is called, as pytest runs a
 ``conftest.py`` (a callable of Python's standard library is refused).
 
-Exit status: 0 when every check PASSes, 1 when one FAILs or — unless
+Exit status: 0 when every check PASSes, 1 when one FAILs, when — unless
 ``--allow-inconclusive`` — one could not decide its claim (INCONCLUSIVE, printed with the
-reason and what would decide it), 2 on a usage error (an object that cannot be imported or
-does not implement the protocol, claims that do not fit it).
+reason and what would decide it) or when nothing was checked at all, 2 on a usage error (an
+object that cannot be imported — its module raised or called ``sys.exit`` on import — or does
+not implement the protocol, claims that do not fit it or select no check), 4 when the user's
+code raised or exited inside a check (ERROR: the exception and the user's file and line, never
+a verdict). Unbiasedness for ``target`` is checked unless the claims say ``"unbiased":
+false``; every property not checked is listed with the reason.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ from .._files import (Bool, Int, List, Map, Null, Obj, OneOf, Real, Str, parse_j
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import BUDGETS, DEFAULT_DELTA, Status
+from ..checks._guards import user_error, user_location
+from ..checks._registry import error_note
 from ..exceptions import InvalidParameterError
 from .verify import print_table
 
@@ -55,6 +61,11 @@ EPILOG = """examples:
   laocheck check mypkg.samplers:est --claims claims.json --json report.json --seed 7
   laocheck check --learner mypkg.learners:MyAERR --claims '{"budget": 3, "constraint": "l2"}'
   laocheck check mypkg.learners:make --claims learner_claims.json   (a learner: fit, coef_)
+
+exit status: 0 every check PASSes; 1 a check FAILs, a claim is INCONCLUSIVE (unless
+--allow-inconclusive) or nothing was checked; 2 usage error (the object cannot be loaded,
+claims malformed or selecting no check); 4 ERROR: your code raised or called sys.exit inside
+a check (the exception with your file and line; not a verdict).
 """
 
 
@@ -87,8 +98,8 @@ def add_parser(subparsers):
     p.add_argument("--json", metavar="PATH", default=None,
                    help="write the records (with provenance) as JSON to PATH. Default: none.")
     p.add_argument("--allow-inconclusive", action="store_true",
-                   help="exit 0 even when a claim could not be decided (INCONCLUSIVE). "
-                   "Default: such a claim makes the exit status 1.")
+                   help="exit 0 even when a claim could not be decided (INCONCLUSIVE), as long "
+                   "as some check decided. Default: such a claim makes the exit status 1.")
     p.set_defaults(func=cmd_check)
     return p
 
@@ -136,10 +147,10 @@ def load_object(spec):
         raise InvalidParameterError(
             f"`MODULE:OBJECT`={spec!r}: module {module_name!r} has a syntax error "
             f"({exc.msg}, {exc.filename} line {exc.lineno}).") from None
-    except Exception as exc:  # noqa: BLE001 - the user's module raised while it was imported
-        raise InvalidParameterError(
-            f"`MODULE:OBJECT`={spec!r}: importing module {module_name!r} raised "
-            f"{type(exc).__name__}: {_one_line(exc)}.") from None
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's module raised or
+        raise InvalidParameterError(        # called sys.exit while it was imported
+            f"`MODULE:OBJECT`={spec!r}: importing module {module_name!r} "
+            f"{_raised(exc)}.") from None
     obj = module
     for part in attr.split("."):
         try:
@@ -163,11 +174,21 @@ def load_object(spec):
                 f"`MODULE:OBJECT`={spec!r} is a callable that needs arguments "
                 f"({_one_line(exc)}); point at an estimator object or a factory without "
                 "arguments.") from None
-        except Exception as exc:  # noqa: BLE001 - the user's factory raised
-            raise InvalidParameterError(
-                f"`MODULE:OBJECT`={spec!r}: calling it raised {type(exc).__name__}: "
-                f"{_one_line(exc)}.") from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's factory raised
+            raise InvalidParameterError(            # or called sys.exit
+                f"`MODULE:OBJECT`={spec!r}: calling it {_raised(exc)}.") from None
     return obj
+
+
+def _raised(exc):
+    """``raised ValueError: message (file.py line 3)`` or ``called sys.exit(0) (...)``: what
+    the user's code did, with the user's file and line (:func:`~laocheck.checks._guards.
+    user_location`), on one line."""
+    where = user_location(exc)
+    at = f" ({where[0]} line {where[1]})" if where else ""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r}){at}"
+    return f"raised {type(exc).__name__}: {_one_line(exc)}{at}"
 
 
 #: ``--claims`` as a file or text holds: an object; each known claim with its JSON type (its
@@ -311,16 +332,27 @@ def cmd_check(args):
     except InvalidParameterError as exc:
         sys.stderr.write(f"laocheck check: error: {exc}\n")
         return 2
+    except (Exception, SystemExit) as exc:   # the user's code, outside any check (claims)
+        error = user_error(exc)
+        if error is None:
+            raise                            # laocheck's own: a bug, with its traceback
+        sys.stderr.write(f"laocheck check: error: {error_note(error)}\n")
+        return 4
     wall = time.perf_counter() - start
+    if not records:                          # nothing would be checked: a usage error
+        sys.stderr.write(f"laocheck check: error: no claim selects a check of {target}: give "
+                         f"the {'learner' if learner else 'estimator'} a spec or pass "
+                         "--claims.\n")
+        return 2
     counts = {s.value: sum(r.status == s.value for r in records) for s in Status}
-    if records:
-        print_table(records)
+    print_table(records)
     print(f"\n{len(records)} checks of {'learner ' if learner else ''}{target}: "
           + ", ".join(f"{k} {v}" for k, v in counts.items())
           + f". seed {args.seed}, budget {args.budget}, {wall:.1f} s.")
-    if not records:
-        print(f"No claim selects a check: give the {'learner' if learner else 'estimator'} a "
-              "spec or pass --claims.")
+    skipped = getattr(records, "unchecked", {})
+    if skipped:
+        print("\nnot checked:\n" + "\n".join(f"    {prop}: {why}"
+                                             for prop, why in skipped.items()))
     for r in records:
         if r.status == Status.FAIL.value:
             print(f"\n{r.id}: FAIL\n    counterexample: "
@@ -332,15 +364,33 @@ def cmd_check(args):
                 print(f"    error: {r.note.strip().splitlines()[-1][:300]}")
         elif r.status == Status.INCONCLUSIVE.value:
             print(f"\n{r.id}: INCONCLUSIVE\n    {r.note}")
+        elif r.status == Status.ERROR.value:
+            print(f"\n{r.id}: ERROR\n    {r.note}")
     if args.json:
         write_json_atomic(args.json, {
             "run": {"target": target, "kind": "learner" if learner else "estimator",
                     "seed": args.seed, "budget": args.budget,
                     "delta": args.delta, "counts": counts, "seconds": round(wall, 3),
                     "provenance": provenance(seed=args.seed, budget=args.budget)},
-            "checks": [r.to_dict() for r in records]})
-    undecided = counts[Status.INCONCLUSIVE.value] and not args.allow_inconclusive
+            "checks": [r.to_dict() for r in records], "unchecked": skipped})
+    return exit_status(counts, args.allow_inconclusive)
+
+
+def exit_status(counts, allow_inconclusive=False):
+    """The exit status of ``laocheck check`` from the counts per status, with the line saying
+    why when it is not 0: 4 when the user's code raised or exited in a check (ERROR), 1 when a
+    check FAILs, when a claim could not be decided (INCONCLUSIVE, unless
+    ``allow_inconclusive``), or when nothing was checked (no PASS or FAIL at all), else 0."""
+    if counts.get(Status.ERROR.value):
+        print(f"\n{counts[Status.ERROR.value]} check(s) could not run: the code under test "
+              "raised or exited (ERROR, not a verdict): exit 4.")
+        return 4
+    undecided = counts.get(Status.INCONCLUSIVE.value) and not allow_inconclusive
     if undecided:
         print(f"\n{counts[Status.INCONCLUSIVE.value]} claim(s) could not be decided: exit 1 "
               "(--allow-inconclusive accepts them).")
-    return 1 if counts[Status.FAIL.value] or undecided else 0
+    decided = sum(counts.get(s.value, 0) for s in (Status.PASS, Status.FAIL, Status.ERRATUM))
+    if not decided and not undecided:
+        print("\nNothing was checked (no check decided its claim): exit 1.")
+        return 1
+    return 1 if counts.get(Status.FAIL.value) or undecided else 0

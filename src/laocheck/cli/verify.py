@@ -4,8 +4,10 @@ Exit status: 0 when no check FAILs (ERRATUM and INCONCLUSIVE are reported, not f
 one does (the output then ends with a failure summary: per failing check its id, citation,
 figures, counterexample and the command that reruns it alone), 2 on a usage error, 3 when the run
 cannot finish because the Dask scheduler cannot be reached or was lost (with ``--json``,
-``--resume`` continues it), 130 / 143 when interrupted by Ctrl-C / SIGTERM (the checks that had
-finished are kept in the results log when ``--json`` is given; nothing else is written).
+``--resume`` continues it), 4 when a check is ERROR (the user's code it runs — a user bound
+registered by an imported module — raised or exited; never a verdict), 130 / 143 when
+interrupted by Ctrl-C / SIGTERM (the checks that had finished are kept in the results log when
+``--json`` is given; nothing else is written).
 
 Work is dispatched by the engine's runner (:func:`laocheck.checks.run_catalog`, through
 :mod:`laocheck._execution`), one task per check: here (``--jobs``)
@@ -46,7 +48,10 @@ EPILOG = """examples:
 
 status legend: PASS the statement holds (exactly, or at the stated delta); FAIL refuted (exit 1);
 ERRATUM the literal statement of the paper is false (counterexample given, the corrected
-statement is its own check); INCONCLUSIVE the budget cannot decide.
+statement is its own check); INCONCLUSIVE the budget cannot decide; READING false only as a
+text extraction reads it; ERROR the user's code raised or exited, not a verdict (exit 4).
+exit status: 0 no FAIL; 1 a check FAILs; 2 usage error; 3 Dask scheduler unreachable or lost;
+4 a check is ERROR; 130 / 143 interrupted (Ctrl-C / SIGTERM).
 `laocheck list --checks` lists every check id with its citation.
 """
 
@@ -215,6 +220,11 @@ def print_failures(records, out=None):
     threshold (every figure of the record), counterexample and reproduce command."""
     out = sys.stdout if out is None else out
     failed = [r for r in records if r.status == Status.FAIL.value]
+    errors = [r for r in records if r.status == Status.ERROR.value]
+    if errors:
+        out.write(f"\nErrors of the code under test ({len(errors)}, not verdicts):\n")
+        for r in errors:
+            out.write(f"- {r.id}  {r.note}\n    reproduce:      {reproduce_command(r)}\n")
     if not failed:
         return
     out.write(f"\nFailures ({len(failed)}):\n")
@@ -289,7 +299,7 @@ def cmd_verify(args):
                        "provenance": provenance(seed=args.seed, budget=args.budget)},
                "checks": [r.to_dict() for r in records], "errata": rows}
         write_json_atomic(args.json, doc)
-    return 1 if counts[Status.FAIL.value] else 0
+    return 4 if counts[Status.ERROR.value] else 1 if counts[Status.FAIL.value] else 0
 
 
 def cmd_witnesses(args):

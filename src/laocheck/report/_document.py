@@ -101,10 +101,11 @@ figcaption { font-size: 0.9em; color: #333; max-width: 60em; }
 code { background: #f5f5f5; padding: 0 0.2em; }
 .status-PASS { color: #006b4f; } .status-FAIL { color: #b03000; font-weight: bold; }
 .status-ERRATUM { color: #a3470a; font-weight: bold; } .status-INCONCLUSIVE { color: #555; }
+.status-READING { color: #555; } .status-ERROR { color: #8a1f6a; font-weight: bold; }
 footer { margin-top: 3em; font-size: 0.8em; color: #555; }
 """
 
-_STATUSES = ("PASS", "FAIL", "ERRATUM", "INCONCLUSIVE")
+_STATUSES = ("PASS", "FAIL", "ERRATUM", "INCONCLUSIVE", "READING", "ERROR")
 
 
 def _cell_html(value, code=False):

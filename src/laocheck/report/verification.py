@@ -29,7 +29,7 @@ _PAPERS = {"CB11": "CB11: Cesa-Bianchi, Shalev-Shwartz, Shamir (JMLR 2011)",
            "LAO": "LAO: properties of all three papers"}
 _STATUS_COLORS = {"PASS": COLORS["tuned"], "ERRATUM": COLORS["violation"],
                   "FAIL": COLORS["exact"], "INCONCLUSIVE": COLORS["neutral"],
-                  "READING": COLORS["bound"]}
+                  "READING": COLORS["bound"], "ERROR": COLORS["printed"]}
 
 
 def required(settings):
@@ -173,7 +173,8 @@ def render(data, settings):
         f"PASS: the statement holds (exactly, or at the stated δ); ERRATUM: the literal "
         f"statement of the paper is false (counterexample given; its correction is a check of "
         f"its own); READING: false only as a text extraction reads it (not an erratum); FAIL: "
-        f"refuted; INCONCLUSIVE: the budget cannot decide. Family-wise "
+        f"refuted; INCONCLUSIVE: the budget cannot decide; ERROR: the code under test raised "
+        f"or exited (not a verdict). Family-wise "
         f"false-FAIL probability ≤ {fmt(family)} (the sum of the checks' δ)."),)
     summary_rows = tuple([p, *[counts[p][s] for s in STATUSES], len(by_paper[p])]
                          for p in by_paper)

@@ -7,8 +7,10 @@ catalog runs on laocheck's own estimators): it turns a user's claims into the en
 is enumerated exactly by driving its generator (``laocheck.stats.choice_tree``).
 
 * :func:`check_estimator` — scikit-learn style: run every check the estimator's claims select
-  (its ``spec``, or ``claims=``), raise an ``AssertionError`` listing the failures and the
-  claims that could not be decided (INCONCLUSIVE, with the reason);
+  (its ``spec``, or ``claims=``; unbiasedness for ``target`` by default), raise an
+  ``AssertionError`` listing the failures and the claims that could not be decided
+  (INCONCLUSIVE, with the reason), and :class:`UserCodeError` (not an ``AssertionError``) when
+  the estimator's own code raised or exited (ERROR, with its file and line);
 * :func:`check_learner` — the same for a learning algorithm (any object with ``fit(X, y)``
   and ``coef_``): attribute budget, constraint set, excess-risk bound on distributions with
   exact risk, step size, determinism, scikit-learn's API; the engine is
@@ -29,10 +31,11 @@ is enumerated exactly by driving its generator (``laocheck.stats.choice_tree``).
 from .._lazy import attach
 
 _attached, _dir = attach(__name__, {
-    "_checks": ("PROPERTIES", "CheckFailure", "Claims", "check_estimator", "estimator_checks",
-                "estimator_checks_generator", "resolve_claims"),
-    "_learners": ("LearnerClaims", "check_learner", "learner_checks", "learner_checks_generator",
-                  "resolve_learner_claims"),
+    "_checks": ("PROPERTIES", "CheckFailure", "Claims", "Records", "UserCodeError",
+                "check_estimator", "estimator_checks", "estimator_checks_generator",
+                "resolve_claims"),
+    "_learners": ("LearnerClaims", "LearnerRecords", "check_learner", "learner_checks",
+                  "learner_checks_generator", "resolve_learner_claims"),
     "_pytest": ("parametrize_with_checks",),
     "baseline": ("BaselineComparison", "compare_baseline", "save_baseline"),
 })
@@ -53,7 +56,8 @@ def __dir__():
 
 
 __all__ = ["instances", "check_estimator", "estimator_checks", "estimator_checks_generator",
-           "parametrize_with_checks", "resolve_claims", "Claims", "CheckFailure", "PROPERTIES",
+           "parametrize_with_checks", "resolve_claims", "Claims", "CheckFailure",
+           "UserCodeError", "Records", "PROPERTIES",
            "save_baseline", "compare_baseline", "BaselineComparison", "check_learner",
            "learner_checks", "learner_checks_generator", "resolve_learner_claims",
-           "LearnerClaims"]
+           "LearnerClaims", "LearnerRecords"]

@@ -18,7 +18,8 @@ same checks on laocheck's own estimators.
 Claims (a dict; or an :class:`~laocheck.estimators.EstimatorSpec`; default: the estimator's
 ``spec``):
 
-``unbiased``          True (for ``est.target``) or a callable target ``(w, x, y)``
+``unbiased``          True (for ``est.target``, the default) or a callable target
+                      ``(w, x, y)``; False: unbiasedness is not checked (listed as such)
 ``budget``            attributes per draw (default: ``est.params['budget']``, else ``est.budget``)
 ``budget_kind``       ``"exact"`` (every draw) or ``"expectation"`` (the mean)
 ``second_moment``     a bound on E‖v‖²: a number, a callable ``(w, x, y)`` or a formula id of
@@ -37,6 +38,15 @@ claims (``claims['k']``, ``claims['params']['k']``), the estimator's ``params`` 
 (``est.params['k']``) and its attributes (``est.k``); the error when none has it names every
 place looked at.
 
+Every property the claims do not select is listed with the reason beside the records
+(``records.unchecked``); a run that checks nothing is an error, never a silent pass.
+
+The estimator's code is untrusted (``laocheck.checks._guards``): its ``sample`` must draw
+from the ``rng`` it is given (a draw from Python's ``random``, numpy's global generator or a
+module-level generator is a FAIL) and leave ``w``, ``x``, ``y`` unchanged (FAIL); an exception
+or ``sys.exit`` inside it is the status ERROR with the user's file and line, raised as
+:class:`UserCodeError` (not an ``AssertionError``).
+
 How ``target`` is called: in the exact checks with numpy object arrays of Fractions (so
 ``(w @ x - y) * x`` is exact), falling back to float arrays (their rounding accounted for by
 the tolerance γ of :mod:`laocheck.stats.choice_tree`) when it fails on those or returns floats;
@@ -54,16 +64,18 @@ import numpy as np
 
 from .. import estimators
 from ..checks import Status, run
+from ..checks._guards import GuardViolation, UserCodeError, guard_estimator, user_error
 from ..checks.estimator_properties import (PROPERTIES, Claims,
                                            claims_from_spec, enumerable, instances_of,
-                                           property_checks, second_moment_bound)
+                                           property_checks, second_moment_bound, unchecked)
 from ..estimators import EstimatorSpec
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._claims_schema import check_estimator_claim_values
 
 __all__ = ["Claims", "resolve_claims", "estimator_checks", "check_estimator",
-           "estimator_checks_generator", "CheckFailure", "PROPERTIES", "labels"]
+           "estimator_checks_generator", "CheckFailure", "UserCodeError", "Records",
+           "PROPERTIES", "labels"]
 
 _CLAIM_KEYS = {"unbiased", "target", "budget", "budget_kind", "second_moment",
                "second_moment_inf", "q", "clipping", "finite_support", "scaling", "range",
@@ -89,6 +101,35 @@ class CheckFailure(AssertionError):
     def __init__(self, message, records):
         super().__init__(message)
         self.records = list(records)
+
+
+class Records(list):
+    """The records of a run (a list of :class:`~laocheck.checks.CheckRecord`), with
+    ``unchecked``: {property: why it was not checked}, for the properties the claims did not
+    select.
+
+    Parameters
+    ----------
+    records : iterable of CheckRecord, default=()
+        The records, in order.
+    unchecked : dict or None, default=None
+        {property: why it was not checked}.
+    """
+
+    def __init__(self, records=(), unchecked=None):
+        super().__init__(records)
+        self.unchecked = dict(unchecked or {})
+
+    @property
+    def decided(self):
+        """The records that decided their claim (PASS, FAIL, ERRATUM)."""
+        return [r for r in self if r.status in (Status.PASS.value, Status.FAIL.value,
+                                                Status.ERRATUM.value)]
+
+
+def unchecked_text(unchecked):
+    """``not checked: prop (why); ...`` lines, or ''."""
+    return "\n".join(f"    not checked: {prop}: {why}" for prop, why in unchecked.items())
 
 
 def _params(est):
@@ -197,11 +238,13 @@ def resolve_claims(est, claims=None):
     claims = check_estimator_claim_values(claims)
     lookup = _lookup(est, claims)
     unbiased = claims.get("unbiased", claims.get("target"))
+    if unbiased is None:                # checked by default: `target` is the protocol's own
+        unbiased = True
     if unbiased is True:
         target = est.target
     elif callable(unbiased):
         target = unbiased
-    elif unbiased in (None, False):
+    elif unbiased is False:
         target = None
     else:
         raise InvalidParameterError(
@@ -254,8 +297,17 @@ def resolve_claims(est, claims=None):
             f"`claims['finite_support']` must be True or False; got {finite!r}.")
     note = "claims['finite_support'] is False"
     if finite and not callable(getattr(est, "reference", None)):
-        accepted = instances_of(est)
-        finite, why = enumerable(est, accepted[0]) if accepted else (False, "no instance fits")
+        guarded = guard_estimator(est)
+        try:
+            accepted = instances_of(guarded)
+            finite, why = enumerable(guarded, accepted[0]) if accepted else \
+                (False, "no instance fits")
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:    # noqa: BLE001 - the user's code raised or exited: each
+            if user_error(exc) is None and not isinstance(exc, GuardViolation):   # check
+                raise                   # that runs sample() reports it (ERROR or FAIL)
+            finite, why = False, f"sample() raised {type(exc).__name__}"
         note = f"sample() cannot be enumerated: {why}"
     return Claims(target=target, budget=budget, budget_kind=kind,
                   second_moment=second_moment_bound(claims.get("second_moment"), lookup, q=q),
@@ -389,7 +441,12 @@ def estimator_checks_generator(est, claims=None, *, delta=DEFAULT_DELTA, label=N
     ValueError
         If ``delta`` is out of range or a claim is malformed.
     """
-    for check in estimator_checks(est, claims, delta=delta, label=label):
+    checks = estimator_checks(est, claims, delta=delta, label=label)
+    if not checks:
+        raise InvalidParameterError(
+            f"`claims` select no check of {label or _label(est)}: nothing would be checked "
+            "(claim unbiased, budget, second_moment, clipping or scaling).")
+    for check in checks:
         yield est, _Callable(check)
 
 
@@ -411,6 +468,7 @@ class _Callable:
 
     def __call__(self, est, *, seed=0, budget="fast", expected_failure=None,
                  allow_inconclusive=False):
+        __tracebackhide__ = True                        # pytest: the user's frames only
         record = run(self.bind(self.check, est), seed, budget)
         _raise_on_failures([record], {} if expected_failure is None else
                            {self.check.id: expected_failure}, allow_inconclusive)
@@ -435,18 +493,32 @@ def _explain(record):
     return "\n".join(lines)
 
 
-def _raise_on_failures(records, expected, allow_inconclusive=False):
+def _raise_on_failures(records, expected, allow_inconclusive=False, unchecked=None):
+    __tracebackhide__ = True                            # pytest: the user's frames only
+    errors = [r for r in records if r.status == Status.ERROR.value]
+    if errors:
+        raise UserCodeError(
+            f"{len(errors)} laocheck check(s) could not run: the code under test raised or "
+            "exited (ERROR, not a verdict):\n"
+            + "\n".join(f"{r.id}: ERROR\n    {r.note}" for r in errors), errors)
     bad = {Status.FAIL.value} | (set() if allow_inconclusive else {Status.INCONCLUSIVE.value})
     failing = [r for r in records if r.status in bad and r.id not in expected]
     unexpected_pass = [r for r in records if r.id in expected and r.status != Status.FAIL.value]
+    tail = ("\n" + unchecked_text(unchecked)) if unchecked else ""
     if not failing and not unexpected_pass:
+        if records and not any(r.status in (Status.PASS.value, Status.FAIL.value,
+                                            Status.ERRATUM.value) for r in records):
+            raise CheckFailure(
+                f"nothing was checked: every one of the {len(records)} check(s) could not "
+                "decide (INCONCLUSIVE, allowed), so no claim holds:\n"
+                + "\n".join(_explain(r) for r in records) + tail, list(records))
         return
     parts = [_explain(r) for r in failing]
     parts += [f"{r.id}: expected to FAIL ({expected[r.id]}) but is {r.status}"
               for r in unexpected_pass]
     raise CheckFailure(f"{len(failing) + len(unexpected_pass)} laocheck check(s) failed or "
                        "could not decide:\n"
-                       + "\n".join(parts), failing + unexpected_pass)
+                       + "\n".join(parts) + tail, failing + unexpected_pass)
 
 
 def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DELTA,
@@ -478,30 +550,48 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
         {property or id: reason}: checks expected to FAIL (like scikit-learn's); one that does
         not FAIL is reported.
     allow_inconclusive : bool, default=False
-        Whether an INCONCLUSIVE check passes with ``on_fail="raise"``.
+        Whether an INCONCLUSIVE check passes with ``on_fail="raise"`` (not when every check
+        is INCONCLUSIVE: then nothing was checked).
 
     Returns
     -------
-    list of CheckRecord
-        One record per check, in order (:class:`~laocheck.checks.CheckRecord`).
+    Records
+        One record per check, in order (:class:`~laocheck.checks.CheckRecord`), a list with
+        ``unchecked``: {property: why it was not checked}.
 
     Raises
     ------
+    UserCodeError
+        With ``on_fail="raise"``, when the estimator's code raised or exited in a check
+        (ERROR), naming the exception and the user's file and line.
     CheckFailure
         With ``on_fail="raise"``, when a check FAILs or cannot decide (unless expected or
-        allowed), or an expected failure does not FAIL.
+        allowed), an expected failure does not FAIL, or nothing was checked (every check
+        INCONCLUSIVE).
     ValueError
         If ``est`` does not implement the protocol, a claim or parameter is malformed (naming it),
-        or ``expected_failed_checks`` names a check that does not exist.
+        ``expected_failed_checks`` names a check that does not exist, or the claims select no
+        check (``{"unbiased": False}`` alone): nothing would be checked.
     """
     if on_fail not in ("raise", None):
         raise InvalidParameterError(f"`on_fail` must be 'raise' or None; got {on_fail!r}.")
-    return run_checks(estimator_checks(est, claims, delta=delta), _label(est), seed, budget,
-                      on_fail, expected_failed_checks, allow_inconclusive)
+    _check_delta(delta)
+    resolved = resolve_claims(est, claims)
+    skipped = unchecked(resolved)
+    checks = property_checks(est, resolved, label=_label(est),
+                             citation=_citation(est, resolved), delta=delta)
+    if not checks:
+        raise InvalidParameterError(
+            f"`claims` select no check of {_label(est)}: nothing would be checked. Claim at "
+            "least one of unbiased (True: E[sample] = target, the default), budget, "
+            "second_moment, second_moment_inf, clipping or scaling; not checked:\n"
+            + unchecked_text(skipped))
+    return run_checks(checks, _label(est), seed, budget, on_fail, expected_failed_checks,
+                      allow_inconclusive, unchecked=skipped)
 
 
 def run_checks(checks, label, seed, budget, on_fail, expected_failed_checks,
-               allow_inconclusive):
+               allow_inconclusive, *, unchecked=None):
     """Run ``checks`` (of the object labelled ``label``) and return their records, raising
     :class:`CheckFailure` when ``on_fail == "raise"`` and one FAILs unexpectedly (or is
     undecided, unless ``allow_inconclusive``); ``expected_failed_checks`` names checks by
@@ -514,7 +604,8 @@ def run_checks(checks, label, seed, budget, on_fail, expected_failed_checks,
                 f"`expected_failed_checks` names {key!r}, which is not a check of {label} "
                 f"(its checks: {[c.id[len(label) + 1:] for c in checks]}).")
         expected[cid] = reason
-    records = [run(c, seed, budget) for c in checks]
+    records = Records((run(c, seed, budget) for c in checks), unchecked)
     if on_fail == "raise":
-        _raise_on_failures(records, expected, allow_inconclusive)
+        __tracebackhide__ = True                        # pytest: the user's frames only
+        _raise_on_failures(records, expected, allow_inconclusive, unchecked)
     return records

@@ -7,7 +7,7 @@ The seed, budget and δ come from the laocheck pytest plugin's options (``--laoc
 from __future__ import annotations
 
 from ..stats import DEFAULT_DELTA
-from ._checks import estimator_checks_generator, labels
+from ._checks import CheckFailure, estimator_checks_generator, labels
 from ._learners import is_learner, learner_checks_generator
 
 __all__ = ["parametrize_with_checks", "OPTIONS"]
@@ -46,6 +46,10 @@ def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=N
         def test_laocheck(estimator, check):
             check(estimator)
 
+    A test whose check FAILs raises :class:`CheckFailure` (an ``AssertionError``); one whose
+    estimator's code raised or exited (ERROR) raises :class:`UserCodeError`, naming the
+    exception and the user's file and line.
+
     Parameters
     ----------
     estimators : list of object
@@ -64,7 +68,7 @@ def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=N
     Raises
     ------
     ValueError
-        If an estimator breaks the protocol or its claims are malformed.
+        If an estimator breaks the protocol, its claims are malformed or select no check.
     """
     import pytest  # optional dependency: only needed inside a pytest run
 
@@ -79,6 +83,8 @@ def parametrize_with_checks(estimators, *, claims=None, expected_failed_checks=N
             marks = []
             reason = xfails.get(check.__name__) or xfails.get(prop)
             if reason:
-                marks.append(pytest.mark.xfail(reason=reason, strict=True))
+                # only a FAIL is the expected failure: an ERROR of the user's code (a
+                # UserCodeError) stays an error of the test
+                marks.append(pytest.mark.xfail(reason=reason, strict=True, raises=CheckFailure))
             params.append(pytest.param(e, _Bound(check), id=f"{label}-{prop}", marks=marks))
     return pytest.mark.parametrize("estimator, check", params)

@@ -127,7 +127,7 @@ MOMENT_DRAWS = {"fast": 100_000, "full": 1_000_000}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,%d}" % (MAX_NAME - 10))
 #: Largest baseline file read (bytes): a sampled fingerprint of 3 instances is about 1 MB.
 MAX_BASELINE_BYTES = 2**24
-_STATUSES = ("PASS", "FAIL", "ERRATUM", "INCONCLUSIVE")
+_STATUSES = ("PASS", "FAIL", "ERRATUM", "INCONCLUSIVE", "ERROR")
 _EXACT_NUMBER = FractionStr(4000)
 #: the file as a whole; each instance is then checked against the schema of its kind
 BASELINE_SCHEMA = Obj(required={

@@ -151,11 +151,11 @@ def _reproduce(config, nodeid):
 
 
 def _check_failure(excinfo):
-    """Whether ``excinfo`` is a laocheck CheckFailure (none can be before laocheck's checks
-    are imported, so nothing is imported to tell)."""
+    """Whether ``excinfo`` is a laocheck CheckFailure or UserCodeError (none can be before
+    laocheck's checks are imported, so nothing is imported to tell)."""
     checks = sys.modules.get(_CHECKS)
     return (excinfo is not None and checks is not None
-            and isinstance(excinfo.value, checks.CheckFailure))
+            and isinstance(excinfo.value, (checks.CheckFailure, checks.UserCodeError)))
 
 
 @pytest.hookimpl(hookwrapper=True)
