@@ -52,7 +52,9 @@ def _q(c):
 
 
 def _S(*names):
-    return bounds.sym(*names)
+    """The symbols of laocheck.bounds by name (one, or a tuple)."""
+    out = tuple(bounds.SYMBOLS[n] for n in names)
+    return out[0] if len(out) == 1 else out
 
 
 def same(a, b):
