@@ -441,14 +441,14 @@ def check_ks15_thm46(ctx):
                   steps + [("Lemma 4.3's q gives S_∞ = ‖E x²‖₁ (d = 3)", q_ok)])
 
 
-_EPS_TERM = sp.Rational(5, 3)        # √(5/3) of KS15 Lemma 3.7's second bound (typed: ε term)
+_EPS_TERM = Fraction(5, 3)           # √(5/3) of KS15 Lemma 3.7's second bound (typed: ε term)
 
 
 def _lemma37_hp(H, eps_root):
     """KS15 Lemma 3.7, second bound, with H >= ‖E x²‖_{1/2}: 2H + 2√(5/3) d √H √ε (``eps_root``
     is the √ε factor, so that the printed '+ k' / '+ 1' readings can be formed)."""
     d = _S("d")
-    return 2 * H + 2 * sp.sqrt(_EPS_TERM) * d * sp.sqrt(H) * eps_root
+    return 2 * H + 2 * sp.sqrt(_q(_EPS_TERM)) * d * sp.sqrt(H) * eps_root
 
 
 @register("KS15.Lemma3.8.derivation", citation="KS15 Lemma 3.8 (App. B.5)",
