@@ -669,3 +669,35 @@ def check_cb11_thm12(ctx):
                     same(grad ** 2, _q(proofs_cb11._STEP11_G2) * (d * B) ** 2 / k)),
                    ("the inventory's λ constant 16", same(best, _q(proofs_cb11._STEP13_LAMBDA)
                                                           * d * sp.sqrt(sp.log(m) / (k * m))))])
+
+
+@register("KS15.Thm4.7.derivation", citation="KS15 Thm 4.7 (Sec. 4.2.1)",
+          statement="Lemma 4.8 in Lemma 4.5 gives Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + (20/(3k))dε + 1); "
+          "Thm 4.1's minimiser at Ĝ with ε of Alg. 4 line 11 is the stated η; with (10), "
+          "‖2A + (10/3)ε‖₁ <= 4‖E x²‖₁ + (14/6 + 10/3)dε, 2B√(5Ĝ² log 2d/m₂) is the stated "
+          "high-probability bound", assumptions=_KS15_LASSO.replace("m >= log 2d",
+                                                                   "m₂ >= log 2d")
+          + ", A >= 0 (the phase-1 estimate of E[x²]), 0 < δ < 1", method=_METHOD, delta=0.0,
+          detectable=_DETECTS)
+def check_ks15_thm47(ctx):
+    """KS15 Thm 4.7: Ĝ², the step size and the high-probability bound derived (the constant 61
+    of the almost-sure bound is checked step by step by ``KS15.Thm4.7.proof.*``)."""
+    eta, G, m2, d, k, B, A_one, N, eps = _S("eta", "G", "m2", "d", "k", "B", "A_one", "N_one",
+                                            "eps")
+    X = sp.Symbol("X", positive=True)                    # ‖2A + (10/3)ε‖₁
+    g2_hat = 4 * B ** 2 * (4 / k * X + sp.Rational(20, 3) / k * d * eps + 1)
+    generic = _eg_excess(eta, G, m2)
+    best = _minimiser(generic, eta)
+    l1 = 2 * A_one + sp.Rational(10, 3) * eps * d          # ‖2A + (10/3)ε‖₁ for A >= 0
+    eq10 = 4 * N + (_q(proofs_ks15._EQ6_RIGHT_EPS) + sp.Rational(10, 3)) * d * eps
+    eps_lasso = bounds.FORMULAS["KS15.Alg4.eps"].expr
+    at_hat = {G: sp.sqrt(g2_hat.subs(X, l1))}
+    return derive([("KS15.Thm4.7.G2hat", g2_hat.subs(X, l1), "Lemma 4.8 in Lemma 4.5, A >= 0"),
+                   ("KS15.Thm4.7.eta", best.subs(at_hat).subs(eps, eps_lasso),
+                    "Thm 4.1's minimiser at Ĝ, ε of Alg. 4 line 11"),
+                   ("KS15.Thm4.7.bound_hp",
+                    generic.subs(eta, best).subs(G, sp.sqrt(g2_hat.subs(X, eq10)))
+                    .subs(eps, eps_lasso), "Thm 4.1 at its minimiser, Ĝ with (10)")],
+                  [("Alg. 4 line 11's ε (KS15.Alg4.eps) as typed here",
+                    same(eps_lasso, sp.Min(d * sp.log(2 * d / _S("delta"))
+                                           / ((k + 1) * _S("m1")), 1)))])
