@@ -52,8 +52,8 @@ SLIPS = [
     ("CB11.Thm12.derivation", "CB11.Thm12.bound_proof", lambda e: e.subs(m, 1)),
     ("CB11.Lemma10.derivation.hoeffding", "CB11.Lemma10.bound", lambda e: e / 20),
     ("CB11.Thm6.derivation", "CB11.Thm6.bound_proof", lambda e: e / B),
-    ("KS15.Thm4.7.derivation", "KS15.Thm4.7.bound_hp",                          # 88/3 -> 68/3
-     lambda e: e.subs(sp.Rational(88, 3), sp.Rational(68, 3))),
+    ("KS15.Thm4.7.derivation", "KS15.Thm4.7.bound_hp",                          # 16 -> 12
+     lambda e: e.subs(bounds.SYMBOLS["N_one"], sp.Rational(3, 4) * bounds.SYMBOLS["N_one"])),
 ]
 
 
