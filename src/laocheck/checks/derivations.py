@@ -672,7 +672,8 @@ def check_cb11_thm12(ctx):
 
 
 @register("KS15.Thm4.7.derivation", citation="KS15 Thm 4.7 (Sec. 4.2.1)",
-          statement="Lemma 4.8 in Lemma 4.5 gives Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + (20/(3k))dε + 1); "
+          statement="Lemma 4.8 in Lemma 4.5 gives "
+          "Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + (20/(3k))dε + 1); "
           "Thm 4.1's minimiser at Ĝ with ε of Alg. 4 line 11 is the stated η; with (10), "
           "‖2A + (10/3)ε‖₁ <= 4‖E x²‖₁ + (14/6 + 10/3)dε, 2B√(5Ĝ² log 2d/m₂) is the stated "
           "high-probability bound", assumptions=_KS15_LASSO.replace("m >= log 2d",
@@ -701,3 +702,27 @@ def check_ks15_thm47(ctx):
                   [("Alg. 4 line 11's ε (KS15.Alg4.eps) as typed here",
                     same(eps_lasso, sp.Min(d * sp.log(2 * d / _S("delta"))
                                            / ((k + 1) * _S("m1")), 1)))])
+
+
+@register("KS15.Thm3.12.derivation", citation="KS15 Thm 3.12 (Sec. 3.3.1, via Lemma 3.10)",
+          statement="Lemma 3.10 with H = ‖2A + (10/3)ε‖_{1/2} gives the stated η and the "
+          "almost-sure bound; the printed high-probability bound is the proof's last line with "
+          "its '+ 1' moved outside the root and the factor 16B²/√m₂ (the registered erratum "
+          "reading)", assumptions=_KS15_RIDGE.replace("m >= 1", "m₁, m₂ >= 1") + ", 0 < δ < 1",
+          method=_METHOD + "; the proof's chain of inequalities from Lemma 3.11 to its last line "
+          "is not derived here (KS15.Thm3.12.chain checks it)", delta=0.0, detectable=_DETECTS)
+def check_ks15_thm312(ctx):
+    """KS15 Thm 3.12: η and the almost-sure bound derived; the printed high-probability bound's
+    relation to the proof's last line (``KS15.Thm3.12.bound_hp_proof``) checked."""
+    H, B, m2 = _S("H", "B", "m2")
+    eps = bounds.FORMULAS["KS15.Alg2.eps"].expr
+    eta_max, b_as, _, _ = _lemma310(H, sp.sqrt(eps))
+    proof = bounds.FORMULAS["KS15.Thm3.12.bound_hp_proof"].expr
+    c = 16 * B ** 2 / sp.sqrt(m2)
+    # the proof's line is c√(inner + 1), inner = (1/k)(√N + d√(2ε))²; printed: c√(inner) + 1
+    inner_of_proof = sp.expand((proof / c) ** 2) - 1
+    printed = c * sp.sqrt(inner_of_proof) + 1
+    return derive([("KS15.Thm3.12.eta", eta_max, "Lemma 3.10's η with the phase-1 H"),
+                   ("KS15.Thm3.12.bound_as", b_as, "Lemma 3.10's almost-sure bound"),
+                   ("KS15.Thm3.12.bound_hp", printed,
+                    "printed: the proof's '+ 1' outside the root and the factor (erratum)")])

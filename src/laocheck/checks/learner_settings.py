@@ -122,7 +122,8 @@ def _g2_lasso(a, q):
 
 
 @register("KS15.GAERR.settings", citation="KS15 Thm 3.1, Lemma 3.4, eq. (2)",
-          statement="eta='theory' with a given q is η = 2B/(G√m), G² = 4B²((1/k)Σ E[x_i²]/q_i + 1); "
+          statement="eta='theory' with a given q is η = 2B/(G√m), "
+          "G² = 4B²((1/k)Σ E[x_i²]/q_i + 1); "
           "q is the one given", assumptions="d = 6, m = 40, k = 2, B = 3/2, q ∝ 1, 2, ..., 6",
           method=_METHOD, delta=0.0, detectable=_DETECT, learner="GAERR")
 def check_gaerr(ctx, *, learner):
