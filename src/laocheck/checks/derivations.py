@@ -162,7 +162,7 @@ def derive(rows, steps=(), note=""):
             bad = {"formula": fid, "derived": str(sp.simplify(derived)),
                    "registered": str(registered),
                    "difference": str(sp.simplify(derived - registered))}
-    figures["checked"] = len(rows)
+    figures["checked"] = len(rows) + len(figures["steps"])
     if bad is not None:
         return Result(Status.FAIL, figures, counterexample=bad, detectable=0.0, note=note)
     return Result(Status.PASS, figures, detectable=0.0, note=note)
@@ -726,3 +726,40 @@ def check_ks15_thm312(ctx):
                    ("KS15.Thm3.12.bound_as", b_as, "Lemma 3.10's almost-sure bound"),
                    ("KS15.Thm3.12.bound_hp", printed,
                     "printed: the proof's '+ 1' outside the root and the factor (erratum)")])
+
+
+@register("CB11.Thm12.derivation.constant", citation="CB11 Thm 12 (statement, from its proof)",
+          statement="the proof's bound 16dB²√(ln m/(km)) + 4B²√((2/m) ln(1/δ)) is at most the "
+          "statement's c·dB²√(ln(m/δ)/(km)) with c = 16 + 4√2 (term by term: ln m <= ln(m/δ), "
+          "k ln(1/δ) <= d² ln(m/δ))", assumptions="1 <= k <= d, m >= 1, 0 < δ < 1",
+          method=_METHOD + "; the inequality proved term by term with nonnegative slacks "
+          "(d = k + s, k = 1 + v, m = 1 + w, δ = 1/(1 + u))", delta=0.0, detectable=_DETECTS)
+def check_cb11_thm12_constant(ctx):
+    """CB11 Thm 12: the statement's unspecified c made explicit from the proof's constants."""
+    d, k, B, m, delta, c = _S("d", "k", "B", "m", "delta", "c")
+    s, u, v, w = sp.symbols("s u v w", nonnegative=True)
+    proof = bounds.FORMULAS["CB11.Thm12.bound_proof"].expr
+    stated = bounds.FORMULAS["CB11.Thm12.bound"].expr.subs(c, 16 + 4 * sp.sqrt(2))
+    t1 = 16 * d * B ** 2 * sp.sqrt(sp.log(m) / (k * m))
+    t2 = 4 * B ** 2 * sp.sqrt(2 / m * sp.log(1 / delta))
+    u1 = 16 * d * B ** 2 * sp.sqrt(sp.log(m / delta) / (k * m))
+    u2 = 4 * sp.sqrt(2) * d * B ** 2 * sp.sqrt(sp.log(m / delta) / (k * m))
+    at = {d: k + s, delta: 1 / (1 + u), m: 1 + w}
+    at_k = {k: 1 + v}
+
+    def nonneg(expr):
+        e = sp.expand(sp.expand_log(expr.subs(at).subs(at_k), force=True))
+        return bool(e.is_nonnegative)
+
+    # squares of nonnegative terms: t1² <= u1² and t2² <= u2² (times km/(32·...B⁴) for t2)
+    step1 = same(u1 ** 2 - t1 ** 2, 256 * d ** 2 * B ** 4 / (k * m) * sp.log(1 / delta)) and \
+        nonneg(sp.log(1 / delta))
+    gap2 = d ** 2 * sp.log(m / delta) - k * sp.log(1 / delta)
+    step2 = same((u2 ** 2 - t2 ** 2) * k * m / (32 * B ** 4), gap2) and nonneg(
+        (d ** 2 - k) * sp.log(m / delta)) and nonneg(k * sp.log(m)) and same(
+        gap2, (d ** 2 - k) * sp.log(m / delta) + k * sp.log(m))
+    return derive([], [("the proof's bound is t1 + t2", same(proof, t1 + t2)),
+                       ("t1 <= 16dB²√(ln(m/δ)/(km)) (δ < 1)", step1),
+                       ("t2 <= 4√2 dB²√(ln(m/δ)/(km)) (k <= d, m >= 1)", step2),
+                       ("the statement at c = 16 + 4√2 is the sum of the two upper terms",
+                        same(stated, u1 + u2))])
