@@ -92,6 +92,8 @@ CHECK_MODULES = (
     "laocheck.checks.proofs_cb11", "laocheck.checks.proofs_hk12", "laocheck.checks.proofs_ks15",
     "laocheck.checks.boxes", "laocheck.checks.text_constants", "laocheck.checks.empirical_baseline",
     "laocheck.checks.proofs_lines",      # displayed proof lines with instance-dependent truth
+    "laocheck.checks.derivations",       # the formulas of laocheck.bounds derived from the proofs
+    "laocheck.checks.learner_settings",  # the learners' eta="theory", q, w_1 against the papers
 )
 
 

@@ -296,6 +296,26 @@ def _learner_steps(check):
                              "a relative and absolute 1e-6", _output_moved)]
 
 
+def _step_doubled(cls):
+    """A subclass of learner ``cls`` whose resolved step size (η, or AER's λ) is doubled: the
+    slip no replay against the reference sees (it replays with the learner's own step)."""
+    def _step_size(self, m, d, config=None):
+        return 2 * cls._step_size(self, m, d, config)
+    attrs = {"_step_size": _step_size, "__module__": __name__}
+    if "spec" in vars(cls):
+        attrs["spec"] = vars(cls)["spec"]
+    return type(f"{cls.__name__}_step_doubled", (cls,), attrs)
+
+
+@declare("*.settings")
+def _learner_settings(check):
+    if "learner" not in check.kwargs:
+        return []
+    return [Witness("theory_step_doubled", "the learner's resolved step size (eta or lam) "
+                    "times 2", lambda c: W.rebound(c, kwargs={
+                        **c.kwargs, "learner": _step_doubled(_learner_cls(c))}))]
+
+
 @declare("*.attribute_inclusion")
 def _learner_inclusion(check):
     return [_learner_witness("never_draws_index0", "every recorded draw of attribute 0 "

@@ -6,7 +6,7 @@ import numpy as np
 from .._validation import check_real
 from ..estimators import aesvr_coefficients
 from ..exceptions import InvalidParameterError
-from ..reference.estimators import genest_sample_size, genest_small_orders
+from ..estimators._paper_constants import genest_sample_size, genest_small_orders
 from ._base import SCALE_RANGE, BudgetedLearner, check_k, check_scale
 from ._ridge import RidgeState
 from ._specs import SPECS
