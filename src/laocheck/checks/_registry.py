@@ -646,8 +646,9 @@ def run(check, seed=0, budget="fast", *, catch=True):
         result = check(ctx)
     except GuardViolation as exc:       # the user's code drew from another generator, or
         result = Result(Status.FAIL, {}, counterexample=exc.counterexample,   # changed x
-                        note=exc.reason, detectable="any draw from a generator other than "
-                        "the given rng, any change of an input")
+                        note=exc.reason, detectable=getattr(
+                            exc, "detectable", "any draw from a generator other than the "
+                            "given rng, any change of an input"))
     except (Exception, SystemExit) as exc:      # SystemExit: a user's sys.exit, never ours
         missing = _missing_protocol_method(check, exc) if isinstance(exc, AttributeError) \
             else None

@@ -57,7 +57,8 @@ from ..stats.exact import EnumerationLimit, enumerate_outcomes
 from ._common import (distinct_rows, fstr, is_laocheck_estimator, mc_mean_verdict,
                       multinomial_verdict)
 from . import _registry
-from ._guards import USER_CALL, GuardedEstimator, guard_callable, guard_estimator
+from ._guards import (USER_CALL, GuardedEstimator, GuardViolation, guard_callable,
+                      guard_estimator)
 from ._common import estimator_params
 from ._registry import Check, Result, Status
 
@@ -392,6 +393,56 @@ def _count(observed):
     return observed if isinstance(observed, (int, np.integer)) else len(observed)
 
 
+class MalformedDraws(GuardViolation):
+    """What a user's ``sample()`` returned is not a draw: a value that is not a finite number
+    (NaN, ±inf), or an attribute count that is not a whole number >= 0 (1.9, −1, NaN). The
+    check's FAIL, whichever check read it: a NaN compares false with every threshold, and a
+    count cast to an integer would be truncated (1.9 to 1), so either would hide a violation."""
+
+    detectable = "any non-finite value, any count of attributes that is not a whole number"
+
+
+def _malformed_count(c):
+    """Whether one attribute count is not a whole number >= 0."""
+    try:
+        c = float(c)
+    except (TypeError, ValueError):
+        return True
+    return not (math.isfinite(c) and c >= 0 and c == int(c))
+
+
+def checked_draws(values, attributes, where):
+    """``(values, attributes)`` of a user's draws, refused by :class:`MalformedDraws` when a
+    value is not finite or an attribute count is not a whole number >= 0; the counts are
+    returned as int64 (exactly: every one was checked to be integral)."""
+    vals = np.asarray(values, dtype=float)
+    bad = np.argwhere(~np.isfinite(vals))
+    if bad.size:
+        i = tuple(int(t) for t in bad[0])
+        raise MalformedDraws(
+            f"sample() returned {float(vals[i])!r} at draw {i[0]}, coordinate {i[-1]} ({where}): "
+            "every coordinate of an estimate must be a finite number", {
+                "draw": i[0], "coordinate": i[-1], "value": repr(float(vals[i])), "where": where})
+    if attributes is None:
+        return vals, None
+    att = np.asarray(attributes)
+    if att.dtype.kind not in "iu":
+        flat = att.ravel()
+        for j, c in enumerate(flat):
+            if _malformed_count(c):
+                c = c.item() if isinstance(c, np.generic) else c
+                raise MalformedDraws(
+                    f"sample() returned the attribute count {c!r} for draw {j} ({where}): a "
+                    "count of attributes observed is a whole number >= 0 (it is not rounded)",
+                    {"draw": j, "attributes": repr(c), "where": where})
+    elif att.size and att.min() < 0:
+        j = int(np.argmin(att))
+        raise MalformedDraws(f"sample() returned the attribute count {int(att.flat[j])} for "
+                             f"draw {j} ({where}): a count is >= 0",
+                             {"draw": j, "attributes": int(att.flat[j]), "where": where})
+    return vals, att.astype(np.int64)
+
+
 def enumerate_estimate(est, instance, *, max_paths=MAX_PATHS):
     """The :class:`Enumeration` of one draw of ``est`` on ``INSTANCES[instance]`` (or on an
     instance (w, x, y) of Fractions): its ``reference`` when it has one, else its ``sample``
@@ -411,6 +462,18 @@ def enumerate_estimate(est, instance, *, max_paths=MAX_PATHS):
         return Enumeration(leaves, dist.residual_mass,
                            "exact enumeration of the reference (Fractions)", 0.0)
     out = enumerate_sampler(est.sample, w, x, y, max_paths=max_paths)
+    for _, (vals, count) in out.distribution:
+        if count is not None and _malformed_count(count):
+            count = count.item() if isinstance(count, np.generic) else count
+            raise MalformedDraws(f"sample() returned the attribute count {count!r} on "
+                                 f"instance {instance!r}: a count of attributes observed is a "
+                                 "whole number >= 0 (it is not rounded)",
+                                 {"instance": str(instance), "attributes": repr(count)})
+        if any(isinstance(v, float) and not math.isfinite(v) for v in vals):
+            raise MalformedDraws(f"sample() returned a non-finite value on instance "
+                                 f"{instance!r}: every coordinate of an estimate must be a "
+                                 "finite number", {"instance": str(instance),
+                                                   "values": [repr(v) for v in vals]})
     how = "exact enumeration of sample() driven through every path of its rng (choice tree"
     how += ", exact)" if out.mode == "exact" else \
         f", floats at their binary values, relative tolerance {FLOAT_TOLERANCE:.3g})"
@@ -494,8 +557,7 @@ def draws_values(est, instance, n, rng):
     """(values (n, size) float, attributes (n,) or None) of ``n`` draws of ``est.sample``."""
     wf, xf, yf = as_float(INSTANCES[instance])
     values, attributes = draws_of(est.sample(wf, xf, yf, n=n, rng=rng), n)
-    values = np.asarray(values, dtype=float)
-    return values, (None if attributes is None else np.asarray(attributes, dtype=np.int64))
+    return checked_draws(values, attributes, f"{n} draws on instance {instance!r}")
 
 
 def _inconclusive(figures, reason, needs=""):
