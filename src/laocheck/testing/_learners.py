@@ -525,6 +525,11 @@ class LearnerRecords(list):
         super().__init__(records)
         self.not_checked = dict(not_checked)
 
+    @property
+    def unchecked(self):
+        """The same as ``not_checked``, under the name an estimator's ``Records`` use."""
+        return self.not_checked
+
     def summary(self):
         """One line per record (id, status) and per property not checked (id, why).
 
