@@ -403,7 +403,10 @@ def test_a_module_with_a_syntax_error_exits_2(tmp_path):
     (tmp_path / "robust_syntax_err.py").write_text("def f(:\n    pass\n")
     (tmp_path / "robust_raises.py").write_text("raise RuntimeError('boom\\nsecond line')\n")
     assert_usage_error(["check", "robust_syntax_err:f"], cwd=tmp_path, match="syntax error")
-    assert_usage_error(["check", "robust_raises:f"], cwd=tmp_path, match="RuntimeError")
+    # a module that raises while it is imported ran: the user's code failed (ERROR, exit 4)
+    code, _, err = run_cli(["check", "robust_raises:f"], cwd=tmp_path)
+    assert code == 4 and "RuntimeError" in err and "ERROR" in err, (code, err)
+    assert_clean_exit(code, err, (4,))
 
 
 # --- report specs ------------------------------------------------------------------------------

@@ -367,7 +367,7 @@ def test_cli_a_module_calling_sys_exit_on_import_is_not_exit_0(tmp_path):
     (tmp_path / "quits_on_import.py").write_text(
         "import sys\n\nsys.exit(0)\n\nclass Est:\n    pass\n")
     code, out, err = laocheck(tmp_path, "check", "quits_on_import:Est")
-    assert code == 2, (code, out, err)
+    assert code == 4, (code, out, err)             # ERROR: the user's code exited
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and "sys.exit(0)" in lines[0] and "quits_on_import.py line 3" in \
         lines[0], err

@@ -29,10 +29,10 @@ code: its module is imported and the callable it names is called, as pytest runs
 Exit status: 0 when every check PASSes, 1 when one FAILs, when — unless
 ``--allow-inconclusive`` — one could not decide its claim (INCONCLUSIVE, printed with the
 reason and what would decide it) or when nothing was checked at all, 2 on a usage error (an
-object that cannot be imported — its module raised or called ``sys.exit`` on import — or does
-not implement the protocol, claims that do not fit it or select no check), 4 when the user's
-code raised or exited inside a check (ERROR: the exception and the user's file and line, never
-a verdict). Unbiasedness for ``target`` is checked unless the claims say ``"unbiased":
+object that cannot be found, a module with a syntax error, an object that does not implement
+the protocol, claims that do not fit it or select no check), 4 when the user's code raised or
+called ``sys.exit`` — on import of its module, in the named factory, or inside a check
+(ERROR: the exception and the user's file and line, never a verdict). Unbiasedness for ``target`` is checked unless the claims say ``"unbiased":
 false``; every property not checked is listed with the reason.
 """
 
@@ -63,9 +63,10 @@ EPILOG = """examples:
   laocheck check mypkg.learners:make --claims learner_claims.json   (a learner: fit, coef_)
 
 exit status: 0 every check PASSes; 1 a check FAILs, a claim is INCONCLUSIVE (unless
---allow-inconclusive) or nothing was checked; 2 usage error (the object cannot be loaded,
-claims malformed or selecting no check); 4 ERROR: your code raised or called sys.exit inside
-a check (the exception with your file and line; not a verdict).
+--allow-inconclusive) or nothing was checked; 2 usage error (the object cannot be found,
+claims malformed or selecting no check); 4 ERROR: your code raised or called sys.exit on
+import, in its factory or inside a check (the exception with your file and line; not a
+verdict).
 """
 
 
@@ -129,6 +130,11 @@ def _one_line(exc, limit=300):
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+class UserCodeAtLoad(InvalidParameterError):
+    """The user's module raised or called sys.exit while it was imported, or the named factory
+    did when it was called: the user's code failed (ERROR, exit 4), not the command line."""
+
+
 def load_object(spec):
     """The object named ``module.path:name`` (a callable without a ``sample`` is called)."""
     if not isinstance(spec, str) or spec.count(":") != 1:
@@ -148,7 +154,7 @@ def load_object(spec):
             f"`MODULE:OBJECT`={spec!r}: module {module_name!r} has a syntax error "
             f"({exc.msg}, {exc.filename} line {exc.lineno}).") from None
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's module raised or
-        raise InvalidParameterError(        # called sys.exit while it was imported
+        raise UserCodeAtLoad(               # called sys.exit while it was imported
             f"`MODULE:OBJECT`={spec!r}: importing module {module_name!r} "
             f"{_raised(exc)}.") from None
     obj = module
@@ -175,7 +181,7 @@ def load_object(spec):
                 f"({_one_line(exc)}); point at an estimator object or a factory without "
                 "arguments.") from None
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's factory raised
-            raise InvalidParameterError(            # or called sys.exit
+            raise UserCodeAtLoad(                   # or called sys.exit
                 f"`MODULE:OBJECT`={spec!r}: calling it {_raised(exc)}.") from None
     return obj
 
@@ -329,6 +335,9 @@ def cmd_check(args):
         else:
             records = check_estimator(est, _claims(args.claims), seed=args.seed,
                                       budget=args.budget, delta=args.delta, on_fail=None)
+    except UserCodeAtLoad as exc:            # the user's module or factory raised: ERROR
+        sys.stderr.write(f"laocheck check: error: {exc} (ERROR, not a verdict)\n")
+        return 4
     except InvalidParameterError as exc:
         sys.stderr.write(f"laocheck check: error: {exc}\n")
         return 2
