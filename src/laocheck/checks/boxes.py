@@ -971,11 +971,21 @@ def _line9_corrected_named(ctx, *, estimator_name):
     return _line9_corrected(ctx, estimator=estimator_name)
 
 
+#: The standing assumptions of HK12 Alg. 2 and KS15 Alg. 3, quoted with their places
+_LINE9_ASSUME = {
+    "HK12.Alg2": ("d >= 1, B > 0; ‖x‖∞ <= 1, |y| <= B: HK12 Thm 3.4, “Assume the distribution "
+                  "D is such that ‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; z⁺_1 = z⁻_1 = 1_d: "
+                  "HK12 Alg. 2, line 1"),
+    "KS15.Alg3": ("d >= 1, B > 0; ‖x‖∞ <= 1, |y| <= B: KS15 Sec. 4, Thm 4.1, “Assume the "
+                  "distribution D is such that ‖x‖∞ ≤ 1 and |y| < B with probability 1”; "
+                  "z⁺_1 = z⁻_1 = 1_d: KS15 App. A.3, Alg. 3, line 1"),
+}
+
 for _paper, _cite, _est in (("HK12.Alg2", "HK12 Alg. 2 lines 1, 3 and 9", "HK12.AELR.residual"),
                             ("KS15.Alg3", "KS15 Alg. 3 lines 1, 3 and 9", "KS15.GAELR.residual")):
     register(f"{_paper}.line9", citation=_cite,
              statement="choose j_t w.p. |w_t[j]|/‖w_t‖₁ (line 9) is defined at every t, with "
-             "z⁺_1 = z⁻_1 = 1_d (line 1) and w_t from line 3", assumptions="d >= 1, B > 0",
+             "z⁺_1 = z⁻_1 = 1_d (line 1) and w_t from line 3", assumptions=_LINE9_ASSUME[_paper],
              method="exact (Fractions): w_1 from lines 1 and 3", delta=0.0, detectable=0.0,
              expected=Status.ERRATUM, correction=f"{_paper}.line9_corrected", paper=_paper)(_line9_at_w1)
     register(f"{_paper}.line9_corrected", citation=_cite + " (laocheck's reading at w_t = 0)",

@@ -251,7 +251,11 @@ STEP4_PRINTED_MISSING_TERM = 0
 @register("CB11.Thm12.proof.step4", citation=CITE + ", second display, first relation",
           statement="Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ = Σ((λ/2)‖w_t‖² + 2(ŷ_t − y_t)⟨v_t, w_t⟩) − "
           "Σ((λ/2)‖w*‖² + 2(ŷ_t − y_t)⟨v_t, w*⟩) + m(λ/2)‖w*‖² (as printed, an identity)",
-          assumptions="λ > 0", method="sympy: rhs − lhs = (λ/2)Σ‖w_t‖² for symbolic w_t, a_t, "
+          assumptions="λ > 0: CB11 Sec. 6, Fig. 2, “PARAMETER: λ > 0”; ‖x‖∞ <= 1, |y| <= B: CB11 "
+          "Sec. 3, “Throughout the paper we assume that ‖x‖∞ ≤ 1 and |y| ≤ B”; k even, k >= 2, k/2 "
+          "<= d: CB11 Sec. 6, Fig. 2, “local budget k ≥ 2 (with k even)”, “Choose C uniformly at "
+          "random from all subsets of [d] of size k/2”; ‖w*‖₁ <= B: CB11 Thm 12, “min_{w: ‖w‖₁ ≤ "
+          "B} L_D(w)”", method="sympy: rhs − lhs = (λ/2)Σ‖w_t‖² for symbolic w_t, a_t, "
           "w* (m = 2, d = 2); exact counterexample on a path of Fig. 2 (probability 1/2)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="CB11.Thm12.proof.step4_corrected")
@@ -351,8 +355,13 @@ def step6_bound(G2, lam, m):
 @register("CB11.Thm12.proof.step6", citation=CITE + ", third display",
           statement="Σ_t f_t(w_t) − Σ_t f_t(w*) <= (1/λ)(max_t ‖∇f_t(w_t)‖²) ln m (the "
           "logarithmic regret bound for λ-strongly convex f_t, with the projections)",
-          assumptions="f_t λ-strongly convex, w_{t+1} = Π(w_t − ∇f_t(w_t)/(λt)), w_1 = 0, "
-          "‖w*‖₁ <= B", method="exact (sympy) on a path of Fig. 2 (probability 1/2) at m = 2",
+          assumptions="f_t λ-strongly convex, w_{t+1} = Π(w_t − ∇f_t(w_t)/(λt)), w_1 = 0 (CB11 "
+          "Fig. 2's update and projection “w = argmin_{u: ‖u‖₁ ≤ B} ‖u − w‖₂”); λ > 0: CB11 Fig. "
+          "2, “PARAMETER: λ > 0”; ‖x‖∞ <= 1, |y| <= B: CB11 Sec. 3, “Throughout the paper we "
+          "assume that ‖x‖∞ ≤ 1 and |y| ≤ B”; k even, k >= 2, k/2 <= d: CB11 Sec. 6, Fig. 2, "
+          "“local budget k ≥ 2 (with k even)”, “Choose C uniformly at random from all subsets of "
+          "[d] of size k/2”; ‖w*‖₁ <= B: CB11 Thm 12, “min_{w: ‖w‖₁ ≤ B} L_D(w)”",
+          method="exact (sympy) on a path of Fig. 2 (probability 1/2) at m = 2",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="CB11.Thm12.proof.step6_corrected")
 def check_step6(ctx):

@@ -520,7 +520,11 @@ def thm44_step3_range(B, delta, eps):
 
 
 _L41 = "HK12 Lemma 4.1 (proof, Appendix A.6"
-_L41_ASSUME = "‖x‖₂ <= 1, ‖w‖₂ <= B, |y| <= B, w ≠ 0, N = ⌈4B²⌉, ν = 2 log₂ N"
+_L41_ASSUME = ("‖x‖₂ <= 1, ‖w‖₂ <= B, |y| <= B: HK12 Lemma 4.1, “assuming ‖x‖₂ ≤ 1, ‖w‖₂ ≤ B and "
+               "|y| ≤ B … provided that the Taylor series of f′(x) converges absolutely for |x| ≤ "
+               "1”; f real analytic on R: HK12 Sec. 4.1, “Let f : R → R be a real, analytic "
+               "function (on the entire real line)”; w ≠ 0, N = ⌈4B²⌉, ν = 2 log₂ N (Procedure 3, "
+               "App. A.6)")
 _L41_METHOD = ("exact enumeration (Fractions) of the reference Procedure 3 / of its lines on "
                "seeded rational instances (d <= 3, B in {1/2, 3/5, 3/4, 1}: N = 1..4, both "
                "branches of line 3); worst ratio")

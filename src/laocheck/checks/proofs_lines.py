@@ -300,7 +300,8 @@ def check_hk12_lemma_a2_step2(ctx):
 @register("KS15.LemmaB.8.proof.step2", citation="KS15 Lemma B.8 (proof, App. B.8, second display)",
           statement="|E[X̄] − E[X]| <= ∫_{x<−C}(x + C)dμ + ∫_{x>C}(x − C)dμ <= ∫_{x>C}(x − C)dμ "
           "<= (2/C)∫_{x>C}(x − E[X])²dμ <= 2Var[X]/C (as printed: the absolute value on the "
-          "left)", assumptions="discrete X, 2-4 atoms, |E X| <= C/2",
+          "left)", assumptions="C > 0, |E X| <= C/2: KS15 Lemma B.8 (App. B.8), “Let X be a random "
+          "variable with |E[X]| ≤ C/2 for some C > 0”; discrete X, 2-4 atoms",
           method="random discrete distributions (each relation of the chain evaluated; worst "
           "ratio lhs/rhs)", delta=0.0,
           detectable="a distribution with ratio > 1 among those drawn",
@@ -443,7 +444,10 @@ def _mw_exact_counterexample():
             "log n + Σ log(1 − ηpᵀc + η²pᵀc²)": math.log(2)}
 
 
-_MW_ASSUME = "c_t[i] >= −1/η (a fraction of the entries at −1/η), n <= 4, T <= 5, η log-normal"
+_MW_ASSUME = ("η > 0, c_t[i] >= −1/η: HK12 Lemma A.1 (App. A.2) / KS15 Lemma B.5 (App. B.8), “Let "
+              "η > 0, and let c_1, …, c_T be an arbitrary sequence of vectors in R^n with c_t[i] "
+              "≥ −1/η for all t and i”; a fraction of the entries at −1/η, n <= 4, T <= 5, η "
+              "log-normal")
 _MW_METHOD = "random loss sequences; both sides of the relation per run (float)"
 
 # KS15 Lemma B.5's second display is HK12's (one check, HK12.LemmaA.1.proof.step2), so its
@@ -1046,7 +1050,9 @@ def _thmb1_final_gap(e, dl=None):
 @register("HK12.ThmB.1.proof.step1", citation="HK12 Thm B.1 (proof, App. B.2, last display)",
           statement="L_D(w) <= L_D(w*) + δε <= 1 − 2(1 − δ)ε (the second relation, with "
           "L_D(w*) = (1 − ε)² of Lemma B.4 and δ = 1/100000 of Lemma B.5)",
-          assumptions="ε = 1/√k in (0, 1) (Theorem B.1: ε = Ω(1/√d))",
+          assumptions="ε = Ω(1/√d): HK12 Theorem B.1 (App. B), “Let ε = Ω(1/√d)”; k = 1/ε², δ = "
+          "1/100000: App. B.2, “The matrix A is created as in the previous subsection with k = "
+          "1/ε²” and Lemma B.5, “Let δ = 1/100000”; ε = 1/√k in (0, 1)",
           method="exact (Fractions) at ε = 1/10, 1/100, 1/1000; sympy: the gap is ε(δ − ε)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="HK12.ThmB.1.proof.step1_corrected")
@@ -1276,6 +1282,11 @@ _L32_ASSUME = ("‖x‖₂ <= 1 (so ‖x‖∞ <= 1): KS15 Sec. 3, Theorem 3.1, 
                "2 <= k <= d: KS15 Sec. 1, “we have a budget of k + 1 attributes, where k ≪ d”; "
                "q a distribution with q_i > 0 (KS15 eq. (1)); finite D (2-3 rational points, "
                "d = 2 or 3), scaled into ‖x‖₁ <= 1")
+_L42_ASSUME = ("‖x‖∞ <= 1: KS15 Sec. 4, Theorem 4.1, “Assume the distribution D is such that "
+               "‖x‖∞ ≤ 1 and |y| < B with probability 1”; 2 <= k <= d: KS15 Sec. 1, “we have a "
+               "budget of k + 1 attributes, where k ≪ d”; q a distribution with q_i > 0 (KS15 "
+               "Lemma 4.2, “for every distribution (q_1, …, q_d)”); finite D (2-3 rational "
+               "points, d = 2 or 3), scaled into ‖x‖₁ <= 1")
 _L32_METHOD = "exact (Fractions): every (x, i_1..i_k) enumerated"
 
 register("KS15.Lemma3.2.proof.step1", citation="KS15 Lemma 3.2 (proof, App. B.2, first display)",
@@ -1310,7 +1321,7 @@ register("KS15.Lemma3.2.proof.step2_corrected", citation="KS15 Lemma 3.2 (proof,
 @register("KS15.Lemma4.2.proof.step1", citation="KS15 Lemma 4.2 (proof, App. B.9, first display, "
           "last member)", statement="‖E[(1/k Σ_r x̃_{t,r}[i])²]‖∞ = ‖(1/k²)Σ_r E[x̃_{t,r}²[i]] + "
           "(1/k²)Σ_{r≠s} E[x̃_{t,r}[i]²]‖∞ (as printed: the cross terms E[x̃_{t,r}[i]²])",
-          assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0,
+          assumptions=_L42_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0,
           expected=Status.ERRATUM, correction="KS15.Lemma4.2.proof.step1_corrected")
 def check_ks15_lemma42_step3(ctx):
     """KS15 Lemma 4.2, proof: the cross terms of the square are printed as E[x̃_{t,r}[i]²]."""
@@ -1324,7 +1335,7 @@ def check_ks15_lemma42_step3(ctx):
 register("KS15.Lemma4.2.proof.step1_corrected", citation="KS15 Lemma 4.2 (proof, App. B.9, first "
          "display, corrected)", statement="E[x̃_t[i]²] = (1/k²)Σ_r E[x̃_{t,r}[i]²] + (1/k²)Σ_{r≠s} "
          "E[x̃_{t,r}[i]x̃_{t,s}[i]] with E[x̃_{t,r}[i]x̃_{t,s}[i]] = E_D[x_i²], for every i",
-         assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0)(_with_doc(
+         assumptions=_L42_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0)(_with_doc(
     "KS15 Lemma 4.2 (proof, App. B.9): the corrected cross terms.",
     lambda ctx: _chain_verdict(_lemma32_step(ctx, "l42_corrected"))))
 
@@ -1470,8 +1481,7 @@ register("KS15.Lemma4.4.proof.chain", citation="KS15 Lemma 4.4 (proof, App. B.11
 
 @register("KS15.Lemma4.4.proof.step1", citation="KS15 Lemma 4.4 (proof, App. B.11, first member)",
           statement="E_{D,A}[φ̃_t²] = E_{D,A}[((w_{t,j}x_t[j] − y_t)/p_j)²] (as printed: y_t inside the "
-          "division by p_j)", assumptions="‖w‖₁ <= B = 1: KS15 Sec. 4, GAELR's iterates in the L1 "
-          "ball “‖w‖₁ ≤ B”; ‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.1, “Assume the distribution D is such "
+          "division by p_j)", assumptions="‖w‖₁ <= B = 1: KS15 Sec. 4, “the 1-norm bound is ‖w‖₁ ≤ B”; ‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.1, “Assume the distribution D is such "
           "that ‖x‖∞ ≤ 1 and |y| < B with probability 1” (B = 1); p_j = |w_j|/‖w‖₁ (KS15 eq. (5))",
           method="exact (Fractions) against the enumerated residual estimate of HK12 Alg. 2",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,

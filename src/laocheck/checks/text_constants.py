@@ -319,7 +319,11 @@ def ks15_text_m1_rate(m2):
           "d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), the expected risk bound turns to "
           "O(B²√(‖E_D[x²]‖₁ + k)/√(km₂))”)",
           statement="at m₁ >= d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), Thm 4.7's second bound is "
-          "O((B²/√(km₂))·√(‖E_D[x²]‖₁ + k))", assumptions="δ in (0, 1)",
+          "O((B²/√(km₂))·√(‖E_D[x²]‖₁ + k))", assumptions="δ in (0, 1): KS15 Thm 4.7, “with "
+          "probability 1 − δ over the first phase”; ‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.7, “Assume the "
+          "distribution D is such that ‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; 1 <= k <= d: KS15 "
+          "Sec. 1, “we have a budget of k + 1 attributes, where k ≪ d”; m₂ >= log 2d: Thm 4.7, “If "
+          "m₂ ≥ log 2d”",
           method="sympy: at that m₁ the bound is 4B²√(5(16S + (88/3)S + k) log 2d/(km₂)) (ε <= S/d); "
           "its ratio to B²√((S + k)/(km₂)) at S = k = 1 tends to ∞ with d (√log 2d)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
