@@ -73,7 +73,9 @@ def test_cb11_thm6_step2_counterexample_by_hand():
     records = {i: catalog.run(catalog.get(i), seed=0, budget="fast", catch=False).status
                for i in ("CB11.Thm6.proof.step1", "CB11.Thm6.proof.step2",
                          "CB11.Thm6.proof.step2_corrected")}
-    assert records == {"CB11.Thm6.proof.step1": "PASS", "CB11.Thm6.proof.step2": "ERRATUM",
+    # d = k = 1 (the unbounded ratio above) is below Fig. 1's budget k >= 2, k <= d: read under
+    # it the step holds (the erratum of earlier versions is withdrawn)
+    assert records == {"CB11.Thm6.proof.step1": "PASS", "CB11.Thm6.proof.step2": "PASS",
                        "CB11.Thm6.proof.step2_corrected": "PASS"}
 
 
@@ -271,3 +273,48 @@ def test_negative_control_lemma33_reuse_detects_x_tilde_built_from_x_prime(monke
     monkeypatch.setattr(proofs_hk12, "hk12_aesvr", from_x_prime)
     rec = catalog.run("HK12.Thm4.4.proof.reuse_lemma3.3", seed=0, budget="full")
     assert rec.status == "FAIL"
+
+
+def test_hk12_lemma41_second_moment_counterexample_is_an_entire_f_by_hand():
+    """HK12 Sec. 4.1 takes f analytic on all of R: f = exp (a_n = 1/n!) is, and at d = 1,
+    w = (B), x = (1), y = −B (inside ‖x‖₂ <= 1, ‖w‖₂ <= B, |y| <= B) θ̃_r = θ = 2B, so
+    E[φ̂²] = 2Σ 2ⁿa_n²θ^{2n} = 2Σ(8B²)ⁿ/(n!)² = 2·I₀(4√2·B) >= 2 + 2·8^B: exp(Θ(B)), not
+    exp(O(log² B)). The earlier a_n = 1/(n + 1)² has f′ singular at 1 (not entire)."""
+    from fractions import Fraction as F
+    from scipy.special import i0
+    for B in (1, 2, 4, 8):
+        total = sum(F(8 * B * B) ** n / F(math.factorial(n)) ** 2 for n in range(200))
+        assert 2 * total >= 2 + 2 * F(8) ** B
+        assert math.isclose(float(2 * total), 2 * i0(4 * math.sqrt(2) * B), rel_tol=1e-12)
+    # log E / log² B keeps growing: at B = 2^j it is at least (2^j log 8)/(j log 2)²
+    growth = [(2 ** j * math.log(8)) / (j * math.log(2)) ** 2 for j in (4, 8, 16)]
+    assert growth[0] < growth[1] < growth[2] and growth[2] > 1e3
+    rec = catalog.run("HK12.Lemma4.1.second_moment", seed=0)
+    assert rec.status == "ERRATUM" and rec.counterexample["f"].startswith("exp")
+
+
+def test_errata_counterexamples_lie_inside_the_standing_assumptions():
+    """Issue 47 item 7: the counterexamples re-read under the papers' standing assumptions
+    (KS15's k ≪ d, i.e. k <= d; ‖x‖∞ or ‖x‖₂ <= 1; ‖w‖₁ <= B; Thm 4.1's η <= 1/(2G))."""
+    from fractions import Fraction as F
+    rec = catalog.run("KS15.LemmaB.9.proof.step3", seed=0)
+    ce = rec.counterexample
+    assert rec.status == "ERRATUM"
+    assert sum(abs(F(v)) for v in ce["w_at_B=1"]) <= 1          # ‖w‖₁ <= B (at B = 1)
+    assert max(abs(F(v)) for v in ce["x"]) <= 1 and abs(F(ce["y_at_B=1"])) <= 1
+    for id_ in ("KS15.Lemma3.2.proof.step2", "KS15.Lemma4.2.proof.step1"):
+        rec = catalog.run(id_, seed=0)
+        ce = rec.counterexample
+        d = len(ce["q"])
+        assert rec.status == "ERRATUM" and 2 <= ce["k"] <= d, id_
+        assert all(sum(F(v) ** 2 for v in x) <= 1 for _p, x in ce["D"]), id_     # ‖x‖₂ <= 1
+    rec = catalog.run("KS15.Lemma4.2", seed=0)
+    assert rec.status == "ERRATUM" and rec.counterexample["k"] <= rec.counterexample["d"]
+    # KS15 Sec. 4's text η = 2B/(G√m) at m = 16, B = 1 is 1/(2G), Thm 4.1's largest step, and the
+    # bound still exceeds the stated rate by (log 2 + 10)/(2√(10 log 2)) at d = 2 (m cancels)
+    rec = catalog.run("KS15.Thm4.1.text_aelr_eta", seed=0)
+    ce = rec.counterexample
+    assert rec.status == "ERRATUM" and ce["m"] == 16 and ce["B"] == 1 and ce["k"] <= ce["d"]
+    assert sp.simplify(sp.sympify(ce["η·2G"]) - 1) == 0
+    assert math.isclose(float(sp.sympify(ce["ratio"])),
+                        (math.log(2) + 10) / (2 * math.sqrt(10 * math.log(2))), rel_tol=1e-12)

@@ -181,8 +181,12 @@ note_erratum(
     "HK12.Lemma4.1.second_moment", where="Lemma 4.1 (proof, Appendix A.6)", order=(4, 1),
     literal="E[φ̂²] = exp(O(log² B)) when the Taylor series of f′ converges absolutely on "
             "[−1, 1] (proof: E[φ̂²] ≤ (4B)^{2ν}·2(f′₊(1))², ν = 2 log₂ N).",
-    why="Take a_n = 1/(n + 1)² (absolutely convergent on [−1, 1]), d = 1, B = 1/2, w = (1/2), "
-        "x = (1), y = −1/2, so θ = 1: in closed form E[φ̂²] = 2Σ_n 2ⁿ/(n + 1)⁴ = ∞.",
+    why="Take f = exp, analytic on the whole real line as Sec. 4.1 requires (a_n = 1/n!, "
+        "absolutely convergent everywhere), d = 1, w = (B), x = (1), y = −B (‖x‖₂ ≤ 1, "
+        "‖w‖₂ ≤ B, |y| ≤ B), so θ̃_r = θ = 2B on every draw: E[φ̂²] = 2Σ_n (8B²)ⁿ/(n!)² ≥ 2 + "
+        "2·8^B at integer B (the term n = B; exact), so log E[φ̂²]/log² B → ∞ (sympy): not "
+        "exp(O(log² B)) (at B = 16, E[φ̂²] ≈ 1.7·10³⁸). An earlier version took a_n = 1/(n + 1)², "
+        "whose f is not analytic at 1, outside Sec. 4.1's assumption.",
     corrected="E[φ̂²] = 2Σ_n 2ⁿ a_n² m_nⁿ ≤ 2Σ_{n≤ν} a_n²(8B²)ⁿ + 2Σ_{n>ν} a_n²(8B² + 2)ⁿ; "
               "finite when the series of f′ converges absolutely on a radius above √(8B² + 2).")
 
@@ -268,8 +272,9 @@ note_erratum(
         "refutes both readings at once. At d = 2, k = 2, q = (1/2, 1/2), x = (1, 0) with "
         "probability 1/4 and (0, 1/2) with probability 3/4: the left-hand side is 3/8 exactly, "
         "the right-hand side 57/128 with (E_D‖x‖∞)² and 15/32 with E_D[‖x‖∞²]. Read with the "
-        "square outside it fails even as the proof's ≤ (at d = 1, k = 2, x ∈ {0, 1} with "
-        "probability 1/2 each: 1/2 against 3/8); with the square inside, ≤ holds and only the = "
+        "square outside it fails even as the proof's ≤ (at d = k = 2, q = (1/2, 1/2), x = (1, 1) "
+        "or 0 with probability 1/2 each: 3/4 against 5/8; an earlier version's d = 1, k = 2 "
+        "had k above d, outside KS15's setting k ≪ d); with the square inside, ≤ holds and only the = "
         "is false.",
     corrected="‖E[x̃_t²]‖∞ = max_i((1/k)E[x_i²]/q_i + ((k − 1)/k)E[x_i²]) ≤ max_i (1/k)E[x_i²]/q_i "
               "+ ((k − 1)/k)E_D[‖x‖∞²] (the square inside the expectation).")

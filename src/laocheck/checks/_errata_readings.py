@@ -146,7 +146,7 @@ read("CB11.Lemma8.deviation",
 read("CB11.Lemma9.proof.step1",
      JMLR="P[∃(r, s) : |Ā_{r,s} − X_{r,s}| > ε] ≤ 2d exp(−(mε²/8)(k/(dB))²) (the union-bound "
           "display of the proof of Lemma 9)")
-read("CB11.Thm6.proof.step2",
+read("CB11.Thm6.proof.step2", verdict="withdrawn",
      JMLR="|L_D(w) − L̃_S(w)| ≤ |L_D(w) − L_S(w)| + |L_S(w) − L̃_S(w)| ≤ c(dB/k)²√((1/m) ln(d/δ)), "
           "after Lemma 10's bound (Bd/k)²√((32/m) ln(2d²/δ)) “upon slight simplifications”")
 read("CB11.Eq7.vector",

@@ -1620,9 +1620,9 @@ def _l41_step3(check):
 
 @specific("HK12.Lemma4.1.second_moment")
 def _l41_second_moment(check):
-    return [_patch_witness("radius_sqrt2", "the hypothesis with f′'s Taylor series absolutely "
-                           "convergent on |x| <= √2 (so Σ 2ⁿa_n²θ^{2n} converges at |θ| <= 1): "
-                           "must PASS", hk12, "LEMMA41_RADIUS", sp.sqrt(2), must="PASS")]
+    return [_patch_witness("theta_bounded", "the instance with θ = 0 for every B (y = wᵀx) in "
+                           "place of θ = 2B: E[φ̂²] = 2a_0² then, within exp(O(log² B)): must "
+                           "PASS", hk12, "LEMMA41_THETA_PER_B", 0, must="PASS")]
 
 
 @specific("HK12.Claim4.2")

@@ -232,8 +232,11 @@ def _thm6_step1(check):
 
 @specific("CB11.Thm6.proof.step2")
 def _thm6_step2(check):
-    return [_patch_witness("d_at_least_2", "the step at d = 2 (the corrected statement's "
-                           "d >= 2): must PASS", proofs_cb11, "THM6_STEP2_D", 2, must="PASS")]
+    return [_patch_witness("d_from_1", "the step read from d = 1, below Fig. 1's budget k >= 2 "
+                           "(the withdrawn erratum's reading): must FAIL", proofs_cb11,
+                           "THM6_STEP2_D", 1),
+            _patch_witness("c_prime_plus_8", "c = c′ + √64 (ln(2d²/δ) <= 2 ln(d/δ)) for "
+                           "c′ + √96", proofs_cb11, "THM6_LOG_FACTOR", 2)]
 
 
 @specific("CB11.Thm6.proof.step2_corrected")

@@ -104,7 +104,10 @@ def check_fig1_v(ctx):
 @register("CB11.Fig1.objective", citation="CB11 Fig. 1 (Let L̃_S(w) = wᵀĀw + wᵀv̄ + ȳ) and "
           "the expansion above it", statement="L̃_S(w) = wᵀĀw + wᵀv̄ + ȳ estimates L_S(w) = "
           "(1/m)Σ(⟨w, x⟩ − y)² = wᵀXw − 2(1/m)Σ y xᵀw + ȳ (the problem (1) with the estimated "
-          "values)", assumptions="k even, k <= d", method="exact enumeration (Fractions) of "
+          "values)", assumptions="‖x‖∞ <= 1, |y| <= B: CB11 Sec. 3, “Throughout the paper we "
+          "assume that ‖x‖∞ ≤ 1 and |y| ≤ B”; k even, 2 <= k <= d: CB11 Sec. 5, Fig. 1, “local "
+          "budget k ≥ 2 (with k even)”, “Choose a set C of k entries from [d], uniformly without "
+          "replacement”", method="exact enumeration (Fractions) of "
           "E[L̃_S(w)] at m = 1 on the listed cases", delta=0.0, detectable=0.0,
           expected=Status.ERRATUM, correction="CB11.Fig1.objective_corrected")
 def check_fig1_objective(ctx):
@@ -146,7 +149,10 @@ def check_fig1_objective_corrected(ctx):
 @register("CB11.Fig1.convexity", citation="CB11 Sec. 5 (text before Fig. 1)",
           statement="symmetrising the estimated matrix (A_ij and A_ji) overcomes the "
           "non-convexity: the problem (1) with Fig. 1's Ā is convex",
-          assumptions="k even, k <= d", method="exact: Ā has a zero diagonal on every outcome, so "
+          assumptions="‖x‖∞ <= 1, |y| <= B: CB11 Sec. 3, “Throughout the paper we assume that ‖x‖∞ "
+          "≤ 1 and |y| ≤ B”; k even, 2 <= k <= d: CB11 Sec. 5, Fig. 1, “local budget k ≥ 2 (with k "
+          "even)”, “Choose a set C of k entries from [d], uniformly without replacement”",
+          method="exact: Ā has a zero diagonal on every outcome, so "
           "trace(Ā) = 0 and Ā ≠ 0 is indefinite; eigenvalues of an outcome with sympy",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="CB11.Fig1.convexity_in_expectation")
@@ -200,7 +206,11 @@ def check_fig1_convexity_expectation(ctx):
 
 @register("CB11.Eq7.vector", citation="CB11 eq. (7)",
           statement="ŷ = (2/k)‖w‖₁ Σ_s sgn(w_{j_s}) x_{j_s} e_{j_s} estimates ⟨w, x⟩ (as printed, with "
-          "e_{j_s})", assumptions="w ≠ 0, j_s ~ P, P(i) = |w_i|/‖w‖₁",
+          "e_{j_s})", assumptions="w ≠ 0, j_s ~ P, P(i) = |w_i|/‖w‖₁; ‖x‖∞ <= 1, |y| <= B: CB11 "
+          "Sec. 3, “Throughout the paper we assume that ‖x‖∞ ≤ 1 and |y| ≤ B”; k even, k >= 2, k/2 "
+          "<= d: CB11 Sec. 6, Fig. 2, “local budget k ≥ 2 (with k even)”, eq. (7), “we randomly "
+          "pick j_1, …, j_{k/2} from [d] without replacement according to the distribution defined "
+          "by w”",
           method="exact enumeration (Fractions): E of the printed vector", delta=0.0,
           detectable=0.0, expected=Status.ERRATUM, correction="CB11.Fig2.yhat")
 def check_eq7_vector(ctx):
@@ -436,7 +446,8 @@ note_erratum(
 
 @register("HK12.Proc3.line1", citation="HK12 Proc. 3 lines 1 and 3 (N = ⌈4B²⌉; n <= 2 log₂ N)",
           statement="the reference's N is ⌈4B²⌉ and its line-3 branch takes exactly the orders "
-          "n <= 2 log₂ N", assumptions="B > 0", method="exact: ⌈4B²⌉ from the definition on 400 rational B "
+          "n <= 2 log₂ N", assumptions="B > 0",
+          method="exact: ⌈4B²⌉ from the definition on 400 rational B "
           "in (0, 20]; the reference's orders against ⌊2 log₂ N⌋ (integer arithmetic, sympy at "
           "seven N) for N = 1..1000",
           delta=0.0, detectable=0.0)
@@ -884,7 +895,8 @@ def check_fig2_average(ctx):
           statement="for Fig. 2's w̄ = (1/m)Σ_{t=2}^{m+1} w_t: L_D(w̄) <= (1/m)Σ_{t=1}^m L_D(w_t) + "
           "4B²/m, so Thm 12's conversion (about w_1..w_m) covers Fig. 2's output with 4B²/m more "
           "(absorbed in the theorem's constant c)", assumptions="‖x‖∞ <= 1, |y| <= B, "
-          "‖w_t‖₁ <= B (so 0 <= L_D <= 4B²)", method="exact enumeration of D^m (two support points) "
+          "‖w_t‖₁ <= B (so 0 <= L_D <= 4B²)",
+          method="exact enumeration of D^m (two support points) "
           "and of every path of Fig. 2 (d = 2, k = 2, m <= 3) on seeded instances and on the "
           "instance of a grid search (ratio 7/12); worst ratio (L_D(w̄) − (1/m)Σ L_D(w_t))/(4B²/m)", delta=0.0, detectable=0.0)
 def check_fig2_average_vs_thm12(ctx):
@@ -961,11 +973,21 @@ def _line9_corrected_named(ctx, *, estimator_name):
     return _line9_corrected(ctx, estimator=estimator_name)
 
 
+#: The standing assumptions of HK12 Alg. 2 and KS15 Alg. 3, quoted with their places
+_LINE9_ASSUME = {
+    "HK12.Alg2": ("d >= 1, B > 0; ‖x‖∞ <= 1, |y| <= B: HK12 Thm 3.4, “Assume the distribution "
+                  "D is such that ‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; z⁺_1 = z⁻_1 = 1_d: "
+                  "HK12 Alg. 2, line 1"),
+    "KS15.Alg3": ("d >= 1, B > 0; ‖x‖∞ <= 1, |y| <= B: KS15 Sec. 4, Thm 4.1, “Assume the "
+                  "distribution D is such that ‖x‖∞ ≤ 1 and |y| < B with probability 1”; "
+                  "z⁺_1 = z⁻_1 = 1_d: KS15 App. A.3, Alg. 3, line 1"),
+}
+
 for _paper, _cite, _est in (("HK12.Alg2", "HK12 Alg. 2 lines 1, 3 and 9", "HK12.AELR.residual"),
                             ("KS15.Alg3", "KS15 Alg. 3 lines 1, 3 and 9", "KS15.GAELR.residual")):
     register(f"{_paper}.line9", citation=_cite,
              statement="choose j_t w.p. |w_t[j]|/‖w_t‖₁ (line 9) is defined at every t, with "
-             "z⁺_1 = z⁻_1 = 1_d (line 1) and w_t from line 3", assumptions="d >= 1, B > 0",
+             "z⁺_1 = z⁻_1 = 1_d (line 1) and w_t from line 3", assumptions=_LINE9_ASSUME[_paper],
              method="exact (Fractions): w_1 from lines 1 and 3", delta=0.0, detectable=0.0,
              expected=Status.ERRATUM, correction=f"{_paper}.line9_corrected", paper=_paper)(_line9_at_w1)
     register(f"{_paper}.line9_corrected", citation=_cite + " (laocheck's reading at w_t = 0)",

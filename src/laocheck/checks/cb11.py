@@ -109,7 +109,10 @@ def _small_instances():
 
 @register("CB11.Lemma8.expectation", citation="CB11 Lemma 8 (proof)",
           statement="E[A_t] = x_t x_t^T (printed x_t^T x_t), A_t the matrix of CB11 Fig. 1",
-          assumptions="‖x‖∞ <= 1, k even, 2 <= k <= d", method="exact enumeration (Fractions)",
+          assumptions="‖x‖∞ <= 1, |y| <= B: CB11 Sec. 3, “Throughout the paper we assume that ‖x‖∞ "
+          "≤ 1 and |y| ≤ B”; k even, 2 <= k <= d: CB11 Sec. 5, Fig. 1, “local budget k ≥ 2 (with k "
+          "even)”, “Choose a set C of k entries from [d], uniformly without replacement”",
+          method="exact enumeration (Fractions)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="CB11.Lemma8.expectation_corrected")
 def check_lemma8_expectation(ctx):
@@ -189,7 +192,10 @@ def _lemma8_bound(d, k, m, delta):
 
 @register("CB11.Lemma8.deviation", citation="CB11 Lemma 8",
           statement="w.p. >= 1 − δ, |Ā_rs − X_rs| <= (d/k)²·√((8/m)·ln(2d²/δ)) for all r, s, "
-          "X = (1/m) Σ_t x_t x_tᵀ", assumptions="‖x_t‖∞ <= 1, k even",
+          "X = (1/m) Σ_t x_t x_tᵀ", assumptions="‖x‖∞ <= 1, |y| <= B: CB11 Sec. 3, “Throughout the "
+          "paper we assume that ‖x‖∞ ≤ 1 and |y| ≤ B”; k even, 2 <= k <= d: CB11 Sec. 5, Fig. 1, "
+          "“local budget k ≥ 2 (with k even)”, “Choose a set C of k entries from [d], uniformly "
+          "without replacement”",
           method="deterministic counterexample (Ā_rr = 0 on every outcome, exact)", delta=0.0,
           detectable=0.0, expected=Status.ERRATUM, correction="CB11.Lemma8.deviation_corrected")
 def check_lemma8_deviation(ctx):
@@ -214,7 +220,8 @@ def check_lemma8_deviation(ctx):
 
 @register("CB11.Lemma8.deviation_corrected", citation="CB11 Lemma 8 (corrected)",
           statement="w.p. >= 1 − δ, |Ā_rs − (1/m)Σ_t E[A_t]_rs| <= (d/k)²·√((8/m)·ln(2d²/δ))",
-          assumptions="‖x_t‖∞ <= 1, k even; d4 (d = 4, k = 2, m = 20, δ_stmt = 0.05) and x = (1, 1, 1) "
+          assumptions="‖x_t‖∞ <= 1, k even; d4 (d = 4, k = 2, m = 20, δ_stmt = 0.05) and x = (1, "
+          "1, 1) "
           "(d = 3, k = 2, m = 16000, δ_stmt = 1/2: the width below 1/8)",
           method="coverage by Monte Carlo (Baseline kernel), exact Clopper-Pearson at δ",
           detectable="a failure probability above the interval's upper end")
@@ -351,7 +358,11 @@ def check_lemma11_figure(ctx):
 @register("CB11.Lemma11.text", citation="CB11 Lemma 11, eq. (7) and the text before it",
           statement="E ∇̃ℓ(w) = 2(⟨w, x⟩ − y)x with j_1..j_{k/2} drawn \"without replacement "
           "according to the distribution defined by w\" (read as successive sampling)",
-          assumptions="k even, k/2 <= d", method="exact enumeration (Fractions); smallest "
+          assumptions="‖x‖∞ <= 1, |y| <= B: CB11 Sec. 3, “Throughout the paper we assume that ‖x‖∞ "
+          "≤ 1 and |y| ≤ B”; k even, k >= 2, k/2 <= d: CB11 Sec. 6, Fig. 2, “local budget k ≥ 2 "
+          "(with k even)”, eq. (7), “we randomly pick j_1, …, j_{k/2} from [d] without replacement "
+          "according to the distribution defined by w”",
+          method="exact enumeration (Fractions); smallest "
           "counterexample over the d = 2 grid", delta=0.0, detectable=0.0,
           expected=Status.ERRATUM, correction="CB11.Lemma11.figure")
 def check_lemma11_text(ctx):

@@ -573,8 +573,10 @@ def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
 @register("HK12.Thm3.4.literal", citation="HK12 Thm 3.4",
           statement="||x||_inf <= 1, |y| <= B: AELR run with eta = (1/(4B^2)) sqrt(2k log 2d/(5md)) has "
           "E L(w-bar) <= L(w*) + 4B^2 sqrt(10 d log 2d/(km)) for every ||w*||_1 <= B, m >= log 2d",
-          assumptions="x uniform on {-1,+1}^2, y = B x_1 (so ||x||_inf = 1, |y| = B, w* = B e_1), "
-          "d = 2, k = 1, m = 10^4, B = 100",
+          assumptions="‖x‖∞ <= 1, |y| <= B: HK12 Thm 3.4, “Assume the distribution D is such that "
+          "‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; m >= log 2d: HK12 proof of Thm 3.4, “as we "
+          "originally assumed that m ≥ log 2d”; x uniform on {-1,+1}^2, y = B x_1 (so ||x||_inf = "
+          "1, |y| = B, w* = B e_1), d = 2, k = 1, m = 10^4, B = 100",
           method="R runs of AELR with the printed eta; betting CI at delta = 1e-6 on the proven "
                  "per-run range; ERRATUM iff the CI's lower end exceeds the stated bound",
           delta=_DELTA, detectable="a mean excess above the bound by more than the CI width",
@@ -629,9 +631,13 @@ _ANY_M1_PHASE1_A = (0.0, 1.0)
 @register("KS15.Thm4.7.as_any_m1", citation="KS15 Thm 4.7",
           statement="If m2 >= log 2d then for any m1 ... with probability 1 over the first phase, "
           "E_{D,A2}[L(w-bar)] - L(w*) <= 61 B^2 sqrt(d log 2d/(k m2))",
-          assumptions="x uniform on {-1,+1}^2, y = B x_1 (||x||_inf = 1, |y| = B), d = 2, k = 1, "
-          "B = 1, delta = 0.05, m1 = 10^9, m2 = 10^5; the phase-1 outcome A = (0, 1) (attribute 1 "
-          "never drawn in phase 1: probability 2^(-2 m1) > 0)",
+          assumptions="‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.7, “Assume the distribution D is such that "
+          "‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; m₂ >= log 2d, any m₁: KS15 Thm 4.7, “If m₂ ≥ "
+          "log 2d then for any m₁ and for any w* ∈ R^d with ‖w*‖₁ ≤ B, with probability 1 over the "
+          "first phase”; 1 <= k <= d: KS15 Sec. 1, “we have a budget of k + 1 attributes, where k "
+          "≪ d”; x uniform on {-1,+1}^2, y = B x_1 (||x||_inf = 1, |y| = B), d = 2, k = 1, B = 1, "
+          "delta = 0.05, m1 = 10^9, m2 = 10^5; the phase-1 outcome A = (0, 1) (attribute 1 never "
+          "drawn in phase 1: probability 2^(-2 m1) > 0)",
           method="phase 2 of KS15 Alg. 4 given that A (GAELR with q_i ∝ A_i + 13 eps/6 and Thm 4.7's "
                  "eta, from laocheck.bounds), R runs; betting CI at delta = 1e-6; ERRATUM iff the "
                  "CI's lower end exceeds the 61-bound",

@@ -315,7 +315,10 @@ def check_hk12_thm31(ctx):
 
 @register("HK12.Thm3.4.eta", citation="HK12 Thm 3.4",
           statement="AELR run with eta = (1/(4B^2)) sqrt(2k log 2d/(5md)) has E L(w-bar) <= L(w*) + "
-          "4B^2 sqrt(10 d log 2d/(km))", assumptions="||x||_inf <= 1, |y| <= B, m >= log 2d",
+          "4B^2 sqrt(10 d log 2d/(km))", assumptions="‖x‖∞ <= 1, |y| <= B: HK12 Thm 3.4, “Assume "
+          "the distribution D is such that ‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; m >= log 2d: "
+          "HK12 proof of Thm 3.4, “as we originally assumed that m ≥ log 2d”; 1 <= k <= d: HK12 "
+          "Sec. 2, “only k attributes of x (where k ≥ 1 is a parameter …)”",
           method="sympy: the printed eta vs the proof's (1/G) sqrt(log 2d/(5m)) with G = 2B sqrt(2d/k); "
           "the proof's generic bound at the printed eta", delta=0.0, detectable=0.0,
           expected=Status.ERRATUM, correction="HK12.Thm3.4.eta_proof")
@@ -554,7 +557,11 @@ def check_ks15_lemma38_310(ctx):
 
 @register("KS15.Lemma3.10.proof_step_size", citation="KS15 App. B.7 (proof of Lemma 3.10)",
           statement="By Lemma 3.8, using eta = sqrt(k/(12 d m2)), we have with probability 1 "
-          "E L(w-bar) - L(w*) <= 4B^2 sqrt(6d/(k m2))", assumptions="G^2 = 24 B^2 d/k",
+          "E L(w-bar) - L(w*) <= 4B^2 sqrt(6d/(k m2))", assumptions="G² = 24B²d/k (the proof's); H "
+          ">= ‖E_D[x²]‖_{1/2}: KS15 Lemma 3.10, “Assume we know a value H that satisfies H ≥ "
+          "‖E_D[x²]‖_{1/2}”; ‖x‖₂ <= 1, |y| <= B: KS15 Sec. 3, Thm 3.1, “Assume the distribution D "
+          "is such that ‖x‖₂ ≤ 1 and |y| < B with probability 1”; 1 <= k <= d: KS15 Sec. 1, “we "
+          "have a budget of k + 1 attributes, where k ≪ d”",
           method="sympy: Thm 3.1's bound at eta = sqrt(k/(12 d m2))", delta=0.0, detectable=0.0,
           expected=Status.ERRATUM, correction="KS15.Lemma3.8-3.10.algebra")
 def check_ks15_b7(ctx):
@@ -652,7 +659,10 @@ def check_ks15_thm312_chain(ctx):
           statement="w.p. >= 1 - delta: E L(w-bar) - L(w*) <= (16B^2/sqrt m2) sqrt((1/k)(sqrt(N) + "
           "d sqrt(2d log(2d/delta)/((k+1)m1)))^2) + 1 (as the full version's LaTeX extraction "
           "reads it; the conference PDF typesets the + 1 under the root)",
-          assumptions="", method="sympy: scale check B -> cB of the extracted and of the typeset "
+          assumptions="‖x‖₂ <= 1, |y| <= B: KS15 Thm 3.12, “Assume the distribution D is such that "
+          "‖x‖₂ ≤ 1 and |y| ≤ B with probability 1”; 1 <= k <= d: KS15 Sec. 1, “we have a budget "
+          "of k + 1 attributes, where k ≪ d”",
+          method="sympy: scale check B -> cB of the extracted and of the typeset "
           "reading (must be c^2); the typeset reading equals the proof's bound",
           delta=0.0, detectable=0.0, expected=Status.READING, correction="KS15.Thm3.12.chain")
 def check_ks15_thm312_bound(ctx):
@@ -794,7 +804,8 @@ def check_ks15_rho_exact(ctx):
 @register("KS15.Table1.algebra", citation="KS15 Table 1",
           statement="ridge new O(sqrt((||E x^2||_{1/2} + k)/(km))) vs old O(sqrt(d/(km))) vs full O(sqrt(1/m)); "
           "lasso new O(sqrt((||E x^2||_1 + k) log d/(km))) vs old O(sqrt(d log d/(km))) vs full O(sqrt(log d/m))",
-          assumptions="||E x^2||_{1/2} <= d (||x||_2 <= 1), ||E x^2||_1 <= d (||x||_inf <= 1), k <= d",
+          assumptions="||E x^2||_{1/2} <= d (||x||_2 <= 1), ||E x^2||_1 <= d (||x||_inf <= 1), k "
+          "<= d",
           method="sympy: Thm 3.5 / Thm 4.6 bounds divided by the table's new entries are constants "
           "(4B^2, 4B^2 sqrt(5 log 2d/log d)); new <= sqrt 2 x old; new <= sqrt 2 x full when k >= N",
           delta=0.0, detectable=0.0)

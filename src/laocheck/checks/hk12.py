@@ -222,7 +222,10 @@ def check_lemma33_second_moment(ctx, *, estimator):
 
 @register("HK12.Lemma3.3.eq9", citation="HK12 Appendix A.1, eq. (9)",
           statement="E_t[‖x̃_t‖²₂] = (2d + k − 1)/(2k)·‖x_t‖²₂",
-          assumptions="x̃_t from k uniform draws (HK12 Alg. 1 lines 3-7)",
+          assumptions="x̃_t from k uniform draws (HK12 Alg. 1 lines 3-7); ‖x‖₂ <= 1, |y| <= B: "
+          "HK12 Thm 3.1, “Assume the distribution D is such that ‖x‖₂ ≤ 1 and |y| ≤ B with "
+          "probability 1”; 1 <= k <= d: HK12 Sec. 2, “only k attributes of x (where k ≥ 1 is a "
+          "parameter …)”",
           method="exact enumeration (Fractions); smallest counterexample over d <= 3, k <= d, "
           "x = e_1", delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="HK12.Lemma3.3.eq9_corrected")
@@ -578,7 +581,10 @@ def check_lemma38_as_used(ctx, *, estimator):
 
 @register("HK12.Lemma3.8.A5_data_point", citation="HK12 Appendix A.5",
           statement="E_t[x̃_t²] = (d + k − 1)/k · x_t (as printed, coordinatewise)",
-          assumptions="x̃ from k uniform draws", method="exact enumeration (Fractions)",
+          assumptions="x̃ from k uniform draws (HK12 Alg. 2); ‖x‖∞ <= 1, |y| <= B: HK12 Thm 3.4, "
+          "“Assume the distribution D is such that ‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; 1 <= "
+          "k <= d: HK12 Sec. 2, “only k attributes of x (where k ≥ 1 is a parameter …)”",
+          method="exact enumeration (Fractions)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="HK12.Lemma3.8.A5_data_point_corrected")
 def check_a5_data_point(ctx):
@@ -621,7 +627,9 @@ def check_a5_data_point_corrected(ctx, *, estimator):
 
 @register("HK12.Lemma3.8.A5_inner", citation="HK12 Appendix A.5",
           statement="E_t[ỹ_t²] = ‖w_t‖₁ Σ_j |w_t[j]| x_t[j]² <= ‖w_t‖₁²‖w_t²‖∞ <= B² (as printed)",
-          assumptions="‖x‖∞ <= 1, ‖w‖₁ <= B", method="exact enumeration; counterexample d = 1",
+          assumptions="‖x‖∞ <= 1, |y| <= B: HK12 Thm 3.4, “Assume the distribution D is such that "
+          "‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; ‖w_t‖₁ <= B: HK12 Alg. 2's iterates, “for any "
+          "‖w*‖₁ ≤ B” (Lemma 3.6)", method="exact enumeration; counterexample d = 1",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="HK12.Lemma3.8.A5_inner_corrected")
 def check_a5_inner(ctx):
@@ -740,33 +748,54 @@ def check_lemma41_mc(ctx, *, estimator):
                   counterexample=None if ok else {"target": target, "interval": [iv.low, iv.high]})
 
 
+#: HK12 Sec. 4.1's standing assumption on f and Lemma 4.1's own, quoted with their places
+_SEC41_F = ("f real analytic on all of R: HK12 Sec. 4.1, “Let f : R → R be a real, analytic "
+            "function (on the entire real line)”; ‖x‖₂ <= 1, ‖w‖₂ <= B, |y| <= B and f′'s Taylor "
+            "series absolutely convergent on |x| <= 1: HK12 Lemma 4.1, “assuming ‖x‖₂ ≤ 1, "
+            "‖w‖₂ ≤ B and |y| ≤ B … provided that the Taylor series of f′(x) converges absolutely "
+            "for |x| ≤ 1”")
+
+#: θ = wᵀx − y of the instance over B: 2 at d = 1, w = (B), x = (1), y = −B (the largest
+#: |θ| the lemma's assumptions allow)
+LEMMA41_THETA_PER_B = 2
+
+
 @register("HK12.Lemma4.1.second_moment", citation="HK12 Lemma 4.1 and its proof (Appendix A.6)",
           statement="assuming ‖x‖₂ <= 1, ‖w‖₂ <= B, |y| <= B, E[φ̂²] <= exp(O(log² B)) "
           "(proof: E[φ̂²] <= (4B)^{2ν}·2(f′₊(1))², ν = 2 log₂ N), provided the Taylor series of "
           "f′ converges absolutely for |x| <= 1",
-          assumptions="as stated", method="exact: at d = 1, θ̃_r = θ is deterministic, so "
-          "E[φ̂²] = 2 Σ 2ⁿ a_n² θ^{2n} in closed form; a_n = 1/(n+1)² converges absolutely on "
-          "[−1, 1]", delta=0.0, detectable=0.0, expected=Status.ERRATUM,
+          assumptions=_SEC41_F, method="exact: f = exp (entire; a_n = 1/n!), d = 1, w = (B), "
+          "x = (1), y = −B, so θ̃_r = θ = 2B on every draw and E[φ̂²] = 2 Σ_n 2ⁿ a_n² θ^{2n} >= "
+          "2 + 2·8^B at integer B (the term n = B, B! <= B^B); sympy: log of that over log² B "
+          "tends to ∞", delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="HK12.Lemma4.1.second_moment_corrected")
 def check_lemma41_second_moment(ctx):
-    """HK12 Lemma 4.1's second-moment claim: infinite at an admissible instance."""
-    n = sp.symbols("n", integer=True, nonnegative=True)
-    radius = sp.nsimplify(LEMMA41_RADIUS)
-    # 2·2ⁿ a_n² θ^{2n} at θ = 1 for a_n = 1/((n+1)² radiusⁿ), admissible under the hypothesis
-    term = 2 * 2 ** n / ((n + 1) ** 4 * radius ** (2 * n))
-    diverges = sp.limit(term, n, sp.oo) == sp.oo
-    ratio = sp.limit(term.subs(n, n + 1) / term, n, sp.oo)
-    fplus = sp.summation(1 / (n + 1) ** 2, (n, 0, sp.oo))
-    proof_bound = float((4 * sp.Rational(1, 2)) ** 0 * 2 * fplus ** 2)   # N = 1, ν = 0
-    if not diverges:
-        return Result(Status.PASS, {"ratio_test": str(ratio)})
-    return Result(Status.ERRATUM, {"ratio_test_limit": str(ratio), "proof_bound": proof_bound},
-                  counterexample={"d": 1, "B": "1/2", "w": ["1/2"], "x": ["1"], "y": "-1/2",
-                                  "theta": 1, "a_n": "1/(n+1)^2 (f′₊(1) = π²/6)",
-                                  "E[φ̂²]": "2 Σ 2ⁿ/(n+1)⁴ = ∞", "proof's bound": proof_bound},
+    """HK12 Lemma 4.1's second-moment claim: not exp(O(log² B)) for f = exp, an entire f (Sec.
+    4.1's assumption), at the instance θ = 2B the lemma's assumptions allow.
+
+    An earlier version used a_n = 1/(n + 1)², whose f is not analytic at 1: it broke Sec. 4.1's
+    “analytic on the entire real line”."""
+    B = sp.Symbol("B", positive=True, integer=True)
+    c = sp.nsimplify(LEMMA41_THETA_PER_B)
+    # the terms n = 0 and n = B of 2 Σ 2ⁿ a_n² θ^{2n} at a_n = 1/n!, θ = cB, with B! <= B^B
+    lower = 2 + 2 * (2 * c ** 2) ** B
+    growth = sp.limit(sp.log(lower) / sp.log(B) ** 2, B, sp.oo)
+    values = {}
+    for b in (1, 2, 4, 8, 16):                       # exact partial sums, n <= 200
+        th = F(int(c * b)) if c.is_integer else F(str(c)) * b
+        tot = sum(F(2 * 2 ** n) * th ** (2 * n) / F(math.factorial(n)) ** 2 for n in range(201))
+        values[f"E[φ̂²] at B = {b} (n <= 200)"] = float(tot)
+    figs = {"lower_bound": str(lower), "limit log(lower)/log² B": str(growth), **values}
+    if growth.is_finite:
+        return Result(Status.PASS, figs, detectable=0.0)
+    return Result(Status.ERRATUM, figs,
+                  counterexample={"f": "exp (a_n = 1/n!)", "d": 1, "w": ["B"], "x": ["1"],
+                                  "y": "-B", "theta": "2B", "E[φ̂²]": "2 Σ (8B²)ⁿ/(n!)² >= 2 + "
+                                  "2·8^B", "log E[φ̂²] / log² B": "→ ∞",
+                                  "E[φ̂²] at B = 16": values["E[φ̂²] at B = 16 (n <= 200)"]},
                   correction="HK12.Lemma4.1.second_moment_corrected", detectable=0.0,
                   note="the proof bounds E[θ̃_r²] by 4B²/N for orders n > 2 log₂ N; it is "
-                  "θ² + Var/N >= θ²")
+                  "θ² + Var/N >= θ² (at d = 1, θ̃_r = θ = 2B)")
 
 
 @register("HK12.Lemma4.1.second_moment_corrected",
@@ -866,10 +895,6 @@ def check_lemma41_attributes(ctx):
 # -------------------------------------------------------------------------- Claims 4.2, 4.3
 #: HK12 Claim 4.2's sup_x |f_ε(x) − |x|_δ| <= 1·ε: the factor of ε as printed
 CLAIM42_EPS_FACTOR = 1
-
-#: HK12 Lemma 4.1's hypothesis: the Taylor series of f′ converges absolutely on |x| <= this
-LEMMA41_RADIUS = 1
-
 
 @register("HK12.Claim4.2", citation="HK12 Claim 4.2",
           statement="for any ε > 0, f_ε is convex, analytic on the real line and "

@@ -286,8 +286,10 @@ def check_lemma45(ctx):
 @register("KS15.Lemma4.2", citation="KS15 Lemma 4.2",
           statement="‖E_{D,A}[x̃_t²]‖∞ = max_i (1/k)E_{D,A}[x̃_{t,r}²[i]] + ((k−1)/k)E_D[‖x‖∞]²",
           assumptions="q a distribution (the lemma's own: “for every distribution (q_1, …, q_d) "
-          "where q_i ≥ 0”)", method="exact enumeration (Fractions): the smallest instance over "
-          "the listed D (d = 1 first), q and k at which the printed equation is false in both "
+          "where q_i ≥ 0”); ‖x‖∞ <= 1: KS15 Sec. 4, Theorem 4.1, “Assume the distribution D is "
+          "such that ‖x‖∞ ≤ 1 and |y| < B with probability 1”; 1 <= k <= d: KS15 Sec. 1, “we "
+          "have a budget of k + 1 attributes, where k ≪ d”", method="exact enumeration "
+          "(Fractions): the smallest instance over the listed D (d = 1 first), q and k <= d at which the printed equation is false in both "
           "readings of the square, (E_D‖x‖∞)² and E_D[‖x‖∞²]", delta=0.0, detectable=0.0,
           expected=Status.ERRATUM, correction="KS15.Lemma4.2.corrected")
 def check_lemma42(ctx):
@@ -303,6 +305,8 @@ def check_lemma42(ctx):
         d = len(D[0][1])
         for q in _qs(d):
             for k in (2, 1, 3):
+                if k > d:               # KS15's setting: k ≪ d
+                    continue
                 _, _, sq, sq1 = _data_point_moments(D, q, k)
                 lhs = max(sq)
                 outer, inner = lemma42_rhs(D, sq1, k), lemma42_rhs_inner(D, sq1, k)
@@ -500,7 +504,11 @@ _PROB1_PHASE1_A = (1.0, 0.0)
 @register("KS15.Lemma3.7.prob1", citation="KS15 Lemma 3.7 (first part)",
           statement="for all m1 and t > m1, with probability 1 over the first phase, "
           "E_{D,A2}‖x̃_{t,r}‖² <= 5d (q of KS15 Alg. 2 line 12)",
-          assumptions="‖x‖₂ <= 1", method="exact: a first phase of positive probability "
+          assumptions="‖x‖₂ <= 1, |y| <= B: KS15 Thm 3.1, “Assume the distribution D is such that "
+          "‖x‖₂ ≤ 1 and |y| < B with probability 1”; 1 <= k <= d: KS15 Sec. 1, “we have a budget "
+          "of k + 1 attributes, where k ≪ d”; any m₁: KS15 Lemma 3.7, “For all m₁ and t > m₁, with "
+          "probability 1 over the first phase”",
+          method="exact: a first phase of positive probability "
           "(every phase-1 example equal to e_1) gives A = (1, 0); E‖x̃_r‖² = Σ_i E[x_i²]/q_i "
           "(eq. (2)) in closed form; smallest m1 at d = 2, k = 1, δ = 1/2",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,

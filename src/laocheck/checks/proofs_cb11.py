@@ -251,7 +251,11 @@ STEP4_PRINTED_MISSING_TERM = 0
 @register("CB11.Thm12.proof.step4", citation=CITE + ", second display, first relation",
           statement="Σ 2(ŷ_t − y_t)⟨v_t, w_t − w*⟩ = Σ((λ/2)‖w_t‖² + 2(ŷ_t − y_t)⟨v_t, w_t⟩) − "
           "Σ((λ/2)‖w*‖² + 2(ŷ_t − y_t)⟨v_t, w*⟩) + m(λ/2)‖w*‖² (as printed, an identity)",
-          assumptions="λ > 0", method="sympy: rhs − lhs = (λ/2)Σ‖w_t‖² for symbolic w_t, a_t, "
+          assumptions="λ > 0: CB11 Sec. 6, Fig. 2, “PARAMETER: λ > 0”; ‖x‖∞ <= 1, |y| <= B: CB11 "
+          "Sec. 3, “Throughout the paper we assume that ‖x‖∞ ≤ 1 and |y| ≤ B”; k even, k >= 2, k/2 "
+          "<= d: CB11 Sec. 6, Fig. 2, “local budget k ≥ 2 (with k even)”, “Choose C uniformly at "
+          "random from all subsets of [d] of size k/2”; ‖w*‖₁ <= B: CB11 Thm 12, “min_{w: ‖w‖₁ ≤ "
+          "B} L_D(w)”", method="sympy: rhs − lhs = (λ/2)Σ‖w_t‖² for symbolic w_t, a_t, "
           "w* (m = 2, d = 2); exact counterexample on a path of Fig. 2 (probability 1/2)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="CB11.Thm12.proof.step4_corrected")
@@ -351,8 +355,13 @@ def step6_bound(G2, lam, m):
 @register("CB11.Thm12.proof.step6", citation=CITE + ", third display",
           statement="Σ_t f_t(w_t) − Σ_t f_t(w*) <= (1/λ)(max_t ‖∇f_t(w_t)‖²) ln m (the "
           "logarithmic regret bound for λ-strongly convex f_t, with the projections)",
-          assumptions="f_t λ-strongly convex, w_{t+1} = Π(w_t − ∇f_t(w_t)/(λt)), w_1 = 0, "
-          "‖w*‖₁ <= B", method="exact (sympy) on a path of Fig. 2 (probability 1/2) at m = 2",
+          assumptions="f_t λ-strongly convex, w_{t+1} = Π(w_t − ∇f_t(w_t)/(λt)), w_1 = 0 (CB11 "
+          "Fig. 2's update and projection “w = argmin_{u: ‖u‖₁ ≤ B} ‖u − w‖₂”); λ > 0: CB11 Fig. "
+          "2, “PARAMETER: λ > 0”; ‖x‖∞ <= 1, |y| <= B: CB11 Sec. 3, “Throughout the paper we "
+          "assume that ‖x‖∞ ≤ 1 and |y| ≤ B”; k even, k >= 2, k/2 <= d: CB11 Sec. 6, Fig. 2, "
+          "“local budget k ≥ 2 (with k even)”, “Choose C uniformly at random from all subsets of "
+          "[d] of size k/2”; ‖w*‖₁ <= B: CB11 Thm 12, “min_{w: ‖w‖₁ ≤ B} L_D(w)”",
+          method="exact (sympy) on a path of Fig. 2 (probability 1/2) at m = 2",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="CB11.Thm12.proof.step6_corrected")
 def check_step6(ctx):
@@ -784,66 +793,76 @@ def check_thm6_step1(ctx):
                   {"gaps_by_ordering": [str(g) for g in gaps]}, detectable=0.0)
 
 
-#: the dimension at which step 2's ratio is taken to δ → 1 (k = 1): 1, where it is unbounded;
-#: the corrected statement (CB11.Thm6.proof.step2_corrected) assumes d >= 2
-THM6_STEP2_D = 1
+#: the smallest dimension step 2 is read at: 2, since Theorem 6's Baseline (Fig. 1) takes a
+#: budget k >= 2 and samples k of the d attributes without replacement, so d >= k >= 2 (at d = 1
+#: the ratio is unbounded as δ → 1: the withdrawn erratum's reading)
+THM6_STEP2_D = 2
+
+#: CB11 Fig. 1's standing assumption on the budget, quoted with its place
+_FIG1_BUDGET = ("2 <= k <= d, k even: CB11 Sec. 5, Fig. 1 (Baseline, analysed by Theorem 6): "
+                "“INPUT: Training set S of size m, local budget k ≥ 2 (with k even)” and “Choose "
+                "a set C of k entries from [d], uniformly without replacement”")
 
 
 @register("CB11.Thm6.proof.step2", citation=CITE6 + ", last display, second relation",
           statement="c′B²√((1/m) ln(d/δ)) + (Bd/k)²√((32/m) ln(2d²/δ)) <= c (dB/k)²√((1/m) "
           "ln(d/δ)) for a constant c > 0 (Lemma 4's and Lemma 10's bounds combined), for all "
-          "d, k, B, m and δ in (0, 1)",
-          assumptions="as Thm 6: ‖x‖∞ <= 1, |y| <= B; k <= d",
+          "B, m, δ in (0, 1) and d >= k >= 2",
+          assumptions="‖x‖∞ <= 1, |y| <= B: CB11 Theorem 6, “such that ‖x‖∞ ≤ 1 and |y| ≤ B "
+          "with probability one”; δ in (0, 1): Theorem 6, “with probability of at least 1 − δ”; "
+          + _FIG1_BUDGET,
           method="sympy: the left side over (dB/k)²√((1/m) ln(d/δ)) is c′(k/d)² + √(32 ln(2d²/δ)"
-                 "/ln(d/δ)); its limit as δ → 1 at d = 1, and its exact value at d = k = 1, "
-                 "δ = 2^(−1/100)",
-          delta=0.0, detectable=0.0, expected=Status.ERRATUM,
-          correction="CB11.Thm6.proof.step2_corrected")
+                 "/ln(d/δ)); with d = 2 + a, δ = 1/(1 + b) (a, b >= 0), 3 ln(d/δ) − ln(2d²/δ) "
+                 ">= 0, "
+                 "so c = c′ + √96 serves every d >= 2; and the ratio's limit as δ → 1 at the "
+                 "smallest d the budget allows (d = 2) is finite",
+          delta=0.0, detectable=0.0)
 def check_thm6_step2(ctx):
-    """CB11 Thm 6, proof: the combined deviation is not O((dB/k)²√(ln(d/δ)/m)) uniformly: at
-    d = 1 the ratio grows without bound as δ → 1."""
+    """CB11 Thm 6, proof: the combined deviation is O((dB/k)²√(ln(d/δ)/m)), read under Fig. 1's
+    budget 2 <= k <= d.
+
+    An earlier version reported this step as an erratum at d = k = 1, where the ratio is
+    unbounded as δ → 1: a budget below Fig. 1's k >= 2 (see the withdrawn entry of ERRATA.md)."""
     _d, _delta, _k, _c1 = sp.symbols("d delta k c1", positive=True)
+    a, b = sp.symbols("a b", nonnegative=True)
     ratio = _thm6_ratio()
-    at_d = sp.simplify(ratio.subs({_d: THM6_STEP2_D, _k: 1}))
+    at_d = sp.simplify(ratio.subs({_d: THM6_STEP2_D, _k: THM6_STEP2_D}))
     limit = sp.limit(at_d, _delta, 1, dir="-")
-    if limit.is_finite:                          # some constant c serves as δ → 1 at this d
-        return Result(Status.PASS, {"ratio": str(ratio), "d": THM6_STEP2_D,
-                                    "limit_as_delta_to_1": str(limit)}, detectable=0.0)
-    at_d1 = at_d
-    # δ_n = 2^(−1/n): ln(2/δ_n)/ln(1/δ_n) = n + 1, so the ratio is c′ + 4√(2(n + 1)) -> ∞
-    n = sp.Symbol("n", positive=True, integer=True)
-    family = sp.simplify(sp.expand_log(at_d1.subs(_delta, 2 ** (-1 / n)), force=True))
-    family_ok = sp.simplify(family - (_c1 + 4 * sp.sqrt(2 * n + 2))) == 0
-    value = sp.simplify(family.subs({n: 100, _c1: 1}))
-    by_hand = 1 + 4 * sp.sqrt(202)                     # n = 100: c′ + √(32·101)
-    figs = {"ratio": str(ratio), "ratio_at_d_k_1": str(at_d1),
-            "ratio_at_delta_2^(-1/n)": str(family),
-            "value_d_k_1_delta_2^-1/100_c1_1": str(value), "value_float": float(value)}
-    if not family_ok or sp.simplify(value - by_hand) != 0:
-        return Result(Status.FAIL, figs, note="the ratio at d = 1 is not as derived")
-    return Result(Status.ERRATUM, figs, correction="CB11.Thm6.proof.step2_corrected",
-                  counterexample={"d": 1, "k": 1, "B": 1, "m": 1, "c_prime": 1,
-                                  "delta": "2^(-1/100)", "ratio": str(value),
-                                  "ratio_float": float(value),
-                                  "family": "delta = 2^(-1/n): ratio = c' + 4 sqrt(2(n + 1))"},
-                  note="ln(2d²/δ)/ln(d/δ) → ∞ as δ → 1 at d = 1 (ln(1/δ) → 0): no constant c "
-                       "serves every δ (any c is exceeded at δ = 2^(−1/n), n > (c − c′)²/32); the "
-                       "step needs d >= 2 or δ <= 1/√2, which Thm 6 does not assume (at d = 1 the "
-                       "theorem's own bound tends to 0 as δ → 1).")
+    gap = sp.expand_log(THM6_LOG_FACTOR * sp.log(_d / _delta) - sp.log(2 * _d ** 2 / _delta),
+                        force=True)
+    gap_ab = sp.expand_log(gap.subs({_d: THM6_STEP2_D + a, _delta: 1 / (1 + b)},
+                                    simultaneous=True), force=True)
+    # ln((d0 + a)(1 + b)²/2) >= 0 for a, b >= 0 iff d0 >= 2
+    low = sp.simplify(gap_ab.subs({a: 0, b: 0}))
+    log_ok = bool(sp.simplify(low).is_nonnegative) and bool(
+        sp.simplify(sp.diff(gap_ab, a)).is_nonnegative) and bool(
+        sp.simplify(sp.diff(gap_ab, b)).is_nonnegative)
+    figs = {"ratio": str(ratio), "d_min": THM6_STEP2_D, "limit_as_delta_to_1_at_d_min":
+            str(limit), "3ln(d/δ) − ln(2d²/δ) at d = d_min + a, δ = 1/(1 + b)": str(gap_ab),
+            "c": f"c′ + √{32 * THM6_LOG_FACTOR}"}
+    if limit.is_finite and log_ok:
+        return Result(Status.PASS, figs, detectable=0.0)
+    return Result(Status.FAIL, figs, detectable=0.0,
+                  counterexample={"d": THM6_STEP2_D, "k": THM6_STEP2_D,
+                                  "limit_as_delta_to_1": str(limit),
+                                  "3ln(d/δ) − ln(2d²/δ) at δ = 1": str(low)})
 
 
 note_erratum(
     "CB11.Thm6.proof.step2", where="Theorem 6 (proof, last display)", order=(5, 10, 2),
+    kind="withdrawn", assumption=_FIG1_BUDGET.replace("<=", "≤"),
     literal="|L_D(w) − L̃_S(w)| ≤ |L_D(w) − L_S(w)| + |L_S(w) − L̃_S(w)| ≤ c(dB/k)²√((1/m) "
             "ln(d/δ)) for some c > 0, combining Lemma 4 (c′B²√((1/m) ln(d/δ))) and Lemma 10 "
             "((Bd/k)²√((32/m) ln(2d²/δ)), after “slight simplifications”).",
-    why="The second relation divided by (dB/k)²√((1/m) ln(d/δ)) is c′(k/d)² + √(32 ln(2d²/δ)/"
-        "ln(d/δ)), which is unbounded as δ → 1 at d = 1: at δ = 2^(−1/n) it equals c′ + "
-        "4√(2(n + 1)) (sympy, exact), so any proposed c is exceeded once n > (c − c′)²/32; at "
-        "d = k = 1, c′ = 1, δ = 2^(−1/100) it is 1 + 4√202 ≈ 57.85.",
-    corrected="For d ≥ 2 (and k ≤ d) it holds with c = c′ + √96, since 3 ln(d/δ) − ln(2d²/δ) = "
-              "ln(d/2) + 2 ln(1/δ) ≥ 0; at d = 1 it holds for δ ≤ 1/√2.",
-    proof_step=True)
+    why="Listed as an erratum at d = k = 1 (the ratio c′(k/d)² + √(32 ln(2d²/δ)/ln(d/δ)) equals "
+        "c′ + 4√(2(n + 1)) at δ = 2^(−1/n), unbounded as δ → 1), read as if Theorem 6 allowed "
+        "any budget. Theorem 6 is about Baseline (Fig. 1), whose input is a budget k ≥ 2 of k "
+        "attributes drawn from [d] without replacement, so d ≥ k ≥ 2; then 3 ln(d/δ) − "
+        "ln(2d²/δ) = ln(d/2) + 2 ln(1/δ) ≥ 0 and the step holds with c = c′ + √96 (sympy).",
+    corrected="c′B²√((1/m) ln(d/δ)) + (Bd/k)²√((32/m) ln(2d²/δ)) ≤ (c′ + √96)(dB/k)²√((1/m) "
+              "ln(d/δ)) for 2 ≤ k ≤ d and δ in (0, 1] (the check CB11.Thm6.proof.step2_corrected); "
+              "only at d = 1, outside Fig. 1's budget, would it need δ ≤ 1/√2.",
+    related=("CB11.Thm6.proof.step2_corrected",), proof_step=True)
 
 
 #: ln(2d²/δ) <= 3 ln(d/δ) for d >= 2: the 3 of c = c′ + √(32·3) = c′ + √96
@@ -853,7 +872,7 @@ THM6_LOG_FACTOR = 3
 @register("CB11.Thm6.proof.step2_corrected", citation=CITE6 + ", last display (corrected)",
           statement="for d >= 2 and k <= d: c′B²√((1/m) ln(d/δ)) + (Bd/k)²√((32/m) ln(2d²/δ)) "
           "<= (c′ + √96)(dB/k)²√((1/m) ln(d/δ)) for every δ in (0, 1]",
-          assumptions="d >= 2, k <= d (as Thm 6's Baseline samples k of the d attributes)",
+          assumptions=_FIG1_BUDGET,
           method="sympy: with d = 2 + a, δ = 1/(1 + b) (a, b >= 0), 3 ln(d/δ) − ln(2d²/δ) = "
                  "ln((2 + a)(1 + b)²/2) >= 0; then each term of the left side is at most its "
                  "part of the right side", delta=0.0, detectable=0.0)

@@ -520,7 +520,11 @@ def thm44_step3_range(B, delta, eps):
 
 
 _L41 = "HK12 Lemma 4.1 (proof, Appendix A.6"
-_L41_ASSUME = "‖x‖₂ <= 1, ‖w‖₂ <= B, |y| <= B, w ≠ 0, N = ⌈4B²⌉, ν = 2 log₂ N"
+_L41_ASSUME = ("‖x‖₂ <= 1, ‖w‖₂ <= B, |y| <= B: HK12 Lemma 4.1, “assuming ‖x‖₂ ≤ 1, ‖w‖₂ ≤ B and "
+               "|y| ≤ B … provided that the Taylor series of f′(x) converges absolutely for |x| ≤ "
+               "1”; f real analytic on R: HK12 Sec. 4.1, “Let f : R → R be a real, analytic "
+               "function (on the entire real line)”; w ≠ 0, N = ⌈4B²⌉, ν = 2 log₂ N (Procedure 3, "
+               "App. A.6)")
 _L41_METHOD = ("exact enumeration (Fractions) of the reference Procedure 3 / of its lines on "
                "seeded rational instances (d <= 3, B in {1/2, 3/5, 3/4, 1}: N = 1..4, both "
                "branches of line 3); worst ratio")
@@ -565,7 +569,9 @@ def check_lemma41_step2(ctx):
 
 @register("HK12.Lemma4.1.proof.step3", citation=_L41 + ", first display, last member)",
           statement="Σ_n a_n θⁿ = f(θ) (as printed; the sentence after it concludes that φ̂ is "
-          "unbiased for f′(θ))", assumptions="f′(x) = Σ_n a_n xⁿ",
+          "unbiased for f′(θ))", assumptions="f′(x) = Σ_n a_n xⁿ, f real analytic on R: HK12 Sec. "
+          "4.1, “Let f : R → R be a real, analytic function (on the entire real line). The "
+          "derivative f′ … can be expressed as f′(x) = Σ a_n xⁿ”",
           method="sympy: AESVR's f = ρ (Claim 4.3: ρ′ = Σ a_n xⁿ with eq. (7)) at θ = 0",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="HK12.Lemma4.1.proof.step3_corrected")
@@ -769,7 +775,10 @@ def check_lemma41_step9(ctx):
 
 @register("HK12.Lemma4.1.proof.step10", citation=_L41 + ", second display, fourth relation)",
           statement="2(8B²)^ν Σ_n a_n² + 2 Σ_n a_n² <= (4B)^{2ν}·2(f′₊(1))²",
-          assumptions="N = ⌈4B²⌉, ν = 2 log₂ N; any B > 0 (Lemma 4.1 assumes none)",
+          assumptions="N = ⌈4B²⌉, ν = 2 log₂ N (Procedure 3); any B > 0: HK12 Lemma 4.1 assumes "
+          "only “‖x‖₂ ≤ 1, ‖w‖₂ ≤ B and |y| ≤ B … provided that the Taylor series of f′(x) "
+          "converges absolutely for |x| ≤ 1”; f real analytic on R: HK12 Sec. 4.1, “Let f : R → R "
+          "be a real, analytic function (on the entire real line)” (f′ = 1, f(x) = x)",
           method="exact (Fractions) at B = 1/2 (N = 1, ν = 0), f′ = 1 (a_0 = 1)", delta=0.0,
           detectable=0.0, expected=Status.ERRATUM, correction="HK12.Lemma4.1.proof.step10_corrected")
 def check_lemma41_step10(ctx):

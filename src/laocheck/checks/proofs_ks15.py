@@ -642,8 +642,12 @@ _T47_FIRST_FORM_FACTOR = 1
 
 @register("KS15.Thm4.7.proof.step2", citation="KS15 Thm 4.7 (proof, Sec. 4.2.1, the step size)",
           statement="η = √(log 2d/(Ĝ²m₂)) = √(k log 2d/(20B²m₂(8‖A‖₁ + 20dε + k))) (as printed, "
-          "an identity)", assumptions="A >= 0, ε > 0; Ĝ² = 4B²((4/k)‖2A + (10/3)ε‖₁ + "
-          "(20/(3k))dε + 1)", method="sympy: the ratio of the two printed forms", delta=0.0,
+          "an identity)", assumptions="‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.7, “Assume the distribution "
+          "D is such that ‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; 1 <= k <= d: KS15 Sec. 1, “we "
+          "have a budget of k + 1 attributes, where k ≪ d”; A >= 0 (phase 1's estimates of "
+          "E_D[x_i²]), ε = min(d log(2d/δ)/((k + 1)m₁), 1) > 0: KS15 Thm 4.7's η; Ĝ² = "
+          "4B²((4/k)‖2A + (10/3)ε‖₁ + (20/(3k))dε + 1)",
+          method="sympy: the ratio of the two printed forms", delta=0.0,
           detectable=0.0, expected=Status.ERRATUM, correction="KS15.Thm4.7.proof.step2_corrected")
 def check_thm47_step2(ctx):
     """KS15 Thm 4.7, proof: the two printed forms of η differ by √5."""

@@ -91,6 +91,14 @@ def _scaled_clip_cases(ctx):
             yield B, B * mean, B * B * second, B * gap, B * B * G2, eta / B, inst
 
 
+def _in_lasso_box(inst):
+    """Whether an instance (at B = 1) is inside the lasso setting: ‖w‖₁ <= 1, ‖x‖∞ <= 1,
+    |y| <= 1 (HK12 Sec. 3.2, KS15 Sec. 4)."""
+    w, x = [F(v) for v in inst["w_at_B=1"]], [F(v) for v in inst["x"]]
+    return sum(abs(v) for v in w) <= 1 and max(abs(v) for v in x) <= 1 and \
+        abs(F(inst["y_at_B=1"])) <= 1
+
+
 def _clip_step(ctx, which, with_B):
     worst = (-math.inf, None)
     for B, mean, second, gap, G2, eta, inst in _scaled_clip_cases(ctx):
@@ -101,6 +109,8 @@ def _clip_step(ctx, which, with_B):
                                                         np.inf))),
                     float(np.max(_CLIP_GAP * eta * second) / (_CLIP_GAP * eta * G2)))
         else:               # E[(g̃ − ḡ)ᵀ(w_t − w*)] <= 4ηG² (printed) or 4BηG²
+            if not _in_lasso_box(inst):
+                continue    # the step's ‖w_t − w*‖₁ <= 2B needs ‖w_t‖₁ <= B (Alg. 2/3's ball)
             w = np.array([float(F(v)) for v in inst["w_at_B=1"]]) * B
             lhs = float(gap @ w) + B * float(np.max(np.abs(gap)))   # worst ‖w*‖₁ <= B
             r = lhs / (4 * eta * G2 * B ** (_HOLDER_B_POWER if with_B else _KS15_B9_B_POWER))
@@ -109,8 +119,12 @@ def _clip_step(ctx, which, with_B):
     return worst
 
 
-_CLIP_ASSUME = ("‖w_t‖₁, ‖w*‖₁ <= B, ‖x‖∞ <= 1, |y| <= B; G² = ‖E g̃²‖∞ (the smallest "
-                "admissible G), η in {1/(2G), 1/(4G)}; B in {1, 8, 64}")
+_CLIP_ASSUME = ("‖x‖∞ <= 1, |y| <= B: HK12 Thm 3.4 / KS15 Thm 4.1, “Assume the distribution "
+                "D is such that ‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; ‖w_t‖₁, ‖w*‖₁ <= B: "
+                "HK12 Lemma 3.6 / KS15 Thm 4.1, “for any w* … with ‖w*‖₁ ≤ B”, and the "
+                "proof's “‖w_t − w*‖₁ ≤ 2B”; 0 < η <= 1/(2G): HK12 Lemma 3.7 / KS15 Lemma B.9, "
+                "“for 0 ≤ η ≤ 1/2G”; G² = ‖E g̃²‖∞ (the smallest admissible G), η in "
+                "{1/(2G), 1/(4G)}; B in {1, 8, 64}")
 _CLIP_METHOD = ("exact distribution of AELR's g̃ (HK12 Alg. 2, Fractions) on the instances of "
                 "HK12.Lemma3.7, scaled to B; the worst w* in closed form (B‖E[g̃ − ḡ]‖∞); worst "
                 "ratio lhs/rhs")
@@ -173,10 +187,13 @@ note_erratum(
     why="Hölder's inequality gives 2ηG²·2B = 4BηG²: the factor B is dropped. The left side "
         "scales as B² and 4ηG² as B (G ∝ B, η ∝ 1/B), so the line fails for every instance with "
         "a clipping gap once B is large. AELR's exact gradient distribution (HK12 Alg. 2, "
-        "enumerated with Fractions) at w = (1/2, −1/4, 1/8, 3/8), x = (1/2, 1/4, −3/4, 1/8), "
-        "y = −1/4, k = 1, scaled to B = 64 (w, y → 64w, 64y), with G² = ‖E g̃²‖∞, η = 1/(2G) and "
-        "w* the worst vertex of the L1 ball: the left side is about 2.0 times 4ηG² (the check "
-        "reports the instance and the ratio; the corrected line's worst ratio is about 0.06).",
+        "enumerated with Fractions) at w = (7/19, 8/19, −4/19), x = (−1/2, −7/8, −1/4), "
+        "y = −5/8, k = 1 (‖w‖₁ = 1, ‖x‖∞ ≤ 1, |y| ≤ 1), scaled to B = 64 (w, y → 64w, 64y), with "
+        "G² = ‖E g̃²‖∞, η = 1/(2G) and w* the worst vertex of the L1 ball: the left side is "
+        "about 1.88 times 4ηG² (the check reports the instance and the ratio; the corrected "
+        "line's worst ratio is about 0.06). An earlier version's instance had ‖w‖₁ = 5/4 > B, "
+        "outside the ball the step's ‖w_t − w*‖₁ ≤ 2B needs; the check now takes only instances "
+        "inside it.",
     corrected="E_{D,A}[(g̃_t − ḡ_t)ᵀ(w_t − w*)] ≤ 4BηG² (as HK12's App. A.4 prints it); summed "
               "over t this is the lemma's statement, which holds.",
     proof_step=True)
@@ -283,7 +300,8 @@ def check_hk12_lemma_a2_step2(ctx):
 @register("KS15.LemmaB.8.proof.step2", citation="KS15 Lemma B.8 (proof, App. B.8, second display)",
           statement="|E[X̄] − E[X]| <= ∫_{x<−C}(x + C)dμ + ∫_{x>C}(x − C)dμ <= ∫_{x>C}(x − C)dμ "
           "<= (2/C)∫_{x>C}(x − E[X])²dμ <= 2Var[X]/C (as printed: the absolute value on the "
-          "left)", assumptions="discrete X, 2-4 atoms, |E X| <= C/2",
+          "left)", assumptions="C > 0, |E X| <= C/2: KS15 Lemma B.8 (App. B.8), “Let X be a random "
+          "variable with |E[X]| ≤ C/2 for some C > 0”; discrete X, 2-4 atoms",
           method="random discrete distributions (each relation of the chain evaluated; worst "
           "ratio lhs/rhs)", delta=0.0,
           detectable="a distribution with ratio > 1 among those drawn",
@@ -426,7 +444,10 @@ def _mw_exact_counterexample():
             "log n + Σ log(1 − ηpᵀc + η²pᵀc²)": math.log(2)}
 
 
-_MW_ASSUME = "c_t[i] >= −1/η (a fraction of the entries at −1/η), n <= 4, T <= 5, η log-normal"
+_MW_ASSUME = ("η > 0, c_t[i] >= −1/η: HK12 Lemma A.1 (App. A.2) / KS15 Lemma B.5 (App. B.8), “Let "
+              "η > 0, and let c_1, …, c_T be an arbitrary sequence of vectors in R^n with c_t[i] "
+              "≥ −1/η for all t and i”; a fraction of the entries at −1/η, n <= 4, T <= 5, η "
+              "log-normal")
 _MW_METHOD = "random loss sequences; both sides of the relation per run (float)"
 
 # KS15 Lemma B.5's second display is HK12's (one check, HK12.LemmaA.1.proof.step2), so its
@@ -1029,7 +1050,9 @@ def _thmb1_final_gap(e, dl=None):
 @register("HK12.ThmB.1.proof.step1", citation="HK12 Thm B.1 (proof, App. B.2, last display)",
           statement="L_D(w) <= L_D(w*) + δε <= 1 − 2(1 − δ)ε (the second relation, with "
           "L_D(w*) = (1 − ε)² of Lemma B.4 and δ = 1/100000 of Lemma B.5)",
-          assumptions="ε = 1/√k in (0, 1) (Theorem B.1: ε = Ω(1/√d))",
+          assumptions="ε = Ω(1/√d): HK12 Theorem B.1 (App. B), “Let ε = Ω(1/√d)”; k = 1/ε², δ = "
+          "1/100000: App. B.2, “The matrix A is created as in the previous subsection with k = "
+          "1/ε²” and Lemma B.5, “Let δ = 1/100000”; ε = 1/√k in (0, 1)",
           method="exact (Fractions) at ε = 1/10, 1/100, 1/1000; sympy: the gap is ε(δ − ε)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="HK12.ThmB.1.proof.step1_corrected")
@@ -1133,7 +1156,11 @@ def check_ks15_thm312_rows(ctx):
 
 def _x_tilde_instances(ctx):
     """A finite D (2 or 3 support points of x in d = 2 or 3, rational), a rational q > 0, k in
-    {2, 3}; the exact joint law of (x, i_1..i_k)."""
+    {2, .., d}; the exact joint law of (x, i_1..i_k).
+
+    Inside KS15's standing assumptions: 2 <= k <= d (Sec. 1's k ≪ d) and ‖x‖₂ <= 1 (so
+    ‖x‖∞ <= 1): each D is scaled by its largest ‖x‖₁ when that exceeds 1, which leaves every
+    ratio of the steps unchanged (both sides are quadratic in x)."""
     rng = ctx.rng
     fixed = [([(F(1, 2), (F(1), F(0))), (F(1, 2), (F(0), F(0)))], (F(1, 2), F(1, 2)), 2)]
     for inst in fixed:
@@ -1142,10 +1169,12 @@ def _x_tilde_instances(ctx):
         d = int(rng.integers(2, 4))
         npts = int(rng.integers(2, 4))
         ws = [int(rng.integers(1, 4)) for _ in range(npts)]
-        pts = [(F(wt, sum(ws)), tuple(_rat(rng, -4, 4, 4) for _ in range(d))) for wt in ws]
+        xs = [tuple(_rat(rng, -4, 4, 4) for _ in range(d)) for _ in ws]
+        scale = max(F(1), *(sum(abs(v) for v in x) for x in xs))   # ‖x‖₂ <= ‖x‖₁ <= 1
+        pts = [(F(wt, sum(ws)), tuple(v / scale for v in x)) for wt, x in zip(ws, xs)]
         qs = [int(rng.integers(1, 5)) for _ in range(d)]
         q = tuple(F(v, sum(qs)) for v in qs)
-        yield pts, q, int(rng.integers(2, 4))
+        yield pts, q, int(rng.integers(2, d + 1))
 
 
 def _x_tilde_moments(pts, q, k):
@@ -1248,8 +1277,16 @@ def _lemma32_step(ctx, which):
     return worst
 
 
-_L32_ASSUME = ("finite D (2-3 rational points, d = 2 or 3), rational q > 0, k in {2, 3}; x̃ of KS15 "
-               "eq. (1)")
+_L32_ASSUME = ("‖x‖₂ <= 1 (so ‖x‖∞ <= 1): KS15 Sec. 3, Theorem 3.1, “Assume the "
+               "distribution D is such that ‖x‖₂ ≤ 1 and |y| < B with probability 1”; "
+               "2 <= k <= d: KS15 Sec. 1, “we have a budget of k + 1 attributes, where k ≪ d”; "
+               "q a distribution with q_i > 0 (KS15 eq. (1)); finite D (2-3 rational points, "
+               "d = 2 or 3), scaled into ‖x‖₁ <= 1")
+_L42_ASSUME = ("‖x‖∞ <= 1: KS15 Sec. 4, Theorem 4.1, “Assume the distribution D is such that "
+               "‖x‖∞ ≤ 1 and |y| < B with probability 1”; 2 <= k <= d: KS15 Sec. 1, “we have a "
+               "budget of k + 1 attributes, where k ≪ d”; q a distribution with q_i > 0 (KS15 "
+               "Lemma 4.2, “for every distribution (q_1, …, q_d)”); finite D (2-3 rational "
+               "points, d = 2 or 3), scaled into ‖x‖₁ <= 1")
 _L32_METHOD = "exact (Fractions): every (x, i_1..i_k) enumerated"
 
 register("KS15.Lemma3.2.proof.step1", citation="KS15 Lemma 3.2 (proof, App. B.2, first display)",
@@ -1284,7 +1321,7 @@ register("KS15.Lemma3.2.proof.step2_corrected", citation="KS15 Lemma 3.2 (proof,
 @register("KS15.Lemma4.2.proof.step1", citation="KS15 Lemma 4.2 (proof, App. B.9, first display, "
           "last member)", statement="‖E[(1/k Σ_r x̃_{t,r}[i])²]‖∞ = ‖(1/k²)Σ_r E[x̃_{t,r}²[i]] + "
           "(1/k²)Σ_{r≠s} E[x̃_{t,r}[i]²]‖∞ (as printed: the cross terms E[x̃_{t,r}[i]²])",
-          assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0,
+          assumptions=_L42_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0,
           expected=Status.ERRATUM, correction="KS15.Lemma4.2.proof.step1_corrected")
 def check_ks15_lemma42_step3(ctx):
     """KS15 Lemma 4.2, proof: the cross terms of the square are printed as E[x̃_{t,r}[i]²]."""
@@ -1298,7 +1335,7 @@ def check_ks15_lemma42_step3(ctx):
 register("KS15.Lemma4.2.proof.step1_corrected", citation="KS15 Lemma 4.2 (proof, App. B.9, first "
          "display, corrected)", statement="E[x̃_t[i]²] = (1/k²)Σ_r E[x̃_{t,r}[i]²] + (1/k²)Σ_{r≠s} "
          "E[x̃_{t,r}[i]x̃_{t,s}[i]] with E[x̃_{t,r}[i]x̃_{t,s}[i]] = E_D[x_i²], for every i",
-         assumptions=_L32_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0)(_with_doc(
+         assumptions=_L42_ASSUME, method=_L32_METHOD, delta=0.0, detectable=0.0)(_with_doc(
     "KS15 Lemma 4.2 (proof, App. B.9): the corrected cross terms.",
     lambda ctx: _chain_verdict(_lemma32_step(ctx, "l42_corrected"))))
 
@@ -1444,7 +1481,8 @@ register("KS15.Lemma4.4.proof.chain", citation="KS15 Lemma 4.4 (proof, App. B.11
 
 @register("KS15.Lemma4.4.proof.step1", citation="KS15 Lemma 4.4 (proof, App. B.11, first member)",
           statement="E_{D,A}[φ̃_t²] = E_{D,A}[((w_{t,j}x_t[j] − y_t)/p_j)²] (as printed: y_t inside the "
-          "division by p_j)", assumptions="‖w‖₁ <= 1, ‖x‖∞ <= 1, |y| <= 1, p_j = |w_j|/‖w‖₁",
+          "division by p_j)", assumptions="‖w‖₁ <= B = 1: KS15 Sec. 4, “the 1-norm bound is ‖w‖₁ ≤ B”; ‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.1, “Assume the distribution D is such "
+          "that ‖x‖∞ ≤ 1 and |y| < B with probability 1” (B = 1); p_j = |w_j|/‖w‖₁ (KS15 eq. (5))",
           method="exact (Fractions) against the enumerated residual estimate of HK12 Alg. 2",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="KS15.Lemma4.4.proof.step1_corrected")
@@ -1583,7 +1621,9 @@ def check_cb11_lemma4_rademacher(ctx):
 @register("CB11.Lemma9.proof.step1", citation="CB11 Lemma 9 (proof, second display)",
           statement="P[∃(r, s) : |Ā_{r,s} − X_{r,s}| > ε] <= 2d·exp(−(mε²/8)(k/(dB))²) (as printed: "
           "the event of Lemma 8, Ā and X, with Lemma 9's bound)",
-          assumptions="‖x_t‖∞ <= 1, |y_t| <= B = 1, k even",
+          assumptions="‖x‖∞ <= 1, |y| <= B: CB11 Sec. 3, “Throughout the paper we assume that ‖x‖∞ "
+          "≤ 1 and |y| ≤ B” (B = 1); k even, 2 <= k <= d: CB11 Sec. 5, Fig. 1, “local budget k ≥ 2 "
+          "(with k even)”, “Choose a set C of k entries from [d], uniformly without replacement”",
           method="exact: Ā_rr = 0 on every outcome of Fig. 1 (enumerated), so at d = k = 2, "
           "x_t = (1, 1) for every t and ε = 1/2 the event has probability 1, against the bound at "
           "the smallest m where it is below 1", delta=0.0, detectable=0.0,

@@ -75,9 +75,12 @@ def ks15_text_aelr_eta():
 
 @register("KS15.Thm4.1.text_aelr_eta", citation="KS15 Sec. 4 (after Thm 4.1)",
           statement="G² <= 8B²d/k (HK12 Lemma 3.8) with Theorem 4.1 and η = 2B/(G√m) yields "
-          "4B²√(10d log 2d/(km))", assumptions="B, d, k, m > 0 (and η <= 1/(2G))",
+          "4B²√(10d log 2d/(km))", assumptions="‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.1, “Assume the "
+          "distribution D is such that ‖x‖∞ ≤ 1 and |y| < B with probability 1”; η <= 1/(2G): KS15 "
+          "Thm 4.1, “when run with step size η ≤ 1/(2G)”; G² = 8B²d/k (Lemma 3.8 of [4]); 1 <= k "
+          "<= d: KS15 Sec. 1, “we have a budget of k + 1 attributes, where k ≪ d”",
           method="sympy: Thm 4.1's bound B(log 2d/(ηm) + 5ηG²) at η = 2B/(G√m) divided by the "
-          "stated rate; exact at d = k = m = B = 1", delta=0.0, detectable=0.0,
+          "stated rate; exact at d = 2, k = 1, m = 16, B = 1 (η = 1/(2G), Thm 4.1's largest step)", delta=0.0, detectable=0.0,
           expected=Status.ERRATUM, correction="KS15.Thm4.1.text_aelr_eta_corrected")
 def check_ks15_text_aelr(ctx):
     """KS15 Sec. 4: the step size 2B/(G√m) does not give the stated AELR rate."""
@@ -86,16 +89,19 @@ def check_ks15_text_aelr(ctx):
     val = _ks15_thm41(ks15_text_aelr_eta()).subs(G, Gv)
     stated = 4 * B ** 2 * sp.sqrt(10 * d * sp.log(2 * d) / (k * m))
     ratio = sp.simplify(val / stated)                 # (log 2d/2 + 10B²)/(2B√(5 log 2d)) >= 1
-    at = {d: 1, k: 1, m: 1, B: 1}
+    # an instance inside Thm 4.1's η <= 1/(2G) (2ηG = 4B/√m <= 1 iff m >= 16B²) and KS15's
+    # setting k <= d: d = 2, k = 1, B = 1, m = 16 (η = 1/(2G) exactly)
+    at = {d: 2, k: 1, m: 16, B: 1}
+    eta_2G = sp.simplify((ks15_text_aelr_eta() * 2 * sp.Symbol("G", positive=True)).subs(at))
     r1 = sp.nsimplify(ratio.subs(at))
-    figs = {"ratio_to_stated": str(ratio), "ratio_at_d=k=m=B=1": str(r1),
-            "ratio_at_d=k=m=B=1_float": float(r1)}
-    if sp.simplify(r1 - 1).is_positive:
+    figs = {"ratio_to_stated": str(ratio), "ratio_at_d=2,k=1,m=16,B=1": str(r1),
+            "ratio_at_d=2,k=1,m=16,B=1_float": float(r1), "2ηG_at_instance": str(eta_2G)}
+    if sp.simplify(r1 - 1).is_positive and sp.simplify(eta_2G - 1).is_nonpositive:
         return Result(Status.ERRATUM, figs, detectable=0.0,
                       correction="KS15.Thm4.1.text_aelr_eta_corrected",
-                      counterexample={"d": 1, "k": 1, "m": 1, "B": 1, "bound_at_text_eta":
-                                      str(sp.simplify(val.subs(at))), "stated": str(stated.subs(at)),
-                                      "ratio": str(r1)},
+                      counterexample={"d": 2, "k": 1, "m": 16, "B": 1, "η·2G": str(eta_2G),
+                                      "bound_at_text_eta": str(sp.simplify(val.subs(at))),
+                                      "stated": str(stated.subs(at)), "ratio": str(r1)},
                       note="By AM-GM the ratio is >= 1 with equality only at B² = log(2d)/20; "
                            "η = (1/G)√(log 2d/(5m)) gives the stated rate (the corrected check).")
     return Result(Status.PASS, figs, detectable=0.0)
@@ -205,7 +211,9 @@ note_erratum(
     why="Theorem 4.1's bound B(log 2d/(ηm) + 5ηG²) at η = 2B/(G√m) is (G/√m)(log(2d)/2 + 10B²), "
         "which exceeds the stated 2BG√(5 log 2d/m) = 4B²√(10d log 2d/(km)) by the factor "
         "(log(2d)/2 + 10B²)/(2B√(5 log 2d)) ≥ 1 (AM-GM; equality only at B² = log(2d)/20). At "
-        "d = k = m = B = 1: (log 2 + 20)/(4√(5 log 2)) ≈ 2.78 (sympy, exact).",
+        "d = 2, k = 1, B = 1, m = 16 (where η = 2B/(G√m) = 1/(2G), inside Theorem 4.1's η ≤ "
+        "1/(2G)): (log 2 + 10)/(2√(10 log 2)) ≈ 2.03 (sympy, exact). An earlier version took "
+        "m = 1, where η = 2/G is above Theorem 4.1's range; the factor does not depend on m.",
     corrected="η = (1/G)√(log 2d/(5m)) (the step of HK12's proof of Thm 3.4) gives "
               "4B²√(10d log 2d/(km)) and minimises the bound.")
 
@@ -240,7 +248,9 @@ def footnote4_moment(v):
 @register("KS15.Thm4.6.text_footnote4", citation="KS15 Sec. 4.1, footnote 4 (“If ‖E_D[x²]‖₁ = d "
           "it is easy to see that E_D[x_i] = 1 for all i ∈ [d]”)",
           statement="‖x‖∞ <= 1 and ‖E_D[x²]‖₁ = d imply E_D[x_i] = 1 for all i",
-          assumptions="‖x‖∞ <= 1", method="exact (Fractions): x uniform on {−1, 1}^d, d = 2",
+          assumptions="‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.6, “Assume the distribution D is such that "
+          "‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; footnote 4's own: ‖E_D[x²]‖₁ = d",
+          method="exact (Fractions): x uniform on {−1, 1}^d, d = 2",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
           correction="KS15.Thm4.6.text_footnote4_corrected")
 def check_ks15_text_footnote4(ctx):
@@ -309,7 +319,11 @@ def ks15_text_m1_rate(m2):
           "d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), the expected risk bound turns to "
           "O(B²√(‖E_D[x²]‖₁ + k)/√(km₂))”)",
           statement="at m₁ >= d² log(2d/δ)/((k+1)‖E_D[x²]‖₁), Thm 4.7's second bound is "
-          "O((B²/√(km₂))·√(‖E_D[x²]‖₁ + k))", assumptions="δ in (0, 1)",
+          "O((B²/√(km₂))·√(‖E_D[x²]‖₁ + k))", assumptions="δ in (0, 1): KS15 Thm 4.7, “with "
+          "probability 1 − δ over the first phase”; ‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.7, “Assume the "
+          "distribution D is such that ‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; 1 <= k <= d: KS15 "
+          "Sec. 1, “we have a budget of k + 1 attributes, where k ≪ d”; m₂ >= log 2d: Thm 4.7, “If "
+          "m₂ ≥ log 2d”",
           method="sympy: at that m₁ the bound is 4B²√(5(16S + (88/3)S + k) log 2d/(km₂)) (ε <= S/d); "
           "its ratio to B²√((S + k)/(km₂)) at S = k = 1 tends to ∞ with d (√log 2d)",
           delta=0.0, detectable=0.0, expected=Status.ERRATUM,
