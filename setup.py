@@ -32,8 +32,14 @@ DIRECTIVES = {
 MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge", "learners._lasso",
            "learners._aer", "learners._adaptive", "learners._full", "data._oracle"]
 
-#: generated file -> (template, the template's variables), paths under src/laocheck/
+#: generated file -> (template, the template's variables), paths under src/laocheck/.
+#: ``_states.pxi.tp`` holds the four state classes of the data-point sampling learners once
+#: (ridge/lasso x dense/sparse: rendered per family, it writes both layouts' classes) and
+#: ``_steps.pxi.tp`` their step loops; ``learners/_ridge.pyx`` and ``_lasso.pyx`` include the
+#: rendered files and define no state class by hand (tests/learners/test_templates.py).
 TEMPLATES = {
+    "learners/_ridge_states.pxi": ("learners/_states.pxi.tp", {"family": "ridge"}),
+    "learners/_lasso_states.pxi": ("learners/_states.pxi.tp", {"family": "lasso"}),
     "learners/_ridge_steps.pxi": ("learners/_steps.pxi.tp", {"family": "ridge"}),
     "learners/_lasso_steps.pxi": ("learners/_steps.pxi.tp", {"family": "lasso"}),
 }
