@@ -4,8 +4,9 @@ The kernels compile without bounds checks; set LAOCHECK_CYTHON_DEBUG=1 at build 
 bounds checking, wraparound and initialised-memory checks back on (used to test the kernels).
 
 Some kernel code is written once in a Tempita template (``*.tp``; Tempita ships with Cython as
-``Cython.Tempita``, as in scikit-learn's ``_sgd_fast.pyx.tp``) and rendered here, before
-Cython runs, into the files the ``.pyx`` modules include (``TEMPLATES``). Every build renders
+``Cython.Tempita``, as in scikit-learn's ``_sgd_fast.pyx.tp`` and ``_seq_dataset.pyx.tp``) and
+rendered here, before Cython runs, into the files the ``.pyx`` modules include (``TEMPLATES``:
+the four ridge/lasso × dense/sparse state classes and their step loops). Every build renders
 them (``pip install .``, ``pip install -e .``, ``python setup.py build_ext --inplace``); they
 are not committed (.gitignore) and the sdist carries the templates (MANIFEST.in).
 """

@@ -22,9 +22,11 @@ taken relative to a common offset c, z±_i = exp(a_i − c), and
 are at line 1's z± = 1: |w_i| = 0, a share of Z in closed form; see its docstring): the learners
 use it from d = 2¹⁶ on, except from a warm start.
 
-The two states' step loops (``dense_steps``, ``sparse_steps``) are written once for this
-module and ``_ridge.pyx``, in the Tempita template ``_steps.pxi.tp``; setup.py renders it at
-every build into ``_lasso_steps.pxi``, included below.
+The two state classes are written once for this module and ``_ridge.pyx`` (both layouts,
+both families) in the Tempita template ``_states.pxi.tp``, their step loops (``dense_steps``,
+``sparse_steps``) in ``_steps.pxi.tp``; setup.py renders them at every build into
+``_lasso_states.pxi`` and ``_lasso_steps.pxi``, included below. This module holds what only
+lasso has: the EG± cell update.
 """
 import numpy as np
 cimport cython

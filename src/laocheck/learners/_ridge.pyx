@@ -24,9 +24,11 @@ share one value and one lazy-average record; see its docstring): the learners us
 d = 2¹⁶ on. Its coordinate -> slot table is ``_common.pxd``'s.
 Randomness: the caller's Generator through ``bitgen_t`` (see laocheck.estimators).
 
-The two states' step loops (``dense_steps``, ``sparse_steps``) are written once for this
-module and ``_lasso.pyx``, in the Tempita template ``_steps.pxi.tp``; setup.py renders it at
-every build into ``_ridge_steps.pxi``, included below.
+The two state classes are written once for this module and ``_lasso.pyx`` (both layouts,
+both families) in the Tempita template ``_states.pxi.tp``, their step loops (``dense_steps``,
+``sparse_steps``) in ``_steps.pxi.tp``; setup.py renders them at every build into
+``_ridge_states.pxi`` and ``_ridge_steps.pxi``, included below. This module holds what only
+ridge has: the OGD step and projection, and AESVR's loop (``aesvr_steps``).
 """
 import numpy as np
 cimport cython
