@@ -4,8 +4,9 @@ The kernels compile without bounds checks; set LAOCHECK_CYTHON_DEBUG=1 at build 
 bounds checking, wraparound and initialised-memory checks back on (used to test the kernels).
 
 Some kernel code is written once in a Tempita template (``*.tp``; Tempita ships with Cython as
-``Cython.Tempita``, as in scikit-learn's ``_sgd_fast.pyx.tp``) and rendered here, before
-Cython runs, into the files the ``.pyx`` modules include (``TEMPLATES``). Every build renders
+``Cython.Tempita``, as in scikit-learn's ``_sgd_fast.pyx.tp`` and ``_seq_dataset.pyx.tp``) and
+rendered here, before Cython runs, into the files the ``.pyx`` modules include (``TEMPLATES``:
+the four ridge/lasso × dense/sparse state classes and their step loops). Every build renders
 them (``pip install .``, ``pip install -e .``, ``python setup.py build_ext --inplace``); they
 are not committed (.gitignore) and the sdist carries the templates (MANIFEST.in).
 """
@@ -32,8 +33,14 @@ DIRECTIVES = {
 MODULES = ["estimators._samplers", "estimators._kernels", "learners._ridge", "learners._lasso",
            "learners._aer", "learners._adaptive", "learners._full", "data._oracle"]
 
-#: generated file -> (template, the template's variables), paths under src/laocheck/
+#: generated file -> (template, the template's variables), paths under src/laocheck/.
+#: ``_states.pxi.tp`` holds the four state classes of the data-point sampling learners once
+#: (ridge/lasso x dense/sparse: rendered per family, it writes both layouts' classes) and
+#: ``_steps.pxi.tp`` their step loops; ``learners/_ridge.pyx`` and ``_lasso.pyx`` include the
+#: rendered files and define no state class by hand (tests/learners/test_templates.py).
 TEMPLATES = {
+    "learners/_ridge_states.pxi": ("learners/_states.pxi.tp", {"family": "ridge"}),
+    "learners/_lasso_states.pxi": ("learners/_states.pxi.tp", {"family": "lasso"}),
     "learners/_ridge_steps.pxi": ("learners/_steps.pxi.tp", {"family": "ridge"}),
     "learners/_lasso_steps.pxi": ("learners/_steps.pxi.tp", {"family": "lasso"}),
 }
