@@ -40,7 +40,11 @@ why. No claim is dropped: a check that examined nothing is INCONCLUSIVE with its
 
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
+import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction as F
@@ -347,12 +351,20 @@ def _at_own_params(func):
                                                            estimator))
         guard = getattr(estimator, "_guard", None) if isinstance(
             estimator, GuardedEstimator) else None
-        if guard is None:
-            return func(ctx, estimator=estimator, claims=claims)
-        guard.begin()                   # a draw from a global generator anywhere in the check
-        result = func(ctx, estimator=estimator, claims=claims)
-        guard.end()
-        return result
+        try:
+            if guard is None:
+                return func(ctx, estimator=estimator, claims=claims)
+            guard.begin()               # a draw from a global generator anywhere in the check
+            result = func(ctx, estimator=estimator, claims=claims)
+            guard.end()
+            return result
+        except SlowSampler as slow:
+            return _inconclusive(
+                {"draws_asked": slow.n, "seconds": slow.seconds},
+                f"sample() did not return {slow.n} draws within {slow.seconds:g} s "
+                "(laocheck.checks.estimator_properties.MAX_SAMPLE_SECONDS): the sampler is "
+                "too slow for this check's Monte Carlo", "a faster sample() (draw the n "
+                "rows at once with numpy), or claims that the exact checks decide")
     check.__name__, check.__doc__ = func.__name__, func.__doc__
     check.__wrapped__ = func
     return check
@@ -553,10 +565,53 @@ def instances_of(est, *, strict=False):
     return accepted
 
 
+#: Wall-clock seconds one call of a user's ``sample()`` may take in a Monte Carlo check (the
+#: n draws of one instance); past it the check is INCONCLUSIVE with the reason, never a
+#: hang. Enforced with a real-time interval timer in the main thread (where checks run, in
+#: one process or in each worker); elsewhere the call is not bounded.
+MAX_SAMPLE_SECONDS = 60.0
+
+
+class SlowSampler(BaseException):
+    """A user's ``sample()`` exceeded :data:`MAX_SAMPLE_SECONDS` (a ``BaseException``, like
+    ``KeyboardInterrupt``, so that an ``except Exception`` in the user's code cannot swallow
+    it); the property check turns it into INCONCLUSIVE."""
+
+    def __init__(self, n, seconds):
+        super().__init__(n, seconds)
+        self.n, self.seconds = n, seconds
+
+
+@contextlib.contextmanager
+def _deadline(seconds, n):
+    """Raise :class:`SlowSampler` in the block after ``seconds`` of wall-clock time (main
+    thread only; an outer interval timer is re-armed with what is left of it)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise SlowSampler(n, seconds)
+
+    start = time.monotonic()
+    old_handler = signal.signal(signal.SIGALRM, on_alarm)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old_handler)
+        if outer > 0:                    # someone else's timer (a test's guard): keep it
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 1e-3))
+
+
 def draws_values(est, instance, n, rng):
     """(values (n, size) float, attributes (n,) or None) of ``n`` draws of ``est.sample``."""
     wf, xf, yf = as_float(INSTANCES[instance])
-    values, attributes = draws_of(est.sample(wf, xf, yf, n=n, rng=rng), n)
+    with _deadline(MAX_SAMPLE_SECONDS, n):
+        drawn = est.sample(wf, xf, yf, n=n, rng=rng)
+    values, attributes = draws_of(drawn, n)
     return checked_draws(values, attributes, f"{n} draws on instance {instance!r}")
 
 
