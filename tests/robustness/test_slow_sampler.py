@@ -58,3 +58,24 @@ def test_the_deadline_restores_an_outer_timer():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+class LoopsForever(SlowCoins):
+    """Enumerated first: a loop that never draws (the enumerator's own deadline is checked at
+    draws only)."""
+
+    def sample(self, w, x, y, n=1, rng=None):
+        while True:
+            pass
+
+
+def test_a_sampler_looping_without_drawing_is_stopped(monkeypatch):
+    monkeypatch.setattr(estimator_properties, "MAX_SAMPLE_SECONDS", 0.5)
+    monkeypatch.setattr(estimator_properties, "MAX_SECONDS", 0.5)
+    start = time.monotonic()
+    with pytest.raises(CheckFailure) as info:
+        check_estimator(LoopsForever(), {"unbiased": True, "range": [-4, 4]})
+    assert time.monotonic() - start < 120        # a guard against a hang, not a timing claim
+    notes = [r.note or "" for r in info.value.records]
+    assert any("did not finish one path" in n for n in notes), notes
+    assert all(r.status == "INCONCLUSIVE" for r in info.value.records)

@@ -361,10 +361,9 @@ def _at_own_params(func):
         except SlowSampler as slow:
             return _inconclusive(
                 {"draws_asked": slow.n, "seconds": slow.seconds},
-                f"sample() did not return {slow.n} draws within {slow.seconds:g} s "
-                "(laocheck.checks.estimator_properties.MAX_SAMPLE_SECONDS): the sampler is "
-                "too slow for this check's Monte Carlo", "a faster sample() (draw the n "
-                "rows at once with numpy), or claims that the exact checks decide")
+                f"{slow.what} (laocheck.checks.estimator_properties.MAX_SAMPLE_SECONDS): the "
+                "sampler is too slow for this check", "a faster sample() (draw the n rows at "
+                "once with numpy), or claims that the exact checks decide")
     check.__name__, check.__doc__ = func.__name__, func.__doc__
     check.__wrapped__ = func
     return check
@@ -473,7 +472,12 @@ def enumerate_estimate(est, instance, *, max_paths=MAX_PATHS):
         leaves = [(p, (_flat(v[0]), _count(v[1]))) for p, v in dist]
         return Enumeration(leaves, dist.residual_mass,
                            "exact enumeration of the reference (Fractions)", 0.0)
-    out = enumerate_sampler(est.sample, w, x, y, max_paths=max_paths)
+    # the enumerator's own wall-time bound is checked at each draw; a sampler looping
+    # without drawing is stopped by this deadline (a little later than that bound)
+    with _deadline(MAX_SECONDS + MAX_SAMPLE_SECONDS, 1, "sample() did not finish one path of "
+                   f"its random choices within {MAX_SECONDS + MAX_SAMPLE_SECONDS:g} s (a loop "
+                   "that draws nothing?)"):
+        out = enumerate_sampler(est.sample, w, x, y, max_paths=max_paths)
     for _, (vals, count) in out.distribution:
         if count is not None and _malformed_count(count):
             count = count.item() if isinstance(count, np.generic) else count
@@ -577,13 +581,14 @@ class SlowSampler(BaseException):
     ``KeyboardInterrupt``, so that an ``except Exception`` in the user's code cannot swallow
     it); the property check turns it into INCONCLUSIVE."""
 
-    def __init__(self, n, seconds):
+    def __init__(self, n, seconds, what=None):
         super().__init__(n, seconds)
         self.n, self.seconds = n, seconds
+        self.what = what or f"sample() did not return {n} draws within {seconds:g} s"
 
 
 @contextlib.contextmanager
-def _deadline(seconds, n):
+def _deadline(seconds, n, what=None):
     """Raise :class:`SlowSampler` in the block after ``seconds`` of wall-clock time (main
     thread only; an outer interval timer is re-armed with what is left of it)."""
     if threading.current_thread() is not threading.main_thread() or \
@@ -592,7 +597,7 @@ def _deadline(seconds, n):
         return
 
     def on_alarm(signum, frame):
-        raise SlowSampler(n, seconds)
+        raise SlowSampler(n, seconds, what)
 
     start = time.monotonic()
     old_handler = signal.signal(signal.SIGALRM, on_alarm)
