@@ -179,7 +179,7 @@ def cmd_map(args):
             by_function.setdefault(name, set()).update(c for c in contexts if c)
         functions[module] = {"sha256": sha256(path),
                              "functions": {n: sorted(v) for n, v in sorted(by_function.items())}}
-    formulas = {fid: {"expr": _srepr(f.expr),
+    formulas = {fid: {"signature": signature(f),
                       "checks": sorted(reads.get(fid, set()) | cites.get(fid, set()))}
                 for fid, f in sorted(bounds.FORMULAS.items())}
     out = {"meta": _meta(seconds=round(time.perf_counter() - start, 1), only=args.only),
@@ -189,10 +189,13 @@ def cmd_map(args):
     print(f"wrote {args.out}: {len(baseline)} checks, {len(formulas)} formulas")
 
 
-def _srepr(expr):
-    # sympy is a dependency of laocheck; imported here so that `judge` and `map` share it
+def signature(formula):
+    """What a mutant of ``bounds/_formulas.py`` can change in a formula: its expression
+    (``sympy.srepr``) and the fields a check reads (kind, literal, proof, scaling, erratum)."""
+    # sympy is a dependency of laocheck; imported here, in the process that needs it
     import sympy
-    return sympy.srepr(expr)
+    return " | ".join([sympy.srepr(formula.expr), repr((formula.kind, formula.literal,
+                       formula.proof, formula.scaling, bool(formula.erratum)))])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -218,7 +221,7 @@ def cmd_judge(args):
     if spec.get("formulas"):
         for fid, entry in spec["formulas"].items():
             now = bounds.FORMULAS.get(fid)
-            if now is None or _srepr(now.expr) != entry["expr"]:
+            if now is None or signature(now) != entry["signature"]:
                 report["changed_formulas"].append(fid)
                 selected += entry["checks"]
         for fid in set(bounds.FORMULAS) - set(spec["formulas"]):
@@ -285,6 +288,8 @@ def work_items(modules, operators, share=None, only=None):
     for module in modules:
         module_ast = get_ast_from_path(Path(module))
         for name in operators:
+            if only is not None and not any(o.startswith(f"{module}|{name}|") for o in only):
+                continue
             operator = cosmic_ray.plugins.get_operator(name)()
             positions = ((node, a, b) for node in ast_nodes(module_ast)
                          for a, b in operator.mutation_positions(node))
@@ -306,15 +311,24 @@ def mutant_key(module, operator, line, before, after):
     return f"{module}|{operator}|{before.strip()}|{after.strip()}"
 
 
-def _diff_lines(diff):
-    """The first removed and added lines of a unified diff (the mutated line)."""
-    before = after = ""
-    for line in diff.splitlines():
-        if line.startswith("-") and not line.startswith("---") and not before:
-            before = line[1:]
-        elif line.startswith("+") and not line.startswith("+++") and not after:
-            after = line[1:]
-    return before, after
+def changed_line(text, mutated):
+    """``(line number, line before, line after)`` of the first line a mutant changes."""
+    a, b = text.splitlines(), mutated.splitlines()
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i + 1, x, y
+    i = min(len(a), len(b))
+    return i + 1, a[i] if i < len(a) else "", b[i] if i < len(b) else ""
+
+
+def describe_mutant(root, module, operator_name, occurrence):
+    """``(line, before, after)`` of mutant ``occurrence`` of an operator in ``root/module``."""
+    # the engine: an optional dependency (the `mutation` and `test` extras)
+    import cosmic_ray.plugins
+    from cosmic_ray.mutating import mutate_code
+    text = (Path(root) / module).read_text(encoding="utf-8")
+    mutated = mutate_code(text, cosmic_ray.plugins.get_operator(operator_name)(), occurrence)
+    return changed_line(text, mutated)
 
 
 def run_mutants(modules, *, share=None, only=None, limit=None, timeout_factor=10.0,
@@ -368,9 +382,7 @@ def run_mutants(modules, *, share=None, only=None, limit=None, timeout_factor=10
                 mutated = mutate_code(text, op, mut.occurrence)
                 if mutated is None:
                     continue
-                src_lines, mlines = text.splitlines(), mutated.splitlines()
-                before = src_lines[line - 1] if line - 1 < len(src_lines) else ""
-                after = mlines[line - 1] if line - 1 < len(mlines) else ""
+                line, before, after = changed_line(text, mutated)
                 key = mutant_key(module, mut.operator_name, line, before, after)
                 if limit is not None and judged >= limit:
                     break
@@ -417,6 +429,7 @@ def run_mutants(modules, *, share=None, only=None, limit=None, timeout_factor=10
                                reason=(report or {}).get("killed_by") or
                                ("" if report else (result.output or "")[-300:]),
                                checks=len((report or {}).get("ran", [])),
+                               ran=[c for c, _ in (report or {}).get("ran", [])],
                                changed_formulas=(report or {}).get("changed_formulas", []))
                     if not killed and report:
                         row["reason"] = (
