@@ -332,7 +332,8 @@ def describe_mutant(root, module, operator_name, occurrence):
 
 
 def run_mutants(modules, *, share=None, only=None, limit=None, timeout_factor=10.0,
-                timeout_min=60.0, map_data=None, config=None, log=print, workdir=None):
+                timeout_min=60.0, map_data=None, config=None, log=print, workdir=None,
+                catalog_wide=False):
     """Create cosmic-ray's session of ``modules`` and judge its mutants; return the rows.
 
     Parameters
@@ -348,6 +349,9 @@ def run_mutants(modules, *, share=None, only=None, limit=None, timeout_factor=10
     timeout_factor, timeout_min : float
         A mutant's timeout: ``max(timeout_min, timeout_factor × seed-0 seconds of its checks)``;
         a mutant past it is KILLED (outcome ``timeout``).
+    catalog_wide : bool
+        Judge each survivor again by every check of the map (minutes per survivor): the
+        row's ``catalog`` says whether some other check of the catalog catches it.
     """
     # the engine: an optional dependency (the `mutation` and `test` extras)
     import cosmic_ray.plugins
@@ -436,6 +440,15 @@ def run_mutants(modules, *, share=None, only=None, limit=None, timeout_factor=10
                             f"{row['checks']} checks kept their verdicts" if row["checks"]
                             else "no check reads or cites " + ", ".join(row["changed_formulas"])
                             if row["changed_formulas"] else "no formula expression changed")
+                if catalog_wide and row["outcome"] == "survived":
+                    spec_path.write_text(json.dumps(
+                        {"checks": sorted(baseline), "baseline": baseline, "formulas": None}),
+                        encoding="utf-8")
+                    wide = mutate_and_test([mut], command, max(timeout_min, timeout_factor * sum(
+                        b["seconds"] for b in baseline.values())))
+                    rep = _last_json(wide.output) or {}
+                    row["catalog"] = ("timeout" if wide.output == "timeout" else
+                                      rep.get("killed_by") or "survived")
                 rows.append(row)
                 log(f"{row['outcome']:9s} {module}:{line} {mut.operator_name} "
                     f"{row.get('reason', '')[:90]} ({row['seconds']}s)")
@@ -527,15 +540,16 @@ def markdown(score):
     if not surv:
         lines.append("None.")
     else:
-        lines += ["| module:line | unit | operator | mutated line | status |",
-                  "| --- | --- | --- | --- | --- |"]
+        lines += ["| module:line | unit | operator | mutated line | status | whole catalog |",
+                  "| --- | --- | --- | --- | --- | --- |"]
         eq = score.get("equivalents", {})
         for r in surv:
             status = ("equivalent: " + eq[r["key"]]) if r["key"] in eq else (
                 "open: " + (r.get("reason") or "no check changed verdict"))
             after = r["after"].replace("|", "\\|")
             lines.append(f"| `{r['module']}:{r['line']}` | {r['unit'] or '(module level)'} | "
-                         f"{r['operator'].split('/')[-1]} | `{after}` | {status} |")
+                         f"{r['operator'].split('/')[-1]} | `{after}` | {status} | "
+                         f"{r.get('catalog', 'not run')} |")
     return "\n".join(lines) + "\n"
 
 
@@ -562,17 +576,26 @@ def cmd_run(args):
         k, n = (int(v) for v in args.share.split("/"))
         share = (k, n)
     map_data = json.loads(Path(args.map).read_text(encoding="utf-8"))
-    rows = run_mutants(args.modules, share=share, limit=args.limit, map_data=map_data,
-                       timeout_factor=args.timeout_factor, timeout_min=args.timeout_min,
-                       workdir=args.keep)
+    only = None
     old = {"rows": []}
     if SCORE_PATH.exists() and not args.fresh:
         old = json.loads(SCORE_PATH.read_text(encoding="utf-8"))
-    done = set(args.modules)
-    all_rows = [r for r in old["rows"] if r["module"] not in done] + rows
+    if args.survivors:
+        only = {f"{r['module']}|{r['operator']}|{r['occurrence']}" for r in old["rows"]
+                if r["outcome"] == "survived" and r["module"] in args.modules}
+    rows = run_mutants(args.modules, share=share, only=only, limit=args.limit,
+                       map_data=map_data, timeout_factor=args.timeout_factor,
+                       timeout_min=args.timeout_min, workdir=args.keep,
+                       catalog_wide=args.catalog_wide)
     shares = {r["module"]: r.get("share", "all") for r in old.get("modules", [])}
-    for m in done:
-        shares[m] = args.share or "all"
+    if only is not None:                 # the survivors judged again: replace those rows only
+        new = {r["key"]: r for r in rows}
+        all_rows = [new.get(r["key"], r) for r in old["rows"]]
+    else:
+        done = set(args.modules)
+        all_rows = [r for r in old["rows"] if r["module"] not in done] + rows
+        for m in done:
+            shares[m] = args.share or "all"
     _finish(all_rows, shares, args)
 
 
@@ -617,6 +640,10 @@ def main(argv=None):
     pr.add_argument("--keep", default=None, metavar="DIR",
                     help="keep the package copy and cosmic-ray's session.sqlite in DIR "
                     "(cr-report DIR/session.sqlite). Default: a temporary folder, removed")
+    pr.add_argument("--survivors", action="store_true",
+                    help="judge again only the recorded survivors of the modules")
+    pr.add_argument("--catalog-wide", action="store_true",
+                    help="judge each survivor again by the whole catalog (minutes each)")
     pr.add_argument("--fresh", action="store_true", help="forget earlier modules' rows")
     sub.add_parser("table", help="regenerate the docs' table from the JSON")
     args = p.parse_args(argv)
