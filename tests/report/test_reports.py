@@ -94,7 +94,8 @@ def _doc(report):
 def _without_seconds(value):
     """The value with every timing field removed (wall-clock times differ run to run)."""
     if isinstance(value, dict):
-        return {k: _without_seconds(v) for k, v in value.items() if k != "seconds"}
+        return {k: _without_seconds(v) for k, v in value.items()
+                if k not in ("seconds", "cpu_seconds")}
     if isinstance(value, list):
         return [_without_seconds(v) for v in value]
     return value

@@ -529,6 +529,8 @@ def enumerable(est, instance=MC_INSTANCE):
         enumerate_estimate(est, instance)
     except NotEnumerable as exc:
         return False, exc.reason
+    except SlowSampler as slow:
+        return False, slow.what
     return True, ""
 
 
@@ -536,9 +538,13 @@ def _refusal(est, instance):
     """None when ``est.sample`` accepts the instance, else the exception it refused it with."""
     w, x, y = as_float(INSTANCES[instance])
     try:
-        est.sample(w, x, y, n=1, rng=np.random.default_rng(0))
+        with _deadline(MAX_SAMPLE_SECONDS, 1, f"sample() did not return one draw on instance "
+                       f"{instance!r} within {MAX_SAMPLE_SECONDS:g} s"):
+            est.sample(w, x, y, n=1, rng=np.random.default_rng(0))
     except (ValueError, TypeError, IndexError, ArithmeticError) as exc:  # refused (w = 0)
         return exc
+    except SlowSampler as slow:                 # a draw that never ends: not accepted
+        return slow
     return None
 
 
@@ -561,6 +567,10 @@ def instances_of(est, *, strict=False):
             accepted.append(inst)
         elif first is None:
             first = exc
+        if isinstance(exc, SlowSampler):        # one endless draw is enough to know
+            if strict and not accepted:
+                raise exc                       # the check's INCONCLUSIVE, with the reason
+            break
     if strict and not accepted and first is not None and \
             getattr(first, USER_CALL, None) is not None:
         setattr(first, USER_CALL, f"{getattr(first, USER_CALL)} on every exact instance "
