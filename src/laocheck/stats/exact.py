@@ -22,17 +22,17 @@ building it, a choice with more options than ``max_leaves`` (e.g. ``subset(60, 3
 
 Bounds of an enumeration
 ------------------------
-:func:`enumerate_outcomes` stops with :class:`EnumerationLimit` (an
+:func:`enumerate_outcomes` stops with :class:`~laocheck.stats.exact.EnumerationLimit` (an
 :class:`~laocheck.exceptions.InvalidParameterError` whose ``reason`` says which bound) at the
 first bound reached, so that it never hangs and never grows without end:
 
-* ``max_leaves`` runs of the program (paths) — default :data:`DEFAULT_MAX_LEAVES`;
-* ``max_choices`` choices on one path — default :data:`DEFAULT_MAX_CHOICES` (a loop that draws
+* ``max_leaves`` runs of the program (paths) — default ``DEFAULT_MAX_LEAVES``;
+* ``max_choices`` choices on one path — default ``DEFAULT_MAX_CHOICES`` (a loop that draws
   until a condition holds has unboundedly many);
-* :data:`MAX_PROBABILITY_BITS` bits of a path's exact probability (numerator or denominator;
+* ``MAX_PROBABILITY_BITS`` bits of a path's exact probability (numerator or denominator;
   also keeps every probability printable under Python's int-to-string limit);
 * ``max_bytes`` of the leaves kept (outcomes and probabilities, estimated) — default
-  :data:`DEFAULT_MAX_BYTES`;
+  ``DEFAULT_MAX_BYTES``;
 * ``max_seconds`` of wall time, checked at every choice and between paths — default None (no
   deadline: a deadline makes the outcome depend on the machine's speed; the choice tree of a
   user's sampler sets one).
@@ -85,6 +85,17 @@ class EnumerationLimit(InvalidParameterError):
     Raised before the work or the memory beyond the bound is spent. An
     :class:`~laocheck.exceptions.InvalidParameterError` (the bound is a parameter of
     :func:`enumerate_outcomes`), hence a ``ValueError``.
+
+    Parameters
+    ----------
+    name : str
+        The bound's parameter (``max_leaves``, ``max_choices``, ``max_bytes``, ...).
+    value : object
+        What the enumeration reached.
+    rule : str
+        The bound, as the message states it (``"be at most 50000"``).
+    reason : str
+        One line for a record: what the program did that the bound stopped.
     """
 
     def __init__(self, name, value, rule, reason):
@@ -510,12 +521,12 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
         Geometric draws explore N < max_depth (overridable per call with
         ``src.geometric(p, max_depth=...)``); the tail mass goes to ``residual_mass``.
     max_leaves : int
-        Guard: raise :class:`EnumerationLimit` rather than run the program more often than
+        Guard: raise :class:`~laocheck.stats.exact.EnumerationLimit` rather than run the program more often than
         this. Default 10**6.
     max_choices : int
-        Guard: most choices on one path. Default :data:`DEFAULT_MAX_CHOICES`.
+        Guard: most choices on one path. Default ``DEFAULT_MAX_CHOICES``.
     max_bytes : int
-        Guard: most bytes of leaves kept (estimated). Default :data:`DEFAULT_MAX_BYTES`.
+        Guard: most bytes of leaves kept (estimated). Default ``DEFAULT_MAX_BYTES``.
     max_seconds : float or None
         Guard: wall-time deadline, checked at every choice and between paths. Default None
         (none).
@@ -536,7 +547,7 @@ def enumerate_outcomes(program, *args, max_depth=DEFAULT_MAX_DEPTH,
     EnumerationLimit
         A bound was reached (see the module docstring): more than ``max_leaves`` outcomes (or
         a choice with more options than that), ``max_choices`` choices on a path, a path
-        probability of more than :data:`MAX_PROBABILITY_BITS` bits, ``max_bytes`` of leaves,
+        probability of more than ``MAX_PROBABILITY_BITS`` bits, ``max_bytes`` of leaves,
         or ``max_seconds``. Raised even when the program catches it.
 
     Notes
