@@ -37,7 +37,8 @@ ONLY = ["HK12.A*", "HK12.Lemma3.8.A5*", "HK12.Lemma3.3.eq9*"]
 
 def _without_timings(value):
     if isinstance(value, dict):
-        return {k: _without_timings(v) for k, v in value.items() if k != "seconds"}
+        return {k: _without_timings(v) for k, v in value.items()
+                if k not in ("seconds", "cpu_seconds")}
     if isinstance(value, list):
         return [_without_timings(v) for v in value]
     return value
