@@ -68,8 +68,9 @@ UPDATED = {
     "checked against the code; 35-45 s on one core at the default `fast` budget, 25-30 s with "
     "`--jobs 2`):":
     "Install and run the main job, `laocheck verify` (every statement of the three papers "
-    "checked against the code; 30-45 s on one core at the default `fast` budget, 20-30 s with "
-    "`--jobs 2`):",
+    "checked against the code; about 80 CPU-seconds at the default `fast` budget, 40 s with "
+    "`--jobs 2` on an idle 2-core machine; `pip install .` compiles the kernels first, a few "
+    "minutes):",
     # issue 37: the full budget has 90 runs (the claims decided on paired runs)
     "At `--budget full` (the papers' sizes: 10-fold cross-validation, m = 20,000 and d = 500 for "
     "the synthetic data; 30 runs, enough to decide a claim at δ = 1e-6) with `--jobs 2`:":
