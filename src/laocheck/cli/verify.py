@@ -26,7 +26,7 @@ import sys
 import time
 
 from .._execution import SchedulerError, scheduler_address
-from .._io import check_output_path, write_json_atomic
+from .._io import WriteError, check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import BUDGETS, DEFAULT_DELTA, Status, checks, errata
 # the runner is the engine's (laocheck.checks._runner); its names stay importable from here
@@ -298,7 +298,16 @@ def cmd_verify(args):
                        "seconds": round(wall, 3), "counts": counts,
                        "provenance": provenance(seed=args.seed, budget=args.budget)},
                "checks": [r.to_dict() for r in records], "errata": rows}
-        write_json_atomic(args.json, doc)
+        try:
+            write_json_atomic(args.json, doc)
+        except WriteError as exc:
+            log = results_path(args.json) if args.json != "-" else None
+            if log is None or not log.exists():
+                raise
+            raise WriteError(f"{exc} The results log {str(log)!r} keeps the {len(records)} "
+                             "finished checks: free space and rerun with --resume to write "
+                             f"{str(args.json)!r} without running them again.", exc.errno,
+                             exc.reason) from None
     return 4 if counts[Status.ERROR.value] else 1 if counts[Status.FAIL.value] else 0
 
 
