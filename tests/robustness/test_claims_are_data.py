@@ -60,8 +60,8 @@ class MySGD:
 def laocheck_check(tmp_path, *args):
     """(exit status, stdout, stderr) of ``laocheck check ARGS`` run as a user runs it."""
     (tmp_path / "my_learners.py").write_text(MY_LEARNER, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT / "src"), str(ZOO), str(tmp_path)])}
+    # the installed laocheck (never ROOT/src: a non-editable install has no kernels there)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ZOO), str(tmp_path)])}
     proc = subprocess.run([sys.executable, "-m", "laocheck", "check", *args], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
@@ -289,7 +289,7 @@ def test_laocheck_report_refuses_the_spec_with_one_line(tmp_path):
     victim.write_text("keep me", encoding="utf-8")
     folder = _spec_with(tmp_path, f'factory = "logging:basicConfig"\n'
                                   f'params = {{filename = "{victim}", filemode = "w"}}')
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env = dict(os.environ)
     proc = subprocess.run([sys.executable, "-m", "laocheck", "report", "--specs", str(folder),
                            "mine", "--budget", "tiny", "--out", str(tmp_path / "out")],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)

@@ -163,6 +163,9 @@ def parse_formula(text, *, key="formula", symbols=None, names=None, relational=F
         expr = _Builder(source.strip(), symbols or {}, names, relational).build(tree.body, 0)
     except _Refused as exc:
         raise InvalidParameterError(f"{where} is not allowed: {exc}.") from None
+    except (ValueError, TypeError, ArithmeticError) as exc:   # sympy refusing, e.g. min(pi/0)
+        raise InvalidParameterError(
+            f"{where} is not a finite real expression (sympy: {_shown(str(exc))}).") from None
     logical = (sp.core.relational.Relational, sp.logic.boolalg.BooleanFunction,
                sp.logic.boolalg.BooleanAtom)       # (a Symbol is a sympy Boolean too)
     if relational:
@@ -308,6 +311,9 @@ class _Builder:
         args = [self.build(a, depth + 1) for a in node.args]
         if not all(isinstance(a, sp.Expr) for a in args):
             raise _Refused(f"a comparison inside {name}")
+        if any(a.has(sp.zoo, sp.oo, -sp.oo, sp.nan, sp.I) for a in args):
+            raise _Refused(f"an argument of {name} that is not finite and real (a division by "
+                           "zero, a logarithm of 0, an infinity or the imaginary unit)")
         if func is sp.exp and args[0].is_number:
             size = _magnitude(args[0])
             if size > MAX_MAGNITUDE * _LN10:
