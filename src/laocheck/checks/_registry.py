@@ -153,6 +153,12 @@ class Result:
         The smallest violation this run could detect (number or text).
     note : str, default=''
         A sentence for the report.
+    detects : float or None, default=None
+        The power of the run as one factor F >= 1 (issue "every PASS is evidence"): a
+        statement whose true value is F times its stated side (a bound F times too small, a
+        ratio off by F) would have been refuted with probability >= 0.9 at this run's sample
+        sizes; a smaller discrepancy may PASS. 1.0 for an exact check (any discrepancy is
+        found); None where no factor applies (a structural or text check).
     """
 
     status: Status
@@ -161,9 +167,16 @@ class Result:
     correction: str | None = None
     detectable: Any = None
     note: str = ""
+    detects: float | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "status", Status(self.status))
+        if self.detects is not None:
+            value = float(self.detects)
+            if not value >= 1.0:                # NaN included
+                raise InvalidParameterError(
+                    f"`detects` must be a factor >= 1 (or None); got detects={self.detects!r}.")
+            object.__setattr__(self, "detects", value)
 
 
 @dataclass(frozen=True)
@@ -544,6 +557,10 @@ class CheckRecord:
     cpu_seconds : float or None, default=None
         The CPU time of the process while the check ran (``time.process_time``; None in a
         record written before it was kept).
+    detects : float or None, default=None
+        The run's power as a factor (:class:`Result`'s ``detects``): a discrepancy of this
+        factor is found with probability >= 0.9; None where no factor applies or in a record
+        written before it was kept.
     """
 
     id: str
@@ -565,6 +582,7 @@ class CheckRecord:
     entropy: int
     spawn_key: tuple
     cpu_seconds: float | None = None
+    detects: float | None = None
 
     def to_dict(self):
         """A JSON-ready dict of every field (``spawn_key`` as a list)."""
@@ -603,7 +621,7 @@ RECORD_SCHEMA = Obj(required={
     "correction": OneOf(Null(), Str(300)), "note": Str(1_000_000),
     "seconds": Real(0), "seed": Int(0, 2**128), "budget": Str(choices=BUDGETS),
     "entropy": Int(0, 2**256), "spawn_key": List(Int(0, 2**64), max_len=64)},
-    optional={"cpu_seconds": OneOf(Null(), Real(0))})
+    optional={"cpu_seconds": OneOf(Null(), Real(0)), "detects": OneOf(Null(), Real(1))})
 
 
 def run(check, seed=0, budget="fast", *, catch=True):
@@ -678,7 +696,8 @@ def run(check, seed=0, budget="fast", *, catch=True):
         figures=_jsonable(result.figures), counterexample=_jsonable(result.counterexample),
         correction=result.correction or check.correction, note=result.note,
         seconds=round(seconds, 4), seed=int(seed), budget=budget, entropy=int(seq.entropy),
-        spawn_key=tuple(int(v) for v in seq.spawn_key), cpu_seconds=round(max(cpu, 0.0), 4))
+        spawn_key=tuple(int(v) for v in seq.spawn_key), cpu_seconds=round(max(cpu, 0.0), 4),
+        detects=result.detects)
 
 
 def error_note(error):
