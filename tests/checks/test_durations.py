@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from laocheck.checks import _runner, checks, empirical, get, hk12, run, run_catalog
+from laocheck.checks import _runner, checks, get, hk12, run, run_catalog
 from laocheck.checks._exchangeable import exchangeable_expectation
 from laocheck.checks._registry import CheckRecord, Result, Status
 from laocheck.cli import main
@@ -196,45 +196,3 @@ def test_lemma41_attributes_fails_when_the_count_depends_on_the_draws_order(monk
     record = run("HK12.Lemma4.1.attributes")
     assert record.status == "FAIL"
     assert "not symmetric" in record.note
-
-
-# ------------------------------------------------------------ the grids' points and their seeds
-
-class _Interval:
-    low, high = 0.0, 0.5
-
-
-class _Comparison:
-    """What run_theorem returns, enough for the grid check: a bound twice the mean."""
-    bound, mean, interval, ratio, ratio_low, ratio_high = 1.0, 0.25, _Interval(), 0.25, 0.0, 0.5
-    violation, distribution = False, "fake"
-
-
-def _grid_calls(monkeypatch, check_id):
-    calls = []
-
-    def fake(theorem, *, B, d, k, m, R, delta, seed, kind, source):
-        calls.append({"B": B, "d": d, "k": k, "R": R, "delta": delta,
-                      "key": tuple(seed.spawn_key)})
-        return _Comparison(), {}
-
-    monkeypatch.setattr(empirical, "run_theorem", fake)
-    record = run(check_id, seed=4)
-    assert record.status == "PASS"
-    return calls, record
-
-
-def test_cb11_thm12_grid_runs_b_1000_alone_with_the_seeds_its_points_had(monkeypatch):
-    """CB11 Thm 12's runs are homogeneous in B: its grid runs B = 1000 only, each point with the
-    child seed it had when B = 1 was also run (so the same runs), at delta/5 each."""
-    calls, record = _grid_calls(monkeypatch, "CB11.Thm12.empirical")
-    before, _ = _grid_calls(monkeypatch, "KS15.Thm3.1.empirical")   # a grid that keeps B = 1
-    assert [c["B"] for c in calls] == [1.0] + [1000.0] * 4         # the standard point first
-    assert [c["B"] for c in before] == [1.0] * 5 + [1000.0] * 4
-    assert all(c["delta"] == pytest.approx(1e-6 / 5) for c in calls)
-    assert all(c["delta"] == pytest.approx(1e-6 / 9) for c in before)
-    # the i-th child of the check's SeedSequence: standard point the 0th, B = 1000 the 5th-8th
-    children = [c["key"][-1] for c in calls]
-    assert children == [0, 5, 6, 7, 8]
-    assert [(c["d"], c["k"]) for c in calls[1:]] == [(4, 2), (4, 4), (16, 2), (16, 4)]
-    assert record.figures["points"] == 5 and record.delta == 1e-6
