@@ -17,28 +17,46 @@ have an attribute-oracle path (``fit_oracle``) reading the examples through the 
 oracle (the same law of every attribute they see, O(k) per step instead of drawing all d
 attributes; 30-40 times cheaper per replicate at these sizes), the others on rows.
 
-KS15 and CB11 Thm 12 on a grid of (B, d, k) (issue 40): each KS15 theorem, and CB11 Thm 12 (AER
-on CB11 Thm 1's P_j, labels scaled by B), is run at the standard point above and
-at every point of B ∈ {1, 1000} (CB11 Thm 12: B = 1000) × two d × two k (:data:`GRID_B_RUN`,
-:data:`GRID_DK`, where the bound is least loose) through the attribute oracle (m = 2000, R = 400
-ridge / 100 lasso / 3000 CB11 at ``fast``; m = 20000, R = 4000 / 1000 / 10⁴ at ``full``), each
-point at δ/9 (CB11 Thm 12: δ/5; Bonferroni: the check keeps δ = 1e-6). FAIL when a
-point's interval lies above its bound, PASS when every point's interval lies below it (else
-INCONCLUSIVE); ``worst_ratio`` is the largest upper end / bound, ``worst_ratio_low`` the largest
-lower end / bound (a bound smaller by more than that factor is refuted). The runs are exactly
-homogeneous in B (the excess risk of one seed is B² times that at B = 1, to 1e-14; so are the
-bounds), so B = 1000 refutes a bound whose exponent of B is one too low, and a point at B = 1
-only repeats a ratio with draws of its own: more runs, not a new direction. CB11 Thm 12's
-points cost 3000 runs each (the most expensive of the catalog), so it runs B = 1000 alone since
-issue 51 (seeds still spawned over :data:`GRID_B`: its runs are those of before, its intervals
-at δ/5 narrower); the KS15 grids, cheap beside their standard point, keep B = 1 as extra draws;
-d and k enter the bound at the rates the theorem states, so an exponent of d or k lowered by 1/2 is refuted
-where the ratio times √d (√k) exceeds 1 (the witnesses in :mod:`laocheck.checks._witnesses`).
-``KS15.Thm4.6.high_dim.empirical`` runs the grid at d ∈ {10³, 10⁴} (``full``: {10⁵, 10⁶}), k ∈
-{4, 16}, B ∈ {1, 1000}, δ/8 each.
+KS15 and CB11 Thm 12 on designed points of (B, d, k) (issues 40 and 51): each KS15 theorem, and
+CB11 Thm 12 (AER on CB11 Thm 1's P_j, labels scaled by B), is run at the standard point above and
+at the points of :data:`GRID_POINTS` through the attribute oracle (m = 2000 ``fast``, 20000
+``full``), δ/points each (Bonferroni: the check keeps δ = 1e-6). The design, from a power
+calculation instead of a brute-force grid:
+
+* B = 1000 alone (:data:`GRID_B_LARGE`). The runs are exactly homogeneous in B (the excess risk
+  of one seed is B² times that at B = 1, to 1e-14; so are the bounds): B = 1000 refutes a bound
+  whose exponent of B is one too low, and a point at B = 1 only repeats a ratio with draws of its
+  own.
+* Only the (d, k) that carry power: the point where E[excess] / bound is largest (the power
+  point) and the point whose d or k refutes an exponent of d or k lowered by 1/2 (where the ratio
+  times √d, √k exceeds 1: the witnesses in :mod:`laocheck.checks._witnesses`); a point whose
+  ratio times √d is far below 1 carries nothing.
+* The lower confidence bound that decides FAIL needs no upper range: for a nonnegative variable
+  (the excess minus the lower end of its range) E[Z] >= E[min(Z, κ b)] (κ = :data:`TRUNCATION`,
+  b the point's bound), bounded by betting on [0, κ b]
+  (:func:`laocheck.stats.nonnegative_lower_bound`). The proven per-run range (4 to 12 times the
+  bound, 40 to 800 times the mean excess) is needed only by the upper end, which decides PASS.
+* Sequential stopping: each point draws its runs in doubling batches (the looks of
+  :func:`laocheck.stats.look_schedule`, look j at 6 δ_p / (π² j²), both one-sided ends at that
+  level: anytime-valid, so the stopping rule costs no δ). A point stops at FAIL, or once its
+  upper end is below the bound and its power reaches its target (the power point: the power of
+  the former grid, :data:`DETECTS_TARGET`; the others within :data:`PRECISION` of the best their
+  runs can give), else at its largest R (:func:`_grid_max_n`).
+
+FAIL when a point's lower end exceeds its bound, PASS when every point's upper end lies below it
+(else INCONCLUSIVE); ``worst_ratio`` is the largest upper end / bound.
+
+Power (``Result.detects``, the figure ``detects``): F such that a bound F times too small is
+refuted with probability >= 0.9 at the run's sizes (:func:`detects_factor`): with L(b) the lower
+end at bound b (truncated at κ b) and D(b) the Bernstein deviation of the truncated mean at
+β = 0.1 (sample variance s² of min(Z, κ b), n runs: D = sqrt(2 s² ln(1/β)/n) + κ b ln(1/β)/(3n)),
+F = min over the points of the smallest F with L(b/F) − 2 D(b/F) > b/F (D twice: the fresh
+sample's mean below the true one, this sample's above it). No number of runs brings F below
+b / E[excess] at the power point. ``KS15.Thm4.6.high_dim.empirical`` runs the one point (B, d, k)
+= (1000, 10⁴, 16) (``full``: (1000, 10⁶, 16)).
 
 High dimension (``<theorem>.high_dim.empirical``, HK12 Thm 3.1 and KS15 Thm 4.6): the same
-comparison at ``full`` d = 10⁶, m = 20000, R = 500 (``fast``: d = 10⁴, m = 2000, R = 100), the
+comparison at ``full`` d = 10⁶, m = 20000 (``fast``: d = 10⁴, m = 2000), the
 learners reading the examples through the distributions' attribute oracles (``source="oracle"``,
 O(k + log d) per step; the excess risk stays exact, from the structured Σ).
 
@@ -258,19 +276,21 @@ TRUNCATION = 2.0
 #: >= 1 - DETECTS_BETA of refuting a bound F times too small)
 DETECTS_BETA = 0.1
 
-#: the power a check's power point stops at: the ``detects`` F of the former grids (the
-#: commit before issue 51's design, seed 0; ``full`` estimated from its best point's runs
-#: resampled to its R), so that no check detects less than before; an id not here stops at
-#: :data:`PRECISION`
+#: the power a check's power point stops at: the ``detects`` F (:func:`detects_factor`'s formula
+#: on the former interval: betting on the proven range at δ/points) of the former grids (the
+#: commit before issue 51's design, seed 0: ``fast`` measured, rounded down; ``full`` estimated,
+#: at each of the former grid's candidate best points, from 200-400 runs at m = 20000 resampled
+#: to the former R, the smallest), so that no check detects less than before; an id not here
+#: stops at :data:`PRECISION`
 DETECTS_TARGET = {
-    "CB11.Thm12.empirical": {"fast": 293.0, "full": 200.0},
-    "KS15.Thm3.1.empirical": {"fast": 3.63, "full": 3.33},
-    "KS15.Thm3.5.empirical": {"fast": 3.61, "full": 3.33},
-    "KS15.Thm3.12.empirical": {"fast": 4.09, "full": 3.78},
-    "KS15.Thm4.1.empirical": {"fast": 19.0, "full": 10.1},
-    "KS15.Thm4.6.empirical": {"fast": 14.7, "full": 9.42},
-    "KS15.Thm4.6.high_dim.empirical": {"fast": 27.9, "full": 10.0},
-    "KS15.Thm4.7.empirical": {"fast": 225.0, "full": 89.1},
+    "CB11.Thm12.empirical": {"fast": 293.0, "full": 205.0},
+    "KS15.Thm3.1.empirical": {"fast": 3.63, "full": 3.34},
+    "KS15.Thm3.5.empirical": {"fast": 3.61, "full": 3.34},
+    "KS15.Thm3.12.empirical": {"fast": 4.09, "full": 3.80},
+    "KS15.Thm4.1.empirical": {"fast": 19.0, "full": 8.88},
+    "KS15.Thm4.6.empirical": {"fast": 14.7, "full": 8.98},
+    "KS15.Thm4.6.high_dim.empirical": {"fast": 27.9, "full": 9.32},
+    "KS15.Thm4.7.empirical": {"fast": 225.0, "full": 83.5},
 }
 
 #: the other points (and a power point without a target) stop when their F is within
@@ -490,9 +510,9 @@ _SEQUENTIAL = ("a sequential test per point (runs in doubling batches, look j at
                "laocheck.stats.nonnegative_lower_bound) exceeds the bound, PASS iff every "
                "upper confidence bound (betting on the proven per-run range) is below it; a "
                "point stops at FAIL, or when its upper end is below the bound and its power F "
-               "(a bound F times too small refuted with probability >= 0.9) is within 3 % "
-               "(fast: 10 %) of b / mean excess at the power point, 25 % elsewhere, else at its "
-               "largest R; detects = the smallest F over the points")
+               "(a bound F times too small refuted with probability >= 0.9) reaches its target "
+               "(the power point: the former grid's F; elsewhere within 25 % of b / mean "
+               "excess), else at its largest R; detects = the smallest F over the points")
 _GRID_METHOD = ("the standard point (d = 100, k = 4, B = 1; fast: rows, R <= 300; full: the "
                 "oracle, d = 500, R <= 2000) and the designed points (d, k) of "
                 "laocheck.checks.empirical.GRID_POINTS at B = 1000 (the runs are exactly "
