@@ -47,13 +47,13 @@ FAIL when a point's lower end exceeds its bound, PASS when every point's upper e
 (else INCONCLUSIVE); ``worst_ratio`` is the largest upper end / bound.
 
 Power (``Result.detects``, the figure ``detects``): F such that a bound F times too small is
-refuted with probability >= 0.9 at the run's sizes (:func:`detects_factor`): with L(b) the lower
-end at bound b (truncated at κ b) and D(b) the Bernstein deviation of the truncated mean at
-β = 0.1 (sample variance s² of min(Z, κ b), n runs: D = sqrt(2 s² ln(1/β)/n) + κ b ln(1/β)/(3n)),
+refuted with probability >= 0.9 at the run's sizes (:func:`detects_factor`). With L(b) the lower
+end at bound b (truncated at κ b), D(b) the Bernstein deviation of the truncated mean at β = 0.1
+(s² the sample variance of min(Z, κ b), n runs: D = sqrt(2 s² ln(1/β)/n) + κ b ln(1/β)/(3n)),
 F = min over the points of the smallest F with L(b/F) − 2 D(b/F) > b/F (D twice: the fresh
 sample's mean below the true one, this sample's above it). No number of runs brings F below
-b / E[excess] at the power point. ``KS15.Thm4.6.high_dim.empirical`` runs the one point (B, d, k)
-= (1000, 10⁴, 16) (``full``: (1000, 10⁶, 16)).
+b / E[excess] at the power point. ``KS15.Thm4.6.high_dim.empirical`` runs the one point
+(B, d, k) = (1000, 10⁴, 16) (``full``: (1000, 10⁶, 16)).
 
 High dimension (``<theorem>.high_dim.empirical``, HK12 Thm 3.1 and KS15 Thm 4.6): the same
 comparison at ``full`` d = 10⁶, m = 20000 (``fast``: d = 10⁴, m = 2000), the
@@ -245,13 +245,13 @@ GRID_B_LARGE = 1000.0
 #: E[excess] / bound is largest (its F is the check's ``detects``), the others the point whose
 #: d (√d up to 64) or k (√k = 4) refutes a bound with that exponent lowered by 1/2. Ridge
 #: (Thm 3.1, 3.5, 3.12): excess / bound is 0.26-0.31 at d = 16 for k = 2 and k = 16 alike
-#: ((16, 2) the largest for Thm 3.1 and 3.5, power point, with the smaller per-run range; (16, 16)
-#: carries k); the largest d (256, 1024) carries d. Lasso (Thm 4.1, 4.6): 0.05-0.13, so only B's and d's exponents are
-#: refutable (a factor √4096 = 64 at d = 4096; Thm 4.1 at m = 20000 has its largest ratio
-#: there too, 0.12, so its points are per budget); Thm 4.7 (0.003-0.017) and CB11 Thm 12
-#: (0.004-0.006) refute only B's exponent, at their largest ratio — for CB11 Thm 12 (4, 2) at
-#: m = 2000 (0.0056; (16, 4): 0.0039) and (16, 4) at m = 20000 (0.0056; (4, 2): 0.0049), so its
-#: points are per budget
+#: ((16, 2), the power point, has the larger ratio and the smaller per-run range; (16, 16)
+#: carries k); the largest d (256, 1024) carries d. Lasso (Thm 4.1, 4.6): 0.05-0.13, so only
+#: B's and d's exponents are refutable (a factor √4096 = 64 at d = 4096; Thm 4.1 at m = 20000
+#: has its largest ratio there too, 0.12, so its points are per budget); Thm 4.7 (0.003-0.017)
+#: and CB11 Thm 12 (0.004-0.006) refute only B's exponent, at their largest ratio: for CB11
+#: Thm 12 (4, 2) at m = 2000 (0.0056; (16, 4): 0.0039) and (16, 4) at m = 20000 (0.0056;
+#: (4, 2): 0.0049), so its points are per budget
 GRID_POINTS = {
     "KS15.Thm3.1": ((16, 2), (16, 16), (256, 2)),
     "KS15.Thm3.5": ((16, 2), (16, 16), (256, 2)),
@@ -586,7 +586,8 @@ _HIGH_DIM_ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4, d = 1e6 full / 1e
 
 _HIGH_DIM_METHOD = ("one point (B, d, k) = (1000, 1e4, 16) (full: (1000, 1e6, 16)), m = 2000 "
                     "(full 20000), R <= 200 (full 1000) runs through the distribution's "
-                    "attribute oracle (fit_oracle), child seeds of one SeedSequence; " + _SEQUENTIAL)
+                    "attribute oracle (fit_oracle), child seeds of one SeedSequence; "
+                    + _SEQUENTIAL)
 
 for _t in ("HK12.Thm3.1", "KS15.Thm4.6"):
     if _t.startswith("KS15"):
