@@ -358,8 +358,9 @@ def _refutes(shifted, bound_shifted, factor, delta, beta=DETECTS_BETA):
 
 
 def detects_factor(shifted, bound_shifted, delta, beta=DETECTS_BETA, limit=1e12):
-    r"""The check's power at one grid point: the smallest F such that a bound F times too small
-    would be refuted with probability >= 1 − beta at these runs' size.
+    r"""The power F of one grid point: a bound F times too small is refuted w.p. >= 1 − beta.
+
+    The smallest such F at these runs' size (Notes).
 
     Parameters
     ----------
