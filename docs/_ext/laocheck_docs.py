@@ -275,12 +275,55 @@ def _cell(value):
     return _md(value)
 
 
-def benchmarks_page(directory=ROOT / "benchmarks" / "results"):
+DURATIONS = ROOT / "src" / "laocheck" / "checks" / "_durations.json"
+
+
+def catalog_cost_section(path=DURATIONS):
+    """The catalog's cost per budget (issue "the catalog stays fast"): checks, wall and CPU
+    seconds of the run that measured them, the slowest checks and their share of the CPU, with
+    the machine, date, commit and load of that run (``benchmarks/catalog_durations.py`` writes
+    the file; the runner reads it to submit the longest checks first)."""
+    if not Path(path).exists():
+        return ["## The catalog's cost per budget", "", "Not measured yet.", ""]
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    lines = ["## The catalog's cost per budget", "",
+             "`laocheck verify` at each budget, measured by `benchmarks/catalog_durations.py` "
+             "(CPU seconds per check from `time.process_time`, less sensitive to other "
+             "processes than the wall time).", "",
+             "| budget | checks | jobs | wall s | CPU s | slowest check | its CPU s | share "
+             "| date | commit | machine | load at end |",
+             "| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | --- | --- | ---: |"]
+    tops = {}
+    for budget in sorted(doc):
+        meta, seconds = doc[budget].get("meta", {}), doc[budget].get("cpu_seconds", {})
+        total = sum(seconds.values())
+        ranked = sorted(seconds.items(), key=lambda kv: (-kv[1], kv[0]))
+        tops[budget] = ranked[:10]
+        slow, slow_cpu = ranked[0] if ranked else ("", 0.0)
+        share = f"{100 * slow_cpu / total:.1f} %" if total else ""
+        cells = [_md(budget), str(len(seconds)), _md(meta.get("jobs", "")),
+                 _md(meta.get("wall_seconds", "")), f"{total:.1f}", f"`{slow}`",
+                 f"{slow_cpu:.1f}", share, _md(meta.get("date", "")),
+                 _md(str(meta.get("commit", ""))[:10]),
+                 _md(f"{meta.get('cpu_count', '?')} CPUs, {meta.get('machine', '?')}"),
+                 _md(meta.get("load_average_at_end", ""))]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    for budget, ranked in tops.items():
+        lines += [f"The ten slowest checks at `{budget}`:", "", "| check | CPU s |",
+                  "| --- | ---: |"]
+        lines += [f"| `{cid}` | {cpu:.1f} |" for cid, cpu in ranked]
+        lines.append("")
+    return lines
+
+
+def benchmarks_page(directory=ROOT / "benchmarks" / "results", durations=DURATIONS):
     results = sorted(Path(directory).glob("*.json"))
     lines = ["# Measured benchmarks", "",
              "Generated from the JSON files the benchmarks write (`--json PATH`), committed in "
              "`benchmarks/results/`; each table gives the machine, date and commit of its run. "
              "Speed is measured by the benchmarks, never asserted by a test.", ""]
+    lines += catalog_cost_section(durations)
     if not results:
         lines += ["No benchmark result is committed yet.", ""]
     for path in results:

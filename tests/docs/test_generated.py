@@ -104,6 +104,34 @@ def test_the_benchmarks_page_renders_each_json_result_with_its_provenance(ext, t
     assert "No benchmark result" in ext.benchmarks_page(tmp_path / "none")
 
 
+def test_the_benchmarks_page_states_the_catalogs_cost_from_the_durations_file(ext, tmp_path):
+    """The catalog's time per budget in the docs comes from the file the runner schedules
+    with, with the machine and date of the run that measured it."""
+    import json
+
+    doc = {"fast": {"meta": {"date": "2026-11-27 19:00 UTC", "commit": "5414cac4d8a0beef",
+                             "machine": "x86_64", "cpu_count": 2, "jobs": 2,
+                             "wall_seconds": 38.5, "load_average_at_end": 1.27},
+                    "cpu_seconds": {"A.one": 3.0, "B.two": 1.0}},
+           "full": {"meta": {"date": "2026-11-28 09:00 UTC", "jobs": 2, "wall_seconds": 400},
+                    "cpu_seconds": {"A.one": 600.0, "C.three": 200.0}}}
+    path = tmp_path / "durations.json"
+    path.write_text(json.dumps(doc))
+    page = "\n".join(ext.catalog_cost_section(path))
+    assert ("| fast | 2 | 2 | 38.5 | 4.0 | `A.one` | 3.0 | 75.0 % | 2026-11-27 19:00 UTC | "
+            f"5414cac4d8 | {ext._md('2 CPUs, x86_64')} | 1.27 |") in page
+    assert "| full | 2 | 2 | 400 | 800.0 | `A.one` | 600.0 | 75.0 % |" in page
+    assert "| 2026-11-28 09:00 UTC |  | ? CPUs, ? |  |" in page   # what the run did not say
+    assert page.index("| `A.one` | 600.0 |") < page.index("| `C.three` | 200.0 |")
+    # the shipped file: every budget it holds is stated, with its total CPU
+    shipped = json.loads(ext.DURATIONS.read_text())
+    section = "\n".join(ext.catalog_cost_section())
+    for budget, entry in shipped.items():
+        total = round(sum(entry["cpu_seconds"].values()), 1)
+        assert f"| {budget} | {len(entry['cpu_seconds'])} |" in section
+        assert f"| {total:.1f} |" in section
+
+
 def test_the_built_site_has_the_generated_pages(site):
     for page in ("reference/generated/cli.html", "reference/generated/formulas.html",
                  "reference/generated/specs.html", "reference/errata.html",
