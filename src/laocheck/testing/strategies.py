@@ -71,12 +71,25 @@ def _size(v, norm):
         return math.inf
 
 
+def _numpy_size(v, norm):
+    """‖v‖ as a user measures it (``np.abs(v).sum()``, ``np.linalg.norm(v)``): rounded, and
+    inf beyond about 1e154 for l2 (then not a test of anything)."""
+    with np.errstate(over="ignore"):
+        return float(np.abs(v).sum() if norm == "l1" else np.linalg.norm(v))
+
+
+def _outside(v, norm, bound):
+    numpy_size = _numpy_size(v, norm)
+    return _size(v, norm) > bound or (math.isfinite(numpy_size) and numpy_size > bound)
+
+
 def _scale_into(v, norm, bound):
-    """v scaled into the ball of radius bound: v·min(1, bound/‖v‖), rounding corrected."""
-    size = _size(v, norm)
-    if size > bound:
-        v = v * (bound / size)
-        while _size(v, norm) > bound:          # floating-point rounding: shrink by one ulp
+    """v scaled into the ball of radius bound: v·min(1, bound/‖v‖), rounding corrected so
+    that the exact norm and numpy's rounded one both stay within bound (a user asserts
+    ``np.abs(v).sum() <= bound``, which may exceed the exact sum by an ulp)."""
+    if _outside(v, norm, bound):
+        v = v * (bound / _size(v, norm))
+        while _outside(v, norm, bound):        # floating-point rounding: shrink by one ulp
             v = np.nextafter(v, 0.0)
     return v
 
