@@ -3,6 +3,7 @@ status, INCONCLUSIVE and READING rows give their reason, key figures are never c
 of an expression and never blank."""
 import io
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from laocheck.checks import CheckRecord, Status
 from laocheck.cli import verify
 
 _BREAKS = ",+-*/ "
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _record(rid="X.check", status="PASS", figures=None, note="", delta=0.0):
@@ -133,3 +135,8 @@ def test_verify_shows_reasons_whole_figures_and_the_legend():
     assert column == "lambda_star=16*d*sqrt(log(m))/(sqrt(k)*sqrt(m))", out
     for status in Status:
         assert re.search(rf"^  {status.value} +\S", out, re.M), status
+    # docs/guide/verify.md shows this very output (the table and the legend)
+    page = (ROOT / "docs" / "guide" / "verify.md").read_text(encoding="utf-8")
+    shown = re.search(r"```text\n(id .*?)```", page, re.S).group(1)
+    table = out.split("\n\nErrata")[0].rstrip("\n") + "\n"
+    assert shown == table, f"docs/guide/verify.md should show:\n{table}"

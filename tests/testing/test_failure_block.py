@@ -2,6 +2,7 @@
 at most 15 lines — what was claimed, what was measured, the instance (w, x, y, k) and a line of
 Python that rebuilds it — with laocheck's own frames hidden from pytest's traceback."""
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -9,12 +10,21 @@ import textwrap
 
 import numpy as np
 import pytest
+import sympy as sp
 
+from laocheck import bounds
 from laocheck.checks import checks
 from laocheck.checks._common import instance_counterexample, reproduce_instance
 from laocheck.estimators.instances import INSTANCES, as_float
-from laocheck.testing import CheckFailure, check_estimator, estimator_checks
+from laocheck.testing import (CheckFailure, check_estimator, estimator_checks,
+                              learner_checks_generator)
 from laocheck.testing._checks import MAX_MESSAGE_LINES
+
+from .learner_zoo.abs_aerr import AbsAERR
+
+d_, k_, m_, B_ = sp.symbols("d k m B", positive=True)
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: A user's importance sampler written in plain numpy, with the bug every user makes once:
 #: the 1/(k/d) reweighting forgotten, so E[sample] = (k/d)·x instead of x.
@@ -165,3 +175,55 @@ def test_kernel_matches_reference_says_what_it_compares_for_a_sampler_without_re
     # laocheck's own estimator keeps the comparison with its literal reference
     catalog = checks(["HK12.AERR.gradient.kernel_matches_reference"])[0]
     assert "exact distribution of its reference" in catalog.statement
+
+
+def test_the_tutorial_shows_the_failure_block_pytest_prints():
+    """docs/tutorials/own_sampler.md shows the block of its slipped sampler as pytest prints
+    it (``E`` and 7 spaces before each line): it must be the message of today's laocheck."""
+    page = (ROOT / "docs" / "tutorials" / "own_sampler.md").read_text(encoding="utf-8")
+    section = page[page.index("## A slip, and its report"):page.index("## The fix")]
+    source = textwrap.dedent(re.search(r"write_text\(textwrap\.dedent\('''(.*?)'''\)\)", section,
+                                       re.S).group(1))
+    shown = re.search(r"```text\n(E .*?)```", section, re.S).group(1).splitlines()
+    assert all(ln.startswith("E       ") for ln in shown), shown
+    shown = [ln[len("E       "):] for ln in shown]
+    assert shown[0].startswith("laocheck.testing._checks.CheckFailure: ")
+    shown[0] = shown[0][len("laocheck.testing._checks.CheckFailure: "):]
+    namespace = {}
+    exec(compile(source, "slipped.py", "exec"), namespace)
+    with pytest.raises(CheckFailure) as info:
+        check_estimator(namespace["est"], {"unbiased": True, "second_moment": "HK12.Lemma3.3.G2"})
+    assert str(info.value).splitlines() == shown
+
+
+#: what the spy learner of the next test was fitted on: (X, y, random_state) per fit
+FITS = []
+
+
+def test_a_learners_counterexample_rebuilds_the_run_it_names():
+    """The excess-risk counterexample's reproduce line rebuilds the distribution, the very
+    training set of the run it names and the learner's random_state (a spy records them)."""
+    small = bounds.user_bound("AbsAERR.test_too_small", B_**2 * sp.sqrt(d_ / (k_ * m_)) / 10,
+                              replace=True)
+
+    class Spy(AbsAERR):
+        def fit(self, X, y):
+            FITS.append((np.array(X, copy=True), np.array(y, copy=True), self.random_state))
+            return super().fit(X, y)
+
+    FITS.clear()
+    learner, check = next((lrn, c) for lrn, c in learner_checks_generator(
+        Spy(k=2), {"bound": small.id, "B": 1.0, "R": (40, 100)})
+        if c.__name__.endswith("excess_risk"))
+    with pytest.raises(CheckFailure) as info:
+        check(learner)
+    text = str(info.value)
+    assert len(text.splitlines()) <= MAX_MESSAGE_LINES, text
+    assert "  data:      distribution=HK12HardInstance(d=8, eps=0.5), d=8, m=200, R=40" in text
+    ce = info.value.records[0].counterexample
+    assert ce["run"] == "0 of 40" and f"  reproduce: {ce['reproduce']}" in text
+    got = _rebuilt(ce["reproduce"])
+    X, y, seed = FITS[0]                       # the first run on the first distribution
+    assert np.array_equal(got["X"], X) and np.array_equal(got["y"], y)
+    assert got["random_state"] == seed == ce["random_state"]
+    assert got["dist"].name == ce["distribution"]

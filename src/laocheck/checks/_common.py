@@ -17,7 +17,7 @@ from ._registry import Result, Status
 __all__ = ["sampler_matches_exact", "exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
            "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict",
            "is_laocheck_estimator", "estimator_params", "multinomial_verdict", "distinct_rows",
-           "instance_counterexample", "reproduce_instance"]
+           "instance_counterexample", "reproduce_instance", "distribution_counterexample"]
 
 
 _OWN_MODULE = estimators.ImportanceEstimator.__module__     # laocheck.estimators._families
@@ -155,6 +155,36 @@ def sampler_matches_exact(ctx, estimator, reference, instance, figures=None):
                                           "attributes": int(row[-1])})
         counts[int(np.argmax(close))] += int(sizes[r])
     return multinomial_verdict(ctx, counts, keys, probs, n, figures)
+
+
+def _seed_text(seq):
+    return (f"np.random.SeedSequence({seq.entropy!r}, "
+            f"spawn_key={tuple(int(v) for v in seq.spawn_key)!r})")
+
+
+def distribution_counterexample(counterexample, *, geometry, d, B, index, m, run_seed,
+                                learner_seed, loss, R=None, run=0):
+    """A learner check's ``counterexample`` with what rebuilds its run ``run``: ``reproduce``,
+    one line of Python that rebuilds the distribution (the ``index``-th of
+    ``laocheck.checks.learner_properties.default_distributions(geometry, d, B)``, or None
+    for a distribution of the user's claims, which no line can rebuild), the run's m
+    training examples ``X, y`` (drawn from ``run_seed``) and the ``random_state`` the
+    learner was given, and says how the excess risk is read (``dist.excess_risk``)."""
+    out = dict(counterexample or {})
+    out["run"] = f"{int(run)} of {R}" if R else int(run)      # runs counted from 0
+    out["data_seed"] = {"entropy": run_seed.entropy,
+                        "spawn_key": [int(v) for v in run_seed.spawn_key]}
+    out["random_state"] = int(learner_seed)
+    if index is None:
+        return out
+    out["reproduce"] = (
+        "import numpy as np; from laocheck.checks.learner_properties import "
+        f"default_distributions; dist = default_distributions({geometry!r}, {int(d)}, "
+        f"{float(B)!r})[{int(index)}]; X, y = dist.sample({int(m)}, np.random.default_rng("
+        f"{_seed_text(run_seed)})); random_state = {int(learner_seed)}  # then fit your "
+        f"learner with random_state on X, y: dist.excess_risk(coef_, {geometry!r}, "
+        f"{float(B)!r}, {loss!r})")
+    return out
 
 
 def multinomial_verdict(ctx, counts, keys, probs, n, figures):

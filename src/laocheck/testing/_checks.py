@@ -351,7 +351,10 @@ def labels(estimators_):
 def _citation(est, claims):
     spec = getattr(est, "spec", None)
     cite = getattr(spec, "citation", None) or getattr(est, "citation", None)
-    return cite if isinstance(cite, str) and cite else f"claims of {_label(est)} ({claims.source})"
+    if isinstance(cite, str) and cite:
+        return cite
+    return f"claims of {_label(est)}" + ("" if claims.source == "claims" else
+                                         f" ({claims.source})")
 
 
 def _instances(est):
@@ -482,8 +485,11 @@ class _Callable:
 MAX_MESSAGE_LINES = 15
 #: Most characters of the ``measured`` line: whole ``key=value`` parts only, never cut inside one.
 MAX_MEASURED = 240
-#: The keys of a counterexample that describe its instance (its own lines, not ``measured``).
+#: The keys of a counterexample that describe its instance (its own lines, not ``measured``):
+#: an estimator's exact instance, or a learner's distribution and run.
 _INSTANCE_KEYS = ("instance", "w", "x", "y", "k", "q", "reproduce")
+_DISTRIBUTION_KEYS = ("distribution", "d", "m", "R", "B", "k", "run", "random_state",
+                      "data_seed", "reproduce")
 
 
 def _value_text(value, depth=0):
@@ -520,7 +526,9 @@ def _measured(record):
     figures, with δ and the smallest violation the run detects."""
     ce = record.counterexample
     if isinstance(ce, dict):
-        source = {k: v for k, v in ce.items() if k not in _INSTANCE_KEYS}
+        keys = _INSTANCE_KEYS if "instance" in ce or "distribution" not in ce else \
+            _DISTRIBUTION_KEYS
+        source = {k: v for k, v in ce.items() if k not in keys}
     elif ce not in (None, [], ""):
         source = {"counterexample": ce}
     else:
@@ -533,6 +541,11 @@ def _measured(record):
 
 def _instance_lines(record):
     ce = record.counterexample
+    if isinstance(ce, dict) and "instance" not in ce and "distribution" in ce:
+        values = ", ".join(f"{k}={_value_text(ce[k])}" for k in _DISTRIBUTION_KEYS[:-2]
+                           if k in ce and ce[k] is not None)
+        return [f"  data:      {values}"] + \
+            ([f"  reproduce: {ce['reproduce']}"] if "reproduce" in ce else [])
     if not isinstance(ce, dict) or "reproduce" not in ce:
         inst = ce.get("instance") if isinstance(ce, dict) else None
         inst = inst or (record.figures or {}).get("instance")

@@ -356,8 +356,10 @@ def _label(learner):
 def _citation(learner, claims):
     spec = getattr(type(learner), "spec", None)
     cite = getattr(spec, "citation", None) or getattr(learner, "citation", None)
-    return cite if isinstance(cite, str) and cite else \
-        f"claims of {_label(learner)} ({claims.source})"
+    if isinstance(cite, str) and cite:
+        return cite
+    return f"claims of {_label(learner)}" + ("" if claims.source == "claims" else
+                                             f" ({claims.source})")
 
 
 def _check_delta(delta):
