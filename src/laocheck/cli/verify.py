@@ -83,7 +83,7 @@ EPILOG = EPILOG.format(legend="\n".join(legend_lines()))
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
-        "verify", help="run the check catalog and report PASS/FAIL/ERRATUM/INCONCLUSIVE",
+        "verify", help="run the check catalog and report each check's status (see its legend)",
         description="Run every registered check of the catalog: the statements of CB11, HK12 and "
         "KS15 and the properties of every estimator and learner.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

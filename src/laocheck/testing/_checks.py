@@ -558,13 +558,16 @@ def _instance_lines(record):
 
 def _explain(record):
     """The lines of one record in a failure: what was claimed, what was measured (or why it
-    was not decided), the instance and the line of Python that rebuilds it."""
+    was not decided) and the record's note, the instance and the line of Python that rebuilds
+    it."""
     lines = [f"{record.id}: {record.status} ({record.citation})",
              f"  claimed:   {record.statement}"]
     if record.status == Status.INCONCLUSIVE.value:
         lines.append(f"  why:       {(record.note or 'no reason recorded').strip()}")
     else:
         lines.append(f"  measured:  {_measured(record)}")
+        if record.note:
+            lines.append(f"  note:      {' '.join(record.note.split())}")
     return lines + _instance_lines(record)
 
 
