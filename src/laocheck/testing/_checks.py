@@ -602,20 +602,23 @@ def _raise_on_failures(records, expected, allow_inconclusive=False, unchecked=No
     failing = [r for r in records if r.status in bad and r.id not in expected]
     unexpected_pass = [r for r in records if r.id in expected and r.status != Status.FAIL.value]
     footer = [unchecked_line(unchecked)] if unchecked else []
-    run = (f"seed {records[0].seed}, budget {records[0].budget!r}") if records else ""
+    where = (f"seed {records[0].seed}, budget {records[0].budget!r}") if records else ""
     if not failing and not unexpected_pass:
         if records and not any(r.status in (Status.PASS.value, Status.FAIL.value,
                                             Status.ERRATUM.value) for r in records):
             raise CheckFailure(failure_message(
                 f"nothing was checked: every one of the {len(records)} laocheck check(s) "
-                f"could not decide (INCONCLUSIVE, allowed), so no claim holds ({run}):",
+                f"could not decide (INCONCLUSIVE, allowed), so no claim holds ({where}):",
                 list(records), footer=footer), list(records))
         return
     extra = [f"{r.id}: expected to FAIL ({expected[r.id]}) but is {r.status}"
              for r in unexpected_pass]
+    if len(extra) > 3:                  # one line for many: the message stays one block
+        extra = [_whole_parts([f"{r.id} ({r.status})" for r in unexpected_pass], 200)
+                 .join(["expected to FAIL but did not: ", ""])]
     raise CheckFailure(failure_message(
         f"{len(failing) + len(unexpected_pass)} of {len(records)} laocheck check(s) failed or "
-        f"could not decide ({run}):", failing, extra, footer), failing + unexpected_pass)
+        f"could not decide ({where}):", failing, extra, footer), failing + unexpected_pass)
 
 
 def unchecked_line(unchecked):
