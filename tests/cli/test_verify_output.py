@@ -104,6 +104,13 @@ def test_short_figures_are_shown_whole_and_never_blank():
     assert verify.key_figure(nested) == "Thm2[exact_risk]=3/5, Thm2[printed]=3/5"
     assert verify.key_figure(_record(figures={})) == "exact (δ = 0), no figures kept"
     assert verify.key_figure(_record(figures={}, delta=1e-6)) == "no figures kept"
+    # a figure that cannot be broken within the column gives way to the next ones, whole
+    unbreakable = _record(figures={"largest_norm2_over_B_of_AERR_last_iterate_and_output": 1,
+                                   "B": 1.0, "runs": 20})
+    assert verify.key_figure_lines(unbreakable) == ["B=1, runs=20"]
+    alone = _record(figures={"largest_norm2_over_B_of_AERR_last_iterate_and_output": 1})
+    assert verify.key_figure_lines(alone) == [
+        "largest_norm2_over_B_of_AERR_last_iterate_and_output=1"]
     long_list = _record(figures={"ratios": [9.0, 9.0, 9.0, 9.0, 9.0]})
     assert verify.key_figure(long_list) == "ratios=[9, 9, … (5 values)]"
 

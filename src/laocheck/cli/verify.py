@@ -251,14 +251,21 @@ def key_figure_lines(rec, width=KEY_WIDTH):
     """The key figures of a record for the table, never cut: as many whole ``key=value``
     figures as fit in ``width`` (the preferred ones of :data:`KEY_FIGURES` first, joined by
     ", "); when the first does not fit, it alone, wrapped over several lines at top-level
-    operators (:func:`_break_expression`). A record with no figure shows what it checked:
+    operators (:func:`_break_expression`), or, when it cannot be broken within ``width``, the
+    next figures that fit whole (its pieces if none does). A record with no figure shows:
     ``exact (δ = 0), no figures kept`` (or ``no figures kept``)."""
     items = _figure_items(rec.figures or {})
     if not items:
         return ["exact (δ = 0), no figures kept" if rec.delta == 0 else "no figures kept"]
     texts = [f"{key}={value}" for key, value in items]
     if len(texts[0]) > width:
-        return _break_expression(texts[0], width)
+        pieces = _break_expression(texts[0], width)
+        if all(len(piece) <= width for piece in pieces):
+            return pieces
+        # a figure with no break point in reach: the next ones that fit whole, else its pieces
+        texts = [t for t in texts[1:] if len(t) <= width]
+        if not texts:
+            return pieces
     shown = [texts[0]]
     for text in texts[1:]:
         if len(", ".join(shown + [text])) > width:
