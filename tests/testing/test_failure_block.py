@@ -13,12 +13,12 @@ import pytest
 import sympy as sp
 
 from laocheck import bounds
-from laocheck.checks import checks
+from laocheck.checks import CheckRecord, checks
 from laocheck.checks._common import instance_counterexample, reproduce_instance
 from laocheck.estimators.instances import INSTANCES, as_float
 from laocheck.testing import (CheckFailure, check_estimator, estimator_checks,
                               learner_checks_generator)
-from laocheck.testing._checks import MAX_MESSAGE_LINES
+from laocheck.testing._checks import MAX_MESSAGE_LINES, _explain
 
 from .learner_zoo.abs_aerr import AbsAERR
 
@@ -227,3 +227,17 @@ def test_a_learners_counterexample_rebuilds_the_run_it_names():
     assert np.array_equal(got["X"], X) and np.array_equal(got["y"], y)
     assert got["random_state"] == seed == ce["random_state"]
     assert got["dist"].name == ce["distribution"]
+
+
+def test_a_record_naming_only_its_instance_is_shown_with_its_values():
+    """A check of the catalog rebound to a user's estimator may name its instance only
+    (``{"instance": "d4", "k": 2}``): the block still shows the values and the line."""
+    record = CheckRecord(id="HK12.Lemma3.3.literal", status="FAIL", expected="PASS",
+                         citation="HK12 Lemma 3.3", statement="E‖g̃‖² <= G²", assumptions="",
+                         method="exact", delta=0.0, detectable=0.0, figures={},
+                         counterexample={"instance": "d4", "k": 2}, correction=None, note="",
+                         seconds=0.0, seed=0, budget="fast", entropy=0, spawn_key=())
+    lines = _explain(record)
+    assert lines[-2] == ("  instance:  d4: w=[0.5, -0.25, 0.125, 0.375], x=[0.5, 0.25, -0.75, "
+                         "0.125], y=-0.25, k=2")
+    assert lines[-1] == "  reproduce: " + reproduce_instance("d4", k=2)

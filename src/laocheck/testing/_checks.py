@@ -64,11 +64,13 @@ import numpy as np
 
 from .. import estimators
 from ..checks import Status, run
+from ..checks._common import instance_counterexample
 from ..checks._guards import GuardViolation, UserCodeError, guard_estimator, user_error
 from ..checks.estimator_properties import (PROPERTIES, Claims,
                                            claims_from_spec, enumerable, instances_of,
                                            property_checks, second_moment_bound, unchecked)
 from ..estimators import EstimatorSpec
+from ..estimators.instances import INSTANCES
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._claims_schema import check_estimator_claim_values
@@ -547,10 +549,13 @@ def _instance_lines(record):
         return [f"  data:      {values}"] + \
             ([f"  reproduce: {ce['reproduce']}"] if "reproduce" in ce else [])
     if not isinstance(ce, dict) or "reproduce" not in ce:
+        # a counterexample (or the figures) naming its instance only: its values from the name
         inst = ce.get("instance") if isinstance(ce, dict) else None
         inst = inst or (record.figures or {}).get("instance")
-        return [f"  instance:  {inst} (laocheck.testing.instances.INSTANCES[{inst!r}])"] \
-            if isinstance(inst, str) else []
+        if not (isinstance(inst, str) and inst in INSTANCES):
+            return []
+        k = ce.get("k") if isinstance(ce, dict) else None
+        ce = instance_counterexample({}, inst, k=k)
     values = ", ".join(f"{k}={_value_text(ce[k])}" for k in ("w", "x", "y", "k", "q")
                        if k in ce)
     return [f"  instance:  {ce['instance']}: {values}", f"  reproduce: {ce['reproduce']}"]
