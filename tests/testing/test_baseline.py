@@ -15,7 +15,7 @@ import pytest
 from laocheck import estimators
 from laocheck.cli import main
 from laocheck.estimators import Draws
-from laocheck.estimators.instances import INSTANCES
+from laocheck.estimators.instances import INSTANCES, as_float
 from laocheck.exceptions import InvalidParameterError
 from laocheck.testing import compare_baseline, save_baseline
 from laocheck.testing import baseline as bl
@@ -226,8 +226,15 @@ def test_a_budget_slip_is_broken(user_file):
             return value, frozenset(range(len(x)))       # reads every attribute
     by = {r.instance: r for r in compare_baseline(PeekAll(2), user_file, claims=CLAIMS)}
     assert by["d4"].verdict == bl.BROKEN and by["d4"].claim == "budget"
-    assert by["d4"].counterexample == {"instance": "d4", "attributes": "4", "budget": 3,
-                                       "budget_kind": "exact"}
+    ce = by["d4"].counterexample
+    assert {k: ce[k] for k in ("instance", "attributes", "budget", "budget_kind")} == {
+        "instance": "d4", "attributes": "4", "budget": 3, "budget_kind": "exact"}
+    # the full instance, and a line of Python that rebuilds it
+    w, x, y = as_float(INSTANCES["d4"])
+    assert ce["w"] == w.tolist() and ce["x"] == x.tolist() and ce["y"] == y and ce["k"] == 2
+    namespace = {}
+    exec(ce["reproduce"], namespace)
+    assert np.array_equal(namespace["x"], x) and namespace["k"] == 2
     # w0 (d = 3): reading all 3 attributes keeps the budget of 3; the count distribution changed
     assert by["w0"].verdict == bl.CHANGED and F(by["w0"].figures["second_moment_ratio"]) == 1
 

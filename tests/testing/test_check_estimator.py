@@ -65,8 +65,9 @@ def test_a_slip_is_reported_with_its_figures_delta_and_power():
         check_estimator(broken, CLAIMS, seed=0)
     assert isinstance(info.value, CheckFailure)
     text = str(info.value)
-    assert "broken.unbiased.exact: FAIL" in text and "delta:" in text
-    assert "smallest detectable violation" in text and "counterexample" in text
+    assert "broken.unbiased.exact: FAIL" in text and "δ = 0;" in text
+    assert "smallest detectable violation" in text and "measured:  exact_mean=" in text
+    assert "instance:  d3: w=[0.5, -0.25, 0], x=[0.75, -0.5, 0.25], y=0.125, k=2" in text
     failing = {r.id for r in info.value.records}
     assert "broken.unbiased.exact" in failing and "broken.budget" not in failing
     records = check_estimator(broken, CLAIMS, seed=0, on_fail=None)

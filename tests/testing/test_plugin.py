@@ -56,7 +56,7 @@ def test_parametrize_with_checks_and_the_failure_summary(pytester):
     out = result.stdout.str()
     assert "test_laocheck[broken-unbiased.exact" in out
     assert "laocheck failures" in out and "broken.unbiased.exact" in out
-    assert "reproduce: pytest" in out and "--laocheck-seed 5" in out
+    assert "rerun: pytest" in out and "--laocheck-seed 5" in out
     assert "smallest detectable violation" in out
 
 
@@ -143,7 +143,7 @@ def test_every_zoo_mutant_is_caught_through_the_plugin(pytester):
         for prop in failed:
             check_id, test_id = f"{est.name}.{prop}", f"{est.name}-{prop}"
             assert f"{check_id} ({_citation(est)})" in out, (check_id, out)
-            assert f"reproduce: pytest 'test_zoo.py::test_zoo[{test_id}]' --laocheck-seed 0" \
+            assert f"rerun: pytest 'test_zoo.py::test_zoo[{test_id}]' --laocheck-seed 0" \
                 in out, (test_id, out)
     for wrapper_id, make in UNALTERED:
         est = make()

@@ -16,7 +16,8 @@ from ._registry import Result, Status
 
 __all__ = ["sampler_matches_exact", "exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
            "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict",
-           "is_laocheck_estimator", "estimator_params", "multinomial_verdict", "distinct_rows"]
+           "is_laocheck_estimator", "estimator_params", "multinomial_verdict", "distinct_rows",
+           "instance_counterexample", "reproduce_instance", "distribution_counterexample"]
 
 
 _OWN_MODULE = estimators.ImportanceEstimator.__module__     # laocheck.estimators._families
@@ -62,6 +63,67 @@ def _outcome_key(value):
     return tuple(np.asarray(value, dtype=float).ravel().tolist())
 
 
+def _literal(values):
+    """A float list as a numpy literal (``np.array([0.5, -0.25])``): the instances are dyadic,
+    so ``repr`` of each float is its exact value."""
+    return "np.array([" + ", ".join(repr(float(v)) for v in values) + "])"
+
+
+def reproduce_instance(instance, *, k=None, q=None):
+    """One line of Python that rebuilds ``INSTANCES[instance]`` as the floats a sampler is
+    called with (``w``, ``x``, ``y``), and ``k`` and ``q`` when given, without laocheck::
+
+        import numpy as np; w = np.array([0.5, -0.25, 0.0]); x = ...; y = 0.125; k = 2
+    """
+    w, x, y = as_float(INSTANCES[instance])
+    parts = ["import numpy as np", f"w = {_literal(w)}", f"x = {_literal(x)}",
+             f"y = {float(y)!r}"]
+    if k is not None:
+        parts.append(f"k = {k!r}")
+    if q is not None:
+        parts.append(f"q = {_literal(q)}")
+    return "; ".join(parts)
+
+
+def _plain_number(value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        return None
+    return int(value)
+
+
+def _distribution(q):
+    """``q`` as a list of floats when it is a probability vector, else None."""
+    try:
+        arr = np.asarray(q, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
+        return None
+    return arr.tolist()
+
+
+def instance_counterexample(counterexample, instance, *, k=None, q=None):
+    """``counterexample`` (a dict) with the full instance it was found on: ``instance`` (its
+    name in :mod:`laocheck.testing.instances`), ``w``, ``x``, ``y`` (the floats the sampler
+    was called with, exact dyadics), ``k`` and ``q`` (the sampling distribution) when known,
+    and ``reproduce``: one line of Python rebuilding them (:func:`reproduce_instance`).
+    The keys the check set come first and are kept."""
+    w, x, y = as_float(INSTANCES[instance])
+    k = _plain_number(k)
+    q = None if q is None else _distribution(q)
+    out = dict(counterexample or {})
+    out["instance"] = instance
+    out.update({"w": w.tolist(), "x": x.tolist(), "y": float(y)})
+    if k is not None:
+        out["k"] = k
+    if q is not None and len(q) == len(w):
+        out["q"] = q
+    else:
+        q = None
+    out["reproduce"] = reproduce_instance(instance, k=k, q=q)
+    return out
+
+
 def sampler_matches_exact(ctx, estimator, reference, instance, figures=None):
     """Does ``estimator.sample`` draw from the exact distribution of ``reference`` (a literal
     box, enumerated by :func:`exact_distribution`) on ``INSTANCES[instance]``?
@@ -93,6 +155,36 @@ def sampler_matches_exact(ctx, estimator, reference, instance, figures=None):
                                           "attributes": int(row[-1])})
         counts[int(np.argmax(close))] += int(sizes[r])
     return multinomial_verdict(ctx, counts, keys, probs, n, figures)
+
+
+def _seed_text(seq):
+    return (f"np.random.SeedSequence({seq.entropy!r}, "
+            f"spawn_key={tuple(int(v) for v in seq.spawn_key)!r})")
+
+
+def distribution_counterexample(counterexample, *, geometry, d, B, index, m, run_seed,
+                                learner_seed, loss, R=None, run=0):
+    """A learner check's ``counterexample`` with what rebuilds its run ``run``: ``reproduce``,
+    one line of Python that rebuilds the distribution (the ``index``-th of
+    ``laocheck.checks.learner_properties.default_distributions(geometry, d, B)``, or None
+    for a distribution of the user's claims, which no line can rebuild), the run's m
+    training examples ``X, y`` (drawn from ``run_seed``) and the ``random_state`` the
+    learner was given, and says how the excess risk is read (``dist.excess_risk``)."""
+    out = dict(counterexample or {})
+    out["run"] = f"{int(run)} of {R}" if R else int(run)      # runs counted from 0
+    out["data_seed"] = {"entropy": run_seed.entropy,
+                        "spawn_key": [int(v) for v in run_seed.spawn_key]}
+    out["random_state"] = int(learner_seed)
+    if index is None:
+        return out
+    out["reproduce"] = (
+        "import numpy as np; from laocheck.checks.learner_properties import "
+        f"default_distributions; dist = default_distributions({geometry!r}, {int(d)}, "
+        f"{float(B)!r})[{int(index)}]; X, y = dist.sample({int(m)}, np.random.default_rng("
+        f"{_seed_text(run_seed)})); random_state = {int(learner_seed)}  # then fit your "
+        f"learner with random_state on X, y: dist.excess_risk(coef_, {geometry!r}, "
+        f"{float(B)!r}, {loss!r})")
+    return out
 
 
 def multinomial_verdict(ctx, counts, keys, probs, n, figures):

@@ -58,8 +58,8 @@ from ..exceptions import InvalidParameterError
 from ..stats.choice_tree import (FLOAT_TOLERANCE, MAX_SECONDS, NotEnumerable, draws_of,
                                  enumerate_sampler, guarded)
 from ..stats.exact import EnumerationLimit, enumerate_outcomes
-from ._common import (distinct_rows, fstr, is_laocheck_estimator, mc_mean_verdict,
-                      multinomial_verdict)
+from ._common import (distinct_rows, fstr, instance_counterexample, is_laocheck_estimator,
+                      mc_mean_verdict, multinomial_verdict)
 from . import _registry
 from ._guards import (USER_CALL, GuardedEstimator, GuardViolation, guard_callable,
                       guard_estimator)
@@ -353,11 +353,12 @@ def _at_own_params(func):
             estimator, GuardedEstimator) else None
         try:
             if guard is None:
-                return func(ctx, estimator=estimator, claims=claims)
+                return _with_instance(func(ctx, estimator=estimator, claims=claims),
+                                      estimator, claims)
             guard.begin()               # a draw from a global generator anywhere in the check
             result = func(ctx, estimator=estimator, claims=claims)
             guard.end()
-            return result
+            return _with_instance(result, estimator, claims)
         except SlowSampler as slow:
             return _inconclusive(
                 {"draws_asked": slow.n, "seconds": slow.seconds},
@@ -367,6 +368,35 @@ def _at_own_params(func):
     check.__name__, check.__doc__ = func.__name__, func.__doc__
     check.__wrapped__ = func
     return check
+
+
+def _known(estimator, claims, name):
+    """A parameter of the counterexample (``k``, ``q``): the claims', else the estimator's
+    ``params``, else its attribute; None when unknown (a user's property that fails)."""
+    if claims.params.get(name) is not None:
+        return claims.params[name]
+    try:
+        value = estimator_params(estimator).get(name)
+        return value if value is not None else getattr(estimator, name, None)
+    except Exception:                   # noqa: BLE001 - a user's attribute that fails: unknown
+        return None
+
+
+def _with_instance(result, estimator, claims):
+    """A FAIL's counterexample with the full instance it was found on (its w, x, y, k, q and
+    a line of Python rebuilding them: :func:`~laocheck.checks._common.
+    instance_counterexample`), the instance named by the counterexample or the figures."""
+    if result.status not in (Status.FAIL, Status.ERRATUM) or \
+            not isinstance(result.counterexample, dict):
+        return result
+    inst = result.counterexample.get("instance")
+    if not (isinstance(inst, str) and inst in INSTANCES):
+        inst = (result.figures or {}).get("instance")
+    if not (isinstance(inst, str) and inst in INSTANCES):
+        return result
+    return replace(result, counterexample=instance_counterexample(
+        result.counterexample, inst, k=_known(estimator, claims, "k"),
+        q=_known(estimator, claims, "q")))
 
 
 # -- enumeration ----------------------------------------------------------------------------------
@@ -820,7 +850,10 @@ def check_budget(ctx, *, estimator, claims):
         worst = max(counts, default=0)
         if done:
             figures["exact_max_attributes"] = worst
-        total = 0
+        total, worst_inst = 0, None
+        if done:
+            worst_inst = max(done, key=lambda i: max((c for _, (_, c) in done[i].leaves),
+                                                     default=0))
         for inst in instances:
             n = ctx.n(20_000, 1_000_000)
             moments = _draw_moments(estimator, inst, n, ctx.rng) if hasattr(
@@ -833,12 +866,14 @@ def check_budget(ctx, *, estimator, claims):
                     return _inconclusive(figures, "sample() returns no attribute counts",
                                          "return (values, attributes)")
                 att_max, total = int(att.max(initial=0)), total + att.size
-            worst = max(worst, att_max)
+            if att_max > worst:
+                worst, worst_inst = att_max, inst
         figures.update({"draws": total, "max_attributes": worst})
         if worst <= budget:
             return Result(Status.PASS, figures, detectable="one draw over budget")
         return Result(Status.FAIL, figures, counterexample={"attributes": worst,
-                                                            "budget": budget})
+                                                            "budget": budget,
+                                                            "instance": worst_inst})
     if done:
         means = {i: sum((p * c for p, (_, c) in e.leaves), F(0)) for i, e in done.items()}
         worst_inst = max(means, key=means.get)
@@ -1019,16 +1054,19 @@ def check_clipping(ctx, *, estimator, claims):
     worst = max([float(abs(t)) for e in done.values() for _, (v, _) in e.leaves for t in v],
                 default=0.0)
     total = 0
+    worst_inst = max(done, key=lambda i: max((float(abs(t)) for _, (v, _) in done[i].leaves
+                                              for t in v), default=0.0)) if done else None
     for inst in instances:
         values, _ = draws_values(estimator, inst, ctx.n(20_000, 1_000_000), ctx.rng)
         total += values.shape[0]
-        if values.size:
-            worst = max(worst, float(np.max(np.abs(values))))
+        if values.size and float(np.max(np.abs(values))) > worst:
+            worst, worst_inst = float(np.max(np.abs(values))), inst
     figures = {"threshold": c, "draws": total, "max_abs": worst,
                "instances_enumerated": list(done)}
     if worst <= c * (1 + 1e-12):
         return Result(Status.PASS, figures, detectable="one coordinate over the threshold")
-    return Result(Status.FAIL, figures, counterexample={"max_abs": worst, "threshold": c})
+    return Result(Status.FAIL, figures, counterexample={"max_abs": worst, "threshold": c,
+                                                        "instance": worst_inst})
 
 
 def _as_dict(enum, f):
@@ -1156,6 +1194,29 @@ _EXPECTATION_BUDGET = ("the mean number of attributes of x a draw of {label} obs
                        "bound at δ", None)
 
 
+#: The statement and method of ``kernel_matches_reference`` for a sampler with no reference
+#: (a user's plain numpy sampler): its n-draw ``sample()`` against the exact distribution of
+#: its own single draw, enumerated by the choice tree — no reference is involved.
+_OWN_ENUMERATION = ("sample() of {label} draws n at once from the same distribution as its own "
+                    "single draw, enumerated exactly (no reference: the choice tree of sample() "
+                    "is what the n draws are compared with)", "multinomial test (per-category "
+                    "Clopper-Pearson, Bonferroni) of n draws against the exact enumeration of "
+                    "one draw of sample()")
+
+
+def _judged_by_itself(estimator, claims):
+    """True when :func:`check_kernel_matches_reference` compares ``estimator``'s sample()
+    with its own enumeration: an object with no ``reference`` and no registered reference
+    in its claims (a registered name always has its literal reference)."""
+    if isinstance(estimator, str):
+        return False
+    try:
+        own = callable(getattr(estimator, "reference", None))
+    except Exception:                   # noqa: BLE001 - a user's attribute that fails: none
+        own = False
+    return not own and (claims.reference is None or claims.reference not in estimators.names())
+
+
 def applies(prop, claims):
     """Whether ``claims`` select the property check ``prop``."""
     # a spec's unbiasedness of an unbounded estimate (GenEst, AESVR) is checked by its paper's
@@ -1212,6 +1273,8 @@ def property_checks(estimator, claims, *, label, citation, delta=stats.DEFAULT_D
             prop == "budget" and claims.budget_kind == "exact")   # any draw over is real
         if not claims.finite_support and not exact_anyway:
             fixed = None          # not enumerable: the exact checks fall back to Monte Carlo
+        if prop == "kernel_matches_reference" and _judged_by_itself(estimator, claims):
+            statement, method = _OWN_ENUMERATION
         text = statement.format(label=label, budget=claims.budget, scaling=claims.scaling)
         assumptions = "exact instances d3, d4, w0 (dyadic, laocheck.testing.instances)"
         if prop == "clip_threshold":

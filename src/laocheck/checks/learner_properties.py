@@ -65,6 +65,7 @@ from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLaw
 from ..exceptions import InvalidParameterError
 from ..experiments import child_seeds, excess_risk_range
 from ..reference.estimators import genest_small_orders
+from ._common import distribution_counterexample
 from ._registry import Check, Result, Status
 
 __all__ = ["LearnerClaims", "learner_checks", "LEARNER_PROPERTIES", "CountingMatrix",
@@ -1043,6 +1044,15 @@ def _values(claims, dist, m):
     return values
 
 
+def _run_seeds(child, run):
+    """The seeds :func:`_fit_one` gives run ``run`` of ``child``: its data's SeedSequence and
+    the learner's ``random_state`` (``child.spawn(2)`` on a fresh child, rebuilt without
+    advancing it), for the counterexample's reproduce line."""
+    data_seed, learner_seed = (np.random.SeedSequence(child.entropy, spawn_key=child.spawn_key
+                                                      + (i,)) for i in (0, 1))
+    return {"run_seed": data_seed, "learner_seed": _seed_int(learner_seed), "run": run}
+
+
 def _fit_one(learner, claims, dist, m, child):
     data_seed, learner_seed = child.spawn(2)
     X, y = dist.sample(m, np.random.default_rng(data_seed))
@@ -1089,16 +1099,20 @@ def check_excess_risk(ctx, *, learner, claims):
     dists = claims.distributions or default_distributions(claims.geometry, claims.d, B)
     delta = ctx.delta / len(dists)
     rows = []
-    for dist in dists:
+    for index, dist in enumerate(dists):
         children = child_seeds(ctx.spawn(), R)
+        rerun = dict(geometry=claims.geometry, d=dist.d, B=B, m=m, R=R, loss=claims.loss,
+                     index=None if claims.distributions else index)
         sol_risk = dist.optimal_risk(claims.geometry, B, claims.loss)
         excess, inside, values = [], True, None
-        for child in children:
+        for run, child in enumerate(children):
             est = _fit_one(learner, claims, dist, m, child)
             w = _coef(est)
             if not np.all(np.isfinite(w)):
-                return Result(Status.FAIL, {"distribution": dist.name}, counterexample={
-                    "distribution": dist.name, "coef_": "not finite"})
+                return Result(Status.FAIL, {"distribution": dist.name},
+                              counterexample=distribution_counterexample(
+                                  {"distribution": dist.name, "coef_": "not finite"},
+                                  **rerun, **_run_seeds(child, run)))
             inside &= _norm(w, claims.geometry) <= B * (1 + NORM_RTOL)
             excess.append(dist.excess_risk(w, claims.geometry, B, claims.loss))
             if values is None:
@@ -1128,8 +1142,9 @@ def check_excess_risk(ctx, *, learner, claims):
         rows.append(row)
         if lcb > bound:
             return Result(Status.FAIL, {"runs": rows, "n": R}, detectable=0.0,
-                          counterexample={**row, "bound_values": {
+                          counterexample=distribution_counterexample({**row, "bound_values": {
                               k: v for k, v in values.items() if isinstance(v, (int, float))}},
+                              **rerun, **_run_seeds(children[0], 0)),
                           note=f"E[excess risk] > {claims.bound_text} at δ = {delta:g} on "
                           f"{dist.name}")
     return Result(Status.PASS, {"runs": rows, "n": R, "bound": claims.bound_text},

@@ -23,6 +23,7 @@ import argparse
 import json
 import shlex
 import sys
+import textwrap
 import time
 
 from .._execution import SchedulerError, scheduler_address
@@ -46,19 +47,43 @@ EPILOG = """examples:
   laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json --resume
                                           continue an interrupted run (verify.results.jsonl)
 
-status legend: PASS the statement holds (exactly, or at the stated delta); FAIL refuted (exit 1);
-ERRATUM the literal statement of the paper is false (counterexample given, the corrected
-statement is its own check); INCONCLUSIVE the budget cannot decide; READING false only as a
-text extraction reads it; ERROR the user's code raised or exited, not a verdict (exit 4).
+status legend:
+{legend}
 exit status: 0 no FAIL; 1 a check FAILs; 2 usage error; 3 Dask scheduler unreachable or lost;
 4 a check is ERROR; 130 / 143 interrupted (Ctrl-C / SIGTERM).
 `laocheck list --checks` lists every check id with its citation.
 """
 
+#: What each status means, one entry per :class:`~laocheck.checks.Status` (the ``--help``
+#: legend and the legend printed under the table; tests/cli check that none is missing).
+STATUS_LEGEND = {
+    Status.PASS.value: "the statement held (exactly, or at the stated delta)",
+    Status.FAIL.value: "refuted, with a counterexample (exit 1)",
+    Status.ERRATUM.value: "the literal statement of the paper is false (counterexample given; "
+    "the corrected statement is its own check)",
+    Status.INCONCLUSIVE.value: "the budget cannot decide; the row's reason says why and what "
+    "would",
+    Status.READING.value: "false only as a text extraction reads it (the typeset paper reads "
+    "otherwise; the row's reason says how)",
+    Status.ERROR.value: "the user's code raised or exited, not a verdict (exit 4)",
+}
+
+
+def legend_lines(indent="  ", width=96):
+    """The status legend, one status per entry, wrapped at ``width`` columns."""
+    lines = []
+    for status, meaning in STATUS_LEGEND.items():
+        lines += textwrap.wrap(f"{status:<12}  {meaning}", width, initial_indent=indent,
+                               subsequent_indent=indent + " " * 14)
+    return lines
+
+
+EPILOG = EPILOG.format(legend="\n".join(legend_lines()))
+
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
-        "verify", help="run the check catalog and report PASS/FAIL/ERRATUM/INCONCLUSIVE",
+        "verify", help="run the check catalog and report each check's status (see its legend)",
         description="Run every registered check of the catalog: the statements of CB11, HK12 and "
         "KS15 and the properties of every estimator and learner.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -160,33 +185,150 @@ def _jobs(text):
     return value
 
 
+#: Width of the key-figure column of the table.
+KEY_WIDTH = 44
+#: The figures shown first, when the record has them (the verdict's own measure).
+KEY_FIGURES = ("worst_ratio", "failure_prob_interval", "max_abs_bias", "exact_bias",
+               "max_attributes", "lower_confidence_bound", "max_width", "exact_max_attributes",
+               "kernel_max_attributes")
+
+
+def _figure_value(value):
+    """A figure's value as text, whole: floats to 6 significant digits, a list of at most 3
+    numbers whole (a longer one as its first 2 and its length), text as it is."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, list):
+        items = [_figure_value(v) for v in value]
+        if len(items) > 3:
+            return "[" + ", ".join(items[:2]) + f", … ({len(items)} values)]"
+        return "[" + ", ".join(items) + "]"
+    return str(value)
+
+
+def _figure_items(figures):
+    """(key, text) of every figure that has a short value: the preferred ones first, then the
+    others in order; a nested dict's scalar entries as ``key[sub]``."""
+    items = []
+    for key, value in figures.items():
+        if isinstance(value, dict):
+            items += [(f"{key}[{sub}]", _figure_value(v)) for sub, v in value.items()
+                      if isinstance(v, (int, float, str, list)) and not isinstance(v, dict)]
+        elif isinstance(value, (int, float, str, list)):
+            items.append((key, _figure_value(value)))
+    rank = {key: i for i, key in enumerate(KEY_FIGURES)}
+    return sorted(items, key=lambda kv: rank.get(kv[0], len(rank)))
+
+
+def _break_expression(text, width):
+    """``text`` in pieces of at most ``width`` characters, broken only after ``", "``, ``"+"``,
+    ``"-"``, ``"*"``, ``"/"`` or a space, never inside a name or a number: in the second half
+    of the piece (else anywhere in it) at the shallowest nesting level of brackets it offers
+    (a top-level operator before one inside parentheses); a piece with no such point stays
+    whole on its own line."""
+    points, depth = [], 0
+    for i, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch in ",+-*/ " and 0 < i + 1 < len(text) and text[i + 1] != " " and \
+                not (ch in "+-" and i > 0 and text[i - 1] in "e(*/^"):
+            points.append((i + 1, depth))
+    pieces, start = [], 0
+    while len(text) - start > width:
+        fits = [(p, d) for p, d in points if start + width // 2 < p <= start + width] or \
+            [(p, d) for p, d in points if start < p <= start + width]
+        if fits:
+            shallow = min(d for _, d in fits)
+            cut = max(p for p, d in fits if d == shallow)
+        else:
+            cut = next((p for p, _ in points if p > start), len(text))
+        pieces.append(text[start:cut].rstrip())
+        start = cut
+    return pieces + ([text[start:]] if start < len(text) else [])
+
+
+def key_figure_lines(rec, width=KEY_WIDTH):
+    """The key figures of a record for the table, never cut: as many whole ``key=value``
+    figures as fit in ``width`` (the preferred ones of :data:`KEY_FIGURES` first, joined by
+    ", "); when the first does not fit, it alone, wrapped over several lines at top-level
+    operators (:func:`_break_expression`), or, when it cannot be broken within ``width``, the
+    next figures that fit whole (its pieces if none does). A record with no figure shows:
+    ``exact (δ = 0), no figures kept`` (or ``no figures kept``)."""
+    items = _figure_items(rec.figures or {})
+    if not items:
+        return ["exact (δ = 0), no figures kept" if rec.delta == 0 else "no figures kept"]
+    texts = [f"{key}={value}" for key, value in items]
+    if len(texts[0]) > width:
+        pieces = _break_expression(texts[0], width)
+        if all(len(piece) <= width for piece in pieces):
+            return pieces
+        # a figure with no break point in reach: the next ones that fit whole, else its pieces
+        texts = [t for t in texts[1:] if len(t) <= width]
+        if not texts:
+            return pieces
+    shown = [texts[0]]
+    for text in texts[1:]:
+        if len(", ".join(shown + [text])) > width:
+            break
+        shown.append(text)
+    return [", ".join(shown)]
+
+
 def key_figure(rec):
-    """One short figure for the table."""
-    f = rec.figures or {}
-    for key in ("worst_ratio", "failure_prob_interval", "max_abs_bias", "exact_bias",
-                "max_attributes", "lower_confidence_bound",
-                "max_width", "exact_max_attributes", "kernel_max_attributes"):
-        if key in f:
-            value = f[key]
-            if isinstance(value, float):
-                value = f"{value:.6g}"
-            elif isinstance(value, list):
-                value = "[" + ", ".join(f"{v:.3g}" if isinstance(v, float) else str(v)
-                                        for v in value[:2]) + "]"
-            return f"{key}={value}"
-    for key, value in f.items():
-        if isinstance(value, (int, float, str)) and not isinstance(value, bool):
-            return f"{key}={value:.6g}" if isinstance(value, float) else f"{key}={value}"[:40]
-    return ""
+    """The key figures of a record on one line (:func:`key_figure_lines` joined)."""
+    return " ".join(key_figure_lines(rec))
+
+
+def reason_lines(rec, width=96):
+    """An INCONCLUSIVE or READING row's reason: the first sentence of its note (the whole
+    note when it has one sentence), wrapped at ``width``; a sentence longer than
+    :data:`REASON_LINES` lines ends at its last clause boundary that fits, marked ``…``;
+    [] for any other status."""
+    if rec.status not in (Status.INCONCLUSIVE.value, Status.READING.value):
+        return []
+    note = " ".join((rec.note or "").split())
+    if not note:
+        return [f"reason: none recorded (laocheck verify --only {shlex.quote(rec.id)} --json - "
+                "has the figures)"]
+    first = note
+    for i in range(len(note) - 2):
+        if note[i] == "." and note[i + 1] == " " and note[i + 2].isupper():
+            first = note[:i + 1]
+            break
+    lines = textwrap.wrap(f"reason: {first}", width, subsequent_indent="        ")
+    if len(lines) <= REASON_LINES:
+        return lines
+    # a longer sentence ends at its last clause boundary ("; ", ": ", ", ", " — ") that fits
+    for cut in sorted((i for i in range(len(first)) if first.startswith(("; ", ": ", ", ", " — "),
+                                                                         i)), reverse=True):
+        lines = textwrap.wrap(f"reason: {first[:cut]} … (the note in --json)", width,
+                              subsequent_indent="        ")
+        if len(lines) <= REASON_LINES:
+            return lines
+    return textwrap.wrap(f"reason: {first}", width, subsequent_indent="        ")
+
+
+#: Most lines of an INCONCLUSIVE or READING row's reason in the table.
+REASON_LINES = 3
 
 
 def print_table(records, out=None):
     out = sys.stdout if out is None else out
     width = max([len(r.id) for r in records] + [2])
-    out.write(f"{'id':<{width}}  {'status':<12}  {'key figure':<44}  citation\n")
+    out.write(f"{'id':<{width}}  {'status':<12}  {'key figure':<{KEY_WIDTH}}  citation\n")
+    indent = " " * (width + 2 + 12 + 2)
     for r in records:
-        out.write(f"{r.id:<{width}}  {r.status:<12}  {key_figure(r)[:44]:<44}  "
+        figure, *more = key_figure_lines(r)
+        out.write(f"{r.id:<{width}}  {r.status:<12}  {figure:<{KEY_WIDTH}}  "
                   f"{r.citation}\n")
+        for line in more + reason_lines(r):
+            out.write(f"{indent}{line}\n")
+
+
+def print_legend(out=None):
+    """The status legend (:data:`STATUS_LEGEND`), printed under the table."""
+    out = sys.stdout if out is None else out
+    out.write("\nstatus legend:\n" + "\n".join(legend_lines()) + "\n")
 
 
 def print_errata(rows, out=None):
@@ -282,6 +424,7 @@ def cmd_verify(args):
     wall = time.perf_counter() - start
     counts = {s.value: sum(r.status == s.value for r in records) for s in Status}
     print_table(records)
+    print_legend()
     rows = errata(records)
     print_errata(rows)
     if args.durations is not None:

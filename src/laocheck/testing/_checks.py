@@ -64,11 +64,13 @@ import numpy as np
 
 from .. import estimators
 from ..checks import Status, run
+from ..checks._common import instance_counterexample
 from ..checks._guards import GuardViolation, UserCodeError, guard_estimator, user_error
 from ..checks.estimator_properties import (PROPERTIES, Claims,
                                            claims_from_spec, enumerable, instances_of,
                                            property_checks, second_moment_bound, unchecked)
 from ..estimators import EstimatorSpec
+from ..estimators.instances import INSTANCES
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._claims_schema import check_estimator_claim_values
@@ -351,7 +353,10 @@ def labels(estimators_):
 def _citation(est, claims):
     spec = getattr(est, "spec", None)
     cite = getattr(spec, "citation", None) or getattr(est, "citation", None)
-    return cite if isinstance(cite, str) and cite else f"claims of {_label(est)} ({claims.source})"
+    if isinstance(cite, str) and cite:
+        return cite
+    return f"claims of {_label(est)}" + ("" if claims.source == "claims" else
+                                         f" ({claims.source})")
 
 
 def _instances(est):
@@ -478,19 +483,116 @@ class _Callable:
         return f"<laocheck check {self.check.id}>"
 
 
+#: Most lines of the message of a :class:`CheckFailure` (pytest shows it as one block).
+MAX_MESSAGE_LINES = 15
+#: Most characters of the ``measured`` line: whole ``key=value`` parts only, never cut inside one.
+MAX_MEASURED = 240
+#: The keys of a counterexample that describe its instance (its own lines, not ``measured``):
+#: an estimator's exact instance, or a learner's distribution and run.
+_INSTANCE_KEYS = ("instance", "w", "x", "y", "k", "q", "reproduce")
+_DISTRIBUTION_KEYS = ("distribution", "d", "m", "R", "B", "k", "run", "random_state",
+                      "data_seed", "reproduce")
+
+
+def _value_text(value, depth=0):
+    """A figure as short text: floats to 6 significant digits, lists and dicts whole up to
+    8 items (then ``…``), exact numbers (Fractions as strings) as they are."""
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        items = [_value_text(v, depth + 1) for v in value[:8]]
+        return "[" + ", ".join(items + (["…"] if len(value) > 8 else [])) + "]"
+    if isinstance(value, dict):
+        items = [f"{k}: {_value_text(v, depth + 1)}" for k, v in list(value.items())[:8]]
+        return "{" + ", ".join(items + (["…"] if len(value) > 8 else [])) + "}"
+    text = str(value)
+    return text if depth == 0 or len(text) <= 80 else text[:79] + "…"
+
+
+def _whole_parts(parts, limit):
+    """``parts`` joined with ", " while the text stays within ``limit`` characters; the parts
+    left out are counted (``(+2 more)``), never cut in the middle."""
+    shown = []
+    for part in parts:
+        if shown and len(", ".join(shown + [part])) > limit:
+            break
+        shown.append(part)
+    left = len(parts) - len(shown)
+    return ", ".join(shown) + (f" (+{left} more)" if left else "")
+
+
+def _measured(record):
+    """What the check measured: the counterexample's own keys (not its instance), else the
+    figures, with δ and the smallest violation the run detects."""
+    ce = record.counterexample
+    if isinstance(ce, dict):
+        keys = _INSTANCE_KEYS if "instance" in ce or "distribution" not in ce else \
+            _DISTRIBUTION_KEYS
+        source = {k: v for k, v in ce.items() if k not in keys}
+    elif ce not in (None, [], ""):
+        source = {"counterexample": ce}
+    else:
+        source = {k: v for k, v in (record.figures or {}).items() if k != "instance"}
+    parts = [f"{k}={_value_text(v)}" for k, v in source.items()]
+    text = _whole_parts(parts, MAX_MEASURED) if parts else "-"
+    return (f"{text} (δ = {record.delta:g}; smallest detectable violation: "
+            f"{_value_text(record.detectable)})")
+
+
+def _instance_lines(record):
+    ce = record.counterexample
+    if isinstance(ce, dict) and "instance" not in ce and "distribution" in ce:
+        values = ", ".join(f"{k}={_value_text(ce[k])}" for k in _DISTRIBUTION_KEYS[:-2]
+                           if k in ce and ce[k] is not None)
+        return [f"  data:      {values}"] + \
+            ([f"  reproduce: {ce['reproduce']}"] if "reproduce" in ce else [])
+    if not isinstance(ce, dict) or "reproduce" not in ce:
+        # a counterexample (or the figures) naming its instance only: its values from the name
+        inst = ce.get("instance") if isinstance(ce, dict) else None
+        inst = inst or (record.figures or {}).get("instance")
+        if not (isinstance(inst, str) and inst in INSTANCES):
+            return []
+        k = ce.get("k") if isinstance(ce, dict) else None
+        ce = instance_counterexample({}, inst, k=k)
+    values = ", ".join(f"{k}={_value_text(ce[k])}" for k in ("w", "x", "y", "k", "q")
+                       if k in ce)
+    return [f"  instance:  {ce['instance']}: {values}", f"  reproduce: {ce['reproduce']}"]
+
+
 def _explain(record):
+    """The lines of one record in a failure: what was claimed, what was measured (or why it
+    was not decided) and the record's note, the instance and the line of Python that rebuilds
+    it."""
     lines = [f"{record.id}: {record.status} ({record.citation})",
-             f"    statement:  {record.statement}",
-             f"    figures:    {record.figures}",
-             f"    delta:      {record.delta:g}; smallest detectable violation: "
-             f"{record.detectable}"]
-    if record.counterexample is not None:
-        lines.append(f"    counterexample: {record.counterexample}")
-    if record.note:
-        lines.append(f"    note:       {record.note}")
-    lines.append(f"    reproduce:  seed={record.seed}, budget={record.budget!r}, "
-                 f"SeedSequence({record.entropy}, spawn_key={tuple(record.spawn_key)})")
-    return "\n".join(lines)
+             f"  claimed:   {record.statement}"]
+    if record.status == Status.INCONCLUSIVE.value:
+        lines.append(f"  why:       {(record.note or 'no reason recorded').strip()}")
+    else:
+        lines.append(f"  measured:  {_measured(record)}")
+        if record.note:
+            lines.append(f"  note:      {' '.join(record.note.split())}")
+    return lines + _instance_lines(record)
+
+
+def failure_message(header, records, extra=(), footer=()):
+    """The message of a :class:`CheckFailure`: ``header``, then each record's lines
+    (:func:`_explain`) while the message stays within :data:`MAX_MESSAGE_LINES` lines, the
+    records left out named on one line, then ``extra`` and ``footer`` (one line each)."""
+    extra, footer = list(extra), list(footer)
+    room = MAX_MESSAGE_LINES - 1 - len(extra) - len(footer)
+    body, left = [], []
+    for r in records:
+        lines = _explain(r)
+        if not left and len(body) + len(lines) <= room - (1 if r is not records[-1] else 0):
+            body += lines
+        else:
+            left.append(r)
+    if left:
+        body.append(_whole_parts([f"{r.id} {r.status}" for r in left], 160)
+                    .join(["also: ", " (each one's figures in exc.records)"]))
+    return "\n".join([header] + body + extra + footer)
 
 
 def _raise_on_failures(records, expected, allow_inconclusive=False, unchecked=None):
@@ -504,21 +606,30 @@ def _raise_on_failures(records, expected, allow_inconclusive=False, unchecked=No
     bad = {Status.FAIL.value} | (set() if allow_inconclusive else {Status.INCONCLUSIVE.value})
     failing = [r for r in records if r.status in bad and r.id not in expected]
     unexpected_pass = [r for r in records if r.id in expected and r.status != Status.FAIL.value]
-    tail = ("\n" + unchecked_text(unchecked)) if unchecked else ""
+    footer = [unchecked_line(unchecked)] if unchecked else []
+    where = (f"seed {records[0].seed}, budget {records[0].budget!r}") if records else ""
     if not failing and not unexpected_pass:
         if records and not any(r.status in (Status.PASS.value, Status.FAIL.value,
                                             Status.ERRATUM.value) for r in records):
-            raise CheckFailure(
-                f"nothing was checked: every one of the {len(records)} check(s) could not "
-                "decide (INCONCLUSIVE, allowed), so no claim holds:\n"
-                + "\n".join(_explain(r) for r in records) + tail, list(records))
+            raise CheckFailure(failure_message(
+                f"nothing was checked: every one of the {len(records)} laocheck check(s) "
+                f"could not decide (INCONCLUSIVE, allowed), so no claim holds ({where}):",
+                list(records), footer=footer), list(records))
         return
-    parts = [_explain(r) for r in failing]
-    parts += [f"{r.id}: expected to FAIL ({expected[r.id]}) but is {r.status}"
-              for r in unexpected_pass]
-    raise CheckFailure(f"{len(failing) + len(unexpected_pass)} laocheck check(s) failed or "
-                       "could not decide:\n"
-                       + "\n".join(parts) + tail, failing + unexpected_pass)
+    extra = [f"{r.id}: expected to FAIL ({expected[r.id]}) but is {r.status}"
+             for r in unexpected_pass]
+    if len(extra) > 3:                  # one line for many: the message stays one block
+        extra = [_whole_parts([f"{r.id} ({r.status})" for r in unexpected_pass], 200)
+                 .join(["expected to FAIL but did not: ", ""])]
+    raise CheckFailure(failure_message(
+        f"{len(failing) + len(unexpected_pass)} of {len(records)} laocheck check(s) failed or "
+        f"could not decide ({where}):", failing, extra, footer), failing + unexpected_pass)
+
+
+def unchecked_line(unchecked):
+    """One line naming the properties not checked (``records.unchecked`` says why)."""
+    return _whole_parts(list(unchecked), 160).join(
+        ["not checked: ", " (on_fail=None returns the records; their .unchecked says why)"])
 
 
 def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DELTA,
@@ -573,6 +684,7 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
         ``expected_failed_checks`` names a check that does not exist, or the claims select no
         check (``{"unbiased": False}`` alone): nothing would be checked.
     """
+    __tracebackhide__ = True                            # pytest: the user's frames only
     if on_fail not in ("raise", None):
         raise InvalidParameterError(f"`on_fail` must be 'raise' or None; got {on_fail!r}.")
     _check_delta(delta)
@@ -596,6 +708,7 @@ def run_checks(checks, label, seed, budget, on_fail, expected_failed_checks,
     :class:`CheckFailure` when ``on_fail == "raise"`` and one FAILs unexpectedly (or is
     undecided, unless ``allow_inconclusive``); ``expected_failed_checks`` names checks by
     property or id. The body of :func:`check_estimator` and of ``check_learner``."""
+    __tracebackhide__ = True                            # pytest: the user's frames only
     expected = {}
     for key, reason in (expected_failed_checks or {}).items():
         cid = key if key.startswith(label + ".") else f"{label}.{key}"
@@ -606,6 +719,5 @@ def run_checks(checks, label, seed, budget, on_fail, expected_failed_checks,
         expected[cid] = reason
     records = Records((run(c, seed, budget) for c in checks), unchecked)
     if on_fail == "raise":
-        __tracebackhide__ = True                        # pytest: the user's frames only
         _raise_on_failures(records, expected, allow_inconclusive, unchecked)
     return records

@@ -81,7 +81,7 @@ import json
 import os
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -94,7 +94,7 @@ from .._io import MAX_NAME, check_output_path, write_error, write_json_atomic
 from .._provenance import provenance
 from .._version import __version__
 from ..checks import check_seed
-from ..checks._common import fstr
+from ..checks._common import fstr, instance_counterexample
 from ..checks.estimator_properties import (_Undecidable, draws_values, enumerate_estimate,
                                            exact_target)
 from ..checks.hk12 import genest_second_moment
@@ -669,4 +669,20 @@ def compare_baseline(estimator, path, *, seed=0, budget=None, claims=None,
     else:
         verdict = SAME if statuses == doc["checks"] else CHANGED
         out.append(BaselineComparison("checks", verdict, figures, detectable=detect))
-    return out
+    return [_with_instance(c, estimator, resolved) for c in out]
+
+
+def _with_instance(comparison, estimator, resolved):
+    """A BROKEN comparison's counterexample with the full instance it names (w, x, y, k and
+    a line of Python rebuilding them: :func:`~laocheck.checks._common.
+    instance_counterexample`)."""
+    ce = comparison.counterexample
+    if not isinstance(ce, dict) or "reproduce" in ce or ce.get("instance") not in INSTANCES:
+        return comparison
+    k = resolved.params.get("k", _params(estimator).get("k"))
+    if k is None:
+        try:
+            k = getattr(estimator, "k", None)
+        except Exception:                # noqa: BLE001 - a user's property that fails: unknown
+            k = None
+    return replace(comparison, counterexample=instance_counterexample(ce, ce["instance"], k=k))

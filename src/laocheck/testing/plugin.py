@@ -6,8 +6,9 @@ Options: ``--laocheck-seed`` (default 0), ``--laocheck-budget`` (``fast`` or ``f
 derived from the test's node id, so the same seed gives the same numbers whatever runs before),
 ``laocheck_options``, ``laocheck_baseline`` (compare an estimator with a saved baseline).
 A failing laocheck check (``check_estimator``, ``parametrize_with_checks``)
-adds a section with its citation, figures and the command reproducing it, and the terminal
-summary lists them.
+adds a section with the command rerunning the test at the run's options (the failure's message
+says what was claimed, what was measured and on which instance), and the terminal summary
+lists them.
 
 The plugin does nothing for a test suite that uses none of this: its hooks only look at
 laocheck's own failures. Pytest loads it in every run of every project where laocheck is
@@ -164,14 +165,9 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if not _check_failure(call.excinfo) or report.outcome != "failed":
         return
-    lines = []
-    for record in call.excinfo.value.records:
-        lines.append(f"{record.id}: {record.status} — {record.citation}")
-        lines.append(f"    figures: {record.figures}")
-        lines.append(f"    delta {record.delta:g}; smallest detectable violation: "
-                     f"{record.detectable}")
-    lines.append(f"reproduce: {_reproduce(item.config, item.nodeid)}")
-    report.sections.append(("laocheck", "\n".join(lines)))
+    # the exception's message already says what was claimed, measured and on which instance:
+    # the section adds only the command that reruns this test at the run's options
+    report.sections.append(("laocheck", f"rerun: {_reproduce(item.config, item.nodeid)}"))
     item.config.stash[_FAILURES_KEY].append(
         (item.nodeid, [(r.id, r.citation) for r in call.excinfo.value.records]))
 
@@ -184,4 +180,4 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     for nodeid, records in failures:
         for cid, citation in records:
             terminalreporter.write_line(f"{cid} ({citation})")
-        terminalreporter.write_line(f"    reproduce: {_reproduce(config, nodeid)}")
+        terminalreporter.write_line(f"    rerun: {_reproduce(config, nodeid)}")
