@@ -195,10 +195,13 @@ KEY_FIGURES = ("worst_ratio", "failure_prob_interval", "max_abs_bias", "exact_bi
 
 def _figure_value(value):
     """A figure's value as text, whole: floats to 6 significant digits, a list of at most 3
-    numbers whole (a longer one as its first 2 and its length), text as it is."""
+    numbers whole (a longer one as its first 2 and its length), a list of records as its
+    length, text as it is."""
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, list):
+        if any(isinstance(v, (dict, list)) for v in value):    # records: --json has them
+            return f"[{len(value)} entries]"
         items = [_figure_value(v) for v in value]
         if len(items) > 3:
             return "[" + ", ".join(items[:2]) + f", … ({len(items)} values)]"
@@ -247,11 +250,15 @@ def _break_expression(text, width):
     return pieces + ([text[start:]] if start < len(text) else [])
 
 
+#: the most lines one key figure may wrap over before the next figures are shown instead
+KEY_LINES = 4
+
+
 def key_figure_lines(rec, width=KEY_WIDTH):
     """The key figures of a record for the table, never cut: as many whole ``key=value``
     figures as fit in ``width`` (the preferred ones of :data:`KEY_FIGURES` first, joined by
-    ", "); when the first does not fit, it alone, wrapped over several lines at top-level
-    operators (:func:`_break_expression`), or, when it cannot be broken within ``width``, the
+    ", "); when the first does not fit, it alone, wrapped over at most :data:`KEY_LINES` lines
+    at top-level operators (:func:`_break_expression`), or, when it cannot be broken so, the
     next figures that fit whole (its pieces if none does). A record with no figure shows:
     ``exact (δ = 0), no figures kept`` (or ``no figures kept``)."""
     items = _figure_items(rec.figures or {})
@@ -260,7 +267,7 @@ def key_figure_lines(rec, width=KEY_WIDTH):
     texts = [f"{key}={value}" for key, value in items]
     if len(texts[0]) > width:
         pieces = _break_expression(texts[0], width)
-        if all(len(piece) <= width for piece in pieces):
+        if all(len(piece) <= width for piece in pieces) and len(pieces) <= KEY_LINES:
             return pieces
         # a figure with no break point in reach: the next ones that fit whole, else its pieces
         texts = [t for t in texts[1:] if len(t) <= width]
