@@ -67,11 +67,11 @@ def ratio_verdict(worst, *, figures=None, tol=PROOF_TOL, note="", what="lhs/rhs"
     figs = dict(figures or {})
     figs["worst_ratio"] = ratio
     figs["ratio"] = what
-    if ratio <= 1 + tol:
+    if ratio <= 1 + tol:          # an exact comparison of numbers: detects 1 + tol
         return Result(Status.PASS, figs, detectable=f"{what} > 1 + {tol:g} at a searched instance",
-                      note=note)
+                      note=note, detects=1.0 + tol)
     return Result(Status.FAIL, figs, counterexample=_plain(inst), note=note,
-                  detectable="the instance shown")
+                  detectable="the instance shown", detects=1.0 + tol)
 
 
 def sympy_zero(expr):

@@ -474,8 +474,8 @@ def _exact_ratio_verdict(worst, where, *, bound=1, what="lhs/rhs", figures=None)
     figs = dict(figures or {})
     figs.update({"worst_ratio": float(worst), "worst_ratio_exact": str(worst), "ratio": what})
     if worst <= bound:
-        return Result(Status.PASS, figs, detectable=0.0)
-    return Result(Status.FAIL, figs, counterexample=_fr(where), detectable=0.0)
+        return Result(Status.PASS, figs, detectable=0.0, detects=1.0)
+    return Result(Status.FAIL, figs, counterexample=_fr(where), detectable=0.0, detects=1.0)
 
 
 def _erratum(figs, counterexample, id, note=""):
