@@ -15,11 +15,16 @@ refutes it, so F is the smallest factor over the compared quantities:
   ``detects_every_category`` is the factor that every category reaches (None: some never);
 * a failure probability at most its claimed value (:func:`coverage_verdict`): F·claimed, or,
   where the check passes the per-run ratios statistic/bound, the factor by which the bound
-  could be too small (:func:`bound_factor`, a plug-in estimate from the run's draws);
+  could be too small, the true quantile F·bound (:func:`bound_factor`, a plug-in estimate
+  from the run's draws);
 * a mean at most a bound, refuted by a lower confidence bound (:func:`lower_bound_detects`):
   the mean F·bound;
 * an exact comparison of numbers (:func:`worst_ratio_verdict`): 1 + tol (any discrepancy
   beyond rounding).
+
+F is about the statement, not about the slack of a bound: a bound the runs sit far below (a
+constant that could be divided by 20 unseen) has a small F and a large slack; its pairing
+with a derivation check (``<id>.derivation``) is what refutes a changed constant.
 """
 
 from __future__ import annotations
@@ -190,19 +195,23 @@ def lower_bound_detects(interval, bound, delta):
         if math.isfinite(eps) else None
 
 
-def bound_factor(ratios, failure_prob):
-    """The factor F by which a high-probability bound could be too small and still pass a
-    coverage check that refutes failure probabilities >= ``failure_prob`` (with probability
-    >= :data:`POWER`): 1 / the empirical (1 − failure_prob)-quantile of the per-run ``ratios``
-    statistic/bound, at least 1; None when ``failure_prob`` is None or above 1, or the
-    quantile is 0 (see :func:`coverage_verdict`)."""
+def bound_factor(ratios, claimed, failure_prob):
+    """The factor F by which a high-probability bound "X <= b w.p. >= 1 − claimed" could be too
+    small and still pass a coverage check that refutes failure probabilities >= ``failure_prob``
+    with probability >= :data:`POWER` (see :func:`coverage_verdict`), from the per-run
+    ``ratios`` X/b: the true (1 − claimed)-quantile of X at F·b is found when
+    P(X > b) >= failure_prob, so, X's law taken up to scale from the runs (a plug-in
+    estimate), F = Q(1 − claimed) / Q(1 − failure_prob) of the ratios' empirical quantiles,
+    at least 1. None when ``failure_prob`` is None or above 1, or a quantile is not positive
+    (a law at 0 that no scaling moves)."""
     ratios = np.asarray(ratios, dtype=float).ravel()
-    if failure_prob is None or not 0 < failure_prob <= 1 or ratios.size == 0:
+    if failure_prob is None or not 0 < claimed < failure_prob <= 1 or ratios.size == 0:
         return None
-    q = float(np.quantile(ratios, 1.0 - failure_prob, method="inverted_cdf"))
-    if not q > 0 or not math.isfinite(q):
+    stated = float(np.quantile(ratios, 1.0 - claimed, method="inverted_cdf"))
+    found = float(np.quantile(ratios, 1.0 - failure_prob, method="inverted_cdf"))
+    if not (found > 0 and stated > 0 and math.isfinite(stated)):
         return None
-    return max(1.0, 1.0 / q)
+    return max(1.0, stated / found)
 
 
 def exact_distribution(est, w, x, y, **kw):
@@ -309,26 +318,31 @@ def coverage_verdict(failures, runs, claimed, delta, figures=None, *, expected_f
 
     ``detects``: without ``ratios``, the failure probability F·claimed is refuted (FAIL) with
     probability >= :data:`POWER` (None when no probability up to 1 is). With ``ratios`` (one
-    per run: the statistic over the stated bound, a run failing when it exceeds 1), the event
-    is a high-probability bound and F is the factor by which that bound could be too small:
-    bound/F makes a run fail when its ratio exceeds 1/F, refuted with probability >= POWER
-    once P(ratio > 1/F) reaches the smallest detectable failure probability p_F (above), so
-    F = 1 / (the runs' empirical (1 − p_F)-quantile of the ratio), a plug-in estimate from the
-    run's own draws (at least 1; None when p_F > 1 or the quantile is 0). The figures keep
-    both: ``detects_failure_prob`` and ``detects_bound``."""
+    per run: the statistic X over the stated bound b, a run failing when it exceeds 1), the
+    event is a high-probability bound and F is the factor by which b could be too small (the
+    true (1 − claimed)-quantile of X at F·b) and still be refuted with probability >= POWER:
+    :func:`bound_factor`, a plug-in estimate from the run's own draws. The figures keep
+    ``detects_failure_prob``, ``detects_bound`` and ``bound_slack`` (b over the runs'
+    (1 − claimed)-quantile of X: how far below the bound the runs sit, which a constant of the
+    bound divided by less than it leaves unseen)."""
     lo, hi = stats.clopper_pearson(np.array([failures]), runs, delta)
     prob_factor = _finite_or_none(proportion_detectable_factor(
         min(max(float(claimed), 0.0), 1.0), int(runs), alpha=delta, beta=1 - POWER,
         side="greater")) if claimed > 0 else None
     detects = prob_factor
     if ratios is not None:
-        detects = bound_factor(ratios, None if prob_factor is None else prob_factor * claimed)
+        detects = bound_factor(ratios, claimed,
+                               None if prob_factor is None else prob_factor * claimed)
     lo, hi = float(np.ravel(lo)[0]), float(np.ravel(hi)[0])
     figures = dict(figures or {})
     figures.update({"runs": runs, "failures": int(failures), "claimed_failure_prob": claimed,
                     "failure_prob_interval": [lo, hi], "delta": delta})
     if ratios is not None:
-        figures.update({"detects_failure_prob": prob_factor, "detects_bound": detects})
+        stated = float(np.quantile(np.asarray(ratios, dtype=float).ravel(),
+                                   1.0 - min(max(float(claimed), 0.0), 1.0),
+                                   method="inverted_cdf"))
+        figures.update({"detects_failure_prob": prob_factor, "detects_bound": detects,
+                        "bound_slack": 1.0 / stated if stated > 0 else None})
     detect = f"failure probability above {hi:.3g}" if hi > claimed else \
         f"failure probability above claimed + {hi - failures / runs:.3g}"
     if hi <= claimed:

@@ -166,7 +166,9 @@ class Result:
         bound of a coverage check, a mean under a bound); an exact comparison of a number
         with a number (an enumerated mean against its target, a worst ratio lhs/rhs against
         1, a count against a budget, two exact distributions) sets 1 + its relative rounding
-        tolerance; a comparison of texts, structures, sympy identities or sets keeps None.
+        tolerance (the proof-step checks, whose sympy identities are of number-valued
+        formulas, all do: ``checks._proofs.ProofResult``); a comparison of texts, structures
+        or sets keeps None.
         Where a check compares several quantities (coordinates, categories, settings), F is
         for the same factor applied to all of them: the smallest over the comparisons.
     """
