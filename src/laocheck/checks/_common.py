@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction as F
 
 import numpy as np
@@ -45,11 +46,16 @@ from ._registry import Result, Status
 __all__ = ["sampler_matches_exact", "exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
            "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict",
            "is_laocheck_estimator", "estimator_params", "multinomial_verdict", "distinct_rows",
-           "mean_detects", "categorical_detects", "lower_bound_detects", "bound_factor", "POWER"]
+           "mean_detects", "categorical_detects", "lower_bound_detects", "bound_factor", "POWER",
+           "WEAK_FACTOR", "paired"]
 
 #: The power every ``detects`` factor is computed at: a violation of that factor is refuted
 #: with probability >= POWER (beta = 1 - POWER).
 POWER = 0.9
+#: A check whose factor is above this cannot refute a bound twice too small: ``laocheck verify``
+#: prints its PASS as "not refuted (detects ≥ F×)" and :func:`paired` names the derivation
+#: check that refutes a changed constant instead.
+WEAK_FACTOR = 2.0
 
 
 _OWN_MODULE = estimators.ImportanceEstimator.__module__     # laocheck.estimators._families
@@ -212,6 +218,21 @@ def bound_factor(ratios, claimed, failure_prob):
     if not (found > 0 and stated > 0 and math.isfinite(stated)):
         return None
     return max(1.0, stated / found)
+
+
+def paired(result, derivation):
+    """``result`` with its pairing named: when its factor is above :data:`WEAK_FACTOR` (or
+    none), the note says which derivation check (``<id>.derivation``: the formula derived from
+    the proof with sympy, exact) refutes what this run cannot, and the figures keep it as
+    ``paired_with``."""
+    if result.detects is not None and result.detects <= WEAK_FACTOR:
+        return result
+    factor = "no factor" if result.detects is None else f"only a factor {result.detects:.3g}"
+    note = (f"paired with {derivation}: this run can refute {factor} with probability "
+            f">= {POWER:g}; the derivation refutes any changed constant, exponent or factor "
+            "of the formula.")
+    return replace(result, figures={**result.figures, "paired_with": derivation},
+                   note=f"{result.note} {note}".strip())
 
 
 def exact_distribution(est, w, x, y, **kw):

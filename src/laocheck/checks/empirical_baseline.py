@@ -23,7 +23,7 @@ import numpy as np
 from .. import bounds, learners
 from ..data import CorrelatedSigns
 from ..experiments import child_seeds
-from ._common import coverage_verdict
+from ._common import coverage_verdict, paired
 from ._errata import note_erratum
 from ._registry import Result, Status, register
 
@@ -102,13 +102,14 @@ def check_thm6_corrected(ctx):
     else:
         status = Status.INCONCLUSIVE
     failed = next((res for res in results if res.status == Status.FAIL), None)
-    return Result(status, figs, detectable="; ".join(f"B = {B:g}: {res.detectable}" for B, res
+    return paired(Result(status, figs, detectable="; ".join(f"B = {B:g}: {res.detectable}" for B, res
                                                      in zip(_CORRECTED_B, results)),
                   detects=_smallest(res.detects for res in results),
                   counterexample=None if failed is None else
                   {"distribution": failed.figures["distribution"], "d": _D, "k": _K,
                    "B": failed.figures["B"], "m": failed.figures["m"], "delta": _DELTA0,
-                   "bound": failed.figures["bound"], "excess_max": failed.figures["excess_max"]})
+                   "bound": failed.figures["bound"], "excess_max": failed.figures["excess_max"]}),
+                  "CB11.Thm6.derivation")
 
 
 @register("CB11.Thm6.literal.empirical", citation="CB11 Thm 6 (Baseline, Fig. 1 as printed)",

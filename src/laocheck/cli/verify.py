@@ -191,15 +191,20 @@ def key_figure(rec):
     return ""
 
 
-#: A PASS whose ``detects`` factor is above this is printed "not refuted (detects ≥ F×)".
+
+
+#: A PASS whose ``detects`` factor is above this is printed "not refuted (detects ≥ F×)" (the
+#: value of ``laocheck.checks._common.WEAK_FACTOR``, above which a check names its derivation
+#: pair; a test holds them equal, and this module does not import that one at start-up).
 WEAK_FACTOR = 2.0
 
 
 def detects_text(factor):
     """A record's ``detects`` factor for a table: "1×" exact, "1.3×", "200×", "—" none.
 
-    Rounded up (the printed factor is never below the recorded one: "detects ≥ F×" must not
-    claim more power than the run has): three significant digits below 10, a whole number
+    Rounded up (the printed factor is never below the recorded one, up to a relative 1e-12 of
+    float representation: "detects ≥ F×" must not claim more power than the run has; "1×"
+    stands for the factors below 1.0005): three significant digits below 10, a whole number
     below 10⁴, two significant digits in exponent form above."""
     if factor is None:
         return "—"
@@ -209,14 +214,14 @@ def detects_text(factor):
     if factor < 10:
         return f"{_round_up(factor, 3):g}×"
     if factor < 1e4:
-        return f"{math.ceil(factor - 1e-9):d}×"
+        return f"{math.ceil(factor * (1 - 1e-12)):d}×"
     return f"{_round_up(factor, 2):.1e}×"
 
 
 def _round_up(value, digits):
     """``value`` rounded up to ``digits`` significant digits."""
     unit = 10.0 ** (math.floor(math.log10(value)) - digits + 1)
-    return round(math.ceil(value / unit - 1e-9) * unit, 12)
+    return round(math.ceil(value / unit * (1 - 1e-12)) * unit, 12)
 
 
 def status_text(rec):
