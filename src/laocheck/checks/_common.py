@@ -46,7 +46,8 @@ from ._registry import Result, Status
 __all__ = ["sampler_matches_exact", "exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
            "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict",
            "is_laocheck_estimator", "estimator_params", "multinomial_verdict", "distinct_rows",
-           "mean_detects", "categorical_detects", "lower_bound_detects", "bound_factor", "POWER",
+           "mean_detects", "categorical_detects", "lower_bound_detects", "lower_bound_shift",
+           "bound_factor", "POWER",
            "WEAK_FACTOR", "paired"]
 
 #: The power every ``detects`` factor is computed at: a violation of that factor is refuted
@@ -184,21 +185,30 @@ def mean_detects(target, epsilon):
     return min(found) if found else None
 
 
-def lower_bound_detects(interval, bound, delta):
-    """The power factor of "E[Z] <= bound" refuted when the lower confidence bound ``interval``
+def lower_bound_shift(interval, delta):
+    """The mean shift above its stated side that refutes "E[Z] <= bound" with probability >=
+    :data:`POWER`, when the refutation is the lower confidence bound ``interval``
     (:func:`laocheck.stats.nonnegative_lower_bound`, truncated at c, on the draws after its
-    pilot) exceeds ``bound``: the mean F·bound is found when F·bound − bound reaches the
-    one-sided shift that n draws in [0, c] detect (:func:`laocheck.stats.detectable_violation`,
-    its Bernstein design; the truncation at c is the run's). None for a bound <= 0 or a pilot
-    that saw only zeros (no range to design for)."""
+    pilot): the one-sided shift that those n draws in [0, c] detect
+    (:func:`laocheck.stats.detectable_violation`, its Bernstein design; the truncation at c is
+    the run's). None for a pilot that saw only zeros (no range to design for)."""
     level = float(interval.details.get("truncation", 0.0))
     n = int(interval.n) - int(interval.details.get("pilot", 0))
-    if not (bound > 0 and level > 0 and n >= 2):
+    if not (level > 0 and n >= 2):
         return None
     eps = stats.detectable_violation(n, lower=0.0, upper=level, delta=delta, beta=1 - POWER,
                                      method="bernstein", alternative="greater")
-    return _finite_or_none(factor_of_shift(bound, eps, side="greater")) \
-        if math.isfinite(eps) else None
+    return eps if math.isfinite(eps) else None
+
+
+def lower_bound_detects(interval, bound, delta):
+    """The power factor of "E[Z] <= bound" refuted when the lower confidence bound ``interval``
+    exceeds ``bound``: the mean F·bound is found once F·bound − bound reaches
+    :func:`lower_bound_shift`. None for a bound <= 0 or no shift."""
+    eps = lower_bound_shift(interval, delta)
+    if eps is None or not bound > 0:
+        return None
+    return _finite_or_none(factor_of_shift(bound, eps, side="greater"))
 
 
 def bound_factor(ratios, claimed, failure_prob):
