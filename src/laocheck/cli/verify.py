@@ -56,12 +56,13 @@ EPILOG = """examples:
   laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json --resume
                                           continue an interrupted run (verify.results.jsonl)
 
-status legend: PASS the statement holds (exactly, or at the stated delta); "not refuted (detects
->= F×)" a PASS whose run would find only a violation of factor F > 2 (the detects column: the
-factor a bound could be too small, found with probability >= 0.9; 1× exact, — none); FAIL refuted (exit 1);
-ERRATUM the literal statement of the paper is false (counterexample given, the corrected
-statement is its own check); INCONCLUSIVE the budget cannot decide; READING false only as a
-text extraction reads it; ERROR the user's code raised or exited, not a verdict (exit 4).
+status legend: PASS the statement holds (exactly, or at the stated delta); "not refuted
+(detects >= F×)" a PASS whose run would find only a violation of factor F > 2 (the detects
+column: the factor a bound could be too small, found with probability >= 0.9; 1× exact, —
+none); FAIL refuted (exit 1); ERRATUM the literal statement of the paper is false
+(counterexample given, the corrected statement is its own check); INCONCLUSIVE the budget
+cannot decide; READING false only as a text extraction reads it; ERROR the user's code raised
+or exited, not a verdict (exit 4).
 exit status: 0 no FAIL; 1 a check FAILs; 2 usage error; 3 Dask scheduler unreachable or lost;
 4 a check is ERROR; 130 / 143 interrupted (Ctrl-C / SIGTERM).
 `laocheck list --checks` lists every check id with its citation.
