@@ -35,6 +35,13 @@ def test_check(check):
     assert record.status == check.expected.value, record
     assert record.citation and record.statement and record.method
     assert 0 <= record.delta <= 1e-6
+    # power on the record: a statistical check states the factor it detects (the empirical
+    # theorem checks of checks/empirical.py get theirs separately), and a PASS that cannot
+    # refute a factor 2 names the derivation check that can
+    if record.delta > 0 and check.func.__module__ != "laocheck.checks.empirical":
+        assert record.detects is not None and record.detects >= 1, record
+    if record.status == "PASS" and record.detects is not None and record.detects > 2:
+        assert "paired_with" in record.figures or "paired with" in record.note, record
     if record.status in ("ERRATUM", "READING"):
         assert record.counterexample is not None
         assert record.correction in {c.id for c in CHECKS}

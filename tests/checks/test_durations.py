@@ -13,13 +13,13 @@ from laocheck.checks import _runner, checks, get, hk12, run, run_catalog
 from laocheck.checks._exchangeable import exchangeable_expectation
 from laocheck.checks._registry import CheckRecord, Result, Status
 from laocheck.cli import main
-from laocheck.cli.verify import print_durations
+from laocheck.cli.verify import detects_text, print_durations
 from laocheck.exceptions import InvalidParameterError
 from laocheck.stats import enumerate_outcomes
 
 
 def _listed(out):
-    """The rows of the --durations block: (cpu, wall, id, detectable text)."""
+    """The rows of the --durations block: (cpu, wall, id, detects text)."""
     lines = out.split("slowest", 1)[1].splitlines()[1:]
     rows = []
     for line in lines:
@@ -30,7 +30,7 @@ def _listed(out):
     return rows
 
 
-def test_durations_lists_the_slowest_checks_by_cpu_with_their_detectable_effect(
+def test_durations_lists_the_slowest_checks_by_cpu_with_the_factor_they_detect(
         tmp_path, capsys):
     path = tmp_path / "v.json"
     assert main(["verify", "--only", "HK12.Lemma3.3*", "--durations", "2", "--no-progress",
@@ -45,7 +45,7 @@ def test_durations_lists_the_slowest_checks_by_cpu_with_their_detectable_effect(
     for row, rec in zip(rows, by_cpu):
         assert row[0] == pytest.approx(rec["cpu_seconds"], abs=0.006)
         assert row[1] == pytest.approx(rec["seconds"], abs=0.006)
-        assert row[3] == "detectable=" + json.dumps(rec["detectable"], ensure_ascii=False)
+        assert row[3] == "detects=" + detects_text(rec["detects"])
     total = sum(r["cpu_seconds"] for r in records)
     assert f"total {total:.1f} CPU s" in out
 

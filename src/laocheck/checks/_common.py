@@ -1,9 +1,37 @@
-"""Helpers shared by the check modules (exact enumeration, Monte Carlo verdicts, searches)."""
+"""Helpers shared by the check modules (exact enumeration, Monte Carlo verdicts, searches).
+
+Power on the record (``Result.detects``, the factor F of a violation found with probability
+>= 0.9): each verdict helper here sets it for its mechanism, so every check built on one
+records it. The violation is the same factor applied to every quantity the check compares (a
+wrong constant in a formula, a scaled estimate); it is refuted as soon as one comparison
+refutes it, so F is the smallest factor over the compared quantities:
+
+* a mean against a claimed value (:func:`mc_mean_verdict`, :func:`mean_detects`): the mean
+  F·t or t/F, from the interval's design (:func:`laocheck.stats.detectable_violation`) and
+  :func:`laocheck.stats.design.factor_of_shift`;
+* a distribution (:func:`multinomial_verdict`, :func:`categorical_detects`): one category's
+  probability F·p or p/F, exactly for the Clopper-Pearson test
+  (:func:`laocheck.stats.design.proportion_detectable_factor`); the figure
+  ``detects_every_category`` is the factor that every category reaches (None: some never);
+* a failure probability at most its claimed value (:func:`coverage_verdict`): F·claimed, or,
+  where the check passes the per-run ratios statistic/bound, the factor by which the bound
+  could be too small, the true quantile F·bound (:func:`bound_factor`, a plug-in estimate
+  from the run's draws);
+* a mean at most a bound, refuted by a lower confidence bound (:func:`lower_bound_detects`):
+  the mean F·bound;
+* an exact comparison of numbers (:func:`worst_ratio_verdict`): 1 + tol (any discrepancy
+  beyond rounding).
+
+F is about the statement, not about the slack of a bound: a bound the runs sit far below (a
+constant that could be divided by 20 unseen) has a small F and a large slack; its pairing
+with a derivation check (``<id>.derivation``) is what refutes a changed constant.
+"""
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction as F
 
 import numpy as np
@@ -11,13 +39,25 @@ import numpy as np
 from .. import estimators, stats
 from ..estimators import Moments
 from ..estimators.instances import INSTANCES, as_float
+from ..stats.design import factor_of_shift, proportion_detectable_factor
 from ..stats.exact import enumerate_outcomes
 from ._registry import Result, Status
 
 __all__ = ["sampler_matches_exact", "exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
            "worst_ratio_verdict", "exact_verdict", "draw_moments", "coverage_verdict",
            "is_laocheck_estimator", "estimator_params", "multinomial_verdict", "distinct_rows",
-           "instance_counterexample", "reproduce_instance", "distribution_counterexample"]
+           "instance_counterexample", "reproduce_instance", "distribution_counterexample",
+           "mean_detects", "categorical_detects", "lower_bound_detects", "lower_bound_shift",
+           "bound_factor", "POWER",
+           "WEAK_FACTOR", "paired"]
+
+#: The power every ``detects`` factor is computed at: a violation of that factor is refuted
+#: with probability >= POWER (beta = 1 - POWER).
+POWER = 0.9
+#: A check whose factor is above this cannot refute a bound twice too small: ``laocheck verify``
+#: prints its PASS as "not refuted (detects ≥ F×)" and :func:`paired` names the derivation
+#: check that refutes a changed constant instead.
+WEAK_FACTOR = 2.0
 
 
 _OWN_MODULE = estimators.ImportanceEstimator.__module__     # laocheck.estimators._families
@@ -195,12 +235,107 @@ def multinomial_verdict(ctx, counts, keys, probs, n, figures):
     test = stats.multinomial_test(counts, p / p.sum(), delta=ctx.delta)
     figures.update({"test": test.status, "worst_discrepancy": float(test.worst_discrepancy)})
     detect = f"a category probability off by more than {float(test.detectable):.3g}"
+    detects = categorical_detects(p / p.sum(), n, ctx.delta / len(p), figures)
     if test.status == "PASS":
-        return Result(Status.PASS, figures, detectable=detect)
-    return Result(Status.FAIL, figures, detectable=detect,
+        return Result(Status.PASS, figures, detectable=detect, detects=detects)
+    return Result(Status.FAIL, figures, detectable=detect, detects=detects,
                   counterexample={"category": str(keys[test.worst_category]),
                                   "claimed": float(p[test.worst_category]),
                                   "observed": float(counts[test.worst_category] / n)})
+
+def _finite_or_none(value):
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def categorical_detects(p, n, alpha, figures=None):
+    """The power factor of per-category Clopper-Pearson tests (each at ``alpha``, two-sided)
+    of the claimed probabilities ``p`` with ``n`` trials: the smallest factor F such that one
+    category's probability F·p or p/F is refuted with probability >= :data:`POWER` (the most
+    sensitive category); None when no category reaches one. ``figures`` gets
+    ``detects_every_category``: the factor every category with p > 0 reaches (None: some
+    category never does)."""
+    p = np.asarray(p, dtype=float).ravel()
+    factors = proportion_detectable_factor(np.clip(p, 0.0, 1.0), int(n), alpha=alpha,
+                                           beta=1 - POWER)[p > 0]
+    if figures is not None:
+        figures["detects_every_category"] = _finite_or_none(np.max(factors, initial=np.inf)) \
+            if factors.size else None
+    return _finite_or_none(np.min(factors, initial=np.inf))
+
+
+def mean_detects(target, epsilon):
+    """The power factor of a test of the mean against ``target`` (per coordinate) whose
+    detectable shift is ``epsilon`` (per coordinate, :func:`laocheck.stats.detectable_violation`
+    at the test's level): the smallest F over the coordinates such that the mean F·t or t/F is
+    refuted (None when every target coordinate is 0 or out of reach)."""
+    target = np.asarray(target, dtype=float).ravel()
+    eps = np.broadcast_to(np.asarray(epsilon, dtype=float).ravel(), target.shape)
+    found = [factor_of_shift(t, e, side="both") for t, e in zip(target, eps)
+             if math.isfinite(e)]
+    found = [f for f in found if f is not None]
+    return min(found) if found else None
+
+
+def lower_bound_shift(interval, delta):
+    """The mean shift above its stated side that refutes "E[Z] <= bound" with probability >=
+    :data:`POWER`, when the refutation is the lower confidence bound ``interval``
+    (:func:`laocheck.stats.nonnegative_lower_bound`, truncated at c, on the draws after its
+    pilot): the one-sided shift that those n draws in [0, c] detect
+    (:func:`laocheck.stats.detectable_violation`, its Bernstein design; the truncation at c is
+    the run's). None for a pilot that saw only zeros (no range to design for)."""
+    level = float(interval.details.get("truncation", 0.0))
+    n = int(interval.n) - int(interval.details.get("pilot", 0))
+    if not (level > 0 and n >= 2):
+        return None
+    eps = stats.detectable_violation(n, lower=0.0, upper=level, delta=delta, beta=1 - POWER,
+                                     method="bernstein", alternative="greater")
+    return eps if math.isfinite(eps) else None
+
+
+def lower_bound_detects(interval, bound, delta):
+    """The power factor of "E[Z] <= bound" refuted when the lower confidence bound ``interval``
+    exceeds ``bound``: the mean F·bound is found once F·bound − bound reaches
+    :func:`lower_bound_shift`. None for a bound <= 0 or no shift."""
+    eps = lower_bound_shift(interval, delta)
+    if eps is None or not bound > 0:
+        return None
+    return _finite_or_none(factor_of_shift(bound, eps, side="greater"))
+
+
+def bound_factor(ratios, claimed, failure_prob):
+    """The factor F by which a high-probability bound "X <= b w.p. >= 1 − claimed" could be too
+    small and still pass a coverage check that refutes failure probabilities >= ``failure_prob``
+    with probability >= :data:`POWER` (see :func:`coverage_verdict`), from the per-run
+    ``ratios`` X/b: the true (1 − claimed)-quantile of X at F·b is found when
+    P(X > b) >= failure_prob, so, X's law taken up to scale from the runs (a plug-in
+    estimate), F = Q(1 − claimed) / Q(1 − failure_prob) of the ratios' empirical quantiles,
+    at least 1. None when ``failure_prob`` is None or above 1, or a quantile is not positive
+    (a law at 0 that no scaling moves)."""
+    ratios = np.asarray(ratios, dtype=float).ravel()
+    if failure_prob is None or not 0 < claimed < failure_prob <= 1 or ratios.size == 0:
+        return None
+    stated = float(np.quantile(ratios, 1.0 - claimed, method="inverted_cdf"))
+    found = float(np.quantile(ratios, 1.0 - failure_prob, method="inverted_cdf"))
+    if not (found > 0 and stated > 0 and math.isfinite(stated)):
+        return None
+    return max(1.0, stated / found)
+
+
+def paired(result, derivation):
+    """``result`` with its pairing named: when its factor is above :data:`WEAK_FACTOR` (or
+    none), the note says which derivation check (``<id>.derivation``: the formula derived from
+    the proof with sympy, exact) refutes what this run cannot, and the figures keep it as
+    ``paired_with``."""
+    if result.detects is not None and result.detects <= WEAK_FACTOR:
+        return result
+    factor = "no factor" if result.detects is None else f"only a factor {result.detects:.3g}"
+    note = (f"paired with {derivation}: this run can refute {factor} with probability "
+            f">= {POWER:g}; the derivation refutes any changed constant, exponent or factor "
+            "of the formula.")
+    return replace(result, figures={**result.figures, "paired_with": derivation},
+                   note=f"{result.note} {note}".strip())
+
 
 def exact_distribution(est, w, x, y, **kw):
     """Exact distribution of one draw of ``est.reference`` on the Fraction instance."""
@@ -230,10 +365,10 @@ def exact_verdict(ok, figures, *, counterexample=None, note="", expected_false=F
     """PASS when ``ok``; when not: ERRATUM for a literal statement of the paper
     (``expected_false``), FAIL otherwise (the implementation or a corrected statement)."""
     if ok:
-        return Result(Status.PASS, figures, detectable=0.0, note=note)
+        return Result(Status.PASS, figures, detectable=0.0, note=note, detects=1.0)
     status = Status.ERRATUM if expected_false else Status.FAIL
     return Result(status, figures, counterexample=counterexample, correction=correction,
-                  detectable=0.0, note=note)
+                  detectable=0.0, note=note, detects=1.0)
 
 
 def draw_moments(est, w, x, y, n, rng):
@@ -268,15 +403,17 @@ def mc_mean_verdict(moments, target, lower, upper, delta, *, label="mean"):
     slack = 1e-9 * (1 + np.abs(target))  # floating-point summation error of the kernel sums
     inside = (box.low - slack <= target) & (target <= box.high + slack)
     worst = int(np.argmax(np.maximum(box.low - target, target - box.high)))
-    detect = float(max(stats.detectable_violation(moments.n, lower=float(lo[j]), upper=float(hi[j]),
-                                                  delta=delta / target.size)
-                       for j in range(target.size)))
+    shifts = [stats.detectable_violation(moments.n, lower=float(lo[j]), upper=float(hi[j]),
+                                         delta=delta / target.size, beta=1 - POWER)
+              for j in range(target.size)]
+    detect = float(max(shifts))
+    detects = mean_detects(target, shifts)
     figures = {"n": moments.n, "delta": delta, f"{label}_low": box.low.tolist(),
                f"{label}_high": box.high.tolist(), "claimed": target.tolist(),
                "max_width": float(np.max(box.high - box.low))}
     if inside.all():
-        return Result(Status.PASS, figures, detectable=detect)
-    return Result(Status.FAIL, figures, detectable=detect,
+        return Result(Status.PASS, figures, detectable=detect, detects=detects)
+    return Result(Status.FAIL, figures, detectable=detect, detects=detects,
                   counterexample={"coordinate": worst, "claimed": float(target[worst]),
                                   "interval": [float(box.low[worst]), float(box.high[worst])]})
 
@@ -284,35 +421,60 @@ def mc_mean_verdict(moments, target, lower, upper, delta, *, label="mean"):
 def worst_ratio_verdict(worst, ratio_key="worst_ratio", *, figures=None, expected_false=False,
                         correction=None, tol=1e-9, note=""):
     """A for-all inequality lhs <= rhs searched adversarially: ``worst`` is
-    (ratio, example). A ratio above 1 (+ rounding tolerance) is a counterexample."""
+    (ratio, example). A ratio above 1 (+ rounding tolerance) is a counterexample; a right-hand
+    side F > 1 + tol times too small at the searched examples is found (``detects`` 1 + tol)."""
     ratio, example = worst
     figures = dict(figures or {})
     figures[ratio_key] = float(ratio)
     if ratio <= 1 + tol:
         return Result(Status.PASS, figures, detectable=f"any example with lhs/rhs > 1 + {tol:g} "
-                      "reached by the search", note=note)
+                      "reached by the search", note=note, detects=1.0 + tol)
     return Result(Status.ERRATUM if expected_false else Status.FAIL, figures,
                   counterexample=example, correction=correction, note=note,
-                  detectable="exact counterexample")
+                  detectable="exact counterexample", detects=1.0 + tol)
 
 
 def coverage_verdict(failures, runs, claimed, delta, figures=None, *, expected_false=False,
-                     correction=None, counterexample=None):
+                     correction=None, counterexample=None, ratios=None):
     """A probability statement "P(event fails) <= claimed" checked by Monte Carlo coverage:
-    exact Clopper-Pearson interval at level δ for the failure probability."""
+    exact Clopper-Pearson interval at level δ for the failure probability.
+
+    ``detects``: without ``ratios``, the failure probability F·claimed is refuted (FAIL) with
+    probability >= :data:`POWER` (None when no probability up to 1 is). With ``ratios`` (one
+    per run: the statistic X over the stated bound b, a run failing when it exceeds 1), the
+    event is a high-probability bound and F is the factor by which b could be too small (the
+    true (1 − claimed)-quantile of X at F·b) and still be refuted with probability >= POWER:
+    :func:`bound_factor`, a plug-in estimate from the run's own draws. The figures keep
+    ``detects_failure_prob``, ``detects_bound`` and ``bound_slack`` (b over the runs'
+    (1 − claimed)-quantile of X: how far below the bound the runs sit, which a constant of the
+    bound divided by less than it leaves unseen)."""
     lo, hi = stats.clopper_pearson(np.array([failures]), runs, delta)
+    prob_factor = _finite_or_none(proportion_detectable_factor(
+        min(max(float(claimed), 0.0), 1.0), int(runs), alpha=delta, beta=1 - POWER,
+        side="greater")) if claimed > 0 else None
+    detects = prob_factor
+    if ratios is not None:
+        detects = bound_factor(ratios, claimed,
+                               None if prob_factor is None else prob_factor * claimed)
     lo, hi = float(np.ravel(lo)[0]), float(np.ravel(hi)[0])
     figures = dict(figures or {})
     figures.update({"runs": runs, "failures": int(failures), "claimed_failure_prob": claimed,
                     "failure_prob_interval": [lo, hi], "delta": delta})
+    if ratios is not None:
+        stated = float(np.quantile(np.asarray(ratios, dtype=float).ravel(),
+                                   1.0 - min(max(float(claimed), 0.0), 1.0),
+                                   method="inverted_cdf"))
+        figures.update({"detects_failure_prob": prob_factor, "detects_bound": detects,
+                        "bound_slack": 1.0 / stated if stated > 0 else None})
     detect = f"failure probability above {hi:.3g}" if hi > claimed else \
         f"failure probability above claimed + {hi - failures / runs:.3g}"
     if hi <= claimed:
-        return Result(Status.PASS, figures, detectable=detect)
+        return Result(Status.PASS, figures, detectable=detect, detects=detects)
     if lo > claimed:
         return Result(Status.ERRATUM if expected_false else Status.FAIL, figures,
-                      counterexample=counterexample, correction=correction, detectable=detect)
-    return Result(Status.INCONCLUSIVE, figures, detectable=detect)
+                      counterexample=counterexample, correction=correction, detectable=detect,
+                      detects=detects)
+    return Result(Status.INCONCLUSIVE, figures, detectable=detect, detects=detects)
 
 
 def log(x):

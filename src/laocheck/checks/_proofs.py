@@ -14,6 +14,12 @@ A displayed step of a proof is checked in one of three ways:
 
 Hand-written here: only the loop over seeded instances and the verdict; the enumeration and
 the search are the package's own (no library enumerates a program's random choices).
+
+Each of the three compares numbers with numbers (Fractions, sympy expressions that are
+number-valued for every value of their symbols, floats to :data:`PROOF_TOL`), so every result
+of the proof modules carries the power of an exact check, ``detects`` = 1 + PROOF_TOL
+(:func:`ProofResult`); the one statistical proof check (a coverage by Monte Carlo) sets its
+own.
 """
 
 from __future__ import annotations
@@ -29,11 +35,19 @@ from ._registry import Result, Status
 # registrations
 sp = load("sympy")
 
-__all__ = ["worst_instance", "ratio_verdict", "sympy_zero", "ball_point", "PROOF_TOL"]
+__all__ = ["worst_instance", "ratio_verdict", "sympy_zero", "ball_point", "PROOF_TOL",
+           "ProofResult"]
 
 #: Rounding tolerance of a float ratio lhs/rhs (enumerated expectations are sums of at most
 #: a few thousand float terms).
 PROOF_TOL = 1e-9
+
+
+def ProofResult(status, figures=None, *, detects=1.0 + PROOF_TOL, **kwargs):  # noqa: N802
+    """The :class:`~laocheck.checks.Result` of a proof-step check: an exact comparison of
+    numbers, so ``detects`` defaults to 1 + :data:`PROOF_TOL` (a statement off by more than the
+    rounding tolerance is refuted on every run); a statistical proof check passes its own."""
+    return Result(status, {} if figures is None else figures, detects=detects, **kwargs)
 
 
 def worst_instance(rng, count, draw, ratio):
@@ -67,11 +81,11 @@ def ratio_verdict(worst, *, figures=None, tol=PROOF_TOL, note="", what="lhs/rhs"
     figs = dict(figures or {})
     figs["worst_ratio"] = ratio
     figs["ratio"] = what
-    if ratio <= 1 + tol:
+    if ratio <= 1 + tol:          # an exact comparison of numbers: detects 1 + tol
         return Result(Status.PASS, figs, detectable=f"{what} > 1 + {tol:g} at a searched instance",
-                      note=note)
+                      note=note, detects=1.0 + tol)
     return Result(Status.FAIL, figs, counterexample=_plain(inst), note=note,
-                  detectable="the instance shown")
+                  detectable="the instance shown", detects=1.0 + tol)
 
 
 def sympy_zero(expr):

@@ -159,6 +159,18 @@ class Result:
         ratio off by F) would have been refuted with probability >= 0.9 at this run's sample
         sizes; a smaller discrepancy may PASS. 1.0 for an exact check (any discrepancy is
         found); None where no factor applies (a structural or text check).
+
+        The rule (set by the check, never filled in by :func:`run`): a statistical check sets
+        F at its power 0.9, from its design (the verdict helpers of ``checks._common`` do it
+        for their mechanism: a mean, a category's probability, a failure probability or the
+        bound of a coverage check, a mean under a bound); an exact comparison of a number
+        with a number (an enumerated mean against its target, a worst ratio lhs/rhs against
+        1, a count against a budget, two exact distributions) sets 1 + its relative rounding
+        tolerance (the proof-step checks, whose sympy identities are of number-valued
+        formulas, all do: ``checks._proofs.ProofResult``); a comparison of texts, structures
+        or sets keeps None.
+        Where a check compares several quantities (coordinates, categories, settings), F is
+        for the same factor applied to all of them: the smallest over the comparisons.
     """
 
     status: Status

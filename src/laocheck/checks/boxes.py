@@ -29,7 +29,7 @@ from ..reference import learners as ref_learners
 from ..reference.estimators import cb11_aer, cb11_baseline, hk12_clip
 from ..stats.exact import enumerate_outcomes
 from . import proofs_cb11, proofs_hk12
-from ._common import as_objects, distinct_rows, fstr, multinomial_verdict
+from ._common import as_objects, categorical_detects, distinct_rows, fstr, multinomial_verdict
 from ._errata import note_erratum
 from ._proofs import ratio_verdict, worst_instance
 from ._registry import DEFAULT_DELTA, Result, Status, register
@@ -516,6 +516,7 @@ def check_proc3_line2(ctx):
     return Result(Status.PASS if ok else Status.FAIL,
                   {"reference_exact": ref_ok, "kernel_n": n, "kernel_test": test.status,
                    "worst_discrepancy": float(test.worst_discrepancy)},
+                  detects=categorical_detects(expected, n, ctx.delta / expected.size),
                   detectable=f"a category probability off by more than {float(test.detectable):.3g}")
 
 
@@ -719,6 +720,13 @@ def _kernel_against_law(ctx, est, w, x, y, law, figures):
     return multinomial_verdict(ctx, counts, keys, law, n, figs)
 
 
+def _smallest_factor(results):
+    """The smallest ``detects`` of the cases (a violation in every case is found by the most
+    sensitive one); None when no case has one."""
+    found = [r.detects for r in results if r.detects is not None]
+    return min(found) if found else None
+
+
 def _genest_kernel_check(ctx, cases, label):
     figs, results = {}, []
     for B, coeffs in cases:
@@ -731,9 +739,10 @@ def _genest_kernel_check(ctx, cases, label):
         figs[f"B={B}"] = res.figures
         if res.status != Status.PASS:
             return Result(res.status, figs, counterexample=res.counterexample,
-                          detectable=res.detectable, note=label)
+                          detectable=res.detectable, note=label, detects=res.detects)
         results.append(res)
-    return Result(Status.PASS, figs, detectable=results[-1].detectable)
+    return Result(Status.PASS, figs, detectable=results[-1].detectable,
+                  detects=_smallest_factor(results))
 
 
 _P3_KERNEL = ("exact law of the box's lines (Fractions, enumerated; orders with a_n = 0 at and "
@@ -793,7 +802,7 @@ def check_alg4_line2_kernel(ctx):
     """HK12 Alg. 4 line 2 in the AESVR residual kernel."""
     coeffs = [F(1), F(1, 2)]
     N = _ceil_4b2(1)
-    figs, last = {}, None
+    figs, last, done = {}, None, []
     for eps, dl in ((F(1, 2), F(1, 4)), (F(2), F(0))):
         xs = tuple(v / eps for v in _P3_X)
 
@@ -810,9 +819,10 @@ def check_alg4_line2_kernel(ctx):
         figs[f"eps={eps},delta={dl}"] = res.figures
         if res.status != Status.PASS:
             return Result(res.status, figs, counterexample=res.counterexample,
-                          detectable=res.detectable)
+                          detectable=res.detectable, detects=res.detects)
         last = res
-    return Result(Status.PASS, figs, detectable=last.detectable)
+        done.append(res)
+    return Result(Status.PASS, figs, detectable=last.detectable, detects=_smallest_factor(done))
 
 
 # --- CB11 Fig. 2, the averaging line -------------------------------------------------------------

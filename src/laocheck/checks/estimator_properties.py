@@ -58,8 +58,9 @@ from ..exceptions import InvalidParameterError
 from ..stats.choice_tree import (FLOAT_TOLERANCE, MAX_SECONDS, NotEnumerable, draws_of,
                                  enumerate_sampler, guarded)
 from ..stats.exact import EnumerationLimit, enumerate_outcomes
-from ._common import (distinct_rows, fstr, instance_counterexample, is_laocheck_estimator,
-                      mc_mean_verdict, multinomial_verdict)
+from ._common import (POWER, distinct_rows, fstr, instance_counterexample,
+                      is_laocheck_estimator, lower_bound_detects, mc_mean_verdict, mean_detects,
+                      multinomial_verdict)
 from . import _registry
 from ._guards import (USER_CALL, GuardedEstimator, GuardViolation, guard_callable,
                       guard_estimator)
@@ -705,7 +706,7 @@ def check_unbiased_exact(ctx, *, estimator, claims):
         result = check_unbiased_monte_carlo(ctx, estimator=estimator, claims=claims)
         return replace(result, note=(f"exact enumeration impossible ({why[instances[0]]}); "
                                      "Monte Carlo instead. " + result.note).strip())
-    worst, detect = F(0), 0.0
+    worst, detect, widest = F(0), 0.0, 0.0       # widest: the largest relative tolerance
     methods = sorted({e.method for e in done.values()})
     for inst, enum in done.items():
         try:
@@ -715,6 +716,7 @@ def check_unbiased_exact(ctx, *, estimator, claims):
         mean = enum.expectation(lambda v: v[0])
         absmean = enum.expectation(lambda v: [abs(t) for t in v[0]])
         tol = max(enum.tolerance, t_tol)
+        widest = max(widest, float(tol))
         if len(mean) != len(target):
             return Result(Status.FAIL, {"instance": inst}, detectable=0.0,
                           counterexample={"instance": inst, "estimate_size": len(mean),
@@ -727,7 +729,7 @@ def check_unbiased_exact(ctx, *, estimator, claims):
         if enum.residual_mass != 0 or bad:
             return Result(Status.FAIL, {"instances_checked": list(done), "methods": methods,
                                         "max_abs_bias": fstr(abs(diff[bad[0]]) if bad else 0)},
-                          detectable=detect, counterexample={
+                          detectable=detect, detects=_exact_factor(tol), counterexample={
                               "instance": inst, "exact_mean": fstr(np.array(mean, dtype=object)),
                               "target": fstr(np.array(target, dtype=object)),
                               "coordinate": bad[0] if bad else None,
@@ -735,7 +737,7 @@ def check_unbiased_exact(ctx, *, estimator, claims):
     figures = {"instances_checked": list(done), "methods": methods, "max_abs_bias": fstr(worst)}
     if why:
         figures["not_enumerated"] = why
-    return Result(Status.PASS, figures, detectable=detect,
+    return Result(Status.PASS, figures, detectable=detect, detects=_exact_factor(widest),
                   note="" if not detect else f"floats taken at their binary values: a bias "
                   f"within {detect:.3g} is not detectable")
 
@@ -800,17 +802,28 @@ def check_unbiased_monte_carlo(ctx, *, estimator, claims):
         lows.append(float(iv.low))
         highs.append(float(iv.high))
     lows, highs = np.array(lows), np.array(highs)
+    detects = mean_detects(target, stats.detectable_violation(
+        n, delta=ctx.delta / size, beta=1 - POWER, method="median-of-means", variance=g2))
     inside = (lows <= target) & (target <= highs)
     figures = {"instance": inst, "n": n, "method": "median-of-means, variance <= claimed G²",
                "mean_low": lows.tolist(), "mean_high": highs.tolist(), "claimed": target.tolist(),
                "max_width": float(np.max(highs - lows)), "second_moment_bound": g2}
     note = f"not enumerable ({reason}); Monte Carlo with the claimed second-moment bound"
     if inside.all():
-        return Result(Status.PASS, figures, detectable=float(np.max(highs - lows)), note=note)
+        return Result(Status.PASS, figures, detectable=float(np.max(highs - lows)), note=note,
+                      detects=detects)
     j = int(np.argmax(np.maximum(lows - target, target - highs)))
     return Result(Status.FAIL, figures, detectable=float(np.max(highs - lows)), note=note,
+                  detects=detects,
                   counterexample={"coordinate": j, "claimed": float(target[j]),
                                   "interval": [lows[j], highs[j]]})
+
+
+def _exact_factor(tolerance):
+    """``detects`` of an exact comparison of numbers within a relative ``tolerance`` (0 for
+    Fractions, γ for floats at their binary values): a value off by more than 1 + tolerance is
+    found on every run."""
+    return 1.0 + float(tolerance)
 
 
 def _draw_moments(est, inst, n, rng):
@@ -870,18 +883,19 @@ def check_budget(ctx, *, estimator, claims):
                 worst, worst_inst = att_max, inst
         figures.update({"draws": total, "max_attributes": worst})
         if worst <= budget:
-            return Result(Status.PASS, figures, detectable="one draw over budget")
+            return Result(Status.PASS, figures, detectable="one draw over budget", detects=1.0)
         return Result(Status.FAIL, figures, counterexample={"attributes": worst,
                                                             "budget": budget,
-                                                            "instance": worst_inst})
+                                                            "instance": worst_inst},
+                      detects=1.0)
     if done:
         means = {i: sum((p * c for p, (_, c) in e.leaves), F(0)) for i, e in done.items()}
         worst_inst = max(means, key=means.get)
         figures.update({"exact_mean_attributes": fstr(means[worst_inst]),
                         "instance": worst_inst})
         if means[worst_inst] <= budget:
-            return Result(Status.PASS, figures, detectable=0.0)
-        return Result(Status.FAIL, figures, detectable=0.0,
+            return Result(Status.PASS, figures, detectable=0.0, detects=1.0)
+        return Result(Status.FAIL, figures, detectable=0.0, detects=1.0,
                       counterexample={"instance": worst_inst,
                                       "mean_attributes": fstr(means[worst_inst])})
     inst = _mc_instance(instances)
@@ -893,9 +907,12 @@ def check_budget(ctx, *, estimator, claims):
     iv = stats.nonnegative_lower_bound(att.astype(float), delta=ctx.delta)
     figures.update({"draws": int(att.size), "mean_attributes": float(att.mean()),
                     "lower_confidence_bound": float(iv.low), "instance": inst})
+    detects = lower_bound_detects(iv, float(budget), ctx.delta)
     if iv.low > budget:
-        return Result(Status.FAIL, figures, counterexample={"lower_bound": float(iv.low)})
-    return Result(Status.PASS, figures, detectable="a mean above the budget by more than "
+        return Result(Status.FAIL, figures, counterexample={"lower_bound": float(iv.low)},
+                      detects=detects)
+    return Result(Status.PASS, figures, detects=detects,
+                  detectable="a mean above the budget by more than "
                   f"mean − lower bound = {float(att.mean() - iv.low):.3g}")
 
 
@@ -987,14 +1004,15 @@ def _moment_check(ctx, estimator, claims, key):
             if coord is not None:
                 ce["coordinate"] = coord
             return Result(Status.FAIL, {"instances_checked": checked, "worst_ratio": worst},
-                          counterexample=ce, detectable=0.0)
+                          counterexample=ce, detectable=0.0, detects=_exact_factor(BOUND_RTOL))
     figures = {"instances_checked": checked, "worst_ratio": worst}
     if skipped:
         figures["instances_skipped"] = skipped
     if why:
         figures["not_enumerated"] = why
     if checked:
-        return Result(Status.PASS, figures, detectable=0.0)
+        return Result(Status.PASS, figures, detectable=0.0, detects=_exact_factor(
+            BOUND_RTOL + 4 * max(float(done[i].tolerance) for i in checked)))
     if done:
         return _inconclusive(figures, "the claimed bound applies to no exact instance "
                              f"({'; '.join(skipped.values())})", "a bound valid at d = 3, 4")
@@ -1018,14 +1036,16 @@ def _mc_moment(ctx, estimator, claims, key, instances, why):
     values, _ = draws_values(estimator, inst, n, ctx.rng)
     sq = values * values
     cols = [sq.sum(axis=1)] if key == "second_moment" else [sq[:, j] for j in range(sq.shape[1])]
-    lows = [float(stats.nonnegative_lower_bound(c, delta=ctx.delta / len(cols)).low)
-            for c in cols]
+    bounds_ = [stats.nonnegative_lower_bound(c, delta=ctx.delta / len(cols)) for c in cols]
+    lows = [float(iv.low) for iv in bounds_]
     figures = {"instance": inst, "n": n, "bound": g2, "lower_confidence_bound": max(lows),
                "not_enumerated": why}
     note = (f"not enumerable ({why[inst] if inst in why else next(iter(why.values()))}); "
             "Monte Carlo")
+    detects = None if g2 <= 0 else lower_bound_detects(
+        bounds_[int(np.argmax(lows))], g2, ctx.delta / len(cols))
     if max(lows) > g2:
-        return Result(Status.FAIL, figures, note=note,
+        return Result(Status.FAIL, figures, note=note, detects=detects,
                       counterexample={"instance": inst, "lower_bound": max(lows), "bound": g2})
     return _inconclusive(figures, note + " found no violation, and a sampled second moment "
                          "cannot prove an upper bound", "an enumerable sampler (finite draws "
@@ -1097,7 +1117,7 @@ def check_clip_threshold(ctx, *, estimator, claims):
         checked.append(inst)
         active = active or any(abs(t) == c for key in image for t in key[0])
         if {k[0]: p for k, p in clipped.items()} != {k[0]: p for k, p in image.items()}:
-            return Result(Status.FAIL, {"eta": str(eta)}, detectable=0.0,
+            return Result(Status.FAIL, {"eta": str(eta)}, detectable=0.0, detects=1.0,
                           counterexample={"instance": inst, "eta": str(eta),
                                           "threshold": str(c)})
     if not checked:
@@ -1107,7 +1127,7 @@ def check_clip_threshold(ctx, *, estimator, claims):
     worst = float(np.max(np.abs(values))) if values.size else 0.0
     if worst > float(c) * (1 + 1e-12):
         return Result(Status.FAIL, {"eta": str(eta), "draws": n, "max_abs": worst},
-                      detectable=0.0, counterexample={"instance": _mc_instance(checked),
+                      detectable=0.0, detects=1.0, counterexample={"instance": _mc_instance(checked),
                                                       "max_abs_draw": worst,
                                                       "threshold": str(c)})
     if not active:
@@ -1115,7 +1135,7 @@ def check_clip_threshold(ctx, *, estimator, claims):
                              "the clipping is never active at this η: nothing was tested",
                              "an η at which some |g̃[i]| exceeds 1/η")
     return Result(Status.PASS, {"eta": str(eta), "clipping_active": active,
-                                "instances_checked": checked}, detectable=0.0)
+                                "instances_checked": checked}, detectable=0.0, detects=1.0)
 
 
 def check_scaling(ctx, *, estimator, claims):
@@ -1145,8 +1165,10 @@ def check_scaling(ctx, *, estimator, claims):
         checked.append(inst)
         if _as_dict(scaled, lambda v: v) != _as_dict(base, transform):
             return Result(Status.FAIL, {"c": str(c), "instances_checked": checked},
-                          detectable=0.0, counterexample={"instance": inst, "c": str(c)})
-    return Result(Status.PASS, {"c": str(c), "instances_checked": checked}, detectable=0.0)
+                          detectable=0.0, detects=1.0,
+                          counterexample={"instance": inst, "c": str(c)})
+    return Result(Status.PASS, {"c": str(c), "instances_checked": checked}, detectable=0.0,
+                  detects=1.0)
 
 
 def _last_row_size(estimator, d):

@@ -25,7 +25,7 @@ from .._lazy import load
 from ..estimators.instances import INSTANCES, as_float
 from ..reference import estimators as ref
 from ._common import (estimator_params, exact_distribution, exact_mean, fstr,
-                      is_laocheck_estimator, worst_ratio_verdict)
+                      is_laocheck_estimator, mean_detects, worst_ratio_verdict)
 from ._exchangeable import exchangeable_expectation
 from ._registry import Result, Status, register
 from ._search import adversarial_max, ball
@@ -745,6 +745,7 @@ def check_lemma41_mc(ctx, *, estimator):
     figures = {"n": n, "interval": [iv.low, iv.high], "target": target, "variance_bound": var}
     ok = iv.low <= target <= iv.high
     return Result(Status.PASS if ok else Status.FAIL, figures, detectable=float(detect),
+                  detects=mean_detects(target, detect),
                   counterexample=None if ok else {"target": target, "interval": [iv.low, iv.high]})
 
 

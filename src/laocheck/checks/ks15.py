@@ -593,7 +593,7 @@ def check_lemma37_high_prob(ctx):
         fails = int(np.sum(vals > bound))
         res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(PHASE1_SETTINGS),
                                {"pi": pi.tolist(), "k": k, "m1": m1, "bound": bound,
-                                "max_value": float(vals.max())})
+                                "max_value": float(vals.max())}, ratios=vals / bound)
         if res.status != Status.PASS:
             return res
     return res
@@ -662,9 +662,11 @@ def check_lemma48_high_prob(ctx):
         A = simulate_phase1(pi, k, m1, runs, ctx.rng)
         c = 13 / 6 * eps
         vals = np.sum(A + c, axis=1) * np.max(pi / (A + c), axis=1)
-        fails = int(np.sum(vals > _L48_FOUR * pi.sum() + float(_L48_20_3) * d * eps))
+        rhs = _L48_FOUR * pi.sum() + float(_L48_20_3) * d * eps
+        fails = int(np.sum(vals > rhs))
         res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(PHASE1_SETTINGS),
-                               {"pi": pi.tolist(), "k": k, "m1": m1, "eps": eps})
+                               {"pi": pi.tolist(), "k": k, "m1": m1, "eps": eps},
+                               ratios=vals / rhs)
         if res.status != Status.PASS:
             return res
     return res

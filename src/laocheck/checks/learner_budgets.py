@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import learners, stats
 from ..learners._specs import SPECS
+from ._common import lower_bound_detects
 from ._registry import Result, Status, register
 
 K = 2
@@ -82,9 +83,9 @@ def check_max_budget(ctx, *, learner, budget):
     if refuted is not None:
         return refuted
     if att.max(initial=0) <= budget:
-        return Result(Status.PASS, figures, detectable="one example over budget")
+        return Result(Status.PASS, figures, detectable="one example over budget", detects=1.0)
     return Result(Status.FAIL, figures, counterexample={"attributes": int(att.max()),
-                                                        "budget": budget})
+                                                        "budget": budget}, detects=1.0)
 
 
 def check_expected_budget(ctx, *, learner, budget):
@@ -97,9 +98,11 @@ def check_expected_budget(ctx, *, learner, budget):
     refuted = _reads(ctx, model, att, fitted, figures)
     if refuted is not None:
         return refuted
+    detects = lower_bound_detects(iv, float(budget), ctx.delta)
     if iv.low > budget:
-        return Result(Status.FAIL, figures, counterexample={"lower_bound": float(iv.low)})
-    return Result(Status.PASS, figures,
+        return Result(Status.FAIL, figures, counterexample={"lower_bound": float(iv.low)},
+                      detects=detects)
+    return Result(Status.PASS, figures, detects=detects,
                   detectable="a mean above the budget by more than mean − lower bound = "
                   f"{float(att.mean() - iv.low):.3g}")
 

@@ -65,7 +65,8 @@ from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLaw
 from ..exceptions import InvalidParameterError
 from ..experiments import child_seeds, excess_risk_range
 from ..reference.estimators import genest_small_orders
-from ._common import distribution_counterexample
+from ..stats.design import factor_of_shift
+from ._common import POWER, distribution_counterexample, lower_bound_detects, lower_bound_shift
 from ._registry import Check, Result, Status
 
 __all__ = ["LearnerClaims", "learner_checks", "LEARNER_PROPERTIES", "CountingMatrix",
@@ -974,22 +975,24 @@ def check_budget(ctx, *, learner, claims):
             if over.size:
                 i = int(over[0])
                 return Result(Status.FAIL, figures, detectable="one example over budget",
-                              counterexample={"source": name, "example": i,
+                              detects=1.0, counterexample={"source": name, "example": i,
                                               "attributes": int(counts[i]),
                                               "budget": claims.budget})
-        return Result(Status.PASS, figures, detectable="one example over budget" + (
+        return Result(Status.PASS, figures, detects=1.0, detectable="one example over budget" + (
             f" (reads searched one entry at a time on {'; '.join(examined)}: an excess on a "
             f"fraction p of the examples passes with probability (1 - p)^examined at most)"
             if examined else ""))
+    factors = []
     for name, counts in sources.items():
         iv = stats.nonnegative_lower_bound(counts.astype(float), delta=ctx.delta / len(sources))
         figures[f"mean ({name})"] = float(counts.mean())
         figures[f"lower_confidence_bound ({name})"] = float(iv.low)
+        factors.append(lower_bound_detects(iv, float(claims.budget), ctx.delta / len(sources)))
         if iv.low > claims.budget:
-            return Result(Status.FAIL, figures, counterexample={
+            return Result(Status.FAIL, figures, detects=factors[-1], counterexample={
                 "source": name, "lower_bound": float(iv.low), "budget": claims.budget})
-    return Result(Status.PASS, figures, detectable="a mean above the budget by more than the "
-                  "interval's half-width")
+    return Result(Status.PASS, figures, detects=_smallest(factors),
+                  detectable="a mean above the budget by more than the interval's half-width")
 
 
 def check_constraint(ctx, *, learner, claims):
@@ -1031,8 +1034,10 @@ def check_constraint(ctx, *, learner, claims):
     figures = {"iterates_checked": len(seen), "max_norm": max(seen, default=0.0), "B": B,
                "geometry": claims.geometry, "partial_fit_calls": chunks}
     if bad is not None:
-        return Result(Status.FAIL, figures, counterexample=bad, detectable=0.0)
-    return Result(Status.PASS, figures, detectable=f"a norm above B(1 + {NORM_RTOL:g})")
+        return Result(Status.FAIL, figures, counterexample=bad, detectable=0.0,
+                      detects=1.0 + NORM_RTOL)
+    return Result(Status.PASS, figures, detectable=f"a norm above B(1 + {NORM_RTOL:g})",
+                  detects=1.0 + NORM_RTOL)
 
 
 def _values(claims, dist, m):
@@ -1080,11 +1085,12 @@ def check_step_size(ctx, *, learner, claims):
         want = float(claims.step_size(values))
         rows.append({"distribution": dist.name, "eta_": float(eta), "claimed": want})
         if not abs(float(eta) - want) <= 1e-9 * abs(want):
-            return Result(Status.FAIL, {"checked": len(rows)}, detectable=0.0,
+            return Result(Status.FAIL, {"checked": len(rows)}, detectable=0.0, detects=1 + 1e-9,
                           counterexample={**rows[-1], "ratio": float(eta) / want,
                                           "values": {k: v for k, v in values.items()
                                                      if not callable(v)}})
-    return Result(Status.PASS, {"checked": len(rows), "runs": rows}, detectable="1e-9 relative")
+    return Result(Status.PASS, {"checked": len(rows), "runs": rows}, detectable="1e-9 relative",
+                  detects=1 + 1e-9)
 
 
 def check_excess_risk(ctx, *, learner, claims):
@@ -1130,26 +1136,41 @@ def check_excess_risk(ctx, *, learner, claims):
             iv = stats.mean_interval(np.clip(excess, low, high), lower=low, upper=high,
                                      delta=delta, alternative="greater")
             lcb, how = float(iv.low), "betting, proven per-run range (coef_ in the ball)"
+            shift = stats.detectable_violation(R, lower=low, upper=high, delta=delta,
+                                               beta=1 - POWER, method="betting",
+                                               alternative="greater") if high > low else None
         else:
             risk = np.maximum(excess + sol_risk, 0.0)
             iv = stats.nonnegative_lower_bound(risk, delta=delta)
             lcb, how = float(iv.low) - sol_risk, "truncation bound on L_D >= 0 (coef_ left " \
                 "the ball)"
+            shift = lower_bound_shift(iv, delta)
+        # the mean excess risk F·bound is refuted with probability >= 0.9 (the run's design)
+        factor = factor_of_shift(bound, shift, side="greater") \
+            if shift is not None and np.isfinite(shift) and bound > 0 else None
         row = {"distribution": dist.name, "d": dist.d, "m": m, "R": R, "B": B,
                "k": claims.params.get("k"), "bound": bound, "excess_mean": float(excess.mean()),
                "lower_confidence_bound": lcb, "ratio": float(excess.mean()) / bound,
-               "method": how, "delta": delta}
+               "method": how, "delta": delta, "detects": factor}
         rows.append(row)
         if lcb > bound:
-            return Result(Status.FAIL, {"runs": rows, "n": R}, detectable=0.0,
+            return Result(Status.FAIL, {"runs": rows, "n": R}, detectable=0.0, detects=factor,
                           counterexample=distribution_counterexample({**row, "bound_values": {
                               k: v for k, v in values.items() if isinstance(v, (int, float))}},
                               **rerun, **_run_seeds(children[0], 0)),
                           note=f"E[excess risk] > {claims.bound_text} at δ = {delta:g} on "
                           f"{dist.name}")
     return Result(Status.PASS, {"runs": rows, "n": R, "bound": claims.bound_text},
+                  detects=_smallest(row["detects"] for row in rows),
                   detectable="a mean excess risk above the bound by more than mean − lower "
                   "confidence bound")
+
+
+def _smallest(factors):
+    """The smallest of the parts' ``detects`` (a violation in every part is found by the most
+    sensitive one); None when no part has one."""
+    found = [f for f in factors if f is not None]
+    return min(found) if found else None
 
 
 def check_deterministic(ctx, *, learner, claims):

@@ -34,6 +34,7 @@ from .. import learners, stats
 from ..learners._specs import SPECS
 from ..reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr, aer, aesvr,
                                   baseline, gaelr, gaerr, two_phase_ddaelr, two_phase_ddaerr)
+from ._common import categorical_detects
 from ._registry import Result, Status, register
 
 D = 5
@@ -334,10 +335,11 @@ def check_attribute_inclusion(ctx, *, learner):
     tests = sum(counts.size for _, counts, _, _ in parts)
     alpha = ctx.delta / tests
     figures = {"steps": m, "d": X.shape[1], "k": int(est.k), "tests": tests}
-    failures = []
+    failures, factors = [], []
     widest = 0.0
     for name, counts, trials, p in parts:
         low, high = stats.clopper_pearson(counts, int(trials), alpha)
+        factors.append(categorical_detects(p, int(trials), alpha))
         freq = counts / trials
         figures[name] = {"frequency": [round(float(f), 5) for f in freq],
                          "claimed": [round(float(v), 5) for v in p]}
@@ -352,11 +354,13 @@ def check_attribute_inclusion(ctx, *, learner):
     detectable = (f"an inclusion probability off by more than {widest:.3g} (widest "
                   f"Clopper-Pearson interval at δ/{tests}), e.g. an index never drawn")
     figures["detectable_shift"] = widest
+    found = [f for f in factors if f is not None]      # the most sensitive index's factor
+    detects = min(found) if found else None
     if failures:
         worst = max(failures, key=lambda f: f["outside_by"])
         return Result(Status.FAIL, figures, counterexample=worst, detectable=detectable,
-                      note=f"{len(failures)} inclusion probabilities refuted")
-    return Result(Status.PASS, figures, detectable=detectable)
+                      note=f"{len(failures)} inclusion probabilities refuted", detects=detects)
+    return Result(Status.PASS, figures, detectable=detectable, detects=detects)
 
 
 def _register():

@@ -51,8 +51,8 @@ from ..reference.estimators import cb11_aer
 from ..reference.learners import ReplaySource
 from ..stats.exact import RandomSource, enumerate_outcomes
 from ._errata import note_erratum
-from ._proofs import ball_point, ratio_verdict, sympy_zero, worst_instance
-from ._registry import Result, Status, register
+from ._proofs import ProofResult, ball_point, ratio_verdict, sympy_zero, worst_instance
+from ._registry import Status, register
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
 # registrations
@@ -272,15 +272,16 @@ def check_step4(ctx):
             "example_rhs": str(r_val), "example_rhs_float": float(r_val),
             "float_replay_of_fig2_agrees": bool(replay_ok)}
     if not replay_ok or gap != 0:
-        return Result(Status.FAIL, figs, note="the exact path or the symbolic gap is not as derived")
+        return ProofResult(Status.FAIL, figs,
+                           note="the exact path or the symbolic gap is not as derived")
     if sp.simplify(r_val - l_val) == 0:
-        return Result(Status.PASS, figs)
-    return Result(Status.ERRATUM, figs, correction="CB11.Thm12.proof.step4_corrected",
-                  counterexample={"d": 2, "k": 2, "m": 2, "B": 1, "lambda": str(lam),
+        return ProofResult(Status.PASS, figs)
+    return ProofResult(Status.ERRATUM, figs, correction="CB11.Thm12.proof.step4_corrected",
+                       counterexample={"d": 2, "k": 2, "m": 2, "B": 1, "lambda": str(lam),
                                   "x": [[1, 0], [0, 0]], "y": [-1, 0], "C_1": [1],
                                   "w_star": [0, 0], "w_2": [str(v) for v in w2],
                                   "lhs": str(l_val), "rhs": str(r_val)},
-                  note="rhs − lhs = (λ/2)Σ‖w_t‖² >= 0: the relation holds as '<=', the direction "
+                       note="rhs − lhs = (λ/2)Σ‖w_t‖² >= 0: the relation holds as '<=', the direction "
                        "the proof needs, so its conclusion stands.")
 
 
@@ -300,7 +301,7 @@ def check_step4_corrected(ctx):
         W, lhs, rhs, sq = _decomposition_symbols(m, 2)
         ok &= sp.expand(rhs - STEP4_MISSING_COEFF * _lam * sum(sq(W.row(t)) for t in range(m))
                         - lhs) == 0
-    return Result(Status.PASS if ok else Status.FAIL, {"identity": bool(ok)}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"identity": bool(ok)}, detectable=0.0)
 
 
 #: the factor of λ‖w‖² in f_t of CB11 eq. (12), f_t(w) = (λ/2)‖w‖² + ⟨a_t, w⟩
@@ -325,7 +326,7 @@ def check_step5(ctx):
     other = sum(f(t, W.row(t)) for t in range(m)) - sum(f(t, ws) for t in range(m)) \
         + m * _lam / 2 * sq(ws)
     ok = sympy_zero(rhs - other)
-    return Result(Status.PASS if ok else Status.FAIL, {"identity": bool(ok)}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"identity": bool(ok)}, detectable=0.0)
 
 
 # --- step 6: the logarithmic regret bound --------------------------------------------------------
@@ -378,17 +379,18 @@ def check_step6(ctx):
     figs = {"regret": str(regret), "printed_bound": str(bound), "regret_over_bound": str(excess),
             "regret_over_bound_float": float(excess), "float_replay_of_fig2_agrees": bool(replay_ok)}
     if not replay_ok:
-        return Result(Status.FAIL, figs, note="the float replay of Fig. 2 differs from the path")
+        return ProofResult(Status.FAIL, figs,
+                           note="the float replay of Fig. 2 differs from the path")
     if sp.simplify(excess - 1).is_positive:
-        return Result(Status.ERRATUM, figs, correction="CB11.Thm12.proof.step6_corrected",
-                      counterexample={"d": 2, "k": 2, "m": 2, "B": 1, "lambda": str(lam),
+        return ProofResult(Status.ERRATUM, figs, correction="CB11.Thm12.proof.step6_corrected",
+                           counterexample={"d": 2, "k": 2, "m": 2, "B": 1, "lambda": str(lam),
                                       "x": [[1, 0], [0, 0]], "y": [-1, 0], "C_1": [1],
                                       "w_2": [str(v) for v in w2],
                                       "w_star": [str(v) for v in ubest], "regret": str(regret),
                                       "printed_bound": str(bound)},
-                      note="regret/bound = 3/(4 ln 2) > 1 exactly. The bound (G²/(2λ))(1 + ln m) "
+                           note="regret/bound = 3/(4 ln 2) > 1 exactly. The bound (G²/(2λ))(1 + ln m) "
                            "holds (the corrected check) and implies the printed one for m >= 3.")
-    return Result(Status.PASS, figs)
+    return ProofResult(Status.PASS, figs)
 
 
 #: the constant of the cited logarithmic regret bound (G²/(2λ))(1 + ln m) (Hazan et al. 2007)
@@ -422,7 +424,7 @@ def check_step6_corrected(ctx):
     res = ratio_verdict(worst_instance(ctx.rng, n, draw, ratio), figures={"instances": n})
     res.figures["worst_ratio_printed_form_m>=3"] = worst_printed_m3[0]
     if worst_printed_m3[0] > 1 + 1e-9 and res.status == Status.PASS:
-        return Result(Status.FAIL, res.figures, note="the printed form fails at some m >= 3")
+        return ProofResult(Status.FAIL, res.figures, note="the printed form fails at some m >= 3")
     return res
 
 
@@ -537,7 +539,8 @@ def check_step11(ctx):
     res = _pathwise(ctx, ratio, "(lhs − m(λ/2)‖w*‖²)/((128(dB)²/(λk)) ln m), worst w*")
     res.figures["algebra"] = algebra
     if not algebra:
-        return Result(Status.FAIL, res.figures, note="128(dB)²/k is not G² at G = 8Bd√(2/k)")
+        return ProofResult(Status.FAIL, res.figures,
+                           note="128(dB)²/k is not G² at G = 8Bd√(2/k)")
     return res
 
 
@@ -554,8 +557,8 @@ def check_step12(ctx):
     regret = bounds.FORMULAS["CB11.Thm12.regret"].expr
     at_b = regret.subs(lam, bounds.FORMULAS["CB11.Thm12.lambda_proof"].expr)
     ok = sympy_zero(at_b - m * bounds.FORMULAS["CB11.Thm12.bound_expectation"].expr)
-    return Result(Status.PASS if ok else Status.FAIL, {"equality_at_norm_B": bool(ok)},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"equality_at_norm_B": bool(ok)},
+                       detectable=0.0)
 
 
 @register("CB11.Thm12.proof.step13", citation=CITE + ", ninth display",
@@ -589,8 +592,9 @@ def check_step13(ctx):
     res = ratio_verdict(worst_instance(ctx.rng, n, _instance, ratio),
                         figures={"instances": n, "algebra": algebra})
     if not algebra:
-        return Result(Status.FAIL, res.figures, note="the printed λ does not give the printed "
-                      "bound in display 7")
+        return ProofResult(Status.FAIL, res.figures,
+                           note="the printed λ does not give the printed "
+                           "bound in display 7")
     return res
 
 
@@ -681,10 +685,10 @@ def check_step14(ctx):
         instances.append((w, x, B * F(int(ctx.rng.integers(-4, 5)), 4), B))
     worst = max((sum(a * b for a, b in zip(w, x)) - y) ** 2 / (STEP14_RANGE * B * B)
                 for w, x, y, B in instances)
-    return Result(Status.PASS if worst <= 1 else Status.FAIL,
-                  {"worst_ratio": float(worst), "worst_ratio_exact": str(worst),
-                   "instances_checked": len(instances)}, detectable=0.0,
-                  note="the first instances are the extremes w = B e_1, x = ±e_1, y = −B "
+    return ProofResult(Status.PASS if worst <= 1 else Status.FAIL,
+                       {"worst_ratio": float(worst), "worst_ratio_exact": str(worst),
+                        "instances_checked": len(instances)}, detectable=0.0,
+                       note="the first instances are the extremes w = B e_1, x = ±e_1, y = −B "
                        "(equality: the bound is tight)")
 
 
@@ -748,7 +752,7 @@ def check_step16(ctx):
     res = ratio_verdict(worst_instance(ctx.rng, n, _batch_instance, ratio),
                         figures={"instances": n, "algebra": algebra})
     if not algebra:
-        return Result(Status.FAIL, res.figures, note="the algebra of the step does not hold")
+        return ProofResult(Status.FAIL, res.figures, note="the algebra of the step does not hold")
     return res
 
 
@@ -789,8 +793,8 @@ def check_thm6_step1(ctx):
             sub, simultaneous=True)
         gaps.append(sp.simplify(expr))
     ok = all(g.is_nonnegative for g in gaps)
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"gaps_by_ordering": [str(g) for g in gaps]}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"gaps_by_ordering": [str(g) for g in gaps]}, detectable=0.0)
 
 
 #: the smallest dimension step 2 is read at: 2, since Theorem 6's Baseline (Fig. 1) takes a
@@ -841,9 +845,9 @@ def check_thm6_step2(ctx):
             str(limit), "3ln(d/δ) − ln(2d²/δ) at d = d_min + a, δ = 1/(1 + b)": str(gap_ab),
             "c": f"c′ + √{32 * THM6_LOG_FACTOR}"}
     if limit.is_finite and log_ok:
-        return Result(Status.PASS, figs, detectable=0.0)
-    return Result(Status.FAIL, figs, detectable=0.0,
-                  counterexample={"d": THM6_STEP2_D, "k": THM6_STEP2_D,
+        return ProofResult(Status.PASS, figs, detectable=0.0)
+    return ProofResult(Status.FAIL, figs, detectable=0.0,
+                       counterexample={"d": THM6_STEP2_D, "k": THM6_STEP2_D,
                                   "limit_as_delta_to_1": str(limit),
                                   "3ln(d/δ) − ln(2d²/δ) at δ = 1": str(low)})
 
@@ -889,6 +893,6 @@ def check_thm6_step2_corrected(ctx):
     # the first term: c′B² <= c′(dB/k)² since d/k = 1 + r with r >= 0
     first_ok = bool(sp.expand(_c1 * (1 + r) ** 2 - _c1).is_nonnegative)
     ok = log_ok and first_ok                     # then 32 ln(2d²/δ) <= 96 ln(d/δ) as well
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"3ln(d/δ) − ln(2d²/δ)": str(gap), "with d = 2 + a, δ = 1/(1 + b)": str(nonneg),
-                   "log_inequality": bool(log_ok), "first_term": bool(first_ok)}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"3ln(d/δ) − ln(2d²/δ)": str(gap), "with d = 2 + a, δ = 1/(1 + b)": str(nonneg),
+                        "log_inequality": bool(log_ok), "first_term": bool(first_ok)}, detectable=0.0)

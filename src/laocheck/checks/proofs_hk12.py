@@ -35,8 +35,8 @@ from ..reference.estimators import (genest_sample_size, genest_small_orders, hk1
                                      hk12_data_point, hk12_genest, hk12_gradient)
 from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
-from ._proofs import PROOF_TOL, ball_point, ratio_verdict, sympy_zero, worst_instance
-from ._registry import Result, Status, register
+from ._proofs import ProofResult, PROOF_TOL, ball_point, ratio_verdict, sympy_zero, worst_instance
+from ._registry import Status, register
 
 # start-up: scipy.special, sympy load on first use, when a check runs; `laocheck list` reads only
 # the registrations
@@ -241,7 +241,7 @@ def check_thm31_step2(ctx):
     worst = worst_instance(ctx.rng, ctx.n(12, 200), lambda r: _instance(r, lasso=False), ratio)
     res = ratio_verdict(worst, figures={"algebra": algebra})
     if not algebra:
-        return Result(Status.FAIL, res.figures, note="the algebra of the step does not hold")
+        return ProofResult(Status.FAIL, res.figures, note="the algebra of the step does not hold")
     return res
 
 
@@ -272,7 +272,7 @@ def check_thm31_step3(ctx):
                            lambda r: _instance(r, lasso=False, with_d=True), ratio)
     res = ratio_verdict(worst, figures={"algebra": algebra})
     if not algebra:
-        return Result(Status.FAIL, res.figures, note="the algebra of the step does not hold")
+        return ProofResult(Status.FAIL, res.figures, note="the algebra of the step does not hold")
     return res
 
 
@@ -342,7 +342,7 @@ def check_thm34_step2(ctx):
                            lambda r: _instance(r, lasso=True, with_d=True), ratio)
     res = ratio_verdict(worst, figures={"algebra": algebra})
     if not algebra:
-        return Result(Status.FAIL, res.figures, note="the algebra of the step does not hold")
+        return ProofResult(Status.FAIL, res.figures, note="the algebra of the step does not hold")
     return res
 
 
@@ -361,8 +361,8 @@ def check_thm34_step3(ctx):
     sq = sp.simplify(two_g_eta ** 2)                  # = 4/(5(1 + s))
     worst = sp.simplify(sq.subs(s, 0))
     ok = sp.simplify(sq - sp.Rational(4, 5) / (1 + s)) == 0 and worst < 1
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"(2Gη)^2": str(sq), "largest_(2Gη)^2": str(worst)}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"(2Gη)^2": str(sq), "largest_(2Gη)^2": str(worst)}, detectable=0.0)
 
 
 @register("HK12.Thm3.4.proof.step4", citation="HK12 Thm 3.4 (proof, last sentence)",
@@ -383,8 +383,8 @@ def check_thm34_step4(ctx):
     diff = (generic.subs(_G, sp.sqrt(bounds.FORMULAS["HK12.Lemma3.8.G2"].expr))
             - bounds.FORMULAS["HK12.Thm3.4.bound"].expr)
     ok = ok1 and sympy_zero(diff)
-    return Result(Status.PASS if ok else Status.FAIL, {"difference": str(sp.simplify(diff))},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"difference": str(sp.simplify(diff))},
+                       detectable=0.0)
 
 
 # --- Lemma 4.1 (GenEst, proof in Appendix A.6) -------------------------------------------------
@@ -474,13 +474,14 @@ def _exact_ratio_verdict(worst, where, *, bound=1, what="lhs/rhs", figures=None)
     figs = dict(figures or {})
     figs.update({"worst_ratio": float(worst), "worst_ratio_exact": str(worst), "ratio": what})
     if worst <= bound:
-        return Result(Status.PASS, figs, detectable=0.0)
-    return Result(Status.FAIL, figs, counterexample=_fr(where), detectable=0.0)
+        return ProofResult(Status.PASS, figs, detectable=0.0, detects=1.0)
+    return ProofResult(Status.FAIL, figs, counterexample=_fr(where), detectable=0.0, detects=1.0)
 
 
 def _erratum(figs, counterexample, id, note=""):
-    return Result(Status.ERRATUM, figs, counterexample=counterexample, correction=id + "_corrected",
-                  detectable=0.0, note=note)
+    return ProofResult(Status.ERRATUM, figs, counterexample=counterexample,
+                       correction=id + "_corrected",
+                       detectable=0.0, note=note)
 
 
 def lemma41_step5_bound(B, N):
@@ -543,8 +544,8 @@ def check_lemma41_step1(ctx):
         for small in (True, False):
             if _theta_moments(inst, small)[0] != _theta(inst):
                 bad += 1
-    return Result(Status.PASS if bad == 0 else Status.FAIL,
-                  {"instances": n, "branches_with_E[θ̃]≠θ": bad}, detectable=0.0)
+    return ProofResult(Status.PASS if bad == 0 else Status.FAIL,
+                       {"instances": n, "branches_with_E[θ̃]≠θ": bad}, detectable=0.0)
 
 
 @register("HK12.Lemma4.1.proof.step2", citation=_L41 + ", first display, first two members)",
@@ -563,8 +564,8 @@ def check_lemma41_step2(ctx):
         for n in range(4):
             if _genest_order(inst, n) != theta ** n:
                 bad.append({"n": n, **_fr(inst)})
-    return Result(Status.PASS if not bad else Status.FAIL, {"instances": count, "orders": 4},
-                  counterexample=bad[0] if bad else None, detectable=0.0)
+    return ProofResult(Status.PASS if not bad else Status.FAIL, {"instances": count, "orders": 4},
+                       counterexample=bad[0] if bad else None, detectable=0.0)
 
 
 @register("HK12.Lemma4.1.proof.step3", citation=_L41 + ", first display, last member)",
@@ -583,7 +584,7 @@ def check_lemma41_step3(ctx):
     f_at0 = sp.simplify(lemma41_step3_printed(rho, u).subs(u, 0))
     figs = {"Σ a_n θⁿ at θ = 0": str(series_at0), "f(0) = ρ(0)": str(f_at0)}
     if sp.simplify(series_at0 - f_at0) == 0:
-        return Result(Status.PASS, figs, detectable=0.0)
+        return ProofResult(Status.PASS, figs, detectable=0.0)
     return _erratum(figs, {"f": "ρ(u) = u erf(u) + e^{−u²}/√π (AESVR)", "θ": 0,
                            "Σ a_n θⁿ": str(series_at0), "f(θ)": str(f_at0)},
                     "HK12.Lemma4.1.proof.step3", note="Σ a_n θⁿ is f′(θ) by definition of a_n.")
@@ -601,8 +602,8 @@ def check_lemma41_step3_corrected(ctx):
     worst = max(abs(math.fsum(float(c) * t ** n for n, c in enumerate(a)) - math.erf(t))
                 for t in (-0.5, 1 / 3, 1.0))
     ok = worst < 1e-15
-    return Result(Status.PASS if ok else Status.FAIL, {"largest_|series − f′|": worst},
-                  detectable="a difference above 1e-15")
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"largest_|series − f′|": worst},
+                       detectable="a difference above 1e-15")
 
 
 @register("HK12.Lemma4.1.proof.step4", citation=_L41 + ", second paragraph)",
@@ -632,7 +633,7 @@ def check_lemma41_step5(ctx):
     bound = lemma41_step5_bound(inst["B"], N)
     figs = {"E[θ̃_r²]": str(m2), "4B²/N": str(bound), "N": N}
     if m2 <= bound:
-        return Result(Status.PASS, figs, detectable=0.0)
+        return ProofResult(Status.PASS, figs, detectable=0.0)
     return _erratum(figs, {**_fr(inst), "N": N, "E[θ̃_r²]": str(m2), "4B²/N": str(bound)},
                     "HK12.Lemma4.1.proof.step5",
                     note="Averaging N draws divides the variance by N, not the second moment.")
@@ -659,7 +660,7 @@ def check_lemma41_step5_corrected(ctx):
     res = _exact_ratio_verdict(worst, where, what="E[θ̃_r²]/(4B² + 1/4)",
                                figures={"closed_form_mismatches": len(mismatch)})
     if mismatch:
-        return Result(Status.FAIL, res.figures, counterexample=mismatch[0], detectable=0.0)
+        return ProofResult(Status.FAIL, res.figures, counterexample=mismatch[0], detectable=0.0)
     return res
 
 
@@ -680,9 +681,9 @@ def check_lemma41_step6(ctx):
     coeffs = [2 / math.sqrt(math.pi) * (-1) ** n / (math.factorial(n) * (2 * n + 1)) for n in range(20)]
     eq7 = sum(c * c for c in coeffs) / lemma41_step6_rhs(coeffs)
     ok = worst <= 1 and eq7 <= 1
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"worst_ratio": float(max(worst, Fraction(eq7))), "eq7_ratio": eq7},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"worst_ratio": float(max(worst, Fraction(eq7))), "eq7_ratio": eq7},
+                       detectable=0.0)
 
 
 @register("HK12.Lemma4.1.proof.step7", citation=_L41 + ", second display, first relation)",
@@ -709,8 +710,8 @@ def check_lemma41_step7(ctx):
             if _genest_order(inst, order, square=True) != 2 * 2 ** order * m2 ** order:
                 bad.append({"n": order, **_fr(inst)})
     ok = algebra and not bad
-    return Result(Status.PASS if ok else Status.FAIL, {"algebra": algebra, "instances": count},
-                  counterexample=bad[0] if bad else None, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"algebra": algebra, "instances": count},
+                       counterexample=bad[0] if bad else None, detectable=0.0)
 
 
 @register("HK12.Lemma4.1.proof.step8", citation=_L41 + ", second display, second relation)",
@@ -727,7 +728,7 @@ def check_lemma41_step8(ctx):
     rhs = lemma41_step8_order_bound(inst["B"], nu, 1)
     figs = {"E[φ̂²]": str(lhs), "printed_bound": str(rhs), "largest_order_<=ν": nu}
     if lhs <= rhs:
-        return Result(Status.PASS, figs, detectable=0.0)
+        return ProofResult(Status.PASS, figs, detectable=0.0)
     return _erratum(figs, {**_fr(inst), "a": "a_1 = 1, others 0", "E[φ̂²]": str(lhs),
                            "printed bound": str(rhs)}, "HK12.Lemma4.1.proof.step8",
                     note="Here E[θ̃²] = 1 <= 4B²/N (step 5 holds), yet the order-1 term is "
@@ -769,8 +770,8 @@ def check_lemma41_step9(ctx):
         nu, top = _nu(N), genest_small_orders(N)
         b8 = float(8 * B * B)
         worst = max(worst, max(b8 ** n for n in range(top + 1)) / b8 ** nu)
-    return Result(Status.PASS if worst <= 1 + PROOF_TOL else Status.FAIL,
-                  {"worst_ratio": worst}, detectable=0.0)
+    return ProofResult(Status.PASS if worst <= 1 + PROOF_TOL else Status.FAIL,
+                       {"worst_ratio": worst}, detectable=0.0)
 
 
 @register("HK12.Lemma4.1.proof.step10", citation=_L41 + ", second display, fourth relation)",
@@ -790,7 +791,7 @@ def check_lemma41_step10(ctx):
     rhs = lemma41_step10_factor(B, nu) * 2 * sum(abs(v) for v in a) ** 2
     figs = {"lhs": str(lhs), "rhs": str(rhs)}
     if lhs <= rhs:
-        return Result(Status.PASS, figs, detectable=0.0)
+        return ProofResult(Status.PASS, figs, detectable=0.0)
     return _erratum(figs, {"B": "1/2", "N": 1, "ν": 0, "a": "a_0 = 1 (f′ = 1)", "lhs": str(lhs),
                            "rhs": str(rhs)}, "HK12.Lemma4.1.proof.step10",
                     note="(8B²)^ν + 1 <= (16B²)^ν needs ν > 0, i.e. B > 1/2.")
@@ -813,9 +814,9 @@ def check_lemma41_step10_corrected(ctx):
         if B > 0.5:
             worst_above = max(worst_above, ((8 * B * B) ** nu + 1) / (16 * B * B) ** nu)
     ok = worst <= 1 + PROOF_TOL and worst_above <= 1 + PROOF_TOL
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"worst_ratio": worst, "worst_ratio_B>1/2_printed_form": worst_above},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"worst_ratio": worst, "worst_ratio_B>1/2_printed_form": worst_above},
+                       detectable=0.0)
 
 
 @register("HK12.Lemma4.1.proof.step11", citation=_L41 + ", second display, last member)",
@@ -828,7 +829,7 @@ def check_lemma41_step11(ctx):
     expo = 2 * lemma41_nu(4 * b ** 2 + 1) * sp.log(4 * b)
     lim = sp.limit(expo / sp.log(b) ** 2, b, sp.oo)
     ok = lim.is_finite and bool(lim > 0)
-    return Result(Status.PASS if ok else Status.FAIL, {"limit": str(lim)}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"limit": str(lim)}, detectable=0.0)
 
 
 def lemma41_nu(N):
@@ -856,8 +857,8 @@ def check_lemma41_step12(ctx):
         lo = math.ceil(_nu(N) - 1e-12)                 # smallest integer n >= ν
         rhs = _tail(0) + N * _tail(lo)
         worst = max(worst, lhs / rhs)
-    return Result(Status.PASS if worst <= 1 else Status.FAIL, {"worst_ratio": float(worst)},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if worst <= 1 else Status.FAIL, {"worst_ratio": float(worst)},
+                       detectable=0.0)
 
 
 @register("HK12.Lemma4.1.proof.step13", citation=_L41 + ", the identity used)",
@@ -871,8 +872,8 @@ def check_lemma41_step13(ctx):
     used = all(sp.Rational(_tail(v).numerator, _tail(v).denominator) == total.subs(r, v)
                for v in range(31))
     ok = sympy_zero(total - (r + 1) / 2 ** r) and used
-    return Result(Status.PASS if ok else Status.FAIL, {"sum": str(sp.simplify(total))},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"sum": str(sp.simplify(total))},
+                       detectable=0.0)
 
 
 @register("HK12.Lemma4.1.proof.step14", citation=_L41 + ", third display, last relations)",
@@ -890,9 +891,9 @@ def check_lemma41_step14(ctx):
         worst2 = max(worst2, mid / 3)
     tail = (2 * math.log2(2001) + 1) / 2001
     ok = worst1 <= 1 + PROOF_TOL and worst2 <= 1 and tail < 2
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"worst_ratio": max(worst1, worst2), "first_relation": worst1,
-                   "second_relation": worst2}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"worst_ratio": max(worst1, worst2), "first_relation": worst1,
+                        "second_relation": worst2}, detectable=0.0)
 
 
 note_erratum(
@@ -964,7 +965,7 @@ def check_thm44_step1(ctx):
     inner = (w1 * x1 + w2 * x2) / eps
     bracket = (rho_p(inner - (y + dl) / eps) + rho_p(inner - (y - dl) / eps)) / 2
     ok = all(sympy_zero(sp.diff(loss, wi) - bracket * xi) for wi, xi in ((w1, x1), (w2, x2)))
-    return Result(Status.PASS if ok else Status.FAIL, {"identity": ok}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"identity": ok}, detectable=0.0)
 
 
 def _aesvr_instance(rng):
@@ -1026,8 +1027,9 @@ def check_thm44_step2(ctx):
             target = [((inner - yp) ** n + (inner - ym) ** n) / 2 * xi for xi in inst["x"]]
             if list(mean) != target:
                 bad.append({"n": n, **_fr(inst)})
-    return Result(Status.PASS if not bad else Status.FAIL, {"instances": count, "orders": orders},
-                  counterexample=bad[0] if bad else None, detectable=0.0)
+    return ProofResult(Status.PASS if not bad else Status.FAIL,
+                       {"instances": count, "orders": orders},
+                       counterexample=bad[0] if bad else None, detectable=0.0)
 
 
 #: HK12 Sec. 4's standing assumption on δ, quoted with its place: every result of the section
@@ -1118,8 +1120,8 @@ def check_thm44_step4(ctx):
                                 ).expectation(lambda v: sum(a * a for a in v))
         if g2 != phi2 * x2:
             bad.append(_fr(inst))
-    return Result(Status.PASS if not bad else Status.FAIL, {"instances": count},
-                  counterexample=bad[0] if bad else None, detectable=0.0)
+    return ProofResult(Status.PASS if not bad else Status.FAIL, {"instances": count},
+                       counterexample=bad[0] if bad else None, detectable=0.0)
 
 
 @register("HK12.Thm4.4.proof.reuse_lemma3.3", citation=_T44 + ", “Repeating the proof of Lemma "
@@ -1160,7 +1162,7 @@ def check_thm44_reuse_lemma33(ctx):
             worst, where = r, inst
     figs = {"instances": count, "instances_with_‖x′‖₂>1": scaled_out}
     if bad:
-        return Result(Status.FAIL, figs, counterexample=bad[0], detectable=0.0)
+        return ProofResult(Status.FAIL, figs, counterexample=bad[0], detectable=0.0)
     return _exact_ratio_verdict(worst, where, what="E‖g̃‖²/(E[φ̃²]·2d/k)", figures=figs)
 
 
@@ -1183,8 +1185,9 @@ def check_thm44_step5(ctx):
         thm31.subs(_G, sp.sqrt(C * _d / _k))
         - bounds.FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(bounds.SYMBOLS["Phi"], C))
     amgm = sp.simplify(1 + t ** 2 - 2 * t - (t - 1) ** 2) == 0
-    return Result(Status.PASS if ok and amgm else Status.FAIL, {"identity": ok, "2t <= 1 + t²": amgm},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok and amgm else Status.FAIL,
+                       {"identity": ok, "2t <= 1 + t²": amgm},
+                       detectable=0.0)
 
 
 @register("HK12.Thm4.4.proof.step6", citation=_T44 + ", “it is enough to take m as given in "
@@ -1200,8 +1203,8 @@ def check_thm44_step6(ctx):
     ok = len(sol) == 1 and sympy_zero(sol[0] - _d / _k * C * 4 * (_B / eps) ** 2)
     u = sp.symbols("u", real=True)                     # u = log(B/ε): 2u <= 1 + u²
     ok2 = sympy_zero(1 + u ** 2 - 2 * u - (u - 1) ** 2)
-    return Result(Status.PASS if ok and ok2 else Status.FAIL,
-                  {"m_at_equality": str(sol[0]) if sol else None}, detectable=0.0)
+    return ProofResult(Status.PASS if ok and ok2 else Status.FAIL,
+                       {"m_at_equality": str(sol[0]) if sol else None}, detectable=0.0)
 
 
 @register("HK12.Thm4.4.proof.step7", citation=_T44 + ", last sentence: “claim 4.2 now gives "
@@ -1235,10 +1238,10 @@ def check_thm44_step7(ctx):
         worst_gap = max(worst_gap, float(gap.max()) / (eps / math.sqrt(math.pi)))
         worst_low = min(worst_low, float(gap.min()))
     ok = dec and g0 and lim == 0 and worst_gap <= 1 + 1e-12 and worst_low > -1e-12
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"worst_ratio": worst_gap, "smallest_gap": worst_low,
-                   "excess_constant": float(1 + 1 / sp.sqrt(sp.pi))}, detectable=0.0,
-                  note="holds through the one-sided bound f_ε >= |·|_δ; Claim 4.2's two-sided "
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"worst_ratio": worst_gap, "smallest_gap": worst_low,
+                        "excess_constant": float(1 + 1 / sp.sqrt(sp.pi))}, detectable=0.0,
+                       note="holds through the one-sided bound f_ε >= |·|_δ; Claim 4.2's two-sided "
                        "bound alone gives 3ε.")
 
 

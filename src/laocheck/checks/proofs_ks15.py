@@ -27,8 +27,8 @@ from .._lazy import load
 from ..reference.estimators import ks15_gradient, ks15_residual
 from ..stats.exact import enumerate_outcomes
 from ._errata import note_erratum
-from ._proofs import ball_point, ratio_verdict, sympy_zero, worst_instance
-from ._registry import Result, Status, register
+from ._proofs import ProofResult, ball_point, ratio_verdict, sympy_zero, worst_instance
+from ._registry import Status, register
 from ._search import adversarial_max
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
@@ -252,8 +252,8 @@ def check_lemma_b2_step1(ctx):
                                                             np.array(x, dtype=object), y, src)[0])
         mean = dist.expectation()
         worst = max(worst, abs(mean - (sum(a * b for a, b in zip(w, x)) - y)))
-    return Result(Status.PASS if worst == 0 else Status.FAIL,
-                  {"instances": n, "largest_exact_difference": str(worst)}, detectable=0.0)
+    return ProofResult(Status.PASS if worst == 0 else Status.FAIL,
+                       {"instances": n, "largest_exact_difference": str(worst)}, detectable=0.0)
 
 
 # --- Theorem 3.5 -----------------------------------------------------------------------------
@@ -277,9 +277,9 @@ def check_thm35_step1(ctx):
         q = np.asarray(estimators.get("KS15.DDAERR.data_point", k=1, second_moments=sv).q)
         worst = max(worst, abs(float(np.sum(sv / q)) / float(np.sum(np.sqrt(sv))) ** 2 - 1))
     ok_pkg = worst <= 1e-12
-    return Result(Status.PASS if ok and ok_pkg else Status.FAIL,
-                  {"identity_d_1_to_5": bool(ok), "package_q_largest_relative_gap": worst},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok and ok_pkg else Status.FAIL,
+                       {"identity_d_1_to_5": bool(ok), "package_q_largest_relative_gap": worst},
+                       detectable=0.0)
 
 
 @register("KS15.Thm3.5.proof.step2", citation="KS15 Thm 3.5 (proof: Thm 3.1 with Lemma 3.4)",
@@ -297,8 +297,8 @@ def check_thm35_step2(ctx):
     ok_bound = sympy_zero(_formula("KS15.Thm3.1.generic", eta=eta, G=sp.sqrt(G2))
                           - _formula("KS15.Thm3.5.bound"))
     ok = ok_eta and ok_bound
-    return Result(Status.PASS if ok else Status.FAIL, {"eta": ok_eta, "bound": ok_bound},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"eta": ok_eta, "bound": ok_bound},
+                       detectable=0.0)
 
 
 # --- Theorem 3.6: Lemmas 3.8 (B.5) and 3.9 (B.6) --------------------------------------------
@@ -338,10 +338,10 @@ def check_lemma38_step2(ctx):
     at_eta = _formula("KS15.Thm3.1.generic", eta=eta, G=sp.sqrt(24 * _B ** 2 * _d / _k), m=_m2)
     bound = sympy_zero(at_eta - _formula("KS15.Lemma3.8.bound"))
     ok = ineq and bound
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"24B²d/k − G² at k = d/(1+s)": str(gap), "bound_at_eta": bound},
-                  detectable=0.0, note="5d/k + 1 <= 6d/k needs k <= d, an assumption of the "
-                  "algorithm's setting (k + 1 attributes of d) that Lemma 3.8 does not state.")
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"24B²d/k − G² at k = d/(1+s)": str(gap), "bound_at_eta": bound},
+                       detectable=0.0, note="5d/k + 1 <= 6d/k needs k <= d, an assumption of the "
+                       "algorithm's setting (k + 1 attributes of d) that Lemma 3.8 does not state.")
 
 
 def _g_hat2():
@@ -359,7 +359,7 @@ def check_lemma39_step1(ctx):
     _d, _k, _B, _H, _eps, _m2 = sp.symbols("d k B H epsilon m_2", positive=True)
     inner = 2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H) * sp.sqrt(_eps) + 1
     ok = sympy_zero(2 * _B / sp.sqrt(_g_hat2() * _m2) - 1 / sp.sqrt(_m2 * inner))
-    return Result(Status.PASS if ok else Status.FAIL, {"equal": ok}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"equal": ok}, detectable=0.0)
 
 
 @register("KS15.Lemma3.9.proof.step2", citation="KS15 Lemma 3.9 (proof, App. B.6, display, "
@@ -374,7 +374,8 @@ def check_lemma39_step2(ctx):
     diff = sp.simplify(_formula("KS15.Thm3.1.generic", G=Gh, m=_m2)
                        - _formula("KS15.Thm3.1.generic", G=G, m=_m2))       # Thm 3.1's bound
     ok = sympy_zero(diff - _ETA / 2 * (Gh ** 2 - G ** 2))
-    return Result(Status.PASS if ok else Status.FAIL, {"difference": str(diff)}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"difference": str(diff)},
+                       detectable=0.0)
 
 
 @register("KS15.Lemma3.9.proof.step3", citation="KS15 Lemma 3.9 (proof, App. B.6, display, "
@@ -387,7 +388,7 @@ def check_lemma39_step3(ctx):
     eta = _formula("KS15.Thm3.1.eta", G=Gh, m=_m2)                      # 2B/(Ĝ√m₂)
     ok = sympy_zero(_formula("KS15.Thm3.1.generic", eta=eta, G=Gh, m=_m2)
                     - _formula("KS15.Thm3.1.bound", G=Gh, m=_m2))        # (2B/√m₂)Ĝ
-    return Result(Status.PASS if ok else Status.FAIL, {"equality": ok}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"equality": ok}, detectable=0.0)
 
 
 @register("KS15.Lemma3.9.proof.step4", citation="KS15 Lemma 3.9 (proof, App. B.6, display, "
@@ -399,7 +400,7 @@ def check_lemma39_step4(ctx):
     inner = 2 * _H / _k + 2 / _k * sp.sqrt(sp.Rational(5, 3)) * _d * sp.sqrt(_H) * sp.sqrt(_eps) + 1
     ok = sympy_zero(2 * _B / sp.sqrt(_m2) * sp.sqrt(_g_hat2())
                     - 4 * _B ** 2 / sp.sqrt(_m2) * sp.sqrt(inner))
-    return Result(Status.PASS if ok else Status.FAIL, {"equal": ok}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"equal": ok}, detectable=0.0)
 
 
 # --- Theorem 4.1 (GAELR, Appendix B.8) ----------------------------------------------------------
@@ -566,7 +567,7 @@ def check_lemma311_step3(ctx):
                               + float(_L311_34_3) * len(i["a"]) ** 2 * i["eps"]))
     res.figures["constant_34/3"] = bool(const_ok)
     if not const_ok:
-        return Result(Status.FAIL, res.figures)
+        return ProofResult(Status.FAIL, res.figures)
     return res
 
 
@@ -586,7 +587,8 @@ def _g_hat2_lasso():
 
 
 def _sympy_step(ok, figures=None, note=""):
-    return Result(Status.PASS if ok else Status.FAIL, dict(figures or {}), detectable=0.0, note=note)
+    return ProofResult(Status.PASS if ok else Status.FAIL, dict(figures or {}), detectable=0.0,
+                       note=note)
 
 
 @register("KS15.Thm4.7.proof.step1", citation="KS15 Thm 4.7 (proof, Sec. 4.2.1, eq. (9))",
@@ -659,11 +661,11 @@ def check_thm47_step2(ctx):
     ratio = sp.simplify(first / second)
     figs = {"first_over_second": str(ratio)}
     if sympy_zero(ratio - 1):
-        return Result(Status.PASS, figs, detectable=0.0)
-    return Result(Status.ERRATUM, figs, detectable=0.0,
-                  correction="KS15.Thm4.7.proof.step2_corrected",
-                  counterexample={"any": "B, m₂, k, d, ε > 0, A >= 0", "first/second": str(ratio)},
-                  note="The second form is √(log 2d/(5Ĝ²m₂)), the minimiser of (9)'s bound that the "
+        return ProofResult(Status.PASS, figs, detectable=0.0)
+    return ProofResult(Status.ERRATUM, figs, detectable=0.0,
+                       correction="KS15.Thm4.7.proof.step2_corrected",
+                       counterexample={"any": "B, m₂, k, d, ε > 0, A >= 0", "first/second": str(ratio)},
+                       note="The second form is √(log 2d/(5Ĝ²m₂)), the minimiser of (9)'s bound that the "
                        "next display uses; the first form lacks the 5.")
 
 
@@ -826,8 +828,8 @@ def check_thm47_step10(ctx):
             gap = _step10_gap(d_, k_, d_)
             if gap < 0:
                 lhs2 = 80 * (16 * d_ + Fraction(88, 3) * d_ + k_)
-                return Result(Status.FAIL, figs, detectable=0.0,
-                              counterexample={"d": d_, "k": k_, "D": "x ≡ (1, …, 1), y = 0 "
+                return ProofResult(Status.FAIL, figs, detectable=0.0,
+                                   counterexample={"d": d_, "k": k_, "D": "x ≡ (1, …, 1), y = 0 "
                                               "(‖E_D[x²]‖₁ = d)", "ε": 1,
                                               "lhs²·k m₂/(B⁴ log 2d)": str(lhs2),
                                               "rhs²·k m₂/(B⁴ log 2d)": str(61 ** 2 * d_),
@@ -956,8 +958,8 @@ def check_thm46_step1(ctx):
     figs = {"worst_ratio": float(worst), "worst_ratio_exact": str(worst),
             "eq7_mismatches": eq7_bad}
     ok = worst <= 1 and eq7_bad == 0
-    return Result(Status.PASS if ok else Status.FAIL, figs, detectable=0.0,
-                  counterexample=None if ok else {k_: str(v) for k_, v in where.items()})
+    return ProofResult(Status.PASS if ok else Status.FAIL, figs, detectable=0.0,
+                       counterexample=None if ok else {k_: str(v) for k_, v in where.items()})
 
 
 @register("KS15.Thm4.6.proof.step2", citation=_T46 + ": “If m >= log 2d, we have η <= 1/(2G)”)",
@@ -975,7 +977,7 @@ def check_thm46_step2(ctx):
     G = sp.sqrt(_formula("KS15.Lemma4.5.G2", S_inf=bounds.SYMBOLS["N_one"]))
     sq = sp.simplify(((2 * G * eta) ** 2).subs(_m, (1 + s) * L))
     ok = sympy_zero(sq - sp.Rational(4, 5) / (1 + s))
-    return Result(Status.PASS if ok else Status.FAIL, {"(2Gη)^2": str(sq)}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"(2Gη)^2": str(sq)}, detectable=0.0)
 
 
 @register("KS15.Thm4.6.proof.step3", citation=_T46 + ": the theorem “follows directly from "
@@ -989,8 +991,8 @@ def check_thm46_step3(ctx):
     G2 = _formula("KS15.Lemma4.5.G2", S_inf=bounds.SYMBOLS["N_one"])
     val = _formula("KS15.Thm4.1.generic", eta=_formula("KS15.Thm4.6.eta"), G=sp.sqrt(G2))
     ok = sympy_zero(val - _formula("KS15.Thm4.6.bound"))
-    return Result(Status.PASS if ok else Status.FAIL, {"value": str(sp.simplify(val))},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"value": str(sp.simplify(val))},
+                       detectable=0.0)
 
 
 @register("KS15.Thm4.7.proof.step11", citation="KS15 Thm 4.7 (proof, last sentence: “Otherwise "
@@ -1017,5 +1019,5 @@ def check_thm47_step11(ctx):
         {bounds.SYMBOLS["N_one"]: N1, bounds.SYMBOLS["m1"]: m1, bounds.SYMBOLS["delta"]: dl, bounds.SYMBOLS["m2"]: _m2})
     ok = all(sympy_zero(chain(e) - stated.replace(lambda x: isinstance(x, sp.Min), lambda x: e))
              for e in (eps_val, sp.Integer(1)))
-    return Result(Status.PASS if ok else Status.FAIL, {"both_branches_equal": ok},
-                  detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"both_branches_equal": ok},
+                       detectable=0.0)

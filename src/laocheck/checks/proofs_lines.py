@@ -32,7 +32,8 @@ from .. import estimators
 from .._lazy import load
 from ._common import coverage_verdict, exact_distribution, worst_ratio_verdict
 from ._errata import note_erratum
-from ._registry import Result, Status, register
+from ._proofs import ProofResult
+from ._registry import Status, register
 from .cb11 import _baseline_mean, check_lemma9_deviation
 from .hk12 import _clip_step_cases
 
@@ -266,7 +267,7 @@ for _paper, _label, _where in (("HK12", "LemmaA.2", "HK12 Lemma A.2 (proof, App.
     def _step1(ctx):
         """HK12 Lemma A.2 / KS15 Lemma B.8 (proof): the pointwise first display."""
         ok, figs = _pointwise_step(ctx)
-        return Result(Status.PASS if ok else Status.FAIL, figs, detectable=0.0)
+        return ProofResult(Status.PASS if ok else Status.FAIL, figs, detectable=0.0)
 
     register(f"{_paper}.{_label}.proof.step1", citation=f"{_where}, first display)",
              statement="for x > C: C(x − C) <= 2(x − E[X])(x − C) <= 2(x − E[X])², when "
@@ -314,9 +315,9 @@ def check_ks15_lemma_b8_step2(ctx):
     exact = _b8_exact_counterexample()
     figs["exact_counterexample"] = exact
     if worst["first"][0] > 1 + _TOL and exact["lhs"] > exact["rhs"]:
-        return Result(Status.ERRATUM, figs, counterexample=exact, detectable=0.0,
-                      correction="KS15.LemmaB.8.proof.step2_corrected",
-                      note="only the first relation fails; the rest of the chain (and the "
+        return ProofResult(Status.ERRATUM, figs, counterexample=exact, detectable=0.0,
+                           correction="KS15.LemmaB.8.proof.step2_corrected",
+                           note="only the first relation fails; the rest of the chain (and the "
                            "lemma) hold, as in HK12's signed version")
     return worst_ratio_verdict(max(worst.values(), key=lambda w: w[0]), figures=figs)
 
@@ -421,19 +422,20 @@ def _mw_verdict(ctx, key):
                        "largest lhs − rhs")
     if key == "step2_equality" and not _A1_STEP2_PRINTED_EQUALITY:   # read with <=
         value = worst["step2_corrected"][0]
-        return Result(Status.PASS if value <= 1e-9 else Status.FAIL, figs, detectable=0.0)
+        return ProofResult(Status.PASS if value <= 1e-9 else Status.FAIL, figs, detectable=0.0)
     if key == "step2_equality":
         if value > 1e-9:
-            return Result(Status.ERRATUM, figs, counterexample=_mw_exact_counterexample(),
-                          detectable=0.0, correction="HK12.LemmaA.1.proof.step2_corrected",
-                          note="the first relation is an inequality (from the first display by "
+            return ProofResult(Status.ERRATUM, figs, counterexample=_mw_exact_counterexample(),
+                               detectable=0.0, correction="HK12.LemmaA.1.proof.step2_corrected",
+                               note="the first relation is an inequality (from the first display by "
                                "induction), not an equality")
-        return Result(Status.PASS, figs, detectable=0.0)
+        return ProofResult(Status.PASS, figs, detectable=0.0)
     ok = value <= 1 + _TOL if key == "step1" else value <= 1e-9
     if ok:
-        return Result(Status.PASS, figs, detectable="a sequence violating the relation by more "
-                      "than 1e-9 among those drawn")
-    return Result(Status.FAIL, figs, counterexample=inst, detectable="the sequence shown")
+        return ProofResult(Status.PASS, figs,
+                           detectable="a sequence violating the relation by more "
+                           "than 1e-9 among those drawn")
+    return ProofResult(Status.FAIL, figs, counterexample=inst, detectable="the sequence shown")
 
 
 def _mw_exact_counterexample():
@@ -490,14 +492,14 @@ def check_lemma_b5_step3(ctx):
     last = float(-eta * c.sum(axis=0)[0])
     figs = {"log‖z_2‖₁": lhs, "log Σ Π e^{ηc}": first, "−ηΣc[i*]": last}
     if abs(lhs - first) > 1e-12 and abs(first - last) > 1e-12:
-        return Result(Status.READING, figs, detectable=0.0,
-                      correction="KS15.LemmaB.5.proof.step2_corrected",
-                      note="a dropped minus sign (the display's own last member and the update "
+        return ProofResult(Status.READING, figs, detectable=0.0,
+                           correction="KS15.LemmaB.5.proof.step2_corrected",
+                           note="a dropped minus sign (the display's own last member and the update "
                            "carry it): a typesetting slip, not an error of the proof",
-                      counterexample={"n": 1, "T": 1, "eta": 1, "c_1": [1],
+                           counterexample={"n": 1, "T": 1, "eta": 1, "c_1": [1],
                                       "log‖z_2‖₁": lhs, "printed middle member": first,
                                       "printed last member": last})
-    return Result(Status.PASS, figs, detectable=0.0)
+    return ProofResult(Status.PASS, figs, detectable=0.0)
 
 
 note_erratum(
@@ -741,9 +743,9 @@ def check_lemma_b3_amgm(ctx):
     c_up = sp.Rational(1, 2) + sp.Rational(2, 3) - _B3_UPPER
     c_lo = 1 + sp.Rational(2, 3) - _B3_LOWER
     ok = g_up == 0 and g_lo == 0 and c_up == 0 and c_lo == 0
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"upper_gap_residual": str(g_up), "lower_gap_residual": str(g_lo),
-                   "7/6_residual": str(c_up), "5/3_residual": str(c_lo)}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"upper_gap_residual": str(g_up), "lower_gap_residual": str(g_lo),
+                        "7/6_residual": str(c_up), "5/3_residual": str(c_lo)}, detectable=0.0)
 
 
 # --- exact helpers ---------------------------------------------------------------------------
@@ -929,9 +931,9 @@ def check_cb11_thm1_algebra(ctx):
     rearr = sp.simplify(((T / 2 + p * (T / d + T * s)) - (T / 2 + (T - k) * p)) / p
                         - (k - T * (1 - 1 / d - s)))
     ok = e13 == 0 and rearr == 0
-    return Result(Status.PASS if ok else Status.FAIL, {"eq13_residual": str(e13),
+    return ProofResult(Status.PASS if ok else Status.FAIL, {"eq13_residual": str(e13),
                                                        "rearrangement_residual": str(rearr)},
-                  detectable=0.0)
+                       detectable=0.0)
 
 
 # --- HK12 Lemma 3.6 (App. A.3) and KS15 Lemma B.7: the EG± bookkeeping ----------------------------
@@ -1066,12 +1068,12 @@ def check_hk12_thmb1_final(ctx):
         if g < 0:
             lhs = (1 - F(1, den)) ** 2 + _HK12_DELTA * F(1, den)
             rhs = 1 - 2 * (1 - _HK12_DELTA) * F(1, den)
-            return Result(Status.ERRATUM, figs, detectable=0.0,
-                          correction="HK12.ThmB.1.proof.step1_corrected",
-                          counterexample={"epsilon": f"1/{den}", "k": den * den, "delta": "1/100000",
+            return ProofResult(Status.ERRATUM, figs, detectable=0.0,
+                               correction="HK12.ThmB.1.proof.step1_corrected",
+                               counterexample={"epsilon": f"1/{den}", "k": den * den, "delta": "1/100000",
                                           "L(w*) + δε": str(lhs), "1 − 2(1 − δ)ε": str(rhs),
                                           "lhs − rhs": float(lhs - rhs)})
-    return Result(Status.PASS, figs, detectable=0.0)
+    return ProofResult(Status.PASS, figs, detectable=0.0)
 
 
 @register("HK12.ThmB.1.proof.step1_corrected", citation="HK12 Thm B.1 (proof, App. B.2, last "
@@ -1091,9 +1093,9 @@ def check_hk12_thmb1_final_corrected(ctx):
     # the least loss over ‖w‖₂ <= 1 is (1 − ε)² > 1 − 2(1 − δ)ε once ε > 2δ
     ok_empty = sp.simplify(sp.expand((1 - e) ** 2 - (1 - 2 * (1 - dl) * e)) - e * (e - 2 * dl)) == 0
     ok = ok_sym and ok_pts and ok_empty
-    return Result(Status.PASS if ok else Status.FAIL,
-                  {"gap_is_eps(delta-eps)": ok_sym, "exact_points": ok_pts,
-                   "hypothesis_empty_for_eps>2delta": ok_empty}, detectable=0.0)
+    return ProofResult(Status.PASS if ok else Status.FAIL,
+                       {"gap_is_eps(delta-eps)": ok_sym, "exact_points": ok_pts,
+                        "hypothesis_empty_for_eps>2delta": ok_empty}, detectable=0.0)
 
 
 note_erratum(
@@ -1305,9 +1307,9 @@ def check_ks15_lemma32_step3(ctx):
     conditional independence of x̃_{t,r}, x̃_{t,s} given x) gives E_D[‖x‖₂²]."""
     r, inst = _lemma32_step(ctx, "step3")["printed"]
     if r > 1 + 1e-9:
-        return Result(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
-                      correction="KS15.Lemma3.2.proof.step2_corrected")
-    return Result(Status.PASS, {"worst_ratio": r}, detectable=0.0)
+        return ProofResult(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
+                           correction="KS15.Lemma3.2.proof.step2_corrected")
+    return ProofResult(Status.PASS, {"worst_ratio": r}, detectable=0.0)
 
 
 register("KS15.Lemma3.2.proof.step2_corrected", citation="KS15 Lemma 3.2 (proof, App. B.2, second "
@@ -1327,9 +1329,9 @@ def check_ks15_lemma42_step3(ctx):
     """KS15 Lemma 4.2, proof: the cross terms of the square are printed as E[x̃_{t,r}[i]²]."""
     r, inst = _lemma32_step(ctx, "l42_step3")["printed"]
     if r > 1 + 1e-9:
-        return Result(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
-                      correction="KS15.Lemma4.2.proof.step1_corrected")
-    return Result(Status.PASS, {"worst_ratio": r}, detectable=0.0)
+        return ProofResult(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
+                           correction="KS15.Lemma4.2.proof.step1_corrected")
+    return ProofResult(Status.PASS, {"worst_ratio": r}, detectable=0.0)
 
 
 register("KS15.Lemma4.2.proof.step1_corrected", citation="KS15 Lemma 4.2 (proof, App. B.9, first "
@@ -1491,9 +1493,9 @@ def check_ks15_lemma44_step1(ctx):
     worst = _phi_rows(ctx, True, "step1")
     if "printed" in worst and worst["printed"][0] > 1 + 1e-9:
         r, inst = worst["printed"]
-        return Result(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
-                      correction="KS15.Lemma4.4.proof.step1_corrected")
-    return Result(Status.PASS, {"worst_ratio": 1.0}, detectable=0.0)
+        return ProofResult(Status.ERRATUM, {"worst_ratio": r}, counterexample=inst, detectable=0.0,
+                           correction="KS15.Lemma4.4.proof.step1_corrected")
+    return ProofResult(Status.PASS, {"worst_ratio": 1.0}, detectable=0.0)
 
 
 register("KS15.Lemma4.4.proof.step1_corrected", citation="KS15 Lemma 4.4 (proof, App. B.11, first "
@@ -1591,7 +1593,7 @@ def check_cb11_lemma4_rademacher(ctx):
     rng = ctx.rng
     runs = ctx.n(200, 4000)
     B = 1.0
-    figs, status = {}, Status.PASS
+    figs, status, factors = {}, Status.PASS, []
     for d, m, dstmt in _L4_SETTINGS:
         X = rng.uniform(-1, 1, size=(8, d))
         Y = rng.uniform(-1, 1, size=8)
@@ -1606,13 +1608,17 @@ def check_cb11_lemma4_rademacher(ctx):
         sup = (B * B * np.max(np.abs(SigS - Sig), axis=(1, 2)) + B * np.max(np.abs(2 * (bS - b)), axis=1)
                + np.abs(eS - ey2))
         fails = int(np.sum(sup > rhs))
-        res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(_L4_SETTINGS))
+        res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(_L4_SETTINGS),
+                               ratios=sup / rhs)
+        factors.append(res.detects)
         figs[f"d={d},m={m},delta={dstmt}"] = {"bound": rhs, "largest_upper_bound_of_sup": float(sup.max()),
                                                **res.figures}
         if res.status == Status.FAIL or res.status != Status.PASS and status == Status.PASS:
             status = res.status                  # a FAIL in any setting is the check's verdict
-    return Result(status, figs, detectable="a failure probability above the statement's δ",
-                  note="the Hölder upper bound of the supremum is conservative: an exceedance "
+    found = [f for f in factors if f is not None]     # the most sensitive setting's factor
+    return ProofResult(status, figs, detectable="a failure probability above the statement's δ",
+                       detects=min(found) if found else None,
+                       note="the Hölder upper bound of the supremum is conservative: an exceedance "
                        "would make the check INCONCLUSIVE or FAIL without being a violation")
 
 
@@ -1638,12 +1644,12 @@ def check_cb11_lemma9_step1(ctx):
     bound = lambda m: 2 * d * math.exp(-(m * eps ** 2 / 8) * (k / (d * B)) ** 2)  # noqa: E731
     m = next(m for m in range(1, 10_000) if bound(m) < 1)
     if not diag_zero:
-        return Result(Status.PASS, {"diagonal_always_zero": False}, detectable=0.0)
-    return Result(Status.ERRATUM, {"diagonal_always_zero": True, "bound_at_m": bound(m)},
-                  counterexample={"d": d, "k": k, "B": B, "x_t": "(1, 1) for every t", "m": m,
+        return ProofResult(Status.PASS, {"diagonal_always_zero": False}, detectable=0.0)
+    return ProofResult(Status.ERRATUM, {"diagonal_always_zero": True, "bound_at_m": bound(m)},
+                       counterexample={"d": d, "k": k, "B": B, "x_t": "(1, 1) for every t", "m": m,
                                   "eps": eps, "|Ā_11 − X_11|": 1, "P[event]": 1,
                                   "printed bound": bound(m)},
-                  correction="CB11.Lemma9.proof.step1_corrected", detectable=0.0)
+                       correction="CB11.Lemma9.proof.step1_corrected", detectable=0.0)
 
 
 register("CB11.Lemma9.proof.step1_corrected", citation="CB11 Lemma 9 (proof, second display, "

@@ -15,12 +15,22 @@ or on a Dask cluster (``--scheduler ADDRESS`` or ``$LAOCHECK_SCHEDULER``). With 
 PATH`` every record is also appended, as its check finishes, to ``PATH``'s results log
 (``verify.json`` -> ``verify.results.jsonl``); ``--resume`` reuses the records of that log
 with the same (check, seed, budget, laocheck version).
+
+Power: the table's ``detects`` column is each record's ``detects``, the factor F by which the
+statement could be off (a bound F times too small, a mean or a probability F times its
+stated value) and still be refuted with probability >= 0.9 at the run's sample sizes: "1×"
+for an exact comparison of numbers (any discrepancy), "—" where no factor applies (a text or
+structure check, a sympy identity, a record without it). A PASS whose F is above
+:data:`WEAK_FACTOR` = 2 is printed "not refuted (detects ≥ F×)": it says only that no
+violation of F or more was seen. The JSON status stays PASS (exit codes and ``passed`` do not
+change). ``--durations`` prints the same factor.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import shlex
 import sys
 import textwrap
@@ -41,7 +51,7 @@ EPILOG = """examples:
   laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable, any case)
   laocheck verify --budget full --jobs 2 --json verify.json
   laocheck verify --seed 7                another seed: the same verdicts are expected
-  laocheck verify --durations 15          also list the 15 slowest checks (CPU s, wall s, power)
+  laocheck verify --durations 15          also list the 15 slowest checks (CPU s, wall s, detects)
   laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json
                                           on a Dask cluster (dask scheduler / dask worker)
   laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json --resume
@@ -57,7 +67,9 @@ exit status: 0 no FAIL; 1 a check FAILs; 2 usage error; 3 Dask scheduler unreach
 #: What each status means, one entry per :class:`~laocheck.checks.Status` (the ``--help``
 #: legend and the legend printed under the table; tests/cli check that none is missing).
 STATUS_LEGEND = {
-    Status.PASS.value: "the statement held (exactly, or at the stated delta)",
+    Status.PASS.value: "the statement held (exactly, or at the stated delta); the detects "
+    "column gives the factor F a violation must reach to be found with probability >= 0.9 (1× "
+    "exact, — none); a PASS with F > 2 reads \"not refuted (detects ≥ F×)\"",
     Status.FAIL.value: "refuted, with a counterexample (exit 1)",
     Status.ERRATUM.value: "the literal statement of the paper is false (counterexample given; "
     "the corrected statement is its own check)",
@@ -119,8 +131,8 @@ def add_parser(subparsers):
                    "budget and laocheck version; run only the others. Default: start afresh.")
     p.add_argument("--durations", metavar="N", type=_durations, default=None,
                    help="after the table, list the N slowest checks (0: all) by CPU seconds, "
-                   "with their wall seconds and the detectable effect each records (the power "
-                   "the time buys), as pytest's --durations. Default: not listed.")
+                   "with their wall seconds and the factor each detects (the power the time "
+                   "buys), as pytest's --durations. Default: not listed.")
     p.set_defaults(func=cmd_verify)
     return p
 
@@ -143,17 +155,16 @@ def _cpu(rec):
 
 def print_durations(records, n, out=None):
     """The ``n`` slowest checks of ``records`` (0: all) by CPU seconds, slowest first: CPU
-    and wall seconds, id, and the ``detectable`` effect the check records, printed as is
+    and wall seconds, id, and the factor the check ``detects`` (:func:`detects_text`)
     (``laocheck verify --durations N``); then the total and the share of the listed ones."""
     out = sys.stdout if out is None else out
     ranked = sorted(records, key=lambda r: (-_cpu(r), r.id))
     shown = ranked if n == 0 else ranked[:n]
     total = sum(_cpu(r) for r in records)
-    out.write(f"\nslowest {len(shown)} of {len(records)} checks (CPU s, wall s, detectable "
-              "effect):\n")
+    out.write(f"\nslowest {len(shown)} of {len(records)} checks (CPU s, wall s, detects: "
+              "the factor found with probability >= 0.9):\n")
     for r in shown:
-        detectable = json.dumps(r.detectable, ensure_ascii=False, default=str)
-        out.write(f"{_cpu(r):9.2f}  {r.seconds:9.2f}  {r.id}  detectable={detectable}\n")
+        out.write(f"{_cpu(r):9.2f}  {r.seconds:9.2f}  {r.id}  detects={detects_text(r.detects)}\n")
     listed = sum(_cpu(r) for r in shown)
     share = 100 * listed / total if total > 0 else 0.0
     out.write(f"total {total:.1f} CPU s; these {len(shown)}: {listed:.1f} CPU s "
@@ -319,15 +330,59 @@ def reason_lines(rec, width=96):
 REASON_LINES = 3
 
 
+
+
+#: A PASS whose ``detects`` factor is above this is printed "not refuted (detects ≥ F×)" (the
+#: value of ``laocheck.checks._common.WEAK_FACTOR``, above which a check names its derivation
+#: pair; a test holds them equal, and this module does not import that one at start-up).
+WEAK_FACTOR = 2.0
+
+
+def detects_text(factor):
+    """A record's ``detects`` factor for a table: "1×" exact, "1.3×", "200×", "—" none.
+
+    Rounded up (the printed factor is never below the recorded one, up to a relative 1e-12 of
+    float representation: "detects ≥ F×" must not claim more power than the run has; "1×"
+    stands for the factors below 1.0005): three significant digits below 10, a whole number
+    below 10⁴, two significant digits in exponent form above."""
+    if factor is None:
+        return "—"
+    factor = float(factor)
+    if factor < 1.0005:
+        return "1×"
+    if factor < 10:
+        return f"{_round_up(factor, 3):g}×"
+    if factor < 1e4:
+        return f"{math.ceil(factor * (1 - 1e-12)):d}×"
+    return f"{_round_up(factor, 2):.1e}×"
+
+
+def _round_up(value, digits):
+    """``value`` rounded up to ``digits`` significant digits."""
+    unit = 10.0 ** (math.floor(math.log10(value)) - digits + 1)
+    return round(math.ceil(value / unit * (1 - 1e-12)) * unit, 12)
+
+
+def status_text(rec):
+    """The status as the table prints it: a PASS whose factor is above :data:`WEAK_FACTOR`
+    reads "not refuted (detects ≥ F×)"; every other status as recorded."""
+    if rec.status == Status.PASS.value and rec.detects is not None and \
+            rec.detects > WEAK_FACTOR:
+        return f"not refuted (detects ≥ {detects_text(rec.detects)})"
+    return rec.status
+
+
 def print_table(records, out=None):
     out = sys.stdout if out is None else out
     width = max([len(r.id) for r in records] + [2])
-    out.write(f"{'id':<{width}}  {'status':<12}  {'key figure':<{KEY_WIDTH}}  citation\n")
-    indent = " " * (width + 2 + 12 + 2)
+    swidth = max([len(status_text(r)) for r in records] + [12])
+    out.write(f"{'id':<{width}}  {'status':<{swidth}}  {'detects':<8}  "
+              f"{'key figure':<{KEY_WIDTH}}  citation\n")
+    indent = " " * (width + 2 + swidth + 2 + 8 + 2)
     for r in records:
         figure, *more = key_figure_lines(r)
-        out.write(f"{r.id:<{width}}  {r.status:<12}  {figure:<{KEY_WIDTH}}  "
-                  f"{r.citation}\n")
+        out.write(f"{r.id:<{width}}  {status_text(r):<{swidth}}  {detects_text(r.detects):<8}  "
+                  f"{figure:<{KEY_WIDTH}}  {r.citation}\n")
         for line in more + reason_lines(r):
             out.write(f"{indent}{line}\n")
 

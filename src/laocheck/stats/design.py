@@ -4,7 +4,10 @@ Following TensorFlow Probability's ``statistical_testing`` triple, each mean tes
 ``assert_*`` (a decision on data, :mod:`laocheck.stats.assertions`),
 :func:`detectable_violation` (``min_discrepancy_...``: what n draws can detect) and
 :func:`required_samples` (``min_num_samples_...``: the draws needed to detect a violation).
-Both functions here are deterministic.
+Both functions here are deterministic. The power of a check as one factor F (the record's
+``detects``, issue "every PASS is evidence") comes from :func:`factor_of_shift` (a mean or a
+bound: the shift :func:`detectable_violation` gives, as a factor of the stated value) and
+:func:`proportion_detectable_factor` (a probability under an exact Clopper-Pearson test).
 
 "Detect" means: if the true mean differs from the tested value by ``epsilon`` (in the tested
 direction), the interval of the given method at level delta excludes the tested value with
@@ -19,12 +22,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+from scipy import special
+
 from .._validation import (check_choice, check_count, check_positive, check_probability,
                            check_range, fail)
 from .intervals import ALTERNATIVES, MAX_N
 from .unbounded import median_of_means_blocks
 
-__all__ = ["detectable_violation", "required_samples", "DESIGN_METHODS"]
+__all__ = ["detectable_violation", "required_samples", "DESIGN_METHODS", "factor_of_shift",
+           "proportion_detectable_factor"]
 
 #: Methods with a sample-size calculation.
 DESIGN_METHODS = ("betting", "prpl-eb", "bernstein", "hoeffding", "median-of-means")
@@ -224,3 +231,163 @@ def required_samples(epsilon, *, lower=None, upper=None, delta, beta=0.1, method
         else:
             lo = mid
     return hi
+
+
+#: the sides of a factor: the true value above the stated one, below it, or either
+FACTOR_SIDES = ("greater", "less", "both")
+
+
+def factor_of_shift(value, epsilon, *, side="both"):
+    r"""The detectable shift ``epsilon`` of a quantity stated as ``value``, as a factor F >= 1.
+
+    Parameters
+    ----------
+    value : float
+        The stated value (a claimed mean, a bound); its magnitude is used.
+    epsilon : float
+        The shift detected with probability >= 1 - beta (:func:`detectable_violation`), >= 0.
+    side : {"both", "greater", "less"}
+        ``"greater"``: the true value is F·|value| (a bound F times too small);
+        ``"less"``: |value|/F; ``"both"``: either (the larger factor of the two).
+
+    Returns
+    -------
+    float or None
+        F = 1 + ε/|v| (greater), 1/(1 − ε/|v|) (less, both); None when no factor is
+        detectable (value 0, or ε >= |v| below).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``epsilon`` negative or not finite, ``value`` not finite, an unknown ``side``.
+
+    Notes
+    -----
+    A true value F·v differs from v by (F − 1)|v| and v/F by (1 − 1/F)|v|; each is detected
+    once it reaches ε. F = 1 is an exact comparison.
+
+    Examples
+    --------
+    >>> factor_of_shift(2.0, 0.5, side="greater")
+    1.25
+    >>> factor_of_shift(2.0, 1.0)
+    2.0
+    """
+    side = check_choice("side", side, FACTOR_SIDES)
+    value, epsilon = float(value), float(epsilon)
+    if not math.isfinite(value):
+        fail("value", value, "be finite")
+    if not (math.isfinite(epsilon) and epsilon >= 0):
+        fail("epsilon", epsilon, "be finite and >= 0")
+    size = abs(value)
+    if size == 0:
+        return None
+    r = epsilon / size
+    if side == "greater":
+        return 1.0 + r
+    return 1.0 / (1.0 - r) if r < 1 else None
+
+
+def _refuting_count(n, alpha, p, above):
+    """Vectorised over p: the smallest count whose two-sided Clopper-Pearson interval at
+    ``alpha`` lies above p (``above``), or the largest whose interval lies below it; -1 where
+    no count does. Integer bisection (the interval's ends increase with the count)."""
+    p = np.asarray(p, dtype=float)
+
+    def low_end(c):                                     # lower end, 0 at c = 0
+        return np.where(c > 0, special.betaincinv(np.maximum(c, 1), n - c + 1, alpha / 2), 0.0)
+
+    def high_end(c):                                    # upper end, 1 at c = n
+        return np.where(c < n, special.betaincinv(c + 1, np.maximum(n - c, 1), 1 - alpha / 2),
+                        1.0)
+
+    lo = np.zeros(p.shape, dtype=np.int64)
+    hi = np.full(p.shape, n, dtype=np.int64)
+    with np.errstate(all="ignore"):
+        if above:                   # invariant: low_end(lo) <= p < low_end(hi)
+            exists = low_end(hi) > p
+            while np.any(hi - lo > 1):
+                mid = (lo + hi) // 2
+                good = low_end(mid) > p
+                hi, lo = np.where(good, mid, hi), np.where(good, lo, mid)
+            return np.where(exists, hi, -1)
+        exists = high_end(lo) < p   # invariant: high_end(lo) < p <= high_end(hi)
+        while np.any(hi - lo > 1):
+            mid = (lo + hi) // 2
+            good = high_end(mid) < p
+            lo, hi = np.where(good, mid, lo), np.where(good, hi, mid)
+        return np.where(exists, lo, -1)
+
+
+def proportion_detectable_factor(p, n, *, alpha, beta=0.1, side="both"):
+    r"""The factor by which a probability ``p`` must be off for an exact Clopper-Pearson test
+    with ``n`` trials at level ``alpha`` to refute it with probability >= 1 - beta.
+
+    Parameters
+    ----------
+    p : float or array_like
+        The stated probabilities (each in [0, 1]).
+    n : int
+        Trials.
+    alpha : float
+        Miscoverage of each two-sided interval (:func:`~laocheck.stats.clopper_pearson`'s
+        ``alpha``: the test at δ/K of a Bonferroni split passes δ/K).
+    beta : float, default=0.1
+        Allowed false-pass probability at the returned factor.
+    side : {"both", "greater", "less"}
+        The true probability F·p (``"greater"``), p/F (``"less"``) or either (the larger
+        factor).
+
+    Returns
+    -------
+    ndarray of float
+        F per entry, ``inf`` where no factor is refuted with probability >= 1 - beta (p = 0,
+        or a count that no true probability in [0, 1] reaches often enough).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``n`` not a positive integer, ``alpha`` or ``beta`` outside (0, 1), ``p`` outside
+        [0, 1], an unknown ``side``.
+
+    Notes
+    -----
+    The test refutes p when the count C ~ Binomial(n, p') reaches c₊, the smallest count
+    whose interval's lower end exceeds p (or falls to c₋, the largest whose upper end is
+    below it). P(C >= c₊) = I_{p'}(c₊, n − c₊ + 1) (the regularised incomplete beta), so the
+    smallest p' with power 1 − beta is exactly I⁻¹(c₊, n − c₊ + 1; 1 − beta), and the largest
+    below is I⁻¹(c₋ + 1, n − c₋; beta). Exact: no approximation.
+
+    Examples
+    --------
+    A claimed probability 1/2 tested on 20,000 trials at alpha = 1e-6 is refuted with
+    probability 0.9 once the true one is 4.4 % above it:
+
+    >>> f = proportion_detectable_factor(0.5, 20_000, alpha=1e-6, side="greater")
+    >>> round(float(f), 3)
+    1.044
+    """
+    n = check_count("n", n, maximum=MAX_N)
+    alpha = check_probability("alpha", alpha)
+    beta = check_probability("beta", beta)
+    side = check_choice("side", side, FACTOR_SIDES)
+    arr = np.asarray(p, dtype=float)
+    if not np.all((arr >= 0) & (arr <= 1)):
+        fail("p", p if arr.size <= 10 else f"<array of shape {arr.shape}>", "lie in [0, 1]")
+    out = np.ones(arr.shape)
+    with np.errstate(all="ignore"):
+        if side in ("greater", "both"):
+            c = _refuting_count(n, alpha, arr, above=True)
+            top = np.where(c >= 1, special.betaincinv(np.maximum(c, 1), n - np.maximum(c, 1) + 1,
+                                                      1 - beta), np.nan)
+            up = np.where((c >= 1) & (arr > 0), top / np.where(arr > 0, arr, 1.0), np.inf)
+            # p = 1 cannot be exceeded: only the other side remains (or none, for "greater")
+            out = np.maximum(out, np.where((arr < 1) | (side == "greater"), up, 1.0))
+        if side in ("less", "both"):
+            c = _refuting_count(n, alpha, arr, above=False)
+            bottom = np.where(c >= 0, special.betaincinv(np.maximum(c, 0) + 1,
+                                                         n - np.maximum(c, 0), beta), np.nan)
+            down = np.where((c >= 0) & (bottom > 0), arr / np.where(bottom > 0, bottom, 1.0),
+                            np.inf)
+            out = np.maximum(out, down)
+    return np.where(arr > 0, out, np.inf)
