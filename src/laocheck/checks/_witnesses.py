@@ -282,7 +282,7 @@ def _learner_witness(name, description, after_fit):
 def _learner_budget(check):
     if "learner" not in check.kwargs:
         return []
-    if check.func.__name__ == "check_expected_budget":
+    if _learner_cls(check).spec.budget.kind == "expectation":
         return [_learner_witness("reports_seven_more_attributes",
                                  "every example's recorded attribute count + 7",
                                  _seven_more_attributes)]
