@@ -84,7 +84,7 @@ CHECK_MODULES = (
     "laocheck.checks.hk12",              # HK12 statements
     "laocheck.checks.ks15",              # KS15 statements
     "laocheck.checks.estimator_properties",   # unbiasedness, budget, kernel = reference, scaling
-    "laocheck.checks.learner_records",   # every learner's checks, from one record each
+    "laocheck.checks.learner_records",   # each learner's checks, from its record
     "laocheck.checks.learner_samplers",  # the learners' own samplers (registered by learner_records)
     "laocheck.checks.learner_properties",  # check_learner's engine (registers nothing itself)
     "laocheck.checks.formulas",          # the bounds' formulas (sympy) and Table 1
