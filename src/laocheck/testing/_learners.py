@@ -410,7 +410,7 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
     expected_failed_checks : dict or None, default=None
         {property or id: reason}: checks expected to FAIL; one that does not is reported.
         A laocheck learner's own expected failures (its record's ``xfail``,
-        :data:`laocheck.checks.learner_records.RECORDS`) are added.
+        ``laocheck.checks.learner_records.RECORDS``) are added.
     allow_inconclusive : bool, default=False
         Whether an INCONCLUSIVE check passes with ``on_fail="raise"``.
 
