@@ -85,7 +85,7 @@ CHECK_MODULES = (
     "laocheck.checks.ks15",              # KS15 statements
     "laocheck.checks.estimator_properties",   # unbiasedness, budget, kernel = reference, scaling
     "laocheck.checks.learner_records",   # each learner's checks, from its record
-    "laocheck.checks.learner_samplers",  # the learners' own samplers (registered by learner_records)
+    "laocheck.checks.learner_samplers",  # the learners' samplers (learner_records registers)
     "laocheck.checks.learner_properties",  # check_learner's engine (registers nothing itself)
     "laocheck.checks.formulas",          # the bounds' formulas (sympy) and Table 1
     "laocheck.checks.empirical",         # bounds against empirical runs
