@@ -14,7 +14,7 @@ import sympy as sp
 
 from laocheck import bounds, learners
 from laocheck.checks import run
-from laocheck.checks.learner_properties import CountingMatrix
+from laocheck.checks.learner_properties import LEARNER_PROPERTIES, CountingMatrix
 from laocheck.exceptions import InvalidParameterError
 from laocheck.testing import (CheckFailure, check_learner, learner_checks,
                               parametrize_with_checks)
@@ -239,9 +239,13 @@ def test_the_user_bound_docstring_example_runs():
 
 
 def test_the_dimension_follows_a_large_k():
-    """k = 6 > d / 2 of the default d = 8: the checks run at d = 2k (k of the d attributes)."""
+    """k = 6 > d / 2 of the default d = 8: the property checks run at d = 2k (k of the d
+    attributes); the class's own checks (settings, samplers) keep their fixed instance."""
     records = check_learner(learners.AERR(k=6))
-    assert all("d = 12" in r.assumptions for r in records)
+    props = [r for r in records if r.id.rsplit(".", 1)[1] in LEARNER_PROPERTIES]
+    assert len(props) == 5 and all("d = 12" in r.assumptions for r in props)
+    assert {r.id for r in records} - {r.id for r in props} == {
+        "HK12.AERR.settings", "HK12.AERR.steps_match_reference", "HK12.AERR.attribute_inclusion"}
 
 
 # -- laocheck check on a learner ----------------------------------------------------------------

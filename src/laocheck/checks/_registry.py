@@ -84,8 +84,8 @@ CHECK_MODULES = (
     "laocheck.checks.hk12",              # HK12 statements
     "laocheck.checks.ks15",              # KS15 statements
     "laocheck.checks.estimator_properties",   # unbiasedness, budget, kernel = reference, scaling
-    "laocheck.checks.learner_budgets",   # attribute budget of every learner
-    "laocheck.checks.learner_samplers",  # the learners' own samplers: replay and inclusion
+    "laocheck.checks.learner_records",   # each learner's checks, from its record
+    "laocheck.checks.learner_samplers",  # the learners' samplers (learner_records registers)
     "laocheck.checks.learner_properties",  # check_learner's engine (registers nothing itself)
     "laocheck.checks.formulas",          # the bounds' formulas (sympy) and Table 1
     "laocheck.checks.empirical",         # bounds against empirical runs
@@ -93,7 +93,7 @@ CHECK_MODULES = (
     "laocheck.checks.boxes", "laocheck.checks.text_constants", "laocheck.checks.empirical_baseline",
     "laocheck.checks.proofs_lines",      # displayed proof lines with instance-dependent truth
     "laocheck.checks.derivations",       # the formulas of laocheck.bounds derived from the proofs
-    "laocheck.checks.learner_settings",  # the learners' eta="theory", q, w_1 against the papers
+    "laocheck.checks.learner_settings",  # eta="theory", q, w_1 (registered by learner_records)
 )
 
 

@@ -36,11 +36,14 @@ from .. import learners as _learners
 from ..reference import estimators as _ref_estimators
 from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
-from ..estimators import Draws
 from . import _witness as W
 from . import (boxes, empirical, empirical_baseline, hk12, ks15, proofs_cb11, proofs_hk12,
                proofs_ks15, proofs_lines, text_constants)
 from ._registry import Status
+from ._witnesses_common import (KERNEL_BIASED, REFERENCE_SHIFTED, _SPECIFIC, MutantEstimator,
+                                _biased_kernel, _estimators_mutated, _formula_times,
+                                _patch_witness, _scaled_part, _shift_reference, formula_witness,
+                                specific)
 from ._witness import (REASONS, SHARE_DAYS, Witness, WitnessRecord, commit_day, declare,
                        declare_reason, missing, reason_of, rotation_share, run_witness,
                        run_witnesses, run_witnesses_report, survivors, witnesses_of)
@@ -53,51 +56,6 @@ __all__ = ["REASONS", "SHARE_DAYS", "Witness", "WitnessRecord", "commit_day", "d
 # ---------------------------------------------------------------------------------------------
 # estimators: the check rebound to a mutated estimator
 # ---------------------------------------------------------------------------------------------
-
-
-class MutantEstimator:
-    """An estimator of the protocol that delegates to ``base`` except for one mutation:
-    ``kernel`` maps the kernel's draw values (float arrays), ``reference`` maps the literal
-    reference's value (exact arrays) given ``y``, ``extra_attribute`` adds one attribute read
-    (or that many, an int) to every draw (kernel and reference). ``accumulate`` is withheld, so the checks' moments
-    come from the mutated ``sample``."""
-
-    def __init__(self, base, *, kernel=None, reference=None, extra_attribute=False,
-                 kernel_y=None):
-        self._base = base
-        self._kernel = kernel
-        self._kernel_y = kernel_y                    # maps (values, y): a shift that moves with y
-        self._reference_map = reference
-        self._extra = int(extra_attribute)          # True: one more; an int: that many more
-
-    def __getattr__(self, name):
-        if name == "accumulate":
-            raise AttributeError(name)
-        return getattr(self._base, name)
-
-    def sample(self, w, x, y, *, n=1, rng=None):
-        draws = self._base.sample(w, x, y, n=n, rng=rng)
-        values = draws.values if self._kernel is None else self._kernel(draws.values)
-        if self._kernel_y is not None:
-            values = self._kernel_y(values, y)
-        return Draws(values, np.asarray(draws.attributes) + int(self._extra))
-
-    def reference(self, w, x, y, src):
-        value, seen = self._base.reference(w, x, y, src)
-        if self._reference_map is not None:
-            value = self._reference_map(value, y)
-        if self._extra:
-            seen = list(seen) + [("witness", len(seen) + i) for i in range(self._extra)]
-        return value, seen
-
-
-def _biased_kernel(values):
-    return np.asarray(values, dtype=float) * 1.1 + 0.05
-
-
-def _shift_reference(value, y):
-    arr = np.asarray(value, dtype=object)
-    return arr + Fraction(1, 8)
 
 
 def _shift_reference_y(value, y):
@@ -115,8 +73,6 @@ def _mutant(name, description, **mutation):
     return Witness(name, description, lambda check: _with_mutant(check, **mutation))
 
 
-KERNEL_BIASED = ("kernel_biased", "the kernel's draws mapped v -> 1.1 v + 0.05")
-REFERENCE_SHIFTED = ("reference_shifted", "the literal reference's value shifted by 1/8")
 EXTRA_ATTRIBUTE = ("kernel_reads_one_more_attribute",
                    "every draw (kernel and reference) reads one attribute more")
 
@@ -282,7 +238,7 @@ def _learner_witness(name, description, after_fit):
 def _learner_budget(check):
     if "learner" not in check.kwargs:
         return []
-    if check.func.__name__ == "check_expected_budget":
+    if _learner_cls(check).spec.budget.kind == "expectation":
         return [_learner_witness("reports_seven_more_attributes",
                                  "every example's recorded attribute count + 7",
                                  _seven_more_attributes)]
@@ -542,16 +498,6 @@ REFERENCE_ONLY = {"KS15.Eq2", "KS15.Lemma3.2", "KS15.Lemma3.3", "KS15.Lemma4.2.c
                   "KS15.Lemma4.4"}
 
 
-@contextlib.contextmanager
-def _estimators_mutated(check, **mutation):
-    original = _estimators.get
-
-    def get(name, **params):
-        return MutantEstimator(original(name, **params), **mutation)
-    with W.attr_patch(_estimators, "get", get):
-        yield check
-
-
 @declare("*")
 def _estimators_get(check):
     if check.estimator is not None or "learner" in check.kwargs or check.id in _SPECIFIC:
@@ -805,22 +751,6 @@ def formula_keys(func, depth=2):
     return sorted(keys)
 
 
-@contextlib.contextmanager
-def _formula_scaled(check, key, factor):
-    entry = FORMULAS[key]
-    mutated = dataclasses.replace(entry, expr=entry.expr * sp.nsimplify(factor))
-    with W.dict_patch(FORMULAS, key, mutated):
-        yield check
-
-
-def formula_witness(key, factor=W.FACTOR, name=None, both=True):
-    """The formula ``key`` of laocheck.bounds times ``factor`` (``both``: or divided by it)."""
-    alt = (lambda c: _formula_scaled(c, key, 1 / factor),) if both else ()
-    return Witness(name or f"formula:{key}", f"laocheck.bounds formula {key} times {factor}"
-                   + (" (or divided by it)" if both else ""),
-                   lambda c: _formula_scaled(c, key, factor), alternatives=alt)
-
-
 @declare("*")
 def _formula_witnesses(check):
     if check.estimator is not None or "learner" in check.kwargs or check.id in _SPECIFIC:
@@ -830,40 +760,9 @@ def _formula_witnesses(check):
     return [formula_witness(key) for key in formula_keys(check.func)[:MAX_CALLEES]]
 
 
-#: ids whose witnesses are declared one by one below (the callee family skips them)
-_SPECIFIC: set[str] = set()
-
-
-def specific(id):
-    """Decorator: the witnesses of one check ``id`` (``gen(check) -> list[Witness]``)."""
-    _SPECIFIC.add(id)
-    return declare(id)
-
-
-
-
 # ---------------------------------------------------------------------------------------------
 # single statements
 # ---------------------------------------------------------------------------------------------
-
-def _patch_witness(name, description, module, attr, value, must="FAIL"):
-    def apply(check):
-        @contextlib.contextmanager
-        def cm():
-            with W.attr_patch(module, attr, value):
-                yield check
-        return cm()
-    return Witness(name, description, apply, must=must)
-
-
-def _scaled_part(func, part, factor):
-    """``func`` (a reference estimate) with the value of ``part`` scaled by ``factor``."""
-    def mutated(*args, **kwargs):
-        value, seen = func(*args, **kwargs)
-        if kwargs.get("part", "gradient") == part:
-            value = W.scaled(value, factor)
-        return value, seen
-    return mutated
 
 
 @specific("CB11.Eq7.vector")
@@ -928,13 +827,6 @@ def _thm6_literal(check):
     return [_patch_witness("baseline_corrected", "Fig. 1 with the corrected estimate (unbiased "
                            "Ā, −wᵀv̄): must PASS", _learners, "Baseline",
                            _corrected_baseline, must="PASS")]
-
-
-@contextlib.contextmanager
-def _formula_times(check, key, factor_expr):
-    entry = FORMULAS[key]
-    with W.dict_patch(FORMULAS, key, dataclasses.replace(entry, expr=entry.expr * factor_expr)):
-        yield check
 
 
 @specific("HK12.Thm3.1.scaling")

@@ -1,6 +1,7 @@
 """The witness declarations of CB11's checks (and LAO's), one by one (see
 :mod:`laocheck.checks._witnesses`, which imports this module once its own declarations are
-made; the mechanism is :mod:`laocheck.checks._witness`).
+made; the mechanism is :mod:`laocheck.checks._witness`, the helpers both use
+:mod:`laocheck.checks._witnesses_common`).
 
 Each entry names what the check verifies and the mutation of it under which the check must
 FAIL (or, for an ERRATUM, the corrected reading under which it must PASS).
@@ -21,9 +22,9 @@ from ..reference import learners as _ref_learners
 from . import _witness as W
 from . import boxes, cb11, formulas, proofs_cb11, proofs_lines, text_constants
 from ._witness import Witness
-from ._witnesses import (KERNEL_BIASED, REFERENCE_SHIFTED, _biased_kernel, _estimators_mutated,
-                         _formula_times, _patch_witness, _scaled_part, _shift_reference,
-                         formula_witness, specific)
+from ._witnesses_common import (KERNEL_BIASED, REFERENCE_SHIFTED, _biased_kernel,
+                                _estimators_mutated, _formula_times, _patch_witness,
+                                _scaled_part, _shift_reference, formula_witness, specific)
 
 # ---------------------------------------------------------------------------------------------
 # estimators built by the check (laocheck.estimators.get): only what the check reads

@@ -4,8 +4,10 @@ A learner is any object with ``fit(X, y)`` and ``coef_`` (``partial_fit``, ``w_`
 ``attributes_per_example_`` and ``random_state`` where it has them), written in plain numpy or
 one of laocheck's own (:mod:`laocheck.learners`). What it claims is a :class:`LearnerClaims`
 (built by :func:`laocheck.testing.check_learner` from a dict, or from a learner's
-:class:`~laocheck.estimators.LearnerSpec`), and :func:`learner_checks` turns the claims into
-:class:`~laocheck.checks.Check` objects with ids ``<label>.<property>``, run by
+:class:`~laocheck.estimators.LearnerSpec`), and
+:func:`laocheck.checks.learner_records.learner_checks`, the one generator of learner checks,
+turns the claims into :class:`~laocheck.checks.Check` objects with ids
+``<label>.<property>``, run by
 :func:`laocheck.checks.run` with the same records and verdicts as the estimator checks
 (PASS / FAIL / INCONCLUSIVE with the reason).
 
@@ -69,7 +71,7 @@ from ..stats.design import factor_of_shift
 from ._common import POWER, distribution_counterexample, lower_bound_detects, lower_bound_shift
 from ._registry import Check, Result, Status
 
-__all__ = ["LearnerClaims", "learner_checks", "LEARNER_PROPERTIES", "CountingMatrix",
+__all__ = ["LearnerClaims", "LEARNER_PROPERTIES", "CountingMatrix",
            "default_distributions", "NORM_RTOL", "reads_verdict", "SEARCH_REFITS", "SEARCH_WORK",
            "SHRINK"]
 
@@ -1318,37 +1320,3 @@ def applies(prop, claims):
             "excess_risk": claims.bound is not None or "excess_risk" in claims.undecided,
             "deterministic": claims.deterministic,
             "sklearn": claims.sklearn}[prop]
-
-
-def learner_checks(learner, claims, *, label, citation, delta=stats.DEFAULT_DELTA):
-    """The :class:`~laocheck.checks.Check` of every property ``claims`` select, ids
-    ``<label>.<property>``, bound to ``learner`` (kwargs ``learner`` and ``claims``)."""
-    out = []
-    for prop in LEARNER_PROPERTIES:
-        if not applies(prop, claims):
-            continue
-        func, statement, method = _FUNCS[prop]
-        kind = "" if claims.budget_kind == "exact" else " in expectation"
-        if prop == "budget" and claims.budget is None:
-            statement = ("the output of {label} depends on no attribute of an example that it "
-                         "does not report reading (no budget claimed)")
-        text = statement.format(label=label, budget=claims.budget, kind=kind,
-                                norm="₂" if claims.geometry == "l2" else "₁", B=claims.B,
-                                bound=claims.bound_text or "the claimed bound",
-                                step=claims.step_text or "the claimed formula",
-                                stream=(", from fit and from fit_stream (which fits the pool "
-                                        "tiled)" if callable(getattr(learner, "fit_stream",
-                                                                     None)) else ""))
-        if prop == "budget" and claims.budget_kind == "expectation":
-            fixed = None
-        else:
-            fixed = _EXACT.get(prop)
-        assumptions = {"excess_risk": f"geometry {claims.geometry}, B = {claims.B}, "
-                       f"d = {claims.d}, loss {claims.loss}"}.get(prop, f"synthetic data of "
-                                                                 f"geometry {claims.geometry}, "
-                                                                 f"d = {claims.d}")
-        out.append(Check(id=f"{label}.{prop}", func=func, citation=citation, statement=text,
-                         assumptions=assumptions, method=method,
-                         delta=float(delta if fixed is None else fixed), detectable=None,
-                         kwargs={"learner": learner, "claims": claims}))
-    return out

@@ -31,11 +31,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import learners, stats
-from ..learners._specs import SPECS
 from ..reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr, aer, aesvr,
                                   baseline, gaelr, gaerr, two_phase_ddaelr, two_phase_ddaerr)
 from ._common import categorical_detects
-from ._registry import Result, Status, register
+from ._registry import DEFAULT_DELTA, Result, Status
 
 D = 5
 _U = np.finfo(float).eps / 2          # unit roundoff
@@ -57,7 +56,11 @@ _TWO_PHASE = ("TwoPhaseDDAERR", "TwoPhaseDDAELR", "AdaTwoPhaseDDAERR")
 
 
 def _cls(learner):
-    return learner if isinstance(learner, type) else getattr(learners, learner)
+    """The class of ``learner``: a class, its name in :mod:`laocheck.learners` (the catalog:
+    the class loads when the check runs) or an instance (``check_learner``)."""
+    if isinstance(learner, str):
+        return getattr(learners, learner)
+    return learner if isinstance(learner, type) else type(learner)
 
 
 def _flat(*records):
@@ -363,26 +366,27 @@ def check_attribute_inclusion(ctx, *, learner):
     return Result(Status.PASS, figures, detectable=detectable, detects=detects)
 
 
-def _register():
-    for name, spec in sorted(SPECS.items()):        # the classes load when a check runs
-        common = dict(citation=spec.citation, learner=name,
-                      assumptions=f"synthetic data, d = {D}, ‖x‖₂ <= 1, |y| <= 1")
-        register(f"{spec.name}.steps_match_reference",
-                 statement=f"{spec.algorithm}'s output equals the literal box ({spec.citation}) "
-                 "replayed on its recorded draws, and so do its attributes per step",
-                 method="record_draws=True, replay by laocheck.reference.learners; "
-                 "rounding tolerance 16·m·(d + k + 4)·u·max|w̄| (AESVR: ·(2B/ε)²) + "
-                 "16·(d + k + 4)·(the output's change under a relative-u data perturbation), "
-                 "the latter capped at √u·max|w̄|",
-                 delta=0.0,
-                 detectable="an output difference above the rounding tolerance",
-                 **common)(check_steps_match_reference)
-        register(f"{spec.name}.attribute_inclusion",
-                 statement=f"{spec.algorithm} draws each attribute index with the probability "
-                 f"of its sampling line ({spec.citation})",
-                 method="exact Clopper-Pearson per index (and per-step coincidence of the "
-                 "first two draws), Bonferroni over indices and parts",
-                 detectable="reported per run", **common)(check_attribute_inclusion)
-
-
-_register()
+def sampler_checks(spec):
+    """The two sampler checks of the learner of ``spec``, as ``(suffix, check, registration)``
+    (the registration as :func:`~laocheck.checks.register` takes it): read by the learner
+    records (:mod:`laocheck.checks.learner_records`), which yield them as
+    ``<spec name>.<suffix>`` for the catalog and for ``check_learner`` alike."""
+    assumptions = f"synthetic data, d = {D}, ‖x‖₂ <= 1, |y| <= 1"
+    return (
+        ("steps_match_reference", check_steps_match_reference, dict(
+            citation=spec.citation, assumptions=assumptions,
+            statement=f"{spec.algorithm}'s output equals the literal box ({spec.citation}) "
+            "replayed on its recorded draws, and so do its attributes per step",
+            method="record_draws=True, replay by laocheck.reference.learners; "
+            "rounding tolerance 16·m·(d + k + 4)·u·max|w̄| (AESVR: ·(2B/ε)²) + "
+            "16·(d + k + 4)·(the output's change under a relative-u data perturbation), "
+            "the latter capped at √u·max|w̄|",
+            delta=0.0, detectable="an output difference above the rounding tolerance")),
+        ("attribute_inclusion", check_attribute_inclusion, dict(
+            citation=spec.citation, assumptions=assumptions,
+            statement=f"{spec.algorithm} draws each attribute index with the probability "
+            f"of its sampling line ({spec.citation})",
+            method="exact Clopper-Pearson per index (and per-step coincidence of the "
+            "first two draws), Bonferroni over indices and parts",
+            delta=DEFAULT_DELTA, detectable="reported per run")),
+    )

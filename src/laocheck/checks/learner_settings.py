@@ -23,9 +23,23 @@ import math
 import numpy as np
 
 from .. import learners
-from ._registry import Result, Status, register
+from ._registry import Result, Status
 
-__all__ = []
+__all__ = ["SETTINGS"]
+
+#: ``{class name: (check, registration)}``: the settings check of each learner, read by the
+#: learner records (:mod:`laocheck.checks.learner_records`), which yield it as
+#: ``<spec name>.settings`` for the catalog and for ``check_learner`` alike.
+SETTINGS = {}
+
+
+def _setting(id, *, learner, **registration):
+    """Keep the settings check of class ``learner`` (its id ``<spec name>.settings`` and its
+    registration, as :func:`~laocheck.checks.register` takes them) for the learner records."""
+    def keep(func):
+        SETTINGS[learner] = (func, {"id": id, **registration})
+        return func
+    return keep
 
 _D, _M, _K, _B = 6, 40, 2, 1.5
 #: float rounding of a step size computed by another order of operations (a few ulps)
@@ -69,7 +83,11 @@ def _verdict(rows, note=""):
 
 
 def _cls(learner):
-    return learner if isinstance(learner, type) else getattr(learners, learner)
+    """The class of ``learner``: a class, its name in :mod:`laocheck.learners` (the catalog:
+    the class loads when the check runs) or an instance (``check_learner``)."""
+    if isinstance(learner, str):
+        return getattr(learners, learner)
+    return learner if isinstance(learner, type) else type(learner)
 
 
 def _moments(X):
@@ -82,7 +100,7 @@ _METHOD = ("fit on a seeded instance (d = 6, m = 40, k = 2, B = 3/2, E[x²] spre
 _DETECT = "a relative change > 1e-12 of η, λ, q or w_1"
 
 
-@register("HK12.AERR.settings", citation="HK12 Thm 3.1, Alg. 1 line 1",
+@_setting("HK12.AERR.settings", citation="HK12 Thm 3.1, Alg. 1 line 1",
           statement="eta='theory' is η = √(k/(2dm)); x̃ samples uniformly (q_i = 1/d); w_1 "
           "satisfies w_1 ≠ 0, ‖w_1‖₂ <= B", assumptions="d = 6, m = 40, k = 2, B = 3/2",
           method=_METHOD, delta=0.0, detectable=_DETECT, learner="AERR")
@@ -97,7 +115,7 @@ def check_aerr(ctx, *, learner):
                      ("w1_in_ball_nonzero", float(ok_w1), 1.0, "HK12 Alg. 1 line 1")])
 
 
-@register("HK12.AELR.settings", citation="HK12 Thm 3.4, Alg. 2 line 1",
+@_setting("HK12.AELR.settings", citation="HK12 Thm 3.4, Alg. 2 line 1",
           statement="eta='theory' is Thm 3.4's printed η = (1/(4B²))√(2k log 2d/(5md)); x̃ "
           "samples uniformly; w_1 = 0 (z⁺ = z⁻ = 1)", assumptions="d = 6, m = 40, k = 2, B = 3/2",
           method=_METHOD, delta=0.0, detectable=_DETECT, learner="AELR")
@@ -121,7 +139,7 @@ def _g2_lasso(a, q):
     return 4 * _B ** 2 * (np.max(a / q) / _K + 1)
 
 
-@register("KS15.GAERR.settings", citation="KS15 Thm 3.1, Lemma 3.4, eq. (2)",
+@_setting("KS15.GAERR.settings", citation="KS15 Thm 3.1, Lemma 3.4, eq. (2)",
           statement="eta='theory' with a given q is η = 2B/(G√m), "
           "G² = 4B²((1/k)Σ E[x_i²]/q_i + 1); "
           "q is the one given", assumptions="d = 6, m = 40, k = 2, B = 3/2, q ∝ 1, 2, ..., 6",
@@ -137,7 +155,7 @@ def check_gaerr(ctx, *, learner):
                      ("q", model.q_, q, "KS15 Alg. 1 (the given q)")])
 
 
-@register("KS15.DDAERR.settings", citation="KS15 Thm 3.5, eq. (4)",
+@_setting("KS15.DDAERR.settings", citation="KS15 Thm 3.5, eq. (4)",
           statement="q_i = √E[x_i²] / Σ_j √E[x_j²] and eta='theory' is "
           "η = 1/√(m((1/k)‖E x²‖_{1/2} + 1))", assumptions="d = 6, m = 40, k = 2, B = 3/2",
           method=_METHOD, delta=0.0, detectable=_DETECT, learner="DDAERR")
@@ -151,7 +169,7 @@ def check_ddaerr(ctx, *, learner):
                      ("eta", model.eta_, 1 / math.sqrt(_M * (n_half / _K + 1)), "KS15 Thm 3.5")])
 
 
-@register("KS15.GAELR.settings", citation="KS15 Thm 4.1, Lemma 4.5, eq. (7)",
+@_setting("KS15.GAELR.settings", citation="KS15 Thm 4.1, Lemma 4.5, eq. (7)",
           statement="eta='theory' with a given q is η = √(log 2d/(5G²m)), "
           "G² = 4B²((1/k) max_i E[x_i²]/q_i + 1); q is the one given",
           assumptions="d = 6, m = 40, k = 2, B = 3/2, q ∝ 1, 2, ..., 6", method=_METHOD,
@@ -168,7 +186,7 @@ def check_gaelr(ctx, *, learner):
                      ("w1", model._initial(_D, _B), np.zeros(_D), "KS15 Alg. 3 line 1")])
 
 
-@register("KS15.DDAELR.settings", citation="KS15 Thm 4.6, Lemma 4.3",
+@_setting("KS15.DDAELR.settings", citation="KS15 Thm 4.6, Lemma 4.3",
           statement="q_i = E[x_i²] / Σ_j E[x_j²] and eta='theory' is "
           "η = (1/(2B))√(log 2d/(5m((1/k)‖E x²‖₁ + 1)))", assumptions="d = 6, m = 40, k = 2, "
           "B = 3/2", method=_METHOD, delta=0.0, detectable=_DETECT, learner="DDAELR")
@@ -183,7 +201,7 @@ def check_ddaelr(ctx, *, learner):
                      ("eta", model.eta_, eta, "KS15 Thm 4.6")])
 
 
-@register("CB11.AER.settings", citation="CB11 Thm 12 (statement and proof)",
+@_setting("CB11.AER.settings", citation="CB11 Thm 12 (statement and proof)",
           statement="lam='theory' is the stated λ = 12d√(log m/(mk)); lam='proof' is the proof's "
           "λ = 16d√(log m/(km))", assumptions="d = 6, m = 40, k = 2, B = 3/2", method=_METHOD,
           delta=0.0, detectable=_DETECT, learner="AER")

@@ -8,6 +8,8 @@
 * :func:`add_scheduler_option` and :func:`reach_scheduler`: ``--scheduler ADDRESS`` (a Dask
   cluster, or ``$LAOCHECK_SCHEDULER``), checked by connecting once before any work; an
   unreachable scheduler is :class:`laocheck._execution.SchedulerError`, exit status 3.
+* :func:`parse_seed`: the one parser of ``--seed`` (every command that takes one), with one
+  message: "`--seed` must be an integer >= 0; got '<text>'".
 * :func:`progress`: a rich progress line on stderr (counts, elapsed time, ETA) that updates in
   place on a terminal; when stderr is not a terminal (CI logs, pipes, ``nohup``) plain lines
   instead, without carriage returns: one at the start, one at most every
@@ -24,10 +26,37 @@ from .._execution import ENV_SCHEDULER, DaskExecutor, scheduler_address
 from .._progress import EVERY, ProgressLines
 
 __all__ = ["ArgumentParser", "Terminated", "sigterm_raises", "progress", "usage_error",
-           "add_scheduler_option", "reach_scheduler", "PLAIN_EVERY"]
+           "add_scheduler_option", "reach_scheduler", "parse_seed", "PLAIN_EVERY"]
 
 #: seconds between two progress lines when stderr is not a terminal
 PLAIN_EVERY = EVERY
+
+
+def parse_seed(text):
+    """The value of ``--seed``: an integer >= 0 (the root of every SeedSequence of the run).
+
+    Parameters
+    ----------
+    text : str
+        The argument as typed.
+
+    Returns
+    -------
+    int
+        The seed.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        "`--seed` must be an integer >= 0; got '<text>'" (not an integer, or negative).
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"`--seed` must be an integer >= 0; got {text!r}")
+    return value
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -25,7 +25,8 @@ from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
 from ..checks import BUDGETS, DEFAULT_DELTA
 from ..exceptions import InvalidParameterError
-from .check import _claims, _delta, _seed, load_object
+from ._common import parse_seed
+from .check import _claims, _delta, load_object
 
 EPILOG = """examples:
   laocheck baseline save grad --estimator mypkg.samplers:make_gradient
@@ -64,7 +65,7 @@ def add_parser(subparsers):
                    "enumeration is too large). Default: exact when possible.")
     p.add_argument("--force", action="store_true",
                    help="save: overwrite an existing baseline. Default: refuse.")
-    p.add_argument("--seed", type=_seed, default=0, help="seed of the checks. Default: 0.")
+    p.add_argument("--seed", type=parse_seed, default=0, help="seed of the checks. Default: 0.")
     p.add_argument("--budget", choices=BUDGETS, default=None,
                    help="sample counts of the checks. Default: fast (compare: the baseline's).")
     p.add_argument("--delta", type=_delta, default=DEFAULT_DELTA,

@@ -25,7 +25,7 @@ from .._validation import check_memory
 from .._provenance import provenance
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
-from ._common import add_scheduler_option, progress, reach_scheduler
+from ._common import add_scheduler_option, parse_seed, progress, reach_scheduler
 from .verify import MAX_JOBS
 
 __all__ = ["add_parser", "MAX_D", "MAX_M", "MAX_R", "MAX_WORK"]
@@ -221,7 +221,7 @@ def add_parser(subparsers):
                         "correlated signs (lasso), CB11 Thm 1's P_j (AER); digits: scikit-learn's "
                         "digits 3 vs 5 as an empirical distribution (d = 64, --d ignored). "
                         "Default: powerlaw.")
-    p.add_argument("--seed", type=_int_at_least("--seed", 0), default=0,
+    p.add_argument("--seed", type=parse_seed, default=0,
                    help="root seed, >= 0. Default: 0.")
     p.add_argument("--delta", type=_real("--delta", "a number with 0 < delta < 1",
                                          lambda v: 0 < v < 1), default=DEFAULT_DELTA,

@@ -53,6 +53,7 @@ from ..checks import BUDGETS, DEFAULT_DELTA, Status
 from ..checks._guards import user_error, user_location
 from ..checks._registry import error_note
 from ..exceptions import InvalidParameterError
+from ._common import parse_seed
 from .verify import print_table
 
 EPILOG = """examples:
@@ -90,7 +91,7 @@ def add_parser(subparsers):
                    help="the claims as a JSON object, or the path of a JSON file. Default: the "
                    "estimator's or learner's spec (a learner without one: determinism and "
                    "scikit-learn's API).")
-    p.add_argument("--seed", type=_seed, default=0, help="run seed. Default: 0.")
+    p.add_argument("--seed", type=parse_seed, default=0, help="run seed. Default: 0.")
     p.add_argument("--budget", choices=BUDGETS, default="fast",
                    help="sample counts: fast or full. Default: fast.")
     p.add_argument("--delta", type=_delta, default=DEFAULT_DELTA,
@@ -103,16 +104,6 @@ def add_parser(subparsers):
                    "as some check decided. Default: such a claim makes the exit status 1.")
     p.set_defaults(func=cmd_check)
     return p
-
-
-def _seed(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"`--seed` must be an integer >= 0; got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"`--seed` must be an integer >= 0; got {text!r}")
-    return value
 
 
 def _delta(text):

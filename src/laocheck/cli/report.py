@@ -27,9 +27,9 @@ from .._files import read_json
 from ..checks import get
 from ..data import SourceUnavailable, check_digit_source
 from ..exceptions import InvalidParameterError
-from ._common import add_scheduler_option, progress as progress_line, reach_scheduler
+from ._common import add_scheduler_option, parse_seed, progress as progress_line, reach_scheduler
 from ..checks import run_catalog
-from .verify import _jobs, _seed
+from .verify import _jobs
 
 __all__ = ["add_parser", "SOURCES"]
 
@@ -70,7 +70,7 @@ def add_parser(subparsers):
     p.add_argument("--budget", default="fast",
                    help="a budget of the specs: fast (minutes) or full (many more runs); the "
                    "specs also define tiny (for tests). Default: fast.")
-    p.add_argument("--seed", type=_seed, default=0, help="root seed. Default: 0.")
+    p.add_argument("--seed", type=parse_seed, default=0, help="root seed. Default: 0.")
     p.add_argument("--jobs", type=_jobs, default=1,
                    help="parallel workers (joblib); results do not depend on it. Default: 1.")
     add_scheduler_option(p, "the reports' runs and checks")

@@ -44,7 +44,7 @@ from ..checks import BUDGETS, DEFAULT_DELTA, Status, checks, errata
 from ..checks._runner import (LONG_CHECKS, _failed_record, _run_one,  # noqa: F401
                               results_path, run_catalog, submission_order)
 from ..exceptions import InvalidParameterError
-from ._common import add_scheduler_option, progress as progress_line
+from ._common import add_scheduler_option, parse_seed, progress as progress_line
 
 EPILOG = """examples:
   laocheck verify                         the whole catalog, fast budget, seed 0
@@ -104,7 +104,7 @@ def add_parser(subparsers):
                    "a GLOB matching no check is an error). Default: all.")
     p.add_argument("--budget", choices=BUDGETS, default="fast",
                    help="sample counts: fast (minutes) or full (hours). Default: fast.")
-    p.add_argument("--seed", type=_seed, default=0,
+    p.add_argument("--seed", type=parse_seed, default=0,
                    help="run seed; each check is seeded from SeedSequence(seed) keyed by its id. "
                    "Default: 0.")
     p.add_argument("--jobs", type=_jobs, default=1,
@@ -169,16 +169,6 @@ def print_durations(records, n, out=None):
     share = 100 * listed / total if total > 0 else 0.0
     out.write(f"total {total:.1f} CPU s; these {len(shown)}: {listed:.1f} CPU s "
               f"({share:.0f} %)\n")
-
-
-def _seed(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"`--seed` must be an integer >= 0; got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"`--seed` must be an integer >= 0; got {value}")
-    return value
 
 
 #: The most workers ``--jobs`` accepts (a typo such as --jobs 10000 must not fork-bomb).

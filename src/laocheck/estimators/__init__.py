@@ -8,8 +8,9 @@
 >>> draws.values.shape, int(draws.attributes.max()) <= est.budget
 ((1000, 3), True)
 
-See ``laocheck.estimators._protocol`` for the protocol, ``names()`` for the catalogue and
-``spec_of(name)`` for what the papers state about each estimate (:class:`EstimatorSpec`).
+See ``laocheck.estimators._protocol`` for the protocol, ``names()`` for the catalogue
+(``_registry``) and ``spec_of(name)`` for what the papers state about each estimate
+(:class:`EstimatorSpec`).
 """
 
 from .._lazy import attach
@@ -17,8 +18,9 @@ from .._lazy import attach
 # every name loads ``_families`` first: importing it registers every estimator
 __getattr__, __dir__ = attach(__name__, {
     "_families": ("AEREstimator", "AESVREstimator", "BaselineEstimator", "GenEstEstimator",
-                  "ImportanceEstimator", "aesvr_coefficients", "example_params"),
-    "_protocol": ("Draws", "Estimator", "Moments", "get", "names", "register", "spec_of", "specs"),
+                  "ImportanceEstimator", "aesvr_coefficients"),
+    "_protocol": ("Draws", "Estimator", "Moments"),
+    "_registry": ("example_params", "get", "names", "register", "spec_of", "specs"),
     "_spec": ("Budget", "ClippingClaim", "EstimatorSpec", "LearnerSpec", "SecondMomentClaim",
               "TheoremClaim", "cb11_gradient_target", "data_point_target", "gradient_target",
               "residual_target"),

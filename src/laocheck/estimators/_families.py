@@ -28,7 +28,7 @@ from ..exceptions import InvalidParameterError
 from ..reference import estimators as ref
 from ._kernels import aer_kernel, baseline_kernel, genest_kernel, importance_kernel
 from ._paper_constants import aesvr_coefficients, genest_sample_size, genest_small_orders
-from ._protocol import MAX_MAGNITUDE, Estimator, register, spec_of
+from ._protocol import MAX_MAGNITUDE, Estimator
 from ._spec import (Budget, ClippingClaim, EstimatorSpec, SecondMomentClaim, cb11_gradient_target,
                     data_point_target, gradient_target, residual_target)
 from ._samplers import AliasTable
@@ -992,8 +992,10 @@ class AESVREstimator(_GenEstBase):
                               src, part=self.part)
 
 
-def _register_all():
-    """Register every estimator the classes declare a spec for (one name per spec)."""
+def _registrations():
+    """(name, factory, spec) of every estimator the classes declare a spec for (one name per
+    spec), registered by :mod:`laocheck.estimators._registry` on its first lookup."""
+    out = []
     for cls in (ImportanceEstimator, AEREstimator, BaselineEstimator, GenEstEstimator,
                 AESVREstimator):
         for spec in cls.specs:
@@ -1003,40 +1005,9 @@ def _register_all():
                 factory = partial(cls, spec.part)
             else:
                 factory = cls
-            register(spec.name, factory, spec=spec)
+            out.append((spec.name, factory, spec))
+    return tuple(out)
 
 
-_register_all()
-
-
-def example_params(name, d, *, k=2, B=1.0):
-    """A valid parameter set for estimator ``name`` in dimension ``d``.
-
-    For tests and examples: its spec's ``example_params``: q and the second moments are fixed, non-uniform, strictly
-    positive vectors (q_i ∝ i, E[x_i²] ∝ i²); η = 1/(2B); AESVR uses ε = 0.5, δ = 0.1; GenEst
-    estimates f′(z) = 1 + z/2 − z²/8 + z³/16, a cubic, so its expectation is finite to
-    enumerate exactly.
-
-    Parameters
-    ----------
-    name : str
-        One of :func:`names`.
-    d : int
-        The dimension.
-    k : int
-        The budget parameter, for the estimators that take one (CB11's are rounded down to an
-        even k >= 2). Default 2.
-    B : float
-        The norm bound (GenEst and AESVR take it; η = 1/(2B)). Default 1.
-
-    Returns
-    -------
-    dict
-        Keyword arguments for ``get(name, **params)``.
-
-    Raises
-    ------
-    InvalidParameterError
-        ``name`` is not a registered estimator.
-    """
-    return spec_of(name).example_params(d, k=k, B=B)
+#: (name, factory, spec) of every estimator of CB11, HK12 and KS15, in registration order
+REGISTRATIONS = _registrations()

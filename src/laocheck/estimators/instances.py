@@ -7,8 +7,8 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from ._protocol import names as estimator_names
-from ._protocol import spec_of
+from ._registry import names as estimator_names
+from ._registry import spec_of
 from ._spec import EstimatorSpec
 
 __all__ = ["INSTANCES", "exact_moments", "params_for", "as_float", "k_values", "cases"]

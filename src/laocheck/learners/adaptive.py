@@ -53,6 +53,7 @@ import numpy as np
 from . import _adaptive
 from . import _full
 from ._base import DataPointSampling, check_scale, raise_fault
+from ._docstrings import shared_docstring
 from ._specs import SPECS
 from .full_information import _FullInformation, _OnlineFit
 from .ridge import initial_point
@@ -157,6 +158,7 @@ class _AdaState:
             self.pos = 0
 
 
+@shared_docstring
 class AdaGAERR(DataPointSampling):
     """GAERR's gradient estimate (KS15 Alg. 1) with the per-coordinate steps of KS15 eq. (13).
 
@@ -168,62 +170,31 @@ class AdaGAERR(DataPointSampling):
 
     Parameters
     ----------
-    k : int, default=4
-        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
-        k + 1, or k + ``n_inner``).
-    B : float, default=1.0
-        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
-    eta : "theory" or float, default="theory"
-        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
-        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
-    q : array_like of shape (n_features,) or None, default=None
-        Data-point distribution (KS15 Alg. 1 line 4), positive wherever x can be nonzero; None
-        is uniform.
-    second_moments : array_like of shape (n_features,), float or None, default=None
-        E[x_i²], for the theory step size (and, where the class says so, for q). A float is the
-        same moment for every attribute.
-    n_inner : int, default=1
-        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
-        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
-        formula in the paper: ``n_inner`` is laocheck's reading of that split).
-    initial : "uniform", "zero" or array_like, default="uniform"
-        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
-        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
-        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
-    record_draws : bool, default=False
-        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
-        drawn) for replay by the literal reference.
+    %(k)s
+    %(B)s
+    %(eta)s
+    %(q)s
+    %(second_moments)s
+    %(n_inner)s
+    %(initial)s
+    %(n_total)s
+    %(random_state)s
+    %(record_draws)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
+    %(coef_)s
+    %(w_)s
     eta_ : float
         The η₀ used.
-    q_ : ndarray of shape (n_features,) or None
-        The data-point distribution used (None: uniform).
-    G_ : ndarray of shape (n_features,)
-        Σ_s g̃_{s,i}², the accumulated squares of eq. (13).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(q_)s
+    %(G_)s
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["AdaGAERR"]
@@ -298,6 +269,7 @@ class AdaGAERR(DataPointSampling):
         return attributes, record
 
 
+@shared_docstring
 class AdaAERR(AdaGAERR):
     """HK12 Alg. 1's estimate (AERR: uniform q, x̃ weight d/k) with the steps of KS15 eq. (13).
 
@@ -305,56 +277,30 @@ class AdaAERR(AdaGAERR):
 
     Parameters
     ----------
-    k : int, default=4
-        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
-        k + 1, or k + ``n_inner``).
-    B : float, default=1.0
-        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
-    eta : "theory" or float, default="theory"
-        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
-        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
-    n_inner : int, default=1
-        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
-        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
-        formula in the paper: ``n_inner`` is laocheck's reading of that split).
-    initial : "uniform", "zero" or array_like, default="uniform"
-        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
-        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
-        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
-    record_draws : bool, default=False
-        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
-        drawn) for replay by the literal reference.
+    %(k)s
+    %(B)s
+    %(eta)s
+    %(n_inner)s
+    %(initial)s
+    %(n_total)s
+    %(random_state)s
+    %(record_draws)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
+    %(coef_)s
+    %(w_)s
     eta_ : float
         The η₀ used.
     q_ : None
         Uniform q.
-    G_ : ndarray of shape (n_features,)
-        Σ_s g̃_{s,i}², the accumulated squares of eq. (13).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(G_)s
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["AdaAERR"]
@@ -366,6 +312,7 @@ class AdaAERR(AdaGAERR):
                          record_draws=record_draws)
 
 
+@shared_docstring
 class AdaDDAERR(AdaGAERR):
     """DDAERR's estimate with the steps of KS15 eq. (13).
 
@@ -374,58 +321,32 @@ class AdaDDAERR(AdaGAERR):
 
     Parameters
     ----------
-    k : int, default=4
-        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
-        k + 1, or k + ``n_inner``).
-    B : float, default=1.0
-        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
-    eta : "theory" or float, default="theory"
-        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
-        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
+    %(k)s
+    %(B)s
+    %(eta)s
     second_moments : array_like of shape (n_features,) or float
         E[x_i²] (required), giving q by eq. (4); a float is the same moment for every attribute.
-    n_inner : int, default=1
-        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
-        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
-        formula in the paper: ``n_inner`` is laocheck's reading of that split).
-    initial : "uniform", "zero" or array_like, default="uniform"
-        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
-        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
-        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
-    record_draws : bool, default=False
-        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
-        drawn) for replay by the literal reference.
+    %(n_inner)s
+    %(initial)s
+    %(n_total)s
+    %(random_state)s
+    %(record_draws)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
+    %(coef_)s
+    %(w_)s
     eta_ : float
         The η₀ used.
     q_ : ndarray of shape (n_features,)
         q of eq. (4).
-    G_ : ndarray of shape (n_features,)
-        Σ_s g̃_{s,i}², the accumulated squares of eq. (13).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(G_)s
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["AdaDDAERR"]
@@ -441,6 +362,7 @@ class AdaDDAERR(AdaGAERR):
         return np.sqrt(m) / np.sqrt(m).sum()                  # KS15 eq. (4)
 
 
+@shared_docstring
 class AdaTwoPhaseDDAERR(_TwoPhase):
     """Two-Phased DDAERR (KS15 Alg. 2) with the per-coordinate steps of KS15 eq. (13).
 
@@ -456,25 +378,17 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
     ----------
     k : int, default=4
         The budget parameter: k + 1 attributes per example in both phases, 1 <= k <= d.
-    B : float, default=1.0
-        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
-    eta : "theory" or float, default="theory"
-        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
-        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
-    m1 : int or None, default=None
-        Phase 1's examples; None: m/10 (KS15 Sec. 5).
-    delta : float, default=0.05
-        The confidence δ in (0, 1) of ε (Alg. 2 line 11).
-    variant : "theory" or "practical", default="theory"
-        The algorithm box, or what KS15 Sec. 5 ran (module docstring).
+    %(B)s
+    %(eta)s
+    %(m1)s
+    %(delta)s
+    %(variant)s
     initial : "uniform", "zero" or array_like, default="uniform"
         The initial point w_1 of phase 2 (Alg. 2 line 1); the practical variant starts phase 2
         at phase 1's output instead and uses ``initial`` for phase 1.
     n_total : int or None, default=None
         The m of the split into the phases when the run is fed by ``partial_fit``.
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
+    %(random_state)s
     record_draws : bool, default=False
         Keep the drawn indices of each phase (``phase1_draws_``, ``phase2_draws_``).
 
@@ -482,32 +396,22 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
     ----------
     coef_ : ndarray of shape (n_features,)
         Phase 2's averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
+    %(w_)s
     eta_ : float
         Phase 2's η₀.
-    moments_ : ndarray of shape (n_features,)
-        A, phase 1's estimate of E[x_i²].
+    %(moments_)s
     q_ : ndarray of shape (n_features,)
         Phase 2's q (line 12).
-    eps_ : float
-        The confidence width ε (line 11; 0 in the practical variant).
+    %(eps_)s
     H_ : float
         Lemma 3.11's H of the estimate (theory variant).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
-    phase1_draws_ : ndarray or None
-        Phase 1's draws, with ``record_draws``.
-    phase2_draws_ : ndarray or None
-        Phase 2's draws, with ``record_draws``.
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(n_features_in_)s
+    %(phase1_draws_)s
+    %(phase2_draws_)s
     """
 
     spec = SPECS["AdaTwoPhaseDDAERR"]
@@ -543,6 +447,7 @@ class AdaTwoPhaseDDAERR(_TwoPhase):
         return model
 
 
+@shared_docstring
 class AdaOnlineRidge(_OnlineFit, _FullInformation):
     """Projected OGD with the per-coordinate steps of KS15 eq. (13), all attributes seen.
 
@@ -552,24 +457,17 @@ class AdaOnlineRidge(_OnlineFit, _FullInformation):
 
     Parameters
     ----------
-    B : float, default=1.0
-        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
-    eta : "theory" or float, default="theory"
-        The constant η₀ of KS15 eq. (13): η_{t,i} = η₀/√(Σ_{s<=t} g̃_{s,i}²); ``"theory"`` is
-        √2·B (``ADAGRAD_CONSTANT``; AdaGrad's D_∞/√2, module docstring).
+    %(B)s
+    %(eta)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
+    %(coef_)s
+    %(w_)s
     eta_ : float
         The η₀ used.
-    G_ : ndarray of shape (n_features,)
-        Σ_s g̃_{s,i}², the accumulated squares of eq. (13).
-    n_steps_ : int
-        The number of steps made.
+    %(G_)s
+    %(n_steps_)s
     n_attributes_seen_ : int
         m·d.
     max_attributes_per_example_ : int

@@ -17,6 +17,7 @@ from .._validation import check_int, check_positive, check_real
 from ..exceptions import InvalidParameterError
 from ._aer import AERState, baseline_accumulate
 from ._base import BudgetedLearner, check_k, raise_fault
+from ._docstrings import shared_docstring
 from ._specs import SPECS
 from .full_information import _project_l1, project_l1_ball
 
@@ -87,6 +88,7 @@ def aer_step_ratio_of(xmax, ymax, d, k, lam, B):
     return 4.0 * d * xmax * (B * xmax + ymax) / (k * lam * B)
 
 
+@shared_docstring
 class AER(BudgetedLearner):
     """Attribute Efficient Regression (CB11 Fig. 2, Sec. 6): Pegasos with an estimated gradient.
 
@@ -108,32 +110,22 @@ class AER(BudgetedLearner):
         ``fit``, or ``n_total``); ``"proof"``: the proof's λ = 16 d √(log m/(km)).
     n_total : int or None, default=None
         The m of the theory λ when the run is fed by ``partial_fit``.
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
+    %(random_state)s
     record_draws : bool, default=False
         Keep C and the draws i of each step (``draws_``, shape (m, k)).
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    n_steps_ : int
-        The number of steps made.
+    %(coef_)s
+    %(w_)s
+    %(n_steps_)s
     lam_ : float
         The λ used.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["AER"]
@@ -215,6 +207,7 @@ class AER(BudgetedLearner):
         return attributes, record
 
 
+@shared_docstring
 class Baseline(BudgetedLearner):
     """CB11 Fig. 1 (Baseline): the estimated loss minimised over the L1 ball.
 
@@ -240,9 +233,7 @@ class Baseline(BudgetedLearner):
         The solver's most iterations (Notes).
     tol : float, default=1e-10
         The solver's stationarity tolerance (Notes).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
+    %(random_state)s
     record_draws : bool, default=False
         Keep each example's ordered k-sample (I = first half) in ``draws_``.
 
@@ -264,18 +255,12 @@ class Baseline(BudgetedLearner):
         The solver's iterations.
     convex_ : bool
         Whether Ā is positive semidefinite (then ``coef_`` is a global minimum).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
 
     Notes
     -----

@@ -8,6 +8,7 @@ from ..estimators import aesvr_coefficients
 from ..exceptions import InvalidParameterError
 from ..estimators._paper_constants import genest_sample_size, genest_small_orders
 from ._base import SCALE_RANGE, BudgetedLearner, check_k, check_scale
+from ._docstrings import shared_docstring
 from ._ridge import RidgeState
 from ._specs import SPECS
 from .ridge import initial_point, theory_step_size
@@ -19,6 +20,7 @@ __all__ = ["AESVR"]
 GENEST_MAX_B = 2.0 ** 30
 
 
+@shared_docstring
 class AESVR(BudgetedLearner):
     """Attribute Efficient Support Vector Regression (HK12 Alg. 4).
 
@@ -45,42 +47,26 @@ class AESVR(BudgetedLearner):
     genest_B : float or None, default=None
         The B of GenEst's N = ⌈4B²⌉ (Procedure 3 line 1). None: 2B/ε, the bound |y±| <= 2B/ε the
         proof of Thm 4.4 uses for the scaled instance (x/ε, y±).
-    initial : "uniform", "zero" or array_like, default="uniform"
-        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
-        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
-        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
+    %(initial)s
+    %(n_total)s
+    %(random_state)s
     record_draws : bool, default=False
         Keep the draws in ``draws_``: the flat stream of each step's x̃ indices, then per GenEst
         call its order n and its j's.
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    eta_ : float
-        The step size used.
+    %(coef_)s
+    %(w_)s
+    %(eta_)s
     genest_N_ : int
         GenEst's N = ⌈4 genest_B²⌉.
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["AESVR"]

@@ -29,6 +29,7 @@ from .._validation import check_int, check_positive, check_real, check_vector
 from ..exceptions import InvalidParameterError
 from . import _full
 from ._base import check_data_range, check_scale
+from ._docstrings import shared_docstring
 
 __all__ = ["OnlineRidge", "OnlineLasso", "OfflineRidge", "OfflineLasso", "project_l1_ball"]
 
@@ -272,6 +273,7 @@ class _Online(_OnlineFit, _FullInformation):
         self.eta = eta
 
 
+@shared_docstring
 class OnlineRidge(_Online):
     """Projected online gradient descent on ½(wᵀx − y)² over {‖w‖₂ <= B}, all attributes seen.
 
@@ -290,12 +292,9 @@ class OnlineRidge(_Online):
     ----------
     coef_ : ndarray of shape (n_features,)
         The average of the iterates (the output).
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    eta_ : float
-        The step size used.
-    n_steps_ : int
-        The number of steps made.
+    %(w_)s
+    %(eta_)s
+    %(n_steps_)s
     n_attributes_seen_ : int
         Attributes read, d per example.
     max_attributes_per_example_ : int
@@ -326,6 +325,7 @@ class OnlineRidge(_Online):
         return self
 
 
+@shared_docstring
 class OnlineLasso(_Online):
     """EG± (Kivinen and Warmuth 1997) on ½(wᵀx − y)² over {‖w‖₁ <= B}, all attributes seen.
 
@@ -344,12 +344,9 @@ class OnlineLasso(_Online):
     ----------
     coef_ : ndarray of shape (n_features,)
         The average of the iterates (the output).
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    eta_ : float
-        The step size used.
-    n_steps_ : int
-        The number of steps made.
+    %(w_)s
+    %(eta_)s
+    %(n_steps_)s
     n_attributes_seen_ : int
         Attributes read, d per example.
     max_attributes_per_example_ : int

@@ -14,6 +14,7 @@ import numpy as np
 from .. import bounds
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
+from ._docstrings import shared_docstring
 from ._lasso import LassoState, SparseLassoState
 from ._specs import SPECS
 from .ridge import MomentsGiveQ
@@ -72,6 +73,7 @@ def lasso_theory_step_size(m, k, B, q, second_moments, d, which="statement"):
     return float(bounds.lasso_step_size(m, d, G2))
 
 
+@shared_docstring
 class GAELR(DataPointSampling):
     """General Attribute Efficient Lasso Regression (KS15 Alg. 3; HK12 Alg. 2 for uniform q).
 
@@ -82,56 +84,31 @@ class GAELR(DataPointSampling):
 
     Parameters
     ----------
-    k : int, default=4
-        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
-        k + 1, or k + ``n_inner``).
+    %(k)s
     B : float, default=1.0
         Radius of the L1 ball of the predictors, in [1e-100, 1e100].
     eta : "theory" or float, default="theory"
         Step size, a float in [1e-100, 1e100]; ``"theory"`` is the theorem's value (above) for
         m = the rows of ``fit`` (or ``n_total``).
-    q : array_like of shape (n_features,) or None, default=None
-        Data-point distribution (KS15 Alg. 1 line 4), positive wherever x can be nonzero; None
-        is uniform.
-    second_moments : array_like of shape (n_features,), float or None, default=None
-        E[x_i²], for the theory step size (and, where the class says so, for q). A float is the
-        same moment for every attribute.
-    n_inner : int, default=1
-        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
-        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
-        formula in the paper: ``n_inner`` is laocheck's reading of that split).
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
-    record_draws : bool, default=False
-        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
-        drawn) for replay by the literal reference.
+    %(q)s
+    %(second_moments)s
+    %(n_inner)s
+    %(n_total)s
+    %(random_state)s
+    %(record_draws)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    eta_ : float
-        The step size used.
-    q_ : ndarray of shape (n_features,) or None
-        The data-point distribution used (None: uniform).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(coef_)s
+    %(w_)s
+    %(eta_)s
+    %(q_)s
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["GAELR"]
@@ -169,6 +146,7 @@ class GAELR(DataPointSampling):
         return state
 
 
+@shared_docstring
 class AELR(GAELR):
     """HK12 Alg. 2 (Attribute Efficient Lasso Regression): GAELR with uniform q.
 
@@ -178,45 +156,28 @@ class AELR(GAELR):
 
     Parameters
     ----------
-    k : int, default=4
-        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
-        k + 1, or k + ``n_inner``).
+    %(k)s
     B : float, default=1.0
         Radius of the L1 ball of the predictors, in [1e-100, 1e100].
     eta : "theory", "proof" or float, default="theory"
         Step size, a float in [1e-100, 1e100], or the theorem's (above).
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
-    record_draws : bool, default=False
-        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
-        drawn) for replay by the literal reference.
+    %(n_total)s
+    %(random_state)s
+    %(record_draws)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    eta_ : float
-        The step size used.
+    %(coef_)s
+    %(w_)s
+    %(eta_)s
     q_ : None
         Uniform q.
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["AELR"]
@@ -229,6 +190,7 @@ class AELR(GAELR):
                          random_state=random_state, record_draws=record_draws)
 
 
+@shared_docstring
 class DDAELR(MomentsGiveQ, GAELR):
     """KS15 Sec. 4.1 (DDAELR): GAELR with q_i ∝ E[x_i²] (Lemma 4.3) from known moments.
 
@@ -236,9 +198,7 @@ class DDAELR(MomentsGiveQ, GAELR):
 
     Parameters
     ----------
-    k : int, default=4
-        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
-        k + 1, or k + ``n_inner``).
+    %(k)s
     B : float, default=1.0
         Radius of the L1 ball of the predictors, in [1e-100, 1e100].
     eta : "theory" or float, default="theory"
@@ -247,42 +207,24 @@ class DDAELR(MomentsGiveQ, GAELR):
     second_moments : array_like of shape (n_features,) or float
         E[x_i²] (required: ``fit`` raises without them), giving q (Lemma 4.3) and the theory
         step; a float is the same moment for every attribute (q is then uniform).
-    n_inner : int, default=1
-        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
-        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
-        formula in the paper: ``n_inner`` is laocheck's reading of that split).
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
-    record_draws : bool, default=False
-        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
-        drawn) for replay by the literal reference.
+    %(n_inner)s
+    %(n_total)s
+    %(random_state)s
+    %(record_draws)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    eta_ : float
-        The step size used.
+    %(coef_)s
+    %(w_)s
+    %(eta_)s
     q_ : ndarray of shape (n_features,)
         q of Lemma 4.3.
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["DDAELR"]

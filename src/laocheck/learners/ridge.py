@@ -16,6 +16,7 @@ from .. import bounds
 from .._validation import check_vector
 from ..exceptions import InvalidParameterError
 from ._base import DataPointSampling
+from ._docstrings import shared_docstring
 from ._ridge import RidgeState, SparseRidgeState
 from ._specs import SPECS
 
@@ -89,6 +90,7 @@ def theory_step_size(m, k, B, q=None, second_moments=None, d=None):
     return float(bounds.ridge_step_size(m, B, G2))
 
 
+@shared_docstring
 class GAERR(DataPointSampling):
     """General Attribute Efficient Ridge Regression (KS15 Alg. 1; HK12 Alg. 1 for uniform q).
 
@@ -99,60 +101,31 @@ class GAERR(DataPointSampling):
 
     Parameters
     ----------
-    k : int, default=4
-        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
-        k + 1, or k + ``n_inner``).
-    B : float, default=1.0
-        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    %(k)s
+    %(B)s
     eta : "theory" or float, default="theory"
         Step size, a float in [1e-100, 1e100]; ``"theory"`` is the theorem's value (above) for
         m = the rows of ``fit`` (or ``n_total``).
-    q : array_like of shape (n_features,) or None, default=None
-        Data-point distribution (KS15 Alg. 1 line 4), positive wherever x can be nonzero; None
-        is uniform.
-    second_moments : array_like of shape (n_features,), float or None, default=None
-        E[x_i²], for the theory step size (and, where the class says so, for q). A float is the
-        same moment for every attribute.
-    n_inner : int, default=1
-        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
-        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
-        formula in the paper: ``n_inner`` is laocheck's reading of that split).
-    initial : "uniform", "zero" or array_like, default="uniform"
-        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
-        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
-        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
-    record_draws : bool, default=False
-        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
-        drawn) for replay by the literal reference.
+    %(q)s
+    %(second_moments)s
+    %(n_inner)s
+    %(initial)s
+    %(n_total)s
+    %(random_state)s
+    %(record_draws)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    eta_ : float
-        The step size used.
-    q_ : ndarray of shape (n_features,) or None
-        The data-point distribution used (None: uniform).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(coef_)s
+    %(w_)s
+    %(eta_)s
+    %(q_)s
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["GAERR"]
@@ -188,6 +161,7 @@ class GAERR(DataPointSampling):
         return initial_point(self.initial, d, B)
 
 
+@shared_docstring
 class AERR(GAERR):
     """HK12 Alg. 1 (Attribute Efficient Ridge Regression): GAERR with uniform q.
 
@@ -195,50 +169,29 @@ class AERR(GAERR):
 
     Parameters
     ----------
-    k : int, default=4
-        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
-        k + 1, or k + ``n_inner``).
-    B : float, default=1.0
-        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    %(k)s
+    %(B)s
     eta : "theory" or float, default="theory"
         Step size, a float in [1e-100, 1e100]; ``"theory"`` is the theorem's value (above) for
         m = the rows of ``fit`` (or ``n_total``).
-    initial : "uniform", "zero" or array_like, default="uniform"
-        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
-        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
-        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
-    record_draws : bool, default=False
-        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
-        drawn) for replay by the literal reference.
+    %(initial)s
+    %(n_total)s
+    %(random_state)s
+    %(record_draws)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    eta_ : float
-        The step size used.
+    %(coef_)s
+    %(w_)s
+    %(eta_)s
     q_ : None
         Uniform q.
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["AERR"]
@@ -288,6 +241,7 @@ class MomentsGiveQ:
         return m / m.max() if not np.isfinite(m.sum()) else m
 
 
+@shared_docstring
 class DDAERR(MomentsGiveQ, GAERR):
     """KS15 Sec. 3.1 (DDAERR): GAERR with q_i ∝ √E[x_i²] (eq. (4)) from known moments.
 
@@ -295,57 +249,33 @@ class DDAERR(MomentsGiveQ, GAERR):
 
     Parameters
     ----------
-    k : int, default=4
-        Attributes sampled for x̃ per example, 1 <= k <= d; one more is sampled for φ̃ (budget
-        k + 1, or k + ``n_inner``).
-    B : float, default=1.0
-        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    %(k)s
+    %(B)s
     eta : "theory" or float, default="theory"
         Step size, a float in [1e-100, 1e100]; ``"theory"`` is the theorem's value (above) for
         m = the rows of ``fit`` (or ``n_total``).
     second_moments : array_like of shape (n_features,) or float
         E[x_i²] (required: ``fit`` raises without them), giving q (eq. (4)) and the theory step;
         a float is the same moment for every attribute (q is then uniform).
-    n_inner : int, default=1
-        Draws j averaged in φ̃ (budget k + n_inner). 1 is the papers' boxes (HK12 Alg. 1 line 8,
-        KS15 Alg. 1 line 8); KS15 Sec. 5 splits the budget "evenly" between x̃ and φ̃ (no
-        formula in the paper: ``n_inner`` is laocheck's reading of that split).
-    initial : "uniform", "zero" or array_like, default="uniform"
-        The initial point w_1. HK12/KS15 line 1: "Initialize w_1 ≠ 0, ‖w_1‖₂ <= B arbitrarily";
-        ``"uniform"`` is w_1 = (B/√d)·1, ``"zero"`` starts at 0, where the residual of the first
-        step is −y without a draw (laocheck's fallback); an array must lie in the ball.
-    n_total : int or None, default=None
-        The m of the theory step size when the run is fed by ``partial_fit`` (else the rows of
-        ``fit`` or ``n_steps``).
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
-    record_draws : bool, default=False
-        Keep the drawn indices in ``draws_`` (shape (m, k + n_inner), the j's −1 when none were
-        drawn) for replay by the literal reference.
+    %(n_inner)s
+    %(initial)s
+    %(n_total)s
+    %(random_state)s
+    %(record_draws)s
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
-    eta_ : float
-        The step size used.
+    %(coef_)s
+    %(w_)s
+    %(eta_)s
     q_ : ndarray of shape (n_features,)
         q of eq. (4).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    draws_ : ndarray or None
-        The drawn indices, with ``record_draws`` (else None).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(draws_)s
+    %(n_features_in_)s
     """
 
     spec = SPECS["DDAERR"]

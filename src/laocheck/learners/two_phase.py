@@ -25,6 +25,7 @@ from .._validation import check_int, check_real
 from ..data._oracle import TapOracle
 from ..exceptions import InvalidParameterError
 from ._base import SCALE_RANGE, BadEntryError, BudgetedLearner, check_k, check_scale
+from ._docstrings import shared_docstring
 from ._specs import SPECS
 from .lasso import AELR, GAELR
 from .ridge import AERR, GAERR
@@ -395,6 +396,7 @@ class _Phases:
         self.second = None
 
 
+@shared_docstring
 class TwoPhaseDDAERR(_TwoPhase):
     """Two-Phased DDAERR (KS15 Alg. 2; step size of Thm 3.12; Sec. 5's practical variant).
 
@@ -405,25 +407,19 @@ class TwoPhaseDDAERR(_TwoPhase):
     ----------
     k : int, default=4
         The budget parameter: k + 1 attributes per example in both phases, 1 <= k <= d.
-    B : float, default=1.0
-        Radius of the L2 ball of the predictors, in [1e-100, 1e100].
+    %(B)s
     eta : "theory" or float, default="theory"
         ``"theory"``: the theorem's η from the phase-1 estimate (``variant="theory"``), or each
         phase's theory step (``"practical"``, module docstring); a float is used in both phases.
-    m1 : int or None, default=None
-        Phase 1's examples; None: m/10 (KS15 Sec. 5).
-    delta : float, default=0.05
-        The confidence δ in (0, 1) of ε (Alg. 2 line 11).
-    variant : "theory" or "practical", default="theory"
-        The algorithm box, or what KS15 Sec. 5 ran (module docstring).
+    %(m1)s
+    %(delta)s
+    %(variant)s
     initial : "uniform", "zero" or array_like, default="uniform"
         The initial point w_1 of phase 2 (Alg. 2 line 1); the practical variant starts phase 2
         at phase 1's output instead and uses ``initial`` for phase 1.
     n_total : int or None, default=None
         The m of the split into the phases when the run is fed by ``partial_fit``.
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
+    %(random_state)s
     record_draws : bool, default=False
         Keep the drawn indices of each phase (``phase1_draws_``, ``phase2_draws_``).
 
@@ -431,32 +427,22 @@ class TwoPhaseDDAERR(_TwoPhase):
     ----------
     coef_ : ndarray of shape (n_features,)
         Phase 2's averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
+    %(w_)s
     eta_ : float
         Phase 2's step size.
-    moments_ : ndarray of shape (n_features,)
-        A, phase 1's estimate of E[x_i²].
+    %(moments_)s
     q_ : ndarray of shape (n_features,)
         Phase 2's q (line 12).
-    eps_ : float
-        The confidence width ε (line 11; 0 in the practical variant).
+    %(eps_)s
     H_ : float
         Lemma 3.11's H of the estimate (theory variant).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
-    phase1_draws_ : ndarray or None
-        Phase 1's draws, with ``record_draws``.
-    phase2_draws_ : ndarray or None
-        Phase 2's draws, with ``record_draws``.
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(n_features_in_)s
+    %(phase1_draws_)s
+    %(phase2_draws_)s
     """
 
     spec = SPECS["TwoPhaseDDAERR"]
@@ -483,6 +469,7 @@ class TwoPhaseDDAERR(_TwoPhase):
         return model
 
 
+@shared_docstring
 class TwoPhaseDDAELR(_TwoPhase):
     """Two-Phased DDAELR (KS15 Alg. 4; step size of Thm 4.7; Sec. 5's practical variant).
 
@@ -500,20 +487,15 @@ class TwoPhaseDDAELR(_TwoPhase):
     eta : "theory" or float, default="theory"
         ``"theory"``: the theorem's η from the phase-1 estimate (``variant="theory"``), or each
         phase's theory step (``"practical"``, module docstring); a float is used in both phases.
-    m1 : int or None, default=None
-        Phase 1's examples; None: m/10 (KS15 Sec. 5).
-    delta : float, default=0.05
-        The confidence δ in (0, 1) of ε (Alg. 2 line 11).
-    variant : "theory" or "practical", default="theory"
-        The algorithm box, or what KS15 Sec. 5 ran (module docstring).
+    %(m1)s
+    %(delta)s
+    %(variant)s
     initial : "uniform", "zero" or array_like, default="uniform"
         Not used by the theory variant (phase 2 starts at w = 0); phase 1's w_1 in the practical
         variant.
     n_total : int or None, default=None
         The m of the split into the phases when the run is fed by ``partial_fit``.
-    random_state : None, int, SeedSequence or Generator, default=None
-        The source of the learner's random draws (None: fresh entropy, the learner is then
-        non-deterministic).
+    %(random_state)s
     record_draws : bool, default=False
         Keep the drawn indices of each phase (``phase1_draws_``, ``phase2_draws_``).
 
@@ -521,30 +503,20 @@ class TwoPhaseDDAELR(_TwoPhase):
     ----------
     coef_ : ndarray of shape (n_features,)
         Phase 2's averaged iterate w̄, the output.
-    w_ : ndarray of shape (n_features,)
-        The last iterate.
+    %(w_)s
     eta_ : float
         Phase 2's step size.
-    moments_ : ndarray of shape (n_features,)
-        A, phase 1's estimate of E[x_i²].
+    %(moments_)s
     q_ : ndarray of shape (n_features,)
         Phase 2's q (line 12).
-    eps_ : float
-        The confidence width ε (line 11; 0 in the practical variant).
-    n_steps_ : int
-        The number of steps made.
-    n_attributes_seen_ : int
-        Attributes observed in total.
-    max_attributes_per_example_ : int
-        The most attributes observed for one example.
-    attributes_per_example_ : ndarray of shape (n_steps,) or None
-        Attributes observed per step (None after a long ``fit_stream`` that did not keep them).
-    n_features_in_ : int
-        The dimension d seen by ``fit``.
-    phase1_draws_ : ndarray or None
-        Phase 1's draws, with ``record_draws``.
-    phase2_draws_ : ndarray or None
-        Phase 2's draws, with ``record_draws``.
+    %(eps_)s
+    %(n_steps_)s
+    %(n_attributes_seen_)s
+    %(max_attributes_per_example_)s
+    %(attributes_per_example_)s
+    %(n_features_in_)s
+    %(phase1_draws_)s
+    %(phase2_draws_)s
     """
 
     spec = SPECS["TwoPhaseDDAELR"]

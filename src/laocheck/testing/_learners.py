@@ -6,7 +6,9 @@ laocheck import — and, where it has them, ``partial_fit``, ``w_`` (the last it
 checks through ``set_params`` or as an attribute, on a copy: the caller's object is never
 fitted). This module turns the claims into the engine's
 :class:`~laocheck.checks.learner_properties.LearnerClaims` and runs the engine's checks
-(:func:`laocheck.checks.learner_properties.learner_checks`); every claim made gets a record,
+(:func:`laocheck.checks.learner_records.learner_checks`, the generator the catalog registers
+from too: a laocheck learner also gets its class's settings and sampler checks, the catalog's
+very checks); every claim made gets a record,
 PASS, FAIL or INCONCLUSIVE with the reason. Without claims, a learner is checked for its
 budget (its reports true, and its ``budget`` where it has one) and its determinism; every
 property not checked is listed with the reason (``check_learner(...).not_checked``).
@@ -53,10 +55,10 @@ import numpy as np
 import sympy as sp
 
 from .. import bounds
-from ..checks.learner_properties import LearnerClaims, learner_checks as _engine_checks
+from ..checks.learner_properties import LearnerClaims
+from ..checks.learner_records import learner_checks as _yield_checks, record_of, spec_claims
 from ..estimators import LearnerSpec
 from ..exceptions import InvalidParameterError
-from ..experiments.theorems import LOSS
 from ..stats import DEFAULT_DELTA
 from ._checks import _Callable, run_checks
 from ._claims_schema import check_learner_claim_values
@@ -67,9 +69,6 @@ __all__ = ["check_learner", "learner_checks", "learner_checks_generator",
 _CLAIM_KEYS = {"budget", "budget_kind", "constraint", "geometry", "B", "k", "bound",
                "step_size", "deterministic", "randomized", "sklearn", "params", "loss", "d", "m",
                "R", "distributions", "fit_params"}
-#: The names the checks give a bound's symbols (more come from ``params`` and, for laocheck's
-#: learners, from the fitted learner: eta, G, m2).
-SUPPLIED = ("d", "k", "m", "B", "N_half", "N_one", "N_inf")
 
 
 def is_learner(obj):
@@ -153,57 +152,6 @@ def _choice(name, value, allowed):
     return value
 
 
-def _spec_claims(learner, spec):
-    """The claims of a laocheck learner's :class:`LearnerSpec`: its budget, the ball of its
-    geometry, its first theorem's bound (where the checks can supply the bound's symbols:
-    d, k, m, B, the second-moment norms, the learner's eta_ and G of KS15 Lemmas 3.4 / 4.5 at
-    its q_, phase 2's m2), determinism, scikit-learn's API."""
-    own = _own_params(learner)
-    k = own.get("k")
-    B = float(own.get("B", 1.0))
-    undecided = {}
-    bound = text = None
-    loss = "half"
-    if spec.theorems:
-        theorem = spec.theorems[0]
-        formula = bounds.FORMULAS[theorem.bound]
-        extra = {"eta", "G", "m2"}
-        missing = set(formula.args) - set(SUPPLIED) - extra
-        if missing:
-            undecided["excess_risk"] = (
-                f"{theorem.id}'s bound {theorem.bound} has {sorted(missing)} without an "
-                f"explicit value ({formula.citation}); claim a bound with values instead")
-        else:
-            bound, text = (lambda values, f=formula: float(f(**{
-                n: values[n] for n in f.args}))), f"{theorem.bound} ({formula.citation})"
-            loss = LOSS.get(theorem.id, "half")
-
-    def hook(est, dist, values):
-        out = {}
-        eta = getattr(est, "eta_", None)
-        if eta is not None and np.isfinite(eta):
-            out["eta"] = float(eta)
-        q = getattr(est, "q_", None)
-        mom = np.asarray(dist.second_moments, dtype=float)
-        G2 = (bounds.ridge_gradient_bound if spec.geometry == "l2" else
-              bounds.lasso_gradient_bound)(B, values["k"], mom, q)
-        out["G"] = math.sqrt(G2)
-        m1 = own.get("m1")
-        m = values["m"]
-        out["m2"] = m - (max(1, m // 10) if m1 is None else int(m1))
-        return out
-    return LearnerClaims(
-        budget=spec.budget.of({"k": k}), budget_kind=spec.budget.kind, constraint=True,
-        geometry=spec.geometry, B=B, bound=bound, bound_text=text or "", sklearn=True,
-        params={"k": k, "B": B}, loss=loss, d=max(8, 2 * int(k or 1)),
-        fit_params=spec.fit_params if
-        spec.example_params is not None else None, values_hook=hook, undecided=undecided,
-        source=f"spec {spec.name}", randomized=True,
-        claimed=("budget", "constraint", "excess_risk", "deterministic", "sklearn"),
-        not_checked={"step_size": f"the spec of {spec.name} claims no formula for eta_ "
-                     "(claims['step_size'] to check one)"})
-
-
 def resolve_learner_claims(learner, claims=None):
     """Resolve the claims a learner is checked against.
 
@@ -232,7 +180,7 @@ def resolve_learner_claims(learner, claims=None):
     spec = getattr(type(learner), "spec", None)
     if claims is None:
         if isinstance(spec, LearnerSpec):
-            return _spec_claims(learner, spec)
+            return spec_claims(spec, _own_params(learner))
         claims = {}
     if not isinstance(claims, dict):
         raise InvalidParameterError(
@@ -398,8 +346,8 @@ def learner_checks(learner, claims=None, *, delta=DEFAULT_DELTA, label=None):
     """
     _check_delta(delta)
     resolved = resolve_learner_claims(learner, claims)
-    return _engine_checks(learner, resolved, label=label or _label(learner),
-                          citation=_citation(learner, resolved), delta=delta)
+    return list(_yield_checks(learner, resolved, label=label or _label(learner),
+                              citation=_citation(learner, resolved), delta=delta))
 
 
 def _bind_learner(check, learner):
@@ -463,6 +411,8 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
         ``allow_inconclusive``; None: return the records.
     expected_failed_checks : dict or None, default=None
         {property or id: reason}: checks expected to FAIL; one that does not is reported.
+        A laocheck learner's own expected failures (its record's ``xfail``,
+        ``laocheck.checks.learner_records.RECORDS``) are added.
     allow_inconclusive : bool, default=False
         Whether an INCONCLUSIVE check passes with ``on_fail="raise"``.
 
@@ -487,7 +437,7 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
     >>> from laocheck.learners import AERR
     >>> records = check_learner(AERR(k=2), on_fail=None)
     >>> sorted(r.id for r in records)[:2]
-    ['HK12.AERR.budget', 'HK12.AERR.constraint']
+    ['HK12.AERR.attribute_inclusion', 'HK12.AERR.budget']
     """
     __tracebackhide__ = True                            # pytest: the user's frames only
     if on_fail not in ("raise", None):
@@ -496,9 +446,10 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
     resolved = resolve_learner_claims(learner, claims)
     label = _label(learner)
     not_checked = {f"{label}.{prop}": why for prop, why in resolved.not_checked.items()}
+    record = record_of(learner)
+    expected = {**(record.xfail if record is not None else {}), **(expected_failed_checks or {})}
     records = run_checks(learner_checks(learner, resolved, delta=delta), label, seed,
-                         budget, on_fail, expected_failed_checks, allow_inconclusive,
-                         unchecked=not_checked)
+                         budget, on_fail, expected, allow_inconclusive, unchecked=not_checked)
     return LearnerRecords(records, not_checked)
 
 
