@@ -311,6 +311,29 @@ def check_hk12_thm34(ctx):
     ], steps)
 
 
+@register("HK12.Thm4.4.derivation", citation="HK12 Thm 4.4 (proof)",
+          statement="E‖g̃_t‖² = E[φ̃_t²]·E‖x̃_t‖² with E‖x̃_t‖² <= 2d/k (Lemma 3.3's (9) on the "
+          "unscaled x_t, which the proof repeats) gives G² = Φ·2d/k, Φ := E[φ̃²]; Thm 3.1's "
+          "2B²/(ηm) + ηG²/2 at its minimiser is 2BG/√m = 2B√(2Φd/(km)); the proof's display "
+          "prints exp(O(log²(B/ε)))·d/k, the factor 2 inside its O",
+          assumptions="‖x‖₂ <= 1, |y| <= B: HK12 Thm 4.4, “Assume the distribution D is such "
+          "that ‖x‖₂ ≤ 1 and |y| ≤ B with probability 1”; ‖w‖₂ <= B (the ball of Alg. 4); "
+          "1 <= k <= d", method=_METHOD, delta=0.0, detectable=_DETECTS)
+def check_hk12_thm44(ctx):
+    """HK12 Thm 4.4: ``HK12.Thm4.4.bound_G`` derived from the second moment and Thm 3.1.
+
+    Read with the display's constant (G² = Φ·d/k) the formula would be √2 below what the
+    proof's pieces give: E‖x̃‖² = ((d + k − 1)/k)‖x‖² exceeds d/k at ‖x‖ = 1, k >= 2."""
+    eta, G, m, B = _S("eta", "G", "m", "B")
+    Phi = _S("Phi")
+    generic = _ogd_excess(eta, G, m)
+    best = _minimiser(generic, eta)
+    G2_hk, steps = _hk12_second_moment()                 # (2d/k)·4B²: its 2d/k is (9)'s
+    bound_x = sp.simplify(G2_hk / (4 * B ** 2))
+    return derive([("HK12.Thm4.4.bound_G", generic.subs(eta, best).subs(G, sp.sqrt(Phi * bound_x)),
+                    "Thm 3.1 at its minimiser, G² = Φ·E‖x̃‖² <= Φ·2d/k")], steps)
+
+
 # =============================================================================================
 # KS15
 # =============================================================================================
@@ -639,6 +662,54 @@ def check_cb11_thm6(ctx):
                     "2 × (Lemma 4 at δ/2 + Lemma 10 union form at δ/2)")])
 
 
+@register("CB11.Thm6.derivation.constant", citation="CB11 Thm 6 (statement, from its proof)",
+          statement="the proof's bound 8√2(B d/k)²√(ln(8d²/δ)/m) + 8√2B²√(ln(2d)/m) + "
+          "4√2B²√(ln(4/δ)/m) is at most the statement's c(dB/k)²√((1/m) ln(d/δ)) with "
+          "c = 8√10 + 16 + 4√6 (term by term: ln(8d²/δ) <= 5 ln(d/δ), ln 2d <= 2 ln(d/δ), "
+          "ln(4/δ) <= 3 ln(d/δ) for d >= 2, and (d/k)⁴ >= 1)",
+          assumptions="2 <= k <= d (CB11 Fig. 1 splits the k sampled entries into two halves: "
+                      "k even), m >= 1, 0 < δ < 1",
+          method=_METHOD + "; squares compared term by term with nonnegative slacks "
+          "(d = 2(1 + v), d = k + s, δ = 1/(1 + u))", delta=0.0, detectable=_DETECTS)
+def check_cb11_thm6_constant(ctx):
+    """CB11 Thm 6: the statement's unspecified c made explicit from the proof's constants
+    (``CB11.Thm6.bound_proof``, derived by ``CB11.Thm6.derivation``)."""
+    d, k, B, m, delta, c = _S("d", "k", "B", "m", "delta", "c")
+    s, u, v = sp.symbols("s u v", nonnegative=True)
+    L = sp.log(d / delta)
+    form = (B * d / k) ** 2 * sp.sqrt(L / m)
+    t1 = 8 * sp.sqrt(2) * (B * d / k) ** 2 * sp.sqrt(sp.log(8 * d ** 2 / delta) / m)
+    t2 = 8 * sp.sqrt(2) * B ** 2 * sp.sqrt(sp.log(2 * d) / m)
+    t3 = 4 * sp.sqrt(2) * B ** 2 * sp.sqrt(sp.log(4 / delta) / m)
+    consts = (8 * sp.sqrt(10), sp.Integer(16), 4 * sp.sqrt(6))
+    half, inv = sp.symbols("half_d inv_delta", positive=True)   # d = 2·half_d, δ = 1/inv_delta
+
+    def log_nonneg(expr):                               # d >= 2 (half_d >= 1), 0 < δ < 1
+        e = sp.expand_log(expr.subs({d: 2 * half, delta: 1 / inv}), force=True)
+        return bool(sp.expand(e.subs({half: 1 + v, inv: 1 + u})).is_nonnegative)
+
+    step1 = same(consts[0] ** 2 * form ** 2 - t1 ** 2,
+                 128 * (B * d / k) ** 4 / m * (5 * L - sp.log(8 * d ** 2 / delta))) and \
+        log_nonneg(5 * L - sp.log(8 * d ** 2 / delta))
+    # 256(d/k)⁴ L − 128 ln 2d = 256((d/k)⁴ − 1)L + 128(2L − ln 2d)
+    step2 = same((consts[1] ** 2 * form ** 2 - t2 ** 2) * m / B ** 4,
+                 256 * ((d / k) ** 4 - 1) * L + 128 * (2 * L - sp.log(2 * d))) and \
+        log_nonneg(2 * L - sp.log(2 * d)) and log_nonneg(L) and \
+        nonnegative(d ** 4 - k ** 4, d=k + s)
+    step3 = same((consts[2] ** 2 * form ** 2 - t3 ** 2) * m / B ** 4,
+                 96 * ((d / k) ** 4 - 1) * L + 32 * (3 * L - sp.log(4 / delta))) and \
+        log_nonneg(3 * L - sp.log(4 / delta)) and log_nonneg(L) and \
+        nonnegative(d ** 4 - k ** 4, d=k + s)
+    stated = bounds.FORMULAS["CB11.Thm6.bound"].expr.subs(c, sum(consts))
+    return derive([], [("the proof's bound is t1 + t2 + t3",
+                        same(bounds.FORMULAS["CB11.Thm6.bound_proof"].expr, t1 + t2 + t3)),
+                       ("t1 <= 8√10 (dB/k)²√(ln(d/δ)/m): ln(8d²/δ) <= 5 ln(d/δ), d >= 2", step1),
+                       ("t2 <= 16 (dB/k)²√(ln(d/δ)/m): ln 2d <= 2 ln(d/δ), k <= d", step2),
+                       ("t3 <= 4√6 (dB/k)²√(ln(d/δ)/m): ln(4/δ) <= 3 ln(d/δ), k <= d", step3),
+                       ("the statement at c = 8√10 + 16 + 4√6 is the sum of the upper terms",
+                        same(stated, sum(consts) * form))])
+
+
 @register("CB11.Thm12.derivation", citation="CB11 Thm 12 (proof)",
           statement="‖∇f_t‖ <= λ‖w_t‖ + 4Bd√(2/k) with ‖w_t‖ <= (1/λ)4Bd√(2/k) gives 8Bd√(2/k); "
           "the strongly convex regret (1/λ)G² ln m plus m(λ/2)B² is minimised at "
@@ -704,6 +775,41 @@ def check_ks15_thm47(ctx):
                                            / ((k + 1) * _S("m1")), 1)))])
 
 
+@register("KS15.Thm4.7.derivation.as", citation="KS15 Thm 4.7 (Sec. 4.2.1, last display)",
+          statement="at ε = 1 (Alg. 4 line 11's cap; Lemma 4.8 then holds with probability 1) "
+          "the proof's bound 4B²√(5(16‖E x²‖₁ + (88/3)dε + k) log 2d/(km₂)), with ‖E x²‖₁ <= d "
+          "(‖x‖∞ <= 1) and k <= d, is at most 61B²√(d log 2d/(km₂)): "
+          "16·5(16 + 88/3)d + 80k <= 61²d",
+          assumptions=_KS15_LASSO.replace("m >= log 2d", "m₂ >= log 2d") + ", ε = 1",
+          method=_METHOD + "; the proof's bound rebuilt as in KS15.Thm4.7.derivation (Thm 4.1 at "
+          "its minimiser, Lemma 4.8 in Lemma 4.5, (10)), then bound_as² − bound² >= 0 proved "
+          "with nonnegative slacks (d = k + s), at ‖E x²‖₁ = d after proving it increasing there",
+          delta=0.0, detectable=_DETECTS)
+def check_ks15_thm47_as(ctx):
+    """KS15 Thm 4.7: the almost-sure constant 61 (``KS15.Thm4.7.bound_as``) from the proof's
+    high-probability bound at ε = 1; a smaller constant (60 already) is not proved."""
+    eta, G, m2, d, k, B, N = _S("eta", "G", "m2", "d", "k", "B", "N_one")
+    generic = _eg_excess(eta, G, m2)
+    best = _minimiser(generic, eta)
+    eq10 = 4 * N + (_q(proofs_ks15._EQ6_RIGHT_EPS) + sp.Rational(10, 3)) * d   # (10) at ε = 1
+    g2_hat = 4 * B ** 2 * (4 / k * eq10 + sp.Rational(20, 3) / k * d + 1)
+    proof = generic.subs(eta, best).subs(G, sp.sqrt(g2_hat))
+    stated = bounds.FORMULAS["KS15.Thm4.7.bound_as"].expr
+    s = sp.Symbol("s", nonnegative=True)
+    slope = sp.expand(proof ** 2).coeff(N)                # the square is affine in ‖E x²‖₁
+    rising = same(sp.expand(proof ** 2), sp.expand(proof ** 2).subs(N, 0) + slope * N) and \
+        bool(_on_domain(slope).is_positive)               # d >= 1: log 2d > 0
+    gap = (stated ** 2 - proof.subs(N, d) ** 2) * k * m2 / (B ** 4 * sp.log(2 * d))
+    return derive([], [("the proof's bound is increasing in ‖E x²‖₁", rising),
+                       ("61²·d·log 2d/(km₂)·B⁴ >= the proof's bound² at ‖E x²‖₁ = d, k <= d",
+                        nonnegative(sp.expand(gap), d=k + s)),
+                       ("the proof's bound at ε = 1 is the registered bound_hp at ε = 1",
+                        same(proof, bounds.FORMULAS["KS15.Thm4.7.bound_hp"].expr.subs(
+                            bounds.FORMULAS["KS15.Alg4.eps"].expr, 1)))],
+                  note="the case ε < 1 (Alg. 4 line 11 below its cap) is the registered erratum "
+                       "KS15.Thm4.7.as_any_m1")
+
+
 @register("KS15.Thm3.12.derivation", citation="KS15 Thm 3.12 (Sec. 3.3.1, via Lemma 3.10)",
           statement="Lemma 3.10 with H = ‖2A + (10/3)ε‖_{1/2} gives the stated η and the "
           "almost-sure bound; the printed high-probability bound is the proof's last line with "
@@ -726,6 +832,50 @@ def check_ks15_thm312(ctx):
                    ("KS15.Thm3.12.bound_as", b_as, "Lemma 3.10's almost-sure bound"),
                    ("KS15.Thm3.12.bound_hp", printed,
                     "printed: the proof's '+ 1' outside the root and the factor (erratum)")])
+
+
+@register("KS15.Thm3.12.derivation.hp", citation="KS15 Thm 3.12 (Sec. 3.3.1) and Lemma 3.11 "
+          "(6)", statement="Lemma 3.11's (6) with ‖a + b‖_{1/2} <= 2‖a‖_{1/2} + 2‖b‖_{1/2} gives "
+          "H <= 8‖E x²‖_{1/2} + (34/3)d²ε; Lemma 3.10's high-probability bound "
+          "(4B²/√m₂)√(2H/k + (2/k)√(5/3)d√H√ε + 1), increasing in H, is then at most the "
+          "proof's last line (16B²/√m₂)√((1/k)(√‖E x²‖_{1/2} + d√(2ε))² + 1) at Alg. 2's ε",
+          assumptions=_KS15_RIDGE.replace("m >= 1", "m₁, m₂ >= 1") + ", 0 < δ < 1",
+          method=_METHOD + "; √H replaced by √(8N) + √(34/3)d√ε >= √H (its square minus H "
+          "is a product of nonnegatives), then the difference of squares times k is a "
+          "polynomial in √N, √ε, d, k whose every coefficient is proved >= 0",
+          delta=0.0, detectable=_DETECTS)
+def check_ks15_thm312_hp(ctx):
+    """KS15 Thm 3.12: ``KS15.Lemma3.11.H_upper`` derived, and ``KS15.Thm3.12.bound_hp_proof``
+    proved at least Lemma 3.10's bound at that H (the proof's chain, as one inequality)."""
+    d, k, B, m2, N, eps, H = _S("d", "k", "B", "m2", "N_half", "eps", "H")
+    n, e = sp.symbols("n e", nonnegative=True)             # √N, √ε
+    s = sp.Symbol("s", nonnegative=True)
+    x, y = sp.symbols("x y", nonnegative=True)
+    # (6): ‖4E x² + (14/6)ε + (10/3)ε‖_{1/2} <= 2·4N + 2‖(14/6 + 10/3)ε·1‖_{1/2}, ‖c·1‖_{1/2} = d²c
+    h_upper = 2 * 4 * N + 2 * d ** 2 * (_q(proofs_ks15._EQ6_RIGHT_EPS) + sp.Rational(10, 3)) * eps
+    quasi = nonnegative(2 * x ** 2 + 2 * y ** 2 - (x + y) ** 2)       # (x + y)² <= 2x² + 2y²
+    S_of = _lemma37_hp(H, sp.sqrt(eps))
+    rising = nonnegative(sp.diff(S_of, H))
+    lemma310 = 4 * B ** 2 / sp.sqrt(m2) * sp.sqrt(S_of / k + 1)      # Lemma 3.10's b_hp
+    # √H_upper <= U (U² − H_upper = 2√(8N)√(34/3)d√ε >= 0)
+    U = sp.sqrt(8) * n + sp.sqrt(sp.Rational(34, 3)) * d * e
+    hu = h_upper.subs({N: n ** 2, eps: e ** 2})
+    root_ok = nonnegative(sp.expand(U ** 2 - hu))
+    last = 16 * B ** 2 / sp.sqrt(m2) * sp.sqrt((sp.sqrt(N) + d * sp.sqrt(2 * eps)) ** 2 / k + 1)
+    c = 4 * B ** 2 / sp.sqrt(m2)
+    inner_last = sp.expand(((last / c) ** 2).subs({N: n ** 2, eps: e ** 2}))
+    inner_310 = (2 * hu + 2 * sp.sqrt(_q(_EPS_TERM)) * d * U * e) / k + 1
+    gap = sp.Poly(sp.expand((inner_last - inner_310) * k), n, e, d, k)
+    chain = all(bool(cf.is_nonnegative) for cf in gap.coeffs())
+    return derive([("KS15.Lemma3.11.H_upper", h_upper, "(6) with ‖a + b‖_{1/2} <= 2‖a‖ + 2‖b‖"),
+                   ("KS15.Thm3.12.bound_hp_proof",
+                    last.subs(eps, bounds.FORMULAS["KS15.Alg2.eps"].expr),
+                    "the proof's last line at Alg. 2 line 11's ε")],
+                  [("‖a + b‖_{1/2} <= 2‖a‖_{1/2} + 2‖b‖_{1/2}: (x + y)² <= 2x² + 2y²", quasi),
+                   ("Lemma 3.10's bound is increasing in H", rising),
+                   ("√H_upper <= √(8N) + √(34/3)d√ε", root_ok),
+                   ("Lemma 3.10's bound at H_upper <= the proof's last line (squares, all "
+                    "coefficients >= 0)", chain and bool(lemma310.has(H)))])
 
 
 @register("CB11.Thm12.derivation.constant", citation="CB11 Thm 12 (statement, from its proof)",
