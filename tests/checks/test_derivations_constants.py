@@ -1,6 +1,7 @@
 """The derivations added for issue 47 item 1's remainder: HK12 Thm 4.4's bound in G, KS15 Thm
 4.7's almost-sure constant 61, CB11 Thm 6's O-form constant, KS15 Thm 3.12's high-probability
-bound and Lemma 3.11's upper estimate. Each PASSes on laocheck.bounds as it is, and a
+bound and Lemma 3.11's upper estimate, KS15 Lemmas 3.7 and 4.8's moment bounds and the
+improvement ratios of eqs. (11)-(12). Each PASSes on laocheck.bounds as it is, and a
 maintainer's slip in the formula it is named for FAILs it."""
 import dataclasses
 
@@ -11,10 +12,11 @@ from laocheck import bounds, checks
 from laocheck.bounds._formulas import FORMULAS
 
 B, m, d, k, delta = bounds.sym("B", "m", "d", "k", "delta")
-N_half, eps = bounds.sym("N_half", "eps")
+N_half, N_one, N_inf, eps = bounds.sym("N_half", "N_one", "N_inf", "eps")
 
 NEW = ["HK12.Thm4.4.derivation", "KS15.Thm4.7.derivation.as", "CB11.Thm6.derivation.constant",
-       "KS15.Thm3.12.derivation.hp"]
+       "KS15.Thm3.12.derivation.hp", "KS15.Lemma3.7.derivation", "KS15.Lemma4.8.derivation",
+       "KS15.Eq11-12.derivation"]
 
 
 def _status(check_id):
@@ -46,6 +48,11 @@ SLIPS = [
      lambda e: 8 * N_half - sp.Rational(34, 3) * d ** 2 * eps),
     ("KS15.Thm3.12.derivation.hp", "KS15.Thm3.12.bound_hp_proof", lambda e: e.subs(k, 1)),
     ("KS15.Thm3.12.derivation.hp", "KS15.Thm3.12.bound_hp_proof", lambda e: e / 2),
+    ("KS15.Lemma3.7.derivation", "KS15.Lemma3.7.S_as", lambda e: 4 * d),             # 5d -> 4d
+    ("KS15.Lemma3.7.derivation", "KS15.Lemma3.7.S_hp", lambda e: e.subs(eps, eps ** 2)),
+    ("KS15.Lemma4.8.derivation", "KS15.Lemma4.8.S_inf", lambda e: e - 2 * N_one),     # 4 -> 2
+    ("KS15.Eq11-12.derivation", "KS15.Eq11.rho_ridge", lambda e: e * d),               # d lost
+    ("KS15.Eq11-12.derivation", "KS15.Eq12.rho_lasso", lambda e: N_one / N_inf),
 ]
 
 

@@ -512,6 +512,103 @@ def check_ks15_lemma39(ctx):
                     "Thm 3.1 at its minimiser")], steps)
 
 
+#: KS15 Lemma B.3 / eq. (15): A[i] <= 2E[x_i²] + (7/6)ε and A[i] >= (1/2)E[x_i²] − (5/3)ε; the
+#: smoothing (13/6)ε of Alg. 2/4 line 12 (typed here with their labels)
+_EQ15_UP, _EQ15_LOW, _SMOOTH = Fraction(7, 6), Fraction(5, 3), Fraction(13, 6)
+
+
+def _eq15_pieces():
+    """(upper, lower) of A[i] + (13/6)ε under eq. (15), as multiples of (s + 5ε/3) and
+    (s + ε): the proofs' 2(s + 5ε/3) and (s + ε)/2 (App. B.4, B.12), checked exactly."""
+    s_, e_ = sp.symbols("s e", nonnegative=True)
+    up = 2 * s_ + _q(_EQ15_UP) * e_ + _q(_SMOOTH) * e_
+    low = s_ / 2 - _q(_EQ15_LOW) * e_ + _q(_SMOOTH) * e_
+    return same(up, 2 * (s_ + sp.Rational(5, 3) * e_)) and same(low, (s_ + e_) / 2)
+
+
+@register("KS15.Lemma3.7.derivation", citation="KS15 Lemma 3.7 (proof, App. B.4)",
+          statement="E‖x̃_{t,r}‖² = Σ_j √(A[j] + 13ε/6)·Σ_i E[x_i²]/√(A[i] + 13ε/6); with (15) it "
+          "is at most 2Σ_j √(s_j + 5ε/3)·Σ_i s_i/√(s_i + ε) (s_i = E[x_i²]); with √(a + b) <= "
+          "√a + √b and s/√(s + ε) <= √s this is 2‖E x²‖_{1/2} + 2√(5/3)d√‖E x²‖_{1/2}√ε "
+          "(the second bound); with s/√(s + ε) <= s/√ε instead in the ε-term, ‖E x²‖_{1/2} <= "
+          "d‖E x²‖₁ and ‖E x²‖₁ <= 1, it is at most (2 + 2√(5/3))d <= 5d (the first)",
+          assumptions=_KS15_RIDGE + "; eq. (15) (probability >= 1 − δ, or ε >= 1)",
+          method=_METHOD + "; the elementwise inequalities proved for nonnegative symbols, "
+          "Cauchy-Schwarz (Σ√s_i)² <= dΣs_i as the sum-of-squares identity at d = 3",
+          delta=0.0, detectable=_DETECTS)
+def check_ks15_lemma37(ctx):
+    """KS15 Lemma 3.7: ``KS15.Lemma3.7.S_hp`` derived and ``KS15.Lemma3.7.S_as`` proved an
+    upper bound of the chain (its probability-1 claim is the registered erratum
+    ``KS15.Lemma3.7.prob1``: the chain needs eq. (15))."""
+    d, eps, N = _S("d", "eps", "N_half")
+    n, e, a, b = sp.symbols("n e a b", nonnegative=True)         # n = Σ√s_i = √‖E x²‖_{1/2}
+    x, ep = sp.symbols("x ep", positive=True)                     # s_i > 0, √ε > 0
+    N1 = sp.Symbol("N1", nonnegative=True)                        # ‖E x²‖₁ = E‖x‖² <= 1
+    root_split = nonnegative(sp.expand((sp.sqrt(a) + sp.sqrt(b)) ** 2 - (a + b)))
+    shrink = nonnegative(x - x ** 2 / (x + ep ** 2))              # s/√(s+ε) <= √s, squared
+    shrink_eps = nonnegative(x ** 2 / ep ** 2 - x ** 2 / (x + ep ** 2))  # s/√(s+ε) <= s/√ε
+    five_thirds = sp.sqrt(sp.Rational(5, 3))
+    hp = 2 * (n + d * five_thirds * e) * n                        # the second bound, N = n²
+    as_chain = 2 * n ** 2 + 2 * five_thirds * d * N1              # before n² <= dN1, N1 <= 1
+    s3 = sp.symbols("s1:4", nonnegative=True)
+    cauchy = same(3 * sum(s3) - sum(sp.sqrt(t) for t in s3) ** 2,
+                  sum((sp.sqrt(s3[i]) - sp.sqrt(s3[j])) ** 2
+                      for i in range(3) for j in range(i + 1, 3)))
+    at_worst = as_chain.subs(n, sp.sqrt(d * N1)).subs(N1, 1)      # increasing in n² and N1
+    stated_as = bounds.FORMULAS["KS15.Lemma3.7.S_as"].expr
+    return derive([("KS15.Lemma3.7.S_hp", hp.subs({n: sp.sqrt(N), e: sp.sqrt(eps)}),
+                    "2(√N + d√(5ε/3))·√N, App. B.4's last chain")],
+                  [("(15) with the smoothing 13ε/6: A + 13ε/6 <= 2(s + 5ε/3) and >= (s + ε)/2",
+                    _eq15_pieces()),
+                   ("√(a + b) <= √a + √b", root_split),
+                   ("s/√(s + ε) <= √s", shrink), ("s/√(s + ε) <= s/√ε", shrink_eps),
+                   ("(Σ√s_i)² <= dΣs_i (Cauchy-Schwarz; d = 3)", cauchy),
+                   ("5d >= 2d + 2√(5/3)d (the first bound at ‖E x²‖_{1/2} <= d, ‖E x²‖₁ <= 1)",
+                    nonnegative(stated_as - at_worst))])
+
+
+@register("KS15.Lemma4.8.derivation", citation="KS15 Lemma 4.8 (proof, App. B.12)",
+          statement="‖E x̃_{t,r}²‖∞ = Σ_j (A[j] + 13ε/6)·max_i E[x_i²]/(A[i] + 13ε/6); with (15) "
+          "at most Σ_j 2(s_j + 5ε/3)·max_i 2s_i/(s_i + ε) <= 4‖E x²‖₁ + (20/3)dε "
+          "(s/(s + ε) <= 1)", assumptions=_KS15_LASSO + "; eq. (15) (probability >= 1 − δ, or "
+          "ε = 1)", method=_METHOD, delta=0.0, detectable=_DETECTS)
+def check_ks15_lemma48(ctx):
+    """KS15 Lemma 4.8: ``KS15.Lemma4.8.S_inf`` derived."""
+    d, eps, N = _S("d", "eps", "N_one")
+    x, e = sp.symbols("x e", positive=True)
+    at_most_one = nonnegative(1 - x / (x + e))
+    derived = 2 * (N + sp.Rational(5, 3) * d * eps) * 2            # Σ_j 2(s_j + 5ε/3) · 2
+    return derive([("KS15.Lemma4.8.S_inf", derived, "Σ_j 2(s_j + 5ε/3)·max_i 2s_i/(s_i + ε)")],
+                  [("(15) with the smoothing 13ε/6: A + 13ε/6 <= 2(s + 5ε/3) and >= (s + ε)/2",
+                    _eq15_pieces()), ("s/(s + ε) <= 1", at_most_one)])
+
+
+@register("KS15.Eq11-12.derivation", citation="KS15 eqs. (11), (12) (Sec. 5)",
+          statement="ρ_ridge is S at eq. (4)'s q over S at the uniform q (Σ E[x_i²]/(1/d) = "
+          "dE‖x‖²): ‖E x²‖_{1/2}/(d‖E x²‖₁); ρ_lasso is S_∞ at Lemma 4.3's q over S_∞ at the "
+          "uniform q (d‖E x²‖∞): ‖E x²‖₁/(d‖E x²‖∞) — “the potential improvement according to "
+          "our analysis”", assumptions="E[x_i²] > 0 (d = 3 symbolic second moments)",
+          method=_METHOD, delta=0.0, detectable=_DETECTS)
+def check_ks15_eq11_12(ctx):
+    """KS15 eqs. (11)-(12): ``KS15.Eq11.rho_ridge`` and ``KS15.Eq12.rho_lasso`` derived as
+    ratios of the variance terms of Lemma 3.4 / 4.5 (eq. (2), (7))."""
+    half, q_ok_r = _optimal_q(sp.Rational(1, 2))[0], _optimal_q(sp.Rational(1, 2))[2]
+    one, q_ok_l = _optimal_q(sp.Integer(1))[0], _optimal_q(sp.Integer(1))[2]
+    a = sp.symbols("a1:4", positive=True)                 # as in _optimal_q
+    d3 = 3
+    uniform_r = sum(ai * d3 for ai in a)                  # Σ a_i/(1/d)
+    top = sp.Symbol("top", positive=True)                 # max a_i, a_i = top − slack_i
+    N_half, N_one, N_inf, d = _S("N_half", "N_one", "N_inf", "d")
+    rho_r = bounds.FORMULAS["KS15.Eq11.rho_ridge"].expr
+    rho_l = bounds.FORMULAS["KS15.Eq12.rho_lasso"].expr
+    norms = {N_half: sum(sp.sqrt(ai) for ai in a) ** 2, N_one: sum(a), d: d3}
+    return derive([], [("eq. (4)'s S over the uniform S is the registered ρ_ridge (d = 3)",
+                        q_ok_r and same(half / uniform_r, rho_r.subs(norms))),
+                       ("Lemma 4.3's S_∞ over the uniform S_∞ (d·max a_i) is the registered "
+                        "ρ_lasso (d = 3, at max a_i = top)",
+                        q_ok_l and same(one / (d3 * top), rho_l.subs({**norms, N_inf: top})))])
+
+
 def _lemma310(H, eps_root):
     """KS15 Lemma 3.10 (App. B.7, Lemma B.4): the larger of Lemma 3.8's and Lemma 3.9's step
     sizes, and the two bounds; ``eps_root`` the √ε factor with ε of Alg. 2 line 11."""
