@@ -67,3 +67,21 @@ def test_a_looser_61_is_still_proved(monkeypatch):
     """The almost-sure bound is an inequality of the proof: a larger constant holds too."""
     _patched(monkeypatch, "KS15.Thm4.7.bound_as", lambda e: e * sp.Rational(62, 61))
     assert _status("KS15.Thm4.7.derivation.as") == "PASS"
+
+
+def test_the_o_form_of_hk12_thm44_is_a_reading_naming_its_missing_step():
+    record = checks.run("HK12.Thm4.4.form_constant", seed=0, catch=False)
+    assert record.status == "READING"
+    assert "explicit constant c" in record.counterexample["missing_step"]
+    assert record.correction == "HK12.Thm4.4.derivation"
+    assert checks.get(record.correction).expected.value == "PASS"
+
+
+@pytest.mark.parametrize("fid,change", [
+    ("HK12.Thm4.4.samples", lambda e: e * k ** 2),                 # d/k -> d·k (the survivor)
+    ("HK12.Thm4.4.bound", lambda e: e / sp.sqrt(m)),               # √(d/(km)) -> √(d/k)/m
+    ("HK12.Table1.svr", lambda e: e * d),                          # d -> d²
+])
+def test_a_slip_in_an_o_form_fails_the_reading(monkeypatch, fid, change):
+    _patched(monkeypatch, fid, change)
+    assert _status("HK12.Thm4.4.form_constant") == "FAIL"

@@ -30,6 +30,8 @@ from fractions import Fraction
 from .. import bounds
 from .._lazy import load
 from . import proofs_cb11, proofs_hk12, proofs_ks15
+from ._errata import note_erratum
+from ._errata_readings import read
 from ._registry import Result, Status, register
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
@@ -332,6 +334,79 @@ def check_hk12_thm44(ctx):
     bound_x = sp.simplify(G2_hk / (4 * B ** 2))
     return derive([("HK12.Thm4.4.bound_G", generic.subs(eta, best).subs(G, sp.sqrt(Phi * bound_x)),
                     "Thm 3.1 at its minimiser, G² = Φ·E‖x̃‖² <= Φ·2d/k")], steps)
+
+
+_T44_FORM_MISSING = ("an explicit constant c with 2B√(2Φ) <= exp(c·log²(B/ε)), Φ = sup_t "
+                     "E_t[φ̃_t²]: the proof takes E_t[φ̃_t²] = exp(O(log²(B/ε))) from Lemma 4.1 "
+                     "(“according to the same lemma”), which displays no constant (its proof's "
+                     "E[φ̂²] <= (4B)^{2ν}·2(f′₊(1))² is the registered erratum "
+                     "HK12.Lemma4.1.proof.step10), and 2B√2 (in the bound) and 8B²/ε² (in (8)) "
+                     "are absorbed into exp(O(log²(B/ε))) only where log²(B/ε) is bounded "
+                     "below")
+
+
+@register("HK12.Thm4.4.form_constant", citation="HK12 Thm 4.4 (statement, eq. (8); Table 1's "
+          "AESVR entry)",
+          statement="from 2B√(2Φd/(km)) (HK12.Thm4.4.derivation) the O-forms "
+          "exp(c log²(B/ε))√(d/(km)) and m = (d/k)·exp(c log²(B/ε)) (eq. (8); Table 1 at B = 1): "
+          "their d, k and m dependence is derived; the step from Φ to exp(c log²(B/ε)) is not "
+          "displayed (READING: " + _T44_FORM_MISSING + ")",
+          assumptions="‖x‖₂ <= 1, |y| <= B: HK12 Thm 4.4, “Assume the distribution D is such "
+          "that ‖x‖₂ ≤ 1 and |y| ≤ B with probability 1”; 0 <= δ <= B: HK12 Sec. 4",
+          method=_METHOD + "; bound_G / bound and (bound_G = ε solved for m) / samples must be "
+          "free of d, k and m, and Table 1's entry eq. (8) at B = 1; the rest (B, ε, Φ, c) is "
+          "the missing step", delta=0.0, detectable=_DETECTS, expected=Status.READING,
+          correction="HK12.Thm4.4.derivation")
+def check_hk12_thm44_form(ctx):
+    """HK12 Thm 4.4: the O-forms ``HK12.Thm4.4.bound``, ``HK12.Thm4.4.samples`` and
+    ``HK12.Table1.svr`` against the derived bound in Φ: READING (the constant of the O is not
+    derivable from the displays), FAIL when their d, k or m dependence is not the derived one."""
+    d, k, m, B, eps = _S("d", "k", "m", "B", "eps")
+    F = bounds.FORMULAS
+    bound_G = F["HK12.Thm4.4.bound_G"].expr
+    r_bound = sp.simplify(bound_G / F["HK12.Thm4.4.bound"].expr)
+    m_G = sp.solve(sp.Eq(bound_G, eps), m)
+    r_samples = sp.simplify(m_G[0] / F["HK12.Thm4.4.samples"].expr) if len(m_G) == 1 else None
+    table = same(F["HK12.Table1.svr"].expr, F["HK12.Thm4.4.samples"].expr.subs(B, 1))
+    scale = {d, k, m}
+    figures = {"bound_G/bound": str(r_bound), "m(bound_G = ε)/samples": str(r_samples),
+               "Table1.svr = samples at B = 1": table}
+    bad = [name for name, r in (("HK12.Thm4.4.bound", r_bound),
+                                ("HK12.Thm4.4.samples", r_samples))
+           if r is None or r.free_symbols & scale]
+    if not table:
+        bad.append("HK12.Table1.svr")
+    if bad:
+        return Result(Status.FAIL, figures, detectable=0.0,
+                      counterexample={"formula": bad[0], "note": "its d, k, m dependence is not "
+                                      "that of 2B√(2Φd/(km)) (HK12.Thm4.4.derivation)"})
+    return Result(Status.READING, figures, detectable=0.0, correction="HK12.Thm4.4.derivation",
+                  counterexample={"missing_step": _T44_FORM_MISSING,
+                                  "derived": str(bound_G), "remaining_factor": str(r_bound)},
+                  note="not derivable from the displays: " + _T44_FORM_MISSING)
+
+
+note_erratum(
+    "HK12.Thm4.4.form_constant", where="Theorem 4.4 (the O-forms of the bound and of eq. (8))",
+    order=(4, 4, 8), kind="reading",
+    literal="E[L_D(w̄)] ≤ L_D(w⋆) + exp(O(log²(B/ε)))·√(d/(km)) (the proof's third display), "
+            "hence m = O(d/k)·exp(O(log²(B/ε))) (8).",
+    why="Not an extraction artefact and not shown false: a step the paper does not display. "
+        "The proof's pieces give 2B√(2Φd/(km)) with Φ = sup_t E_t[φ̃_t²] (E‖x̃_t‖² ≤ 2d/k by "
+        "Lemma 3.3, which the proof repeats; the check HK12.Thm4.4.derivation). Its d, k and m "
+        "dependence is that of the O-forms (derived); what is missing is " + _T44_FORM_MISSING
+        + ". laocheck's formulas keep the form with an unspecified c.",
+    corrected="2B√(2Φd/(km)) in Φ = sup_t E_t[φ̃_t²], derived from Lemma 3.3 and Theorem 3.1's "
+              "proof (the check HK12.Thm4.4.derivation, PASS).")
+
+read("HK12.Thm4.4.form_constant", verdict="reading",
+     PDF="“Et[‖g̃t‖²] = Et[φ̃²]·Et[‖x̃t‖²] = exp(O(log² B/ε))·d/k … E[LD(w̄)] ≤ LD(w⋆) + "
+         "exp(O(log² B/ε))√(d/(km))” (proof of Theorem 4.4); (8) m = O(d/k)·exp(O(log² B/ε))",
+     HTML="\\mathbf{E}_{t}[\\lVert\\tilde{\\mathbf{g}}_{t}\\rVert_{2}^{2}]=\\mathbf{E}_{t}"
+          "[\\tilde{\\phi}_{t}^{2}]\\cdot\\mathbf{E}_{t}[\\lVert\\tilde{\\mathbf{x}}_{t}"
+          "\\rVert_{2}^{2}]=\\exp(O(\\log^{2}{\\tfrac{B}{\\varepsilon}}))\\cdot\\frac{d}{k}; "
+          "m=O\\left(\\frac{d}{k}\\right)\\cdot\\exp\\left({O\\left(\\log^{2}"
+          "{\\frac{B}{\\varepsilon}}\\right)}\\right)")
 
 
 # =============================================================================================
