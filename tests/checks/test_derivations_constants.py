@@ -16,7 +16,7 @@ N_half, N_one, N_inf, eps = bounds.sym("N_half", "N_one", "N_inf", "eps")
 
 NEW = ["HK12.Thm4.4.derivation", "KS15.Thm4.7.derivation.as", "CB11.Thm6.derivation.constant",
        "KS15.Thm3.12.derivation.hp", "KS15.Lemma3.7.derivation", "KS15.Lemma4.8.derivation",
-       "KS15.Eq11-12.derivation"]
+       "KS15.Eq11-12.derivation", "HK12.Thm2.1.derivation"]
 
 
 def _status(check_id):
@@ -53,6 +53,9 @@ SLIPS = [
     ("KS15.Lemma4.8.derivation", "KS15.Lemma4.8.S_inf", lambda e: e - 2 * N_one),     # 4 -> 2
     ("KS15.Eq11-12.derivation", "KS15.Eq11.rho_ridge", lambda e: e * d),               # d lost
     ("KS15.Eq11-12.derivation", "KS15.Eq12.rho_lasso", lambda e: N_one / N_inf),
+    ("HK12.Thm2.1.derivation", "HK12.Thm2.1.samples", lambda e: e / eps),           # 1/ε²
+    ("HK12.Thm2.1.derivation", "HK12.Thm2.1.samples", lambda e: e * d),             # d²
+    ("HK12.Thm2.1.derivation", "CB11.Thm1.attributes", lambda e: e / d),
 ]
 
 
@@ -85,3 +88,19 @@ def test_the_o_form_of_hk12_thm44_is_a_reading_naming_its_missing_step():
 def test_a_slip_in_an_o_form_fails_the_reading(monkeypatch, fid, change):
     _patched(monkeypatch, fid, change)
     assert _status("HK12.Thm4.4.form_constant") == "FAIL"
+
+
+def test_the_lower_bound_constant_of_hk12_thmb1_is_a_reading():
+    record = checks.run("HK12.ThmB.1.form_constant", seed=0, catch=False)
+    assert record.status == "READING"
+    assert "Fact B.2" in record.counterexample["missing_step"]
+    assert checks.get(record.correction).expected.value == "PASS"
+
+
+@pytest.mark.parametrize("fid,change", [
+    ("HK12.Thm2.2.samples", lambda e: e * k),                      # the 1/k of 2.2 dropped
+    ("HK12.ThmB.1.attributes", lambda e: e * eps),                 # 1/ε² -> 1/ε
+])
+def test_a_slip_in_a_lower_bound_form_fails_the_reading(monkeypatch, fid, change):
+    _patched(monkeypatch, fid, change)
+    assert _status("HK12.ThmB.1.form_constant") == "FAIL"

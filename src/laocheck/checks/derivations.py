@@ -409,6 +409,95 @@ read("HK12.Thm4.4.form_constant", verdict="reading",
           "{\\frac{B}{\\varepsilon}}\\right)}\\right)")
 
 
+@register("HK12.Thm2.1.derivation", citation="HK12 Thm 2.1 (from CB11 Thm 1)",
+          statement="CB11 Thm 1's ½⌊d/(96ε)⌋ attributes, read k per example, are at least "
+          "(1/576)·d/(kε) examples when d > 4k, k > 1, ε < 1/16 (then x = d/(96ε) > 3/2 and "
+          "⌊x⌋ >= x − 1 >= x/3): Ω(d/(kε)) as HK12 Thm 2.1 states",
+          assumptions="0 < ε < 1/16, k > 1, d > 4k: HK12 Thm 2.1, “Let 0 < ε < 1/16, k > 1 and "
+          "d > 4k”; CB11 Thm 1's d >= 4 follows", method=_METHOD + "; ⌊x⌋ replaced by its lower "
+          "bound x − 1, the inequality proved with nonnegative slacks (d = 9 + s, ε = "
+          "1/(16 + u))", delta=0.0, detectable=_DETECTS)
+def check_hk12_thm21(ctx):
+    """HK12 Thm 2.1: ``HK12.Thm2.1.samples`` (Ω(d/(kε))) from ``CB11.Thm1.attributes`` divided
+    by the k attributes of an example; a larger power of d or 1/ε is not implied."""
+    d, k, eps = _S("d", "k", "eps")
+    s, u = sp.symbols("s u", nonnegative=True)
+    attributes = bounds.FORMULAS["CB11.Thm1.attributes"].expr
+    floors = list(attributes.atoms(sp.floor))
+    lower = attributes.subs({f: f.args[0] - 1 for f in floors})       # ⌊x⌋ >= x − 1
+    samples = bounds.FORMULAS["HK12.Thm2.1.samples"].expr
+    at = {d: 9 + s, eps: 1 / (16 + u)}                 # k >= 2, d > 4k: d >= 9; ε < 1/16
+    x_big = nonnegative(sp.simplify((d / (96 * eps) - sp.Rational(3, 2)).subs(at)))
+    # on x >= 3/2: (x − 1)/2 − x/6 = (2x − 3)/6 >= 0, x = d/(96ε) = 3/2 + v
+    v = sp.Symbol("v", nonnegative=True)
+    gap = (lower / k - samples / 576).subs(d, 96 * eps * (sp.Rational(3, 2) + v))
+    return derive([], [("CB11 Thm 1's count is ½⌊d/(96ε)⌋ (one floor)", len(floors) == 1 and same(
+                            attributes, sp.floor(d / (96 * eps)) / 2)),
+                       ("d > 4k, k > 1, ε < 1/16 give d/(96ε) >= 3/2", x_big),
+                       ("½(d/(96ε) − 1)/k >= (1/576)·HK12.Thm2.1.samples at d/(96ε) >= 3/2",
+                        nonnegative(gap))])
+
+
+_B1_MISSING = ("a constant for Fact B.2 (“folklore”, stated without proof: determining A[i] "
+               "with probability > 2/3 requires reading Ω(d) entries) and for Corollary B.3 "
+               "(“a corollary”, Ω(dk) entries for Ω(k) non-zero entries), on which the proof of "
+               "Theorem B.1 (and Theorem 2.2 through it) rests")
+
+
+@register("HK12.ThmB.1.form_constant", citation="HK12 Thm B.1 and Thm 2.2 (App. B.1-B.2)",
+          statement="Theorem 2.2's Ω(d/(kε²)) examples are Theorem B.1's Ω(d/ε²) coordinates "
+          "read k per example (derived); the constant of the Ω is not derivable from the "
+          "displays (READING: " + _B1_MISSING + ")",
+          assumptions="ε = Ω(1/√d): HK12 Thm 2.2 and Thm B.1, “Let ε = Ω(1/√d)”; ‖x‖₂ <= 1, "
+          "‖w*‖₂ <= 1, y = ±1", method="sympy: HK12.Thm2.2.samples·k = HK12.ThmB.1.attributes, "
+          "both of degree 1 in d and −2 in ε; the Ω constant is the missing step",
+          delta=0.0, detectable=_DETECTS, expected=Status.READING, correction="HK12.ThmB.1.exact")
+def check_hk12_thmb1_form(ctx):
+    """HK12 Thm B.1 / Thm 2.2: the relation of the two Ω-forms derived; READING for the
+    constant (the folklore Fact B.2), FAIL when the forms do not match."""
+    d, k, eps = _S("d", "k", "eps")
+    F = bounds.FORMULAS
+    attributes, samples = F["HK12.ThmB.1.attributes"].expr, F["HK12.Thm2.2.samples"].expr
+    c = sp.Symbol("c_scale", positive=True)
+    related = same(samples * k, attributes)
+    degrees = same(attributes.subs({d: c * d}), c * attributes) and same(
+        attributes.subs({eps: c * eps}), attributes / c ** 2)
+    figures = {"samples·k = attributes": related, "attributes ∝ d/ε²": degrees}
+    if not (related and degrees):
+        return Result(Status.FAIL, figures, detectable=0.0, counterexample={
+            "formula": "HK12.Thm2.2.samples" if not related else "HK12.ThmB.1.attributes",
+            "samples": str(samples), "attributes": str(attributes)})
+    return Result(Status.READING, figures, detectable=0.0, correction="HK12.ThmB.1.exact",
+                  counterexample={"missing_step": _B1_MISSING},
+                  note="not derivable from the displays: " + _B1_MISSING)
+
+
+note_erratum(
+    "HK12.ThmB.1.form_constant", where="Theorem B.1 and Theorem 2.2 (the Ω-forms; App. B.1)",
+    order=(2, 2, 9), kind="reading",
+    literal="Any algorithm for LAO Ridge regression requires to observe at least Ω(d/ε²) "
+            "coordinates in order to obtain an O(ε)-approximate solution (B.1); the algorithm "
+            "must see (in expectation) at least Ω(d/(kε²)) examples (2.2).",
+    why="Not an extraction artefact and not shown false: a step the paper does not display. "
+        "Theorem 2.2's count is Theorem B.1's read k attributes per example (derived: the "
+        "check verifies samples·k = attributes and the degrees 1 in d, −2 in ε); what is "
+        "missing is " + _B1_MISSING + ". Lemma B.4 (L(w*) = (1 − ε)², exact: HK12.ThmB.1.exact) "
+        "is checked; Lemma B.5's first relation is a registered erratum "
+        "(HK12.ThmB.1.proof.step1).",
+    corrected="The hard instance and Lemma B.4 (the check HK12.ThmB.1.exact, PASS); the Ω "
+              "constant stays unspecified.")
+
+read("HK12.ThmB.1.form_constant", verdict="reading",
+     PDF="“Fact B.2. … Then any algorithm which determines the value of A[i] with probability "
+         "> 2/3 must read Ω(d) entries of A.” (the extraction's “>”) “Corollary B.3. Any algorithm that correctly "
+         "determines the value of Ω(k) non-zero entries of A with probability > 2/3 must read "
+         "Ω(dk) entries of A.” (App. B.1); Theorem B.1: “at least Ω(d/ε²) coordinates”",
+     HTML="Our lower bound is based on the following folklore fact: … determines the value "
+          "of A[i] with probability \\geqslant\\tfrac{2}{3} must read \\Omega(d) entries of A "
+          "(Fact B.2); \\Omega(k) non-zero entries … must read \\Omega(dk) entries of A "
+          "(Corollary B.3); Theorem B.1: \\Omega(\\frac{d}{\\varepsilon^{2}}) coordinates")
+
+
 # =============================================================================================
 # KS15
 # =============================================================================================
