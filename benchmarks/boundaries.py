@@ -133,6 +133,12 @@ def insensitive_rows():
                     "boundary": "δ = 0 and δ = B", "estimator": name,
                     "checks": _property_ids(name), "instances": [f"δ = {params['delta']:g}"],
                     "present": delta in (0, b)})
+    delta = F(learner_samplers.AESVR_DELTA)
+    out.append({"condition": "0 <= δ <= B", "where": "HK12 Sec. 4 (δ-insensitive loss)",
+                "boundary": "δ = 0 and δ = B", "estimator": "learner AESVR",
+                "checks": ["HK12.AESVR.steps_match_reference", "HK12.AESVR.attribute_inclusion"],
+                "instances": [f"δ = {learner_samplers.AESVR_DELTA:g} at B = 1"],
+                "present": delta in (0, B)})
     return out
 
 

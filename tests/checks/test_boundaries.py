@@ -117,5 +117,8 @@ def test_the_table_lists_every_gap():
                  "w = 0 (φ̃ without a draw)", "n <= 2 log₂ N"):
         assert any(r["condition"] == cond for r in rows)
         assert all(r["present"] for r in rows if r["condition"] == cond), cond
+    learner_delta = [r for r in rows if r["condition"] == "0 <= δ <= B"
+                     and r["estimator"] == "learner AESVR"]
+    assert len(learner_delta) == 1 and learner_delta[0]["present"]      # δ = B
     table = boundaries.markdown(rows)
     assert "n <= 2 log₂ N" in table and "\\|y\\| <= B" in table

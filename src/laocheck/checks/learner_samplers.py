@@ -39,6 +39,8 @@ from ._registry import Result, Status, register
 D = 5
 #: AESVR's ε in these checks: 2B at B = 1, GenEst's N = 4 on the boundary n = 2 log₂ N = 4
 AESVR_EPS = 2.0
+#: AESVR's δ in these checks: B (= 1), the upper end of HK12 Sec. 4's 0 <= δ <= B
+AESVR_DELTA = 1.0
 _U = np.finfo(float).eps / 2          # unit roundoff
 
 
@@ -123,7 +125,8 @@ def _make(cls, algorithm, X, seed, n_total=None):
         # so HK12 Proc. 3's line 3 (n <= 2 log₂ N) is decided at its boundary order n = 4 in
         # about one GenEst call of 32 (issue 47 item 5: at ε = 0.4, N = 100 and the threshold
         # order 13 came up once in 16,000 calls)
-        kw.update(k=2, eps=AESVR_EPS, delta=0.05)
+        # δ = B: HK12 Sec. 4's 0 <= δ <= B at its upper end, |y ± δ| up to 2B (Thm 4.4's proof)
+        kw.update(k=2, eps=AESVR_EPS, delta=AESVR_DELTA)
     elif algorithm == "Baseline":
         kw = dict(k=4, variant="literal", random_state=seed, record_draws=True)
     return cls(**kw)
@@ -377,7 +380,8 @@ def _register():
                  "16·(d + k + 4)·(the output's change under a relative-u data perturbation), "
                  "the latter capped at √u·max|w̄|" + (
                      "; ε = 2B, so that GenEst's N = ⌈4(2B/ε)²⌉ = 4 puts HK12 Proc. 3's "
-                     "order n = 2 log₂ N = 4 (line 3's boundary) in about 1 call in 32"
+                     "order n = 2 log₂ N = 4 (line 3's boundary) in about 1 call in 32; "
+                     "δ = B (HK12 Sec. 4's 0 <= δ <= B at its upper end)"
                      if spec.algorithm == "AESVR" else ""),
                  delta=0.0,
                  detectable="an output difference above the rounding tolerance",
