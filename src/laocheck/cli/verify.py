@@ -49,7 +49,8 @@ EPILOG = """examples:
 status legend: PASS the statement holds (exactly, or at the stated delta); FAIL refuted (exit 1);
 ERRATUM the literal statement of the paper is false (counterexample given, the corrected
 statement is its own check); INCONCLUSIVE the budget cannot decide; READING false only as a
-text extraction reads it; ERROR the user's code raised or exited, not a verdict (exit 4).
+text extraction reads it, or not derivable from what the paper displays (the missing step
+named); ERROR the user's code raised or exited, not a verdict (exit 4).
 exit status: 0 no FAIL; 1 a check FAILs; 2 usage error; 3 Dask scheduler unreachable or lost;
 4 a check is ERROR; 130 / 143 interrupted (Ctrl-C / SIGTERM).
 `laocheck list --checks` lists every check id with its citation.
