@@ -56,8 +56,10 @@ def test_a_k_above_d_is_not_a_fail():
     records = {r.id.rsplit(".", 1)[-1]: r for r in check_estimator(
         estimators.get("HK12.AERR.gradient", k=4), on_fail=None)}
     moment = records["second_moment"]
-    assert moment.status == "PASS" and moment.figures["instances_checked"] == ["d4"]
+    assert moment.status == "PASS"
+    assert moment.figures["instances_checked"] == ["d4", "l2_edge", "l1_edge", "w0_edge"]
     assert "k=4 with d=3" in moment.figures["instances_skipped"]["d3"]
+    assert "k=4 with d=2" in moment.figures["instances_skipped"]["kd_edge"]
     assert "FAIL" not in {r.status for r in records.values()}
 
 

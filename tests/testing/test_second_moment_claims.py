@@ -68,19 +68,28 @@ def test_a_mutant_whose_second_moment_exceeds_the_claim_fails(name, prop):
 
 
 def test_the_S_formula_reads_the_instance_and_the_sampling_distribution():
-    """KS15 Lemma 3.4 with eq. (2) on d4: G² = 4B²(S/k + 1), S = Σ_i x_i²/q_i, B = max(‖w‖₂,
-    |y|); the check's worst ratio is E‖g̃‖² / G², both computed here by hand from the
+    """KS15 Lemma 3.4 with eq. (2) on the d = 4 instances: G² = 4B²(S/k + 1), S = Σ_i x_i²/q_i,
+    B = max(‖w‖₂, |y|); the check's worst ratio is the largest E‖g̃‖² / G² over the instances
+    it checked (d4 and the boundary instances), each computed here by hand from the
     enumeration."""
     q = [F(1, 8), F(1, 8), F(1, 4), F(1, 2)]
     est = Wrapper("KS15.GAERR.gradient", label="mine", k=2, q=[float(v) for v in q])
-    w, x, y = INSTANCES["d4"]
-    S = sum(xi * xi / qi for xi, qi in zip(x, q))
-    B2 = max(sum(v * v for v in w), y * y)
-    G2 = 4 * B2 * (S / 2 + 1)
-    second = exact_distribution(est, w, x, y).expectation(lambda v: sum(c * c for c in v[0]))
+
+    def by_hand(name):
+        w, x, y = INSTANCES[name]
+        S = sum(xi * xi / qi for xi, qi in zip(x, q))
+        B2 = max(sum(v * v for v in w), y * y)
+        G2 = 4 * B2 * (S / 2 + 1)
+        second = exact_distribution(est, w, x, y).expectation(
+            lambda v: sum(c * c for c in v[0]))
+        return float(second / G2)
+
     record = check_estimator(est, seed=0, on_fail=None)
-    ratio = next(r for r in record if r.id == "mine.second_moment").figures["worst_ratio"]
-    assert ratio == pytest.approx(float(second / G2), rel=1e-12)
+    moment = next(r for r in record if r.id == "mine.second_moment")
+    assert "d4" in moment.figures["instances_checked"]
+    ratio = moment.figures["worst_ratio"]
+    assert ratio == pytest.approx(max(by_hand(i) for i in moment.figures["instances_checked"]),
+                                  rel=1e-12)
     # the same claim declared by the user, with q given explicitly
     mine = check_estimator(est, {"unbiased": True, "second_moment": "KS15.Lemma3.4.G2",
                                  "q": [float(v) for v in q]}, seed=0, on_fail=None)
@@ -88,21 +97,29 @@ def test_the_S_formula_reads_the_instance_and_the_sampling_distribution():
 
 
 def test_the_L1_claim_uses_the_l1_B_and_S_inf():
-    """KS15 Lemma 4.5 with eq. (7) on d4: ‖E[g̃²]‖∞ <= 4B²(S_inf/k + 1), S_inf = max_i
-    x_i²/q_i, B = max(‖w‖₁, |y|)."""
+    """KS15 Lemma 4.5 with eq. (7) on the d = 4 instances (d4 and the boundary instances):
+    ‖E[g̃²]‖∞ <= 4B²(S_inf/k + 1), S_inf = max_i x_i²/q_i, B = max(‖w‖₁, |y|)."""
     q = [F(1, 8), F(1, 8), F(1, 4), F(1, 2)]
     est = Wrapper("KS15.GAELR.gradient", label="mine", k=2, q=[float(v) for v in q])
-    w, x, y = INSTANCES["d4"]
-    S_inf = max(xi * xi / qi for xi, qi in zip(x, q))
-    B2 = max(sum(abs(v) for v in w), abs(y)) ** 2
-    G2 = 4 * B2 * (S_inf / 2 + 1)
-    dist = exact_distribution(est, w, x, y)
-    lhs = max(dist.expectation(lambda v, i=i: v[0][i] ** 2) for i in range(4))
+
+    def by_hand(name):
+        w, x, y = INSTANCES[name]
+        S_inf = max(xi * xi / qi for xi, qi in zip(x, q))
+        B2 = max(sum(abs(v) for v in w), abs(y)) ** 2
+        G2 = 4 * B2 * (S_inf / 2 + 1)
+        dist = exact_distribution(est, w, x, y)
+        return max(dist.expectation(lambda v, i=i: v[0][i] ** 2) for i in range(4)), G2
+
     records = check_estimator(est, {"second_moment_inf": "KS15.Lemma4.5.G2"}, seed=0,
                               on_fail=None)
-    ratio = next(r for r in records if r.id == "mine.second_moment_inf").figures["worst_ratio"]
-    assert ratio == pytest.approx(float(lhs / G2), rel=1e-12)
-    # a number below the exact ‖E[g̃²]‖∞ fails, one above passes
+    moment = next(r for r in records if r.id == "mine.second_moment_inf")
+    checked = moment.figures["instances_checked"]
+    assert "d4" in checked
+    ratio = moment.figures["worst_ratio"]
+    assert ratio == pytest.approx(max(float(lhs / G2) for lhs, G2 in map(by_hand, checked)),
+                                  rel=1e-12)
+    lhs = max(by_hand(i)[0] for i in checked)
+    # a number below the largest exact ‖E[g̃²]‖∞ fails, one above passes
     for bound, status in ((float(lhs) * 0.99, "FAIL"), (float(lhs) * 1.01, "PASS")):
         rec = check_estimator(est, {"second_moment_inf": bound}, seed=0, on_fail=None)
         assert next(r for r in rec if r.id == "mine.second_moment_inf").status == status

@@ -325,10 +325,10 @@ _add("HK12.Thm3.4.bound", 4 * B ** 2 * sqrt(10 * d * log(2 * d) / (k * m)), "HK1
 _add("HK12.Thm4.4.bound", sp.exp(c * log(B / eps) ** 2) * sqrt(d / (k * m)), "HK12 Thm 4.4",
      "bound", "AESVR: E L(w-bar) − L(w*) <= exp(O(log^2(B/eps))) sqrt(d/(km)) (the form; c unspecified)",
      note="the form only: the constant inside O() is not given")
-_add("HK12.Thm4.4.bound_G", 2 * B * sqrt(Phi * d / k) / sqrt(m), "HK12 Thm 4.4 (proof)", "bound",
-     "2 B G / sqrt(m) with G^2 = E[phi~^2] d/k (proof: E||g~||^2 = E[phi~^2] E||x~||^2, "
-     "E||x~||^2 <= d/k as in Lemma 3.3 — laocheck reads this with ||x'|| = ||x||/eps)",
-     literal=False)
+_add("HK12.Thm4.4.bound_G", 2 * B * sqrt(2 * Phi * d / k) / sqrt(m), "HK12 Thm 4.4 (proof)",
+     "bound", "2 B G / sqrt(m) with G^2 = E[phi~^2] 2d/k (proof: E||g~||^2 = E[phi~^2] "
+     "E||x~||^2, and E||x~||^2 <= 2d/k by Lemma 3.3's (9) on the unscaled x; the proof's "
+     "display prints exp(O(log^2(B/eps))) d/k, the 2 inside its O)", literal=False)
 _add("HK12.Thm4.4.samples", d / k * sp.exp(c * log(B / eps) ** 2), "HK12 Thm 4.4 eq. (8)",
      "complexity", "m = O(d/k) exp(O(log^2(B/eps)))")
 _add("HK12.Thm4.4.attributes", k + 6, "HK12 Thm 4.4", "component",

@@ -161,7 +161,7 @@ def f_HK12_Thm4_4_bound(d, k, m, B, eps, c):
 
 def f_HK12_Thm4_4_bound_G(d, k, m, B, Phi):
     # HK12.Thm4.4.bound_G: HK12 Thm 4.4 (proof)
-    return 2*B*numpy.sqrt(Phi)*numpy.sqrt(d)/(numpy.sqrt(k)*numpy.sqrt(m))
+    return 2*numpy.sqrt(2)*B*numpy.sqrt(Phi)*numpy.sqrt(d)/(numpy.sqrt(k)*numpy.sqrt(m))
 
 
 def f_HK12_Thm4_4_samples(d, k, B, eps, c):
@@ -944,7 +944,7 @@ INFO = {
         'args': ('d', 'k', 'm', 'B', 'Phi'),
         'citation': 'HK12 Thm 4.4 (proof)',
         'kind': 'bound',
-        'description': "2 B G / sqrt(m) with G^2 = E[phi~^2] d/k (proof: E||g~||^2 = E[phi~^2] E||x~||^2, E||x~||^2 <= d/k as in Lemma 3.3 — laocheck reads this with ||x'|| = ||x||/eps)",
+        'description': "2 B G / sqrt(m) with G^2 = E[phi~^2] 2d/k (proof: E||g~||^2 = E[phi~^2] E||x~||^2, and E||x~||^2 <= 2d/k by Lemma 3.3's (9) on the unscaled x; the proof's display prints exp(O(log^2(B/eps))) d/k, the 2 inside its O)",
         'literal': False,
         'erratum': '',
         'proof': None,

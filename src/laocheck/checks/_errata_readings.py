@@ -10,7 +10,8 @@ erratum names, and the classification that follows:
 
 * ``"erratum"``: false in every reading (the counterexample refutes each text's statement);
 * ``"reading"``: an extraction artefact (one text is false as extracted, the typeset paper
-  or its other version reads otherwise); the check reports READING;
+  or its other version reads otherwise), or a formula not derivable from what the paper
+  displays (the check names the missing step, issue 47); the check reports READING;
 * ``"unsettled"``: not established either way; the check reports INCONCLUSIVE;
 * ``"withdrawn"``: listed as an erratum before, but its counterexample broke a standing
   assumption of the paper; read under it, the statement holds and the check reports PASS.
@@ -49,7 +50,8 @@ TEXTS = {
 }
 
 #: The classifications, each the kind of erratum note it goes with.
-VERDICTS = {"erratum": "false in every reading", "reading": "an extraction artefact",
+VERDICTS = {"erratum": "false in every reading",
+            "reading": "an extraction artefact, or a step the paper does not display",
             "unsettled": "not established",
             "withdrawn": "true under the paper's standing assumptions (withdrawn erratum)"}
 

@@ -116,7 +116,8 @@ class Status(str, enum.Enum):
         The budget cannot decide.
     READING : str
         False only as one text extraction reads it; the typeset text reads otherwise (an
-        extraction artefact, never counted as an erratum).
+        extraction artefact, never counted as an erratum); or a formula not derivable from
+        what the paper displays, the missing step named (never a PASS).
     ERROR : str
         The user's code raised or exited (``sys.exit``) inside the check: never a verdict.
         The figures name the exception, its message and the user's file and line.

@@ -841,6 +841,22 @@ def _thm31_scaling(check):
                                              * m ** sp.Rational(15, 2)))]
 
 
+@specific("HK12.Thm4.4.form_constant")
+def _thm44_form_constant(check):
+    k = SYMBOLS["k"]
+    return [Witness("samples_d_times_k", "eq. (8)'s O(d/k) typed O(d·k) in laocheck.bounds "
+                    "(HK12.Thm4.4.samples times k²): the READING must turn FAIL",
+                    lambda c: _formula_times(c, "HK12.Thm4.4.samples", k ** 2))]
+
+
+@specific("HK12.ThmB.1.form_constant")
+def _thmb1_form_constant(check):
+    k = SYMBOLS["k"]
+    return [Witness("samples_without_k", "Theorem 2.2's Ω(d/(kε²)) typed Ω(d/ε²) in "
+                    "laocheck.bounds (HK12.Thm2.2.samples times k): the READING must turn FAIL",
+                    lambda c: _formula_times(c, "HK12.Thm2.2.samples", k))]
+
+
 @specific("LAO.Bounds.scaling")
 def _bounds_scaling(check):
     B = SYMBOLS["B"]

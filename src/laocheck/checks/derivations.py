@@ -30,6 +30,8 @@ from fractions import Fraction
 from .. import bounds
 from .._lazy import load
 from . import proofs_cb11, proofs_hk12, proofs_ks15
+from ._errata import note_erratum
+from ._errata_readings import read
 from ._registry import Result, Status, register
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
@@ -311,6 +313,191 @@ def check_hk12_thm34(ctx):
     ], steps)
 
 
+@register("HK12.Thm4.4.derivation", citation="HK12 Thm 4.4 (proof)",
+          statement="E‖g̃_t‖² = E[φ̃_t²]·E‖x̃_t‖² with E‖x̃_t‖² <= 2d/k (Lemma 3.3's (9) on the "
+          "unscaled x_t, which the proof repeats) gives G² = Φ·2d/k, Φ := E[φ̃²]; Thm 3.1's "
+          "2B²/(ηm) + ηG²/2 at its minimiser is 2BG/√m = 2B√(2Φd/(km)); the proof's display "
+          "prints exp(O(log²(B/ε)))·d/k, the factor 2 inside its O",
+          assumptions="‖x‖₂ <= 1, |y| <= B: HK12 Thm 4.4, “Assume the distribution D is such "
+          "that ‖x‖₂ ≤ 1 and |y| ≤ B with probability 1”; ‖w‖₂ <= B (the ball of Alg. 4); "
+          "1 <= k <= d", method=_METHOD, delta=0.0, detectable=_DETECTS)
+def check_hk12_thm44(ctx):
+    """HK12 Thm 4.4: ``HK12.Thm4.4.bound_G`` derived from the second moment and Thm 3.1.
+
+    Read with the display's constant (G² = Φ·d/k) the formula would be √2 below what the
+    proof's pieces give: E‖x̃‖² = ((d + k − 1)/k)‖x‖² exceeds d/k at ‖x‖ = 1, k >= 2."""
+    eta, G, m, B = _S("eta", "G", "m", "B")
+    Phi = _S("Phi")
+    generic = _ogd_excess(eta, G, m)
+    best = _minimiser(generic, eta)
+    G2_hk, steps = _hk12_second_moment()                 # (2d/k)·4B²: its 2d/k is (9)'s
+    bound_x = sp.simplify(G2_hk / (4 * B ** 2))
+    return derive([("HK12.Thm4.4.bound_G", generic.subs(eta, best).subs(G, sp.sqrt(Phi * bound_x)),
+                    "Thm 3.1 at its minimiser, G² = Φ·E‖x̃‖² <= Φ·2d/k")], steps)
+
+
+_T44_FORM_MISSING = ("an explicit constant c with 2B√(2Φ) <= exp(c·log²(B/ε)), Φ = sup_t "
+                     "E_t[φ̃_t²]: the proof takes E_t[φ̃_t²] = exp(O(log²(B/ε))) from Lemma 4.1 "
+                     "(“according to the same lemma”), which displays no constant (its proof's "
+                     "E[φ̂²] <= (4B)^{2ν}·2(f′₊(1))² is the registered erratum "
+                     "HK12.Lemma4.1.proof.step10), and 2B√2 (in the bound) and 8B²/ε² (in (8)) "
+                     "are absorbed into exp(O(log²(B/ε))) only where log²(B/ε) is bounded "
+                     "below")
+
+
+@register("HK12.Thm4.4.form_constant", citation="HK12 Thm 4.4 (statement, eq. (8); Table 1's "
+          "AESVR entry)",
+          statement="from 2B√(2Φd/(km)) (HK12.Thm4.4.derivation) the O-forms "
+          "exp(c log²(B/ε))√(d/(km)) and m = (d/k)·exp(c log²(B/ε)) (eq. (8); Table 1 at B = 1): "
+          "their d, k and m dependence is derived; the step from Φ to exp(c log²(B/ε)) is not "
+          "displayed (READING: " + _T44_FORM_MISSING + ")",
+          assumptions="‖x‖₂ <= 1, |y| <= B: HK12 Thm 4.4, “Assume the distribution D is such "
+          "that ‖x‖₂ ≤ 1 and |y| ≤ B with probability 1”; 0 <= δ <= B: HK12 Sec. 4",
+          method=_METHOD + "; bound_G / bound and (bound_G = ε solved for m) / samples must be "
+          "free of d, k and m, and Table 1's entry eq. (8) at B = 1; the rest (B, ε, Φ, c) is "
+          "the missing step", delta=0.0, detectable=_DETECTS, expected=Status.READING,
+          correction="HK12.Thm4.4.derivation")
+def check_hk12_thm44_form(ctx):
+    """HK12 Thm 4.4: the O-forms ``HK12.Thm4.4.bound``, ``HK12.Thm4.4.samples`` and
+    ``HK12.Table1.svr`` against the derived bound in Φ: READING (the constant of the O is not
+    derivable from the displays), FAIL when their d, k or m dependence is not the derived one."""
+    d, k, m, B, eps = _S("d", "k", "m", "B", "eps")
+    F = bounds.FORMULAS
+    bound_G = F["HK12.Thm4.4.bound_G"].expr
+    r_bound = sp.simplify(bound_G / F["HK12.Thm4.4.bound"].expr)
+    m_G = sp.solve(sp.Eq(bound_G, eps), m)
+    r_samples = sp.simplify(m_G[0] / F["HK12.Thm4.4.samples"].expr) if len(m_G) == 1 else None
+    table = same(F["HK12.Table1.svr"].expr, F["HK12.Thm4.4.samples"].expr.subs(B, 1))
+    scale = {d, k, m}
+    figures = {"bound_G/bound": str(r_bound), "m(bound_G = ε)/samples": str(r_samples),
+               "Table1.svr = samples at B = 1": table}
+    bad = [name for name, r in (("HK12.Thm4.4.bound", r_bound),
+                                ("HK12.Thm4.4.samples", r_samples))
+           if r is None or r.free_symbols & scale]
+    if not table:
+        bad.append("HK12.Table1.svr")
+    if bad:
+        return Result(Status.FAIL, figures, detectable=0.0,
+                      counterexample={"formula": bad[0], "note": "its d, k, m dependence is not "
+                                      "that of 2B√(2Φd/(km)) (HK12.Thm4.4.derivation)"})
+    return Result(Status.READING, figures, detectable=0.0, correction="HK12.Thm4.4.derivation",
+                  counterexample={"missing_step": _T44_FORM_MISSING,
+                                  "derived": str(bound_G), "remaining_factor": str(r_bound)},
+                  note="not derivable from the displays: " + _T44_FORM_MISSING)
+
+
+note_erratum(
+    "HK12.Thm4.4.form_constant", where="Theorem 4.4 (the O-forms of the bound and of eq. (8))",
+    order=(4, 4, 8), kind="reading",
+    literal="E[L_D(w̄)] ≤ L_D(w⋆) + exp(O(log²(B/ε)))·√(d/(km)) (the proof's third display), "
+            "hence m = O(d/k)·exp(O(log²(B/ε))) (8).",
+    why="Not an extraction artefact and not shown false: a step the paper does not display. "
+        "The proof's pieces give 2B√(2Φd/(km)) with Φ = sup_t E_t[φ̃_t²] (E‖x̃_t‖² ≤ 2d/k by "
+        "Lemma 3.3, which the proof repeats; the check HK12.Thm4.4.derivation). Its d, k and m "
+        "dependence is that of the O-forms (derived); what is missing is " + _T44_FORM_MISSING
+        + ". laocheck's formulas keep the form with an unspecified c.",
+    corrected="2B√(2Φd/(km)) in Φ = sup_t E_t[φ̃_t²], derived from Lemma 3.3 and Theorem 3.1's "
+              "proof (the check HK12.Thm4.4.derivation, PASS).")
+
+read("HK12.Thm4.4.form_constant", verdict="reading",
+     PDF="“Et[‖g̃t‖²] = Et[φ̃²]·Et[‖x̃t‖²] = exp(O(log² B/ε))·d/k … E[LD(w̄)] ≤ LD(w⋆) + "
+         "exp(O(log² B/ε))√(d/(km))” (proof of Theorem 4.4); (8) m = O(d/k)·exp(O(log² B/ε))",
+     HTML="\\mathbf{E}_{t}[\\lVert\\tilde{\\mathbf{g}}_{t}\\rVert_{2}^{2}]=\\mathbf{E}_{t}"
+          "[\\tilde{\\phi}_{t}^{2}]\\cdot\\mathbf{E}_{t}[\\lVert\\tilde{\\mathbf{x}}_{t}"
+          "\\rVert_{2}^{2}]=\\exp(O(\\log^{2}{\\tfrac{B}{\\varepsilon}}))\\cdot\\frac{d}{k}; "
+          "m=O\\left(\\frac{d}{k}\\right)\\cdot\\exp\\left({O\\left(\\log^{2}"
+          "{\\frac{B}{\\varepsilon}}\\right)}\\right)")
+
+
+@register("HK12.Thm2.1.derivation", citation="HK12 Thm 2.1 (from CB11 Thm 1)",
+          statement="CB11 Thm 1's ½⌊d/(96ε)⌋ attributes, read k per example, are at least "
+          "(1/576)·d/(kε) examples when d > 4k, k > 1, ε < 1/16 (then x = d/(96ε) > 3/2 and "
+          "⌊x⌋ >= x − 1 >= x/3): Ω(d/(kε)) as HK12 Thm 2.1 states",
+          assumptions="0 < ε < 1/16, k > 1, d > 4k: HK12 Thm 2.1, “Let 0 < ε < 1/16, k > 1 and "
+          "d > 4k”; CB11 Thm 1's d >= 4 follows", method=_METHOD + "; ⌊x⌋ replaced by its lower "
+          "bound x − 1, the inequality proved with nonnegative slacks (d = 9 + s, ε = "
+          "1/(16 + u))", delta=0.0, detectable=_DETECTS)
+def check_hk12_thm21(ctx):
+    """HK12 Thm 2.1: ``HK12.Thm2.1.samples`` (Ω(d/(kε))) from ``CB11.Thm1.attributes`` divided
+    by the k attributes of an example; a larger power of d or 1/ε is not implied."""
+    d, k, eps = _S("d", "k", "eps")
+    s, u = sp.symbols("s u", nonnegative=True)
+    attributes = bounds.FORMULAS["CB11.Thm1.attributes"].expr
+    floors = list(attributes.atoms(sp.floor))
+    lower = attributes.subs({f: f.args[0] - 1 for f in floors})       # ⌊x⌋ >= x − 1
+    samples = bounds.FORMULAS["HK12.Thm2.1.samples"].expr
+    at = {d: 9 + s, eps: 1 / (16 + u)}                 # k >= 2, d > 4k: d >= 9; ε < 1/16
+    x_big = nonnegative(sp.simplify((d / (96 * eps) - sp.Rational(3, 2)).subs(at)))
+    # on x >= 3/2: (x − 1)/2 − x/6 = (2x − 3)/6 >= 0, x = d/(96ε) = 3/2 + v
+    v = sp.Symbol("v", nonnegative=True)
+    gap = (lower / k - samples / 576).subs(d, 96 * eps * (sp.Rational(3, 2) + v))
+    return derive([], [("CB11 Thm 1's count is ½⌊d/(96ε)⌋ (one floor)", len(floors) == 1 and same(
+                            attributes, sp.floor(d / (96 * eps)) / 2)),
+                       ("d > 4k, k > 1, ε < 1/16 give d/(96ε) >= 3/2", x_big),
+                       ("½(d/(96ε) − 1)/k >= (1/576)·HK12.Thm2.1.samples at d/(96ε) >= 3/2",
+                        nonnegative(gap))])
+
+
+_B1_MISSING = ("a constant for Fact B.2 (“folklore”, stated without proof: determining A[i] "
+               "with probability > 2/3 requires reading Ω(d) entries) and for Corollary B.3 "
+               "(“a corollary”, Ω(dk) entries for Ω(k) non-zero entries), on which the proof of "
+               "Theorem B.1 (and Theorem 2.2 through it) rests")
+
+
+@register("HK12.ThmB.1.form_constant", citation="HK12 Thm B.1 and Thm 2.2 (App. B.1-B.2)",
+          statement="Theorem 2.2's Ω(d/(kε²)) examples are Theorem B.1's Ω(d/ε²) coordinates "
+          "read k per example (derived); the constant of the Ω is not derivable from the "
+          "displays (READING: " + _B1_MISSING + ")",
+          assumptions="ε = Ω(1/√d): HK12 Thm 2.2 and Thm B.1, “Let ε = Ω(1/√d)”; ‖x‖₂ <= 1, "
+          "‖w*‖₂ <= 1, y = ±1", method="sympy: HK12.Thm2.2.samples·k = HK12.ThmB.1.attributes, "
+          "both of degree 1 in d and −2 in ε; the Ω constant is the missing step",
+          delta=0.0, detectable=_DETECTS, expected=Status.READING, correction="HK12.ThmB.1.exact")
+def check_hk12_thmb1_form(ctx):
+    """HK12 Thm B.1 / Thm 2.2: the relation of the two Ω-forms derived; READING for the
+    constant (the folklore Fact B.2), FAIL when the forms do not match."""
+    d, k, eps = _S("d", "k", "eps")
+    F = bounds.FORMULAS
+    attributes, samples = F["HK12.ThmB.1.attributes"].expr, F["HK12.Thm2.2.samples"].expr
+    c = sp.Symbol("c_scale", positive=True)
+    related = same(samples * k, attributes)
+    degrees = same(attributes.subs({d: c * d}), c * attributes) and same(
+        attributes.subs({eps: c * eps}), attributes / c ** 2)
+    figures = {"samples·k = attributes": related, "attributes ∝ d/ε²": degrees}
+    if not (related and degrees):
+        return Result(Status.FAIL, figures, detectable=0.0, counterexample={
+            "formula": "HK12.Thm2.2.samples" if not related else "HK12.ThmB.1.attributes",
+            "samples": str(samples), "attributes": str(attributes)})
+    return Result(Status.READING, figures, detectable=0.0, correction="HK12.ThmB.1.exact",
+                  counterexample={"missing_step": _B1_MISSING},
+                  note="not derivable from the displays: " + _B1_MISSING)
+
+
+note_erratum(
+    "HK12.ThmB.1.form_constant", where="Theorem B.1 and Theorem 2.2 (the Ω-forms; App. B.1)",
+    order=(2, 2, 9), kind="reading",
+    literal="Any algorithm for LAO Ridge regression requires to observe at least Ω(d/ε²) "
+            "coordinates in order to obtain an O(ε)-approximate solution (B.1); the algorithm "
+            "must see (in expectation) at least Ω(d/(kε²)) examples (2.2).",
+    why="Not an extraction artefact and not shown false: a step the paper does not display. "
+        "Theorem 2.2's count is Theorem B.1's read k attributes per example (derived: the "
+        "check verifies samples·k = attributes and the degrees 1 in d, −2 in ε); what is "
+        "missing is " + _B1_MISSING + ". Lemma B.4 (L(w*) = (1 − ε)², exact: HK12.ThmB.1.exact) "
+        "is checked; Lemma B.5's first relation is a registered erratum "
+        "(HK12.ThmB.1.proof.step1).",
+    corrected="The hard instance and Lemma B.4 (the check HK12.ThmB.1.exact, PASS); the Ω "
+              "constant stays unspecified.")
+
+read("HK12.ThmB.1.form_constant", verdict="reading",
+     PDF="“Fact B.2. … Then any algorithm which determines the value of A[i] with probability "
+         "> 2/3 must read Ω(d) entries of A.” (the extraction's “>”) “Corollary B.3. Any algorithm that correctly "
+         "determines the value of Ω(k) non-zero entries of A with probability > 2/3 must read "
+         "Ω(dk) entries of A.” (App. B.1); Theorem B.1: “at least Ω(d/ε²) coordinates”",
+     HTML="Our lower bound is based on the following folklore fact: … determines the value "
+          "of A[i] with probability \\geqslant\\tfrac{2}{3} must read \\Omega(d) entries of A "
+          "(Fact B.2); \\Omega(k) non-zero entries … must read \\Omega(dk) entries of A "
+          "(Corollary B.3); Theorem B.1: \\Omega(\\frac{d}{\\varepsilon^{2}}) coordinates")
+
+
 # =============================================================================================
 # KS15
 # =============================================================================================
@@ -489,6 +676,103 @@ def check_ks15_lemma39(ctx):
                     "Thm 3.1 at its minimiser")], steps)
 
 
+#: KS15 Lemma B.3 / eq. (15): A[i] <= 2E[x_i²] + (7/6)ε and A[i] >= (1/2)E[x_i²] − (5/3)ε; the
+#: smoothing (13/6)ε of Alg. 2/4 line 12 (typed here with their labels)
+_EQ15_UP, _EQ15_LOW, _SMOOTH = Fraction(7, 6), Fraction(5, 3), Fraction(13, 6)
+
+
+def _eq15_pieces():
+    """(upper, lower) of A[i] + (13/6)ε under eq. (15), as multiples of (s + 5ε/3) and
+    (s + ε): the proofs' 2(s + 5ε/3) and (s + ε)/2 (App. B.4, B.12), checked exactly."""
+    s_, e_ = sp.symbols("s e", nonnegative=True)
+    up = 2 * s_ + _q(_EQ15_UP) * e_ + _q(_SMOOTH) * e_
+    low = s_ / 2 - _q(_EQ15_LOW) * e_ + _q(_SMOOTH) * e_
+    return same(up, 2 * (s_ + sp.Rational(5, 3) * e_)) and same(low, (s_ + e_) / 2)
+
+
+@register("KS15.Lemma3.7.derivation", citation="KS15 Lemma 3.7 (proof, App. B.4)",
+          statement="E‖x̃_{t,r}‖² = Σ_j √(A[j] + 13ε/6)·Σ_i E[x_i²]/√(A[i] + 13ε/6); with (15) it "
+          "is at most 2Σ_j √(s_j + 5ε/3)·Σ_i s_i/√(s_i + ε) (s_i = E[x_i²]); with √(a + b) <= "
+          "√a + √b and s/√(s + ε) <= √s this is 2‖E x²‖_{1/2} + 2√(5/3)d√‖E x²‖_{1/2}√ε "
+          "(the second bound); with s/√(s + ε) <= s/√ε instead in the ε-term, ‖E x²‖_{1/2} <= "
+          "d‖E x²‖₁ and ‖E x²‖₁ <= 1, it is at most (2 + 2√(5/3))d <= 5d (the first)",
+          assumptions=_KS15_RIDGE + "; eq. (15) (probability >= 1 − δ, or ε >= 1)",
+          method=_METHOD + "; the elementwise inequalities proved for nonnegative symbols, "
+          "Cauchy-Schwarz (Σ√s_i)² <= dΣs_i as the sum-of-squares identity at d = 3",
+          delta=0.0, detectable=_DETECTS)
+def check_ks15_lemma37(ctx):
+    """KS15 Lemma 3.7: ``KS15.Lemma3.7.S_hp`` derived and ``KS15.Lemma3.7.S_as`` proved an
+    upper bound of the chain (its probability-1 claim is the registered erratum
+    ``KS15.Lemma3.7.prob1``: the chain needs eq. (15))."""
+    d, eps, N = _S("d", "eps", "N_half")
+    n, e, a, b = sp.symbols("n e a b", nonnegative=True)         # n = Σ√s_i = √‖E x²‖_{1/2}
+    x, ep = sp.symbols("x ep", positive=True)                     # s_i > 0, √ε > 0
+    N1 = sp.Symbol("N1", nonnegative=True)                        # ‖E x²‖₁ = E‖x‖² <= 1
+    root_split = nonnegative(sp.expand((sp.sqrt(a) + sp.sqrt(b)) ** 2 - (a + b)))
+    shrink = nonnegative(x - x ** 2 / (x + ep ** 2))              # s/√(s+ε) <= √s, squared
+    shrink_eps = nonnegative(x ** 2 / ep ** 2 - x ** 2 / (x + ep ** 2))  # s/√(s+ε) <= s/√ε
+    five_thirds = sp.sqrt(sp.Rational(5, 3))
+    hp = 2 * (n + d * five_thirds * e) * n                        # the second bound, N = n²
+    as_chain = 2 * n ** 2 + 2 * five_thirds * d * N1              # before n² <= dN1, N1 <= 1
+    s3 = sp.symbols("s1:4", nonnegative=True)
+    cauchy = same(3 * sum(s3) - sum(sp.sqrt(t) for t in s3) ** 2,
+                  sum((sp.sqrt(s3[i]) - sp.sqrt(s3[j])) ** 2
+                      for i in range(3) for j in range(i + 1, 3)))
+    at_worst = as_chain.subs(n, sp.sqrt(d * N1)).subs(N1, 1)      # increasing in n² and N1
+    stated_as = bounds.FORMULAS["KS15.Lemma3.7.S_as"].expr
+    return derive([("KS15.Lemma3.7.S_hp", hp.subs({n: sp.sqrt(N), e: sp.sqrt(eps)}),
+                    "2(√N + d√(5ε/3))·√N, App. B.4's last chain")],
+                  [("(15) with the smoothing 13ε/6: A + 13ε/6 <= 2(s + 5ε/3) and >= (s + ε)/2",
+                    _eq15_pieces()),
+                   ("√(a + b) <= √a + √b", root_split),
+                   ("s/√(s + ε) <= √s", shrink), ("s/√(s + ε) <= s/√ε", shrink_eps),
+                   ("(Σ√s_i)² <= dΣs_i (Cauchy-Schwarz; d = 3)", cauchy),
+                   ("5d >= 2d + 2√(5/3)d (the first bound at ‖E x²‖_{1/2} <= d, ‖E x²‖₁ <= 1)",
+                    nonnegative(stated_as - at_worst))])
+
+
+@register("KS15.Lemma4.8.derivation", citation="KS15 Lemma 4.8 (proof, App. B.12)",
+          statement="‖E x̃_{t,r}²‖∞ = Σ_j (A[j] + 13ε/6)·max_i E[x_i²]/(A[i] + 13ε/6); with (15) "
+          "at most Σ_j 2(s_j + 5ε/3)·max_i 2s_i/(s_i + ε) <= 4‖E x²‖₁ + (20/3)dε "
+          "(s/(s + ε) <= 1)", assumptions=_KS15_LASSO + "; eq. (15) (probability >= 1 − δ, or "
+          "ε = 1)", method=_METHOD, delta=0.0, detectable=_DETECTS)
+def check_ks15_lemma48(ctx):
+    """KS15 Lemma 4.8: ``KS15.Lemma4.8.S_inf`` derived."""
+    d, eps, N = _S("d", "eps", "N_one")
+    x, e = sp.symbols("x e", positive=True)
+    at_most_one = nonnegative(1 - x / (x + e))
+    derived = 2 * (N + sp.Rational(5, 3) * d * eps) * 2            # Σ_j 2(s_j + 5ε/3) · 2
+    return derive([("KS15.Lemma4.8.S_inf", derived, "Σ_j 2(s_j + 5ε/3)·max_i 2s_i/(s_i + ε)")],
+                  [("(15) with the smoothing 13ε/6: A + 13ε/6 <= 2(s + 5ε/3) and >= (s + ε)/2",
+                    _eq15_pieces()), ("s/(s + ε) <= 1", at_most_one)])
+
+
+@register("KS15.Eq11-12.derivation", citation="KS15 eqs. (11), (12) (Sec. 5)",
+          statement="ρ_ridge is S at eq. (4)'s q over S at the uniform q (Σ E[x_i²]/(1/d) = "
+          "dE‖x‖²): ‖E x²‖_{1/2}/(d‖E x²‖₁); ρ_lasso is S_∞ at Lemma 4.3's q over S_∞ at the "
+          "uniform q (d‖E x²‖∞): ‖E x²‖₁/(d‖E x²‖∞) — “the potential improvement according to "
+          "our analysis”", assumptions="E[x_i²] > 0 (d = 3 symbolic second moments)",
+          method=_METHOD, delta=0.0, detectable=_DETECTS)
+def check_ks15_eq11_12(ctx):
+    """KS15 eqs. (11)-(12): ``KS15.Eq11.rho_ridge`` and ``KS15.Eq12.rho_lasso`` derived as
+    ratios of the variance terms of Lemma 3.4 / 4.5 (eq. (2), (7))."""
+    half, q_ok_r = _optimal_q(sp.Rational(1, 2))[0], _optimal_q(sp.Rational(1, 2))[2]
+    one, q_ok_l = _optimal_q(sp.Integer(1))[0], _optimal_q(sp.Integer(1))[2]
+    a = sp.symbols("a1:4", positive=True)                 # as in _optimal_q
+    d3 = 3
+    uniform_r = sum(ai * d3 for ai in a)                  # Σ a_i/(1/d)
+    top = sp.Symbol("top", positive=True)                 # max a_i, a_i = top − slack_i
+    N_half, N_one, N_inf, d = _S("N_half", "N_one", "N_inf", "d")
+    rho_r = bounds.FORMULAS["KS15.Eq11.rho_ridge"].expr
+    rho_l = bounds.FORMULAS["KS15.Eq12.rho_lasso"].expr
+    norms = {N_half: sum(sp.sqrt(ai) for ai in a) ** 2, N_one: sum(a), d: d3}
+    return derive([], [("eq. (4)'s S over the uniform S is the registered ρ_ridge (d = 3)",
+                        q_ok_r and same(half / uniform_r, rho_r.subs(norms))),
+                       ("Lemma 4.3's S_∞ over the uniform S_∞ (d·max a_i) is the registered "
+                        "ρ_lasso (d = 3, at max a_i = top)",
+                        q_ok_l and same(one / (d3 * top), rho_l.subs({**norms, N_inf: top})))])
+
+
 def _lemma310(H, eps_root):
     """KS15 Lemma 3.10 (App. B.7, Lemma B.4): the larger of Lemma 3.8's and Lemma 3.9's step
     sizes, and the two bounds; ``eps_root`` the √ε factor with ε of Alg. 2 line 11."""
@@ -639,6 +923,54 @@ def check_cb11_thm6(ctx):
                     "2 × (Lemma 4 at δ/2 + Lemma 10 union form at δ/2)")])
 
 
+@register("CB11.Thm6.derivation.constant", citation="CB11 Thm 6 (statement, from its proof)",
+          statement="the proof's bound 8√2(B d/k)²√(ln(8d²/δ)/m) + 8√2B²√(ln(2d)/m) + "
+          "4√2B²√(ln(4/δ)/m) is at most the statement's c(dB/k)²√((1/m) ln(d/δ)) with "
+          "c = 8√10 + 16 + 4√6 (term by term: ln(8d²/δ) <= 5 ln(d/δ), ln 2d <= 2 ln(d/δ), "
+          "ln(4/δ) <= 3 ln(d/δ) for d >= 2, and (d/k)⁴ >= 1)",
+          assumptions="2 <= k <= d (CB11 Fig. 1 splits the k sampled entries into two halves: "
+                      "k even), m >= 1, 0 < δ < 1",
+          method=_METHOD + "; squares compared term by term with nonnegative slacks "
+          "(d = 2(1 + v), d = k + s, δ = 1/(1 + u))", delta=0.0, detectable=_DETECTS)
+def check_cb11_thm6_constant(ctx):
+    """CB11 Thm 6: the statement's unspecified c made explicit from the proof's constants
+    (``CB11.Thm6.bound_proof``, derived by ``CB11.Thm6.derivation``)."""
+    d, k, B, m, delta, c = _S("d", "k", "B", "m", "delta", "c")
+    s, u, v = sp.symbols("s u v", nonnegative=True)
+    L = sp.log(d / delta)
+    form = (B * d / k) ** 2 * sp.sqrt(L / m)
+    t1 = 8 * sp.sqrt(2) * (B * d / k) ** 2 * sp.sqrt(sp.log(8 * d ** 2 / delta) / m)
+    t2 = 8 * sp.sqrt(2) * B ** 2 * sp.sqrt(sp.log(2 * d) / m)
+    t3 = 4 * sp.sqrt(2) * B ** 2 * sp.sqrt(sp.log(4 / delta) / m)
+    consts = (8 * sp.sqrt(10), sp.Integer(16), 4 * sp.sqrt(6))
+    half, inv = sp.symbols("half_d inv_delta", positive=True)   # d = 2·half_d, δ = 1/inv_delta
+
+    def log_nonneg(expr):                               # d >= 2 (half_d >= 1), 0 < δ < 1
+        e = sp.expand_log(expr.subs({d: 2 * half, delta: 1 / inv}), force=True)
+        return bool(sp.expand(e.subs({half: 1 + v, inv: 1 + u})).is_nonnegative)
+
+    step1 = same(consts[0] ** 2 * form ** 2 - t1 ** 2,
+                 128 * (B * d / k) ** 4 / m * (5 * L - sp.log(8 * d ** 2 / delta))) and \
+        log_nonneg(5 * L - sp.log(8 * d ** 2 / delta))
+    # 256(d/k)⁴ L − 128 ln 2d = 256((d/k)⁴ − 1)L + 128(2L − ln 2d)
+    step2 = same((consts[1] ** 2 * form ** 2 - t2 ** 2) * m / B ** 4,
+                 256 * ((d / k) ** 4 - 1) * L + 128 * (2 * L - sp.log(2 * d))) and \
+        log_nonneg(2 * L - sp.log(2 * d)) and log_nonneg(L) and \
+        nonnegative(d ** 4 - k ** 4, d=k + s)
+    step3 = same((consts[2] ** 2 * form ** 2 - t3 ** 2) * m / B ** 4,
+                 96 * ((d / k) ** 4 - 1) * L + 32 * (3 * L - sp.log(4 / delta))) and \
+        log_nonneg(3 * L - sp.log(4 / delta)) and log_nonneg(L) and \
+        nonnegative(d ** 4 - k ** 4, d=k + s)
+    stated = bounds.FORMULAS["CB11.Thm6.bound"].expr.subs(c, sum(consts))
+    return derive([], [("the proof's bound is t1 + t2 + t3",
+                        same(bounds.FORMULAS["CB11.Thm6.bound_proof"].expr, t1 + t2 + t3)),
+                       ("t1 <= 8√10 (dB/k)²√(ln(d/δ)/m): ln(8d²/δ) <= 5 ln(d/δ), d >= 2", step1),
+                       ("t2 <= 16 (dB/k)²√(ln(d/δ)/m): ln 2d <= 2 ln(d/δ), k <= d", step2),
+                       ("t3 <= 4√6 (dB/k)²√(ln(d/δ)/m): ln(4/δ) <= 3 ln(d/δ), k <= d", step3),
+                       ("the statement at c = 8√10 + 16 + 4√6 is the sum of the upper terms",
+                        same(stated, sum(consts) * form))])
+
+
 @register("CB11.Thm12.derivation", citation="CB11 Thm 12 (proof)",
           statement="‖∇f_t‖ <= λ‖w_t‖ + 4Bd√(2/k) with ‖w_t‖ <= (1/λ)4Bd√(2/k) gives 8Bd√(2/k); "
           "the strongly convex regret (1/λ)G² ln m plus m(λ/2)B² is minimised at "
@@ -704,6 +1036,41 @@ def check_ks15_thm47(ctx):
                                            / ((k + 1) * _S("m1")), 1)))])
 
 
+@register("KS15.Thm4.7.derivation.as", citation="KS15 Thm 4.7 (Sec. 4.2.1, last display)",
+          statement="at ε = 1 (Alg. 4 line 11's cap; Lemma 4.8 then holds with probability 1) "
+          "the proof's bound 4B²√(5(16‖E x²‖₁ + (88/3)dε + k) log 2d/(km₂)), with ‖E x²‖₁ <= d "
+          "(‖x‖∞ <= 1) and k <= d, is at most 61B²√(d log 2d/(km₂)): "
+          "16·5(16 + 88/3)d + 80k <= 61²d",
+          assumptions=_KS15_LASSO.replace("m >= log 2d", "m₂ >= log 2d") + ", ε = 1",
+          method=_METHOD + "; the proof's bound rebuilt as in KS15.Thm4.7.derivation (Thm 4.1 at "
+          "its minimiser, Lemma 4.8 in Lemma 4.5, (10)), then bound_as² − bound² >= 0 proved "
+          "with nonnegative slacks (d = k + s), at ‖E x²‖₁ = d after proving it increasing there",
+          delta=0.0, detectable=_DETECTS)
+def check_ks15_thm47_as(ctx):
+    """KS15 Thm 4.7: the almost-sure constant 61 (``KS15.Thm4.7.bound_as``) from the proof's
+    high-probability bound at ε = 1; a smaller constant (60 already) is not proved."""
+    eta, G, m2, d, k, B, N = _S("eta", "G", "m2", "d", "k", "B", "N_one")
+    generic = _eg_excess(eta, G, m2)
+    best = _minimiser(generic, eta)
+    eq10 = 4 * N + (_q(proofs_ks15._EQ6_RIGHT_EPS) + sp.Rational(10, 3)) * d   # (10) at ε = 1
+    g2_hat = 4 * B ** 2 * (4 / k * eq10 + sp.Rational(20, 3) / k * d + 1)
+    proof = generic.subs(eta, best).subs(G, sp.sqrt(g2_hat))
+    stated = bounds.FORMULAS["KS15.Thm4.7.bound_as"].expr
+    s = sp.Symbol("s", nonnegative=True)
+    slope = sp.expand(proof ** 2).coeff(N)                # the square is affine in ‖E x²‖₁
+    rising = same(sp.expand(proof ** 2), sp.expand(proof ** 2).subs(N, 0) + slope * N) and \
+        bool(_on_domain(slope).is_positive)               # d >= 1: log 2d > 0
+    gap = (stated ** 2 - proof.subs(N, d) ** 2) * k * m2 / (B ** 4 * sp.log(2 * d))
+    return derive([], [("the proof's bound is increasing in ‖E x²‖₁", rising),
+                       ("61²·d·log 2d/(km₂)·B⁴ >= the proof's bound² at ‖E x²‖₁ = d, k <= d",
+                        nonnegative(sp.expand(gap), d=k + s)),
+                       ("the proof's bound at ε = 1 is the registered bound_hp at ε = 1",
+                        same(proof, bounds.FORMULAS["KS15.Thm4.7.bound_hp"].expr.subs(
+                            bounds.FORMULAS["KS15.Alg4.eps"].expr, 1)))],
+                  note="the case ε < 1 (Alg. 4 line 11 below its cap) is the registered erratum "
+                       "KS15.Thm4.7.as_any_m1")
+
+
 @register("KS15.Thm3.12.derivation", citation="KS15 Thm 3.12 (Sec. 3.3.1, via Lemma 3.10)",
           statement="Lemma 3.10 with H = ‖2A + (10/3)ε‖_{1/2} gives the stated η and the "
           "almost-sure bound; the printed high-probability bound is the proof's last line with "
@@ -726,6 +1093,50 @@ def check_ks15_thm312(ctx):
                    ("KS15.Thm3.12.bound_as", b_as, "Lemma 3.10's almost-sure bound"),
                    ("KS15.Thm3.12.bound_hp", printed,
                     "printed: the proof's '+ 1' outside the root and the factor (erratum)")])
+
+
+@register("KS15.Thm3.12.derivation.hp", citation="KS15 Thm 3.12 (Sec. 3.3.1) and Lemma 3.11 "
+          "(6)", statement="Lemma 3.11's (6) with ‖a + b‖_{1/2} <= 2‖a‖_{1/2} + 2‖b‖_{1/2} gives "
+          "H <= 8‖E x²‖_{1/2} + (34/3)d²ε; Lemma 3.10's high-probability bound "
+          "(4B²/√m₂)√(2H/k + (2/k)√(5/3)d√H√ε + 1), increasing in H, is then at most the "
+          "proof's last line (16B²/√m₂)√((1/k)(√‖E x²‖_{1/2} + d√(2ε))² + 1) at Alg. 2's ε",
+          assumptions=_KS15_RIDGE.replace("m >= 1", "m₁, m₂ >= 1") + ", 0 < δ < 1",
+          method=_METHOD + "; √H replaced by √(8N) + √(34/3)d√ε >= √H (its square minus H "
+          "is a product of nonnegatives), then the difference of squares times k is a "
+          "polynomial in √N, √ε, d, k whose every coefficient is proved >= 0",
+          delta=0.0, detectable=_DETECTS)
+def check_ks15_thm312_hp(ctx):
+    """KS15 Thm 3.12: ``KS15.Lemma3.11.H_upper`` derived, and ``KS15.Thm3.12.bound_hp_proof``
+    proved at least Lemma 3.10's bound at that H (the proof's chain, as one inequality)."""
+    d, k, B, m2, N, eps, H = _S("d", "k", "B", "m2", "N_half", "eps", "H")
+    n, e = sp.symbols("n e", nonnegative=True)             # √N, √ε
+    s = sp.Symbol("s", nonnegative=True)
+    x, y = sp.symbols("x y", nonnegative=True)
+    # (6): ‖4E x² + (14/6)ε + (10/3)ε‖_{1/2} <= 2·4N + 2‖(14/6 + 10/3)ε·1‖_{1/2}, ‖c·1‖_{1/2} = d²c
+    h_upper = 2 * 4 * N + 2 * d ** 2 * (_q(proofs_ks15._EQ6_RIGHT_EPS) + sp.Rational(10, 3)) * eps
+    quasi = nonnegative(2 * x ** 2 + 2 * y ** 2 - (x + y) ** 2)       # (x + y)² <= 2x² + 2y²
+    S_of = _lemma37_hp(H, sp.sqrt(eps))
+    rising = nonnegative(sp.diff(S_of, H))
+    lemma310 = 4 * B ** 2 / sp.sqrt(m2) * sp.sqrt(S_of / k + 1)      # Lemma 3.10's b_hp
+    # √H_upper <= U (U² − H_upper = 2√(8N)√(34/3)d√ε >= 0)
+    U = sp.sqrt(8) * n + sp.sqrt(sp.Rational(34, 3)) * d * e
+    hu = h_upper.subs({N: n ** 2, eps: e ** 2})
+    root_ok = nonnegative(sp.expand(U ** 2 - hu))
+    last = 16 * B ** 2 / sp.sqrt(m2) * sp.sqrt((sp.sqrt(N) + d * sp.sqrt(2 * eps)) ** 2 / k + 1)
+    c = 4 * B ** 2 / sp.sqrt(m2)
+    inner_last = sp.expand(((last / c) ** 2).subs({N: n ** 2, eps: e ** 2}))
+    inner_310 = (2 * hu + 2 * sp.sqrt(_q(_EPS_TERM)) * d * U * e) / k + 1
+    gap = sp.Poly(sp.expand((inner_last - inner_310) * k), n, e, d, k)
+    chain = all(bool(cf.is_nonnegative) for cf in gap.coeffs())
+    return derive([("KS15.Lemma3.11.H_upper", h_upper, "(6) with ‖a + b‖_{1/2} <= 2‖a‖ + 2‖b‖"),
+                   ("KS15.Thm3.12.bound_hp_proof",
+                    last.subs(eps, bounds.FORMULAS["KS15.Alg2.eps"].expr),
+                    "the proof's last line at Alg. 2 line 11's ε")],
+                  [("‖a + b‖_{1/2} <= 2‖a‖_{1/2} + 2‖b‖_{1/2}: (x + y)² <= 2x² + 2y²", quasi),
+                   ("Lemma 3.10's bound is increasing in H", rising),
+                   ("√H_upper <= √(8N) + √(34/3)d√ε", root_ok),
+                   ("Lemma 3.10's bound at H_upper <= the proof's last line (squares, all "
+                    "coefficients >= 0)", chain and bool(lemma310.has(H)))])
 
 
 @register("CB11.Thm12.derivation.constant", citation="CB11 Thm 12 (statement, from its proof)",

@@ -11,8 +11,9 @@ give the same records.
 The checks (ids ``<label>.<property>``; ``label`` is the spec's name in the catalog):
 
 * ``unbiased.exact``: the exact mean of one draw equals the claimed target on the exact
-  instances d3, d4, w0 (:mod:`laocheck.estimators.instances`) — CB11 Lemma 11, HK12 Lemmas
-  3.3 / 3.8, KS15 Lemma B.2 for laocheck's estimators;
+  instances d3, d4, w0 and the boundary instances l2_edge, l1_edge, kd_edge, w0_edge (‖w‖ = B,
+  ‖x‖ = 1, |y| = B, k = d, w = 0 and a zero w_j; :mod:`laocheck.estimators.instances`) — CB11 Lemma 11,
+  HK12 Lemmas 3.3 / 3.8, KS15 Lemma B.2 for laocheck's estimators;
 * ``unbiased.monte_carlo``: the sampler's mean (``sample`` / ``accumulate``) contains the target,
   simultaneous intervals at δ on d4: empirical Bernstein over the enumerated range (or a
   declared ``range``), else median-of-means with the claimed second-moment bound;
@@ -53,7 +54,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import bounds, estimators, stats
-from ..estimators.instances import INSTANCES, as_float, params_for
+from ..estimators.instances import BOUNDARY_INSTANCES, INSTANCES, as_float, params_for
 from ..exceptions import InvalidParameterError
 from ..stats.choice_tree import (FLOAT_TOLERANCE, MAX_SECONDS, NotEnumerable, draws_of,
                                  enumerate_sampler, guarded)
@@ -76,7 +77,7 @@ __all__ = ["Claims", "claims_from_spec", "property_checks", "PROPERTIES", "EXACT
 PROPERTIES = ("unbiased.exact", "unbiased.monte_carlo", "budget", "kernel_matches_reference",
               "second_moment", "second_moment_inf", "clipping", "clip_threshold", "scaling")
 #: The exact instances every exact check enumerates (those the estimator accepts).
-EXACT_INSTANCES = ("d3", "d4", "w0")
+EXACT_INSTANCES = ("d3", "d4", "w0") + BOUNDARY_INSTANCES
 #: The instance of the Monte Carlo checks (the first accepted instance when it is refused).
 MC_INSTANCE = "d4"
 #: Most paths of random choices enumerated per instance (beyond: Monte Carlo).
@@ -684,8 +685,9 @@ def _mc_instance(instances):
 
 
 def _nothing(figures):
-    return _inconclusive(figures, "no exact instance (d3, d4, w0) is accepted by the "
-                         "estimator's sample()", "accept one of laocheck.testing.instances")
+    return _inconclusive(figures, f"no exact instance ({', '.join(EXACT_INSTANCES)}) is "
+                         "accepted by the estimator's sample()",
+                         "accept one of laocheck.estimators.instances")
 
 
 # -- the checks (each takes ctx, the estimator and its claims) -----------------------------------
@@ -942,8 +944,32 @@ def check_kernel_matches_reference(ctx, *, estimator, claims):
     instances = instances_of(estimator, strict=True)
     if not instances:
         return _nothing({"instances_checked": 0})
-    inst = _mc_instance(instances)
     ref = _reference_of(claims, estimator)
+    # the Monte Carlo instance, then each accepted boundary instance (issue 47 item 5: a
+    # sampler wrong only where ‖w‖ = B, ‖x‖ = 1, |y| = B or w = 0), δ split evenly
+    tested = [_mc_instance(instances)]
+    tested += [i for i in BOUNDARY_INSTANCES if i in instances and i not in tested]
+    sub = replace(ctx, delta=ctx.delta / len(tested))
+    first = _kernel_on_instance(sub, estimator, ref, tested[0])
+    if first.status != Status.PASS:
+        return first
+    # the first instance's figures at the top (as before the boundary instances), theirs below
+    edges, checked = {}, [tested[0]]
+    for inst in tested[1:]:
+        res = _kernel_on_instance(sub, estimator, ref, inst)
+        edges[inst] = res.figures
+        if res.status == Status.INCONCLUSIVE:
+            continue                    # a boundary instance it cannot enumerate: the others
+        if res.status != Status.PASS:
+            return replace(res, figures={**first.figures, "boundary_instances": edges},
+                           counterexample={"instance": inst, **(res.counterexample or {})})
+        checked.append(inst)
+    return replace(first, figures={**first.figures, "boundary_instances": edges,
+                                   "instances_checked": checked})
+
+
+def _kernel_on_instance(ctx, estimator, ref, inst):
+    """:func:`check_kernel_matches_reference` on one instance, at ``ctx.delta``."""
     try:
         enum = enumerate_estimate(ref, inst)
     except NotEnumerable as exc:
@@ -1298,7 +1324,9 @@ def property_checks(estimator, claims, *, label, citation, delta=stats.DEFAULT_D
         if prop == "kernel_matches_reference" and _judged_by_itself(estimator, claims):
             statement, method = _OWN_ENUMERATION
         text = statement.format(label=label, budget=claims.budget, scaling=claims.scaling)
-        assumptions = "exact instances d3, d4, w0 (dyadic, laocheck.testing.instances)"
+        assumptions = (f"exact instances {', '.join(EXACT_INSTANCES)} (dyadic, "
+                       "laocheck.estimators.instances; the last four on the boundaries "
+                       "‖w‖ = B, ‖x‖ = 1, |y| = B, k = d, w = 0)")
         if prop == "clip_threshold":
             assumptions += f"; η = {claims.eta:g} unless the estimator sets its own"
         out.append(Check(id=f"{label}.{prop}", func=func, citation=citation, statement=text,

@@ -37,6 +37,10 @@ from ._common import categorical_detects
 from ._registry import DEFAULT_DELTA, Result, Status
 
 D = 5
+#: AESVR's ε in these checks: 2B at B = 1, GenEst's N = 4 on the boundary n = 2 log₂ N = 4
+AESVR_EPS = 2.0
+#: AESVR's δ in these checks: B (= 1), the upper end of HK12 Sec. 4's 0 <= δ <= B
+AESVR_DELTA = 1.0
 _U = np.finfo(float).eps / 2          # unit roundoff
 
 
@@ -121,7 +125,12 @@ def _make(cls, algorithm, X, seed, n_total=None):
     elif algorithm == "AER":
         kw.update(k=4)
     elif algorithm == "AESVR":
-        kw.update(k=2, eps=0.4, delta=0.05)
+        # ε = 2B (B = 1): GenEst's bound 2B/ε = 1 gives N = ⌈4⌉ = 4 and 2 log₂ N = 4 exactly,
+        # so HK12 Proc. 3's line 3 (n <= 2 log₂ N) is decided at its boundary order n = 4 in
+        # about one GenEst call of 32 (issue 47 item 5: at ε = 0.4, N = 100 and the threshold
+        # order 13 came up once in 16,000 calls)
+        # δ = B: HK12 Sec. 4's 0 <= δ <= B at its upper end, |y ± δ| up to 2B (Thm 4.4's proof)
+        kw.update(k=2, eps=AESVR_EPS, delta=AESVR_DELTA)
     elif algorithm == "Baseline":
         kw = dict(k=4, variant="literal", random_state=seed, record_draws=True)
     return cls(**kw)
@@ -380,7 +389,11 @@ def sampler_checks(spec):
             method="record_draws=True, replay by laocheck.reference.learners; "
             "rounding tolerance 16·m·(d + k + 4)·u·max|w̄| (AESVR: ·(2B/ε)²) + "
             "16·(d + k + 4)·(the output's change under a relative-u data perturbation), "
-            "the latter capped at √u·max|w̄|",
+            "the latter capped at √u·max|w̄|" + (
+                "; ε = 2B, so that GenEst's N = ⌈4(2B/ε)²⌉ = 4 puts HK12 Proc. 3's "
+                "order n = 2 log₂ N = 4 (line 3's boundary) in about 1 call in 32; "
+                "δ = B (HK12 Sec. 4's 0 <= δ <= B at its upper end)"
+                if spec.algorithm == "AESVR" else ""),
             delta=0.0, detectable="an output difference above the rounding tolerance")),
         ("attribute_inclusion", check_attribute_inclusion, dict(
             citation=spec.citation, assumptions=assumptions,

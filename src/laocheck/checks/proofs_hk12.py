@@ -1181,9 +1181,10 @@ def check_thm44_step5(ctx):
     _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     C, t = sp.symbols("C t", positive=True)
     thm31 = bounds.FORMULAS["HK12.Thm3.1.generic"].expr.subs(_eta, bounds.FORMULAS["HK12.Thm3.1.eta_proof"].expr)
+    # the display's C·d/k is laocheck's Φ·2d/k (bound_G: E‖x̃‖² <= 2d/k, Lemma 3.3), C = 2Φ
     ok = sympy_zero(thm31 - 2 * _B * _G / sp.sqrt(_m)) and sympy_zero(
         thm31.subs(_G, sp.sqrt(C * _d / _k))
-        - bounds.FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(bounds.SYMBOLS["Phi"], C))
+        - bounds.FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(bounds.SYMBOLS["Phi"], C / 2))
     amgm = sp.simplify(1 + t ** 2 - 2 * t - (t - 1) ** 2) == 0
     return ProofResult(Status.PASS if ok and amgm else Status.FAIL,
                        {"identity": ok, "2t <= 1 + t²": amgm},
@@ -1199,7 +1200,9 @@ def check_thm44_step6(ctx):
     """HK12 Thm 4.4, proof: the sample size (8)."""
     _d, _k, _m, _B = sp.symbols("d k m B", positive=True)
     C, eps, s = sp.symbols("C epsilon s", positive=True)
-    sol = sp.solve(sp.Eq(bounds.FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(bounds.SYMBOLS["Phi"], C), eps), _m)
+    # C = 2Φ: the display's C·d/k is bound_G's Φ·2d/k (step 5)
+    sol = sp.solve(sp.Eq(bounds.FORMULAS["HK12.Thm4.4.bound_G"].expr.subs(bounds.SYMBOLS["Phi"],
+                                                                          C / 2), eps), _m)
     ok = len(sol) == 1 and sympy_zero(sol[0] - _d / _k * C * 4 * (_B / eps) ** 2)
     u = sp.symbols("u", real=True)                     # u = log(B/ε): 2u <= 1 + u²
     ok2 = sympy_zero(1 + u ** 2 - 2 * u - (u - 1) ** 2)

@@ -141,7 +141,8 @@ def render():
     steps = sum(n.proof_step for n in errata)
     lines.append(f"{len(errata)} errata ({', '.join(f'{p}: {counts[p]}' for p in PAPERS)}; "
                  f"{steps} of them proof steps). Listed apart and not counted: "
-                 f"{len(by_kind['reading'])} readings (extraction artefacts) and "
+                 f"{len(by_kind['reading'])} readings (extraction artefacts, steps not "
+                 f"displayed) and "
                  f"{len(by_kind['unsettled'])} suspected errata not established; "
                  f"{len(by_kind['withdrawn'])} errata of earlier versions withdrawn (they hold "
                  f"under the papers' standing assumptions).\n")
@@ -150,10 +151,11 @@ def render():
         for note in (n for n in errata if n.paper == paper):
             _entry(note, catalog[note.id], lines, "Why it is false.")
     if by_kind["reading"]:
-        lines.append("## Readings: extraction artefacts, not errata\n")
+        lines.append("## Readings: extraction artefacts and steps not displayed, not errata\n")
         lines.append("Statements false only as one text extraction of the paper reads them; the "
-                     "typeset paper (or its other version) reads otherwise. Their checks report "
-                     "READING.\n")
+                     "typeset paper (or its other version) reads otherwise. And formulas that "
+                     "cannot be derived from what the paper displays, each with the missing step "
+                     "named. Their checks report READING.\n")
         for note in by_kind["reading"]:
             _entry(note, catalog[note.id], lines, "Why it is a reading.")
     if by_kind["unsettled"]:

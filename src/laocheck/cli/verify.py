@@ -76,7 +76,8 @@ STATUS_LEGEND = {
     Status.INCONCLUSIVE.value: "the budget cannot decide; the row's reason says why and what "
     "would",
     Status.READING.value: "false only as a text extraction reads it (the typeset paper reads "
-    "otherwise; the row's reason says how)",
+    "otherwise), or not derivable from what the paper displays (the missing step named); the "
+    "row's reason says which",
     Status.ERROR.value: "the user's code raised or exited, not a verdict (exit 4)",
 }
 

@@ -11,7 +11,7 @@ from ._registry import names as estimator_names
 from ._registry import spec_of
 from ._spec import EstimatorSpec
 
-__all__ = ["INSTANCES", "exact_moments", "params_for", "as_float", "k_values", "cases"]
+__all__ = ["INSTANCES", "BOUNDARY_INSTANCES", "exact_moments", "params_for", "as_float", "k_values", "cases"]
 
 # Dyadic rationals: exactly representable as floats, so the kernels (floats) and the literal
 # reference versions (Fractions) see the very same instance.
@@ -21,7 +21,23 @@ INSTANCES = {
     "w0": ([F(0), F(0), F(0)], [F(1, 2), F(-1, 4), F(1, 4)], F(1, 4)),
     "d6": ([F(1, 2), F(-1, 4), F(1, 8), F(3, 8), F(0), F(-5, 8)],
            [F(1, 4), F(1, 4), F(-1, 2), F(1, 8), F(3, 8), F(-1, 8)], F(1, 16)),
+    # the boundaries of the papers' displayed conditions (issue 47 item 5), at B = 1 (the
+    # example parameters' B): ‖w‖₂ = B, ‖x‖₂ = 1, y = −B (HK12 Lemmas 3.3, 4.1; KS15 Lemmas
+    # 3.2-3.4: ‖x‖₂ <= 1, |y| <= B, ‖w‖₂ <= B)
+    "l2_edge": ([F(1, 2), F(-1, 2), F(1, 2), F(1, 2)], [F(1, 2), F(1, 2), F(-1, 2), F(1, 2)],
+                F(-1)),
+    # ‖w‖₁ = B, ‖x‖∞ = 1, y = B, w₄ = 0 (p₄ ∝ w₄² or |w₄| at its floor 0) (CB11 Lemma 11,
+    # HK12 Lemma 3.8, KS15 Lemmas 4.2-4.5: ‖x‖∞ <= 1, |y| <= B, ‖w‖₁ <= B)
+    "l1_edge": ([F(1, 2), F(-1, 4), F(1, 4), F(0)], [F(1), F(-1, 2), F(1, 4), F(-1)], F(1)),
+    # k = d at the catalog's k = 2 (HK12/KS15: k <= d), ‖x‖₂ = ‖x‖∞ = 1, y = B
+    "kd_edge": ([F(1, 2), F(-1, 4)], [F(0), F(1)], F(1)),
+    # w = 0 (φ̃ without a draw) at d = 4, the dimension of the estimators built with four
+    # second moments or a q of four entries, with ‖x‖₂ = 1 and y = −B
+    "w0_edge": ([F(0), F(0), F(0), F(0)], [F(1, 2), F(1, 2), F(1, 2), F(-1, 2)], F(-1)),
 }
+
+#: The instances on the boundaries of the displayed conditions (equality cases).
+BOUNDARY_INSTANCES = ("l2_edge", "l1_edge", "kd_edge", "w0_edge")
 
 
 def exact_moments(d):

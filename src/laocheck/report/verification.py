@@ -172,7 +172,8 @@ def render(data, settings):
         f"{'this run' if data['source'] == 'run' else 'a laocheck verify --json file'}. "
         f"PASS: the statement holds (exactly, or at the stated δ); ERRATUM: the literal "
         f"statement of the paper is false (counterexample given; its correction is a check of "
-        f"its own); READING: false only as a text extraction reads it (not an erratum); FAIL: "
+        f"its own); READING: false only as a text extraction reads it, or not derivable from "
+        f"what the paper displays (not an erratum); FAIL: "
         f"refuted; INCONCLUSIVE: the budget cannot decide; ERROR: the code under test raised "
         f"or exited (not a verdict). Family-wise "
         f"false-FAIL probability ≤ {fmt(family)} (the sum of the checks' δ)."),)
