@@ -90,6 +90,11 @@ def main(argv=None):
         budget=args.budget, jobs=args.jobs, seed=args.seed, only=args.only or None,
         checks_measured=len(records), wall_seconds=round(wall, 1),
         cpu_seconds_measured=round(sum(seconds[r["id"]] for r in records), 1))
+    if args.from_json is not None:
+        # the run's own commit, not this checkout's: the records were measured there
+        measured = run["run"].get("provenance", {})
+        run_meta["commit"] = measured.get("commit", run_meta.get("commit"))
+        run_meta["laocheck"] = measured.get("laocheck", run_meta.get("laocheck"))
     if args.only and "meta" in entry:
         # a partial update: the whole run's provenance stays, this one is listed after it
         meta = dict(entry["meta"])
