@@ -969,11 +969,15 @@ def check_cb11_thm12_high_probability(ctx):
                                                          beta=1 - POWER, side="greater"))
         factor = bound_factor(excess / bound, _HP_DELTA_THM,
                               prob_factor * _HP_DELTA_THM if np.isfinite(prob_factor) else None)
+        # how far below the bound the runs' (1 − δ_thm)-quantile sits (F is for the quantile
+        # itself, as coverage_verdict's: a constant divided by less than this stays unseen)
+        quantile = float(np.quantile(excess / bound, 1 - _HP_DELTA_THM, method="inverted_cdf"))
         row = {"bound": bound, "exceedances": count, "exceedance_cp_low": low,
                "exceedance_cp_high": high, "max_excess": float(excess.max()),
                "mean_excess": float(excess.mean()),
                "max_excess_over_bound": float(excess.max() / bound),
-               "detects_failure_prob": prob_factor, "detects": factor}
+               "detects_failure_prob": prob_factor, "detects": factor,
+               "bound_slack": 1 / quantile if quantile > 0 else None}
         if B == 1.0:
             figs.update(row)                           # the B = 1 figures at the top level
         figs[f"B={B:g}"] = row
