@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from laocheck import bounds
-from laocheck.checks import empirical, get, run
+from laocheck.checks import empirical, get, learner_samplers, learner_settings, run
 
 PLANT = 1.2          # the planted violation is PLANT times the recorded factor
 
@@ -92,3 +92,44 @@ def test_a_scale_ratio_off_by_the_recorded_factor_fails(monkeypatch):
 
     monkeypatch.setattr(empirical, "replicate", off)
     assert run(check, seed=0).status == "FAIL"
+
+
+# -- exact comparisons within a rounding tolerance: the factor is 1 + tol over the scale -----------
+def test_a_learner_output_off_by_the_tolerance_times_1_2_fails(monkeypatch):
+    check = get("HK12.AERR.steps_match_reference")
+    honest = run(check, seed=0)
+    assert honest.status == "PASS" and 1 < honest.detects < 1 + 1e-6
+    output = learner_samplers._output
+    # the learner's output (1 + 1.2(F − 1)) times the replayed one: 1.2 tolerances off at its
+    # largest coordinate
+    scale = 1 + PLANT * (honest.detects - 1)
+    monkeypatch.setattr(learner_samplers, "_output",
+                        lambda algorithm, est: np.asarray(output(algorithm, est)) * scale)
+    assert run(check, seed=0).status == "FAIL"
+
+
+def test_a_learner_setting_off_by_the_tolerance_times_1_2_fails(monkeypatch):
+    check = get("HK12.AERR.settings")
+    honest = run(check, seed=0)
+    assert honest.status == "PASS" and 1 < honest.detects <= 1 + 1e-9
+    verdict = learner_settings._verdict
+    scale = 1 + PLANT * (honest.detects - 1)
+
+    def slipped(rows, note=""):                 # every setting the learner reports, scaled
+        return verdict([(name, np.asarray(observed, dtype=float) * scale, expected, cite)
+                        for name, observed, expected, cite in rows], note)
+
+    monkeypatch.setattr(learner_settings, "_verdict", slipped)
+    assert run(check, seed=0).status == "FAIL"
+
+
+def test_the_exact_checks_record_their_factor_and_order_claims_none():
+    # numbers compared with numbers: 1 (Fractions, sympy identities of number-valued formulas)
+    for check_id in ("CB11.Lemma9.expectation", "HK12.Thm3.1.text_G", "KS15.Thm3.1.algebra",
+                     "HK12.Proc3.line1"):
+        assert run(get(check_id), seed=0).detects == 1.0, check_id
+    # a printed ρ off by half a unit of its last digit: 0.91 is the tightest, 1 + 0.005/0.91
+    assert run(get("KS15.Eq11-12.values"), seed=0).detects == pytest.approx(1 + 0.005 / 0.91)
+    # a claim of order (no constant factor refutes it) and a definiteness property: none
+    for check_id in ("HK12.Thm4.4.form", "KS15.Thm4.7.text_m1_gg", "CB11.Fig1.convexity"):
+        assert run(get(check_id), seed=0).detects is None, check_id

@@ -64,6 +64,15 @@ High probability (``CB11.Thm12.high_probability.empirical``): CB11 Thm 12's boun
 δ_thm = 0.05 (the proof's explicit constants) against the fraction of AER runs above it, decided
 by a one-sided Clopper-Pearson bound at δ = 1e-6 (``fast``: R = 800, ``full``: R = 10⁴ runs at
 each of B = 1 and B = 1000, δ/2 each).
+
+Power of the other checks (``detects``): HK12's grids (``_GRIDS``), ``HK12.Thm3.4.proof_eta``,
+``HK12.Thm3.1.scaling`` and the two errata refute with the betting interval on the proven
+per-run range, so their F is :func:`interval_detects_factor` (the bound over the reach of the
+interval's lower end, twice the Bernstein deviation below it), the smallest over the points;
+``CB11.Thm12.high_probability.empirical`` is a coverage check (``checks._common.bound_factor``:
+F for the bound at the runs' (1 − δ_thm)-quantile, its ``bound_slack`` beside it);
+``LAO.Bounds.scaling.empirical`` compares ratios with c² exactly (1 + 1e-6). A PASS with F above
+2 names ``<theorem>.derivation`` (``checks._common.paired``), which refutes a changed constant.
 """
 
 from __future__ import annotations
