@@ -13,6 +13,11 @@ the invariants of the learners' updates on seeded runs. HK12 Proc. 3 (lines 1/3,
 and Alg. 4 line 2 are also checked in the estimator kernels (``HK12.Proc3.*.kernel``,
 ``HK12.Alg4.line2.kernel``): every kernel draw is matched to an outcome of the law written
 from the lines (exact) and the frequencies get a multinomial test at δ.
+
+Power (``Result.detects``): 1.0 where numbers are compared exactly (Fractions, sympy), 1 + tol
+where floats are compared within a relative tol; None where no factor applies: a property
+(``CB11.Fig1.convexity``: definiteness), an undefined 0/0 (``*.line9``), an output compared
+with 0 (``KS15.Alg4.line1_corrected``).
 """
 
 from __future__ import annotations
@@ -98,7 +103,7 @@ def check_fig1_v(ctx):
         worst = max(worst, max(abs(a - b) for a, b in zip(mean, xs)))
     return Result(Status.PASS if worst == 0 else Status.FAIL,
                   {"largest_exact_difference": str(worst), "cases": len(_FIG1_CASES)},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0)
 
 
 @register("CB11.Fig1.objective", citation="CB11 Fig. 1 (Let L̃_S(w) = wᵀĀw + wᵀv̄ + ȳ) and "
@@ -124,8 +129,8 @@ def check_fig1_objective(ctx):
                           correction="CB11.Fig1.objective_corrected", detectable=0.0,
                           note="Two departures: +wᵀv̄ (the expansion has −2y xᵀw: the figure "
                                "estimates the loss of −w) and Ā's zero diagonal and d/(d − 1) "
-                               "off-diagonal (CB11.Lemma8.expectation).")
-    return Result(Status.PASS, {"cases": len(_FIG1_CASES)}, detectable=0.0)
+                               "off-diagonal (CB11.Lemma8.expectation).", detects=1.0)
+    return Result(Status.PASS, {"cases": len(_FIG1_CASES)}, detectable=0.0, detects=1.0)
 
 
 @register("CB11.Fig1.objective_corrected", citation="CB11 Fig. 1 (corrected reading)",
@@ -143,7 +148,7 @@ def check_fig1_objective_corrected(ctx):
         worst = max(worst, abs(mean - (ws @ xs - yv) ** 2))
     return Result(Status.PASS if worst == 0 else Status.FAIL,
                   {"largest_exact_difference": str(worst), "cases": len(_FIG1_CASES)},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0)
 
 
 @register("CB11.Fig1.convexity", citation="CB11 Sec. 5 (text before Fig. 1)",
@@ -199,7 +204,7 @@ def check_fig1_convexity_expectation(ctx):
                 indefinite = {"x": fstr(xs), "k": k, "A": fstr(A)}
     return Result(Status.PASS if worst == 0 else Status.FAIL,
                   {"largest_exact_difference_E[A]_xxT": str(worst),
-                   "a_realised_indefinite_A": indefinite}, detectable=0.0)
+                   "a_realised_indefinite_A": indefinite}, detectable=0.0, detects=1.0)
 
 
 # --- CB11 eq. (7) and Fig. 2 (AER) ---------------------------------------------------------------
@@ -226,13 +231,13 @@ def check_eq7_vector(ctx):
     holds = is_scalar and mean == inner
     figures = {"E[ŷ]": fstr(mean), "⟨w, x⟩": str(inner), "E[ŷ] is a vector": not is_scalar}
     if holds:
-        return Result(Status.PASS, figures, detectable=0.0)
+        return Result(Status.PASS, figures, detectable=0.0, detects=1.0)
     return Result(Status.ERRATUM, figures,
                   counterexample={"w": fstr(w), "x": fstr(x), "k": k, "E[ŷ]": fstr(mean),
                                   "<w, x>": str(inner)},
                   correction="CB11.Fig2.yhat", detectable=0.0,
                   note="E[ŷ] = w∘x (coordinatewise), a vector; Fig. 2's line (no e_{j_s}) is the "
-                       "scalar whose mean is ⟨w, x⟩.")
+                       "scalar whose mean is ⟨w, x⟩.", detects=1.0)
 
 
 #: CB11 eq. (7) as printed multiplies each term by the basis vector e_{j_s}; False reads the
@@ -274,7 +279,8 @@ def check_fig2_yhat(ctx):
         dist = enumerate_outcomes(lambda src: cb11_aer(w, x, F(0), k, src, part="residual")[0])
         worst = max(worst, abs(dist.expectation() - w @ x))
     return Result(Status.PASS if worst == 0 else Status.FAIL,
-                  {"instances": n, "largest_exact_difference": str(worst)}, detectable=0.0)
+                  {"instances": n, "largest_exact_difference": str(worst)}, detectable=0.0,
+                  detects=1.0)
 
 
 def _data(rng, m, d, p):
@@ -299,7 +305,7 @@ def check_fig2_projection(ctx):
         worst = max(worst, np.abs(est.w_).sum() / B, np.abs(est.coef_).sum() / B)
     ok = worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL, {"largest_norm1_over_B": worst},
-                  detectable="‖w‖₁ > B(1 + 1e-12)")
+                  detectable="‖w‖₁ > B(1 + 1e-12)", detects=1.0 + 1e-12)
 
 
 # --- HK12 Alg. 1, Alg. 2 ------------------------------------------------------------------------
@@ -332,7 +338,7 @@ def check_alg1_line12(ctx):
     ok = worst <= 1 + 1e-12 and bad == 0
     return Result(Status.PASS if ok else Status.FAIL,
                   {"largest_norm2_over_B_of_AERR_last_iterate_and_output": worst, "optimality_violations": bad},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0 + 1e-12)
 
 
 @register("HK12.Alg2.line3", citation="HK12 Alg. 2 line 3 and Output (‖w̄‖₁ <= B)",
@@ -359,7 +365,7 @@ def check_alg2_line3(ctx):
     return Result(Status.PASS if ok else Status.FAIL,
                   {"largest_exact_norm1_over_B": str(worst),
                    "largest_norm1_over_B_of_AELR_last_iterate_and_output": run_worst},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0 + 1e-12)
 
 
 @register("HK12.Alg2.line13", citation="HK12 Alg. 2 line 13 (ḡ[i] ← clip(g̃[i], 1/η))",
@@ -376,7 +382,8 @@ def check_alg2_line13(ctx):
             if abs(b) > 1 / eta or (abs(a) <= 1 / eta and a != b) or (abs(a) > 1 / eta and
                                                                       b != (1 / eta) * (1 if a > 0 else -1)):
                 bad += 1
-    return Result(Status.PASS if bad == 0 else Status.FAIL, {"violations": bad}, detectable=0.0)
+    return Result(Status.PASS if bad == 0 else Status.FAIL, {"violations": bad}, detectable=0.0,
+                  detects=1.0)
 
 
 # --- KS15 Alg. 2 line 12 ------------------------------------------------------------------------
@@ -399,7 +406,7 @@ def check_ks15_alg2_line12(ctx):
     q = [r / sum(roots) for r in roots]
     ok = sp.simplify(sum(q) - 1) == 0 and all(qi.is_positive for qi in q)
     return Result(Status.PASS if ok else Status.FAIL, {"sums_to_one_and_positive": bool(ok)},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0)
 
 
 note_erratum(
@@ -474,7 +481,7 @@ def check_proc3_line1(ctx):
     ok = not bad_n and not bad_nu
     return Result(Status.PASS if ok else Status.FAIL,
                   {"B_mismatches": len(bad_n), "N_mismatches": len(bad_nu)}, detectable=0.0,
-                  counterexample=None if ok else {"B": bad_n[:3], "N": bad_nu[:3]})
+                  counterexample=None if ok else {"B": bad_n[:3], "N": bad_nu[:3]}, detects=1.0)
 
 
 @register("HK12.Proc3.line2", citation="HK12 Proc. 3 line 2 (choose n >= 0 with Pr[n] = (1/2)^{n+1})",
@@ -547,7 +554,7 @@ def check_proc3_lines4_6(ctx):
         want[key] = want.get(key, F(0)) + F(1, 4) * w[j] ** 2 / ns  # Pr[n = 1] = 1/4
     got = _genest_leaves(w, x, y, 1, F(1))
     return Result(Status.PASS if got == want else Status.FAIL,
-                  {"outcomes": len(want), "equal": got == want}, detectable=0.0)
+                  {"outcomes": len(want), "equal": got == want}, detectable=0.0, detects=1.0)
 
 
 @register("HK12.Proc3.lines9-11", citation="HK12 Proc. 3 lines 9-11 and 14 (n > 2 log₂ N)",
@@ -577,7 +584,7 @@ def check_proc3_lines9_11(ctx):
             want[(v, a)] = want.get((v, a), F(0)) + q / 16             # Pr[n = 3] = 1/16
     got = _genest_leaves(w, x, y, 3, F(3, 5))
     return Result(Status.PASS if got == want else Status.FAIL,
-                  {"outcomes": len(want), "equal": got == want}, detectable=0.0)
+                  {"outcomes": len(want), "equal": got == want}, detectable=0.0, detects=1.0)
 
 
 # --- HK12 Alg. 4 (AESVR) lines 1-2 ---------------------------------------------------------------
@@ -606,7 +613,7 @@ def check_alg4_line1(ctx):
     return Result(Status.PASS if ok else Status.FAIL,
                   {"worst_relative_difference": worst, "coefficients": len(a),
                    "reference_and_kernels_agree": agree},
-                  detectable="a relative difference above 1e-15")
+                  detectable="a relative difference above 1e-15", detects=1.0 + 1e-15)
 
 
 @register("HK12.Alg4.line2", citation="HK12 Alg. 4 line 2 (x′ ← x/ε; y± ← (y ± δ)/ε; "
@@ -642,7 +649,7 @@ def check_alg4_line2(ctx):
     return Result(Status.PASS if ok else Status.FAIL,
                   {"reference_mismatches": len(bad),
                    "largest_norm2_over_B_of_last_iterate_and_output": worst},
-                  counterexample=bad[0] if bad else None, detectable=0.0)
+                  counterexample=bad[0] if bad else None, detectable=0.0, detects=1.0 + 1e-12)
 
 
 # --- HK12 Procedure 3 and Alg. 4 line 2 in the estimator kernels ---------------------------------
@@ -898,7 +905,7 @@ def check_fig2_average(ctx):
     return Result(Status.PASS if ok else Status.FAIL,
                   {"largest_difference_to_avg_w2..w_m+1": worst,
                    "largest_difference_to_avg_w1..w_m": gap, "kernel_m1_coef_is_w2": kernel_ok},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0 + 1e-12)
 
 
 @register("CB11.Fig2.average_vs_thm12", citation="CB11 Fig. 2 and Thm 12 (proof, last paragraph)",
@@ -975,7 +982,7 @@ def _line9_corrected(ctx, *, estimator):
     ok = ref_ok and kernel_ok
     return Result(Status.PASS if ok else Status.FAIL,
                   {"reference_phi_is_minus_y": ref_ok, "kernel_phi_is_minus_y_no_attribute": kernel_ok},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0)
 
 
 def _line9_corrected_named(ctx, *, estimator_name):
@@ -1065,7 +1072,7 @@ def check_ks15_alg1_line12(ctx):
     ok = ref_diff <= 1e-12 and worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL,
                   {"reference_vs_lines": ref_diff, "largest_norm2_over_B": float(worst)},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0 + 1e-12)
 
 
 @register("KS15.Alg3.lines13-15", citation="KS15 Alg. 3 lines 3, 13-15 and 18 (EG± with clipped "
@@ -1109,7 +1116,7 @@ def check_ks15_alg3_lines13_15(ctx):
     ok = ref_diff <= 1e-12 and worst <= 1 + 1e-12 and clipped > 0 and bool(np.all(zp > 0))
     return Result(Status.PASS if ok else Status.FAIL,
                   {"reference_vs_lines": ref_diff, "steps_with_clipping": clipped,
-                   "largest_norm1_over_B": float(worst)}, detectable=0.0)
+                   "largest_norm1_over_B": float(worst)}, detectable=0.0, detects=1.0 + 1e-12)
 
 
 @register("KS15.Alg4.lines2-12", citation="KS15 Alg. 4 lines 2-12 (phase 1: A[i] the mean of "
@@ -1146,7 +1153,7 @@ def check_ks15_alg4_lines2_12(ctx):
     ok = a_diff <= 1e-15 and e_diff <= 1e-12 * eps and q_diff <= 1e-12
     return Result(Status.PASS if ok else Status.FAIL,
                   {"A_reference_vs_lines": a_diff, "eps_learner_vs_line11": e_diff,
-                   "q_learner_vs_line12": q_diff, "eps": eps}, detectable=0.0)
+                   "q_learner_vs_line12": q_diff, "eps": eps}, detectable=0.0, detects=1.0 + 1e-12)
 
 
 @register("KS15.Alg4.line1", citation="KS15 Alg. 4 line 1 (Initialize w_1 ≠ 0, ‖w_1‖₂ <= B "
@@ -1171,7 +1178,7 @@ def check_ks15_alg4_line1(ctx):
     if nonzero:
         d = nonzero[0]
         return Result(Status.FAIL, figs, detectable=0.0, counterexample={
-            "d": d, "first iterate of GAELR (Alg. 3 lines 1, 3)": fstr(firsts[d])})
+            "d": d, "first iterate of GAELR (Alg. 3 lines 1, 3)": fstr(firsts[d])}, detects=1.0)
     d, B = 4, 1.0
     Xr, yr = _data(ctx.rng, 40, d, np.inf)
     seed = ctx.spawn()
@@ -1185,8 +1192,8 @@ def check_ks15_alg4_line1(ctx):
     if not np.array_equal(outs[0], outs[1]):
         return Result(Status.FAIL, figs, detectable=0.0, counterexample={
             "initial_points": ["B/2·e_1", "−B/3·1_d/√d"], "outputs": [o.tolist() for o in outs]},
-            note="the learner's second phase depends on line 1's w_1")
-    return Result(Status.PASS, figs, detectable=0.0)
+            note="the learner's second phase depends on line 1's w_1", detects=1.0)
+    return Result(Status.PASS, figs, detectable=0.0, detects=1.0)
 
 
 @register("KS15.Alg4.line1_corrected", citation="KS15 Alg. 4 (corrected reading)",

@@ -61,7 +61,7 @@ def check_lemma7(ctx):
     return Result(Status.PASS if ok else Status.FAIL,
                   {"binomial_identity_residual": str(identity), "cases_enumerated": 28,
                    "failing_cases": bad}, detectable=0.0,
-                  counterexample=None if ok else {"cases": bad})
+                  counterexample=None if ok else {"cases": bad}, detects=1.0)
 
 
 @register("CB11.Lemma7.monte_carlo", citation="CB11 Lemma 7",
@@ -127,8 +127,9 @@ def check_lemma8_expectation(ctx):
                 return Result(Status.ERRATUM, {"E[A_t]": fstr(mean), "x x^T": fstr(outer)},
                               counterexample={"d": d, "k": k, "x": fstr(x),
                                               "E[A_t]": fstr(mean), "x x^T": fstr(outer)},
-                              correction="CB11.Lemma8.expectation_corrected", detectable=0.0)
-    return Result(Status.PASS, {"instances": len(_small_instances())}, detectable=0.0)
+                              correction="CB11.Lemma8.expectation_corrected", detectable=0.0,
+                              detects=1.0)
+    return Result(Status.PASS, {"instances": len(_small_instances())}, detectable=0.0, detects=1.0)
 
 
 @register("CB11.Lemma8.expectation_corrected", citation="CB11 Lemma 8 (corrected), Fig. 1",
@@ -152,8 +153,9 @@ def check_lemma8_expectation_corrected(ctx, *, estimator):
             checked += 1
             if any(v != 0 for v in np.ravel(mean - claim)):
                 return Result(Status.FAIL, {"checked": checked},
-                              counterexample={"x": fstr(x), "k": k, "E[A_t]": fstr(mean)})
-    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0)
+                              counterexample={"x": fstr(x), "k": k, "E[A_t]": fstr(mean)},
+                              detects=1.0)
+    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0, detects=1.0)
 
 
 @register("CB11.Lemma8.range", citation="CB11 Lemma 8 (proof)",
@@ -173,7 +175,7 @@ def check_lemma8_range(ctx):
                     worst = max(worst, max(abs(e) for e in np.ravel(np.asarray(v[0])[:d])) / bound)
     return Result(Status.PASS if worst <= 1 else Status.FAIL, {"worst_ratio": float(worst)},
                   detectable=0.0,
-                  counterexample=None if worst <= 1 else {"ratio": float(worst)})
+                  counterexample=None if worst <= 1 else {"ratio": float(worst)}, detects=1.0)
 
 
 def _baseline_runs(x, k, m, runs, rng, part):
@@ -209,13 +211,13 @@ def check_lemma8_deviation(ctx):
     delta = 0.5
     m = next(m for m in range(1, 10_000) if _lemma8_bound(d, k, m, delta) < 1)
     if not diagonal_zero:
-        return Result(Status.PASS, {"diagonal_zero": False})
+        return Result(Status.PASS, {"diagonal_zero": False}, detects=1.0)
     return Result(Status.ERRATUM, {"diagonal_always_zero": True, "bound_at_m": _lemma8_bound(d, k, m, delta)},
                   counterexample={"d": d, "k": k, "x_t": "(1, 1) for every t", "m": m,
                                   "delta": delta, "|Ā_11 − X_11|": 1,
                                   "bound": _lemma8_bound(d, k, m, delta),
                                   "probability_of_violation": 1},
-                  correction="CB11.Lemma8.deviation_corrected", detectable=0.0)
+                  correction="CB11.Lemma8.deviation_corrected", detectable=0.0, detects=1.0)
 
 
 @register("CB11.Lemma8.deviation_corrected", citation="CB11 Lemma 8 (corrected)",
@@ -295,8 +297,8 @@ def check_lemma9_expectation(ctx):
             mean = exact_mean(exact_distribution(est, [F(0)] * d, x, y))[d]
             checked += 1
             if any(mean[i] != 2 * y * x[i] for i in range(d)):
-                return Result(Status.FAIL, {}, counterexample={"x": fstr(x), "k": k})
-    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0)
+                return Result(Status.FAIL, {}, counterexample={"x": fstr(x), "k": k}, detects=1.0)
+    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0, detects=1.0)
 
 
 @register("CB11.Lemma9.range", citation="CB11 Lemma 9 (proof)",
@@ -313,7 +315,7 @@ def check_lemma9_range(ctx):
                 for _, v in exact_distribution(est, [F(0)] * d, list(signs), F(1)):
                     worst = max(worst, max(abs(e) for e in np.asarray(v[0])[d]) / (2 * F(d, k)))
     return Result(Status.PASS if worst <= 1 else Status.FAIL, {"worst_ratio": float(worst)},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0)
 
 
 @register("CB11.Lemma9.deviation", citation="CB11 Lemma 9",
@@ -360,8 +362,9 @@ def check_lemma11_figure(ctx):
             mean = exact_mean(exact_distribution(est, w, x, y))
             r = sum(a * b for a, b in zip(w, x)) - y
             if any(mean[i] != 2 * r * x[i] for i in range(len(x))):
-                return Result(Status.FAIL, {}, counterexample={"w": fstr(w), "x": fstr(x), "k": k})
-    return Result(Status.PASS, {"instances_checked": 2 * len(cases)}, detectable=0.0)
+                return Result(Status.FAIL, {}, counterexample={"w": fstr(w), "x": fstr(x), "k": k},
+                              detects=1.0)
+    return Result(Status.PASS, {"instances_checked": 2 * len(cases)}, detectable=0.0, detects=1.0)
 
 
 @register("CB11.Lemma11.text", citation="CB11 Lemma 11, eq. (7) and the text before it",
@@ -385,5 +388,5 @@ def check_lemma11_text(ctx):
             return Result(Status.ERRATUM, {"E[ŷ − y]": str(mean), "⟨w,x⟩ − y": str(exact)},
                           counterexample={"d": 2, "k": 4, "w": fstr(w), "x": fstr(x), "y": str(y),
                                           "E[ŷ − y]": str(mean), "⟨w,x⟩ − y": str(exact)},
-                          correction="CB11.Lemma11.figure", detectable=0.0)
-    return Result(Status.PASS, {}, detectable=0.0)
+                          correction="CB11.Lemma11.figure", detectable=0.0, detects=1.0)
+    return Result(Status.PASS, {}, detectable=0.0, detects=1.0)

@@ -64,6 +64,15 @@ High probability (``CB11.Thm12.high_probability.empirical``): CB11 Thm 12's boun
 δ_thm = 0.05 (the proof's explicit constants) against the fraction of AER runs above it, decided
 by a one-sided Clopper-Pearson bound at δ = 1e-6 (``fast``: R = 800, ``full``: R = 10⁴ runs at
 each of B = 1 and B = 1000, δ/2 each).
+
+Power of the other checks (``detects``): HK12's grids (``_GRIDS``), ``HK12.Thm3.4.proof_eta``,
+``HK12.Thm3.1.scaling`` and the two errata refute with the betting interval on the proven
+per-run range, so their F is :func:`interval_detects_factor` (the bound over the reach of the
+interval's lower end, twice the Bernstein deviation below it), the smallest over the points;
+``CB11.Thm12.high_probability.empirical`` is a coverage check (``checks._common.bound_factor``:
+F for the bound at the runs' (1 − δ_thm)-quantile, its ``bound_slack`` beside it);
+``LAO.Bounds.scaling.empirical`` compares ratios with c² exactly (1 + 1e-6). A PASS with F above
+2 names ``<theorem>.derivation`` (``checks._common.paired``), which refutes a changed constant.
 """
 
 from __future__ import annotations
@@ -75,6 +84,8 @@ from .._lazy import load
 from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
 from ..experiments import LearnerConfig, compare, replicate, scaling_slope
 from ..experiments.theorems import THEOREMS, oracle_available, run_theorem
+from ..stats.design import proportion_detectable_factor
+from ._common import POWER, bound_factor, paired
 from ._registry import Result, Status, register
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
@@ -102,6 +113,13 @@ def _source(ctx, theorem):
     return "oracle" if ctx.full and oracle_available(theorem) else "rows"
 
 
+def derivation(theorem):
+    """The derivation check of ``theorem``'s bound (``<theorem>.derivation``, in
+    :mod:`laocheck.checks.derivations`: the formula derived from the proof with sympy), which
+    refutes a changed constant, exponent or factor that a run's power F above 2 leaves unseen."""
+    return f"{theorem}.derivation"
+
+
 def _theorem_check(theorem):
     def check(ctx):
         cfg = _config(ctx)
@@ -111,13 +129,14 @@ def _theorem_check(theorem):
         figs["source"] = source
         width = comp.interval.high - comp.interval.low
         status = Status.FAIL if comp.violation else Status.PASS
-        return Result(status, figs,
+        figs["detects"] = interval_detects_factor(comp)
+        return paired(Result(status, figs, detects=figs["detects"],
                       counterexample=None if not comp.violation else
                       {"distribution": comp.distribution, **cfg, "B": 1.0, "source": source},
                       detectable=f"a mean excess above bound + {width:.3g} (the interval width)",
                       note=f"mean excess {comp.mean:.4g} in [{comp.interval.low:.3g}, "
                            f"{comp.interval.high:.3g}] vs bound {comp.bound:.4g} "
-                           f"(ratio {comp.ratio:.3g}).")
+                           f"(ratio {comp.ratio:.3g})."), derivation(theorem))
     check.__name__ = f"check_{theorem.replace('.', '_')}_empirical"
     check.__doc__ = f"{theorem}: bound against the empirical excess risk (bound against empirical)."
     return check
@@ -163,7 +182,8 @@ def _grid_check(theorem, key=None, source=None):
                                       delta=ctx.delta / len(points), seed=seed, kind="hard",
                                       source=src)
             row = {"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
-                   "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio}
+                   "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio,
+                   "detects": interval_detects_factor(comp)}
             rows.append(row)
             cert = max(cert, float(pfigs.get("w_star_certificate", 0.0)))
             if worst is None or comp.ratio > worst[0]["ratio"]:
@@ -171,8 +191,11 @@ def _grid_check(theorem, key=None, source=None):
             if comp.violation and violated is None:
                 violated = (row, comp.distribution)
         # the figures of the tightest point (ratio, interval, bound), and every point
+        best = min(rows, key=lambda r: r["detects"])     # a bound too small at every point
         figs = {**worst[1], "source": src, "points": rows, "w_star_certificate": cert,
-                "worst_point": {k: worst[0][k] for k in ("d", "k", "B")}}
+                "worst_point": {k: worst[0][k] for k in ("d", "k", "B")},
+                "detects": best["detects"],
+                "detects_at": {k: best[k] for k in ("d", "k", "B")}}
         note = "; ".join(f"(d={r['d']}, k={r['k']}, B={r['B']:g}) mean {r['mean']:.4g} in "
                          f"[{r['low']:.3g}, {r['high']:.3g}] vs {r['bound']:.4g}" for r in rows)
         if violated:
@@ -180,9 +203,10 @@ def _grid_check(theorem, key=None, source=None):
             return Result(Status.FAIL, figs, counterexample={"distribution": dist, "m": m, "R": R,
                                                              "d": row["d"], "k": row["k"],
                                                              "B": row["B"], "source": src},
-                          note=note)
-        return Result(Status.PASS, figs, detectable="a mean excess above the bound by its "
-                      "interval's width at one grid point (figures)", note=note)
+                          note=note, detects=best["detects"])
+        return paired(Result(Status.PASS, figs, detectable="a mean excess above the bound by "
+                             "its interval's width at one grid point (figures)", note=note,
+                             detects=best["detects"]), derivation(theorem))
     check.__name__ = f"check_{(key or theorem).replace('.', '_')}_empirical"
     check.__doc__ = (f"{key or theorem}: bound against the empirical excess risk on a grid of "
                      f"(d, k, B).")
@@ -407,6 +431,49 @@ def detects_factor(shifted, bound_shifted, delta, beta=DETECTS_BETA, limit=1e12)
     return float(hi)
 
 
+def interval_detects_factor(comp, beta=DETECTS_BETA, limit=1e12):
+    r"""The power F of a comparison refuted by its interval's lower end (:func:`compare`:
+    betting on the proven per-run range [low, high], FAIL when ``interval.low > bound``): a
+    bound F times too small (b/F, both taken above the range's lower end, as in
+    :func:`detects_factor`) is refuted with probability >= 1 − beta.
+
+    Parameters
+    ----------
+    comp : laocheck.experiments.Comparison
+        The comparison (its runs, proven range, interval and bound).
+    beta : float, default=DETECTS_BETA
+        The false-pass probability at F.
+    limit : float, default=1e12
+        The largest F reported (no bound above the range's lower end is refuted).
+
+    Returns
+    -------
+    float
+        F >= 1 (1.0: the bound itself is refuted).
+
+    Notes
+    -----
+    The interval does not depend on the bound (its range is the proven one of
+    :func:`laocheck.experiments.excess_risk_range`), so the same runs refute b/F iff
+    L > b/F, L its lower end. A fresh run's L is taken as this one's minus twice the deviation
+    D of the mean on [low, high] at beta (Bernstein with the sample variance: D =
+    sqrt(2 s² ln(1/β)/n) + (high − low) ln(1/β)/(3n); twice, as in :func:`detects_factor`),
+    so F = (b − low) / (L − 2D − low), at least 1. The proven range (40 to 800 times the mean
+    excess) makes D, and so F, larger than :func:`detects_factor`'s truncated bound gives.
+    """
+    low, high = comp.range
+    excess = np.asarray(comp.excess, dtype=float)
+    n = excess.size
+    if n < 2:
+        return limit
+    log_b = np.log(1 / beta)
+    dev = np.sqrt(2 * np.var(excess, ddof=1) * log_b / n) + (high - low) * log_b / (3 * n)
+    reach = comp.interval.low - 2 * dev - low
+    if not reach > 0:
+        return limit
+    return float(min(limit, max(1.0, (comp.bound - low) / reach)))
+
+
 def _run_point(ctx, check_id, theorem, point, seed, delta):
     """The sequential test of one grid point: runs in batches on the looks of
     :func:`laocheck.stats.look_schedule` (first look 1/8 of ``max_n`` and at least 50 runs,
@@ -489,7 +556,7 @@ def _bound_grid_check(theorem, high_dim=False):
                 "excess_low": worst["excess_low"], "excess_high": worst["excess_high"],
                 "violation": counter is not None,
                 "grid": [{k: v for k, v in r.items() if k != "distribution"} for r in rows]}
-        return Result(status, figs, counterexample=counter, detects=best["detects"],
+        return paired(Result(status, figs, counterexample=counter, detects=best["detects"],
                       detectable=f"a bound {best['detects']:.3g} times too small at "
                                  f"{where(best)} (probability >= {1 - DETECTS_BETA:g})",
                       note=f"{len(points)} points, delta/{len(points)} each, "
@@ -497,7 +564,7 @@ def _bound_grid_check(theorem, high_dim=False):
                            f"{worst['ratio_high']:.3g} at {where(worst)}; best lower end / "
                            f"bound {worst_low['ratio_low']:.3g} at {where(worst_low)}; a bound "
                            f"{best['detects']:.3g} times too small is refuted (power "
-                           f"{1 - DETECTS_BETA:g}).")
+                           f"{1 - DETECTS_BETA:g})."), derivation(theorem))
     suffix = ".high_dim" if high_dim else ""
     check.__name__ = f"check_{theorem.replace('.', '_')}{suffix.replace('.', '_')}_empirical"
     check.__doc__ = (f"{theorem}: bound against the empirical excess risk at the designed "
@@ -567,13 +634,14 @@ def _high_dim_check(theorem):
         figs["source"] = "oracle"
         width = comp.interval.high - comp.interval.low
         status = Status.FAIL if comp.violation else Status.PASS
-        return Result(status, figs,
+        figs["detects"] = interval_detects_factor(comp)
+        return paired(Result(status, figs, detects=figs["detects"],
                       counterexample=None if not comp.violation else
                       {"distribution": comp.distribution, **cfg, "B": 1.0, "source": "oracle"},
                       detectable=f"a mean excess above bound + {width:.3g} (the interval width)",
                       note=f"d = {cfg['d']}: mean excess {comp.mean:.4g} in "
                            f"[{comp.interval.low:.3g}, {comp.interval.high:.3g}] vs bound "
-                           f"{comp.bound:.4g} (ratio {comp.ratio:.3g}).")
+                           f"{comp.bound:.4g} (ratio {comp.ratio:.3g})."), derivation(theorem))
     check.__name__ = f"check_{theorem.replace('.', '_')}_high_dim_empirical"
     check.__doc__ = (f"{theorem} at d = 10^6 (full budget) through the attribute oracle: bound "
                      f"against the empirical excess risk.")
@@ -636,6 +704,7 @@ def check_hk12_thm31_scaling(ctx):
     seed = _seed(ctx)
     figs = {}
     violation = bad_exponent = False
+    detects = np.inf                                   # a bound too small at all 9 points
     for var, values in grids.items():
         ivs = []
         for v in values:
@@ -648,6 +717,7 @@ def check_hk12_thm31_scaling(ctx):
                            dist, cfg["m"], bound, norm="l2", B=1.0, R=R, delta=ctx.delta / 9,
                            seed=seed, source=_source(ctx, "HK12.Thm3.1"))
             violation |= comp.violation
+            detects = min(detects, interval_detects_factor(comp))
             ivs.append(comp.interval)
         slope, lo, hi = scaling_slope(ivs, values)
         off = max(lo - exps[var], exps[var] - hi, 0.0)
@@ -657,10 +727,13 @@ def check_hk12_thm31_scaling(ctx):
         bad_exponent = bad_exponent or off > EXPONENT_TOLERANCE
     figs["exponent_gap_over_tolerance"] = max(f["exponent_outside_interval_by"] for f in figs.values()
                               if isinstance(f, dict)) / EXPONENT_TOLERANCE
-    return Result(Status.FAIL if violation or bad_exponent else Status.PASS, figs,
-                  note="Slopes of the empirical excess risk against the bound's exponents (FAIL "
-                       "beyond 1/2 outside the slope interval); the slope interval is wide when a "
-                       "CI's lower end is near 0 (log scale).")
+    figs["detects"] = float(detects)
+    return paired(Result(Status.FAIL if violation or bad_exponent else Status.PASS, figs,
+                         detects=figs["detects"],
+                         note="Slopes of the empirical excess risk against the bound's exponents "
+                              "(FAIL beyond 1/2 outside the slope interval); the slope interval "
+                              "is wide when a CI's lower end is near 0 (log scale)."),
+                  derivation("HK12.Thm3.1"))
 
 
 #: how far (in exponent) the bound's rate may lie outside the measured slope interval: HK12's
@@ -678,6 +751,10 @@ def bound_exponents(formula, grids):
         sym = bounds.SYMBOLS[var]
         out[var] = float(sp.simplify(sym * sp.diff(expr, sym) / expr))
     return out
+
+
+#: the relative tolerance of LAO.Bounds.scaling.empirical's ratios against c²
+SCALE_RTOL = 1e-6
 
 
 @register("LAO.Bounds.scaling.empirical", citation="scaling (dimensional analysis); HK12 Thm 3.1, Thm 3.4",
@@ -710,8 +787,10 @@ def check_scale_empirical(ctx):
                                  B=Bv, R=R, seed=seed)[0])
         ratio = res[1] / res[0]
         out[label] = {"ratios": ratio.tolist(), "max_rel_dev_from_c^2": float(np.max(np.abs(ratio / c ** 2 - 1)))}
-    ok = out["AERR"]["max_rel_dev_from_c^2"] <= 1e-6 and out["AELR.proof_eta"]["max_rel_dev_from_c^2"] <= 1e-6
-    return Result(Status.PASS if ok else Status.FAIL, out,
+    ok = out["AERR"]["max_rel_dev_from_c^2"] <= SCALE_RTOL and \
+        out["AELR.proof_eta"]["max_rel_dev_from_c^2"] <= SCALE_RTOL
+    # an exact comparison of numbers (ratios against c² to a relative 1e-6): detects 1 + 1e-6
+    return Result(Status.PASS if ok else Status.FAIL, out, detects=1.0 + SCALE_RTOL,
                   note=f"AELR with HK12 Thm 3.4's printed eta: ratios deviate from c^2 by up to "
                        f"{out['AELR.printed_eta']['max_rel_dev_from_c^2']:.3g} (the HK12.Thm3.4.eta erratum).")
 
@@ -758,13 +837,15 @@ def check_hk12_thm34_literal(ctx):
     """HK12 Thm 3.4 as printed is false: with its η (1/B times the proof's) and large B, AELR
     barely moves from w₁ = 0 in m steps, and E[L(w̄)] − L(w*) exceeds the stated bound."""
     comp, figs, config = _hk12_thm34_counter(ctx, "printed")
+    figs["detects"] = interval_detects_factor(comp)
     if comp.violation:
-        return Result(Status.ERRATUM, figs, counterexample=config,
+        return Result(Status.ERRATUM, figs, counterexample=config, detects=figs["detects"],
                       correction="HK12.Thm3.4.proof_eta.empirical",
                       note=f"E[L(w-bar)] - L(w*) >= {comp.interval.low:.4g} (lower confidence bound, "
                            f"delta = {ctx.delta:g}) > stated bound {comp.bound:.4g}: the printed eta "
                            f"scales as 1/B^2, so for B = 100 the EG steps are 100 times too small.")
-    return Result(Status.PASS, figs, note="no violation detected at this budget")
+    return paired(Result(Status.PASS, figs, note="no violation detected at this budget",
+                         detects=figs["detects"]), derivation("HK12.Thm3.4"))
 
 
 @register("HK12.Thm3.4.proof_eta.empirical", citation="HK12 Thm 3.4 (proof's eta)",
@@ -787,14 +868,18 @@ def check_hk12_thm34_proof_empirical(ctx):
                                                  seed)
         first = first or figs
         rows.append({"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
-                     "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio})
+                     "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio,
+                     "detects": interval_detects_factor(comp)})
         if comp.violation and violated is None:
             violated = config
-    figs = {**first, "points": rows, "ratio": max(r["ratio"] for r in rows)}
-    return Result(Status.FAIL if violated else Status.PASS, figs, counterexample=violated,
+    best = min(rows, key=lambda r: r["detects"])         # a bound too small at every point
+    figs = {**first, "points": rows, "ratio": max(r["ratio"] for r in rows),
+            "detects": best["detects"], "detects_at": {k: best[k] for k in ("d", "k", "B")}}
+    return paired(Result(Status.FAIL if violated else Status.PASS, figs, counterexample=violated,
+                  detects=best["detects"],
                   note="; ".join(f"(d={r['d']}, k={r['k']}, B={r['B']:g}) mean {r['mean']:.4g} "
                                  f"in [{r['low']:.4g}, {r['high']:.4g}] vs {r['bound']:.4g}"
-                                 for r in rows))
+                                 for r in rows)), derivation("HK12.Thm3.4"))
 
 
 #: the phase-1 outcome of the counterexample to Thm 4.7's "for any m₁" (attribute 1 never drawn)
@@ -838,13 +923,15 @@ def check_ks15_thm47_any_m1(ctx):
                                                        delta=dl, m1=m1)})
     config = {"d": d, "k": k, "B": B, "delta": dl, "m1": m1, "m2": m2, "x": "uniform on {-1,+1}^2",
               "y": "B x_1", "phase1_A": A.tolist(), "R": R}
+    figs["detects"] = interval_detects_factor(comp)
     if comp.violation:
-        return Result(Status.ERRATUM, figs, counterexample=config,
+        return Result(Status.ERRATUM, figs, counterexample=config, detects=figs["detects"],
                       correction="KS15.Thm4.7.constant61",
                       note=f"E[excess | A] >= {comp.interval.low:.4g} (lower confidence bound) > "
                            f"61 B^2 sqrt(d log 2d/(k m2)) = {bound:.4g}. The proof shows the 61-bound "
                            "only for eps = 1 (Lemma 4.8 w.p. 1); for eps < 1 it holds w.p. >= 1 - delta.")
-    return Result(Status.PASS, figs, note="no violation detected at this budget")
+    return paired(Result(Status.PASS, figs, note="no violation detected at this budget",
+                         detects=figs["detects"]), derivation("KS15.Thm4.7"))
 
 
 _HP_DELTA_THM = 0.05
@@ -884,10 +971,22 @@ def check_cb11_thm12_high_probability(ctx):
                               norm="l1", B=B, R=R, seed=seed, loss="squared")
         count = int(np.sum(excess > bound))
         low, high = (float(v) for v in stats.clopper_pearson(count, R, 2 * delta))
+        # power: the exceedance probability found w.p. >= 0.9 by this Clopper-Pearson bound,
+        # and the factor by which the bound could be too small and still be found (the runs'
+        # law up to scale: laocheck.checks._common.bound_factor)
+        prob_factor = float(proportion_detectable_factor(_HP_DELTA_THM, R, alpha=2 * delta,
+                                                         beta=1 - POWER, side="greater"))
+        factor = bound_factor(excess / bound, _HP_DELTA_THM,
+                              prob_factor * _HP_DELTA_THM if np.isfinite(prob_factor) else None)
+        # how far below the bound the runs' (1 − δ_thm)-quantile sits (F is for the quantile
+        # itself, as coverage_verdict's: a constant divided by less than this stays unseen)
+        quantile = float(np.quantile(excess / bound, 1 - _HP_DELTA_THM, method="inverted_cdf"))
         row = {"bound": bound, "exceedances": count, "exceedance_cp_low": low,
                "exceedance_cp_high": high, "max_excess": float(excess.max()),
                "mean_excess": float(excess.mean()),
-               "max_excess_over_bound": float(excess.max() / bound)}
+               "max_excess_over_bound": float(excess.max() / bound),
+               "detects_failure_prob": prob_factor, "detects": factor,
+               "bound_slack": 1 / quantile if quantile > 0 else None}
         if B == 1.0:
             figs.update(row)                           # the B = 1 figures at the top level
         figs[f"B={B:g}"] = row
@@ -897,8 +996,11 @@ def check_cb11_thm12_high_probability(ctx):
         if low > _HP_DELTA_THM and counter is None:
             counter = {"d": d, "k": k, "m": m, "B": B, "distribution": dist.name, "R": R}
     high = max(figs[f"B={B:g}"]["exceedance_cp_high"] for B in GRID_B)
-    return Result(Status.FAIL if counter else Status.PASS, figs, counterexample=counter,
+    found = [figs[f"B={B:g}"]["detects"] for B in GRID_B if figs[f"B={B:g}"]["detects"]]
+    figs["detects"] = min(found) if found else None     # a bound too small at both B
+    return paired(Result(Status.FAIL if counter else Status.PASS, figs, counterexample=counter,
+                  detects=figs["detects"],
                   detectable=f"an exceedance probability above {high:.3g} (the one-sided upper "
                              f"confidence bound at δ/2)",
                   note="; ".join(notes) + f"; δ = {ctx.delta:g} split over the two B, δ_thm = "
-                                          f"{_HP_DELTA_THM}.")
+                                          f"{_HP_DELTA_THM}."), derivation("CB11.Thm12"))

@@ -5,6 +5,11 @@ Each check is registered in :mod:`laocheck.checks` with its id (parts as ``ID.pa
 Method: sympy (``simplify`` of a difference, ``solve`` of a stationarity condition, exact
 rationals) and exact enumeration with ``fractions.Fraction``-valued sympy Rationals; none is
 statistical, so δ = 0.
+
+Power (``Result.detects``): 1.0 for the sympy identities and exact enumerations (numbers
+compared with numbers), 1 + tol where floats are compared within a relative tol, 1 + half a
+unit of the last printed digit over the value for the printed ρ of KS15 Sec. 5.1; None for
+``HK12.Thm4.4.form``, a claim of order (exp(O(log²(B/ε)))) that no constant factor refutes.
 """
 
 from __future__ import annotations
@@ -103,7 +108,8 @@ def check_cb11_lemma10(ctx):
         note="The proof applies Lemmas 8 and 9 each at delta and takes a union bound, which gives "
              "probability 1 - 2 delta; with delta/2 each the constant holds with ln(4d^2/delta) "
              "(laocheck's CB11.Lemma10.union), not ln(2d^2/delta) — at d = k = 2 the split proof "
-             "exceeds the printed bound by the ratio shown. The lemma itself is not refuted.")
+             "exceeds the printed bound by the ratio shown. The lemma itself is not refuted.",
+             detects=1.0)
 
 
 @register("CB11.Thm6.scaling", citation="CB11 Thm 6",
@@ -133,7 +139,7 @@ def check_cb11_thm6(ctx):
     figs["explicit_c_over_grid_max"] = max(vals)
     return Result(_status(ok), figs,
                   note="Thm 6 leaves c unspecified; laocheck's CB11.Thm6.bound_proof makes it "
-                       "explicit (c <= the max ratio shown on the grid).")
+                       "explicit (c <= the max ratio shown on the grid).", detects=1.0)
 
 
 @register("CB11.Thm12.lambda", citation="CB11 Thm 12",
@@ -153,7 +159,7 @@ def check_cb11_thm12_lambda(ctx):
     same = _zero(lam_star - lit)
     at_lit = sp.simplify(regret.subs(lam, lit) / (d * B ** 2 * sp.sqrt(m * sp.log(m) / k)))
     if same:
-        return Result(Status.PASS, {"lambda_star": str(lam_star)})
+        return Result(Status.PASS, {"lambda_star": str(lam_star)}, detects=1.0)
     # the statement's constant c is unspecified: the proof's constant changes (16 -> 50/3) but
     # nothing the theorem states is refuted (an inconsistency, not an erratum)
     return Result(Status.INCONCLUSIVE, {"lambda_star": str(lam_star), "lambda_literal": str(lit),
@@ -163,7 +169,7 @@ def check_cb11_thm12_lambda(ctx):
                   correction="CB11.Thm12.lambda_proof",
                   note="With the printed lambda the proof's regret term is (50/3) d B^2 sqrt(m ln m/k), "
                        "so the proof's final constant 16 needs lambda = 16 d sqrt(ln m/(km)). The "
-                       "theorem's O()-statement (unspecified c) still holds.")
+                       "theorem's O()-statement (unspecified c) still holds.", detects=1.0)
 
 
 @register("CB11.Thm12.lambda_proof", citation="CB11 Thm 12 (proof)",
@@ -179,7 +185,8 @@ def check_cb11_thm12_lambda_proof(ctx):
     ok1 = _zero(_argmin(regret, lam) - lp)
     ok2 = _zero(regret.subs(lam, lp) - 16 * d * B ** 2 * sp.sqrt(m / k * sp.log(m)))
     ok3 = _zero(regret.subs(lam, lp) / m - F["CB11.Thm12.bound_expectation"].expr)
-    return Result(_status(ok1 and ok2 and ok3), {"argmin": ok1, "value": ok2, "per_example": ok3})
+    return Result(_status(ok1 and ok2 and ok3), {"argmin": ok1, "value": ok2, "per_example": ok3},
+                  detects=1.0)
 
 
 @register("CB11.Thm12.norm_invariant", citation="CB11 Thm 12 (proof)",
@@ -202,7 +209,7 @@ def check_cb11_thm12_invariant(ctx):
     return Result(_status(step and grad and sq),
                   {"induction_step": step, "gradient_bound": grad, "squared": sq},
                   note="The empirical invariant on AER's iterates is checked with the AER learner "
-                       "(laocheck.experiments) when it is available.")
+                       "(laocheck.experiments) when it is available.", detects=1.0)
 
 
 def _cb11_thm1_enumerate(dd, j, pp):
@@ -264,7 +271,8 @@ def check_cb11_thm1(ctx):
                                 "risk_star_1-4p^2": ok_star, "log_inequality": bool(ok_log),
                                 "min_factor_(>=1/2)": worst},
                   note="Exact for d = 4 (the structure is identical for every d: coordinates other "
-                       "than j are independent fair signs). Loss without the 1/2.")
+                       "than j are independent fair signs). Loss without the 1/2.",
+                       detects=1.0 + 1e-12)
 
 
 @register("CB11.Thm2.exact", citation="CB11 Thm 2",
@@ -291,7 +299,7 @@ def check_cb11_thm2(ctx):
                   else F["CB11.Thm3.risk"].subs(c=2, k=kk))
         figs[name] = {"exact_risk": str(risk), "printed": str(target)}
         ok &= sp.simplify(risk - target) == 0
-    return Result(_status(ok), figs, note="Thm 3 with c = 2, k = 2, d = 5.")
+    return Result(_status(ok), figs, note="Thm 3 with c = 2, k = 2, d = 5.", detects=1.0)
 
 
 # ------------------------------------------------------------------------------------------
@@ -310,7 +318,8 @@ def check_hk12_thm31(ctx):
     ok1 = _zero(_argmin(gen, eta) - F["HK12.Thm3.1.eta_proof"].expr)
     ok2 = _zero(F["HK12.Thm3.1.eta_proof"].expr.subs(G, Gv) - F["HK12.Thm3.1.eta"].expr)
     ok3 = _zero(gen.subs(eta, F["HK12.Thm3.1.eta"].expr).subs(G, Gv) - F["HK12.Thm3.1.bound"].expr)
-    return Result(_status(ok1 and ok2 and ok3), {"argmin": ok1, "eta_literal": ok2, "bound": ok3})
+    return Result(_status(ok1 and ok2 and ok3), {"argmin": ok1, "eta_literal": ok2, "bound": ok3},
+                  detects=1.0)
 
 
 @register("HK12.Thm3.4.eta", citation="HK12 Thm 3.4",
@@ -333,7 +342,7 @@ def check_hk12_thm34_eta(ctx):
     gen = F["HK12.Thm3.4.generic"].expr.subs(G, Gv)
     at_lit = sp.simplify(gen.subs(eta, lit) / F["HK12.Thm3.4.bound"].expr)
     if _zero(ratio - 1):
-        return Result(Status.PASS, {"ratio": str(ratio)})
+        return Result(Status.PASS, {"ratio": str(ratio)}, detects=1.0)
     ce = {"d": 10, "k": 2, "m": 1000, "B": 2.0}
     vals = {bounds.SYMBOLS[n]: v for n, v in ce.items()}
     return Result(Status.ERRATUM, {
@@ -344,7 +353,7 @@ def check_hk12_thm34_eta(ctx):
         correction="HK12.Thm3.4.eta_proof",
         note="Printed eta = proof eta / B: it scales as B^-2 (EG's step must scale as 1/B under "
              "(x, y, B) -> (x, cy, cB)); with it the proof's bound exceeds the stated one by "
-             "(B + 1/B)/2 for B != 1. At B = 1 the two agree.")
+             "(B + 1/B)/2 for B != 1. At B = 1 the two agree.", detects=1.0)
 
 
 @register("HK12.Thm3.4.eta_proof", citation="HK12 Thm 3.4 (proof)",
@@ -364,7 +373,7 @@ def check_hk12_thm34_proof(ctx):
     cond = sp.solve(sp.Eq(ep * 2 * G, 1), m)
     ok3 = len(cond) == 1 and _zero(cond[0] - sp.Rational(4, 5) * sp.log(2 * d))
     return Result(_status(ok1 and ok2 and ok3), {"argmin": ok1, "bound": ok2,
-                                                 "eta<=1/(2G)_iff_m>=": str(cond)})
+                                                 "eta<=1/(2G)_iff_m>=": str(cond)}, detects=1.0)
 
 
 @register("HK12.Thm4.4.form", citation="HK12 Thm 4.4",
@@ -423,7 +432,7 @@ def check_hk12_thmb1(ctx):
                   {"risk_identity": ok1, "L(w*)": str(risk.subs(sub)), "kkt_mu": str(mu),
                    "with_half_loss": str(risk.subs(sub) / 2)},
                   note="App. B drops the 1/2 of HK12 eq. (1): with it, L(w*) = (1 - eps)^2/2 and "
-                       "Lemma B.5's threshold 1 - 2(1 - delta)eps halves too.")
+                       "Lemma B.5's threshold 1 - 2(1 - delta)eps halves too.", detects=1.0)
 
 
 @register("HK12.Table1.algebra", citation="HK12 Table 1",
@@ -451,7 +460,7 @@ def check_hk12_table1(ctx):
     ok3 = worst <= 1
     return Result(_status(ok1 and ok2 and ok3), {
         "ridge_m_over_table": str(r1), "lasso_m_over_table": str(r2),
-        "prev_max_bound_over_eps_at_C=2048": worst})
+        "prev_max_bound_over_eps_at_C=2048": worst}, detects=1.0)
 
 
 # ------------------------------------------------------------------------------------------
@@ -481,7 +490,7 @@ def check_ks15_thm31(ctx):
         "sec4_remark_eta=2B/(G sqrt m)_gives_HK12_bound": remark_ok, "remark_value": str(remark)},
         note="KS15 Sec. 4's remark pairs Thm 4.1 with the ridge step 2B/(G sqrt m); that step does "
              "not give 4B^2 sqrt(10 d log 2d/(km)) (the lasso minimiser sqrt(log 2d/(5G^2 m)) does)."
-        if not remark_ok else "")
+        if not remark_ok else "", detects=1.0)
 
 
 def _moment_syms(n=4):
@@ -521,7 +530,7 @@ def check_ks15_thm35(ctx):
     ok = ok1 and ok2 and ok3 and ok4 and ok5 and ok6 and ok7
     return Result(_status(ok), {"S_at_eq4": ok1, "S_inf_at_Lemma4.3": ok2, "thm35_eta": ok3,
                                 "thm35_bound": ok4, "thm46_eta": ok5, "thm46_bound": ok6,
-                                "thm46_eta<=1/(2G)_iff_m>=": str(cond)})
+                                "thm46_eta<=1/(2G)_iff_m>=": str(cond)}, detects=1.0)
 
 
 @register("KS15.Lemma3.8-3.10.algebra", citation="KS15 Lemmas 3.8, 3.9, 3.10 (App. B.5-B.7)",
@@ -552,7 +561,7 @@ def check_ks15_lemma38_310(ctx):
     ok = ok0 and ok1 and ok2 and ok3 and ok4 and ok5 and ok6
     return Result(_status(ok), {"24Bd/k_iff_k<=d": ok0, "lemma38_eta": ok1, "lemma38_bound": ok2,
                                 "lemma39_eta": ok3, "lemma39_bound": ok4,
-                                "lemma310_eta_is_lemma39": ok5, "lemma310_bound": ok6})
+                                "lemma310_eta_is_lemma39": ok5, "lemma310_bound": ok6}, detects=1.0)
 
 
 @register("KS15.Lemma3.10.proof_step_size", citation="KS15 App. B.7 (proof of Lemma 3.10)",
@@ -573,7 +582,7 @@ def check_ks15_b7(ctx):
                       / (B ** 2 * sp.sqrt(d / (k * m2))))
     target = 4 * sp.sqrt(6)
     if _zero(val - target) or float(val) <= float(target):
-        return Result(Status.PASS, {"constant": str(val)})
+        return Result(Status.PASS, {"constant": str(val)}, detects=1.0)
     return Result(Status.ERRATUM, {"constant_with_12": str(val), "constant_needed": str(target),
                                    "numeric": [float(val), float(target)]},
                   counterexample={"any": "d >= k >= 1, m2 >= 1",
@@ -581,7 +590,7 @@ def check_ks15_b7(ctx):
                   correction="KS15.Lemma3.8-3.10.algebra",
                   note="The statement's sqrt(k/(6 d m2)) (= Lemma 3.8, = Lemma B.4's eta_1) is "
                        "right; the 12 in B.7 is a slip: with it the bound is 6 sqrt(3) B^2 sqrt(d/(k m2)) "
-                       "> 4 sqrt(6) B^2 sqrt(d/(k m2)).")
+                       "> 4 sqrt(6) B^2 sqrt(d/(k m2)).", detects=1.0)
 
 
 @register("KS15.Thm3.6.literal", citation="KS15 Thm 3.6",
@@ -605,11 +614,12 @@ def check_ks15_thm36_literal(ctx):
     figures = {"eta_printed": lit_eta, "eta_lemma3.10": prf_eta, "bound_printed": lit_b,
                "bound_lemma3.10": prf_b}
     if same:
-        return Result(Status.PASS, figures)
+        return Result(Status.PASS, figures, detects=1.0 + 1e-12)
     return Result(Status.INCONCLUSIVE, figures, counterexample=ce, correction="KS15.Thm3.6.proof",
                   note="Not established: the extracted high-probability bound is smaller than the "
                        "one Lemma 3.10 proves here, so the proof does not imply it; no distribution "
-                       "refutes it. The typeset full version (radical extents) would settle it.")
+                       "refutes it. The typeset full version (radical extents) would settle it.",
+                       detects=1.0 + 1e-12)
 
 
 @register("KS15.Thm3.6.proof", citation="KS15 Thm 3.6 (via Lemma 3.10)",
@@ -622,7 +632,7 @@ def check_ks15_thm36_proof(ctx):
     ok1 = _zero(F["KS15.Thm3.6.bound_hp_proof"].expr
                 - F["KS15.Lemma3.10.bound_hp"].expr.subs(H, N_half))
     ok2 = _zero(F["KS15.Thm3.6.bound_as"].expr - F["KS15.Lemma3.10.bound_as"].expr)
-    return Result(_status(ok1 and ok2), {"hp": ok1, "as": ok2})
+    return Result(_status(ok1 and ok2), {"hp": ok1, "as": ok2}, detects=1.0)
 
 
 @register("KS15.Thm3.12.chain", citation="KS15 Thm 3.12 (Sec. 3.3.1) and Lemma 3.11",
@@ -652,7 +662,7 @@ def check_ks15_thm312_chain(ctx):
         worst = max(worst, left / right)
     return Result(_status(ok1 and ok2 and ok3 and worst <= 1),
                   {"68/3+2sqrt(170/9)": float(c1), "2sqrt(40/3)": float(c2),
-                   "max_lhs_over_rhs": worst})
+                   "max_lhs_over_rhs": worst}, detects=1.0)
 
 
 @register("KS15.Thm3.12.bound", citation="KS15 Thm 3.12",
@@ -680,7 +690,7 @@ def check_ks15_thm312_bound(ctx):
         return _zero(sp.simplify(expr.subs(B, cc * B) / expr) - cc ** 2)
 
     if homogeneous(e):
-        return Result(Status.PASS, {"extracted_scales_as_B2": True})
+        return Result(Status.PASS, {"extracted_scales_as_B2": True}, detects=1.0)
     typeset_ok = homogeneous(typeset)
     ce = dict(B=0.1, m2=10 ** 4, k=4, d=10, N_half=1.0, delta=0.1, m1=10 ** 6)
     figures = {"extracted_scales_as_B2": False, "typeset_scales_as_B2": typeset_ok,
@@ -688,11 +698,12 @@ def check_ks15_thm312_bound(ctx):
                "typeset": F["KS15.Thm3.12.bound_hp_proof"](**ce)}
     if not typeset_ok:
         return Result(Status.ERRATUM, figures, counterexample=ce, correction="KS15.Thm3.12.chain",
-                      note="neither reading scales as B^2")
+                      note="neither reading scales as B^2", detects=1.0)
     return Result(Status.READING, figures, counterexample=ce, correction="KS15.Thm3.12.chain",
                   note="With '+ 1' outside (the LaTeX extraction of the full version) the bound is "
                        ">= 1 for every B and not homogeneous of degree 2; the conference PDF sets the "
-                       "1 under the radical, as the proof's last line does: an extraction artefact.")
+                       "1 under the radical, as the proof's last line does: an extraction artefact.",
+                  detects=1.0)
 
 
 @register("KS15.Thm4.7.constant61", citation="KS15 Thm 4.7 (Sec. 4.2.1)",
@@ -739,7 +750,20 @@ def check_ks15_thm47(ctx):
                        "right-hand side (the printed eta) has; the printed eta is the minimiser. The "
                        "'w.p. 1 for any m1' claim is proved only when eps = 1 (small m1); for eps < 1 "
                        "Lemma 4.8 holds w.p. >= 1 - delta. The proof's last line writes log(2d/5) "
-                       "for log(2d/delta).")
+                       "for log(2d/delta).", detects=1.0)
+
+
+def _printed_factor(rows):
+    """``detects`` of the printed ρ values (numbers compared after rounding to the printed
+    decimals): a value F times the printed one is found once (F − 1)·p exceeds half a unit of
+    the last printed digit; the smallest such F over the printed values."""
+    found = []
+    for r in rows:
+        text = r["printed"]
+        if text is not None and float(text) != 0:
+            decimals = len(text.split(".")[1]) if "." in text else 0
+            found.append(1 + 0.5 * 10.0 ** -decimals / abs(float(text)))
+    return min(found) if found else None
 
 
 @register("KS15.Eq11-12.values", citation="KS15 eq. (11), (12), Sec. 5.1 (Fig. 1, Fig. 2)",
@@ -759,7 +783,7 @@ def check_ks15_rho_printed(ctx):
     figs = {f"{r['scenario']}@alpha={r['alpha']}": {"exact": r["exact"], "printed": r["printed"]}
             for r in rows}
     if not bad:
-        return Result(Status.PASS, figs)
+        return Result(Status.PASS, figs, detects=_printed_factor(rows))
     # the paper does not say how it rounds, nor whether ρ was computed from the moments or
     # estimated from the sampled data: a value that is the exact one truncated is not refuted
     status = Status.INCONCLUSIVE if all(r["agrees_truncated"] for r in bad) else Status.ERRATUM
@@ -767,7 +791,7 @@ def check_ks15_rho_printed(ctx):
                   counterexample=[{k_: r[k_] for k_ in ("scenario", "alpha", "exact", "printed")}
                                   for r in bad],
                   correction="KS15.Eq11-12.exact",
-                  note="; ".join(r["explanation"] for r in bad))
+                  note="; ".join(r["explanation"] for r in bad), detects=_printed_factor(rows))
 
 
 @register("KS15.Eq11-12.exact", citation="KS15 eq. (11), (12)",
@@ -798,7 +822,8 @@ def check_ks15_rho_exact(ctx):
               for v in (r.random(20) for _ in range(200)))
     eq1 = math.isclose(rho_ridge(np.full(7, 0.3)), 1.0) and math.isclose(rho_lasso(np.full(7, 0.3)), 1.0)
     return Result(_status(worst <= 1e-12 and le1 and eq1),
-                  {"max_rel_error_vs_mpmath": worst, "rho<=1": le1, "equal_moments_rho=1": eq1})
+                  {"max_rel_error_vs_mpmath": worst, "rho<=1": le1, "equal_moments_rho=1": eq1},
+                  detects=1.0 + 1e-12)
 
 
 @register("KS15.Table1.algebra", citation="KS15 Table 1",
@@ -824,7 +849,7 @@ def check_ks15_table1(ctx):
     ok4 = _zero(o2 - (N_one + k) / k)
     return Result(_status(ok1 and ok2 and ok3 and ok4),
                   {"ridge_bound/new": str(r1), "lasso_bound/new": str(r2),
-                   "(ridge new/old)^2": str(o1), "(lasso new/full)^2": str(o2)})
+                   "(ridge new/old)^2": str(o1), "(lasso new/full)^2": str(o2)}, detects=1.0)
 
 
 @register("LAO.Bounds.scaling", citation="CB11, HK12, KS15 bounds: scaling (dimensional analysis)",
@@ -846,7 +871,7 @@ def check_scale(ctx):
                   note="Formulas that do not scale: " + ", ".join(
                       f"{r['id']} (ratio {r['ratio']}, {', '.join(subjects.get(r['id'], ['no erratum']))})"
                       for r in bad) + ". A formula that does not scale must be the literal "
-                  "statement of a registered ERRATUM or READING check.")
+                  "statement of a registered ERRATUM or READING check.", detects=1.0)
 
 
 def _erratum_subjects():

@@ -144,10 +144,11 @@ def _unbiased_on_instances(estimator, name):
         r = sum(a * b for a, b in zip(w, x)) - y
         if any(mean[i] != r * x[i] for i in range(len(x))):
             return Result(Status.FAIL, {"checked": checked},
-                          counterexample={"instance": inst, "k": k, "E[g̃]": fstr(mean)})
+                          counterexample={"instance": inst, "k": k, "E[g̃]": fstr(mean)},
+                          detects=1.0)
     if not checked:
         return _nothing_examined()
-    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0)
+    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0, detects=1.0)
 
 
 def _exact_norm_sq(est, w, x, y):
@@ -241,8 +242,8 @@ def check_eq9(ctx):
                 return Result(Status.ERRATUM, {"exact": str(exact), "printed": str(claim)},
                               counterexample={"d": d, "k": k, "x": fstr(x),
                                               "E‖x̃‖²": str(exact), "(2d+k−1)/(2k)‖x‖²": str(claim)},
-                              correction="HK12.Lemma3.3.eq9_corrected", detectable=0.0)
-    return Result(Status.PASS, {}, detectable=0.0)
+                              correction="HK12.Lemma3.3.eq9_corrected", detectable=0.0, detects=1.0)
+    return Result(Status.PASS, {}, detectable=0.0, detects=1.0)
 
 
 @register("HK12.Lemma3.3.eq9_corrected", citation="HK12 Appendix A.1, eq. (9) (corrected)",
@@ -259,10 +260,10 @@ def check_eq9_corrected(ctx, *, estimator):
         claim = F(d + k - 1, k) * sum(v * v for v in x)
         if exact != claim or exact > F(2 * d, k):
             return Result(Status.FAIL, {"exact": str(exact), "claimed": str(claim)},
-                          counterexample={"instance": name, "k": k}, detectable=0.0)
+                          counterexample={"instance": name, "k": k}, detectable=0.0, detects=1.0)
     if not checked:
         return _nothing_examined()
-    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0)
+    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0, detects=1.0)
 
 
 @register("HK12.Lemma3.3.eq10", citation="HK12 Appendix A.1, eq. (10)",
@@ -602,8 +603,8 @@ def check_a5_data_point(ctx):
                                   counterexample={"d": d, "k": k, "x": fstr(x),
                                                   "E[x̃²]": fstr(sq), "printed": fstr(printed)},
                                   correction="HK12.Lemma3.8.A5_data_point_corrected",
-                                  detectable=0.0)
-    return Result(Status.PASS, {}, detectable=0.0)
+                                  detectable=0.0, detects=1.0)
+    return Result(Status.PASS, {}, detectable=0.0, detects=1.0)
 
 
 @register("HK12.Lemma3.8.A5_data_point_corrected", citation="HK12 Appendix A.5 (corrected)",
@@ -619,10 +620,11 @@ def check_a5_data_point_corrected(ctx, *, estimator):
                         lambda v: np.asarray(v[0], dtype=object) ** 2)
         d = len(x)
         if list(sq) != [F(d + k - 1, k) * v * v for v in x] or max(sq) > F(2 * d, k):
-            return Result(Status.FAIL, {"exact": fstr(sq)}, counterexample={"instance": name})
+            return Result(Status.FAIL, {"exact": fstr(sq)}, counterexample={"instance": name},
+                          detects=1.0)
     if not checked:
         return _nothing_examined()
-    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0)
+    return Result(Status.PASS, {"instances_checked": checked}, detectable=0.0, detects=1.0)
 
 
 @register("HK12.Lemma3.8.A5_inner", citation="HK12 Appendix A.5",
@@ -639,11 +641,11 @@ def check_a5_inner(ctx):
     ytil2 = exact_distribution(est, w, x, F(0)).expectation(lambda v: v[0] * v[0])
     printed = a5_inner_printed(w, x)
     if ytil2 <= printed:
-        return Result(Status.PASS, {"E[ỹ²]": str(ytil2)}, detectable=0.0)
+        return Result(Status.PASS, {"E[ỹ²]": str(ytil2)}, detectable=0.0, detects=1.0)
     return Result(Status.ERRATUM, {"E[ỹ²]": str(ytil2), "‖w‖₁²‖w²‖∞": str(printed)},
                   counterexample={"d": 1, "w": ["1/2"], "x": ["1"], "B": 1, "E[ỹ²]": str(ytil2),
                                   "‖w‖₁²‖w²‖∞": str(printed)},
-                  correction="HK12.Lemma3.8.A5_inner_corrected", detectable=0.0)
+                  correction="HK12.Lemma3.8.A5_inner_corrected", detectable=0.0, detects=1.0)
 
 
 @register("HK12.Lemma3.8.A5_inner_corrected", citation="HK12 Appendix A.5 (corrected)",
@@ -663,8 +665,8 @@ def check_a5_inner_corrected(ctx):
         eq = n1 * sum(abs(a) * b * b for a, b in zip(w, x))
         B = max(n1, F(1))
         if ytil2 != eq or ytil2 > n1 ** 2 * max(v * v for v in x) or ytil2 > B * B:
-            return Result(Status.FAIL, {}, counterexample={"w": fstr(w), "x": fstr(x)})
-    return Result(Status.PASS, {"instances_checked": len(cases)}, detectable=0.0)
+            return Result(Status.FAIL, {}, counterexample={"w": fstr(w), "x": fstr(x)}, detects=1.0)
+    return Result(Status.PASS, {"instances_checked": len(cases)}, detectable=0.0, detects=1.0)
 
 
 # ------------------------------------------------------------------------------- Lemma 4.1
@@ -721,8 +723,9 @@ def check_lemma41_unbiased(ctx, *, estimator):
             theta = sum(a * b for a, b in zip(w, x)) - y
             if dist.residual_mass != F(1, 2 ** depth) or \
                     dist.expectation(lambda v: v[0]) != sum(a * theta ** n for n, a in enumerate(CUBIC)):
-                return Result(Status.FAIL, {}, counterexample={"instance": name, "B": B})
-    return Result(Status.PASS, {"cases": 5, "depth": depth}, detectable=0.0)
+                return Result(Status.FAIL, {}, counterexample={"instance": name, "B": B},
+                              detects=1.0)
+    return Result(Status.PASS, {"cases": 5, "depth": depth}, detectable=0.0, detects=1.0)
 
 
 @register("HK12.Lemma4.1.unbiased_monte_carlo", citation="HK12 Lemma 4.1, Procedure 3",
@@ -788,7 +791,7 @@ def check_lemma41_second_moment(ctx):
         values[f"E[φ̂²] at B = {b} (n <= 200)"] = float(tot)
     figs = {"lower_bound": str(lower), "limit log(lower)/log² B": str(growth), **values}
     if growth.is_finite:
-        return Result(Status.PASS, figs, detectable=0.0)
+        return Result(Status.PASS, figs, detectable=0.0, detects=1.0)
     return Result(Status.ERRATUM, figs,
                   counterexample={"f": "exp (a_n = 1/n!)", "d": 1, "w": ["B"], "x": ["1"],
                                   "y": "-B", "theta": "2B", "E[φ̂²]": "2 Σ (8B²)ⁿ/(n!)² >= 2 + "
@@ -796,7 +799,7 @@ def check_lemma41_second_moment(ctx):
                                   "E[φ̂²] at B = 16": values["E[φ̂²] at B = 16 (n <= 200)"]},
                   correction="HK12.Lemma4.1.second_moment_corrected", detectable=0.0,
                   note="the proof bounds E[θ̃_r²] by 4B²/N for orders n > 2 log₂ N; it is "
-                  "θ² + Var/N >= θ² (at d = 1, θ̃_r = θ = 2B)")
+                  "θ² + Var/N >= θ² (at d = 1, θ̃_r = θ = 2B)", detects=1.0)
 
 
 @register("HK12.Lemma4.1.second_moment_corrected",
@@ -878,7 +881,8 @@ def check_lemma41_attributes(ctx):
             return Result(Status.FAIL, {"instance": name, "B": B, "depth": shallow},
                           counterexample={"instance": name, "B": B},
                           note="the reference's attribute count is not symmetric in its "
-                          "i.i.d. draws: the multiset enumeration differs from the full one")
+                          "i.i.d. draws: the multiset enumeration differs from the full one",
+                          detects=1.0)
         draws_partial = attributes(depth)
         N = ref.genest_sample_size(F(B))
         nu = ref.genest_small_orders(N)
@@ -890,7 +894,7 @@ def check_lemma41_attributes(ctx):
     ok = worst <= 3 and tail <= 3 and consistent
     return Result(Status.PASS if ok else Status.FAIL, {**figures, "worst_ratio": float(worst) / 3},
                   detectable=0.0,
-                  counterexample=None if ok else {"N": worst_N, "E": str(worst)})
+                  counterexample=None if ok else {"N": worst_N, "E": str(worst)}, detects=1.0)
 
 
 # -------------------------------------------------------------------------- Claims 4.2, 4.3
@@ -926,7 +930,7 @@ def check_claim42(ctx):
     return Result(Status.PASS if ok else Status.FAIL,
                   {"worst_ratio": worst / CLAIM42_EPS_FACTOR, "rho''": str(second),
                    "sup_bound": "ε/√π ≈ 0.5642ε"},
-                  detectable=0.0)
+                  detectable=0.0, detects=1.0)
 
 
 @register("HK12.Claim4.3", citation="HK12 Claim 4.3, eq. (7)",
@@ -954,4 +958,4 @@ def check_claim43(ctx):
     ok = not bad and kernel_ok
     return Result(Status.PASS if ok else Status.FAIL,
                   {"orders_checked": order, "mismatched_orders": bad,
-                   "kernel_coefficients_match": kernel_ok}, detectable=0.0)
+                   "kernel_coefficients_match": kernel_ok}, detectable=0.0, detects=1.0 + 1e-15)

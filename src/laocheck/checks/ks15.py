@@ -116,8 +116,8 @@ def check_lemma32(ctx):
                 n += 1
                 if tot != tot1 / k + F(k - 1, k) * ex2:
                     return Result(Status.FAIL, {"lhs": str(tot)},
-                                  counterexample={"D": str(D), "q": fstr(q), "k": k})
-    return Result(Status.PASS, {"cases": n}, detectable=0.0)
+                                  counterexample={"D": str(D), "q": fstr(q), "k": k}, detects=1.0)
+    return Result(Status.PASS, {"cases": n}, detectable=0.0, detects=1.0)
 
 
 @register("KS15.Eq2", citation="KS15 eq. (2)",
@@ -132,8 +132,9 @@ def check_eq2(ctx):
             _, tot1, _, _ = _data_point_moments(D, q, 1)
             claim = sum(sum(p * x[i] ** 2 for p, x in D) / q[i] for i in range(d))
             if tot1 != claim:
-                return Result(Status.FAIL, {}, counterexample={"D": str(D), "q": fstr(q)})
-    return Result(Status.PASS, {}, detectable=0.0)
+                return Result(Status.FAIL, {}, counterexample={"D": str(D), "q": fstr(q)},
+                              detects=1.0)
+    return Result(Status.PASS, {}, detectable=0.0, detects=1.0)
 
 
 @register("KS15.Eq4", citation="KS15 eq. (4), problem (3)",
@@ -170,7 +171,7 @@ def check_eq4(ctx):
     ok = stationary and value and worst <= 1 + 1e-9
     return Result(Status.PASS if ok else Status.FAIL,
                   {"stationary": stationary, "optimal_value_(Σ√s)²": value,
-                   "worst_ratio": float(worst)}, detectable=0.0)
+                   "worst_ratio": float(worst)}, detectable=0.0, detects=1.0 + 1e-9)
 
 
 # --------------------------------------------------------- Lemmas 3.3, 4.4 (φ̃ second moment)
@@ -320,8 +321,9 @@ def check_lemma42(ctx):
                                                   "D": [(str(p), fstr(x)) for p, x in D],
                                                   "lhs": str(lhs), "rhs (E_D‖x‖∞)²": str(outer),
                                                   "rhs E_D[‖x‖∞²]": str(inner)},
-                                  correction="KS15.Lemma4.2.corrected", detectable=0.0)
-    return Result(Status.PASS, {"first square-outside gap": str(first_outer)}, detectable=0.0)
+                                  correction="KS15.Lemma4.2.corrected", detectable=0.0, detects=1.0)
+    return Result(Status.PASS, {"first square-outside gap": str(first_outer)}, detectable=0.0,
+                  detects=1.0)
 
 
 @register("KS15.Lemma4.2.corrected", citation="KS15 Lemma 4.2 (corrected), Appendix B.9",
@@ -340,8 +342,9 @@ def check_lemma42_corrected(ctx):
                 eq = max(s[i] / (k * q[i]) + F(k - 1, k) * s[i] for i in range(d))
                 up = max(sq1) / k + F(k - 1, k) * sum(p * max(v * v for v in x) for p, x in D)
                 if max(sq) != eq or eq > up:
-                    return Result(Status.FAIL, {}, counterexample={"D": str(D), "k": k})
-    return Result(Status.PASS, {}, detectable=0.0)
+                    return Result(Status.FAIL, {}, counterexample={"D": str(D), "k": k},
+                                  detects=1.0)
+    return Result(Status.PASS, {}, detectable=0.0, detects=1.0)
 
 
 @register("KS15.Lemma4.3", citation="KS15 Lemma 4.3, problem (8)",
@@ -374,7 +377,8 @@ def check_lemma43(ctx):
         worst = max(worst, claimed / lp_value)
     ok = equal and worst <= 1 + 1e-9
     return Result(Status.PASS if ok else Status.FAIL,
-                  {"equalised": equal, "worst_ratio": float(worst)}, detectable=0.0)
+                  {"equalised": equal, "worst_ratio": float(worst)}, detectable=0.0,
+                  detects=1.0 + 1e-9)
 
 
 # ------------------------------------------------------------------ two-phase first phase
@@ -527,8 +531,8 @@ def check_lemma37_prob1(ctx):
                                           "D": "x = e_1 or e_2 w.p. 1/2", "A": A.tolist(),
                                           "probability_of_A": f"2^-{m1} > 0",
                                           "E‖x̃_r‖²": val, "5d": 5 * d},
-                          correction="KS15.Lemma3.7.prob1_on_event15", detectable=0.0)
-    return Result(Status.PASS, {}, detectable=0.0)
+                          correction="KS15.Lemma3.7.prob1_on_event15", detectable=0.0, detects=1.0)
+    return Result(Status.PASS, {}, detectable=0.0, detects=1.0)
 
 
 def _lemma37_value(A, s, eps):
@@ -699,7 +703,8 @@ def check_lemma_b4(ctx):
         worst = max(worst, fn(_B4_PICK(n1, n2)) / min(fn(n1), fn(n2)))
     ok = diff == 0 and worst <= 1 + 1e-12
     return Result(Status.PASS if ok else Status.FAIL,
-                  {"identity_residual": str(diff), "worst_ratio": float(worst)}, detectable=0.0)
+                  {"identity_residual": str(diff), "worst_ratio": float(worst)}, detectable=0.0,
+                  detects=1.0 + 1e-12)
 
 
 # ------------------------------------------------------------------------ Lemmas B.8, B.9

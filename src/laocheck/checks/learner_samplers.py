@@ -239,12 +239,15 @@ def check_steps_match_reference(ctx, *, learner):
     figures = {"steps": m, "d": d, "k": k, "max_abs_difference": err, "tolerance": tol,
                "scale": scale, "sensitivity_to_u": sensitivity,
                "attributes_per_step_equal": bool(same_seen)}
+    # an exact comparison of numbers up to the rounding tolerance: an output F times the
+    # replayed one differs by (F − 1)·max|w̄| at its largest coordinate, found once above tol
+    detects = 1.0 + tol / scale
     if err <= tol and same_seen:
-        return Result(Status.PASS, figures,
+        return Result(Status.PASS, figures, detects=detects,
                       detectable=f"an output difference above {tol:.3g} or one step's "
                       "attribute count")
     worst = int(np.argmax(np.abs(got - want)))
-    return Result(Status.FAIL, figures,
+    return Result(Status.FAIL, figures, detects=detects,
                   counterexample={"index": worst, "learner": float(got[worst]),
                                   "reference": float(want[worst])})
 

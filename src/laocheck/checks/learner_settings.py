@@ -66,6 +66,16 @@ def _close(a, b):
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= _RTOL * np.maximum(1, np.abs(b))))
 
 
+def _factor(rows):
+    """``detects`` of the comparisons (an exact comparison of numbers up to rounding): a
+    setting F times the paper's differs from it by (F − 1)|b|, found once above
+    ``_RTOL · max(1, |b|)``; the smallest such F over the nonzero paper values (None: all 0)."""
+    found = [1.0 + _RTOL * max(1.0, abs(b)) / abs(b)
+             for _, _, expected, _ in rows
+             for b in np.asarray(expected, dtype=float).ravel() if b != 0 and np.isfinite(b)]
+    return min(found) if found else None
+
+
 def _verdict(rows, note=""):
     """rows: (name, observed, expected, citation)."""
     figures, bad = {"checked": len(rows)}, None
@@ -78,8 +88,10 @@ def _verdict(rows, note=""):
             bad = {"setting": name, "observed": figures[name]["observed"],
                    "paper": figures[name]["paper"], "citation": cite}
     if bad is not None:
-        return Result(Status.FAIL, figures, counterexample=bad, detectable=0.0, note=note)
-    return Result(Status.PASS, figures, detectable=f"a relative change > {_RTOL:g}", note=note)
+        return Result(Status.FAIL, figures, counterexample=bad, detectable=0.0, note=note,
+                      detects=_factor(rows))
+    return Result(Status.PASS, figures, detectable=f"a relative change > {_RTOL:g}", note=note,
+                  detects=_factor(rows))
 
 
 def _cls(learner):

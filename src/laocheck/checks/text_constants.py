@@ -32,8 +32,17 @@ sp = load("sympy")
 __all__ = []
 
 
-def _verdict(ok, figures, **kw):
-    return Result(Status.PASS if ok else Status.FAIL, figures, detectable=0.0, **kw)
+#: ``detects`` of a claim of order of growth (O(·), "m₁ ≫ T", a rate up to constants): a constant
+#: factor leaves the claim true, so no factor applies (Result's rule)
+ORDER_CLAIM = None
+
+
+def _verdict(ok, figures, detects=1.0, **kw):
+    """PASS or FAIL; ``detects`` 1.0 by default: the checks compare numbers with numbers exactly
+    (sympy identities of number-valued formulas: bounds, step sizes, constants; Fractions),
+    1 + tol where floats are compared within tol, :data:`ORDER_CLAIM` for a claim of order."""
+    return Result(Status.PASS if ok else Status.FAIL, figures, detectable=0.0, detects=detects,
+                  **kw)
 
 
 @register("HK12.Thm3.1.text_G", citation="HK12 Thm 3.1 (proof: “using G <= 2B√(2d/k) "
@@ -97,14 +106,14 @@ def check_ks15_text_aelr(ctx):
     figs = {"ratio_to_stated": str(ratio), "ratio_at_d=2,k=1,m=16,B=1": str(r1),
             "ratio_at_d=2,k=1,m=16,B=1_float": float(r1), "2ηG_at_instance": str(eta_2G)}
     if sp.simplify(r1 - 1).is_positive and sp.simplify(eta_2G - 1).is_nonpositive:
-        return Result(Status.ERRATUM, figs, detectable=0.0,
+        return Result(Status.ERRATUM, figs, detectable=0.0, detects=1.0,
                       correction="KS15.Thm4.1.text_aelr_eta_corrected",
                       counterexample={"d": 2, "k": 1, "m": 16, "B": 1, "η·2G": str(eta_2G),
                                       "bound_at_text_eta": str(sp.simplify(val.subs(at))),
                                       "stated": str(stated.subs(at)), "ratio": str(r1)},
                       note="By AM-GM the ratio is >= 1 with equality only at B² = log(2d)/20; "
                            "η = (1/G)√(log 2d/(5m)) gives the stated rate (the corrected check).")
-    return Result(Status.PASS, figs, detectable=0.0)
+    return Result(Status.PASS, figs, detectable=0.0, detects=1.0)
 
 
 @register("KS15.Thm4.1.text_aelr_eta_corrected", citation="KS15 Sec. 4 (corrected step size)",
@@ -163,7 +172,8 @@ def check_ks15_text_poly(ctx):
     tail = [r for n, r in ratios if n >= 8]
     ok = all(a >= b for a, b in zip(tail, tail[1:])) and tail[-1] > 6 / math.pi ** 2
     return _verdict(ok, {"ratio_at_d=2^e": {str(n): r for n, r in ratios[::4]},
-                         "largest_ratio": max(r for _, r in ratios)})
+                         "largest_ratio": max(r for _, r in ratios)},
+                    detects=ORDER_CLAIM)
 
 
 #: the power of d in the text's λ for dense comparators, λ = d^{3/2}√(log(m)/(km))
@@ -262,7 +272,7 @@ def check_ks15_text_footnote4(ctx):
     figs = {"‖E[x²]‖₁": str(sum(second)), "E[x_i]": [str(v) for v in first]}
     if all(v == 1 for v in first):
         return _verdict(True, figs)
-    return Result(Status.ERRATUM, figs, detectable=0.0,
+    return Result(Status.ERRATUM, figs, detectable=0.0, detects=1.0,
                   correction="KS15.Thm4.6.text_footnote4_corrected",
                   counterexample={"D": "x uniform on {−1, 1}², d = 2", "‖E[x²]‖₁": str(sum(second)),
                                   "E[x_i]": [str(v) for v in first]})
@@ -288,7 +298,8 @@ def check_ks15_text_footnote4_corrected(ctx):
     q = np.asarray(est.q, dtype=float)
     ok2 = sum(second) == 4 and bool(np.allclose(q, 0.25, rtol=0, atol=1e-15))
     return _verdict(ok1 and ok2, {"d_minus_norm": str(gap), "second_moments":
-                                  [str(v) for v in second], "q": q.tolist()})
+                                  [str(v) for v in second], "q": q.tolist()},
+                    detects=1.0 + 1e-15 / 0.25)     # q = 1/4 to 1e-15 absolute
 
 
 @register("KS15.Thm4.6.text_harmonic", citation="KS15 Sec. 4.1 (“E_D[x_i²] = 1/i … ‖E_D[x²]‖₁ = "
@@ -305,7 +316,8 @@ def check_ks15_text_harmonic(ctx):
     n = sp.symbols("n", positive=True, integer=True)
     lim = sp.limit(sp.harmonic(n) - sp.log(n), n, sp.oo)
     ok = worst <= 1 + 1e-12 and sp.simplify(lim - sp.EulerGamma) == 0
-    return _verdict(ok, {"worst_ratio": worst, "limit_H_d_minus_ln_d": str(lim)})
+    return _verdict(ok, {"worst_ratio": worst, "limit_H_d_minus_ln_d": str(lim)},
+                    detects=1.0 + 1e-12)
 
 
 def ks15_text_m1_rate(m2):
@@ -340,8 +352,8 @@ def check_ks15_text_m1_regime(ctx):
     lim = sp.limit(ratio.subs({_S: 1, k: 1}), d, sp.oo)
     figs = {"ratio": str(ratio), "limit_d_to_infinity": str(lim)}
     if lim.is_finite:
-        return _verdict(True, figs)
-    return Result(Status.ERRATUM, figs, detectable=0.0,
+        return _verdict(True, figs, detects=ORDER_CLAIM)
+    return Result(Status.ERRATUM, figs, detectable=0.0, detects=ORDER_CLAIM,
                   correction="KS15.Thm4.7.text_m1_regime_corrected",
                   counterexample={"S = ‖E[x²]‖₁": 1, "k": 1, "ratio at d = 10⁶":
                                   float(ratio.subs({_S: 1, k: 1, d: 10 ** 6})),
@@ -373,7 +385,8 @@ def check_ks15_text_m1_regime_corrected(ctx):
                 ref = math.sqrt((Sv + kv) * math.log(2 * dv) / kv)
                 worst = max(worst, bound / ref / float(c))
     ok = worst <= 1 + 1e-12
-    return _verdict(ok, {"worst_ratio": worst, "constant": str(c), "constant_value": float(c)})
+    return _verdict(ok, {"worst_ratio": worst, "constant": str(c), "constant_value": float(c)},
+                    detects=1.0 + 1e-12)
 
 
 # --- HK12 Sec. 4 (AESVR) ------------------------------------------------------------------------
@@ -555,7 +568,8 @@ def check_hk12_text_rates(ctx):
                                   + sp.log(2) / (d * sp.log(d) ** 2)) == 0)
     ok = sympy_zero(r1 - 4 * sp.sqrt(2)) and sympy_zero(at2 - 8 * sp.sqrt(5)) and decreasing
     return _verdict(ok, {"ridge_constant": str(r1), "lasso_ratio": str(r2),
-                         "lasso_ratio_at_d=2": str(at2)})
+                         "lasso_ratio_at_d=2": str(at2)},
+                    detects=ORDER_CLAIM)
 
 
 @register("HK12.Thm2.2.text_tight", citation="HK12 Sec. 2.2 (after Thm 2.2: “Our algorithm for LAO "
@@ -572,7 +586,8 @@ def check_hk12_text_tight(ctx):
     m_star = sp.solve(sp.Eq(bounds.FORMULAS["HK12.Thm3.1.bound"].expr, e), m)[0]
     ratio = sp.simplify(m_star.subs(B, 1) / (d / (k * e ** 2)))
     ok = sympy_zero(m_star - 32 * B ** 4 * d / (k * e ** 2)) and ratio.free_symbols == set()
-    return _verdict(ok, {"m": str(m_star), "ratio_at_B=1": str(ratio)})
+    return _verdict(ok, {"m": str(m_star), "ratio_at_B=1": str(ratio)},
+                    detects=ORDER_CLAIM)
 
 
 # --- CB11 Sec. 6 (AER and Thm 12) ---------------------------------------------------------------
@@ -656,7 +671,8 @@ def check_cb11_text_vs_baseline(ctx):
     deg12 = sp.degree(sp.simplify(thm12 / (c * B ** 2 * sp.sqrt(lm / (k * m)))), d)
     ok = sympy_zero(ratio - d / k ** sp.Rational(3, 2) * sp.sqrt(ld / lm)) and deg6 == 2 and deg12 == 1
     return _verdict(ok, {"thm6_over_thm12": str(ratio), "degree_in_d": {"Thm6": int(deg6),
-                                                                         "Thm12": int(deg12)}})
+                                                                         "Thm12": int(deg12)}},
+                    detects=ORDER_CLAIM)
 
 
 def cb11_footnote4_factors(X2):
@@ -738,7 +754,8 @@ def check_ks15_thm36_m1_gg(ctx):
         sympy_zero(rel - 2 * sp.sqrt(sp.Rational(5, 3)) / sp.sqrt(_r))
     at1 = rel.subs(_r, 1)
     return _verdict(ok, {"term_over_d": str(rel),
-                         "at_r=1": float(at1) if at1.is_number else str(at1)})
+                         "at_r=1": float(at1) if at1.is_number else str(at1)},
+                    detects=ORDER_CLAIM)
 
 
 @register("KS15.Thm3.6.text_m1_regime", citation="KS15 Sec. 3.2 (after Thm 3.6: “If m₁ >= "
@@ -783,7 +800,8 @@ def check_ks15_thm312_m1_gg(ctx):
     target = (sp.sqrt(u) + sp.sqrt(2 / _r)) ** 2
     ok = sympy_zero(rel - target) and sympy_zero(sp.limit(rel, _r, sp.oo) - u) and \
         sympy_zero(sp.expand(target.subs(_r, 1)) - (u + 2 * sp.sqrt(2 * u) + 2))
-    return _verdict(ok, {"ratio_to_d": str(rel), "limit": "N/d"})
+    return _verdict(ok, {"ratio_to_d": str(rel), "limit": "N/d"},
+                    detects=ORDER_CLAIM)
 
 
 @register("KS15.Thm4.7.text_m1_gg", citation="KS15 Sec. 4.2 (after Thm 4.7: “as m₁ increases, the "
@@ -805,7 +823,8 @@ def check_ks15_thm47_m1_gg(ctx):
     text_term = sp.simplify((d ** 2 * _Lg / ((k + 1) * m1)).subs(m1, at) / d)
     ok = sympy_zero(rel - sp.Rational(88, 3) / _r) and _tends_to_zero(rel) and \
         sympy_zero(text_term - 1 / _r)
-    return _verdict(ok, {"term_over_d": str(rel), "text_term_over_d": str(text_term)})
+    return _verdict(ok, {"term_over_d": str(rel), "text_term_over_d": str(text_term)},
+                    detects=ORDER_CLAIM)
 
 
 @register("KS15.Thm3.6.text_vs_aerr", citation="KS15 Sec. 3.2 and 3.3 (after Thm 3.6 and Thm 3.12: "
@@ -923,7 +942,8 @@ def check_ks15_text_sqrt_d(ctx):
                     {"ridge_ratio_squared": str(ridge), "lasso_ratio_squared": str(lasso),
                      "max_N_half_d<=2^20": float(n_half.max()), "zeta(3/2)^2": z,
                      "max_N_one_d<=2^20": float(n_one.max()),
-                     "ddaerr_at_k=N/c_over_B2/sqrt(m)": str(full)})
+                     "ddaerr_at_k=N/c_over_B2/sqrt(m)": str(full)},
+                    detects=ORDER_CLAIM)
 
 
 @register("KS15.Thm4.7.text_regimes_vs_ridge", citation="KS15 Sec. 4.2 (“If we analogize "
