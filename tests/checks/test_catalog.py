@@ -14,6 +14,16 @@ import pytest
 from laocheck import checks as catalog
 
 CHECKS = catalog.checks()
+CHECK_IDS = {c.id for c in CHECKS}
+#: statistical checks that cannot refute a bound twice too small and have no derivation check
+#: of their bound yet (the record's note says "not paired"): the gap, named; a new entry here
+#: needs a reason, and a derivation removes it
+UNPAIRED = {
+    "CB11.Lemma4.proof.rademacher",     # Kakade et al.'s Rademacher constant: not displayed
+    "CB11.Lemma8.deviation_corrected",  # Lemma 8's Hoeffding constant: no derivation yet
+    "CB11.Lemma9.deviation",            # Lemma 9's constant: no derivation yet
+    "CB11.Lemma9.proof.step1_corrected",
+}
 
 # CATALOG.md section 2 ids owned by the lemma catalog (the bound/theorem formulas are in
 # laocheck.bounds.checks). Each must have at least one check whose id starts with it.
@@ -40,7 +50,12 @@ def test_check(check):
     if record.delta > 0:
         assert record.detects is not None and record.detects >= 1, record
     if record.status == "PASS" and record.detects is not None and record.detects > 2:
-        assert "paired_with" in record.figures or "paired with" in record.note, record
+        assert "paired_with" in record.figures, record
+        pair = record.figures["paired_with"]
+        if pair is None:                        # a gap, named: no derivation of the bound yet
+            assert record.id in UNPAIRED and "not paired" in record.note, record
+        else:
+            assert pair in CHECK_IDS and "paired with" in record.note, record
     if record.status in ("ERRATUM", "READING"):
         assert record.counterexample is not None
         assert record.correction in {c.id for c in CHECKS}

@@ -15,16 +15,18 @@ refutes it, so F is the smallest factor over the compared quantities:
   ``detects_every_category`` is the factor that every category reaches (None: some never);
 * a failure probability at most its claimed value (:func:`coverage_verdict`): F·claimed, or,
   where the check passes the per-run ratios statistic/bound, the factor by which the bound
-  could be too small, the true quantile F·bound (:func:`bound_factor`, a plug-in estimate
-  from the run's draws);
+  could be too small (bound/F) and still PASS, slack included (:func:`bound_factor`, a
+  plug-in estimate from the run's draws);
 * a mean at most a bound, refuted by a lower confidence bound (:func:`lower_bound_detects`):
   the mean F·bound;
 * an exact comparison of numbers (:func:`worst_ratio_verdict`): 1 + tol (any discrepancy
   beyond rounding).
 
-F is about the statement, not about the slack of a bound: a bound the runs sit far below (a
-constant that could be divided by 20 unseen) has a small F and a large slack; its pairing
-with a derivation check (``<id>.derivation``) is what refutes a changed constant.
+For a bound, F includes its slack, as the issue that asked for it reads "the factor by which
+the bound could be too small and still PASS": runs that sit 20 times below a bound cannot see
+its constant divided by 10, and F says so (about 20). A PASS with F above :data:`WEAK_FACTOR`
+is paired with a derivation check (``<id>.derivation``, :func:`paired`), which refutes a
+changed constant exactly, or says that none exists yet.
 """
 
 from __future__ import annotations
@@ -303,33 +305,40 @@ def lower_bound_detects(interval, bound, delta):
     return _finite_or_none(factor_of_shift(bound, eps, side="greater"))
 
 
-def bound_factor(ratios, claimed, failure_prob):
+def bound_factor(ratios, failure_prob):
     """The factor F by which a high-probability bound "X <= b w.p. >= 1 − claimed" could be too
-    small and still pass a coverage check that refutes failure probabilities >= ``failure_prob``
-    with probability >= :data:`POWER` (see :func:`coverage_verdict`), from the per-run
-    ``ratios`` X/b: the true (1 − claimed)-quantile of X at F·b is found when
-    P(X > b) >= failure_prob, so, X's law taken up to scale from the runs (a plug-in
-    estimate), F = Q(1 − claimed) / Q(1 − failure_prob) of the ratios' empirical quantiles,
-    at least 1. None when ``failure_prob`` is None or above 1, or a quantile is not positive
-    (a law at 0 that no scaling moves)."""
+    small (its constant divided by F: b/F) and still pass a coverage check that refutes
+    failure probabilities >= ``failure_prob`` with probability >= :data:`POWER` (see
+    :func:`coverage_verdict`), from the per-run ``ratios`` X/b: b/F is refuted when
+    P(X > b/F) >= failure_prob, that is when 1/F <= Q(1 − failure_prob) of the ratios, so
+    (X's law taken from the runs, a plug-in estimate) F = 1 / Q(1 − failure_prob), at least 1.
+    The slack of the bound is inside F: runs that sit 12 times below b leave a constant
+    divided by less than about 12 unseen. None when ``failure_prob`` is None or not in (0, 1],
+    or the quantile is not positive (a law at 0 that no scaling moves)."""
     ratios = np.asarray(ratios, dtype=float).ravel()
-    if failure_prob is None or not 0 < claimed < failure_prob <= 1 or ratios.size == 0:
+    if failure_prob is None or not 0 < failure_prob <= 1 or ratios.size == 0:
         return None
-    stated = float(np.quantile(ratios, 1.0 - claimed, method="inverted_cdf"))
     found = float(np.quantile(ratios, 1.0 - failure_prob, method="inverted_cdf"))
-    if not (found > 0 and stated > 0 and math.isfinite(stated)):
+    if not (found > 0 and math.isfinite(found)):
         return None
-    return max(1.0, stated / found)
+    return max(1.0, 1.0 / found)
 
 
 def paired(result, derivation):
     """``result`` with its pairing named: when its factor is above :data:`WEAK_FACTOR` (or
     none), the note says which derivation check (``<id>.derivation``: the formula derived from
     the proof with sympy, exact) refutes what this run cannot, and the figures keep it as
-    ``paired_with``."""
+    ``paired_with``. ``derivation=None`` (no derivation of the formula exists yet): the note
+    says so, "not paired", and ``paired_with`` is None: the gap is reported, not hidden."""
     if result.detects is not None and result.detects <= WEAK_FACTOR:
         return result
     factor = "no factor" if result.detects is None else f"only a factor {result.detects:.3g}"
+    if derivation is None:
+        note = (f"not paired: this run can refute {factor} with probability >= {POWER:g}, and "
+                "no derivation check of this bound exists yet, so a constant of it divided by "
+                "less than that factor is not seen by the catalog.")
+        return replace(result, figures={**result.figures, "paired_with": None},
+                       note=f"{result.note} {note}".strip())
     note = (f"paired with {derivation}: this run can refute {factor} with probability "
             f">= {POWER:g}; the derivation refutes any changed constant, exponent or factor "
             "of the formula.")
@@ -442,9 +451,9 @@ def coverage_verdict(failures, runs, claimed, delta, figures=None, *, expected_f
     ``detects``: without ``ratios``, the failure probability F·claimed is refuted (FAIL) with
     probability >= :data:`POWER` (None when no probability up to 1 is). With ``ratios`` (one
     per run: the statistic X over the stated bound b, a run failing when it exceeds 1), the
-    event is a high-probability bound and F is the factor by which b could be too small (the
-    true (1 − claimed)-quantile of X at F·b) and still be refuted with probability >= POWER:
-    :func:`bound_factor`, a plug-in estimate from the run's own draws. The figures keep
+    event is a high-probability bound and F is the factor by which b could be too small (b/F)
+    and still PASS, refuted from F on with probability >= POWER: :func:`bound_factor`, a
+    plug-in estimate from the run's own draws, the bound's slack included. The figures keep
     ``detects_failure_prob``, ``detects_bound`` and ``bound_slack`` (b over the runs'
     (1 − claimed)-quantile of X: how far below the bound the runs sit, which a constant of the
     bound divided by less than it leaves unseen)."""
@@ -454,7 +463,7 @@ def coverage_verdict(failures, runs, claimed, delta, figures=None, *, expected_f
         side="greater")) if claimed > 0 else None
     detects = prob_factor
     if ratios is not None:
-        detects = bound_factor(ratios, claimed,
+        detects = bound_factor(ratios,
                                None if prob_factor is None else prob_factor * claimed)
     lo, hi = float(np.ravel(lo)[0]), float(np.ravel(hi)[0])
     figures = dict(figures or {})

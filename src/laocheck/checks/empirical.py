@@ -976,7 +976,7 @@ def check_cb11_thm12_high_probability(ctx):
         # law up to scale: laocheck.checks._common.bound_factor)
         prob_factor = float(proportion_detectable_factor(_HP_DELTA_THM, R, alpha=2 * delta,
                                                          beta=1 - POWER, side="greater"))
-        factor = bound_factor(excess / bound, _HP_DELTA_THM,
+        factor = bound_factor(excess / bound,
                               prob_factor * _HP_DELTA_THM if np.isfinite(prob_factor) else None)
         # how far below the bound the runs' (1 − δ_thm)-quantile sits (F is for the quantile
         # itself, as coverage_verdict's: a constant divided by less than this stays unseen)

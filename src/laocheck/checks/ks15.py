@@ -23,7 +23,7 @@ import numpy as np
 from .. import estimators
 from .._lazy import load
 from ..estimators.instances import INSTANCES
-from ._common import coverage_verdict, exact_distribution, fstr, worst_ratio_verdict
+from ._common import coverage_verdict, exact_distribution, fstr, paired, worst_ratio_verdict
 from ._registry import Result, Status, register
 from ._search import adversarial_max, ball
 from .hk12 import CLIP_LEMMA_ETAS, _clip_gaps, _clip_lemma, _clip_step_cases
@@ -600,7 +600,7 @@ def check_lemma37_high_prob(ctx):
                                 "max_value": float(vals.max())}, ratios=vals / bound)
         if res.status != Status.PASS:
             return res
-    return res
+    return paired(res, "KS15.Lemma3.7.derivation")
 
 
 @register("KS15.Lemma3.11", citation="KS15 Lemma 3.11",
@@ -673,7 +673,7 @@ def check_lemma48_high_prob(ctx):
                                ratios=vals / rhs)
         if res.status != Status.PASS:
             return res
-    return res
+    return paired(res, "KS15.Lemma4.8.derivation")
 
 
 # --------------------------------------------------------------------------- Lemma B.4

@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import estimators
 from .._lazy import load
-from ._common import coverage_verdict, exact_distribution, worst_ratio_verdict
+from ._common import coverage_verdict, exact_distribution, paired, worst_ratio_verdict
 from ._errata import note_erratum
 from ._proofs import ProofResult
 from ._registry import Status, register
@@ -1616,10 +1616,12 @@ def check_cb11_lemma4_rademacher(ctx):
         if res.status == Status.FAIL or res.status != Status.PASS and status == Status.PASS:
             status = res.status                  # a FAIL in any setting is the check's verdict
     found = [f for f in factors if f is not None]     # the most sensitive setting's factor
-    return ProofResult(status, figs, detectable="a failure probability above the statement's δ",
-                       detects=min(found) if found else None,
-                       note="the Hölder upper bound of the supremum is conservative: an exceedance "
-                       "would make the check INCONCLUSIVE or FAIL without being a violation")
+    # no derivation of Lemma 4's constant exists yet: the gap is named in the note
+    return paired(ProofResult(status, figs, detectable="a failure probability above the "
+                              "statement's δ", detects=min(found) if found else None,
+                              note="the Hölder upper bound of the supremum is conservative: an "
+                              "exceedance would make the check INCONCLUSIVE or FAIL without "
+                              "being a violation"), None)
 
 
 # --- CB11 Lemma 9 (proof): the union bound prints Lemma 8's event -------------------------------
