@@ -4,12 +4,16 @@ Each page (the README and every hand-written page of ``docs/``) is one test: its
 ```bash blocks run in order, as a reader pastes them, in a fresh temporary directory with a
 clean environment (``PATH`` with this interpreter's ``bin`` first, ``HOME`` and ``TMPDIR`` in the
 temporary directory, ``PYTHONPATH`` only when the run was given one: the developer's way of
-choosing the laocheck under test). A page's Python blocks share one interpreter, started in that
+choosing the laocheck under test), in which only what the page has installed so far can be
+imported (:class:`Installed`: Getting started's ``pip install .`` until a block of the page
+installs more; a ``sitecustomize`` refuses every other distribution, in the page's Python
+session and in every ``python``, ``laocheck`` and ``pytest`` its commands start, as a fresh
+virtual environment would). A page's Python blocks share one interpreter, started in that
 directory, as an interactive session would (a name defined in one block is there in the next);
 its shell blocks run in ``bash -e -o pipefail`` in the same directory, so a file a Python block
 writes is there for the command that reads it.
 
-The tool: `Sybil <https://sybil.readthedocs.io>`_ (``sybil.parsers.myst``). It parses the pages
+The tool: Sybil (``sybil.parsers.myst``, in the ``test`` extra). It parses the pages
 as they are written, in MyST Markdown: fenced blocks, ``{code-block}`` directives, and its skip
 markers in HTML comments, which neither GitHub (the README) nor MyST (the site) renders; it
 gives each block its line, and evaluates a page's blocks in order through evaluators we supply
@@ -34,11 +38,11 @@ Cheaper equivalents (:data:`EQUIVALENTS`), applied to a shell line and shown in 
 message; each keeps the command and its options and changes only its size:
 
 * installing (``python3 -m venv .venv && . .venv/bin/activate && pip install SPEC``, or ``pip
-  install SPEC``) is not repeated per page: the blocks run in the environment the suite runs in,
-  which CI made with exactly those lines (``.ci/run``), and
-  :func:`test_each_page_install_command_brings_what_its_blocks_import` checks that SPEC installs
-  every module the page's blocks import (a fresh virtual environment per page would cost minutes
-  each).
+  install SPEC``) does not download anything: the blocks run in the environment the suite runs
+  in, which CI made with exactly those lines (``.ci/run``), restricted to what SPEC brings
+  (:class:`Installed`); :func:`test_each_page_install_command_brings_what_its_blocks_import`
+  also checks, without running them, that every module a page's blocks import is brought by
+  the install before it (a fresh virtual environment per page would cost minutes each).
 * ``laocheck verify`` without ``--only`` runs the whole catalog (~80 CPU-s): here it runs with
   ``--only 'HK12.Lemma3.3*'`` (the same code path on six checks); CI runs the whole catalog once,
   after the suite (``.ci/run``).
@@ -465,8 +469,7 @@ def test_the_equivalents_change_only_the_size():
 def test_a_failing_block_fails_its_page(tmp_path):
     """The negative control: a page whose command exits 1 where it says 0, whose Python raises,
     or whose edit names no definition, fails with the block's line."""
-    bad = tmp_path / "bad.md"
-    bad.write_text(textwrap.dedent('''
+    messages = _run_page('''
         ```python
         # m.py
         def f():
@@ -487,19 +490,7 @@ def test_a_failing_block_fails_its_page(tmp_path):
         import m
         assert m.f() == 2, "the listing is what runs"
         ```
-        '''), encoding="utf-8")
-    document = SYBIL.parse(bad)
-    page = Page("bad.md", tmp_path)
-    document.namespace["page"] = page
-    messages = []
-    try:
-        for example in document:
-            try:
-                example.evaluate()
-            except Exception as exc:
-                messages.append(str(exc))
-    finally:
-        page.close()
+        ''', tmp_path)
     assert len(messages) == 3, messages
     assert "has no top-level g" in messages[0]
     assert "exit status 3" in messages[1]
@@ -603,3 +594,47 @@ def test_the_install_probe_refuses_what_an_extra_does_not_bring(tmp_path):
                      tmp_path)
     assert set(missing) == {"pytest", "laocheck.testing.plugin", "no_such_module"}
     assert _probe(".[test]", {"pytest", "laocheck.testing.plugin"}, tmp_path) == {}
+
+
+def _run_page(text, tmp_path):
+    page_file = tmp_path / "page.md"
+    page_file.write_text(textwrap.dedent(text), encoding="utf-8")
+    document = SYBIL.parse(page_file)
+    page = Page("page.md", tmp_path)
+    document.namespace["page"] = page
+    messages = []
+    try:
+        for example in document:
+            try:
+                example.evaluate()
+            except Exception as exc:
+                messages.append(str(exc))
+    finally:
+        page.close()
+    return messages
+
+
+def test_a_page_imports_only_what_it_installed(tmp_path):
+    """The negative control of :class:`Installed`: pytest (the ``test`` extra) is refused to a
+    page that installed only laocheck, in its session and in a command it starts, and is there
+    once the page installs the extra."""
+    messages = _run_page('''
+        ```python
+        import pytest
+        ```
+
+        ```bash
+        python -m pytest --version
+        ```
+
+        ```bash
+        pip install ".[test]"
+        ```
+
+        ```python
+        import pytest
+        ```
+        ''', tmp_path)
+    assert len(messages) == 2, messages
+    assert "`pip install .` does not install it" in messages[0]
+    assert "No module named" in messages[1] and "pytest" in messages[1]
