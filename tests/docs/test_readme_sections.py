@@ -232,6 +232,16 @@ UPDATED = {
     "(KS15 does not name its species); where a theorem assumes ‖x‖ <= 1, "
     "`laocheck.data.scale_to_unit_ball` divides every example by the largest norm and the "
     "result states the factor.",
+    # issue 49: a page that needs pytest says which install brings it
+    "An estimator needs `target(w, x, y)`, `sample(w, x, y, n=, rng=)` and `budget`; a "
+    "`reference(w, x, y, src)` (one draw through a randomness source) enables the exact checks. "
+    "It is checked against what it claims — its `spec` (a wrapper of one of laocheck's "
+    "estimators inherits it) or `claims=` — on its own k, budget and sampler:":
+    "An estimator needs `target(w, x, y)`, `sample(w, x, y, n=, rng=)` and `budget`; a "
+    "`reference(w, x, y, src)` (one draw through a randomness source) enables the exact checks. "
+    "It is checked against what it claims — its `spec` (a wrapper of one of laocheck's "
+    "estimators inherits it) or `claims=` — on its own k, budget and sampler "
+    "(`parametrize_with_checks` needs pytest, which laocheck's `test` extra brings):",
     # issue 49: every command block is a fenced bash block that runs (tests/docs/test_blocks_run.py):
     # the time is generated from the benchmarks' JSON, beside the block ...
     "laocheck verify # fast budget, seed 0: 35-45 s (one job) laocheck verify --jobs 2 --json "
