@@ -103,6 +103,11 @@ NOT_RUN = {
      "laocheck report --all                    # those and the five papers' experiments below"):
         "the reports of the papers' experiments: each runs on the page Reproducing the papers' "
         "experiments",
+    ("docs/tutorials/reproduce_figure.md",
+     "laocheck report ks15_synthetic --jobs 2      # KS15 Sec. 5.1, Figs. 1-2 (synthetic, "
+     "exact risk)"):
+        "the same two commands run, once, on the page Reproducing the papers' experiments "
+        "(docs/guide/papers.md)",
     ("docs/explanation/mutation.md",
      'pip install -e ".[mutation]"          # cosmic-ray and coverage.py'):
         "a mutation run takes hours; tests/mutation runs the engine on small modules",
@@ -432,13 +437,18 @@ def test_every_block_not_run_is_marked_listed_and_counted():
     """The blocks marked ``skip: next`` are exactly those of :data:`NOT_RUN`, each with its
     reason; printed with ``-s``."""
     found = {(name, first): reason for name in PAGES for reason, first in _skipped(name)}
+    # a block skipped because another page runs it: that page has the same lines
+    for (name, first), reason in found.items():
+        elsewhere = re.search(r"\((docs/[\w/]+\.md)\)$", reason)
+        if elsewhere:
+            assert first in (ROOT / elsewhere[1]).read_text(encoding="utf-8"), (name, first)
     for (name, first), reason in sorted(found.items()):
         print(f"not run: {name}: {first}  -- {reason}")
     assert found == NOT_RUN
     total = sum(1 for name in PAGES for e in _examples(name)[1]
                 if not isinstance(e.parsed, tuple))
     print(f"{len(found)} of {total} blocks not run")
-    assert len(found) == 9 and total > 40
+    assert len(found) == 10 and total > 40
 
 
 def test_every_command_is_in_a_block_that_runs_or_is_marked():
@@ -447,6 +457,9 @@ def test_every_command_is_in_a_block_that_runs_or_is_marked():
     md = MarkdownIt("commonmark").use(colon_fence_plugin)
     for name in PAGES:
         for token in md.parse((ROOT / name).read_text(encoding="utf-8")):
+            # a Python or shell block under another name would be neither run nor counted
+            assert token.info.strip() not in ("py", "python3", "pycon", "sh", "shell", "console",
+                                              "zsh", "ipython"), f"{name}:{token.map[0] + 1}"
             if token.type in ("fence", "code_block") and token.info not in ("bash", "python"):
                 first = token.content.lstrip().split("\n", 1)[0]
                 assert not re.match(r"(laocheck|pip|python3?|pytest|dask) ", first), \
