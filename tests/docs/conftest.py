@@ -20,9 +20,9 @@ DEFAULT = DOCS / "_build" / "html"
 
 def _docs_extra_only(tmp):
     """The environment of a build that can import only what ``pip install ".[docs]"`` brings
-    (the ``Installed`` of tests/docs/test_blocks_run.py), as in a fresh virtual environment."""
+    (tests/docs/_installed.py), as in a fresh virtual environment."""
     spec = importlib.util.spec_from_file_location(
-        "_blocks_run", Path(__file__).with_name("test_blocks_run.py"))
+        "_installed", Path(__file__).with_name("_installed.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     installed = module.Installed(Path(tmp))

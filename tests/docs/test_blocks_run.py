@@ -5,13 +5,13 @@ Each page (the README and every hand-written page of ``docs/``) is one test: its
 clean environment (``PATH`` with this interpreter's ``bin`` first, ``HOME`` and ``TMPDIR`` in the
 temporary directory, ``PYTHONPATH`` only when the run was given one: the developer's way of
 choosing the laocheck under test), in which only what the page has installed so far can be
-imported (:class:`Installed`: Getting started's ``pip install .`` until a block of the page
-installs more; a ``sitecustomize`` refuses every other distribution, in the page's Python
-session and in every ``python``, ``laocheck`` and ``pytest`` its commands start, as a fresh
-virtual environment would). A page's Python blocks share one interpreter, started in that
-directory, as an interactive session would (a name defined in one block is there in the next);
-its shell blocks run in ``bash -e -o pipefail`` in the same directory, so a file a Python block
-writes is there for the command that reads it.
+imported (``Installed`` of ``tests/docs/_installed.py``: Getting started's ``pip install .``
+until a block of the page installs more; a ``sitecustomize`` refuses every other distribution,
+in the page's Python session and in every ``python``, ``laocheck`` and ``pytest`` its commands
+start, as a fresh virtual environment would). A page's Python blocks share one interpreter,
+started in that directory, as an interactive session would (a name defined in one block is
+there in the next); its shell blocks run in ``bash -e -o pipefail`` in the same directory, so a
+file a Python block writes is there for the command that reads it.
 
 The tool: Sybil (``sybil.parsers.myst``, in the ``test`` extra). It parses the pages
 as they are written, in MyST Markdown: fenced blocks, ``{code-block}`` directives, and its skip
@@ -50,6 +50,7 @@ message; each keeps the command and its options and changes only its size:
   budget the specs define for tests).
 """
 import ast
+import importlib.util
 import json
 import os
 import re
@@ -59,19 +60,27 @@ import subprocess
 import sys
 import textwrap
 import time
-import tomllib
-from importlib import metadata
 from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
 from mdit_py_plugins.colon_fence import colon_fence_plugin
-from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name
 from sybil import Sybil
 from sybil.parsers.myst import CodeBlockParser, SkipParser
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(name):
+    """A helper module beside this one (the tests are imported with --import-mode=importlib,
+    which puts nothing on sys.path)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+Installed = _load("_installed").Installed
 
 #: the pages: the README and the hand-written pages of the site (not the generated reference,
 #: not the gallery, whose scripts the docs build runs)
@@ -176,97 +185,6 @@ def _clean_env(home):
     return env
 
 
-#: installed by every ``sitecustomize`` of :class:`Installed`: a module is imported only when it
-#: is the standard library's, the reader's own (found outside site-packages: the page's
-#: directory, ``PYTHONPATH``) or brought by what the page installed (the names in the file
-#: ``$LAOCHECK_DOCS_INSTALLED``, read again when a name is not among them: a page may install
-#: more on the way)
-SITECUSTOMIZE = textwrap.dedent('''
-    import importlib.abc, importlib.machinery, json, os, sys
-
-    class _OnlyWhatThePageInstalled(importlib.abc.MetaPathFinder):
-        allowed = set()
-
-        def find_spec(self, name, path=None, target=None):
-            top = name.partition(".")[0]
-            if path is not None or top in self.allowed or top in sys.stdlib_module_names \\
-                    or top.startswith("_"):
-                return None
-            with open(os.environ["LAOCHECK_DOCS_INSTALLED"], encoding="utf-8") as f:
-                installed = json.load(f)
-            self.allowed = set(installed["modules"])
-            if top in self.allowed:
-                return None
-            own = [p for p in sys.path if "-packages" not in p]
-            if importlib.machinery.PathFinder.find_spec(top, own) is not None:
-                return None
-            raise ModuleNotFoundError(
-                f"No module named {name!r}: `pip install {installed['spec']}` does not "
-                f"install it", name=name)
-
-    sys.meta_path.insert(0, _OnlyWhatThePageInstalled())
-''')
-
-
-def _distributions(spec, pyproject):
-    """The canonical names of the distributions ``pip install SPEC`` brings (the project's
-    dependencies, the extras SPEC names, and their requirements, recursively, from the
-    installed metadata)."""
-    extras = re.fullmatch(r"\.(?:\[([\w,]+)\])?", spec)
-    assert extras, f"an install from elsewhere than this repository: pip install {spec}"
-    project = tomllib.loads(Path(pyproject).read_text(encoding="utf-8"))["project"]
-    wanted = list(project["dependencies"])
-    for extra in filter(None, (extras[1] or "").split(",")):
-        wanted += project["optional-dependencies"][extra]
-    seen, stack = set(), [Requirement(r) for r in wanted]
-    while stack:
-        req = stack.pop()
-        name = canonicalize_name(req.name)
-        if name in seen or (req.marker and not req.marker.evaluate({"extra": ""})):
-            continue
-        seen.add(name)
-        try:
-            dist = metadata.distribution(req.name)
-        except metadata.PackageNotFoundError:
-            continue                      # not installed here: nothing of it can be imported
-        for r in dist.requires or ():
-            r = Requirement(r)
-            if r.marker is None or any(r.marker.evaluate({"extra": e})
-                                       for e in ("",) + tuple(req.extras)):
-                stack.append(r)
-    return seen
-
-
-class Installed:
-    """What a page has installed so far, as a ``sitecustomize`` that refuses every other
-    module in the page's interpreters (the Python blocks' and every ``python``, ``laocheck``
-    and ``pytest`` its shell blocks start), the way a fresh virtual environment would."""
-
-    def __init__(self, tmp, pyproject=ROOT / "pyproject.toml"):
-        self.site = tmp / "site"
-        self.site.mkdir(exist_ok=True)
-        (self.site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
-        self.file = self.site / "installed.json"
-        self.pyproject = pyproject
-        self.specs, self.modules = [], {"laocheck"}
-
-    def add(self, spec):
-        dists = _distributions(spec, self.pyproject)
-        self.specs.append(spec)
-        self.modules |= {top for top, names in metadata.packages_distributions().items()
-                         if any(canonicalize_name(n) in dists for n in names)}
-        self.file.write_text(json.dumps({"spec": " ".join(self.specs),
-                                         "modules": sorted(self.modules)}), encoding="utf-8")
-
-    def env(self):
-        path = [str(self.site)] + ([os.environ["PYTHONPATH"]]
-                                   if os.environ.get("PYTHONPATH") else [])
-        # hypothesis loads the plugins other installed distributions register; a fresh
-        # environment has none of them
-        return {"PYTHONPATH": os.pathsep.join(path), "LAOCHECK_DOCS_INSTALLED": str(self.file),
-                "HYPOTHESIS_NO_PLUGINS": "1"}
-
-
 class Page:
     """The reader's session on one page: a fresh directory, a clean environment with only what
     the page installed (:class:`Installed`; Getting started's ``pip install .`` until the page
@@ -363,7 +281,8 @@ class Page:
                                 capture_output=True, text=True, timeout=TIMEOUT)
         if result.returncode != 0:
             return (f"{where} failed (exit status {result.returncode}):\n" + "\n".join(script)
-                    + f"\n--- stdout\n{result.stdout[-3000:]}\n--- stderr\n{result.stderr[-3000:]}")
+                    + f"\n--- stdout\n{result.stdout[-3000:]}"
+                    + f"\n--- stderr\n{result.stderr[-3000:]}")
         return None
 
     def close(self):

@@ -242,8 +242,9 @@ UPDATED = {
     "It is checked against what it claims — its `spec` (a wrapper of one of laocheck's "
     "estimators inherits it) or `claims=` — on its own k, budget and sampler "
     "(`parametrize_with_checks` needs pytest, which laocheck's `test` extra brings):",
-    # issue 49: every command block is a fenced bash block that runs (tests/docs/test_blocks_run.py):
-    # the time is generated from the benchmarks' JSON, beside the block ...
+    # issue 49: every command block is a fenced bash block that runs
+    # (tests/docs/test_blocks_run.py): the time is generated from the benchmarks' JSON, beside
+    # the block ...
     "laocheck verify # fast budget, seed 0: 35-45 s (one job) laocheck verify --jobs 2 --json "
     "verify.json laocheck verify --only 'HK12.Lemma3.*' --seed 7 laocheck list --checks # every "
     "check with its citation":
