@@ -13,6 +13,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
 
 import laocheck  # noqa: E402
+import laocheck_numbers  # noqa: E402
 
 project = "laocheck"
 author = "the laocheck developers"
@@ -37,8 +38,12 @@ root_doc = "index"
 exclude_patterns = ["_build", "examples/README.txt", "**/README.md"]
 templates_path = ["_templates"]
 
-myst_enable_extensions = ["colon_fence", "deflist"]
+myst_enable_extensions = ["colon_fence", "deflist", "substitution"]
 myst_heading_anchors = 3
+# Every time, size or count the pages state is a substitution (``{{ verify_cpu }}``) read at
+# build time from the JSON the benchmarks write, with the machine and the date beside it
+# (docs/_ext/laocheck_numbers.py; tests/docs/test_numbers.py)
+myst_substitutions = laocheck_numbers.figures()
 
 # numpydoc: no member tables of every class (autosummary lists the public names)
 numpydoc_show_class_members = False

@@ -25,11 +25,7 @@ import fnmatch                                                 # noqa: E402
 import io                                                      # noqa: E402
 import re                                                      # noqa: E402
 import shlex                                                   # noqa: E402
-import subprocess                                              # noqa: E402
-import sys                                                     # noqa: E402
 from contextlib import redirect_stdout                         # noqa: E402
-
-import pytest                                                  # noqa: E402
 
 # the hand-written pages of the documentation site (docs/), as the README: their python blocks
 # run, their ids exist, their links stay in the repository, their commands parse
@@ -66,47 +62,14 @@ def test_the_docs_have_python_blocks_to_run():
 TUTORIAL_TESTS = {"docs/tutorials/own_learner.md": "tests/testing/test_own_learner_doc.py"}
 
 
-def _is_tutorial(name):
-    return name.startswith("docs/tutorials/") and not name.endswith("index.md")
-
-
-def _runnable_blocks():
-    """(file, index) of each runnable block; a block repeated verbatim (the README's snippets
-    are also on the pages that explain them) runs once. A tutorial is one session: its blocks
-    run together, in order, as one script (index None)."""
-    seen, out = set(), []
-    for name in DOCS:
-        if _is_tutorial(name):
-            if name not in TUTORIAL_TESTS and any(
-                    not _is_template(b) for b in _python_blocks(name)):
-                out.append((name, None))
-            continue
-        for i, block in enumerate(_python_blocks(name)):
-            if not _is_template(block) and block not in seen:
-                seen.add(block)
-                out.append((name, i))
-    return out
-
-
 def test_the_tutorials_tested_elsewhere_are_tested():
     for name, test in TUTORIAL_TESTS.items():
         assert (ROOT / name).exists() and name[len("docs/"):] in (ROOT / test).read_text() or \
             name.rsplit("/", 1)[1] in (ROOT / test).read_text(), (name, test)
 
 
-@pytest.mark.parametrize("name, index", _runnable_blocks())
-def test_python_block_runs_from_a_temporary_directory(name, index, tmp_path):
-    """Each runnable ```python block of the docs (each tutorial's blocks together, in order),
-    run as a script outside the source tree, so that the installed package is the one
-    imported."""
-    blocks = _python_blocks(name)
-    block = (blocks[index] if index is not None
-             else "\n".join(b for b in blocks if not _is_template(b)))
-    script = tmp_path / "block.py"
-    script.write_text(block)
-    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=600)
-    assert result.returncode == 0, f"{name} block {index} failed:\n{block}\n{result.stderr}"
+# Every python and bash block of these pages runs, page by page, in a fresh directory with
+# only what the page installs: tests/docs/test_blocks_run.py.
 
 
 def _help_texts():

@@ -67,10 +67,13 @@ UPDATED = {
     "Install and run the main job, `laocheck verify` (every statement of the three papers "
     "checked against the code; 35-45 s on one core at the default `fast` budget, 25-30 s with "
     "`--jobs 2`):":
+    # issue 49: the numbers generated from the benchmarks' JSON (tests/docs/test_numbers.py)
     "Install and run the main job, `laocheck verify` (every statement of the three papers "
-    "checked against the code; about 80 CPU-seconds at the default `fast` budget, 40 s with "
-    "`--jobs 2` on an idle 2-core machine; `pip install .` compiles the kernels first, a few "
-    "minutes):",
+    "checked against the code; about 74 CPU-seconds for its 519 checks at the default `fast` "
+    "budget, 38 s of wall time with 2 jobs (`--jobs 2`; 2026-11-27, 2-core x86_64 machine, load "
+    "average 1.27; `src/laocheck/checks/_durations.json`); `pip install .` compiles the kernels "
+    "first: 14 min 48 s (2 min 11 s of CPU; 2026-11-27, 2-core x86_64 machine, load average "
+    "7.13 before; `benchmarks/results/install.json`)):",
     # issue 37: the full budget has 90 runs (the claims decided on paired runs)
     "At `--budget full` (the papers' sizes: 10-fold cross-validation, m = 20,000 and d = 500 for "
     "the synthetic data; 30 runs, enough to decide a claim at δ = 1e-6) with `--jobs 2`:":
@@ -229,6 +232,54 @@ UPDATED = {
     "(KS15 does not name its species); where a theorem assumes ‖x‖ <= 1, "
     "`laocheck.data.scale_to_unit_ball` divides every example by the largest norm and the "
     "result states the factor.",
+    # issue 49: a page that needs pytest says which install brings it
+    "An estimator needs `target(w, x, y)`, `sample(w, x, y, n=, rng=)` and `budget`; a "
+    "`reference(w, x, y, src)` (one draw through a randomness source) enables the exact checks. "
+    "It is checked against what it claims — its `spec` (a wrapper of one of laocheck's "
+    "estimators inherits it) or `claims=` — on its own k, budget and sampler:":
+    "An estimator needs `target(w, x, y)`, `sample(w, x, y, n=, rng=)` and `budget`; a "
+    "`reference(w, x, y, src)` (one draw through a randomness source) enables the exact checks. "
+    "It is checked against what it claims — its `spec` (a wrapper of one of laocheck's "
+    "estimators inherits it) or `claims=` — on its own k, budget and sampler "
+    "(`parametrize_with_checks` needs pytest, which laocheck's `test` extra brings):",
+    # issue 49: every command block is a fenced bash block that runs
+    # (tests/docs/test_blocks_run.py): the time is generated from the benchmarks' JSON, beside
+    # the block ...
+    "laocheck verify # fast budget, seed 0: 35-45 s (one job) laocheck verify --jobs 2 --json "
+    "verify.json laocheck verify --only 'HK12.Lemma3.*' --seed 7 laocheck list --checks # every "
+    "check with its citation":
+    "laocheck verify # fast budget, seed 0 laocheck verify --jobs 2 --json verify.json laocheck "
+    "verify --only 'HK12.Lemma3.*' --seed 7 laocheck list --checks # every check with its "
+    "citation",
+    # ... the extra is installed from the repository (there is no laocheck on PyPI) ...
+    '```bash pip install "laocheck[distributed]" dask scheduler # prints its address, '
+    "tcp://HOST:8786 dask worker tcp://HOST:8786 --nthreads 1 # on each machine, one or more "
+    "laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json ```":
+    '```bash pip install ".[distributed]" dask scheduler # prints its address, '
+    "tcp://HOST:8786 dask worker tcp://HOST:8786 --nthreads 1 # on each machine, one or more "
+    "laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json ```",
+    # ... the run a report renders is made first ...
+    "laocheck report # bounds, verification, rho at the fast budget laocheck report --all # "
+    "those and the five papers' experiments below laocheck report bounds --budget full --jobs 2 "
+    "laocheck report verification --from verify.json # render the run `laocheck verify --json "
+    "verify.json` wrote":
+    "laocheck report # bounds, verification, rho at the fast budget laocheck report bounds "
+    "--budget full --jobs 2 laocheck verify --jobs 2 --json verify.json laocheck report "
+    "verification --from verify.json # render the run that verify wrote ``` and every report, "
+    "the papers' experiments too: <!-- skip: next \"the reports of the papers' experiments: "
+    "each runs on the page Reproducing the papers' experiments\" --> ```bash laocheck report "
+    "--all # those and the five papers' experiments below",
+    # ... and a file the reader does not have is named in the comment, not in the command
+    "laocheck report ks15_synthetic --jobs 2 # KS15 Sec. 5.1, Figs. 1-2 (synthetic, exact risk) "
+    "laocheck report hk12_mnist --jobs 2 # HK12 Sec. 5, Figs. 1-2 on 3 vs 5 laocheck report "
+    "cb11_mnist --jobs 2 # CB11 Sec. 7, Fig. 4 and the 45-pair table laocheck report ks15_real "
+    "--jobs 2 --covtype covtype.data.gz # KS15 Secs. 5.2-5.3, Figs. 3-6 laocheck report "
+    "ks15_adaptive --jobs 2 # KS15 App. A, Figs. 7-8":
+    "laocheck report ks15_synthetic --jobs 2 # KS15 Sec. 5.1, Figs. 1-2 (synthetic, exact risk) "
+    "laocheck report hk12_mnist --jobs 2 # HK12 Sec. 5, Figs. 1-2 on 3 vs 5 laocheck report "
+    "cb11_mnist --jobs 2 # CB11 Sec. 7, Fig. 4 and the 45-pair table laocheck report ks15_real "
+    "--jobs 2 # KS15 Secs. 5.2-5.3, Figs. 3-6 (Covertype: --covtype FILE) laocheck report "
+    "ks15_adaptive --jobs 2 # KS15 App. A, Figs. 7-8",
 }
 
 
