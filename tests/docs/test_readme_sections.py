@@ -4,12 +4,16 @@ paragraph, table row, list item and code block of a section must be found in its
 compared after normalising whitespace and reducing links ``[text](target)`` to their text
 (links were retargeted when the text moved into the site)."""
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD = Path(__file__).parent / "data" / "README.0589fad.md"
+# the README's measured numbers, as docs/_ext/laocheck_numbers.py generates them from the JSON
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+import laocheck_numbers as _numbers  # noqa: E402
 
 # the README's ## / ### headings of main 0589fad -> the file(s) that now hold their content
 WHERE = {
@@ -69,11 +73,7 @@ UPDATED = {
     "`--jobs 2`):":
     # issue 49: the numbers generated from the benchmarks' JSON (tests/docs/test_numbers.py)
     "Install and run the main job, `laocheck verify` (every statement of the three papers "
-    "checked against the code; about 74 CPU-seconds for its 519 checks at the default `fast` "
-    "budget, 38 s of wall time with 2 jobs (`--jobs 2`; 2026-11-27, 2-core x86_64 machine, load "
-    "average 1.27; `src/laocheck/checks/_durations.json`); `pip install .` compiles the kernels "
-    "first: 14 min 48 s (2 min 11 s of CPU; 2026-11-27, 2-core x86_64 machine, load average "
-    "7.13 before; `benchmarks/results/install.json`)):",
+    "checked against the code; " + _numbers.readme_sentences()[0] + "):",
     # issue 37: the full budget has 90 runs (the claims decided on paired runs)
     "At `--budget full` (the papers' sizes: 10-fold cross-validation, m = 20,000 and d = 500 for "
     "the synthetic data; 30 runs, enough to decide a claim at δ = 1e-6) with `--jobs 2`:":
@@ -137,8 +137,13 @@ UPDATED = {
     "bound (their sum) is printed. The same checks run on your own estimator: "
     "`laocheck.checks.get(id).with_estimator(mine)`, or `laocheck.checks.run_on(mine)` for "
     "every check about the registered estimator `mine` names.":
-    "`--budget full` (the section-3 runs at d = 500, m = 20000, R = 2000, and at d = 10⁶) "
-    "takes 2½-3 minutes with `--jobs 2` on two free cores (5-6 CPU-minutes; see Performance). "
+    # issue 51: the full budget's time generated from the durations file
+    "`--budget full` (the section-3 runs at d = 500, m = 20000, R = 2000, and at d = 10⁶; the "
+    "grid points of the KS15 and CB11 theorems at their full sizes) took {{ full_cpu }} "
+    "CPU-seconds for {{ full_checks }} checks, {{ full_wall }} s of wall time with "
+    "{{ full_jobs }} job(s) ({{ full_measured }}; `src/laocheck/checks/_durations.json`; the "
+    "wall time of a loaded machine is longer than on free cores, the CPU time much less so; "
+    "see Performance). "
     "Exit status 0 when no check FAILs, 1 otherwise (the output then ends with a failure "
     "summary: per failing check its id, citation, figures, counterexample and the command "
     "that reruns it alone), 2 on a usage error (one line on stderr, before any work: a bad "
