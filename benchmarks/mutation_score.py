@@ -27,6 +27,7 @@ Two things are laocheck's own, both explained in ``docs/explanation/mutation.md`
 Usage::
 
     python benchmarks/mutation_score.py map                       # minutes: the whole catalog once
+    python benchmarks/mutation_score.py map --only 'KS15.Sec3.*' --merge   # new checks only
     python benchmarks/mutation_score.py run laocheck/bounds/_formulas.py
     python benchmarks/mutation_score.py run --share 3/7 laocheck/bounds/_formulas.py
     python benchmarks/mutation_score.py table                     # the docs' table from the JSON
@@ -148,8 +149,9 @@ def cmd_map(args):
     Formula.__getattribute__ = recording_getattribute
     baseline = {}
     cites = {}
-    selected = [c for c in checks() if args.only is None or re.fullmatch(
-        args.only.replace(".", r"\.").replace("*", ".*"), c.id)]
+    globs = None if args.only is None else args.only.split(",")
+    selected = [c for c in checks() if globs is None or any(re.fullmatch(
+        g.replace(".", r"\.").replace("*", ".*"), c.id) for g in globs)]
     start = time.perf_counter()
     for i, check in enumerate(selected):
         strings = _code_strings(check.func.__code__)
@@ -184,9 +186,34 @@ def cmd_map(args):
                 for fid, f in sorted(bounds.FORMULAS.items())}
     out = {"meta": _meta(seconds=round(time.perf_counter() - start, 1), only=args.only),
            "baseline": baseline, "modules": functions, "formulas": formulas}
+    if args.merge:
+        out = merge_maps(json.loads(Path(args.out).read_text(encoding="utf-8")), out)
     RESULTS.mkdir(parents=True, exist_ok=True)
     _write_json(Path(args.out), out)
     print(f"wrote {args.out}: {len(baseline)} checks, {len(formulas)} formulas")
+
+
+def merge_maps(old, new):
+    """``old`` with the checks of ``new`` (a map of a few checks, ``map --only ... --merge``):
+    their verdicts, the functions they execute and the formulas they read or cite. A module or
+    formula that changed between the two maps is refused: make the whole map again."""
+    for module, entry in new["modules"].items():
+        if module in old["modules"] and old["modules"][module]["sha256"] != entry["sha256"]:
+            raise SystemExit(f"{module} changed since the map was made: run `map` without --only")
+    for fid, entry in new["formulas"].items():
+        if fid in old["formulas"] and old["formulas"][fid]["signature"] != entry["signature"]:
+            raise SystemExit(f"formula {fid} changed since the map was made: run `map`")
+    out = json.loads(json.dumps(old))
+    out["baseline"].update(new["baseline"])
+    for module, entry in new["modules"].items():
+        funcs = out["modules"].setdefault(module, {"sha256": entry["sha256"], "functions": {}})
+        for name, ids in entry["functions"].items():
+            funcs["functions"][name] = sorted(set(funcs["functions"].get(name, [])) | set(ids))
+    for fid, entry in new["formulas"].items():
+        f = out["formulas"].setdefault(fid, {"signature": entry["signature"], "checks": []})
+        f["checks"] = sorted(set(f["checks"]) | set(entry["checks"]))
+    out["meta"]["merged"] = out["meta"].get("merged", []) + [new["meta"]]
+    return out
 
 
 def signature(formula):
@@ -624,8 +651,12 @@ def main(argv=None):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     pm = sub.add_parser("map", help="seed-0 verdicts and test selection (coverage per check)")
-    pm.add_argument("--only", default=None, help="a glob over check ids. Default: every check.")
+    pm.add_argument("--only", default=None,
+                    help="globs over check ids, comma-separated. Default: every check.")
     pm.add_argument("--out", default=str(MAP_PATH), help=f"Default: {MAP_PATH.relative_to(ROOT)}")
+    pm.add_argument("--merge", action="store_true",
+                    help="merge the checks mapped (--only) into the map at --out instead of "
+                    "replacing it (new checks, without mapping the whole catalog again)")
     pj = sub.add_parser("judge", help="the test command of one mutant (internal)")
     pj.add_argument("--spec", required=True)
     pr = sub.add_parser("run", help="judge the mutants of modules")

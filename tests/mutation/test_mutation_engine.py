@@ -22,8 +22,9 @@ _spec = importlib.util.spec_from_file_location("mutation_score",
 M = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(M)
 
-#: the modules whose score the docs publish; the rotation draws from them
-MODULES = ("laocheck/bounds/_formulas.py", "laocheck/reference/estimators.py")
+#: the modules whose score the docs publish (benchmarks/mutation.toml); the rotation draws
+#: from them
+MODULES = tuple(M.load_config()["modules"])
 #: this many mutants of the recorded run are judged again here, rotating with the commit day
 PER_RUN = 3
 FORMULAS = "laocheck/bounds/_formulas.py"

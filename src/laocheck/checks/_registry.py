@@ -93,6 +93,7 @@ CHECK_MODULES = (
     "laocheck.checks.boxes", "laocheck.checks.text_constants", "laocheck.checks.empirical_baseline",
     "laocheck.checks.proofs_lines",      # displayed proof lines with instance-dependent truth
     "laocheck.checks.derivations",       # the formulas of laocheck.bounds derived from the proofs
+    "laocheck.checks.derivations_more",  # more derivations: the reference estimators' pieces
     "laocheck.checks.learner_settings",  # eta="theory", q, w_1 (registered by learner_records)
 )
 
