@@ -5,6 +5,7 @@ import math
 import re
 
 import numpy as np
+import pytest
 import sympy as sp
 
 from laocheck import checks as catalog
@@ -170,6 +171,24 @@ def test_lumped_orders_enumerate_genest_exactly():
         lumped = enumerate_outcomes(lambda src: hk12_genest(
             w, x, y, coeffs, B, proofs_hk12._LumpedOrders(src, n + 1))[0]).expectation()
         assert plain == lumped == (w[0] * x[0] + w[1] * x[1] - y) ** n
+
+
+def test_aesvr_tail_lumped_into_order_zero_gives_the_same_exact_mean():
+    """HK12.Thm4.4.proof.step2 lumps the orders above n into order 0 (a_0 = 0, no θ̃ drawn):
+    the exact E[g̃] equals the one with the tail at order n + 1, at B = 3/5 where order 3
+    draws N = 2 attributes per factor, and E[g̃] is the printed gradient term."""
+    from fractions import Fraction as F
+    inst = {"w": [F(1, 6), F(-1, 3)], "x": [F(-2, 3), F(-1, 2)], "y": F(-1, 5),
+            "B": F(3, 5), "eps": F(1), "delta": F(1, 2), "k": 2}
+    inner = sum(a * b for a, b in zip(inst["w"], inst["x"])) / inst["eps"]
+    for n in (1, 2):
+        fast = list(proofs_hk12._aesvr_dist(inst, n, "gradient", tail_into=0).expectation())
+        terms = [(inner - (inst["y"] + s * inst["delta"]) / inst["eps"]) ** n for s in (1, -1)]
+        assert fast == [sum(terms) / 2 * xi for xi in inst["x"]]
+        if n == 1:                      # (at n = 2 the tail at order 3 takes 5 s)
+            assert fast == list(proofs_hk12._aesvr_dist(inst, n, "gradient").expectation())
+    with pytest.raises(ValueError, match="a_0"):
+        proofs_hk12._aesvr_dist(inst, 0, "gradient", tail_into=0)
 
 
 def test_negative_control_aesvr_unbiasedness_detects_a_dropped_half(monkeypatch):
