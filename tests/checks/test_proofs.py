@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 
 from laocheck import checks as catalog
-from laocheck.checks import proofs_cb11, proofs_hk12
+from laocheck.checks import proofs_cb11, proofs_hk12, proofs_ks15
 from laocheck.checks._errata import notes
 from laocheck.checks._proofs import ratio_verdict, worst_instance
 
@@ -189,6 +189,22 @@ def test_aesvr_tail_lumped_into_order_zero_gives_the_same_exact_mean():
             assert fast == list(proofs_hk12._aesvr_dist(inst, n, "gradient").expectation())
     with pytest.raises(ValueError, match="a_0"):
         proofs_hk12._aesvr_dist(inst, 0, "gradient", tail_into=0)
+
+
+def test_ks15_paths_expanded_step_by_step_equal_the_replayed_enumeration():
+    """KS15 Thm 3.1's proof steps expand GAERR's tree step by step: every leaf, its order, its
+    probability and its values (bit for bit) are those of replaying the whole path per leaf."""
+    from laocheck.stats.exact import enumerate_outcomes
+    rng = np.random.default_rng(12)
+    for _ in range(8):
+        inst = proofs_ks15._instance(rng)
+        replayed = [(float(p), v) for p, v in
+                    enumerate_outcomes(proofs_ks15._path, dict(inst), inst["eta"])]
+        expanded = proofs_ks15._paths(dict(inst), inst["eta"])
+        assert len(expanded) == len(replayed) == 8 ** inst["m"]
+        for (p, v), (p2, v2) in zip(replayed, expanded):
+            assert p == p2 and v.keys() == v2.keys()
+            assert all(np.array_equal(np.asarray(v[key]), np.asarray(v2[key])) for key in v)
 
 
 def test_negative_control_aesvr_unbiasedness_detects_a_dropped_half(monkeypatch):

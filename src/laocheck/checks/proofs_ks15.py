@@ -108,7 +108,50 @@ def _path(src, inst, eta):
 
 
 def _paths(inst, eta):
-    return [(float(p), v) for p, v in enumerate_outcomes(_path, inst, eta)]
+    """Every path of :func:`_path` with its probability (a float of the exact one).
+
+    The tree is expanded step by step: one step's draws (the example, then the estimator's
+    draws) are enumerated once per node and each outcome extends the node, instead of
+    replaying all m steps per leaf as ``enumerate_outcomes(_path, inst, eta)`` does. The
+    leaves, their order (depth-first, first option first), their exact probabilities and
+    their values (the same float operations in the same order) are those of the replay."""
+    X, Y, B, k, m, q = inst["X"], inst["Y"], inst["B"], inst["k"], inst["m"], inst["q"]
+    pw = np.array([float(v) for v in inst["p"]])
+    d = X.shape[1]
+    out = []
+    # the example's exact probabilities, as the step's first draw has them
+    example = {i: p for p, i in enumerate_outcomes(lambda src: src.categorical(inst["p"]))}
+
+    def step(src, w):
+        i = src.categorical(inst["p"])
+        g, _ = ks15_gradient(w, X[i], Y[i], k, q, src)
+        return [i, g]                                 # a list: the outcomes are never merged
+
+    def expand(prob, w, acc, t):
+        if t == m:
+            lin, gsum, loss, risk, second, xsum, xy, yy = acc
+            out.append((float(prob), {"lin": lin, "gsum": gsum, "loss": loss, "risk": risk,
+                                      "second": list(second), "xx": xsum, "xy": xy,
+                                      "yy": yy}))
+            return
+        lin, gsum, loss, risk, second, xsum, xy, yy = acc
+        leaves = list(enumerate_outcomes(step, w))
+        # E_t‖g̃_t‖² given the example i, from the step's own leaves: the estimator's outcomes
+        # given i in their order, with the exact conditional probabilities, summed as
+        # _cond_second_moment sums them (the same float)
+        moments = {i: sum(float(p / example[i]) * float(g @ g) for p, (j, g) in leaves
+                          if j == i) for i in example}
+        for p, (i, g) in leaves:
+            x, y = X[i], Y[i]
+            g_true = (w @ x - y) * x                  # as in _path, operation by operation
+            new = (lin + float(g_true @ w), gsum + g_true, loss + 0.5 * float(w @ x - y) ** 2,
+                   risk + 0.5 * float(np.sum(pw * (X @ w - Y) ** 2)), second + (moments[i],),
+                   xsum + np.outer(x, x), xy + y * x, yy + y * y)
+            expand(prob * p, _project(w - eta * g, B), new, t + 1)
+
+    expand(Fraction(1), np.array(inst["w1"], dtype=float),
+           (0.0, np.zeros(d), 0.0, 0.0, (), np.zeros((d, d)), np.zeros(d), 0.0), 0)
+    return out
 
 
 def _instance(rng):
