@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 
 from laocheck import checks as catalog
-from laocheck.checks import proofs_cb11, proofs_hk12, proofs_ks15
+from laocheck.checks import ks15, proofs_cb11, proofs_hk12, proofs_ks15
 from laocheck.checks._errata import notes
 from laocheck.checks._proofs import ratio_verdict, worst_instance
 
@@ -205,6 +205,59 @@ def test_ks15_paths_expanded_step_by_step_equal_the_replayed_enumeration():
         for (p, v), (p2, v2) in zip(replayed, expanded):
             assert p == p2 and v.keys() == v2.keys()
             assert all(np.array_equal(np.asarray(v[key]), np.asarray(v2[key])) for key in v)
+
+
+def _phase1_law(pi, k, m1):
+    """The exact law of KS15 Alg. 2's first-phase A (lines 2-10) by brute force over every
+    example's J and every pick: {tuple(A): probability}."""
+    import itertools
+    from fractions import Fraction as F
+    d = len(pi)
+    law = {}
+    for J in itertools.product(range(d), repeat=m1):
+        pj = math.prod(F(pi[j]).limit_denominator(1000) for j in J)
+        for picks in itertools.product(range(d), repeat=m1 * (k + 1)):
+            counts, sums = [0] * d, [0] * d
+            for t in range(m1):
+                for i in picks[t * (k + 1):(t + 1) * (k + 1)]:
+                    counts[i] += 1
+                    sums[i] += J[t] == i
+            A = tuple(sums[i] / counts[i] if counts[i] else 0.0 for i in range(d))
+            law[A] = law.get(A, 0) + pj * F(1, d ** (m1 * (k + 1)))
+    return law
+
+
+@pytest.mark.parametrize("sampler", ["simulate_phase1", "simulate_phase1_picks"])
+def test_phase1_sampler_has_the_law_of_alg2_lines_2_to_10(sampler):
+    """The first phase drawn from its sufficient statistics (and by every pick) has the exact
+    law of the literal lines, by brute force: every value's frequency within Hoeffding's
+    √(ln(2K/δ)/(2n)) of its probability, δ = 1e-7 over the K values (union bound)."""
+    pi, k, m1, n = np.array([0.7, 0.2, 0.1]), 1, 2, 200_000
+    law = _phase1_law(pi, k, m1)
+    A = getattr(ks15, sampler)(pi, k, m1, n, np.random.default_rng(3))
+    values, freq = np.unique(A, axis=0, return_counts=True)
+    seen = {tuple(v): c / n for v, c in zip(values, freq)}
+    assert set(seen) <= set(law)
+    tol = math.sqrt(math.log(2 * len(law) / 1e-7) / (2 * n))
+    assert max(abs(seen.get(a, 0.0) - float(p)) for a, p in law.items()) <= tol
+
+
+def test_phase1_sampler_that_mixes_up_the_groups_is_caught():
+    """The law test sees a sampler whose examples' groups have the wrong law (π reversed)."""
+    pi, k, m1, n = np.array([0.7, 0.2, 0.1]), 1, 2, 200_000
+    law = _phase1_law(pi, k, m1)
+    real = np.random.Generator.multinomial
+    rng = np.random.default_rng(3)
+
+    class Reversed:                                  # n ~ Multinomial(m1, π reversed)
+        def multinomial(self, count, pvals, size=None):
+            return real(rng, count, pvals[::-1] if size is not None else pvals, size=size)
+
+    A = ks15.simulate_phase1(pi, k, m1, n, Reversed())
+    values, freq = np.unique(A, axis=0, return_counts=True)
+    seen = {tuple(v): c / n for v, c in zip(values, freq)}
+    tol = math.sqrt(math.log(2 * len(law) / 1e-7) / (2 * n))
+    assert max(abs(seen.get(a, 0.0) - float(law.get(a, 0))) for a in set(law) | set(seen)) > tol
 
 
 def test_negative_control_aesvr_unbiasedness_detects_a_dropped_half(monkeypatch):
