@@ -192,8 +192,9 @@ def test_aesvr_tail_lumped_into_order_zero_gives_the_same_exact_mean():
 
 
 def test_ks15_paths_expanded_step_by_step_equal_the_replayed_enumeration():
-    """KS15 Thm 3.1's proof steps expand GAERR's tree step by step: every leaf, its order, its
-    probability and its values (bit for bit) are those of replaying the whole path per leaf."""
+    """KS15 Thm 3.1's (and Thm 4.1's) proof steps expand GAERR's (GAELR's) tree step by step:
+    every leaf, its order, its probability and its values (bit for bit) are those of replaying
+    the whole path per leaf."""
     from laocheck.stats.exact import enumerate_outcomes
     rng = np.random.default_rng(12)
     for _ in range(8):
@@ -202,6 +203,14 @@ def test_ks15_paths_expanded_step_by_step_equal_the_replayed_enumeration():
                     enumerate_outcomes(proofs_ks15._path, dict(inst), inst["eta"])]
         expanded = proofs_ks15._paths(dict(inst), inst["eta"])
         assert len(expanded) == len(replayed) == 8 ** inst["m"]
+        for (p, v), (p2, v2) in zip(replayed, expanded):
+            assert p == p2 and v.keys() == v2.keys()
+            assert all(np.array_equal(np.asarray(v[key]), np.asarray(v2[key])) for key in v)
+        eta = float(rng.uniform(0.05, 2.0))           # GAELR (KS15 Alg. 3), as Thm 4.1's steps
+        replayed = [(float(p), v) for p, v in
+                    enumerate_outcomes(proofs_ks15._path_lasso, dict(inst), eta)]
+        expanded = proofs_ks15._paths_lasso(dict(inst), eta)
+        assert len(expanded) == len(replayed) > 1
         for (p, v), (p2, v2) in zip(replayed, expanded):
             assert p == p2 and v.keys() == v2.keys()
             assert all(np.array_equal(np.asarray(v[key]), np.asarray(v2[key])) for key in v)
