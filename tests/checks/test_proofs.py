@@ -191,6 +191,22 @@ def test_aesvr_tail_lumped_into_order_zero_gives_the_same_exact_mean():
         proofs_hk12._aesvr_dist(inst, 0, "gradient", tail_into=0)
 
 
+@pytest.mark.parametrize("lasso", [False, True])
+@pytest.mark.parametrize("from_d", [False, True])
+def test_hk12_paths_expanded_step_by_step_equal_the_replayed_enumeration(lasso, from_d):
+    """HK12 Thm 3.1's and 3.4's proof steps expand Alg. 1's (Alg. 2's) tree step by step: the
+    same probabilities and values, bit for bit and merged alike, as replaying every path."""
+    from laocheck.stats.exact import enumerate_outcomes
+    rng = np.random.default_rng(21)
+    for _ in range(5):
+        inst = proofs_hk12._instance(rng, lasso=lasso, with_d=from_d)
+        eta = float(rng.uniform(0.05, 2.0))
+        dist = enumerate_outcomes(proofs_hk12._path, dict(inst), eta, lasso, from_d)
+        probs, vals = proofs_hk12._enumerate(dict(inst), eta, lasso, from_d)
+        assert probs == [float(p) for p, _ in dist] and len(probs) > 1
+        assert vals == [v for _, v in dist]
+
+
 def test_ks15_paths_expanded_step_by_step_equal_the_replayed_enumeration():
     """KS15 Thm 3.1's (and Thm 4.1's) proof steps expand GAERR's (GAELR's) tree step by step:
     every leaf, its order, its probability and its values (bit for bit) are those of replaying

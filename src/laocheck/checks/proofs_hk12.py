@@ -33,7 +33,7 @@ from .._lazy import load
 from ..reference.estimators import aesvr_coefficients
 from ..reference.estimators import (genest_sample_size, genest_small_orders, hk12_aesvr, hk12_clip,
                                      hk12_data_point, hk12_genest, hk12_gradient)
-from ..stats.exact import enumerate_outcomes
+from ..stats.exact import ExactDistribution, enumerate_outcomes
 from ._errata import note_erratum
 from ._proofs import ProofResult, PROOF_TOL, ball_point, ratio_verdict, sympy_zero, worst_instance
 from ._registry import Status, register
@@ -112,7 +112,63 @@ def _risk(w, X, Y, pw):
 
 
 def _enumerate(inst, eta, lasso, from_d=False):
-    dist = enumerate_outcomes(_path, inst, eta, lasso, from_d)
+    """The paths of :func:`_path` (probabilities as floats, values), as
+    ``enumerate_outcomes(_path, inst, eta, lasso, from_d)`` gives them, expanded step by step:
+    one step's draws (the example when ``from_d``, then the estimator's) are enumerated once per
+    node and each outcome extends the node, instead of replaying the m steps per leaf, and the
+    step's conditional second moment comes from the step's own leaves. The same leaves, order,
+    exact probabilities (equal outcomes merged as ExactDistribution merges them) and float
+    values (the same operations in the same order) as the replay."""
+    X, Y, B, k, m = inst["X"], inst["Y"], inst["B"], inst["k"], inst["m"]
+    d = X.shape[1]
+    pw = np.array([float(q) for q in inst["p"]])
+    example = ({i: p for p, i in enumerate_outcomes(lambda src: src.categorical(inst["p"]))}
+               if from_d else None)
+    leaves = []
+
+    def step(src, w, t):
+        i = src.categorical(inst["p"]) if from_d else t
+        g, _ = hk12_gradient(w, X[i], Y[i], k, src, lasso=lasso)
+        return [i, g]                                 # a list: the outcomes are never merged
+
+    def moment(outs, i):
+        """_second_moment_uncached at the step's example i, from the step's leaves."""
+        given = [(p / example[i] if from_d else p, g) for p, (j, g) in outs if j == i]
+        if lasso:
+            return float(np.max(sum(float(p) * g * g for p, g in given)))
+        return sum(float(p) * float(g @ g) for p, g in given)
+
+    def expand(prob, w, zp, zm, acc, t):
+        lin, gsum, loss, G2, risk, iterates, idx = acc
+        if t == m:
+            w_bar = np.mean(list(iterates), axis=0)
+            risk_bar = _risk(w_bar, X, Y, pw) if from_d else 0.0
+            leaves.append((prob, (lin, tuple(gsum), loss, tuple(w_bar), G2, tuple(idx), risk,
+                                  risk_bar)))
+            return
+        if lasso:
+            w = _aelr_w(zp, zm, B)
+        outs = list(enumerate_outcomes(step, w, t))
+        moments = {}
+        for p, (i, g) in outs:
+            if i not in moments:
+                moments[i] = moment(outs, i)
+            x, y = X[i], Y[i]
+            g_true = (w @ x - y) * x                  # as in _path, operation by operation
+            new = (lin + float(g_true @ w), gsum + g_true, loss + 0.5 * float(w @ x - y) ** 2,
+                   max(G2, moments[i]), risk + _risk(w, X, Y, pw) if from_d else risk,
+                   iterates + (w.copy(),), idx + (i,))
+            if lasso:
+                gbar = hk12_clip(g, eta)              # Alg. 2 lines 13-15
+                expand(prob * p, w, zp * np.exp(-eta * gbar), zm * np.exp(eta * gbar), new,
+                       t + 1)
+            else:
+                v = w - eta * g                       # Alg. 1 lines 11-12
+                expand(prob * p, v * B / max(np.linalg.norm(v), B), zp, zm, new, t + 1)
+
+    expand(Fraction(1), np.array(inst["w1"], dtype=float), np.ones(d), np.ones(d),
+           (0.0, np.zeros(d), 0.0, 0.0, 0.0, (), ()), 0)
+    dist = ExactDistribution(leaves)
     probs = [float(p) for p, _ in dist]
     vals = [v for _, v in dist]
     return probs, vals
