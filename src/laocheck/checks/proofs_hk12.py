@@ -199,7 +199,10 @@ def _min_loss(X, Y, weights, B, p):
     L = max(np.linalg.eigvalsh(H).max(), 1e-12)
     w = np.zeros(X.shape[1])
     for _ in range(2000):
-        w = _project(w - (H @ w - b) / L, B, p)
+        nxt = _project(w - (H @ w - b) / L, B, p)
+        if np.array_equal(nxt, w):        # a fixed point: the remaining steps repeat it
+            break
+        w = nxt
     return 0.5 * float(np.sum(weights * (X @ w - Y) ** 2)), w
 
 

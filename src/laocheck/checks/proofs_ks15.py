@@ -183,7 +183,10 @@ def _min_risk(inst):
     L = max(np.linalg.eigvalsh(H).max(), 1e-12)
     w = np.zeros(X.shape[1])
     for _ in range(2000):
-        w = _project(w - (H @ w - b) / L, B)
+        nxt = _project(w - (H @ w - b) / L, B)
+        if np.array_equal(nxt, w):        # a fixed point: the remaining steps repeat it
+            break
+        w = nxt
     return 0.5 * float(np.sum(pw * (X @ w - Y) ** 2)), w
 
 
@@ -709,6 +712,8 @@ def check_thm47_step1(ctx):
                 cums = np.cumsum(mu)
                 rho = np.nonzero(mu - (cums - B) / np.arange(1, 3) > 0)[0][-1]
                 v = np.sign(v) * np.maximum(a - (cums[rho] - B) / (rho + 1), 0.0)
+            if np.array_equal(v, w):                   # a fixed point: the rest repeat it
+                break
             w = v
         best = 0.5 * float(np.sum(pw * (X @ w - Y) ** 2))
         return (risk - best) / (B * (_T41_ENTROPY * math.log(4) / (eta * m)
