@@ -80,6 +80,27 @@ def test_a_high_probability_bound_too_small_by_the_recorded_factor_fails(monkeyp
     assert planted.status == "FAIL", planted
 
 
+def test_a_learner_not_homogeneous_in_b_is_run_at_each_b(monkeypatch):
+    """The high-probability check shares the B = 1 runs with B = 1000 (scaled by B²) only after
+    its probe finds them equal: runs too large at B = 1000 alone are run there and FAIL."""
+    check = get("CB11.Thm12.high_probability.empirical")
+    honest = run(check, seed=0)
+    assert honest.figures["homogeneous_at_B=1000"] is True
+    # the shared draws: the B = 1000 row is the B = 1 row scaled (ratios equal to rounding)
+    rows = [honest.figures[f"B={B:g}"] for B in empirical.GRID_B]
+    assert rows[1]["max_excess_over_bound"] == pytest.approx(rows[0]["max_excess_over_bound"])
+    replicate = empirical.replicate
+
+    def off(config, dist, m, *, B, **kw):         # a learner whose runs at B = 1000 are worse
+        excess, rest = replicate(config, dist, m, B=B, **kw)
+        return (excess * (PLANT * honest.detects if B != 1.0 else 1.0), rest)
+
+    monkeypatch.setattr(empirical, "replicate", off)
+    planted = run(check, seed=0)
+    assert planted.figures["homogeneous_at_B=1000"] is False
+    assert planted.status == "FAIL", planted
+
+
 # -- an exact comparison of numbers: the scale check's ratios against c² ---------------------------
 def test_a_scale_ratio_off_by_the_recorded_factor_fails(monkeypatch):
     check = get("LAO.Bounds.scaling.empirical")

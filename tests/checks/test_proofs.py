@@ -5,10 +5,11 @@ import math
 import re
 
 import numpy as np
+import pytest
 import sympy as sp
 
 from laocheck import checks as catalog
-from laocheck.checks import proofs_cb11, proofs_hk12
+from laocheck.checks import ks15, proofs_cb11, proofs_hk12, proofs_ks15
 from laocheck.checks._errata import notes
 from laocheck.checks._proofs import ratio_verdict, worst_instance
 
@@ -170,6 +171,118 @@ def test_lumped_orders_enumerate_genest_exactly():
         lumped = enumerate_outcomes(lambda src: hk12_genest(
             w, x, y, coeffs, B, proofs_hk12._LumpedOrders(src, n + 1))[0]).expectation()
         assert plain == lumped == (w[0] * x[0] + w[1] * x[1] - y) ** n
+
+
+def test_aesvr_tail_lumped_into_order_zero_gives_the_same_exact_mean():
+    """HK12.Thm4.4.proof.step2 lumps the orders above n into order 0 (a_0 = 0, no θ̃ drawn):
+    the exact E[g̃] equals the one with the tail at order n + 1, at B = 3/5 where order 3
+    draws N = 2 attributes per factor, and E[g̃] is the printed gradient term."""
+    from fractions import Fraction as F
+    inst = {"w": [F(1, 6), F(-1, 3)], "x": [F(-2, 3), F(-1, 2)], "y": F(-1, 5),
+            "B": F(3, 5), "eps": F(1), "delta": F(1, 2), "k": 2}
+    inner = sum(a * b for a, b in zip(inst["w"], inst["x"])) / inst["eps"]
+    for n in (1, 2):
+        fast = list(proofs_hk12._aesvr_dist(inst, n, "gradient", tail_into=0).expectation())
+        terms = [(inner - (inst["y"] + s * inst["delta"]) / inst["eps"]) ** n for s in (1, -1)]
+        assert fast == [sum(terms) / 2 * xi for xi in inst["x"]]
+        if n == 1:                      # (at n = 2 the tail at order 3 takes 5 s)
+            assert fast == list(proofs_hk12._aesvr_dist(inst, n, "gradient").expectation())
+    with pytest.raises(ValueError, match="a_0"):
+        proofs_hk12._aesvr_dist(inst, 0, "gradient", tail_into=0)
+
+
+@pytest.mark.parametrize("lasso", [False, True])
+@pytest.mark.parametrize("from_d", [False, True])
+def test_hk12_paths_expanded_step_by_step_equal_the_replayed_enumeration(lasso, from_d):
+    """HK12 Thm 3.1's and 3.4's proof steps expand Alg. 1's (Alg. 2's) tree step by step: the
+    same probabilities and values, bit for bit and merged alike, as replaying every path."""
+    from laocheck.stats.exact import enumerate_outcomes
+    rng = np.random.default_rng(21)
+    for _ in range(5):
+        inst = proofs_hk12._instance(rng, lasso=lasso, with_d=from_d)
+        eta = float(rng.uniform(0.05, 2.0))
+        dist = enumerate_outcomes(proofs_hk12._path, dict(inst), eta, lasso, from_d)
+        probs, vals = proofs_hk12._enumerate(dict(inst), eta, lasso, from_d)
+        assert probs == [float(p) for p, _ in dist] and len(probs) > 1
+        assert vals == [v for _, v in dist]
+
+
+def test_ks15_paths_expanded_step_by_step_equal_the_replayed_enumeration():
+    """KS15 Thm 3.1's (and Thm 4.1's) proof steps expand GAERR's (GAELR's) tree step by step:
+    every leaf, its order, its probability and its values (bit for bit) are those of replaying
+    the whole path per leaf."""
+    from laocheck.stats.exact import enumerate_outcomes
+    rng = np.random.default_rng(12)
+    for _ in range(8):
+        inst = proofs_ks15._instance(rng)
+        replayed = [(float(p), v) for p, v in
+                    enumerate_outcomes(proofs_ks15._path, dict(inst), inst["eta"])]
+        expanded = proofs_ks15._paths(dict(inst), inst["eta"])
+        assert len(expanded) == len(replayed) == 8 ** inst["m"]
+        for (p, v), (p2, v2) in zip(replayed, expanded):
+            assert p == p2 and v.keys() == v2.keys()
+            assert all(np.array_equal(np.asarray(v[key]), np.asarray(v2[key])) for key in v)
+        eta = float(rng.uniform(0.05, 2.0))           # GAELR (KS15 Alg. 3), as Thm 4.1's steps
+        replayed = [(float(p), v) for p, v in
+                    enumerate_outcomes(proofs_ks15._path_lasso, dict(inst), eta)]
+        expanded = proofs_ks15._paths_lasso(dict(inst), eta)
+        assert len(expanded) == len(replayed) > 1
+        for (p, v), (p2, v2) in zip(replayed, expanded):
+            assert p == p2 and v.keys() == v2.keys()
+            assert all(np.array_equal(np.asarray(v[key]), np.asarray(v2[key])) for key in v)
+
+
+def _phase1_law(pi, k, m1):
+    """The exact law of KS15 Alg. 2's first-phase A (lines 2-10) by brute force over every
+    example's J and every pick: {tuple(A): probability}."""
+    import itertools
+    from fractions import Fraction as F
+    d = len(pi)
+    law = {}
+    for J in itertools.product(range(d), repeat=m1):
+        pj = math.prod(F(pi[j]).limit_denominator(1000) for j in J)
+        for picks in itertools.product(range(d), repeat=m1 * (k + 1)):
+            counts, sums = [0] * d, [0] * d
+            for t in range(m1):
+                for i in picks[t * (k + 1):(t + 1) * (k + 1)]:
+                    counts[i] += 1
+                    sums[i] += J[t] == i
+            A = tuple(sums[i] / counts[i] if counts[i] else 0.0 for i in range(d))
+            law[A] = law.get(A, 0) + pj * F(1, d ** (m1 * (k + 1)))
+    return law
+
+
+@pytest.mark.parametrize("sampler", ["simulate_phase1", "simulate_phase1_picks"])
+def test_phase1_sampler_has_the_law_of_alg2_lines_2_to_10(sampler):
+    """The first phase drawn from its sufficient statistics (and by every pick) has the exact
+    law of the literal lines, by brute force: every value's frequency within Hoeffding's
+    √(ln(2K/δ)/(2n)) of its probability, δ = 1e-7 over the K values (union bound)."""
+    pi, k, m1, n = np.array([0.7, 0.2, 0.1]), 1, 2, 200_000
+    law = _phase1_law(pi, k, m1)
+    A = getattr(ks15, sampler)(pi, k, m1, n, np.random.default_rng(3))
+    values, freq = np.unique(A, axis=0, return_counts=True)
+    seen = {tuple(v): c / n for v, c in zip(values, freq)}
+    assert set(seen) <= set(law)
+    tol = math.sqrt(math.log(2 * len(law) / 1e-7) / (2 * n))
+    assert max(abs(seen.get(a, 0.0) - float(p)) for a, p in law.items()) <= tol
+
+
+def test_phase1_sampler_that_mixes_up_the_groups_is_caught():
+    """The law test sees a sampler whose examples' groups have the wrong law (π reversed)."""
+    pi, k, m1, n = np.array([0.7, 0.2, 0.1]), 1, 2, 200_000
+    law = _phase1_law(pi, k, m1)
+    real = np.random.Generator.multinomial
+    rng = np.random.default_rng(3)
+
+    class Reversed:                                  # n ~ Multinomial(m1, π reversed)
+        def multinomial(self, count, pvals, size=None):
+            return real(rng, count, pvals[::-1] if size is not None else pvals, size=size)
+
+    A = ks15.simulate_phase1(pi, k, m1, n, Reversed())
+    values, freq = np.unique(A, axis=0, return_counts=True)
+    seen = {tuple(v): c / n for v, c in zip(values, freq)}
+    tol = math.sqrt(math.log(2 * len(law) / 1e-7) / (2 * n))
+    assert max(abs(seen.get(a, 0.0) - float(law.get(a, 0))) for a in set(law) | set(seen)) > tol
 
 
 def test_negative_control_aesvr_unbiasedness_detects_a_dropped_half(monkeypatch):

@@ -705,17 +705,21 @@ def check_hk12_thm31_scaling(ctx):
     figs = {}
     violation = bad_exponent = False
     detects = np.inf                                   # a bound too small at all 9 points
+    done = {}                # the base point lies on every grid: run once (same seed, same runs)
     for var, values in grids.items():
         ivs = []
         for v in values:
             cfg = dict(base, **{var: v})
-            dist = HK12HardInstance(cfg["d"], 0.25)
-            eta = F["HK12.Thm3.1.eta"](**cfg)
-            bound = F["HK12.Thm3.1.bound"](B=1.0, **cfg)
-            comp = compare("HK12.Thm3.1", LearnerConfig(learners.AERR,
-                                                            dict(k=cfg["k"], B=1.0, eta=eta)),
-                           dist, cfg["m"], bound, norm="l2", B=1.0, R=R, delta=ctx.delta / 9,
-                           seed=seed, source=_source(ctx, "HK12.Thm3.1"))
+            key = (cfg["d"], cfg["k"], cfg["m"])
+            if key not in done:
+                eta = F["HK12.Thm3.1.eta"](**cfg)
+                bound = F["HK12.Thm3.1.bound"](B=1.0, **cfg)
+                done[key] = compare("HK12.Thm3.1",
+                                    LearnerConfig(learners.AERR, dict(k=cfg["k"], B=1.0, eta=eta)),
+                                    HK12HardInstance(cfg["d"], 0.25), cfg["m"], bound, norm="l2",
+                                    B=1.0, R=R, delta=ctx.delta / 9, seed=seed,
+                                    source=_source(ctx, "HK12.Thm3.1"))
+            comp = done[key]
             violation |= comp.violation
             detects = min(detects, interval_detects_factor(comp))
             ivs.append(comp.interval)
@@ -935,6 +939,9 @@ def check_ks15_thm47_any_m1(ctx):
 
 
 _HP_DELTA_THM = 0.05
+#: runs of CB11.Thm12.high_probability.empirical repeated at B = 1000 to confirm that the
+#: B = 1 runs scaled by B² are that B's runs
+_HP_PROBE = 16
 
 
 @register("CB11.Thm12.high_probability.empirical", citation="CB11 Thm 12 (high-probability form; "
@@ -950,7 +957,9 @@ _HP_DELTA_THM = 0.05
                  "of runs whose excess exceeds the bound at δ_thm; one-sided Clopper-Pearson lower "
                  "bound (laocheck.stats.clopper_pearson, δ/2 per B: Bonferroni) on the exceedance "
                  "probability; FAIL iff it exceeds δ_thm at some B (the runs are homogeneous in "
-                 "B: B = 1000 refutes a bound with B's exponent one too low)",
+                 "B: B = 1000 refutes a bound with B's exponent one too low). Shared draws: the "
+                 "B = 1 runs scaled by B² serve B = 1000, confirmed on their first 16 seeds run "
+                 "at B = 1000 (else all R are run there)",
           delta=_DELTA,
           detectable="an exceedance probability above δ_thm by the Clopper-Pearson width (figures)")
 def check_cb11_thm12_high_probability(ctx):
@@ -964,11 +973,27 @@ def check_cb11_thm12_high_probability(ctx):
     seeds = _seed(ctx).spawn(len(GRID_B))
     delta = ctx.delta / len(GRID_B)                    # Bonferroni over the values of B
     figs, counter, notes = {"R": R, "delta_thm": _HP_DELTA_THM, "lambda": lam}, None, []
-    for B, seed in zip(GRID_B, seeds):
+    runs = {}                                          # B -> R excess risks
+
+    def run(B, size):
+        return replicate(LearnerConfig(learners.AER, dict(k=k, B=B, lam=lam)),
+                         base if B == 1.0 else base.scaled(B), m, norm="l1", B=B, R=size,
+                         seed=seeds[0], loss="squared")[0]
+    runs[GRID_B[0]] = run(GRID_B[0], R)
+    for B in GRID_B[1:]:
+        # shared draws (issue 51): the runs are homogeneous in B (labels and λ's ball scaled by
+        # B, the excess by B², pathwise for one seed), so the runs at B = 1 scaled by B² are
+        # the runs at B; the first _HP_PROBE runs (the same child seeds) are run at B to
+        # confirm it, and a learner that is not homogeneous is run in full at B
+        probe = run(B, _HP_PROBE)
+        scaled = (B / GRID_B[0]) ** 2 * runs[GRID_B[0]]
+        homogeneous = bool(np.allclose(probe, scaled[:_HP_PROBE], rtol=1e-9, atol=0.0))
+        runs[B] = scaled if homogeneous else run(B, R)
+        figs[f"homogeneous_at_B={B:g}"] = homogeneous
+    for B in GRID_B:
         bound = F["CB11.Thm12.bound_proof"](d=d, k=k, m=m, B=B, delta=_HP_DELTA_THM)
         dist = base if B == 1.0 else base.scaled(B)
-        excess, _ = replicate(LearnerConfig(learners.AER, dict(k=k, B=B, lam=lam)), dist, m,
-                              norm="l1", B=B, R=R, seed=seed, loss="squared")
+        excess = runs[B]
         count = int(np.sum(excess > bound))
         low, high = (float(v) for v in stats.clopper_pearson(count, R, 2 * delta))
         # power: the exceedance probability found w.p. >= 0.9 by this Clopper-Pearson bound,

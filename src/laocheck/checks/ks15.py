@@ -385,7 +385,33 @@ def check_lemma43(ctx):
 def simulate_phase1(pi, k, m1, runs, rng):
     """KS15 Alg. 2 lines 2-10 (= Alg. 4): A[i] = mean of x_t[i]² over the draws of attribute i
     (0 if never drawn), for D: x = ±e_J with J ~ π (so x_i² = 1[J = i], E[x_i²] = π_i).
-    Returns A, shape (runs, d)."""
+    Returns A, shape (runs, d).
+
+    Drawn from its sufficient statistics, exactly in law (issue 51: 6 CPU-s per check at the
+    full budget drawing every pick): A depends on the picks only through, per attribute i, the
+    number of picks of i (counts_i) and of those whose example has J = i (sums_i). The picks
+    (line 5: k + 1 per example, uniform, independent of J) of the n_j examples with J = j
+    (n ~ Multinomial(m1, π)) are (k + 1)n_j i.i.d. uniform picks, so their values' counts c_j
+    are Multinomial((k + 1)n_j, 1/d), independently over j given n; counts = Σ_j c_j and
+    sums_i = c_i[i]. ``simulate_phase1_picks`` draws every pick (the test compares the two
+    laws exactly)."""
+    d = len(pi)
+    n = rng.multinomial(m1, pi, size=runs)                           # examples with J = j
+    uniform = np.full(d, 1.0 / d)
+    counts = np.zeros((runs, d))
+    sums = np.zeros((runs, d))
+    for j in range(d):
+        c = rng.multinomial((k + 1) * n[:, j], uniform)              # their picks' values
+        counts += c
+        sums[:, j] = c[:, j]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        A = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0)
+    return A
+
+
+def simulate_phase1_picks(pi, k, m1, runs, rng):
+    """:func:`simulate_phase1` drawing every example's J and every pick (the literal lines
+    2-10; the reference its law is tested against)."""
     d = len(pi)
     J = rng.choice(d, size=(runs, m1), p=pi)                         # the example's support
     I = rng.integers(0, d, size=(runs, m1, k + 1))                   # line 5: uniform picks

@@ -33,7 +33,7 @@ from .._lazy import load
 from ..reference.estimators import aesvr_coefficients
 from ..reference.estimators import (genest_sample_size, genest_small_orders, hk12_aesvr, hk12_clip,
                                      hk12_data_point, hk12_genest, hk12_gradient)
-from ..stats.exact import enumerate_outcomes
+from ..stats.exact import ExactDistribution, enumerate_outcomes
 from ._errata import note_erratum
 from ._proofs import ProofResult, PROOF_TOL, ball_point, ratio_verdict, sympy_zero, worst_instance
 from ._registry import Status, register
@@ -112,7 +112,63 @@ def _risk(w, X, Y, pw):
 
 
 def _enumerate(inst, eta, lasso, from_d=False):
-    dist = enumerate_outcomes(_path, inst, eta, lasso, from_d)
+    """The paths of :func:`_path` (probabilities as floats, values), as
+    ``enumerate_outcomes(_path, inst, eta, lasso, from_d)`` gives them, expanded step by step:
+    one step's draws (the example when ``from_d``, then the estimator's) are enumerated once per
+    node and each outcome extends the node, instead of replaying the m steps per leaf, and the
+    step's conditional second moment comes from the step's own leaves. The same leaves, order,
+    exact probabilities (equal outcomes merged as ExactDistribution merges them) and float
+    values (the same operations in the same order) as the replay."""
+    X, Y, B, k, m = inst["X"], inst["Y"], inst["B"], inst["k"], inst["m"]
+    d = X.shape[1]
+    pw = np.array([float(q) for q in inst["p"]])
+    example = ({i: p for p, i in enumerate_outcomes(lambda src: src.categorical(inst["p"]))}
+               if from_d else None)
+    leaves = []
+
+    def step(src, w, t):
+        i = src.categorical(inst["p"]) if from_d else t
+        g, _ = hk12_gradient(w, X[i], Y[i], k, src, lasso=lasso)
+        return [i, g]                                 # a list: the outcomes are never merged
+
+    def moment(outs, i):
+        """_second_moment_uncached at the step's example i, from the step's leaves."""
+        given = [(p / example[i] if from_d else p, g) for p, (j, g) in outs if j == i]
+        if lasso:
+            return float(np.max(sum(float(p) * g * g for p, g in given)))
+        return sum(float(p) * float(g @ g) for p, g in given)
+
+    def expand(prob, w, zp, zm, acc, t):
+        lin, gsum, loss, G2, risk, iterates, idx = acc
+        if t == m:
+            w_bar = np.mean(list(iterates), axis=0)
+            risk_bar = _risk(w_bar, X, Y, pw) if from_d else 0.0
+            leaves.append((prob, (lin, tuple(gsum), loss, tuple(w_bar), G2, tuple(idx), risk,
+                                  risk_bar)))
+            return
+        if lasso:
+            w = _aelr_w(zp, zm, B)
+        outs = list(enumerate_outcomes(step, w, t))
+        moments = {}
+        for p, (i, g) in outs:
+            if i not in moments:
+                moments[i] = moment(outs, i)
+            x, y = X[i], Y[i]
+            g_true = (w @ x - y) * x                  # as in _path, operation by operation
+            new = (lin + float(g_true @ w), gsum + g_true, loss + 0.5 * float(w @ x - y) ** 2,
+                   max(G2, moments[i]), risk + _risk(w, X, Y, pw) if from_d else risk,
+                   iterates + (w.copy(),), idx + (i,))
+            if lasso:
+                gbar = hk12_clip(g, eta)              # Alg. 2 lines 13-15
+                expand(prob * p, w, zp * np.exp(-eta * gbar), zm * np.exp(eta * gbar), new,
+                       t + 1)
+            else:
+                v = w - eta * g                       # Alg. 1 lines 11-12
+                expand(prob * p, v * B / max(np.linalg.norm(v), B), zp, zm, new, t + 1)
+
+    expand(Fraction(1), np.array(inst["w1"], dtype=float), np.ones(d), np.ones(d),
+           (0.0, np.zeros(d), 0.0, 0.0, 0.0, (), ()), 0)
+    dist = ExactDistribution(leaves)
     probs = [float(p) for p, _ in dist]
     vals = [v for _, v in dist]
     return probs, vals
@@ -143,7 +199,10 @@ def _min_loss(X, Y, weights, B, p):
     L = max(np.linalg.eigvalsh(H).max(), 1e-12)
     w = np.zeros(X.shape[1])
     for _ in range(2000):
-        w = _project(w - (H @ w - b) / L, B, p)
+        nxt = _project(w - (H @ w - b) / L, B, p)
+        if np.array_equal(nxt, w):        # a fixed point: the remaining steps repeat it
+            break
+        w = nxt
     return 0.5 * float(np.sum(weights * (X @ w - Y) ** 2)), w
 
 
@@ -978,30 +1037,42 @@ def _aesvr_instance(rng):
 
 class _LumpedOrders:
     """A randomness source whose geometric draw (Procedure 3 line 2, p = 1/2) lumps the orders
-    >= ``top`` into the single order ``top``: exact for coefficients with a_j = 0 for j >= top
-    (φ̂ = 0 at every such order), so that two GenEst calls are enumerated with finitely many
-    leaves and no mass is lost (a truncated first call would drop the second call's terms)."""
+    >= ``top`` into the single order ``into`` (default ``top``): exact for coefficients with
+    a_j = 0 for j >= top and a_into = 0 (φ̂ = 0 at every such order, so its draws and its
+    probability never reach E[φ̂]), so that two GenEst calls are enumerated with finitely many
+    leaves and no mass is lost (a truncated first call would drop the second call's terms).
 
-    def __init__(self, src, top):
+    ``into`` = 0 (for a_0 = 0) draws no θ̃ at the lumped order: at B = 3/5 (N = 2, orders above
+    2 log₂ N = 2 draw N attributes per factor) the order top = 3 alone has 2⁶ paths per call
+    and 4096 per φ̃, all of value 0."""
+
+    def __init__(self, src, top, into=None):
         self._src, self._top = src, top
+        self._into = top if into is None else into
 
     def geometric(self, p, *, max_depth=None):
         p = Fraction(p)
-        probs = [p * (1 - p) ** j for j in range(self._top)] + [(1 - p) ** self._top]
+        probs = [p * (1 - p) ** j for j in range(self._top)]
+        if self._into == self._top:
+            return self._src.categorical(probs + [(1 - p) ** self._top])
+        probs[self._into] += (1 - p) ** self._top
         return self._src.categorical(probs)
 
     def __getattr__(self, name):
         return getattr(self._src, name)
 
 
-def _aesvr_dist(inst, n, part, coeffs=None):
+def _aesvr_dist(inst, n, part, coeffs=None, *, tail_into=None):
     coeffs = [Fraction(0)] * n + [Fraction(1)] if coeffs is None else list(coeffs)
     top = len(coeffs)
+    if tail_into is not None and coeffs[tail_into] != 0:
+        raise ValueError(f"the lumped tail needs a zero coefficient; a_{tail_into} != 0")
     coeffs = coeffs + [Fraction(0)]       # the lumped order: an exact 0 (an int 0 would make
                                           # ½(0 + 0) the float 0.0 and the sum inexact)
     return enumerate_outcomes(lambda src: hk12_aesvr(inst["w"], inst["x"], inst["y"], inst["k"],
                                                      coeffs, inst["B"], inst["eps"],
-                                                     inst["delta"], _LumpedOrders(src, top),
+                                                     inst["delta"],
+                                                     _LumpedOrders(src, top, tail_into),
                                                      part=part)[0])
 
 
@@ -1010,8 +1081,9 @@ def _aesvr_dist(inst, n, part, coeffs=None):
           statement="E_t[g̃_t] = ½[f′(wᵀx′ − y⁺) + f′(wᵀx′ − y⁻)]·x_t for Alg. 4's g̃ = φ̃·x̃ "
           "(f′ = ρ′ gives step 1's gradient)", assumptions=_T44_ASSUME,
           method="exact enumeration (Fractions) of the reference Alg. 4 (hk12_aesvr: Alg. 1 "
-          "lines 3-7 and two GenEst calls; the orders above n lumped, exact as φ̂ = 0 there) per "
-          "order n <= 1 (fast) or n <= 2 (full) of f′ (a_n = 1): E[g̃] is linear in the a_n, so the orders give the "
+          "lines 3-7 and two GenEst calls; the orders above n lumped into order 0 (n >= 1, "
+          "no θ̃ drawn) or n + 1 (n = 0), exact as φ̂ = 0 at both) per order n <= 1 (fast) or "
+          "n <= 2 (full) of f′ (a_n = 1): E[g̃] is linear in the a_n, so the orders give the "
           "series; seeded rational instances, δ and ε included",
           delta=0.0, detectable=0.0)
 def check_thm44_step2(ctx):
@@ -1023,7 +1095,9 @@ def check_thm44_step2(ctx):
         inner = sum(a * b for a, b in zip(inst["w"], inst["x"])) / inst["eps"]
         yp, ym = (inst["y"] + inst["delta"]) / inst["eps"], (inst["y"] - inst["delta"]) / inst["eps"]
         for n in range(orders):
-            mean = _aesvr_dist(inst, n, "gradient").expectation()
+            # orders >= n + 1 lumped into order 0 (a_0 = 0 for n >= 1): exact, and the
+            # lumped order draws no θ̃ (the order n + 1 of N-draw factors dominated the cost)
+            mean = _aesvr_dist(inst, n, "gradient", tail_into=0 if n else None).expectation()
             target = [((inner - yp) ** n + (inner - ym) ** n) / 2 * xi for xi in inst["x"]]
             if list(mean) != target:
                 bad.append({"n": n, **_fr(inst)})

@@ -108,7 +108,50 @@ def _path(src, inst, eta):
 
 
 def _paths(inst, eta):
-    return [(float(p), v) for p, v in enumerate_outcomes(_path, inst, eta)]
+    """Every path of :func:`_path` with its probability (a float of the exact one).
+
+    The tree is expanded step by step: one step's draws (the example, then the estimator's
+    draws) are enumerated once per node and each outcome extends the node, instead of
+    replaying all m steps per leaf as ``enumerate_outcomes(_path, inst, eta)`` does. The
+    leaves, their order (depth-first, first option first), their exact probabilities and
+    their values (the same float operations in the same order) are those of the replay."""
+    X, Y, B, k, m, q = inst["X"], inst["Y"], inst["B"], inst["k"], inst["m"], inst["q"]
+    pw = np.array([float(v) for v in inst["p"]])
+    d = X.shape[1]
+    out = []
+    # the example's exact probabilities, as the step's first draw has them
+    example = {i: p for p, i in enumerate_outcomes(lambda src: src.categorical(inst["p"]))}
+
+    def step(src, w):
+        i = src.categorical(inst["p"])
+        g, _ = ks15_gradient(w, X[i], Y[i], k, q, src)
+        return [i, g]                                 # a list: the outcomes are never merged
+
+    def expand(prob, w, acc, t):
+        if t == m:
+            lin, gsum, loss, risk, second, xsum, xy, yy = acc
+            out.append((float(prob), {"lin": lin, "gsum": gsum, "loss": loss, "risk": risk,
+                                      "second": list(second), "xx": xsum, "xy": xy,
+                                      "yy": yy}))
+            return
+        lin, gsum, loss, risk, second, xsum, xy, yy = acc
+        leaves = list(enumerate_outcomes(step, w))
+        # E_t‖g̃_t‖² given the example i, from the step's own leaves: the estimator's outcomes
+        # given i in their order, with the exact conditional probabilities, summed as
+        # _cond_second_moment sums them (the same float)
+        moments = {i: sum(float(p / example[i]) * float(g @ g) for p, (j, g) in leaves
+                          if j == i) for i in example}
+        for p, (i, g) in leaves:
+            x, y = X[i], Y[i]
+            g_true = (w @ x - y) * x                  # as in _path, operation by operation
+            new = (lin + float(g_true @ w), gsum + g_true, loss + 0.5 * float(w @ x - y) ** 2,
+                   risk + 0.5 * float(np.sum(pw * (X @ w - Y) ** 2)), second + (moments[i],),
+                   xsum + np.outer(x, x), xy + y * x, yy + y * y)
+            expand(prob * p, _project(w - eta * g, B), new, t + 1)
+
+    expand(Fraction(1), np.array(inst["w1"], dtype=float),
+           (0.0, np.zeros(d), 0.0, 0.0, (), np.zeros((d, d)), np.zeros(d), 0.0), 0)
+    return out
 
 
 def _instance(rng):
@@ -140,7 +183,10 @@ def _min_risk(inst):
     L = max(np.linalg.eigvalsh(H).max(), 1e-12)
     w = np.zeros(X.shape[1])
     for _ in range(2000):
-        w = _project(w - (H @ w - b) / L, B)
+        nxt = _project(w - (H @ w - b) / L, B)
+        if np.array_equal(nxt, w):        # a fixed point: the remaining steps repeat it
+            break
+        w = nxt
     return 0.5 * float(np.sum(pw * (X @ w - Y) ** 2)), w
 
 
@@ -471,6 +517,44 @@ def _path_lasso(src, inst, eta):
     return {"lin": lin, "gsum": gsum, "second": second, "risk": risk}
 
 
+def _paths_lasso(inst, eta):
+    """Every path of :func:`_path_lasso` with its probability (a float of the exact one),
+    expanded step by step as :func:`_paths` does for GAERR: the same leaves, order, exact
+    probabilities and float values as ``enumerate_outcomes(_path_lasso, inst, eta)``."""
+    X, Y, B, k, m, q = inst["X"], inst["Y"], inst["B"], inst["k"], inst["m"], inst["q"]
+    d = X.shape[1]
+    pw = np.array([float(v) for v in inst["p"]])
+    example = {i: p for p, i in enumerate_outcomes(lambda src: src.categorical(inst["p"]))}
+    out = []
+
+    def step(src, w):
+        i = src.categorical(inst["p"])
+        g, _ = ks15_gradient(w, X[i], Y[i], k, q, src, kind="lasso")
+        return [i, g]                                 # a list: the outcomes are never merged
+
+    def expand(prob, zp, zm, acc, t):
+        lin, gsum, second, risk = acc
+        if t == m:
+            out.append((float(prob), {"lin": lin, "gsum": gsum, "second": list(second),
+                                      "risk": risk}))
+            return
+        w = (zp - zm) * B / (zp.sum() + zm.sum())     # Alg. 3 line 3
+        risk = risk + 0.5 * float(np.sum(pw * (X @ w - Y) ** 2))
+        leaves = list(enumerate_outcomes(step, w))
+        # E_t[g̃_t²] given i from the step's leaves, summed as _cond_sq_vector sums it
+        moments = {i: sum(float(p / example[i]) * g * g for p, (j, g) in leaves if j == i)
+                   for i in example}
+        for p, (i, g) in leaves:
+            x, y = X[i], Y[i]
+            g_true = (w @ x - y) * x
+            new = (lin + float(g_true @ w), gsum + g_true, second + (moments[i],), risk)
+            gbar = np.clip(g, -1 / eta, 1 / eta)      # Alg. 3 lines 13-15
+            expand(prob * p, zp * np.exp(-eta * gbar), zm * np.exp(eta * gbar), new, t + 1)
+
+    expand(Fraction(1), np.ones(d), np.ones(d), (0.0, np.zeros(d), (), 0.0), 0)
+    return out
+
+
 @register("KS15.Thm4.1.proof.step2", citation="KS15 Thm 4.1 (proof, App. B.8, last display)",
           statement="for η <= 1/(2G): E_{D,A}[Σ_t g_tᵀ(w_t − w*)] <= B log 2d/η + 5BηG²m, "
           "G² = max_t ‖E_{D,A}[g̃_t²]‖∞", assumptions="‖x‖∞ <= 1, |y| <= B, ‖w*‖₁ <= B, any q",
@@ -492,7 +576,7 @@ def check_thm41_step2(ctx):
         # so η = u/(2Ĝ) <= 1/(2G) for the enumerated G (re-checked below)
         g_hat = 2 * B * math.sqrt(1 / (inst["k"] * float(min(inst["q"]))) + 1)
         eta = inst["u"] / (2 * g_hat)
-        paths = [(float(p), v) for p, v in enumerate_outcomes(_path_lasso, inst, eta)]
+        paths = _paths_lasso(inst, eta)
         G2 = max(float(np.max(sum(p * v["second"][t] for p, v in paths))) for t in range(m))
         if eta > 1 / (2 * math.sqrt(G2)):
             return math.nan
@@ -610,7 +694,7 @@ def check_thm47_step1(ctx):
         m, B = inst["m"], inst["B"]
         g_hat = 2 * B * math.sqrt(1 / (inst["k"] * float(min(inst["q"]))) + 1)
         eta = inst["u"] / (2 * g_hat)
-        paths = [(float(p), v) for p, v in enumerate_outcomes(_path_lasso, inst, eta)]
+        paths = _paths_lasso(inst, eta)
         G2 = max(float(np.max(sum(p * v["second"][t] for p, v in paths))) for t in range(m))
         if eta > 1 / (2 * math.sqrt(G2)):
             return math.nan
@@ -628,6 +712,8 @@ def check_thm47_step1(ctx):
                 cums = np.cumsum(mu)
                 rho = np.nonzero(mu - (cums - B) / np.arange(1, 3) > 0)[0][-1]
                 v = np.sign(v) * np.maximum(a - (cums[rho] - B) / (rho + 1), 0.0)
+            if np.array_equal(v, w):                   # a fixed point: the rest repeat it
+                break
             w = v
         best = 0.5 * float(np.sum(pw * (X @ w - Y) ** 2))
         return (risk - best) / (B * (_T41_ENTROPY * math.log(4) / (eta * m)
