@@ -44,7 +44,8 @@ def test_the_catalog_and_the_users_build_the_same_checks():
     """Not two suites: every property check of the catalog is built by the engine, and the
     user API builds its checks with the same functions."""
     functions = {f for f, *_ in engine._FUNCS.values()}
-    built = [c for c in catalog.checks() if "claims" in c.kwargs]
+    # the estimators' property checks (the learners' come from their records: test_learner_*)
+    built = [c for c in catalog.checks() if "claims" in c.kwargs and "learner" not in c.kwargs]
     assert len(built) == 136
     assert all(c.func.__wrapped__ in functions for c in built)
     assert {c.func for c in built} <= set(engine._WRAPPED.values())
