@@ -113,7 +113,9 @@ def test_verify_of_all_of_hk12_on_the_cluster_gives_the_local_records(cluster, t
     assert main(argv + [str(remote), "--scheduler", cluster.scheduler_address]) == 0
     a, b = _strip(_load(local)), _strip(_load(remote))
     assert len(a["checks"]) >= 80 and all(r["id"].startswith("HK12.") for r in a["checks"])
-    assert {r["status"] for r in a["checks"]} == {"PASS", "ERRATUM"}
+    # every HK12 check at its declared status (PASS, ERRATUM, READING), on the cluster too
+    assert all(r["status"] == r["expected"] for r in a["checks"])
+    assert {r["status"] for r in a["checks"]} >= {"PASS", "ERRATUM"}
     assert a["run"].pop("jobs") == 2 and b["run"].pop("jobs") == 1
     assert a == b
 
