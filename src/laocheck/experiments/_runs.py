@@ -49,7 +49,7 @@ from .._validation import check_int, check_positive
 from ..exceptions import InvalidParameterError
 from ..stats import MeanInterval, mean_interval
 
-__all__ = ["LearnerConfig", "Comparison", "replicate", "excess_risk_range", "compare",
+__all__ = ["LearnerConfig", "learner_settings", "Comparison", "replicate", "excess_risk_range", "compare",
            "scaling_slope", "child_seeds", "BLOCK_ENTRIES", "block_rows"]
 
 #: a replicate draws its sample in blocks of at most this many entries (rows × d) when the
@@ -196,6 +196,77 @@ def _fit(spec, distribution, m, data_rng, learner_rng, source="rows"):
             X, y = distribution.sample(min(rows, m - start), data_rng)
             learner.partial_fit(X, y)
         return learner
+
+
+#: the seed policy of every run of :func:`replicate` (and so of every learner in a report)
+SEED_POLICY = ("run r's learner gets random_state = child r of the run's SeedSequence (spawned "
+               "by run index, the same for every n_jobs); a user's learner gets the same seeds and "
+               "samples as the theorem's learner it is compared with")
+
+
+def _setting_value(v):
+    """A parameter's value as JSON: numbers, strings, bools and None as they are, an array by
+    its shape and range (``array(d=10, min 0, max 0.2)``), anything else by its repr."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return float(v)
+    if isinstance(v, np.ndarray):
+        if v.size == 0:
+            return f"array(shape={v.shape})"
+        return f"array(d={v.shape[0]}, min {float(np.min(v)):.4g}, max {float(np.max(v)):.4g})"
+    return repr(v)
+
+
+def learner_settings(spec, distribution, m, seed=0):
+    """The settings of one learner as a report shows them: its constructor parameters
+    (``get_params()`` of a scikit-learn style estimator, else its public attributes) and the
+    scalar fitted attributes (``eta_``, ``lam_``, ``eps_``, ...) of one fit on m examples.
+
+    The same reading for laocheck's learners and a user's, so that two learners compared in a
+    report can be told apart by what they were given (initial point, step size, radius, k).
+
+    Parameters
+    ----------
+    spec : LearnerConfig or laocheck.experiments.user_learners.UserLearner
+        The learner (anything with ``build(random_state)``).
+    distribution : Distribution
+        The distribution of the one fit.
+    m : int
+        The examples of the one fit.
+    seed : int or numpy.random.SeedSequence, default=0
+        The seed of the one fit (data and learner).
+
+    Returns
+    -------
+    dict
+        ``class``, ``params`` (name -> JSON value), ``fitted`` (name -> JSON value, the scalar
+        fitted attributes; empty when the fit failed), ``fit_error`` (str or None),
+        ``seed_policy``.
+    """
+    data_seed, learner_seed = child_seeds(seed, 2)
+    learner = spec.build(np.random.default_rng(learner_seed))
+    cls = type(learner)
+    if callable(getattr(learner, "get_params", None)):
+        raw = learner.get_params()
+    else:
+        raw = {k: v for k, v in vars(learner).items() if not k.startswith("_")
+               and not k.endswith("_")}
+    params = {k: _setting_value(v) for k, v in sorted(raw.items()) if k != "random_state"}
+    fitted, error = {}, None
+    try:
+        est = _fit(spec, distribution, m, np.random.default_rng(data_seed),
+                   np.random.default_rng(learner_seed))
+        for k, v in sorted(vars(est).items()):
+            if (k.endswith("_") and not k.startswith("_") and k not in ("coef_", "w_")
+                    and isinstance(v, (int, float, str, bool, np.integer, np.floating))):
+                fitted[k] = _setting_value(v)
+    except Exception as exc:     # shown in the report beside the parameters, never hidden
+        error = f"{type(exc).__name__}: {exc}"
+    return {"class": f"{cls.__module__}.{cls.__qualname__}", "params": params,
+            "fitted": fitted, "fit_error": error, "seed_policy": SEED_POLICY}
 
 
 def _one(spec, distribution, m, norm, B, loss, child, source="rows"):
