@@ -89,6 +89,10 @@ def test_ids_break_only_after_dots(built):
     for i in dotted:
         shown = i.replace(".", ".<wbr>")
         assert f'<span class="id">{shown}</span>' in page, i
+    # an id ending a sentence keeps its period outside; a file name is not an id
+    html = to_html("t", (), (Section("s", (Table("x", ("a",), (
+        ["see KS15.Thm3.1. and covtype.data.gz"],)),)),), "f")
+    assert '<span class="id">KS15.<wbr>Thm3.<wbr>1</span>. and covtype.data.gz' in html
     # a plain word and a number are left alone
     assert "<wbr>" not in to_html("t", (), (Section("s", (Table("x", ("a",), (["word"], [1.5])),)),),
                                   "f").split("<body>")[1]

@@ -166,8 +166,9 @@ footer { margin-top: 3em; font-size: 0.8em; color: #555; }
 _STATUSES = ("PASS", "FAIL", "ERRATUM", "INCONCLUSIVE", "READING", "ERROR")
 
 
-#: a dotted name (a check id, a theorem, a module path): breakable only after its dots
-_DOTTED = re.compile(r"(?<![\w.])([A-Za-z_][\w-]*(?:\.[\w*-]+)+)(?![\w.])")
+#: an id (a check id ``HK12.Lemma3.3.eq9``, a theorem ``KS15.Thm3.1``, a laocheck path):
+#: breakable only after its dots; other dotted text (file names, prose) is left alone
+_DOTTED = re.compile(r"(?<![\w.])((?:[A-Z]{2,}\d*|laocheck)(?:\.[\w*-]+)+)(?![\w*-]|\.[\w*-])")
 
 
 def _breakable(text):
