@@ -49,7 +49,8 @@ from .._validation import check_int, check_positive
 from ..exceptions import InvalidParameterError
 from ..stats import MeanInterval, mean_interval
 
-__all__ = ["LearnerConfig", "learner_settings", "Comparison", "replicate", "excess_risk_range", "compare",
+__all__ = ["LearnerConfig", "learner_settings", "Comparison", "replicate", "excess_risk_range",
+           "compare",
            "scaling_slope", "child_seeds", "BLOCK_ENTRIES", "block_rows"]
 
 #: a replicate draws its sample in blocks of at most this many entries (rows × d) when the
@@ -230,8 +231,9 @@ def learner_settings(spec, distribution, m, seed=0):
 
     Parameters
     ----------
-    spec : LearnerConfig or laocheck.experiments.user_learners.UserLearner
-        The learner (anything with ``build(random_state)``).
+    spec : object
+        The learner: a :class:`LearnerConfig`, a user's learner of a report, or anything with
+        ``build(random_state)`` returning an estimator.
     distribution : Distribution
         The distribution of the one fit.
     m : int

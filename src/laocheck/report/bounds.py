@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ..experiments._runs import learner_settings
+from ..experiments import learner_settings
 from ..experiments.sweeps import sweep, tune_step
 from ..experiments.theorems import THEOREMS, available, default_distribution, theorem_setup
 from ..experiments.user_learners import user_sweep
@@ -128,7 +128,7 @@ def _step_rule(theorem, params):
 
 def _settings_of(theorem, sw, ctx, users, alpha):
     """The settings of ``theorem``'s learner and of each user learner beside it, read from one
-    fit at the sweep's largest m (:func:`laocheck.experiments._runs.learner_settings`)."""
+    fit at the sweep's largest m (:func:`laocheck.experiments.learner_settings`)."""
     m = sw["points"][-1]["m"]
     dist = default_distribution(theorem, sw["d"], sw["B"], alpha, sw["kind"])
     config, _, _ = theorem_setup(theorem, dist, sw["k"], m, sw["B"])

@@ -15,7 +15,8 @@ from .._files import Int, List, Obj, Str, validate
 from ..checks import BUDGETS, CheckRecord, Status, checks
 from ..checks._slack import LOOSE, reason, tightness
 from ..exceptions import InvalidParameterError
-from ._document import DETECTS_SHOWN_ABOVE, FigureRef, Paragraph, Section, Table, fmt, record_verdict
+from ._document import (DETECTS_SHOWN_ABOVE, FigureRef, Paragraph, Section, Table, fmt,
+                        record_verdict)
 from ._style import COLORS, new_figure, styled
 
 __all__ = ["collect", "render", "FIGURES", "TABLES", "key_figures"]
