@@ -200,9 +200,10 @@ def _fit(spec, distribution, m, data_rng, learner_rng, source="rows"):
 
 
 #: the seed policy of every run of :func:`replicate` (and so of every learner in a report)
-SEED_POLICY = ("run r's learner gets random_state = child r of the run's SeedSequence (spawned "
-               "by run index, the same for every n_jobs); a user's learner gets the same seeds and "
-               "samples as the theorem's learner it is compared with")
+SEED_POLICY = ("run r draws from child r of the point's SeedSequence (spawned by run index, the "
+               "same for every n_jobs), split in two: its sample from the first, the learner's "
+               "random_state (a numpy Generator) from the second; a user's learner gets the "
+               "same samples and seeds as the theorem's learner it is compared with")
 
 
 def _setting_value(v):
@@ -249,7 +250,7 @@ def learner_settings(spec, distribution, m, seed=0):
         ``seed_policy``.
     """
     data_seed, learner_seed = child_seeds(seed, 2)
-    learner = spec.build(np.random.default_rng(learner_seed))
+    learner = spec.build(np.random.default_rng(learner_seed))      # as a run's (_one)
     cls = type(learner)
     if callable(getattr(learner, "get_params", None)):
         raw = learner.get_params()
