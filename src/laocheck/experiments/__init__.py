@@ -13,14 +13,15 @@ from .._lazy import attach
 
 __getattr__, __dir__ = attach(__name__, {
     "_runs": ("BLOCK_ENTRIES", "Comparison", "LearnerConfig", "as_seed_sequence", "block_rows",
-              "child_seeds", "compare", "excess_risk_range", "learner_settings", "replicate",
+              "child_seeds", "compare", "estimator_settings", "excess_risk_range",
+              "learner_settings", "replicate",
               "scaling_slope"),
     "papers": ("EXPERIMENTS", "ClaimCheck", "Curve", "PaperExperiment", "Panel", "PrintedNumber",
                "cb11_mnist", "hk12_mnist", "ks15_adaptive", "ks15_real", "ks15_synthetic",
                "learning_curves"),
 })
 
-__all__ = ["LearnerConfig", "learner_settings", "Comparison", "replicate", "compare", "excess_risk_range",
+__all__ = ["LearnerConfig", "learner_settings", "estimator_settings", "Comparison", "replicate", "compare", "excess_risk_range",
            "scaling_slope", "child_seeds", "as_seed_sequence", "BLOCK_ENTRIES", "block_rows",
            "EXPERIMENTS", "ClaimCheck", "Curve", "PaperExperiment", "Panel", "PrintedNumber",
            "cb11_mnist", "hk12_mnist", "ks15_adaptive", "ks15_real", "ks15_synthetic",

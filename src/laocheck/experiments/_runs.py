@@ -49,7 +49,7 @@ from .._validation import check_int, check_positive
 from ..exceptions import InvalidParameterError
 from ..stats import MeanInterval, mean_interval
 
-__all__ = ["LearnerConfig", "learner_settings", "Comparison", "replicate", "excess_risk_range",
+__all__ = ["LearnerConfig", "learner_settings", "estimator_settings", "Comparison", "replicate", "excess_risk_range",
            "compare",
            "scaling_slope", "child_seeds", "BLOCK_ENTRIES", "block_rows"]
 
@@ -251,6 +251,37 @@ def learner_settings(spec, distribution, m, seed=0):
     """
     data_seed, learner_seed = child_seeds(seed, 2)
     learner = spec.build(np.random.default_rng(learner_seed))      # as a run's (_one)
+    error = None
+    try:
+        learner = _fit(spec, distribution, m, np.random.default_rng(data_seed),
+                       np.random.default_rng(learner_seed))
+    except Exception as exc:     # shown in the report beside the parameters, never hidden
+        error = f"{type(exc).__name__}: {exc}"
+    out = estimator_settings(learner)
+    if error is not None:
+        out["fitted"] = {}
+    return {**out, "fit_error": error, "seed_policy": SEED_POLICY}
+
+
+def estimator_settings(learner):
+    """The settings of one (fitted or unfitted) learner object.
+
+    Its constructor parameters (``get_params()`` of a scikit-learn style estimator, else its
+    public attributes without a trailing underscore; ``random_state`` left out: the seed
+    policy says where it comes from) and its scalar fitted attributes (``eta_``, ``lam_``,
+    ``n_steps_``, ...; arrays such as ``coef_`` left out).
+
+    Parameters
+    ----------
+    learner : object
+        The learner.
+
+    Returns
+    -------
+    dict
+        ``class`` (module and qualified name), ``params`` and ``fitted`` (name -> JSON value:
+        numbers, strings, booleans and None as they are, an array by its shape and range).
+    """
     cls = type(learner)
     if callable(getattr(learner, "get_params", None)):
         raw = learner.get_params()
@@ -258,18 +289,11 @@ def learner_settings(spec, distribution, m, seed=0):
         raw = {k: v for k, v in vars(learner).items() if not k.startswith("_")
                and not k.endswith("_")}
     params = {k: _setting_value(v) for k, v in sorted(raw.items()) if k != "random_state"}
-    fitted, error = {}, None
-    try:
-        est = _fit(spec, distribution, m, np.random.default_rng(data_seed),
-                   np.random.default_rng(learner_seed))
-        for k, v in sorted(vars(est).items()):
-            if (k.endswith("_") and not k.startswith("_") and k not in ("coef_", "w_")
-                    and isinstance(v, (int, float, str, bool, np.integer, np.floating))):
-                fitted[k] = _setting_value(v)
-    except Exception as exc:     # shown in the report beside the parameters, never hidden
-        error = f"{type(exc).__name__}: {exc}"
+    fitted = {k: _setting_value(v) for k, v in sorted(vars(learner).items())
+              if k.endswith("_") and not k.startswith("_") and k not in ("coef_", "w_")
+              and isinstance(v, (int, float, str, bool, np.integer, np.floating))}
     return {"class": f"{cls.__module__}.{cls.__qualname__}", "params": params,
-            "fitted": fitted, "fit_error": error, "seed_policy": SEED_POLICY}
+            "fitted": fitted}
 
 
 def _one(spec, distribution, m, norm, B, loss, child, source="rows"):

@@ -149,7 +149,7 @@ def _settings_of(theorem, sw, ctx, users, alpha):
     return out
 
 
-def _initial_point(params):
+def initial_point(params):
     """The initial point as a report states it: the ``initial`` parameter, or that the class
     has none (its start is fixed by the class and documented in its docstring)."""
     if "initial" not in params:
@@ -161,7 +161,7 @@ def _initial_point(params):
 
 
 #: the parameters shown in their own column of the settings table (the rest under "other")
-_MAIN = ("k", "B", "eta", "lam", "initial")
+MAIN_PARAMS = ("k", "B", "eta", "lam", "initial")
 
 
 def settings_section(learners):
@@ -177,9 +177,9 @@ def settings_section(learners):
         rows = []
         for e in entries:
             p = e["params"]
-            other = {k: v for k, v in p.items() if k not in _MAIN}
+            other = {k: v for k, v in p.items() if k not in MAIN_PARAMS}
             fitted = dict(e["fitted"])
-            rows.append([e["name"], e["role"], _initial_point(p), e["step_rule"], p.get("B"),
+            rows.append([e["name"], e["role"], initial_point(p), e["step_rule"], p.get("B"),
                          p.get("k"), fmt(other) if other else "–",
                          fmt(fitted) if fitted else (e["fit_error"] or "–"), e["class"]])
         table = Table(f"settings_{t}", ("learner", "role", "initial point", "step rule",
