@@ -28,7 +28,8 @@ from ...data import max_row_norm
 from ...exceptions import InvalidParameterError
 from ...learners import OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge
 from ...stats import DEFAULT_DELTA, mean_interval
-from .._runs import child_seeds, estimator_settings
+from .._runs import child_seeds
+from .._settings import estimator_settings
 from ..user_learners import load_learner
 from ._records import SAME_ATTRIBUTES, Curve
 from ._rows import _OnRows, _Rows, _seed_int, _UserOnRows
