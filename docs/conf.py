@@ -14,6 +14,7 @@ sys.path.insert(0, str(HERE / "_ext"))
 
 import laocheck  # noqa: E402
 import laocheck_numbers  # noqa: E402
+import sphinx.ext.autosummary as autosummary  # noqa: E402
 
 project = "laocheck"
 author = "the laocheck developers"
@@ -51,6 +52,15 @@ numpydoc_class_members_toctree = False
 autosummary_generate = True
 autosummary_imported_members = True     # a package's API is its __all__
 autosummary_ignore_module_all = False
+#: a summary (autosummary's first sentence of a docstring) never ends inside a paper's label:
+#: "(KS15 Alg. 1)", "(CB11 Sec. 4)", "KS15 eq. (13)" are read on past their period, as Sphinx
+#: reads past "e.g." (its WELL_KNOWN_ABBREVIATIONS; tests/docs/test_api_pages.py checks every
+#: public name's summary)
+PAPER_ABBREVIATIONS = tuple(f"{before}{word}." for word in (
+    "Sec", "Alg", "Thm", "App", "Fig", "Figs", "eq", "eqs", "Eq", "Eqs", "Lem", "Cor", "Prop",
+    "Def", "Ch", "resp") for before in (" ", "("))
+autosummary.WELL_KNOWN_ABBREVIATIONS = (*autosummary.WELL_KNOWN_ABBREVIATIONS,
+                                        *PAPER_ABBREVIATIONS)
 # (no autodoc_default_options: a default "members" overrides the templates' ``:members:``, and
 # the class pages then showed no method, not even a learner's fit)
 autodoc_typehints = "none"

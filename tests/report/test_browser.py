@@ -46,3 +46,33 @@ def test_report_opens_from_disk_in_a_browser(built, browser, name, tmp_path):
     shot = target / f"{name}.png"
     assert browser.save_screenshot(str(shot))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+#: for every check id on the page (span.id), the characters after which the browser broke its
+#: line: a line's top changes between two consecutive characters
+_ID_BREAKS = """
+const out = [];
+for (const span of document.querySelectorAll('td span.id')) {
+  const chars = [];
+  const walker = document.createTreeWalker(span, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+      const rect = r.getClientRects()[0];
+      if (rect) chars.push([node.data[i], rect.top]);
+    }
+  }
+  for (let i = 1; i < chars.length; i++)
+    if (chars[i][1] > chars[i - 1][1] + 1) out.push([span.textContent, chars[i - 1][0]]);
+}
+return out;
+"""
+
+
+def test_ids_break_only_after_a_dot_in_a_narrow_page(built, browser):
+    """The verification report squeezed to 24em: ids do wrap, and only after a dot."""
+    browser.get((built["verification"].path / "index.html").resolve().as_uri())
+    browser.execute_script("document.body.style.maxWidth = '24em';")
+    breaks = browser.execute_script(_ID_BREAKS)
+    assert breaks, "at 24em some id must wrap (else this test shows nothing)"
+    assert all(after == "." for _, after in breaks), breaks

@@ -106,7 +106,8 @@ def test_the_reports_numbers_do_not_change(report):
     for t in plain["tables"]:
         assert tables[t["name"]] == t, t["name"]
     assert set(tables) - {t["name"] for t in plain["tables"]} == {"user_curves",
-                                                                  "user_comparisons"}
+                                                                  "user_comparisons",
+                                                                  "user_settings"}
 
 
 @pytest.mark.parametrize("name", PAPERS)
@@ -145,6 +146,36 @@ def test_every_panel_has_the_users_curves_and_comparisons(results, name):
             assert comp["decision"] == "not separated"
             assert HOLDS not in (comp["better"]["status"], comp["worse"]["status"])
             assert comp["better"]["runs"] == result["runs"]
+
+
+def test_every_learner_lists_its_settings(report):
+    """Issue 49: each curve's learner (the paper's and the users') has its settings row, read
+    from the fitted object: the paper's DDAERR its initial point and theory step, the user's
+    make its own k = 2 (the factory takes no k)."""
+    plain, mine = report
+    doc = _json(mine)
+    tables = {t["name"]: t for t in doc["tables"]}
+    page = (mine.path / "index.html").read_text(encoding="utf-8")
+    assert "Learners&#x27; settings" in page and '<table data-table="user_settings">' in page
+    panels = doc["data"]["result"]["panels"]
+    paper = [c for p in panels for c in p["curves"] if not c["budget_matched"]]
+    assert len(tables["settings"]["rows"]) == len(paper)
+    columns = tables["settings"]["columns"]
+    for row, curve in zip(tables["settings"]["rows"], paper):
+        cell = dict(zip(columns, row))
+        s = curve["settings"]
+        assert cell["learner"] == curve["algorithm"] and cell["class"] == s["class"]
+        assert cell["radius B (run 1)"] == s["params"]["B"] == curve["tuned"][0]["B"]
+        if "initial" in s["params"]:
+            assert cell["initial point"].startswith(s["params"]["initial"])
+    ddaerr = next(c for c in paper if c["algorithm"] == "DDAERR")
+    assert ddaerr["settings"]["params"]["initial"] == "uniform"
+    assert ddaerr["settings"]["fitted"]["eta_"] > 0
+    users = {r[1]: dict(zip(tables["user_settings"]["columns"], r))
+             for r in tables["user_settings"]["rows"]}
+    assert set(users) == {"AbsAERR", "AbsAERR k=2"}
+    assert users["AbsAERR k=2"]["k"] == 2
+    assert "eta_ = " in users["AbsAERR"]["fitted (run 1, largest prefix)"]
 
 
 def test_the_figures_draw_the_users_curves_in_their_own_style(report):

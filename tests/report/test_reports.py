@@ -113,6 +113,9 @@ def test_written_files_and_references_exist(built, name):
     assert page.refs, "the page references its figures"
     for ref in page.refs:
         assert not re.match(r"[a-z]+://", ref), f"{ref} leaves the report directory"
+        if ref.startswith("#"):           # the table of contents: an anchor of the page
+            assert f'id="{ref[1:]}"' in (report.path / "index.html").read_text("utf-8"), ref
+            continue
         assert (report.path / ref).is_file(), ref
     md = (report.path / "report.md").read_text(encoding="utf-8")
     links = re.findall(r"\]\(([^)]+)\)", md)

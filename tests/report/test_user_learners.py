@@ -3,6 +3,7 @@
 [[learners]] table runs beside each theorem's learner on the same replicates, is drawn in the m
 figures in its own style and compared pairwise; the theorems' own numbers do not change; the
 page opens in a headless browser with the user's curve."""
+import re
 import sys
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from laocheck.cli import main
 from laocheck.experiments.user_learners import UserLearner, load_learner
 from laocheck.exceptions import InvalidParameterError
-from laocheck.report import KINDS, SPECS_DIR, Context, build_report, find_specs
+from laocheck.report import KINDS, SPECS_DIR, Context, build_report, find_specs, fmt
 
 from .conftest import SEED
 
@@ -59,6 +60,54 @@ def _numbers(value):
     if isinstance(value, list):
         return [_numbers(v) for v in value]
     return value
+
+
+def _html(report):
+    return (report.path / "index.html").read_text(encoding="utf-8")
+
+
+def _settings_rows(page, table):
+    """{learner: [cell texts]} of one settings table (tags stripped)."""
+    body = re.search(rf'<table data-table="{re.escape(table)}">(.*?)</table>', page, re.S)
+    assert body, f"no table {table}"
+    rows = {}
+    for tr in re.findall(r"<tr data-key=[^>]*>(.*?)</tr>", body.group(1), re.S):
+        cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)]
+        rows[cells[0]] = cells
+    return rows
+
+
+def test_every_learner_lists_its_settings(user_report):
+    page = _html(user_report)
+    data = user_report.doc["data"]
+    assert set(data["learners"]) == set(data["m_sweeps"])
+    assert 'id="s-learners-settings"' in page
+    for t, entries in data["learners"].items():
+        rows = _settings_rows(page, f"settings_{t}")
+        paper, user = entries
+        assert set(rows) == {paper["name"], "AbsAERR"}
+        # the theorem's learner: its constructor's values, as get_params() gives them
+        cells = rows[paper["name"]]
+        if "initial" in paper["params"]:
+            assert cells[2].startswith(fmt(paper["params"]["initial"]))
+        else:
+            assert "no `initial` parameter" in cells[2]
+        assert cells[4] == fmt(paper["params"]["B"]) and cells[5] == fmt(paper["params"]["k"])
+        step = paper["params"].get("eta", paper["params"].get("lam"))
+        assert fmt(step) in cells[3]
+        # the user's learner: read the same way (get_params() and its fitted eta_)
+        # make(random_state) takes no k: the learner keeps its own k = 2 whatever the
+        # theorem's k, and the table is where a reader sees it
+        assert user["params"] == {"B": 1.0, "eta": "theory", "k": 2}
+        assert rows["AbsAERR"][5] == "2"
+        assert "eta_" in user["fitted"] and user["fit_error"] is None
+        assert f"eta_ = {fmt(user['fitted']['eta_'])}" in rows["AbsAERR"][7]
+        assert "no `initial` parameter" in rows["AbsAERR"][2]
+    # the case of issue 49: AERR's initial point is shown, so a user's differing one is seen
+    aerr = data["learners"]["HK12.Thm3.1"][0]
+    assert aerr["params"]["initial"] == "uniform"
+    assert "uniform = (B/√d)·1" in _settings_rows(page, "settings_HK12.Thm3.1")["AERR"][2]
+    assert "Seed policy:" in page
 
 
 def test_the_theorems_numbers_do_not_change(user_report, built):

@@ -12,15 +12,17 @@ experiments (CB11 Sec. 7, HK12 Sec. 5, KS15 Sec. 5 and App. A) with their claims
 from .._lazy import attach
 
 __getattr__, __dir__ = attach(__name__, {
+    "_settings": ("estimator_settings", "learner_settings"),
     "_runs": ("BLOCK_ENTRIES", "Comparison", "LearnerConfig", "as_seed_sequence", "block_rows",
-              "child_seeds", "compare", "excess_risk_range", "replicate", "scaling_slope"),
+              "child_seeds", "compare", "excess_risk_range", "replicate",
+              "scaling_slope"),
     "papers": ("EXPERIMENTS", "ClaimCheck", "Curve", "PaperExperiment", "Panel", "PrintedNumber",
                "cb11_mnist", "hk12_mnist", "ks15_adaptive", "ks15_real", "ks15_synthetic",
                "learning_curves"),
 })
 
-__all__ = ["LearnerConfig", "Comparison", "replicate", "compare", "excess_risk_range",
-           "scaling_slope", "child_seeds", "as_seed_sequence", "BLOCK_ENTRIES", "block_rows",
+__all__ = ["LearnerConfig", "learner_settings", "estimator_settings", "Comparison", "replicate",
+           "compare", "excess_risk_range", "scaling_slope", "child_seeds", "as_seed_sequence", "BLOCK_ENTRIES", "block_rows",
            "EXPERIMENTS", "ClaimCheck", "Curve", "PaperExperiment", "Panel", "PrintedNumber",
            "cb11_mnist", "hk12_mnist", "ks15_adaptive", "ks15_real", "ks15_synthetic",
            "learning_curves"]

@@ -1,9 +1,12 @@
-"""The papers' learners as scikit-learn style estimators (in progress).
+"""The papers' learners as scikit-learn style estimators.
 
-So far the ridge family :class:`AERR` (HK12 Alg. 1), :class:`GAERR` (KS15 Alg. 1),
+The ridge family :class:`AERR` (HK12 Alg. 1), :class:`GAERR` (KS15 Alg. 1),
 :class:`DDAERR` (KS15 Sec. 3.1) and the lasso family :class:`AELR` (HK12 Alg. 2),
 :class:`GAELR` (KS15 Alg. 3), :class:`DDAELR` (KS15 Sec. 4.1), each with O(k + log d) steps and
-a literal reference in ``laocheck.reference.learners``; and the full-information baselines
+a literal reference in ``laocheck.reference.learners``; the two-phase learners
+:class:`TwoPhaseDDAERR` and :class:`TwoPhaseDDAELR` (KS15 Alg. 2 and Alg. 4,
+``two_phase.py``); CB11's :class:`AER` and its :class:`Baseline`; HK12's :class:`AESVR`;
+the full-information baselines
 :class:`OnlineRidge`, :class:`OnlineLasso`, :class:`OfflineRidge`, :class:`OfflineLasso`;
 the adaptive (AdaGrad, KS15 App. A eq. (13)) :class:`AdaGAERR`, :class:`AdaAERR`,
 :class:`AdaDDAERR`, :class:`AdaTwoPhaseDDAERR` and :class:`AdaOnlineRidge` (``adaptive.py``).

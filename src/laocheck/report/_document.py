@@ -14,7 +14,61 @@ import math
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["fmt", "md_text", "Paragraph", "Table", "FigureRef", "Section", "to_html", "to_markdown"]
+__all__ = ["fmt", "md_text", "verdict", "Paragraph", "Table", "FigureRef", "Section", "to_html",
+           "to_markdown", "section_id", "record_verdict", "NO_POWER", "DETECTS_SHOWN_ABOVE"]
+
+#: a PASS whose power factor ``detects`` exceeds this shows it beside the verdict: at its
+#: settings only a bound wrong by more than this factor would have been refuted
+DETECTS_SHOWN_ABOVE = 2.0
+
+#: the sentence beside a claim whose lower confidence bound is <= 0
+NO_POWER = "lower bound ≤ 0: no power at these settings"
+
+
+def verdict(status, detects=None, lower=None):
+    """A verdict as the report tables show it: the status, with "detects ≥ F×" beside a PASS
+    whose power factor F (:class:`laocheck.checks.Result`'s ``detects``) exceeds
+    :data:`DETECTS_SHOWN_ABOVE`, and :data:`NO_POWER` beside a PASS whose claim's lower
+    confidence bound ``lower`` is ≤ 0 (nothing was shown to hold, only not refuted).
+
+    Parameters
+    ----------
+    status : str
+        The status (``"PASS"``, ``"FAIL"``, ...).
+    detects : float or None, default=None
+        The power factor (≥ 1; 1 for exact checks; None when the check states none).
+    lower : float or None, default=None
+        The lower confidence bound of the claim's margin, when it has one.
+
+    Returns
+    -------
+    str
+        The cell's text, starting with the status.
+    """
+    notes = []
+    if status == "PASS" and detects is not None and math.isfinite(detects) \
+            and detects > DETECTS_SHOWN_ABOVE:
+        notes.append(f"detects ≥ {fmt(float(detects))}×")
+    elif status == "PASS" and detects is not None and math.isinf(detects):
+        notes.append("detects no finite factor")
+    if status == "PASS" and lower is not None and lower <= 0:
+        notes.append(NO_POWER)
+    return f"{status} ({'; '.join(notes)})" if notes else status
+
+
+def record_verdict(record):
+    """:func:`verdict` of a check record's dict (``laocheck verify --json``): its ``detects``
+    and, for an excess-risk claim, the lower confidence bound ``excess_low`` of its figures."""
+    figures = record.get("figures") or {}
+    lower = figures.get("excess_low")
+    return verdict(record["status"], record.get("detects"),
+                   lower if isinstance(lower, (int, float)) and not isinstance(lower, bool)
+                   else None)
+
+
+def section_id(title):
+    """The anchor of a section: its title lower-cased, runs of other characters as '-'."""
+    return "s-" + (re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "section")
 
 
 def fmt(value):
@@ -92,7 +146,11 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; ma
        max-width: 72em; padding: 0 1em; color: #111; line-height: 1.45; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.88em; max-width: 100%; }
-td { overflow-wrap: anywhere; } td code { white-space: normal; }
+td { overflow-wrap: break-word; } td code { white-space: normal; }
+/* check ids and other dotted names break only after a dot (<wbr>), never mid-word */
+.id { word-break: keep-all; overflow-wrap: normal; }
+nav.toc { border: 1px solid #ddd; background: #fafafa; padding: 0.4em 1em; margin: 1em 0; }
+nav.toc ol { margin: 0.2em 0; padding-left: 1.4em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -108,15 +166,34 @@ footer { margin-top: 3em; font-size: 0.8em; color: #555; }
 _STATUSES = ("PASS", "FAIL", "ERRATUM", "INCONCLUSIVE", "READING", "ERROR")
 
 
+#: an id (a check id ``HK12.Lemma3.3.eq9``, a theorem ``KS15.Thm3.1``, a laocheck path):
+#: breakable only after its dots; other dotted text (file names, prose) is left alone
+_DOTTED = re.compile(r"(?<![\w.])((?:[A-Z]{2,}\d*|laocheck)(?:\.[\w*-]+)+)(?![\w*-]|\.[\w*-])")
+
+
+def _breakable(text):
+    """Escaped ``text`` with each dotted name wrapped in ``<span class="id">`` and a ``<wbr>``
+    after each of its dots: a narrow column breaks such a name only at a dot."""
+    out, end = [], 0
+    for match in _DOTTED.finditer(text):
+        out.append(html.escape(text[end:match.start()]))
+        name = html.escape(match.group(1)).replace(".", ".<wbr>")
+        out.append(f'<span class="id">{name}</span>')
+        end = match.end()
+    out.append(html.escape(text[end:]))
+    return "".join(out)
+
+
 def _cell_html(value, code=False):
-    text = html.escape(fmt(value))
+    text = fmt(value)
     if code:
-        return f"<td><code>{text}</code></td>"
+        return f"<td><code>{html.escape(text)}</code></td>"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f'<td class="num">{text}</td>'
-    if value in _STATUSES:
-        return f'<td class="status-{value}">{text}</td>'
-    return f"<td>{text}</td>"
+        return f'<td class="num">{html.escape(text)}</td>'
+    status = text.split(" ", 1)[0] if isinstance(value, str) else None
+    if status in _STATUSES and (text == status or text.startswith(status + " (")):
+        return f'<td class="status-{status}">{html.escape(text)}</td>'
+    return f"<td>{_breakable(text)}</td>"
 
 
 def _table_html(t):
@@ -150,12 +227,28 @@ def to_html(title, intro, sections, footer):
              f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
              f"<h1>{html.escape(title)}</h1>"]
     parts += [_block_html(b) for b in intro]
-    for s in sections:
-        parts.append(f"<section><h2>{html.escape(s.title)}</h2>")
+    ids = _section_ids(sections)
+    if sections:
+        items = "".join(f'<li><a href="#{i}">{html.escape(s.title)}</a></li>'
+                        for s, i in zip(sections, ids))
+        parts.append(f'<nav class="toc" aria-label="Contents"><b>Contents</b><ol>{items}</ol>'
+                     "</nav>")
+    for s, i in zip(sections, ids):
+        parts.append(f'<section id="{i}"><h2>{html.escape(s.title)}</h2>')
         parts += [_block_html(b) for b in s.blocks]
         parts.append("</section>")
     parts.append(f"<footer>{html.escape(footer)}</footer></body></html>\n")
     return "\n".join(parts)
+
+
+def _section_ids(sections):
+    """One unique anchor per section (:func:`section_id`, numbered when titles repeat)."""
+    ids, seen = [], {}
+    for s in sections:
+        base = section_id(s.title)
+        seen[base] = seen.get(base, 0) + 1
+        ids.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    return ids
 
 
 #: characters that Markdown (CommonMark / GitHub) would read as markup or raw HTML: each is
@@ -212,8 +305,12 @@ def _safe_file_name(name):
 
 
 def to_markdown(title, intro, sections, footer):
-    """The same document as GitHub Markdown (figures as relative PNG links)."""
+    """The same document as GitHub Markdown (figures as relative PNG links), with the list of
+    its sections after the introduction."""
     parts = [f"# {md_text(title)}\n"] + [_block_md(b) for b in intro]
+    if sections:
+        parts.append("Contents:\n\n" + "".join(
+            f"{n}. {md_text(s.title)}\n" for n, s in enumerate(sections, 1)))
     for s in sections:
         parts.append(f"## {md_text(s.title)}\n")
         parts += [_block_md(b) for b in s.blocks]

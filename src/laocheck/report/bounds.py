@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 
+from ..experiments import learner_settings
 from ..experiments.sweeps import sweep, tune_step
-from ..experiments.theorems import THEOREMS, available, theorem_setup
+from ..experiments.theorems import THEOREMS, available, default_distribution, theorem_setup
 from ..experiments.user_learners import user_sweep
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
-from ._document import FigureRef, Paragraph, Section, Table, fmt
+from ._document import FigureRef, Paragraph, Section, Table, fmt, record_verdict
 from ._style import COLORS, MARKERS, band_floor, integer_ticks, new_figure, styled
 
 __all__ = ["collect", "render", "FIGURES", "TABLES"]
@@ -88,6 +89,10 @@ def collect(settings, ctx):
             ctx.progress(f"{t}: user learner {learner.name}")
             users[t].append(user_sweep(learner, t, over.get("m_values", settings["m_values"]),
                                        seed=ctx.task_seed(f"bounds.m.{t}"), **args))
+    learners = {}
+    for t, sw in m_sweeps.items():
+        ctx.progress(f"{t}: the learners' settings")
+        learners[t] = _settings_of(t, sw, ctx, users.get(t, ()), common["alpha"])
     scaling = {}
     for t in settings.get("scaling", []):
         scaling[t] = {}
@@ -106,8 +111,86 @@ def collect(settings, ctx):
     ctx.progress(f"errata checks {', '.join(ids)}")
     records = ctx.run_checks(ids, ctx.seed, settings.get("checks_budget", "fast")) if ids else []
     return {"config": {**cfg, "delta": delta, "dist": kind, "m_values": list(settings["m_values"])},
-            "m_sweeps": m_sweeps, "not_run": not_run, **({"user_learners": users} if users else {}), "scaling": scaling, "steps": steps,
+            "m_sweeps": m_sweeps, "learners": learners, "not_run": not_run, **({"user_learners": users} if users else {}), "scaling": scaling, "steps": steps,
             "errata": [r.to_dict() for r in records]}
+
+
+def _step_rule(theorem, params):
+    """How the step size of ``theorem``'s learner was chosen, in words."""
+    if "lam" in params:
+        return (f"λ = {fmt(params['lam'])} from {theorem}'s proof (laocheck.bounds), Pegasos "
+                "step 1/(λt)")
+    eta = params.get("eta")
+    if eta == "theory":
+        return "η = 'theory': the learner computes it from its phase-1 estimates (eta_ below)"
+    return f"η = {fmt(eta)}: the step size {theorem} prescribes at the largest m (laocheck.bounds)"
+
+
+def _settings_of(theorem, sw, ctx, users, alpha):
+    """The settings of ``theorem``'s learner and of each user learner beside it, read from one
+    fit at the sweep's largest m (:func:`laocheck.experiments.learner_settings`)."""
+    m = sw["points"][-1]["m"]
+    dist = default_distribution(theorem, sw["d"], sw["B"], alpha, sw["kind"])
+    config, _, _ = theorem_setup(theorem, dist, sw["k"], m, sw["B"])
+    seed = ctx.task_seed(f"bounds.settings.{theorem}")
+    paper = learner_settings(config, dist, m, seed)
+    paper.update(name=THEOREMS[theorem][1], role="theorem's learner", m=m,
+                 step_rule=_step_rule(theorem, config.params))
+    out = [paper]
+    by_name = {learner.name: learner for learner in ctx.learners}
+    for u in users:
+        learner = by_name.get(u["learner"])
+        if learner is None:
+            continue
+        entry = learner_settings(learner.at(k=sw["k"], B=sw["B"]), dist, m, seed)
+        entry.update(name=learner.name, role=f"user ({learner.path})", m=m,
+                     step_rule="the user's own (its eta parameter and fitted eta_, if any)")
+        out.append(entry)
+    return out
+
+
+def initial_point(params):
+    """The initial point as a report states it: the ``initial`` parameter, or that the class
+    has none (its start is fixed by the class and documented in its docstring)."""
+    if "initial" not in params:
+        return "no `initial` parameter: fixed by the class (see its docstring)"
+    init = params["initial"]
+    meaning = {"uniform": " = (B/√d)·1", "zero": " = 0"}.get(init, "") if isinstance(init, str) \
+        else ""
+    return f"{fmt(init)}{meaning}"
+
+
+#: the parameters shown in their own column of the settings table (the rest under "other")
+MAIN_PARAMS = ("k", "B", "eta", "lam", "initial")
+
+
+def settings_section(learners):
+    """The section listing every learner's settings: one table per theorem, one row per
+    learner (the theorem's and each user's), every parameter and fitted scalar shown."""
+    blocks = [Paragraph(
+        "Every learner's settings, read the same way for laocheck's learners and a user's: the "
+        "constructor parameters (get_params()) and the scalar fitted attributes (eta_, lam_, "
+        "...) of one fit at the largest m. Two learners that differ here (an initial point, a "
+        "step size, a radius) are not the same algorithm, whatever their names.")]
+    tables = []
+    for t, entries in learners.items():
+        rows = []
+        for e in entries:
+            p = e["params"]
+            other = {k: v for k, v in p.items() if k not in MAIN_PARAMS}
+            fitted = dict(e["fitted"])
+            rows.append([e["name"], e["role"], initial_point(p), e["step_rule"], p.get("B"),
+                         p.get("k"), fmt(other) if other else "–",
+                         fmt(fitted) if fitted else (e["fit_error"] or "–"), e["class"]])
+        table = Table(f"settings_{t}", ("learner", "role", "initial point", "step rule",
+                                        "radius B", "k", "other parameters (clipping, "
+                                        "sampling, ...)", "fitted (one fit at m = "
+                                        f"{entries[0]['m']})", "class"), tuple(rows))
+        tables.append(table)
+        blocks += [Paragraph(f"{t}:"), table]
+    if learners:
+        blocks.append(Paragraph(f"Seed policy: {next(iter(learners.values()))[0]['seed_policy']}."))
+    return Section("Learners' settings", tuple(blocks)), tables
 
 
 # --- figures -------------------------------------------------------------------------------
@@ -314,6 +397,11 @@ def render(data, settings):
         blocks.insert(0, table)
     sections.append(Section("Bound against empirical in m", tuple(blocks)))
 
+    if data.get("learners"):
+        section, t_settings = settings_section(data["learners"])
+        sections.append(section)
+        tables += t_settings
+
     if data.get("user_learners"):
         rows = []
         for t, entries in data["user_learners"].items():
@@ -396,7 +484,7 @@ def render(data, settings):
         rows = []
         for r in data["errata"]:
             f = r["figures"] or {}
-            rows.append([r["id"], r["status"], r["statement"], r["counterexample"],
+            rows.append([r["id"], record_verdict(r), r["statement"], r["counterexample"],
                          f.get("bound"), f.get("excess_mean"), f.get("excess_low"),
                          f.get("excess_high"), r["correction"],
                          f"laocheck verify --only '{r['id']}'"])

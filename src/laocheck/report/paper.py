@@ -56,7 +56,7 @@ from ..exceptions import InvalidParameterError
 from ..experiments.papers import BUDGETS, EXPERIMENTS, SAME_ATTRIBUTES, grid_limits
 from ._document import FigureRef, Paragraph, Section, Table, fmt
 from ._style import COLORS, new_figure, styled
-from .bounds import USER_STYLES
+from .bounds import MAIN_PARAMS, USER_STYLES, initial_point
 
 __all__ = ["collect", "render", "required", "FIGURES", "TABLES", "EXPERIMENT_PARAMS",
            "DATA_PARAMS"]
@@ -65,7 +65,7 @@ FIGURES = ("panels",)
 TABLES = ("panels", "numbers", "claims", "unavailable", "grid_edges", "unchecked", "spread")
 #: the tables added when users' learners ran (none otherwise: a report without them is the
 #: one laocheck wrote before they could be added)
-USER_TABLES = ("user_curves", "user_comparisons")
+USER_TABLES = ("user_curves", "user_comparisons", "user_settings")
 
 #: keyword arguments of the experiments a spec may set
 EXPERIMENT_PARAMS = ("runs", "m", "d", "alphas", "pairs", "delta")
@@ -590,6 +590,34 @@ def user_comparisons_table(result):
         "median of paper error / user error: interval per check point", "δ"), tuple(rows))
 
 
+def settings_table(result, key="curves", name="settings"):
+    """Every learner's settings in each panel (the paper's and the users'), as the bounds
+    report shows them: its constructor's parameters and scalar fitted attributes in the first
+    run at the largest prefix (:func:`laocheck.experiments.estimator_settings`), with the
+    cross-validated B and step multiplier of that run. ``key``: the panels' curves to read
+    (``"user_curves"``: the users' learners', in the table ``name``)."""
+    rows = []
+    for panel in result["panels"]:
+        for c in panel.get(key, ()):
+            s = c.get("settings")
+            if c.get("budget_matched") or not s:
+                continue
+            p = s["params"]
+            step = p.get("eta", p.get("lam"))
+            rule = ("–" if step is None else
+                    f"{'η' if 'eta' in p else 'λ'} = {fmt(step)} in run 1")
+            tuned = c["tuned"][0] if c.get("tuned") else {}
+            if tuned:
+                rule += f" (cross-validated: {fmt(tuned)})"
+            other = {k: v for k, v in p.items() if k not in MAIN_PARAMS}
+            rows.append([panel_title(panel), c["algorithm"], initial_point(p), rule, p.get("B"),
+                         p.get("k"), fmt(other) if other else "–",
+                         fmt(s["fitted"]) if s["fitted"] else "–", s["class"]])
+    return Table(name, ("panel", "learner", "initial point", "step rule (run 1)",
+                              "radius B (run 1)", "k", "other parameters (clipping, sampling, "
+                              "...)", "fitted (run 1, largest prefix)", "class"), tuple(rows))
+
+
 def render(data, settings):
     """(intro blocks, sections, figures, tables) of the report."""
     res = data["result"]
@@ -641,6 +669,21 @@ def render(data, settings):
                              "the zero predictor (relative test error above 1) at each prefix: "
                              "a mean far above its median was set by a few runs."), tables[6])
         sections.append(Section("Learning curves", (tables[0], *fig_blocks, *edges, *medians)))
+        t_settings = settings_table(res)
+        t_users = settings_table(res, "user_curves", "user_settings")
+        if t_settings.rows:
+            tables.append(t_settings)
+            if t_users.rows:
+                tables.append(t_users)
+            sections.append(Section("Learners' settings", (Paragraph(
+                "Every learner's settings in the first run at its largest prefix, read the same "
+                "way for the paper's learners and a user's: the constructor parameters "
+                "(get_params()), with B and the step multiplier that run's cross-validation "
+                "chose, and the scalar fitted attributes (eta_, lam_, ...). Every run draws "
+                "from its own child of the experiment's SeedSequence; a user's learner from a "
+                "stream of its own, so the paper's learners' numbers do not change with it."),
+                t_settings, *((Paragraph("Users' learners:"), t_users) if t_users.rows
+                              else ()))))
     sections.append(Section("Numbers the paper prints", (
         Paragraph("Each printed number beside the value laocheck measures, its interval and the "
                   "data set it was measured on. A value measured on a stand-in is labelled "

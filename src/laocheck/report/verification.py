@@ -15,7 +15,8 @@ from .._files import Int, List, Obj, Str, validate
 from ..checks import BUDGETS, CheckRecord, Status, checks
 from ..checks._slack import LOOSE, reason, tightness
 from ..exceptions import InvalidParameterError
-from ._document import FigureRef, Paragraph, Section, Table, fmt
+from ._document import (DETECTS_SHOWN_ABOVE, FigureRef, Paragraph, Section, Table, fmt,
+                        record_verdict)
 from ._style import COLORS, new_figure, styled
 
 __all__ = ["collect", "render", "FIGURES", "TABLES", "key_figures"]
@@ -176,7 +177,11 @@ def render(data, settings):
         f"what the paper displays (not an erratum); FAIL: "
         f"refuted; INCONCLUSIVE: the budget cannot decide; ERROR: the code under test raised "
         f"or exited (not a verdict). Family-wise "
-        f"false-FAIL probability ≤ {fmt(family)} (the sum of the checks' δ)."),)
+        f"false-FAIL probability ≤ {fmt(family)} (the sum of the checks' δ). "
+        f"'PASS (detects ≥ F×)': the check's power at its settings; only a bound F times too "
+        f"small would have been refuted at the check's stated power (shown when F > "
+        f"{fmt(DETECTS_SHOWN_ABOVE)}); 'lower bound ≤ 0: no power at these settings': the "
+        f"excess risk measured is not told apart from 0."),)
     summary_rows = tuple([p, *[counts[p][s] for s in STATUSES], len(by_paper[p])]
                          for p in by_paper)
     t_sum = Table("summary", ("paper", *STATUSES, "checks"), summary_rows)
@@ -234,7 +239,7 @@ def render(data, settings):
             "factor up to 1/ratio passes them. Each has an adversarial search or a stated "
             "reason."), t_slack)))
     for p, rs in by_paper.items():
-        rows = tuple([r["id"], r["status"], r["expected"], r["citation"], r["statement"],
+        rows = tuple([r["id"], record_verdict(r), r["expected"], r["citation"], r["statement"],
                       r["method"], r["delta"], r["detectable"], key_figures(r)] for r in rs)
         t = Table(f"checks_{p}", ("check", "status", "expected", "citation", "statement",
                                   "method", "δ", "smallest detectable violation",

@@ -29,6 +29,7 @@ from ...exceptions import InvalidParameterError
 from ...learners import OfflineLasso, OfflineRidge, OnlineLasso, OnlineRidge
 from ...stats import DEFAULT_DELTA, mean_interval
 from .._runs import child_seeds
+from .._settings import estimator_settings
 from ..user_learners import load_learner
 from ._records import SAME_ATTRIBUTES, Curve
 from ._rows import _OnRows, _Rows, _seed_int, _UserOnRows
@@ -291,7 +292,8 @@ def _one_run_body(task, child):
                 errs.append(err)
                 cls.append(cl)
                 attrs.append(float(model.n_attributes_seen_))
-            return {"errors": errs, "classification": cls, "attributes": attrs}
+            return {"errors": errs, "classification": cls, "attributes": attrs,
+                    "settings": estimator_settings(model.fitted_)}
 
         out.append({**prefixes(sizes), "tuned": best})
         if task.budget is not None and isinstance(est.estimator, _FULL_INFORMATION):
@@ -332,7 +334,8 @@ def _user_run(user, seq, k, moments, data, folds, row_numbers, sizes, extensions
             errs.append(err)
             cls.append(cl)
             attrs.append(model.n_attributes_seen_)
-        return {"errors": errs, "classification": cls, "attributes": attrs, "tuned": best}
+        return {"errors": errs, "classification": cls, "attributes": attrs, "tuned": best,
+                "settings": estimator_settings(model.fitted_)}
     except Exception as exc:               # the user's code: any failure is a result here
         nan = [math.nan] * len(sizes)
         return {"errors": nan, "classification": nan, "attributes": nan, "tuned": {},
@@ -534,7 +537,7 @@ def _curve_of(name, alg, sizes, records, tuned, matched, *, k, upper, delta, syn
         low=tuple(lows), high=tuple(highs), delta=delta,
         classification=None if synthetic else tuple(C.mean(axis=0)),
         per_run=tuple(tuple(row) for row in E),
-        tuned=tuned, budget_matched=matched)
+        tuned=tuned, budget_matched=matched, settings=records[0].get("settings"))
 
 
 def _user_curves(users, raw, *, delta, synthetic):
@@ -557,7 +560,8 @@ def _user_curves(users, raw, *, delta, synthetic):
             low=nan, high=nan, delta=delta,
             classification=(None if synthetic else _floats(
                 np.array([r["classification"] for r in records]).mean(axis=0))),
-            per_run=tuple(_floats(row) for row in E), tuned=tuple(r["tuned"] for r in records)))
+            per_run=tuple(_floats(row) for row in E), tuned=tuple(r["tuned"] for r in records),
+            settings=next((r["settings"] for r in records if "settings" in r), None)))
     return tuple(curves)
 
 

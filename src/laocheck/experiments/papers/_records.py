@@ -101,6 +101,10 @@ class Curve(_Dict):
         Whether this is a full-information algorithm run on the prefixes where it sees as
         many attributes as the panel's attribute-efficient learners on theirs
         (:func:`learning_curves`'s ``budget``; named ``"<algorithm> (same attributes)"``).
+    settings : dict or None, default=None
+        The learner's settings in the first run at its largest prefix, with its tuned
+        parameters (:func:`laocheck.experiments.estimator_settings`: ``class``, ``params``,
+        ``fitted``); None where no run fitted it.
     """
 
     algorithm: str
@@ -117,6 +121,7 @@ class Curve(_Dict):
     per_run: tuple
     tuned: tuple
     budget_matched: bool = False
+    settings: dict | None = None
 
 
 #: suffix of a full-information algorithm's budget-matched curve (:func:`learning_curves`)

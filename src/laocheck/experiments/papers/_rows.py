@@ -273,6 +273,7 @@ class _UserOnRows(RegressorMixin, BaseEstimator):
         learner = self.learner.at(**self.tuned, k=self.k, second_moments=self.second_moments
                                   ).build(np.random.default_rng(self.seed))
         learner.fit(self.data.X[rows], self.data.y[rows])
+        self.fitted_ = learner
         coef = np.asarray(getattr(learner, "coef_", None), dtype=float).ravel()
         if coef.shape != (d,):
             raise InvalidParameterError(
