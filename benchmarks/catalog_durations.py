@@ -106,6 +106,13 @@ def main(argv=None):
     doc[args.budget] = {"meta": meta, "cpu_seconds": dict(sorted(seconds.items()))}
     args.out.write_text(json.dumps(dict(sorted(doc.items())), indent=1) + "\n",
                         encoding="utf-8")
+    counts = {}
+    for rec in records:
+        counts[rec["status"]] = counts.get(rec["status"], 0) + 1
+    unexpected = [rec["id"] for rec in records if rec["status"] != rec.get("expected")]
+    print("statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+          + (f"; NOT AS DECLARED: {', '.join(unexpected)}" if unexpected else
+             "; every check at its declared status"))
     slowest = sorted(seconds.items(), key=lambda kv: -kv[1])[:5]
     print(f"{len(records)} checks at {args.budget}, jobs {args.jobs}: {wall:.1f} s wall, "
           f"{sum(seconds[r['id']] for r in records):.1f} CPU s; written to {args.out}")
