@@ -868,6 +868,14 @@ def _bounds_scaling(check):
                     lambda c: _formula_times(c, "CB11.Thm12.bound", 1 / B))]
 
 
+@specific("LAO.Bounds.scaling.proof_exponent")
+def _scaling_proof_exponent(check):
+    B = SYMBOLS["B"]
+    return [Witness("eta_proof_times_B", "HK12 Thm 3.4's proof step size in laocheck.bounds "
+                    "times B (it no longer scales with the exponent its printed formula "
+                    "declares)", lambda c: _formula_times(c, "HK12.Thm3.4.eta_proof", B))]
+
+
 #: ERRATUM checks whose printed formula of laocheck.bounds has the proof's version beside it:
 #: the witness reads the statement with the proof's formula, and the check must PASS
 FORMULA_CORRECTIONS = {

@@ -345,7 +345,8 @@ def check_tables(ctx):
           "read for the proof versions, whether or not an ERRATUM names them; the printed "
           "formula's declared exponent against its proof's", delta=0.0, detectable=0.0)
 def check_scaling_proof_exponent(ctx):
-    """The declared B-exponents of printed formulas and of their proof versions."""
+    """The declared B-exponents of printed formulas and of their proof versions (CB11 Thm 12's
+    λ, HK12 Thm 3.4's η, KS15 Thm 3.6's η and high-probability bounds, KS15 Thm 3.12's)."""
     F = bounds.FORMULAS
     report = {r["id"]: r for r in scale_report()}
     rows, bad = [], None
