@@ -309,7 +309,8 @@ class _Exprs:
           "symbols the entry keeps (d, k, m, ε as listed per row) and with a finite positive "
           "limit as d → ∞ where a log 2d is read as log d", delta=0.0, detectable=0.0)
 def check_tables(ctx):
-    """The O() entries of the tables derived from the theorems' bounds."""
+    """The O() entries of HK12 Table 1 (and eq. (8)) and KS15 Table 1 derived from the
+    theorems' bounds."""
     F = _Exprs()
     eps, m, k, d = (bounds_sym(n) for n in ("eps", "m", "k", "d"))
     L = sp.Symbol("L", positive=True)                      # log m, solved as a constant
