@@ -59,8 +59,9 @@ EPILOG = """examples:
 
 status legend:
 {legend}
-exit status: 0 no FAIL; 1 a check FAILs; 2 usage error; 3 Dask scheduler unreachable or lost;
-4 a check is ERROR; 130 / 143 interrupted (Ctrl-C / SIGTERM).
+exit status: 0 no FAIL; 1 a check FAILs; 2 usage error, or the --json file or its results log
+cannot be written (one line naming the file; no partial file); 3 Dask scheduler unreachable or
+lost; 4 a check is ERROR; 130 / 143 interrupted (Ctrl-C / SIGTERM).
 `laocheck list --checks` lists every check id with its citation.
 """
 
