@@ -94,6 +94,7 @@ CHECK_MODULES = (
     "laocheck.checks.proofs_lines",      # displayed proof lines with instance-dependent truth
     "laocheck.checks.derivations",       # the formulas of laocheck.bounds derived from the proofs
     "laocheck.checks.derivations_more",  # more derivations: the reference estimators' pieces
+    "laocheck.checks.derivations_cb11",  # CB11 Lemmas 4, 8, 9: their coverage checks' bounds
     "laocheck.checks.learner_settings",  # eta="theory", q, w_1 (registered by learner_records)
 )
 

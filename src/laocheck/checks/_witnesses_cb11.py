@@ -10,6 +10,7 @@ FAIL (or, for an ERRATUM, the corrected reading under which it must PASS).
 from __future__ import annotations
 
 import contextlib
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -294,6 +295,33 @@ def _lemma4_rademacher(check):
                     "(÷8; ÷4 is within the slack of these instances)",
                     lambda c: _two_patches(c, (proofs_lines, "_L4_L_MAX", Fraction(1, 2)),
                                            (proofs_lines, "_L4_LOSS_MAX", Fraction(1, 2))))]
+
+
+# the derivations of Lemmas 4, 8, 9 (laocheck.checks.derivations_cb11): the bound a coverage
+# check evaluates with a slip (a constant, the union bound's logarithm), the registered formula
+def _lemma8_bound_4(d, k, m, delta):
+    return (d / k) ** 2 * math.sqrt(4.0 / m * math.log(2 * d * d / delta))
+
+
+def _lemma9_bound_no_union(d, k, m, delta, B):
+    return d * B / k * math.sqrt(8.0 / m * math.log(2 / delta))
+
+
+for _id, _key, _name, _slip, _what in (
+        ("CB11.Lemma8.derivation", "CB11.Lemma8.width", "_lemma8_bound", _lemma8_bound_4,
+         "√((4/m) ln(2d²/δ)) for √((8/m) ln(2d²/δ))"),
+        ("CB11.Lemma9.derivation", "CB11.Lemma9.width", "_lemma9_bound", _lemma9_bound_no_union,
+         "ln(2/δ) for ln(2d/δ) (the union bound forgotten)")):
+    specific(_id)(lambda check, key=_key, name=_name, slip=_slip, what=_what: [
+        formula_witness(key),
+        _patch_witness(f"cb11.{name}_slip", f"cb11.{name} (the coverage check's bound) with "
+                       f"{what}", cb11, name, slip)])
+
+for _id, _more in (("CB11.Lemma4.derivation", ("CB11.Thm6.bound_proof",)),
+                  ("CB11.Lemma4.proof.rademacher_constant", ())):
+    specific(_id)(lambda check, more=_more: [
+        _patch_witness("L_max_2B", "the coverage check's L_max = 2B for 4B", proofs_lines,
+                       "_L4_L_MAX", 2), *(formula_witness(key) for key in more)])
 
 
 # ---------------------------------------------------------------------------------------------

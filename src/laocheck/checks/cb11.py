@@ -193,6 +193,11 @@ def _lemma8_bound(d, k, m, delta):
     return (d / k) ** 2 * math.sqrt(8.0 / m * math.log(2 * d * d / delta))
 
 
+def _lemma9_bound(d, k, m, delta, B):
+    """CB11 Lemma 9's width (dB/k)·√((8/m)·ln(2d/δ)) (derived by CB11.Lemma9.derivation)."""
+    return d * B / k * math.sqrt(8.0 / m * math.log(2 * d / delta))
+
+
 @register("CB11.Lemma8.deviation", citation="CB11 Lemma 8",
           statement="w.p. >= 1 − δ, |Ā_rs − X_rs| <= (d/k)²·√((8/m)·ln(2d²/δ)) for all r, s, "
           "X = (1/m) Σ_t x_t x_tᵀ", assumptions="‖x‖∞ <= 1, |y| <= B: CB11 Sec. 3, “Throughout the "
@@ -239,7 +244,7 @@ def check_lemma8_deviation_corrected(ctx):
         return np.concatenate([np.max(np.abs(abar - mean), axis=(1, 2))
                                for abar in _baseline_run_chunks(x, k, m, runs, ctx.rng, "A")]), \
             bound
-    return _deviation_verdict(ctx, failures, m_large=16_000)
+    return _deviation_verdict(ctx, failures, m_large=16_000, pair="CB11.Lemma8.derivation")
 
 
 #: (x, k, m, δ_stmt) of the coverage checks of Lemmas 8 and 9 (m = None: the setting's m_large):
@@ -259,7 +264,7 @@ def _baseline_run_chunks(x, k, m, runs, rng, part, chunk=200_000):
         done += n
 
 
-def _deviation_verdict(ctx, failures, *, m_large):
+def _deviation_verdict(ctx, failures, *, m_large, pair):
     """The coverage verdict of each setting (Clopper-Pearson at δ split over the settings);
     the worst one is the check's (FAIL over INCONCLUSIVE over PASS). ``failures(setting,
     runs)`` gives each run's deviation and the bound; ``detects`` is the factor by which the
@@ -279,9 +284,9 @@ def _deviation_verdict(ctx, failures, *, m_large):
         if worst is None or order[res.status] > order[worst.status]:
             worst = res
     found = [r.detects for r in results if r.detects is not None]   # the most sensitive setting
-    # no derivation of Lemma 8/9's constants exists yet: the gap is named in the note
+    # the bound's constant is derived from Hoeffding and the union bound by ``pair``
     return paired(Result(worst.status, figs, detectable=worst.detectable,
-                         detects=min(found) if found else None), None)
+                         detects=min(found) if found else None), pair)
 
 
 # ---------------------------------------------------------------------------------- Lemma 9
@@ -334,11 +339,11 @@ def check_lemma9_deviation(ctx):
     def failures(setting, runs):
         x_exact, k, m, dstmt = setting
         x, d = np.array([float(v) for v in x_exact]), len(x_exact)
-        bound = d * B / k * math.sqrt(8.0 / m * math.log(2 * d / dstmt))
+        bound = _lemma9_bound(d, k, m, dstmt, B)
         return np.concatenate([np.max(np.abs(vbar - 2 * x), axis=1)
                                for vbar in _baseline_run_chunks(x, k, m, runs, ctx.rng, "v")]), \
             bound
-    return _deviation_verdict(ctx, failures, m_large=4_000)
+    return _deviation_verdict(ctx, failures, m_large=4_000, pair="CB11.Lemma9.derivation")
 
 
 # --------------------------------------------------------------------------------- Lemma 11
