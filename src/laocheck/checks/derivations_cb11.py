@@ -347,8 +347,8 @@ def check_lemma4_rademacher_constant(ctx):
     display (READING); its L_max and ℓ_max are derived, and a check using others FAILs."""
     L_max, loss_max, steps = _lemma4_constants()
     steps = steps + _constants_used(L_max, loss_max)
-    figures = {"steps": {text: bool(ok) for text, ok in steps},
-               "derived": {"L_max": str(L_max), "ℓ_max": str(loss_max)}}
+    figures = {"derived": {"L_max": str(L_max), "ℓ_max": str(loss_max)},
+               "steps": {text: bool(ok) for text, ok in steps}}
     bad = next((text for text, ok in steps if not ok), None)
     if bad is not None:
         return Result(Status.FAIL, figures, counterexample={"step": bad, "proved": False},
