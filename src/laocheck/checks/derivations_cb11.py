@@ -25,6 +25,7 @@ evaluates, or of the registered formula, FAILs here.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import replace
 
 from .. import bounds
@@ -98,16 +99,17 @@ def _writes_once(d_max=6):
     return True
 
 
-def _numeric(derived, names, func, points):
-    """The bound a statistical check evaluates (``func``, floats) against the derived sympy
-    expression at ``points`` (dicts of ``names``): the worst relative difference and where."""
-    f = sp.lambdify([bounds.SYMBOLS[n] for n in names], derived, "math")
+def _numeric(derived, keys, func, points):
+    """The bound a statistical check evaluates (``func``, floats, called with a point's
+    keywords) against the derived sympy expression at ``points`` (dicts; ``keys`` maps each
+    keyword to its symbol of laocheck.bounds): the worst relative difference and where (a
+    non-finite value of the check's counts as infinitely far)."""
+    f = sp.lambdify([bounds.SYMBOLS[name] for name in keys.values()], derived, "math")
     worst, at = 0.0, None
     for p in points:
-        args = [p[n] for n in names]
-        got, want = float(func(**p)), float(f(*args))
-        rel = abs(got - want) / abs(want)
-        if rel > worst or at is None:
+        got, want = float(func(**p)), float(f(*(p[key] for key in keys)))
+        rel = abs(got - want) / abs(want) if math.isfinite(got) else math.inf
+        if at is None or rel > worst:
             worst, at = rel, {**p, "check's bound": got, "derived": want}
     return worst, at
 
@@ -128,7 +130,8 @@ def _verdict(rows, steps, numeric, note=""):
 
 
 def _grid(settings, names, extra):
-    """The settings of a statistical check plus a grid (dicts keyed by ``names``)."""
+    """The settings of a statistical check plus the grid ``product(*extra)`` where k <= d
+    (dicts keyed by ``names``, which start with d, k)."""
     points = [dict(zip(names, s)) for s in settings]
     points += [dict(zip(names, s)) for s in itertools.product(*extra) if s[1] <= s[0]]
     return points
@@ -138,9 +141,9 @@ def _grid(settings, names, extra):
 # Lemmas 8 and 9
 # =============================================================================================
 
-#: the settings of cb11._DEVIATION_SETTINGS with the m the checks use (m_large 16 000 for
-#: Lemma 8, 4 000 for Lemma 9)
 def _deviation_points(m_large):
+    """(d, k, m, δ) of ``cb11._DEVIATION_SETTINGS`` with the m the checks use (m_large: 16 000
+    for Lemma 8, 4 000 for Lemma 9)."""
     return [(len(x), k, m_large if m is None else m, dstmt)
             for x, k, m, dstmt in cb11._DEVIATION_SETTINGS]
 
@@ -175,7 +178,7 @@ def check_lemma8_derivation(ctx):
     printed_2 = 2 * d ** 2 * sp.exp(-(m * eps ** 2 / 8) * (k / d) ** 4)
     names = ("d", "k", "m", "delta")
     points = _grid(_deviation_points(16_000), names, _GRID_DKM)
-    worst, at = _numeric(width, names, cb11._lemma8_bound, points)
+    worst, at = _numeric(width, {n: n for n in names}, cb11._lemma8_bound, points)
     return _verdict(
         [("CB11.Lemma8.width", width, "Hoeffding on [−2(d/k)², 2(d/k)²], union over d² "
           "entries, = δ solved for ε")],
@@ -218,7 +221,7 @@ def check_lemma9_derivation(ctx):
     names = ("d", "k", "m", "delta", "B")
     points = _grid([p + (1.0,) for p in _deviation_points(4_000)], names,
                    _GRID_DKM + ((0.5, 1.0, 3.0),))
-    worst, at = _numeric(width, names, cb11._lemma9_bound, points)
+    worst, at = _numeric(width, {n: n for n in names}, cb11._lemma9_bound, points)
     return _verdict(
         [("CB11.Lemma9.width", width, "Hoeffding on [−2dB/k, 2dB/k], union over d entries, "
           "= δ solved for ε")],
@@ -301,14 +304,8 @@ def check_lemma4_derivation(ctx):
               [(d, m, dd, 1.0) for d, m, dd in proofs_lines._L4_SETTINGS]
               + list(itertools.product((1, 2, 3, 5, 20), (1, 10, 40, 1_000),
                                        (1e-6, 0.1, 0.5), (0.5, 1.0, 2.0)))]
-    f = sp.lambdify(_S("d", "m", "delta", "B"), bound, "math")
-    worst, at = 0.0, None
-    for p in points:
-        got, want = float(proofs_lines._l4_bound(**p)), float(f(p["d"], p["m"], p["dstmt"],
-                                                                 p["B"]))
-        rel = abs(got - want) / want
-        if rel > worst or at is None:
-            worst, at = rel, {**p, "check's bound": got, "derived": want}
+    worst, at = _numeric(bound, {"d": "d", "m": "m", "dstmt": "delta", "B": "B"},
+                         proofs_lines._l4_bound, points)
     lemma10 = bounds.FORMULAS["CB11.Lemma10.union"].expr.subs(delta, delta / 2)
     return _verdict(
         [("CB11.Thm6.bound_proof", 2 * (bound.subs(delta, delta / 2) + lemma10),
