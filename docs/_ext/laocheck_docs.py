@@ -144,11 +144,26 @@ def _anchor(kind, name):
     return f"{kind}-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def _check_entry(c, statuses, seed):
+def formulas_of(label_or_id, formulas):
+    """The formulas of ``laocheck.bounds`` a catalog entry carries, by id alone: for a
+    statement (``HK12.Thm3.1``) every formula of that statement (``HK12.Thm3.1.eta``,
+    ``HK12.Thm3.1.bound``, ...); for a check, the formula it is a check of (the check
+    ``CB11.Thm12.lambda`` or ``HK12.Thm3.4.eta_proof.x`` carries the formula of that id)."""
+    if label_or_id == statement_of(label_or_id):
+        return [f for fid, f in formulas.items() if statement_of(fid) == label_or_id]
+    return [f for fid, f in formulas.items()
+            if label_or_id == fid or label_or_id.startswith(fid + ".")]
+
+
+def _check_entry(c, statuses, seed, formulas=None):
     lines = [f"({_anchor('check', c.id)})=", f"### {c.id}", "",
              f"```{{check}} {c.id}", "```", "",
              f"Citation\n: {_md(c.citation)}", "",
              f"Statement\n: {_md(c.statement)}", ""]
+    for f in formulas_of(c.id, formulas or {}):
+        # the statement's formula as sympy holds it, in the formulas page's MathML
+        lines += [f"Formula\n: `{f.id}`", "", *["  " + line if line else line
+                                             for line in formula_block(f)]]
     if c.assumptions:
         lines += [f"Assumptions\n: {_md(c.assumptions)}", ""]
     lines += [f"Method\n: {_md(c.method)}", "",
@@ -165,7 +180,7 @@ def _check_entry(c, statuses, seed):
 
 
 def catalog_pages():
-    from laocheck import checks
+    from laocheck import bounds, checks
 
     measured = _measured()
     by_paper = defaultdict(list)
@@ -205,8 +220,15 @@ def catalog_pages():
                       f"{len(members)} check{'s' if len(members) > 1 else ''} of "
                       f"{_md(label)}: " + ", ".join(f"[`{c.id}`](#{_anchor('check', c.id)})"
                                                      for c in members) + ".", ""]
+            mine = formulas_of(label, bounds.FORMULAS)
+            if mine:
+                lines += [f"{_md(label)} in `laocheck.bounds` (sympy's MathML, as on the "
+                          f"[formulas page](../formulas.md)): "
+                          + ", ".join(f"`{f.id}`" for f in mine) + ".", ""]
+                for f in mine:
+                    lines += [f"`{f.id}` ({_md(f.description)}):", "", *formula_block(f)]
             for c in members:
-                lines += _check_entry(c, statuses, seed)
+                lines += _check_entry(c, statuses, seed, bounds.FORMULAS)
         pages[paper] = "\n".join(lines)
     index = ["# Check catalog", "",
              "Every statement of CB11, HK12 and KS15 that laocheck checks, one page per paper, "
@@ -220,6 +242,17 @@ def catalog_pages():
 
 
 # ------------------------------------------------------------------------------- formulas
+def formula_block(f):
+    """The Markdown lines of one formula of ``laocheck.bounds`` as display MathML, printed by
+    sympy from its expression (``sympy.mathml``, presentation markup) at build time, with the
+    plain text as ``alttext``: the formulas page and the catalog show the same markup."""
+    mathml = sympy.mathml(f.expr, printer="presentation")
+    return ["```{raw} html",
+            f'<div class="laocheck-formula" data-formula="{html.escape(f.id)}"><math '
+            f'display="block" alttext="{html.escape(str(f.expr))}">{mathml}</math></div>',
+            "```", ""]
+
+
 def formulas_page():
     from laocheck import bounds
 
@@ -234,13 +267,9 @@ def formulas_page():
     for paper in sorted(by_paper):
         lines += [f"## {paper}", ""]
         for f in by_paper[paper]:
-            mathml = sympy.mathml(f.expr, printer="presentation")
             lines += [f"### `{f.id}`", "", f"{_md(f.citation)}: {_md(f.description)} "
                       f"({_md(f.kind)}; arguments {', '.join(f'`{a}`' for a in f.args)}).", "",
-                      "```{raw} html",
-                      f'<div class="laocheck-formula"><math display="block" '
-                      f'alttext="{html.escape(str(f.expr))}">{mathml}</math></div>', "```", "",
-                      f"Plain text: `{f.expr}`", ""]
+                      *formula_block(f), f"Plain text: `{f.expr}`", ""]
             for label, value in (("Assumptions", f.assumptions), ("Note", f.note),
                                  ("Erratum", f.erratum)):
                 if value:

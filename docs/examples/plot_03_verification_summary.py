@@ -23,14 +23,15 @@ for r in records:
 colours = {"PASS": "#1a7f37", "FAIL": "#cf222e", "ERRATUM": "#9a6700",
            "INCONCLUSIVE": "#6e7781"}
 counts = Counter(r.status for r in records)
-fig, (left, right) = plt.subplots(1, 2, figsize=(9, 4), width_ratios=[1, 2])
-left.bar(list(colours), [counts.get(s, 0) for s in colours], color=list(colours.values()))
-left.set_ylabel("checks")
+fig, (left, right) = plt.subplots(1, 2, figsize=(9, 4), width_ratios=[1, 2],
+                               layout="constrained")
+# horizontal bars: the status names are read level, never slanted into one another
+left.barh(list(colours), [counts.get(s, 0) for s in colours], color=list(colours.values()))
+left.set_xlabel("checks")
 left.set_title("statuses at seed 0")
-left.tick_params(axis="x", rotation=30)
+left.invert_yaxis()
 right.barh([r.id for r in records], [r.seconds for r in records],
            color=[colours[r.status] for r in records])
 right.set_xlabel("seconds")
 right.set_title("each check, coloured by status")
 right.invert_yaxis()
-fig.tight_layout()

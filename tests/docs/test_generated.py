@@ -4,6 +4,7 @@ page every formula of laocheck.bounds, the specs page every shipped spec. The pa
 produced by docs/_ext/laocheck_docs.py, as the docs build does, and also looked for in the
 built site."""
 import argparse
+import html
 import importlib.util
 import re
 from pathlib import Path
@@ -146,3 +147,66 @@ def test_the_built_site_has_the_generated_pages(site):
     for heading in re.findall(r"^### (.+)$", source, flags=re.M):
         plain = re.sub(r"[*`]", "", heading)
         assert plain.split(" (")[0] in errata, heading
+
+
+#: statements whose formulas laocheck.bounds holds, one or more of each paper
+MATH_STATEMENTS = ("HK12.Thm3.1", "HK12.Thm3.4", "HK12.Lemma3.3", "CB11.Thm12", "CB11.Thm6",
+                   "KS15.Thm4.7", "KS15.Thm3.6", "KS15.Lemma3.4")
+#: checks that are checks of one formula of that id (a step size, its proof's reading)
+MATH_CHECKS = {"CB11.Thm12.lambda": "CB11.Thm12.lambda",
+               "CB11.Thm12.lambda_proof": "CB11.Thm12.lambda_proof",
+               "HK12.Thm3.4.eta": "HK12.Thm3.4.eta",
+               "HK12.Thm3.4.eta_proof": "HK12.Thm3.4.eta_proof"}
+
+
+def _section(page, heading, level="## "):
+    """The text under ``heading`` up to the next heading of the same level or above."""
+    body = page.split(f"\n{level}{heading}\n", 1)[1]
+    return re.split(r"\n#{2,%d} " % len(level.strip()), body, maxsplit=1)[0]
+
+
+def _maths(text):
+    """{formula id: (alttext, MathML)} of the formula blocks in ``text``."""
+    return {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(
+        r'data-formula="([^"]+)"><math display="block" alttext="([^"]*)">(.*?)</math>', text)}
+
+
+def test_catalog_statements_show_their_formulas_as_the_formulas_page_does(ext):
+    pages = ext.catalog_pages()
+    formulas_page = _maths(ext.formulas_page())
+    assert len(formulas_page) == len(bounds.FORMULAS)
+    for label in MATH_STATEMENTS:
+        intro = _section(pages[label.split(".")[0]], label).split("\n### ", 1)[0]
+        shown = _maths(intro)
+        expected = [fid for fid in bounds.FORMULAS if ext.statement_of(fid) == label]
+        assert expected and list(shown) == expected, label
+        for fid, (alt, mathml) in shown.items():
+            # sympy's expression, the same markup as on the formulas page
+            assert alt == html.escape(str(bounds.FORMULAS[fid].expr)), fid
+            assert (alt, mathml) == formulas_page[fid]
+            assert "<mfrac>" in mathml or "<msup>" in mathml or "<msqrt>" in mathml, fid
+    for check_id, fid in MATH_CHECKS.items():
+        entry = _section(pages[check_id.split(".")[0]], check_id, "### ")
+        assert list(_maths(entry)) == [fid], check_id
+        assert entry.index("Statement\n:") < entry.index(f"Formula\n: `{fid}`")
+
+
+def test_statements_without_a_formula_of_laocheck_bounds_stay_text(ext):
+    pages = ext.catalog_pages()
+    # a lemma on clipping (no formula of laocheck.bounds) and a check of a statement that
+    # has formulas but is not itself one (an empirical run of the theorem)
+    assert "<math" not in _section(pages["HK12"], "HK12.LemmaA.2", "## ").split("\n### ")[0]
+    for check_id in ("HK12.Lemma3.3.eq9", "HK12.Thm3.1.empirical", "KS15.LemmaB.4"):
+        entry = _section(pages[check_id.split(".")[0]], check_id, "### ")
+        assert "<math" not in entry and "Statement\n:" in entry, check_id
+    # every formula shown in the catalog is one of laocheck.bounds, under its own statement
+    every = {fid for page in pages.values() for fid in _maths(page)}
+    assert every <= set(bounds.FORMULAS) and len(every) >= 60
+
+
+def test_the_built_catalog_renders_statements_as_mathml(site):
+    page = (site / "reference" / "generated" / "catalog" / "HK12.html").read_text()
+    for fid in ("HK12.Thm3.1.bound", "HK12.Thm3.4.eta", "HK12.Lemma3.3.G2"):
+        found = re.search(r'data-formula="%s"><math display="block" alttext="([^"]*)">'
+                          % re.escape(fid), page)
+        assert found and found.group(1) == html.escape(str(bounds.FORMULAS[fid].expr)), fid

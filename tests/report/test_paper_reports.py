@@ -20,7 +20,7 @@ from laocheck.report import KINDS, Context, build_report, load_spec
 from laocheck.report.paper import _caption, grid_edges, grid_edges_table
 
 from .conftest import SPECS
-from .test_reports import NUMBER, _json_tokens, _page
+from .test_reports import NUMBER, _json_tokens, _overlapping_tick_labels, _page
 
 PAPER_SPECS = ("ks15_synthetic", "hk12_mnist", "cb11_mnist", "ks15_real", "ks15_adaptive")
 DIGITS = "sklearn-digits"
@@ -515,3 +515,10 @@ def test_claims_are_recomputed_from_report_json(built, name):
     result, rows = main_(built[name].path / "report.json", 2)
     assert len(rows) == len(result["claims"]) > 0
     assert {r[2] for r in rows} <= {"HOLDS", "DOES NOT HOLD", "INCONCLUSIVE", "-"}
+
+
+@pytest.mark.parametrize("name", PAPER_SPECS)
+def test_no_two_tick_labels_of_a_paper_figure_overlap(built, name):
+    overlapping = _overlapping_tick_labels()
+    for ref, fig, _ in built[name].figures:
+        assert overlapping(fig) == [], ref.name

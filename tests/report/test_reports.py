@@ -2,9 +2,11 @@
 JSON equals the records and experiment results it comes from, every referenced file exists,
 and each figure draws what its data says (asserted on the matplotlib objects)."""
 
+import importlib.util
 import json
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -321,3 +323,19 @@ def test_rho_figure_draws_the_exact_curve_and_the_printed_values(built):
         printed = [float(r["printed"]) for r in doc["table"]
                    if r["scenario"] == scen and r["printed"] is not None]
         assert list(lines["printed in KS15"].get_ydata()) == printed and len(printed) == 4
+
+
+def _overlapping_tick_labels():
+    """tests/docs/_ticks.py's helper (the gallery's figure test uses the same one)."""
+    path = Path(__file__).resolve().parents[1] / "docs" / "_ticks.py"
+    spec = importlib.util.spec_from_file_location("_ticks", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.overlapping_tick_labels
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_two_tick_labels_of_a_report_figure_overlap(built, name):
+    overlapping = _overlapping_tick_labels()
+    for ref, fig, _ in built[name].figures:
+        assert overlapping(fig) == [], ref.name

@@ -12,9 +12,13 @@ import pytest
 from laocheck.cli import main
 from laocheck.experiments.user_learners import UserLearner, load_learner
 from laocheck.exceptions import InvalidParameterError
+from laocheck.data import PowerLawBernoulli
+from laocheck.experiments import learner_settings
 from laocheck.report import KINDS, SPECS_DIR, Context, build_report, find_specs, fmt
+from laocheck.report.bounds import _mark_budgets
 
 from .conftest import SEED
+from .test_reports import _overlapping_tick_labels
 
 ZOO_DIR = Path(__file__).resolve().parents[1] / "testing"
 FACTORY = "learner_zoo.abs_aerr:make"
@@ -130,6 +134,47 @@ def test_the_user_curve_is_in_the_m_figures_and_the_table(user_report):
     assert {row[1] for row in table["rows"]} == {"AbsAERR"}
     html = (user_report.path / "index.html").read_text()
     assert "Users&#x27; learners" in html or "Users' learners" in html
+
+
+def test_a_learner_at_another_k_is_said_not_to_be_like_for_like(user_report):
+    """make(random_state) takes no k: AbsAERR keeps its k = 2 while the theorems' learners run
+    at k = 4 (issue 49). Every place the comparison is shown says so: the entry, the table,
+    the figure's legend and a paragraph of the section."""
+    data = user_report.doc["data"]
+    for t, (u,) in data["user_learners"].items():
+        assert u["k"] == data["m_sweeps"][t]["k"] == 4
+        assert u["learner_k"] == 2 and u["like_for_like"] is False
+    table = next(t for t in user_report.doc["tables"] if t["name"] == "user_learners")
+    assert all(row[-1] == "k = 2 against the theorem's learner's k = 4: not like for like"
+               for row in table["rows"])
+    figs = {ref.name: (fig, data) for ref, fig, data in user_report.figures}
+    fig, fdata = figs["m_HK12.Thm3.1"]
+    assert fdata["user_learners"][0]["like_for_like"] is False
+    labels = fig.axes[0].get_legend_handles_labels()[1]
+    assert any(label.startswith("AbsAERR (user;") and "its k = 2, theirs 4" in label
+               for label in labels)
+    overlapping = _overlapping_tick_labels()
+    for ref, figure, _ in user_report.figures:
+        assert overlapping(figure) == [], ref.name
+    page = _html(user_report)
+    assert "Not like for like: AbsAERR runs with k = 2" in page
+    assert "theorems&#x27; learners run at k = 4" in page or \
+        "theorems' learners run at k = 4" in page
+
+
+def test_a_factory_that_takes_k_runs_at_the_theorem_s_k(importable):
+    """The worked example's class itself takes k: the report gives it the theorem's k and the
+    comparison is like for like; its factory make() keeps k = 2 and is not."""
+    dist = PowerLawBernoulli(d=8, alpha=-1.0, scenario="ridge")
+    paper = {"name": "AERR", "params": {"k": 4}}
+    users = [{"learner": name} for name in ("AbsAERR class", "AbsAERR make")]
+    entries = [paper]
+    for name, path in (("AbsAERR class", "learner_zoo.abs_aerr:AbsAERR"),
+                       ("AbsAERR make", FACTORY)):
+        entry = learner_settings(UserLearner(path).at(k=4, B=1.0), dist, 20, seed=0)
+        entries.append({**entry, "name": name})
+    _mark_budgets(users, entries, 4)
+    assert [(u["learner_k"], u["like_for_like"]) for u in users] == [(4, True), (2, False)]
 
 
 def test_the_user_report_opens_in_a_browser(user_report, tmp_path, chromium):

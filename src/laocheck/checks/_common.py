@@ -43,6 +43,7 @@ from ..estimators import Moments
 from ..estimators.instances import INSTANCES, as_float
 from ..stats.design import factor_of_shift, proportion_detectable_factor
 from ..stats.exact import enumerate_outcomes
+from ._counterexamples import instance_counterexample, reproduce_instance
 from ._registry import Result, Status
 
 __all__ = ["sampler_matches_exact", "exact_distribution", "exact_mean", "as_objects", "fstr", "mc_mean_verdict",
@@ -103,67 +104,6 @@ def distinct_rows(table):
 
 def _outcome_key(value):
     return tuple(np.asarray(value, dtype=float).ravel().tolist())
-
-
-def _literal(values):
-    """A float list as a numpy literal (``np.array([0.5, -0.25])``): the instances are dyadic,
-    so ``repr`` of each float is its exact value."""
-    return "np.array([" + ", ".join(repr(float(v)) for v in values) + "])"
-
-
-def reproduce_instance(instance, *, k=None, q=None):
-    """One line of Python that rebuilds ``INSTANCES[instance]`` as the floats a sampler is
-    called with (``w``, ``x``, ``y``), and ``k`` and ``q`` when given, without laocheck::
-
-        import numpy as np; w = np.array([0.5, -0.25, 0.0]); x = ...; y = 0.125; k = 2
-    """
-    w, x, y = as_float(INSTANCES[instance])
-    parts = ["import numpy as np", f"w = {_literal(w)}", f"x = {_literal(x)}",
-             f"y = {float(y)!r}"]
-    if k is not None:
-        parts.append(f"k = {k!r}")
-    if q is not None:
-        parts.append(f"q = {_literal(q)}")
-    return "; ".join(parts)
-
-
-def _plain_number(value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        return None
-    return int(value)
-
-
-def _distribution(q):
-    """``q`` as a list of floats when it is a probability vector, else None."""
-    try:
-        arr = np.asarray(q, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    if arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
-        return None
-    return arr.tolist()
-
-
-def instance_counterexample(counterexample, instance, *, k=None, q=None):
-    """``counterexample`` (a dict) with the full instance it was found on: ``instance`` (its
-    name in :mod:`laocheck.testing.instances`), ``w``, ``x``, ``y`` (the floats the sampler
-    was called with, exact dyadics), ``k`` and ``q`` (the sampling distribution) when known,
-    and ``reproduce``: one line of Python rebuilding them (:func:`reproduce_instance`).
-    The keys the check set come first and are kept."""
-    w, x, y = as_float(INSTANCES[instance])
-    k = _plain_number(k)
-    q = None if q is None else _distribution(q)
-    out = dict(counterexample or {})
-    out["instance"] = instance
-    out.update({"w": w.tolist(), "x": x.tolist(), "y": float(y)})
-    if k is not None:
-        out["k"] = k
-    if q is not None and len(q) == len(w):
-        out["q"] = q
-    else:
-        q = None
-    out["reproduce"] = reproduce_instance(instance, k=k, q=q)
-    return out
 
 
 def sampler_matches_exact(ctx, estimator, reference, instance, figures=None):

@@ -68,6 +68,7 @@ from .. import estimators
 from .._files import AnyJSON, Int, List, Null, Obj, OneOf, Real, Str, validate
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
+from ._counterexamples import COUNTEREXAMPLE_SCHEMA, complete_instance
 from ._guards import GuardViolation, user_error
 
 __all__ = ["Status", "Result", "Context", "Check", "CheckRecord", "register", "checks", "get",
@@ -632,7 +633,8 @@ RECORD_SCHEMA = Obj(required={
               "characters"),
     "status": _STATUS, "expected": _STATUS,
     "citation": _TEXT, "statement": _TEXT, "assumptions": _TEXT, "method": Str(1000),
-    "delta": Real(0, 1), "detectable": AnyJSON(), "figures": Obj(), "counterexample": AnyJSON(),
+    "delta": Real(0, 1), "detectable": AnyJSON(), "figures": Obj(),
+    "counterexample": COUNTEREXAMPLE_SCHEMA,
     "correction": OneOf(Null(), Str(300)), "note": Str(1_000_000),
     "seconds": Real(0), "seed": Int(0, 2**128), "budget": Str(choices=BUDGETS),
     "entropy": Int(0, 2**256), "spawn_key": List(Int(0, 2**64), max_len=64)},
@@ -708,7 +710,11 @@ def run(check, seed=0, budget="fast", *, catch=True):
         method=check.method, delta=check.delta,
         detectable=_jsonable(result.detectable if result.detectable is not None
                              else check.detectable),
-        figures=_jsonable(result.figures), counterexample=_jsonable(result.counterexample),
+        figures=_jsonable(result.figures),
+        # a counterexample that names an exact instance carries its (w, x, y) and a line of
+        # Python rebuilding it, so that a verify JSON alone reproduces it
+        counterexample=_jsonable(complete_instance(result.counterexample,
+                                                   k=check.params.get("k"))),
         correction=result.correction or check.correction, note=result.note,
         seconds=round(seconds, 4), seed=int(seed), budget=budget, entropy=int(seq.entropy),
         spawn_key=tuple(int(v) for v in seq.spawn_key), cpu_seconds=round(max(cpu, 0.0), 4),

@@ -93,6 +93,7 @@ def collect(settings, ctx):
     for t, sw in m_sweeps.items():
         ctx.progress(f"{t}: the learners' settings")
         learners[t] = _settings_of(t, sw, ctx, users.get(t, ()), common["alpha"])
+        _mark_budgets(users.get(t, ()), learners[t], sw["k"])
     scaling = {}
     for t in settings.get("scaling", []):
         scaling[t] = {}
@@ -147,6 +148,28 @@ def _settings_of(theorem, sw, ctx, users, alpha):
                      step_rule="the user's own (its eta parameter and fitted eta_, if any)")
         out.append(entry)
     return out
+
+
+def _mark_budgets(users, entries, k):
+    """Each user entry of one theorem gets ``learner_k``, the k its learner ran at (its
+    get_params() in the settings ``entries``; None when it has no ``k``), and
+    ``like_for_like``: whether that is the theorem's learner's ``k``. A factory that takes
+    ``k`` is given the theorem's; one that does not keeps its own, and the report says that the
+    comparison is then between different attribute budgets."""
+    by_name = {e["name"]: e for e in entries[1:]}
+    for u in users:
+        entry = by_name.get(u["learner"])
+        own = entry["params"].get("k") if entry is not None else None
+        u["learner_k"] = own
+        u["like_for_like"] = own == k
+
+
+def budget_text(u, k):
+    """The user learner's k beside the theorem's learner's, in words."""
+    if u.get("like_for_like", True):
+        return f"k = {fmt(k)}, as the theorem's learner"
+    own = "unknown (no `k` parameter)" if u.get("learner_k") is None else fmt(u["learner_k"])
+    return f"k = {own} against the theorem's learner's k = {fmt(k)}: not like for like"
 
 
 def initial_point(params):
@@ -226,13 +249,16 @@ def sweep_figure(sw, users=()):
                    [max(p["high"] - mu, 0) for mu, p in zip(um, u["points"])]]
             ax.errorbar(ux, um, yerr=err, color=color, marker=marker, linestyle="--",
                         capsize=3, label=f"{u['learner']} (user; {u['decision']} vs "
-                        f"{u['paper_learner']})")
+                        f"{u['paper_learner']}" + ("" if u.get("like_for_like", True) else
+                                                   f"; its k = {fmt(u['learner_k'])}, "
+                                                   f"theirs {fmt(u['k'])}") + ")")
             axr.plot(ux, [mu / p["bound"] for mu, p in zip(um, u["points"])], color=color,
                      marker=marker, linestyle="--")
             drawn.append({"learner": u["learner"], "x": ux, "mean": um,
                           "low": [p["low"] for p in u["points"]],
                           "high": [p["high"] for p in u["points"]], "color": color,
-                          "marker": marker, "decision": u["decision"]})
+                          "marker": marker, "decision": u["decision"],
+                          "like_for_like": u.get("like_for_like", True)})
         bad = [i for i, p in enumerate(pts) if p["violation"]]
         if bad:
             ax.plot([x[i] for i in bad], [mean[i] for i in bad], linestyle="none",
@@ -407,23 +433,41 @@ def render(data, settings):
         for t, entries in data["user_learners"].items():
             for u in entries:
                 if "points" not in u:
-                    rows.append([t, u["learner"], u["path"], "not run", u["not_run"], "", ""])
+                    rows.append([t, u["learner"], u["path"], "not run", u["not_run"], "", "",
+                                 ""])
                     continue
                 last = u["points"][-1]
                 rows.append([t, u["learner"], u["path"], u["decision"], last["mean"],
-                             last["paper_mean"], f"{last['wins']}/{last['runs']}"])
+                             last["paper_mean"], f"{last['wins']}/{last['runs']}",
+                             budget_text(u, u["k"])])
         t_user = Table("user_learners", ("theorem", "learner", "factory",
                                          "vs the theorem's learner", "mean excess (largest m)",
-                                         "theorem's learner", "runs with lower excess"),
+                                         "theorem's learner", "runs with lower excess",
+                                         "attribute budget"),
                        tuple(rows))
         tables.append(t_user)
-        sections.append(Section("Users' learners beside the theorems' learners", (
-            Paragraph("Each user learner runs on the replicates of the theorem's learner (the "
-                      "same samples, seeds and m); the theorem's bound is not applied to it. "
-                      "The comparison is the papers' claims' decision: at every m a "
-                      "Clopper-Pearson interval at 2δ/points on P(its excess < the theorem's "
-                      "learner's), 'better' when every interval lies above 1/2, 'worse' when "
-                      "one lies below."), t_user)))
+        unequal = sorted({(u["learner"], u["learner_k"], u["k"])
+                          for entries in data["user_learners"].values() for u in entries
+                          if "points" in u and not u.get("like_for_like", True)},
+                         key=lambda e: (e[0], str(e[1])))
+        blocks = [Paragraph("Each user learner runs on the replicates of the theorem's learner "
+                            "(the same samples, seeds and m) with the theorem's k and B where "
+                            "its factory takes them; the theorem's bound is not applied to it. "
+                            "The comparison is the papers' claims' decision: at every m a "
+                            "Clopper-Pearson interval at 2δ/points on P(its excess < the "
+                            "theorem's learner's), 'better' when every interval lies above "
+                            "1/2, 'worse' when one lies below.")]
+        for name, own, k in unequal:
+            own_text = "no `k` parameter" if own is None else f"k = {fmt(own)}"
+            blocks.append(Paragraph(
+                f"Not like for like: {name} runs with {own_text} (its factory does not take "
+                f"k, or its spec fixes it) while the theorems' learners run at k = {fmt(k)}, so "
+                f"it observes a different number of attributes per example and its "
+                f"'better' or 'worse' compares two attribute budgets, not two algorithms. "
+                f"Give the factory a `k` parameter (laocheck then passes the theorem's k) to "
+                f"compare at equal budgets."))
+        sections.append(Section("Users' learners beside the theorems' learners",
+                                (*blocks, t_user)))
 
     if data["not_run"] and "not_run" in show:
         t_nr = Table("not_run", ("theorem", "reason"),
