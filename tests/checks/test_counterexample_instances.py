@@ -4,7 +4,8 @@ A check that fails on one of the exact instances of ``laocheck.estimators.instan
 ("d3"); the record ``laocheck.checks.run`` makes carries the instance's w, x, y (floats: the
 instances are dyadic, so each is the exact value), k, and one line of Python that rebuilds
 them. A user who has only the JSON file rebuilds the instance and sees the failure again; a
-record whose counterexample names an instance without its values is refused when read.
+record whose counterexample names an instance with only part of its values is refused when read
+(one with none of them, from an older file, is completed).
 """
 import json
 from fractions import Fraction
@@ -93,10 +94,13 @@ def _record(counterexample):
             "entropy": 1, "spawn_key": [0]}
 
 
-def test_a_record_naming_an_instance_without_its_values_is_refused():
-    with pytest.raises(InvalidParameterError, match=r"counterexample\.w"):
-        CheckRecord.from_dict(_record({"instance": "d3", "k": 2}))
+def test_a_record_naming_an_instance_with_part_of_its_values_is_refused():
     good = complete_instance({"instance": "d3", "k": 2})
+    with pytest.raises(InvalidParameterError, match=r"counterexample\.w"):
+        CheckRecord.from_dict(_record({"instance": "d3", "k": 2, "x": good["x"]}))
+    # a file written before the values were stored is read, and completed
+    old = CheckRecord.from_dict(_record({"instance": "d3", "k": 2}))
+    assert old.counterexample == good
     assert CheckRecord.from_dict(_record(good)).counterexample == good
     with pytest.raises(InvalidParameterError, match="3 entries of the instance d3"):
         CheckRecord.from_dict(_record({**good, "w": good["w"][:2]}))

@@ -100,9 +100,11 @@ def complete_instance(counterexample, *, k=None):
 class _Counterexample(Schema):
     """A record's ``counterexample`` as files hold it: any JSON value, except that one naming
     an exact instance (an object whose ``instance`` is a name of
-    :mod:`laocheck.estimators.instances`) carries what :func:`complete_instance` adds: ``w``,
-    ``x`` (lists of the instance's length), ``y`` and ``reproduce`` (its other keys, ``k`` and
-    ``q`` among them, are any JSON)."""
+    :mod:`laocheck.estimators.instances`) and carrying any of the values
+    :func:`complete_instance` adds must carry all of them: ``w``, ``x`` (lists of the instance's length), ``y`` and
+    ``reproduce`` (its other keys, ``k`` and ``q`` among them, are any JSON). One that carries
+    none of them (a file written before they were stored) is accepted and completed by
+    :meth:`CheckRecord.from_dict`."""
 
     rule = "be a JSON value"
     _INSTANCE = Obj(required={"instance": Str(100), "w": List(Real(), min_len=1, max_len=10_000),
@@ -112,6 +114,8 @@ class _Counterexample(Schema):
     def check(self, value, field):
         if not isinstance(value, dict) or value.get("instance") not in INSTANCES:
             return
+        if not {"w", "x", "y", "reproduce"} & value.keys():
+            return          # a file from before the values were stored: completed on reading
         self._INSTANCE.check(value, field)
         w, x, _ = INSTANCES[value["instance"]]
         if len(value["w"]) != len(w) or len(value["x"]) != len(x):

@@ -615,6 +615,8 @@ class CheckRecord:
         names = {f.name for f in fields(cls)}
         values = {k: doc[k] for k in names if k in doc}
         values["spawn_key"] = tuple(values["spawn_key"])
+        # a file written before counterexamples carried their instance's values gets them here
+        values["counterexample"] = complete_instance(values.get("counterexample"))
         return cls(**values)
 
     @property
