@@ -101,8 +101,9 @@ class _Counterexample(Schema):
     """A record's ``counterexample`` as files hold it: any JSON value, except that one naming
     an exact instance (an object whose ``instance`` is a name of
     :mod:`laocheck.estimators.instances`) and carrying any of the values
-    :func:`complete_instance` adds must carry all of them: ``w``, ``x`` (lists of the instance's length), ``y`` and
-    ``reproduce`` (its other keys, ``k`` and ``q`` among them, are any JSON). One that carries
+    :func:`complete_instance` adds must carry all of them: ``w``, ``x`` (lists of the
+    instance's length), ``y`` and ``reproduce`` (its other keys, ``k`` and ``q`` among them,
+    are any JSON). One that carries
     none of them (a file written before they were stored) is accepted and completed by
     :meth:`CheckRecord.from_dict`."""
 
