@@ -108,7 +108,7 @@ def test_written_files_and_references_exist(built, name):
         assert (report.path / f).is_file()
     doc = _doc(report)
     assert doc["report"] == name and doc["provenance"]["seed"] == SEED
-    assert doc["provenance"]["budget"] == "tiny" and "versions" in doc["provenance"]
+    assert doc["provenance"]["effort"] == "tiny" and "versions" in doc["provenance"]
     page = _page(report)
     assert page.refs, "the page references its figures"
     for ref in page.refs:

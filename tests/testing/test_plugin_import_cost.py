@@ -77,7 +77,7 @@ def test_rng(laocheck_rng):
 
 
 def test_options(laocheck_options):
-    print("OPTIONS", laocheck_options["seed"], laocheck_options["budget"],
+    print("OPTIONS", laocheck_options["seed"], laocheck_options["effort"],
           laocheck_options["delta"])
 '''
 
@@ -97,13 +97,13 @@ def test_the_fixtures_load_what_they_need_on_first_use(pytester):
         return draw, opts
     (draw, checks), opts = run()
     assert checks == "False" and opts == ["0", "fast", "1e-06"]
-    (again, _), opts = run("--laocheck-seed", "0", "--laocheck-budget", "full")
+    (again, _), opts = run("--laocheck-seed", "0", "--laocheck-effort", "full")
     assert again == draw and opts == ["0", "full", "1e-06"]
     (other, _), opts = run("--laocheck-seed", "7", "--laocheck-delta", "1e-7")
     assert other != draw and opts == ["7", "fast", "1e-07"]
 
 
-@pytest.mark.parametrize("option, value", [("--laocheck-budget", "quick"),
+@pytest.mark.parametrize("option, value", [("--laocheck-effort", "quick"),
                                            ("--laocheck-seed", "-1"),
                                            ("--laocheck-delta", "0.1")])
 def test_a_bad_option_is_a_usage_error(pytester, option, value):

@@ -74,7 +74,7 @@ STATUS_LEGEND = {
     Status.FAIL.value: "refuted, with a counterexample (exit 1)",
     Status.ERRATUM.value: "the literal statement of the paper is false (counterexample given; "
     "the corrected statement is its own check)",
-    Status.INCONCLUSIVE.value: "the sample sizes cannot decide; the row's reason says why and what "
+    Status.INCONCLUSIVE.value: "the effort cannot decide; the row's reason says why and what "
     "would",
     Status.READING.value: "false only as a text extraction reads it (the typeset paper reads "
     "otherwise), or not derivable from what the paper displays (the missing step named); the "
