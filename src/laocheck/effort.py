@@ -251,7 +251,13 @@ def get_profile(name):
 
 
 def profiles():
-    """The names of the registered profiles, built-in first."""
+    """The names of the registered profiles, built-in first.
+
+    Returns
+    -------
+    tuple of str
+        ``("tiny", "fast", "full", ...)`` in the order of registration.
+    """
     return tuple(_PROFILES)
 
 

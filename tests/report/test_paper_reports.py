@@ -502,7 +502,7 @@ def test_claims_table_shows_how_each_claim_was_decided(built, name):
     assert design["full_runs"] == get_profile("full").runs
     text = " ".join(_page(rep).text)
     assert "2 runs can decide no claim" in text
-    assert f"the full budget runs {design['full_runs']}" in text
+    assert f"the full profile runs {design['full_runs']}" in text
 
 
 @pytest.mark.parametrize("name", PAPER_SPECS)

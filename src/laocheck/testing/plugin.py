@@ -2,7 +2,8 @@
 
 Options: ``--laocheck-seed`` (default 0), ``--laocheck-effort`` (an effort profile of
 :mod:`laocheck.effort`: ``tiny``, ``fast``, ``full`` or one the suite registers; default
-``fast``; ``--laocheck-budget``, its spelling before 0.1, warns), ``--laocheck-delta`` (each statistical check's false-failure probability, <= 1e-6). Fixtures:
+``fast``; ``--laocheck-budget``, its spelling before 0.1, warns), ``--laocheck-delta`` (each
+statistical check's false-failure probability, <= 1e-6). Fixtures:
 ``laocheck_rng`` (a ``numpy.random.Generator`` from ``SeedSequence(seed)`` with a spawn key
 derived from the test's node id, so the same seed gives the same numbers whatever runs before),
 ``laocheck_options``, ``laocheck_baseline`` (compare an estimator with a saved baseline).
@@ -32,7 +33,7 @@ import warnings
 
 import pytest
 
-from ..effort import deprecated
+from ..effort import deprecated, profiles
 from ..exceptions import InvalidParameterError
 
 _FAILURES_KEY = pytest.StashKey[list]()
@@ -59,8 +60,8 @@ def _seed(text):
 
 
 def _effort(text):
-    # a plain name; resolved where it is used (laocheck.effort.resolve), so that a profile the
-    # suite registers in a conftest.py or a test module is accepted
+    # a plain name here; pytest_configure checks it is registered (after the conftest.py
+    # files, which may register the suite's own profiles, are loaded)
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,50}", text):
         _fail(f"`--laocheck-effort` must name an effort profile (tiny, fast, full or a "
               f"registered one); got {text!r}.")
@@ -107,6 +108,11 @@ def pytest_configure(config):
     if given["effort"] is None:             # --laocheck-budget, deprecated (warned when parsed)
         given["effort"] = config.getoption("laocheck_budget")
     config.stash[_GIVEN_KEY] = {name: v for name, v in given.items() if v is not None}
+    if given["effort"] is not None and given["effort"] not in profiles():
+        raise pytest.UsageError(
+            f"`--laocheck-effort` must be one of the registered effort profiles "
+            f"{list(profiles())} (laocheck.effort.register_profile in a conftest.py adds one); "
+            f"got {given['effort']!r}.")
     config.stash[_FAILURES_KEY] = []
     # parametrize_with_checks reads laocheck.testing._pytest.OPTIONS, which starts from the
     # defaults: set them when an option was given, or when it is loaded already (an earlier

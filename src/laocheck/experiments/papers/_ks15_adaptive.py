@@ -126,7 +126,7 @@ def ks15_adaptive(*, effort="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     :class:`~laocheck.learners.AdaOnlineRidge`; offline ridge once (App. A's adaptive offline
     ERM is the same minimiser: "both perform the same"). The adaptive learners' constant η₀ of
     eq. (13) is tuned like the other step sizes (a multiple of its "theory" value √2·B,
-    :class:`~laocheck.experiments.papers.StepScaled`), on the budget's ``step_scales`` extended
+    :class:`~laocheck.experiments.papers.StepScaled`), on the profile's ``step_scales`` extended
     downwards by ``_ADAPTIVE_EXTRA_SCALES`` for every algorithm (the result's ``step_scales``
     says which).
 

@@ -38,7 +38,7 @@ UNCHECKED = (
 
 #: KS15 Fig. 2 at alpha = 0 (issue 37): medians beside the means, not a per-prefix tuning
 _NOTE_MEDIANS = (
-    " Diverging runs: at the full budget's former 30 runs the cross-validated steps of two "
+    " Diverging runs: at the full profile's former 30 runs the cross-validated steps of two "
     "lasso learners diverged at alpha = 0 (KS15 Fig. 2(a)) in 9 and 5 of the runs and set their "
     "mean curves (DDAELR's mean 86 against a median of 2e-8). The parameters stay tuned once per run on the whole "
     "training part, as the papers' protocol says (CB11 Sec. 7: tuning by cross-validation, "
