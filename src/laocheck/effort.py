@@ -241,6 +241,7 @@ def get_profile(name):
     Returns
     -------
     Effort
+        The registered profile (the one object every run at this name reads).
 
     Raises
     ------
@@ -282,6 +283,7 @@ def resolve(effort, *, name="effort", budget=NOVALUE, stacklevel=3):
     Returns
     -------
     Effort
+        The profile itself, or the registered profile of that name.
 
     Raises
     ------
