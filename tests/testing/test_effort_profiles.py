@@ -2,6 +2,7 @@
 the reports and the experiments; a user's own profile; the spellings before 0.1 (``budget``)
 still working with a DeprecationWarning that names ``effort``."""
 import json
+import sys
 import warnings
 
 import numpy as np
@@ -247,3 +248,22 @@ def test_a_spec_written_before_0_1_still_loads(tmp_path):
 def test_the_effort_class_is_the_one_public_type():
     assert isinstance(get_profile("tiny"), Effort)
     assert effort.resolve(get_profile("tiny")) is get_profile("tiny")
+
+
+def test_a_user_profile_reaches_the_command_line(registry, tmp_path, monkeypatch, capsys):
+    """``--effort MODULE:NAME`` imports the user's module that registers the profile (as
+    ``--learner MODULE:FACTORY``); an import that fails is a usage error naming the module."""
+    (tmp_path / "my_profiles.py").write_text(
+        "from laocheck import effort\n"
+        "effort.register_profile('nightly', parent='fast', runs=48)\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "v.json"
+    assert main(["verify", "--only", CHEAP[0], "--effort", "my_profiles:nightly", "--json",
+                 str(out), "--no-progress"]) == 0
+    assert json.loads(out.read_text())["run"]["effort"] == "nightly"
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "--effort", "no_such_module_here:nightly"])
+    assert exc.value.code == 2
+    assert "importing 'no_such_module_here' raised ModuleNotFoundError" in capsys.readouterr().err
+    sys.modules.pop("my_profiles", None)

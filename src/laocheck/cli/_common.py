@@ -22,6 +22,8 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import signal
 import sys
 import warnings
@@ -69,10 +71,14 @@ def parse_seed(text):
 def parse_effort(text):
     """The value of ``--effort``: a registered effort profile (:mod:`laocheck.effort`).
 
+    ``MODULE:NAME`` first imports ``MODULE`` (the current directory is searched), a module of
+    the user's that registers ``NAME`` with :func:`laocheck.effort.register_profile`: a
+    profile of one's own from the command line, as ``--learner MODULE:FACTORY`` a learner.
+
     Parameters
     ----------
     text : str
-        The profile's name as typed.
+        The profile's name as typed, or ``MODULE:NAME``.
 
     Returns
     -------
@@ -82,8 +88,19 @@ def parse_effort(text):
     Raises
     ------
     argparse.ArgumentTypeError
-        The name is not registered (the message lists the registered names).
+        The name is not registered (the message lists the registered names), or ``MODULE``
+        cannot be imported.
     """
+    if ":" in text:
+        module, _, text = text.partition(":")
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())          # `--effort mymod:nightly` from here
+        try:
+            importlib.import_module(module)
+        except Exception as exc:     # the user's module: its error, in one line
+            raise argparse.ArgumentTypeError(
+                f"`--effort` {module}:{text}: importing {module!r} raised "
+                f"{type(exc).__name__}: {exc}") from None
     try:
         return resolve(text)
     except InvalidParameterError as exc:
@@ -102,8 +119,9 @@ def add_effort_option(parser, what, default="fast"):
     ``default`` is None)."""
     parser.add_argument(
         "--effort", metavar="PROFILE", type=parse_effort, default=default,
-        help=f"effort profile: {what}. Built in: tiny, fast (minutes), full (hours); a profile "
-        "registered with laocheck.effort.register_profile is accepted by its name"
+        help=f"effort profile: {what}. Built in: tiny, fast (minutes), full (hours); "
+        "MODULE:NAME imports your MODULE, which registers NAME with "
+        "laocheck.effort.register_profile"
         + (f". Default: {default}." if default else "."))
     parser.add_argument("--budget", dest="effort", type=_deprecated_budget,
                         help=argparse.SUPPRESS)
