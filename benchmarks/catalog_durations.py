@@ -1,6 +1,6 @@
 """The catalog's cost per check: CPU seconds of every check at one budget, for the scheduler.
 
-Runs ``laocheck verify --budget BUDGET --jobs JOBS --json TMP`` in a fresh interpreter, reads
+Runs ``laocheck verify --effort BUDGET --jobs JOBS --json TMP`` in a fresh interpreter, reads
 each record's ``cpu_seconds`` (``time.process_time`` around the check, so the number does not
 depend on how many other processes share the machine as much as wall time does) and writes
 them into the durations file the runner reads (``src/laocheck/checks/_durations.json``): per
