@@ -69,8 +69,7 @@ def _effort(text):
 
 
 def _budget(text):
-    warnings.warn(deprecated("--laocheck-budget", "--laocheck-effort"), DeprecationWarning,
-                  stacklevel=2)
+    # --laocheck-budget, deprecated: pytest_configure warns (pytest's own channel for it)
     return _effort(text)
 
 
@@ -105,8 +104,11 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     given = {name: config.getoption(f"laocheck_{name}") for name in ("seed", "effort", "delta")}
-    if given["effort"] is None:             # --laocheck-budget, deprecated (warned when parsed)
-        given["effort"] = config.getoption("laocheck_budget")
+    if config.getoption("laocheck_budget") is not None:      # the spelling before 0.1
+        config.issue_config_time_warning(DeprecationWarning(
+            deprecated("--laocheck-budget", "--laocheck-effort")), stacklevel=2)
+        if given["effort"] is None:
+            given["effort"] = config.getoption("laocheck_budget")
     config.stash[_GIVEN_KEY] = {name: v for name, v in given.items() if v is not None}
     if given["effort"] is not None and given["effort"] not in profiles():
         raise pytest.UsageError(
