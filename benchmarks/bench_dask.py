@@ -1,7 +1,7 @@
 """``laocheck verify`` on a 2-worker Dask LocalCluster against ``--jobs 2`` (joblib), and the
 records of both against each other.
 
-Method: the same command, ``python -m laocheck verify --budget fast --no-progress --json ...``
+Method: the same command, ``python -m laocheck verify --effort fast --no-progress --json ...``
 (plus any ``--only``), runs in a fresh process, once with ``--jobs 2`` and once with
 ``--scheduler ADDRESS`` of a ``distributed.LocalCluster(n_workers=2, threads_per_worker=1,
 processes=True)`` on 127.0.0.1 started beforehand (its start-up is timed separately: a cluster
@@ -83,7 +83,7 @@ def _children_cpu():
 
 def _verify(out, only, extra):
     """(wall seconds, CPU seconds of the command and the processes it waited for)."""
-    argv = [sys.executable, "-m", "laocheck", "verify", "--budget", "fast", "--no-progress",
+    argv = [sys.executable, "-m", "laocheck", "verify", "--effort", "fast", "--no-progress",
             "--json", str(out)]
     for glob in only:
         argv += ["--only", glob]

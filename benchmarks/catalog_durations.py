@@ -1,6 +1,6 @@
 """The catalog's cost per check: CPU seconds of every check at one budget, for the scheduler.
 
-Runs ``laocheck verify --budget BUDGET --jobs JOBS --json TMP`` in a fresh interpreter, reads
+Runs ``laocheck verify --effort BUDGET --jobs JOBS --json TMP`` in a fresh interpreter, reads
 each record's ``cpu_seconds`` (``time.process_time`` around the check, so the number does not
 depend on how many other processes share the machine as much as wall time does) and writes
 them into the durations file the runner reads (``src/laocheck/checks/_durations.json``): per
@@ -44,7 +44,7 @@ def measure(budget, jobs, only=(), seed=0):
     """``(records, wall seconds)`` of one ``laocheck verify`` run in a fresh interpreter."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "verify.json"
-        command = [sys.executable, "-m", "laocheck", "verify", "--budget", budget, "--jobs",
+        command = [sys.executable, "-m", "laocheck", "verify", "--effort", budget, "--jobs",
                    str(jobs), "--seed", str(seed), "--no-progress", "--json", str(out)]
         for pattern in only:
             command += ["--only", pattern]
@@ -75,7 +75,8 @@ def main(argv=None):
     else:
         run = json.loads(args.from_json.read_text())
         records, wall = run["checks"], run["run"]["seconds"]
-        args.budget, args.jobs, args.seed = (run["run"][k] for k in ("budget", "jobs", "seed"))
+        args.jobs, args.seed = (run["run"][k] for k in ("jobs", "seed"))
+        args.budget = run["run"].get("effort", run["run"].get("budget"))   # "budget" before 0.1
         args.only = ["(the ids of that run)"] if args.only else []
     doc = json.loads(args.out.read_text()) if args.out.exists() else {}
     entry = doc.get(args.budget, {"cpu_seconds": {}})
@@ -85,7 +86,7 @@ def main(argv=None):
         seconds[rec["id"]] = round(rec["seconds"] if cpu is None else cpu, 2)
     total = sum(seconds.values())
     run_meta = _results.meta(measured_by=(
-        f"laocheck verify --budget {args.budget} --jobs {args.jobs} --seed {args.seed} --json"
+        f"laocheck verify --effort {args.budget} --jobs {args.jobs} --seed {args.seed} --json"
         + (f" (read from {args.from_json.name})" if args.from_json else "")),
         budget=args.budget, jobs=args.jobs, seed=args.seed, only=args.only or None,
         checks_measured=len(records), wall_seconds=round(wall, 1),

@@ -10,7 +10,7 @@ statuses it printed (the script stops otherwise).
 
 Usage::
 
-    laocheck report hk12_mnist --budget full --out out
+    laocheck report hk12_mnist --effort full --out out
     python benchmarks/claims_before_after.py out/hk12_mnist/report.json --old-runs 30
 """
 import argparse
@@ -131,7 +131,8 @@ if __name__ == "__main__":
     args = parser.parse_args()
     result, rows = main(args.report, args.old_runs)
     dec = lambda s: s in ("HOLDS", "DOES NOT HOLD")          # noqa: E731
-    print(f"{result['experiment']} budget {result['budget']} runs {result['runs']}")
+    effort = result.get("effort", result.get("budget"))         # "budget": a report before 0.1
+    print(f"{result['experiment']} effort {effort} runs {result['runs']}")
     for claim, new, old, info in rows:
         print(f"  new {new:14s} old {old:14s} | {claim[:70]} | {info}")
     print(f"  decided: before {sum(dec(r[2]) for r in rows)}, after {sum(dec(r[1]) for r in rows)}"

@@ -160,7 +160,7 @@ def cmd_map(args):
             cites.setdefault(fid, set()).add(check.id)
         cov.switch_context(check.id)
         current["id"] = check.id
-        rec = run(check, seed=0, budget="fast")
+        rec = run(check, seed=0, effort="fast")
         current["id"] = None
         baseline[check.id] = {"status": rec.status, "seconds": rec.seconds}
         print(f"[{i + 1}/{len(selected)}] {check.id} {rec.status} {rec.seconds:.2f}s",
@@ -256,7 +256,7 @@ def cmd_judge(args):
     baseline = spec["baseline"]
     selected = sorted(set(selected) & set(baseline), key=lambda c: (baseline[c]["seconds"], c))
     for cid in selected:
-        rec = run(cid, seed=0, budget="fast")
+        rec = run(cid, seed=0, effort="fast")
         report["ran"].append([cid, rec.status])
         if rec.status != baseline[cid]["status"]:
             report["killed_by"] = f"{cid}: {baseline[cid]['status']} -> {rec.status}"

@@ -88,10 +88,10 @@ def test_verify_json_schema_and_exit_0(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "HK12.Lemma3.3.eq9" in out and "Errata (2)" in out and "ERRATUM" in out
     doc = json.loads(path.read_text())
-    assert {"seed", "budget", "delta", "provenance"} <= set(doc["run"])
-    assert doc["run"]["seed"] == 3 and doc["run"]["budget"] == "fast"
+    assert {"seed", "effort", "delta", "provenance"} <= set(doc["run"])
+    assert doc["run"]["seed"] == 3 and doc["run"]["effort"] == "fast"
     prov = doc["run"]["provenance"]
-    assert prov["laocheck"] == __version__ and prov["seed"] == 3 and prov["budget"] == "fast"
+    assert prov["laocheck"] == __version__ and prov["seed"] == 3 and prov["effort"] == "fast"
     assert {"commit", "machine", "versions", "python"} <= set(prov)
     assert prov["machine"]["cpu_count"] >= 1 and prov["versions"]["numpy"]
     ids = [c["id"] for c in doc["checks"]]
@@ -137,7 +137,7 @@ def test_progress_in_a_log_is_plain_lines_at_most_every_minute(monkeypatch, caps
 
 
 @pytest.mark.parametrize("argv", [
-    ["verify", "--budget", "medium"], ["verify", "--jobs", "0"], ["verify", "--seed", "-1"],
+    ["verify", "--effort", "medium"], ["verify", "--jobs", "0"], ["verify", "--seed", "-1"],
     ["verify", "--seed", "x"], ["verify", "--bogus"],
 ])
 def test_verify_usage_errors_exit_2(argv):
@@ -177,7 +177,7 @@ def test_long_checks_are_submitted_first_and_records_stay_in_id_order(monkeypatc
         return real(self, fn, arglist, names)
 
     monkeypatch.setattr(_execution.LocalExecutor, "imap_unordered", spy)
-    monkeypatch.setattr(verify_module, "run", lambda check, seed, budget: check.id)
+    monkeypatch.setattr(verify_module, "run", lambda check, seed, effort: check.id)
     ids = [c.id for c in selected]
     assert verify_module.run_catalog(selected, 0, "fast", 1) == ids
     # longest first by the recorded CPU seconds (checks/_durations.json)
@@ -353,7 +353,7 @@ def test_verify_failure_summary_ends_the_output(scratch_registry, capsys):
     summary = out[out.index("Failures (1)"):]
     assert out.rstrip().endswith(summary.rstrip())
     for text in ("Test.refuted", "Paper Lemma 9", "lower_confidence_bound=1.5", "bound=1",
-                 '{"x": [1, 2]}', "laocheck verify --only Test.refuted --seed 4 --budget fast"):
+                 '{"x": [1, 2]}', "laocheck verify --only Test.refuted --seed 4 --effort fast"):
         assert text in summary
 
 

@@ -131,7 +131,7 @@ def test_bounds_and_report_on_the_cluster_give_the_local_numbers(cluster, tmp_pa
     assert sum(r.get("status") == "ok" for r in a["theorems"]) >= 5
     assert a == b
     tasks_before = _tasks_run(cluster)
-    report = ["report", "bounds", "--budget", "tiny", "--no-progress", "--out"]
+    report = ["report", "bounds", "--effort", "tiny", "--no-progress", "--out"]
     assert main(report + [str(tmp_path / "r_local")]) == 0
     assert main(report + [str(tmp_path / "r_dask"), "--scheduler",
                           cluster.scheduler_address]) == 0
@@ -403,7 +403,7 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch, tmp_path, capsys
 
 
 @pytest.mark.parametrize("argv", [["bounds", "--d", "5", "--R", "2"],
-                                  ["report", "rho", "--budget", "tiny"]])
+                                  ["report", "rho", "--effort", "tiny"]])
 def test_bounds_and_report_check_the_scheduler_before_any_work(argv, monkeypatch, tmp_path,
                                                                capsys):
     monkeypatch.setattr(_execution, "CONNECT_TIMEOUT", 1)
@@ -455,7 +455,7 @@ def test_a_users_learner_in_a_paper_experiment_on_the_cluster_gives_the_local_nu
     try:
         with distributed.Client(cluster.scheduler_address) as client:
             client.run(lambda: sys.path.insert(0, zoo) if zoo not in sys.path else None)
-        kw = dict(budget="tiny", seed=5, d=12, alphas=(-2.0,),
+        kw = dict(effort="tiny", seed=5, d=12, alphas=(-2.0,),
                   learners=["learner_zoo.abs_aerr:AbsAERR"])
         local = ks15_synthetic(**kw).to_dict()
         remote = ks15_synthetic(scheduler=cluster.scheduler_address, **kw).to_dict()

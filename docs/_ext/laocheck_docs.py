@@ -119,7 +119,7 @@ def _measured():
     written = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc)
     machine = prov.get("machine") or {}
     where = (f"laocheck {prov.get('laocheck')}, commit {prov.get('commit') or 'unknown'}, "
-             f"seed {run.get('seed')}, budget {run.get('budget')}, written "
+             f"seed {run.get('seed')}, effort {run.get('effort', run.get('budget'))}, written "
              f"{written:%Y-%m-%d %H:%M} UTC on {machine.get('platform', 'an unknown machine')} "
              f"with {machine.get('cpu_count', '?')} CPUs, {run.get('seconds', '?')} s")
     return statuses, run.get("seed"), where

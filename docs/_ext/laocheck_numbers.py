@@ -9,7 +9,7 @@ so that a new measurement fails the test until the README says it.
 The sources (each written by a benchmark, never by hand):
 
 * ``src/laocheck/checks/_durations.json``, entries ``fast`` and ``full``: one ``laocheck verify``
-  run of the whole catalog at each budget (``benchmarks/catalog_durations.py``): its wall time,
+  run of the whole catalog at each check tier (``benchmarks/catalog_durations.py``): its wall time,
   its CPU time, its jobs, the number of checks;
 * ``benchmarks/results/install.json``: ``pip install .`` into a fresh virtual environment from a
   fresh clone (``benchmarks/bench_install.py``): its wall and CPU time.
@@ -44,7 +44,7 @@ def figures(durations=DURATIONS, install=INSTALL):
         "verify_source": "`src/laocheck/checks/_durations.json`",
     }
     doc = json.loads(Path(durations).read_text(encoding="utf-8"))
-    if "full" in doc:                      # the full budget, when measured
+    if "full" in doc:                      # the full profile, when measured
         full = doc["full"]["meta"]
         out.update({
             "full_checks": str(full["checks_measured"]),
@@ -69,7 +69,7 @@ def figures(durations=DURATIONS, install=INSTALL):
 #: the README's sentences that state measured numbers, as templates of :func:`figures`
 README = (
     "about {verify_cpu} CPU-seconds for its {verify_checks} checks at the default `fast` "
-    "budget, {verify_wall} s of wall time with {verify_jobs} jobs (`--jobs {verify_jobs}`; "
+    "profile, {verify_wall} s of wall time with {verify_jobs} jobs (`--jobs {verify_jobs}`; "
     "{verify_measured}; {verify_source}); `pip install .` compiles the kernels first: "
     "{install_wall} ({install_cpu} of CPU; {install_measured}; {install_source})",
 )

@@ -3,7 +3,7 @@ A verification summary: the checks of HK12 Lemmas 3.3 and 3.8
 ===============================================================
 
 ``laocheck verify`` runs every check of the catalog; here the checks of two lemmas run from
-Python (:func:`laocheck.checks.run`), at seed 0 and the fast budget, and the figure counts
+Python (:func:`laocheck.checks.run`), at seed 0 and the fast effort profile, and the figure counts
 their statuses: PASS, FAIL, ERRATUM (the statement as printed is false; its corrected
 statement is a check of its own) and INCONCLUSIVE. ``laocheck verify --only 'HK12.Lemma3.3*'``
 prints the same records.
@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 from laocheck import checks
 
 selected = checks.checks("HK12.Lemma3.3*") + checks.checks("HK12.Lemma3.8*")
-records = [checks.run(check, seed=0, budget="fast") for check in selected]
+records = [checks.run(check, seed=0, effort="fast") for check in selected]
 
 for r in records:
     print(f"{r.status:12s} {r.id:45s} {r.citation}")

@@ -5,11 +5,11 @@ sympy or matplotlib; a package ``__init__`` therefore names where each public at
 instead of importing it::
 
     __getattr__, __dir__ = attach(__name__, {
-        "budget": ("DEFAULT_DELTA", "ErrorBudget"),
+        "delta_split": ("DEFAULT_DELTA", "DeltaSplit"),
         "intervals": ("mean_interval",),
     })
 
-``from laocheck.stats import DEFAULT_DELTA`` then imports ``laocheck.stats.budget`` only;
+``from laocheck.stats import DEFAULT_DELTA`` then imports ``laocheck.stats.delta_split`` only;
 ``laocheck.stats.mean_interval``, ``from laocheck.stats import *`` (its ``__all__``) and
 ``dir(laocheck.stats)`` work as with eager imports. The interface is scientific-python's SPEC 1
 (``lazy_loader.attach``) without the dependency.

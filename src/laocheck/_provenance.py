@@ -1,4 +1,4 @@
-"""Provenance of every JSON file laocheck writes: versions, commit, machine, seed and budget.
+"""Provenance of every JSON file laocheck writes: versions, commit, machine, seed and effort.
 
 One function, :func:`provenance`, used by ``laocheck verify --json``, ``laocheck bounds --json``
 and the reports, so that every result file says what produced it.
@@ -63,11 +63,11 @@ def git_commit():
     return commit + ("+dirty" if dirty else "")
 
 
-def provenance(*, seed=None, budget=None, command=None, **extra):
+def provenance(*, seed=None, effort=None, command=None, **extra):
     """A JSON-ready dict: laocheck's version and commit, the Python and library versions (None
     for one that is not installed, such as the optional dask and distributed), the
-    machine (architecture, processor, CPU count, platform), and the run's seed, budget and
-    command line when given; ``extra`` items are added as they are."""
+    machine (architecture, processor, CPU count, platform), and the run's seed, effort profile
+    (its name) and command line when given; ``extra`` items are added as they are."""
     out = {
         "laocheck": __version__,
         "commit": git_commit(),
@@ -76,7 +76,7 @@ def provenance(*, seed=None, budget=None, command=None, **extra):
         "machine": {"architecture": platform.machine(), "processor": platform.processor() or None,
                     "cpu_count": os.cpu_count(), "platform": platform.platform()},
         "seed": seed,
-        "budget": budget,
+        "effort": getattr(effort, "name", effort),
         "command": command if command is not None else " ".join(
             [Path(sys.argv[0]).name, *sys.argv[1:]]),
     }

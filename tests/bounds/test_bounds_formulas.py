@@ -149,7 +149,7 @@ def test_bounds_checks_have_expected_status():
     ids = [c.id for c in catalog.checks() if c.func.__module__ == "laocheck.checks.formulas"]
     assert len(ids) >= 25
     for cid in ids:
-        record = catalog.run(cid, seed=0, budget="fast")
+        record = catalog.run(cid, seed=0, effort="fast")
         assert record.status == record.expected, (cid, record.note, record.figures)
         if record.status == "ERRATUM":
             assert record.counterexample is not None and record.correction, cid

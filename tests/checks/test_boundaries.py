@@ -25,7 +25,7 @@ _spec.loader.exec_module(boundaries)
 
 
 def _run(check_id):
-    return checks.run(checks.get(check_id), seed=0, budget="fast").status
+    return checks.run(checks.get(check_id), seed=0, effort="fast").status
 
 
 def test_the_boundary_instances_sit_on_their_boundaries():

@@ -36,7 +36,7 @@ CATALOG_IDS = [
 
 @pytest.mark.parametrize("check", CHECKS, ids=[c.id for c in CHECKS])
 def test_check(check):
-    record = catalog.run(check, seed=0, budget="fast", catch=False)
+    record = catalog.run(check, seed=0, effort="fast", catch=False)
     assert record.status == check.expected.value, record
     assert record.citation and record.statement and record.method
     assert 0 <= record.delta <= 1e-6

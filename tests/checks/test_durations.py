@@ -133,7 +133,7 @@ def test_records_do_not_depend_on_the_jobs_or_the_submission_order(monkeypatch):
     one = run_catalog(selected, 3, "fast", 1)
     order = _runner.submission_order
     monkeypatch.setattr(_runner, "submission_order",
-                        lambda todo, budget="fast": order(todo, budget)[::-1])
+                        lambda todo, tier="fast": order(todo, tier)[::-1])
     two = run_catalog(selected, 3, "fast", 2)
     assert [r.id for r in one] == [r.id for r in two] == ids
     assert fields(one) == fields(two)

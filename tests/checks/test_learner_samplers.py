@@ -82,7 +82,7 @@ def test_every_learner_spec_has_both_checks():
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("part", ["steps_match_reference", "attribute_inclusion"])
 def test_passes_on_laocheck_learners(name, part):
-    record = checks.run(checks.get(f"{name}.{part}"), seed=0, budget="fast", catch=False)
+    record = checks.run(checks.get(f"{name}.{part}"), seed=0, effort="fast", catch=False)
     assert record.status == "PASS", record
 
 
@@ -92,7 +92,7 @@ def test_inclusion_fails_when_the_last_attribute_is_never_drawn(name):
     mutated = _excluding_last(cls)
     assert _algorithm_of(mutated) == cls.__name__
     record = checks.run(_with_learner(f"{name}.attribute_inclusion", mutated), seed=0,
-                        budget="fast", catch=False)
+                        effort="fast", catch=False)
     assert record.status == "FAIL", record
 
 
@@ -102,7 +102,7 @@ def test_inclusion_names_the_last_index(name):
     index reported is the one never drawn."""
     record = checks.run(_with_learner(f"{name}.attribute_inclusion",
                                       _excluding_last(CLASSES[name])),
-                        seed=0, budget="fast", catch=False)
+                        seed=0, effort="fast", catch=False)
     assert record.counterexample["index"] == record.figures["d"] - 1
     assert record.counterexample["frequency"] == 0.0
 
@@ -111,7 +111,7 @@ def test_inclusion_names_the_last_index(name):
 def test_replay_fails_when_the_output_is_off_by_1e_8(name):
     record = checks.run(_with_learner(f"{name}.steps_match_reference",
                                       _perturbed_output(CLASSES[name])),
-                        seed=0, budget="fast", catch=False)
+                        seed=0, effort="fast", catch=False)
     assert record.status == "FAIL", record
 
 
@@ -119,7 +119,7 @@ def test_replay_fails_when_the_output_is_off_by_1e_8(name):
 def test_replay_fails_when_the_recorded_attribute_is_not_the_one_read(cls):
     name = cls.spec.name
     record = checks.run(_with_learner(f"{name}.steps_match_reference", _rotated_draws(cls)),
-                        seed=0, budget="fast", catch=False)
+                        seed=0, effort="fast", catch=False)
     assert record.status == "FAIL", record
 
 
@@ -136,13 +136,13 @@ def test_reusing_a_draw_fails_inclusion():
             return self
 
     record = checks.run(_with_learner("HK12.AERR.attribute_inclusion", Reusing), seed=0,
-                        budget="fast", catch=False)
+                        effort="fast", catch=False)
     assert record.status == "FAIL"
     assert record.counterexample["part"] == "x_tilde.first_two_equal"
 
 
 def test_same_seed_same_figures():
     check = checks.get("KS15.GAERR.attribute_inclusion")
-    a = checks.run(check, seed=3, budget="fast", catch=False)
-    b = checks.run(check, seed=3, budget="fast", catch=False)
+    a = checks.run(check, seed=3, effort="fast", catch=False)
+    b = checks.run(check, seed=3, effort="fast", catch=False)
     assert a.figures == b.figures

@@ -164,7 +164,7 @@ CASES = [(make, cid) for make, ids in CONTROLS for cid in ids]
 @pytest.mark.parametrize("make,check_id", CASES,
                          ids=[f"{m.__name__}-{c}" for m, c in CASES])
 def test_control_is_caught(make, check_id):
-    record = catalog.run(catalog.get(check_id).with_estimator(make()), seed=0, budget="fast",
+    record = catalog.run(catalog.get(check_id).with_estimator(make()), seed=0, effort="fast",
                         catch=False)
     assert record.status == "FAIL", record
 

@@ -71,7 +71,7 @@ def test_cb11_thm6_step2_counterexample_by_hand():
         for delta in (1e-9, 0.01, 0.5, 0.999999):
             assert math.log(2 * d * d / delta) <= 3 * math.log(d / delta) + 1e-12
     assert math.log(2 / 0.9) > 3 * math.log(1 / 0.9)
-    records = {i: catalog.run(catalog.get(i), seed=0, budget="fast", catch=False).status
+    records = {i: catalog.run(catalog.get(i), seed=0, effort="fast", catch=False).status
                for i in ("CB11.Thm6.proof.step1", "CB11.Thm6.proof.step2",
                          "CB11.Thm6.proof.step2_corrected")}
     # d = k = 1 (the unbounded ratio above) is below Fig. 1's budget k >= 2, k <= d: read under
@@ -384,7 +384,7 @@ def test_negative_control_lemma33_reuse_detects_x_tilde_built_from_x_prime(monke
         return (value / eps if part == "gradient" else value), seen
 
     monkeypatch.setattr(proofs_hk12, "hk12_aesvr", from_x_prime)
-    rec = catalog.run("HK12.Thm4.4.proof.reuse_lemma3.3", seed=0, budget="full")
+    rec = catalog.run("HK12.Thm4.4.proof.reuse_lemma3.3", seed=0, effort="full")
     assert rec.status == "FAIL"
 
 

@@ -20,13 +20,13 @@ def test_register_run_and_seed_keyed_by_id(scratch):
     @register("Test.draw", citation="none", statement="a draw", method="monte carlo",
               delta=1e-6, detectable=0.1)
     def draw(ctx):
-        return Result(Status.PASS, {"u": float(ctx.rng.random()), "budget": ctx.budget})
+        return Result(Status.PASS, {"u": float(ctx.rng.random()), "effort": ctx.effort.name})
 
     check = _registry.get("Test.draw")
     a, b = run(check, seed=3), run(check, seed=3)
     assert a.figures == b.figures and a.status == "PASS"
     assert run(check, seed=4).figures["u"] != a.figures["u"]
-    assert a.figures["budget"] == "fast" and run(check, 3, "full").figures["budget"] == "full"
+    assert a.figures["effort"] == "fast" and run(check, 3, "full").figures["effort"] == "full"
     # the stream depends on (seed, id) only
     expected = float(np.random.default_rng(check_seed(3, "Test.draw")).random())
     assert a.figures["u"] == expected
@@ -73,8 +73,8 @@ def test_register_validates(scratch, kwargs, word):
 
 def test_run_validates(scratch):
     register("Test.ok", citation="c", statement="s", method="m")(lambda ctx: Result("PASS"))
-    with pytest.raises(InvalidParameterError, match="budget"):
-        run("Test.ok", seed=0, budget="medium")
+    with pytest.raises(InvalidParameterError, match="`effort` must be .* got effort='medium'"):
+        run("Test.ok", seed=0, effort="medium")
     with pytest.raises(InvalidParameterError, match="seed"):
         check_seed(-1, "x")
     with pytest.raises(InvalidParameterError, match="id"):

@@ -184,7 +184,7 @@ def test_a_fourth_papers_estimator_gets_its_checks_from_its_spec(scratch):
                                         "kernel_matches_reference", "scaling")}
     assert "XY26.Uniform.data_point" in estimators.names()
     for cid in sorted(ids):
-        record = catalog.run(cid, seed=0, budget="fast", catch=False)
+        record = catalog.run(cid, seed=0, effort="fast", catch=False)
         assert record.status == "PASS", (cid, record.figures, record.counterexample)
     assert estimators.spec_of("XY26.Uniform.data_point").claims() == [
         "budget", "unbiased", "scaling", "finite_support"]

@@ -22,7 +22,7 @@ def _record(rid="X.check", status="PASS", figures=None, note="", delta=0.0):
     return CheckRecord(id=rid, status=status, expected="PASS", citation="X Thm 1",
                        statement="s", assumptions="", method="m", delta=delta, detectable=0.0,
                        figures=figures or {}, counterexample=None, correction=None, note=note,
-                       seconds=0.0, seed=0, budget="fast", entropy=0, spawn_key=())
+                       seconds=0.0, seed=0, effort="fast", entropy=0, spawn_key=())
 
 
 def _table(records):

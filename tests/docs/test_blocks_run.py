@@ -46,8 +46,8 @@ message; each keeps the command and its options and changes only its size:
 * ``laocheck verify`` without ``--only`` runs the whole catalog (~80 CPU-s): here it runs with
   ``--only 'HK12.Lemma3.3*'`` (the same code path on six checks); CI runs the whole catalog once,
   after the suite (``.ci/run``).
-* ``laocheck report`` at the ``fast`` or ``full`` budget runs at the specs' ``tiny`` budget (the
-  budget the specs define for tests).
+* ``laocheck report`` at the ``fast`` or ``full`` effort profile runs at ``--effort tiny`` (the
+  profile the specs define for tests).
 """
 import ast
 import importlib.util
@@ -163,17 +163,17 @@ def _equivalent(line):
             "verify: one family of checks (the catalog runs once in .ci/run)"
     if words[:2] == ["laocheck", "report"] and "--from" not in words:
         code = line.split("#", 1)[0]
-        if "--budget" in words:
-            code = re.sub(r"--budget \w+", "--budget tiny", code)
+        if "--effort" in words:
+            code = re.sub(r"--effort \w+", "--effort tiny", code)
         else:
-            code = code.rstrip() + " --budget tiny"
-        return code, "report: the specs' tiny budget"
+            code = code.rstrip() + " --effort tiny"
+        return code, "report: the specs' tiny profile"
     return line, None
 
 
 #: the rules of :func:`_equivalent`, for the record
 EQUIVALENTS = ("install: the suite's environment", "verify: --only 'HK12.Lemma3.3*'",
-               "report: --budget tiny")
+               "report: --effort tiny")
 
 
 def _clean_env(home):
@@ -390,9 +390,9 @@ def test_the_equivalents_change_only_the_size():
         "laocheck verify --only 'HK12.Lemma3.3*' --jobs 2 --json verify.json"
     assert _equivalent("laocheck verify --only 'X*'")[1] is None
     assert _equivalent("laocheck report ks15_synthetic --jobs 2      # KS15")[0] == \
-        "laocheck report ks15_synthetic --jobs 2 --budget tiny"
-    assert _equivalent("laocheck report bounds --budget full --jobs 2")[0] == \
-        "laocheck report bounds --budget tiny --jobs 2"
+        "laocheck report ks15_synthetic --jobs 2 --effort tiny"
+    assert _equivalent("laocheck report bounds --effort full --jobs 2")[0] == \
+        "laocheck report bounds --effort tiny --jobs 2"
     assert _equivalent("python3 -m venv .venv && . .venv/bin/activate && pip install . && "
                        "laocheck verify")[0] == "laocheck verify --only 'HK12.Lemma3.3*'"
     assert _equivalent('pip install ".[docs]"')[0] == "true"

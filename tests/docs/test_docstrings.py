@@ -94,9 +94,9 @@ def test_completeness_rules_hold_for_every_name_of_the_complete_modules(errors):
 
 # -- the second batch: every rule, no exception list ---------------------------------------
 
-MODULES_2 = ("laocheck", "laocheck.exceptions", "laocheck.testing", "laocheck.testing.strategies",
-             "laocheck.checks", "laocheck.learners", "laocheck.report", "laocheck.experiments",
-             "laocheck.experiments.papers")
+MODULES_2 = ("laocheck", "laocheck.effort", "laocheck.exceptions", "laocheck.testing",
+             "laocheck.testing.strategies", "laocheck.checks", "laocheck.learners",
+             "laocheck.report", "laocheck.experiments", "laocheck.experiments.papers")
 #: the methods a user of a learner calls (scikit-learn's and the budgeted ones; ``score`` is
 #: scikit-learn's RegressorMixin's, inherited unchanged with its own docstring)
 LEARNER_METHODS = ("fit", "partial_fit", "fit_stream", "fit_oracle", "fit_moments", "predict",

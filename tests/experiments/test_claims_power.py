@@ -18,7 +18,8 @@ from scipy import stats
 
 from laocheck.exceptions import InvalidParameterError
 from laocheck.experiments import papers
-from laocheck.experiments.papers import (BUDGETS, CONSIDERABLE, DOES_NOT_HOLD, HOLDS,
+from laocheck.effort import get_profile
+from laocheck.experiments.papers import (CONSIDERABLE, DOES_NOT_HOLD, HOLDS,
                                          INCONCLUSIVE, POWER,
                                          Curve, claim_better)
 from laocheck.stats import clopper_pearson, sign_test_detectable
@@ -56,10 +57,10 @@ def _at_most(count, n, p):
     return float(low) <= p
 
 
-@pytest.mark.parametrize("budget", ["fast", "full"])
+@pytest.mark.parametrize("effort", ["fast", "full"])
 @pytest.mark.parametrize("margin", [1.0, CONSIDERABLE])
-def test_the_stated_detectable_effect_is_decided_with_the_stated_power(budget, margin):
-    R, P = BUDGETS[budget]["runs"], len(BUDGETS[budget]["prefixes"])
+def test_the_stated_detectable_effect_is_decided_with_the_stated_power(effort, margin):
+    R, P = get_profile(effort).runs, len(get_profile(effort).prefixes)
     q = sign_test_detectable(R, delta=DELTA, points=P, beta=1 - POWER)
     assert 0.5 < q < 1
     # D = log margin + mu + noise, noise N(0, 1) shared half by the run's prefixes, so that
@@ -131,7 +132,7 @@ def test_diverging_runs_do_not_decide_a_claim_and_nan_is_the_worst_error():
 def test_full_budget_runs_detect_the_papers_visible_effect():
     """The full budget's run count comes from the power calculation: the visible effect
     (Phi(1), error bars of +-1 sd not overlapping) is detected at its check points."""
-    d = papers.claims_design(BUDGETS["full"]["runs"], len(BUDGETS["full"]["prefixes"]))
+    d = papers.claims_design(get_profile("full").runs, len(get_profile("full").prefixes))
     assert d["full_runs"] >= d["runs_for_visible_effect"]
     assert d["full_detectable"] <= d["visible_effect"]
 

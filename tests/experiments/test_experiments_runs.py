@@ -107,7 +107,7 @@ def test_section3_checks_expected_status():
     ids = [c.id for c in catalog.checks() if c.func.__module__ == "laocheck.checks.empirical"]
     assert {"HK12.Thm3.1.empirical", "KS15.Thm4.6.empirical", "LAO.Bounds.scaling.empirical"} <= set(ids)
     for cid in ids:
-        r = catalog.run(cid, seed=0, budget="fast")
+        r = catalog.run(cid, seed=0, effort="fast")
         assert r.status == r.expected, (cid, r.note)
         if cid.endswith(".empirical") and "ratio" in r.figures:
             f = r.figures
@@ -207,7 +207,7 @@ def test_full_budget_empirical_checks_use_the_oracle_where_it_exists(monkeypatch
     for budget in ("fast", "full"):
         calls.clear()
         for c in ids:
-            ctx = Context(np.random.default_rng(0), budget=budget,
+            ctx = Context(np.random.default_rng(0), effort=budget,
                           seed_sequence=np.random.SeedSequence(0))
             with pytest.raises(RuntimeError, match="recorded"):
                 c.func(ctx)

@@ -95,7 +95,7 @@ def test_hk12_mnist_runs_on_the_lazy_pairs(tmp_path, monkeypatch):
     # every panel of an experiment runs its curves through _common.Experiment.curves
     monkeypatch.setattr(_common, "learning_curves", record)
     try:
-        papers.hk12_mnist(budget="tiny", source="mnist",
+        papers.hk12_mnist(effort="tiny", source="mnist",
                           mnist=_mnist_dir(tmp_path, 400, 100, 6))
     except _Stop:
         pass

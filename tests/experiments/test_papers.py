@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.model_selection import GridSearchCV, KFold
 
 from laocheck.data import LabelledData, PowerLawBernoulli, load_sklearn_digits
+from laocheck.effort import get_profile
 from laocheck.experiments.papers import (DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, Algorithm, Curve,
                                          StepScaled, claim_better, claim_converges,
                                          ks15_adaptive, ks15_synthetic, learning_curves)
@@ -224,7 +225,7 @@ def test_claims_on_real_runs_true_and_false():
 
 
 def test_ks15_synthetic_small_and_serialisable():
-    res = ks15_synthetic(budget="fast", seed=0, alphas=(-2.0,), d=12, runs=2, m=200)
+    res = ks15_synthetic(effort="fast", seed=0, alphas=(-2.0,), d=12, runs=2, m=200)
     assert [p.figure for p in res.panels] == ["KS15 Fig. 1, alpha = -2", "KS15 Fig. 2, alpha = -2"]
     assert {c.algorithm for c in res.panels[0].curves} == {
         "DDAERR", "Two-Phased DDAERR", "AERR", "Online ridge", "Offline ridge",
@@ -239,7 +240,7 @@ def test_ks15_adaptive_small_runs_and_returns_app_a_claims():
     """KS15 App. A at a tiny size: Fig. 7 (power-law alpha = -2, exact risk) and Fig. 8 (3 vs 5)
     with each adaptive learner beside its non-adaptive version, and App. A's three claims per
     pair, in the right direction (Fig. 8: the non-adaptive attribute-efficient one better)."""
-    res = ks15_adaptive(budget="fast", seed=0, d=12, m=200, runs=2, source="sklearn-digits")
+    res = ks15_adaptive(effort="fast", seed=0, d=12, m=200, runs=2, source="sklearn-digits")
     assert [p.figure for p in res.panels] == ["KS15 Fig. 7", "KS15 Fig. 8"]
     assert res.unavailable == ()
     for panel in res.panels:
@@ -443,12 +444,12 @@ def test_progress_lines_count_each_panels_runs_and_leave_the_results_alone():
     """An experiment's ``progress`` gets a line when each panel starts and when its last run is
     in (every=0 in RunProgress would give one per run); the numbers are those of a silent run."""
     lines = []
-    kw = dict(budget="tiny", seed=3, alphas=(-1.0,), d=12, m=60)
+    kw = dict(effort="tiny", seed=3, alphas=(-1.0,), d=12, m=60)
     loud = ks15_synthetic(progress=lines.append, **kw)
     quiet = ks15_synthetic(**kw)
     strip = lambda r: {k: v for k, v in r.to_dict().items() if k != "seconds"}   # noqa: E731
     assert strip(loud) == strip(quiet)
-    runs = papers.BUDGETS["tiny"]["runs"]
+    runs = get_profile("tiny").runs
     expected = [f"panel {p}/2 (KS15 Fig. {p}, alpha = -1): {done}/{runs} runs ({pct}%), elapsed "
                 for p in (1, 2) for done, pct in ((0, 0), (runs, 100))]
     assert len(lines) == 4 and all(line.startswith(e) for line, e in zip(lines, expected))

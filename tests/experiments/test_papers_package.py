@@ -11,7 +11,8 @@ import pytest
 
 from laocheck.data import PowerLawBernoulli
 from laocheck.experiments import child_seeds, papers
-from laocheck.experiments.papers import (BUDGETS, Algorithm, claim_better, claim_converges,
+from laocheck.effort import get_profile
+from laocheck.experiments.papers import (Algorithm, claim_better, claim_converges,
                                          ks15_synthetic, learning_curves)
 from laocheck.learners import DDAERR, GAERR, OfflineRidge, OnlineRidge, TwoPhaseDDAERR
 
@@ -77,7 +78,7 @@ def test_every_public_name_is_importable_from_the_package():
     assert set(papers.EXPERIMENTS) == {"ks15_synthetic", "hk12_mnist", "cb11_mnist",
                                        "ks15_real", "ks15_adaptive"}
     assert all(callable(f) and f is getattr(papers, n) for n, f in papers.EXPERIMENTS.items())
-    assert papers.BUDGETS is BUDGETS and set(BUDGETS) == {"tiny", "fast", "full"}
+    assert "BUDGETS" not in papers.__all__     # the profiles are laocheck.effort's (one registry)
 
 
 def test_an_experiment_s_numbers_are_the_engine_s_on_its_protocol():
@@ -85,7 +86,7 @@ def test_an_experiment_s_numbers_are_the_engine_s_on_its_protocol():
     what the module documents: the five ridge learners with the budget split 3 + 2 of
     k + 1 = 5, the exact E[x_i²] as DDAERR's prior knowledge, the panel's seed the first child
     of the experiment's, the budget-matched curves at 5 attributes, and the two claims."""
-    result = ks15_synthetic(budget="tiny", seed=11, alphas=(-1.0,), d=20)
+    result = ks15_synthetic(effort="tiny", seed=11, alphas=(-1.0,), d=20)
     dist = PowerLawBernoulli(20, -1.0, scenario="ridge")
     mom = dist.second_moments
     learners = (
@@ -95,7 +96,7 @@ def test_an_experiment_s_numbers_are_the_engine_s_on_its_protocol():
         Algorithm("AERR", lambda c: GAERR(k=3, n_inner=2), "HK12"),
         Algorithm("Online ridge", lambda c: OnlineRidge(), "full information"),
         Algorithm("Offline ridge", lambda c: OfflineRidge(), "full information"))
-    tiny = BUDGETS["tiny"]
+    tiny = get_profile("tiny").experiment()
     panel_seed = child_seeds(11, 2)[0]
     curves, _ = learning_curves(
         learners, distribution=dist, m=tiny["synthetic_m"], k=4, runs=tiny["runs"],

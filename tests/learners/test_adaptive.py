@@ -145,7 +145,7 @@ def test_budget_k_plus_n_inner_attributes(name, n_inner):
 @pytest.mark.parametrize("name", ["KS15.AdaAERR", "KS15.AdaGAERR", "KS15.AdaDDAERR",
                                   "KS15.AdaTwoPhaseDDAERR"])
 def test_catalog_budget_check_passes(name):
-    record = checks.run(checks.get(f"{name}.budget"), seed=0, budget="fast", catch=False)
+    record = checks.run(checks.get(f"{name}.budget"), seed=0, effort="fast", catch=False)
     assert record.status == "PASS", record
     # the engine's budget check (one for the catalog and check_learner): the most attributes
     # any fit path reported for one example, k + 1 = 3 with the record's k = 2

@@ -13,6 +13,6 @@ SEED = 3
 def built(tmp_path_factory):
     """{name: BuiltReport} of the three standard reports (budget tiny, seed 3)."""
     out = tmp_path_factory.mktemp("reports")
-    return {name: build_report(load_spec(SPECS / f"{name}.toml", KINDS), out, budget="tiny",
-                               ctx=Context(seed=SEED, budget="tiny"))
+    return {name: build_report(load_spec(SPECS / f"{name}.toml", KINDS), out, effort="tiny",
+                               ctx=Context(seed=SEED, effort="tiny"))
             for name in NAMES}

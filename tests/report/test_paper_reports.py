@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from laocheck.cli import main
+from laocheck.effort import get_profile
 from laocheck.experiments import papers
 from laocheck.experiments.papers import EXPERIMENTS
 from laocheck.report import KINDS, Context, build_report, load_spec
@@ -35,8 +36,8 @@ def built(tmp_path_factory):
     for name in PAPER_SPECS:
         spec = load_spec(SPECS / f"{name}.toml", KINDS)
         spec = replace(spec, settings={**spec.settings, "source": DIGITS})
-        reports[name] = build_report(spec, out, budget="tiny",
-                                     ctx=Context(seed=SEED, budget="tiny"))
+        reports[name] = build_report(spec, out, effort="tiny",
+                                     ctx=Context(seed=SEED, effort="tiny"))
     return reports
 
 
@@ -45,7 +46,7 @@ def test_the_five_specs_are_paper_reports_of_the_five_experiments():
     assert {s.settings["experiment"] for s in specs.values()} == set(EXPERIMENTS)
     for spec in specs.values():
         assert spec.kind == "paper"
-        assert {"tiny", "fast", "full"} <= set(spec.budgets)
+        assert {"tiny", "fast", "full"} <= set(spec.effort_tables)
 
 
 @pytest.mark.parametrize("name", PAPER_SPECS)
@@ -59,7 +60,7 @@ def test_every_spec_renders_its_files(built, name):
                      parse_constant=lambda c: pytest.fail(f"report.json holds {c}"))
     result = doc["data"]["result"]
     assert doc["kind"] == "paper" and result["experiment"] == name
-    assert result["budget"] == "tiny" and result["seed"] == SEED
+    assert result["effort"] == "tiny" and result["seed"] == SEED
     assert "provenance" in doc
     # one figure per panel, each written as PNG and SVG
     assert len(doc["figures"]) == len(result["panels"]) == len(rep.figures)
@@ -186,7 +187,7 @@ def test_missing_covertype_is_listed_with_its_reason(built):
 
 def test_source_digits_on_the_command_line(tmp_path, capsys):
     out = tmp_path / "out"
-    assert main(["report", "hk12_mnist", "--budget", "tiny", "--source", "digits",
+    assert main(["report", "hk12_mnist", "--effort", "tiny", "--source", "digits",
                  "--out", str(out)]) == 0
     err = capsys.readouterr().err                       # the runs' progress, per panel
     assert "panel 1/2 (HK12 Fig. 1): 2/2 runs (100%)" in err
@@ -199,7 +200,7 @@ def test_source_digits_on_the_command_line(tmp_path, capsys):
 
 def test_missing_covtype_file_is_a_usage_error_naming_it(tmp_path, capsys):
     missing = tmp_path / "covtype.data.gz"
-    assert main(["report", "ks15_real", "--budget", "tiny", "--covtype", str(missing),
+    assert main(["report", "ks15_real", "--effort", "tiny", "--covtype", str(missing),
                  "--out", str(tmp_path / "out"), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert str(missing) in err and "--covtype" in err
@@ -210,7 +211,7 @@ def test_mnist_directory_without_idx_files_is_a_usage_error(tmp_path, capsys):
     empty = tmp_path / "no_idx"
     empty.mkdir()
     (empty / "readme.txt").write_text("not MNIST", encoding="utf-8")
-    assert main(["report", "hk12_mnist", "--budget", "tiny", "--mnist", str(empty),
+    assert main(["report", "hk12_mnist", "--effort", "tiny", "--mnist", str(empty),
                  "--out", str(tmp_path / "out"), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert "MNIST" in err and str(empty) in err
@@ -228,10 +229,10 @@ def test_without_names_paper_reports_only_with_all(tmp_path):
     shutil.copy(SPECS / "rho.toml", specs / "rho.toml")
     shutil.copy(SPECS / "ks15_adaptive.toml", specs / "ks15_adaptive.toml")
     out = tmp_path / "out"
-    assert main(["report", "--specs", str(specs), "--budget", "tiny", "--out", str(out),
+    assert main(["report", "--specs", str(specs), "--effort", "tiny", "--out", str(out),
                  "--no-progress"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["rho"]
-    assert main(["report", "--all", "--specs", str(specs), "--budget", "tiny", "--out",
+    assert main(["report", "--all", "--specs", str(specs), "--effort", "tiny", "--out",
                  str(out), "--no-progress"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["ks15_adaptive", "rho"]
 
@@ -239,9 +240,9 @@ def test_without_names_paper_reports_only_with_all(tmp_path):
 def test_a_bad_experiment_setting_is_refused_before_any_run(tmp_path, capsys):
     spec = tmp_path / "mine.toml"
     spec.write_text('name = "mine"\nkind = "paper"\ntitle = "t"\n[settings]\n'
-                    'experiment = "ks15_synthetic"\npairs = [[3, 5]]\n[budgets.tiny]\n',
+                    'experiment = "ks15_synthetic"\npairs = [[3, 5]]\n[effort.tiny]\n',
                     encoding="utf-8")
-    assert main(["report", "mine", "--specs", str(tmp_path), "--budget", "tiny", "--out",
+    assert main(["report", "mine", "--specs", str(tmp_path), "--effort", "tiny", "--out",
                  str(tmp_path / "out"), "--no-progress"]) == 2
     assert "`pairs` is not a parameter of experiment 'ks15_synthetic'" in capsys.readouterr().err
 
@@ -373,21 +374,22 @@ def test_bands_are_drawn_only_where_they_lie_within_the_axis():
     assert xs.min() == 1000.0 and ys.max() <= 0.35     # only the last two points' band
 
 
-def test_a_budget_cap_on_training_examples_is_applied_and_stated(tmp_path, monkeypatch):
-    """The fast budget caps a run's training examples from a data set (``max_train``): the
-    panels are fitted on that many and the report says so."""
+def test_a_profile_cap_on_training_examples_is_applied_and_stated(tmp_path):
+    """The fast profile caps a run's training examples from a data set (``max_train``): the
+    panels are fitted on that many and the report says so (here a copy of ``tiny`` with a cap,
+    handed to the report as the one profile it reads)."""
     from laocheck.experiments import papers
 
-    monkeypatch.setitem(papers.BUDGETS, "tiny", {**papers.BUDGETS["tiny"], "max_train": 60})
+    capped = get_profile("tiny").replace(max_train=60)
     spec = load_spec(SPECS / "hk12_mnist.toml", KINDS)
     spec = replace(spec, settings={**spec.settings, "source": DIGITS})
-    rep = build_report(spec, tmp_path, budget="tiny", ctx=Context(seed=SEED, budget="tiny"))
+    rep = build_report(spec, tmp_path, ctx=Context(seed=SEED, effort=capped))
     result = json.loads((rep.path / "report.json").read_text(encoding="utf-8"))["data"]["result"]
     assert result["max_train"] == 60
     assert [p["n_train"] for p in result["panels"]] == [60, 60]
     assert "at most 60 training examples a run" in (rep.path / "report.md").read_text("utf-8")
     # synthetic panels draw m examples from the distribution: no cap applies or is reported
-    synthetic = papers.ks15_synthetic(budget="tiny", alphas=(-1.0,), runs=2)
+    synthetic = papers.ks15_synthetic(effort="tiny", alphas=(-1.0,), runs=2)
     assert synthetic.max_train is None and [p.n_train for p in synthetic.panels] == [200, 200]
 
 
@@ -497,10 +499,10 @@ def test_claims_table_shows_how_each_claim_was_decided(built, name):
         assert c["status"] == "INCONCLUSIVE" and c["needed"] is None   # 2 runs decide nothing
     design = result["claims_design"]
     assert design["runs"] == result["runs"] == 2 and design["needed"] is None
-    assert design["full_runs"] == papers.BUDGETS["full"]["runs"]
+    assert design["full_runs"] == get_profile("full").runs
     text = " ".join(_page(rep).text)
     assert "2 runs can decide no claim" in text
-    assert f"the full budget runs {design['full_runs']}" in text
+    assert f"the full profile runs {design['full_runs']}" in text
 
 
 @pytest.mark.parametrize("name", PAPER_SPECS)

@@ -64,8 +64,8 @@ def report(importable, tmp_path_factory):
     specs, out = tmp_path_factory.mktemp("specs"), tmp_path_factory.mktemp("out")
     plain = load_spec(SPECS_DIR / "ks15_synthetic.toml", KINDS)
     mine = _user_spec(specs, "ks15_synthetic", [(ABS, "AbsAERR"), (MAKE, "AbsAERR k=2")])
-    ctx = Context(seed=SEED, budget="tiny")
-    return tuple(build_report(s, out, budget="tiny", ctx=ctx) for s in (plain, mine))
+    ctx = Context(seed=SEED, effort="tiny")
+    return tuple(build_report(s, out, effort="tiny", ctx=ctx) for s in (plain, mine))
 
 
 @pytest.fixture(scope="module")
@@ -224,8 +224,8 @@ def test_the_worked_example_opens_in_a_browser(report, tmp_path, chromium):
 
 def test_a_learner_that_raises_is_reported_and_the_paper_runs(importable):
     from laocheck.experiments.papers import ks15_synthetic
-    plain = ks15_synthetic(budget="tiny", seed=SEED, d=12, alphas=(-2.0,)).to_dict()
-    mine = ks15_synthetic(budget="tiny", seed=SEED, d=12, alphas=(-2.0,),
+    plain = ks15_synthetic(effort="tiny", seed=SEED, d=12, alphas=(-2.0,)).to_dict()
+    mine = ks15_synthetic(effort="tiny", seed=SEED, d=12, alphas=(-2.0,),
                           learners=["learner_zoo.broken:raises_in_fit"]).to_dict()
     assert _without_users(mine) == _without_users(plain)
     for panel in mine["panels"]:
@@ -238,12 +238,12 @@ def test_a_learner_that_raises_is_reported_and_the_paper_runs(importable):
 
 def test_the_command_line_takes_learner(importable, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(ZOO_DIR)                   # `--learner` modules from the current folder
-    assert main(["report", "cb11_mnist", "--budget", "tiny", "--source", "digits",
+    assert main(["report", "cb11_mnist", "--effort", "tiny", "--source", "digits",
                  "--seed", str(SEED), "--out", str(tmp_path), "--no-progress",
                  "--learner", ABS, "--learner", MAKE]) == 0
     doc = json.loads((tmp_path / "cb11_mnist" / "report.json").read_text())
     assert [u["factory"] for u in doc["data"]["result"]["user_learners"]] == [ABS, MAKE]
-    assert main(["report", "cb11_mnist", "--budget", "tiny", "--out", str(tmp_path),
+    assert main(["report", "cb11_mnist", "--effort", "tiny", "--out", str(tmp_path),
                  "--learner", "learner_zoo.abs_aerr:no_such"]) == 2
     assert "no callable 'no_such'" in capsys.readouterr().err
 
@@ -252,7 +252,7 @@ def test_a_name_taken_by_a_paper_learner_is_refused(importable):
     from laocheck.exceptions import InvalidParameterError
     from laocheck.experiments.user_learners import UserLearner
     with pytest.raises(InvalidParameterError, match="'AERR'.*taken"):
-        EXPERIMENTS["ks15_synthetic"](budget="tiny", d=12, alphas=(0.0,),
+        EXPERIMENTS["ks15_synthetic"](effort="tiny", d=12, alphas=(0.0,),
                                       learners=[UserLearner(ABS, "AERR")])
     with pytest.raises(InvalidParameterError, match="grid.eta"):
         UserLearner(ABS, grid={"eta": [0.1, -1.0]})
@@ -264,7 +264,7 @@ def test_the_users_numbers_do_not_depend_on_the_workers(importable):
     """Two joblib workers (the user's module imported there from the same sys.path) give the
     numbers of one process, the users' learners' included."""
     from laocheck.experiments.papers import ks15_synthetic
-    runs = [ks15_synthetic(budget="tiny", seed=SEED, d=12, alphas=(-2.0,), n_jobs=jobs,
+    runs = [ks15_synthetic(effort="tiny", seed=SEED, d=12, alphas=(-2.0,), n_jobs=jobs,
                            learners=[ABS]).to_dict() for jobs in (1, 2)]
     for r in runs:
         del r["seconds"]

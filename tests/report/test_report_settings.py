@@ -62,8 +62,8 @@ def test_a_pass_says_what_it_detects(built, tmp_path):
     powerless["figures"] = {**(powerless["figures"] or {}), "excess_low": -1e-12,
                             "excess_mean": 1e-6, "excess_high": 2e-6, "bound": 0.5}
     spec = load_spec(SPECS_DIR / "verification.toml", KINDS)
-    report = build_report(spec, tmp_path, budget="tiny", from_doc={"checks": records},
-                          ctx=Context(seed=SEED, budget="tiny"))
+    report = build_report(spec, tmp_path, effort="tiny", from_doc={"checks": records},
+                          ctx=Context(seed=SEED, effort="tiny"))
     page = _html(report)
     assert '<td class="status-PASS">PASS (detects ≥ 3.25×)</td>' in page
     assert f'<td class="status-PASS">PASS ({NO_POWER})</td>' in page

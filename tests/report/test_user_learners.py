@@ -40,7 +40,7 @@ def user_report(importable, tmp_path_factory):
     (specs / "mine.toml").write_text(text)
     spec, = find_specs(specs, KINDS, ["mine"])
     out = tmp_path_factory.mktemp("out")
-    return build_report(spec, out, budget="tiny", ctx=Context(seed=SEED, budget="tiny"))
+    return build_report(spec, out, effort="tiny", ctx=Context(seed=SEED, effort="tiny"))
 
 
 def test_the_user_learner_runs_on_the_theorems_replicates(user_report):
@@ -197,6 +197,6 @@ def test_bad_learners_are_usage_errors(tmp_path, capsys):
         UserLearner("no_such_module_xyz:make")
     with pytest.raises(InvalidParameterError, match="`factory`"):
         load_learner({"name": "x"})
-    assert main(["report", "bounds", "--budget", "tiny", "--out", str(tmp_path),
+    assert main(["report", "bounds", "--effort", "tiny", "--out", str(tmp_path),
                  "--learner", "no_such_module_xyz:make"]) == 2
     assert "no_such_module_xyz" in capsys.readouterr().err

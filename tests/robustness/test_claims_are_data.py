@@ -291,7 +291,7 @@ def test_laocheck_report_refuses_the_spec_with_one_line(tmp_path):
                                   f'params = {{filename = "{victim}", filemode = "w"}}')
     env = dict(os.environ)
     proc = subprocess.run([sys.executable, "-m", "laocheck", "report", "--specs", str(folder),
-                           "mine", "--budget", "tiny", "--out", str(tmp_path / "out")],
+                           "mine", "--effort", "tiny", "--out", str(tmp_path / "out")],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr

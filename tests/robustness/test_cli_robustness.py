@@ -56,7 +56,7 @@ BAD = {
                       st.just(("--estimators", "--checks")), st.just(("--bogus",))),
     "verify": st.one_of(_bad("--seed", st.one_of(not_ints, negative_ints)),
                         _bad("--jobs", st.one_of(not_ints, non_positive_ints, too_many_jobs)),
-                        _bad("--budget", words.filter(lambda w: w not in ("fast", "full"))),
+                        _bad("--effort", words.filter(lambda w: w not in ("fast", "full"))),
                         _bad("--only", no_match), _bad("--json", bad_paths),
                         st.just(("--bogus",)), st.just(("--only",))),
     "bounds": st.one_of(*[_bad(f"--{name}", st.one_of(not_ints, non_positive_ints))
@@ -75,7 +75,7 @@ BAD = {
 }
 GOOD = {
     "list": st.sampled_from([(), ("--checks",), ("--estimators",), ("--match", "HK12")]),
-    "verify": st.sampled_from([(), ("--seed", "3"), ("--budget", "full"), ("--jobs", "2"),
+    "verify": st.sampled_from([(), ("--seed", "3"), ("--effort", "full"), ("--jobs", "2"),
                                ("--no-progress",), ("--only", "HK12.*")]),
     "bounds": st.sampled_from([(), ("--d", "20"), ("--m", "100"), ("--B", "2.5"),
                                ("--delta", "0.01"), ("--dist", "hard"), ("--no-progress",),

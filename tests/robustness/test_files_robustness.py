@@ -160,7 +160,7 @@ def test_malformed_json_files_exit_2_with_one_line(tmp_path, user_dir, kind):
     folder, target = user_dir
     assert_usage_error(["check", target, "--claims", bad], cwd=folder)
     assert_usage_error(["report", "verification", "--from", bad, "--out", tmp_path / "out",
-                        "--budget", "tiny"])
+                        "--effort", "tiny"])
     (tmp_path / "bl").mkdir()
     (tmp_path / "bl" / "b.json").write_bytes(BAD_BYTES[kind])
     assert_usage_error(["baseline", "compare", "b", "--estimator", target, "--dir",
@@ -193,7 +193,7 @@ def test_special_files_are_refused_as_input(tmp_path, user_dir, special):
     folder, target = user_dir
     assert_usage_error(["check", target, "--claims", path], cwd=folder)
     assert_usage_error(["report", "verification", "--from", path, "--out", tmp_path / "o",
-                        "--budget", "tiny"])
+                        "--effort", "tiny"])
     with pytest.raises(InvalidParameterError, match="regular file|directory"):
         load_idx(path)
 
@@ -221,7 +221,7 @@ def test_a_forged_status_in_a_results_log_is_refused(tmp_path):
 
 @SETTINGS
 @given(field=st.sampled_from(["status", "expected", "delta", "seed", "spawn_key", "id",
-                              "figures", "budget"]),
+                              "figures", "effort"]),
        value=st.one_of(st.text(max_size=20), st.integers(), st.floats(), st.none(),
                        st.lists(st.integers(), max_size=3)))
 def test_any_forged_record_field_is_accepted_only_within_its_schema(verify_doc, field, value):
@@ -295,7 +295,7 @@ def test_mutated_verify_files_render_escaped_or_exit_2(tmp_path, verify_doc, dat
     out = tmp_path / "out"
     outside = {k: v for k, v in tree(tmp_path).items() if not k.startswith(str(out))}
     code, _, err = run_cli(["report", "verification", "--from", src, "--out", out,
-                            "--budget", "tiny", "--no-progress"])
+                            "--effort", "tiny", "--no-progress"])
     assert_clean_exit(code, err, (0, 2))
     after = {k: v for k, v in tree(tmp_path).items() if not k.startswith(str(out))}
     assert after == outside
@@ -336,7 +336,7 @@ def _sampled(n):
 
 
 EXACT_BASELINE = {"format": "laocheck-baseline", "format_version": 2, "laocheck": "0",
-                  "estimator": "x", "seed": 0, "budget": "fast", "delta": 1e-6,
+                  "estimator": "x", "seed": 0, "effort": "fast", "delta": 1e-6,
                   "instances": {"d3": {"kind": "exact",
                                        "outcomes": {'["1/2", "0"]': "1/2", '["0", "1"]': "1/2"},
                                        "attributes": {"2": "1"}, "mean": ["1/4", "1/2"],
@@ -421,7 +421,7 @@ curve_from = -1.0
 curve_to = 0.0
 {settings}
 
-[budgets.tiny]
+[effort.tiny]
 curve_points = {points}
 """
 
@@ -440,13 +440,13 @@ def test_a_spec_named_dot_cannot_replace_the_out_folder(tmp_path):
     (out / "other" / "keep.txt").write_text("keep")
     _spec(tmp_path / "specs", ".", file=".")
     before = tree(tmp_path)
-    assert_usage_error(["report", "--specs", tmp_path / "specs", "--out", out, "--budget",
+    assert_usage_error(["report", "--specs", tmp_path / "specs", "--out", out, "--effort",
                         "tiny", "--no-progress"], match="`name`")
     assert tree(tmp_path) == before
 
 
 @pytest.mark.parametrize("settings, points, match", [
-    ("", 100_000_000, "`budgets.tiny.curve_points` must be an integer >= 2 and <= 10000"),
+    ("", 100_000_000, "`effort.tiny.curve_points` must be an integer >= 2 and <= 10000"),
     ("d = 3000000000", 3, "`settings.d` must be an integer >= 1 and <= 1000000"),
     ("d = 1000000", 5000, "d × points"),
     ("alphas = [nan]", 3, "`settings.alphas[0]` must be a finite number"),
@@ -457,7 +457,7 @@ def test_spec_sizes_are_bounded_before_any_work(tmp_path, settings, points, matc
     _spec(tmp_path / "specs", "r", settings=settings, points=points)
     with mock.patch.dict(KINDS["rho"].__dict__, {"collect": _no_work}):
         assert_usage_error(["report", "r", "--specs", tmp_path / "specs", "--out",
-                            tmp_path / "out", "--budget", "tiny"], match=match)
+                            tmp_path / "out", "--effort", "tiny"], match=match)
     assert not (tmp_path / "out").exists()
 
 
@@ -477,10 +477,10 @@ def test_spec_and_from_texts_are_escaped(tmp_path, verify_doc):
     doc["checks"][0]["figures"]["worst_ratio"] = 0.5    # so the id is a label of a figure
     (tmp_path / "from.json").write_text(json.dumps(doc))
     code, _, err = run_cli(["report", "r", "--specs", tmp_path / "specs", "--out",
-                            tmp_path / "out", "--budget", "tiny", "--no-progress"])
+                            tmp_path / "out", "--effort", "tiny", "--no-progress"])
     assert code == 0, err
     code, _, err = run_cli(["report", "verification", "--from", tmp_path / "from.json",
-                            "--out", tmp_path / "out", "--budget", "tiny", "--no-progress"])
+                            "--out", tmp_path / "out", "--effort", "tiny", "--no-progress"])
     assert code == 0, err
     for name in ("r", "verification"):
         md = (tmp_path / "out" / name / "report.md").read_text(encoding="utf-8")
@@ -557,7 +557,7 @@ def test_a_report_never_deletes_what_it_did_not_write(tmp_path):
     or a link in its place, stops the run before any work (exit 2) and stays."""
     _spec(tmp_path / "specs", "r")
     argv = ["report", "r", "--specs", tmp_path / "specs", "--out", tmp_path / "out",
-            "--budget", "tiny", "--no-progress"]
+            "--effort", "tiny", "--no-progress"]
     code, _, err = run_cli(argv)
     assert code == 0, err
     code, _, err = run_cli(argv)                        # a report replaces a report
@@ -584,7 +584,7 @@ def test_any_spec_name_writes_inside_the_out_folder(tmp_path, name):
                                               description="d", settings="", points=3))
     before = {k: v for k, v in tree(tmp_path).items() if not k.startswith(str(tmp_path / "o"))}
     code, _, err = run_cli(["report", "--specs", specs, "--out", tmp_path / "o" / "out",
-                            "--budget", "tiny", "--no-progress"])
+                            "--effort", "tiny", "--no-progress"])
     assert_clean_exit(code, err, (0, 2))
     after = {k: v for k, v in tree(tmp_path).items() if not k.startswith(str(tmp_path / "o"))}
     assert after == before
@@ -743,7 +743,7 @@ COMMANDS = {"list": ["--match", "--json"], "bounds": ["--B", "--alpha", "--m", "
                                                       "--k", "--json", "--data"],
             "verify": ["--only", "--jobs", "--json", "--seed"],
             "baseline": ["--dir", "--claims", "--json"], "errata": ["--output"],
-            "report": ["--out", "--from", "--specs", "--budget", "--jobs"]}
+            "report": ["--out", "--from", "--specs", "--effort", "--jobs"]}
 
 
 @SETTINGS
@@ -807,7 +807,7 @@ def test_any_spec_setting_is_typed_and_bounded_before_any_work(tmp_path, key, va
     with mock.patch.dict(KINDS["rho"].__dict__, {"collect": _no_work}):
         try:
             code, _, err = run_cli(["report", "r", "--specs", tmp_path / "specs", "--out",
-                                    tmp_path / "out", "--budget", "tiny"])
+                                    tmp_path / "out", "--effort", "tiny"])
         except AssertionError as exc:
             assert "work started" in str(exc)
             return

@@ -338,10 +338,10 @@ def test_sequential_any_input(value, lower, upper, delta, epsilon, max_n, batch,
 @SETTINGS
 @given(total=st.one_of(st.none(), probabilities), per_check=probabilities,
        weights=st.one_of(st.none(), st.dictionaries(st.sampled_from(["a", "b", "c"]), scalars)))
-def test_error_budget_any_input(total, per_check, weights):
-    budget = call(stats.ErrorBudget, total=total, per_check=per_check)
-    if budget is not None:
-        alloc = call(budget.allocate, ["a", "b"], weights=weights)
+def test_delta_split_any_input(total, per_check, weights):
+    split = call(stats.DeltaSplit, total=total, per_check=per_check)
+    if split is not None:
+        alloc = call(split.allocate, ["a", "b"], weights=weights)
         if alloc is not None:
             # family_wise is the union bound, the sum of the deltas (it may exceed 1)
             assert 0 < alloc.family_wise < math.inf

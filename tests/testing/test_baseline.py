@@ -426,7 +426,7 @@ def test_the_readme_tutorial_runs(tmp_path, monkeypatch, capsys):
     sys.modules.pop("mysampler", None)
 
 
-@pytest.mark.parametrize("kwargs, match", [({"budget": "huge"}, "`budget`"),
+@pytest.mark.parametrize("kwargs, match", [({"effort": "huge"}, "`effort`"),
                                            ({"seed": -1}, "`seed`"), ({"delta": 0.5}, "`delta`")])
 def test_bad_parameters_are_refused_before_writing(tmp_path, kwargs, match):
     with pytest.raises(InvalidParameterError, match=match):

@@ -240,7 +240,7 @@ def test_a_record_naming_only_its_instance_is_shown_with_its_values():
                          citation="HK12 Lemma 3.3", statement="E‖g̃‖² <= G²", assumptions="",
                          method="exact", delta=0.0, detectable=0.0, figures={},
                          counterexample={"instance": "d4", "k": 2}, correction=None, note="",
-                         seconds=0.0, seed=0, budget="fast", entropy=0, spawn_key=())
+                         seconds=0.0, seed=0, effort="fast", entropy=0, spawn_key=())
     lines = _explain(record)
     assert lines[-2] == ("  instance:  d4: w=[0.5, -0.25, 0.125, 0.375], x=[0.5, 0.25, -0.75, "
                          "0.125], y=-0.25, k=2")

@@ -77,7 +77,7 @@ def test_rng(laocheck_rng):
 
 
 def test_options(laocheck_options):
-    print("OPTIONS", laocheck_options["seed"], laocheck_options["budget"],
+    print("OPTIONS", laocheck_options["seed"], laocheck_options["effort"],
           laocheck_options["delta"])
 '''
 
@@ -97,13 +97,13 @@ def test_the_fixtures_load_what_they_need_on_first_use(pytester):
         return draw, opts
     (draw, checks), opts = run()
     assert checks == "False" and opts == ["0", "fast", "1e-06"]
-    (again, _), opts = run("--laocheck-seed", "0", "--laocheck-budget", "full")
+    (again, _), opts = run("--laocheck-seed", "0", "--laocheck-effort", "full")
     assert again == draw and opts == ["0", "full", "1e-06"]
     (other, _), opts = run("--laocheck-seed", "7", "--laocheck-delta", "1e-7")
     assert other != draw and opts == ["7", "fast", "1e-07"]
 
 
-@pytest.mark.parametrize("option, value", [("--laocheck-budget", "quick"),
+@pytest.mark.parametrize("option, value", [("--laocheck-effort", "quick"),
                                            ("--laocheck-seed", "-1"),
                                            ("--laocheck-delta", "0.1")])
 def test_a_bad_option_is_a_usage_error(pytester, option, value):
@@ -121,3 +121,36 @@ def test_the_plugin_s_defaults_are_those_parametrize_with_checks_starts_from():
             "DEFAULT_DELTA; assert _pytest.OPTIONS == {**plugin._DEFAULTS, 'delta': "
             "DEFAULT_DELTA}, _pytest.OPTIONS")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+OWN_PROFILE_CONFTEST = '''
+from laocheck import effort
+
+effort.register_profile("nightly", parent="fast", runs=48)
+'''
+
+OWN_PROFILE_SUITE = '''
+def test_options(laocheck_options):
+    print("EFFORT", laocheck_options["effort"])
+'''
+
+
+def test_a_suite_s_own_profile_and_the_deprecated_option(pytester):
+    """A profile the suite registers in its conftest.py is accepted by --laocheck-effort; the
+    spelling before 0.1, --laocheck-budget, still works with a DeprecationWarning naming the
+    new option (pytest's warnings summary), and -W error makes it an error."""
+    pytester.makeconftest(OWN_PROFILE_CONFTEST)
+    pytester.makepyfile(test_suite=OWN_PROFILE_SUITE)
+
+    def run(*options):
+        return pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "-s",
+                                             *options)
+    own = run("--laocheck-effort", "nightly")
+    own.assert_outcomes(passed=1)
+    assert "EFFORT nightly" in own.stdout.str()
+    old = run("--laocheck-budget", "full")
+    old.assert_outcomes(passed=1)
+    out = old.stdout.str()
+    assert "EFFORT full" in out and "DeprecationWarning" in out and "--laocheck-effort" in out
+    strict = run("--laocheck-budget", "full", "-W", "error::DeprecationWarning")
+    assert strict.ret != 0

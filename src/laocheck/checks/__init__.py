@@ -18,12 +18,20 @@ of the papers' proofs with the checks (or the reason) that account for it, and
 from ._coverage import coverage as proof_coverage
 from ._coverage import coverage_table as proof_coverage_table
 from ._coverage import inventory as proof_inventory
-from ._registry import (BUDGETS, CHECK_MODULES, DEFAULT_DELTA, ERRATA_FIELDS, CatalogImportError,
+from ._registry import (CHECK_MODULES, CHECK_TIERS, DEFAULT_DELTA, ERRATA_FIELDS,
+                        CatalogImportError,
                         Check, CheckRecord, Context, Result, Status, check_seed, checks, errata,
                         get, register, run, run_on)
 from ._runner import results_path, run_catalog
+from . import _registry
 
-__all__ = ["BUDGETS", "CHECK_MODULES", "DEFAULT_DELTA", "ERRATA_FIELDS", "CatalogImportError",
+__all__ = ["CHECK_MODULES", "CHECK_TIERS", "DEFAULT_DELTA", "ERRATA_FIELDS", "CatalogImportError",
            "Check", "CheckRecord", "Context", "Result", "Status", "check_seed", "checks", "errata",
            "get", "register", "run", "run_on", "run_catalog", "results_path", "proof_inventory",
            "proof_coverage", "proof_coverage_table"]
+
+
+def __getattr__(name):
+    if name == "BUDGETS":           # deprecated since 0.1: warns in _registry's __getattr__
+        return _registry.__getattr__(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

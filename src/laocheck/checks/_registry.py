@@ -8,7 +8,7 @@ checks, so the same check runs on a user's own estimator::
 
     >>> from laocheck import checks
     >>> check = checks.get("HK12.Lemma3.3.unbiased")
-    >>> record = checks.run(check, seed=0, budget="fast")
+    >>> record = checks.run(check, seed=0, effort="fast")
     >>> record.status
     'PASS'
 
@@ -40,7 +40,7 @@ the estimator built with ``laocheck.estimators.get(name, **params)`` to the func
 ``estimator`` keyword; :meth:`Check.with_estimator` rebinds it to any object implementing the
 protocol.
 
-``run(check, seed, budget)`` seeds the check from ``SeedSequence(seed)`` with a spawn key
+``run(check, seed, effort)`` seeds the check from ``SeedSequence(seed)`` with a spawn key
 derived from its id (never per worker), so the same seed gives the same records for any number
 of jobs; the record keeps the entropy and the spawn key, so one check can be rerun alone.
 
@@ -59,12 +59,14 @@ import importlib
 import math
 import time
 import traceback
+import warnings
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable
 
 import numpy as np
 
 from .. import estimators
+from ..effort import CHECK_TIERS, NOVALUE, Effort, deprecated, resolve
 from .._files import AnyJSON, Int, List, Null, Obj, OneOf, Real, Str, validate
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
@@ -72,10 +74,9 @@ from ._counterexamples import COUNTEREXAMPLE_SCHEMA, complete_instance
 from ._guards import GuardViolation, user_error
 
 __all__ = ["Status", "Result", "Context", "Check", "CheckRecord", "register", "checks", "get",
-           "run", "check_seed", "run_on", "BUDGETS", "DEFAULT_DELTA", "ERRATA_FIELDS", "errata",
+           "run", "check_seed", "run_on", "CHECK_TIERS", "DEFAULT_DELTA", "ERRATA_FIELDS", "errata",
            "CHECK_MODULES", "CatalogImportError"]
 
-BUDGETS = ("fast", "full")
 ERRATA_FIELDS = ("id", "literal", "counterexample", "correction")
 
 #: Every module of ``laocheck.checks`` that registers checks, imported in this order on first use
@@ -116,7 +117,7 @@ class Status(str, enum.Enum):
     ERRATUM : str
         The literal statement as printed is false (counterexample given).
     INCONCLUSIVE : str
-        The budget cannot decide.
+        The run's sample sizes cannot decide.
     READING : str
         False only as one text extraction reads it; the typeset text reads otherwise (an
         extraction artefact, never counted as an erratum); or a formula not derivable from
@@ -129,7 +130,7 @@ class Status(str, enum.Enum):
     PASS = "PASS"              # the statement holds (exactly, or at the stated δ)
     FAIL = "FAIL"              # the implementation (or a corrected statement) is refuted
     ERRATUM = "ERRATUM"        # the literal statement as printed is false (counterexample given)
-    INCONCLUSIVE = "INCONCLUSIVE"  # the budget cannot decide
+    INCONCLUSIVE = "INCONCLUSIVE"  # the sample sizes cannot decide
     READING = "READING"        # false only as one text extraction reads it; the typeset text reads
     #                            otherwise (an extraction artefact, never counted as an erratum)
     ERROR = "ERROR"            # the user's code raised or exited; never a verdict
@@ -195,9 +196,9 @@ class Result:
             object.__setattr__(self, "detects", value)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Context:
-    """Passed to every check: its random generator, the budget and its δ.
+    """Passed to every check: its random generator, the effort profile and its δ.
 
     :meth:`spawn` gives independent child SeedSequences of the check's for runs that seed their
     own generators (replicates, workers).
@@ -206,18 +207,35 @@ class Context:
     ----------
     rng : np.random.Generator
         The generator drawing from the check's SeedSequence.
-    budget : str, default='fast'
-        ``"fast"`` or ``"full"``: the sample sizes of statistical checks.
+    effort : Effort or str, default='fast'
+        The run's effort profile (:mod:`laocheck.effort`), or its registered name: its
+        ``checks`` says which of a check's two sample counts runs (:meth:`n`).
     delta : float, default=1e-06
         The false-failure probability of the check.
     seed_sequence : np.random.SeedSequence or None, default=None
         The check's SeedSequence (:func:`check_seed`), the parent of :meth:`spawn`.
+    budget : str, optional
+        Deprecated spelling of ``effort`` (a :class:`DeprecationWarning`).
     """
 
     rng: np.random.Generator
-    budget: str = "fast"
-    delta: float = DEFAULT_DELTA
-    seed_sequence: np.random.SeedSequence | None = None
+    effort: Effort
+    delta: float
+    seed_sequence: np.random.SeedSequence | None
+
+    def __init__(self, rng, effort="fast", delta=DEFAULT_DELTA, seed_sequence=None, *,
+                 budget=NOVALUE):
+        object.__setattr__(self, "rng", rng)
+        object.__setattr__(self, "effort", resolve(effort, budget=budget))
+        object.__setattr__(self, "delta", delta)
+        object.__setattr__(self, "seed_sequence", seed_sequence)
+
+    @property
+    def budget(self):
+        """Deprecated: the effort profile's check tier (``ctx.effort.checks``); use
+        ``ctx.effort``."""
+        warnings.warn(deprecated("ctx.budget", "ctx.effort"), DeprecationWarning, stacklevel=2)
+        return self.effort.checks
 
     def spawn(self):
         """A new child SeedSequence of the check's own (the i-th call gives spawn key + (i,))."""
@@ -226,12 +244,13 @@ class Context:
         return self.seed_sequence.spawn(1)[0]
 
     def n(self, fast, full):
-        """A sample count by budget (the budget changes sample counts, never δ)."""
-        return fast if self.budget == "fast" else full
+        """A sample count by the effort profile (it changes sample counts, never δ)."""
+        return self.effort.n(fast, full)
 
     @property
     def full(self):
-        return self.budget == "full"
+        """Whether the profile runs the checks' full sample counts."""
+        return self.effort.full
 
 
 @dataclass(frozen=True)
@@ -564,8 +583,8 @@ class CheckRecord:
         The run time (wall clock).
     seed : int
         The seed of the run.
-    budget : str
-        The budget of the run, ``"fast"`` or ``"full"``.
+    effort : str
+        The name of the run's effort profile (:mod:`laocheck.effort`).
     entropy : int
         The entropy of the check's SeedSequence.
     spawn_key : tuple
@@ -594,7 +613,7 @@ class CheckRecord:
     note: str
     seconds: float
     seed: int
-    budget: str
+    effort: str
     entropy: int
     spawn_key: tuple
     cpu_seconds: float | None = None
@@ -611,6 +630,8 @@ class CheckRecord:
         """The record of :meth:`to_dict`'s output (for example one entry of a verify JSON),
         validated against ``RECORD_SCHEMA`` (a status outside :class:`Status` is refused);
         ``where`` names the source in the error (InvalidParameterError)."""
+        if isinstance(doc, dict) and "budget" in doc and "effort" not in doc:
+            doc = {("effort" if k == "budget" else k): v for k, v in doc.items()}  # before 0.1
         validate(doc, RECORD_SCHEMA, where)
         names = {f.name for f in fields(cls)}
         values = {k: doc[k] for k in names if k in doc}
@@ -638,12 +659,13 @@ RECORD_SCHEMA = Obj(required={
     "delta": Real(0, 1), "detectable": AnyJSON(), "figures": Obj(),
     "counterexample": COUNTEREXAMPLE_SCHEMA,
     "correction": OneOf(Null(), Str(300)), "note": Str(1_000_000),
-    "seconds": Real(0), "seed": Int(0, 2**128), "budget": Str(choices=BUDGETS),
+    "seconds": Real(0), "seed": Int(0, 2**128),
+    "effort": Str(50, pattern=r"[A-Za-z0-9_-]+", what="be a profile name"),
     "entropy": Int(0, 2**256), "spawn_key": List(Int(0, 2**64), max_len=64)},
     optional={"cpu_seconds": OneOf(Null(), Real(0)), "detects": OneOf(Null(), Real(1))})
 
 
-def run(check, seed=0, budget="fast", *, catch=True):
+def run(check, seed=0, effort="fast", *, catch=True, budget=NOVALUE):
     """Run one check; return its :class:`CheckRecord`.
 
     Parameters
@@ -652,14 +674,17 @@ def run(check, seed=0, budget="fast", *, catch=True):
         The check.
     seed : int, default=0
         The seed of the run; the check's stream is :func:`check_seed` (seed, id).
-    budget : {"fast", "full"}, default="fast"
-        The sample sizes of statistical checks.
+    effort : Effort or str, default="fast"
+        The effort profile (:mod:`laocheck.effort`) or its registered name: the sample sizes
+        of statistical checks.
     catch : bool, default=True
         Whether an exception of laocheck's own inside the check is a FAIL whose note holds the
         traceback (else it propagates). An exception or ``sys.exit`` of the user's code is
         always the record's ERROR (the exception, its message, the user's file and line; see
         ``laocheck.checks._guards``); a user's sampler that draws from another generator than
         its ``rng``, or changes its inputs, is a FAIL with the reason.
+    budget : str, optional
+        Deprecated spelling of ``effort`` (a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -669,14 +694,13 @@ def run(check, seed=0, budget="fast", *, catch=True):
     Raises
     ------
     ValueError
-        If ``budget`` or ``seed`` is invalid.
+        If ``effort`` or ``seed`` is invalid.
     """
     if isinstance(check, str):
         check = get(check)
-    if budget not in BUDGETS:
-        raise InvalidParameterError(f"`budget` must be one of {BUDGETS}; got budget={budget!r}.")
+    effort = resolve(effort, budget=budget)
     seq = check_seed(seed, check.id)
-    ctx = Context(rng=np.random.default_rng(seq), budget=budget, delta=check.delta,
+    ctx = Context(rng=np.random.default_rng(seq), effort=effort, delta=check.delta,
                   seed_sequence=seq)
     start, cpu = time.perf_counter(), time.process_time()
     try:
@@ -718,7 +742,7 @@ def run(check, seed=0, budget="fast", *, catch=True):
         counterexample=_jsonable(complete_instance(result.counterexample,
                                                    k=check.params.get("k"))),
         correction=result.correction or check.correction, note=result.note,
-        seconds=round(seconds, 4), seed=int(seed), budget=budget, entropy=int(seq.entropy),
+        seconds=round(seconds, 4), seed=int(seed), effort=effort.name, entropy=int(seq.entropy),
         spawn_key=tuple(int(v) for v in seq.spawn_key), cpu_seconds=round(max(cpu, 0.0), 4),
         detects=result.detects)
 
@@ -765,7 +789,7 @@ def _targets(check):
     return check.estimator if isinstance(check.estimator, str) else None
 
 
-def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
+def run_on(estimator, pattern=None, *, seed=0, effort="fast", budget=NOVALUE, **params):
     """Run on ``estimator`` the catalog's checks *about it*.
 
     Those bound to the registered estimator it names (its ``spec``'s name, else its ``name``; or
@@ -781,8 +805,10 @@ def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
         Globs narrowing the checks, as :func:`checks`.
     seed : int, default=0
         The seed of the run.
-    budget : {"fast", "full"}, default="fast"
-        The sample sizes of statistical checks.
+    effort : Effort or str, default="fast"
+        The effort profile or its registered name (:mod:`laocheck.effort`).
+    budget : str, optional
+        Deprecated spelling of ``effort`` (a :class:`DeprecationWarning`).
     **params
         The parameters a registered name is built with.
 
@@ -810,11 +836,12 @@ def run_on(estimator, pattern=None, *, seed=0, budget="fast", **params):
             f"`estimator` must name a registered estimator (its `spec` or `name`) for the "
             f"catalog's checks about it; got {about!r}. For a new estimator use "
             "laocheck.testing.check_estimator(est, claims=...).")
+    effort = resolve(effort, budget=budget)
     out = []
     for check in checks(pattern):
         if check.estimator is None or _targets(check) != about:
             continue
-        out.append(run(check.with_estimator(estimator, **params), seed, budget))
+        out.append(run(check.with_estimator(estimator, **params), seed, effort))
     if not out:
         raise InvalidParameterError(
             f"`pattern` {pattern!r} selects no check about {about!r} (see "
@@ -839,3 +866,13 @@ def errata(records):
     return [{"id": r.id, "literal": r.statement, "counterexample": r.counterexample,
              "correction": r.correction}
             for r in records if r.status == Status.ERRATUM.value]
+
+
+def __getattr__(name):
+    if name == "BUDGETS":           # the name before 0.1
+        warnings.warn("`laocheck.checks.BUDGETS` is deprecated since laocheck 0.1 and will be "
+                      "removed in the next release; use `laocheck.checks.CHECK_TIERS` (the two "
+                      "sample counts of a check) or `laocheck.effort.profiles()` instead.",
+                      DeprecationWarning, stacklevel=2)
+        return CHECK_TIERS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -36,6 +36,7 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
+from ..effort import resolve
 from ..exceptions import InvalidParameterError
 from ._registry import Check, Status, checks, get, run
 
@@ -159,24 +160,24 @@ def _killed(status, must):
     return status in (Status.FAIL.value, Status.ERRATUM.value)
 
 
-def run_witness(check, witness, seed=0, budget="fast"):
+def run_witness(check, witness, seed=0, effort="fast"):
     """Run ``check`` under ``witness``; its :class:`WitnessRecord` (with ``alternatives``: the
     first alternative the check detects, else the last one run)."""
     start = time.perf_counter()
     for apply in witness.alternatives:
-        rec = _run_witness(check, replace(witness, apply=apply, alternatives=()), seed, budget)
+        rec = _run_witness(check, replace(witness, apply=apply, alternatives=()), seed, effort)
         if rec.killed:
             return replace(rec, seconds=round(time.perf_counter() - start, 4))
-    return replace(_run_witness(check, replace(witness, alternatives=()), seed, budget),
+    return replace(_run_witness(check, replace(witness, alternatives=()), seed, effort),
                    seconds=round(time.perf_counter() - start, 4))
 
 
-def _run_witness(check, witness, seed, budget):
+def _run_witness(check, witness, seed, effort):
     start = time.perf_counter()
     crashed, note = False, ""
     try:
         with witness.apply(check) as mutated:
-            rec = run(mutated, seed, budget)
+            rec = run(mutated, seed, effort)
         status = rec.status
         crashed = rec.note.startswith("error:")
         note = rec.note.strip().splitlines()[-1][:200] if rec.note else ""
@@ -206,7 +207,7 @@ def commit_day(date=None):
     return date.toordinal()
 
 
-def run_witnesses(pattern=None, seed=0, budget="fast", *, share=None, days=SHARE_DAYS,
+def run_witnesses(pattern=None, seed=0, effort="fast", *, share=None, days=SHARE_DAYS,
                   progress=None):
     """Run the witnesses of the checks matching ``pattern`` (every check by default);
     ``share`` (0 .. days - 1) keeps the witnesses of that share of the rotation only.
@@ -216,18 +217,19 @@ def run_witnesses(pattern=None, seed=0, budget="fast", *, share=None, days=SHARE
         for witness in witnesses_of(check):
             if share is not None and not _in_share(check.id, witness.name, share, days):
                 continue
-            rec = run_witness(check, witness, seed, budget)
+            rec = run_witness(check, witness, seed, effort)
             out.append(rec)
             if progress:
                 progress(rec)
     return out
 
 
-def run_witnesses_report(pattern=None, seed=0, budget="fast", *, share=None, out=None,
+def run_witnesses_report(pattern=None, seed=0, effort="fast", *, share=None, out=None,
                          progress=False):
     """Run the witnesses (:func:`run_witnesses`), write a report to ``out`` (a text stream:
     one line per surviving or crashed witness, the checks without witness, the totals) and
     return it as a JSON-ready dict (``run``: counts and seconds; ``witnesses``: every record)."""
+    effort = resolve(effort).name
     start = time.perf_counter()
     done = []
 
@@ -237,7 +239,7 @@ def run_witnesses_report(pattern=None, seed=0, budget="fast", *, share=None, out
             out.write(f"  ... {len(done)} witnesses run\n")
             out.flush()
 
-    records = run_witnesses(pattern, seed, budget, share=share, progress=tick)
+    records = run_witnesses(pattern, seed, effort, share=share, progress=tick)
     wall = time.perf_counter() - start
     alive = [r for r in records if not r.killed]
     surv = survivors(records)
@@ -256,8 +258,8 @@ def run_witnesses_report(pattern=None, seed=0, budget="fast", *, share=None, out
                   f"{len(alive)} survive ({sum(r.crashed for r in alive)} crashed); "
                   f"{len(surv)} checks detect none of their witnesses; "
                   f"{len(unwitnessed)} checks without witness or reason. "
-                  f"seed {seed}, budget {budget}, {wall:.1f} s.\n")
-    return {"run": {"seed": seed, "budget": budget, "share": share, "seconds": round(wall, 3),
+                  f"seed {seed}, effort {effort}, {wall:.1f} s.\n")
+    return {"run": {"seed": seed, "effort": effort, "share": share, "seconds": round(wall, 3),
                     "witnesses": len(records), "killed": sum(r.killed for r in records),
                     "survivors": len(alive), "checks_detecting_none": sorted(surv),
                     "without_witness": unwitnessed},

@@ -129,9 +129,11 @@ class LearnerClaims:
     d : int, default=8
         The dimension of the excess-risk check.
     m : tuple, default=(200, 2000)
-        The examples per fit of the excess-risk check, per budget (fast, full).
+        The examples per fit of the excess-risk check, per check tier of the effort profile
+        (fast, full).
     R : tuple, default=(20, 100)
-        The replicates of the excess-risk check, per budget (fast, full).
+        The replicates of the excess-risk check, per check tier of the effort profile
+        (fast, full).
     distributions : tuple or None, default=None
         The distributions of the excess-risk check (None: by geometry).
     fit_params : callable or None, default=None

@@ -24,6 +24,7 @@ import argparse
 import fnmatch
 import os
 import sys
+import warnings
 
 from .. import __version__
 from .._io import check_output_path, write_json_atomic
@@ -198,8 +199,14 @@ def main(argv=None):
         From argparse, for ``--help``, ``--version`` and arguments it refuses (status 2).
     """
     parser = _build_parser()
-    args = parser.parse_args(argv)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeprecationWarning)
+        args = parser.parse_args(argv)
     prog = f"laocheck {args.command}"
+    for w in caught:       # a deprecated spelling (``--budget``): one line on stderr, always
+        if issubclass(w.category, DeprecationWarning):
+            sys.stderr.write(f"{prog}: warning: {w.message}\n")
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)   # as raised
     try:
         with sigterm_raises():
             return args.func(args)

@@ -10,6 +10,9 @@
   unreachable scheduler is :class:`laocheck._execution.SchedulerError`, exit status 3.
 * :func:`parse_seed`: the one parser of ``--seed`` (every command that takes one), with one
   message: "`--seed` must be an integer >= 0; got '<text>'".
+* :func:`add_effort_option`: the one ``--effort PROFILE`` of every command (a registered
+  :mod:`laocheck.effort` profile; ``--budget``, its spelling before 0.1, still works with a
+  deprecation warning on stderr).
 * :func:`progress`: a rich progress line on stderr (counts, elapsed time, ETA) that updates in
   place on a terminal; when stderr is not a terminal (CI logs, pipes, ``nohup``) plain lines
   instead, without carriage returns: one at the start, one at most every
@@ -19,14 +22,20 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import signal
 import sys
+import warnings
 
 from .._execution import ENV_SCHEDULER, DaskExecutor, scheduler_address
 from .._progress import EVERY, ProgressLines
+from ..effort import deprecated, resolve
+from ..exceptions import InvalidParameterError
 
 __all__ = ["ArgumentParser", "Terminated", "sigterm_raises", "progress", "usage_error",
-           "add_scheduler_option", "reach_scheduler", "parse_seed", "PLAIN_EVERY"]
+           "add_scheduler_option", "reach_scheduler", "parse_seed", "parse_effort",
+           "add_effort_option", "PLAIN_EVERY"]
 
 #: seconds between two progress lines when stderr is not a terminal
 PLAIN_EVERY = EVERY
@@ -57,6 +66,65 @@ def parse_seed(text):
     if value < 0:
         raise argparse.ArgumentTypeError(f"`--seed` must be an integer >= 0; got {text!r}")
     return value
+
+
+def parse_effort(text):
+    """The value of ``--effort``: a registered effort profile (:mod:`laocheck.effort`).
+
+    ``MODULE:NAME`` first imports ``MODULE`` (the current directory is searched), a module of
+    the user's that registers ``NAME`` with :func:`laocheck.effort.register_profile`: a
+    profile of one's own from the command line, as ``--learner MODULE:FACTORY`` a learner.
+
+    Parameters
+    ----------
+    text : str
+        The profile's name as typed, or ``MODULE:NAME``.
+
+    Returns
+    -------
+    laocheck.effort.Effort
+        The profile (the one object the run hands on).
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        The name is not registered (the message lists the registered names), or ``MODULE``
+        cannot be imported.
+    """
+    if ":" in text:
+        module, _, text = text.partition(":")
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())          # `--effort mymod:nightly` from here
+        try:
+            importlib.import_module(module)
+        except Exception as exc:     # the user's module: its error, in one line
+            raise argparse.ArgumentTypeError(
+                f"`--effort` {module}:{text}: importing {module!r} raised "
+                f"{type(exc).__name__}: {exc}") from None
+    try:
+        return resolve(text)
+    except InvalidParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("`effort`", "`--effort`", 1)) from None
+
+
+def _deprecated_budget(text):
+    """``--budget NAME``, the spelling of ``--effort`` before 0.1: warns, then as ``--effort``."""
+    warnings.warn(deprecated("--budget", "--effort"), DeprecationWarning, stacklevel=1)
+    return parse_effort(text)
+
+
+def add_effort_option(parser, what, default="fast"):
+    """Add ``--effort PROFILE`` (and its deprecated spelling ``--budget``, hidden from
+    ``--help``): ``args.effort`` is the :class:`~laocheck.effort.Effort` (or None when
+    ``default`` is None)."""
+    parser.add_argument(
+        "--effort", metavar="PROFILE", type=parse_effort, default=default,
+        help=f"effort profile: {what}. Built in: tiny, fast (minutes), full (hours); "
+        "MODULE:NAME imports your MODULE, which registers NAME with "
+        "laocheck.effort.register_profile"
+        + (f". Default: {default}." if default else "."))
+    parser.add_argument("--budget", dest="effort", type=_deprecated_budget,
+                        help=argparse.SUPPRESS)
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -23,9 +23,9 @@ import warnings
 
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
-from ..checks import BUDGETS, DEFAULT_DELTA
+from ..checks import DEFAULT_DELTA
 from ..exceptions import InvalidParameterError
-from ._common import parse_seed
+from ._common import add_effort_option, parse_seed
 from .check import _claims, _delta, load_object
 
 EPILOG = """examples:
@@ -66,8 +66,8 @@ def add_parser(subparsers):
     p.add_argument("--force", action="store_true",
                    help="save: overwrite an existing baseline. Default: refuse.")
     p.add_argument("--seed", type=parse_seed, default=0, help="seed of the checks. Default: 0.")
-    p.add_argument("--budget", choices=BUDGETS, default=None,
-                   help="sample counts of the checks. Default: fast (compare: the baseline's).")
+    add_effort_option(p, "the sample counts of the checks (compare: default the baseline's; "
+                      "save: default fast)", default=None)
     p.add_argument("--delta", type=_delta, default=DEFAULT_DELTA,
                    help=f"false-failure probability of each statistical check. Default: "
                    f"{DEFAULT_DELTA:g}.")
@@ -89,7 +89,7 @@ def cmd_baseline(args):
         est = load_object(args.estimator)
         claims = _claims(args.claims)
         if args.action == "save":
-            doc = save_baseline(est, path, seed=args.seed, budget=args.budget or "fast",
+            doc = save_baseline(est, path, seed=args.seed, effort=args.effort or "fast",
                                 claims=claims, delta=args.delta, force=args.force,
                                 fingerprint="sampled" if args.sampled else "auto")
             print(f"baseline {args.name!r} of {args.estimator} written to {path}: instances "
@@ -98,7 +98,7 @@ def cmd_baseline(args):
             return 0
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", BaselineVersionWarning)
-            results = compare_baseline(est, path, seed=args.seed, budget=args.budget,
+            results = compare_baseline(est, path, seed=args.seed, effort=args.effort,
                                        claims=claims, delta=args.delta)
         for w in caught:
             sys.stderr.write(f"{prog}: warning: {w.message}\n")
@@ -123,6 +123,6 @@ def cmd_baseline(args):
     if args.json:
         write_json_atomic(args.json, {
             "run": {"baseline": str(path), "estimator": args.estimator, "seed": args.seed,
-                    "provenance": provenance(seed=args.seed, budget=args.budget)},
+                    "provenance": provenance(seed=args.seed, effort=args.effort)},
             "comparisons": [r.to_dict() for r in results]})
     return 1 if broken or undecided else 0

@@ -89,7 +89,7 @@ def _print_rho(rows, extra):
 
 
 def _write_json(path, payload, args):
-    doc = {"provenance": provenance(seed=args.seed, budget=None), **payload}
+    doc = {"provenance": provenance(seed=args.seed), **payload}
     write_json_atomic(path, doc, indent=2)
 
 

@@ -49,11 +49,11 @@ from .._files import (Bool, Int, List, Map, Null, Obj, OneOf, Real, Str, parse_j
                       validate)
 from .._io import check_output_path, write_json_atomic
 from .._provenance import provenance
-from ..checks import BUDGETS, DEFAULT_DELTA, Status
+from ..checks import DEFAULT_DELTA, Status
 from ..checks._guards import user_error, user_location
 from ..checks._registry import error_note
 from ..exceptions import InvalidParameterError
-from ._common import parse_seed
+from ._common import add_effort_option, parse_seed
 from .verify import print_table
 
 EPILOG = """examples:
@@ -92,8 +92,7 @@ def add_parser(subparsers):
                    "estimator's or learner's spec (a learner without one: determinism and "
                    "scikit-learn's API).")
     p.add_argument("--seed", type=parse_seed, default=0, help="run seed. Default: 0.")
-    p.add_argument("--budget", choices=BUDGETS, default="fast",
-                   help="sample counts: fast or full. Default: fast.")
+    add_effort_option(p, "the sample counts of the checks")
     p.add_argument("--delta", type=_delta, default=DEFAULT_DELTA,
                    help=f"false-failure probability of each statistical check (<= 1e-6). "
                    f"Default: {DEFAULT_DELTA:g}.")
@@ -322,10 +321,10 @@ def cmd_check(args):
         start = time.perf_counter()
         if learner:
             records = check_learner(est, _learner_claims(args.claims), seed=args.seed,
-                                    budget=args.budget, delta=args.delta, on_fail=None)
+                                    effort=args.effort, delta=args.delta, on_fail=None)
         else:
             records = check_estimator(est, _claims(args.claims), seed=args.seed,
-                                      budget=args.budget, delta=args.delta, on_fail=None)
+                                      effort=args.effort, delta=args.delta, on_fail=None)
     except UserCodeAtLoad as exc:            # the user's module or factory raised: ERROR
         sys.stderr.write(f"laocheck check: error: {exc} (ERROR, not a verdict)\n")
         return 4
@@ -348,7 +347,7 @@ def cmd_check(args):
     print_table(records)
     print(f"\n{len(records)} checks of {'learner ' if learner else ''}{target}: "
           + ", ".join(f"{k} {v}" for k, v in counts.items())
-          + f". seed {args.seed}, budget {args.budget}, {wall:.1f} s.")
+          + f". seed {args.seed}, effort {args.effort.name}, {wall:.1f} s.")
     skipped = getattr(records, "unchecked", {})
     if skipped:
         print("\nnot checked:\n" + "\n".join(f"    {prop}: {why}"
@@ -369,9 +368,9 @@ def cmd_check(args):
     if args.json:
         write_json_atomic(args.json, {
             "run": {"target": target, "kind": "learner" if learner else "estimator",
-                    "seed": args.seed, "budget": args.budget,
+                    "seed": args.seed, "effort": args.effort.name,
                     "delta": args.delta, "counts": counts, "seconds": round(wall, 3),
-                    "provenance": provenance(seed=args.seed, budget=args.budget)},
+                    "provenance": provenance(seed=args.seed, effort=args.effort)},
             "checks": [r.to_dict() for r in records], "unchecked": skipped})
     return exit_status(counts, args.allow_inconclusive)
 

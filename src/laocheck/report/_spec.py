@@ -2,8 +2,9 @@
 
 A spec names the report (``name``, ``title``, ``kind``: which renderer of
 :data:`laocheck.report.KINDS` draws it), its ``[settings]`` (what to run and which figures and
-tables to draw) and one ``[budgets.<budget>]`` table per budget whose keys override the
-settings. The standard specs are installed with the package (:data:`SPECS_DIR`,
+tables to draw) and one ``[effort.<profile>]`` table per effort profile (:mod:`laocheck.effort`)
+whose keys override the settings; a profile without a table uses its parent's (a profile
+registered with ``parent="full"`` uses ``[effort.full]``). The standard specs are installed with the package (:data:`SPECS_DIR`,
 ``laocheck/report/specs/``); ``laocheck report --specs DIR`` renders others.
 
 A spec is data except for its ``[[learners]]`` tables: each names a factory
@@ -13,12 +14,18 @@ loaded, before any work: a learner class (with ``fit``) or a function outside th
 library taking ``random_state``, its ``params`` among its parameters
 (:func:`laocheck.experiments.user_learners.check_factory`); anything else is refused with one
 line naming the spec and the field.
+
+A spec written before 0.1 names its tables ``[budgets.<name>]`` and may set
+``checks_budget`` or ``experiment_budget``; they still work, with a :class:`DeprecationWarning`
+(the tables are read as ``[effort.<name>]``; the two keys name the profile of the checks or of
+the experiment in place of the report's).
 """
 
 from __future__ import annotations
 
 import math
 import tomllib
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +33,7 @@ from .._files import (Int, List, Map, Obj, OneOf, Real, Schema, Str, read_text, 
                       validate)
 from .._io import MAX_NAME
 from .._validation import check_memory
+from ..effort import resolve
 from ..exceptions import InvalidParameterError
 from ..experiments.user_learners import load_learner
 
@@ -109,6 +117,11 @@ LEARNER_TABLE = Obj(
               "grid": Map(_IDENTIFIER, List(Real(1e-300, 1e300), min_len=1, max_len=100),
                           max_len=20)},
     extra=None)
+_TABLES = Map(Str(50, pattern=r"[A-Za-z0-9_-]+", what="be a plain name"), _SETTINGS,
+              min_len=1, max_len=100)
+#: the settings keys before 0.1 that named a profile for a part of a report (deprecated)
+DEPRECATED_KEYS = {"checks_budget": "the report's effort profile (its `checks` tier)",
+                   "experiment_budget": "the report's effort profile"}
 SPEC_SCHEMA = Obj(
     required={"name": Str(MAX_NAME, pattern=NAME_PATTERN, what=(
         f"be a plain name: letters, digits, '_' or '-', starting with a letter or digit, at "
@@ -117,8 +130,8 @@ SPEC_SCHEMA = Obj(
             "be a non-empty one-line string of at most 500 characters")),
         "kind": Str(50)},
     optional={"description": Str(20_000), "settings": _SETTINGS,
-              "budgets": Map(Str(50, pattern=r"[A-Za-z0-9_-]+", what="be a plain name"),
-                             _SETTINGS, min_len=1, max_len=100),
+              "effort": _TABLES,
+              "budgets": _TABLES,           # the tables' name before 0.1 (deprecated)
               "learners": List(LEARNER_TABLE, max_len=100)},
     extra=_Plain())
 
@@ -149,9 +162,10 @@ def check_sizes(settings, where):
 
 @dataclass(frozen=True)
 class ReportSpec:
-    """A report spec: the TOML file that names a report, its renderer and its settings per budget.
+    """A report spec: the TOML file that names a report, its renderer and its settings per effort
+    profile.
 
-    Read by :func:`load_spec`; :meth:`settings_for` gives the settings at one budget.
+    Read by :func:`load_spec`; :meth:`settings_for` gives the settings at one profile.
 
     Parameters
     ----------
@@ -165,8 +179,8 @@ class ReportSpec:
         A paragraph shown under the title.
     settings : dict
         The ``[settings]`` table.
-    budgets : dict
-        ``[budgets.<name>]`` tables, each updating the settings.
+    effort_tables : dict
+        ``[effort.<name>]`` tables, each updating the settings at the profile of that name.
     path : str, default=''
         The file the spec was read from.
     source : dict, optional
@@ -177,28 +191,46 @@ class ReportSpec:
     kind: str
     description: str
     settings: dict
-    budgets: dict
+    effort_tables: dict
     path: str = ""
     source: dict = field(default_factory=dict, repr=False)
 
-    def settings_for(self, budget):
-        """The settings at ``budget``: ``[settings]`` updated by ``[budgets.<budget>]``."""
-        if budget not in self.budgets:
-            raise InvalidParameterError(
-                f"`budget` must be one of {sorted(self.budgets)} for report {self.name!r}; "
-                f"got budget={budget!r}.")
-        return {**self.settings, **self.budgets[budget]}
+    @property
+    def budgets(self):
+        """Deprecated: :attr:`effort_tables`."""
+        warnings.warn("`ReportSpec.budgets` is deprecated since laocheck 0.1 and will be removed "
+                      "in the next release; use `ReportSpec.effort_tables` instead.",
+                      DeprecationWarning, stacklevel=2)
+        return self.effort_tables
 
-    def check_settings(self, budget, required):
-        """The settings at ``budget``, after checking that every key of ``required(settings)``
+    def table_for(self, effort):
+        """The name of the ``[effort.<name>]`` table read at ``effort``: its own, else its
+        parent's, and so on up (:meth:`laocheck.effort.Effort.lineage`)."""
+        effort = resolve(effort)
+        for name in effort.lineage():
+            if name in self.effort_tables:
+                return name
+        raise InvalidParameterError(
+            f"`effort` must be a profile with a table in report {self.name!r} (one of "
+            f"{sorted(self.effort_tables)}, or a profile registered from one); got "
+            f"effort={effort.name!r}.")
+
+    def settings_for(self, effort):
+        """The settings at ``effort`` (a profile or its name): ``[settings]`` updated by its
+        ``[effort.<name>]`` table (:meth:`table_for`)."""
+        return {**self.settings, **self.effort_tables[self.table_for(effort)]}
+
+    def check_settings(self, effort, required):
+        """The settings at ``effort``, after checking that every key of ``required(settings)``
         is set."""
-        settings = self.settings_for(budget)
-        check_sizes(settings, f"spec {self.path or self.name!r} at budget {budget!r}")
+        table = self.table_for(effort)
+        settings = self.settings_for(effort)
+        check_sizes(settings, f"spec {self.path or self.name!r} at effort {table!r}")
         missing = [key for key in required(settings) if key not in settings]
         if missing:
             raise InvalidParameterError(
                 f"spec {self.path or self.name!r} must set {', '.join(f'`{k}`' for k in missing)} "
-                f"(in [settings] or [budgets.{budget}]) for a {self.kind} report.")
+                f"(in [settings] or [effort.{table}]) for a {self.kind} report.")
         return settings
 
 
@@ -221,7 +253,7 @@ def load_spec(path, kinds):
     ------
     ValueError
         If the file cannot be read, is not valid TOML, breaks the spec schema, names an unknown
-        ``kind``, or has no ``[budgets.<name>]`` table.
+        ``kind``, or has no ``[effort.<name>]`` table.
     """
     path = Path(path)
     where = f"spec {show(str(path), 200)}"
@@ -247,13 +279,27 @@ def load_spec(path, kinds):
         except InvalidParameterError as exc:
             raise InvalidParameterError(
                 f"{where}: field `learners[{i}].factory`: {exc}") from None
-    budgets = doc.get("budgets", {})
-    if not budgets:
+    tables = doc.get("effort", {})
+    if "budgets" in doc:                         # the spelling before 0.1
+        warnings.warn(f"{where}: `[budgets.<name>]` tables are deprecated since laocheck 0.1 "
+                      "and will be refused in the next release; use `[effort.<name>]` "
+                      "instead.", DeprecationWarning, stacklevel=2)
+        if tables:
+            raise InvalidParameterError(
+                f"{where} must not have both [effort.<name>] and [budgets.<name>] tables.")
+        tables = doc["budgets"]
+    used = sorted({key for table in (doc.get("settings", {}), *tables.values())
+                   for key in table if key in DEPRECATED_KEYS})
+    for key in used:
+        warnings.warn(f"{where}: the setting `{key}` is deprecated since laocheck 0.1 and will "
+                      f"be refused in the next release; {DEPRECATED_KEYS[key]} is used when "
+                      "it is left out.", DeprecationWarning, stacklevel=2)
+    if not tables:
         raise InvalidParameterError(
-            f"`budgets` of spec {str(path)!r} must be at least one table [budgets.<name>].")
+            f"`effort` of spec {str(path)!r} must be at least one table [effort.<name>].")
     return ReportSpec(name=doc["name"], title=doc["title"], kind=doc["kind"],
                       description=doc.get("description", ""), settings=doc.get("settings", {}),
-                      budgets=budgets, path=str(path), source=doc)
+                      effort_tables=tables, path=str(path), source=doc)
 
 
 def find_specs(directory, kinds, names=None):

@@ -110,7 +110,7 @@ def collect(settings, ctx):
                              scheduler=ctx.scheduler).to_dict()
     ids = list(settings.get("errata", []))
     ctx.progress(f"errata checks {', '.join(ids)}")
-    records = ctx.run_checks(ids, ctx.seed, settings.get("checks_budget", "fast")) if ids else []
+    records = ctx.run_checks(ids, ctx.seed, ctx.checks_effort(settings)) if ids else []
     return {"config": {**cfg, "delta": delta, "dist": kind, "m_values": list(settings["m_values"])},
             "m_sweeps": m_sweeps, "learners": learners, "not_run": not_run, **({"user_learners": users} if users else {}), "scaling": scaling, "steps": steps,
             "errata": [r.to_dict() for r in records]}

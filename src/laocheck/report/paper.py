@@ -37,8 +37,8 @@ Rendering (:func:`render`) only draws and tabulates it:
   comparisons with each paper learner, decided as the papers' claims; the paper's claims are
   not applied to them.
 
-Settings: ``experiment`` (required); ``experiment_budget`` (a budget of
-:data:`laocheck.experiments.papers.BUDGETS`; default: the report's budget); the experiment's own
+Settings: ``experiment`` (required); the experiment runs at the report's effort profile
+(:mod:`laocheck.effort`; ``experiment_budget``, deprecated, names another); the experiment's own
 keyword arguments where set (``runs``, ``m``, ``d``, ``alphas``, ``pairs``, ``delta``);
 ``source``, ``mnist``, ``covtype`` (the data options ``laocheck report`` sets from its command
 line); ``axes`` (``["attributes"]`` or ``["attributes", "examples"]``).
@@ -53,7 +53,8 @@ import textwrap
 import numpy as np
 
 from ..exceptions import InvalidParameterError
-from ..experiments.papers import BUDGETS, EXPERIMENTS, SAME_ATTRIBUTES, grid_limits
+from ..effort import resolve
+from ..experiments.papers import EXPERIMENTS, SAME_ATTRIBUTES, grid_limits
 from ._document import FigureRef, Paragraph, Section, Table, fmt
 from ._style import COLORS, new_figure, styled
 from .bounds import MAIN_PARAMS, USER_STYLES, initial_point
@@ -94,21 +95,18 @@ def _accepts(function):
     return set(params)
 
 
-def experiment_kwargs(settings, budget):
+def experiment_kwargs(settings, effort):
     """The experiment's function and the keyword arguments ``settings`` give it at the
-    report's ``budget`` (without ``seed`` and ``n_jobs``)."""
+    report's effort profile ``effort`` (without ``seed`` and ``n_jobs``)."""
     name = settings["experiment"]
     if name not in EXPERIMENTS:
         raise InvalidParameterError(
             f"`experiment` must be one of {sorted(EXPERIMENTS)}; got {name!r}.")
     function = EXPERIMENTS[name]
-    exp_budget = settings.get("experiment_budget", budget)
-    if exp_budget not in BUDGETS:
-        raise InvalidParameterError(
-            f"`experiment_budget` must be one of {sorted(BUDGETS)} (or the report's budget must "
-            f"be one); got {exp_budget!r}.")
+    effort = resolve(settings.get("experiment_budget", effort),   # the key: deprecated
+                     name="experiment_budget" if "experiment_budget" in settings else "effort")
     accepts = _accepts(function)
-    kwargs = {"budget": exp_budget}
+    kwargs = {"effort": effort}
     for key in EXPERIMENT_PARAMS:
         if key in settings:
             if accepts is not None and key not in accepts:
@@ -126,13 +124,14 @@ def experiment_kwargs(settings, budget):
 
 def collect(settings, ctx):
     """Run the experiment; its ``to_dict()`` (JSON-ready) under ``result``."""
-    function, kwargs = experiment_kwargs(settings, ctx.budget)
-    ctx.progress(f"{settings['experiment']} (budget {kwargs['budget']}, seed {ctx.seed}, "
+    function, kwargs = experiment_kwargs(settings, ctx.effort)
+    ctx.progress(f"{settings['experiment']} (effort {kwargs['effort'].name}, seed {ctx.seed}, "
                  f"{ctx.jobs} jobs)")
     accepts = _accepts(function)
     if accepts is None or "progress" in accepts:      # lines as the runs finish
         kwargs = dict(kwargs, progress=ctx.progress)
-    arguments = {k: v for k, v in kwargs.items() if k != "progress"}
+    arguments = {k: (v.name if k == "effort" else v) for k, v in kwargs.items()
+                 if k != "progress"}
     if ctx.learners:                                  # users' learners beside the papers'
         if accepts is not None and "learners" not in accepts:
             raise InvalidParameterError(
@@ -389,7 +388,7 @@ def _edges_sentence(panel, result):
     if not parts:
         return ""
     return (" Cross-validation chose an end of what its grid could reach — " + "; ".join(parts)
-            + ". Where most runs sit at an end, the grid may cap the curve (the full budget's "
+            + ". Where most runs sit at an end, the grid may cap the curve (the full profile's "
             "grid is wider and extends further).")
 
 
@@ -549,7 +548,7 @@ def claims_paragraph(res):
             " The paper's visible effect (curves whose ±1 sd error bars do not overlap: under a "
             "normal model of the paired difference, probability "
             f"{fmt(d['visible_effect'])}) needs {fmt(d['runs_for_visible_effect'])} runs at the "
-            f"full budget's {fmt(d['full_points'])} check points; the full budget runs "
+            f"full profile's {fmt(d['full_points'])} check points; the full profile runs "
             f"{fmt(d['full_runs'])} (detects {fmt(d['full_detectable'])}).")
     return Paragraph(text)
 
@@ -632,8 +631,8 @@ def render(data, settings):
                        | {c["source"] for c in res["claims"] if c["stand_in"]}
                        | {n["source"] for n in res["numbers"] if n["stand_in"]})
     intro = [Paragraph(
-        f"{res['citation']}, rerun by laocheck.experiments.papers.{res['experiment']} at budget "
-        f"{res['budget']} (seed {res['seed']}): {res['runs']} runs (random splits"
+        f"{res['citation']}, rerun by laocheck.experiments.papers.{res['experiment']} at effort "
+        f"{res['effort']} (seed {res['seed']}): {res['runs']} runs (random splits"
         + (f"; at most {res['max_train']} training examples a run from a data set, a random "
            "subset of its training part" if res.get("max_train") else "") + "), "
         f"{res['folds']}-fold cross-validation on the training part only over the radii B "

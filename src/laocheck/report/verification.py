@@ -1,8 +1,8 @@
 """The ``verification`` report: the whole check catalog, per paper, with the errata.
 
 Data (:func:`collect`): the :class:`laocheck.checks.CheckRecord` of every check the spec selects,
-run with the report's seed and the spec's ``checks_budget`` (the numbers of
-``laocheck verify --seed``), or read from a ``laocheck verify --json`` file. Rendering
+run with the report's seed and effort profile (the numbers of
+``laocheck verify --seed --effort``), or read from a ``laocheck verify --json`` file. Rendering
 (:func:`render`) tabulates the records and draws the worst ratios the adversarial searches
 found.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from matplotlib.ticker import MaxNLocator
 
 from .._files import Int, List, Obj, Str, validate
-from ..checks import BUDGETS, CheckRecord, Status, checks
+from ..checks import CheckRecord, Status, checks
 from ..checks._slack import LOOSE, reason, tightness
 from ..exceptions import InvalidParameterError
 from ._document import (DETECTS_SHOWN_ABOVE, FigureRef, Paragraph, Section, Table, fmt,
@@ -40,9 +40,11 @@ def required(settings):
 
 #: a ``laocheck verify --json`` document as ``--from`` reads it (each record is then checked
 #: against ``laocheck.checks.RECORD_SCHEMA``)
+_PROFILE = Str(50, pattern=r"[A-Za-z0-9_-]+", what="be an effort profile's name")
 VERIFY_SCHEMA = Obj(required={"checks": List(Obj(), max_len=100_000)},
                     optional={"run": Obj(optional={"seed": Int(0, 2**128),
-                                                   "budget": Str(choices=BUDGETS),
+                                                   "effort": _PROFILE,
+                                                   "budget": _PROFILE,   # before 0.1
                                                    "provenance": Obj()})})
 
 
@@ -53,18 +55,19 @@ def collect(settings, ctx, from_doc=None):
         records = [CheckRecord.from_dict(doc, f"`--from` checks[{i}]").to_dict()
                    for i, doc in enumerate(from_doc["checks"])]
         run = from_doc.get("run", {})
-        return {"source": "file", "seed": run.get("seed"), "checks_budget": run.get("budget"),
+        return {"source": "file", "seed": run.get("seed"),
+                "checks_effort": run.get("effort", run.get("budget")),
                 "verify_provenance": run.get("provenance"), **_summary(records),
                 "records": records}
     selected = checks(settings.get("only") or None)
     if not selected:
         raise InvalidParameterError(f"`only` of the spec matches no check: {settings.get('only')}.")
     ids = [c.id for c in selected]
-    budget = settings.get("checks_budget", "fast")
-    ctx.progress(f"{len(ids)} checks at budget {budget}")
-    records = ctx.run_checks(ids, ctx.seed, budget)
+    effort = ctx.checks_effort(settings)
+    ctx.progress(f"{len(ids)} checks at effort {effort.name}")
+    records = ctx.run_checks(ids, ctx.seed, effort)
     records = [r.to_dict() for r in records]
-    return {"source": "run", "seed": ctx.seed, "checks_budget": budget,
+    return {"source": "run", "seed": ctx.seed, "checks_effort": effort.name,
             "verify_provenance": None, **_summary(records), "records": records}
 
 
@@ -169,13 +172,13 @@ def render(data, settings):
     figures, sections, tables = [], [], []
     intro = (Paragraph(
         f"{data['checks']} checks ({', '.join(f'{s} {total[s]}' for s in STATUSES)}), seed "
-        f"{fmt(data['seed'])}, check budget {fmt(data['checks_budget'])}, from "
+        f"{fmt(data['seed'])}, effort {fmt(data['checks_effort'])}, from "
         f"{'this run' if data['source'] == 'run' else 'a laocheck verify --json file'}. "
         f"PASS: the statement holds (exactly, or at the stated δ); ERRATUM: the literal "
         f"statement of the paper is false (counterexample given; its correction is a check of "
         f"its own); READING: false only as a text extraction reads it, or not derivable from "
         f"what the paper displays (not an erratum); FAIL: "
-        f"refuted; INCONCLUSIVE: the budget cannot decide; ERROR: the code under test raised "
+        f"refuted; INCONCLUSIVE: the sample sizes cannot decide; ERROR: the code under test raised "
         f"or exited (not a verdict). Family-wise "
         f"false-FAIL probability ≤ {fmt(family)} (the sum of the checks' δ). "
         f"'PASS (detects ≥ F×)': the check's power at its settings; only a bound F times too "

@@ -21,16 +21,16 @@ paired runs, a median difference over a     :func:`paired_median_test`, :func:`m
 curve (heavy tails; sign-test power)        :func:`sign_test_detectable`, :func:`sign_test_runs`
 decide with as few draws as possible        :func:`sequential_mean_test`,
                                             :func:`sequential_bound_test`
-split a run's delta across checks           :class:`ErrorBudget`
+split a run's delta across checks           :class:`DeltaSplit`
 exact distribution of a sampling plan       :mod:`laocheck.stats.exact`
 ==========================================  ===============================================
 """
 
 from .._lazy import attach
 
-__getattr__, __dir__ = attach(__name__, {
+_lazy_getattr, __dir__ = attach(__name__, {
     "assertions": ("assert_mean_at_least", "assert_mean_at_most", "assert_mean_equal"),
-    "budget": ("DEFAULT_DELTA", "BudgetAllocation", "ErrorBudget"),
+    "delta_split": ("DEFAULT_DELTA", "DeltaAllocation", "DeltaSplit"),
     "design": ("DESIGN_METHODS", "detectable_violation", "required_samples"),
     "distributions": ("CategoricalTestResult", "TwoSampleResult", "clopper_pearson",
                       "multinomial_test", "two_sample_ks_test", "two_sample_mean_test",
@@ -61,7 +61,15 @@ __all__ = [
     "SequentialTestResult", "sequential_mean_test", "sequential_bound_test", "look_schedule",
     "detectable_violation", "required_samples", "DESIGN_METHODS",
     "assert_mean_equal", "assert_mean_at_most", "assert_mean_at_least",
-    "ErrorBudget", "BudgetAllocation", "DEFAULT_DELTA",
+    "DeltaSplit", "DeltaAllocation", "DEFAULT_DELTA",
     "ExactDistribution", "RandomSource", "enumerate_outcomes", "IIDDraws", "UniformSubset",
     "RandomHalves", "TruncatedGeometric", "Plan",
 ]
+
+
+
+def __getattr__(name):
+    if name in ("ErrorBudget", "BudgetAllocation"):      # the names before 0.1: warn
+        from .delta_split import renamed  # start-up time: loaded on first use, as attach's
+        return renamed(name, __name__)
+    return _lazy_getattr(name)

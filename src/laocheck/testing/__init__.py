@@ -17,7 +17,7 @@ is enumerated exactly by driving its generator (``laocheck.stats.choice_tree``).
   ``laocheck.checks.learner_properties``, this layer's part ``laocheck.testing._learners``;
 * :func:`estimator_checks_generator` and :func:`parametrize_with_checks` — one pytest test per
   estimator × check, with the id ``<label>-<property>``;
-* ``laocheck.testing.plugin`` — the pytest plugin (``--laocheck-seed``, ``--laocheck-budget``,
+* ``laocheck.testing.plugin`` — the pytest plugin (``--laocheck-seed``, ``--laocheck-effort``,
   ``--laocheck-delta``, the ``laocheck_rng`` fixture, a failure summary);
 * :func:`save_baseline` and :func:`compare_baseline` (``laocheck.testing.baseline``) —
   regression baselines for an altered sampler: SAME DISTRIBUTION, CHANGED BUT STILL CORRECT or

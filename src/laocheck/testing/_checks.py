@@ -69,6 +69,7 @@ from ..checks._guards import GuardViolation, UserCodeError, guard_estimator, use
 from ..checks.estimator_properties import (PROPERTIES, Claims,
                                            claims_from_spec, enumerable, instances_of,
                                            property_checks, second_moment_bound, unchecked)
+from ..effort import NOVALUE, resolve
 from ..estimators import EstimatorSpec
 from ..estimators.instances import INSTANCES
 from ..exceptions import InvalidParameterError
@@ -422,7 +423,7 @@ def estimator_checks(est, claims=None, *, delta=DEFAULT_DELTA, label=None):
 def estimator_checks_generator(est, claims=None, *, delta=DEFAULT_DELTA, label=None):
     """Yield ``(est, check)`` pairs, scikit-learn style.
 
-    ``check(est, seed=0, budget="fast")`` runs one check and raises :class:`CheckFailure` when
+    ``check(est, seed=0, effort="fast")`` runs one check and raises :class:`CheckFailure` when
     it FAILs or cannot decide.
 
     Parameters
@@ -471,10 +472,10 @@ class _Callable:
     def __name__(self):                                  # pytest ids and reprs
         return self.check.id
 
-    def __call__(self, est, *, seed=0, budget="fast", expected_failure=None,
-                 allow_inconclusive=False):
+    def __call__(self, est, *, seed=0, effort="fast", expected_failure=None,
+                 allow_inconclusive=False, budget=NOVALUE):
         __tracebackhide__ = True                        # pytest: the user's frames only
-        record = run(self.bind(self.check, est), seed, budget)
+        record = run(self.bind(self.check, est), seed, resolve(effort, budget=budget))
         _raise_on_failures([record], {} if expected_failure is None else
                            {self.check.id: expected_failure}, allow_inconclusive)
         return record
@@ -607,7 +608,7 @@ def _raise_on_failures(records, expected, allow_inconclusive=False, unchecked=No
     failing = [r for r in records if r.status in bad and r.id not in expected]
     unexpected_pass = [r for r in records if r.id in expected and r.status != Status.FAIL.value]
     footer = [unchecked_line(unchecked)] if unchecked else []
-    where = (f"seed {records[0].seed}, budget {records[0].budget!r}") if records else ""
+    where = (f"seed {records[0].seed}, effort {records[0].effort!r}") if records else ""
     if not failing and not unexpected_pass:
         if records and not any(r.status in (Status.PASS.value, Status.FAIL.value,
                                             Status.ERRATUM.value) for r in records):
@@ -632,8 +633,9 @@ def unchecked_line(unchecked):
         ["not checked: ", " (on_fail=None returns the records; their .unchecked says why)"])
 
 
-def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DELTA,
-                    on_fail="raise", expected_failed_checks=None, allow_inconclusive=False):
+def check_estimator(est, claims=None, *, seed=0, effort="fast", delta=DEFAULT_DELTA,
+                    on_fail="raise", expected_failed_checks=None, allow_inconclusive=False,
+                    budget=NOVALUE):
     """Run every check that ``est``'s claims select; return the records.
 
     The checks are the paper's properties of a gradient estimator (unbiasedness, budget, second
@@ -648,8 +650,10 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
         What the estimator claims (see :func:`resolve_claims`); None: its ``spec``.
     seed : int, default=0
         The seed of the run (each check's stream is spawned from it, as ``laocheck verify``).
-    budget : {"fast", "full"}, default="fast"
-        The sample sizes of the statistical checks, as ``laocheck verify``.
+    effort : Effort or str, default="fast"
+        The effort profile (:mod:`laocheck.effort`: ``"tiny"``, ``"fast"``, ``"full"`` or a
+        registered one), or the profile itself: the sample sizes of the statistical checks,
+        as ``laocheck verify --effort``.
     delta : float, default=1e-6
         False-failure probability of each statistical check, <= 1e-6.
     on_fail : {"raise", None}, default="raise"
@@ -663,6 +667,9 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
     allow_inconclusive : bool, default=False
         Whether an INCONCLUSIVE check passes with ``on_fail="raise"`` (not when every check
         is INCONCLUSIVE: then nothing was checked).
+    budget : str, optional
+        Deprecated spelling of ``effort`` (a :class:`DeprecationWarning`); ``claims['budget']``
+        is the attributes per draw.
 
     Returns
     -------
@@ -687,6 +694,7 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
     __tracebackhide__ = True                            # pytest: the user's frames only
     if on_fail not in ("raise", None):
         raise InvalidParameterError(f"`on_fail` must be 'raise' or None; got {on_fail!r}.")
+    effort = resolve(effort, budget=budget)
     _check_delta(delta)
     resolved = resolve_claims(est, claims)
     skipped = unchecked(resolved)
@@ -698,11 +706,11 @@ def check_estimator(est, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DE
             "least one of unbiased (True: E[sample] = target, the default), budget, "
             "second_moment, second_moment_inf, clipping or scaling; not checked:\n"
             + unchecked_text(skipped))
-    return run_checks(checks, _label(est), seed, budget, on_fail, expected_failed_checks,
+    return run_checks(checks, _label(est), seed, effort, on_fail, expected_failed_checks,
                       allow_inconclusive, unchecked=skipped)
 
 
-def run_checks(checks, label, seed, budget, on_fail, expected_failed_checks,
+def run_checks(checks, label, seed, effort, on_fail, expected_failed_checks,
                allow_inconclusive, *, unchecked=None):
     """Run ``checks`` (of the object labelled ``label``) and return their records, raising
     :class:`CheckFailure` when ``on_fail == "raise"`` and one FAILs unexpectedly (or is
@@ -717,7 +725,7 @@ def run_checks(checks, label, seed, budget, on_fail, expected_failed_checks,
                 f"`expected_failed_checks` names {key!r}, which is not a check of {label} "
                 f"(its checks: {[c.id[len(label) + 1:] for c in checks]}).")
         expected[cid] = reason
-    records = Records((run(c, seed, budget) for c in checks), unchecked)
+    records = Records((run(c, seed, effort) for c in checks), unchecked)
     if on_fail == "raise":
         _raise_on_failures(records, expected, allow_inconclusive, unchecked)
     return records

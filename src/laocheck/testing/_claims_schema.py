@@ -39,7 +39,7 @@ MAX_D = 10**6
 MAX_M = 10**9
 #: Largest R, runs (as a report spec's).
 MAX_R = 10**5
-#: Largest R·m·d, the entries drawn by the excess-risk check at the full budget (as a report
+#: Largest R·m·d, the entries drawn by the excess-risk check at the full profile (as a report
 #: spec's, per theorem).
 MAX_WORK = 10**11
 #: Largest attribute budget (a count of attributes: at most d, at most 2^63 as JSON's).
@@ -248,6 +248,6 @@ def check_learner_claim_values(claims):
     if R * m * d > MAX_WORK:
         raise InvalidParameterError(
             f"`claims['R']`, `claims['m']` and `claims['d']` must satisfy R·m·d <= "
-            f"{MAX_WORK:.0e} (the entries the excess-risk check draws at the full budget, as a "
+            f"{MAX_WORK:.0e} (the entries the excess-risk check draws at the full profile, as a "
             f"report spec's); got R={R}, m={m}, d={d}.")
     return out

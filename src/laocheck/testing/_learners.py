@@ -58,6 +58,7 @@ from .. import bounds
 from ..checks.learner_properties import LearnerClaims
 from ..checks.learner_records import learner_checks as _yield_checks, record_of, spec_claims
 from ..estimators import LearnerSpec
+from ..effort import NOVALUE, resolve
 from ..exceptions import InvalidParameterError
 from ..stats import DEFAULT_DELTA
 from ._checks import _Callable, run_checks
@@ -357,7 +358,7 @@ def _bind_learner(check, learner):
 def learner_checks_generator(learner, claims=None, *, delta=DEFAULT_DELTA, label=None):
     """Yield ``(learner, check)`` pairs, scikit-learn style.
 
-    ``check(learner, seed=0, budget="fast")`` runs one check and raises
+    ``check(learner, seed=0, effort="fast")`` runs one check and raises
     :class:`CheckFailure` when it FAILs or cannot decide.
 
     Parameters
@@ -385,8 +386,9 @@ def learner_checks_generator(learner, claims=None, *, delta=DEFAULT_DELTA, label
         yield learner, _Callable(check, _bind_learner)
 
 
-def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_DELTA,
-                  on_fail="raise", expected_failed_checks=None, allow_inconclusive=False):
+def check_learner(learner, claims=None, *, seed=0, effort="fast", delta=DEFAULT_DELTA,
+                  on_fail="raise", expected_failed_checks=None, allow_inconclusive=False,
+                  budget=NOVALUE):
     """Run every check ``learner``'s claims select; return the records.
 
     The properties a paper claims of a learner: its budget of attributes per example, its
@@ -400,8 +402,10 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
         What the learner claims (see the module docstring); None: its class's ``spec``.
     seed : int, default=0
         The seed of the run (each check's stream is spawned from it, as ``laocheck verify``).
-    budget : {"fast", "full"}, default="fast"
-        The sample sizes of the statistical checks, as ``laocheck verify``.
+    effort : Effort or str, default="fast"
+        The effort profile (:mod:`laocheck.effort`: ``"tiny"``, ``"fast"``, ``"full"`` or a
+        registered one), or the profile itself: the sample sizes of the statistical checks,
+        as ``laocheck verify --effort``.
     delta : float, default=1e-6
         False-failure probability of each statistical check, <= 1e-6 (the excess-risk check
         splits it over its distributions).
@@ -415,6 +419,9 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
         ``laocheck.checks.learner_records.RECORDS``) are added.
     allow_inconclusive : bool, default=False
         Whether an INCONCLUSIVE check passes with ``on_fail="raise"``.
+    budget : str, optional
+        Deprecated spelling of ``effort`` (a :class:`DeprecationWarning`); ``claims['budget']``
+        is the attributes per example.
 
     Returns
     -------
@@ -442,6 +449,7 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
     __tracebackhide__ = True                            # pytest: the user's frames only
     if on_fail not in ("raise", None):
         raise InvalidParameterError(f"`on_fail` must be 'raise' or None; got {on_fail!r}.")
+    effort = resolve(effort, budget=budget)
     _check_delta(delta)
     resolved = resolve_learner_claims(learner, claims)
     label = _label(learner)
@@ -449,7 +457,7 @@ def check_learner(learner, claims=None, *, seed=0, budget="fast", delta=DEFAULT_
     record = record_of(learner)
     expected = {**(record.xfail if record is not None else {}), **(expected_failed_checks or {})}
     records = run_checks(learner_checks(learner, resolved, delta=delta), label, seed,
-                         budget, on_fail, expected, allow_inconclusive, unchecked=not_checked)
+                         effort, on_fail, expected, allow_inconclusive, unchecked=not_checked)
     return LearnerRecords(records, not_checked)
 
 

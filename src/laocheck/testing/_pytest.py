@@ -1,7 +1,8 @@
 """``parametrize_with_checks``: one pytest test per (estimator, check), scikit-learn style.
 
-The seed, budget and δ come from the laocheck pytest plugin's options (``--laocheck-seed``,
-``--laocheck-budget``, ``--laocheck-delta``) when it is active, else seed 0, "fast", 1e-6.
+The seed, effort profile and δ come from the laocheck pytest plugin's options
+(``--laocheck-seed``, ``--laocheck-effort``, ``--laocheck-delta``) when it is active, else seed 0,
+"fast", 1e-6.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from ._learners import is_learner, learner_checks_generator
 __all__ = ["parametrize_with_checks", "OPTIONS"]
 
 #: The run's options, set by the pytest plugin (``laocheck.testing.plugin``) at configure time.
-OPTIONS = {"seed": 0, "budget": "fast", "delta": DEFAULT_DELTA}
+OPTIONS = {"seed": 0, "effort": "fast", "delta": DEFAULT_DELTA}
 
 
 class _Bound:
     """A check bound to the run's options: ``check(est)`` runs it at the plugin's seed and
-    budget (pytest shows it by the check's id)."""
+    effort profile (pytest shows it by the check's id)."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -26,7 +27,8 @@ class _Bound:
 
     def __call__(self, est, **kwargs):
         kwargs.setdefault("seed", OPTIONS["seed"])
-        kwargs.setdefault("budget", OPTIONS["budget"])
+        if "budget" not in kwargs:          # the deprecated spelling warns in the check
+            kwargs.setdefault("effort", OPTIONS["effort"])
         return self.inner(est, **kwargs)
 
     def __repr__(self):

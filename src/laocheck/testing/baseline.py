@@ -10,7 +10,7 @@ A baseline is the fingerprint of an estimator on the small exact (dyadic) instan
   plain numpy ``sample`` driven through every path of its random choices);
 * the exact distribution of the number of attributes one draw reads;
 * the exact mean and second moment E‖v‖²;
-* the statuses of :func:`~laocheck.testing.check_estimator` (seed, budget, δ as given).
+* the statuses of :func:`~laocheck.testing.check_estimator` (seed, effort, δ as given).
 
 :func:`compare_baseline` gives one :class:`BaselineComparison` per instance, and one for the
 sampler itself (instance ``"checks"``: the check statuses, which also cover the ``sample``
@@ -31,7 +31,7 @@ An estimator whose draws can be enumerated gets the exact fingerprint above. One
 (``spec.support == "unbounded"`` — HK12's GenEst and AESVR, whose random series order has no
 bound — or a sampler with continuous draws or too many paths) gets a *sampled* fingerprint per instance (``"kind":
 "sampled"``): a stored sample of :data:`SAMPLE_SIZE` draws (values and attribute counts, in the
-JSON), and from ``n`` further draws (:data:`MOMENT_DRAWS` per budget) the mean, E‖v‖² with its
+JSON), and from ``n`` further draws (:data:`MOMENT_DRAWS` per check tier of the effort profile) the mean, E‖v‖² with its
 lower confidence bound (:func:`laocheck.stats.nonnegative_lower_bound`, valid for any
 nonnegative variable), the mean's median-of-means interval when a second-moment bound is
 claimed, and the attribute-count distribution. Compared, on each instance, at δ split as stated:
@@ -93,6 +93,7 @@ from .._files import (FractionStr, Int, List, Map, Null, Obj, OneOf, Real, Str, 
 from .._io import MAX_NAME, check_output_path, write_error, write_json_atomic
 from .._provenance import provenance
 from .._version import __version__
+from ..effort import NOVALUE, resolve
 from ..checks import check_seed
 from ..checks._common import fstr, instance_counterexample
 from ..checks.estimator_properties import (_Undecidable, draws_values, enumerate_estimate,
@@ -121,7 +122,7 @@ UNDECIDED = "CHANGED, CORRECTNESS UNDECIDED"
 VERDICTS = (SAME, CHANGED, BROKEN, UNDECIDED)
 #: Draws stored per instance in a sampled fingerprint (and drawn afresh to compare with them).
 SAMPLE_SIZE = 4000
-#: Draws for the moments of a sampled fingerprint, per budget.
+#: Draws for the moments of a sampled fingerprint, per check tier (an effort profile's ``checks``).
 MOMENT_DRAWS = {"fast": 100_000, "full": 1_000_000}
 #: a baseline's name: one plain file name (the file is DIR/NAME.json)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,%d}" % (MAX_NAME - 10))
@@ -129,13 +130,15 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,%d}" % (MAX_NAME - 10))
 MAX_BASELINE_BYTES = 2**24
 _STATUSES = ("PASS", "FAIL", "ERRATUM", "INCONCLUSIVE", "ERROR")
 _EXACT_NUMBER = FractionStr(4000)
+_PROFILE = Str(50, pattern=r"[A-Za-z0-9_-]+", what="be an effort profile's name")
 #: the file as a whole; each instance is then checked against the schema of its kind
 BASELINE_SCHEMA = Obj(required={
     "format": Str(choices=(FORMAT,)), "format_version": Int(min(READABLE_VERSIONS), max(READABLE_VERSIONS)),
     "instances": Map(Str(choices=tuple(INSTANCES)), Obj(), min_len=1, max_len=len(INSTANCES)),
     "checks": Map(Str(300), Str(choices=_STATUSES), max_len=10_000)},
     optional={"laocheck": Str(100), "estimator": Str(10_000), "seed": Int(0, 2**128),
-              "budget": Str(choices=("fast", "full")), "delta": Real(0, 1), "provenance": Obj()})
+              "effort": _PROFILE, "budget": _PROFILE,     # "budget": a file before 0.1
+              "delta": Real(0, 1), "provenance": Obj()})
 #: an exact fingerprint: the distributions as exact fractions (bounded digits and exponents,
 #: so reading them cannot take forever)
 EXACT_SCHEMA = Obj(required={
@@ -148,7 +151,7 @@ EXACT_SCHEMA = Obj(required={
     "second_moment": FractionStr(4000, nonnegative=True)},
     optional={"kind": Str(choices=("exact",))})
 #: a sampled fingerprint: the stored sample, the number of moment draws (at most the full
-#: budget's) and the moments
+#: tier's) and the moments
 SAMPLED_SCHEMA = Obj(required={
     "kind": Str(choices=("sampled",)), "n": Int(2, max(MOMENT_DRAWS.values())),
     "sample": List(List(Real(), min_len=1, max_len=10**4), min_len=2, max_len=10**5),
@@ -331,12 +334,12 @@ def _counts(att):
     return {str(int(k)): int(c) for k, c in zip(keys, counts)}
 
 
-def _sampled_fingerprint(est, claims, inst, seed, budget, delta):
+def _sampled_fingerprint(est, claims, inst, seed, effort, delta):
     """The sampled fingerprint on ``inst``: a stored sample and moments with intervals at δ."""
     label = _label(est)
     rng = np.random.default_rng(check_seed(seed, f"{label}.baseline.{inst}"))
     values, att = _draw(est, inst, SAMPLE_SIZE, rng)
-    n = MOMENT_DRAWS.get(budget, MOMENT_DRAWS["fast"])
+    n = MOMENT_DRAWS[effort.checks]
     mv, matt = _draw(est, inst, n, rng)
     sq = np.sum(mv * mv, axis=1)
     if not (np.all(np.isfinite(values)) and np.all(np.isfinite(mv))):
@@ -366,8 +369,8 @@ def _sampled_fingerprint(est, claims, inst, seed, budget, delta):
 FINGERPRINTS = ("auto", "exact", "sampled")
 
 
-def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=DEFAULT_DELTA,
-                  force=False, fingerprint="auto"):
+def save_baseline(estimator, path, *, seed=0, effort="fast", claims=None, delta=DEFAULT_DELTA,
+                  force=False, fingerprint="auto", budget=NOVALUE):
     """Write the baseline of ``estimator`` to ``path`` (JSON); return the document.
 
     The baseline holds the exact (or sampled) fingerprint of its draws on each instance and its
@@ -381,8 +384,8 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
         The JSON file to write.
     seed : int, default=0
         The seed of the checks and of a sampled fingerprint.
-    budget : {"fast", "full"}, default="fast"
-        The budget of the checks.
+    effort : Effort or str, default="fast"
+        The effort profile of the checks (:mod:`laocheck.effort`) or its registered name.
     claims : dict, EstimatorSpec or None, default=None
         As :func:`~laocheck.testing.check_estimator` (default: the estimator's spec).
     delta : float, default=1e-6
@@ -393,6 +396,8 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
         ``"auto"``: exact when its draws can be enumerated (a ``reference`` or the choice tree
         of its ``sample``), else sampled; ``"exact"``: refuse one that cannot; ``"sampled"``:
         also for a finite support whose enumeration is too large (e.g. a large k).
+    budget : str, optional
+        Deprecated spelling of ``effort`` (a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -405,6 +410,7 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
         If ``path`` exists without ``force``, an exact fingerprint is asked for and impossible,
         or an argument is malformed.
     """
+    effort = resolve(effort, budget=budget)
     if fingerprint not in FINGERPRINTS:
         raise InvalidParameterError(
             f"`fingerprint` must be one of {list(FINGERPRINTS)}; got {fingerprint!r}.")
@@ -426,17 +432,17 @@ def save_baseline(estimator, path, *, seed=0, budget="fast", claims=None, delta=
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         raise InvalidParameterError(f"baseline path {str(path)!r} is a directory.")
-    records = check_estimator(estimator, claims, seed=seed, budget=budget, delta=delta,
+    records = check_estimator(estimator, claims, seed=seed, effort=effort, delta=delta,
                               on_fail=None)
     label = _label(estimator)
     doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "laocheck": __version__,
-           "estimator": label, "seed": seed, "budget": budget, "delta": delta,
+           "estimator": label, "seed": seed, "effort": effort.name, "delta": delta,
            "instances": {inst: (_fingerprint(estimator, inst) if exact else
-                                _sampled_fingerprint(estimator, resolved, inst, seed, budget,
+                                _sampled_fingerprint(estimator, resolved, inst, seed, effort,
                                                      delta))
                          for inst in instances},
            "checks": {r.id[len(label) + 1:]: r.status for r in records},
-           "provenance": provenance(seed=seed, budget=budget)}
+           "provenance": provenance(seed=seed, effort=effort)}
     try:
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:                 # a read-only or full file system
@@ -606,8 +612,8 @@ def _judge_sampled(est, claims, inst, old, seed, delta):
         f"{detect}; a bias of any coordinate above {widest:.3g} (median-of-means width)"))
 
 
-def compare_baseline(estimator, path, *, seed=0, budget=None, claims=None,
-                     delta=DEFAULT_DELTA):
+def compare_baseline(estimator, path, *, seed=0, effort=None, claims=None,
+                     delta=DEFAULT_DELTA, budget=NOVALUE):
     """Compare ``estimator`` with the baseline at ``path``.
 
     An instance the new estimator no longer accepts is BROKEN (claim ``"instances"``); a sampled
@@ -622,12 +628,14 @@ def compare_baseline(estimator, path, *, seed=0, budget=None, claims=None,
         The baseline written by :func:`save_baseline`.
     seed : int, default=0
         The seed of the checks and of a sampled comparison.
-    budget : {"fast", "full"} or None, default=None
-        The budget of the checks; None: the baseline's.
+    effort : Effort, str or None, default=None
+        The effort profile of the checks (:mod:`laocheck.effort`); None: the baseline's.
     claims : dict, EstimatorSpec or None, default=None
         As :func:`~laocheck.testing.check_estimator`.
     delta : float, default=1e-6
         False-failure probability of each comparison.
+    budget : str, optional
+        Deprecated spelling of ``effort`` (a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -642,7 +650,10 @@ def compare_baseline(estimator, path, *, seed=0, budget=None, claims=None,
     """
     doc = load_baseline(path)
     resolved, instances, exact = _supported(estimator, claims)
-    budget = doc.get("budget", "fast") if budget is None else budget
+    if budget is not NOVALUE or effort is not None:
+        effort = resolve(effort, budget=budget)
+    else:                                   # the baseline's ("budget" in a file before 0.1)
+        effort = resolve(doc.get("effort", doc.get("budget", "fast")))
     out = []
     for inst, old in doc["instances"].items():
         if inst not in instances:
@@ -657,7 +668,7 @@ def compare_baseline(estimator, path, *, seed=0, budget=None, claims=None,
                 "has a finite-support `reference` to enumerate"}))
         else:
             out.append(_judge(estimator, resolved, inst, old, _fingerprint(estimator, inst)))
-    records = check_estimator(estimator, claims, seed=seed, budget=budget, delta=delta,
+    records = check_estimator(estimator, claims, seed=seed, effort=effort, delta=delta,
                               on_fail=None)
     label = _label(estimator)
     statuses = {r.id[len(label) + 1:]: r.status for r in records}

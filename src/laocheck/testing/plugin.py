@@ -1,7 +1,9 @@
 """laocheck's pytest plugin (registered through the ``pytest11`` entry point).
 
-Options: ``--laocheck-seed`` (default 0), ``--laocheck-budget`` (``fast`` or ``full``),
-``--laocheck-delta`` (each statistical check's false-failure probability, <= 1e-6). Fixtures:
+Options: ``--laocheck-seed`` (default 0), ``--laocheck-effort`` (an effort profile of
+:mod:`laocheck.effort`: ``tiny``, ``fast``, ``full`` or one the suite registers; default
+``fast``; ``--laocheck-budget``, its spelling before 0.1, warns), ``--laocheck-delta`` (each
+statistical check's false-failure probability, <= 1e-6). Fixtures:
 ``laocheck_rng`` (a ``numpy.random.Generator`` from ``SeedSequence(seed)`` with a spawn key
 derived from the test's node id, so the same seed gives the same numbers whatever runs before),
 ``laocheck_options``, ``laocheck_baseline`` (compare an estimator with a saved baseline).
@@ -23,18 +25,22 @@ from the same defaults), and a CheckFailure can only have been raised once
 
 from __future__ import annotations
 
+import argparse
 import hashlib
+import re
 import sys
+import warnings
 
 import pytest
 
+from ..effort import deprecated, profiles
 from ..exceptions import InvalidParameterError
 
 _FAILURES_KEY = pytest.StashKey[list]()
 _GIVEN_KEY = pytest.StashKey[dict]()
 #: the options' defaults (the delta's is ``laocheck.stats.DEFAULT_DELTA``, read on first use);
 #: ``laocheck.testing._pytest.OPTIONS`` starts from the same values
-_DEFAULTS = {"seed": 0, "budget": "fast"}
+_DEFAULTS = {"seed": 0, "effort": "fast"}
 #: the module whose OPTIONS ``parametrize_with_checks`` reads, and the one defining CheckFailure
 _PYTEST, _CHECKS = "laocheck.testing._pytest", "laocheck.testing._checks"
 
@@ -53,12 +59,29 @@ def _seed(text):
     return value
 
 
-def _budget(text):
-    # start-up time: the checks' budgets are read only when --laocheck-budget is given
-    from ..checks import BUDGETS
-    if text not in BUDGETS:
-        _fail(f"`--laocheck-budget` must be one of {BUDGETS}; got {text!r}.")
+def _effort(text):
+    # a plain name here; pytest_configure checks it is registered (after the conftest.py
+    # files, which may register the suite's own profiles, are loaded)
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,50}", text):
+        _fail(f"`--laocheck-effort` must name an effort profile (tiny, fast, full or a "
+              f"registered one); got {text!r}.")
     return text
+
+
+def _budget(text):
+    # --laocheck-budget, deprecated: pytest_configure warns (pytest's own channel for it)
+    return _effort(text)
+
+
+class _Options(dict):
+    """The run's options; the key ``"budget"`` (before 0.1) warns and reads ``"effort"``."""
+
+    def __getitem__(self, key):
+        if key == "budget":
+            warnings.warn(deprecated("laocheck_options['budget']", "laocheck_options['effort']"),
+                          DeprecationWarning, stacklevel=2)
+            key = "effort"
+        return super().__getitem__(key)
 
 
 def _fail(message):
@@ -69,17 +92,29 @@ def pytest_addoption(parser):
     group = parser.getgroup("laocheck", "laocheck: the papers' claims on your estimators")
     group.addoption("--laocheck-seed", type=_seed, default=None, metavar="SEED",
                     help="seed of laocheck's checks and of the laocheck_rng fixture. Default: 0.")
-    group.addoption("--laocheck-budget", type=_budget, default=None, metavar="BUDGET",
-                    help="sample sizes of laocheck's checks (laocheck.checks.BUDGETS: fast or "
-                    "full). Default: fast.")
+    group.addoption("--laocheck-effort", type=_effort, default=None, metavar="PROFILE",
+                    help="effort profile of laocheck's checks (laocheck.effort: tiny, fast, "
+                    "full or a registered one). Default: fast.")
+    group.addoption("--laocheck-budget", type=_budget, default=None, dest="laocheck_budget",
+                    help=argparse.SUPPRESS)
     group.addoption("--laocheck-delta", type=_delta, default=None, metavar="DELTA",
                     help="false-failure probability of each statistical check (<= 1e-6). "
                     "Default: laocheck.stats.DEFAULT_DELTA, 1e-06.")
 
 
 def pytest_configure(config):
-    given = {name: config.getoption(f"laocheck_{name}") for name in ("seed", "budget", "delta")}
+    given = {name: config.getoption(f"laocheck_{name}") for name in ("seed", "effort", "delta")}
+    if config.getoption("laocheck_budget") is not None:      # the spelling before 0.1
+        config.issue_config_time_warning(DeprecationWarning(
+            deprecated("--laocheck-budget", "--laocheck-effort")), stacklevel=2)
+        if given["effort"] is None:
+            given["effort"] = config.getoption("laocheck_budget")
     config.stash[_GIVEN_KEY] = {name: v for name, v in given.items() if v is not None}
+    if given["effort"] is not None and given["effort"] not in profiles():
+        raise pytest.UsageError(
+            f"`--laocheck-effort` must be one of the registered effort profiles "
+            f"{list(profiles())} (laocheck.effort.register_profile in a conftest.py adds one); "
+            f"got {given['effort']!r}.")
     config.stash[_FAILURES_KEY] = []
     # parametrize_with_checks reads laocheck.testing._pytest.OPTIONS, which starts from the
     # defaults: set them when an option was given, or when it is loaded already (an earlier
@@ -89,20 +124,20 @@ def pytest_configure(config):
 
 
 def _options(config):
-    """The run's ``{"seed", "budget", "delta"}``, also set as what ``parametrize_with_checks``
+    """The run's ``{"seed", "effort", "delta"}``, also set as what ``parametrize_with_checks``
     reads (``laocheck.testing._pytest.OPTIONS``)."""
     # start-up time: laocheck's checks load on first use, not with the plugin
     from . import _pytest
     from ..stats import DEFAULT_DELTA  # start-up time (numpy)
     options = {**_DEFAULTS, "delta": DEFAULT_DELTA, **config.stash[_GIVEN_KEY]}
     _pytest.OPTIONS.update(options)
-    return options
+    return _Options(options)
 
 
 @pytest.fixture
 def laocheck_options(request):
-    """The run's ``{"seed", "budget", "delta"}``."""
-    return dict(_options(request.config))
+    """The run's ``{"seed", "effort", "delta"}`` (``"effort"``: the profile's name)."""
+    return _options(request.config)
 
 
 @pytest.fixture
@@ -131,7 +166,7 @@ def laocheck_baseline(request):
         path = baseline_path(name, directory or request.config.rootpath / "laocheck-baselines")
         o = _options(request.config)
         if not path.exists():
-            save_baseline(estimator, path, seed=o["seed"], budget=o["budget"], claims=claims,
+            save_baseline(estimator, path, seed=o["seed"], effort=o["effort"], claims=claims,
                           delta=o["delta"])
             pytest.fail(f"laocheck baseline {name!r} did not exist; written to {path}: review "
                         "it, commit it and run again.")
@@ -147,7 +182,7 @@ def laocheck_baseline(request):
 
 def _reproduce(config, nodeid):
     o = _options(config)
-    return (f"pytest '{nodeid}' --laocheck-seed {o['seed']} --laocheck-budget {o['budget']} "
+    return (f"pytest '{nodeid}' --laocheck-seed {o['seed']} --laocheck-effort {o['effort']} "
             f"--laocheck-delta {o['delta']:g}")
 
 

@@ -24,7 +24,8 @@ module                           holds
 ===============================  ==============================================================
 ``_records``                     the result records (:class:`PaperExperiment`, :class:`Panel`,
                                  :class:`Curve`, :class:`ClaimCheck`, ...)
-``_effort``                      the one effort profile table, :data:`BUDGETS`
+``_effort``                      the experiments' sizes of an effort profile
+                                 (:mod:`laocheck.effort`, the one registry)
 ``_rows``, ``_curves``           the learning-curve engine (:func:`learning_curves`: a run's
                                  split, cross-validation, prefixes and test errors)
 ``_claims``                      the claim deciders (:func:`claim_order`, ...) and the power
@@ -48,7 +49,7 @@ k + 1 attributes a step chooses; bit-identical to ``fit`` on the rows), the offl
 the fold's XᵀX/m and its eigendecomposition, formed once per fold (``fit_moments``), the online
 full-information learners' C loops on the fold's rows in place, and the step multiplier from
 ``theory_step`` without a second fit (one cross-validated run of KS15 Sec. 5.1's AERR at
-``--budget full``, 10 folds × 40 configurations: 22.7 CPU s by fitting copied arrays, 7.2 this
+``--effort full``, 10 folds × 40 configurations: 22.7 CPU s by fitting copied arrays, 7.2 this
 way). On KS15 Sec. 5.1's synthetic data the test error is the exact risk of the distribution (no
 test sample). Test errors are relative to the zero predictor's (KS15 Sec. 5; for ±1 labels the
 zero predictor's squared error is 1, so this is CB11's and HK12's squared error up to the test
@@ -73,7 +74,7 @@ raised has NaN errors and its message in the raw record's ``users[i]["error"]``.
 Every experiment takes ``progress``: None, or a callable that receives text lines as the runs
 finish (a line when each panel starts, at most one a minute, and one when its last run is in;
 :class:`~laocheck.experiments.papers.RunProgress`); ``laocheck report`` prints them on stderr,
-so an hour-long run at ``--budget full`` shows how far it is. The results do not depend on it.
+so an hour-long run at ``--effort full`` shows how far it is. The results do not depend on it.
 
 Every run r gets the child seed ``child_seeds(seed, runs)[r]`` (spawned per run, never per
 worker), so the same seed gives the same numbers for any ``n_jobs`` or ``scheduler`` (the runs
@@ -129,7 +130,7 @@ from ._cb11_mnist import cb11_mnist
 from ._claims import (CONSIDERABLE, DOES_NOT_HOLD, HOLDS, INCONCLUSIVE, POWER, claim_better,
                       claim_converges, claim_order, claims_design)
 from ._curves import RunProgress, alg_has_step, grid_limits, learning_curves, matched_sizes
-from ._effort import BUDGETS
+from ._effort import budgets as _budgets
 from ._hk12_mnist import hk12_mnist
 from ._ks15_adaptive import ks15_adaptive
 from ._ks15_real import ks15_real
@@ -140,7 +141,7 @@ from ._rows import StepScaled
 
 __all__ = ["Algorithm", "Curve", "ClaimCheck", "PrintedNumber", "Panel", "PaperExperiment",
            "UserComparison",
-           "BUDGETS", "StepScaled", "RunProgress", "SAME_ATTRIBUTES", "CONSIDERABLE", "POWER",
+           "StepScaled", "RunProgress", "SAME_ATTRIBUTES", "CONSIDERABLE", "POWER",
            "claims_design",
            "matched_sizes",
            "learning_curves", "claim_order", "grid_limits", "claim_better", "claim_converges",
@@ -158,3 +159,9 @@ del _cls
 #: The five experiments by name (the report specs' ``experiment`` key).
 EXPERIMENTS = {"ks15_synthetic": ks15_synthetic, "hk12_mnist": hk12_mnist,
                "cb11_mnist": cb11_mnist, "ks15_real": ks15_real, "ks15_adaptive": ks15_adaptive}
+
+
+def __getattr__(name):
+    if name == "BUDGETS":           # deprecated since 0.1 (warns): laocheck.effort's profiles
+        return _budgets()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

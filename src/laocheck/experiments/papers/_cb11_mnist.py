@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...effort import NOVALUE, resolve
 from ...learners import AER, Baseline, OfflineLasso, OfflineRidge
 from ...stats import DEFAULT_DELTA
 from .._runs import child_seeds
@@ -62,8 +63,9 @@ ALL_PAIRS = tuple((a, b) for a in range(10) for b in range(a + 1, 10))
 
 
 @_experiment_doc
-def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-               n_jobs=1, scheduler=None, runs=None, pairs=None, progress=None, learners=()):
+def cb11_mnist(*, effort="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
+               n_jobs=1, scheduler=None, runs=None, pairs=None, progress=None, learners=(),
+               budget=NOVALUE):
     """CB11 Sec. 7: Fig. 4 and the table of median test squared errors over the 45 digit pairs.
 
     Fig. 4: Ridge, Lasso, AER, Baseline on "3 vs 5", k = 4, against examples and attributes.
@@ -79,7 +81,8 @@ def cb11_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
         A subset of the 45 digit pairs (None: all).
     %(tail)s
     """
-    exp = Experiment("cb11_mnist", "CB11 Sec. 7, Fig. 4 and table", budget, seed, delta=delta,
+    effort = resolve(effort, budget=budget)
+    exp = Experiment("cb11_mnist", "CB11 Sec. 7, Fig. 4 and table", effort, seed, delta=delta,
                      n_jobs=n_jobs, scheduler=scheduler, runs=runs, progress=progress,
                      learners=learners)
     digits, pair = _digits_pair(source, mnist)

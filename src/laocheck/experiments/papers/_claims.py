@@ -20,7 +20,7 @@ from ..._validation import check_real
 from ...exceptions import InvalidParameterError
 from ...stats import (DEFAULT_DELTA, paired_median_test, sign_test_detectable, sign_test_runs,
                       win_probability)
-from ._effort import BUDGETS
+from ...effort import get_profile
 from ._records import ClaimCheck, UserComparison
 
 __all__ = ["HOLDS", "DOES_NOT_HOLD", "INCONCLUSIVE", "CONSIDERABLE", "POWER", "Claim",
@@ -33,7 +33,7 @@ HOLDS, DOES_NOT_HOLD, INCONCLUSIVE = "HOLDS", "DOES NOT HOLD", "INCONCLUSIVE"
 #: the median ratio of the worse test error to the better one exceeds 1.1
 #: (:mod:`laocheck.experiments.papers`)
 CONSIDERABLE = 1.1
-#: the power the budgets' run counts are designed for: a claim with the paper's visible effect
+#: the power the profiles' run counts are designed for: a claim with the paper's visible effect
 #: is decided HOLDS with probability at least POWER (:mod:`laocheck.experiments.papers`)
 POWER = 0.9
 
@@ -299,7 +299,7 @@ class Claim:
 def claims_design(runs, points, delta=DEFAULT_DELTA):
     """The power calculation of the claims for ``runs`` runs and ``points`` check points.
 
-    Beside the full budget's: the runs HOLDS needs per point, the detectable P(ratio > margin)
+    Beside the ``full`` profile's: the runs HOLDS needs per point, the detectable P(ratio > margin)
     at power ``POWER``, the paper's visible effect Φ(1) and the margin of "considerably".
 
     Parameters
@@ -314,9 +314,9 @@ def claims_design(runs, points, delta=DEFAULT_DELTA):
     Returns
     -------
     dict
-        The figures above, for this run count and the full budget's.
+        The figures above, for this run count and the ``full`` profile's.
     """
-    full = BUDGETS["full"]
+    full = get_profile("full").experiment()
     full_points = len(full["prefixes"])
     probe = paired_median_test(np.zeros((runs, 1)), delta=delta)
     return {"power": POWER, "considerable_margin": CONSIDERABLE,

@@ -16,7 +16,7 @@ from ...stats import DEFAULT_DELTA
 from ..user_learners import load_learner
 from ._claims import _user_part, claims_design
 from ._curves import RunProgress, learning_curves
-from ._effort import effort
+from ._effort import sizes
 from ._records import Panel, PaperExperiment
 
 __all__ = ["Experiment"]
@@ -37,8 +37,8 @@ class Experiment:
         The experiment's name.
     citation : str
         The paper's section and figures.
-    budget : str
-        The effort profile (:data:`~laocheck.experiments.papers.BUDGETS`).
+    effort : Effort
+        The effort profile (:mod:`laocheck.effort`).
     seed : int or numpy.random.SeedSequence
         The seed.
     delta : float
@@ -57,13 +57,13 @@ class Experiment:
         The training examples per run of synthetic data (None: the profile's).
     """
 
-    def __init__(self, name, citation, budget, seed, *, delta, n_jobs, scheduler, runs,
+    def __init__(self, name, citation, effort, seed, *, delta, n_jobs, scheduler, runs,
                  progress, learners, m=None):
         self.t0 = time.perf_counter()
-        self.name, self.citation, self.budget, self.seed = name, citation, budget, seed
+        self.name, self.citation, self.effort, self.seed = name, citation, effort, seed
         self.delta, self.n_jobs, self.scheduler = delta, n_jobs, scheduler
         self.users = _users(learners)
-        self.cfg = effort(budget)
+        self.cfg = sizes(effort)
         if runs is not None:
             self.cfg["runs"] = check_int("runs", runs, low=2)
         if m is not None:
@@ -113,7 +113,7 @@ class Experiment:
         """The :class:`~laocheck.experiments.papers.PaperExperiment`, with how it was run."""
         cfg, users = self.cfg, self.users
         return PaperExperiment(
-            experiment=self.name, citation=self.citation, budget=self.budget,
+            experiment=self.name, citation=self.citation, effort=self.effort.name,
             seed=int(self.seed), runs=cfg["runs"], folds=cfg["folds"], grid=tuple(cfg["grid"]),
             step_scales=tuple(cfg["step_scales"]), grid_extensions=cfg["grid_extensions"],
             panels=tuple(panels), numbers=tuple(numbers), claims=tuple(claims),
@@ -162,8 +162,10 @@ _VARIABILITY = ("a claim about the spread over runs; each curve shows its standa
 #: the Parameters, Returns and Raises entries the five paper experiments share, substituted
 #: for ``%(name)s`` in their docstrings by :func:`_experiment_doc`
 _EXPERIMENT_DOC = {
-    "head": """budget : {"tiny", "fast", "full"}, default="fast"
-        The runs, prefixes and grids (``laocheck report --budget``).
+    "head": """effort : Effort or str, default="fast"
+        The effort profile (:mod:`laocheck.effort`: ``"tiny"``, ``"fast"``, ``"full"`` or a
+        registered one) or its name: the runs, prefixes and grids (``laocheck report
+        --effort``).
     seed : int, default=0
         The seed.
     delta : float, default=1e-6
@@ -177,7 +179,7 @@ _EXPERIMENT_DOC = {
     scheduler : str or None, default=None
         A Dask scheduler address.
     runs : int or None, default=None
-        The runs per panel, >= 2 (None: the budget's).""",
+        The runs per panel, >= 2 (None: the profile's).""",
     "tail": """progress : callable or None, default=None
         ``progress(text)`` for progress lines (:class:`~laocheck.experiments.papers.RunProgress`).
     learners : sequence, default=()
@@ -186,6 +188,8 @@ _EXPERIMENT_DOC = {
         panel (:func:`learning_curves`' ``users``) and compared with each of them
         (:class:`~laocheck.experiments.papers.UserComparison`); the paper's claims are not
         applied to them.
+    budget : str, optional
+        Deprecated spelling of ``effort`` (a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -195,7 +199,7 @@ _EXPERIMENT_DOC = {
     Raises
     ------
     ValueError
-        If ``budget``, ``runs`` or another argument is invalid.
+        If ``effort``, ``runs`` or another argument is invalid.
     SourceUnavailable
         If a data source that was asked for is missing.""",
 }

@@ -179,7 +179,7 @@ def _search(est, grid, folds, rows, y, extensions):
     (a geometric grid), that parameter gets one more value beyond the end (the grid's ratio
     there), up to ``extensions`` values at each end, and only the new configurations are scored.
     A fixed grid caps a curve when the data want a larger step or a smaller radius than it
-    holds (measured on KS15 Sec. 5.1 at ``--budget full``, α = −1: every online learner chose
+    holds (measured on KS15 Sec. 5.1 at ``--effort full``, α = −1: every online learner chose
     the smallest B and the largest step multiplier in all 30 runs); the extension lets the data
     choose, and what is still at an end after ``extensions`` is reported (``grid_edges`` of the
     paper reports, at :func:`grid_limits`). Ties go to the first configuration in the grid's

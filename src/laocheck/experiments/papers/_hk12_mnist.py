@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...data import scale_to_unit_ball
+from ...effort import NOVALUE, resolve
 from ...learners import AELR, AER, AERR, OfflineLasso, OfflineRidge, OnlineLasso
 from ...stats import DEFAULT_DELTA
 from .._runs import child_seeds
@@ -58,8 +59,9 @@ def ridge(k):
 
 
 @_experiment_doc
-def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-               n_jobs=1, scheduler=None, runs=None, progress=None, learners=()):
+def hk12_mnist(*, effort="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
+               n_jobs=1, scheduler=None, runs=None, progress=None, learners=(),
+               budget=NOVALUE):
     """HK12 Sec. 5, Figs. 1-2 on "3 vs 5".
 
     AELR vs AER vs offline Lasso with k = 4 (and online Lasso for the text's "almost 10 times
@@ -73,7 +75,8 @@ def hk12_mnist(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist
     %(run)s
     %(tail)s
     """
-    exp = Experiment("hk12_mnist", "HK12 Sec. 5, Figs. 1-2", budget, seed, delta=delta,
+    effort = resolve(effort, budget=budget)
+    exp = Experiment("hk12_mnist", "HK12 Sec. 5, Figs. 1-2", effort, seed, delta=delta,
                      n_jobs=n_jobs, scheduler=scheduler, runs=runs, progress=progress,
                      learners=learners)
     # the pair only, as grey levels read by rows (the whole set is not kept; neither the pair

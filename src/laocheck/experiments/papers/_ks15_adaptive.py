@@ -13,11 +13,13 @@ from ... import learners as _learners
 from ..._validation import check_int
 from ...bounds import rho_lasso, rho_ridge
 from ...data import PowerLawBernoulli, scale_to_unit_ball
+from ...effort import NOVALUE, resolve
 from ...learners import DDAERR, GAERR, OfflineRidge, OnlineRidge, TwoPhaseDDAERR
 from ...stats import DEFAULT_DELTA
 from .._runs import child_seeds
 from ._claims import Claim
 from ._common import Experiment, _digits_pair, _experiment_doc, _rhos, _stand_in
+from ._effort import by_lineage
 from ._ks15 import split
 from ._records import Algorithm, Panel, PrintedNumber
 
@@ -63,8 +65,9 @@ _ADAPTIVE_PAIRS = (("DDAERR", "Ada DDAERR"), ("AERR", "Ada AERR"),
                    ("Two-Phased DDAERR", "Ada Two-Phased DDAERR"),
                    ("Online ridge", "Ada online ridge"))
 
-#: Step multipliers added below each budget's ``step_scales`` in :func:`ks15_adaptive`, for
-#: every algorithm of its panels: the adaptive learners' "theory" η₀ = √2·B is AdaGrad's
+#: Step multipliers added below each profile's ``step_scales`` in :func:`ks15_adaptive` (a
+#: registered profile: its parent's), for every algorithm of its panels: the adaptive
+#: learners' "theory" η₀ = √2·B is AdaGrad's
 #: D_∞/√2 for the whole L2 ball, a per-coordinate step of the order of B, while a coordinate of
 #: a predictor in the ball is of the order of B/√d; a grid reaching only up from it would leave
 #: them untuned (measured on KS15 Sec. 5.1's α = −2 data, d = 500: the best η₀ of Ada AERR
@@ -103,9 +106,9 @@ _NOTES = ("Adaptive learners: laocheck.learners.adaptive (KS15 eq. (13): eta_{t,
 
 
 @_experiment_doc
-def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
+def ks15_adaptive(*, effort="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
                   n_jobs=1, scheduler=None, runs=None, d=500, m=None, progress=None,
-                  learners=()):
+                  learners=(), budget=NOVALUE):
     """KS15 App. A, Figs. 7-8: the adaptive (AdaGrad, eq. (13)) ridge learners.
 
     The adaptive variants against the non-adaptive algorithms, in the ridge scenario.
@@ -123,7 +126,7 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     :class:`~laocheck.learners.AdaOnlineRidge`; offline ridge once (App. A's adaptive offline
     ERM is the same minimiser: "both perform the same"). The adaptive learners' constant η₀ of
     eq. (13) is tuned like the other step sizes (a multiple of its "theory" value √2·B,
-    :class:`~laocheck.experiments.papers.StepScaled`), on the budget's ``step_scales`` extended
+    :class:`~laocheck.experiments.papers.StepScaled`), on the profile's ``step_scales`` extended
     downwards by ``_ADAPTIVE_EXTRA_SCALES`` for every algorithm (the result's ``step_scales``
     says which).
 
@@ -142,15 +145,16 @@ def ks15_adaptive(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mn
     d : int, default=500
         The dimension of the synthetic data.
     m : int or None, default=None
-        The training examples per run of the synthetic data (None: the budget's).
+        The training examples per run of the synthetic data (None: the profile's).
     %(tail)s
     """
-    exp = Experiment("ks15_adaptive", "KS15 App. A, Figs. 7-8", budget, seed, delta=delta,
+    effort = resolve(effort, budget=budget)
+    exp = Experiment("ks15_adaptive", "KS15 App. A, Figs. 7-8", effort, seed, delta=delta,
                      n_jobs=n_jobs, scheduler=scheduler, runs=runs, progress=progress,
                      learners=learners, m=m)
     d = check_int("d", d, low=5)
     exp.cfg["step_scales"] = tuple(sorted(set(exp.cfg["step_scales"])
-                                          | set(_ADAPTIVE_EXTRA_SCALES[budget])))
+                                          | set(by_lineage(_ADAPTIVE_EXTRA_SCALES, effort))))
     s7, s8 = child_seeds(seed, 2)
     panel7, numbers, claims = _fig7(exp, d, s7)
     _, pair = _digits_pair(source, mnist)

@@ -8,6 +8,7 @@ over the runs (:data:`UNCHECKED`).
 from __future__ import annotations
 
 from ...data import SourceUnavailable, load_covtype, scale_to_unit_ball
+from ...effort import NOVALUE, resolve
 from ...stats import DEFAULT_DELTA
 from .._runs import child_seeds
 from ._claims import CONSIDERABLE, Claim
@@ -81,8 +82,9 @@ def _claims(label, scen, dd, tp, ae, cite):
 
 
 @_experiment_doc
-def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
-              covtype=None, n_jobs=1, scheduler=None, runs=None, progress=None, learners=()):
+def ks15_real(*, effort="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=None,
+              covtype=None, n_jobs=1, scheduler=None, runs=None, progress=None, learners=(),
+               budget=NOVALUE):
     """KS15 Secs. 5.2-5.3, Figs. 3-6 on "3 vs 5" and Covertype.
 
     DDAERR, Two-Phased DDAERR, AERR, online and offline ridge with k + 1 = 57 (ridge; fewer
@@ -100,7 +102,8 @@ def ks15_real(*, budget="fast", seed=0, delta=DEFAULT_DELTA, source=None, mnist=
     %(run)s
     %(tail)s
     """
-    exp = Experiment("ks15_real", "KS15 Secs. 5.2-5.3, Figs. 3-6", budget, seed, delta=delta,
+    effort = resolve(effort, budget=budget)
+    exp = Experiment("ks15_real", "KS15 Secs. 5.2-5.3, Figs. 3-6", effort, seed, delta=delta,
                      n_jobs=n_jobs, scheduler=scheduler, runs=runs, progress=progress,
                      learners=learners)
     _, pair = _digits_pair(source, mnist)

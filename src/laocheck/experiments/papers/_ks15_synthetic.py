@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ...bounds import rho_lasso, rho_ridge
 from ...data import PowerLawBernoulli
+from ...effort import NOVALUE, resolve
 from ...stats import DEFAULT_DELTA
 from .._runs import child_seeds
 from ._claims import Claim
@@ -37,7 +38,7 @@ UNCHECKED = (
 
 #: KS15 Fig. 2 at alpha = 0 (issue 37): medians beside the means, not a per-prefix tuning
 _NOTE_MEDIANS = (
-    " Diverging runs: at the full budget's former 30 runs the cross-validated steps of two "
+    " Diverging runs: at the full profile's former 30 runs the cross-validated steps of two "
     "lasso learners diverged at alpha = 0 (KS15 Fig. 2(a)) in 9 and 5 of the runs and set their "
     "mean curves (DDAELR's mean 86 against a median of 2e-8). The parameters stay tuned once per run on the whole "
     "training part, as the papers' protocol says (CB11 Sec. 7: tuning by cross-validation, "
@@ -64,9 +65,9 @@ def _claims(names, a, rho):
 
 
 @_experiment_doc
-def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=ALPHAS, d=500,
+def ks15_synthetic(*, effort="fast", seed=0, delta=DEFAULT_DELTA, alphas=ALPHAS, d=500,
                    n_jobs=1, scheduler=None, runs=None, m=None, progress=None,
-                   learners=()):
+                   learners=(), budget=NOVALUE):
     """KS15 Sec. 5.1, Figs. 1 (ridge) and 2 (lasso) on power-law data.
 
     :class:`laocheck.data.PowerLawBernoulli` with d = 500 and α ∈ {0, −0.5, −1, −2}, k + 1 = 5,
@@ -84,10 +85,11 @@ def ks15_synthetic(*, budget="fast", seed=0, delta=DEFAULT_DELTA, alphas=ALPHAS,
         The dimension of the synthetic data.
     %(run)s
     m : int or None, default=None
-        The training examples per run of the synthetic data (None: the budget's).
+        The training examples per run of the synthetic data (None: the profile's).
     %(tail)s
     """
-    exp = Experiment("ks15_synthetic", "KS15 Sec. 5.1, Figs. 1-2", budget, seed, delta=delta,
+    effort = resolve(effort, budget=budget)
+    exp = Experiment("ks15_synthetic", "KS15 Sec. 5.1, Figs. 1-2", effort, seed, delta=delta,
                      n_jobs=n_jobs, scheduler=scheduler, runs=runs, progress=progress,
                      learners=learners, m=m)
     panels, numbers, claims = [], [], []

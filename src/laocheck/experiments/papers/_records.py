@@ -322,8 +322,8 @@ class PaperExperiment(_Dict):
         The experiment's name.
     citation : str
         The paper's section and figures.
-    budget : str
-        The budget it ran at.
+    effort : str
+        The name of the effort profile it ran at (:mod:`laocheck.effort`).
     seed : int
         The seed.
     runs : int
@@ -352,10 +352,10 @@ class PaperExperiment(_Dict):
         Qualitative claims of the text not decided over the runs, each ``"claim (citation):
         reason"`` (e.g. "similar" with no margin).
     max_train : int or None, default=None
-        The budget's cap on a run's training examples from a data set (None: the whole
+        The profile's cap on a run's training examples from a data set (None: the whole
         training part).
     claims_design : dict or None, default=None
-        How the claims were decided and the power of the budget's run count
+        How the claims were decided and the power of the profile's run count
         (:func:`~laocheck.experiments.papers.claims_design`).
     user_learners : tuple, default=()
         The users' learners that ran beside the papers' (their paths and names); the paper's
@@ -364,7 +364,7 @@ class PaperExperiment(_Dict):
 
     experiment: str
     citation: str
-    budget: str
+    effort: str
     seed: int
     runs: int
     folds: int

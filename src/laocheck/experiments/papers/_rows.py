@@ -71,7 +71,7 @@ class _Rows:
     """The training part of one run, validated once and shared by every fit of the run.
 
     Cross-validation runs each learner up to 400 times per run (10 folds × 8 radii × 5 step
-    multipliers at ``--budget full``). Fitted on arrays, each fit would copy its fold
+    multipliers at ``--effort full``). Fitted on arrays, each fit would copy its fold
     (``X[train]``, 72 MB at KS15 Sec. 5.1's sizes) and scan it for finiteness and range, which
     cost 4 times the learner's own steps. So ``GridSearchCV`` is given the column of row
     numbers 0..n−1 in place of X (it splits that column, as it would split X) and
