@@ -90,7 +90,7 @@ def _record(counterexample):
     return {"id": "User.x", "status": "FAIL", "expected": "PASS", "citation": "c",
             "statement": "s", "assumptions": "", "method": "m", "delta": 0.0,
             "detectable": 0.0, "figures": {}, "counterexample": counterexample,
-            "correction": None, "note": "", "seconds": 0.1, "seed": 0, "budget": "fast",
+            "correction": None, "note": "", "seconds": 0.1, "seed": 0, "effort": "fast",
             "entropy": 1, "spawn_key": [0]}
 
 
