@@ -37,8 +37,13 @@ from ..reference import estimators as _ref_estimators
 from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
 from . import _witness as W
-from . import (boxes, empirical, empirical_baseline, hk12, ks15, proofs_cb11, proofs_hk12,
-               proofs_ks15, proofs_lines, text_constants)
+from . import boxes, empirical, proofs_lines, text_constants
+from .cb11 import empirical_baseline
+from .cb11 import proofs as proofs_cb11
+from .hk12 import proofs as proofs_hk12
+from .hk12 import statements as hk12
+from .ks15 import proofs as proofs_ks15
+from .ks15 import statements as ks15
 from ._registry import Status
 from ._witnesses_common import (KERNEL_BIASED, REFERENCE_SHIFTED, _SPECIFIC, MutantEstimator,
                                 _biased_kernel, _estimators_mutated, _formula_times,
@@ -654,6 +659,12 @@ def _is_tolerance(name):
     return "TOL" in name.upper().split("_")
 
 
+def _where(g):
+    """The module of globals ``g`` below ``laocheck.checks`` (``ks15.statements``): the prefix of
+    a transcription witness's name."""
+    return g["__name__"].removeprefix("laocheck.checks.")
+
+
 def transcriptions(func, depth=2):
     """``(globals, name)`` of what a check transcribes from the paper in its own module: the
     module-level constants it names (numbers, Fractions, sympy expressions) and the private
@@ -674,10 +685,10 @@ def transcriptions(func, depth=2):
                 and abs(obj) > 1
             if named_int or isinstance(obj, _CONSTANT_TYPES) and not isinstance(obj, bool) and not (
                     isinstance(obj, sp.Basic) and obj.is_Symbol):
-                out.setdefault(f"{g['__name__'].rsplit('.', 1)[-1]}.{n}", (g, n))
+                out.setdefault(f"{_where(g)}.{n}", (g, n))
             elif isinstance(obj, types.FunctionType) and obj.__module__ == f.__module__ \
                     and n.startswith("_") and n not in VERDICT_HELPERS and obj.__module__.startswith("laocheck.checks"):
-                out.setdefault(f"{g['__name__'].rsplit('.', 1)[-1]}.{n}()", (g, n))
+                out.setdefault(f"{_where(g)}.{n}()", (g, n))
                 visit(obj, level + 1)
 
     visit(func, 0)
@@ -1472,8 +1483,8 @@ def _eq15(check):
     the event test ``_eq15_holds``, whose boolean result ``scaled`` leaves unchanged: no
     mutation). The event is loose: see laocheck.checks._slack."""
     target = (ks15.__dict__, "_eps")
-    return [Witness("transcription:ks15._eps()", "ks15._eps() (the check's transcription of the "
-                    "paper) scaled by 4/5, or by 5/4",
+    return [Witness("transcription:ks15.statements._eps()", "ks15.statements._eps() (the "
+                    "check's transcription of the paper) scaled by 4/5, or by 5/4",
                     lambda c: _constant_scaled(c, target, 1 / W.FACTOR),
                     alternatives=(lambda c: _constant_scaled(c, target, W.FACTOR),))]
 

@@ -20,7 +20,9 @@ from .. import learners as _learners
 from ..bounds._formulas import SYMBOLS
 from ..reference import learners as _ref_learners
 from . import _witness as W
-from . import boxes, cb11, formulas, proofs_cb11, proofs_lines, text_constants
+from . import boxes, formulas, proofs_lines, text_constants
+from .cb11 import proofs as proofs_cb11
+from .cb11 import statements as cb11
 from ._witness import Witness
 from ._witnesses_common import (KERNEL_BIASED, REFERENCE_SHIFTED, _biased_kernel,
                                 _estimators_mutated, _formula_times, _patch_witness,
@@ -147,7 +149,7 @@ def _fig2_vs_thm12(check):
 
 
 # ---------------------------------------------------------------------------------------------
-# CB11 Thm 12's proof (laocheck.checks.proofs_cb11)
+# CB11 Thm 12's proof (laocheck.checks.cb11.proofs)
 # ---------------------------------------------------------------------------------------------
 
 @specific("CB11.Thm12.proof.step1")

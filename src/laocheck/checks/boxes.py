@@ -33,7 +33,8 @@ from ..reference import estimators as ref_est
 from ..reference import learners as ref_learners
 from ..reference.estimators import cb11_aer, cb11_baseline, hk12_clip
 from ..stats.exact import enumerate_outcomes
-from . import proofs_cb11, proofs_hk12
+from .cb11 import proofs as proofs_cb11
+from .hk12 import proofs as proofs_hk12
 from ._common import as_objects, categorical_detects, distinct_rows, fstr, multinomial_verdict
 from ._errata import note_erratum
 from ._proofs import ratio_verdict, worst_instance

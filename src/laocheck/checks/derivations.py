@@ -17,8 +17,8 @@ erratum, the check verifies the exact relation between the printed and the deriv
 stated η of HK12 Thm 3.4 is the derived one divided by B); any other change of it FAILs too.
 
 The pieces reuse the constants the proof inventory already holds
-(:mod:`laocheck.checks.proofs_hk12`, :mod:`~laocheck.checks.proofs_ks15`,
-:mod:`~laocheck.checks.proofs_cb11`: the printed terms of the regret displays), so the
+(:mod:`laocheck.checks.hk12.proofs`, :mod:`~laocheck.checks.ks15.proofs`,
+:mod:`~laocheck.checks.cb11.proofs`: the printed terms of the regret displays), so the
 derivation and the proof-step checks read the same transcription. The symbolic pieces that no
 module held are typed here, each with its label.
 """
@@ -29,7 +29,9 @@ from fractions import Fraction
 
 from .. import bounds
 from .._lazy import load
-from . import proofs_cb11, proofs_hk12, proofs_ks15
+from .cb11 import proofs as proofs_cb11
+from .hk12 import proofs as proofs_hk12
+from .ks15 import proofs as proofs_ks15
 from ._errata import note_erratum
 from ._errata_readings import read
 from ._registry import Result, Status, register

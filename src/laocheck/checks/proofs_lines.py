@@ -34,8 +34,8 @@ from ._common import coverage_verdict, exact_distribution, paired, worst_ratio_v
 from ._errata import note_erratum
 from ._proofs import ProofResult
 from ._registry import Status, register
-from .cb11 import _baseline_mean, check_lemma9_deviation
-from .hk12 import _clip_step_cases
+from .cb11.statements import _baseline_mean, check_lemma9_deviation
+from .hk12.statements import _clip_step_cases
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
 # registrations

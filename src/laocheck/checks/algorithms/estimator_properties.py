@@ -53,20 +53,20 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import bounds, estimators, stats
-from ..estimators.instances import BOUNDARY_INSTANCES, INSTANCES, as_float, params_for
-from ..exceptions import InvalidParameterError
-from ..stats.choice_tree import (FLOAT_TOLERANCE, MAX_SECONDS, NotEnumerable, draws_of,
+from ... import bounds, estimators, stats
+from ...estimators.instances import BOUNDARY_INSTANCES, INSTANCES, as_float, params_for
+from ...exceptions import InvalidParameterError
+from ...stats.choice_tree import (FLOAT_TOLERANCE, MAX_SECONDS, NotEnumerable, draws_of,
                                  enumerate_sampler, guarded)
-from ..stats.exact import EnumerationLimit, enumerate_outcomes
-from ._common import (POWER, distinct_rows, fstr, instance_counterexample,
+from ...stats.exact import EnumerationLimit, enumerate_outcomes
+from .._common import (POWER, distinct_rows, fstr, instance_counterexample,
                       is_laocheck_estimator, lower_bound_detects, mc_mean_verdict, mean_detects,
                       multinomial_verdict)
-from . import _registry
-from ._guards import (USER_CALL, GuardedEstimator, GuardViolation, guard_callable,
+from .. import _registry
+from .._guards import (USER_CALL, GuardedEstimator, GuardViolation, guard_callable,
                       guard_estimator)
-from ._common import estimator_params
-from ._registry import Check, Result, Status
+from .._common import estimator_params
+from .._registry import Check, Result, Status
 
 __all__ = ["Claims", "claims_from_spec", "property_checks", "PROPERTIES", "EXACT_INSTANCES",
            "MC_INSTANCE", "enumerate_estimate", "Enumeration", "exact_target", "fits",
@@ -108,7 +108,7 @@ class Claims:
         ``"exact"`` (at most ``budget`` every draw) or ``"expectation"`` (on average).
     second_moment : callable or None, default=None
         ``(w, x, y, d) -> G²``, the claimed bound on E‖v‖² (see
-        ``second_moment_bound`` of ``laocheck.checks.estimator_properties``); None: not claimed.
+        ``second_moment_bound`` of ``laocheck.checks.algorithms.estimator_properties``); None: not claimed.
     second_moment_inf : callable or None, default=None
         ``(w, x, y, d) -> G²``, the claimed bound on ‖E[v²]‖∞; None: not claimed.
     clipping : float or None, default=None
@@ -364,7 +364,7 @@ def _at_own_params(func):
         except SlowSampler as slow:
             return _inconclusive(
                 {"draws_asked": slow.n, "seconds": slow.seconds},
-                f"{slow.what} (laocheck.checks.estimator_properties.MAX_SAMPLE_SECONDS): the "
+                f"{slow.what} (laocheck.checks.algorithms.estimator_properties.MAX_SAMPLE_SECONDS): the "
                 "sampler is too slow for this check", "a faster sample() (draw the n rows at "
                 "once with numpy), or claims that the exact checks decide")
     check.__name__, check.__doc__ = func.__name__, func.__doc__

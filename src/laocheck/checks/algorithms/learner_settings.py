@@ -22,13 +22,13 @@ import math
 
 import numpy as np
 
-from .. import learners
-from ._registry import Result, Status
+from ... import learners
+from .._registry import Result, Status
 
 __all__ = ["SETTINGS"]
 
 #: ``{class name: (check, registration)}``: the settings check of each learner, read by the
-#: learner records (:mod:`laocheck.checks.learner_records`), which yield it as
+#: learner records (:mod:`laocheck.checks.algorithms.learner_records`), which yield it as
 #: ``<spec name>.settings`` for the catalog and for ``check_learner`` alike.
 SETTINGS = {}
 

@@ -20,13 +20,13 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from .. import estimators
-from .._lazy import load
-from ..estimators import Moments
-from ..estimators.instances import INSTANCES, as_float
-from ._common import (coverage_verdict, exact_distribution, exact_mean, fstr, mc_mean_verdict,
+from ... import estimators
+from ..._lazy import load
+from ...estimators import Moments
+from ...estimators.instances import INSTANCES, as_float
+from .._common import (coverage_verdict, exact_distribution, exact_mean, fstr, mc_mean_verdict,
                       paired)
-from ._registry import Result, Status, register
+from .._registry import Result, Status, register
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
 # registrations

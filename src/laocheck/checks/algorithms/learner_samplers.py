@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import learners, stats
-from ..reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr, aer, aesvr,
+from ... import learners, stats
+from ...reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr, aer, aesvr,
                                   baseline, gaelr, gaerr, two_phase_ddaelr, two_phase_ddaerr)
-from ._common import categorical_detects
-from ._registry import DEFAULT_DELTA, Result, Status
+from .._common import categorical_detects
+from .._registry import DEFAULT_DELTA, Result, Status
 
 D = 5
 #: AESVR's ε in these checks: 2B at B = 1, GenEst's N = 4 on the boundary n = 2 log₂ N = 4
@@ -381,7 +381,7 @@ def check_attribute_inclusion(ctx, *, learner):
 def sampler_checks(spec):
     """The two sampler checks of the learner of ``spec``, as ``(suffix, check, registration)``
     (the registration as :func:`~laocheck.checks.register` takes it): read by the learner
-    records (:mod:`laocheck.checks.learner_records`), which yield them as
+    records (:mod:`laocheck.checks.algorithms.learner_records`), which yield them as
     ``<spec name>.<suffix>`` for the catalog and for ``check_learner`` alike."""
     assumptions = f"synthetic data, d = {D}, ‖x‖₂ <= 1, |y| <= 1"
     return (

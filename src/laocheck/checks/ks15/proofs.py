@@ -22,14 +22,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import bounds, estimators
-from .._lazy import load
-from ..reference.estimators import ks15_gradient, ks15_residual
-from ..stats.exact import enumerate_outcomes
-from ._errata import note_erratum
-from ._proofs import ProofResult, ball_point, ratio_verdict, sympy_zero, worst_instance
-from ._registry import Status, register
-from ._search import adversarial_max
+from ... import bounds, estimators
+from ..._lazy import load
+from ...reference.estimators import ks15_gradient, ks15_residual
+from ...stats.exact import enumerate_outcomes
+from .._errata import note_erratum
+from .._proofs import ProofResult, ball_point, ratio_verdict, sympy_zero, worst_instance
+from .._registry import Status, register
+from .._search import adversarial_max
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
 # registrations

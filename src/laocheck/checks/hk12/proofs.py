@@ -28,15 +28,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import bounds
-from .._lazy import load
-from ..reference.estimators import aesvr_coefficients
-from ..reference.estimators import (genest_sample_size, genest_small_orders, hk12_aesvr, hk12_clip,
+from ... import bounds
+from ..._lazy import load
+from ...reference.estimators import aesvr_coefficients
+from ...reference.estimators import (genest_sample_size, genest_small_orders, hk12_aesvr, hk12_clip,
                                      hk12_data_point, hk12_genest, hk12_gradient)
-from ..stats.exact import ExactDistribution, enumerate_outcomes
-from ._errata import note_erratum
-from ._proofs import ProofResult, PROOF_TOL, ball_point, ratio_verdict, sympy_zero, worst_instance
-from ._registry import Status, register
+from ...stats.exact import ExactDistribution, enumerate_outcomes
+from .._errata import note_erratum
+from .._proofs import ProofResult, PROOF_TOL, ball_point, ratio_verdict, sympy_zero, worst_instance
+from .._registry import Status, register
 
 # start-up: scipy.special, sympy load on first use, when a check runs; `laocheck list` reads only
 # the registrations

@@ -20,12 +20,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from .. import bounds, learners
-from ..data import CorrelatedSigns
-from ..experiments import child_seeds
-from ._common import coverage_verdict, paired
-from ._errata import note_erratum
-from ._registry import Result, Status, register
+from ... import bounds, learners
+from ...data import CorrelatedSigns
+from ...experiments import child_seeds
+from .._common import coverage_verdict, paired
+from .._errata import note_erratum
+from .._registry import Result, Status, register
 
 __all__ = []
 

@@ -45,14 +45,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import bounds
-from .._lazy import load
-from ..reference.estimators import cb11_aer
-from ..reference.learners import ReplaySource
-from ..stats.exact import RandomSource, enumerate_outcomes
-from ._errata import note_erratum
-from ._proofs import ProofResult, ball_point, ratio_verdict, sympy_zero, worst_instance
-from ._registry import Status, register
+from ... import bounds
+from ..._lazy import load
+from ...reference.estimators import cb11_aer
+from ...reference.learners import ReplaySource
+from ...stats.exact import RandomSource, enumerate_outcomes
+from .._errata import note_erratum
+from .._proofs import ProofResult, ball_point, ratio_verdict, sympy_zero, worst_instance
+from .._registry import Status, register
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
 # registrations

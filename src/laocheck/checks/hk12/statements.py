@@ -20,15 +20,15 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from .. import bounds, estimators, stats
-from .._lazy import load
-from ..estimators.instances import INSTANCES, as_float
-from ..reference import estimators as ref
-from ._common import (estimator_params, exact_distribution, exact_mean, fstr,
+from ... import bounds, estimators, stats
+from ..._lazy import load
+from ...estimators.instances import INSTANCES, as_float
+from ...reference import estimators as ref
+from .._common import (estimator_params, exact_distribution, exact_mean, fstr,
                       is_laocheck_estimator, mean_detects, worst_ratio_verdict)
-from ._exchangeable import exchangeable_expectation
-from ._registry import Result, Status, register
-from ._search import adversarial_max, ball
+from .._exchangeable import exchangeable_expectation
+from .._registry import Result, Status, register
+from .._search import adversarial_max, ball
 
 # start-up: scipy.special, sympy load on first use, when a check runs; `laocheck list` reads only
 # the registrations

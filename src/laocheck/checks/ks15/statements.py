@@ -20,13 +20,13 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from .. import estimators
-from .._lazy import load
-from ..estimators.instances import INSTANCES
-from ._common import coverage_verdict, exact_distribution, fstr, paired, worst_ratio_verdict
-from ._registry import Result, Status, register
-from ._search import adversarial_max, ball
-from .hk12 import CLIP_LEMMA_ETAS, _clip_gaps, _clip_lemma, _clip_step_cases
+from ... import estimators
+from ..._lazy import load
+from ...estimators.instances import INSTANCES
+from .._common import coverage_verdict, exact_distribution, fstr, paired, worst_ratio_verdict
+from .._registry import Result, Status, register
+from .._search import adversarial_max, ball
+from ..hk12.statements import CLIP_LEMMA_ETAS, _clip_gaps, _clip_lemma, _clip_step_cases
 
 # start-up: scipy.optimize, scipy.special, sympy load on first use, when a check runs; `laocheck
 # list` reads only the registrations

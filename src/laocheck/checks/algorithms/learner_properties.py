@@ -5,7 +5,7 @@ A learner is any object with ``fit(X, y)`` and ``coef_`` (``partial_fit``, ``w_`
 one of laocheck's own (:mod:`laocheck.learners`). What it claims is a :class:`LearnerClaims`
 (built by :func:`laocheck.testing.check_learner` from a dict, or from a learner's
 :class:`~laocheck.estimators.LearnerSpec`), and
-:func:`laocheck.checks.learner_records.learner_checks`, the one generator of learner checks,
+:func:`laocheck.checks.algorithms.learner_records.learner_checks`, the one generator of learner checks,
 turns the claims into :class:`~laocheck.checks.Check` objects with ids
 ``<label>.<property>``, run by
 :func:`laocheck.checks.run` with the same records and verdicts as the estimator checks
@@ -62,13 +62,13 @@ from typing import Callable
 
 import numpy as np
 
-from .. import stats
-from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
-from ..exceptions import InvalidParameterError
-from ..experiments import child_seeds, excess_risk_range
-from ..reference.estimators import genest_small_orders
-from ._common import POWER, distribution_counterexample, lower_bound_detects, lower_bound_shift
-from ._registry import Check, Result, Status
+from ... import stats
+from ...data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
+from ...exceptions import InvalidParameterError
+from ...experiments import child_seeds, excess_risk_range
+from ...reference.estimators import genest_small_orders
+from .._common import POWER, distribution_counterexample, lower_bound_detects, lower_bound_shift
+from .._registry import Check, Result, Status
 
 __all__ = ["LearnerClaims", "LEARNER_PROPERTIES", "CountingMatrix",
            "default_distributions", "NORM_RTOL", "reads_verdict", "SEARCH_REFITS", "SEARCH_WORK",

@@ -5,22 +5,22 @@ checks from it, so one id is one check, with one sample size and one evidence.
 A :class:`LearnerRecord` holds what laocheck knows of one learner class of
 :mod:`laocheck.learners`: its :class:`~laocheck.estimators.LearnerSpec` (budget, geometry,
 theorems), the parameters the catalog fits it with (``k = 2``), its settings check
-(:mod:`laocheck.checks.learner_settings`: ``eta="theory"``, q, w_1 against the papers), and
+(:mod:`laocheck.checks.algorithms.learner_settings`: ``eta="theory"``, q, w_1 against the papers), and
 its expected failures (``xfail``: ``{property: reason}``, strict: an expected failure that
 passes is reported). :func:`spec_claims` turns a spec into the engine's
-:class:`~laocheck.checks.learner_properties.LearnerClaims`, as
-:func:`~laocheck.checks.estimator_properties.claims_from_spec` does for an estimator: the one
+:class:`~laocheck.checks.algorithms.learner_properties.LearnerClaims`, as
+:func:`~laocheck.checks.algorithms.estimator_properties.claims_from_spec` does for an estimator: the one
 route from a spec to its claims, for the catalog and for ``check_learner``.
 
 :func:`learner_checks` yields, for a learner:
 
-* the property checks its claims select (:mod:`laocheck.checks.learner_properties`):
+* the property checks its claims select (:mod:`laocheck.checks.algorithms.learner_properties`):
   ``budget``, ``constraint``, ``step_size``, ``excess_risk``, ``deterministic``, ``sklearn``,
   which judge the instance;
 * the checks of its record, when the learner is an instance of a laocheck learner class (its
   own ``spec``) or the record itself: ``<spec>.settings`` (where the record has one),
   ``<spec>.steps_match_reference`` and ``<spec>.attribute_inclusion``
-  (:mod:`laocheck.checks.learner_samplers`), which judge the class.
+  (:mod:`laocheck.checks.algorithms.learner_samplers`), which judge the class.
 
 The catalog registers, for every record, what the generator yields for the record itself
 (the class named, loaded when a check runs) restricted to :data:`CATALOG_PROPERTIES` among the
@@ -36,12 +36,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import bounds, learners
-from ..estimators import LearnerSpec
-from ..experiments.theorems import LOSS
-from ..learners._specs import SPECS
-from ..exceptions import InvalidParameterError
-from ._registry import DEFAULT_DELTA, Check, Status, register
+from ... import bounds, learners
+from ...estimators import LearnerSpec
+from ...experiments.theorems import LOSS
+from ...learners._specs import SPECS
+from ...exceptions import InvalidParameterError
+from .._registry import DEFAULT_DELTA, Check, Status, register
 from .learner_properties import _EXACT, _FUNCS, LEARNER_PROPERTIES, LearnerClaims, applies
 from .learner_samplers import sampler_checks
 from .learner_settings import SETTINGS
@@ -77,7 +77,7 @@ class LearnerRecord:
         The parameters of the catalog's instance (default ``{"k": 2}``).
     settings : tuple or None, default=None
         ``(check, registration)`` of its settings check
-        (:data:`laocheck.checks.learner_settings.SETTINGS`), or None.
+        (:data:`laocheck.checks.algorithms.learner_settings.SETTINGS`), or None.
     xfail : dict, optional
         ``{property or check suffix: reason}``: the checks expected to FAIL (strict).
     """
