@@ -101,7 +101,7 @@ def _known_names():
     formulas of laocheck.bounds, and the ids of check_learner's records of laocheck's learners
     (``<learner spec>.<property>``)."""
     from laocheck import bounds, checks, estimators
-    from laocheck.checks.learner_properties import LEARNER_PROPERTIES
+    from laocheck.checks.algorithms.learner_properties import LEARNER_PROPERTIES
     from laocheck.experiments.theorems import learner_specs
 
     ids = [c.id for c in checks.checks()]

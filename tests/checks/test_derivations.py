@@ -80,7 +80,7 @@ def test_the_erratum_relations_are_exact(monkeypatch):
 def test_a_changed_proof_constant_fails_the_step(monkeypatch):
     """The pieces come from the proof inventory: a 6 typed for the 5 of Lemmas 3.6 + 3.7 is a
     failed step, not a silent change of the derived formula."""
-    from laocheck.checks import proofs_hk12
+    from laocheck.checks.hk12 import proofs as proofs_hk12
     monkeypatch.setattr(proofs_hk12, "_T34_VARIANCE", 6)
     record = checks.run("HK12.Thm3.4.derivation", seed=0, catch=False)
     assert record.status == "FAIL" and record.counterexample["proved"] is False

@@ -11,8 +11,8 @@ import pytest
 from scipy import stats as sps
 
 from laocheck import estimators, learners
-from laocheck.checks import (_common, estimator_properties, get, learner_records, proofs_lines,
-                             run)
+from laocheck.checks import _common, get, proofs_lines, run
+from laocheck.checks.algorithms import estimator_properties, learner_records
 from laocheck.checks._common import (POWER, categorical_detects, coverage_verdict,
                                      multinomial_verdict, worst_ratio_verdict)
 from laocheck.checks._proofs import PROOF_TOL

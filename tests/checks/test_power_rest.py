@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from laocheck import bounds
-from laocheck.checks import empirical, get, learner_samplers, learner_settings, run
+from laocheck.checks import empirical, get, run
+from laocheck.checks.algorithms import learner_samplers, learner_settings
 
 PLANT = 1.2          # the planted violation is PLANT times the recorded factor
 

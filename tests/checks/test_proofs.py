@@ -9,13 +9,16 @@ import pytest
 import sympy as sp
 
 from laocheck import checks as catalog
-from laocheck.checks import ks15, proofs_cb11, proofs_hk12, proofs_ks15
+from laocheck.checks.cb11 import proofs as proofs_cb11
+from laocheck.checks.hk12 import proofs as proofs_hk12
+from laocheck.checks.ks15 import proofs as proofs_ks15
+from laocheck.checks.ks15 import statements as ks15
 from laocheck.checks._errata import notes
 from laocheck.checks._proofs import ratio_verdict, worst_instance
 
-MODULES = ("laocheck.checks.proofs_cb11", "laocheck.checks.proofs_hk12",
-           "laocheck.checks.proofs_ks15", "laocheck.checks.boxes", "laocheck.checks.text_constants",
-           "laocheck.checks.empirical_baseline", "laocheck.checks.proofs_lines")
+MODULES = ("laocheck.checks.cb11.proofs", "laocheck.checks.hk12.proofs",
+           "laocheck.checks.ks15.proofs", "laocheck.checks.boxes", "laocheck.checks.text_constants",
+           "laocheck.checks.cb11.empirical_baseline", "laocheck.checks.proofs_lines")
 NEW = [c for c in catalog.checks() if c.func.__module__ in MODULES]
 STEP = re.compile(r"^(CB11|HK12|KS15)\.[A-Za-z]+[0-9A-Z.]*?\.proof\.step(\d+)(_corrected)?$")
 
