@@ -1,4 +1,4 @@
-"""The derivation checks (laocheck.checks.derivations): each formula of laocheck.bounds they
+"""The derivation checks (laocheck.checks.<paper>.derivations): each formula of laocheck.bounds they
 cover is rebuilt from its proof's pieces, and a maintainer's slip in a formula (B² typed as B,
 a constant divided by 20, the 1/m of a rate dropped, a square root lost) FAILs without any
 statistics."""
@@ -9,10 +9,11 @@ import sympy as sp
 
 from laocheck import bounds, checks
 from laocheck.bounds._formulas import FORMULAS
-from laocheck.checks import derivations
+from laocheck.checks._kinds import derivations
 
+#: the checks that derive a formula with derivations.derive (each paper's derivations module)
 DERIVATIONS = [c for c in checks.checks("*.derivation*")
-               if c.func.__module__ == derivations.__name__]
+               if c.func.__module__.endswith(".derivations") and "derive" in c.func.__code__.co_names]
 B, m, d = bounds.sym("B", "m", "d")
 
 

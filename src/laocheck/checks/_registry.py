@@ -85,21 +85,22 @@ ERRATA_FIELDS = ("id", "literal", "counterexample", "correction")
 #: properties of the estimators and learners (``<PAPER>.<Algo>.*``, drawn from their specs);
 #: ``lao/`` the statements about all three papers (``LAO.*``). The engine (``_*.py``) stays here.
 CHECK_MODULES = (
-    "laocheck.checks.cb11.statements",   # CB11 statements
-    "laocheck.checks.hk12.statements",   # HK12 statements
-    "laocheck.checks.ks15.statements",   # KS15 statements
+    # each paper's statements, by kind: the statements (lemmas, theorems, equations), the steps
+    # of the proofs, the displayed proof lines with instance-dependent truth, the algorithm
+    # boxes line by line, the constants of the text, the formulas of laocheck.bounds and the
+    # tables, the bounds against empirical runs, the formulas derived from the proofs
+    *(f"laocheck.checks.{paper}.{kind}" for paper in ("cb11", "hk12", "ks15")
+      for kind in ("statements", "proofs", "proof_lines", "boxes", "text_constants", "formulas",
+                   "empirical", "derivations")),
+    "laocheck.checks.cb11.empirical_baseline",     # CB11 Thm 6 against its Baseline's runs
+    # the statements about all three papers (LAO.*)
+    "laocheck.checks.lao.formulas", "laocheck.checks.lao.empirical",
+    "laocheck.checks.lao.derivations",
+    # the algorithms' properties, drawn from the estimators' and learners' specs
     "laocheck.checks.algorithms.estimator_properties",  # unbiasedness, budget, kernel = reference
     "laocheck.checks.algorithms.learner_records",   # each learner's checks, from its record
     "laocheck.checks.algorithms.learner_samplers",  # the learners' samplers (records register)
     "laocheck.checks.algorithms.learner_properties",  # check_learner's engine (registers nothing)
-    "laocheck.checks.formulas",          # the bounds' formulas (sympy) and Table 1
-    "laocheck.checks.empirical",         # bounds against empirical runs
-    "laocheck.checks.cb11.proofs", "laocheck.checks.hk12.proofs", "laocheck.checks.ks15.proofs",
-    "laocheck.checks.boxes", "laocheck.checks.text_constants",
-    "laocheck.checks.cb11.empirical_baseline",
-    "laocheck.checks.proofs_lines",      # displayed proof lines with instance-dependent truth
-    "laocheck.checks.derivations",       # the formulas of laocheck.bounds derived from the proofs
-    "laocheck.checks.derivations_more",  # more derivations: the reference estimators' pieces
     "laocheck.checks.algorithms.learner_settings",  # eta="theory", q, w_1 (records register)
 )
 

@@ -37,7 +37,7 @@ from ..reference import estimators as _ref_estimators
 from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
 from . import _witness as W
-from . import boxes, empirical, proofs_lines, text_constants
+from ._witnesses_common import KIND_MODULES
 from .cb11 import empirical_baseline
 from .cb11 import proofs as proofs_cb11
 from .hk12 import proofs as proofs_hk12
@@ -45,6 +45,9 @@ from .hk12 import statements as hk12
 from .ks15 import proofs as proofs_ks15
 from .ks15 import statements as ks15
 from ._registry import Status
+
+boxes, empirical, proofs_lines, text_constants = (
+    KIND_MODULES[k] for k in ("boxes", "empirical", "proof_lines", "text_constants"))
 from ._witnesses_common import (KERNEL_BIASED, REFERENCE_SHIFTED, _SPECIFIC, MutantEstimator,
                                 _biased_kernel, _estimators_mutated, _formula_times,
                                 _patch_witness, _scaled_part, _shift_reference, formula_witness,
@@ -553,7 +556,7 @@ def _theorem_bound(check):
                     "a constant of the paper off by 4", lambda c: _bound_scaled(c, 0.25))]
 
 
-#: the empirical checks on a grid of (B, d, k) (laocheck.checks.empirical.GRID_DK: KS15's and
+#: the empirical checks on a grid of (B, d, k) (laocheck.checks._kinds.empirical.GRID_DK: KS15's and
 #: CB11 Thm 12's): the formulas of laocheck.bounds their bound is computed from (theorem_setup)
 GRID_FORMULAS = {
     "CB11.Thm12": ("CB11.Thm12.bound_expectation",),
@@ -651,7 +654,7 @@ VERDICT_HELPERS = {"_status", "_zero", "_starts", "_seed", "_config", "_source",
 
 #: modules whose checks get their witnesses one by one (the constants of each printed line are
 #: named there; their private functions evaluate the lines, they do not transcribe them)
-LINE_MODULES = ("laocheck.checks.proofs_lines",)
+LINE_MODULES = tuple(m.__name__ for m in proofs_lines.modules)
 
 
 def _is_tolerance(name):
@@ -1077,7 +1080,7 @@ for _id in _HK12_PROOF_CORRECTIONS:
 
 
 # ---------------------------------------------------------------------------------------------
-# the proof lines (laocheck.checks.proofs_lines): each line's printed constant, factor or
+# the proof lines (laocheck.checks.<paper>.proof_lines): each line's printed constant, factor or
 # member changed; an ERRATUM line read as corrected must PASS, its corrected check read as
 # printed must FAIL
 # ---------------------------------------------------------------------------------------------

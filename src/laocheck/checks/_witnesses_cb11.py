@@ -20,13 +20,15 @@ from .. import learners as _learners
 from ..bounds._formulas import SYMBOLS
 from ..reference import learners as _ref_learners
 from . import _witness as W
-from . import boxes, formulas, proofs_lines, text_constants
 from .cb11 import proofs as proofs_cb11
 from .cb11 import statements as cb11
 from ._witness import Witness
-from ._witnesses_common import (KERNEL_BIASED, REFERENCE_SHIFTED, _biased_kernel,
+from ._witnesses_common import (KIND_MODULES, KERNEL_BIASED, REFERENCE_SHIFTED, _biased_kernel,
                                 _estimators_mutated, _formula_times, _patch_witness,
                                 _scaled_part, _shift_reference, formula_witness, specific)
+
+boxes, formulas, proofs_lines, text_constants = (
+    KIND_MODULES[k] for k in ("boxes", "formulas", "proof_lines", "text_constants"))
 
 # ---------------------------------------------------------------------------------------------
 # estimators built by the check (laocheck.estimators.get): only what the check reads
@@ -106,7 +108,7 @@ def _lemma7(check):
 
 
 # ---------------------------------------------------------------------------------------------
-# the algorithm boxes (laocheck.checks.boxes)
+# the algorithm boxes (laocheck.checks.cb11.boxes)
 # ---------------------------------------------------------------------------------------------
 
 def _aer_output_scaled(func):
@@ -249,7 +251,7 @@ def _thm6_step2_corrected(check):
 
 
 # ---------------------------------------------------------------------------------------------
-# the text (laocheck.checks.text_constants); the Thm 6 / Thm 12 text checks read laocheck.bounds
+# the text (laocheck.checks.cb11.text_constants); the Thm 6 / Thm 12 text checks read laocheck.bounds
 # and have the formula witnesses of the family
 # ---------------------------------------------------------------------------------------------
 

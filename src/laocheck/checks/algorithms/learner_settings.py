@@ -7,7 +7,7 @@ The expected values are typed here from the papers with numpy (HK12 Thm 3.1's
 ``q_``, ``lam_`` are what is checked) and never from :mod:`laocheck.bounds`, which the learners
 use: a formula slipped there moves the learner and leaves the expectation where the paper has
 it (the formulas of ``laocheck.bounds`` are derived from the proofs by
-:mod:`laocheck.checks.derivations`). The steps themselves are compared with the literal
+the papers' ``derivations`` modules). The steps themselves are compared with the literal
 reference by ``*.steps_match_reference``, which replays with the learner's own η: this module
 is what says that η is the paper's.
 

@@ -1,12 +1,7 @@
-"""Step sizes, constants and rates stated in the running text of CB11, HK12 and KS15 (outside
-the theorem statements), each checked against the bound it is said to give.
+"""KS15: the constants of the text (the prose around the statements) (ids ``KS15.*``).
 
-Methods: sympy (exact algebra on the bounds of :mod:`laocheck.bounds`'s theorems as printed),
-exact evaluation on a grid where the text claims an order of growth, and exact enumeration
-(Fractions) of one step of the literal boxes where the text describes what a step reads or
-computes (HK12's k + 1 attributes, CB11's gradient magnitude). The KS15 "m₁ ≫ T" conditions
-are checked as: at m₁ = r·T the m₁-dependent term of the theorem's bound, relative to the
-AERR/AELR rate, is a function of r alone that tends to 0 as r -> ∞ and is of order 1 at r = 1.
+The helpers these checks share with the other papers' are in
+:mod:`laocheck.checks._kinds.text_constants`, which says how this kind of check works.
 """
 
 from __future__ import annotations
@@ -17,42 +12,16 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import bounds, estimators
-from .._lazy import load
-from ..reference.estimators import cb11_aer, hk12_gradient
-from ..stats.exact import enumerate_outcomes
-from ._errata import note_erratum
-from ._proofs import sympy_zero
-from ._registry import Result, Status, register
-
-# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
-# registrations
+from ... import bounds, estimators
+from ..._lazy import load
+from .._errata import note_erratum
+from .._kinds.text_constants import ORDER_CLAIM, _verdict
+from .._proofs import sympy_zero
+from .._registry import Result, Status, register
+# sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 
 __all__ = []
-
-
-#: ``detects`` of a claim of order of growth (O(·), "m₁ ≫ T", a rate up to constants): a constant
-#: factor leaves the claim true, so no factor applies (Result's rule)
-ORDER_CLAIM = None
-
-
-def _verdict(ok, figures, detects=1.0, **kw):
-    """PASS or FAIL; ``detects`` 1.0 by default: the checks compare numbers with numbers exactly
-    (sympy identities of number-valued formulas: bounds, step sizes, constants; Fractions),
-    1 + tol where floats are compared within tol, :data:`ORDER_CLAIM` for a claim of order."""
-    return Result(Status.PASS if ok else Status.FAIL, figures, detectable=0.0, detects=detects,
-                  **kw)
-
-
-@register("HK12.Thm3.1.text_G", citation="HK12 Thm 3.1 (proof: “using G <= 2B√(2d/k) "
-          "(according to Lemma 3.3)”)", statement="E_t‖g̃_t‖² <= 8B²d/k gives G <= 2B√(2d/k)",
-          assumptions="B, d, k > 0", method="sympy", delta=0.0, detectable=0.0)
-def check_hk12_text_g(ctx):
-    """HK12 Thm 3.1, proof: Lemma 3.3's second moment (laocheck.bounds) as G."""
-    d, k, B = sp.symbols("d k B", positive=True)
-    G2 = bounds.FORMULAS["HK12.Lemma3.3.G2"].expr
-    return _verdict(sympy_zero(sp.sqrt(G2) - 2 * B * sp.sqrt(2 * d / k)), {"G2": str(G2)})
 
 
 def _ks15_thm31(eta_):
@@ -174,43 +143,6 @@ def check_ks15_text_poly(ctx):
     return _verdict(ok, {"ratio_at_d=2^e": {str(n): r for n, r in ratios[::4]},
                          "largest_ratio": max(r for _, r in ratios)},
                     detects=ORDER_CLAIM)
-
-
-#: the power of d in the text's λ for dense comparators, λ = d^{3/2}√(log(m)/(km))
-CB11_DENSE_LAMBDA_D_POWER = Fraction(3, 2)
-
-
-@register("CB11.Thm12.text_dense", citation="CB11 Sec. 6 (after Thm 12: dense w*)",
-          statement="with ‖w*‖₂ <= B/√d and λ = d^{3/2}√(log(m)/(km)), the proof's "
-          "(1/m)(128(dB)²/(λk) ln m + m(λ/2)‖w*‖²) is of the form cB²√((d/(km)) ln m)",
-          assumptions="m >= 2", method="sympy: the ratio is the constant 257/2",
-          delta=0.0, detectable=0.0)
-def check_cb11_text_dense(ctx):
-    """CB11 Sec. 6: AER's rate for dense comparators."""
-    d, k, m, B = sp.symbols("d k m B", positive=True)
-    lam_d = d ** CB11_DENSE_LAMBDA_D_POWER * sp.sqrt(sp.log(m) / (k * m))
-    val = (128 * (d * B) ** 2 / (lam_d * k) * sp.log(m) + m * lam_d / 2 * B ** 2 / d) / m
-    ratio = sp.simplify(val / (B ** 2 * sp.sqrt(d / (k * m) * sp.log(m))))
-    ok = ratio.free_symbols == set()
-    return _verdict(ok, {"constant": str(ratio)})
-
-
-@register("CB11.Thm12.text_constant16", citation="CB11 Thm 12 (proof, λ = 16d√(log(m)/(km)))",
-          statement="λ = 16d√(log(m)/(km)) minimises 128(dB)²ln m/(λk) + mλB²/2, and the "
-          "minimum is 16dB²√((m/k) ln m)", assumptions="m >= 2", method="sympy on the formulas of "
-          "laocheck.bounds (CB11.Thm12.regret, CB11.Thm12.lambda_proof, m·CB11.Thm12."
-          "bound_expectation)",
-          delta=0.0, detectable=0.0)
-def check_cb11_text_16(ctx):
-    """CB11 Thm 12, proof: the text's choice of λ is the minimiser."""
-    m = sp.Symbol("m", positive=True)
-    F = bounds.FORMULAS
-    lam_ = bounds.SYMBOLS["lam"]
-    f = F["CB11.Thm12.regret"].expr                    # 128(dB)² ln m/(λk) + mλB²/2
-    lam16 = F["CB11.Thm12.lambda_proof"].expr          # 16d√(log(m)/(km))
-    ok = sympy_zero(sp.diff(f, lam_).subs(lam_, lam16)) and \
-        sympy_zero(f.subs(lam_, lam16) - m * F["CB11.Thm12.bound_expectation"].expr)
-    return _verdict(ok, {"minimiser_and_value": ok})
 
 
 note_erratum(
@@ -389,96 +321,6 @@ def check_ks15_text_m1_regime_corrected(ctx):
                     detects=1.0 + 1e-12)
 
 
-# --- HK12 Sec. 4 (AESVR) ------------------------------------------------------------------------
-
-def _rho_f(u):
-    return u * sp.erf(u) + sp.exp(-u ** 2) / sp.sqrt(sp.pi)
-
-
-@register("HK12.Sec4.text_2eps", citation="HK12 Sec. 4 (“Clearly, any ε-suboptimal regressor of "
-          "the approximate problem is an 2ε-suboptimal regressor of the original problem”)",
-          statement="E L^ε(w) <= min L^ε + ε implies E L(w) <= min L + 2ε for "
-          "L^ε = E f_ε(wᵀx − y), L = E|wᵀx − y|_δ", assumptions="ε > 0, δ >= 0 (f_ε of Sec. 4.2)",
-          method="sympy: f_ε − |·|_δ = (ε/2)[g(u₁) + g(u₂)], g = ρ − |·| in (0, 1/√π] (g(0) = "
-          "1/√π, g′ = erf − 1 < 0 on u > 0, g -> 0): 0 < f_ε − |·|_δ <= ε/√π, so the excess is "
-          "<= ε + ε/√π < 2ε (Claim 4.2's two-sided bound alone would give 3ε)",
-          delta=0.0, detectable=0.0)
-def check_hk12_text_2eps(ctx):
-    """HK12 Sec. 4: the factor 2 (through the one-sided bound)."""
-    up = sp.symbols("up", positive=True)
-    g = _rho_f(up) - up
-    ok = sympy_zero(sp.diff(g, up) - (sp.erf(up) - 1)) and \
-        sympy_zero(_rho_f(sp.Integer(0)) - 1 / sp.sqrt(sp.pi)) and sp.limit(g, up, sp.oo) == 0
-    const = 1 + 1 / sp.sqrt(sp.pi)
-    ok = ok and bool(const < 2)
-    return _verdict(ok, {"excess_constant": str(const), "value": float(const)})
-
-
-def hk12_insensitive_identity(x, dl):
-    """HK12 Sec. 4.2's right-hand side, as printed: ½|x − δ| + ½|x + δ| − δ."""
-    return (abs(x - dl) + abs(x + dl)) / 2 - dl
-
-
-@register("HK12.Claim4.2.text_identity", citation="HK12 Sec. 4.2 (“the identity |x|_δ = "
-          "½|x − δ| + ½|x + δ| − δ”)", statement="max(|x| − δ, 0) = ½|x − δ| + ½|x + δ| − δ",
-          assumptions="δ >= 0", method="exact (Fractions) on a grid of 81 x and 9 δ, and sympy on "
-          "the three pieces x <= −δ, |x| <= δ, x >= δ", delta=0.0, detectable=0.0)
-def check_hk12_text_identity(ctx):
-    """HK12 Sec. 4.2: the δ-insensitive loss as a combination of absolute values."""
-    bad = 0
-    for i in range(-40, 41):
-        x = Fraction(i, 8)
-        for j in range(9):
-            dl = Fraction(j, 4)
-            if max(abs(x) - dl, 0) != hk12_insensitive_identity(x, dl):
-                bad += 1
-    xs, dls, t = sp.symbols("x delta t", nonnegative=True)   # x >= 0 by symmetry
-    inner = sp.simplify(((dls - xs) + (xs + dls)) / 2 - dls)          # 0 <= x <= δ: 0
-    outer = sp.simplify((t + (2 * dls + t)) / 2 - dls - t)           # x = δ + t: x − δ = t
-    ok = bad == 0 and inner == 0 and outer == 0
-    return _verdict(ok, {"grid_violations": bad})
-
-
-# --- CB11 Sec. 6 (after Thm 12) -----------------------------------------------------------------
-
-def _cb11_bound(key, lm=None, ld=None):
-    """The formula ``key`` of :mod:`laocheck.bounds` with ln(m/δ) written ``lm`` and ln(d/δ)
-    written ``ld`` (symbols, so that sympy solves for m in the rest)."""
-    S = bounds.SYMBOLS
-    expr = bounds.FORMULAS[key].expr
-    if lm is not None:
-        expr = expr.subs(sp.log(S["m"] / S["delta"]), lm)
-    if ld is not None:
-        expr = expr.subs(sp.log(S["d"] / S["delta"]), ld)
-    return expr
-
-
-@register("CB11.Thm12.text_examples_ratio", citation="CB11 Sec. 6 (after Thm 12: “AER needs a "
-          "factor of d²/k more examples than the full information Lasso … the ratio between the "
-          "total number of attributes … is O(d)”; dense w*: “only a factor d/k”, same attributes)",
-          statement="solving Thm 12's cdB²√(ln(m/δ)/(km)) = ε and eq. (2)'s cB²√(ln(d/δ)/m) = ε "
-          "for m: the ratio is (d²/k)·ln(m/δ)/ln(d/δ) (d²/k up to logarithms); attributes "
-          "k·m_AER / (d·m_Lasso) = d up to logarithms; dense w*: d/k and 1",
-          assumptions="the same constant c in both bounds (as the text's comparison takes it)",
-          method="sympy: solve for m and take the ratios", delta=0.0, detectable=0.0)
-def check_cb11_text_examples(ctx):
-    """CB11 Sec. 6: sample and attribute ratios of AER against Lasso."""
-    d, k, m, B = sp.symbols("d k m B", positive=True)
-    e, lm, ld = sp.symbols("epsilon l_m l_d", positive=True)   # l_m = ln(m/δ), l_d = ln(d/δ)
-    c = bounds.SYMBOLS["c"]
-    m_aer = sp.solve(sp.Eq(_cb11_bound("CB11.Thm12.bound", lm=lm), e), m)[0]
-    m_lasso = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(ld / m), e), m)[0]
-    m_dense = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(d * lm / (k * m)), e), m)[0]
-    r1 = sp.simplify(m_aer / m_lasso)
-    r2 = sp.simplify(k * m_aer / (d * m_lasso))
-    r3 = sp.simplify(m_dense / m_lasso)
-    r4 = sp.simplify(k * m_dense / (d * m_lasso))
-    ok = sympy_zero(r1 - d ** 2 / k * lm / ld) and sympy_zero(r2 - d * lm / ld) and \
-        sympy_zero(r3 - d / k * lm / ld) and sympy_zero(r4 - lm / ld)
-    return _verdict(ok, {"examples": str(r1), "attributes": str(r2), "dense_examples": str(r3),
-                         "dense_attributes": str(r4)})
-
-
 note_erratum(
     "KS15.Thm4.6.text_footnote4", where="Section 4.1, footnote 4", order=(4, 6, 1),
     literal="“If ‖E_D[x²]‖₁ = d it is easy to see that E_D[x_i] = 1 for all i ∈ [d]. In this case, "
@@ -522,183 +364,6 @@ def check_ks15_text_ridge_m1_regime(ctx):
     ok = sympy_zero(at_star - 4 * N) and bool(decreasing) and \
         sympy_zero(4 * (N + k) - (4 * N + k) - 3 * k)
     return _verdict(ok, {"inner_square_at_threshold": str(at_star)})
-
-
-# --- HK12 Sec. 2.3 and 3 (AERR, AELR) -----------------------------------------------------------
-
-@register("HK12.Sec3.text_k_plus_1", citation="HK12 Sec. 3 (“For convenience, we show algorithms "
-          "that use k+1 attributes of each instance, for k >= 1”)",
-          statement="one step of AERR (Alg. 1 lines 3-10) and of AELR (Alg. 2 lines 4-11) observes "
-          "at most k + 1 attributes of x_t, and exactly k + 1 on some draw when d >= k + 1",
-          assumptions="k >= 1, w_t != 0", method="exact enumeration of every draw of the literal "
-          "boxes (laocheck.reference.estimators.hk12_gradient, Fractions) at d = 3, k = 1, 2 and "
-          "d = 2, k = 2 (k + 1 > d); the largest observed set", delta=0.0, detectable=0.0)
-def check_hk12_text_k_plus_1(ctx):
-    """HK12 Sec. 3: the k + 1 attributes per example of AERR and AELR."""
-    figs, ok = {}, True
-    for d_, k_ in ((3, 1), (3, 2), (2, 2)):
-        x = np.array([Fraction(i + 1, d_ + 1) for i in range(d_)], dtype=object)
-        w = np.array([Fraction(1, 2)] + [Fraction(-1, 3)] * (d_ - 1), dtype=object)
-        for lasso in (False, True):
-            dist = enumerate_outcomes(lambda src: hk12_gradient(w, x, Fraction(1, 5), k_, src,
-                                                                lasso=lasso)[1])
-            largest = max(len(s) for _p, s in dist)
-            figs[f"{'AELR' if lasso else 'AERR'}_d={d_}_k={k_}"] = largest
-            ok &= largest == min(k_ + 1, d_)
-    return _verdict(ok, figs)
-
-
-@register("HK12.Sec2.3.text_rates", citation="HK12 Sec. 2.3 (“we prove the risk bound … "
-          "O(B²√(d/(km))) … for our Lasso regression algorithm … O(B²√(d log d/(km)))”)",
-          statement="Thm 3.1's 4B²√(2d/(km)) is O(B²√(d/(km))) (constant 4√2) and Thm 3.4's "
-          "4B²√(10d log 2d/(km)) is O(B²√(d log d/(km))) (at most 8√5 for d >= 2)",
-          assumptions="d >= 2 for the Lasso rate (log d = 0 at d = 1)",
-          method="sympy: the ratios of the bounds of laocheck.bounds (HK12.Thm3.1.bound, "
-          "HK12.Thm3.4.bound) to the rates; log 2d/log d = 1 + log 2/log d <= 2 for d >= 2, "
-          "decreasing",
-          delta=0.0, detectable=0.0)
-def check_hk12_text_rates(ctx):
-    """HK12 Sec. 2.3: the orders of Theorems 3.1 and 3.4."""
-    d, k, m, B = sp.symbols("d k m B", positive=True)
-    F = bounds.FORMULAS
-    r1 = sp.simplify(F["HK12.Thm3.1.bound"].expr / (B ** 2 * sp.sqrt(d / (k * m))))
-    r2 = sp.simplify(F["HK12.Thm3.4.bound"].expr / (B ** 2 * sp.sqrt(d * sp.log(d) / (k * m))))
-    at2 = sp.simplify(r2.subs(d, 2))
-    decreasing = bool(sp.simplify(sp.diff(sp.log(2 * d) / sp.log(d), d)
-                                  + sp.log(2) / (d * sp.log(d) ** 2)) == 0)
-    ok = sympy_zero(r1 - 4 * sp.sqrt(2)) and sympy_zero(at2 - 8 * sp.sqrt(5)) and decreasing
-    return _verdict(ok, {"ridge_constant": str(r1), "lasso_ratio": str(r2),
-                         "lasso_ratio_at_d=2": str(at2)},
-                    detects=ORDER_CLAIM)
-
-
-@register("HK12.Thm2.2.text_tight", citation="HK12 Sec. 2.2 (after Thm 2.2: “Our algorithm for LAO "
-          "Ridge regression (see section 3) imply this lower bound to be tight up to constants”)",
-          statement="Thm 3.1 reaches excess risk ε with m = 32B⁴d/(kε²) examples, a constant (32 at "
-          "B = 1, Thm 2.2's ‖w*‖₂ <= 1, |y| = 1) times Thm 2.2's Ω(d/(kε²))",
-          assumptions="B = 1 (Thm 2.2's class)", method="sympy: solve Thm 3.1's bound "
-          "(laocheck.bounds, HK12.Thm3.1.bound) = ε for m",
-          delta=0.0, detectable=0.0)
-def check_hk12_text_tight(ctx):
-    """HK12 Sec. 2.2: Theorem 3.1's sample size against the lower bound of Theorem 2.2."""
-    d, k, m, B = sp.symbols("d k m B", positive=True)
-    e = sp.symbols("epsilon", positive=True)
-    m_star = sp.solve(sp.Eq(bounds.FORMULAS["HK12.Thm3.1.bound"].expr, e), m)[0]
-    ratio = sp.simplify(m_star.subs(B, 1) / (d / (k * e ** 2)))
-    ok = sympy_zero(m_star - 32 * B ** 4 * d / (k * e ** 2)) and ratio.free_symbols == set()
-    return _verdict(ok, {"m": str(m_star), "ratio_at_B=1": str(ratio)},
-                    detects=ORDER_CLAIM)
-
-
-# --- CB11 Sec. 6 (AER and Thm 12) ---------------------------------------------------------------
-
-#: the factor of λ‖w‖² in CB11 eq. (12), f(w) = (λ/2)‖w‖² + 2(ŷ − y)⟨v, w⟩
-CB11_EQ12_HALF = Fraction(1, 2)
-
-
-@register("CB11.Sec6.text_pegasos_update", citation="CB11 Sec. 6 (“w <- w − (1/(λt))∇g(w). This "
-          "can be rewritten as w <- (1 − 1/t)w − (1/(λt))∇ℓ(w)”; “the right-hand side of (10) is "
-          "w − (1/(λt))∇f for the function f(w) = (λ/2)‖w‖² + 2(ŷ − y)⟨v, w⟩ (12)”)",
-          statement="w − (1/(λt))(λw + ∇ℓ(w)) = (1 − 1/t)w − (1/(λt))∇ℓ(w), and the right-hand side "
-          "of (10), (1 − 1/t)w − (1/(λt))2(ŷ − y)v, is w − (1/(λt))∇f(w) for f of (12)",
-          assumptions="λ > 0, t >= 1", method="sympy (d = 3 symbolic coordinates; ∇f by "
-          "differentiation of (12))", delta=0.0, detectable=0.0)
-def check_cb11_text_pegasos(ctx):
-    """CB11 Sec. 6: the two rewritings of the Pegasos step."""
-    lam = sp.Symbol("lambda", positive=True)
-    t, yh, yy = sp.symbols("t yhat y", real=True)
-    w = sp.Matrix(sp.symbols("w1:4", real=True))
-    v = sp.Matrix(sp.symbols("v1:4", real=True))
-    gl = sp.Matrix(sp.symbols("g1:4", real=True))                   # ∇ℓ(w), any vector
-    ok1 = (w - (lam * w + gl) / (lam * t) - ((1 - 1 / t) * w - gl / (lam * t))).applyfunc(
-        sp.simplify) == sp.zeros(3, 1)
-    f = CB11_EQ12_HALF * lam * (w.T * w)[0] + 2 * (yh - yy) * (v.T * w)[0]
-    grad = sp.Matrix([sp.diff(f, wi) for wi in w])
-    ok2 = ((1 - 1 / t) * w - 2 * (yh - yy) * v / (lam * t) - (w - grad / (lam * t))).applyfunc(
-        sp.simplify) == sp.zeros(3, 1)
-    return _verdict(ok1 and ok2, {"pegasos_rewriting": ok1, "eq10_is_gradient_step_of_eq12": ok2})
-
-
-@register("CB11.Sec6.text_gradient_magnitude", citation="CB11 Sec. 6 (“the magnitude of each "
-          "element of the gradient estimate is order of d‖w‖₁”)",
-          statement="every entry of ∇̃ℓ(w) = 2(ŷ − y)v (eq. (6)-(8), Fig. 2) is at most "
-          "(4d/k)(‖w‖₁ + |y|) in absolute value, and the bound is attained",
-          assumptions="‖x‖∞ <= 1, k even", method="exact enumeration (Fractions) of every draw of "
-          "the literal Fig. 2 estimate (laocheck.reference.estimators.cb11_aer) on seeded "
-          "rational instances, d <= 4, k in {2, 4}; worst ratio, and equality at x = (1, …, 1), "
-          "w >= 0, y = −‖w‖₁", delta=0.0, detectable=0.0)
-def check_cb11_text_magnitude(ctx):
-    """CB11 Sec. 6: the gradient estimate's entries are O(d‖w‖₁) (with |y| <= B)."""
-    rng = ctx.rng
-    worst = Fraction(0)
-    for _ in range(ctx.n(6, 60)):
-        d_ = int(rng.integers(2, 5))
-        k_ = int(rng.choice([2, 4])) if d_ >= 2 else 2
-        k_ = min(k_, 2 * (d_ // 2)) or 2
-        x = np.array([Fraction(int(v), 4) for v in rng.integers(-4, 5, size=d_)], dtype=object)
-        w = np.array([Fraction(int(v), 4) for v in rng.integers(-4, 5, size=d_)], dtype=object)
-        y = Fraction(int(rng.integers(-4, 5)), 4)
-        dist = enumerate_outcomes(lambda src: cb11_aer(w, x, y, k_, src)[0])
-        bound = Fraction(4 * d_, k_) * (sum(abs(v) for v in w) + abs(y))
-        if bound == 0:
-            continue
-        worst = max(worst, max(max(abs(g) for g in gv) for _p, gv in dist) / bound)
-    xe = np.array([Fraction(1)] * 4, dtype=object)
-    we = np.array([Fraction(1, 4)] * 4, dtype=object)
-    dist = enumerate_outcomes(lambda src: cb11_aer(we, xe, Fraction(-1), 2, src)[0])
-    tight = max(max(abs(g) for g in gv) for _p, gv in dist) / (Fraction(4 * 4, 2) * 2)
-    ok = worst <= 1 and tight == 1
-    return _verdict(ok, {"worst_ratio": str(worst), "ratio_at_equality_instance": str(tight)})
-
-
-@register("CB11.Thm12.text_vs_baseline", citation="CB11 Sec. 6 (after Thm 12: “the bound for AER is "
-          "much better than the bound for Baseline: ignoring logarithmic factors, instead of "
-          "quadratic dependence on d, we have only linear dependence on d”)",
-          statement="Thm 6's c(dB/k)²√(ln(d/δ)/m) over Thm 12's cdB²√(ln(m/δ)/(km)) (same c) is "
-          "(d/k^{3/2})·√(ln(d/δ)/ln(m/δ)): d² against d, and the Baseline's bound is the larger one "
-          "up to logarithms whenever d > k^{3/2}", assumptions="the same constant c in both "
-          "(as the text's comparison takes it); ignoring logarithmic factors",
-          method="sympy: the ratio and its degrees in d", delta=0.0, detectable=0.0)
-def check_cb11_text_vs_baseline(ctx):
-    """CB11 Sec. 6: AER's bound is linear in d, the Baseline's quadratic."""
-    d, k, m, B = sp.symbols("d k m B", positive=True)
-    ld, lm = sp.symbols("l_d l_m", positive=True)             # ln(d/δ), ln(m/δ)
-    c = bounds.SYMBOLS["c"]
-    thm6 = _cb11_bound("CB11.Thm6.bound", ld=ld)               # c(dB/k)²√(ln(d/δ)/m)
-    thm12 = _cb11_bound("CB11.Thm12.bound", lm=lm)             # cdB²√(ln(m/δ)/(km))
-    ratio = sp.simplify(thm6 / thm12)
-    deg6 = sp.degree(sp.simplify(thm6 / (c * B ** 2 * sp.sqrt(ld / m) / k ** 2)), d)
-    deg12 = sp.degree(sp.simplify(thm12 / (c * B ** 2 * sp.sqrt(lm / (k * m)))), d)
-    ok = sympy_zero(ratio - d / k ** sp.Rational(3, 2) * sp.sqrt(ld / lm)) and deg6 == 2 and deg12 == 1
-    return _verdict(ok, {"thm6_over_thm12": str(ratio), "degree_in_d": {"Thm6": int(deg6),
-                                                                         "Thm12": int(deg12)}},
-                    detects=ORDER_CLAIM)
-
-
-def cb11_footnote4_factors(X2):
-    """CB11 footnote 4's factors: the theorem's d/√k and the improved d·max_t‖x_t‖₂/k."""
-    d, k = sp.symbols("d k", positive=True)
-    return d / sp.sqrt(k), d * X2 / k
-
-
-@register("CB11.Thm12.text_footnote4", citation="CB11 Sec. 6, footnote 4 (“when d = k we still do "
-          "not recover the full information bound. However, it is possible to improve the "
-          "analysis and replace the factor d/√k with a factor d(max_t ‖x_t‖₂)/k”)",
-          statement="at d = k the factor d/√k is √d (not a constant: the full-information Lasso "
-          "bound (2) has none); the factor d·max‖x_t‖₂/k is at most √d·(d/k) (‖x‖∞ <= 1), equal "
-          "to d/√k·√(d/k), so it improves on d/√k exactly when max‖x_t‖₂ < √k, and at d = k it "
-          "is max‖x_t‖₂ (a constant when ‖x‖₂ is bounded)", assumptions="‖x‖∞ <= 1",
-          method="sympy", delta=0.0, detectable=0.0)
-def check_cb11_text_footnote4(ctx):
-    """CB11 footnote 4: the two factors at d = k."""
-    d, k = sp.symbols("d k", positive=True)
-    X2 = sp.symbols("X", positive=True)                      # max_t ‖x_t‖₂ <= √d
-    old, new = cb11_footnote4_factors(X2)
-    ok = sympy_zero(old.subs(k, d) - sp.sqrt(d)) and sympy_zero(new.subs(k, d) - X2) and \
-        sympy_zero(new.subs(X2, sp.sqrt(d)) - old * sp.sqrt(d / k)) and \
-        sympy_zero(sp.solve(sp.Eq(new, old), X2)[0] - sp.sqrt(k))
-    return _verdict(ok, {"old_at_d=k": str(old.subs(k, d)), "new_at_d=k": str(new.subs(k, d)),
-                         "new_below_old_iff_X_below": "sqrt(k)"})
 
 
 # --- KS15 Sec. 3.2, 3.3, 4.2: the phase-1 length conditions (“m₁ ≫ …”) ---------------------------
@@ -857,52 +522,6 @@ def check_ks15_text_vs_aerr(ctx):
         and sympy_zero(ratios["Thm4.7"] - sp.Rational(61, 4) / sp.sqrt(10))
     return _verdict(ok, {k_: str(v) for k_, v in ratios.items()} |
                     {"Thm4.7_float": float(ratios["Thm4.7"])})
-
-
-# --- CB11 Sec. 5 (Baseline) ---------------------------------------------------------------------
-
-@register("CB11.Thm6.text_factor_d4", citation="CB11 Sec. 5 (after Thm 6: “to overcome the extra "
-          "factor (d/k)² in the bound, which does not appear in the full information bound given "
-          "in (2), we need to increase m by a factor of (d/k)⁴”)",
-          statement="solving Thm 6's c(dB/k)²√(ln(d/δ)/m) = ε and eq. (2)'s cB²√(ln(d/δ)/m) = ε "
-          "for m: the ratio of the two sample sizes is (d/k)⁴", assumptions="the same constant c "
-          "in both (as the text's comparison takes it)", method="sympy: solve for m, ratio",
-          delta=0.0, detectable=0.0)
-def check_cb11_text_factor_d4(ctx):
-    """CB11 Sec. 5: the Baseline's sample-size overhead."""
-    d, k, m, B = sp.symbols("d k m B", positive=True)
-    e, ld = sp.symbols("epsilon l_d", positive=True)          # l_d = ln(d/δ)
-    c = bounds.SYMBOLS["c"]
-    m_base = sp.solve(sp.Eq(_cb11_bound("CB11.Thm6.bound", ld=ld), e), m)[0]
-    m_lasso = sp.solve(sp.Eq(c * B ** 2 * sp.sqrt(ld / m), e), m)[0]
-    ratio = sp.simplify(m_base / m_lasso)
-    return _verdict(sympy_zero(ratio - (d / k) ** 4), {"ratio": str(ratio)})
-
-
-#: CB11 Lemma 4's proof: L_max = 4B, ℓ_max = 4B²
-CB11_LEMMA4_L_MAX = 4
-CB11_LEMMA4_LOSS_MAX = 4
-
-
-@register("CB11.Lemma4.text_constants", citation="CB11 Lemma 4 (proof: “|(a − y)² − (b − y)²| <= "
-          "|a − b||a + b − 2y|. Hence, L_max <= max_{a,b,y} |a + b − 2y| = 4B … ℓ_max = "
-          "max_{a,y} (a − y)² = 4B²”)",
-          statement="(a − y)² − (b − y)² = (a − b)(a + b − 2y), and over |a|, |b|, |y| <= B "
-          "(a, b = ⟨w, x⟩ with ‖w‖₁ <= B, ‖x‖∞ <= 1) max|a + b − 2y| = 4B and max (a − y)² = 4B², "
-          "attained at a = b = B, y = −B", assumptions="‖x‖∞ <= 1, |y| <= B, ‖w‖₁ <= B",
-          method="sympy: the factorisation; both maxima of functions convex in (a, b, y) are at "
-          "vertices of the cube [−B, B]³ (all 8 evaluated exactly)", delta=0.0, detectable=0.0)
-def check_cb11_lemma4_constants(ctx):
-    """CB11 Lemma 4, proof: the Lipschitz constant 4B and the loss bound 4B² of the square loss."""
-    B = sp.Symbol("B", positive=True)
-    a, b, y = sp.symbols("a b y", real=True)
-    ok1 = sp.expand((a - y) ** 2 - (b - y) ** 2 - (a - b) * (a + b - 2 * y)) == 0
-    verts = [(sa * B, sb * B, sy * B) for sa in (-1, 1) for sb in (-1, 1) for sy in (-1, 1)]
-    lip = max((sp.Abs(va + vb - 2 * vy) for va, vb, vy in verts), key=lambda v: v.subs(B, 1))
-    loss = max(((va - vy) ** 2 for va, _vb, vy in verts), key=lambda v: v.subs(B, 1))
-    ok = ok1 and sympy_zero(lip - CB11_LEMMA4_L_MAX * B) and \
-        sympy_zero(loss - CB11_LEMMA4_LOSS_MAX * B ** 2)
-    return _verdict(ok, {"factorisation": ok1, "L_max": str(lip), "l_max": str(loss)})
 
 
 # --- KS15 Sec. 1 and 4.2: the size of the improvement, the regimes of the two scenarios ----------

@@ -1,4 +1,8 @@
-"""Bound against empirical: each theorem's excess-risk bound against the algorithm's runs.
+"""The helpers shared by the checks of the bounds against empirical runs of the learners of several
+papers (their checks: ``cb11/empirical.py``, ``hk12/empirical.py``, ``ks15/empirical.py``,
+``lao/empirical.py``).
+
+Bound against empirical: each theorem's excess-risk bound against the algorithm's runs.
 
 For each theorem: R independent runs of its algorithm with the step size it prescribes
 (computed by :mod:`laocheck.bounds`) on KS15 Sec. 5.1's data (exact L_D and certified w*,
@@ -79,18 +83,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import bounds, learners, stats
-from .._lazy import load
-from ..data import CB11HardInstance, CorrelatedSigns, HK12HardInstance, PowerLawBernoulli
-from ..experiments import LearnerConfig, compare, replicate, scaling_slope
-from ..experiments.theorems import THEOREMS, oracle_available, run_theorem
-from ..stats.design import proportion_detectable_factor
-from ._common import POWER, bound_factor, paired
-from ._registry import Result, Status, register
-
-# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
-# registrations
-sp = load("sympy")
+from ... import stats
+from ...experiments.theorems import THEOREMS, oracle_available, run_theorem
+from .._common import paired
+from .._registry import Result, Status
 
 _DELTA = 1e-6
 
@@ -115,7 +111,7 @@ def _source(ctx, theorem):
 
 def derivation(theorem):
     """The derivation check of ``theorem``'s bound (``<theorem>.derivation``, in
-    :mod:`laocheck.checks.derivations`: the formula derived from the proof with sympy), which
+    the ``derivations`` module of its paper: the formula derived from the proof with sympy), which
     refutes a changed constant, exponent or factor that a run's power F above 2 leaves unseen."""
     return f"{theorem}.derivation"
 
@@ -246,15 +242,6 @@ _GRID_ASSUME = {
                    "||x||_inf = 1, |y| <= B) at (d, k, B) = (2, 2, 1), (4, 2, 1), (2, 1, 1), "
                    "(2, 2, 8); m = 10^4 >= log 2d",
 }
-
-# ---------------------------------------------------------------------------------------------
-# KS15 and CB11 Thm 12: the same comparison on a grid of (B, d, k)
-# ---------------------------------------------------------------------------------------------
-
-#: B of the coverage check CB11.Thm12.high_probability.empirical (its seeds are spawned over
-#: these values): the runs are homogeneous in B, so B = 1000 refutes a bound whose exponent of
-#: B is one too low
-GRID_B = (1.0, 1000.0)
 
 #: B of every grid point of the KS15 and CB11 Thm 12 grid checks: the runs are exactly
 #: homogeneous in B (the prescribed step sizes scale so that the iterates scale by B and the
@@ -583,7 +570,7 @@ _SEQUENTIAL = ("a sequential test per point (runs in doubling batches, look j at
                "excess), else at its largest R; detects = the smallest F over the points")
 _GRID_METHOD = ("the standard point (d = 100, k = 4, B = 1; fast: rows, R <= 300; full: the "
                 "oracle, d = 500, R <= 2000) and the designed points (d, k) of "
-                "laocheck.checks.empirical.GRID_POINTS at B = 1000 (the runs are exactly "
+                "laocheck.checks._kinds.empirical.GRID_POINTS at B = 1000 (the runs are exactly "
                 "homogeneous in B) through the attribute oracle, m = 2000 fast / 20000 full, "
                 "child seeds of one SeedSequence, delta / points each (Bonferroni: total "
                 "delta); " + _SEQUENTIAL)
@@ -593,31 +580,6 @@ _KS15_GRID_ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4 for d >= 16), lab
                       "1, 1, 1, 0, ...)): ||x||_inf = 1, |y| <= B = ||w||_1",
                 "CB11.Thm12": "CB11 Thm 1's P_j (eps = 0.01), labels scaled by B: ||x||_inf = 1, "
                               "|y| = B; k even"}
-
-# every theorem's learner class exists (THEOREMS is read from laocheck.learners._specs, equal to
-# the classes' own specs: tests/checks/test_specs.py); the classes, and scikit-learn with them,
-# load when a check runs, not when the catalog is listed. HK12's grids: _GRIDS; KS15's and
-# CB11 Thm 12's: GRID_POINTS
-for _t, _stmt in _STATEMENTS.items():
-    if _t in GRID_POINTS:
-        register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
-                 statement=_stmt,
-                 assumptions=_KS15_GRID_ASSUME.get(_t, _KS15_GRID_ASSUME[THEOREMS[_t][0]]),
-                 method=_GRID_METHOD, delta=_DELTA,
-                 detectable="a bound F times too small, F = detects (in the figures)")(
-                     _bound_grid_check(_t))
-        continue
-    register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
-             statement=_stmt,
-             assumptions=_GRID_ASSUME[_t] if _t in _GRIDS else
-             _ASSUME[THEOREMS[_t][0]],
-             method="R runs with child seeds of one SeedSequence (full budget: through the "
-                    "attribute oracle where the learner has one); betting CI on the proven "
-                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                       if _t in _GRIDS else ""),
-             delta=_DELTA, detectable="the CI width (in the figures)")(
-                 _grid_check(_t) if _t in _GRIDS else _theorem_check(_t))
 
 
 def _high_dim_config(ctx):
@@ -657,375 +619,3 @@ _HIGH_DIM_METHOD = ("one point (B, d, k) = (1000, 1e4, 16) (full: (1000, 1e6, 16
                     "(full 20000), R <= 200 (full 1000) runs through the distribution's "
                     "attribute oracle (fit_oracle), child seeds of one SeedSequence; "
                     + _SEQUENTIAL)
-
-for _t in ("HK12.Thm3.1", "KS15.Thm4.6"):
-    if _t.startswith("KS15"):
-        register(f"{_t}.high_dim.empirical",
-                 citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
-                 statement=_STATEMENTS[_t], assumptions=_KS15_GRID_ASSUME[THEOREMS[_t][0]],
-                 method=_HIGH_DIM_METHOD, delta=_DELTA,
-                 detectable="a bound F times too small, F = detects (in the figures)")(
-                     _bound_grid_check(_t, high_dim=True))
-        continue
-    register(f"{_t}.high_dim.empirical",
-             citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
-             statement=_STATEMENTS[_t], assumptions=_HIGH_DIM_ASSUME[THEOREMS[_t][0]]
-             + (" at (d, k, B) = (1e6 / 1e4, 4, 1), (1e5 / 1e3, 4, 1), (1e5 / 1e4, 16, 1), "
-                "(1e5 / 1e4, 4, 100) (full / fast)" if f"{_t}.high_dim" in _GRIDS else ""),
-             method="R runs through the distribution's attribute oracle (fit_oracle), child "
-                    "seeds of one SeedSequence; exact excess risk; betting CI on the proven "
-                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                       if f"{_t}.high_dim" in _GRIDS else ""),
-             delta=_DELTA, detectable="the CI width (in the figures)")(
-                 _grid_check(_t, f"{_t}.high_dim", "oracle") if f"{_t}.high_dim" in _GRIDS
-                 else _high_dim_check(_t))
-
-
-@register("HK12.Thm3.1.scaling", citation="HK12 Thm 3.1 (exponents of d, k, m)",
-          statement="the bound 4B^2 sqrt(2d/(km)) has exponents +1/2 in d, -1/2 in k, -1/2 in m",
-          assumptions=_ASSUME["l2"],
-          method="AERR at three values of each of m, d, k (others fixed; full budget: through "
-                 "the attribute oracle) on HK12's hard instance; betting CIs at delta/9 "
-                 "each; slope interval from the first and last CIs (union bound); FAIL when the "
-                 "empirical excess exceeds the bound, or when an exponent of the bound (read from "
-                 "laocheck.bounds) lies farther than 1/2 from the slope interval (the hard "
-                 "instance tracks the bound's rate to within 1/2 in each exponent over the grid)",
-          delta=_DELTA, detectable="a violation of the bound at any point, an exponent off by "
-                 "more than 1/2 beyond the slope interval (see figures)")
-def check_hk12_thm31_scaling(ctx):
-    """HK12 Thm 3.1: log-log slopes of the empirical excess risk in m, d and k."""
-    F = bounds.FORMULAS
-    R = 1000 if ctx.full else 150
-    base = dict(d=100, k=4, m=2000)
-    grids = {"m": [500, 2000, 8000] if not ctx.full else [2000, 8000, 32000],
-             "d": [25, 100, 400], "k": [1, 4, 16]}     # k <= 16 = rows of the instance
-    exps = bound_exponents("HK12.Thm3.1.bound", grids)
-    seed = _seed(ctx)
-    figs = {}
-    violation = bad_exponent = False
-    detects = np.inf                                   # a bound too small at all 9 points
-    done = {}                # the base point lies on every grid: run once (same seed, same runs)
-    for var, values in grids.items():
-        ivs = []
-        for v in values:
-            cfg = dict(base, **{var: v})
-            key = (cfg["d"], cfg["k"], cfg["m"])
-            if key not in done:
-                eta = F["HK12.Thm3.1.eta"](**cfg)
-                bound = F["HK12.Thm3.1.bound"](B=1.0, **cfg)
-                done[key] = compare("HK12.Thm3.1",
-                                    LearnerConfig(learners.AERR, dict(k=cfg["k"], B=1.0, eta=eta)),
-                                    HK12HardInstance(cfg["d"], 0.25), cfg["m"], bound, norm="l2",
-                                    B=1.0, R=R, delta=ctx.delta / 9, seed=seed,
-                                    source=_source(ctx, "HK12.Thm3.1"))
-            comp = done[key]
-            violation |= comp.violation
-            detects = min(detects, interval_detects_factor(comp))
-            ivs.append(comp.interval)
-        slope, lo, hi = scaling_slope(ivs, values)
-        off = max(lo - exps[var], exps[var] - hi, 0.0)
-        figs[var] = {"values": values, "slope": slope, "slope_low": lo, "slope_high": hi,
-                     "bound_exponent": exps[var], "exponent_outside_interval_by": off,
-                     "means": [iv.mean for iv in ivs]}
-        bad_exponent = bad_exponent or off > EXPONENT_TOLERANCE
-    figs["exponent_gap_over_tolerance"] = max(f["exponent_outside_interval_by"] for f in figs.values()
-                              if isinstance(f, dict)) / EXPONENT_TOLERANCE
-    figs["detects"] = float(detects)
-    return paired(Result(Status.FAIL if violation or bad_exponent else Status.PASS, figs,
-                         detects=figs["detects"],
-                         note="Slopes of the empirical excess risk against the bound's exponents "
-                              "(FAIL beyond 1/2 outside the slope interval); the slope interval "
-                              "is wide when a CI's lower end is near 0 (log scale)."),
-                  derivation("HK12.Thm3.1"))
-
-
-#: how far (in exponent) the bound's rate may lie outside the measured slope interval: HK12's
-#: hard instance tracks the bound's rate in m, d and k only up to this over the grids
-EXPONENT_TOLERANCE = 0.5
-
-
-def bound_exponents(formula, grids):
-    """The exponent of each variable of ``grids`` in the formula ``formula`` of
-    :mod:`laocheck.bounds` (d log f / d log v, evaluated symbolically; a power law's is its
-    exponent)."""
-    expr = bounds.FORMULAS[formula].expr
-    out = {}
-    for var in grids:
-        sym = bounds.SYMBOLS[var]
-        out[var] = float(sp.simplify(sym * sp.diff(expr, sym) / expr))
-    return out
-
-
-#: the relative tolerance of LAO.Bounds.scaling.empirical's ratios against c²
-SCALE_RTOL = 1e-6
-
-
-@register("LAO.Bounds.scaling.empirical", citation="scaling (dimensional analysis); HK12 Thm 3.1, Thm 3.4",
-          statement="(x, y, B) -> (x, cy, cB) multiplies the excess risk by c^2",
-          assumptions="same draws (seeds) for both scales; c = 3",
-          method="AERR (eta = sqrt(k/(2dm)), B-free) and AELR with the proof's eta (∝ 1/B) must give "
-                 "ratio c^2 run by run (to 1e-6); AELR with HK12 Thm 3.4's printed eta (∝ 1/B^2) is "
-                 "reported (it is not scale-equivariant)", delta=0.0, detectable=1e-6)
-def check_scale_empirical(ctx):
-    """The empirical scale check (dimensional analysis) on HK12 Alg. 1 / Alg. 2 (AERR with HK12 Thm 3.1's
-    η, AELR with HK12 Thm 3.4's proof η and printed η): per-run excess risks at (x, cy, cB) over
-    those at (x, y, B) must be c²."""
-    F = bounds.FORMULAS
-    c, d, k, m, R = 3.0, 50, 4, 1000, 5 if not ctx.full else 20
-    seed = _seed(ctx)
-    out = {}
-    for label, scen, cls, norm in (("AERR", "ridge", learners.AERR, "l2"),
-                                   ("AELR.proof_eta", "lasso", learners.AELR, "l1"),
-                                   ("AELR.printed_eta", "lasso", learners.AELR, "l1")):
-        dist = PowerLawBernoulli(d, -1.0, scenario=scen)
-        res = []
-        for Bv, dd in ((1.0, dist), (c, dist.scaled(c))):
-            if scen == "ridge":
-                eta = F["HK12.Thm3.1.eta"](d=d, k=k, m=m)
-            elif label == "AELR.proof_eta":
-                eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=Bv, d=d, k=k) ** 0.5)
-            else:
-                eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=Bv)
-            res.append(replicate(LearnerConfig(cls, dict(k=k, B=Bv, eta=eta)), dd, m, norm=norm,
-                                 B=Bv, R=R, seed=seed)[0])
-        ratio = res[1] / res[0]
-        out[label] = {"ratios": ratio.tolist(), "max_rel_dev_from_c^2": float(np.max(np.abs(ratio / c ** 2 - 1)))}
-    ok = out["AERR"]["max_rel_dev_from_c^2"] <= SCALE_RTOL and \
-        out["AELR.proof_eta"]["max_rel_dev_from_c^2"] <= SCALE_RTOL
-    # an exact comparison of numbers (ratios against c² to a relative 1e-6): detects 1 + 1e-6
-    return Result(Status.PASS if ok else Status.FAIL, out, detects=1.0 + SCALE_RTOL,
-                  note=f"AELR with HK12 Thm 3.4's printed eta: ratios deviate from c^2 by up to "
-                       f"{out['AELR.printed_eta']['max_rel_dev_from_c^2']:.3g} (the HK12.Thm3.4.eta erratum).")
-
-
-def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
-    """HK12 Thm 3.4 on x uniform on {±1}^d, y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), by
-    default d = 2, k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the
-    proof's (∝ 1/B)."""
-    F = bounds.FORMULAS
-    m = 10_000
-    R = 1000 if ctx.full else 200
-    w_star = np.zeros(d)
-    w_star[0] = B
-    dist = CorrelatedSigns(np.ones(d), w_star, corr=0.0)
-    if which == "printed":
-        eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=B)
-    else:
-        eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=B, d=d, k=k) ** 0.5)
-    bound = F["HK12.Thm3.4.bound"](d=d, k=k, m=m, B=B)
-    comp = compare("HK12.Thm3.4", LearnerConfig(learners.AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
-                   norm="l1", B=B, R=R, delta=ctx.delta if delta is None else delta,
-                   seed=_seed(ctx) if seed is None else seed)
-    figs = comp.figures()
-    figs["eta"] = eta
-    figs["excess_over_B2"] = comp.mean / B ** 2
-    figs["bound_over_B2"] = bound / B ** 2
-    config = {"d": d, "k": k, "m": m, "B": B, "x": f"uniform on {{-1,+1}}^{d}", "y": "B x_1",
-              "w*": "B e_1", "eta": eta, "R": R}
-    return comp, figs, config
-
-
-@register("HK12.Thm3.4.literal", citation="HK12 Thm 3.4",
-          statement="||x||_inf <= 1, |y| <= B: AELR run with eta = (1/(4B^2)) sqrt(2k log 2d/(5md)) has "
-          "E L(w-bar) <= L(w*) + 4B^2 sqrt(10 d log 2d/(km)) for every ||w*||_1 <= B, m >= log 2d",
-          assumptions="‖x‖∞ <= 1, |y| <= B: HK12 Thm 3.4, “Assume the distribution D is such that "
-          "‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; m >= log 2d: HK12 proof of Thm 3.4, “as we "
-          "originally assumed that m ≥ log 2d”; x uniform on {-1,+1}^2, y = B x_1 (so ||x||_inf = "
-          "1, |y| = B, w* = B e_1), d = 2, k = 1, m = 10^4, B = 100",
-          method="R runs of AELR with the printed eta; betting CI at delta = 1e-6 on the proven "
-                 "per-run range; ERRATUM iff the CI's lower end exceeds the stated bound",
-          delta=_DELTA, detectable="a mean excess above the bound by more than the CI width",
-          expected=Status.ERRATUM, correction="HK12.Thm3.4.proof_eta.empirical")
-def check_hk12_thm34_literal(ctx):
-    """HK12 Thm 3.4 as printed is false: with its η (1/B times the proof's) and large B, AELR
-    barely moves from w₁ = 0 in m steps, and E[L(w̄)] − L(w*) exceeds the stated bound."""
-    comp, figs, config = _hk12_thm34_counter(ctx, "printed")
-    figs["detects"] = interval_detects_factor(comp)
-    if comp.violation:
-        return Result(Status.ERRATUM, figs, counterexample=config, detects=figs["detects"],
-                      correction="HK12.Thm3.4.proof_eta.empirical",
-                      note=f"E[L(w-bar)] - L(w*) >= {comp.interval.low:.4g} (lower confidence bound, "
-                           f"delta = {ctx.delta:g}) > stated bound {comp.bound:.4g}: the printed eta "
-                           f"scales as 1/B^2, so for B = 100 the EG steps are 100 times too small.")
-    return paired(Result(Status.PASS, figs, note="no violation detected at this budget",
-                         detects=figs["detects"]), derivation("HK12.Thm3.4"))
-
-
-@register("HK12.Thm3.4.proof_eta.empirical", citation="HK12 Thm 3.4 (proof's eta)",
-          statement="AELR with the proof's eta = (1/G) sqrt(log 2d/(5m)), G = 2B sqrt(2d/k): "
-          "E L(w-bar) <= L(w*) + 4B^2 sqrt(10 d log 2d/(km))",
-          assumptions="the configuration of HK12.Thm3.4.literal (x uniform on {-1,+1}^d, "
-          "y = B x_1, m = 10^4) at (d, k, B) = (2, 1, 100) (the literal's), (4, 1, 100), "
-          "(2, 2, 100), (2, 1, 1)",
-          method="as HK12.Thm3.4.literal with the proof's eta at each point of the grid, CI at "
-                 "delta/4 each; FAIL iff a CI's lower end exceeds the bound",
-          delta=_DELTA, detectable="a mean excess above the bound by the CI width")
-def check_hk12_thm34_proof_empirical(ctx):
-    """HK12 Thm 3.4 with the proof's step size holds on the counterexample configuration, and
-    at another d, k and B (a grid: a step size or bound wrong in a power of d, k or B)."""
-    points = [(2, 1, 100.0), (4, 1, 100.0), (2, 2, 100.0), (2, 1, 1.0)]
-    seeds = _seed(ctx).spawn(len(points))
-    rows, first, violated = [], None, None
-    for (d, k, B), seed in zip(points, seeds):
-        comp, figs, config = _hk12_thm34_counter(ctx, "proof", d, k, B, ctx.delta / len(points),
-                                                 seed)
-        first = first or figs
-        rows.append({"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
-                     "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio,
-                     "detects": interval_detects_factor(comp)})
-        if comp.violation and violated is None:
-            violated = config
-    best = min(rows, key=lambda r: r["detects"])         # a bound too small at every point
-    figs = {**first, "points": rows, "ratio": max(r["ratio"] for r in rows),
-            "detects": best["detects"], "detects_at": {k: best[k] for k in ("d", "k", "B")}}
-    return paired(Result(Status.FAIL if violated else Status.PASS, figs, counterexample=violated,
-                  detects=best["detects"],
-                  note="; ".join(f"(d={r['d']}, k={r['k']}, B={r['B']:g}) mean {r['mean']:.4g} "
-                                 f"in [{r['low']:.4g}, {r['high']:.4g}] vs {r['bound']:.4g}"
-                                 for r in rows)), derivation("HK12.Thm3.4"))
-
-
-#: the phase-1 outcome of the counterexample to Thm 4.7's "for any m₁" (attribute 1 never drawn)
-_ANY_M1_PHASE1_A = (0.0, 1.0)
-
-
-@register("KS15.Thm4.7.as_any_m1", citation="KS15 Thm 4.7",
-          statement="If m2 >= log 2d then for any m1 ... with probability 1 over the first phase, "
-          "E_{D,A2}[L(w-bar)] - L(w*) <= 61 B^2 sqrt(d log 2d/(k m2))",
-          assumptions="‖x‖∞ <= 1, |y| <= B: KS15 Thm 4.7, “Assume the distribution D is such that "
-          "‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; m₂ >= log 2d, any m₁: KS15 Thm 4.7, “If m₂ ≥ "
-          "log 2d then for any m₁ and for any w* ∈ R^d with ‖w*‖₁ ≤ B, with probability 1 over the "
-          "first phase”; 1 <= k <= d: KS15 Sec. 1, “we have a budget of k + 1 attributes, where k "
-          "≪ d”; x uniform on {-1,+1}^2, y = B x_1 (||x||_inf = 1, |y| = B), d = 2, k = 1, B = 1, "
-          "delta = 0.05, m1 = 10^9, m2 = 10^5; the phase-1 outcome A = (0, 1) (attribute 1 never "
-          "drawn in phase 1: probability 2^(-2 m1) > 0)",
-          method="phase 2 of KS15 Alg. 4 given that A (GAELR with q_i ∝ A_i + 13 eps/6 and Thm 4.7's "
-                 "eta, from laocheck.bounds), R runs; betting CI at delta = 1e-6; ERRATUM iff the "
-                 "CI's lower end exceeds the 61-bound",
-          delta=_DELTA, detectable="a conditional mean excess above the bound by the CI width",
-          expected=Status.ERRATUM, correction="KS15.Thm4.7.constant61")
-def check_ks15_thm47_any_m1(ctx):
-    """KS15 Thm 4.7's "w.p. 1 over the first phase, for any m1" is false when ε < 1: the proof's
-    Lemma 4.8 holds w.p. 1 only for ε = 1. A phase-1 outcome that never sees the informative
-    attribute makes q₁ ≈ 13ε/6 tiny; the clipped estimate (threshold 1/η) then shrinks that
-    coordinate's gradient and phase 2 stays near w = 0."""
-    F = bounds.FORMULAS
-    d, k, B, dl, m1, m2 = 2, 1, 1.0, 0.05, 10 ** 9, 10 ** 5
-    R = 400 if ctx.full else 100
-    dist = CorrelatedSigns(np.ones(2), np.array([B, 0.0]), corr=0.0)
-    A = np.array(_ANY_M1_PHASE1_A)
-    eps = F["KS15.Alg4.eps"](d=d, delta=dl, k=k, m1=m1)
-    q = (A + 13 / 6 * eps) / (A + 13 / 6 * eps).sum()           # Alg. 4 line 12
-    eta = F["KS15.Thm4.7.eta"](k=k, d=d, B=B, m2=m2, A_one=float(A.sum()), delta=dl, m1=m1)
-    bound = F["KS15.Thm4.7.bound_as"](B=B, d=d, k=k, m2=m2)
-    comp = compare("KS15.Thm4.7", LearnerConfig(learners.GAELR, dict(k=k, B=B, eta=eta, q=q)),
-                   dist, m2, bound, norm="l1", B=B, R=R, delta=ctx.delta, seed=_seed(ctx))
-    figs = comp.figures()
-    figs.update({"eps": eps, "q": q.tolist(), "eta": eta, "phase1_A": A.tolist(),
-                 "bound_hp": F["KS15.Thm4.7.bound_hp"](B=B, N_one=2.0, d=d, k=k, m2=m2,
-                                                       delta=dl, m1=m1)})
-    config = {"d": d, "k": k, "B": B, "delta": dl, "m1": m1, "m2": m2, "x": "uniform on {-1,+1}^2",
-              "y": "B x_1", "phase1_A": A.tolist(), "R": R}
-    figs["detects"] = interval_detects_factor(comp)
-    if comp.violation:
-        return Result(Status.ERRATUM, figs, counterexample=config, detects=figs["detects"],
-                      correction="KS15.Thm4.7.constant61",
-                      note=f"E[excess | A] >= {comp.interval.low:.4g} (lower confidence bound) > "
-                           f"61 B^2 sqrt(d log 2d/(k m2)) = {bound:.4g}. The proof shows the 61-bound "
-                           "only for eps = 1 (Lemma 4.8 w.p. 1); for eps < 1 it holds w.p. >= 1 - delta.")
-    return paired(Result(Status.PASS, figs, note="no violation detected at this budget",
-                         detects=figs["detects"]), derivation("KS15.Thm4.7"))
-
-
-_HP_DELTA_THM = 0.05
-#: runs of CB11.Thm12.high_probability.empirical repeated at B = 1000 to confirm that the
-#: B = 1 runs scaled by B² are that B's runs
-_HP_PROBE = 16
-
-
-@register("CB11.Thm12.high_probability.empirical", citation="CB11 Thm 12 (high-probability form; "
-          "the proof's explicit constants)",
-          statement="AER with λ = 16d√(ln m/(km)): with probability >= 1 − δ_thm over the training "
-          "set and the algorithm's draws, L_D(w̄) − min_{‖w‖₁<=B} L_D(w) <= 16dB²√(ln m/(km)) + "
-          "4B²√((2/m) ln(1/δ_thm)) (loss (wᵀx − y)², no ½); here δ_thm = 0.05",
-          assumptions="CB11 Thm 1's P_j (d = 4, ε = 1/32; ‖x‖∞ = 1, |y| = 1), labels scaled by "
-          "B ∈ {1, 1000} (|y| = B), k = 2, m = 3000 (the bound, ≈ 2.5B², is below the trivial "
-          "4B²); the printed λ = 12d√(log m/(mk)) comes with an unspecified c, so only the "
-          "proof's explicit form is decidable",
-          method="at each B, R runs of AER (child seeds of one SeedSequence; exact L_D); the count "
-                 "of runs whose excess exceeds the bound at δ_thm; one-sided Clopper-Pearson lower "
-                 "bound (laocheck.stats.clopper_pearson, δ/2 per B: Bonferroni) on the exceedance "
-                 "probability; FAIL iff it exceeds δ_thm at some B (the runs are homogeneous in "
-                 "B: B = 1000 refutes a bound with B's exponent one too low). Shared draws: the "
-                 "B = 1 runs scaled by B² serve B = 1000, confirmed on their first 16 seeds run "
-                 "at B = 1000 (else all R are run there)",
-          delta=_DELTA,
-          detectable="an exceedance probability above δ_thm by the Clopper-Pearson width (figures)")
-def check_cb11_thm12_high_probability(ctx):
-    """CB11 Thm 12's high-probability bound: the fraction of AER runs above it, against δ_thm,
-    at B = 1 and B = 1000."""
-    F = bounds.FORMULAS
-    d, k, m = 4, 2, 3000
-    R = 10000 if ctx.full else 800
-    lam = F["CB11.Thm12.lambda_proof"](d=d, k=k, m=m)
-    base = CB11HardInstance(d, 1 / 32)
-    seeds = _seed(ctx).spawn(len(GRID_B))
-    delta = ctx.delta / len(GRID_B)                    # Bonferroni over the values of B
-    figs, counter, notes = {"R": R, "delta_thm": _HP_DELTA_THM, "lambda": lam}, None, []
-    runs = {}                                          # B -> R excess risks
-
-    def run(B, size):
-        return replicate(LearnerConfig(learners.AER, dict(k=k, B=B, lam=lam)),
-                         base if B == 1.0 else base.scaled(B), m, norm="l1", B=B, R=size,
-                         seed=seeds[0], loss="squared")[0]
-    runs[GRID_B[0]] = run(GRID_B[0], R)
-    for B in GRID_B[1:]:
-        # shared draws (issue 51): the runs are homogeneous in B (labels and λ's ball scaled by
-        # B, the excess by B², pathwise for one seed), so the runs at B = 1 scaled by B² are
-        # the runs at B; the first _HP_PROBE runs (the same child seeds) are run at B to
-        # confirm it, and a learner that is not homogeneous is run in full at B
-        probe = run(B, _HP_PROBE)
-        scaled = (B / GRID_B[0]) ** 2 * runs[GRID_B[0]]
-        homogeneous = bool(np.allclose(probe, scaled[:_HP_PROBE], rtol=1e-9, atol=0.0))
-        runs[B] = scaled if homogeneous else run(B, R)
-        figs[f"homogeneous_at_B={B:g}"] = homogeneous
-    for B in GRID_B:
-        bound = F["CB11.Thm12.bound_proof"](d=d, k=k, m=m, B=B, delta=_HP_DELTA_THM)
-        dist = base if B == 1.0 else base.scaled(B)
-        excess = runs[B]
-        count = int(np.sum(excess > bound))
-        low, high = (float(v) for v in stats.clopper_pearson(count, R, 2 * delta))
-        # power: the exceedance probability found w.p. >= 0.9 by this Clopper-Pearson bound,
-        # and the factor by which the bound could be too small and still be found (the runs'
-        # law up to scale: laocheck.checks._common.bound_factor)
-        prob_factor = float(proportion_detectable_factor(_HP_DELTA_THM, R, alpha=2 * delta,
-                                                         beta=1 - POWER, side="greater"))
-        factor = bound_factor(excess / bound,
-                              prob_factor * _HP_DELTA_THM if np.isfinite(prob_factor) else None)
-        # how far below the bound the runs' (1 − δ_thm)-quantile sits (F is for the quantile
-        # itself, as coverage_verdict's: a constant divided by less than this stays unseen)
-        quantile = float(np.quantile(excess / bound, 1 - _HP_DELTA_THM, method="inverted_cdf"))
-        row = {"bound": bound, "exceedances": count, "exceedance_cp_low": low,
-               "exceedance_cp_high": high, "max_excess": float(excess.max()),
-               "mean_excess": float(excess.mean()),
-               "max_excess_over_bound": float(excess.max() / bound),
-               "detects_failure_prob": prob_factor, "detects": factor,
-               "bound_slack": 1 / quantile if quantile > 0 else None}
-        if B == 1.0:
-            figs.update(row)                           # the B = 1 figures at the top level
-        figs[f"B={B:g}"] = row
-        notes.append(f"B = {B:g}: {count} of {R} runs above the bound {bound:.4g} "
-                     f"(Clopper-Pearson [{low:.3g}, {high:.3g}]), largest excess "
-                     f"{excess.max():.4g}")
-        if low > _HP_DELTA_THM and counter is None:
-            counter = {"d": d, "k": k, "m": m, "B": B, "distribution": dist.name, "R": R}
-    high = max(figs[f"B={B:g}"]["exceedance_cp_high"] for B in GRID_B)
-    found = [figs[f"B={B:g}"]["detects"] for B in GRID_B if figs[f"B={B:g}"]["detects"]]
-    figs["detects"] = min(found) if found else None     # a bound too small at both B
-    return paired(Result(Status.FAIL if counter else Status.PASS, figs, counterexample=counter,
-                  detects=figs["detects"],
-                  detectable=f"an exceedance probability above {high:.3g} (the one-sided upper "
-                             f"confidence bound at δ/2)",
-                  note="; ".join(notes) + f"; δ = {ctx.delta:g} split over the two B, δ_thm = "
-                                          f"{_HP_DELTA_THM}."), derivation("CB11.Thm12"))
