@@ -206,8 +206,3 @@ _KIND_ORDER = "O() entries and sample complexities"
 def bounds_sym(name):
     """The symbol of laocheck.bounds called ``name``."""
     return bounds.SYMBOLS[name]
-
-
-def _q(c):
-    c = Fraction(c)
-    return sp.Rational(c.numerator, c.denominator)

@@ -568,8 +568,8 @@ def check_ks15_improved_p(ctx):
 
 
 #: KS15 eq. (15) (App. B): A[i] <= 2E[x_i²] + (7/6)ε and A[i] >= (1/2)E[x_i²] − (5/3)ε
-_EQ15_UP, _EQ15_UP_EPS = 2, Fraction(7, 6)
-_EQ15_LOW, _EQ15_LOW_EPS = Fraction(1, 2), Fraction(5, 3)
+_EQ15_UP_FACTOR, _EQ15_UP_EPS = 2, Fraction(7, 6)
+_EQ15_LOW_FACTOR, _EQ15_LOW_EPS = Fraction(1, 2), Fraction(5, 3)
 
 
 @register("KS15.Lemma3.11.derivation", citation="KS15 Lemma 3.11 (proof, with eq. (15))",
@@ -584,9 +584,9 @@ def check_ks15_lemma311(ctx):
     """KS15 Lemma 3.11's H_upper derived from eq. (15)."""
     d, eps, N = (bounds_sym(n) for n in ("d", "eps", "N_half"))
     shift = 2 * _q(_EQ15_LOW_EPS)                            # 2A + 2(5/3)ε >= E x² by (15)
-    lower_ok = sp.simplify(2 * _q(_EQ15_LOW) - 1) == 0       # 2·(1/2) E x² = E x²
+    lower_ok = sp.simplify(2 * _q(_EQ15_LOW_FACTOR) - 1) == 0   # 2·(1/2) E x² = E x²
     # (15) first: 2A + shift·ε <= 2·2 E x² + (2·(7/6) + shift) ε, coordinatewise
-    a_coef = 2 * _EQ15_UP
+    a_coef = 2 * _EQ15_UP_FACTOR
     b_const = (2 * _q(_EQ15_UP_EPS) + shift) * eps
     quasi = 2                                                # ‖a + b‖_{1/2} <= 2‖a‖ + 2‖b‖
     # √(a_i + b_i) <= √a_i + √b_i, then (x + y)² <= 2x² + 2y² at x = Σ√a_i, y = Σ√b_i

@@ -108,7 +108,7 @@ def check_ks15_lemma38_310(ctx):
         "d", "k", "m", "B", "eta", "G", "S", "N_half", "H", "m2", "eps"))
     F = bounds.FORMULAS
     # start-up: KS15's ε of Alg. 2 / 4 (sympy) load with the check
-    from ..bounds._formulas import EPS_RIDGE
+    from ...bounds._formulas import EPS_RIDGE
     G1 = sp.sqrt(24 * B ** 2 * d / k)
     ok0 = sp.solve(sp.Eq(4 * B ** 2 * (5 * d / k + 1), 24 * B ** 2 * d / k), k) == [d]
     gen = F["KS15.Thm3.1.generic"].expr.subs(m, m2)
@@ -282,7 +282,7 @@ def check_ks15_thm47(ctx):
         "d", "k", "B", "N_one", "A_one", "m2", "eps"))
     F = bounds.FORMULAS
     # start-up: KS15's ε of Alg. 2 / 4 (sympy) load with the check
-    from ..bounds._formulas import EPS_LASSO
+    from ...bounds._formulas import EPS_LASSO
     G2h = F["KS15.Thm4.7.G2hat"].expr
     ok1 = _zero(G2h - 4 * B ** 2 * (8 * A_one + 20 * d * eps + k) / k)
     eta_lit = F["KS15.Thm4.7.eta"].expr.subs(EPS_LASSO, eps)
