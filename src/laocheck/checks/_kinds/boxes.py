@@ -35,6 +35,7 @@ from ...reference import estimators as ref_est
 from ...stats.exact import enumerate_outcomes
 from .._common import fstr
 from .._registry import Result, Status
+
 __all__ = []
 
 

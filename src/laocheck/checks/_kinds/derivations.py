@@ -34,6 +34,7 @@ from fractions import Fraction
 from ... import bounds
 from ..._lazy import load
 from .._registry import Result, Status
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -22,6 +22,7 @@ import math
 
 from ..._lazy import load
 from .._registry import Status
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -36,6 +36,7 @@ from .._common import worst_ratio_verdict
 from .._proofs import ProofResult
 from .._registry import Status
 from ..hk12.statements import _clip_step_cases
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -16,6 +16,7 @@ AERR/AELR rate, is a function of r alone that tends to 0 as r -> ∞ and is of o
 from __future__ import annotations
 
 from .._registry import Result, Status
+
 __all__ = []
 
 

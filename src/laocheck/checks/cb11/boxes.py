@@ -21,6 +21,7 @@ from .._kinds.boxes import _data
 from .._proofs import ratio_verdict, worst_instance
 from .._registry import Result, Status, register
 from . import proofs as proofs_cb11
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -18,6 +18,7 @@ from .._kinds.derivations import (_DETECTS, _METHOD, _minimiser, _q, _RTOL, _S, 
                                   bounds_sym, derive, nonnegative, same)
 from .._registry import register
 from . import proofs as proofs_cb11
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

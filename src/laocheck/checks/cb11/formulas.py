@@ -16,6 +16,7 @@ from ..._lazy import load
 from ...data import CB11HardInstance
 from .._kinds.formulas import _argmin, _status, _zero
 from .._registry import Result, Status, register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

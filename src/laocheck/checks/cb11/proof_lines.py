@@ -19,6 +19,7 @@ from .._kinds.proof_lines import _chain_verdict, _keep, _rat, _with_doc
 from .._proofs import ProofResult
 from .._registry import Status, register
 from .statements import _baseline_mean, check_lemma9_deviation
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

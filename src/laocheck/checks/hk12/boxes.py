@@ -21,6 +21,7 @@ from .._errata import note_erratum
 from .._kinds.boxes import _data, _LINE9_ASSUME, _line9_at_w1, _line9_corrected_named
 from .._registry import DEFAULT_DELTA, Result, Status, register
 from . import proofs as proofs_hk12
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

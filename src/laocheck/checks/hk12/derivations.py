@@ -19,6 +19,7 @@ from .._kinds.derivations import (_DETECTS, _eg_excess, _L36_VARIANCE, _L37_CLIP
                                   same)
 from .._registry import Result, Status, register
 from . import proofs as proofs_hk12
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -20,6 +20,7 @@ from .._kinds.empirical import (GRID_POINTS, _ASSUME, _bound_grid_check, _DELTA,
                                 _source, _STATEMENTS, _theorem_check, derivation,
                                 interval_detects_factor)
 from .._registry import Result, Status, register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

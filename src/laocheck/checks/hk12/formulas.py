@@ -13,6 +13,7 @@ from ... import bounds
 from ..._lazy import load
 from .._kinds.formulas import _argmin, _status, _zero
 from .._registry import Result, Status, register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

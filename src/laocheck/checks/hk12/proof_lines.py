@@ -19,6 +19,7 @@ from .._kinds.proof_lines import (_chain_verdict, _CLIP_ASSUME, _CLIP_METHOD, _c
                                   check_hk12_lemma_a2_step2)
 from .._proofs import ProofResult
 from .._registry import Status, register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -17,6 +17,7 @@ from ...stats.exact import enumerate_outcomes
 from .._kinds.text_constants import ORDER_CLAIM, _verdict
 from .._proofs import sympy_zero
 from .._registry import register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -18,6 +18,7 @@ from .._common import fstr
 from .._errata import note_erratum
 from .._kinds.boxes import _data, _LINE9_ASSUME, _line9_at_w1, _line9_corrected_named, _w1_lasso
 from .._registry import Result, Status, register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -16,6 +16,7 @@ from .._kinds.derivations import (_DETECTS, _eg_excess, _L36_VARIANCE, _L37_CLIP
                                   derive, nonnegative, same)
 from .._registry import register
 from . import proofs as proofs_ks15
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -18,6 +18,7 @@ from ...data import PowerLawBernoulli
 from ...experiments.rho import rho_table
 from .._kinds.formulas import _argmin, _status, _zero
 from .._registry import Result, Status, register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

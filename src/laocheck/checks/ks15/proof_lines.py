@@ -21,6 +21,7 @@ from .._kinds.proof_lines import (_chain_verdict, _CLIP_ASSUME, _CLIP_METHOD, _c
                                   _pointwise_step, _rat, _TOL, _with_doc, check_hk12_lemma_a2_step2)
 from .._proofs import ProofResult
 from .._registry import Status, register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

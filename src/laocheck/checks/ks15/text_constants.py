@@ -18,6 +18,7 @@ from .._errata import note_erratum
 from .._kinds.text_constants import ORDER_CLAIM, _verdict
 from .._proofs import sympy_zero
 from .._registry import Result, Status, register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

@@ -11,6 +11,7 @@ from ..._lazy import load
 from .._kinds.derivations import _verdict, bounds_sym
 from .._registry import register
 from .formulas import scale_report
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 

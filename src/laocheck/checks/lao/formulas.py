@@ -10,6 +10,7 @@ from ... import bounds
 from ..._lazy import load
 from .._kinds.formulas import _status
 from .._registry import Result, Status, checks, register
+
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 
