@@ -26,6 +26,8 @@ from .._registry import Status, register
 sp = load("sympy")
 
 __all__ = []
+
+
 #: the absolute value KS15 App. B.8 prints on the left of Lemma B.8's second display
 _B8_PRINTED_ABS = True
 
