@@ -30,7 +30,8 @@ from unittest import mock
 import numpy as np
 
 import _results
-from laocheck.checks import _guards, estimator_properties
+from laocheck.checks import _guards
+from laocheck.checks.algorithms import estimator_properties
 from laocheck.testing import _checks, check_estimator
 
 

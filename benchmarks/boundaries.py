@@ -8,7 +8,7 @@ geometry the condition belongs to, or the named checks) and decides from the ins
 checks actually use whether the boundary case is among them:
 
 * the estimators' exact checks (``*.unbiased.exact``, ``*.second_moment``, ``*.budget``, ...)
-  enumerate every instance of :data:`laocheck.checks.estimator_properties.EXACT_INSTANCES` the
+  enumerate every instance of :data:`laocheck.checks.algorithms.estimator_properties.EXACT_INSTANCES` the
   estimator accepts, at the catalog's parameters (B = 1, k = the spec's ``check_k``): the
   script asks each estimator which instances it accepts and evaluates the condition on them
   exactly (Fractions);
@@ -37,8 +37,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _results  # noqa: E402
 
 from laocheck import checks, estimators  # noqa: E402
-from laocheck.checks import estimator_properties as ep  # noqa: E402
-from laocheck.checks import learner_samplers  # noqa: E402
+from laocheck.checks.algorithms import estimator_properties as ep  # noqa: E402
+from laocheck.checks.algorithms import learner_samplers  # noqa: E402
 from laocheck.estimators import spec_of  # noqa: E402
 from laocheck.estimators.instances import INSTANCES  # noqa: E402
 

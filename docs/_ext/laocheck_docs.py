@@ -5,14 +5,17 @@ build starts (``builder-inited``), into ``docs/reference/generated/`` (git-ignor
 
 * ``cli.md``: every subcommand and option of ``laocheck.cli._build_parser()``;
 * ``catalog/<PAPER>.md``: every registered check (``laocheck.checks.checks()``), one page per
-  paper, each check a ``check`` object so that the search finds it by id (``HK12.Lemma3.3``);
+  paper, each check a ``check`` object so that the search finds it by id (``HK12.Lemma3.3``),
+  with the file and line of its source (``src/laocheck/checks/hk12/statements.py:123``);
   with its expected status and, when a ``laocheck verify --json`` record of the same version is
   given (``LAOCHECK_DOCS_VERIFY_JSON``, or ``docs/_build/verify.json``), its measured status;
 * ``formulas.md``: every formula of ``laocheck.bounds.FORMULAS``, as MathML written by sympy;
 * ``specs.md``: the report specs shipped in ``laocheck/report/specs``;
 * ``benchmarks.md``: the tables of the benchmarks' JSON files in ``benchmarks/results/``.
 """
+import functools
 import html
+import inspect
 import json
 import os
 import re
@@ -140,6 +143,27 @@ def statement_of(check_id):
     return match.group(0) if match else check_id
 
 
+def source_of(check):
+    """Where the check's function is written, ``src/laocheck/checks/<...>.py:<line>`` (the path
+    from the repository root; from ``laocheck/`` for an installed package). A function that
+    several papers' modules register, or that a factory makes, is shown where it is written
+    (``checks/_kinds/<kind>.py``). None when it has no Python source."""
+    func = check.func
+    while isinstance(func, functools.partial):
+        func = func.func
+    func = inspect.unwrap(func)
+    try:
+        path = Path(inspect.getsourcefile(func)).resolve()
+        line = inspect.getsourcelines(func)[1]
+    except (TypeError, OSError):
+        return None
+    parts = path.parts
+    start = max(i for i, part in enumerate(parts) if part == "laocheck")    # the package
+    if parts[start - 1] == "src":
+        start -= 1
+    return f"{'/'.join(parts[start:])}:{line}"
+
+
 def _anchor(kind, name):
     return f"{kind}-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
@@ -175,6 +199,9 @@ def _check_entry(c, statuses, seed, formulas=None):
     if c.correction:
         lines += [f"Corrected statement\n: [`{c.correction}`](#{_anchor('check', c.correction)})",
                   ""]
+    source = source_of(c)
+    if source:
+        lines += [f"Source\n: `{source}`", ""]
     lines += [f"Rerun\n: `laocheck verify --only '{c.id}'`", ""]
     return lines
 

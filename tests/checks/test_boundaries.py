@@ -13,7 +13,7 @@ from fractions import Fraction as F
 import pytest
 
 from laocheck import checks
-from laocheck.checks.estimator_properties import EXACT_INSTANCES
+from laocheck.checks.algorithms.estimator_properties import EXACT_INSTANCES
 from laocheck.estimators.instances import BOUNDARY_INSTANCES, INSTANCES
 
 _BENCHMARKS = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"

@@ -1,4 +1,4 @@
-"""The derivation checks (laocheck.checks.derivations): each formula of laocheck.bounds they
+"""The derivation checks (laocheck.checks.<paper>.derivations): each formula of laocheck.bounds they
 cover is rebuilt from its proof's pieces, and a maintainer's slip in a formula (B² typed as B,
 a constant divided by 20, the 1/m of a rate dropped, a square root lost) FAILs without any
 statistics."""
@@ -9,10 +9,11 @@ import sympy as sp
 
 from laocheck import bounds, checks
 from laocheck.bounds._formulas import FORMULAS
-from laocheck.checks import derivations
+from laocheck.checks._kinds import derivations
 
+#: the checks that derive a formula with derivations.derive (each paper's derivations module)
 DERIVATIONS = [c for c in checks.checks("*.derivation*")
-               if c.func.__module__ == derivations.__name__]
+               if c.func.__module__.endswith(".derivations") and "derive" in c.func.__code__.co_names]
 B, m, d = bounds.sym("B", "m", "d")
 
 
@@ -80,7 +81,7 @@ def test_the_erratum_relations_are_exact(monkeypatch):
 def test_a_changed_proof_constant_fails_the_step(monkeypatch):
     """The pieces come from the proof inventory: a 6 typed for the 5 of Lemmas 3.6 + 3.7 is a
     failed step, not a silent change of the derived formula."""
-    from laocheck.checks import proofs_hk12
+    from laocheck.checks.hk12 import proofs as proofs_hk12
     monkeypatch.setattr(proofs_hk12, "_T34_VARIANCE", 6)
     record = checks.run("HK12.Thm3.4.derivation", seed=0, catch=False)
     assert record.status == "FAIL" and record.counterexample["proved"] is False

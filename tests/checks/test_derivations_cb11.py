@@ -1,5 +1,5 @@
-"""The derivations of CB11 Lemmas 4, 8 and 9 (laocheck.checks.derivations_cb11): they pass on
-the package, and a slip in the bound a coverage check evaluates (a constant, the logarithm of
+"""The derivations of CB11 Lemmas 4, 8 and 9 (laocheck.checks.cb11.derivations): they
+pass on the package, and a slip in the bound a coverage check evaluates (a constant, the logarithm of
 the union bound, a power of B) or in the registered formula FAILs them, without statistics."""
 import dataclasses
 import math
@@ -9,7 +9,8 @@ import sympy as sp
 
 from laocheck import bounds, checks
 from laocheck.bounds._formulas import FORMULAS
-from laocheck.checks import cb11, proofs_lines
+from laocheck.checks.cb11 import proof_lines as proofs_lines
+from laocheck.checks.cb11 import statements as cb11
 
 DERIVATIONS = ["CB11.Lemma8.derivation", "CB11.Lemma9.derivation", "CB11.Lemma4.derivation"]
 

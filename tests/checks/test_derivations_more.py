@@ -1,5 +1,5 @@
-"""The checks of laocheck.checks.derivations_more pass on the package and FAIL on the slips the
-mutation engine left alive in laocheck/reference/estimators.py (issue 47): each slip is planted
+"""The checks of the former derivations_more module (now in laocheck.checks.<paper>.derivations)
+pass on the package and FAIL on the slips the mutation engine left alive in laocheck/reference/estimators.py (issue 47): each slip is planted
 the way a maintainer types it, in a copy of the function, and the check must see it."""
 import dataclasses
 import inspect

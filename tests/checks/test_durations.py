@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from laocheck.checks import _runner, checks, get, hk12, run, run_catalog
+from laocheck.checks import _runner, checks, get, run, run_catalog
+from laocheck.checks.hk12 import statements as hk12
 from laocheck.checks._exchangeable import exchangeable_expectation
 from laocheck.checks._registry import CheckRecord, Result, Status
 from laocheck.cli import main

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from laocheck import bounds
-from laocheck.checks import empirical, run
+from laocheck.checks import run
+from laocheck.checks._kinds import empirical
 
 
 # ------------------------------------------------------------------ the bug the check is named for

@@ -10,8 +10,8 @@ import pytest
 
 from laocheck import checks as catalog
 from laocheck import estimators
-from laocheck.checks import estimator_properties as engine
-from laocheck.checks.estimator_properties import PROPERTIES
+from laocheck.checks.algorithms import estimator_properties as engine
+from laocheck.checks.algorithms.estimator_properties import PROPERTIES
 from laocheck.testing import check_estimator
 
 from ..testing.zoo import aerr_vectorized

@@ -1,4 +1,4 @@
-"""The catalog's learner budget checks (``<spec>.budget``, laocheck.checks.learner_records: the
+"""The catalog's learner budget checks (``<spec>.budget``, laocheck.checks.algorithms.learner_records: the
 engine's check_budget, the same check check_learner runs) judge a
 learner's record of its reads by what its output depends on: a laocheck learner altered to read
 more than its kernel records FAILs its budget check, with the example and attribute named; a

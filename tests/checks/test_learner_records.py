@@ -1,4 +1,4 @@
-"""One record per learner, one generator of its checks (laocheck.checks.learner_records): the
+"""One record per learner, one generator of its checks (laocheck.checks.algorithms.learner_records): the
 catalog and check_learner draw the same checks from it, so an id is one check, with one sample
 size and one evidence, and a record's expected failures reach both.
 
@@ -11,8 +11,8 @@ import pytest
 
 from laocheck import checks as catalog
 from laocheck import learners
-from laocheck.checks import learner_records
-from laocheck.checks.learner_records import (CATALOG_PROPERTIES, RECORDS, learner_checks,
+from laocheck.checks.algorithms import learner_records
+from laocheck.checks.algorithms.learner_records import (CATALOG_PROPERTIES, RECORDS, learner_checks,
                                              record_of)
 from laocheck.exceptions import InvalidParameterError
 from laocheck.learners._specs import SPECS

@@ -1,4 +1,4 @@
-"""The learner sampler checks (laocheck.checks.learner_samplers): every one PASSes on
+"""The learner sampler checks (laocheck.checks.algorithms.learner_samplers): every one PASSes on
 laocheck's learners and FAILs on a learner whose recorded draws or output are altered at the
 Python level (a subclass wrapping ``fit``), so each check can fail."""
 import dataclasses
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from laocheck import checks
-from laocheck.checks.learner_samplers import _algorithm_of
+from laocheck.checks.algorithms.learner_samplers import _algorithm_of
 from laocheck.experiments.theorems import learner_specs
 from laocheck.learners import AERR, GAELR
 

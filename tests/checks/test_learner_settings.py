@@ -1,4 +1,4 @@
-"""The learners' settings checks (laocheck.checks.learner_settings): a learner whose
+"""The learners' settings checks (laocheck.checks.algorithms.learner_settings): a learner whose
 ``eta="theory"`` is doubled, whose step size formula in laocheck.bounds slipped, or whose
 data-dependent q follows the wrong power of E[x²] FAILs, though it replays its own steps
 exactly (issue 47: the one planted bug nothing caught)."""

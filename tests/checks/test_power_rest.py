@@ -1,5 +1,5 @@
 """Power on the record, the rest of the catalog (issue "every PASS is evidence", item 6): the
-empirical checks of ``checks/empirical.py`` outside the designed grids, and the exact checks.
+empirical checks of ``checks/<paper>/empirical.py`` outside the designed grids, and the exact checks.
 Per mechanism, a violation of 1.2·F (a bound 1.2·F times too small, a ratio off by 1.2·F) is
 planted where the check reads it, and the check must FAIL at fast budget and seed 0.
 """
@@ -7,7 +7,11 @@ import numpy as np
 import pytest
 
 from laocheck import bounds
-from laocheck.checks import empirical, get, learner_samplers, learner_settings, run
+from laocheck.checks import get, run
+from laocheck.checks._kinds import empirical
+from laocheck.checks.cb11 import empirical as cb11_empirical
+from laocheck.checks.lao import empirical as lao_empirical
+from laocheck.checks.algorithms import learner_samplers, learner_settings
 
 PLANT = 1.2          # the planted violation is PLANT times the recorded factor
 
@@ -72,7 +76,7 @@ def test_a_high_probability_bound_too_small_by_the_recorded_factor_fails(monkeyp
     # runs sit far below it: F > 2, paired with the derivation of the bound)
     assert honest.status == "PASS" and honest.detects > 2
     assert honest.figures["paired_with"] == "CB11.Thm12.derivation"
-    setting = next(honest.figures[f"B={B:g}"] for B in empirical.GRID_B
+    setting = next(honest.figures[f"B={B:g}"] for B in cb11_empirical.GRID_B
                    if honest.figures[f"B={B:g}"]["detects"] == pytest.approx(honest.detects))
     assert honest.detects >= setting["bound_slack"]
     _shrink(monkeypatch, "CB11.Thm12.bound_proof", PLANT * honest.detects)
@@ -87,15 +91,15 @@ def test_a_learner_not_homogeneous_in_b_is_run_at_each_b(monkeypatch):
     honest = run(check, seed=0)
     assert honest.figures["homogeneous_at_B=1000"] is True
     # the shared draws: the B = 1000 row is the B = 1 row scaled (ratios equal to rounding)
-    rows = [honest.figures[f"B={B:g}"] for B in empirical.GRID_B]
+    rows = [honest.figures[f"B={B:g}"] for B in cb11_empirical.GRID_B]
     assert rows[1]["max_excess_over_bound"] == pytest.approx(rows[0]["max_excess_over_bound"])
-    replicate = empirical.replicate
+    replicate = cb11_empirical.replicate
 
     def off(config, dist, m, *, B, **kw):         # a learner whose runs at B = 1000 are worse
         excess, rest = replicate(config, dist, m, B=B, **kw)
         return (excess * (PLANT * honest.detects if B != 1.0 else 1.0), rest)
 
-    monkeypatch.setattr(empirical, "replicate", off)
+    monkeypatch.setattr(cb11_empirical, "replicate", off)
     planted = run(check, seed=0)
     assert planted.figures["homogeneous_at_B=1000"] is False
     assert planted.status == "FAIL", planted
@@ -105,14 +109,14 @@ def test_a_learner_not_homogeneous_in_b_is_run_at_each_b(monkeypatch):
 def test_a_scale_ratio_off_by_the_recorded_factor_fails(monkeypatch):
     check = get("LAO.Bounds.scaling.empirical")
     honest = run(check, seed=0)
-    assert honest.status == "PASS" and honest.detects == 1 + empirical.SCALE_RTOL
-    replicate = empirical.replicate
+    assert honest.status == "PASS" and honest.detects == 1 + lao_empirical.SCALE_RTOL
+    replicate = lao_empirical.replicate
 
     def off(config, dist, m, *, B, **kw):         # the runs at B = c come out 1.2·F too large
         excess, rest = replicate(config, dist, m, B=B, **kw)
         return (excess * (PLANT * honest.detects if B != 1.0 else 1.0), rest)
 
-    monkeypatch.setattr(empirical, "replicate", off)
+    monkeypatch.setattr(lao_empirical, "replicate", off)
     assert run(check, seed=0).status == "FAIL"
 
 

@@ -9,13 +9,17 @@ import pytest
 import sympy as sp
 
 from laocheck import checks as catalog
-from laocheck.checks import ks15, proofs_cb11, proofs_hk12, proofs_ks15
+from laocheck.checks.cb11 import proofs as proofs_cb11
+from laocheck.checks.hk12 import proofs as proofs_hk12
+from laocheck.checks.ks15 import proofs as proofs_ks15
+from laocheck.checks.ks15 import statements as ks15
 from laocheck.checks._errata import notes
 from laocheck.checks._proofs import ratio_verdict, worst_instance
 
-MODULES = ("laocheck.checks.proofs_cb11", "laocheck.checks.proofs_hk12",
-           "laocheck.checks.proofs_ks15", "laocheck.checks.boxes", "laocheck.checks.text_constants",
-           "laocheck.checks.empirical_baseline", "laocheck.checks.proofs_lines")
+MODULES = (*(f"laocheck.checks.{paper}.{kind}" for paper in ("cb11", "hk12", "ks15")
+              for kind in ("proofs", "boxes", "text_constants", "proof_lines")),
+           "laocheck.checks._kinds.boxes", "laocheck.checks._kinds.proof_lines",
+           "laocheck.checks.cb11.empirical_baseline")
 NEW = [c for c in catalog.checks() if c.func.__module__ in MODULES]
 STEP = re.compile(r"^(CB11|HK12|KS15)\.[A-Za-z]+[0-9A-Z.]*?\.proof\.step(\d+)(_corrected)?$")
 
@@ -343,7 +347,7 @@ def test_lemma33_reuse_needs_k_at_most_d_plus_one():
 def test_negative_control_genest_kernel_check_detects_a_wrong_n(monkeypatch):
     """HK12.Proc3.line1.kernel fails when the lines' law uses N = ⌈4B²⌉ + 1 (the kernel's
     averaged values then are impossible outcomes)."""
-    from laocheck.checks import boxes
+    from laocheck.checks.hk12 import boxes
     real = boxes._ceil_4b2
     monkeypatch.setattr(boxes, "_ceil_4b2", lambda b: real(b) + 1)
     rec = catalog.run("HK12.Proc3.line1.kernel", seed=0)
@@ -353,7 +357,7 @@ def test_negative_control_genest_kernel_check_detects_a_wrong_n(monkeypatch):
 def test_negative_control_aesvr_line2_kernel_detects_unscaled_x(monkeypatch):
     """HK12.Alg4.line2.kernel fails when the kernel runs with another ε than the lines (x′ and
     y± then differ from x/ε and (y ± δ)/ε)."""
-    from laocheck.checks import boxes
+    from laocheck.checks.hk12 import boxes
     real = boxes.estimators.get
 
     def wrong_eps(name, **kw):

@@ -98,13 +98,13 @@ def test_run_on_a_users_estimator_object():
 
 
 def test_catalog_modules_are_listed_explicitly_and_totally():
-    """CHECK_MODULES names every public module of laocheck.checks (none is left out of the
-    catalog by accident) and nothing else."""
+    """CHECK_MODULES names every public module of laocheck.checks and of its subpackages (none
+    is left out of the catalog by accident) and nothing else."""
     import pkgutil
 
     import laocheck.checks as package
-    public = {f"laocheck.checks.{m.name}" for m in pkgutil.iter_modules(package.__path__)
-              if not m.name.startswith("_")}
+    public = {m.name for m in pkgutil.walk_packages(package.__path__, "laocheck.checks.")
+              if not m.ispkg and not any(part.startswith("_") for part in m.name.split("."))}
     assert set(_registry.CHECK_MODULES) == public
 
 

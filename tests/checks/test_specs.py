@@ -7,7 +7,8 @@ import pytest
 
 from laocheck import checks as catalog
 from laocheck import estimators, learners
-from laocheck.checks import _registry, estimator_properties, learner_records
+from laocheck.checks import _registry
+from laocheck.checks.algorithms import estimator_properties, learner_records
 from laocheck.estimators import (Budget, Draws, EstimatorSpec, LearnerSpec,
                                  data_point_target)
 from laocheck.estimators import _registry as estimator_registry

@@ -6,6 +6,7 @@ built site."""
 import argparse
 import html
 import importlib.util
+import inspect
 import re
 from pathlib import Path
 
@@ -14,7 +15,8 @@ import pytest
 from laocheck import bounds, checks
 from laocheck.cli import _build_parser
 
-EXT = Path(__file__).resolve().parents[2] / "docs" / "_ext" / "laocheck_docs.py"
+ROOT = Path(__file__).resolve().parents[2]
+EXT = ROOT / "docs" / "_ext" / "laocheck_docs.py"
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +64,14 @@ def test_the_catalog_pages_list_every_check_under_its_statement(ext):
         assert "Citation\n:" in body and "Statement\n:" in body and "Method\n:" in body
         assert ("δ\n: 0 " in body) if not check.delta else (f"δ\n: {check.delta:g}" in body)
         assert f"Expected status\n: " in body and check.expected.value in body
+        # the file and line of the check's source, where a reader of the page finds the code
+        source = re.search(r"Source\n: `(src/laocheck/checks/[a-z0-9_/]+\.py):(\d+)`", body)
+        assert source, check.id
+        lines = (ROOT / source[1]).read_text(encoding="utf-8").splitlines()
+        start = int(source[2]) - 1                  # the first decorator, or the def itself
+        block = "\n".join(lines[start:start + 20]).split("\n\n", 1)[0]
+        name = inspect.unwrap(check.func).__code__.co_name     # a factory's check: "check"
+        assert f"def {name}(" in block or "lambda" in block, (check.id, source[0])
 
 
 def test_statement_of_names_the_paper_s_label(ext):

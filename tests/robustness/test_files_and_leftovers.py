@@ -491,7 +491,7 @@ def test_strategies_at_the_largest_bound_reach_it():
 
 ACCUMULATE = """
 import sys, numpy as np
-from laocheck.checks.estimator_properties import catalog_params
+from laocheck.checks.algorithms.estimator_properties import catalog_params
 from laocheck.estimators import get, spec_of
 from laocheck.estimators.instances import INSTANCES, as_float
 est = get(sys.argv[1], **catalog_params(spec_of(sys.argv[1])))

@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pytest
 
-from laocheck.checks import estimator_properties
+from laocheck.checks.algorithms import estimator_properties
 from laocheck.testing import check_estimator
 from laocheck.testing._checks import CheckFailure
 

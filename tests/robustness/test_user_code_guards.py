@@ -26,7 +26,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from laocheck.checks import estimator_properties
+from laocheck.checks.algorithms import estimator_properties
 from laocheck.exceptions import InvalidParameterError
 from laocheck.testing import CheckFailure, UserCodeError, check_estimator, check_learner
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from laocheck.checks import Context
-from laocheck.checks.estimator_properties import Claims, check_unbiased_exact
+from laocheck.checks.algorithms.estimator_properties import Claims, check_unbiased_exact
 from laocheck.estimators.instances import INSTANCES
 from laocheck.stats.choice_tree import (FLOAT_TOLERANCE, DrivenGenerator, NotEnumerable,
                                         enumerate_sampler)

@@ -14,7 +14,7 @@ import sympy as sp
 
 from laocheck import bounds, learners
 from laocheck.checks import run
-from laocheck.checks.learner_properties import LEARNER_PROPERTIES, CountingMatrix
+from laocheck.checks.algorithms.learner_properties import LEARNER_PROPERTIES, CountingMatrix
 from laocheck.exceptions import InvalidParameterError
 from laocheck.testing import (CheckFailure, check_learner, learner_checks,
                               parametrize_with_checks)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from laocheck import learners
 from laocheck.checks import run
-from laocheck.checks.learner_properties import SEARCH_REFITS
+from laocheck.checks.algorithms.learner_properties import SEARCH_REFITS
 from laocheck.learners import OnlineRidge
 from laocheck.testing import check_learner, learner_checks
 

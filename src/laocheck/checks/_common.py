@@ -148,7 +148,7 @@ def distribution_counterexample(counterexample, *, geometry, d, B, index, m, run
                                 learner_seed, loss, R=None, run=0):
     """A learner check's ``counterexample`` with what rebuilds its run ``run``: ``reproduce``,
     one line of Python that rebuilds the distribution (the ``index``-th of
-    ``laocheck.checks.learner_properties.default_distributions(geometry, d, B)``, or None
+    ``laocheck.checks.algorithms.learner_properties.default_distributions(geometry, d, B)``, or None
     for a distribution of the user's claims, which no line can rebuild), the run's m
     training examples ``X, y`` (drawn from ``run_seed``) and the ``random_state`` the
     learner was given, and says how the excess risk is read (``dist.excess_risk``)."""
@@ -160,7 +160,7 @@ def distribution_counterexample(counterexample, *, geometry, d, B, index, m, run
     if index is None:
         return out
     out["reproduce"] = (
-        "import numpy as np; from laocheck.checks.learner_properties import "
+        "import numpy as np; from laocheck.checks.algorithms.learner_properties import "
         f"default_distributions; dist = default_distributions({geometry!r}, {int(d)}, "
         f"{float(B)!r})[{int(index)}]; X, y = dist.sample({int(m)}, np.random.default_rng("
         f"{_seed_text(run_seed)})); random_state = {int(learner_seed)}  # then fit your "

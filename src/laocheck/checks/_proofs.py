@@ -1,4 +1,4 @@
-"""Helpers of the proof-step checks (``proofs_cb11``, ``proofs_hk12``, ``proofs_ks15``).
+"""Helpers of the proof-step checks (``cb11.proofs``, ``hk12.proofs``, ``ks15.proofs``).
 
 A displayed step of a proof is checked in one of three ways:
 

@@ -80,24 +80,30 @@ __all__ = ["Status", "Result", "Context", "Check", "CheckRecord", "register", "c
 ERRATA_FIELDS = ("id", "literal", "counterexample", "correction")
 
 #: Every module of ``laocheck.checks`` that registers checks, imported in this order on first use
-#: of the catalog. The list is total: a test asserts it names every public module of the package.
+#: of the catalog. The list is total: a test asserts it names every public module of the package
+#: and of its subpackages. The content has one axis, read from a check's id
+#: (``tests/checks/test_layout.py``): ``<paper>/`` (``cb11``, ``hk12``, ``ks15``) holds the
+#: statements of that paper, one module per kind (statements, proofs, ...); ``algorithms/`` the
+#: properties of the estimators and learners (``<PAPER>.<Algo>.*``, drawn from their specs);
+#: ``lao/`` the statements about all three papers (``LAO.*``). The engine (``_*.py``) stays here.
 CHECK_MODULES = (
-    "laocheck.checks.cb11",              # CB11 statements
-    "laocheck.checks.hk12",              # HK12 statements
-    "laocheck.checks.ks15",              # KS15 statements
-    "laocheck.checks.estimator_properties",   # unbiasedness, budget, kernel = reference, scaling
-    "laocheck.checks.learner_records",   # each learner's checks, from its record
-    "laocheck.checks.learner_samplers",  # the learners' samplers (learner_records registers)
-    "laocheck.checks.learner_properties",  # check_learner's engine (registers nothing itself)
-    "laocheck.checks.formulas",          # the bounds' formulas (sympy) and Table 1
-    "laocheck.checks.empirical",         # bounds against empirical runs
-    "laocheck.checks.proofs_cb11", "laocheck.checks.proofs_hk12", "laocheck.checks.proofs_ks15",
-    "laocheck.checks.boxes", "laocheck.checks.text_constants", "laocheck.checks.empirical_baseline",
-    "laocheck.checks.proofs_lines",      # displayed proof lines with instance-dependent truth
-    "laocheck.checks.derivations",       # the formulas of laocheck.bounds derived from the proofs
-    "laocheck.checks.derivations_more",  # more derivations: the reference estimators' pieces
-    "laocheck.checks.derivations_cb11",  # CB11 Lemmas 4, 8, 9: their coverage checks' bounds
-    "laocheck.checks.learner_settings",  # eta="theory", q, w_1 (registered by learner_records)
+    # each paper's statements, by kind: the statements (lemmas, theorems, equations), the steps
+    # of the proofs, the displayed proof lines with instance-dependent truth, the algorithm
+    # boxes line by line, the constants of the text, the formulas of laocheck.bounds and the
+    # tables, the bounds against empirical runs, the formulas derived from the proofs
+    *(f"laocheck.checks.{paper}.{kind}" for paper in ("cb11", "hk12", "ks15")
+      for kind in ("statements", "proofs", "proof_lines", "boxes", "text_constants", "formulas",
+                   "empirical", "derivations")),
+    "laocheck.checks.cb11.empirical_baseline",     # CB11 Thm 6 against its Baseline's runs
+    # the statements about all three papers (LAO.*)
+    "laocheck.checks.lao.formulas", "laocheck.checks.lao.empirical",
+    "laocheck.checks.lao.derivations",
+    # the algorithms' properties, drawn from the estimators' and learners' specs
+    "laocheck.checks.algorithms.estimator_properties",  # unbiasedness, budget, kernel = reference
+    "laocheck.checks.algorithms.learner_records",   # each learner's checks, from its record
+    "laocheck.checks.algorithms.learner_samplers",  # the learners' samplers (records register)
+    "laocheck.checks.algorithms.learner_properties",  # check_learner's engine (registers nothing)
+    "laocheck.checks.algorithms.learner_settings",  # eta="theory", q, w_1 (records register)
 )
 
 

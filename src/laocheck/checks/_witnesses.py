@@ -37,9 +37,17 @@ from ..reference import estimators as _ref_estimators
 from ..experiments import theorems as _theorems
 from ..bounds._formulas import FORMULAS, SYMBOLS
 from . import _witness as W
-from . import (boxes, empirical, empirical_baseline, hk12, ks15, proofs_cb11, proofs_hk12,
-               proofs_ks15, proofs_lines, text_constants)
+from ._witnesses_common import KIND_MODULES
+from .cb11 import empirical_baseline
+from .cb11 import proofs as proofs_cb11
+from .hk12 import proofs as proofs_hk12
+from .hk12 import statements as hk12
+from .ks15 import proofs as proofs_ks15
+from .ks15 import statements as ks15
 from ._registry import Status
+
+boxes, empirical, proofs_lines, text_constants = (
+    KIND_MODULES[k] for k in ("boxes", "empirical", "proof_lines", "text_constants"))
 from ._witnesses_common import (KERNEL_BIASED, REFERENCE_SHIFTED, _SPECIFIC, MutantEstimator,
                                 _biased_kernel, _estimators_mutated, _formula_times,
                                 _patch_witness, _scaled_part, _shift_reference, formula_witness,
@@ -548,7 +556,7 @@ def _theorem_bound(check):
                     "a constant of the paper off by 4", lambda c: _bound_scaled(c, 0.25))]
 
 
-#: the empirical checks on a grid of (B, d, k) (laocheck.checks.empirical.GRID_DK: KS15's and
+#: the empirical checks on a grid of (B, d, k) (laocheck.checks._kinds.empirical.GRID_DK: KS15's and
 #: CB11 Thm 12's): the formulas of laocheck.bounds their bound is computed from (theorem_setup)
 GRID_FORMULAS = {
     "CB11.Thm12": ("CB11.Thm12.bound_expectation",),
@@ -646,12 +654,18 @@ VERDICT_HELPERS = {"_status", "_zero", "_starts", "_seed", "_config", "_source",
 
 #: modules whose checks get their witnesses one by one (the constants of each printed line are
 #: named there; their private functions evaluate the lines, they do not transcribe them)
-LINE_MODULES = ("laocheck.checks.proofs_lines",)
+LINE_MODULES = tuple(m.__name__ for m in proofs_lines.modules)
 
 
 def _is_tolerance(name):
     """A rounding tolerance of a check (``_TOL``, ``PROOF_TOL``): not a claim of the paper."""
     return "TOL" in name.upper().split("_")
+
+
+def _where(g):
+    """The module of globals ``g`` below ``laocheck.checks`` (``ks15.statements``): the prefix of
+    a transcription witness's name."""
+    return g["__name__"].removeprefix("laocheck.checks.")
 
 
 def transcriptions(func, depth=2):
@@ -674,10 +688,10 @@ def transcriptions(func, depth=2):
                 and abs(obj) > 1
             if named_int or isinstance(obj, _CONSTANT_TYPES) and not isinstance(obj, bool) and not (
                     isinstance(obj, sp.Basic) and obj.is_Symbol):
-                out.setdefault(f"{g['__name__'].rsplit('.', 1)[-1]}.{n}", (g, n))
+                out.setdefault(f"{_where(g)}.{n}", (g, n))
             elif isinstance(obj, types.FunctionType) and obj.__module__ == f.__module__ \
                     and n.startswith("_") and n not in VERDICT_HELPERS and obj.__module__.startswith("laocheck.checks"):
-                out.setdefault(f"{g['__name__'].rsplit('.', 1)[-1]}.{n}()", (g, n))
+                out.setdefault(f"{_where(g)}.{n}()", (g, n))
                 visit(obj, level + 1)
 
     visit(func, 0)
@@ -1066,7 +1080,7 @@ for _id in _HK12_PROOF_CORRECTIONS:
 
 
 # ---------------------------------------------------------------------------------------------
-# the proof lines (laocheck.checks.proofs_lines): each line's printed constant, factor or
+# the proof lines (laocheck.checks.<paper>.proof_lines): each line's printed constant, factor or
 # member changed; an ERRATUM line read as corrected must PASS, its corrected check read as
 # printed must FAIL
 # ---------------------------------------------------------------------------------------------
@@ -1472,8 +1486,8 @@ def _eq15(check):
     the event test ``_eq15_holds``, whose boolean result ``scaled`` leaves unchanged: no
     mutation). The event is loose: see laocheck.checks._slack."""
     target = (ks15.__dict__, "_eps")
-    return [Witness("transcription:ks15._eps()", "ks15._eps() (the check's transcription of the "
-                    "paper) scaled by 4/5, or by 5/4",
+    return [Witness("transcription:ks15.statements._eps()", "ks15.statements._eps() (the "
+                    "check's transcription of the paper) scaled by 4/5, or by 5/4",
                     lambda c: _constant_scaled(c, target, 1 / W.FACTOR),
                     alternatives=(lambda c: _constant_scaled(c, target, W.FACTOR),))]
 

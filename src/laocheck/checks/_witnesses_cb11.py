@@ -21,11 +21,15 @@ from .. import learners as _learners
 from ..bounds._formulas import SYMBOLS
 from ..reference import learners as _ref_learners
 from . import _witness as W
-from . import boxes, cb11, formulas, proofs_cb11, proofs_lines, text_constants
+from .cb11 import proofs as proofs_cb11
+from .cb11 import statements as cb11
 from ._witness import Witness
-from ._witnesses_common import (KERNEL_BIASED, REFERENCE_SHIFTED, _biased_kernel,
+from ._witnesses_common import (KIND_MODULES, KERNEL_BIASED, REFERENCE_SHIFTED, _biased_kernel,
                                 _estimators_mutated, _formula_times, _patch_witness,
                                 _scaled_part, _shift_reference, formula_witness, specific)
+
+boxes, formulas, proofs_lines, text_constants = (
+    KIND_MODULES[k] for k in ("boxes", "formulas", "proof_lines", "text_constants"))
 
 # ---------------------------------------------------------------------------------------------
 # estimators built by the check (laocheck.estimators.get): only what the check reads
@@ -105,7 +109,7 @@ def _lemma7(check):
 
 
 # ---------------------------------------------------------------------------------------------
-# the algorithm boxes (laocheck.checks.boxes)
+# the algorithm boxes (laocheck.checks.cb11.boxes)
 # ---------------------------------------------------------------------------------------------
 
 def _aer_output_scaled(func):
@@ -148,7 +152,7 @@ def _fig2_vs_thm12(check):
 
 
 # ---------------------------------------------------------------------------------------------
-# CB11 Thm 12's proof (laocheck.checks.proofs_cb11)
+# CB11 Thm 12's proof (laocheck.checks.cb11.proofs)
 # ---------------------------------------------------------------------------------------------
 
 @specific("CB11.Thm12.proof.step1")
@@ -248,7 +252,7 @@ def _thm6_step2_corrected(check):
 
 
 # ---------------------------------------------------------------------------------------------
-# the text (laocheck.checks.text_constants); the Thm 6 / Thm 12 text checks read laocheck.bounds
+# the text (laocheck.checks.cb11.text_constants); the Thm 6 / Thm 12 text checks read laocheck.bounds
 # and have the formula witnesses of the family
 # ---------------------------------------------------------------------------------------------
 
@@ -297,8 +301,9 @@ def _lemma4_rademacher(check):
                                            (proofs_lines, "_L4_LOSS_MAX", Fraction(1, 2))))]
 
 
-# the derivations of Lemmas 4, 8, 9 (laocheck.checks.derivations_cb11): the bound a coverage
-# check evaluates with a slip (a constant, the union bound's logarithm), the registered formula
+# the derivations of Lemmas 4, 8, 9 (laocheck.checks.cb11.derivations): the bound a
+# coverage check evaluates with a slip (a constant, the union bound's logarithm), the registered
+# formula
 def _lemma8_bound_4(d, k, m, delta):
     return (d / k) ** 2 * math.sqrt(4.0 / m * math.log(2 * d * d / delta))
 

@@ -17,10 +17,72 @@ from .. import estimators as _estimators
 from ..bounds._formulas import FORMULAS
 from ..estimators import Draws
 from . import _witness as W
+from ._kinds import boxes as _kinds_boxes
+from ._kinds import empirical as _kinds_empirical
+from ._kinds import formulas as _kinds_formulas
+from ._kinds import proof_lines as _kinds_proof_lines
+from ._kinds import text_constants as _kinds_text_constants
 from ._witness import Witness, declare
+from .cb11 import boxes as _cb11_boxes
+from .cb11 import empirical as _cb11_empirical
+from .cb11 import formulas as _cb11_formulas
+from .cb11 import proof_lines as _cb11_proof_lines
+from .cb11 import text_constants as _cb11_text_constants
+from .hk12 import boxes as _hk12_boxes
+from .hk12 import empirical as _hk12_empirical
+from .hk12 import formulas as _hk12_formulas
+from .hk12 import proof_lines as _hk12_proof_lines
+from .hk12 import text_constants as _hk12_text_constants
+from .ks15 import boxes as _ks15_boxes
+from .ks15 import empirical as _ks15_empirical
+from .ks15 import formulas as _ks15_formulas
+from .ks15 import proof_lines as _ks15_proof_lines
+from .ks15 import text_constants as _ks15_text_constants
+from .lao import empirical as _lao_empirical
+from .lao import formulas as _lao_formulas
 
 __all__ = ["MutantEstimator", "KERNEL_BIASED", "REFERENCE_SHIFTED", "formula_witness",
-           "specific"]
+           "specific", "KindModules", "KIND_MODULES"]
+
+
+class KindModules:
+    """The modules of one kind of check (``boxes`` of every paper and the helpers they share in
+    ``_kinds``) seen as one module by the witnesses.
+
+    Reading an attribute reads it in the first module that binds it; setting one sets it in every
+    module that binds it (the module that defines a constant and those that import it), so a
+    witness patches a paper's constant wherever a check or a shared helper reads it.
+    """
+
+    def __init__(self, *modules):
+        object.__setattr__(self, "modules", modules)
+
+    def _binding(self, name):
+        hits = [m for m in self.modules if name in vars(m)]
+        if not hits:
+            raise AttributeError(f"no module of {[m.__name__ for m in self.modules]} binds {name!r}")
+        return hits
+
+    def __getattr__(self, name):
+        return getattr(self._binding(name)[0], name)
+
+    def __setattr__(self, name, value):
+        for module in self._binding(name):
+            setattr(module, name, value)
+
+
+#: kind -> the modules of that kind of check, seen as one (:class:`KindModules`)
+KIND_MODULES = {
+    "boxes": KindModules(_cb11_boxes, _hk12_boxes, _ks15_boxes, _kinds_boxes),
+    "empirical": KindModules(_cb11_empirical, _hk12_empirical, _ks15_empirical, _lao_empirical,
+                             _kinds_empirical),
+    "formulas": KindModules(_cb11_formulas, _hk12_formulas, _ks15_formulas, _lao_formulas,
+                            _kinds_formulas),
+    "proof_lines": KindModules(_cb11_proof_lines, _hk12_proof_lines, _ks15_proof_lines,
+                               _kinds_proof_lines),
+    "text_constants": KindModules(_cb11_text_constants, _hk12_text_constants,
+                                  _ks15_text_constants, _kinds_text_constants),
+}
 
 
 class MutantEstimator:

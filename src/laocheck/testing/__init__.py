@@ -1,6 +1,6 @@
 """The user-facing testing API: the papers' claims checked on a user's own estimator.
 
-A thin layer over the engine (``laocheck.checks.estimator_properties``, the checks the
+A thin layer over the engine (``laocheck.checks.algorithms.estimator_properties``, the checks the
 catalog runs on laocheck's own estimators): it turns a user's claims into the engine's
 ``Claims`` and adds no check of its own. A sampler written in plain numpy (``target``,
 ``sample(w, x, y, n=, rng=)``, ``budget``, its own ``k``) needs no ``reference``: its ``sample``
@@ -14,7 +14,7 @@ is enumerated exactly by driving its generator (``laocheck.stats.choice_tree``).
 * :func:`check_learner` — the same for a learning algorithm (any object with ``fit(X, y)``
   and ``coef_``): attribute budget, constraint set, excess-risk bound on distributions with
   exact risk, step size, determinism, scikit-learn's API; the engine is
-  ``laocheck.checks.learner_properties``, this layer's part ``laocheck.testing._learners``;
+  ``laocheck.checks.algorithms.learner_properties``, this layer's part ``laocheck.testing._learners``;
 * :func:`estimator_checks_generator` and :func:`parametrize_with_checks` — one pytest test per
   estimator × check, with the id ``<label>-<property>``;
 * ``laocheck.testing.plugin`` — the pytest plugin (``--laocheck-seed``, ``--laocheck-effort``,

@@ -12,7 +12,7 @@ decide it — never dropped.
 
 This module only turns what the user claims into the engine's :class:`~laocheck.checks.
 estimator_properties.Claims` and runs the engine's checks
-(:func:`laocheck.checks.estimator_properties.property_checks`): the catalog runs the very
+(:func:`laocheck.checks.algorithms.estimator_properties.property_checks`): the catalog runs the very
 same checks on laocheck's own estimators.
 
 Claims (a dict; or an :class:`~laocheck.estimators.EstimatorSpec`; default: the estimator's
@@ -66,7 +66,7 @@ from .. import estimators
 from ..checks import Status, run
 from ..checks._common import instance_counterexample
 from ..checks._guards import GuardViolation, UserCodeError, guard_estimator, user_error
-from ..checks.estimator_properties import (PROPERTIES, Claims,
+from ..checks.algorithms.estimator_properties import (PROPERTIES, Claims,
                                            claims_from_spec, enumerable, instances_of,
                                            property_checks, second_moment_bound, unchecked)
 from ..effort import NOVALUE, resolve
@@ -390,7 +390,7 @@ def _check_delta(delta):
 def estimator_checks(est, claims=None, *, delta=DEFAULT_DELTA, label=None):
     """The :class:`~laocheck.checks.Check` objects the claims of ``est`` select.
 
-    The engine's checks (``laocheck.checks.estimator_properties.property_checks``), not
+    The engine's checks (``laocheck.checks.algorithms.estimator_properties.property_checks``), not
     registered in the catalog; run them with :func:`laocheck.checks.run`.
 
     Parameters

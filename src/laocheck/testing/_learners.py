@@ -5,8 +5,8 @@ laocheck import — and, where it has them, ``partial_fit``, ``w_`` (the last it
 (the step size used), ``attributes_per_example_`` and a ``random_state`` parameter (set by the
 checks through ``set_params`` or as an attribute, on a copy: the caller's object is never
 fitted). This module turns the claims into the engine's
-:class:`~laocheck.checks.learner_properties.LearnerClaims` and runs the engine's checks
-(:func:`laocheck.checks.learner_records.learner_checks`, the generator the catalog registers
+:class:`~laocheck.checks.algorithms.learner_properties.LearnerClaims` and runs the engine's checks
+(:func:`laocheck.checks.algorithms.learner_records.learner_checks`, the generator the catalog registers
 from too: a laocheck learner also gets its class's settings and sampler checks, the catalog's
 very checks); every claim made gets a record,
 PASS, FAIL or INCONCLUSIVE with the reason. Without claims, a learner is checked for its
@@ -20,7 +20,7 @@ Claims (a dict; default: a laocheck learner's :class:`~laocheck.estimators.Learn
                    learner's reports of its reads are true; False: not checked),
                    ``budget_kind`` "exact" or "expectation". Judged by what the output depends
                    on: refits on X with the attributes not reported replaced (see
-                   :func:`laocheck.checks.learner_properties.check_budget`); a learner may
+                   :func:`laocheck.checks.algorithms.learner_properties.check_budget`); a learner may
                    report which attributes it read of each example in ``attributes_read_``
 ``constraint``     "l2" or "l1": ‖w‖ <= B for coef_ and every exposed iterate
 ``geometry``       "l2" or "l1" (default: the constraint's, else "l2"): the distributions of the
@@ -55,8 +55,8 @@ import numpy as np
 import sympy as sp
 
 from .. import bounds
-from ..checks.learner_properties import LearnerClaims
-from ..checks.learner_records import learner_checks as _yield_checks, record_of, spec_claims
+from ..checks.algorithms.learner_properties import LearnerClaims
+from ..checks.algorithms.learner_records import learner_checks as _yield_checks, record_of, spec_claims
 from ..estimators import LearnerSpec
 from ..effort import NOVALUE, resolve
 from ..exceptions import InvalidParameterError
@@ -416,7 +416,7 @@ def check_learner(learner, claims=None, *, seed=0, effort="fast", delta=DEFAULT_
     expected_failed_checks : dict or None, default=None
         {property or id: reason}: checks expected to FAIL; one that does not is reported.
         A laocheck learner's own expected failures (its record's ``xfail``,
-        ``laocheck.checks.learner_records.RECORDS``) are added.
+        ``laocheck.checks.algorithms.learner_records.RECORDS``) are added.
     allow_inconclusive : bool, default=False
         Whether an INCONCLUSIVE check passes with ``on_fail="raise"``.
     budget : str, optional

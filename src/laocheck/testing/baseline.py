@@ -6,7 +6,7 @@ A baseline is the fingerprint of an estimator on the small exact (dyadic) instan
 
 * the exact distribution of one draw (outcome -> probability, exact fractions stored as
   strings), by the engine's enumeration that the ``unbiased.exact`` checks use
-  (:func:`laocheck.checks.estimator_properties.enumerate_estimate`: its ``reference``, or its
+  (:func:`laocheck.checks.algorithms.estimator_properties.enumerate_estimate`: its ``reference``, or its
   plain numpy ``sample`` driven through every path of its random choices);
 * the exact distribution of the number of attributes one draw reads;
 * the exact mean and second moment E‖v‖²;
@@ -96,9 +96,9 @@ from .._version import __version__
 from ..effort import NOVALUE, resolve
 from ..checks import check_seed
 from ..checks._common import fstr, instance_counterexample
-from ..checks.estimator_properties import (_Undecidable, draws_values, enumerate_estimate,
+from ..checks.algorithms.estimator_properties import (_Undecidable, draws_values, enumerate_estimate,
                                            exact_target)
-from ..checks.hk12 import genest_second_moment
+from ..checks.hk12.statements import genest_second_moment
 from ..estimators.instances import BOUNDARY_INSTANCES, INSTANCES, as_float
 from ..exceptions import InvalidParameterError
 from ..stats.choice_tree import NotEnumerable

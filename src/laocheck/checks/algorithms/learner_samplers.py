@@ -1,0 +1,408 @@
+"""The samplers that run inside the learners ("Properties of every estimator and learner").
+
+The learners do not call the estimator kernels: each step's sampling is their own Cython code
+(``learners/_ridge.pyx``, ``_lasso.pyx``, ``_aer.pyx``). Two checks per learner with a
+:class:`~laocheck.estimators.LearnerSpec` exercise the samplers that actually run, through the
+public debug entry point ``record_draws=True`` (``draws_``, ``phase1_draws_``,
+``phase2_draws_``) and the outputs ``coef_`` (``A_bar_``, ``v_bar_`` for Baseline):
+
+* ``<PAPER>.<Algo>.steps_match_reference``: the literal box of the paper
+  (:mod:`laocheck.reference.learners`), replayed on the recorded draws, gives the learner's
+  output up to a derived rounding tolerance, and the same attributes per step. A slip in the
+  estimate formed from the attributes read (a wrong weight d/k or 1/q_i, a wrong attribute
+  read) is caught here; a slip in *which* attributes are drawn is not (the replay follows the
+  draws), hence:
+* ``<PAPER>.<Algo>.attribute_inclusion``: the count of each attribute index among the draws
+  whose law the paper fixes (x̃'s k i.i.d. draws i ~ q, uniform for HK12; CB11's uniform
+  subsets; the two-phase learners' uniform first phase and the q of their line 12) against
+  its exact binomial law, by Clopper-Pearson intervals with Bonferroni over indices and
+  parts (total δ = ``DEFAULT_DELTA``); and, for i.i.d. draws, the number of steps whose
+  first two draws coincide against Binomial(m, Σ q_i²) (a draw reused within a step makes
+  it m). The draws j ∝ w²/‖w‖² (or |w|/‖w‖₁) of φ̃ and AER's ŷ depend on the iterate: their
+  law is not a fixed binomial, and only the replay checks them.
+
+The binomial intervals are :func:`laocheck.stats.clopper_pearson` (scipy's beta quantiles);
+nothing here is hand-written statistics. The reference replays are those of the learners'
+lifecycle tests, moved into the checks layer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import learners, stats
+from ...reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr, aer, aesvr,
+                                  baseline, gaelr, gaerr, two_phase_ddaelr, two_phase_ddaerr)
+from .._common import categorical_detects
+from .._registry import DEFAULT_DELTA, Result, Status
+
+D = 5
+#: AESVR's ε in these checks: 2B at B = 1, GenEst's N = 4 on the boundary n = 2 log₂ N = 4
+AESVR_EPS = 2.0
+#: AESVR's δ in these checks: B (= 1), the upper end of HK12 Sec. 4's 0 <= δ <= B
+AESVR_DELTA = 1.0
+_U = np.finfo(float).eps / 2          # unit roundoff
+
+
+def _data(rng, m, d=D):
+    """Rows with ‖x‖₂ <= 1 and unequal attribute scales (so q ≠ uniform for DD*), |y| <= 1."""
+    X = rng.uniform(-1, 1, (m, d)) * np.arange(1, d + 1) ** -0.5
+    X /= max(1.0, float(np.max(np.linalg.norm(X, axis=1))))
+    y = np.clip(X @ rng.uniform(-0.4, 0.4, d) + 0.1 * rng.uniform(-1, 1, m), -1, 1)
+    return X, y
+
+
+_Q = np.arange(1, D + 1) / np.arange(1, D + 1).sum()      # GAERR / GAELR's q (non-uniform)
+# KS15 App. A's adaptive variants: GAERR's draws, AdaGrad steps (laocheck.learners.adaptive)
+_ADAPTIVE = ("AdaAERR", "AdaGAERR", "AdaDDAERR")
+# KS15 Alg. 2/4 and App. A's adaptive Alg. 2: phase 1's uniform draws, then q from them
+_TWO_PHASE = ("TwoPhaseDDAERR", "TwoPhaseDDAELR", "AdaTwoPhaseDDAERR")
+
+
+def _cls(learner):
+    """The class of ``learner``: a class, its name in :mod:`laocheck.learners` (the catalog:
+    the class loads when the check runs) or an instance (``check_learner``)."""
+    if isinstance(learner, str):
+        return getattr(learners, learner)
+    return learner if isinstance(learner, type) else type(learner)
+
+
+def _flat(*records):
+    return [int(i) for r in records for i in np.ravel(r) if i >= 0]
+
+
+class _TracingSource(ReplaySource):
+    """ReplaySource that also keeps every ``uniform_int`` index (AESVR's x̃ draws)."""
+
+    def __init__(self, indices):
+        super().__init__(indices)
+        self.uniform = []
+
+    def uniform_int(self, n):
+        i = super().uniform_int(n)
+        self.uniform.append(i)
+        return i
+
+
+# ---------------------------------------------------------------------------------------------
+# per algorithm: the fit, the claimed law of x̃'s draws, the literal replay
+# ---------------------------------------------------------------------------------------------
+
+def _paper_q(algorithm, X):
+    """The data-point distribution of the paper (None: uniform): HK12 Alg. 1/2 line 4
+    uniform; KS15 Alg. 1/3 line 4 the given q; KS15 eq. (4) q ∝ √E[x²] (DDAERR);
+    KS15 Lemma 4.3 q ∝ E[x²] (DDAELR)."""
+    moments = np.mean(X * X, axis=0)
+    if algorithm in ("GAERR", "GAELR", "AdaGAERR"):
+        return _Q
+    if algorithm in ("DDAERR", "AdaDDAERR"):
+        return np.sqrt(moments) / np.sqrt(moments).sum()
+    if algorithm == "DDAELR":
+        return moments / moments.sum()
+    return None
+
+
+def _make(cls, algorithm, X, seed, n_total=None):
+    kw = dict(random_state=seed, record_draws=True, n_total=n_total)
+    if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR") + _ADAPTIVE:
+        kw.update(k=2)
+        if algorithm in ("GAERR", "GAELR", "AdaGAERR"):
+            kw.update(q=_Q, second_moments=np.mean(X * X, axis=0))   # the theory step
+        spec = vars(learners).get(algorithm).spec
+        kw.update(spec.fit_params(X))
+        if algorithm in _ADAPTIVE:
+            # η₀ = 0.1, not √2·B: eq. (13)'s first step on a coordinate is η₀·sign(g̃_i), a jump
+            # of 2η₀ when a g̃_i near 0 changes sign, so at η₀ = √2 a relative-u change of the
+            # data moves w̄ by up to 8% (measured); at 0.1 by ~1e-15: the replay can then tell
+            # a 1e-8 error from rounding
+            kw.update(eta=0.1)
+    elif algorithm in _TWO_PHASE:
+        # the box (KS15 Alg. 2/4): phase 1 draws k + 1 uniform attributes per example;
+        # "practical" runs AERR/AELR there, whose record mixes in the draws j
+        kw.update(k=2, m1=max(20, X.shape[0] // 5), delta=0.1, variant="theory")
+        if algorithm == "AdaTwoPhaseDDAERR":
+            kw.update(eta=0.1)                  # η₀, as the other adaptive learners (above)
+    elif algorithm == "AER":
+        kw.update(k=4)
+    elif algorithm == "AESVR":
+        # ε = 2B (B = 1): GenEst's bound 2B/ε = 1 gives N = ⌈4⌉ = 4 and 2 log₂ N = 4 exactly,
+        # so HK12 Proc. 3's line 3 (n <= 2 log₂ N) is decided at its boundary order n = 4 in
+        # about one GenEst call of 32 (issue 47 item 5: at ε = 0.4, N = 100 and the threshold
+        # order 13 came up once in 16,000 calls)
+        # δ = B: HK12 Sec. 4's 0 <= δ <= B at its upper end, |y ± δ| up to 2B (Thm 4.4's proof)
+        kw.update(k=2, eps=AESVR_EPS, delta=AESVR_DELTA)
+    elif algorithm == "Baseline":
+        kw = dict(k=4, variant="literal", random_state=seed, record_draws=True)
+    return cls(**kw)
+
+
+def _replay(algorithm, est, X, y, q):
+    """(w̄ or the Baseline sums, attributes per step) of the literal reference on the
+    recorded draws."""
+    d = X.shape[1]
+    if algorithm in ("AERR", "GAERR", "DDAERR"):
+        w1 = np.full(d, est.B / np.sqrt(d))
+        return gaerr(X, y, est.k, est.B, est.eta_, w1, ReplaySource(_flat(est.draws_)), q=q,
+                     n_inner=est.n_inner)
+    if algorithm in ("AELR", "GAELR", "DDAELR"):
+        return gaelr(X, y, est.k, est.B, est.eta_, ReplaySource(_flat(est.draws_)), q=q,
+                     n_inner=est.n_inner)
+    if algorithm in _ADAPTIVE:
+        w1 = np.full(d, est.B / np.sqrt(d))
+        return ada_gaerr(X, y, est.k, est.B, est.eta_, w1, ReplaySource(_flat(est.draws_)),
+                         q=q, n_inner=est.n_inner)
+    if algorithm == "AESVR":
+        w1 = np.full(d, est.B / np.sqrt(d))
+        return aesvr(X, y, est.k, est.B, est.eta_, w1, est.eps, est.delta, 2 * est.B / est.eps,
+                     ReplaySource(est.draws_))
+    if algorithm == "AER":
+        return aer(X, y, est.k, est.B, est.lam_, ReplaySource(est.draws_.ravel()))
+    if algorithm == "TwoPhaseDDAERR":
+        src = ReplaySource(_flat(est.phase1_draws_, est.phase2_draws_))
+        return two_phase_ddaerr(X, y, est.k, est.B, est.m1, est.delta,
+                                np.full(d, est.B / np.sqrt(d)), src)
+    if algorithm == "TwoPhaseDDAELR":
+        src = ReplaySource(_flat(est.phase1_draws_, est.phase2_draws_))
+        return two_phase_ddaelr(X, y, est.k, est.B, est.m1, est.delta, src)
+    if algorithm == "AdaTwoPhaseDDAERR":
+        src = ReplaySource(_flat(est.phase1_draws_, est.phase2_draws_))
+        return ada_two_phase_ddaerr(X, y, est.k, est.B, est.m1, est.delta, est.eta_,
+                                    np.full(d, est.B / np.sqrt(d)), src)
+    if algorithm == "Baseline":
+        A, v, ybar, seen = baseline(X, y, est.k, ReplaySource(est.draws_.ravel()))
+        return (A, v, ybar), seen
+    raise KeyError(algorithm)
+
+
+def _output(algorithm, est):
+    if algorithm == "Baseline":
+        return np.concatenate([est.A_bar_.ravel(), est.v_bar_, [est.y_bar_]])
+    return np.asarray(est.coef_, dtype=float)
+
+
+def _flat_output(algorithm, out):
+    if algorithm == "Baseline":
+        A, v, ybar = out
+        return np.concatenate([A.ravel(), v, [ybar]])
+    return np.asarray(out, dtype=float)
+
+
+def _rounding_tolerance(m, d, k, scale, magnitude=1.0):
+    """First-order rounding bound of an m-step run: each step forms its update from at most
+    d + k + 4 floating-point terms (x̃, φ̃, the scaling, the projection), each off by at most
+    the unit roundoff u relative to the scale of w times the magnitude of the terms
+    (``magnitude``: 1 for |x|, |y| <= 1; AESVR's GenEst multiplies x′ = x/ε and y± = (y ± δ)/ε,
+    bounded by 2B/ε, in pairs: (2B/ε)²); the updates are non-expansive (projection onto a
+    convex set, averaging), so errors add over the steps: m·(d + k + 4)·u·magnitude·scale,
+    times a safety factor 16 for the kernels' lazy scaling w = s·u and incremental norms."""
+    return 16.0 * m * (d + k + 4) * _U * magnitude * scale
+# The a priori bound assumes a well-conditioned run; ``check_steps_match_reference`` adds
+# 16·(d + k + 4)·s, s the change of the replayed output when X and y are perturbed by a relative
+# u (one random direction): a step evaluated in floating point is the exact step on inputs
+# perturbed by at most (d + k + 4)·u (first-order backward error), and s measures how this
+# instance carries such a perturbation to the output (large steps η·x_i/(k q_i) amplify it).
+
+
+def check_steps_match_reference(ctx, *, learner):
+    """The learner's output equals the literal box replayed on its recorded draws, and so do
+    the attributes per step (HK12 Alg. 1, 2, 4; KS15 Alg. 1-4, Sec. 3.1, 4.1; CB11 Fig. 1, 2,
+    line by line in :mod:`laocheck.reference.learners`)."""
+    cls = _cls(learner)
+    algorithm = _algorithm_of(cls)
+    m = ctx.n(2_000, 20_000) if algorithm != "AESVR" else ctx.n(600, 6_000)
+    X, y = _data(ctx.rng, m)
+    est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31))).fit(X, y)
+    q = _paper_q(algorithm, X)
+    try:
+        out, seen = _replay(algorithm, est, X, y, q)
+    except AssertionError as exc:               # the draws are not a run of the box
+        return Result(Status.FAIL, {"steps": m}, counterexample=str(exc),
+                      note="the recorded draws cannot be replayed by the literal box")
+    seen = np.asarray(seen)
+    # the instance's sensitivity to rounding: the same replay on data perturbed by a relative u
+    Xp = X * (1 + _U * ctx.rng.uniform(-1, 1, X.shape))
+    yp = y * (1 + _U * ctx.rng.uniform(-1, 1, y.shape))
+    out_p, _ = _replay(algorithm, est, Xp, yp, q)
+    got = _output(algorithm, est)
+    want, want_p = _flat_output(algorithm, out), _flat_output(algorithm, out_p)
+    scale = max(float(np.max(np.abs(want))), 1e-300)
+    err = float(np.max(np.abs(got - want)))
+    sensitivity = float(np.max(np.abs(want_p - want)))
+    magnitude = (2 * est.B / est.eps) ** 2 if algorithm == "AESVR" else 1.0
+    d, k = X.shape[1], int(est.k)
+    # capped at √u·max|w̄| (half the digits): a replay that amplifies rounding beyond it is not
+    # the learner's path (e.g. a record naming other attributes than those read)
+    tol = (_rounding_tolerance(m, d, k, scale, magnitude)
+           + min(16.0 * (d + k + 4) * sensitivity, np.sqrt(_U) * scale))
+    same_seen = (np.asarray(est.attributes_per_example_).shape == seen.shape
+                 and np.array_equal(est.attributes_per_example_, seen))
+    figures = {"steps": m, "d": d, "k": k, "max_abs_difference": err, "tolerance": tol,
+               "scale": scale, "sensitivity_to_u": sensitivity,
+               "attributes_per_step_equal": bool(same_seen)}
+    # an exact comparison of numbers up to the rounding tolerance: an output F times the
+    # replayed one differs by (F − 1)·max|w̄| at its largest coordinate, found once above tol
+    detects = 1.0 + tol / scale
+    if err <= tol and same_seen:
+        return Result(Status.PASS, figures, detects=detects,
+                      detectable=f"an output difference above {tol:.3g} or one step's "
+                      "attribute count")
+    worst = int(np.argmax(np.abs(got - want)))
+    return Result(Status.FAIL, figures, detects=detects,
+                  counterexample={"index": worst, "learner": float(got[worst]),
+                                  "reference": float(want[worst])})
+
+
+def _algorithm_of(cls):
+    """The learner algorithm a (possibly wrapped) class implements: the first class of its MRO
+    that declares a spec of :mod:`laocheck.learners`."""
+    for base in cls.__mro__:
+        if "spec" in vars(base) and getattr(learners, base.__name__, None) is base:
+            return base.__name__
+    raise KeyError(cls.__name__)
+
+
+# ---------------------------------------------------------------------------------------------
+# attribute inclusion
+# ---------------------------------------------------------------------------------------------
+
+def _iid_groups(draws, q, d, name):
+    """Parts of the test for rows of i.i.d. draws from q (None: uniform): per-index counts
+    over all draws ~ Binomial(draws, q_i); steps whose first two draws coincide ~
+    Binomial(m, Σ q_i²)."""
+    draws = np.asarray(draws)
+    p = np.full(d, 1.0 / d) if q is None else np.asarray(q, dtype=float)
+    parts = []
+    valid = draws[(draws >= 0) & (draws < d)]
+    counts = np.bincount(valid, minlength=d)[:d]
+    parts.append((f"{name}.index", counts, int(draws.size), p))
+    if draws.shape[1] >= 2:
+        coincide = int(np.sum(draws[:, 0] == draws[:, 1]))
+        parts.append((f"{name}.first_two_equal", np.array([coincide]),
+                      int(draws.shape[0]), np.array([float(np.sum(p * p))])))
+    return parts
+
+
+def _subset_groups(draws, s, d, name):
+    """Parts for rows whose first s entries are a uniform s-subset of [d]: each index is in a
+    row's subset w.p. s/d, independently across rows (CB11 Fig. 1 and 2)."""
+    C = np.asarray(draws)[:, :s]
+    counts = np.array([int(np.sum(np.any(C == i, axis=1))) for i in range(d)])
+    return [(f"{name}.index", counts, int(C.shape[0]), np.full(d, s / d))]
+
+
+def _two_phase_q(algorithm, X, est):
+    """KS15 Alg. 2/4 lines 2-12: the phase-2 q from phase 1's uniform draws (literal)."""
+    d, k, m1 = X.shape[1], est.k, est.m1
+    counts, sums = np.zeros(d), np.zeros(d)
+    P = np.asarray(est.phase1_draws_)
+    for t in range(m1):
+        for i in P[t][P[t] >= 0]:
+            counts[i] += 1
+            sums[i] += X[t, i] ** 2
+    A = np.divide(sums, counts, out=np.zeros(d), where=counts > 0)
+    if algorithm in ("TwoPhaseDDAERR", "AdaTwoPhaseDDAERR"):
+        eps = d * np.log(2 * d / est.delta) / ((k + 1) * m1)
+        r = np.sqrt(A + 13 / 6 * eps)
+    else:
+        eps = min(d * np.log(2 * d / est.delta) / ((k + 1) * m1), 1)
+        r = A + 13 / 6 * eps
+    return r / r.sum()
+
+
+def _inclusion_parts(algorithm, est, X, y):
+    d, k = X.shape[1], est.k
+    if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR") + _ADAPTIVE:
+        return _iid_groups(est.draws_[:, :k], _paper_q(algorithm, X), d, "x_tilde")
+    if algorithm in _TWO_PHASE:
+        P1 = np.asarray(est.phase1_draws_)[:est.m1]
+        return (_iid_groups(P1, None, d, "phase1")
+                + _iid_groups(np.asarray(est.phase2_draws_)[:, :k],
+                              _two_phase_q(algorithm, X, est), d, "phase2_x_tilde"))
+    if algorithm == "AER":
+        return _subset_groups(est.draws_, k // 2, d, "C")
+    if algorithm == "Baseline":
+        return _subset_groups(est.draws_, k, d, "C")
+    if algorithm == "AESVR":
+        src = _TracingSource(est.draws_)
+        w1 = np.full(d, est.B / np.sqrt(d))
+        aesvr(X, y, k, est.B, est.eta_, w1, est.eps, est.delta, 2 * est.B / est.eps, src)
+        return _iid_groups(np.asarray(src.uniform).reshape(-1, k), None, d, "x_tilde")
+    raise KeyError(algorithm)
+
+
+def check_attribute_inclusion(ctx, *, learner):
+    """Each attribute index is drawn as often as the paper's sampling line says: x̃'s
+    k i.i.d. draws i ~ q (HK12 Alg. 1 line 4, Alg. 2 line 5: uniform; KS15 Alg. 1 line 4,
+    Alg. 3 line 5: q; KS15 eq. (4) and Lemma 4.3 for DDAERR/DDAELR), the two-phase learners'
+    k + 1 uniform draws of phase 1 and q of line 12 (KS15 Alg. 2/4 lines 5, 12), CB11's
+    uniform subset C (Fig. 1; Fig. 2 / eq. (6)). Exact Clopper-Pearson intervals, Bonferroni
+    over every index and part: P(FAIL) <= δ for a correct sampler."""
+    cls = _cls(learner)
+    algorithm = _algorithm_of(cls)
+    m = ctx.n(5_000, 50_000) if algorithm == "AESVR" else ctx.n(100_000, 1_000_000)
+    X, y = _data(ctx.rng, m)
+    est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31))).fit(X, y)
+    try:
+        parts = _inclusion_parts(algorithm, est, X, y)
+    except AssertionError as exc:
+        return Result(Status.FAIL, {"steps": m}, counterexample=str(exc),
+                      note="the recorded draws cannot be replayed by the literal box")
+    tests = sum(counts.size for _, counts, _, _ in parts)
+    alpha = ctx.delta / tests
+    figures = {"steps": m, "d": X.shape[1], "k": int(est.k), "tests": tests}
+    failures, factors = [], []
+    widest = 0.0
+    for name, counts, trials, p in parts:
+        low, high = stats.clopper_pearson(counts, int(trials), alpha)
+        factors.append(categorical_detects(p, int(trials), alpha))
+        freq = counts / trials
+        figures[name] = {"frequency": [round(float(f), 5) for f in freq],
+                         "claimed": [round(float(v), 5) for v in p]}
+        widest = max(widest, float(np.max(high - low)))
+        for i in np.flatnonzero((p < low) | (p > high)):
+            failures.append({"part": name, "index": int(i), "frequency": float(freq[i]),
+                             "claimed": float(p[i]),
+                             "interval": [float(low[i]), float(high[i])],
+                             "outside_by": float(max(low[i] - p[i], p[i] - high[i]))})
+    # the intervals cover the true probabilities w.p. >= 1 - δ; a claimed probability farther
+    # than an interval's width from the true one then lies outside it
+    detectable = (f"an inclusion probability off by more than {widest:.3g} (widest "
+                  f"Clopper-Pearson interval at δ/{tests}), e.g. an index never drawn")
+    figures["detectable_shift"] = widest
+    found = [f for f in factors if f is not None]      # the most sensitive index's factor
+    detects = min(found) if found else None
+    if failures:
+        worst = max(failures, key=lambda f: f["outside_by"])
+        return Result(Status.FAIL, figures, counterexample=worst, detectable=detectable,
+                      note=f"{len(failures)} inclusion probabilities refuted", detects=detects)
+    return Result(Status.PASS, figures, detectable=detectable, detects=detects)
+
+
+def sampler_checks(spec):
+    """The two sampler checks of the learner of ``spec``, as ``(suffix, check, registration)``
+    (the registration as :func:`~laocheck.checks.register` takes it): read by the learner
+    records (:mod:`laocheck.checks.algorithms.learner_records`), which yield them as
+    ``<spec name>.<suffix>`` for the catalog and for ``check_learner`` alike."""
+    assumptions = f"synthetic data, d = {D}, ‖x‖₂ <= 1, |y| <= 1"
+    return (
+        ("steps_match_reference", check_steps_match_reference, dict(
+            citation=spec.citation, assumptions=assumptions,
+            statement=f"{spec.algorithm}'s output equals the literal box ({spec.citation}) "
+            "replayed on its recorded draws, and so do its attributes per step",
+            method="record_draws=True, replay by laocheck.reference.learners; "
+            "rounding tolerance 16·m·(d + k + 4)·u·max|w̄| (AESVR: ·(2B/ε)²) + "
+            "16·(d + k + 4)·(the output's change under a relative-u data perturbation), "
+            "the latter capped at √u·max|w̄|" + (
+                "; ε = 2B, so that GenEst's N = ⌈4(2B/ε)²⌉ = 4 puts HK12 Proc. 3's "
+                "order n = 2 log₂ N = 4 (line 3's boundary) in about 1 call in 32; "
+                "δ = B (HK12 Sec. 4's 0 <= δ <= B at its upper end)"
+                if spec.algorithm == "AESVR" else ""),
+            delta=0.0, detectable="an output difference above the rounding tolerance")),
+        ("attribute_inclusion", check_attribute_inclusion, dict(
+            citation=spec.citation, assumptions=assumptions,
+            statement=f"{spec.algorithm} draws each attribute index with the probability "
+            f"of its sampling line ({spec.citation})",
+            method="exact Clopper-Pearson per index (and per-step coincidence of the "
+            "first two draws), Bonferroni over indices and parts",
+            delta=DEFAULT_DELTA, detectable="reported per run")),
+    )

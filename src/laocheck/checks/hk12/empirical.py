@@ -1,0 +1,237 @@
+"""HK12: the bounds against empirical runs of the learners (ids ``HK12.*``).
+
+The helpers these checks share with the other papers' are in
+:mod:`laocheck.checks._kinds.empirical`, which says how this kind of check works.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import bounds, learners
+from ..._lazy import load
+from ...data import CorrelatedSigns, HK12HardInstance
+from ...experiments import LearnerConfig, compare, scaling_slope
+from ...experiments.theorems import THEOREMS
+from .._common import paired
+from .._kinds.empirical import (GRID_POINTS, _ASSUME, _bound_grid_check, _DELTA, _GRID_ASSUME,
+                                _grid_check, _GRID_METHOD, _GRIDS, _HIGH_DIM_ASSUME,
+                                _high_dim_check, _HIGH_DIM_METHOD, _KS15_GRID_ASSUME, _seed,
+                                _source, _STATEMENTS, _theorem_check, derivation,
+                                interval_detects_factor)
+from .._registry import Result, Status, register
+
+# sympy is imported on first use (laocheck list imports every check module)
+sp = load("sympy")
+
+# every theorem's learner class exists (THEOREMS is read from laocheck.learners._specs, equal to
+# the classes' own specs: tests/checks/test_specs.py); the classes, and scikit-learn with them,
+# load when a check runs, not when the catalog is listed. HK12's grids: _GRIDS; KS15's and
+# CB11 Thm 12's: GRID_POINTS
+for _t, _stmt in _STATEMENTS.items():
+    if not _t.startswith("HK12."):
+        continue
+    if _t in GRID_POINTS:
+        register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
+                 statement=_stmt,
+                 assumptions=_KS15_GRID_ASSUME.get(_t, _KS15_GRID_ASSUME[THEOREMS[_t][0]]),
+                 method=_GRID_METHOD, delta=_DELTA,
+                 detectable="a bound F times too small, F = detects (in the figures)")(
+                     _bound_grid_check(_t))
+        continue
+    register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
+             statement=_stmt,
+             assumptions=_GRID_ASSUME[_t] if _t in _GRIDS else
+             _ASSUME[THEOREMS[_t][0]],
+             method="R runs with child seeds of one SeedSequence (full budget: through the "
+                    "attribute oracle where the learner has one); betting CI on the proven "
+                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
+                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
+                       if _t in _GRIDS else ""),
+             delta=_DELTA, detectable="the CI width (in the figures)")(
+                 _grid_check(_t) if _t in _GRIDS else _theorem_check(_t))
+
+for _t in ("HK12.Thm3.1",):
+    if _t.startswith("KS15"):
+        register(f"{_t}.high_dim.empirical",
+                 citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
+                 statement=_STATEMENTS[_t], assumptions=_KS15_GRID_ASSUME[THEOREMS[_t][0]],
+                 method=_HIGH_DIM_METHOD, delta=_DELTA,
+                 detectable="a bound F times too small, F = detects (in the figures)")(
+                     _bound_grid_check(_t, high_dim=True))
+        continue
+    register(f"{_t}.high_dim.empirical",
+             citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
+             statement=_STATEMENTS[_t], assumptions=_HIGH_DIM_ASSUME[THEOREMS[_t][0]]
+             + (" at (d, k, B) = (1e6 / 1e4, 4, 1), (1e5 / 1e3, 4, 1), (1e5 / 1e4, 16, 1), "
+                "(1e5 / 1e4, 4, 100) (full / fast)" if f"{_t}.high_dim" in _GRIDS else ""),
+             method="R runs through the distribution's attribute oracle (fit_oracle), child "
+                    "seeds of one SeedSequence; exact excess risk; betting CI on the proven "
+                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
+                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
+                       if f"{_t}.high_dim" in _GRIDS else ""),
+             delta=_DELTA, detectable="the CI width (in the figures)")(
+                 _grid_check(_t, f"{_t}.high_dim", "oracle") if f"{_t}.high_dim" in _GRIDS
+                 else _high_dim_check(_t))
+
+
+@register("HK12.Thm3.1.scaling", citation="HK12 Thm 3.1 (exponents of d, k, m)",
+          statement="the bound 4B^2 sqrt(2d/(km)) has exponents +1/2 in d, -1/2 in k, -1/2 in m",
+          assumptions=_ASSUME["l2"],
+          method="AERR at three values of each of m, d, k (others fixed; full budget: through "
+                 "the attribute oracle) on HK12's hard instance; betting CIs at delta/9 "
+                 "each; slope interval from the first and last CIs (union bound); FAIL when the "
+                 "empirical excess exceeds the bound, or when an exponent of the bound (read from "
+                 "laocheck.bounds) lies farther than 1/2 from the slope interval (the hard "
+                 "instance tracks the bound's rate to within 1/2 in each exponent over the grid)",
+          delta=_DELTA, detectable="a violation of the bound at any point, an exponent off by "
+                 "more than 1/2 beyond the slope interval (see figures)")
+def check_hk12_thm31_scaling(ctx):
+    """HK12 Thm 3.1: log-log slopes of the empirical excess risk in m, d and k."""
+    F = bounds.FORMULAS
+    R = 1000 if ctx.full else 150
+    base = dict(d=100, k=4, m=2000)
+    grids = {"m": [500, 2000, 8000] if not ctx.full else [2000, 8000, 32000],
+             "d": [25, 100, 400], "k": [1, 4, 16]}     # k <= 16 = rows of the instance
+    exps = bound_exponents("HK12.Thm3.1.bound", grids)
+    seed = _seed(ctx)
+    figs = {}
+    violation = bad_exponent = False
+    detects = np.inf                                   # a bound too small at all 9 points
+    done = {}                # the base point lies on every grid: run once (same seed, same runs)
+    for var, values in grids.items():
+        ivs = []
+        for v in values:
+            cfg = dict(base, **{var: v})
+            key = (cfg["d"], cfg["k"], cfg["m"])
+            if key not in done:
+                eta = F["HK12.Thm3.1.eta"](**cfg)
+                bound = F["HK12.Thm3.1.bound"](B=1.0, **cfg)
+                done[key] = compare("HK12.Thm3.1",
+                                    LearnerConfig(learners.AERR, dict(k=cfg["k"], B=1.0, eta=eta)),
+                                    HK12HardInstance(cfg["d"], 0.25), cfg["m"], bound, norm="l2",
+                                    B=1.0, R=R, delta=ctx.delta / 9, seed=seed,
+                                    source=_source(ctx, "HK12.Thm3.1"))
+            comp = done[key]
+            violation |= comp.violation
+            detects = min(detects, interval_detects_factor(comp))
+            ivs.append(comp.interval)
+        slope, lo, hi = scaling_slope(ivs, values)
+        off = max(lo - exps[var], exps[var] - hi, 0.0)
+        figs[var] = {"values": values, "slope": slope, "slope_low": lo, "slope_high": hi,
+                     "bound_exponent": exps[var], "exponent_outside_interval_by": off,
+                     "means": [iv.mean for iv in ivs]}
+        bad_exponent = bad_exponent or off > EXPONENT_TOLERANCE
+    figs["exponent_gap_over_tolerance"] = max(f["exponent_outside_interval_by"] for f in figs.values()
+                              if isinstance(f, dict)) / EXPONENT_TOLERANCE
+    figs["detects"] = float(detects)
+    return paired(Result(Status.FAIL if violation or bad_exponent else Status.PASS, figs,
+                         detects=figs["detects"],
+                         note="Slopes of the empirical excess risk against the bound's exponents "
+                              "(FAIL beyond 1/2 outside the slope interval); the slope interval "
+                              "is wide when a CI's lower end is near 0 (log scale)."),
+                  derivation("HK12.Thm3.1"))
+
+
+#: how far (in exponent) the bound's rate may lie outside the measured slope interval: HK12's
+#: hard instance tracks the bound's rate in m, d and k only up to this over the grids
+EXPONENT_TOLERANCE = 0.5
+
+
+def bound_exponents(formula, grids):
+    """The exponent of each variable of ``grids`` in the formula ``formula`` of
+    :mod:`laocheck.bounds` (d log f / d log v, evaluated symbolically; a power law's is its
+    exponent)."""
+    expr = bounds.FORMULAS[formula].expr
+    out = {}
+    for var in grids:
+        sym = bounds.SYMBOLS[var]
+        out[var] = float(sp.simplify(sym * sp.diff(expr, sym) / expr))
+    return out
+
+
+def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
+    """HK12 Thm 3.4 on x uniform on {±1}^d, y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), by
+    default d = 2, k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the
+    proof's (∝ 1/B)."""
+    F = bounds.FORMULAS
+    m = 10_000
+    R = 1000 if ctx.full else 200
+    w_star = np.zeros(d)
+    w_star[0] = B
+    dist = CorrelatedSigns(np.ones(d), w_star, corr=0.0)
+    if which == "printed":
+        eta = F["HK12.Thm3.4.eta"](d=d, k=k, m=m, B=B)
+    else:
+        eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=B, d=d, k=k) ** 0.5)
+    bound = F["HK12.Thm3.4.bound"](d=d, k=k, m=m, B=B)
+    comp = compare("HK12.Thm3.4", LearnerConfig(learners.AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
+                   norm="l1", B=B, R=R, delta=ctx.delta if delta is None else delta,
+                   seed=_seed(ctx) if seed is None else seed)
+    figs = comp.figures()
+    figs["eta"] = eta
+    figs["excess_over_B2"] = comp.mean / B ** 2
+    figs["bound_over_B2"] = bound / B ** 2
+    config = {"d": d, "k": k, "m": m, "B": B, "x": f"uniform on {{-1,+1}}^{d}", "y": "B x_1",
+              "w*": "B e_1", "eta": eta, "R": R}
+    return comp, figs, config
+
+
+@register("HK12.Thm3.4.literal", citation="HK12 Thm 3.4",
+          statement="||x||_inf <= 1, |y| <= B: AELR run with eta = (1/(4B^2)) sqrt(2k log 2d/(5md)) has "
+          "E L(w-bar) <= L(w*) + 4B^2 sqrt(10 d log 2d/(km)) for every ||w*||_1 <= B, m >= log 2d",
+          assumptions="‖x‖∞ <= 1, |y| <= B: HK12 Thm 3.4, “Assume the distribution D is such that "
+          "‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; m >= log 2d: HK12 proof of Thm 3.4, “as we "
+          "originally assumed that m ≥ log 2d”; x uniform on {-1,+1}^2, y = B x_1 (so ||x||_inf = "
+          "1, |y| = B, w* = B e_1), d = 2, k = 1, m = 10^4, B = 100",
+          method="R runs of AELR with the printed eta; betting CI at delta = 1e-6 on the proven "
+                 "per-run range; ERRATUM iff the CI's lower end exceeds the stated bound",
+          delta=_DELTA, detectable="a mean excess above the bound by more than the CI width",
+          expected=Status.ERRATUM, correction="HK12.Thm3.4.proof_eta.empirical")
+def check_hk12_thm34_literal(ctx):
+    """HK12 Thm 3.4 as printed is false: with its η (1/B times the proof's) and large B, AELR
+    barely moves from w₁ = 0 in m steps, and E[L(w̄)] − L(w*) exceeds the stated bound."""
+    comp, figs, config = _hk12_thm34_counter(ctx, "printed")
+    figs["detects"] = interval_detects_factor(comp)
+    if comp.violation:
+        return Result(Status.ERRATUM, figs, counterexample=config, detects=figs["detects"],
+                      correction="HK12.Thm3.4.proof_eta.empirical",
+                      note=f"E[L(w-bar)] - L(w*) >= {comp.interval.low:.4g} (lower confidence bound, "
+                           f"delta = {ctx.delta:g}) > stated bound {comp.bound:.4g}: the printed eta "
+                           f"scales as 1/B^2, so for B = 100 the EG steps are 100 times too small.")
+    return paired(Result(Status.PASS, figs, note="no violation detected at this budget",
+                         detects=figs["detects"]), derivation("HK12.Thm3.4"))
+
+
+@register("HK12.Thm3.4.proof_eta.empirical", citation="HK12 Thm 3.4 (proof's eta)",
+          statement="AELR with the proof's eta = (1/G) sqrt(log 2d/(5m)), G = 2B sqrt(2d/k): "
+          "E L(w-bar) <= L(w*) + 4B^2 sqrt(10 d log 2d/(km))",
+          assumptions="the configuration of HK12.Thm3.4.literal (x uniform on {-1,+1}^d, "
+          "y = B x_1, m = 10^4) at (d, k, B) = (2, 1, 100) (the literal's), (4, 1, 100), "
+          "(2, 2, 100), (2, 1, 1)",
+          method="as HK12.Thm3.4.literal with the proof's eta at each point of the grid, CI at "
+                 "delta/4 each; FAIL iff a CI's lower end exceeds the bound",
+          delta=_DELTA, detectable="a mean excess above the bound by the CI width")
+def check_hk12_thm34_proof_empirical(ctx):
+    """HK12 Thm 3.4 with the proof's step size holds on the counterexample configuration, and
+    at another d, k and B (a grid: a step size or bound wrong in a power of d, k or B)."""
+    points = [(2, 1, 100.0), (4, 1, 100.0), (2, 2, 100.0), (2, 1, 1.0)]
+    seeds = _seed(ctx).spawn(len(points))
+    rows, first, violated = [], None, None
+    for (d, k, B), seed in zip(points, seeds):
+        comp, figs, config = _hk12_thm34_counter(ctx, "proof", d, k, B, ctx.delta / len(points),
+                                                 seed)
+        first = first or figs
+        rows.append({"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
+                     "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio,
+                     "detects": interval_detects_factor(comp)})
+        if comp.violation and violated is None:
+            violated = config
+    best = min(rows, key=lambda r: r["detects"])         # a bound too small at every point
+    figs = {**first, "points": rows, "ratio": max(r["ratio"] for r in rows),
+            "detects": best["detects"], "detects_at": {k: best[k] for k in ("d", "k", "B")}}
+    return paired(Result(Status.FAIL if violated else Status.PASS, figs, counterexample=violated,
+                  detects=best["detects"],
+                  note="; ".join(f"(d={r['d']}, k={r['k']}, B={r['B']:g}) mean {r['mean']:.4g} "
+                                 f"in [{r['low']:.4g}, {r['high']:.4g}] vs {r['bound']:.4g}"
+                                 for r in rows)), derivation("HK12.Thm3.4"))

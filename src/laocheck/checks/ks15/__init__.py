@@ -1,0 +1,5 @@
+"""The checks of KS15's statements (ids ``KS15.<Label>[.<part>]``), one module per kind.
+
+The modules register their checks when the catalog imports them
+(:data:`laocheck.checks.CHECK_MODULES`); this package imports nothing itself.
+"""
