@@ -95,6 +95,7 @@ CHECK_MODULES = (
     "laocheck.checks.derivations",       # the formulas of laocheck.bounds derived from the proofs
     "laocheck.checks.derivations_more",  # more derivations: the reference estimators' pieces
     "laocheck.checks.learner_settings",  # eta="theory", q, w_1 (registered by learner_records)
+    "laocheck.checks.estimator_families",  # the estimator specs' own fields (example params, k)
 )
 
 

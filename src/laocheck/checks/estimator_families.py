@@ -1,0 +1,338 @@
+"""The estimator families' specs against what they declare: the checks a user runs on a spec's
+own fields, beside the property checks of :mod:`laocheck.checks.estimator_properties` (which
+take the spec's claims at the catalog's parameters as given).
+
+For every registered :class:`~laocheck.estimators.EstimatorSpec` of
+:mod:`laocheck.estimators._families`:
+
+* ``<spec>.example_params``: ``laocheck.estimators.example_params`` gives what its docstring
+  says (q_i ∝ i, E[x_i²] ∝ i², η = 1/(2B), k as asked, CB11's k rounded down to an even k >= 2,
+  AESVR's ε = 1/2 and δ = 1/10, GenEst's f′(z) = 1 + z/2 − z²/8 + z³/16, B as asked), and the
+  estimator builds with them, at every dimension of the exact instances, every k of the spec's
+  ``exact_k`` and B ∈ {1/2, 1, 2};
+* ``<spec>.declared_budget``: the estimator's ``budget`` attribute is the spec's budget
+  formula at the same parameters (two transcriptions of the paper's budget: HK12 Alg. 1-2,
+  KS15 Alg. 1/3, CB11 Figs. 1-2, HK12 Lemma 4.1 and Thm 4.4);
+* ``<spec>.exact_k``: the spec's ``exact_k`` and ``check_k`` say what ``EstimatorSpec``
+  documents: ``(0,)`` exactly when the estimator takes no k; each exact k is the k the
+  estimator is built with (not rounded to another); the exact instances of the tests (d3, d4)
+  reach the boundary k = d; for HK12 and KS15 (k <= d) the catalog's k puts the boundary
+  instance ``kd_edge`` (d = 2) on k = d (issue 47 item 5);
+* ``<spec>.target_method``: the estimator's ``target(w, x, y)`` is the spec's target (written
+  from the paper) on every exact instance it accepts, at its example parameters;
+* ``<spec>.magnitude_bounds``: the finite-range bounds of the estimator (the protocol's
+  ``_magnitude``, "Finite range" in :mod:`laocheck.estimators._protocol`) are numbers >= 0 (a
+  product with a zero factor is 0, never NaN) and the largest bounds the target and (finite
+  support, unclipped) every draw, on every exact instance it accepts (256 draws each: a bound
+  below a draw is a certain violation, so the check cannot fail falsely; it detects a bound
+  that is too small only where a draw shows it);
+* ``HK12.AESVR.<part>.target_derivative``: the AESVR spec's target is f_ε′ (times x for the
+  gradient), f_ε′ derived with sympy from HK12 Sec. 4.2's f_ε(z) = (ε/2)[ρ((z−δ)/ε) +
+  ρ((z+δ)/ε)] − δ with ρ(x) = x·erf(x) + e^(−x²)/√π, not from Claim 4.3's erf (the property
+  checks do not check unbiasedness of an unbounded estimate against its target).
+
+Every comparison is exact, or up to float rounding (relative 1e-12) where floats are formed;
+δ = 0 (``magnitude_bounds`` compares sampled draws with a bound that holds for every draw). The expected values are typed here from the docstrings and the paper, never read from
+the spec being checked.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from .. import estimators
+from .._lazy import load
+from ..estimators._families import REGISTRATIONS
+from ..estimators.instances import INSTANCES, as_float
+from ..exceptions import InvalidParameterError
+from ._registry import Result, Status, register
+
+# start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
+# registrations
+sp = load("sympy")
+
+__all__ = ["FAMILY_CHECKS"]
+
+#: the properties each spec gets here (ids ``<spec name>.<property>``)
+FAMILY_CHECKS = ("example_params", "declared_budget", "exact_k", "target_method",
+                 "magnitude_bounds")
+#: draws per instance of ``magnitude_bounds``. Its draws are compared with the bounds for the
+#: finite-support, unclipped estimates only: GenEst's and AESVR's product of a
+#: random number of factors is documented as not bounded up front
+#: (``_GenEstBase._genest_magnitude``), and a clipped gradient's bounds list no g̃ entry (its
+#: draws are clip(g̃, 1/η)); their bounds are checked against the target and for sign only
+_MAGNITUDE_DRAWS = 256
+
+#: float rounding of a value computed by another order of operations (a few ulps)
+_RTOL = 1e-12
+#: the exact instances of the tests (laocheck.estimators.instances.cases) and their dimensions
+_TEST_INSTANCES = ("d3", "d4", "w0")
+_DIMS = sorted({len(w) for w, _, _ in INSTANCES.values()})
+_BS = (0.5, 1.0, 2.0)
+#: GenEst's example f′ (registry docstring): 1 + z/2 − z²/8 + z³/16
+_GENEST_COEFFICIENTS = [1.0, 0.5, -0.125, 0.0625]
+
+
+def _factory(name):
+    """The factory ``name`` is registered with (its class, or the class with its algorithm and
+    part bound)."""
+    return next(factory for n, factory, _ in REGISTRATIONS if n == name)
+
+
+def _takes_k(name):
+    """Whether the estimator's constructor has a parameter k."""
+    return "k" in inspect.signature(_factory(name)).parameters
+
+
+def _close(a, b):
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= _RTOL * np.maximum(1, np.abs(b))))
+
+
+def _verdict(failures, checked, what, detects=1.0 + _RTOL):
+    """FAIL with the first failures, else PASS; ``detects``: 1 + the rounding tolerance of a
+    comparison of numbers, None for a comparison of declarations (exact_k)."""
+    figures = {"checked": checked, "failures": len(failures)}
+    if failures:
+        return Result(Status.FAIL, figures, counterexample="; ".join(failures[:4]),
+                      detects=detects)
+    return Result(Status.PASS, figures, note=f"{checked} {what}", detects=detects)
+
+
+def _grid(spec):
+    """(d, k, B) of the exact instances' dimensions, the spec's valid exact k, B ∈ _BS."""
+    for d in _DIMS:
+        for k in spec.k_values(d):
+            for B in _BS:
+                yield d, k, B
+
+
+def _expected_params(spec, d, k, B, params):
+    """The documented value of each example parameter present (None: not documented)."""
+    i = np.arange(1, d + 1, dtype=float)
+    out = {}
+    for key in params:
+        if key == "k":
+            out[key] = 2 * max(1, k // 2) if spec.paper == "CB11" else k
+        elif key == "q":
+            out[key] = i / i.sum()
+        elif key == "second_moments":
+            out[key] = i ** 2 / (i ** 2).sum()
+        elif key == "eta":
+            out[key] = 1 / (2 * B)
+        elif key == "B":
+            out[key] = B
+        elif key == "eps":
+            out[key] = 0.5
+        elif key == "delta":
+            out[key] = 0.1
+        elif key == "coefficients":
+            out[key] = _GENEST_COEFFICIENTS
+    return out
+
+
+def check_example_params(ctx, *, spec_name):
+    spec = estimators.spec_of(spec_name)
+    failures, checked = [], 0
+    for d, k, B in _grid(spec):
+        params = spec.example_params(d, k=k, B=B)
+        expected = _expected_params(spec, d, k, B, params)
+        checked += 1
+        for key, value in params.items():
+            if key not in expected:
+                failures.append(f"d={d}, k={k}, B={B}: undocumented parameter {key}={value!r}")
+            elif not _close(value, expected[key]):
+                failures.append(f"d={d}, k={k}, B={B}: {key}={value!r}, documented "
+                                f"{expected[key]!r}")
+        if spec.name.startswith(("KS15.DDAE", "KS15.Improved")) and "second_moments" not in params:
+            failures.append(f"d={d}: no second_moments (KS15 eq. (4) / Lemma 4.3 need E[x²])")
+        try:
+            estimators.get(spec.name, **params)
+        except (InvalidParameterError, TypeError) as exc:
+            failures.append(f"d={d}, k={k}, B={B}: the estimator refuses {params}: {exc}")
+    return _verdict(failures, checked, "parameter sets as documented, each accepted")
+
+
+def check_declared_budget(ctx, *, spec_name):
+    spec = estimators.spec_of(spec_name)
+    failures, checked = [], 0
+    for d, k, B in _grid(spec):
+        params = spec.example_params(d, k=k, B=B)
+        est = estimators.get(spec.name, **params)
+        try:
+            claimed = spec.budget.of(params)
+        except InvalidParameterError as exc:
+            failures.append(f"d={d}, k={k}: the spec's budget {spec.budget.text!r} is not "
+                            f"defined at {params}: {exc}")
+            continue
+        checked += 1
+        if est.budget != claimed:
+            failures.append(f"d={d}, k={k}: the estimator declares budget {est.budget}, the "
+                            f"spec {spec.budget.text} = {claimed}")
+    return _verdict(failures, checked, "parameter sets where the estimator's budget is the "
+                    "spec's")
+
+
+def check_exact_k(ctx, *, spec_name):
+    spec = estimators.spec_of(spec_name)
+    failures = []
+    takes_k = _takes_k(spec.name)
+    if (tuple(spec.exact_k) == (0,)) == takes_k:
+        failures.append(f"exact_k={spec.exact_k} but the estimator "
+                        f"{'takes' if takes_k else 'takes no'} k ((0,) means: no k)")
+    with_k = takes_k and "k" in spec.example_params(4, k=spec.check_k)
+    if with_k:
+        for k in spec.exact_k:
+            d = next((d for d in _DIMS if k in spec.k_values(d)), None)
+            built = None if d is None else spec.example_params(d, k=k).get("k")
+            if built != k:
+                failures.append(f"exact k={k} builds the estimator with k={built}")
+        test_dims = sorted({len(INSTANCES[i][0]) for i in _TEST_INSTANCES})
+        if not any(d in spec.k_values(d) for d in test_dims):
+            failures.append(f"no exact instance of the tests (d in {test_dims}) reaches k = d: "
+                            f"exact_k={spec.exact_k}")
+        if spec.paper in ("HK12", "KS15") and spec.check_k != len(INSTANCES["kd_edge"][0]):
+            failures.append(f"check_k={spec.check_k}: kd_edge (d = 2) is not on k = d")
+    return _verdict(failures, 1, "exact_k and check_k as documented" +
+                    ("" if with_k else " (no k: exact_k = (0,) or unused)"), detects=None)
+
+
+def check_target_method(ctx, *, spec_name):
+    spec = estimators.spec_of(spec_name)
+    failures, checked = [], 0
+    for inst, (w, x, y) in sorted(INSTANCES.items()):
+        params = spec.example_params(len(w), k=spec.check_k)
+        try:
+            est = estimators.get(spec.name, **params)
+            wf, xf, yf = as_float((w, x, y))
+            got = est.target(wf, xf, yf)
+        except InvalidParameterError:
+            continue                                  # an instance the estimator refuses
+        expected = spec.target(w, x, y, **params)
+        if isinstance(expected, list) and expected and isinstance(expected[0], list):
+            expected = [[float(v) for v in row] for row in expected]
+        else:
+            expected = np.asarray(expected, dtype=object).astype(float)
+        checked += 1
+        if not _close(got, expected):
+            failures.append(f"{inst}: target() = {np.asarray(got).tolist()}, the spec's "
+                            f"{np.asarray(expected).tolist()}")
+    if not checked:
+        return Result(Status.INCONCLUSIVE, {"checked": 0},
+                      note="the estimator refuses every exact instance")
+    return _verdict(failures, checked, "instances where target() is the spec's target")
+
+
+def check_magnitude_bounds(ctx, *, spec_name):
+    spec = estimators.spec_of(spec_name)
+    failures, checked = [], 0
+    for inst, (w, x, y) in sorted(INSTANCES.items()):
+        params = spec.example_params(len(w), k=spec.check_k)
+        wf, xf, yf = as_float((w, x, y))
+        try:
+            est = estimators.get(spec.name, **params)
+            draws = est.sample(wf, xf, yf, n=_MAGNITUDE_DRAWS, rng=ctx.rng).values
+            target = est.target(wf, xf, yf)
+        except InvalidParameterError:
+            continue                                  # an instance the estimator refuses
+        with np.errstate(all="ignore"):
+            bounds = est._magnitude(wf, xf, yf)       # the protocol's "Finite range" hook
+        checked += 1
+        values = [b for b, _ in bounds]
+        bad = [(b, text) for b, text in bounds if not b >= 0]
+        if bad:
+            failures.append(f"{inst}: bound(s) below 0 or NaN: {bad[:2]}")
+            continue
+        top = max(values) * (1 + _RTOL)
+        seen = float(np.max(np.abs(np.asarray(target, dtype=float)), initial=0.0))
+        if spec.finite and spec.clipping is None:      # see _MAGNITUDE_DRAWS
+            seen = max(seen, float(np.max(np.abs(draws), initial=0.0)))
+        if seen > top:
+            failures.append(f"{inst}: a draw or the target reaches {seen!r}, above every "
+                            f"bound (largest {max(values)!r})")
+    if not checked:
+        return Result(Status.INCONCLUSIVE, {"checked": 0},
+                      note="the estimator refuses every exact instance")
+    drawn = spec.finite and spec.clipping is None
+    return _verdict(failures, checked, "instances where every bound is >= 0 and the largest "
+                    "bounds the target" + (f" and {_MAGNITUDE_DRAWS} draws" if drawn else
+                                           " (draws not compared: " + (
+                                               "clipped" if spec.finite else
+                                               "not bounded up front") + ")"))
+
+
+def _fprime_from_hk12():
+    """f_ε′(z) derived with sympy from HK12 Sec. 4.2's f_ε and ρ (a callable z, ε, δ -> float)."""
+    z, t = sp.symbols("z t", real=True)
+    eps, delta = sp.symbols("epsilon delta", positive=True)
+    rho = sp.Lambda(t, t * sp.erf(t) + sp.exp(-t ** 2) / sp.sqrt(sp.pi))
+    f_eps = eps / 2 * rho((z - delta) / eps) + eps / 2 * rho((z + delta) / eps) - delta
+    return sp.lambdify((z, eps, delta), sp.simplify(sp.diff(f_eps, z)), modules="mpmath")
+
+
+def check_aesvr_target(ctx, *, spec_name):
+    spec = estimators.spec_of(spec_name)
+    fprime = _fprime_from_hk12()
+    failures, checked = [], 0
+    for inst, (w, x, y) in sorted(INSTANCES.items()):
+        params = spec.example_params(len(w), k=spec.check_k)
+        eps, delta = params["eps"], params["delta"]
+        zv = sum(Fraction(a) * Fraction(b) for a, b in zip(w, x)) - Fraction(y)
+        value = float(fprime(float(zv), eps, delta))
+        expected = value if spec.part == "residual" else [value * float(v) for v in x]
+        got = spec.target(w, x, y, **params)
+        checked += 1
+        if not _close(got, expected):
+            failures.append(f"{inst}: spec target {np.asarray(got, dtype=float).tolist()}, "
+                            f"f_ε′ from HK12 Sec. 4.2 {np.asarray(expected).tolist()}")
+    return _verdict(failures, checked, "instances where the spec's target is f_ε′ "
+                    "(sympy's derivative of HK12's f_ε)")
+
+
+_FUNCS = {
+    "example_params": (check_example_params, "laocheck.estimators.example_params gives {name} "
+                       "the documented parameters (q_i ∝ i, E[x_i²] ∝ i², η = 1/(2B), k, "
+                       "ε = 1/2, δ = 1/10, GenEst's cubic f′, B) and the estimator accepts them",
+                       "every d of the exact instances, every exact k, B ∈ {1/2, 1, 2}"),
+    "declared_budget": (check_declared_budget, "the estimator {name} declares the budget of its "
+                        "spec's formula", "every d of the exact instances, every exact k, "
+                        "B ∈ {1/2, 1, 2}"),
+    "exact_k": (check_exact_k, "the exact k of {name}'s spec are the k it is built with, (0,) "
+                "exactly when it takes no k, reach k = d on an exact instance of the tests, and "
+                "(HK12, KS15: k <= d) put kd_edge on k = d at the catalog's k",
+                "k as declared by the spec (EstimatorSpec: exact_k, k_max, check_k)"),
+    "target_method": (check_target_method, "the estimator {name}'s target(w, x, y) is its "
+                      "spec's target (written from the paper)", "every exact instance the "
+                      "estimator accepts, at its example parameters"),
+    "magnitude_bounds": (check_magnitude_bounds, "the finite-range bounds of {name} "
+                         "(Estimator._magnitude) are numbers >= 0, never NaN, and the largest "
+                         "bounds every draw and the target", "every exact instance the "
+                         "estimator accepts, at its example parameters; 256 draws each"),
+}
+
+
+def _register():
+    for spec in estimators.specs():
+        for prop in FAMILY_CHECKS:
+            func, statement, assumptions = _FUNCS[prop]
+            register(f"{spec.name}.{prop}", citation=spec.citation,
+                     statement=statement.format(name=spec.name), assumptions=assumptions,
+                     method="exact comparison (floats: relative 1e-12)", delta=0.0,
+                     detectable=1.0, spec_name=spec.name)(func)
+        if spec.name.startswith("HK12.AESVR."):
+            register(f"{spec.name}.target_derivative", citation="HK12 Sec. 4.2, Claim 4.3",
+                     statement=f"the target of {spec.name}'s spec is f_ε′(wᵀx − y)" +
+                     ("·x" if spec.part == "gradient" else "") + ", f_ε′ the derivative of "
+                     "f_ε(z) = (ε/2)[ρ((z−δ)/ε) + ρ((z+δ)/ε)] − δ, ρ(x) = x erf(x) + "
+                     "e^(−x²)/√π", assumptions="ε = 1/2, δ = 1/10 (the example parameters); "
+                     "every exact instance", method="sympy derivative, evaluated with mpmath; "
+                     "relative 1e-12", delta=0.0, detectable=1.0,
+                     spec_name=spec.name)(check_aesvr_target)
+
+
+_register()

@@ -1,0 +1,103 @@
+"""The checks of the estimator specs' own fields (laocheck.checks.estimator_families): each
+PASSes on laocheck's specs and FAILs on the slip it is named for, planted the way a maintainer
+would type it in estimators/_families.py (issue 47, the mutation engine's spec survivors)."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+from laocheck import estimators
+from laocheck.checks import checks, run
+from laocheck.estimators import Budget, _families
+from laocheck.estimators._registry import _SPECS
+
+FAMILY = (".example_params", ".declared_budget", ".exact_k", ".target_method",
+          ".magnitude_bounds", ".target_derivative")
+
+
+def _status(check_id):
+    return run(check_id, seed=0, budget="fast").status
+
+
+@pytest.fixture
+def plant(monkeypatch):
+    """Replace fields of a registered spec, as a slip in its declaration would."""
+    def replace(name, **fields):
+        monkeypatch.setitem(_SPECS, name, dataclasses.replace(_SPECS[name], **fields))
+    estimators.specs()                       # the families are registered
+    return replace
+
+
+def test_every_spec_field_check_passes_on_laocheck_specs():
+    ids = [c.id for c in checks() if c.id.endswith(FAMILY)]
+    assert len(ids) == 5 * len(estimators.specs()) + 2
+    assert {i: _status(i) for i in ids if _status(i) != "PASS"} == {}
+
+
+def test_second_moments_floor_divided_fail_example_params(plant):
+    # `weights ** 2 // np.sum(weights ** 2)`: every E[x_i²] rounds down to 0
+    def example_params(d, *, k=2, B=1.0):
+        w = np.arange(1, d + 1, dtype=float)
+        return {"k": k, "second_moments": w ** 2 // np.sum(w ** 2)}
+    plant("KS15.DDAERR.gradient", example_params=example_params)
+    assert _status("KS15.DDAERR.gradient.example_params") == "FAIL"
+
+
+@pytest.mark.parametrize("name, fields", [
+    ("HK12.AERR.gradient", {"exact_k": (1, 2, 2)}),       # k = d = 3 no longer enumerated
+    ("HK12.AERR.gradient", {"check_k": 1}),               # kd_edge off its boundary k = d
+    ("HK12.AESVR.gradient", {"check_k": 3}),
+    ("CB11.Baseline.loss", {"exact_k": (1, 4)}),          # k = 1 is built as k = 2
+    ("HK12.GenEst.derivative", {"exact_k": (1,)}),        # GenEst takes no k: (0,)
+])
+def test_exact_k_slips_fail(plant, name, fields):
+    plant(name, **fields)
+    assert _status(f"{name}.exact_k") == "FAIL"
+
+
+def test_swapped_budgets_fail_declared_budget(plant):
+    # `if part != "gradient"`: AESVR's gradient declared with the residual's budget 6
+    plant("HK12.AESVR.gradient", budget=Budget("6", lambda: 6, kind="expectation"))
+    assert _status("HK12.AESVR.gradient.declared_budget") == "FAIL"
+
+
+def test_aesvr_target_divided_by_x_fails_target_derivative(plant):
+    # `[fprime / float(xi) for xi in x]` (a zero x_i left at 0 to keep the slip finite)
+    residual = _SPECS["HK12.AESVR.residual"]
+
+    def target(w, x, y, **params):
+        fprime = residual.target(w, x, y, **params)
+        return [fprime / float(xi) if xi else 0.0 for xi in x]
+    plant("HK12.AESVR.gradient", target=target)
+    assert _status("HK12.AESVR.gradient.target_derivative") == "FAIL"
+
+
+def test_aer_target_method_with_parts_swapped_fails(monkeypatch):
+    # AEREstimator._target with `if self.part != "data_point"`
+    def wrong(self, w, x, y):
+        return x.copy() if self.part != "data_point" else float(w @ x) - y
+    monkeypatch.setattr(_families.AEREstimator, "_target", wrong)
+    assert _status("CB11.AER.data_point.target_method") == "FAIL"
+
+
+def test_a_zero_product_made_negative_fails_magnitude_bounds(monkeypatch):
+    # `_mul`'s `np.where(zero, -1.0, out)`: a magnitude with a zero factor (w = 0) below 0
+    real = _families._mul
+
+    def slipped(*factors):
+        out = real(*factors)
+        zero = np.zeros(np.shape(out), dtype=bool)
+        for f in factors:
+            zero = zero | (np.asarray(f, dtype=float) == 0)
+        return np.where(zero, -1.0, out)
+    monkeypatch.setattr(_families, "_mul", slipped)
+    assert _status("HK12.AERR.gradient.magnitude_bounds") == "FAIL"
+
+
+def test_a_bound_halved_below_the_draws_fails_magnitude_bounds(monkeypatch):
+    real = _families.ImportanceEstimator._magnitude
+
+    def halved(self, w, x, y):
+        return [(b / 4, text) for b, text in real(self, w, x, y)]
+    monkeypatch.setattr(_families.ImportanceEstimator, "_magnitude", halved)
+    assert _status("HK12.AERR.gradient.magnitude_bounds") == "FAIL"
