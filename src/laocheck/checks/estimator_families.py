@@ -39,7 +39,6 @@ the spec being checked.
 from __future__ import annotations
 
 import inspect
-import math
 from fractions import Fraction
 
 import numpy as np
@@ -75,6 +74,11 @@ _DIMS = sorted({len(w) for w, _, _ in INSTANCES.values()})
 _BS = (0.5, 1.0, 2.0)
 #: GenEst's example f′ (registry docstring): 1 + z/2 − z²/8 + z³/16
 _GENEST_COEFFICIENTS = [1.0, 0.5, -0.125, 0.0625]
+
+
+def _spec_of(name):
+    """The registered spec ``name`` (a function of this module: the witnesses replace it)."""
+    return estimators.spec_of(name)
 
 
 def _factory(name):
@@ -137,7 +141,9 @@ def _expected_params(spec, d, k, B, params):
 
 
 def check_example_params(ctx, *, spec_name):
-    spec = estimators.spec_of(spec_name)
+    """The example parameters of a spec of CB11, HK12 or KS15 (``example_params``) are the
+    documented ones and its estimator accepts them."""
+    spec = _spec_of(spec_name)
     failures, checked = [], 0
     for d, k, B in _grid(spec):
         params = spec.example_params(d, k=k, B=B)
@@ -159,7 +165,9 @@ def check_example_params(ctx, *, spec_name):
 
 
 def check_declared_budget(ctx, *, spec_name):
-    spec = estimators.spec_of(spec_name)
+    """The estimator's ``budget`` is its spec's budget formula (CB11 Figs. 1-2, HK12 Alg. 1-2,
+    Lemma 4.1, Thm 4.4, KS15 Alg. 1/3) at every exact parameter set."""
+    spec = _spec_of(spec_name)
     failures, checked = [], 0
     for d, k, B in _grid(spec):
         params = spec.example_params(d, k=k, B=B)
@@ -179,7 +187,9 @@ def check_declared_budget(ctx, *, spec_name):
 
 
 def check_exact_k(ctx, *, spec_name):
-    spec = estimators.spec_of(spec_name)
+    """The spec's ``exact_k`` and ``check_k`` as ``EstimatorSpec`` documents them, the exact
+    instances reaching k = d (HK12, KS15: k <= d; CB11: k attributes of d)."""
+    spec = _spec_of(spec_name)
     failures = []
     takes_k = _takes_k(spec.name)
     if (tuple(spec.exact_k) == (0,)) == takes_k:
@@ -203,7 +213,9 @@ def check_exact_k(ctx, *, spec_name):
 
 
 def check_target_method(ctx, *, spec_name):
-    spec = estimators.spec_of(spec_name)
+    """The estimator's ``target`` is its spec's target, the quantity CB11 Lemma 11, HK12
+    Lemmas 3.3 / 3.8 / 4.1 or KS15 Lemma B.2 say the estimate is unbiased for."""
+    spec = _spec_of(spec_name)
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
         params = spec.example_params(len(w), k=spec.check_k)
@@ -229,7 +241,9 @@ def check_target_method(ctx, *, spec_name):
 
 
 def check_magnitude_bounds(ctx, *, spec_name):
-    spec = estimators.spec_of(spec_name)
+    """The finite-range bounds of an estimator of CB11, HK12 or KS15 are >= 0 and bound its
+    target and (finite support, unclipped) its draws."""
+    spec = _spec_of(spec_name)
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
         params = spec.example_params(len(w), k=spec.check_k)
@@ -276,7 +290,9 @@ def _fprime_from_hk12():
 
 
 def check_aesvr_target(ctx, *, spec_name):
-    spec = estimators.spec_of(spec_name)
+    """HK12 Sec. 4.2: the AESVR spec's target is f_ε′ (times x), f_ε′ derived with sympy from
+    f_ε and ρ as HK12 defines them (Claim 4.3 is not used)."""
+    spec = _spec_of(spec_name)
     fprime = _fprime_from_hk12()
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
@@ -336,3 +352,4 @@ def _register():
 
 
 _register()
+

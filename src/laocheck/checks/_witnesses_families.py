@@ -1,0 +1,114 @@
+"""Witnesses of :mod:`laocheck.checks.estimator_families`: the slip each check of an
+estimator spec's own fields is named for, planted one at a time (the same slips as
+tests/mutation/test_estimator_families.py). Declared one id at a time (``specific``), so the
+generic families (a callee times 5/4, the estimators' reference shifted) do not apply: these
+checks read the spec, not a reference or a formula."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+from fractions import Fraction
+
+from .. import estimators
+from . import estimator_families as EF
+from ._witness import Witness
+from ._witnesses_common import specific
+
+
+@contextlib.contextmanager
+def _spec_replaced(check, **fields):
+    """The check run with its spec's ``fields`` replaced (a slip in the spec's declaration):
+    a field's value, or ``field=callable(spec)`` computing it (the target: its value)."""
+    name = check.kwargs["spec_name"]
+    real = EF._spec_of
+    spec = real(name)
+    slipped = dataclasses.replace(spec, **{
+        key: value(spec) if callable(value) else value for key, value in fields.items()})
+    EF._spec_of = lambda n: slipped if n == name else real(n)
+    try:
+        yield check
+    finally:
+        EF._spec_of = real
+
+
+def _scaled(value):
+    """A target's value times 5/4 (numbers, lists of numbers, nested lists)."""
+    if isinstance(value, (list, tuple)):
+        return [_scaled(v) for v in value]
+    return value * Fraction(5, 4) if isinstance(value, Fraction) else value * 1.25
+
+
+def _with_extra_param(spec):
+    def example_params(d, *, k=2, B=1.0):
+        return {**spec.example_params(d, k=k, B=B), "n_inner": 2}
+    return example_params
+
+
+def _budget_plus_one(spec):
+    formula = spec.budget.formula
+
+    @functools.wraps(formula)          # the same parameters: Budget.of reads the signature
+    def plus_one(*args, **kwargs):
+        return formula(*args, **kwargs) + 1
+    return dataclasses.replace(spec.budget, text=spec.budget.text + " + 1", formula=plus_one)
+
+
+def _exact_k_slipped(spec):
+    """exact_k without its boundary k; (0,) swapped with k = 1, 2, 3 where no k is built."""
+    if "k" in spec.example_params(4, k=spec.check_k) and len(spec.exact_k) > 1:
+        return tuple(spec.exact_k)[:-1]
+    return (1, 2, 3) if tuple(spec.exact_k) == (0,) else (0,)
+
+
+def _target_scaled(spec):
+    def target(w, x, y, **params):
+        return _scaled(spec.target(w, x, y, **params))
+    return target
+
+
+@contextlib.contextmanager
+def _magnitude_negated(check):
+    """The estimator's finite-range bounds with their sign dropped (``-b`` for ``b``)."""
+    spec = EF._spec_of(check.kwargs["spec_name"])
+    cls = type(estimators.get(spec.name, **spec.example_params(4, k=spec.check_k)))
+    real = cls._magnitude
+
+    def negated(self, w, x, y):
+        return [(-b, text) for b, text in real(self, w, x, y)]
+    cls._magnitude = negated
+    try:
+        yield check
+    finally:
+        cls._magnitude = real
+
+
+_WITNESSES = {
+    "example_params": ("undocumented_parameter", "n_inner = 2 slipped into the example "
+                       "parameters", lambda c: _spec_replaced(c, example_params=_with_extra_param)),
+    "declared_budget": ("budget_plus_one", "the spec's budget formula + 1",
+                        lambda c: _spec_replaced(c, budget=_budget_plus_one)),
+    "exact_k": ("exact_k_slipped", "exact_k without its boundary k (or (0,) swapped with a k)",
+                lambda c: _spec_replaced(c, exact_k=_exact_k_slipped)),
+    "target_method": ("target_times_5_4", "the spec's target times 5/4",
+                      lambda c: _spec_replaced(c, target=_target_scaled)),
+    "target_derivative": ("target_times_5_4", "the spec's target times 5/4",
+                          lambda c: _spec_replaced(c, target=_target_scaled)),
+    "magnitude_bounds": ("bound_sign_dropped", "every finite-range bound negated",
+                         _magnitude_negated),
+}
+
+
+def _declare():
+    for spec in estimators.specs():
+        props = list(EF.FAMILY_CHECKS)
+        if spec.name.startswith("HK12.AESVR."):
+            props.append("target_derivative")
+        for prop in props:
+            name, description, apply = _WITNESSES[prop]
+            specific(f"{spec.name}.{prop}")(
+                lambda check, w=Witness(name, description, apply): [w])
+
+
+_declare()
