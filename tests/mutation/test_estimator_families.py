@@ -101,3 +101,21 @@ def test_a_bound_halved_below_the_draws_fails_magnitude_bounds(monkeypatch):
         return [(b / 4, text) for b, text in real(self, w, x, y)]
     monkeypatch.setattr(_families.ImportanceEstimator, "_magnitude", halved)
     assert _status("HK12.AERR.gradient.magnitude_bounds") == "FAIL"
+
+
+def test_aer_refusing_its_boundary_k_fails_exact_k(monkeypatch):
+    # AEREstimator._validate_dims with `if self.k // 2 >= d`: k/2 = d draws refused
+    def strict(self, d):
+        if self.k // 2 >= d:
+            raise _families.InvalidParameterError("`k` too large")
+    monkeypatch.setattr(_families.AEREstimator, "_validate_dims", strict)
+    assert _status("CB11.AER.gradient.exact_k") == "FAIL"
+
+
+@pytest.mark.parametrize("cls, name", [(_families.BaselineEstimator, "CB11.Baseline.loss"),
+                                       (_families.ImportanceEstimator, "KS15.GAERR.gradient")])
+def test_params_not_given_back_fail_example_params(monkeypatch, cls, name):
+    # `[("k", self.k)] - [...]` (a TypeError), or n_inner = 1 listed although it is the default
+    real = cls._params
+    monkeypatch.setattr(cls, "_params", lambda self: real(self) + [("n_inner", 1)])
+    assert _status(f"{name}.example_params") == "FAIL"

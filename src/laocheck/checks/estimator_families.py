@@ -8,16 +8,17 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
 * ``<spec>.example_params``: ``laocheck.estimators.example_params`` gives what its docstring
   says (q_i ∝ i, E[x_i²] ∝ i², η = 1/(2B), k as asked, CB11's k rounded down to an even k >= 2,
   AESVR's ε = 1/2 and δ = 1/10, GenEst's f′(z) = 1 + z/2 − z²/8 + z³/16, B as asked), and the
-  estimator builds with them, at every dimension of the exact instances, every k of the spec's
+  estimator builds with them and gives them back as its ``params``, at every dimension of the exact instances, every k of the spec's
   ``exact_k`` and B ∈ {1/2, 1, 2};
 * ``<spec>.declared_budget``: the estimator's ``budget`` attribute is the spec's budget
   formula at the same parameters (two transcriptions of the paper's budget: HK12 Alg. 1-2,
   KS15 Alg. 1/3, CB11 Figs. 1-2, HK12 Lemma 4.1 and Thm 4.4);
-* ``<spec>.exact_k``: the spec's ``exact_k`` and ``check_k`` say what ``EstimatorSpec``
-  documents: ``(0,)`` exactly when the estimator takes no k; each exact k is the k the
-  estimator is built with (not rounded to another); the exact instances of the tests (d3, d4)
-  reach the boundary k = d; for HK12 and KS15 (k <= d) the catalog's k puts the boundary
-  instance ``kd_edge`` (d = 2) on k = d (issue 47 item 5);
+* ``<spec>.exact_k``: the spec's ``exact_k``, ``k_max`` and ``check_k`` say what
+  ``EstimatorSpec`` documents: ``(0,)`` exactly when the estimator takes no k; each exact k is
+  the k the estimator is built with (not rounded to another); the estimator accepts every k of
+  ``k_values(d)`` on an exact instance of dimension d and refuses k_max(d) + 2; the exact
+  instances of the tests (d3, d4) reach the boundary k = d; for HK12 and KS15 (k <= d) the
+  catalog's k puts the boundary instance ``kd_edge`` (d = 2) on k = d (issue 47 item 5);
 * ``<spec>.target_method``: the estimator's ``target(w, x, y)`` is the spec's target (written
   from the paper) on every exact instance it accepts, at its example parameters;
 * ``<spec>.magnitude_bounds``: the finite-range bounds of the estimator (the protocol's
@@ -158,10 +159,16 @@ def check_example_params(ctx, *, spec_name):
         if spec.name.startswith(("KS15.DDAE", "KS15.Improved")) and "second_moments" not in params:
             failures.append(f"d={d}: no second_moments (KS15 eq. (4) / Lemma 4.3 need E[x²])")
         try:
-            estimators.get(spec.name, **params)
+            got = estimators.get(spec.name, **params).params
         except (InvalidParameterError, TypeError) as exc:
-            failures.append(f"d={d}, k={k}, B={B}: the estimator refuses {params}: {exc}")
-    return _verdict(failures, checked, "parameter sets as documented, each accepted")
+            failures.append(f"d={d}, k={k}, B={B}: the estimator refuses {params} or cannot "
+                            f"give them back: {exc}")
+            continue
+        if set(got) != set(params) or any(not _close(got[key], params[key]) for key in params):
+            failures.append(f"d={d}, k={k}, B={B}: built with {sorted(params)}, its params are "
+                            f"{ {key: got[key] for key in sorted(got)} }")
+    return _verdict(failures, checked, "parameter sets as documented, each accepted and "
+                    "given back by the estimator's params")
 
 
 def check_declared_budget(ctx, *, spec_name):
@@ -208,6 +215,21 @@ def check_exact_k(ctx, *, spec_name):
                             f"exact_k={spec.exact_k}")
         if spec.paper in ("HK12", "KS15") and spec.check_k != len(INSTANCES["kd_edge"][0]):
             failures.append(f"check_k={spec.check_k}: kd_edge (d = 2) is not on k = d")
+        for d in _DIMS:
+            inst = next(i for i, (w, _, _) in sorted(INSTANCES.items()) if len(w) == d)
+            wf, xf, yf = as_float(INSTANCES[inst])
+            for k in spec.k_values(d):
+                try:
+                    estimators.get(spec.name, **spec.example_params(d, k=k)).target(wf, xf, yf)
+                except InvalidParameterError as exc:
+                    failures.append(f"k={k} <= k_max({d}) refused on {inst}: {exc}")
+            if spec.k_max is not None:
+                over = spec.k_max(d) + 2
+                try:
+                    estimators.get(spec.name, **spec.example_params(d, k=over)).target(wf, xf, yf)
+                    failures.append(f"k={over} > k_max({d}) = {spec.k_max(d)} accepted on {inst}")
+                except InvalidParameterError:
+                    pass
     return _verdict(failures, 1, "exact_k and check_k as documented" +
                     ("" if with_k else " (no k: exact_k = (0,) or unused)"), detects=None)
 
