@@ -12,7 +12,7 @@ from laocheck.estimators import Budget, _families
 from laocheck.estimators._registry import _SPECS
 
 FAMILY = (".example_params", ".declared_budget", ".exact_k", ".target_method",
-          ".magnitude_bounds", ".target_derivative")
+          ".magnitude_bounds", ".target_derivative", ".q_support")
 
 
 def _status(check_id):
@@ -30,7 +30,8 @@ def plant(monkeypatch):
 
 def test_every_spec_field_check_passes_on_laocheck_specs():
     ids = [c.id for c in checks() if c.id.endswith(FAMILY)]
-    assert len(ids) == 5 * len(estimators.specs()) + 2
+    # five per spec, AESVR's two derivatives, the five KS15 GA* estimates that take q
+    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5
     assert {i: _status(i) for i in ids if _status(i) != "PASS"} == {}
 
 
@@ -119,3 +120,15 @@ def test_params_not_given_back_fail_example_params(monkeypatch, cls, name):
     real = cls._params
     monkeypatch.setattr(cls, "_params", lambda self: real(self) + [("n_inner", 1)])
     assert _status(f"{name}.example_params") == "FAIL"
+
+
+def test_a_q_missing_the_support_accepted_fails_q_support(monkeypatch):
+    # `missing = (self.q == 1) & (x != 0)` and `nz = self.q > -1`: q_i = 0 where x_i != 0 is
+    # no longer refused naming `q`; planted as the q floored (never 0) before the check
+    real = _families.ImportanceEstimator._data_point_distribution
+
+    def floored(self, q):
+        out = real(self, q)
+        return None if out is None else (out + 0.01) / (out + 0.01).sum()
+    monkeypatch.setattr(_families.ImportanceEstimator, "_data_point_distribution", floored)
+    assert _status("KS15.GAERR.gradient.q_support") == "FAIL"

@@ -11,6 +11,8 @@ import dataclasses
 import functools
 from fractions import Fraction
 
+import numpy as np
+
 from .. import estimators
 from . import estimator_families as EF
 from ._witness import Witness
@@ -84,6 +86,27 @@ def _magnitude_negated(check):
         cls._magnitude = real
 
 
+@contextlib.contextmanager
+def _q_floored(check):
+    """q_i = 0 silently raised to 1/(8d) and q renormalised (no refusal of a q missing x's
+    support)."""
+    cls = estimators.get(check.kwargs["spec_name"], **EF._spec_of(
+        check.kwargs["spec_name"]).example_params(4)).__class__
+    real = cls._data_point_distribution
+
+    def floored(self, q):
+        out = real(self, q)
+        if out is None:
+            return out
+        out = np.maximum(out, 1.0 / (8 * out.shape[0]))
+        return out / out.sum()
+    cls._data_point_distribution = floored
+    try:
+        yield check
+    finally:
+        cls._data_point_distribution = real
+
+
 _WITNESSES = {
     "example_params": ("undocumented_parameter", "n_inner = 2 slipped into the example "
                        "parameters", lambda c: _spec_replaced(c, example_params=_with_extra_param)),
@@ -97,6 +120,8 @@ _WITNESSES = {
                           lambda c: _spec_replaced(c, target=_target_scaled)),
     "magnitude_bounds": ("bound_sign_dropped", "every finite-range bound negated",
                          _magnitude_negated),
+    "q_support": ("q_floored", "q_i = 0 raised to 1/(8d) (q renormalised) instead of refused",
+                  _q_floored),
 }
 
 
@@ -105,6 +130,8 @@ def _declare():
         props = list(EF.FAMILY_CHECKS)
         if spec.name.startswith("HK12.AESVR."):
             props.append("target_derivative")
+        if "q" in spec.example_params(4, k=spec.check_k):
+            props.append("q_support")
         for prop in props:
             name, description, apply = _WITNESSES[prop]
             specific(f"{spec.name}.{prop}")(

@@ -27,6 +27,9 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
   support, unclipped) every draw, on every exact instance it accepts (256 draws each: a bound
   below a draw is a certain violation, so the check cannot fail falsely; it detects a bound
   that is too small only where a draw shows it);
+* ``KS15.GA*.<part>.q_support`` (the estimates that take q): a q with q_i = 0 where x_i ≠ 0
+  is refused naming `q` (KS15 Alg. 1/3: x̃ = x_i/(k q_i) is unbiased only on q's support),
+  and a point mass q = e_j on an x supported on j is accepted (x̃ = x, exactly);
 * ``HK12.AESVR.<part>.target_derivative``: the AESVR spec's target is f_ε′ (times x for the
   gradient), f_ε′ derived with sympy from HK12 Sec. 4.2's f_ε(z) = (ε/2)[ρ((z−δ)/ε) +
   ρ((z+δ)/ε)] − δ with ρ(x) = x·erf(x) + e^(−x²)/√π, not from Claim 4.3's erf (the property
@@ -302,6 +305,44 @@ def check_magnitude_bounds(ctx, *, spec_name):
                                                "not bounded up front") + ")"))
 
 
+def check_q_support(ctx, *, spec_name):
+    """KS15 Alg. 1 line 4 and Alg. 3: x̃ = x_i/(k q_i) with i ~ q is unbiased only where q_i > 0
+    wherever x_i ≠ 0: such a q is refused naming `q`, and a point mass q = e_j on an x supported
+    on j is accepted, its every draw x̃ = x (exactly)."""
+    spec = _spec_of(spec_name)
+    failures, checked = [], 0
+    for inst in ("d4", "l2_edge"):
+        wf, xf, yf = as_float(INSTANCES[inst])
+        d = xf.shape[0]
+        params = spec.example_params(d, k=spec.check_k)
+        j = int(np.flatnonzero(xf)[0])
+        hole = np.array(params["q"], dtype=float)
+        hole[j] = 0.0
+        hole /= hole.sum()
+        checked += 1
+        try:
+            estimators.get(spec.name, **{**params, "q": hole}).sample(wf, xf, yf, n=1,
+                                                                      rng=ctx.rng)
+            failures.append(f"{inst}: q_{j} = 0 with x_{j} = {xf[j]} accepted")
+        except InvalidParameterError as exc:
+            if "`q`" not in str(exc):
+                failures.append(f"{inst}: q_{j} = 0 refused without naming `q`: {exc}")
+        point = np.zeros(d)
+        point[j] = 1.0
+        xj = np.zeros(d)
+        xj[j] = xf[j]
+        est = estimators.get(spec.name, **{**params, "q": point})
+        try:
+            draws = est.sample(wf, xj, yf, n=8, rng=ctx.rng).values
+        except InvalidParameterError as exc:
+            failures.append(f"{inst}: q = e_{j} refused on x = x_{j} e_{j}: {exc}")
+            continue
+        if spec.part == "data_point" and not np.array_equal(draws, np.tile(xj, (8, 1))):
+            failures.append(f"{inst}: q = e_{j}: x̃ = {draws[0].tolist()}, not x")
+    return _verdict(failures, checked, "instances where a q missing x's support is refused "
+                    "naming `q` and a point mass on it is accepted")
+
+
 def _fprime_from_hk12():
     """f_ε′(z) derived with sympy from HK12 Sec. 4.2's f_ε and ρ (a callable z, ε, δ -> float)."""
     z, t = sp.symbols("z t", real=True)
@@ -362,6 +403,14 @@ def _register():
                      statement=statement.format(name=spec.name), assumptions=assumptions,
                      method="exact comparison (floats: relative 1e-12)", delta=0.0,
                      detectable=1.0, spec_name=spec.name)(func)
+        if "q" in spec.example_params(4, k=spec.check_k):
+            register(f"{spec.name}.q_support", citation=spec.citation,
+                     statement=f"{spec.name} refuses a q with q_i = 0 where x_i ≠ 0, naming "
+                     "`q` (x̃ would be biased), and accepts a point mass q = e_j on an x "
+                     "supported on j", assumptions="instances d4 and l2_edge; q = the example "
+                     "q with its first entry on x's support set to 0, or e_j",
+                     method="exact (a refusal, and x̃ = x for every draw)", delta=0.0,
+                     detectable=1.0, spec_name=spec.name)(check_q_support)
         if spec.name.startswith("HK12.AESVR."):
             register(f"{spec.name}.target_derivative", citation="HK12 Sec. 4.2, Claim 4.3",
                      statement=f"the target of {spec.name}'s spec is f_ε′(wᵀx − y)" +
