@@ -12,7 +12,7 @@ from laocheck.estimators import Budget, _families
 from laocheck.estimators._registry import _SPECS
 
 FAMILY = (".example_params", ".declared_budget", ".exact_k", ".target_method",
-          ".magnitude_bounds", ".target_derivative", ".q_support")
+          ".magnitude_bounds", ".target_derivative", ".q_support", ".q_array")
 
 
 def _status(check_id):
@@ -30,8 +30,9 @@ def plant(monkeypatch):
 
 def test_every_spec_field_check_passes_on_laocheck_specs():
     ids = [c.id for c in checks() if c.id.endswith(FAMILY)]
-    # five per spec, AESVR's two derivatives, the five KS15 GA* estimates that take q
-    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5
+    # five per spec, AESVR's two derivatives, the five KS15 GA* estimates that take q,
+    # the improved inner product's q as an array
+    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1
     assert {i: _status(i) for i in ids if _status(i) != "PASS"} == {}
 
 
@@ -132,3 +133,15 @@ def test_a_q_missing_the_support_accepted_fails_q_support(monkeypatch):
         return None if out is None else (out + 0.01) / (out + 0.01).sum()
     monkeypatch.setattr(_families.ImportanceEstimator, "_data_point_distribution", floored)
     assert _status("KS15.GAERR.gradient.q_support") == "FAIL"
+
+
+def test_a_q_array_read_with_the_wrong_length_fails_q_array(monkeypatch):
+    # `check_distribution("q", q, d=m.shape[1])`: an IndexError for every array q
+    real = _families.ImportanceEstimator._data_point_distribution
+
+    def wrong(self, q):
+        if q is not None and not isinstance(q, str):
+            raise IndexError("tuple index out of range")
+        return real(self, q)
+    monkeypatch.setattr(_families.ImportanceEstimator, "_data_point_distribution", wrong)
+    assert _status("KS15.ImprovedInnerProduct.gradient.q_array") == "FAIL"

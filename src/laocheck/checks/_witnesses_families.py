@@ -107,6 +107,25 @@ def _q_floored(check):
         cls._data_point_distribution = real
 
 
+@contextlib.contextmanager
+def _q_array_ignored(check):
+    """A q given as an array replaced by the uniform distribution."""
+    cls = type(estimators.get(check.kwargs["spec_name"], **EF._spec_of(
+        check.kwargs["spec_name"]).example_params(4)))
+    real = cls._data_point_distribution
+
+    def ignored(self, q):
+        out = real(self, q)
+        if q is None or isinstance(q, str):
+            return out
+        return np.full(out.shape[0], 1.0 / out.shape[0])
+    cls._data_point_distribution = ignored
+    try:
+        yield check
+    finally:
+        cls._data_point_distribution = real
+
+
 _WITNESSES = {
     "example_params": ("undocumented_parameter", "n_inner = 2 slipped into the example "
                        "parameters", lambda c: _spec_replaced(c, example_params=_with_extra_param)),
@@ -120,6 +139,8 @@ _WITNESSES = {
                           lambda c: _spec_replaced(c, target=_target_scaled)),
     "magnitude_bounds": ("bound_sign_dropped", "every finite-range bound negated",
                          _magnitude_negated),
+    "q_array": ("q_array_ignored", "a q given as an array replaced by the uniform q",
+                _q_array_ignored),
     "q_support": ("q_floored", "q_i = 0 raised to 1/(8d) (q renormalised) instead of refused",
                   _q_floored),
 }
@@ -132,6 +153,8 @@ def _declare():
             props.append("target_derivative")
         if "q" in spec.example_params(4, k=spec.check_k):
             props.append("q_support")
+        if spec.name == "KS15.ImprovedInnerProduct.gradient":
+            props.append("q_array")
         for prop in props:
             name, description, apply = _WITNESSES[prop]
             specific(f"{spec.name}.{prop}")(

@@ -30,6 +30,8 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
 * ``KS15.GA*.<part>.q_support`` (the estimates that take q): a q with q_i = 0 where x_i ≠ 0
   is refused naming `q` (KS15 Alg. 1/3: x̃ = x_i/(k q_i) is unbiased only on q's support),
   and a point mass q = e_j on an x supported on j is accepted (x̃ = x, exactly);
+* ``KS15.ImprovedInnerProduct.gradient.q_array``: q given as an array (KS15 Sec. 5: any q
+  for x̃) is the estimator's q; eq. (4)'s q as an array equals q='ridge''s;
 * ``HK12.AESVR.<part>.target_derivative``: the AESVR spec's target is f_ε′ (times x for the
   gradient), f_ε′ derived with sympy from HK12 Sec. 4.2's f_ε(z) = (ε/2)[ρ((z−δ)/ε) +
   ρ((z+δ)/ε)] − δ with ρ(x) = x·erf(x) + e^(−x²)/√π, not from Claim 4.3's erf (the property
@@ -343,6 +345,33 @@ def check_q_support(ctx, *, spec_name):
                     "naming `q` and a point mass on it is accepted")
 
 
+def check_q_array(ctx, *, spec_name):
+    """KS15 Sec. 5 (and Sec. 3 after Lemma 3.3): the improved inner product's x̃ takes any
+    data-point distribution q; given as an array, eq. (4)'s q ∝ √E[x_i²] builds the estimator
+    with that q, the one q='ridge' computes, and it draws."""
+    spec = _spec_of(spec_name)
+    failures, checked = [], 0
+    for inst in ("d4", "l2_edge", "w0_edge"):
+        wf, xf, yf = as_float(INSTANCES[inst])
+        params = spec.example_params(xf.shape[0], k=spec.check_k)
+        root = np.sqrt(np.asarray(params["second_moments"], dtype=float))
+        q = root / root.sum()                                   # KS15 eq. (4)
+        checked += 1
+        try:
+            by_array = estimators.get(spec.name, **params, q=q)
+            by_rule = estimators.get(spec.name, **params, q="ridge")
+            by_array.sample(wf, xf, yf, n=4, rng=ctx.rng)
+        except (InvalidParameterError, IndexError, TypeError, ValueError) as exc:
+            failures.append(f"{inst}: q given as eq. (4)'s array refused: "
+                            f"{type(exc).__name__}: {exc}")
+            continue
+        if not (_close(by_array.q, q) and _close(by_rule.q, q)):
+            failures.append(f"{inst}: q = {np.asarray(by_array.q).tolist()} (array), "
+                            f"{np.asarray(by_rule.q).tolist()} ('ridge'), eq. (4) {q.tolist()}")
+    return _verdict(failures, checked, "instances where eq. (4)'s q as an array is the "
+                    "estimator's q, as q='ridge'")
+
+
 def _fprime_from_hk12():
     """f_ε′(z) derived with sympy from HK12 Sec. 4.2's f_ε and ρ (a callable z, ε, δ -> float)."""
     z, t = sp.symbols("z t", real=True)
@@ -411,6 +440,13 @@ def _register():
                      "q with its first entry on x's support set to 0, or e_j",
                      method="exact (a refusal, and x̃ = x for every draw)", delta=0.0,
                      detectable=1.0, spec_name=spec.name)(check_q_support)
+        if spec.name == "KS15.ImprovedInnerProduct.gradient":
+            register(f"{spec.name}.q_array", citation="KS15 Sec. 5",
+                     statement=f"{spec.name} takes its data-point distribution q as an array: "
+                     "eq. (4)'s q ∝ √E[x_i²] given as an array is its q, as q='ridge' computes "
+                     "it", assumptions="instances d4, l2_edge, w0_edge at the example "
+                     "parameters", method="exact comparison (floats: relative 1e-12)",
+                     delta=0.0, detectable=1.0, spec_name=spec.name)(check_q_array)
         if spec.name.startswith("HK12.AESVR."):
             register(f"{spec.name}.target_derivative", citation="HK12 Sec. 4.2, Claim 4.3",
                      statement=f"the target of {spec.name}'s spec is f_ε′(wᵀx − y)" +
