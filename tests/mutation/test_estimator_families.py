@@ -12,7 +12,8 @@ from laocheck.estimators import Budget, _families
 from laocheck.estimators._registry import _SPECS
 
 FAMILY = (".example_params", ".declared_budget", ".exact_k", ".target_method",
-          ".magnitude_bounds", ".target_derivative", ".q_support", ".q_array")
+          ".magnitude_bounds", ".target_derivative", ".q_support", ".q_array",
+          ".moment_support")
 
 
 def _status(check_id):
@@ -31,8 +32,8 @@ def plant(monkeypatch):
 def test_every_spec_field_check_passes_on_laocheck_specs():
     ids = [c.id for c in checks() if c.id.endswith(FAMILY)]
     # five per spec, AESVR's two derivatives, the five KS15 GA* estimates that take q,
-    # the improved inner product's q as an array
-    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1
+    # the improved inner product's q as an array and its residual's moment support
+    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1 + 1
     assert {i: _status(i) for i in ids if _status(i) != "PASS"} == {}
 
 
@@ -145,3 +146,21 @@ def test_a_q_array_read_with_the_wrong_length_fails_q_array(monkeypatch):
         return real(self, q)
     monkeypatch.setattr(_families.ImportanceEstimator, "_data_point_distribution", wrong)
     assert _status("KS15.ImprovedInnerProduct.gradient.q_array") == "FAIL"
+
+
+@pytest.mark.parametrize("slip", ["w / x", "message"])
+def test_moment_support_slips_fail(monkeypatch, slip):
+    # `contribution = np.abs(w / x)` (x_j = 0 then refused) or the message's w[i] / x[i]
+    real = _families.ImportanceEstimator._check_inner_support
+
+    def slipped(self, p, w, x):
+        if slip == "w / x":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                if np.any((p == 0) & (np.abs(w / x) > 0)):
+                    raise _families.InvalidParameterError("`second_moments` must be positive")
+        try:
+            real(self, p, w, x)
+        except _families.InvalidParameterError as exc:
+            raise _families.InvalidParameterError(str(exc).split("w[")[0]) from None
+    monkeypatch.setattr(_families.ImportanceEstimator, "_check_inner_support", slipped)
+    assert _status("KS15.ImprovedInnerProduct.residual.moment_support") == "FAIL"

@@ -126,6 +126,19 @@ def _q_array_ignored(check):
         cls._data_point_distribution = real
 
 
+@contextlib.contextmanager
+def _support_unchecked(check):
+    """The improved inner product's refusal of p_j = 0 where w_j·x_j ≠ 0 removed."""
+    cls = type(estimators.get(check.kwargs["spec_name"], **EF._spec_of(
+        check.kwargs["spec_name"]).example_params(4)))
+    real = cls._check_inner_support
+    cls._check_inner_support = lambda self, p, w, x: None
+    try:
+        yield check
+    finally:
+        cls._check_inner_support = real
+
+
 _WITNESSES = {
     "example_params": ("undocumented_parameter", "n_inner = 2 slipped into the example "
                        "parameters", lambda c: _spec_replaced(c, example_params=_with_extra_param)),
@@ -141,6 +154,8 @@ _WITNESSES = {
                          _magnitude_negated),
     "q_array": ("q_array_ignored", "a q given as an array replaced by the uniform q",
                 _q_array_ignored),
+    "moment_support": ("support_unchecked", "p_j = 0 where w_j·x_j ≠ 0 no longer refused",
+                       _support_unchecked),
     "q_support": ("q_floored", "q_i = 0 raised to 1/(8d) (q renormalised) instead of refused",
                   _q_floored),
 }
@@ -155,6 +170,8 @@ def _declare():
             props.append("q_support")
         if spec.name == "KS15.ImprovedInnerProduct.gradient":
             props.append("q_array")
+        if spec.name == "KS15.ImprovedInnerProduct.residual":
+            props.append("moment_support")
         for prop in props:
             name, description, apply = _WITNESSES[prop]
             specific(f"{spec.name}.{prop}")(

@@ -32,6 +32,9 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
   and a point mass q = e_j on an x supported on j is accepted (x̃ = x, exactly);
 * ``KS15.ImprovedInnerProduct.gradient.q_array``: q given as an array (KS15 Sec. 5: any q
   for x̃) is the estimator's q; eq. (4)'s q as an array equals q='ridge''s;
+* ``KS15.ImprovedInnerProduct.residual.moment_support``: E[x_j²] = 0 is accepted where
+  x_j = 0 and refused where w_j·x_j ≠ 0 (p_j = 0 would bias φ̃), the refusal naming
+  `second_moments` and w_j·x_j (the gradient refuses such an x first for its x̃: q_j = 0);
 * ``HK12.AESVR.<part>.target_derivative``: the AESVR spec's target is f_ε′ (times x for the
   gradient), f_ε′ derived with sympy from HK12 Sec. 4.2's f_ε(z) = (ε/2)[ρ((z−δ)/ε) +
   ρ((z+δ)/ε)] − δ with ρ(x) = x·erf(x) + e^(−x²)/√π, not from Claim 4.3's erf (the property
@@ -372,6 +375,38 @@ def check_q_array(ctx, *, spec_name):
                     "estimator's q, as q='ridge'")
 
 
+def check_moment_support(ctx, *, spec_name):
+    """KS15 Sec. 5's improved inner product draws j with p_j ∝ |w_j|·√E[x_j²]: E[x_j²] = 0
+    gives p_j = 0, harmless where x_j = 0 (w_j x_j = 0: the estimate stays unbiased), biased
+    where w_j x_j ≠ 0. The first is accepted; the second refused naming `second_moments` and
+    the missed part w_j·x_j."""
+    spec = _spec_of(spec_name)
+    failures, checked = [], 0
+    wf, xf, yf = as_float(INSTANCES["d4"])
+    params = spec.example_params(4, k=spec.check_k)
+    for j in range(4):
+        moments = np.array(params["second_moments"], dtype=float)
+        moments[j] = 0.0
+        est = estimators.get(spec.name, **{**params, "second_moments": moments})
+        x0 = xf.copy()
+        x0[j] = 0.0
+        checked += 1
+        try:
+            est.sample(wf, x0, yf, n=4, rng=ctx.rng)
+        except InvalidParameterError as exc:
+            failures.append(f"E[x_{j}²] = 0 with x_{j} = 0 refused: {exc}")
+        try:
+            est.sample(wf, xf, yf, n=4, rng=ctx.rng)
+            failures.append(f"E[x_{j}²] = 0 with w_{j}·x_{j} = {wf[j] * xf[j]} accepted")
+        except InvalidParameterError as exc:
+            text = str(exc)
+            if "`second_moments`" not in text or f"={wf[j] * xf[j]}" not in text:
+                failures.append(f"E[x_{j}²] = 0 with w_{j}·x_{j} = {wf[j] * xf[j]} refused "
+                                f"without naming `second_moments` and w_{j}·x_{j}: {text}")
+    return _verdict(failures, checked, "coordinates where E[x_j²] = 0 is accepted with x_j = "
+                    "0 and refused, naming it, with w_j·x_j ≠ 0")
+
+
 def _fprime_from_hk12():
     """f_ε′(z) derived with sympy from HK12 Sec. 4.2's f_ε and ρ (a callable z, ε, δ -> float)."""
     z, t = sp.symbols("z t", real=True)
@@ -440,6 +475,13 @@ def _register():
                      "q with its first entry on x's support set to 0, or e_j",
                      method="exact (a refusal, and x̃ = x for every draw)", delta=0.0,
                      detectable=1.0, spec_name=spec.name)(check_q_support)
+        if spec.name == "KS15.ImprovedInnerProduct.residual":   # the gradient's x̃ refuses first
+            register(f"{spec.name}.moment_support", citation="KS15 Sec. 5",
+                     statement=f"{spec.name} accepts E[x_j²] = 0 where x_j = 0 and refuses it "
+                     "where w_j·x_j ≠ 0 (p_j ∝ |w_j|√E[x_j²] = 0 would bias φ̃), naming "
+                     "`second_moments` and w_j·x_j", assumptions="instance d4, each j in turn",
+                     method="exact (an acceptance and a refusal per coordinate)", delta=0.0,
+                     detectable=1.0, spec_name=spec.name)(check_moment_support)
         if spec.name == "KS15.ImprovedInnerProduct.gradient":
             register(f"{spec.name}.q_array", citation="KS15 Sec. 5",
                      statement=f"{spec.name} takes its data-point distribution q as an array: "
