@@ -299,7 +299,8 @@ def spec_signature(spec, factory=None):
     evaluated (``example_params`` at every d, k, B of ``SIGNATURE_*``; ``target`` on every
     instance of :mod:`laocheck.estimators.instances` at the spec's example parameters for each
     of its ``exact_k`` and its ``check_k``; the budget formula at every k and n_inner of
-    ``SIGNATURE_K``; ``k_max`` at every d), and the factory the estimator is registered with.
+    ``SIGNATURE_K``, and with its defaulted parameters left out; ``k_max`` at every d), and the
+    factory the estimator is registered with.
 
     The judge compares it with the map's: equal texts mean the spec is the same value for
     every caller that uses it at those points (the catalog, the tests and ``laocheck list``).
@@ -326,10 +327,15 @@ def spec_signature(spec, factory=None):
                         continue
                     text.append(f"{inst} k={k}: " + _call(value, w, x, y, **params))
         elif field.name == "budget":
-            names = list(inspect.signature(value.formula).parameters)
+            params = inspect.signature(value.formula).parameters
+            names = list(params)
+            # every parameter given, and the defaulted ones left out (Budget.of passes only
+            # the parameters an estimator has: a default is part of the formula)
+            required = [n for n in names if params[n].default is inspect.Parameter.empty]
             text = [value.text, value.kind] + [
-                _call(value.formula, **dict(zip(names, combo)))
-                for combo in itertools.product(SIGNATURE_K, repeat=len(names))]
+                _call(value.formula, **dict(zip(given, combo)))
+                for given in (names, required)
+                for combo in itertools.product(SIGNATURE_K, repeat=len(given))]
         elif field.name == "k_max":
             text = None if value is None else [_call(value, d) for d in SIGNATURE_D]
         else:

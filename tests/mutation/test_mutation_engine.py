@@ -108,7 +108,9 @@ def test_spec_signatures_are_deterministic_and_see_each_field():
     assert M.spec_signature(dataclasses.replace(spec)) == base      # an equal value
     for field, value in [("exact_k", (1, 2)), ("check_k", 1), ("scaling", None),
                          ("target", lambda w, x, y, **p: [0 for _ in x]),
-                         ("example_params", lambda d, *, k=2, B=1.0: {"k": k + 1})]:
+                         ("example_params", lambda d, *, k=2, B=1.0: {"k": k + 1}),
+                         ("budget", dataclasses.replace(spec.budget, formula=lambda k, n_inner=2:
+                                                        k + n_inner))]:
         assert M.spec_signature(dataclasses.replace(spec, **{field: value})) != base, field
 
 
