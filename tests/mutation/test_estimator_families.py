@@ -13,7 +13,7 @@ from laocheck.estimators._registry import _SPECS
 
 FAMILY = (".example_params", ".declared_budget", ".exact_k", ".target_method",
           ".magnitude_bounds", ".target_derivative", ".q_support", ".q_array",
-          ".moment_support")
+          ".moment_support", ".finite_range_edge")
 
 
 def _status(check_id):
@@ -32,8 +32,9 @@ def plant(monkeypatch):
 def test_every_spec_field_check_passes_on_laocheck_specs():
     ids = [c.id for c in checks() if c.id.endswith(FAMILY)]
     # five per spec, AESVR's two derivatives, the five KS15 GA* estimates that take q,
-    # the improved inner product's q as an array and its residual's moment support
-    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1 + 1
+    # the improved inner product's q as an array and its residual's moment support,
+    # GenEst's and AESVR's finite-range edges
+    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1 + 1 + 3
     assert {i: _status(i) for i in ids if _status(i) != "PASS"} == {}
 
 
@@ -164,3 +165,21 @@ def test_moment_support_slips_fail(monkeypatch, slip):
             raise _families.InvalidParameterError(str(exc).split("w[")[0]) from None
     monkeypatch.setattr(_families.ImportanceEstimator, "_check_inner_support", slipped)
     assert _status("KS15.ImprovedInnerProduct.residual.moment_support") == "FAIL"
+
+
+@pytest.mark.parametrize("cls, method, name", [
+    # `def _genest_magnitude(..., k=-1)`: GenEst lists d·max|x_i| (x̃), which it never forms
+    (_families.GenEstEstimator, "_magnitude", "HK12.GenEst.derivative"),
+    # `(2.0 / self.eps, "1/ε ...")` and `_mul(2.0, _top(np.abs(x)))`: AESVR's guard doubled
+    (_families.AESVREstimator, "_magnitude", "HK12.AESVR.residual"),
+    (_families.AESVREstimator, "_magnitude", "HK12.AESVR.gradient"),
+])
+def test_a_looser_guard_fails_finite_range_edge(monkeypatch, cls, method, name):
+    real = getattr(cls, method)
+
+    def looser(self, w, x, y):
+        out = real(self, w, x, y)
+        return out + [(2 * np.max(np.abs(x)), "d·max|x_i| (x̃)"), (2 / getattr(self, "eps", 1.0),
+                                                               "1/ε")]
+    monkeypatch.setattr(cls, method, looser)
+    assert _status(f"{name}.finite_range_edge") == "FAIL"

@@ -139,6 +139,24 @@ def _support_unchecked(check):
         cls._check_inner_support = real
 
 
+@contextlib.contextmanager
+def _magnitude_doubled(check):
+    """The estimator's finite-range bounds doubled, with 2·d·max|x_i| listed (x̃ of a GenEst
+    that forms none): a guard looser than its numbers."""
+    spec = EF._spec_of(check.kwargs["spec_name"])
+    cls = type(estimators.get(spec.name, **spec.example_params(4, k=spec.check_k)))
+    real = cls._magnitude
+
+    def doubled(self, w, x, y):
+        return [(2 * b, text) for b, text in real(self, w, x, y)] + [
+            (2.0 * x.shape[0] * float(np.max(np.abs(x))), "2·d·max|x_i|")]
+    cls._magnitude = doubled
+    try:
+        yield check
+    finally:
+        cls._magnitude = real
+
+
 _WITNESSES = {
     "example_params": ("undocumented_parameter", "n_inner = 2 slipped into the example "
                        "parameters", lambda c: _spec_replaced(c, example_params=_with_extra_param)),
@@ -156,6 +174,9 @@ _WITNESSES = {
                 _q_array_ignored),
     "moment_support": ("support_unchecked", "p_j = 0 where w_j·x_j ≠ 0 no longer refused",
                        _support_unchecked),
+    "finite_range_edge": ("bounds_doubled", "every finite-range bound doubled, 2·d·max|x_i| "
+                          "listed",
+                          _magnitude_doubled),
     "q_support": ("q_floored", "q_i = 0 raised to 1/(8d) (q renormalised) instead of refused",
                   _q_floored),
 }
@@ -166,6 +187,8 @@ def _declare():
         props = list(EF.FAMILY_CHECKS)
         if spec.name.startswith("HK12.AESVR."):
             props.append("target_derivative")
+        if spec.name.startswith(("HK12.AESVR.", "HK12.GenEst.")):
+            props.append("finite_range_edge")
         if "q" in spec.example_params(4, k=spec.check_k):
             props.append("q_support")
         if spec.name == "KS15.ImprovedInnerProduct.gradient":

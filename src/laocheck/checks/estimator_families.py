@@ -35,6 +35,10 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
 * ``KS15.ImprovedInnerProduct.residual.moment_support``: E[x_j²] = 0 is accepted where
   x_j = 0 and refused where w_j·x_j ≠ 0 (p_j = 0 would bias φ̃), the refusal naming
   `second_moments` and w_j·x_j (the gradient refuses such an x first for its x̃: q_j = 0);
+* ``HK12.GenEst.derivative.finite_range_edge``, ``HK12.AESVR.<part>.finite_range_edge``:
+  instances whose every formed number stays below 0.6·MAX_MAGNITUDE (GenEst with w = 0 and
+  huge x, which it never reads; AESVR with 1/ε = 0.6·MAX, and at d = 1 with x = 0.6·MAX) are
+  accepted: the finite-range guard is not looser than the numbers it bounds;
 * ``HK12.AESVR.<part>.target_derivative``: the AESVR spec's target is f_ε′ (times x for the
   gradient), f_ε′ derived with sympy from HK12 Sec. 4.2's f_ε(z) = (ε/2)[ρ((z−δ)/ε) +
   ρ((z+δ)/ε)] − δ with ρ(x) = x·erf(x) + e^(−x²)/√π, not from Claim 4.3's erf (the property
@@ -55,6 +59,7 @@ import numpy as np
 from .. import estimators
 from .._lazy import load
 from ..estimators._families import REGISTRATIONS
+from ..estimators._protocol import MAX_MAGNITUDE
 from ..estimators.instances import INSTANCES, as_float
 from ..exceptions import InvalidParameterError
 from ._registry import Result, Status, register
@@ -407,6 +412,43 @@ def check_moment_support(ctx, *, spec_name):
                     "0 and refused, naming it, with w_j·x_j ≠ 0")
 
 
+def _edge_instances(spec):
+    """(label, params, w, x, y) on the edge of the finite range whose every number the
+    estimator forms is known to stay below MAX_MAGNITUDE (0.6 of it at most)."""
+    big = 0.6 * MAX_MAGNITUDE
+    if spec.name == "HK12.GenEst.derivative":
+        # w = 0: every factor is −y (HK12 Procedure 3's fallback), x is never read
+        params = spec.example_params(2)
+        return [("w = 0, x_i = 0.6·MAX", params, np.zeros(2), np.full(2, big), 0.5)]
+    out = []
+    params = {**spec.example_params(2, k=2), "eps": 1 / big}
+    # 1/ε = 0.6·MAX: x/ε <= 0.6·MAX, (|y| + δ)/ε = 0.06·MAX, the GenEst factors <= 0.12·MAX
+    out.append(("1/ε = 0.6·MAX", params, np.full(2, 0.1), np.ones(2), 0.0))
+    if spec.part == "gradient":
+        # d = 1, k = 1: x̃ = x = 0.6·MAX, f_ε′·x <= 0.6·MAX, the factors tiny (w = 2^-60)
+        params = spec.example_params(1, k=1)
+        out.append(("d = 1, x = 0.6·MAX", params, np.array([2.0 ** -60]), np.array([big]),
+                    0.0))
+    return out
+
+
+def check_finite_range_edge(ctx, *, spec_name):
+    """HK12 Procedure 3 and Alg. 4 on the edge of the finite range (``_protocol``, "Finite
+    range"): an instance whose every number stays below MAX_MAGNITUDE is accepted."""
+    spec = _spec_of(spec_name)
+    failures, checked = [], 0
+    for label, params, w, x, y in _edge_instances(spec):
+        checked += 1
+        try:
+            value = estimators.get(spec.name, **params).target(w, x, y)
+        except InvalidParameterError as exc:
+            failures.append(f"{label}: refused: {exc}")
+            continue
+        if not np.all(np.isfinite(value)):
+            failures.append(f"{label}: target {value!r} not finite")
+    return _verdict(failures, checked, "edge instances accepted")
+
+
 def _fprime_from_hk12():
     """f_ε′(z) derived with sympy from HK12 Sec. 4.2's f_ε and ρ (a callable z, ε, δ -> float)."""
     z, t = sp.symbols("z t", real=True)
@@ -489,6 +531,14 @@ def _register():
                      "it", assumptions="instances d4, l2_edge, w0_edge at the example "
                      "parameters", method="exact comparison (floats: relative 1e-12)",
                      delta=0.0, detectable=1.0, spec_name=spec.name)(check_q_array)
+        if spec.name.startswith(("HK12.AESVR.", "HK12.GenEst.")):
+            register(f"{spec.name}.finite_range_edge", citation=spec.citation,
+                     statement=f"{spec.name} accepts instances on the edge of the finite range "
+                     "(every number it forms at most 0.6·MAX_MAGNITUDE): its guard is not "
+                     "looser than the numbers it bounds", assumptions="GenEst: w = 0 with "
+                     "x_i = 0.6·MAX; AESVR: 1/ε = 0.6·MAX, and (gradient) d = 1 with "
+                     "x = 0.6·MAX", method="exact (acceptance, finite target)", delta=0.0,
+                     detectable=None, spec_name=spec.name)(check_finite_range_edge)
         if spec.name.startswith("HK12.AESVR."):
             register(f"{spec.name}.target_derivative", citation="HK12 Sec. 4.2, Claim 4.3",
                      statement=f"the target of {spec.name}'s spec is f_ε′(wᵀx − y)" +
