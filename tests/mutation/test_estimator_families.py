@@ -13,7 +13,8 @@ from laocheck.estimators._registry import _SPECS
 
 FAMILY = (".example_params", ".declared_budget", ".exact_k", ".target_method",
           ".magnitude_bounds", ".target_derivative", ".q_support", ".q_array",
-          ".moment_support", ".finite_range_edge")
+          ".moment_support", ".finite_range_edge",
+          ".finite_range_refusal")
 
 
 def _status(check_id):
@@ -33,8 +34,8 @@ def test_every_spec_field_check_passes_on_laocheck_specs():
     ids = [c.id for c in checks() if c.id.endswith(FAMILY)]
     # five per spec, AESVR's two derivatives, the five KS15 GA* estimates that take q,
     # the improved inner product's q as an array and its residual's moment support,
-    # GenEst's and AESVR's finite-range edges
-    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1 + 1 + 3
+    # GenEst's and AESVR's finite-range edges, Baseline's and GenEst's refusals
+    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1 + 1 + 3 + 2
     assert {i: _status(i) for i in ids if _status(i) != "PASS"} == {}
 
 
@@ -183,3 +184,17 @@ def test_a_looser_guard_fails_finite_range_edge(monkeypatch, cls, method, name):
                                                                "1/ε")]
     monkeypatch.setattr(cls, method, looser)
     assert _status(f"{name}.finite_range_edge") == "FAIL"
+
+
+@pytest.mark.parametrize("cls, name, slip", [
+    # `_mul(1.0, abs(y), ratio, top)`: the bound of 2y·v halved
+    (_families.BaselineEstimator, "CB11.Baseline.loss", lambda b, t: b / 2 if "2y·v" in t else b),
+    # `coef = np.abs(norm_sq * w[nz])`: the factor bound ‖w‖²·|w_j| for ‖w‖²/|w_j|
+    (_families.GenEstEstimator, "HK12.GenEst.derivative",
+     lambda b, t: min(b, 1.0) if "w_j" in t or "Θ" in t or "N·" in t else b),
+])
+def test_a_tighter_guard_fails_finite_range_refusal(monkeypatch, cls, name, slip):
+    real = cls._magnitude
+    monkeypatch.setattr(cls, "_magnitude", lambda self, w, x, y: [
+        (slip(b, t), t) for b, t in real(self, w, x, y)])
+    assert _status(f"{name}.finite_range_refusal") == "FAIL"

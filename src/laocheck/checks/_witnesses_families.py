@@ -157,6 +157,19 @@ def _magnitude_doubled(check):
         cls._magnitude = real
 
 
+@contextlib.contextmanager
+def _magnitude_removed(check):
+    """The estimator's finite-range guard removed (no bound listed)."""
+    spec = EF._spec_of(check.kwargs["spec_name"])
+    cls = type(estimators.get(spec.name, **spec.example_params(4, k=spec.check_k)))
+    real = cls._magnitude
+    cls._magnitude = lambda self, w, x, y: []
+    try:
+        yield check
+    finally:
+        cls._magnitude = real
+
+
 _WITNESSES = {
     "example_params": ("undocumented_parameter", "n_inner = 2 slipped into the example "
                        "parameters", lambda c: _spec_replaced(c, example_params=_with_extra_param)),
@@ -177,6 +190,8 @@ _WITNESSES = {
     "finite_range_edge": ("bounds_doubled", "every finite-range bound doubled, 2·d·max|x_i| "
                           "listed",
                           _magnitude_doubled),
+    "finite_range_refusal": ("guard_removed", "no finite-range bound listed",
+                             _magnitude_removed),
     "q_support": ("q_floored", "q_i = 0 raised to 1/(8d) (q renormalised) instead of refused",
                   _q_floored),
 }
@@ -189,6 +204,8 @@ def _declare():
             props.append("target_derivative")
         if spec.name.startswith(("HK12.AESVR.", "HK12.GenEst.")):
             props.append("finite_range_edge")
+        if spec.name in ("CB11.Baseline.loss", "HK12.GenEst.derivative"):
+            props.append("finite_range_refusal")
         if "q" in spec.example_params(4, k=spec.check_k):
             props.append("q_support")
         if spec.name == "KS15.ImprovedInnerProduct.gradient":

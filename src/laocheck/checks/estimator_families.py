@@ -39,6 +39,9 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
   instances whose every formed number stays below 0.6·MAX_MAGNITUDE (GenEst with w = 0 and
   huge x, which it never reads; AESVR with 1/ε = 0.6·MAX, and at d = 1 with x = 0.6·MAX) are
   accepted: the finite-range guard is not looser than the numbers it bounds;
+* ``CB11.Baseline.loss.finite_range_refusal``, ``HK12.GenEst.derivative.finite_range_refusal``:
+  an instance whose kernel would form a number beyond MAX_MAGNITUDE (2y·v; a factor
+  (‖w‖²/w_j)·x_j, also at max|w| = 2^-200) is refused up front, its target finite;
 * ``HK12.AESVR.<part>.target_derivative``: the AESVR spec's target is f_ε′ (times x for the
   gradient), f_ε′ derived with sympy from HK12 Sec. 4.2's f_ε(z) = (ε/2)[ρ((z−δ)/ε) +
   ρ((z+δ)/ε)] − δ with ρ(x) = x·erf(x) + e^(−x²)/√π, not from Claim 4.3's erf (the property
@@ -449,6 +452,39 @@ def check_finite_range_edge(ctx, *, spec_name):
     return _verdict(failures, checked, "edge instances accepted")
 
 
+def _beyond_instances(spec):
+    """(label, params, w, x, y) whose kernel forms a number beyond MAX_MAGNITUDE, computed here
+    from the paper's formula, while the target stays finite."""
+    if spec.name == "CB11.Baseline.loss":
+        # CB11 Fig. 1's 2·y·v_i = 2y·(d/k)·x_i = 1.2·MAX at d = k = 2, x_i = 3/2, y = MAX/2.5
+        return [("2y·v = 1.2·MAX", spec.example_params(2, k=2), np.zeros(2),
+                 np.full(2, 1.5), MAX_MAGNITUDE / 2.5)]
+    params = spec.example_params(2)
+    # HK12 Procedure 3's factor (‖w‖²/w_j)·x_j at j = 2 (p_2 ∝ w_2² > 0): 2^1100 (an
+    # overflow) while wᵀx − y = 2^100; at max|w| = 1 and at max|w| = 2^-200
+    return [("(‖w‖²/w_2)·x_2 = 2^1100", params, np.array([1.0, 2.0 ** -500]),
+             np.array([0.0, 2.0 ** 600]), 0.0),
+            ("(‖w‖²/w_2)·x_2 = 2^1100, max|w| = 2^-200", params,
+             np.array([2.0 ** -200, 2.0 ** -700]), np.array([0.0, 2.0 ** 800]), 0.0)]
+
+
+def check_finite_range_refusal(ctx, *, spec_name):
+    """CB11 Fig. 1 and HK12 Procedure 3 beyond the finite range (``_protocol``, "Finite
+    range"): an instance whose kernel would form a number beyond MAX_MAGNITUDE is refused up
+    front, even where the target itself is finite."""
+    spec = _spec_of(spec_name)
+    failures, checked = [], 0
+    for label, params, w, x, y in _beyond_instances(spec):
+        checked += 1
+        try:
+            estimators.get(spec.name, **params).target(w, x, y)
+            failures.append(f"{label}: accepted")
+        except InvalidParameterError:
+            pass
+    return _verdict(failures, checked, "instances beyond the finite range refused",
+                    detects=None)
+
+
 def _fprime_from_hk12():
     """f_ε′(z) derived with sympy from HK12 Sec. 4.2's f_ε and ρ (a callable z, ε, δ -> float)."""
     z, t = sp.symbols("z t", real=True)
@@ -539,6 +575,14 @@ def _register():
                      "x_i = 0.6·MAX; AESVR: 1/ε = 0.6·MAX, and (gradient) d = 1 with "
                      "x = 0.6·MAX", method="exact (acceptance, finite target)", delta=0.0,
                      detectable=None, spec_name=spec.name)(check_finite_range_edge)
+        if spec.name in ("CB11.Baseline.loss", "HK12.GenEst.derivative"):
+            register(f"{spec.name}.finite_range_refusal", citation=spec.citation,
+                     statement=f"{spec.name} refuses up front an instance whose kernel would "
+                     "form a number beyond MAX_MAGNITUDE (CB11 Fig. 1's 2y·v, HK12 Procedure "
+                     "3's factor (‖w‖²/w_j)·x_j), its target finite", assumptions="d = 2; "
+                     "the numbers computed from the paper's formulas", method="exact "
+                     "(a refusal)", delta=0.0, detectable=None,
+                     spec_name=spec.name)(check_finite_range_refusal)
         if spec.name.startswith("HK12.AESVR."):
             register(f"{spec.name}.target_derivative", citation="HK12 Sec. 4.2, Claim 4.3",
                      statement=f"the target of {spec.name}'s spec is f_ε′(wᵀx − y)" +
