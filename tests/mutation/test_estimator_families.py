@@ -34,8 +34,8 @@ def test_every_spec_field_check_passes_on_laocheck_specs():
     ids = [c.id for c in checks() if c.id.endswith(FAMILY)]
     # five per spec, AESVR's two derivatives, the five KS15 GA* estimates that take q,
     # the improved inner product's q as an array and its residual's moment support,
-    # GenEst's and AESVR's finite-range edges, Baseline's and GenEst's refusals
-    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1 + 1 + 3 + 2
+    # GenEst's and AESVR's finite-range edges, Baseline's, GenEst's and AESVR's refusals
+    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1 + 1 + 3 + 4
     assert {i: _status(i) for i in ids if _status(i) != "PASS"} == {}
 
 
@@ -192,6 +192,9 @@ def test_a_looser_guard_fails_finite_range_edge(monkeypatch, cls, method, name):
     # `coef = np.abs(norm_sq * w[nz])`: the factor bound ‖w‖²·|w_j| for ‖w‖²/|w_j|
     (_families.GenEstEstimator, "HK12.GenEst.derivative",
      lambda b, t: min(b, 1.0) if "w_j" in t or "Θ" in t or "N·" in t else b),
+    # `labels = [shifted * self.eps]`: the labels' bound (|y| + δ)·ε, so Θ misses them
+    (_families.AESVREstimator, "HK12.AESVR.residual",
+     lambda b, t: b - 0.6 * _families.MAX_MAGNITUDE if t.startswith("Θ") else b),
 ])
 def test_a_tighter_guard_fails_finite_range_refusal(monkeypatch, cls, name, slip):
     real = cls._magnitude

@@ -204,7 +204,8 @@ def _declare():
             props.append("target_derivative")
         if spec.name.startswith(("HK12.AESVR.", "HK12.GenEst.")):
             props.append("finite_range_edge")
-        if spec.name in ("CB11.Baseline.loss", "HK12.GenEst.derivative"):
+        if spec.name in ("CB11.Baseline.loss", "HK12.GenEst.derivative") or \
+                spec.name.startswith("HK12.AESVR."):
             props.append("finite_range_refusal")
         if "q" in spec.example_params(4, k=spec.check_k):
             props.append("q_support")

@@ -39,9 +39,9 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
   instances whose every formed number stays below 0.6·MAX_MAGNITUDE (GenEst with w = 0 and
   huge x, which it never reads; AESVR with 1/ε = 0.6·MAX, and at d = 1 with x = 0.6·MAX) are
   accepted: the finite-range guard is not looser than the numbers it bounds;
-* ``CB11.Baseline.loss.finite_range_refusal``, ``HK12.GenEst.derivative.finite_range_refusal``:
-  an instance whose kernel would form a number beyond MAX_MAGNITUDE (2y·v; a factor
-  (‖w‖²/w_j)·x_j, also at max|w| = 2^-200) is refused up front, its target finite;
+* ``<spec>.finite_range_refusal`` (CB11 Baseline, GenEst, AESVR): an instance whose kernel
+  would form a number beyond MAX_MAGNITUDE (2y·v; a factor (‖w‖²/w_j)·x_j, also at
+  max|w| = 2^-200; AESVR's factor on (x/ε, (y ± δ)/ε)) is refused up front, its target finite;
 * ``HK12.AESVR.<part>.target_derivative``: the AESVR spec's target is f_ε′ (times x for the
   gradient), f_ε′ derived with sympy from HK12 Sec. 4.2's f_ε(z) = (ε/2)[ρ((z−δ)/ε) +
   ρ((z+δ)/ε)] − δ with ρ(x) = x·erf(x) + e^(−x²)/√π, not from Claim 4.3's erf (the property
@@ -459,6 +459,14 @@ def _beyond_instances(spec):
         # CB11 Fig. 1's 2·y·v_i = 2y·(d/k)·x_i = 1.2·MAX at d = k = 2, x_i = 3/2, y = MAX/2.5
         return [("2y·v = 1.2·MAX", spec.example_params(2, k=2), np.zeros(2),
                  np.full(2, 1.5), MAX_MAGNITUDE / 2.5)]
+    if spec.name.startswith("HK12.AESVR."):
+        # HK12 Alg. 4 line 2: a factor (‖w‖²/w_2)·x_2/ε − (y ± δ)/ε of GenEst on (x/ε, (y ± δ)/ε)
+        # reaches 0.5·MAX + 0.6·MAX: (‖w‖²/w_2)·x_2 = 2^60 with 1/ε = 0.5·MAX/2^60, labels
+        # (|y| + δ)/ε = 0.6·MAX; B = 1/2 (N = 1); the target f_ε′ is finite
+        eps = 2.0 ** 60 / (0.5 * MAX_MAGNITUDE)
+        params = {**spec.example_params(2, k=2, B=0.5), "eps": eps, "delta": 0.1}
+        return [("a factor θ̃ = 1.1·MAX", params, np.array([1.0, 2.0 ** -60]),
+                 np.array([0.0, 1.0]), 0.6 * MAX_MAGNITUDE * eps - 0.1)]
     params = spec.example_params(2)
     # HK12 Procedure 3's factor (‖w‖²/w_j)·x_j at j = 2 (p_2 ∝ w_2² > 0): 2^1100 (an
     # overflow) while wᵀx − y = 2^100; at max|w| = 1 and at max|w| = 2^-200
@@ -575,11 +583,13 @@ def _register():
                      "x_i = 0.6·MAX; AESVR: 1/ε = 0.6·MAX, and (gradient) d = 1 with "
                      "x = 0.6·MAX", method="exact (acceptance, finite target)", delta=0.0,
                      detectable=None, spec_name=spec.name)(check_finite_range_edge)
-        if spec.name in ("CB11.Baseline.loss", "HK12.GenEst.derivative"):
+        if spec.name in ("CB11.Baseline.loss", "HK12.GenEst.derivative") or \
+                spec.name.startswith("HK12.AESVR."):
             register(f"{spec.name}.finite_range_refusal", citation=spec.citation,
                      statement=f"{spec.name} refuses up front an instance whose kernel would "
                      "form a number beyond MAX_MAGNITUDE (CB11 Fig. 1's 2y·v, HK12 Procedure "
-                     "3's factor (‖w‖²/w_j)·x_j), its target finite", assumptions="d = 2; "
+                     "3's factor (‖w‖²/w_j)·x_j, and on (x/ε, (y ± δ)/ε) in Alg. 4), its target "
+                     "finite", assumptions="d = 2; "
                      "the numbers computed from the paper's formulas", method="exact "
                      "(a refusal)", delta=0.0, detectable=None,
                      spec_name=spec.name)(check_finite_range_refusal)
