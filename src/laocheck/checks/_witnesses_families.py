@@ -172,7 +172,8 @@ def _magnitude_removed(check):
 
 _WITNESSES = {
     "example_params": ("undocumented_parameter", "n_inner = 2 slipped into the example "
-                       "parameters", lambda c: _spec_replaced(c, example_params=_with_extra_param)),
+                       "parameters",
+                       lambda c: _spec_replaced(c, example_params=_with_extra_param)),
     "declared_budget": ("budget_plus_one", "the spec's budget formula + 1",
                         lambda c: _spec_replaced(c, budget=_budget_plus_one)),
     "exact_k": ("exact_k_slipped", "exact_k without its boundary k (or (0,) swapped with a k)",

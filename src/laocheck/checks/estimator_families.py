@@ -8,8 +8,8 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
 * ``<spec>.example_params``: ``laocheck.estimators.example_params`` gives what its docstring
   says (q_i ∝ i, E[x_i²] ∝ i², η = 1/(2B), k as asked, CB11's k rounded down to an even k >= 2,
   AESVR's ε = 1/2 and δ = 1/10, GenEst's f′(z) = 1 + z/2 − z²/8 + z³/16, B as asked), and the
-  estimator builds with them and gives them back as its ``params``, at every dimension of the exact instances, every k of the spec's
-  ``exact_k`` and B ∈ {1/2, 1, 2};
+  estimator builds with them and gives them back as its ``params``, at every dimension of the
+  exact instances, every k of the spec's ``exact_k`` and B ∈ {1/2, 1, 2};
 * ``<spec>.declared_budget``: the estimator's ``budget`` attribute is the spec's budget
   formula at the same parameters (two transcriptions of the paper's budget: HK12 Alg. 1-2,
   KS15 Alg. 1/3, CB11 Figs. 1-2, HK12 Lemma 4.1 and Thm 4.4);
@@ -48,8 +48,9 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
   checks do not check unbiasedness of an unbounded estimate against its target).
 
 Every comparison is exact, or up to float rounding (relative 1e-12) where floats are formed;
-δ = 0 (``magnitude_bounds`` compares sampled draws with a bound that holds for every draw). The expected values are typed here from the docstrings and the paper, never read from
-the spec being checked.
+δ = 0 (``magnitude_bounds`` compares sampled draws with a bound that holds for every draw). The
+expected values are typed here from the docstrings and the paper, never read from the spec
+being checked.
 """
 
 from __future__ import annotations
