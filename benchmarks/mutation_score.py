@@ -22,7 +22,13 @@ Two things are laocheck's own, both explained in ``docs/explanation/mutation.md`
   its parameters) give the checks that cite a formula by id. A mutant of a function is judged
   by the checks that execute the function; a mutant at module level of ``bounds/_formulas.py``
   by the checks that read or cite a formula whose expression the mutant changes (the judge
-  compares every expression with the map's). The map also keeps each check's seed-0 verdict.
+  compares every expression with the map's). A mutant of ``estimators/_families.py`` (the
+  estimator specs: module-level declarations, and the helpers that build them at import) is
+  judged, besides the checks that execute its function, by the checks of every
+  :class:`~laocheck.estimators.EstimatorSpec` whose value the mutant changes (the judge
+  compares each spec's :func:`spec_signature` with the map's): the spec's property checks
+  (ids ``<spec name>.*``) and the checks that read the spec while they run. The map also
+  keeps each check's seed-0 verdict.
 
 Usage::
 
@@ -73,6 +79,12 @@ SCOPE = (
     "laocheck/learners/ridge.py", "laocheck/learners/two_phase.py",
 )
 FORMULAS_MODULE = "laocheck/bounds/_formulas.py"
+#: modules whose module-level code declares the estimator specs: their mutants are judged by
+#: the checks of the specs whose signature (:func:`spec_signature`) they change
+SPEC_MODULES = ("laocheck/estimators/_families.py",)
+#: the fields of an EstimatorSpec that say which spec it is, not what it claims: a check that
+#: reads only these (an estimator looking its spec up by name) does not read the spec
+SPEC_NAME_FIELDS = frozenset({"name", "algorithm", "part", "paper", "__class__"})
 
 # ---------------------------------------------------------------------------------------------
 # units: the function (qualified name) or formula a line belongs to
@@ -147,6 +159,17 @@ def cmd_map(args):
         return object.__getattribute__(self, name)
 
     Formula.__getattribute__ = recording_getattribute
+    from laocheck.estimators import EstimatorSpec
+    spec_reads = {}
+
+    def recording_spec_getattribute(self, name):
+        cid = current["id"]
+        # a lookup by name (an estimator finding its spec among its class's) reads no claim
+        if cid is not None and name not in SPEC_NAME_FIELDS:
+            spec_reads.setdefault(object.__getattribute__(self, "name"), set()).add(cid)
+        return object.__getattribute__(self, name)
+
+    EstimatorSpec.__getattribute__ = recording_spec_getattribute
     baseline = {}
     cites = {}
     globs = None if args.only is None else args.only.split(",")
@@ -168,6 +191,7 @@ def cmd_map(args):
     cov.switch_context("")
     cov.stop()
     del Formula.__getattribute__
+    del EstimatorSpec.__getattribute__
     data = cov.get_data()
     functions = {}
     for module in SCOPE:
@@ -184,8 +208,12 @@ def cmd_map(args):
     formulas = {fid: {"signature": signature(f),
                       "checks": sorted(reads.get(fid, set()) | cites.get(fid, set()))}
                 for fid, f in sorted(bounds.FORMULAS.items())}
+    specs = {name: {"signature": sig,
+                    "checks": sorted(spec_reads.get(name, set()) | {
+                        c for c in baseline if c.startswith(name + ".")})}
+             for name, sig in sorted(spec_signatures().items())}
     out = {"meta": _meta(seconds=round(time.perf_counter() - start, 1), only=args.only),
-           "baseline": baseline, "modules": functions, "formulas": formulas}
+           "baseline": baseline, "modules": functions, "formulas": formulas, "specs": specs}
     if args.merge:
         out = merge_maps(json.loads(Path(args.out).read_text(encoding="utf-8")), out)
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -212,6 +240,12 @@ def merge_maps(old, new):
     for fid, entry in new["formulas"].items():
         f = out["formulas"].setdefault(fid, {"signature": entry["signature"], "checks": []})
         f["checks"] = sorted(set(f["checks"]) | set(entry["checks"]))
+    for name, entry in new.get("specs", {}).items():
+        old_spec = out.setdefault("specs", {}).get(name)
+        if old_spec is not None and old_spec["signature"] != entry["signature"]:
+            raise SystemExit(f"spec {name} changed since the map was made: run `map`")
+        sp = out["specs"].setdefault(name, {"signature": entry["signature"], "checks": []})
+        sp["checks"] = sorted(set(sp["checks"]) | set(entry["checks"]))
     out["meta"]["merged"] = out["meta"].get("merged", []) + [new["meta"]]
     return out
 
@@ -223,6 +257,110 @@ def signature(formula):
     import sympy
     return " | ".join([sympy.srepr(formula.expr), repr((formula.kind, formula.literal,
                        formula.proof, formula.scaling, bool(formula.erratum)))])
+
+
+def _canon(value):
+    """A deterministic, comparable text of a value a spec holds or returns: numbers exactly
+    (``repr`` of a float, ``str`` of a Fraction), arrays with their dtype, dicts sorted,
+    callables by qualified name (their values are compared where the spec calls them)."""
+    # numpy: a dependency of laocheck, imported by the processes that compute signatures
+    import numpy as np
+    if isinstance(value, np.ndarray):
+        return f"array[{value.dtype.str}]({_canon(value.tolist())})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_canon(v)}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_canon(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    if isinstance(value, np.generic):
+        return f"{type(value).__name__}({value.item()!r})"
+    if callable(value) and not isinstance(value, type) and hasattr(value, "__qualname__"):
+        return f"<{value.__module__}.{value.__qualname__}>"
+    return repr(value)
+
+
+def _call(func, *args, **kwargs):
+    """``_canon(func(*args, **kwargs))``, or the exception's type and text when it raises."""
+    try:
+        return _canon(func(*args, **kwargs))
+    except Exception as exc:   # noqa: BLE001 - a raising spec callable is a value too
+        return f"raises {type(exc).__name__}: {exc}"
+
+
+#: where a spec's callables are evaluated: dimensions, budgets k and norm bounds
+SIGNATURE_D = (1, 2, 3, 4, 5, 6)
+SIGNATURE_K = (1, 2, 3, 4, 5, 6)
+SIGNATURE_B = (0.5, 1.0, 2.0)
+
+
+def spec_signature(spec, factory=None):
+    """What a mutant of ``estimators/_families.py`` can change in an
+    :class:`~laocheck.estimators.EstimatorSpec`, as one text: every field, its callables
+    evaluated (``example_params`` at every d, k, B of ``SIGNATURE_*``; ``target`` on every
+    instance of :mod:`laocheck.estimators.instances` at the spec's example parameters for each
+    of its ``exact_k`` and its ``check_k``; the budget formula at every k and n_inner of
+    ``SIGNATURE_K``, and with its defaulted parameters left out; ``k_max`` at every d), and the
+    factory the estimator is registered with.
+
+    The judge compares it with the map's: equal texts mean the spec is the same value for
+    every caller that uses it at those points (the catalog, the tests and ``laocheck list``).
+    """
+    # dataclasses and inspect: standard library, needed by the judge and the map only
+    import dataclasses
+    import inspect
+    import itertools
+    from laocheck.estimators.instances import INSTANCES
+    parts = []
+    for field in dataclasses.fields(spec):
+        value = getattr(spec, field.name)
+        if field.name == "example_params":
+            text = [_call(value, d, k=k, B=B) for d in SIGNATURE_D for k in SIGNATURE_K
+                    for B in SIGNATURE_B]
+        elif field.name == "target":
+            text = []
+            for inst, (w, x, y) in sorted(INSTANCES.items()):
+                for k in sorted(set(spec.exact_k) | {spec.check_k}):
+                    try:
+                        params = spec.example_params(len(w), k=k)
+                    except Exception as exc:   # noqa: BLE001 - recorded as the value
+                        text.append(f"{inst} k={k}: params raise {type(exc).__name__}")
+                        continue
+                    text.append(f"{inst} k={k}: " + _call(value, w, x, y, **params))
+        elif field.name == "budget":
+            params = inspect.signature(value.formula).parameters
+            names = list(params)
+            # every parameter given, and the defaulted ones left out (Budget.of passes only
+            # the parameters an estimator has: a default is part of the formula)
+            required = [n for n in names if params[n].default is inspect.Parameter.empty]
+            text = [value.text, value.kind] + [
+                _call(value.formula, **dict(zip(given, combo)))
+                for given in (names, required)
+                for combo in itertools.product(SIGNATURE_K, repeat=len(given))]
+        elif field.name == "k_max":
+            text = None if value is None else [_call(value, d) for d in SIGNATURE_D]
+        else:
+            text = _canon(value)
+        parts.append(f"{field.name}={text}")
+    parts.append(f"factory={_canon(factory)}")
+    return " | ".join(parts)
+
+
+def spec_signatures():
+    """``{name: spec_signature}`` of every registered estimator of laocheck, with the
+    ``specs`` each estimator class declares (a spec a class no longer lists is a change)."""
+    from laocheck import estimators
+    from laocheck.estimators import _families
+    out = {}
+    for name, factory, spec in _families.REGISTRATIONS:
+        out[name] = spec_signature(spec, factory=factory)
+    for name in estimators.names():
+        out.setdefault(name, "registered elsewhere")
+    classes = {cls.__name__: [s.name for s in cls.specs] for cls in (
+        _families.ImportanceEstimator, _families.AEREstimator, _families.BaselineEstimator,
+        _families.GenEstEstimator, _families.AESVREstimator)}
+    for name in out:
+        out[name] += " | class=" + ",".join(sorted(c for c, n in classes.items() if name in n))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,9 +391,27 @@ def cmd_judge(args):
                 selected += entry["checks"]
         for fid in set(bounds.FORMULAS) - set(spec["formulas"]):
             report["changed_formulas"].append(fid)
+    if spec.get("specs"):
+        report["changed_specs"] = []
+        try:
+            now = spec_signatures()
+        except Exception as exc:   # the mutant breaks the specs: every check of them would fail
+            report["killed_by"] = f"specs: {type(exc).__name__}: {exc}"
+            print(json.dumps(report))
+            return 1
+        for name, entry in spec["specs"].items():
+            if now.get(name) != entry["signature"]:
+                report["changed_specs"].append(name)
+                selected += entry["checks"]
+        report["changed_specs"] += sorted(set(now) - set(spec["specs"]))
     baseline = spec["baseline"]
     selected = sorted(set(selected) & set(baseline), key=lambda c: (baseline[c]["seconds"], c))
+    from laocheck.checks import checks
+    registered = {c.id for c in checks()}
     for cid in selected:
+        if cid not in registered:
+            report["killed_by"] = f"{cid}: {baseline[cid]['status']} -> no longer registered"
+            break
         rec = run(cid, seed=0, effort="fast")
         report["ran"].append([cid, rec.status])
         if rec.status != baseline[cid]["status"]:
@@ -421,26 +577,36 @@ def run_mutants(modules, *, share=None, only=None, limit=None, timeout_factor=10
                 unit = function_at(spans[module], line)
                 checks = []
                 formulas = None
+                specs = None
                 mod_map = map_data["modules"].get(module, {"functions": {}})
                 if unit is not None:
                     checks = mod_map["functions"].get(unit, [])
                 elif module == FORMULAS_MODULE:
                     formulas = map_data["formulas"]
+                if module in SPEC_MODULES:
+                    if "specs" not in map_data:
+                        raise SystemExit(f"the map has no specs (made before they were "
+                                         f"mapped): run `map` before judging {module}")
+                    specs = map_data["specs"]
                 row = {"key": key, "module": module, "line": line, "operator": mut.operator_name,
                        "occurrence": mut.occurrence, "unit": unit, "before": before.strip(),
                        "after": after.strip()}
-                if not checks and formulas is None:
+                if not checks and formulas is None and specs is None:
                     row.update(outcome="survived", reason="no check executes this unit",
                                checks=0)
                     rows.append(row)
                     log(f"{row['outcome']:9s} {module}:{line} {mut.operator_name} (unexercised)")
                     continue
-                spec = {"checks": checks, "baseline": baseline, "formulas": formulas}
+                spec = {"checks": checks, "baseline": baseline, "formulas": formulas,
+                        "specs": specs}
                 spec_path = tmp / "judge.json"
                 spec_path.write_text(json.dumps(spec), encoding="utf-8")
                 secs = sum(baseline[c]["seconds"] for c in checks if c in baseline)
                 if formulas is not None:
                     secs += 30.0
+                if specs is not None:     # at most every check of every spec, and the import
+                    secs += 3.0 + sum(baseline[c]["seconds"] for c in set().union(
+                        *(set(e["checks"]) for e in specs.values())) if c in baseline)
                 timeout = max(timeout_min, timeout_factor * secs)
                 command = (f"{sys.executable} {Path(__file__).resolve()} judge "
                            f"--spec {spec_path}")
@@ -462,11 +628,16 @@ def run_mutants(modules, *, share=None, only=None, limit=None, timeout_factor=10
                                checks=len((report or {}).get("ran", [])),
                                ran=[c for c, _ in (report or {}).get("ran", [])],
                                changed_formulas=(report or {}).get("changed_formulas", []))
+                    if specs is not None:
+                        row["changed_specs"] = (report or {}).get("changed_specs", [])
                     if not killed and report:
+                        changed = row["changed_formulas"] + row.get("changed_specs", [])
                         row["reason"] = (
                             f"{row['checks']} checks kept their verdicts" if row["checks"]
-                            else "no check reads or cites " + ", ".join(row["changed_formulas"])
-                            if row["changed_formulas"] else "no formula expression changed")
+                            else "no check reads or cites " + ", ".join(changed)
+                            if changed else "no formula expression changed"
+                            if formulas is not None else "no spec changed and no check "
+                            "executes this unit")
                 if catalog_wide and row["outcome"] == "survived":
                     spec_path.write_text(json.dumps(
                         {"checks": sorted(baseline), "baseline": baseline, "formulas": None}),

@@ -60,7 +60,10 @@ def test_selection_follows_the_claims():
             expected.add("scaling")
         if spec.clipping is not None:
             expected.add("clip_threshold")
-        got = {i[len(spec.name) + 1:] for i in ids if i.startswith(spec.name + ".")}
+        # the property checks (checks.algorithms.estimator_families' checks of the spec's own fields
+        # share the prefix)
+        got = {i[len(spec.name) + 1:] for i in ids if i.startswith(spec.name + ".") and
+               catalog.get(i).func.__module__ == "laocheck.checks.estimator_properties"}
         assert got == expected, spec.name
 
 

@@ -78,6 +78,42 @@ def test_a_constant_of_a_bound_changed_by_one_is_killed(tmp_path):
     assert rows[0]["outcome"] == "killed", rows[0]
 
 
+def test_a_slip_in_an_estimator_spec_is_judged_by_the_checks_of_that_spec(tmp_path):
+    # the maintainer's slip at module level of estimators/_families.py: the importance
+    # gradient's budget "k + n_inner" declared with n_inner = 0 (or 2) as its default
+    families = "laocheck/estimators/_families.py"
+    line = next(i for i, text in enumerate(
+        (PKG_PARENT / families).read_text(encoding="utf-8").splitlines(), 1)
+        if text.strip().startswith('"gradient": Budget("k + n_inner"'))
+    names = {f"{families}|core/NumberReplacer|{item.mutations[0].occurrence}"
+             for item in M.work_items([str(PKG_PARENT / families)], ["core/NumberReplacer"])
+             if item.mutations[0].start_pos[0] == line}
+    assert len(names) == 2
+    rows = M.run_mutants([families], only=names, map_data=MAP, workdir=tmp_path,
+                         log=lambda *a: None)
+    assert len(rows) == 2 and all(r["unit"] is None for r in rows)     # module level
+    for row in rows:
+        assert "KS15.GAERR.gradient" in row["changed_specs"], row
+        assert "KS15.GAERR.data_point" not in row["changed_specs"], row
+        assert row["outcome"] == "killed", row
+
+
+def test_spec_signatures_are_deterministic_and_see_each_field():
+    import dataclasses
+    from laocheck import estimators
+    sig = M.spec_signatures()
+    assert sig == M.spec_signatures() and set(sig) == set(estimators.names())
+    spec = estimators.spec_of("HK12.AERR.gradient")
+    base = M.spec_signature(spec)
+    assert M.spec_signature(dataclasses.replace(spec)) == base      # an equal value
+    for field, value in [("exact_k", (1, 2)), ("check_k", 1), ("scaling", None),
+                         ("target", lambda w, x, y, **p: [0 for _ in x]),
+                         ("example_params", lambda d, *, k=2, B=1.0: {"k": k + 1}),
+                         ("budget", dataclasses.replace(spec.budget, formula=lambda k, n_inner=2:
+                                                        k + n_inner))]:
+        assert M.spec_signature(dataclasses.replace(spec, **{field: value})) != base, field
+
+
 def test_rotating_share_of_recorded_mutants_keeps_its_verdicts(tmp_path):
     """A few mutants of the recorded run (benchmarks/results/mutation/score.json), rotating
     with the commit day, are made and judged again: a recorded kill must still be a kill (a

@@ -100,6 +100,7 @@ CHECK_MODULES = (
     "laocheck.checks.lao.derivations",
     # the algorithms' properties, drawn from the estimators' and learners' specs
     "laocheck.checks.algorithms.estimator_properties",  # unbiasedness, budget, kernel = reference
+    "laocheck.checks.algorithms.estimator_families",  # each spec's own declarations (examples, k)
     "laocheck.checks.algorithms.learner_records",   # each learner's checks, from its record
     "laocheck.checks.algorithms.learner_samplers",  # the learners' samplers (records register)
     "laocheck.checks.algorithms.learner_properties",  # check_learner's engine (registers nothing)
