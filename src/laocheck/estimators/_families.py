@@ -433,7 +433,8 @@ class ImportanceEstimator(Estimator):
                             "n_inner·max |w_j/p_j|·|x_j| (the inner-product sum)"))
                 phi = payload + abs(y)
             out.append((phi, "max |w_j/p_j|·|x_j| + |y| (φ̃)"))
-            if self.part == "gradient":
+            if self.part in ("gradient", "clipped_gradient"):
+                # the clipped gradient forms g̃ before clipping it to 1/η: the same bound
                 out.append((float(_mul(phi, data)), "|φ̃|·|x̃_i| (g̃)"))
         return out
 

@@ -24,7 +24,7 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
 * ``<spec>.magnitude_bounds``: the finite-range bounds of the estimator (the protocol's
   ``_magnitude``, "Finite range" in :mod:`laocheck.estimators._protocol`) are numbers >= 0 (a
   product with a zero factor is 0, never NaN) and the largest bounds the target and (finite
-  support, unclipped) every draw, on every exact instance it accepts (256 draws each: a bound
+  support, clipped or not) every draw, on every exact instance it accepts (256 draws each: a bound
   below a draw is a certain violation, so the check cannot fail falsely; it detects a bound
   that is too small only where a draw shows it);
 * ``KS15.GA*.<part>.q_support`` (the estimates that take q): a q with q_i = 0 where x_i ≠ 0
@@ -78,10 +78,10 @@ __all__ = ["FAMILY_CHECKS"]
 FAMILY_CHECKS = ("example_params", "declared_budget", "exact_k", "target_method",
                  "magnitude_bounds")
 #: draws per instance of ``magnitude_bounds``. Its draws are compared with the bounds for the
-#: finite-support, unclipped estimates only: GenEst's and AESVR's product of a
-#: random number of factors is documented as not bounded up front
-#: (``_GenEstBase._genest_magnitude``), and a clipped gradient's bounds list no g̃ entry (its
-#: draws are clip(g̃, 1/η)); their bounds are checked against the target and for sign only
+#: finite-support estimates only: GenEst's and AESVR's product of a random number of factors
+#: is documented as not bounded up front (``_GenEstBase._genest_magnitude``); their bounds are
+#: checked against the target and for sign only. A clipped gradient's draws are clip(g̃, 1/η),
+#: bounded by its g̃ entry
 _MAGNITUDE_DRAWS = 256
 
 #: float rounding of a value computed by another order of operations (a few ulps)
@@ -281,7 +281,7 @@ def check_target_method(ctx, *, spec_name):
 
 def check_magnitude_bounds(ctx, *, spec_name):
     """The finite-range bounds of an estimator of CB11, HK12 or KS15 are >= 0 and bound its
-    target and (finite support, unclipped) its draws."""
+    target and (finite support) its draws."""
     spec = _spec_of(spec_name)
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
@@ -303,7 +303,7 @@ def check_magnitude_bounds(ctx, *, spec_name):
             continue
         top = max(values) * (1 + _RTOL)
         seen = float(np.max(np.abs(np.asarray(target, dtype=float)), initial=0.0))
-        if spec.finite and spec.clipping is None:      # see _MAGNITUDE_DRAWS
+        if spec.finite:                                # see _MAGNITUDE_DRAWS
             seen = max(seen, float(np.max(np.abs(draws), initial=0.0)))
         if seen > top:
             failures.append(f"{inst}: a draw or the target reaches {seen!r}, above every "
@@ -311,12 +311,9 @@ def check_magnitude_bounds(ctx, *, spec_name):
     if not checked:
         return Result(Status.INCONCLUSIVE, {"checked": 0},
                       note="the estimator refuses every exact instance")
-    drawn = spec.finite and spec.clipping is None
     return _verdict(failures, checked, "instances where every bound is >= 0 and the largest "
-                    "bounds the target" + (f" and {_MAGNITUDE_DRAWS} draws" if drawn else
-                                           " (draws not compared: " + (
-                                               "clipped" if spec.finite else
-                                               "not bounded up front") + ")"))
+                    "bounds the target" + (f" and {_MAGNITUDE_DRAWS} draws" if spec.finite else
+                                           " (draws not compared: not bounded up front)"))
 
 
 def check_q_support(ctx, *, spec_name):
