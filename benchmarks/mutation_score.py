@@ -6,7 +6,7 @@ init`` writes the mutants of each module into a sqlite session, cosmic-ray appli
 at a time to the file and runs a test command with a timeout, and its tools (``cr-report``,
 ``cr-html``) read the session. laocheck's "tests" are its catalog checks, so the test command
 is this script's ``judge``: it imports the mutated package, runs the selected checks at seed 0
-and the fast budget, and exits non-zero (KILLED) as soon as one verdict differs from that
+and the fast effort profile, and exits non-zero (KILLED) as soon as one verdict differs from that
 check's seed-0 verdict on the unmutated package.
 
 Two things are laocheck's own, both explained in ``docs/explanation/mutation.md``:
@@ -722,7 +722,7 @@ def markdown(score):
         f"{meta['load_average_at_end']}), commit `{(meta['commit'] or '')[:12]}`.",
         "",
         "A mutant is *killed* when a check that executes (or reads, for a formula) the mutated "
-        "unit changes its seed-0 verdict at the fast budget, or when it runs past its timeout; "
+        "unit changes its seed-0 verdict at the fast profile, or when it runs past its timeout; "
         "*equivalent* mutants are those argued in `tests/mutation/equivalent.toml`. "
         "Score = killed / (killed + survived).",
         "",
