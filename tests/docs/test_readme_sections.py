@@ -287,6 +287,18 @@ UPDATED = {
     "ks15_adaptive --jobs 2 # KS15 App. A, Figs. 7-8",
 }
 
+# issue 50: the catalog laid out by the check's id (per-paper subpackages, modules by kind)
+UPDATED.update({
+    "| `laocheck.checks` | the catalog of checks behind `laocheck verify` (statements, "
+    "properties, proof steps, box lines, text constants, formulas, empirical), and the errata "
+    "notes behind `ERRATA.md` |":
+    "| `laocheck.checks` | the catalog of checks behind `laocheck verify`, laid out by the "
+    "check's id: `cb11/`, `hk12/`, `ks15/` (one module per kind: statements, proofs, proof "
+    "lines, boxes, text constants, formulas, empirical, derivations), `lao/` (`LAO.*`), "
+    "`algorithms/` (the estimators' and learners' properties); the engine in `_*.py`, and the "
+    "errata notes behind `ERRATA.md` |",
+})
+
 # issue 50: the effort tier is an effort profile of laocheck.effort, `--effort` on the command line
 # (and `effort=` in Python); "budget" is the attributes read per example
 UPDATED.update({
