@@ -151,6 +151,8 @@ def main(argv=None):
     parser.add_argument("--from-json", type=Path, nargs="+", default=None, metavar="PATH",
                         help="summarise these `laocheck verify --json` files (verify or "
                         "--witnesses runs) instead of running any")
+    parser.add_argument("--note", default=None,
+                        help="a sentence kept in the summary's meta (what the runs were)")
     parser.add_argument("--json", type=Path, default=None, metavar="OUT",
                         help="write the summary JSON here")
     args = parser.parse_args(argv)
@@ -200,7 +202,8 @@ def main(argv=None):
     if args.json is not None:
         _results.write(args.json, rows, seeds=sorted({r["seed"] for r in rows + witness_rows}),
                        budgets=sorted({r["budget"] for r in rows + witness_rows}),
-                       only=args.only or None, all_as_declared=not differences, differences=differences,
+                       only=args.only or None, note=args.note,
+                       all_as_declared=not differences, differences=differences,
                        witness_runs=witness_rows or None, new_survivors=new_survivors,
                        cpu_seconds_total=round(sum(r["cpu_seconds_process"] or
                                                    r["cpu_seconds_checks"] for r in rows), 1))
