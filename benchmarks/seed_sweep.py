@@ -22,7 +22,7 @@ Usage::
     python benchmarks/seed_sweep.py --seeds 1-20 --json benchmarks/results/seeds_fast.json
     python benchmarks/seed_sweep.py --seeds 1,2,3 --budget full --json seeds_full.json
     python benchmarks/seed_sweep.py --seeds 1-3 --witnesses --witness-share 0 --json w.json
-    python benchmarks/seed_sweep.py --seeds 0-20 --only 'KS15.Lemma4.8.*' --json l48.json
+    python benchmarks/seed_sweep.py --seeds 0-20 --only 'KS15.Lemma4.8.*' --detects --json l48.json
     python benchmarks/seed_sweep.py --from-json /tmp/fast11.json /tmp/fast12.json --json s.json
 
 ``--from-json`` summarises existing ``laocheck verify --json`` (or ``--witnesses --json``) files
@@ -93,8 +93,9 @@ def run_verify(seed, budget, jobs, witnesses=False, share=None, only=()):
         return json.loads(out.read_text()), wall, cpu, proc.returncode
 
 
-def summarise_verify(doc, wall=None, cpu=None, returncode=None, source=None):
-    """One row: a ``laocheck verify --json`` document's counts and its differences."""
+def summarise_verify(doc, wall=None, cpu=None, returncode=None, source=None, detects=False):
+    """One row: a ``laocheck verify --json`` document's counts and its differences (and, with
+    ``detects``, every check's detected factor)."""
     run, records = doc["run"], doc["checks"]
     counts = Counter(r["status"] for r in records)
     differ = [{"id": r["id"], "status": r["status"], "declared": r.get("expected"),
@@ -107,7 +108,8 @@ def summarise_verify(doc, wall=None, cpu=None, returncode=None, source=None):
             "cpu_seconds_process": None if cpu is None else round(cpu, 1),
             "wall_seconds": round(wall if wall is not None else run.get("seconds", 0.0), 1),
             "exit_code": returncode, "commit": run.get("provenance", {}).get("commit"),
-            "source": source or "run here"}
+            "source": source or "run here",
+            **({"detects": {r["id"]: r.get("detects") for r in records}} if detects else {})}
 
 
 def known_survivors():
@@ -151,6 +153,9 @@ def main(argv=None):
     parser.add_argument("--from-json", type=Path, nargs="+", default=None, metavar="PATH",
                         help="summarise these `laocheck verify --json` files (verify or "
                         "--witnesses runs) instead of running any")
+    parser.add_argument("--detects", action="store_true",
+                        help="keep every check's detected factor in its seed's row (for a few "
+                        "checks: --only)")
     parser.add_argument("--note", default=None,
                         help="a sentence kept in the summary's meta (what the runs were)")
     parser.add_argument("--json", type=Path, default=None, metavar="OUT",
@@ -161,15 +166,18 @@ def main(argv=None):
     if args.from_json is not None:
         for path in args.from_json:
             doc = json.loads(path.read_text())
+            if "run" not in doc:
+                sys.exit(f"{path}: not the JSON of `laocheck verify --json` (no run)")
             if "witnesses" in doc:
                 witness_rows.append(summarise_witnesses(doc, source=path.name))
             else:
-                rows.append(summarise_verify(doc, source=path.name))
+                rows.append(summarise_verify(doc, source=path.name, detects=args.detects))
     else:
         for seed in args.seeds:
             if not args.no_verify:
                 rows.append(summarise_verify(*run_verify(seed, args.budget, args.jobs,
-                                                         only=args.only)))
+                                                         only=args.only),
+                                             detects=args.detects))
                 r = rows[-1]
                 print(f"seed {seed} {args.budget}: {r['checks']} checks, "
                       + ", ".join(f"{s} {r[s]}" for s in STATUSES if r[s])
