@@ -26,7 +26,8 @@ Usage::
     python benchmarks/seed_sweep.py --from-json /tmp/fast11.json /tmp/fast12.json --json s.json
 
 ``--from-json`` summarises existing ``laocheck verify --json`` (or ``--witnesses --json``) files
-instead of running them (their seed and budget are read from the files); the rows say which.
+instead of running them (their seed and budget are read from the files), or merges earlier
+summaries of this script; the rows say which.
 Exit status 1 when a check's status differs from its declared one (or a witness outside the
 known survivors survives), else 0.
 """
@@ -166,6 +167,11 @@ def main(argv=None):
     if args.from_json is not None:
         for path in args.from_json:
             doc = json.loads(path.read_text())
+            if "rows" in doc and doc.get("meta", {}).get("benchmark") == "seed_sweep.py":
+                # an earlier summary of this script: its rows as they are
+                rows += [{**r, "source": r.get("source", path.name)} for r in doc["rows"]]
+                witness_rows += doc["meta"].get("witness_runs") or []
+                continue
             if "run" not in doc:
                 sys.exit(f"{path}: not the JSON of `laocheck verify --json` (no run)")
             if "witnesses" in doc:
