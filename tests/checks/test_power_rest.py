@@ -103,6 +103,13 @@ def test_a_learner_not_homogeneous_in_b_is_run_at_each_b(monkeypatch):
     planted = run(check, seed=0)
     assert planted.figures["homogeneous_at_B=1000"] is False
     assert planted.status == "FAIL", planted
+    # shared draws make one comparison, tested at the whole δ; runs of their own at each B
+    # are two comparisons, δ/2 each (Bonferroni): the factor found at the same R is larger
+    R = honest.figures["R"]
+    for rec, alpha in ((honest, 2 * 1e-6), (planted, 1e-6)):
+        assert rec.figures["B=1"]["detects_failure_prob"] == pytest.approx(float(
+            cb11_empirical.proportion_detectable_factor(0.05, R, alpha=alpha, beta=0.1,
+                                                   side="greater")))
 
 
 # -- an exact comparison of numbers: the scale check's ratios against c² ---------------------------
