@@ -16,7 +16,7 @@ from laocheck import estimators
 from laocheck.checks import CheckRecord, register
 from laocheck.checks import _registry
 from laocheck.checks._counterexamples import complete_instance
-from laocheck.checks.hk12 import check_lemma33_unbiased
+from laocheck.checks.hk12.statements import check_lemma33_unbiased
 from laocheck.cli import main
 from laocheck.estimators.instances import INSTANCES
 from laocheck.exceptions import InvalidParameterError
