@@ -306,11 +306,7 @@ UPDATED.update({
     "checked against the code; 35-45 s on one core at the default `fast` budget, 25-30 s "
     "with `--jobs 2`):":
     "Install and run the main job, `laocheck verify` (every statement of the three papers "
-    "checked against the code; about 60 CPU-seconds for its 537 checks at the default "
-    "`fast` profile, 32 s of wall time with 2 jobs (`--jobs 2`; 2026-11-27, 2-core x86_64 "
-    "machine, load average 1.79; `src/laocheck/checks/_durations.json`); `pip install .` "
-    "compiles the kernels first: 14 min 48 s (2 min 11 s of CPU; 2026-11-27, 2-core x86_64 "
-    "machine, load average 7.13 before; `benchmarks/results/install.json`)):",
+    "checked against the code; " + _numbers.readme_sentences()[0] + "):",
     "laocheck verify # fast budget, seed 0: 35-45 s (one job) laocheck verify --jobs 2 "
     "--json verify.json laocheck verify --only 'HK12.Lemma3.*' --seed 7 laocheck list "
     "--checks # every check with its citation":
