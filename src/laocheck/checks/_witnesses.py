@@ -882,6 +882,25 @@ def _bounds_scaling(check):
                     lambda c: _formula_times(c, "CB11.Thm12.bound", 1 / B))]
 
 
+@specific("LAO.Tables.derivation")
+def _tables_derivation(check):
+    # the check compares O() entries, constants dropped: a formula times a constant is no
+    # slip it could see; a factor that changes the order in d, k or ε is
+    d, k, eps = (SYMBOLS[n] for n in ("d", "k", "eps"))
+    return [Witness("hk12_table1_ridge_times_d", "HK12 Table 1's ridge entry O(d/(kε²)) typed "
+                    "O(d²/(kε²)) in laocheck.bounds (times d)",
+                    lambda c: _formula_times(c, "HK12.Table1.ridge", d)),
+            Witness("hk12_table1_lasso_over_k", "HK12 Table 1's lasso entry with its k dropped "
+                    "(times 1/k)",
+                    lambda c: _formula_times(c, "HK12.Table1.lasso", 1 / k)),
+            Witness("hk12_table1_prev_ridge_over_eps", "HK12 Table 1's previous ridge entry "
+                    "with one power of 1/ε too many (times 1/ε)",
+                    lambda c: _formula_times(c, "HK12.Table1.prev_ridge", 1 / eps)),
+            Witness("cb11_thm12_bound_times_sqrt_d", "CB11 Thm 12's expected bound in "
+                    "laocheck.bounds times √d (the previous ridge entry then has d³)",
+                    lambda c: _formula_times(c, "CB11.Thm12.bound_expectation", sp.sqrt(d)))]
+
+
 @specific("LAO.Bounds.scaling.proof_exponent")
 def _scaling_proof_exponent(check):
     B = SYMBOLS["B"]
