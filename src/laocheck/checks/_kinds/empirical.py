@@ -66,7 +66,7 @@ O(k + log d) per step; the excess risk stays exact, from the structured Σ).
 
 High probability (``CB11.Thm12.high_probability.empirical``): CB11 Thm 12's bound at confidence
 δ_thm = 0.05 (the proof's explicit constants) against the fraction of AER runs above it, decided
-by a one-sided Clopper-Pearson bound at δ = 1e-6 (``fast``: R = 935, ``full``: R = 10⁴ runs at
+by a one-sided Clopper-Pearson bound at δ = 1e-6 (``fast``: R = 1200, ``full``: R = 10⁴ runs at
 each of B = 1 and B = 1000; the whole δ when B = 1000's runs and bound are B = 1's scaled by B²,
 else δ/2 each).
 

@@ -685,7 +685,10 @@ def check_lemma48_prob1(ctx):
           "upper end")
 def check_lemma48_high_prob(ctx):
     """KS15 Lemma 4.8 for ε <= 1."""
-    runs = ctx.n(4000, 100_000)
+    # fast: 8,000 runs (15 ms more than 4,000): the factor the check refutes (detects) falls
+    # from 3.665 to about 3.65 over seeds 0-4 (3.658 at seed 0 with 4,000 runs of the
+    # former sampler: the sufficient-statistics sampler has the same law, other draws)
+    runs = ctx.n(8000, 100_000)
     for pi, k, m1, dstmt in PHASE1_SETTINGS:
         d = len(pi)
         eps = min(1.0, _eps(d, k, m1, dstmt))
