@@ -139,7 +139,7 @@ class Effort:
             object.__setattr__(self, key, values)
 
     def n(self, fast, full):
-        """A sample count of a check: ``fast`` or ``full`` by :attr:`checks`."""
+        """A sample count of a check: ``fast`` or ``full`` by its ``checks`` field."""
         return fast if self.checks == "fast" else full
 
     @property
@@ -266,7 +266,7 @@ def resolve(effort, *, name="effort", budget=NOVALUE, stacklevel=3):
     """The :class:`Effort` a parameter ``effort`` names (a profile, or a registered name).
 
     ``budget``: the deprecated spelling of the same parameter; when given (anything but
-    :data:`NOVALUE`) it warns with a :class:`DeprecationWarning` naming ``effort`` and is used
+    ``NOVALUE``) it warns with a :class:`DeprecationWarning` naming ``effort`` and is used
     in place of ``effort``.
 
     Parameters

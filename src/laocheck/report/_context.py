@@ -122,7 +122,7 @@ class Context:
         return self.effort.name
 
     def checks_effort(self, settings):
-        """The profile of the report's catalog checks: :attr:`effort`, or the one a spec's
+        """The profile of the report's catalog checks: ``effort``, or the one a spec's
         deprecated ``checks_budget`` names (warned when the spec was loaded)."""
         if "checks_budget" in settings:
             return resolve(settings["checks_budget"], name="checks_budget")

@@ -197,7 +197,7 @@ class ReportSpec:
 
     @property
     def budgets(self):
-        """Deprecated: :attr:`effort_tables`."""
+        """Deprecated: ``effort_tables``."""
         warnings.warn("`ReportSpec.budgets` is deprecated since laocheck 0.1 and will be removed "
                       "in the next release; use `ReportSpec.effort_tables` instead.",
                       DeprecationWarning, stacklevel=2)
