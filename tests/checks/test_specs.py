@@ -63,7 +63,7 @@ def test_selection_follows_the_claims():
         # the property checks (checks.algorithms.estimator_families' checks of the spec's own fields
         # share the prefix)
         got = {i[len(spec.name) + 1:] for i in ids if i.startswith(spec.name + ".") and
-               catalog.get(i).func.__module__ == "laocheck.checks.estimator_properties"}
+               catalog.get(i).func.__module__ == "laocheck.checks.algorithms.estimator_properties"}
         assert got == expected, spec.name
 
 

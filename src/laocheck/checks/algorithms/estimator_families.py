@@ -293,8 +293,13 @@ def check_magnitude_bounds(ctx, *, spec_name):
             target = est.target(wf, xf, yf)
         except InvalidParameterError:
             continue                                  # an instance the estimator refuses
+        hook = getattr(est, "_magnitude", None)   # the protocol's "Finite range" hook
         with np.errstate(all="ignore"):
-            bounds = est._magnitude(wf, xf, yf)       # the protocol's "Finite range" hook
+            bounds = hook(wf, xf, yf) if hook is not None else None
+        if bounds is None:                           # the protocol's "no bound known"
+            return Result(Status.INCONCLUSIVE, {"checked": 0}, note=f"{spec.name} declares no "
+                          "finite-range bounds (no `_magnitude`, or it returns None): nothing "
+                          "to compare its draws and target with")
         checked += 1
         values = [b for b, _ in bounds]
         bad = [(b, text) for b, text in bounds if not b >= 0]
