@@ -16,7 +16,7 @@ know is submitted first (it may be long; a new check is the likeliest to be).
 Usage::
 
     python benchmarks/catalog_durations.py                    # fast budget, 2 jobs
-    python benchmarks/catalog_durations.py --budget full --jobs 2
+    python benchmarks/catalog_durations.py --effort full --jobs 2
     python benchmarks/catalog_durations.py --only 'HK12.*' --out /tmp/d.json   # a subset
     python benchmarks/catalog_durations.py --from-json verify.json   # an existing run's records
 
@@ -59,7 +59,8 @@ def measure(budget, jobs, only=(), seed=0):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budget", choices=("fast", "full"), default="fast")
+    parser.add_argument("--effort", "--budget", dest="budget", choices=("fast", "full"),
+                        default="fast", help="the effort profile (--budget: its name before 0.1)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", action="append", default=[],

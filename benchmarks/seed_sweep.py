@@ -1,7 +1,7 @@
 """The catalog's verdicts at many seeds: every check's status against its declared one.
 
 Issue 51 asks every check's verdict, and its witnesses' detection, unchanged at seed 0 and 20
-other seeds. For each seed this runs ``laocheck verify --seed S --budget BUDGET --jobs JOBS
+other seeds. For each seed this runs ``laocheck verify --seed S --effort EFFORT --jobs JOBS
 --json TMP`` in a fresh interpreter and keeps, per seed: the number of checks, the count per
 status, every check whose status differs from the status it declares (``expected`` in the
 record: the registry's), the CPU seconds (the checks' own ``cpu_seconds`` summed, and the
@@ -20,7 +20,7 @@ report, never a number to average away.
 Usage::
 
     python benchmarks/seed_sweep.py --seeds 1-20 --json benchmarks/results/seeds_fast.json
-    python benchmarks/seed_sweep.py --seeds 1,2,3 --budget full --json seeds_full.json
+    python benchmarks/seed_sweep.py --seeds 1,2,3 --effort full --json seeds_full.json
     python benchmarks/seed_sweep.py --seeds 1-3 --witnesses --witness-share 0 --json w.json
     python benchmarks/seed_sweep.py --seeds 0-20 --only 'KS15.Lemma4.8.*' --detects --json l48.json
     python benchmarks/seed_sweep.py --from-json /tmp/fast11.json /tmp/fast12.json --json s.json
@@ -75,7 +75,7 @@ def run_verify(seed, budget, jobs, witnesses=False, share=None, only=()):
     """``(document, wall s, CPU s of the process, exit code)`` of one ``laocheck verify``."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "verify.json"
-        command = [sys.executable, "-m", "laocheck", "verify", "--budget", budget, "--seed",
+        command = [sys.executable, "-m", "laocheck", "verify", "--effort", budget, "--seed",
                    str(seed), "--no-progress", "--json", str(out)]
         for pattern in only:
             command += ["--only", pattern]
@@ -102,7 +102,7 @@ def summarise_verify(doc, wall=None, cpu=None, returncode=None, source=None, det
     differ = [{"id": r["id"], "status": r["status"], "declared": r.get("expected"),
                "figures": r.get("figures"), "note": r.get("note")}
               for r in records if r["status"] != r.get("expected")]
-    return {"seed": run["seed"], "budget": run["budget"], "jobs": run.get("jobs"),
+    return {"seed": run["seed"], "budget": run.get("effort", run.get("budget")), "jobs": run.get("jobs"),
             "checks": len(records), **{s: counts.get(s, 0) for s in STATUSES},
             "not_as_declared": len(differ), "differences": differ,
             "cpu_seconds_checks": round(sum(r.get("cpu_seconds") or 0.0 for r in records), 1),
@@ -123,7 +123,7 @@ def summarise_witnesses(doc, wall=None, cpu=None, returncode=None, source=None):
     run = doc["run"]
     alive = [f"{w['id']} {w['witness']}" for w in doc["witnesses"] if not w["killed"]]
     known = known_survivors()
-    return {"seed": run["seed"], "budget": run["budget"], "share": run.get("share"),
+    return {"seed": run["seed"], "budget": run.get("effort", run.get("budget")), "share": run.get("share"),
             "witnesses": run["witnesses"], "detected": run["killed"],
             "survivors": len(alive), "new_survivors": sorted(set(alive) - known),
             "known_survivors_detected": sorted(p for p in known if p not in alive and any(
@@ -140,7 +140,8 @@ def main(argv=None):
     parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds("1-20"),
                         help="seeds to run: ranges and lists, e.g. 1-20 or 0,5,7 "
                         "(default: 1-20)")
-    parser.add_argument("--budget", choices=("fast", "full"), default="fast")
+    parser.add_argument("--effort", "--budget", dest="budget", choices=("fast", "full"),
+                        default="fast", help="the effort profile (--budget: its name before 0.1)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="workers of each verify (results do not depend on it; default 1)")
     parser.add_argument("--only", action="append", default=[], metavar="GLOB",
