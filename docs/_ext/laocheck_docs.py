@@ -145,7 +145,8 @@ def statement_of(check_id):
 
 def source_of(check):
     """Where the check's function is written, ``src/laocheck/checks/<...>.py:<line>`` (the path
-    from the repository root; from ``laocheck/`` for an installed package). A function that
+    from the repository root, also when the docs are built against an installed, non-editable
+    package: its files are the repository's ``src/laocheck``). A function that
     several papers' modules register, or that a factory makes, is shown where it is written
     (``checks/_kinds/<kind>.py``). None when it has no Python source."""
     func = check.func
@@ -159,9 +160,7 @@ def source_of(check):
         return None
     parts = path.parts
     start = max(i for i, part in enumerate(parts) if part == "laocheck")    # the package
-    if parts[start - 1] == "src":
-        start -= 1
-    return f"{'/'.join(parts[start:])}:{line}"
+    return f"src/{'/'.join(parts[start:])}:{line}"
 
 
 def _anchor(kind, name):
