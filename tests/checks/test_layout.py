@@ -25,14 +25,18 @@ KINDS = ("statements", "proofs", "proof_lines", "boxes", "text_constants", "form
 
 #: In a fresh interpreter: wrap ``register`` before the check modules import it, import them in
 #: the catalog's order, and name for every id the module whose code registered it (the caller
-#: of ``register``, or the module being imported when an id appears without it).
+#: of ``register``, or of the ``_kinds`` helper that called it, such as
+#: ``register_theorems("KS15")``; or the module being imported when an id appears without it).
 _PROBE = """
 import importlib, json, sys
 from laocheck.checks import _registry
 real = _registry.register
 site = {}
 def register(id, **kw):
-    site.setdefault(id, sys._getframe(1).f_globals["__name__"])
+    frame = sys._getframe(1)
+    while frame.f_globals["__name__"].startswith("laocheck.checks._kinds."):
+        frame = frame.f_back
+    site.setdefault(id, frame.f_globals["__name__"])
     return real(id, **kw)
 _registry.register = register
 for name in _registry.CHECK_MODULES:

@@ -87,7 +87,7 @@ import numpy as np
 from ... import stats
 from ...experiments.theorems import THEOREMS, oracle_available, run_theorem
 from .._common import paired
-from .._registry import Result, Status
+from .._registry import Result, Status, register
 
 _DELTA = 1e-6
 
@@ -620,3 +620,63 @@ _HIGH_DIM_METHOD = ("one point (B, d, k) = (1000, 1e4, 16) (full: (1000, 1e6, 16
                     "(full 20000), R <= 200 (full 1000) runs through the distribution's "
                     "attribute oracle (fit_oracle), child seeds of one SeedSequence; "
                     + _SEQUENTIAL)
+
+
+# ---------------------------------------------------------------------------------------------
+# registration: each paper's module (checks/<paper>/empirical.py) registers its theorems' checks
+# with these, so the ids, texts and factories are written once
+
+def register_theorems(paper):
+    """Register ``<theorem>.empirical`` for every theorem of ``paper`` (``"CB11"``, ...) in
+    :data:`_STATEMENTS`: a grid of :data:`GRID_POINTS` (KS15, CB11 Thm 12), HK12's
+    :data:`_GRIDS`, or one point. Every theorem's learner class exists (THEOREMS is read from
+    laocheck.learners._specs, equal to the classes' own specs: tests/checks/test_specs.py);
+    the classes, and scikit-learn with them, load when a check runs, not when the catalog is
+    listed."""
+    for t, stmt in _STATEMENTS.items():
+        if not t.startswith(paper + "."):
+            continue
+        citation = t.replace(".", " ", 1).replace("Thm", "Thm ")
+        if t in GRID_POINTS:
+            register(f"{t}.empirical", citation=citation, statement=stmt,
+                     assumptions=_KS15_GRID_ASSUME.get(t, _KS15_GRID_ASSUME[THEOREMS[t][0]]),
+                     method=_GRID_METHOD, delta=_DELTA,
+                     detectable="a bound F times too small, F = detects (in the figures)")(
+                         _bound_grid_check(t))
+            continue
+        register(f"{t}.empirical", citation=citation, statement=stmt,
+                 assumptions=_GRID_ASSUME[t] if t in _GRIDS else _ASSUME[THEOREMS[t][0]],
+                 method="R runs with child seeds of one SeedSequence (full budget: through the "
+                        "attribute oracle where the learner has one); betting CI on the proven "
+                        "per-run range; FAIL iff the CI's lower end exceeds the bound"
+                        + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
+                           if t in _GRIDS else ""),
+                 delta=_DELTA, detectable="the CI width (in the figures)")(
+                     _grid_check(t) if t in _GRIDS else _theorem_check(t))
+
+
+def register_high_dim(theorem):
+    """Register ``<theorem>.high_dim.empirical``, the check at d = 10⁶ through the attribute
+    oracle: KS15's on a bound grid, HK12's on :data:`_GRIDS` or at one point."""
+    citation = theorem.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)"
+    if theorem.startswith("KS15"):
+        register(f"{theorem}.high_dim.empirical", citation=citation,
+                 statement=_STATEMENTS[theorem],
+                 assumptions=_KS15_GRID_ASSUME[THEOREMS[theorem][0]], method=_HIGH_DIM_METHOD,
+                 delta=_DELTA,
+                 detectable="a bound F times too small, F = detects (in the figures)")(
+                     _bound_grid_check(theorem, high_dim=True))
+        return
+    key = f"{theorem}.high_dim"
+    register(f"{theorem}.high_dim.empirical", citation=citation, statement=_STATEMENTS[theorem],
+             assumptions=_HIGH_DIM_ASSUME[THEOREMS[theorem][0]]
+             + (" at (d, k, B) = (1e6 / 1e4, 4, 1), (1e5 / 1e3, 4, 1), (1e5 / 1e4, 16, 1), "
+                "(1e5 / 1e4, 4, 100) (full / fast)" if key in _GRIDS else ""),
+             method="R runs through the distribution's attribute oracle (fit_oracle), child "
+                    "seeds of one SeedSequence; exact excess risk; betting CI on the proven "
+                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
+                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
+                       if key in _GRIDS else ""),
+             delta=_DELTA, detectable="the CI width (in the figures)")(
+                 _grid_check(theorem, key, "oracle") if key in _GRIDS
+                 else _high_dim_check(theorem))

@@ -16,9 +16,7 @@ from ...experiments import LearnerConfig, replicate
 from ...experiments.theorems import THEOREMS
 from ...stats.design import proportion_detectable_factor
 from .._common import POWER, bound_factor, paired
-from .._kinds.empirical import (GRID_POINTS, _ASSUME, _bound_grid_check, _DELTA, _GRID_ASSUME,
-                                _grid_check, _GRID_METHOD, _GRIDS, _KS15_GRID_ASSUME, _seed,
-                                _STATEMENTS, _theorem_check, derivation)
+from .._kinds.empirical import (_DELTA, derivation, register_theorems, _seed)
 from .._registry import Result, Status, register
 
 # ---------------------------------------------------------------------------------------------
@@ -30,32 +28,7 @@ from .._registry import Result, Status, register
 #: B is one too low
 GRID_B = (1.0, 1000.0)
 
-# every theorem's learner class exists (THEOREMS is read from laocheck.learners._specs, equal to
-# the classes' own specs: tests/checks/test_specs.py); the classes, and scikit-learn with them,
-# load when a check runs, not when the catalog is listed. HK12's grids: _GRIDS; KS15's and
-# CB11 Thm 12's: GRID_POINTS
-for _t, _stmt in _STATEMENTS.items():
-    if not _t.startswith("CB11."):
-        continue
-    if _t in GRID_POINTS:
-        register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
-                 statement=_stmt,
-                 assumptions=_KS15_GRID_ASSUME.get(_t, _KS15_GRID_ASSUME[THEOREMS[_t][0]]),
-                 method=_GRID_METHOD, delta=_DELTA,
-                 detectable="a bound F times too small, F = detects (in the figures)")(
-                     _bound_grid_check(_t))
-        continue
-    register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
-             statement=_stmt,
-             assumptions=_GRID_ASSUME[_t] if _t in _GRIDS else
-             _ASSUME[THEOREMS[_t][0]],
-             method="R runs with child seeds of one SeedSequence (full budget: through the "
-                    "attribute oracle where the learner has one); betting CI on the proven "
-                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                       if _t in _GRIDS else ""),
-             delta=_DELTA, detectable="the CI width (in the figures)")(
-                 _grid_check(_t) if _t in _GRIDS else _theorem_check(_t))
+register_theorems("CB11")
 
 
 _HP_DELTA_THM = 0.05

@@ -14,65 +14,15 @@ from ...data import CorrelatedSigns, HK12HardInstance
 from ...experiments import LearnerConfig, compare, scaling_slope
 from ...experiments.theorems import THEOREMS
 from .._common import paired
-from .._kinds.empirical import (GRID_POINTS, _ASSUME, _bound_grid_check, _DELTA, _GRID_ASSUME,
-                                _grid_check, _GRID_METHOD, _GRIDS, _HIGH_DIM_ASSUME,
-                                _high_dim_check, _HIGH_DIM_METHOD, _KS15_GRID_ASSUME, _seed,
-                                _source, _STATEMENTS, _theorem_check, derivation,
-                                interval_detects_factor)
+from .._kinds.empirical import (_ASSUME, _DELTA, derivation, interval_detects_factor,
+                                register_high_dim, register_theorems, _seed, _source)
 from .._registry import Result, Status, register
 
 # sympy is imported on first use (laocheck list imports every check module)
 sp = load("sympy")
 
-# every theorem's learner class exists (THEOREMS is read from laocheck.learners._specs, equal to
-# the classes' own specs: tests/checks/test_specs.py); the classes, and scikit-learn with them,
-# load when a check runs, not when the catalog is listed. HK12's grids: _GRIDS; KS15's and
-# CB11 Thm 12's: GRID_POINTS
-for _t, _stmt in _STATEMENTS.items():
-    if not _t.startswith("HK12."):
-        continue
-    if _t in GRID_POINTS:
-        register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
-                 statement=_stmt,
-                 assumptions=_KS15_GRID_ASSUME.get(_t, _KS15_GRID_ASSUME[THEOREMS[_t][0]]),
-                 method=_GRID_METHOD, delta=_DELTA,
-                 detectable="a bound F times too small, F = detects (in the figures)")(
-                     _bound_grid_check(_t))
-        continue
-    register(f"{_t}.empirical", citation=_t.replace(".", " ", 1).replace("Thm", "Thm "),
-             statement=_stmt,
-             assumptions=_GRID_ASSUME[_t] if _t in _GRIDS else
-             _ASSUME[THEOREMS[_t][0]],
-             method="R runs with child seeds of one SeedSequence (full budget: through the "
-                    "attribute oracle where the learner has one); betting CI on the proven "
-                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                       if _t in _GRIDS else ""),
-             delta=_DELTA, detectable="the CI width (in the figures)")(
-                 _grid_check(_t) if _t in _GRIDS else _theorem_check(_t))
-
-for _t in ("HK12.Thm3.1",):
-    if _t.startswith("KS15"):
-        register(f"{_t}.high_dim.empirical",
-                 citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
-                 statement=_STATEMENTS[_t], assumptions=_KS15_GRID_ASSUME[THEOREMS[_t][0]],
-                 method=_HIGH_DIM_METHOD, delta=_DELTA,
-                 detectable="a bound F times too small, F = detects (in the figures)")(
-                     _bound_grid_check(_t, high_dim=True))
-        continue
-    register(f"{_t}.high_dim.empirical",
-             citation=_t.replace(".", " ", 1).replace("Thm", "Thm ") + " (d = 10^6)",
-             statement=_STATEMENTS[_t], assumptions=_HIGH_DIM_ASSUME[THEOREMS[_t][0]]
-             + (" at (d, k, B) = (1e6 / 1e4, 4, 1), (1e5 / 1e3, 4, 1), (1e5 / 1e4, 16, 1), "
-                "(1e5 / 1e4, 4, 100) (full / fast)" if f"{_t}.high_dim" in _GRIDS else ""),
-             method="R runs through the distribution's attribute oracle (fit_oracle), child "
-                    "seeds of one SeedSequence; exact excess risk; betting CI on the proven "
-                    "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                       if f"{_t}.high_dim" in _GRIDS else ""),
-             delta=_DELTA, detectable="the CI width (in the figures)")(
-                 _grid_check(_t, f"{_t}.high_dim", "oracle") if f"{_t}.high_dim" in _GRIDS
-                 else _high_dim_check(_t))
+register_theorems("HK12")
+register_high_dim("HK12.Thm3.1")
 
 
 @register("HK12.Thm3.1.scaling", citation="HK12 Thm 3.1 (exponents of d, k, m)",
