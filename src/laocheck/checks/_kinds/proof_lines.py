@@ -34,7 +34,7 @@ import numpy as np
 from ..._lazy import load
 from .._common import worst_ratio_verdict
 from .._proofs import ProofResult
-from .._registry import Status
+from .._registry import Status, register
 from ..hk12.statements import _clip_step_cases
 
 # sympy is imported on first use (laocheck list imports every check module)
@@ -325,3 +325,28 @@ def _keep(worst, name, lhs, rhs, inst, relation="<="):
         r = 1.0 if lhs <= rhs else math.inf
     if name not in worst or r > worst[name][0]:
         worst[name] = (r, inst)
+
+
+def register_mw_displays(paper, label, where, third, last):
+    """Register the multiplicative-weights displays of HK12 Lemma A.1's proof and of KS15 Lemma
+    B.5's, which repeats it: ``<paper>.<label>.proof.step1`` (first display), ``.<third>``
+    (third display; KS15's as corrected) and ``.<last>`` (last display). KS15 Lemma B.5's
+    second display is HK12's (one check, HK12.LemmaA.1.proof.step2), so its third and last
+    displays are its steps 2 and 3."""
+    register(f"{paper}.{label}.proof.step1", citation=f"{where}, first display)",
+             statement="‖z_{t+1}‖₁ = Σ_i z_t[i]e^{−ηc_t[i]} <= Σ_i z_t[i](1 − ηc_t[i] + η²c_t[i]²) "
+             "= ‖z_t‖₁(1 − ηp_tᵀc_t + η²p_tᵀc_t²) (e^x <= 1 + x + x² for x <= 1)",
+             assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
+             detectable="a sequence with ratio > 1 among those drawn")(_with_doc(
+        f"{paper} {label} (proof): the first display.", lambda ctx: _mw_verdict(ctx, "step1")))
+    register(f"{paper}.{label}.proof.{third}",
+             citation=f"{where}, third display" + (", corrected)" if paper == "KS15" else ")"),
+             statement="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{−ηc_t[i]} >= log Π_t e^{−ηc_t[i*]} = "
+             "−ηΣ_t c_t[i*] for every i*", assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
+             detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
+        f"{paper} {label} (proof): the third display.", lambda ctx: _mw_verdict(ctx, "step3")))
+    register(f"{paper}.{label}.proof.{last}", citation=f"{where}, last display)",
+             statement="Σ_t p_tᵀc_t <= Σ_t c_t[i*] + log n/η + ηΣ_t p_tᵀc_t² for every i*",
+             assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
+             detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
+        f"{paper} {label} (proof): the last display.", lambda ctx: _mw_verdict(ctx, "step4")))

@@ -14,9 +14,9 @@ import numpy as np
 from ..._lazy import load
 from .._common import worst_ratio_verdict
 from .._errata import note_erratum
-from .._kinds.proof_lines import (_chain_verdict, _CLIP_ASSUME, _CLIP_METHOD, _clip_step, _keep,
-                                  _MW_ASSUME, _MW_METHOD, _mw_verdict, _pointwise_step, _with_doc,
-                                  check_hk12_lemma_a2_step2)
+from .._kinds.proof_lines import (_chain_verdict, check_hk12_lemma_a2_step2, _CLIP_ASSUME,
+                                  _CLIP_METHOD, _clip_step, _keep, _MW_ASSUME, _MW_METHOD,
+                                  _mw_verdict, _pointwise_step, register_mw_displays, _with_doc)
 from .._proofs import ProofResult
 from .._registry import Status, register
 
@@ -71,26 +71,8 @@ register("HK12.LemmaA.2.proof.step2", citation="HK12 Lemma A.2 (proof, App. A.4,
           "evaluated; worst ratio lhs/rhs, 1 for an identity that holds)", delta=0.0,
           detectable="a distribution with ratio > 1 among those drawn")(check_hk12_lemma_a2_step2)
 
-# KS15 Lemma B.5's second display is HK12's (one check, HK12.LemmaA.1.proof.step2), so its
-# third and last displays are its steps 2 and 3.
-for _paper, _label, _where, _third, _last in (("HK12", "LemmaA.1", "HK12 Lemma A.1 (proof, App. A.2", "step3", "step4"),):
-    register(f"{_paper}.{_label}.proof.step1", citation=f"{_where}, first display)",
-             statement="‖z_{t+1}‖₁ = Σ_i z_t[i]e^{−ηc_t[i]} <= Σ_i z_t[i](1 − ηc_t[i] + η²c_t[i]²) "
-             "= ‖z_t‖₁(1 − ηp_tᵀc_t + η²p_tᵀc_t²) (e^x <= 1 + x + x² for x <= 1)",
-             assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
-             detectable="a sequence with ratio > 1 among those drawn")(_with_doc(
-        f"{_paper} {_label} (proof): the first display.", lambda ctx: _mw_verdict(ctx, "step1")))
-    register(f"{_paper}.{_label}.proof.{_third}",
-             citation=f"{_where}, third display" + (", corrected)" if _paper == "KS15" else ")"),
-             statement="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{−ηc_t[i]} >= log Π_t e^{−ηc_t[i*]} = "
-             "−ηΣ_t c_t[i*] for every i*", assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
-             detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
-        f"{_paper} {_label} (proof): the third display.", lambda ctx: _mw_verdict(ctx, "step3")))
-    register(f"{_paper}.{_label}.proof.{_last}", citation=f"{_where}, last display)",
-             statement="Σ_t p_tᵀc_t <= Σ_t c_t[i*] + log n/η + ηΣ_t p_tᵀc_t² for every i*",
-             assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
-             detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
-        f"{_paper} {_label} (proof): the last display.", lambda ctx: _mw_verdict(ctx, "step4")))
+# the displays of the multiplicative-weights proof (shared with KS15 Lemma B.5)
+register_mw_displays("HK12", "LemmaA.1", "HK12 Lemma A.1 (proof, App. A.2", "step3", "step4")
 
 
 @register("HK12.LemmaA.1.proof.step2", citation="HK12 Lemma A.1 (proof, App. A.2, second "

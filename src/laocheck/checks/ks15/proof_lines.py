@@ -16,9 +16,9 @@ from ... import estimators
 from ..._lazy import load
 from .._common import exact_distribution, worst_ratio_verdict
 from .._errata import note_erratum
-from .._kinds.proof_lines import (_chain_verdict, _CLIP_ASSUME, _CLIP_METHOD, _clip_step, _keep,
-                                  _lemma_a2_chain, _MW_ASSUME, _MW_METHOD, _mw_verdict,
-                                  _pointwise_step, _rat, _TOL, _with_doc, check_hk12_lemma_a2_step2)
+from .._kinds.proof_lines import (_chain_verdict, check_hk12_lemma_a2_step2, _CLIP_ASSUME,
+                                  _CLIP_METHOD, _clip_step, _keep, _lemma_a2_chain, _MW_ASSUME,
+                                  _pointwise_step, _rat, register_mw_displays, _TOL, _with_doc)
 from .._proofs import ProofResult
 from .._registry import Status, register
 
@@ -165,26 +165,9 @@ note_erratum(
 #: the sign of the exponent KS15 App. B.8 prints in Lemma B.5's third display (e^{+ηc_t[i]})
 _B5_PRINTED_SIGN = 1
 
-# KS15 Lemma B.5's second display is HK12's (one check, HK12.LemmaA.1.proof.step2), so its
-# third and last displays are its steps 2 and 3.
-for _paper, _label, _where, _third, _last in (("KS15", "LemmaB.5", "KS15 Lemma B.5 (proof, App. B.8", "step2_corrected", "step3"),):
-    register(f"{_paper}.{_label}.proof.step1", citation=f"{_where}, first display)",
-             statement="‖z_{t+1}‖₁ = Σ_i z_t[i]e^{−ηc_t[i]} <= Σ_i z_t[i](1 − ηc_t[i] + η²c_t[i]²) "
-             "= ‖z_t‖₁(1 − ηp_tᵀc_t + η²p_tᵀc_t²) (e^x <= 1 + x + x² for x <= 1)",
-             assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
-             detectable="a sequence with ratio > 1 among those drawn")(_with_doc(
-        f"{_paper} {_label} (proof): the first display.", lambda ctx: _mw_verdict(ctx, "step1")))
-    register(f"{_paper}.{_label}.proof.{_third}",
-             citation=f"{_where}, third display" + (", corrected)" if _paper == "KS15" else ")"),
-             statement="log‖z_{T+1}‖₁ = log Σ_i Π_t e^{−ηc_t[i]} >= log Π_t e^{−ηc_t[i*]} = "
-             "−ηΣ_t c_t[i*] for every i*", assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
-             detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
-        f"{_paper} {_label} (proof): the third display.", lambda ctx: _mw_verdict(ctx, "step3")))
-    register(f"{_paper}.{_label}.proof.{_last}", citation=f"{_where}, last display)",
-             statement="Σ_t p_tᵀc_t <= Σ_t c_t[i*] + log n/η + ηΣ_t p_tᵀc_t² for every i*",
-             assumptions=_MW_ASSUME, method=_MW_METHOD, delta=0.0,
-             detectable="a sequence violating the relation by more than 1e-9")(_with_doc(
-        f"{_paper} {_label} (proof): the last display.", lambda ctx: _mw_verdict(ctx, "step4")))
+# the displays of the multiplicative-weights proof (shared with HK12 Lemma A.1)
+register_mw_displays("KS15", "LemmaB.5", "KS15 Lemma B.5 (proof, App. B.8",
+                     "step2_corrected", "step3")
 
 
 @register("KS15.LemmaB.5.proof.step2", citation="KS15 Lemma B.5 (proof, App. B.8, third display)",
