@@ -5,6 +5,7 @@ Expected values are derived by hand (the arithmetic is in the comments) or with 
 never taken from the code under test.
 """
 
+import dataclasses
 import json
 import math
 from fractions import Fraction
@@ -160,6 +161,18 @@ def test_scale_report_lists_exactly_the_two_errata():
     from laocheck.checks.lao.formulas import scale_report
     bad = {r["id"] for r in scale_report() if not r["ok"]}
     assert bad == {"HK12.Thm3.4.eta", "KS15.Thm3.12.bound_hp"}
+
+
+def test_an_erratum_does_not_excuse_a_declared_exponent_that_is_not_its_kinds(monkeypatch):
+    """KS15.Lemma3.10.eta_proof_text is the text of an ERRATUM, whose expression may fail the
+    scale check; its declared exponent (a ridge step: c⁰) is still checked: declared 1, the
+    scale check FAILs and names it."""
+    fid = "KS15.Lemma3.10.eta_proof_text"
+    assert bounds.FORMULAS[fid].erratum and bounds.FORMULAS[fid].scaling == 0
+    monkeypatch.setitem(bounds.FORMULAS, fid, dataclasses.replace(bounds.FORMULAS[fid], scaling=1))
+    record = catalog.run("LAO.Bounds.scaling", seed=0, effort="fast")
+    assert record.status == "FAIL"
+    assert record.figures["declared_exponent_not_its_kinds"] == [fid]
 
 
 def test_cli_rho_json(tmp_path, capsys):

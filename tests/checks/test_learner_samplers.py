@@ -7,9 +7,11 @@ import numpy as np
 import pytest
 
 from laocheck import checks
+from laocheck.checks.algorithms import learner_samplers
 from laocheck.checks.algorithms.learner_samplers import _algorithm_of
 from laocheck.experiments.theorems import learner_specs
 from laocheck.learners import AERR, GAELR
+from laocheck.reference import learners as ref
 
 SPECS = learner_specs()
 NAMES = [spec.name for _cls, spec in SPECS]
@@ -146,3 +148,30 @@ def test_same_seed_same_figures():
     a = checks.run(check, seed=3, effort="fast", catch=False)
     b = checks.run(check, seed=3, effort="fast", catch=False)
     assert a.figures == b.figures
+
+
+@pytest.mark.parametrize("name", ["TwoPhaseDDAERR", "AdaTwoPhaseDDAERR"])
+def test_replay_fails_when_the_literal_box_forms_another_phase2_q(name, monkeypatch):
+    """Line 11's ε with its division turned into a product (ε times (k + 1) m₁² larger): the
+    replay follows the recorded draws, so for AdaTwoPhaseDDAERR the output cannot show it (its
+    AdaGrad steps normalise the weights 1/q_i away); the check compares the box's q with lines
+    2-12 computed apart."""
+    def with_eps_times_m1(X, Y, k, B, m1, delta, *rest):
+        d = X.shape[1]
+        A, seen1 = ref._phase1_moments(np.asarray(X, dtype=float), k, m1, rest[-1])
+        eps = d * np.log(2 * d / delta) * ((k + 1) * m1)                 # the slip
+        q = np.sqrt(A + 13 / 6 * eps) / np.sum(np.sqrt(A + 13 / 6 * eps))
+        if name == "AdaTwoPhaseDDAERR":
+            eta0, w1, src = rest
+            w_bar, seen2 = ref.ada_gaerr(X[m1:], Y[m1:], k, B, eta0, w1, src, q=q)
+        else:
+            w1, src = rest
+            m2 = X.shape[0] - m1
+            w_bar, seen2 = ref.gaerr(X[m1:], Y[m1:], k, B, 1 / np.sqrt(m2), w1, src, q=q)
+        return w_bar, np.concatenate([seen1, seen2])
+
+    attribute = "ada_two_phase_ddaerr" if name.startswith("Ada") else "two_phase_ddaerr"
+    monkeypatch.setattr(learner_samplers, attribute, with_eps_times_m1)
+    record = checks.run(checks.get(f"KS15.{name}.steps_match_reference"), seed=0)
+    assert record.status == "FAIL", record
+    assert record.figures["phase2_q_max_relative_difference"] > 1e-3, record.figures

@@ -71,6 +71,21 @@ def _flat(*records):
     return [int(i) for r in records for i in np.ravel(r) if i >= 0]
 
 
+class _LawRecordingSource(ReplaySource):
+    """ReplaySource that also keeps every probability vector the replayed box passes to
+    ``categorical`` (the laws it would draw from): the replay follows the recorded indices,
+    so a law enters the output only through the weights 1/q_i, which an AdaGrad step
+    normalises away; the laws are compared apart."""
+
+    def __init__(self, indices):
+        super().__init__(indices)
+        self.laws = []
+
+    def categorical(self, p):
+        self.laws.append(np.array(p, dtype=float))
+        return super().categorical(p)
+
+
 class _TracingSource(ReplaySource):
     """ReplaySource that also keeps every ``uniform_int`` index (AESVR's x̃ draws)."""
 
@@ -136,9 +151,10 @@ def _make(cls, algorithm, X, seed, n_total=None):
     return cls(**kw)
 
 
-def _replay(algorithm, est, X, y, q):
+def _replay(algorithm, est, X, y, q, laws=None):
     """(w̄ or the Baseline sums, attributes per step) of the literal reference on the
-    recorded draws."""
+    recorded draws; ``laws`` (a list), for the two-phase learners: gets the probability
+    vectors the replayed box passed to ``categorical``, in order (the first is line 12's q)."""
     d = X.shape[1]
     if algorithm in ("AERR", "GAERR", "DDAERR"):
         w1 = np.full(d, est.B / np.sqrt(d))
@@ -158,14 +174,17 @@ def _replay(algorithm, est, X, y, q):
     if algorithm == "AER":
         return aer(X, y, est.k, est.B, est.lam_, ReplaySource(est.draws_.ravel()))
     if algorithm == "TwoPhaseDDAERR":
-        src = ReplaySource(_flat(est.phase1_draws_, est.phase2_draws_))
+        src = _LawRecordingSource(_flat(est.phase1_draws_, est.phase2_draws_))
+        src.laws = laws if laws is not None else src.laws
         return two_phase_ddaerr(X, y, est.k, est.B, est.m1, est.delta,
                                 np.full(d, est.B / np.sqrt(d)), src)
     if algorithm == "TwoPhaseDDAELR":
-        src = ReplaySource(_flat(est.phase1_draws_, est.phase2_draws_))
+        src = _LawRecordingSource(_flat(est.phase1_draws_, est.phase2_draws_))
+        src.laws = laws if laws is not None else src.laws
         return two_phase_ddaelr(X, y, est.k, est.B, est.m1, est.delta, src)
     if algorithm == "AdaTwoPhaseDDAERR":
-        src = ReplaySource(_flat(est.phase1_draws_, est.phase2_draws_))
+        src = _LawRecordingSource(_flat(est.phase1_draws_, est.phase2_draws_))
+        src.laws = laws if laws is not None else src.laws
         return ada_two_phase_ddaerr(X, y, est.k, est.B, est.m1, est.delta, est.eta_,
                                     np.full(d, est.B / np.sqrt(d)), src)
     if algorithm == "Baseline":
@@ -213,12 +232,22 @@ def check_steps_match_reference(ctx, *, learner):
     X, y = _data(ctx.rng, m)
     est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31))).fit(X, y)
     q = _paper_q(algorithm, X)
+    laws = [] if algorithm in _TWO_PHASE else None
     try:
-        out, seen = _replay(algorithm, est, X, y, q)
+        out, seen = _replay(algorithm, est, X, y, q, laws=laws)
     except AssertionError as exc:               # the draws are not a run of the box
         return Result(Status.FAIL, {"steps": m}, counterexample=str(exc),
                       note="the recorded draws cannot be replayed by the literal box")
     seen = np.asarray(seen)
+    # the two-phase boxes' line 12 (KS15 Alg. 2/4: q from phase 1's estimate A) as the literal
+    # replay computes it, against this module's own transcription of lines 2-12: the replay
+    # follows the recorded draws, so its q enters the output only through the weights 1/q_i,
+    # which AdaTwoPhaseDDAERR's AdaGrad steps normalise away
+    q_error = None
+    if laws is not None:
+        expected = _two_phase_q(algorithm, X, est)
+        q_error = (float(np.max(np.abs(laws[0] - expected)) / np.max(expected)) if laws
+                   and laws[0].shape == expected.shape else float("inf"))
     # the instance's sensitivity to rounding: the same replay on data perturbed by a relative u
     Xp = X * (1 + _U * ctx.rng.uniform(-1, 1, X.shape))
     yp = y * (1 + _U * ctx.rng.uniform(-1, 1, y.shape))
@@ -242,6 +271,15 @@ def check_steps_match_reference(ctx, *, learner):
     # an exact comparison of numbers up to the rounding tolerance: an output F times the
     # replayed one differs by (F − 1)·max|w̄| at its largest coordinate, found once above tol
     detects = 1.0 + tol / scale
+    if q_error is not None:
+        # both sides evaluate the same closed form of A, in a different order: a few ulps
+        figures["phase2_q_max_relative_difference"] = q_error
+        if q_error > 64 * _U * d:
+            return Result(Status.FAIL, figures, detects=detects,
+                          counterexample={"phase2_q_replayed": laws[0].tolist(),
+                                          "phase2_q_of_lines_2_12": expected.tolist()},
+                          note="the literal box's line 12 gives another q than KS15 Alg. 2/4 "
+                          "lines 2-12 computed from the recorded phase-1 draws")
     if err <= tol and same_seen:
         return Result(Status.PASS, figures, detects=detects,
                       detectable=f"an output difference above {tol:.3g} or one step's "
