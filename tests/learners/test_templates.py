@@ -44,6 +44,13 @@ def includes(source):
     return re.findall(r'^include\s+"([^"]+)"', source, flags=re.MULTILINE)
 
 
+def module_functions(source):
+    """The names of the module-level ``cdef`` functions in a Cython source text (not the
+    ``cdef inline`` helpers)."""
+    return re.findall(r"^cdef\s+(?!inline\b|class\b)[^(\n]*?(\S+)\(", source,
+                      flags=re.MULTILINE)
+
+
 def test_the_class_finder_sees_a_hand_written_state():
     # the bug the next test is named for: a state class copied by hand into a module
     source = (PKG / "learners" / "_ridge.pyx").read_text(encoding="utf-8")
@@ -76,6 +83,27 @@ def test_every_state_class_comes_from_one_template():
     for module, classes in STATE_CLASSES.items():
         for name in classes:
             assert isinstance(getattr(compiled[module], name), type)
+
+
+def test_the_function_finder_sees_a_second_hand_written_loop():
+    # the bug the next test is named for: a layout's step loop copied by hand into the template
+    text = (PKG / "learners" / "_steps.pxi.tp").read_text(encoding="utf-8")
+    planted = text + ("\n\ncdef long sparse_steps(SparseRidgeState self, object rng,\n"
+                      "                       long m) except -1:\n    return 0\n")
+    assert module_functions(planted)[-1] == "sparse_steps"
+    assert module_functions("cdef inline double eg_cell(double* cl) noexcept nogil:\n") == []
+
+
+def test_the_step_loop_is_written_once_for_both_layouts():
+    """``_steps.pxi.tp`` holds one function statement, rendered per family into the dense and
+    the sparse layout's loops (the names the state classes call)."""
+    table = templates()
+    for module in STATE_CLASSES:
+        template, variables = table[f"learners/{module}_steps.pxi"]
+        assert template == "learners/_steps.pxi.tp"
+        assert variables == {"family": module.lstrip("_")}
+        assert module_functions((PKG / template).read_text(encoding="utf-8")) == ["{{Name}}"]
+        assert module_functions(rendered(template, variables)) == ["dense_steps", "sparse_steps"]
 
 
 def in_tree_build():

@@ -83,20 +83,6 @@ cdef inline double eg_cell(double* cl, double v, double phi, double eta, double 
     return (new_p + new_m) - (old_p + old_m)
 
 
-cdef inline double eg_update(double* cells, double* wt, double* tree, long cap,
-                             const long* idx, const double* val, long nnz, double phi,
-                             double eta, double clip, double C, double Z) noexcept nogil:
-    """:func:`eg_cell` on x̃'s ``nnz`` coordinates, then the sum tree's |w_i| refreshed;
-    returns the new normaliser Z (one function for the row and the oracle loops: the same
-    arithmetic in the same order)."""
-    cdef long a_, i
-    for a_ in range(nnz):
-        i = idx[a_]
-        Z += eg_cell(cells + CELL * i, val[a_], phi, eta, clip, C, wt + i)
-    btree_refresh(wt, tree, cap, idx, nnz)
-    return Z
-
-
 cdef extern from "stdlib.h" nogil:
     int posix_memalign(void** ptr, size_t alignment, size_t size)
 
