@@ -6,15 +6,25 @@ the AESVR learner's step. No check saw it: the learner's check ran at ε = 0.4, 
 and the order n = 13 on the boundary came up once in 16,000 GenEst calls.
 """
 import importlib.util
+import inspect
 import pathlib
 import sys
+import textwrap
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 
+import laocheck.learners._base as learners_base
+import laocheck.learners.aer as aer
+import laocheck.learners.two_phase as two_phase
 from laocheck import checks
+from laocheck.checks.algorithms import estimator_families, learner_samplers
+from laocheck.checks.algorithms.estimator_families import _param_sets
 from laocheck.checks.algorithms.estimator_properties import EXACT_INSTANCES
+from laocheck.estimators import _families, spec_of
 from laocheck.estimators.instances import BOUNDARY_INSTANCES, INSTANCES
+from laocheck.learners.ridge import MomentsGiveQ
 
 _BENCHMARKS = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
 if str(_BENCHMARKS) not in sys.path:     # the script imports its sibling _results
@@ -122,3 +132,123 @@ def test_the_table_lists_every_gap():
     assert len(learner_delta) == 1 and learner_delta[0]["present"]      # δ = B
     table = boundaries.markdown(rows)
     assert "n <= 2 log₂ N" in table and "\\|y\\| <= B" in table
+
+
+# -- planting a slip in the package's source ---------------------------------------------------
+
+def _plant(monkeypatch, owner, name, before, after, *, also=(), replace=()):
+    """Replace ``owner.name`` (a module's function or a class's method) by a copy whose source
+    has ``before`` typed as ``after`` (exactly one occurrence), compiled under the package
+    file's name (the slip is laocheck's own code, not a user's); ``also``: other modules that
+    imported the function by name; ``replace``: further (old, new) edits that only make the
+    copy compile outside its class (a zero-argument ``super()``)."""
+    module = sys.modules[owner.__module__] if isinstance(owner, type) else owner
+    source = textwrap.dedent(inspect.getsource(getattr(owner, name)))
+    assert source.count(before) == 1, (name, before)
+    source = source.replace(before, after)
+    for old, new in replace:
+        source = source.replace(old, new)
+    namespace = dict(vars(module))
+    exec(compile(source, module.__file__, "exec"), namespace)
+    for target in (owner,) + tuple(also):
+        monkeypatch.setattr(target, name, namespace[name])
+
+
+# -- HK12 Sec. 4's 0 <= δ <= B at both ends (the AESVR estimators' spec checks) ----------------
+
+@pytest.mark.parametrize("guard, end", [
+    ("if self.delta <= 0:", "δ = 0"),                        # `<=` typed for `<`
+    ("if not 0 <= self.delta < self.B:", "δ = B"),           # Sec. 4's δ <= B typed δ < B
+])
+@pytest.mark.parametrize("part", ["residual", "gradient"])
+def test_a_delta_guard_moved_onto_the_boundary_fails(monkeypatch, guard, end, part):
+    """HK12 Sec. 4 assumes 0 <= δ <= B: the AESVR estimator's guard ``if self.delta < 0``
+    typed so that it refuses one end."""
+    check_id = f"HK12.AESVR.{part}.target_method"
+    assert _run(check_id) == "PASS"
+    _plant(monkeypatch, _families.AESVREstimator, "__init__", "if self.delta < 0:", guard,
+           replace=[("super().__init__(", "_GenEstBase.__init__(self, ")])
+    record = checks.run(checks.get(check_id), seed=0, effort="fast")
+    assert record.status == "FAIL" and end in record.counterexample, record
+    assert _run(f"HK12.AESVR.{part}.magnitude_bounds") == "FAIL"
+    # the example δ = 1/10 alone (before issue 47 item 5) does not see the slip
+    monkeypatch.setattr(estimator_families, "_param_sets",
+                        lambda spec, d, k: [("", spec.example_params(d, k=k))])
+    assert _run(check_id) == "PASS"
+
+
+def test_the_aesvr_spec_checks_run_at_both_ends_of_delta():
+    for name in ("HK12.AESVR.residual", "HK12.AESVR.gradient"):
+        spec = spec_of(name)
+        deltas = [p["delta"] for _, p in _param_sets(spec, 4, spec.check_k)]
+        assert deltas == [0.1, 0.0, spec.example_params(4)["B"]]
+    # the other estimators take no δ: their parameter sets are the example ones only
+    spec = spec_of("HK12.AERR.gradient")
+    assert len(_param_sets(spec, 4, spec.check_k)) == 1
+
+
+# -- KS15's q on its floor (two-phase) and at q_i = 0 (data-dependent learners) ---------------
+
+def _no_boundary_data(monkeypatch):
+    """The learner sampler checks as before issue 47 item 5: no attribute identically 0, CB11
+    only at d = 5."""
+    monkeypatch.setattr(learner_samplers, "_ZERO_COLUMN_LEARNERS", ())
+    monkeypatch.setattr(learner_samplers, "K_EQUALS_D", {})
+
+
+def test_the_two_phase_floor_dropped_fails_attribute_inclusion(monkeypatch):
+    """KS15 Alg. 2 line 12's q_i ∝ √(A[i] + 13ε/6) typed q_i ∝ √A[i] (the floor dropped): the
+    attribute with A[1] = 0 is never drawn in phase 2."""
+    assert _run("KS15.TwoPhaseDDAERR.attribute_inclusion") == "PASS"
+    _plant(monkeypatch, two_phase, "two_phase_ridge_phase2",
+           "root = np.sqrt(A + 13.0 / 6.0 * eps)", "root = np.sqrt(A)")
+    record = checks.run(checks.get("KS15.TwoPhaseDDAERR.attribute_inclusion"), seed=0,
+                        effort="fast")
+    assert record.status == "FAIL"
+    assert record.counterexample["part"] == "phase2_x_tilde.index"
+    assert record.counterexample["index"] == 1 and record.counterexample["frequency"] == 0.0
+
+
+def test_the_lasso_floor_constant_mistyped_fails_attribute_inclusion(monkeypatch):
+    """KS15 Alg. 4 line 12's A[i] + 13ε/6 typed A[i] + 7ε/6 (eq. (15)'s other constant): q
+    moves by a fraction of a percent where A[i] > 0, by about half on the floor."""
+    _plant(monkeypatch, two_phase, "two_phase_lasso_phase2",
+           "q = (A + 13.0 / 6.0 * eps) / (A + 13.0 / 6.0 * eps).sum()",
+           "q = (A + 7.0 / 6.0 * eps) / (A + 7.0 / 6.0 * eps).sum()")
+    record = checks.run(checks.get("KS15.TwoPhaseDDAELR.attribute_inclusion"), seed=0,
+                        effort="fast")
+    assert record.status == "FAIL" and record.counterexample["index"] == 1
+    _no_boundary_data(monkeypatch)              # no attribute on the floor: not seen
+    assert _run("KS15.TwoPhaseDDAELR.attribute_inclusion") == "PASS"
+
+
+@pytest.mark.parametrize("name", ["KS15.DDAERR", "KS15.DDAELR"])
+def test_q_i_zero_refused_where_x_i_is_zero_fails(monkeypatch, name):
+    """KS15 Lemmas 3.2/4.2 take q_i >= 0: q_i = 0 is fine where x_i = 0 always. The learner's
+    guard typed as q_i > 0 everywhere (``missing = q == 0``, the ``& (x != 0)`` dropped)
+    refuses E[x_1²] = 0."""
+
+    _plant(monkeypatch, MomentsGiveQ, "_check_q", "missing = (self.q_ == 0) & nonzero()",
+           "missing = self.q_ == 0")
+    assert _run(f"{name}.steps_match_reference") == "FAIL"
+    _no_boundary_data(monkeypatch)
+    assert _run(f"{name}.steps_match_reference") == "PASS"
+
+
+# -- CB11's k <= d at k = d (the learners Baseline and AER) ------------------------------------
+
+@pytest.mark.parametrize("name, slip", [
+    # Fig. 1's k-subset of [d]: the learners' shared guard check_k typed k < d
+    ("CB11.Baseline", (learners_base, "check_k", "if k > d:", "if k >= d:", (aer,))),
+    # Thm 12's λ takes k of the d attributes: AER's guard typed k < d
+    ("CB11.AER", (aer.AER, "_theory_step", "if config > d:", "if config >= d:", ())),
+])
+def test_k_equals_d_refused_fails(monkeypatch, name, slip):
+    """CB11's k <= d typed k < d: refused at k = d."""
+    owner, func, before, after, also = slip
+    assert _run(f"{name}.steps_match_reference") == "PASS"
+    _plant(monkeypatch, owner, func, before, after, also=also)
+    assert _run(f"{name}.steps_match_reference") == "FAIL"
+    assert _run(f"{name}.attribute_inclusion") == "FAIL"
+    _no_boundary_data(monkeypatch)
+    assert _run(f"{name}.steps_match_reference") == "PASS"

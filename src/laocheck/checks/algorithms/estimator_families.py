@@ -20,13 +20,15 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
   instances of the tests (d3, d4) reach the boundary k = d; for HK12 and KS15 (k <= d) the
   catalog's k puts the boundary instance ``kd_edge`` (d = 2) on k = d (issue 47 item 5);
 * ``<spec>.target_method``: the estimator's ``target(w, x, y)`` is the spec's target (written
-  from the paper) on every exact instance it accepts, at its example parameters;
+  from the paper) on every exact instance it accepts, at its example parameters (AESVR: also
+  at both ends δ = 0 and δ = B of HK12 Sec. 4's 0 <= δ <= B, where a refusal of an instance
+  the example parameters accept is a failure; issue 47 item 5);
 * ``<spec>.magnitude_bounds``: the finite-range bounds of the estimator (the protocol's
   ``_magnitude``, "Finite range" in :mod:`laocheck.estimators._protocol`) are numbers >= 0 (a
   product with a zero factor is 0, never NaN) and the largest bounds the target and (finite
   support, clipped or not) every draw, on every exact instance it accepts (256 draws each: a bound
   below a draw is a certain violation, so the check cannot fail falsely; it detects a bound
-  that is too small only where a draw shows it);
+  that is too small only where a draw shows it); AESVR also at δ = 0 and δ = B, as above;
 * ``KS15.GA*.<part>.q_support`` (the estimates that take q): a q with q_i = 0 where x_i ≠ 0
   is refused naming `q` (KS15 Alg. 1/3: x̃ = x_i/(k q_i) is unbiased only on q's support),
   and a point mass q = e_j on an x supported on j is accepted (x̃ = x, exactly);
@@ -45,7 +47,8 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
 * ``HK12.AESVR.<part>.target_derivative``: the AESVR spec's target is f_ε′ (times x for the
   gradient), f_ε′ derived with sympy from HK12 Sec. 4.2's f_ε(z) = (ε/2)[ρ((z−δ)/ε) +
   ρ((z+δ)/ε)] − δ with ρ(x) = x·erf(x) + e^(−x²)/√π, not from Claim 4.3's erf (the property
-  checks do not check unbiasedness of an unbounded estimate against its target).
+  checks do not check unbiasedness of an unbounded estimate against its target), at the
+  example δ = 1/10 and at δ = 0 and δ = B.
 
 Every comparison is exact, or up to float rounding (relative 1e-12) where floats are formed;
 δ = 0 (``magnitude_bounds`` compares sampled draws with a bound that holds for every draw). The
@@ -132,6 +135,24 @@ def _grid(spec):
         for k in spec.k_values(d):
             for B in _BS:
                 yield d, k, B
+
+
+def _param_sets(spec, d, k):
+    """(label, parameters) of the checks that run at the example parameters: the example
+    parameters, and where they hold HK12 Sec. 4's insensitivity δ (``delta``; the section
+    assumes 0 <= δ <= B throughout), the same at both ends δ = 0 and δ = B (issue 47 item 5:
+    the boundaries of a displayed condition)."""
+    params = spec.example_params(d, k=k)
+    out = [("", params)]
+    if "delta" in params and "B" in params:
+        out += [(f"δ = {label}: ", {**params, "delta": value})
+                for label, value in (("0", 0.0), ("B", float(params["B"])))]
+    return out
+
+
+def _boundary_refused(label, inst, exc):
+    """The failure of an instance the example parameters accept and a boundary δ refuses."""
+    return f"{label}{inst}: refused at the boundary of 0 <= δ <= B (HK12 Sec. 4): {exc}"
 
 
 def _expected_params(spec, d, k, B, params):
@@ -257,22 +278,28 @@ def check_target_method(ctx, *, spec_name):
     spec = _spec_of(spec_name)
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
-        params = spec.example_params(len(w), k=spec.check_k)
-        try:
-            est = estimators.get(spec.name, **params)
-            wf, xf, yf = as_float((w, x, y))
-            got = est.target(wf, xf, yf)
-        except InvalidParameterError:
-            continue                                  # an instance the estimator refuses
-        expected = spec.target(w, x, y, **params)
-        if isinstance(expected, list) and expected and isinstance(expected[0], list):
-            expected = [[float(v) for v in row] for row in expected]
-        else:
-            expected = np.asarray(expected, dtype=object).astype(float)
-        checked += 1
-        if not _close(got, expected):
-            failures.append(f"{inst}: target() = {np.asarray(got).tolist()}, the spec's "
-                            f"{np.asarray(expected).tolist()}")
+        wf, xf, yf = as_float((w, x, y))
+        accepted = False
+        for label, params in _param_sets(spec, len(w), spec.check_k):
+            try:
+                est = estimators.get(spec.name, **params)
+                got = est.target(wf, xf, yf)
+            except InvalidParameterError as exc:
+                if accepted:                          # the example parameters were accepted
+                    failures.append(_boundary_refused(label, inst, exc))
+                if not label:
+                    break                             # an instance the estimator refuses
+                continue
+            accepted = True
+            expected = spec.target(w, x, y, **params)
+            if isinstance(expected, list) and expected and isinstance(expected[0], list):
+                expected = [[float(v) for v in row] for row in expected]
+            else:
+                expected = np.asarray(expected, dtype=object).astype(float)
+            checked += 1
+            if not _close(got, expected):
+                failures.append(f"{label}{inst}: target() = {np.asarray(got).tolist()}, the "
+                                f"spec's {np.asarray(expected).tolist()}")
     if not checked:
         return Result(Status.INCONCLUSIVE, {"checked": 0},
                       note="the estimator refuses every exact instance")
@@ -285,34 +312,40 @@ def check_magnitude_bounds(ctx, *, spec_name):
     spec = _spec_of(spec_name)
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
-        params = spec.example_params(len(w), k=spec.check_k)
         wf, xf, yf = as_float((w, x, y))
-        try:
-            est = estimators.get(spec.name, **params)
-            draws = est.sample(wf, xf, yf, n=_MAGNITUDE_DRAWS, rng=ctx.rng).values
-            target = est.target(wf, xf, yf)
-        except InvalidParameterError:
-            continue                                  # an instance the estimator refuses
-        hook = getattr(est, "_magnitude", None)   # the protocol's "Finite range" hook
-        with np.errstate(all="ignore"):
-            bounds = hook(wf, xf, yf) if hook is not None else None
-        if bounds is None:                           # the protocol's "no bound known"
-            return Result(Status.INCONCLUSIVE, {"checked": 0}, note=f"{spec.name} declares no "
-                          "finite-range bounds (no `_magnitude`, or it returns None): nothing "
-                          "to compare its draws and target with")
-        checked += 1
-        values = [b for b, _ in bounds]
-        bad = [(b, text) for b, text in bounds if not b >= 0]
-        if bad:
-            failures.append(f"{inst}: bound(s) below 0 or NaN: {bad[:2]}")
-            continue
-        top = max(values) * (1 + _RTOL)
-        seen = float(np.max(np.abs(np.asarray(target, dtype=float)), initial=0.0))
-        if spec.finite:                                # see _MAGNITUDE_DRAWS
-            seen = max(seen, float(np.max(np.abs(draws), initial=0.0)))
-        if seen > top:
-            failures.append(f"{inst}: a draw or the target reaches {seen!r}, above every "
-                            f"bound (largest {max(values)!r})")
+        accepted = False
+        for label, params in _param_sets(spec, len(w), spec.check_k):
+            try:
+                est = estimators.get(spec.name, **params)
+                draws = est.sample(wf, xf, yf, n=_MAGNITUDE_DRAWS, rng=ctx.rng).values
+                target = est.target(wf, xf, yf)
+            except InvalidParameterError as exc:
+                if accepted:                          # the example parameters were accepted
+                    failures.append(_boundary_refused(label, inst, exc))
+                if not label:
+                    break                             # an instance the estimator refuses
+                continue
+            accepted = True
+            hook = getattr(est, "_magnitude", None)   # the protocol's "Finite range" hook
+            with np.errstate(all="ignore"):
+                bounds = hook(wf, xf, yf) if hook is not None else None
+            if bounds is None:                        # the protocol's "no bound known"
+                return Result(Status.INCONCLUSIVE, {"checked": 0}, note=f"{spec.name} declares "
+                              "no finite-range bounds (no `_magnitude`, or it returns None): "
+                              "nothing to compare its draws and target with")
+            checked += 1
+            values = [b for b, _ in bounds]
+            bad = [(b, text) for b, text in bounds if not b >= 0]
+            if bad:
+                failures.append(f"{label}{inst}: bound(s) below 0 or NaN: {bad[:2]}")
+                continue
+            top = max(values) * (1 + _RTOL)
+            seen = float(np.max(np.abs(np.asarray(target, dtype=float)), initial=0.0))
+            if spec.finite:                           # see _MAGNITUDE_DRAWS
+                seen = max(seen, float(np.max(np.abs(draws), initial=0.0)))
+            if seen > top:
+                failures.append(f"{label}{inst}: a draw or the target reaches {seen!r}, above "
+                                f"every bound (largest {max(values)!r})")
     if not checked:
         return Result(Status.INCONCLUSIVE, {"checked": 0},
                       note="the estimator refuses every exact instance")
@@ -499,7 +532,8 @@ def check_finite_range_refusal(ctx, *, spec_name):
 def _fprime_from_hk12():
     """f_ε′(z) derived with sympy from HK12 Sec. 4.2's f_ε and ρ (a callable z, ε, δ -> float)."""
     z, t = sp.symbols("z t", real=True)
-    eps, delta = sp.symbols("epsilon delta", positive=True)
+    eps = sp.Symbol("epsilon", positive=True)
+    delta = sp.Symbol("delta", nonnegative=True)          # HK12 Sec. 4: 0 <= δ <= B
     rho = sp.Lambda(t, t * sp.erf(t) + sp.exp(-t ** 2) / sp.sqrt(sp.pi))
     f_eps = eps / 2 * rho((z - delta) / eps) + eps / 2 * rho((z + delta) / eps) - delta
     return sp.lambdify((z, eps, delta), sp.simplify(sp.diff(f_eps, z)), modules="mpmath")
@@ -512,16 +546,17 @@ def check_aesvr_target(ctx, *, spec_name):
     fprime = _fprime_from_hk12()
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
-        params = spec.example_params(len(w), k=spec.check_k)
-        eps, delta = params["eps"], params["delta"]
         zv = sum(Fraction(a) * Fraction(b) for a, b in zip(w, x)) - Fraction(y)
-        value = float(fprime(float(zv), eps, delta))
-        expected = value if spec.part == "residual" else [value * float(v) for v in x]
-        got = spec.target(w, x, y, **params)
-        checked += 1
-        if not _close(got, expected):
-            failures.append(f"{inst}: spec target {np.asarray(got, dtype=float).tolist()}, "
-                            f"f_ε′ from HK12 Sec. 4.2 {np.asarray(expected).tolist()}")
+        for label, params in _param_sets(spec, len(w), spec.check_k):
+            eps, delta = params["eps"], params["delta"]
+            value = float(fprime(float(zv), eps, delta))
+            expected = value if spec.part == "residual" else [value * float(v) for v in x]
+            got = spec.target(w, x, y, **params)
+            checked += 1
+            if not _close(got, expected):
+                failures.append(f"{label}{inst}: spec target "
+                                f"{np.asarray(got, dtype=float).tolist()}, f_ε′ from HK12 "
+                                f"Sec. 4.2 {np.asarray(expected).tolist()}")
     return _verdict(failures, checked, "instances where the spec's target is f_ε′ "
                     "(sympy's derivative of HK12's f_ε)")
 
@@ -540,11 +575,13 @@ _FUNCS = {
                 "k as declared by the spec (EstimatorSpec: exact_k, k_max, check_k)"),
     "target_method": (check_target_method, "the estimator {name}'s target(w, x, y) is its "
                       "spec's target (written from the paper)", "every exact instance the "
-                      "estimator accepts, at its example parameters"),
+                      "estimator accepts, at its example parameters (AESVR: and at δ = 0 and "
+                      "δ = B, HK12 Sec. 4's 0 <= δ <= B)"),
     "magnitude_bounds": (check_magnitude_bounds, "the finite-range bounds of {name} "
                          "(Estimator._magnitude) are numbers >= 0, never NaN, and the largest "
                          "bounds every draw and the target", "every exact instance the "
-                         "estimator accepts, at its example parameters; 256 draws each"),
+                         "estimator accepts, at its example parameters (AESVR: and at δ = 0 "
+                         "and δ = B, HK12 Sec. 4's 0 <= δ <= B); 256 draws each"),
 }
 
 
@@ -601,8 +638,9 @@ def _register():
                      statement=f"the target of {spec.name}'s spec is f_ε′(wᵀx − y)" +
                      ("·x" if spec.part == "gradient" else "") + ", f_ε′ the derivative of "
                      "f_ε(z) = (ε/2)[ρ((z−δ)/ε) + ρ((z+δ)/ε)] − δ, ρ(x) = x erf(x) + "
-                     "e^(−x²)/√π", assumptions="ε = 1/2, δ = 1/10 (the example parameters); "
-                     "every exact instance", method="sympy derivative, evaluated with mpmath; "
+                     "e^(−x²)/√π", assumptions="ε = 1/2, δ = 1/10 (the example parameters), "
+                     "δ = 0 and δ = B (the ends of HK12 Sec. 4's 0 <= δ <= B); every exact "
+                     "instance", method="sympy derivative, evaluated with mpmath; "
                      "relative 1e-12", delta=0.0, detectable=1.0,
                      spec_name=spec.name)(check_aesvr_target)
 
