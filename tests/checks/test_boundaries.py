@@ -190,10 +190,12 @@ def test_the_aesvr_spec_checks_run_at_both_ends_of_delta():
 # -- KS15's q on its floor (two-phase) and at q_i = 0 (data-dependent learners) ---------------
 
 def _no_boundary_data(monkeypatch):
-    """The learner sampler checks as before issue 47 item 5: no attribute identically 0, CB11
-    only at d = 5."""
+    """The learner sampler checks as before issue 47 item 5: no attribute identically 0, one
+    run each (CB11 only at d = 5, the two-phase learners only at m₁ = 20,000)."""
     monkeypatch.setattr(learner_samplers, "_ZERO_COLUMN_LEARNERS", ())
     monkeypatch.setattr(learner_samplers, "K_EQUALS_D", {})
+    monkeypatch.setattr(learner_samplers, "_runs", lambda algorithm: [(learner_samplers.D, "",
+                                                                        None)])
 
 
 def test_the_two_phase_floor_dropped_fails_attribute_inclusion(monkeypatch):
@@ -202,11 +204,21 @@ def test_the_two_phase_floor_dropped_fails_attribute_inclusion(monkeypatch):
     assert _run("KS15.TwoPhaseDDAERR.attribute_inclusion") == "PASS"
     _plant(monkeypatch, two_phase, "two_phase_ridge_phase2",
            "root = np.sqrt(A + 13.0 / 6.0 * eps)", "root = np.sqrt(A)")
+    assert _run("KS15.TwoPhaseDDAERR.attribute_inclusion") == "FAIL"
+    # the m₁ = 20,000 run alone: its attribute 1 (A[1] = 0) is never drawn in phase 2 (the
+    # m₁ = 1 run refuses to fit: q_i = 0 where phase 1 missed a nonzero attribute)
+    monkeypatch.setattr(learner_samplers, "_runs", lambda algorithm: [(learner_samplers.D, "",
+                                                                        None)])
     record = checks.run(checks.get("KS15.TwoPhaseDDAERR.attribute_inclusion"), seed=0,
                         effort="fast")
     assert record.status == "FAIL"
     assert record.counterexample["part"] == "phase2_x_tilde.index"
     assert record.counterexample["index"] == 1 and record.counterexample["frequency"] == 0.0
+    # no attribute on the floor: the check of the sampling line misses it (q moves by under a
+    # percent), only the replay's weights 1/(k q_i) show it
+    _no_boundary_data(monkeypatch)
+    assert _run("KS15.TwoPhaseDDAERR.attribute_inclusion") == "PASS"
+    assert _run("KS15.TwoPhaseDDAERR.steps_match_reference") == "FAIL"
 
 
 def test_the_lasso_floor_constant_mistyped_fails_attribute_inclusion(monkeypatch):
@@ -215,9 +227,12 @@ def test_the_lasso_floor_constant_mistyped_fails_attribute_inclusion(monkeypatch
     _plant(monkeypatch, two_phase, "two_phase_lasso_phase2",
            "q = (A + 13.0 / 6.0 * eps) / (A + 13.0 / 6.0 * eps).sum()",
            "q = (A + 7.0 / 6.0 * eps) / (A + 7.0 / 6.0 * eps).sum()")
+    assert _run("KS15.TwoPhaseDDAELR.attribute_inclusion") == "FAIL"
+    monkeypatch.setattr(learner_samplers, "_runs", lambda algorithm: [(learner_samplers.D, "",
+                                                                        None)])
     record = checks.run(checks.get("KS15.TwoPhaseDDAELR.attribute_inclusion"), seed=0,
                         effort="fast")
-    assert record.status == "FAIL" and record.counterexample["index"] == 1
+    assert record.status == "FAIL" and record.counterexample["index"] == 1   # the floor
     _no_boundary_data(monkeypatch)              # no attribute on the floor: not seen
     assert _run("KS15.TwoPhaseDDAELR.attribute_inclusion") == "PASS"
 
@@ -252,3 +267,29 @@ def test_k_equals_d_refused_fails(monkeypatch, name, slip):
     assert _run(f"{name}.attribute_inclusion") == "FAIL"
     _no_boundary_data(monkeypatch)
     assert _run(f"{name}.steps_match_reference") == "PASS"
+
+
+# -- KS15 Alg. 2/4 lines 2-11 at m₁ = 1: counts[i] = 0 and Alg. 4's ε = min(·, 1) at its cap --
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in divide:RuntimeWarning")
+@pytest.mark.parametrize("name", ["KS15.TwoPhaseDDAERR", "KS15.TwoPhaseDDAELR"])
+def test_a_zero_count_divided_fails(monkeypatch, name):
+    """A = square_sums/counts guarded ``where=counts > 0`` typed ``>= 0``: an attribute phase 1
+    never drew gets 0/0 (Alg. 2 line 2 leaves it at 0)."""
+    _plant(monkeypatch, two_phase._TwoPhase, "_moments", "where=st.counts > 0",
+           "where=st.counts >= 0")
+    assert _run(f"{name}.steps_match_reference") == "FAIL"
+    _no_boundary_data(monkeypatch)              # m₁ = 20,000: every count > 0
+    assert _run(f"{name}.steps_match_reference") == "PASS"
+
+
+def test_the_lasso_eps_without_its_cap_fails(monkeypatch):
+    """KS15 Alg. 4 line 11's ε = min(d log(2d/δ)/((k+1)m₁), 1) typed as Alg. 2's ε (no min):
+    the same ε wherever the min is inactive."""
+    _plant(monkeypatch, two_phase, "two_phase_lasso_phase2", '"KS15.Alg4.eps"',
+           '"KS15.Alg2.eps"')
+    record = checks.run(checks.get("KS15.TwoPhaseDDAELR.steps_match_reference"), seed=0,
+                        effort="fast")
+    assert record.status == "FAIL" and record.counterexample["run"] == "m1_equals_1"
+    _no_boundary_data(monkeypatch)
+    assert _run("KS15.TwoPhaseDDAELR.steps_match_reference") == "PASS"

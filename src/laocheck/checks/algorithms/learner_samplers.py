@@ -73,6 +73,11 @@ _ZERO_COLUMN_LEARNERS = ("DDAERR", "DDAELR", "AdaDDAERR") + _TWO_PHASE
 #: Baseline's k-subset C of [d] (Fig. 1) and AER with CB11 Thm 12's λ (k of the d
 #: attributes) at k = d = 4
 K_EQUALS_D = {"Baseline": 4, "AER": 4}
+#: The two-phase learners again with m₁ = 1 (issue 47 item 5): phase 1's k + 1 = 3 draws leave
+#: at least two of the d = 5 attributes with counts[i] = 0 (A[i] = 0 as line 2 initialises it,
+#: never square_sums/counts = 0/0), and ε = d log(2d/δ)/((k+1)m₁) = 7.7 puts Alg. 4 line 11's
+#: min(·, 1) on its cap ε = 1 (the case "with probability 1 if ε = 1" of Lemma 4.8 / Thm 4.7)
+SMALL_M1 = 1
 
 
 def _cls(learner):
@@ -118,7 +123,7 @@ def _paper_q(algorithm, X):
     return None
 
 
-def _make(cls, algorithm, X, seed, n_total=None):
+def _make(cls, algorithm, X, seed, n_total=None, m1=None):
     kw = dict(random_state=seed, record_draws=True, n_total=n_total)
     if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR") + _ADAPTIVE:
         kw.update(k=2)
@@ -135,7 +140,7 @@ def _make(cls, algorithm, X, seed, n_total=None):
     elif algorithm in _TWO_PHASE:
         # the box (KS15 Alg. 2/4): phase 1 draws k + 1 uniform attributes per example;
         # "practical" runs AERR/AELR there, whose record mixes in the draws j
-        kw.update(k=2, m1=max(20, X.shape[0] // 5), delta=0.1, variant="theory")
+        kw.update(k=2, m1=m1 or max(20, X.shape[0] // 5), delta=0.1, variant="theory")
         if algorithm == "AdaTwoPhaseDDAERR":
             kw.update(eta=0.1)                  # η₀, as the other adaptive learners (above)
     elif algorithm == "AER":
@@ -223,19 +228,22 @@ def _zero_column(algorithm):
     return ZERO_COLUMN if algorithm in _ZERO_COLUMN_LEARNERS else None
 
 
-def _dims(algorithm):
-    """(d, label) of the runs of a learner's sampler checks: d = D, and CB11's learners also
-    at k = d (:data:`K_EQUALS_D`)."""
-    out = [(D, "")]
+def _runs(algorithm):
+    """(d, label, m₁) of the runs of a learner's sampler checks: d = D, and CB11's learners
+    also at k = d (:data:`K_EQUALS_D`), the two-phase learners also at m₁ = 1
+    (:data:`SMALL_M1`; m₁ None: the default)."""
+    out = [(D, "", None)]
     if algorithm in K_EQUALS_D:
-        out.append((K_EQUALS_D[algorithm], "k_equals_d"))
+        out.append((K_EQUALS_D[algorithm], "k_equals_d", None))
+    if algorithm in _TWO_PHASE:
+        out.append((D, "m1_equals_1", SMALL_M1))
     return out
 
 
-def _steps_case(ctx, cls, algorithm, m, d):
-    """One run of ``check_steps_match_reference`` on d attributes: (Result, detects)."""
+def _steps_case(ctx, cls, algorithm, m, d, m1=None):
+    """One run of ``check_steps_match_reference`` on d attributes (two-phase: m₁ = ``m1``)."""
     X, y = _data(ctx.rng, m, d, zero=_zero_column(algorithm))
-    est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31))).fit(X, y)
+    est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31)), m1=m1).fit(X, y)
     q = _paper_q(algorithm, X)
     try:
         out, seen = _replay(algorithm, est, X, y, q)
@@ -265,6 +273,8 @@ def _steps_case(ctx, cls, algorithm, m, d):
                "attributes_per_step_equal": bool(same_seen)}
     if _zero_column(algorithm) is not None:
         figures["zero_column"] = ZERO_COLUMN
+    if m1 is not None:
+        figures["m1"] = m1
     # an exact comparison of numbers up to the rounding tolerance: an output F times the
     # replayed one differs by (F − 1)·max|w̄| at its largest coordinate, found once above tol
     detects = 1.0 + tol / scale
@@ -282,14 +292,15 @@ def check_steps_match_reference(ctx, *, learner):
     """The learner's output equals the literal box replayed on its recorded draws, and so do
     the attributes per step (HK12 Alg. 1, 2, 4; KS15 Alg. 1-4, Sec. 3.1, 4.1; CB11 Fig. 1, 2,
     line by line in :mod:`laocheck.reference.learners`). The data-dependent learners' data
-    have an attribute identically 0 (:data:`ZERO_COLUMN`: q_1 on its floor or at 0), and
-    CB11's learners run again at k = d (:data:`K_EQUALS_D`)."""
+    have an attribute identically 0 (:data:`ZERO_COLUMN`: q_1 on its floor or at 0), CB11's
+    learners run again at k = d (:data:`K_EQUALS_D`), the two-phase ones at m₁ = 1
+    (:data:`SMALL_M1`)."""
     cls = _cls(learner)
     algorithm = _algorithm_of(cls)
     m = ctx.n(2_000, 20_000) if algorithm != "AESVR" else ctx.n(600, 6_000)
     result = None
-    for d, label in _dims(algorithm):
-        case = _steps_case(ctx, cls, algorithm, m, d)
+    for d, label, m1 in _runs(algorithm):
+        case = _steps_case(ctx, cls, algorithm, m, d, m1)
         if result is None:
             result = case
         else:
@@ -403,9 +414,9 @@ def check_attribute_inclusion(ctx, *, learner):
     algorithm = _algorithm_of(cls)
     m = ctx.n(5_000, 50_000) if algorithm == "AESVR" else ctx.n(100_000, 1_000_000)
     parts, figures, runs = [], {}, {}
-    for d, label in _dims(algorithm):
+    for d, label, m1 in _runs(algorithm):
         X, y = _data(ctx.rng, m, d, zero=_zero_column(algorithm))
-        est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31))).fit(X, y)
+        est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31)), m1=m1).fit(X, y)
         try:
             parts += _inclusion_parts(algorithm, est, X, y, f"{label}." if label else "")
         except AssertionError as exc:
@@ -417,6 +428,8 @@ def check_attribute_inclusion(ctx, *, learner):
                 figures["zero_column"] = ZERO_COLUMN
         else:
             runs[label] = {"steps": m, "d": d, "k": int(est.k)}
+            if m1 is not None:
+                runs[label]["m1"] = m1
     tests = sum(counts.size for _, counts, _, _ in parts)
     alpha = ctx.delta / tests
     figures["tests"] = tests
@@ -446,7 +459,10 @@ def check_attribute_inclusion(ctx, *, learner):
     found = [f for f in factors if f is not None]      # the most sensitive index's factor
     detects = min(found) if found else None
     if failures:
-        worst = max(failures, key=lambda f: f["outside_by"])
+        # an index never drawn (or drawn where its claimed probability is 0) first, then the
+        # farthest outside its interval
+        worst = max(failures, key=lambda f: ((f["frequency"] == 0) != (f["claimed"] == 0),
+                                             f["outside_by"]))
         return Result(Status.FAIL, figures, counterexample=worst, detectable=detectable,
                       note=f"{len(failures)} inclusion probabilities refuted", detects=detects)
     return Result(Status.PASS, figures, detectable=detectable, detects=detects)
@@ -463,6 +479,9 @@ def sampler_checks(spec):
                         "two-phase, on its floor ∝ √(13ε/6) or 13ε/6: KS15 Alg. 2/4 line 12)")
     if spec.algorithm in K_EQUALS_D:
         assumptions += f"; and again at k = d = {K_EQUALS_D[spec.algorithm]}"
+    if spec.algorithm in _TWO_PHASE:
+        assumptions += (f"; and again at m₁ = {SMALL_M1} (phase-1 counts 0; Alg. 4's "
+                        "ε = min(·, 1) at 1)")
     return (
         ("steps_match_reference", check_steps_match_reference, dict(
             citation=spec.citation, assumptions=assumptions,
