@@ -120,16 +120,29 @@ def test_a_sampler_wrong_only_on_the_boundary_is_caught():
 def test_the_table_lists_every_gap():
     rows = boundaries.rows()
     missing = {(r["condition"], r["estimator"]) for r in rows if not r["present"]}
-    # the gaps left (issue 47 item 5): the d = 4 estimators run at k = 2 only, and the AESVR
-    # estimators at δ = 0.1 (HK12 Sec. 4's 0 <= δ <= B); this list may only shrink
-    assert {c for c, _ in missing} <= {"k <= d", "0 <= δ <= B"}
+    # the gap left (issue 47 item 5): the KS15 estimates that draw x̃ from a q of length 4 run
+    # their exact checks on d = 4 at k = 2 only (kd_edge, d = 2, is refused); this list may
+    # only shrink
+    assert missing <= {("k <= d", name) for name in (
+        "KS15.DDAELR.clipped_gradient", "KS15.DDAELR.data_point", "KS15.DDAELR.gradient",
+        "KS15.DDAERR.data_point", "KS15.DDAERR.gradient", "KS15.GAELR.clipped_gradient",
+        "KS15.GAELR.data_point", "KS15.GAELR.gradient", "KS15.GAERR.data_point",
+        "KS15.GAERR.gradient", "KS15.ImprovedInnerProduct.gradient")}
     for cond in ("‖x‖₂ <= 1", "‖w‖₂ <= B", "‖x‖∞ <= 1", "‖w‖₁ <= B", "|y| <= B",
-                 "w = 0 (φ̃ without a draw)", "n <= 2 log₂ N"):
-        assert any(r["condition"] == cond for r in rows)
+                 "w = 0 (φ̃ without a draw)", "n <= 2 log₂ N", "0 <= δ <= B", "q_i >= 0",
+                 "q_i ∝ √(A[i] + 13ε/6) (lasso: A[i] + 13ε/6)",
+                 "A[i] = square_sums[i]/counts[i], else 0", "ε = min(d log(2d/δ)/((k+1)m₁), 1)"):
+        assert any(r["condition"] == cond for r in rows), cond
         assert all(r["present"] for r in rows if r["condition"] == cond), cond
-    learner_delta = [r for r in rows if r["condition"] == "0 <= δ <= B"
-                     and r["estimator"] == "learner AESVR"]
-    assert len(learner_delta) == 1 and learner_delta[0]["present"]      # δ = B
+    delta = {r["estimator"]: r for r in rows if r["condition"] == "0 <= δ <= B"}
+    assert set(delta) == {"HK12.AESVR.gradient", "HK12.AESVR.residual",
+                          "HK12.AESVR.residual kernel", "learner AESVR"}
+    learners_on_k_equals_d = {r["estimator"] for r in rows
+                              if r["condition"] == "k <= d" and r["present"]}
+    assert {"learner Baseline", "learner AER", "CB11.Baseline.loss"} <= learners_on_k_equals_d
+    floors = {r["estimator"] for r in rows if r["boundary"] == "A[i] = 0 (q_i on its floor)"}
+    assert floors == {"learner TwoPhaseDDAERR", "learner TwoPhaseDDAELR",
+                      "learner AdaTwoPhaseDDAERR"}
     table = boundaries.markdown(rows)
     assert "n <= 2 log₂ N" in table and "\\|y\\| <= B" in table
 
@@ -293,3 +306,17 @@ def test_the_lasso_eps_without_its_cap_fails(monkeypatch):
     assert record.status == "FAIL" and record.counterexample["run"] == "m1_equals_1"
     _no_boundary_data(monkeypatch)
     assert _run("KS15.TwoPhaseDDAELR.steps_match_reference") == "PASS"
+
+
+# -- KS15 Lemmas 3.2/4.2's q_i >= 0 at q_i = 0 in the estimators ---------------------------------
+
+@pytest.mark.parametrize("name", ["KS15.DDAERR.gradient", "KS15.DDAELR.data_point",
+                                  "KS15.ImprovedInnerProduct.gradient"])
+def test_q_zero_refused_where_x_is_zero_fails_q_zero(monkeypatch, name):
+    """The estimators' guard ``(q == 0) & (x != 0)`` typed ``q == 0``: q_i >= 0 read as
+    q_i > 0, an E[x_j²] = 0 refused even where x_j = 0."""
+    assert _run(f"{name}.q_zero") == "PASS"
+    _plant(monkeypatch, _families.ImportanceEstimator, "_prepare",
+           "missing = (self.q == 0) & (x != 0)", "missing = self.q == 0")
+    record = checks.run(checks.get(f"{name}.q_zero"), seed=0, effort="fast")
+    assert record.status == "FAIL" and "refused" in record.counterexample

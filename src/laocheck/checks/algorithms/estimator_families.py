@@ -32,6 +32,11 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
 * ``KS15.GA*.<part>.q_support`` (the estimates that take q): a q with q_i = 0 where x_i ≠ 0
   is refused naming `q` (KS15 Alg. 1/3: x̃ = x_i/(k q_i) is unbiased only on q's support),
   and a point mass q = e_j on an x supported on j is accepted (x̃ = x, exactly);
+* ``KS15.DDAE*.<part>.q_zero``, ``KS15.ImprovedInnerProduct.gradient.q_zero`` (the estimates
+  whose q comes from E[x²]): E[x_j²] = 0 puts q_j on 0, the end of KS15 Lemmas 3.2/4.2's
+  q_i >= 0 (issue 47 item 5): accepted where x_j = 0, its kernel's 256 draws finite, the exact
+  mean (the literal reference enumerated) the target for an unbiased estimate, and refused
+  where x_j ≠ 0;
 * ``KS15.ImprovedInnerProduct.gradient.q_array``: q given as an array (KS15 Sec. 5: any q
   for x̃) is the estimator's q; eq. (4)'s q as an array equals q='ridge''s;
 * ``KS15.ImprovedInnerProduct.residual.moment_support``: E[x_j²] = 0 is accepted where
@@ -67,9 +72,10 @@ from ... import estimators
 from ..._lazy import load
 from ...estimators._families import REGISTRATIONS
 from ...estimators._protocol import MAX_MAGNITUDE
-from ...estimators.instances import INSTANCES, as_float
+from ...estimators.instances import INSTANCES, as_float, params_for
 from ...exceptions import InvalidParameterError
 from .._registry import Result, Status, register
+from .estimator_properties import enumerate_estimate
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
 # registrations
@@ -451,6 +457,56 @@ def check_moment_support(ctx, *, spec_name):
                     "0 and refused, naming it, with w_j·x_j ≠ 0")
 
 
+def check_q_zero(ctx, *, spec_name):
+    """KS15 Lemmas 3.2 and 4.2 take q_i >= 0 (eqs. (3) and (8) minimise over it): DDAERR's
+    q ∝ √E[x²] (eq. (4)) and DDAELR's q ∝ E[x²] (Lemma 4.3) put q_j = 0 where E[x_j²] = 0.
+    On d4 with E[x_j²] = 0 and x_j = 0, for each j: the estimator accepts it, its q_j is 0,
+    and the exact mean of one draw (the literal reference enumerated) is the spec's target;
+    with x_j ≠ 0 it is refused naming `q` or `second_moments` (x̃ would be biased)."""
+    spec = _spec_of(spec_name)
+    failures, checked = [], 0
+    w, x, y = INSTANCES["d4"]
+    params = params_for(spec, 4, spec.check_k)              # E[x_i²] = (i/8)²: q exact
+    wf, xf, yf = as_float((w, x, y))
+    for j in range(4):
+        moments = np.array(params["second_moments"], dtype=float)
+        moments[j] = 0.0
+        x0 = list(x)
+        x0[j] = Fraction(0)
+        label = f"E[x_{j}²] = 0"
+        checked += 1
+        try:
+            est = estimators.get(spec.name, **{**params, "second_moments": moments})
+            # the kernel: a draw of j (q_j = 0) would form x_j/(k q_j) = 0/0
+            draws = est.sample(wf, as_float((w, x0, y))[1], yf, n=_MAGNITUDE_DRAWS,
+                               rng=ctx.rng).values
+        except InvalidParameterError as exc:
+            failures.append(f"{label} with x_{j} = 0 refused (q_{j} = 0 is allowed where "
+                            f"x_{j} = 0: KS15 Lemma 3.2's q_i >= 0): {exc}")
+            continue
+        if est.q[j] != 0:
+            failures.append(f"{label}: q_{j} = {est.q[j]!r}, not 0")
+        if not np.all(np.isfinite(draws)):
+            failures.append(f"{label}, x_{j} = 0: a draw of the kernel is not finite")
+        if spec.unbiased:
+            mean = enumerate_estimate(est, (w, x0, y)).expectation(lambda v: v[0])
+            target = np.ravel(np.asarray(spec.target(w, x0, y, **params), dtype=object))
+            if not _close([float(v) for v in mean], [float(v) for v in target]):
+                failures.append(f"{label}, x_{j} = 0: E[estimate] = "
+                                f"{[float(v) for v in mean]}, the target "
+                                f"{[float(v) for v in target]}")
+        try:
+            est.sample(wf, xf, yf, n=4, rng=ctx.rng)
+            failures.append(f"{label} with x_{j} = {xf[j]} accepted (q_{j} = 0: x̃ biased)")
+        except InvalidParameterError as exc:
+            if "`q`" not in str(exc) and "`second_moments`" not in str(exc):
+                failures.append(f"{label} with x_{j} = {xf[j]} refused without naming `q` "
+                                f"or `second_moments`: {exc}")
+    return _verdict(failures, checked, "coordinates where E[x_j²] = 0 (q_j = 0) is accepted "
+                    "with x_j = 0" + (", the exact mean the target," if spec.unbiased else "")
+                    + " and refused with x_j ≠ 0")
+
+
 def _edge_instances(spec):
     """(label, params, w, x, y) on the edge of the finite range whose every number the
     estimator forms is known to stay below MAX_MAGNITUDE (0.6 of it at most)."""
@@ -608,6 +664,18 @@ def _register():
                      "`second_moments` and w_j·x_j", assumptions="instance d4, each j in turn",
                      method="exact (an acceptance and a refusal per coordinate)", delta=0.0,
                      detectable=1.0, spec_name=spec.name)(check_moment_support)
+        if spec.name.startswith(("KS15.DDAE", "KS15.ImprovedInnerProduct.")) and \
+                spec.part != "residual":
+            register(f"{spec.name}.q_zero", citation="KS15 Lemmas 3.2, 4.2 (q_i >= 0), "
+                     "eq. (4), Lemma 4.3",
+                     statement=f"{spec.name} accepts E[x_j²] = 0 (so q_j = 0, the end of "
+                     "KS15 Lemmas 3.2/4.2's q_i >= 0) where x_j = 0" + (
+                         ", its exact mean is then the target," if spec.unbiased else "")
+                     + " and refuses it where x_j ≠ 0, naming `q` or `second_moments`",
+                     assumptions="instance d4 with x_j = 0, each j in turn; E[x_i²] = (i/8)² "
+                     "elsewhere", method="exact (acceptance, q_j = 0, enumeration of the "
+                     "reference; floats: relative 1e-12; a refusal)", delta=0.0,
+                     detectable=1.0, spec_name=spec.name)(check_q_zero)
         if spec.name == "KS15.ImprovedInnerProduct.gradient":
             register(f"{spec.name}.q_array", citation="KS15 Sec. 5",
                      statement=f"{spec.name} takes its data-point distribution q as an array: "
