@@ -4,6 +4,12 @@ a bug that moves a boundary (<= written <) makes the check of the statement FAIL
 The motivating bug: HK12 Procedure 3's line 3, ``n <= 2 log₂ N``, written ``n < 2 log₂ N`` in
 the AESVR learner's step. No check saw it: the learner's check ran at ε = 0.4, where N = 100
 and the order n = 13 on the boundary came up once in 16,000 GenEst calls.
+
+The other boundaries planted here, each slip typed in the package's source (``_plant``): HK12
+Sec. 4's 0 <= δ <= B at δ = 0 and δ = B (the AESVR estimators), KS15's q_i >= 0 at q_i = 0
+(DDAERR/DDAELR learners and estimators), the two-phase q on its floor 13ε/6, phase 1's zero
+counts and Alg. 4's ε capped at 1, CB11's k <= d at k = d (Baseline, AER). Each check FAILs
+on its slip, and (where the test says so) PASSes on it without the boundary instance.
 """
 import importlib.util
 import inspect

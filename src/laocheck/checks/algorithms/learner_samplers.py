@@ -21,6 +21,13 @@ public debug entry point ``record_draws=True`` (``draws_``, ``phase1_draws_``,
   it m). The draws j ∝ w²/‖w‖² (or |w|/‖w‖₁) of φ̃ and AER's ŷ depend on the iterate: their
   law is not a fixed binomial, and only the replay checks them.
 
+The data sit on the boundaries of the sampling lines' conditions (issue 47 item 5): the
+data-dependent learners' attribute :data:`ZERO_COLUMN` is identically 0 (DDAERR's and DDAELR's
+q_1 = 0, the end of KS15 Lemmas 3.2/4.2's q_i >= 0; the two-phase q_1 on its floor, Alg. 2/4
+line 12 with A[1] = 0); the two-phase learners run again at m₁ = :data:`SMALL_M1` (phase-1
+counts 0, Alg. 4's ε = min(·, 1) at 1), CB11's Baseline and AER again at k = d
+(:data:`K_EQUALS_D`). A check FAILs when any of its runs does.
+
 The binomial intervals are :func:`laocheck.stats.clopper_pearson` (scipy's beta quantiles);
 nothing here is hand-written statistics. The reference replays are those of the learners'
 lifecycle tests, moved into the checks layer.
