@@ -51,6 +51,7 @@ import numpy as np  # noqa: E402
 from laocheck import checks, estimators, learners  # noqa: E402
 from laocheck.checks.algorithms import estimator_families as ef  # noqa: E402
 from laocheck.checks.algorithms import estimator_properties as ep  # noqa: E402
+from laocheck.checks.algorithms import learner_records  # noqa: E402
 from laocheck.checks.algorithms import learner_samplers as ls  # noqa: E402
 from laocheck.estimators import spec_of  # noqa: E402
 from laocheck.estimators.instances import INSTANCES  # noqa: E402
@@ -156,12 +157,20 @@ def insensitive_rows():
                 "boundary": "δ = 0 and δ = B", "estimator": "HK12.AESVR.residual kernel",
                 "checks": [kernel.id], "instances": ["B = 1, δ ∈ {1/4, 0, 1}"],
                 "present": "δ = 0 and δ = B" in kernel.method})
-    delta = F(ls.AESVR_DELTA)
+    # the sampler checks at δ = B; the property checks on the catalog's instance (δ's
+    # default, 0)
+    record = learner_records.RECORDS["AESVR"]
+    default = record.learner()
+    props = sorted(c.id for c in checks.checks() if c.id.startswith("HK12.AESVR.")
+                   and c.id.count(".") == 2 and "claims" in c.kwargs)
+    deltas = {F(ls.AESVR_DELTA), F(default.delta)}
     out.append({"condition": "0 <= δ <= B", "where": "HK12 Sec. 4 (δ-insensitive loss)",
                 "boundary": "δ = 0 and δ = B", "estimator": "learner AESVR",
-                "checks": ["HK12.AESVR.steps_match_reference", "HK12.AESVR.attribute_inclusion"],
-                "instances": [f"δ = {ls.AESVR_DELTA:g} at B = 1"],
-                "present": delta in (0, B)})
+                "checks": ["HK12.AESVR.steps_match_reference", "HK12.AESVR.attribute_inclusion"]
+                + props,
+                "instances": [f"δ = {ls.AESVR_DELTA:g} at B = 1 (sampler checks)",
+                              f"δ = {default.delta:g} at B = {default.B:g} (property checks)"],
+                "present": {F(0), B} <= deltas and F(default.B) == B})
     return out
 
 
