@@ -95,6 +95,7 @@ def instance_rows():
     """One row per (condition, estimator): the estimator's property checks and whether one of
     the instances they enumerate sits on the boundary."""
     rows = []
+    known = {c.id for c in checks.checks()}
     for name in estimators.names():
         spec = spec_of(name)
         params = ep.catalog_params(spec)
@@ -107,8 +108,13 @@ def instance_rows():
             if cond == "k <= d" and "k" not in params:
                 continue                      # GenEst and the residuals read no x̃
             hits = [i for i in accepted if on(*INSTANCES[i], k)]
+            ids = _property_ids(name)
+            kd = f"{name}.k_equals_d"
+            if cond == "k <= d" and not hits and kd in known:
+                # the property checks again on kd_edge at k = d = 2 (a q of length 2)
+                hits, ids = ["kd_edge at k = d = 2 (k_equals_d)"], ids + [kd]
             rows.append({"condition": cond, "where": where, "boundary": boundary,
-                         "estimator": name, "checks": _property_ids(name),
+                         "estimator": name, "checks": ids,
                          "instances": hits, "present": bool(hits)})
     return rows
 

@@ -24,6 +24,7 @@ import pytest
 import laocheck.learners._base as learners_base
 import laocheck.learners.aer as aer
 import laocheck.learners.two_phase as two_phase
+import laocheck.reference.estimators as ref_est
 from laocheck import checks
 from laocheck.checks.algorithms import estimator_families, learner_samplers
 from laocheck.checks.algorithms.estimator_families import _param_sets
@@ -126,15 +127,13 @@ def test_a_sampler_wrong_only_on_the_boundary_is_caught():
 def test_the_table_lists_every_gap():
     rows = boundaries.rows()
     missing = {(r["condition"], r["estimator"]) for r in rows if not r["present"]}
-    # the gap left (issue 47 item 5): the KS15 estimates that draw x̃ from a q of length 4 run
-    # their exact checks on d = 4 at k = 2 only (kd_edge, d = 2, is refused); this list may
-    # only shrink
-    assert missing <= {("k <= d", name) for name in (
-        "KS15.DDAELR.clipped_gradient", "KS15.DDAELR.data_point", "KS15.DDAELR.gradient",
-        "KS15.DDAERR.data_point", "KS15.DDAERR.gradient", "KS15.GAELR.clipped_gradient",
-        "KS15.GAELR.data_point", "KS15.GAELR.gradient", "KS15.GAERR.data_point",
-        "KS15.GAERR.gradient", "KS15.ImprovedInnerProduct.gradient")}
-    for cond in ("‖x‖₂ <= 1", "‖w‖₂ <= B", "‖x‖∞ <= 1", "‖w‖₁ <= B", "|y| <= B",
+    assert not missing                     # issue 47 item 5: no gap left; keep it that way
+    # the KS15 estimates that draw x̃ from a q of length 4 sit on k = d through k_equals_d
+    kd = [r for r in rows if r["condition"] == "k <= d" and r["estimator"].startswith("KS15.")
+          and r["estimator"] != "KS15.GAERR.residual"]
+    assert kd and all(any(c.endswith(".k_equals_d") for c in r["checks"]) for r in kd
+                      if r["instances"] == ["kd_edge at k = d = 2 (k_equals_d)"])
+    for cond in ("k <= d", "‖x‖₂ <= 1", "‖w‖₂ <= B", "‖x‖∞ <= 1", "‖w‖₁ <= B", "|y| <= B",
                  "w = 0 (φ̃ without a draw)", "n <= 2 log₂ N", "0 <= δ <= B", "q_i >= 0",
                  "q_i ∝ √(A[i] + 13ε/6) (lasso: A[i] + 13ε/6)",
                  "A[i] = square_sums[i]/counts[i], else 0", "ε = min(d log(2d/δ)/((k+1)m₁), 1)"):
@@ -326,3 +325,22 @@ def test_q_zero_refused_where_x_is_zero_fails_q_zero(monkeypatch, name):
            "missing = (self.q == 0) & (x != 0)", "missing = self.q == 0")
     record = checks.run(checks.get(f"{name}.q_zero"), seed=0, effort="fast")
     assert record.status == "FAIL" and "refused" in record.counterexample
+
+
+# -- KS15's importance-sampled estimates at k = d (kd_edge, a q of length 2) ---------------------
+
+def test_the_ks15_estimates_run_their_property_checks_at_k_equals_d():
+    ids = sorted(c.id for c in checks.checks() if c.id.endswith(".k_equals_d"))
+    assert len(ids) == 11                  # GA*, DDA* (all but the residuals), improved gradient
+    record = checks.run(checks.get("KS15.DDAERR.gradient.k_equals_d"), seed=0, effort="fast")
+    assert record.status == "PASS"
+    assert record.figures["unbiased.exact"]["instances_checked"] == ["kd_edge"]
+    assert {"budget", "kernel_matches_reference", "second_moment"} <= set(record.figures)
+
+
+def test_a_draw_short_of_k_fails_k_equals_d(monkeypatch):
+    """KS15 Alg. 1 line 3's ``for r = 1 to k`` typed ``range(k - 1)`` in the literal reference:
+    x̃ averages k − 1 draws over k."""
+    _plant(monkeypatch, ref_est, "ks15_data_point", "for _r in range(k):",
+           "for _r in range(k - 1):")
+    assert _run("KS15.GAERR.data_point.k_equals_d") == "FAIL"

@@ -37,6 +37,10 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
   q_i >= 0 (issue 47 item 5): accepted where x_j = 0, its kernel's 256 draws finite, the exact
   mean (the literal reference enumerated) the target for an unbiased estimate, and refused
   where x_j ≠ 0;
+* ``KS15.<Algo>.<part>.k_equals_d`` (the KS15 estimates that draw x̃ from a q of length d,
+  whose catalog estimator, built for d = 4, refuses the d = 2 boundary instance kd_edge): the
+  property checks the spec selects (exact unbiasedness, budget, second moment, clipping,
+  scaling, and the kernel against the reference's exact law at δ) on kd_edge at k = d = 2;
 * ``KS15.ImprovedInnerProduct.gradient.q_array``: q given as an array (KS15 Sec. 5: any q
   for x̃) is the estimator's q; eq. (4)'s q as an array equals q='ridge''s;
 * ``KS15.ImprovedInnerProduct.residual.moment_support``: E[x_j²] = 0 is accepted where
@@ -56,7 +60,8 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
   example δ = 1/10 and at δ = 0 and δ = B.
 
 Every comparison is exact, or up to float rounding (relative 1e-12) where floats are formed;
-δ = 0 (``magnitude_bounds`` compares sampled draws with a bound that holds for every draw). The
+δ = 0 (``magnitude_bounds`` compares sampled draws with a bound that holds for every draw),
+except ``k_equals_d``'s multinomial test of the kernel (δ = ``DEFAULT_DELTA``). The
 expected values are typed here from the docstrings and the paper, never read from the spec
 being checked.
 """
@@ -74,7 +79,8 @@ from ...estimators._families import REGISTRATIONS
 from ...estimators._protocol import MAX_MAGNITUDE
 from ...estimators.instances import INSTANCES, as_float, params_for
 from ...exceptions import InvalidParameterError
-from .._registry import Result, Status, register
+from .._registry import DEFAULT_DELTA, Result, Status, register
+from . import estimator_properties as EP
 from .estimator_properties import enumerate_estimate
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
@@ -507,6 +513,43 @@ def check_q_zero(ctx, *, spec_name):
                     + " and refused with x_j ≠ 0")
 
 
+#: the property checks run again at k = d (``k_equals_d``): the exact ones and the kernel's
+#: draws against the reference's exact law (the only one with δ > 0: it has the check's δ)
+_K_EQUALS_D_PROPERTIES = ("unbiased.exact", "budget", "kernel_matches_reference",
+                          "second_moment", "second_moment_inf", "clip_threshold", "scaling")
+
+
+def check_k_equals_d(ctx, *, spec_name):
+    """The property checks of a KS15 estimate that draws x̃ from a q of length d (the exact
+    ones, and the kernel against the reference's exact law at the check's δ), on the boundary
+    instance kd_edge (d = 2) at k = d = 2: the catalog's own run them on d = 4 at k = 2, where
+    its q (of length 4) refuses kd_edge."""
+    spec = _spec_of(spec_name)
+    d = len(INSTANCES["kd_edge"][0])
+    params = params_for(spec, d, d)
+    est = estimators.get(spec.name, **params)
+    claims = EP.claims_from_spec(spec, params)
+    figures, done = {"k": d, "d": d}, []
+    for prop in _K_EQUALS_D_PROPERTIES:
+        if not EP.applies(prop, claims):
+            continue
+        result = EP._WRAPPED[prop](ctx, estimator=est, claims=claims)
+        figures[prop] = result.figures
+        done.append(result.detects)
+        if result.status != Status.PASS:
+            return Result(result.status, figures, counterexample=result.counterexample,
+                          note=f"{prop} at k = d = {d}: {result.note or result.status.value}",
+                          detectable=result.detectable, detects=result.detects)
+    checked = [i for prop in figures if isinstance(figures[prop], dict)
+               for i in np.ravel([figures[prop].get("instances_checked", [])])]
+    if "kd_edge" not in checked:
+        return Result(Status.INCONCLUSIVE, figures, note="kd_edge was not examined")
+    found = [f for f in done if f is not None]
+    return Result(Status.PASS, figures, detects=max(found) if found else None,
+                  note=f"{', '.join(p for p in figures if p not in ('k', 'd'))} hold on "
+                  f"kd_edge at k = d = {d}")
+
+
 def _edge_instances(spec):
     """(label, params, w, x, y) on the edge of the finite range whose every number the
     estimator forms is known to stay below MAX_MAGNITUDE (0.6 of it at most)."""
@@ -676,6 +719,20 @@ def _register():
                      "elsewhere", method="exact (acceptance, q_j = 0, enumeration of the "
                      "reference; floats: relative 1e-12; a refusal)", delta=0.0,
                      detectable=1.0, spec_name=spec.name)(check_q_zero)
+        if spec.paper == "KS15" and "k" in spec.example_params(4, k=spec.check_k) and \
+                "kd_edge" not in EP.instances_of(estimators.get(spec.name,
+                                                                **EP.catalog_params(spec))):
+            register(f"{spec.name}.k_equals_d", citation=spec.citation,
+                     statement=f"the property checks of {spec.name} (unbiasedness, budget, "
+                     "the kernel against the reference, second moment, clipping, scaling: "
+                     "those its spec claims) hold on the boundary instance kd_edge at "
+                     "k = d = 2", assumptions="kd_edge "
+                     "(‖x‖₂ = ‖x‖∞ = 1, |y| = B), the example parameters at d = 2, k = 2 "
+                     "(the catalog's property checks run at d = 4, k = 2)",
+                     method="the property checks' exact enumeration (Fractions; floats at "
+                     "their binary value within γ); the kernel's draws by a multinomial test "
+                     "at δ", delta=DEFAULT_DELTA, detectable="reported per run",
+                     spec_name=spec.name)(check_k_equals_d)
         if spec.name == "KS15.ImprovedInnerProduct.gradient":
             register(f"{spec.name}.q_array", citation="KS15 Sec. 5",
                      statement=f"{spec.name} takes its data-point distribution q as an array: "
