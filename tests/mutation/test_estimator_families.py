@@ -14,7 +14,7 @@ from laocheck.estimators._registry import _SPECS
 FAMILY = (".example_params", ".declared_budget", ".exact_k", ".target_method",
           ".magnitude_bounds", ".target_derivative", ".q_support", ".q_array",
           ".moment_support", ".finite_range_edge",
-          ".finite_range_refusal")
+          ".finite_range_refusal", ".q_zero", ".k_equals_d")
 
 
 def _status(check_id):
@@ -34,8 +34,10 @@ def test_every_spec_field_check_passes_on_laocheck_specs():
     ids = [c.id for c in checks() if c.id.endswith(FAMILY)]
     # five per spec, AESVR's two derivatives, the five KS15 GA* estimates that take q,
     # the improved inner product's q as an array and its residual's moment support,
-    # GenEst's and AESVR's finite-range edges, Baseline's, GenEst's and AESVR's refusals
-    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1 + 1 + 3 + 4
+    # GenEst's and AESVR's finite-range edges, Baseline's, GenEst's and AESVR's refusals,
+    # q_j = 0 of the five DDAERR/DDAELR estimates that draw x̃ and the improved gradient, k = d
+    # of the eleven KS15 estimates that draw x̃
+    assert len(ids) == 5 * len(estimators.specs()) + 2 + 5 + 1 + 1 + 3 + 4 + 6 + 11
     assert {i: _status(i) for i in ids if _status(i) != "PASS"} == {}
 
 

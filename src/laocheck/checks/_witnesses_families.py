@@ -195,6 +195,8 @@ _WITNESSES = {
                              _magnitude_removed),
     "q_support": ("q_floored", "q_i = 0 raised to 1/(8d) (q renormalised) instead of refused",
                   _q_floored),
+    "q_zero": ("q_floored", "q_i = 0 raised to 1/(8d) (q renormalised): E[x_j²] = 0 no longer "
+               "puts q_j on 0", _q_floored),
 }
 
 
@@ -210,6 +212,9 @@ def _declare():
             props.append("finite_range_refusal")
         if "q" in spec.example_params(4, k=spec.check_k):
             props.append("q_support")
+        if spec.name.startswith(("KS15.DDAE", "KS15.ImprovedInnerProduct.")) and \
+                spec.part != "residual":
+            props.append("q_zero")
         if spec.name == "KS15.ImprovedInnerProduct.gradient":
             props.append("q_array")
         if spec.name == "KS15.ImprovedInnerProduct.residual":

@@ -20,16 +20,27 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
   instances of the tests (d3, d4) reach the boundary k = d; for HK12 and KS15 (k <= d) the
   catalog's k puts the boundary instance ``kd_edge`` (d = 2) on k = d (issue 47 item 5);
 * ``<spec>.target_method``: the estimator's ``target(w, x, y)`` is the spec's target (written
-  from the paper) on every exact instance it accepts, at its example parameters;
+  from the paper) on every exact instance it accepts, at its example parameters (AESVR: also
+  at both ends δ = 0 and δ = B of HK12 Sec. 4's 0 <= δ <= B, where a refusal of an instance
+  the example parameters accept is a failure; issue 47 item 5);
 * ``<spec>.magnitude_bounds``: the finite-range bounds of the estimator (the protocol's
   ``_magnitude``, "Finite range" in :mod:`laocheck.estimators._protocol`) are numbers >= 0 (a
   product with a zero factor is 0, never NaN) and the largest bounds the target and (finite
   support, clipped or not) every draw, on every exact instance it accepts (256 draws each: a bound
   below a draw is a certain violation, so the check cannot fail falsely; it detects a bound
-  that is too small only where a draw shows it);
+  that is too small only where a draw shows it); AESVR also at δ = 0 and δ = B, as above;
 * ``KS15.GA*.<part>.q_support`` (the estimates that take q): a q with q_i = 0 where x_i ≠ 0
   is refused naming `q` (KS15 Alg. 1/3: x̃ = x_i/(k q_i) is unbiased only on q's support),
   and a point mass q = e_j on an x supported on j is accepted (x̃ = x, exactly);
+* ``KS15.DDAE*.<part>.q_zero``, ``KS15.ImprovedInnerProduct.gradient.q_zero`` (the estimates
+  whose q comes from E[x²]): E[x_j²] = 0 puts q_j on 0, the end of KS15 Lemmas 3.2/4.2's
+  q_i >= 0 (issue 47 item 5): accepted where x_j = 0, its kernel's 256 draws finite, the exact
+  mean (the literal reference enumerated) the target for an unbiased estimate, and refused
+  where x_j ≠ 0;
+* ``KS15.<Algo>.<part>.k_equals_d`` (the KS15 estimates that draw x̃ from a q of length d,
+  whose catalog estimator, built for d = 4, refuses the d = 2 boundary instance kd_edge): the
+  property checks the spec selects (exact unbiasedness, budget, second moment, clipping,
+  scaling, and the kernel against the reference's exact law at δ) on kd_edge at k = d = 2;
 * ``KS15.ImprovedInnerProduct.gradient.q_array``: q given as an array (KS15 Sec. 5: any q
   for x̃) is the estimator's q; eq. (4)'s q as an array equals q='ridge''s;
 * ``KS15.ImprovedInnerProduct.residual.moment_support``: E[x_j²] = 0 is accepted where
@@ -45,10 +56,12 @@ For every registered :class:`~laocheck.estimators.EstimatorSpec` of
 * ``HK12.AESVR.<part>.target_derivative``: the AESVR spec's target is f_ε′ (times x for the
   gradient), f_ε′ derived with sympy from HK12 Sec. 4.2's f_ε(z) = (ε/2)[ρ((z−δ)/ε) +
   ρ((z+δ)/ε)] − δ with ρ(x) = x·erf(x) + e^(−x²)/√π, not from Claim 4.3's erf (the property
-  checks do not check unbiasedness of an unbounded estimate against its target).
+  checks do not check unbiasedness of an unbounded estimate against its target), at the
+  example δ = 1/10 and at δ = 0 and δ = B.
 
 Every comparison is exact, or up to float rounding (relative 1e-12) where floats are formed;
-δ = 0 (``magnitude_bounds`` compares sampled draws with a bound that holds for every draw). The
+δ = 0 (``magnitude_bounds`` compares sampled draws with a bound that holds for every draw),
+except ``k_equals_d``'s multinomial test of the kernel (δ = ``DEFAULT_DELTA``). The
 expected values are typed here from the docstrings and the paper, never read from the spec
 being checked.
 """
@@ -64,9 +77,11 @@ from ... import estimators
 from ..._lazy import load
 from ...estimators._families import REGISTRATIONS
 from ...estimators._protocol import MAX_MAGNITUDE
-from ...estimators.instances import INSTANCES, as_float
+from ...estimators.instances import INSTANCES, as_float, params_for
 from ...exceptions import InvalidParameterError
-from .._registry import Result, Status, register
+from .._registry import DEFAULT_DELTA, Result, Status, register
+from . import estimator_properties as EP
+from .estimator_properties import enumerate_estimate
 
 # start-up: sympy loads on first use, when a check runs; `laocheck list` reads only the
 # registrations
@@ -132,6 +147,24 @@ def _grid(spec):
         for k in spec.k_values(d):
             for B in _BS:
                 yield d, k, B
+
+
+def _param_sets(spec, d, k):
+    """(label, parameters) of the checks that run at the example parameters: the example
+    parameters, and where they hold HK12 Sec. 4's insensitivity δ (``delta``; the section
+    assumes 0 <= δ <= B throughout), the same at both ends δ = 0 and δ = B (issue 47 item 5:
+    the boundaries of a displayed condition)."""
+    params = spec.example_params(d, k=k)
+    out = [("", params)]
+    if "delta" in params and "B" in params:
+        out += [(f"δ = {label}: ", {**params, "delta": value})
+                for label, value in (("0", 0.0), ("B", float(params["B"])))]
+    return out
+
+
+def _boundary_refused(label, inst, exc):
+    """The failure of an instance the example parameters accept and a boundary δ refuses."""
+    return f"{label}{inst}: refused at the boundary of 0 <= δ <= B (HK12 Sec. 4): {exc}"
 
 
 def _expected_params(spec, d, k, B, params):
@@ -257,22 +290,28 @@ def check_target_method(ctx, *, spec_name):
     spec = _spec_of(spec_name)
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
-        params = spec.example_params(len(w), k=spec.check_k)
-        try:
-            est = estimators.get(spec.name, **params)
-            wf, xf, yf = as_float((w, x, y))
-            got = est.target(wf, xf, yf)
-        except InvalidParameterError:
-            continue                                  # an instance the estimator refuses
-        expected = spec.target(w, x, y, **params)
-        if isinstance(expected, list) and expected and isinstance(expected[0], list):
-            expected = [[float(v) for v in row] for row in expected]
-        else:
-            expected = np.asarray(expected, dtype=object).astype(float)
-        checked += 1
-        if not _close(got, expected):
-            failures.append(f"{inst}: target() = {np.asarray(got).tolist()}, the spec's "
-                            f"{np.asarray(expected).tolist()}")
+        wf, xf, yf = as_float((w, x, y))
+        accepted = False
+        for label, params in _param_sets(spec, len(w), spec.check_k):
+            try:
+                est = estimators.get(spec.name, **params)
+                got = est.target(wf, xf, yf)
+            except InvalidParameterError as exc:
+                if accepted:                          # the example parameters were accepted
+                    failures.append(_boundary_refused(label, inst, exc))
+                if not label:
+                    break                             # an instance the estimator refuses
+                continue
+            accepted = True
+            expected = spec.target(w, x, y, **params)
+            if isinstance(expected, list) and expected and isinstance(expected[0], list):
+                expected = [[float(v) for v in row] for row in expected]
+            else:
+                expected = np.asarray(expected, dtype=object).astype(float)
+            checked += 1
+            if not _close(got, expected):
+                failures.append(f"{label}{inst}: target() = {np.asarray(got).tolist()}, the "
+                                f"spec's {np.asarray(expected).tolist()}")
     if not checked:
         return Result(Status.INCONCLUSIVE, {"checked": 0},
                       note="the estimator refuses every exact instance")
@@ -285,34 +324,40 @@ def check_magnitude_bounds(ctx, *, spec_name):
     spec = _spec_of(spec_name)
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
-        params = spec.example_params(len(w), k=spec.check_k)
         wf, xf, yf = as_float((w, x, y))
-        try:
-            est = estimators.get(spec.name, **params)
-            draws = est.sample(wf, xf, yf, n=_MAGNITUDE_DRAWS, rng=ctx.rng).values
-            target = est.target(wf, xf, yf)
-        except InvalidParameterError:
-            continue                                  # an instance the estimator refuses
-        hook = getattr(est, "_magnitude", None)   # the protocol's "Finite range" hook
-        with np.errstate(all="ignore"):
-            bounds = hook(wf, xf, yf) if hook is not None else None
-        if bounds is None:                           # the protocol's "no bound known"
-            return Result(Status.INCONCLUSIVE, {"checked": 0}, note=f"{spec.name} declares no "
-                          "finite-range bounds (no `_magnitude`, or it returns None): nothing "
-                          "to compare its draws and target with")
-        checked += 1
-        values = [b for b, _ in bounds]
-        bad = [(b, text) for b, text in bounds if not b >= 0]
-        if bad:
-            failures.append(f"{inst}: bound(s) below 0 or NaN: {bad[:2]}")
-            continue
-        top = max(values) * (1 + _RTOL)
-        seen = float(np.max(np.abs(np.asarray(target, dtype=float)), initial=0.0))
-        if spec.finite:                                # see _MAGNITUDE_DRAWS
-            seen = max(seen, float(np.max(np.abs(draws), initial=0.0)))
-        if seen > top:
-            failures.append(f"{inst}: a draw or the target reaches {seen!r}, above every "
-                            f"bound (largest {max(values)!r})")
+        accepted = False
+        for label, params in _param_sets(spec, len(w), spec.check_k):
+            try:
+                est = estimators.get(spec.name, **params)
+                draws = est.sample(wf, xf, yf, n=_MAGNITUDE_DRAWS, rng=ctx.rng).values
+                target = est.target(wf, xf, yf)
+            except InvalidParameterError as exc:
+                if accepted:                          # the example parameters were accepted
+                    failures.append(_boundary_refused(label, inst, exc))
+                if not label:
+                    break                             # an instance the estimator refuses
+                continue
+            accepted = True
+            hook = getattr(est, "_magnitude", None)   # the protocol's "Finite range" hook
+            with np.errstate(all="ignore"):
+                bounds = hook(wf, xf, yf) if hook is not None else None
+            if bounds is None:                        # the protocol's "no bound known"
+                return Result(Status.INCONCLUSIVE, {"checked": 0}, note=f"{spec.name} declares "
+                              "no finite-range bounds (no `_magnitude`, or it returns None): "
+                              "nothing to compare its draws and target with")
+            checked += 1
+            values = [b for b, _ in bounds]
+            bad = [(b, text) for b, text in bounds if not b >= 0]
+            if bad:
+                failures.append(f"{label}{inst}: bound(s) below 0 or NaN: {bad[:2]}")
+                continue
+            top = max(values) * (1 + _RTOL)
+            seen = float(np.max(np.abs(np.asarray(target, dtype=float)), initial=0.0))
+            if spec.finite:                           # see _MAGNITUDE_DRAWS
+                seen = max(seen, float(np.max(np.abs(draws), initial=0.0)))
+            if seen > top:
+                failures.append(f"{label}{inst}: a draw or the target reaches {seen!r}, above "
+                                f"every bound (largest {max(values)!r})")
     if not checked:
         return Result(Status.INCONCLUSIVE, {"checked": 0},
                       note="the estimator refuses every exact instance")
@@ -418,6 +463,93 @@ def check_moment_support(ctx, *, spec_name):
                     "0 and refused, naming it, with w_j·x_j ≠ 0")
 
 
+def check_q_zero(ctx, *, spec_name):
+    """KS15 Lemmas 3.2 and 4.2 take q_i >= 0 (eqs. (3) and (8) minimise over it): DDAERR's
+    q ∝ √E[x²] (eq. (4)) and DDAELR's q ∝ E[x²] (Lemma 4.3) put q_j = 0 where E[x_j²] = 0.
+    On d4 with E[x_j²] = 0 and x_j = 0, for each j: the estimator accepts it, its q_j is 0,
+    and the exact mean of one draw (the literal reference enumerated) is the spec's target;
+    with x_j ≠ 0 it is refused naming `q` or `second_moments` (x̃ would be biased)."""
+    spec = _spec_of(spec_name)
+    failures, checked = [], 0
+    w, x, y = INSTANCES["d4"]
+    params = params_for(spec, 4, spec.check_k)              # E[x_i²] = (i/8)²: q exact
+    wf, xf, yf = as_float((w, x, y))
+    for j in range(4):
+        moments = np.array(params["second_moments"], dtype=float)
+        moments[j] = 0.0
+        x0 = list(x)
+        x0[j] = Fraction(0)
+        label = f"E[x_{j}²] = 0"
+        checked += 1
+        try:
+            est = estimators.get(spec.name, **{**params, "second_moments": moments})
+            # the kernel: a draw of j (q_j = 0) would form x_j/(k q_j) = 0/0
+            draws = est.sample(wf, as_float((w, x0, y))[1], yf, n=_MAGNITUDE_DRAWS,
+                               rng=ctx.rng).values
+        except InvalidParameterError as exc:
+            failures.append(f"{label} with x_{j} = 0 refused (q_{j} = 0 is allowed where "
+                            f"x_{j} = 0: KS15 Lemma 3.2's q_i >= 0): {exc}")
+            continue
+        if est.q[j] != 0:
+            failures.append(f"{label}: q_{j} = {est.q[j]!r}, not 0")
+        if not np.all(np.isfinite(draws)):
+            failures.append(f"{label}, x_{j} = 0: a draw of the kernel is not finite")
+        if spec.unbiased:
+            mean = enumerate_estimate(est, (w, x0, y)).expectation(lambda v: v[0])
+            target = np.ravel(np.asarray(spec.target(w, x0, y, **params), dtype=object))
+            if not _close([float(v) for v in mean], [float(v) for v in target]):
+                failures.append(f"{label}, x_{j} = 0: E[estimate] = "
+                                f"{[float(v) for v in mean]}, the target "
+                                f"{[float(v) for v in target]}")
+        try:
+            est.sample(wf, xf, yf, n=4, rng=ctx.rng)
+            failures.append(f"{label} with x_{j} = {xf[j]} accepted (q_{j} = 0: x̃ biased)")
+        except InvalidParameterError as exc:
+            if "`q`" not in str(exc) and "`second_moments`" not in str(exc):
+                failures.append(f"{label} with x_{j} = {xf[j]} refused without naming `q` "
+                                f"or `second_moments`: {exc}")
+    return _verdict(failures, checked, "coordinates where E[x_j²] = 0 (q_j = 0) is accepted "
+                    "with x_j = 0" + (", the exact mean the target," if spec.unbiased else "")
+                    + " and refused with x_j ≠ 0")
+
+
+#: the property checks run again at k = d (``k_equals_d``): the exact ones and the kernel's
+#: draws against the reference's exact law (the only one with δ > 0: it has the check's δ)
+_K_EQUALS_D_PROPERTIES = ("unbiased.exact", "budget", "kernel_matches_reference",
+                          "second_moment", "second_moment_inf", "clip_threshold", "scaling")
+
+
+def check_k_equals_d(ctx, *, spec_name):
+    """The property checks of a KS15 estimate that draws x̃ from a q of length d (the exact
+    ones, and the kernel against the reference's exact law at the check's δ), on the boundary
+    instance kd_edge (d = 2) at k = d = 2: the catalog's own run them on d = 4 at k = 2, where
+    its q (of length 4) refuses kd_edge."""
+    spec = _spec_of(spec_name)
+    d = len(INSTANCES["kd_edge"][0])
+    params = params_for(spec, d, d)
+    est = estimators.get(spec.name, **params)
+    claims = EP.claims_from_spec(spec, params)
+    figures, done = {"k": d, "d": d}, []
+    for prop in _K_EQUALS_D_PROPERTIES:
+        if not EP.applies(prop, claims):
+            continue
+        result = EP._WRAPPED[prop](ctx, estimator=est, claims=claims)
+        figures[prop] = result.figures
+        done.append(result.detects)
+        if result.status != Status.PASS:
+            return Result(result.status, figures, counterexample=result.counterexample,
+                          note=f"{prop} at k = d = {d}: {result.note or result.status.value}",
+                          detectable=result.detectable, detects=result.detects)
+    checked = [i for prop in figures if isinstance(figures[prop], dict)
+               for i in np.ravel([figures[prop].get("instances_checked", [])])]
+    if "kd_edge" not in checked:
+        return Result(Status.INCONCLUSIVE, figures, note="kd_edge was not examined")
+    found = [f for f in done if f is not None]
+    return Result(Status.PASS, figures, detects=max(found) if found else None,
+                  note=f"{', '.join(p for p in figures if p not in ('k', 'd'))} hold on "
+                  f"kd_edge at k = d = {d}")
+
+
 def _edge_instances(spec):
     """(label, params, w, x, y) on the edge of the finite range whose every number the
     estimator forms is known to stay below MAX_MAGNITUDE (0.6 of it at most)."""
@@ -499,7 +631,8 @@ def check_finite_range_refusal(ctx, *, spec_name):
 def _fprime_from_hk12():
     """f_ε′(z) derived with sympy from HK12 Sec. 4.2's f_ε and ρ (a callable z, ε, δ -> float)."""
     z, t = sp.symbols("z t", real=True)
-    eps, delta = sp.symbols("epsilon delta", positive=True)
+    eps = sp.Symbol("epsilon", positive=True)
+    delta = sp.Symbol("delta", nonnegative=True)          # HK12 Sec. 4: 0 <= δ <= B
     rho = sp.Lambda(t, t * sp.erf(t) + sp.exp(-t ** 2) / sp.sqrt(sp.pi))
     f_eps = eps / 2 * rho((z - delta) / eps) + eps / 2 * rho((z + delta) / eps) - delta
     return sp.lambdify((z, eps, delta), sp.simplify(sp.diff(f_eps, z)), modules="mpmath")
@@ -512,16 +645,17 @@ def check_aesvr_target(ctx, *, spec_name):
     fprime = _fprime_from_hk12()
     failures, checked = [], 0
     for inst, (w, x, y) in sorted(INSTANCES.items()):
-        params = spec.example_params(len(w), k=spec.check_k)
-        eps, delta = params["eps"], params["delta"]
         zv = sum(Fraction(a) * Fraction(b) for a, b in zip(w, x)) - Fraction(y)
-        value = float(fprime(float(zv), eps, delta))
-        expected = value if spec.part == "residual" else [value * float(v) for v in x]
-        got = spec.target(w, x, y, **params)
-        checked += 1
-        if not _close(got, expected):
-            failures.append(f"{inst}: spec target {np.asarray(got, dtype=float).tolist()}, "
-                            f"f_ε′ from HK12 Sec. 4.2 {np.asarray(expected).tolist()}")
+        for label, params in _param_sets(spec, len(w), spec.check_k):
+            eps, delta = params["eps"], params["delta"]
+            value = float(fprime(float(zv), eps, delta))
+            expected = value if spec.part == "residual" else [value * float(v) for v in x]
+            got = spec.target(w, x, y, **params)
+            checked += 1
+            if not _close(got, expected):
+                failures.append(f"{label}{inst}: spec target "
+                                f"{np.asarray(got, dtype=float).tolist()}, f_ε′ from HK12 "
+                                f"Sec. 4.2 {np.asarray(expected).tolist()}")
     return _verdict(failures, checked, "instances where the spec's target is f_ε′ "
                     "(sympy's derivative of HK12's f_ε)")
 
@@ -540,11 +674,13 @@ _FUNCS = {
                 "k as declared by the spec (EstimatorSpec: exact_k, k_max, check_k)"),
     "target_method": (check_target_method, "the estimator {name}'s target(w, x, y) is its "
                       "spec's target (written from the paper)", "every exact instance the "
-                      "estimator accepts, at its example parameters"),
+                      "estimator accepts, at its example parameters (AESVR: and at δ = 0 and "
+                      "δ = B, HK12 Sec. 4's 0 <= δ <= B)"),
     "magnitude_bounds": (check_magnitude_bounds, "the finite-range bounds of {name} "
                          "(Estimator._magnitude) are numbers >= 0, never NaN, and the largest "
                          "bounds every draw and the target", "every exact instance the "
-                         "estimator accepts, at its example parameters; 256 draws each"),
+                         "estimator accepts, at its example parameters (AESVR: and at δ = 0 "
+                         "and δ = B, HK12 Sec. 4's 0 <= δ <= B); 256 draws each"),
 }
 
 
@@ -571,6 +707,32 @@ def _register():
                      "`second_moments` and w_j·x_j", assumptions="instance d4, each j in turn",
                      method="exact (an acceptance and a refusal per coordinate)", delta=0.0,
                      detectable=1.0, spec_name=spec.name)(check_moment_support)
+        if spec.name.startswith(("KS15.DDAE", "KS15.ImprovedInnerProduct.")) and \
+                spec.part != "residual":
+            register(f"{spec.name}.q_zero", citation="KS15 Lemmas 3.2, 4.2 (q_i >= 0), "
+                     "eq. (4), Lemma 4.3",
+                     statement=f"{spec.name} accepts E[x_j²] = 0 (so q_j = 0, the end of "
+                     "KS15 Lemmas 3.2/4.2's q_i >= 0) where x_j = 0" + (
+                         ", its exact mean is then the target," if spec.unbiased else "")
+                     + " and refuses it where x_j ≠ 0, naming `q` or `second_moments`",
+                     assumptions="instance d4 with x_j = 0, each j in turn; E[x_i²] = (i/8)² "
+                     "elsewhere", method="exact (acceptance, q_j = 0, enumeration of the "
+                     "reference; floats: relative 1e-12; a refusal)", delta=0.0,
+                     detectable=1.0, spec_name=spec.name)(check_q_zero)
+        if spec.paper == "KS15" and "k" in spec.example_params(4, k=spec.check_k) and \
+                "kd_edge" not in EP.instances_of(estimators.get(spec.name,
+                                                                **EP.catalog_params(spec))):
+            register(f"{spec.name}.k_equals_d", citation=spec.citation,
+                     statement=f"the property checks of {spec.name} (unbiasedness, budget, "
+                     "the kernel against the reference, second moment, clipping, scaling: "
+                     "those its spec claims) hold on the boundary instance kd_edge at "
+                     "k = d = 2", assumptions="kd_edge "
+                     "(‖x‖₂ = ‖x‖∞ = 1, |y| = B), the example parameters at d = 2, k = 2 "
+                     "(the catalog's property checks run at d = 4, k = 2)",
+                     method="the property checks' exact enumeration (Fractions; floats at "
+                     "their binary value within γ); the kernel's draws by a multinomial test "
+                     "at δ", delta=DEFAULT_DELTA, detectable="reported per run",
+                     spec_name=spec.name)(check_k_equals_d)
         if spec.name == "KS15.ImprovedInnerProduct.gradient":
             register(f"{spec.name}.q_array", citation="KS15 Sec. 5",
                      statement=f"{spec.name} takes its data-point distribution q as an array: "
@@ -601,8 +763,9 @@ def _register():
                      statement=f"the target of {spec.name}'s spec is f_ε′(wᵀx − y)" +
                      ("·x" if spec.part == "gradient" else "") + ", f_ε′ the derivative of "
                      "f_ε(z) = (ε/2)[ρ((z−δ)/ε) + ρ((z+δ)/ε)] − δ, ρ(x) = x erf(x) + "
-                     "e^(−x²)/√π", assumptions="ε = 1/2, δ = 1/10 (the example parameters); "
-                     "every exact instance", method="sympy derivative, evaluated with mpmath; "
+                     "e^(−x²)/√π", assumptions="ε = 1/2, δ = 1/10 (the example parameters), "
+                     "δ = 0 and δ = B (the ends of HK12 Sec. 4's 0 <= δ <= B); every exact "
+                     "instance", method="sympy derivative, evaluated with mpmath; "
                      "relative 1e-12", delta=0.0, detectable=1.0,
                      spec_name=spec.name)(check_aesvr_target)
 

@@ -21,6 +21,13 @@ public debug entry point ``record_draws=True`` (``draws_``, ``phase1_draws_``,
   it m). The draws j ∝ w²/‖w‖² (or |w|/‖w‖₁) of φ̃ and AER's ŷ depend on the iterate: their
   law is not a fixed binomial, and only the replay checks them.
 
+The data sit on the boundaries of the sampling lines' conditions (issue 47 item 5): the
+data-dependent learners' attribute :data:`ZERO_COLUMN` is identically 0 (DDAERR's and DDAELR's
+q_1 = 0, the end of KS15 Lemmas 3.2/4.2's q_i >= 0; the two-phase q_1 on its floor, Alg. 2/4
+line 12 with A[1] = 0); the two-phase learners run again at m₁ = :data:`SMALL_M1` (phase-1
+counts 0, Alg. 4's ε = min(·, 1) at 1), CB11's Baseline and AER again at k = d
+(:data:`K_EQUALS_D`). A check FAILs when any of its runs does.
+
 The binomial intervals are :func:`laocheck.stats.clopper_pearson` (scipy's beta quantiles);
 nothing here is hand-written statistics. The reference replays are those of the learners'
 lifecycle tests, moved into the checks layer.
@@ -44,9 +51,13 @@ AESVR_DELTA = 1.0
 _U = np.finfo(float).eps / 2          # unit roundoff
 
 
-def _data(rng, m, d=D):
-    """Rows with ‖x‖₂ <= 1 and unequal attribute scales (so q ≠ uniform for DD*), |y| <= 1."""
+def _data(rng, m, d=D, zero=None):
+    """Rows with ‖x‖₂ <= 1 and unequal attribute scales (so q ≠ uniform for DD*), |y| <= 1;
+    the column ``zero`` (if any) identically 0 (drawn, then zeroed: the other columns are
+    those of the same rng without it)."""
     X = rng.uniform(-1, 1, (m, d)) * np.arange(1, d + 1) ** -0.5
+    if zero is not None:
+        X[:, zero] = 0.0
     X /= max(1.0, float(np.max(np.linalg.norm(X, axis=1))))
     y = np.clip(X @ rng.uniform(-0.4, 0.4, d) + 0.1 * rng.uniform(-1, 1, m), -1, 1)
     return X, y
@@ -57,6 +68,23 @@ _Q = np.arange(1, D + 1) / np.arange(1, D + 1).sum()      # GAERR / GAELR's q (n
 _ADAPTIVE = ("AdaAERR", "AdaGAERR", "AdaDDAERR")
 # KS15 Alg. 2/4 and App. A's adaptive Alg. 2: phase 1's uniform draws, then q from them
 _TWO_PHASE = ("TwoPhaseDDAERR", "TwoPhaseDDAELR", "AdaTwoPhaseDDAERR")
+#: The attribute that is identically 0 in the data of the data-dependent learners (issue 47
+#: item 5, the boundaries of their sampling lines): E[x_1²] = 0 puts DDAERR's q ∝ √E[x²]
+#: (KS15 eq. (4)) and DDAELR's q ∝ E[x²] (Lemma 4.3) on q_1 = 0, the end of Lemmas 3.2/4.2's
+#: q_i >= 0, and the two-phase learners' A[1] = 0 puts their q_1 ∝ √(A[1] + 13ε/6) (Alg. 2
+#: line 12; Alg. 4: A[1] + 13ε/6) on its floor, the smoothing term alone. Not the last
+#: attribute: a learner that never draws the last one must stay refuted
+ZERO_COLUMN = 1
+_ZERO_COLUMN_LEARNERS = ("DDAERR", "DDAELR", "AdaDDAERR") + _TWO_PHASE
+#: CB11's learners at the end of their k <= d (issue 47 item 5), beside the d = D run:
+#: Baseline's k-subset C of [d] (Fig. 1) and AER with CB11 Thm 12's λ (k of the d
+#: attributes) at k = d = 4
+K_EQUALS_D = {"Baseline": 4, "AER": 4}
+#: The two-phase learners again with m₁ = 1 (issue 47 item 5): phase 1's k + 1 = 3 draws leave
+#: at least two of the d = 5 attributes with counts[i] = 0 (A[i] = 0 as line 2 initialises it,
+#: never square_sums/counts = 0/0), and ε = d log(2d/δ)/((k+1)m₁) = 7.7 puts Alg. 4 line 11's
+#: min(·, 1) on its cap ε = 1 (the case "with probability 1 if ε = 1" of Lemma 4.8 / Thm 4.7)
+SMALL_M1 = 1
 
 
 def _cls(learner):
@@ -117,7 +145,7 @@ def _paper_q(algorithm, X):
     return None
 
 
-def _make(cls, algorithm, X, seed, n_total=None):
+def _make(cls, algorithm, X, seed, n_total=None, m1=None):
     kw = dict(random_state=seed, record_draws=True, n_total=n_total)
     if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR") + _ADAPTIVE:
         kw.update(k=2)
@@ -134,7 +162,7 @@ def _make(cls, algorithm, X, seed, n_total=None):
     elif algorithm in _TWO_PHASE:
         # the box (KS15 Alg. 2/4): phase 1 draws k + 1 uniform attributes per example;
         # "practical" runs AERR/AELR there, whose record mixes in the draws j
-        kw.update(k=2, m1=max(20, X.shape[0] // 5), delta=0.1, variant="theory")
+        kw.update(k=2, m1=m1 or max(20, X.shape[0] // 5), delta=0.1, variant="theory")
         if algorithm == "AdaTwoPhaseDDAERR":
             kw.update(eta=0.1)                  # η₀, as the other adaptive learners (above)
     elif algorithm == "AER":
@@ -222,15 +250,26 @@ def _rounding_tolerance(m, d, k, scale, magnitude=1.0):
 # instance carries such a perturbation to the output (large steps η·x_i/(k q_i) amplify it).
 
 
-def check_steps_match_reference(ctx, *, learner):
-    """The learner's output equals the literal box replayed on its recorded draws, and so do
-    the attributes per step (HK12 Alg. 1, 2, 4; KS15 Alg. 1-4, Sec. 3.1, 4.1; CB11 Fig. 1, 2,
-    line by line in :mod:`laocheck.reference.learners`)."""
-    cls = _cls(learner)
-    algorithm = _algorithm_of(cls)
-    m = ctx.n(2_000, 20_000) if algorithm != "AESVR" else ctx.n(600, 6_000)
-    X, y = _data(ctx.rng, m)
-    est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31))).fit(X, y)
+def _zero_column(algorithm):
+    return ZERO_COLUMN if algorithm in _ZERO_COLUMN_LEARNERS else None
+
+
+def _runs(algorithm):
+    """(d, label, m₁) of the runs of a learner's sampler checks: d = D, and CB11's learners
+    also at k = d (:data:`K_EQUALS_D`), the two-phase learners also at m₁ = 1
+    (:data:`SMALL_M1`; m₁ None: the default)."""
+    out = [(D, "", None)]
+    if algorithm in K_EQUALS_D:
+        out.append((K_EQUALS_D[algorithm], "k_equals_d", None))
+    if algorithm in _TWO_PHASE:
+        out.append((D, "m1_equals_1", SMALL_M1))
+    return out
+
+
+def _steps_case(ctx, cls, algorithm, m, d, m1=None):
+    """One run of ``check_steps_match_reference`` on d attributes (two-phase: m₁ = ``m1``)."""
+    X, y = _data(ctx.rng, m, d, zero=_zero_column(algorithm))
+    est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31)), m1=m1).fit(X, y)
     q = _paper_q(algorithm, X)
     laws = [] if algorithm in _TWO_PHASE else None
     try:
@@ -258,7 +297,7 @@ def check_steps_match_reference(ctx, *, learner):
     err = float(np.max(np.abs(got - want)))
     sensitivity = float(np.max(np.abs(want_p - want)))
     magnitude = (2 * est.B / est.eps) ** 2 if algorithm == "AESVR" else 1.0
-    d, k = X.shape[1], int(est.k)
+    k = int(est.k)
     # capped at √u·max|w̄| (half the digits): a replay that amplifies rounding beyond it is not
     # the learner's path (e.g. a record naming other attributes than those read)
     tol = (_rounding_tolerance(m, d, k, scale, magnitude)
@@ -268,6 +307,10 @@ def check_steps_match_reference(ctx, *, learner):
     figures = {"steps": m, "d": d, "k": k, "max_abs_difference": err, "tolerance": tol,
                "scale": scale, "sensitivity_to_u": sensitivity,
                "attributes_per_step_equal": bool(same_seen)}
+    if _zero_column(algorithm) is not None:
+        figures["zero_column"] = ZERO_COLUMN
+    if m1 is not None:
+        figures["m1"] = m1
     # an exact comparison of numbers up to the rounding tolerance: an output F times the
     # replayed one differs by (F − 1)·max|w̄| at its largest coordinate, found once above tol
     detects = 1.0 + tol / scale
@@ -288,6 +331,37 @@ def check_steps_match_reference(ctx, *, learner):
     return Result(Status.FAIL, figures, detects=detects,
                   counterexample={"index": worst, "learner": float(got[worst]),
                                   "reference": float(want[worst])})
+
+
+def check_steps_match_reference(ctx, *, learner):
+    """The learner's output equals the literal box replayed on its recorded draws, and so do
+    the attributes per step (HK12 Alg. 1, 2, 4; KS15 Alg. 1-4, Sec. 3.1, 4.1; CB11 Fig. 1, 2,
+    line by line in :mod:`laocheck.reference.learners`). The data-dependent learners' data
+    have an attribute identically 0 (:data:`ZERO_COLUMN`: q_1 on its floor or at 0), CB11's
+    learners run again at k = d (:data:`K_EQUALS_D`), the two-phase ones at m₁ = 1
+    (:data:`SMALL_M1`)."""
+    cls = _cls(learner)
+    algorithm = _algorithm_of(cls)
+    m = ctx.n(2_000, 20_000) if algorithm != "AESVR" else ctx.n(600, 6_000)
+    result = None
+    for d, label, m1 in _runs(algorithm):
+        case = _steps_case(ctx, cls, algorithm, m, d, m1)
+        if result is None:
+            result = case
+        else:
+            figures = {**result.figures, label: case.figures}
+            detects = min(f for f in (result.detects, case.detects) if f is not None)
+            if case.status == Status.FAIL:
+                counterexample = case.counterexample
+                if isinstance(counterexample, dict):
+                    counterexample = {"run": label, **counterexample}
+                return Result(Status.FAIL, figures, counterexample=counterexample,
+                              note=case.note, detects=detects)
+            result = Result(result.status, figures, counterexample=result.counterexample,
+                            note=result.note, detectable=result.detectable, detects=detects)
+        if result.status == Status.FAIL:
+            return result
+    return result
 
 
 def _algorithm_of(cls):
@@ -347,7 +421,13 @@ def _two_phase_q(algorithm, X, est):
     return r / r.sum()
 
 
-def _inclusion_parts(algorithm, est, X, y):
+def _inclusion_parts(algorithm, est, X, y, prefix=""):
+    """The parts of ``check_attribute_inclusion`` for one fit, names prefixed ``prefix``."""
+    return [(prefix + name, counts, trials, p)
+            for name, counts, trials, p in _fit_parts(algorithm, est, X, y)]
+
+
+def _fit_parts(algorithm, est, X, y):
     d, k = X.shape[1], est.k
     if algorithm in ("AERR", "AELR", "GAERR", "GAELR", "DDAERR", "DDAELR") + _ADAPTIVE:
         return _iid_groups(est.draws_[:, :k], _paper_q(algorithm, X), d, "x_tilde")
@@ -378,21 +458,35 @@ def check_attribute_inclusion(ctx, *, learner):
     cls = _cls(learner)
     algorithm = _algorithm_of(cls)
     m = ctx.n(5_000, 50_000) if algorithm == "AESVR" else ctx.n(100_000, 1_000_000)
-    X, y = _data(ctx.rng, m)
-    est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31))).fit(X, y)
-    try:
-        parts = _inclusion_parts(algorithm, est, X, y)
-    except AssertionError as exc:
-        return Result(Status.FAIL, {"steps": m}, counterexample=str(exc),
-                      note="the recorded draws cannot be replayed by the literal box")
+    parts, figures, runs = [], {}, {}
+    for d, label, m1 in _runs(algorithm):
+        X, y = _data(ctx.rng, m, d, zero=_zero_column(algorithm))
+        est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31)), m1=m1).fit(X, y)
+        try:
+            parts += _inclusion_parts(algorithm, est, X, y, f"{label}." if label else "")
+        except AssertionError as exc:
+            return Result(Status.FAIL, {"steps": m}, counterexample=str(exc),
+                          note="the recorded draws cannot be replayed by the literal box")
+        if not label:
+            figures = {"steps": m, "d": d, "k": int(est.k)}
+            if _zero_column(algorithm) is not None:
+                figures["zero_column"] = ZERO_COLUMN
+        else:
+            runs[label] = {"steps": m, "d": d, "k": int(est.k)}
+            if m1 is not None:
+                runs[label]["m1"] = m1
     tests = sum(counts.size for _, counts, _, _ in parts)
     alpha = ctx.delta / tests
-    figures = {"steps": m, "d": X.shape[1], "k": int(est.k), "tests": tests}
+    figures["tests"] = tests
+    figures.update(runs)
     failures, factors = [], []
     widest = 0.0
     for name, counts, trials, p in parts:
         low, high = stats.clopper_pearson(counts, int(trials), alpha)
-        factors.append(categorical_detects(p, int(trials), alpha))
+        if not name.startswith(tuple(f"{label}." for label in runs)):
+            # the power of the d = D run: at k = d every inclusion probability is 1, a
+            # category whose factor (~1) says nothing of the uniformity of a k-subset of d > k
+            factors.append(categorical_detects(p, int(trials), alpha))
         freq = counts / trials
         figures[name] = {"frequency": [round(float(f), 5) for f in freq],
                          "claimed": [round(float(v), 5) for v in p]}
@@ -410,7 +504,10 @@ def check_attribute_inclusion(ctx, *, learner):
     found = [f for f in factors if f is not None]      # the most sensitive index's factor
     detects = min(found) if found else None
     if failures:
-        worst = max(failures, key=lambda f: f["outside_by"])
+        # an index never drawn (or drawn where its claimed probability is 0) first, then the
+        # farthest outside its interval
+        worst = max(failures, key=lambda f: ((f["frequency"] == 0) != (f["claimed"] == 0),
+                                             f["outside_by"]))
         return Result(Status.FAIL, figures, counterexample=worst, detectable=detectable,
                       note=f"{len(failures)} inclusion probabilities refuted", detects=detects)
     return Result(Status.PASS, figures, detectable=detectable, detects=detects)
@@ -422,6 +519,14 @@ def sampler_checks(spec):
     records (:mod:`laocheck.checks.algorithms.learner_records`), which yield them as
     ``<spec name>.<suffix>`` for the catalog and for ``check_learner`` alike."""
     assumptions = f"synthetic data, d = {D}, ‖x‖₂ <= 1, |y| <= 1"
+    if spec.algorithm in _ZERO_COLUMN_LEARNERS:
+        assumptions += (f"; attribute {ZERO_COLUMN} identically 0 (q_{ZERO_COLUMN} at 0 or, "
+                        "two-phase, on its floor ∝ √(13ε/6) or 13ε/6: KS15 Alg. 2/4 line 12)")
+    if spec.algorithm in K_EQUALS_D:
+        assumptions += f"; and again at k = d = {K_EQUALS_D[spec.algorithm]}"
+    if spec.algorithm in _TWO_PHASE:
+        assumptions += (f"; and again at m₁ = {SMALL_M1} (phase-1 counts 0; Alg. 4's "
+                        "ε = min(·, 1) at 1)")
     return (
         ("steps_match_reference", check_steps_match_reference, dict(
             citation=spec.citation, assumptions=assumptions,

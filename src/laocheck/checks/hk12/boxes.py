@@ -464,14 +464,15 @@ def check_proc3_lines9_11_kernel(ctx):
           "a = (1, 1/2) (line 1's eq. (7) has infinitely many orders; line 2 is linear in the "
           "a_n): every kernel draw matched by value (1e-9 relative) to the exact law of ½(φ̂⁺ + "
           "φ̂⁻) written from the lines (Fractions, orders >= 2 lumped as 0), at w = (1/2, −1/3), "
-          "x = (3/5, 1/2), y = 1/4, B = 1, ε in {1/2, 2}, δ in {1/4, 0}; multinomial test at δ",
+          "x = (3/5, 1/2), y = 1/4, B = 1, (ε, δ) in {(1/2, 1/4), (2, 0), (1/2, 1)}: δ = 0 and "
+          "δ = B the ends of HK12 Sec. 4's 0 <= δ <= B; multinomial test at δ",
           delta=DEFAULT_DELTA, detectable="an impossible draw, or a category off (figures)")
 def check_alg4_line2_kernel(ctx):
     """HK12 Alg. 4 line 2 in the AESVR residual kernel."""
     coeffs = [F(1), F(1, 2)]
     N = _ceil_4b2(1)
     figs, last, done = {}, None, []
-    for eps, dl in ((F(1, 2), F(1, 4)), (F(2), F(0))):
+    for eps, dl in ((F(1, 2), F(1, 4)), (F(2), F(0)), (F(1, 2), F(1))):
         xs = tuple(v / eps for v in _P3_X)
 
         def line2(src, xs=xs, eps=eps, dl=dl):
