@@ -51,3 +51,41 @@ def test_draws_values_still_refuses_malformed_draws():
     # complex values are not real numbers: the object path refuses them, never a silent cast
     with pytest.raises((MalformedDraws, TypeError, ValueError)):
         draws_values(_Fixed(np.ones((10, 4)) + 1j, np.ones(10, dtype=int)), "d4", 10, None)
+
+
+# ------------------------------------------------------------------ HK12's grids, sequential
+
+def test_hk12_thm31_grid_stops_early_where_decided_and_keeps_its_former_power():
+    from laocheck.checks import run
+    from laocheck.checks._kinds import empirical
+
+    record = run("HK12.Thm3.1.empirical", seed=0, effort="fast")
+    assert record.status == "PASS"
+    grid = record.figures["grid"]
+    assert [(r["d"], r["k"], r["B"]) for r in grid] == \
+        [(d, k, B) for d, k, B in empirical._GRIDS["HK12.Thm3.1"]["fast"]["points"]]
+    # the fixed design ran 600 runs at every point (2400); the points decided early stop
+    assert record.figures["runs"] < 4 * 600
+    assert any(r["R"] < r["max_R"] for r in grid if r["role"] == "other")
+    # the power of the former fixed-R check (3.456 at seed 0) is kept
+    assert record.detects <= empirical.DETECTS_TARGET["HK12.Thm3.1.empirical"]["fast"]
+    assert record.detects == min(r["detects"] for r in grid)
+    # every look's lower end at its own level: the levels of the looks sum to at most δ/points
+    for r in grid:
+        assert r["delta_last_look"] <= 1e-6 / len(grid)
+
+
+def test_hk12_thm31_grid_fails_a_bound_halved_at_the_first_looks(monkeypatch):
+    """The user's slip: HK12 Thm 3.1's bound typed with 1/2 for its 4 (÷8)."""
+    import dataclasses
+
+    from laocheck import bounds
+    from laocheck.checks import run
+
+    entry = bounds.FORMULAS["HK12.Thm3.1.bound"]
+    monkeypatch.setitem(bounds.FORMULAS, "HK12.Thm3.1.bound",
+                        dataclasses.replace(entry, expr=entry.expr / 8))
+    record = run("HK12.Thm3.1.empirical", seed=0, effort="fast")
+    assert record.status == "FAIL"
+    assert record.counterexample["excess_low"] > record.counterexample["bound"]
+    assert record.figures["runs"] < 600           # refuted long before the former 4 x 600 runs
