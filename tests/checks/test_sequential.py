@@ -89,3 +89,46 @@ def test_hk12_thm31_grid_fails_a_bound_halved_at_the_first_looks(monkeypatch):
     assert record.status == "FAIL"
     assert record.counterexample["excess_low"] > record.counterexample["bound"]
     assert record.figures["runs"] < 600           # refuted long before the former 4 x 600 runs
+
+
+# ------------------------------------------------------------------ shared draws (homogeneity in B)
+
+def test_hk12_high_dim_b100_point_shares_the_b1_runs_scaled_by_b_squared():
+    from laocheck.checks import run
+
+    record = run("HK12.Thm3.1.high_dim.empirical", seed=0, effort="fast")
+    assert record.status == "PASS"
+    rows = {(r["d"], r["k"], r["B"]): r for r in record.figures["points"]}
+    b1, b100 = rows[(10**4, 4, 1.0)], rows[(10**4, 4, 100.0)]
+    assert b100["runs_shared_with_B"] == 1.0
+    assert b100["ratio"] == b1["ratio"] and b100["detects"] == b1["detects"]
+    for key in ("mean", "low", "high", "bound"):
+        assert b100[key] == pytest.approx(1e4 * b1[key], rel=1e-12)
+
+
+def test_a_learner_not_homogeneous_in_b_is_run_in_full(monkeypatch):
+    """A learner whose runs are not homogeneous in B (here its excess risks at B = 100 are
+    10⁴ x 1.001 times those at B = 1): the probe refuses to share, and the point is run with
+    its own R, as the fixed design did."""
+    from laocheck.checks import run
+    from laocheck.checks._kinds import empirical
+
+    calls = []
+    real = empirical.run_theorem
+
+    def spy(theorem, **kw):
+        calls.append((kw["B"], kw["R"]))
+        comp, figs = real(theorem, **kw)
+        if kw["B"] == 100.0:                       # a learner whose runs at B = 100 differ
+            comp = dataclasses_replace(comp, excess=np.asarray(comp.excess) * 1.001)
+        return comp, figs
+
+    monkeypatch.setattr(empirical, "run_theorem", spy)
+    record = run("HK12.Thm3.1.high_dim.empirical", seed=0, effort="fast")
+    assert (100.0, empirical.HOMOGENEITY_PROBE) in calls and (100.0, 100) in calls
+    assert "runs_shared_with_B" not in record.figures["points"][3]
+
+
+def dataclasses_replace(obj, **changes):
+    import dataclasses
+    return dataclasses.replace(obj, **changes)

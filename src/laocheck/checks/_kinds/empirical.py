@@ -159,7 +159,8 @@ def _theorem_check(theorem):
 #: (the point of the smallest former ``detects``, seed 0), which may take ``power_R`` (default
 #: twice R) to reach its :data:`DETECTS_TARGET` under the looks' smaller levels (Thm 3.4 at
 #: ``fast`` reaches it within R: 2.3 at 100 runs against the former 2.76 at 200). The
-#: ``.high_dim`` grid keeps its fixed R (:func:`_grid_check`)
+#: ``.high_dim`` grid keeps its fixed R (:func:`_grid_check`), its (d, k) at two B one set of
+#: runs (:func:`_shared_by_homogeneity`)
 _GRIDS = {
     "HK12.Thm3.1": {"fast": dict(m=500, R=600, power=0, points=[(16, 16, 1.0), (100, 16, 1.0),
                                                                 (16, 4, 1.0), (16, 16, 10.0)]),
@@ -195,6 +196,36 @@ def _hk12_grid_points(theorem, key):
     return points
 
 
+#: runs of a grid point repeated at another B to confirm that the runs of the same (d, k) at the
+#: first B, scaled by B², are that B's runs (:func:`_shared_by_homogeneity`)
+HOMOGENEITY_PROBE = 16
+
+
+def _shared_by_homogeneity(theorem, first, d, k, m, B, source, delta):
+    """Shared draws (issue 51 item 3) between the points of a fixed-R grid that differ in B
+    alone: the runs of AERR (HK12 Thm 3.1) are homogeneous in B (labels, the ball and the
+    step's gradient scale with B, so the iterates scale by B and the excess risk by B², pathwise
+    for one seed, to 2e-16), and so is the bound. ``first`` = (B₀, seed, comparison) of the
+    point (d, k) run first. Returns (s, that comparison), s = (B/B₀)², when the first
+    :data:`HOMOGENEITY_PROBE` runs at B with B₀'s seed equal its runs times s (relative 1e-9)
+    and the bound at B is s times B₀'s (1e-12): the point's comparison is then B₀'s scaled by s
+    (the same ratio, violation and F; the betting interval is affine-equivariant), its runs
+    the same draws, on the range of B₀ scaled by s (it contains the scaled runs: they lie in B₀'s
+    proven range times s). Else None (a learner or a bound that is not homogeneous: the caller runs
+    the point in full, as the fixed design did)."""
+    if first is None:
+        return None
+    B0, seed, comp = first
+    scale = (B / B0) ** 2
+    probe, _ = run_theorem(theorem, d=d, k=k, m=m, B=B, R=HOMOGENEITY_PROBE, delta=delta,
+                           seed=seed, kind="hard", source=source)
+    runs = np.asarray(comp.excess, dtype=float)[:HOMOGENEITY_PROBE]
+    if np.allclose(np.asarray(probe.excess, dtype=float), scale * runs, rtol=1e-9, atol=0.0) \
+            and np.isclose(probe.bound, scale * comp.bound, rtol=1e-12, atol=0.0):
+        return scale, comp
+    return None
+
+
 #: HK12.Thm3.1.high_dim.empirical keeps the fixed R of every point: the sequential design of
 #: :func:`_run_point` measured at seed 0 took 8.0 CPU-s at ``full`` against 5.7 (its power point
 #: (1e5, 16, 1) needs twice R to keep its former F 18.1 under the looks' levels, and the
@@ -206,13 +237,24 @@ def _grid_check(theorem, key=None, source=None):
         src = source or _source(ctx, theorem)
         seeds = ctx.spawn().spawn(len(points))
         rows, worst, violated, cert = [], None, None, 0.0
+        first_at = {}                                  # (d, k) -> (B, seed, comp) run first
         for (d, k, B), seed in zip(points, seeds):
-            comp, pfigs = run_theorem(theorem, d=d, k=k, m=m, B=B, R=R,
-                                      delta=ctx.delta / len(points), seed=seed, kind="hard",
-                                      source=src)
-            row = {"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
-                   "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio,
+            shared = _shared_by_homogeneity(theorem, first_at.get((d, k)), d, k, m, B, src,
+                                            ctx.delta / len(points))
+            if shared is not None:
+                scale, comp = shared
+            else:
+                scale = 1.0
+                comp, pfigs = run_theorem(theorem, d=d, k=k, m=m, B=B, R=R,
+                                          delta=ctx.delta / len(points), seed=seed,
+                                          kind="hard", source=src)
+                first_at.setdefault((d, k), (B, seed, comp))
+            row = {"d": d, "k": k, "B": B, "mean": scale * comp.mean,
+                   "low": scale * comp.interval.low, "high": scale * comp.interval.high,
+                   "bound": scale * comp.bound, "ratio": comp.ratio,
                    "detects": interval_detects_factor(comp)}
+            if shared is not None:
+                row["runs_shared_with_B"] = first_at[(d, k)][0]
             rows.append(row)
             cert = max(cert, float(pfigs.get("w_star_certificate", 0.0)))
             if worst is None or comp.ratio > worst[0]["ratio"]:
@@ -728,8 +770,11 @@ def register_high_dim(theorem):
              method="R runs through the distribution's attribute oracle (fit_oracle), child "
                     "seeds of one SeedSequence; exact excess risk; betting CI on the proven "
                     "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                       if key in _GRIDS else ""),
+                    + (" at one point of a grid of (d, k, B) (CI at delta/points each); shared "
+                       "draws: a point that differs from an earlier one in B alone takes its "
+                       "runs scaled by B^2 (the runs and the bound are homogeneous in B) once "
+                       f"{HOMOGENEITY_PROBE} runs at its B with the earlier point's seeds "
+                       "confirm it, else it runs its own R" if key in _GRIDS else ""),
              delta=_DELTA, detectable="the CI width (in the figures)")(
                  _grid_check(theorem, key, "oracle") if key in _GRIDS
                  else _high_dim_check(theorem))
