@@ -132,3 +132,40 @@ def test_a_learner_not_homogeneous_in_b_is_run_in_full(monkeypatch):
 def dataclasses_replace(obj, **changes):
     import dataclasses
     return dataclasses.replace(obj, **changes)
+
+
+# ------------------------------------------------------------------ errata drawn sequentially
+
+def _compare_of(draw, bound):
+    """compare() for runs drawn from a user's numpy law on the range [0, 10]."""
+    from laocheck.experiments import Comparison
+    from laocheck.stats import mean_interval
+
+    def run(size, seed):
+        excess = draw(size, np.random.default_rng(seed))
+        iv = mean_interval(excess, lower=0.0, upper=10.0, delta=1e-6)
+        return Comparison(theorem="T", learner="L", distribution="D", d=2, k=1, m=10, B=1.0,
+                          R=size, bound=bound, interval=iv, excess=excess, range=(0.0, 10.0))
+    return run
+
+
+def test_sequential_comparison_stops_once_refuted_with_full_power():
+    from laocheck.checks._kinds.empirical import interval_detects_factor, sequential_comparison
+
+    draw = lambda n, rng: rng.uniform(2.0, 4.0, n)          # noqa: E731  mean 3, bound 1
+    comp, looks = sequential_comparison(_compare_of(draw, 1.0), np.random.SeedSequence(1),
+                                        800, 1e-6)
+    assert comp.violation and interval_detects_factor(comp) == 1.0
+    assert looks == 1 and comp.R == 100 and comp.excess.size == 100
+    assert comp.interval.delta < 1e-6                   # the first look's share of δ
+
+
+def test_sequential_comparison_of_a_true_bound_runs_to_max_n_and_never_fails():
+    from laocheck.checks._kinds.empirical import sequential_comparison
+
+    draw = lambda n, rng: rng.uniform(0.0, 1.0, n)          # noqa: E731  mean 0.5, bound 0.6
+    comp, looks = sequential_comparison(_compare_of(draw, 0.6), np.random.SeedSequence(2),
+                                        800, 1e-6)
+    assert not comp.violation and comp.R == 800 and looks == 4
+    # the runs of every look are fresh: no draw repeated
+    assert np.unique(comp.excess).size == 800

@@ -91,6 +91,8 @@ F for the bound at the runs' (1 − δ_thm)-quantile, its ``bound_slack`` beside
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ... import stats
@@ -538,6 +540,34 @@ def interval_detects_factor(comp, beta=DETECTS_BETA, limit=1e12):
     if not reach > 0:
         return limit
     return float(min(limit, max(1.0, (comp.bound - low) / reach)))
+
+
+def sequential_comparison(run, seed, max_n, delta):
+    """An erratum's comparison (a run of the printed statement whose bound the runs exceed),
+    drawn sequentially (issue 51 item 2): ``run(R, seed)`` returns the
+    :class:`~laocheck.experiments.Comparison` of R fresh runs from child seeds of ``seed``.
+
+    The looks of :func:`laocheck.stats.look_schedule` (first look max(50, max_n/8) runs,
+    doubling; look j at delta_j = 6 delta / (π² j²), so the false-failure probability stays
+    <= delta whenever it stops): at each look the betting interval of all the runs so far on
+    their proven range at delta_j. It stops once the lower end refutes the bound with full
+    power: :func:`interval_detects_factor` = 1 (the lower end exceeds the bound by twice the
+    deviation of fresh runs at β = 0.1, so runs like these refute it w.p. >= 0.9; the F a
+    fixed-R erratum check reported); else at ``max_n``. Returns the comparison of all the runs
+    (its ``R``, ``excess`` and ``interval``: the last look's) and the looks taken."""
+    batch = min(max_n, max(50, max_n // 8))
+    parts, n, comp = [], 0, None
+    for j, (n_j, delta_j) in enumerate(stats.look_schedule(batch, 2.0, max_n, delta), start=1):
+        last = run(n_j - n, seed.spawn(1)[0])
+        parts.append(np.asarray(last.excess, dtype=float))
+        n = n_j
+        excess = np.concatenate(parts)
+        low, high = last.range
+        interval = stats.mean_interval(excess, lower=low, upper=high, delta=delta_j)
+        comp = dataclasses.replace(last, R=n, excess=excess, interval=interval)
+        if interval_detects_factor(comp) == 1.0:
+            break
+    return comp, j
 
 
 def _run_point(ctx, check_id, theorem, point, seed, delta):

@@ -15,7 +15,8 @@ from ...experiments import LearnerConfig, compare, scaling_slope
 from ...experiments.theorems import THEOREMS
 from .._common import paired
 from .._kinds.empirical import (_ASSUME, _DELTA, derivation, interval_detects_factor,
-                                register_high_dim, register_theorems, _seed, _source)
+                                register_high_dim, register_theorems, sequential_comparison,
+                                _seed, _source)
 from .._registry import Result, Status, register
 
 # sympy is imported on first use (laocheck list imports every check module)
@@ -100,10 +101,12 @@ def bound_exponents(formula, grids):
     return out
 
 
-def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
+def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None,
+                        sequential=False):
     """HK12 Thm 3.4 on x uniform on {±1}^d, y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), by
     default d = 2, k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the
-    proof's (∝ 1/B)."""
+    proof's (∝ 1/B). ``sequential``: the runs in looks up to twice R, stopped once the bound is
+    refuted with full power (:func:`~laocheck.checks._kinds.empirical.sequential_comparison`)."""
     F = bounds.FORMULAS
     m = 10_000
     R = 1000 if ctx.full else 200
@@ -115,10 +118,21 @@ def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
     else:
         eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=B, d=d, k=k) ** 0.5)
     bound = F["HK12.Thm3.4.bound"](d=d, k=k, m=m, B=B)
-    comp = compare("HK12.Thm3.4", LearnerConfig(learners.AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
-                   norm="l1", B=B, R=R, delta=ctx.delta if delta is None else delta,
-                   seed=_seed(ctx) if seed is None else seed)
+    spec = LearnerConfig(learners.AELR, dict(k=k, B=B, eta=eta))
+    delta = ctx.delta if delta is None else delta
+    seed = _seed(ctx) if seed is None else seed
+    looks, max_R = None, 2 * R
+    if sequential:
+        comp, looks = sequential_comparison(
+            lambda size, child: compare("HK12.Thm3.4", spec, dist, m, bound, norm="l1", B=B,
+                                        R=size, delta=delta, seed=child), seed, max_R, delta)
+        R = comp.R
+    else:
+        comp = compare("HK12.Thm3.4", spec, dist, m, bound, norm="l1", B=B, R=R, delta=delta,
+                       seed=seed)
     figs = comp.figures()
+    if looks is not None:
+        figs.update({"looks": looks, "max_R": max_R})
     figs["eta"] = eta
     figs["excess_over_B2"] = comp.mean / B ** 2
     figs["bound_over_B2"] = bound / B ** 2
@@ -134,14 +148,16 @@ def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
           "‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; m >= log 2d: HK12 proof of Thm 3.4, “as we "
           "originally assumed that m ≥ log 2d”; x uniform on {-1,+1}^2, y = B x_1 (so ||x||_inf = "
           "1, |y| = B, w* = B e_1), d = 2, k = 1, m = 10^4, B = 100",
-          method="R runs of AELR with the printed eta; betting CI at delta = 1e-6 on the proven "
+          method="runs of AELR with the printed eta in doubling looks (at most 400, full 2000; "
+                 "look j at 6 delta / (pi^2 j^2): anytime-valid), stopped once the lower end "
+                 "refutes the bound with power 0.9 (detects = 1); betting CI on the proven "
                  "per-run range; ERRATUM iff the CI's lower end exceeds the stated bound",
           delta=_DELTA, detectable="a mean excess above the bound by more than the CI width",
           expected=Status.ERRATUM, correction="HK12.Thm3.4.proof_eta.empirical")
 def check_hk12_thm34_literal(ctx):
     """HK12 Thm 3.4 as printed is false: with its η (1/B times the proof's) and large B, AELR
     barely moves from w₁ = 0 in m steps, and E[L(w̄)] − L(w*) exceeds the stated bound."""
-    comp, figs, config = _hk12_thm34_counter(ctx, "printed")
+    comp, figs, config = _hk12_thm34_counter(ctx, "printed", sequential=True)
     figs["detects"] = interval_detects_factor(comp)
     if comp.violation:
         return Result(Status.ERRATUM, figs, counterexample=config, detects=figs["detects"],
