@@ -169,3 +169,15 @@ def test_sequential_comparison_of_a_true_bound_runs_to_max_n_and_never_fails():
     assert not comp.violation and comp.R == 800 and looks == 4
     # the runs of every look are fresh: no draw repeated
     assert np.unique(comp.excess).size == 800
+
+
+def test_hk12_thm34_proof_eta_b1_point_shares_the_b100_runs():
+    from laocheck.checks import run
+
+    record = run("HK12.Thm3.4.proof_eta.empirical", seed=0, effort="fast")
+    assert record.status == "PASS"
+    rows = {(r["d"], r["k"], r["B"]): r for r in record.figures["points"]}
+    b100, b1 = rows[(2, 1, 100.0)], rows[(2, 1, 1.0)]
+    assert b1["runs_shared_with_B"] == 100.0 and b1["ratio"] == b100["ratio"]
+    assert b1["bound"] == pytest.approx(1e-4 * b100["bound"], rel=1e-12)
+    assert "runs_shared_with_B" not in b100

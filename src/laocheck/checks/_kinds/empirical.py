@@ -221,11 +221,18 @@ def _shared_by_homogeneity(theorem, first, d, k, m, B, source, delta):
     scale = (B / B0) ** 2
     probe, _ = run_theorem(theorem, d=d, k=k, m=m, B=B, R=HOMOGENEITY_PROBE, delta=delta,
                            seed=seed, kind="hard", source=source)
-    runs = np.asarray(comp.excess, dtype=float)[:HOMOGENEITY_PROBE]
-    if np.allclose(np.asarray(probe.excess, dtype=float), scale * runs, rtol=1e-9, atol=0.0) \
-            and np.isclose(probe.bound, scale * comp.bound, rtol=1e-12, atol=0.0):
-        return scale, comp
-    return None
+    return (scale, comp) if homogeneous(comp, probe, scale) else None
+
+
+def homogeneous(comp, probe, scale):
+    """Whether ``probe`` (the comparison of the first runs of ``comp``'s seed at another B)
+    shows ``comp``'s runs and bound scaled by ``scale``: every probe run equal to its run times
+    ``scale`` (relative 1e-9) and the bound too (1e-12). Then the comparison at that B is
+    ``comp``'s scaled (:func:`_shared_by_homogeneity`)."""
+    runs = np.asarray(comp.excess, dtype=float)[:len(probe.excess)]
+    return bool(np.allclose(np.asarray(probe.excess, dtype=float), scale * runs, rtol=1e-9,
+                            atol=0.0)
+                and np.isclose(probe.bound, scale * comp.bound, rtol=1e-12, atol=0.0))
 
 
 #: HK12.Thm3.1.high_dim.empirical keeps the fixed R of every point: the sequential design of
