@@ -181,3 +181,21 @@ def test_hk12_thm34_proof_eta_b1_point_shares_the_b100_runs():
     assert b1["runs_shared_with_B"] == 100.0 and b1["ratio"] == b100["ratio"]
     assert b1["bound"] == pytest.approx(1e-4 * b100["bound"], rel=1e-12)
     assert "runs_shared_with_B" not in b100
+
+
+# ------------------------------------------------------------------ grouping the kernel draws
+
+def test_distinct_rows_by_hash_equals_the_lexicographic_grouping():
+    from laocheck.checks._common import _distinct_rows_by_hash, distinct_rows
+
+    rng = np.random.default_rng(4)
+    table = rng.integers(0, 5, size=(50_000, 3)).astype(float) / 4 - 0.5
+    table[::3, 1] = -0.0 * table[::3, 1]                    # -0.0 and 0.0 are one value
+    rows, counts = distinct_rows(table)
+    want_rows, want_counts = np.unique(table + 0.0, axis=0, return_counts=True)
+    assert np.array_equal(rows, want_rows) and np.array_equal(counts, want_counts)
+    # a NaN equals nothing: the hash refuses, the lexicographic sort decides (a row of its own)
+    table[7, 0] = np.nan
+    assert _distinct_rows_by_hash(table) is None
+    rows, counts = distinct_rows(table)
+    assert counts.sum() == 50_000 and np.isnan(rows).any(axis=1).sum() == 1
