@@ -79,6 +79,15 @@ FAIL iff a point's lower end exceeds its bound, else PASS (the upper ends, which
 rule requires, are in the figures). ``HK12.Thm3.1.high_dim.empirical`` keeps its fixed R
 (sequential, it cost more: see :func:`_grid_check`).
 
+Shared draws (issue 51 item 3): no two checks draw the same runs (each check's seed is derived
+from its id, and no two run one learner on one configuration), so there is no cache across
+checks; within a fixed-R check, a point that differs from an earlier one in B alone takes that
+point's runs scaled by B² once :data:`HOMOGENEITY_PROBE` runs at its B with the same seeds
+confirm it (:func:`_shared_by_homogeneity`: ``HK12.Thm3.1.high_dim.empirical`` and
+``HK12.Thm3.4.proof_eta.empirical``). The empirical errata (``HK12.Thm3.4.literal``,
+``KS15.Thm4.7.as_any_m1``) draw their runs in looks and stop once refuted with full power
+(:func:`sequential_comparison`).
+
 Power of the other checks (``detects``): ``HK12.Thm3.1.high_dim.empirical``,
 ``HK12.Thm3.4.proof_eta``, ``HK12.Thm3.1.scaling`` and the two errata refute with the betting
 interval on the proven per-run range, so their F is :func:`interval_detects_factor` (the bound over the reach of the
