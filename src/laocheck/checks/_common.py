@@ -97,9 +97,41 @@ def distinct_rows(table):
     table = np.asarray(table, dtype=float)
     if table.shape[0] == 0:
         return table, np.zeros(0, dtype=np.int64)
+    # one key per row for narrow tables; a lexicographic sort of a wide one's (mostly
+    # constant) columns is faster (2·10⁶ rows: 0.25 s against 0.67 s at 5 columns, 1.8 s
+    # against 0.7 s at 21)
+    found = _distinct_rows_by_hash(table) if table.shape[1] <= _HASH_MAX_COLUMNS else None
+    if found is not None:
+        return found
     ordered = table[np.lexsort(table.T[::-1])]
     starts = np.r_[0, np.flatnonzero(np.any(ordered[1:] != ordered[:-1], axis=1)) + 1]
     return ordered[starts], np.diff(np.r_[starts, table.shape[0]])
+
+
+#: the widest table :func:`distinct_rows` groups by one key per row
+_HASH_MAX_COLUMNS = 8
+
+
+def _distinct_rows_by_hash(table):
+    """:func:`distinct_rows` by one key per row (a fixed positive combination of its columns:
+    one matrix-vector product, −0.0 and 0.0 alike) and one sort of the keys instead of a sort
+    per column (the kernel comparisons' 2·10⁶ draws of a few columns). Exact: every row is
+    compared with its group's first row, and a collision (or a NaN, equal to nothing) returns
+    None, the caller's lexicographic sort deciding instead; equal rows whose keys differ in
+    rounding are merged after the groups are sorted lexicographically, as that sort's."""
+    table = np.ascontiguousarray(table + 0.0)                 # -0.0 + 0.0 is 0.0
+    weights = np.random.default_rng(20261128).uniform(1.0, 2.0, table.shape[1])
+    with np.errstate(all="ignore"):                           # inf - inf: a NaN key, refused
+        keys = table @ weights
+    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True,
+                                          return_counts=True)
+    rows = table[first]
+    if not np.array_equal(table, rows[inverse.ravel()]):
+        return None
+    order = np.lexsort(rows.T[::-1])
+    rows, counts = rows[order], counts[order]
+    starts = np.r_[0, np.flatnonzero(np.any(rows[1:] != rows[:-1], axis=1)) + 1]
+    return rows[starts], np.add.reduceat(counts, starts)
 
 
 def _outcome_key(value):

@@ -70,9 +70,27 @@ by a one-sided Clopper-Pearson bound at δ = 1e-6 (``fast``: R = 1200, ``full``:
 each of B = 1 and B = 1000; the whole δ when B = 1000's runs and bound are B = 1's scaled by B²,
 else δ/2 each).
 
-Power of the other checks (``detects``): HK12's grids (``_GRIDS``), ``HK12.Thm3.4.proof_eta``,
-``HK12.Thm3.1.scaling`` and the two errata refute with the betting interval on the proven
-per-run range, so their F is :func:`interval_detects_factor` (the bound over the reach of the
+HK12's grids (``HK12.Thm3.1.empirical``, ``HK12.Thm3.4.empirical``; issue 51 item 2): the same
+sequential test per point (:func:`_run_point`) on the points of ``_GRIDS``, at δ/points each;
+the point of the smallest former ``detects`` is the power point (its target in
+:data:`DETECTS_TARGET`: the former fixed-R check's F at seed 0, up to twice the former R), the
+others stop within :data:`PRECISION` or at the former R. Their verdict keeps its former rule:
+FAIL iff a point's lower end exceeds its bound, else PASS (the upper ends, which the stopping
+rule requires, are in the figures). ``HK12.Thm3.1.high_dim.empirical`` keeps its fixed R
+(sequential, it cost more: see :func:`_grid_check`).
+
+Shared draws (issue 51 item 3): no two checks draw the same runs (each check's seed is derived
+from its id, and no two run one learner on one configuration), so there is no cache across
+checks; within a fixed-R check, a point that differs from an earlier one in B alone takes that
+point's runs scaled by B² once :data:`HOMOGENEITY_PROBE` runs at its B with the same seeds
+confirm it (:func:`_shared_by_homogeneity`: ``HK12.Thm3.1.high_dim.empirical`` and
+``HK12.Thm3.4.proof_eta.empirical``). The empirical errata (``HK12.Thm3.4.literal``,
+``KS15.Thm4.7.as_any_m1``) draw their runs in looks and stop once refuted with full power
+(:func:`sequential_comparison`).
+
+Power of the other checks (``detects``): ``HK12.Thm3.1.high_dim.empirical``,
+``HK12.Thm3.4.proof_eta``, ``HK12.Thm3.1.scaling`` and the two errata refute with the betting
+interval on the proven per-run range, so their F is :func:`interval_detects_factor` (the bound over the reach of the
 interval's lower end, twice the Bernstein deviation below it), the smallest over the points;
 ``CB11.Thm12.high_probability.empirical`` is a coverage check (``checks._common.bound_factor``:
 F for the bound at the runs' (1 − δ_thm)-quantile, its ``bound_slack`` beside it);
@@ -81,6 +99,8 @@ F for the bound at the runs' (1 − δ_thm)-quantile, its ``bound_slack`` beside
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 
@@ -140,33 +160,94 @@ def _theorem_check(theorem):
 
 
 #: HK12's theorems run on a grid of (d, k, B) (issue 40: at B = 1 alone a wrong power of B is
-#: invisible): one point per changed parameter from the first, each at ``delta / points``
-#: (union bound). Thm 3.1 on HK12 Thm B.1's instance (16 rows: d >= 16, k <= 16), where the
-#: bound is 3-4 times the excess at d = k = 16; Thm 3.4 at d <= 4, m = 10⁴, where its bound is
-#: below the excess of w = 0 (at d = 100 it is above it: no run can exceed it), and B = 8 keeps
-#: the printed η (1/B of the proof's) within the bound (HK12.Thm3.4.literal: B = 100 does not)
+#: invisible): one point per changed parameter from the first. Thm 3.1 on HK12 Thm B.1's
+#: instance (16 rows: d >= 16, k <= 16), where the bound is 3-4 times the excess at d = k = 16;
+#: Thm 3.4 at d <= 4, m = 10⁴, where its bound is below the excess of w = 0 (at d = 100 it is
+#: above it: no run can exceed it), and B = 8 keeps the printed η (1/B of the proof's) within the
+#: bound (HK12.Thm3.4.literal: B = 100 does not). Each point is a sequential test
+#: (:func:`_run_point`, issue 51) at ``delta / points`` (union bound); ``R`` is the runs the
+#: former fixed design gave every point, now the largest R of the points other than ``power``
+#: (the point of the smallest former ``detects``, seed 0), which may take ``power_R`` (default
+#: twice R) to reach its :data:`DETECTS_TARGET` under the looks' smaller levels (Thm 3.4 at
+#: ``fast`` reaches it within R: 2.3 at 100 runs against the former 2.76 at 200). The
+#: ``.high_dim`` grid keeps its fixed R (:func:`_grid_check`), its (d, k) at two B one set of
+#: runs (:func:`_shared_by_homogeneity`)
 _GRIDS = {
-    "HK12.Thm3.1": {"fast": dict(m=500, R=600, points=[(16, 16, 1.0), (100, 16, 1.0),
-                                                       (16, 4, 1.0), (16, 16, 10.0)]),
-                    "full": dict(m=2000, R=2000, points=[(16, 16, 1.0), (500, 16, 1.0),
-                                                         (16, 4, 1.0), (16, 16, 10.0)])},
-    "HK12.Thm3.4": {"fast": dict(m=10_000, R=200, points=[(2, 2, 1.0), (4, 2, 1.0),
-                                                          (2, 1, 1.0), (2, 2, 8.0)]),
-                    "full": dict(m=10_000, R=1000, points=[(2, 2, 1.0), (4, 2, 1.0),
-                                                           (2, 1, 1.0), (2, 2, 8.0)])},
+    "HK12.Thm3.1": {"fast": dict(m=500, R=600, power=0, points=[(16, 16, 1.0), (100, 16, 1.0),
+                                                                (16, 4, 1.0), (16, 16, 10.0)]),
+                    "full": dict(m=2000, R=2000, power=0, points=[(16, 16, 1.0), (500, 16, 1.0),
+                                                                  (16, 4, 1.0),
+                                                                  (16, 16, 10.0)])},
+    "HK12.Thm3.4": {"fast": dict(m=10_000, R=200, power=3, power_R=200,
+                                 points=[(2, 2, 1.0), (4, 2, 1.0), (2, 1, 1.0), (2, 2, 8.0)]),
+                    "full": dict(m=10_000, R=1000, power=3, points=[(2, 2, 1.0), (4, 2, 1.0),
+                                                                    (2, 1, 1.0), (2, 2, 8.0)])},
     # the high-dimensional run through the attribute oracle: d at 10⁴ (full: 10⁶, one point:
     # its O(d) per replicate costs 6 min) and a tenth of it, k in {4, 16}, B in {1, 100} (the
     # bound is 30 times the excess at d = 10⁴, B = 1: only a wrong power of B is visible)
-    "HK12.Thm3.1.high_dim": {"fast": dict(m=2000, R=100, points=[(10**4, 4, 1.0), (10**3, 4, 1.0),
-                                                                 (10**4, 16, 1.0),
-                                                                 (10**4, 4, 100.0)]),
-                             "full": dict(m=20000, R=500, points=[(10**6, 4, 1.0),
-                                                                  (10**5, 4, 1.0),
-                                                                  (10**5, 16, 1.0),
-                                                                  (10**5, 4, 100.0)])},
+    "HK12.Thm3.1.high_dim": {"fast": dict(m=2000, R=100,
+                                          points=[(10**4, 4, 1.0), (10**3, 4, 1.0),
+                                                  (10**4, 16, 1.0), (10**4, 4, 100.0)]),
+                             "full": dict(m=20000, R=500,
+                                          points=[(10**6, 4, 1.0), (10**5, 4, 1.0),
+                                                  (10**5, 16, 1.0), (10**5, 4, 100.0)])},
 }
 
 
+def _hk12_grid_points(theorem, key):
+    """The points of HK12's grid ``key`` of :data:`_GRIDS` as :func:`_run_point` takes them,
+    [(role, B, d, k, source, m, max_n)], in the grid's order: the ``.high_dim`` grid through
+    the attribute oracle, the others as :func:`_source` says."""
+    def points(ctx):
+        grid = _GRIDS[key]["full" if ctx.full else "fast"]
+        src = "oracle" if key.endswith(".high_dim") else _source(ctx, theorem)
+        return [("power" if i == grid["power"] else "other", B, d, k, src, grid["m"],
+                 grid.get("power_R", 2 * grid["R"]) if i == grid["power"] else grid["R"])
+                for i, (d, k, B) in enumerate(grid["points"])]
+    return points
+
+
+#: runs of a grid point repeated at another B to confirm that the runs of the same (d, k) at the
+#: first B, scaled by B², are that B's runs (:func:`_shared_by_homogeneity`)
+HOMOGENEITY_PROBE = 16
+
+
+def _shared_by_homogeneity(theorem, first, d, k, m, B, source, delta):
+    """Shared draws (issue 51 item 3) between the points of a fixed-R grid that differ in B
+    alone: the runs of AERR (HK12 Thm 3.1) are homogeneous in B (labels, the ball and the
+    step's gradient scale with B, so the iterates scale by B and the excess risk by B², pathwise
+    for one seed, to 2e-16), and so is the bound. ``first`` = (B₀, seed, comparison) of the
+    point (d, k) run first. Returns (s, that comparison), s = (B/B₀)², when the first
+    :data:`HOMOGENEITY_PROBE` runs at B with B₀'s seed equal its runs times s (relative 1e-9)
+    and the bound at B is s times B₀'s (1e-12): the point's comparison is then B₀'s scaled by s
+    (the same ratio, violation and F; the betting interval is affine-equivariant), its runs
+    the same draws, on the range of B₀ scaled by s (it contains the scaled runs: they lie in B₀'s
+    proven range times s). Else None (a learner or a bound that is not homogeneous: the caller runs
+    the point in full, as the fixed design did)."""
+    if first is None:
+        return None
+    B0, seed, comp = first
+    scale = (B / B0) ** 2
+    probe, _ = run_theorem(theorem, d=d, k=k, m=m, B=B, R=HOMOGENEITY_PROBE, delta=delta,
+                           seed=seed, kind="hard", source=source)
+    return (scale, comp) if homogeneous(comp, probe, scale) else None
+
+
+def homogeneous(comp, probe, scale):
+    """Whether ``probe`` (the comparison of the first runs of ``comp``'s seed at another B)
+    shows ``comp``'s runs and bound scaled by ``scale``: every probe run equal to its run times
+    ``scale`` (relative 1e-9) and the bound too (1e-12). Then the comparison at that B is
+    ``comp``'s scaled (:func:`_shared_by_homogeneity`)."""
+    runs = np.asarray(comp.excess, dtype=float)[:len(probe.excess)]
+    return bool(np.allclose(np.asarray(probe.excess, dtype=float), scale * runs, rtol=1e-9,
+                            atol=0.0)
+                and np.isclose(probe.bound, scale * comp.bound, rtol=1e-12, atol=0.0))
+
+
+#: HK12.Thm3.1.high_dim.empirical keeps the fixed R of every point: the sequential design of
+#: :func:`_run_point` measured at seed 0 took 8.0 CPU-s at ``full`` against 5.7 (its power point
+#: (1e5, 16, 1) needs twice R to keep its former F 18.1 under the looks' levels, and the
+#: O(d)-per-run points it saves are few), 0.39 against 0.30 at ``fast``
 def _grid_check(theorem, key=None, source=None):
     def check(ctx):
         grid = _GRIDS[key or theorem]["full" if ctx.full else "fast"]
@@ -174,13 +255,24 @@ def _grid_check(theorem, key=None, source=None):
         src = source or _source(ctx, theorem)
         seeds = ctx.spawn().spawn(len(points))
         rows, worst, violated, cert = [], None, None, 0.0
+        first_at = {}                                  # (d, k) -> (B, seed, comp) run first
         for (d, k, B), seed in zip(points, seeds):
-            comp, pfigs = run_theorem(theorem, d=d, k=k, m=m, B=B, R=R,
-                                      delta=ctx.delta / len(points), seed=seed, kind="hard",
-                                      source=src)
-            row = {"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
-                   "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio,
+            shared = _shared_by_homogeneity(theorem, first_at.get((d, k)), d, k, m, B, src,
+                                            ctx.delta / len(points))
+            if shared is not None:
+                scale, comp = shared
+            else:
+                scale = 1.0
+                comp, pfigs = run_theorem(theorem, d=d, k=k, m=m, B=B, R=R,
+                                          delta=ctx.delta / len(points), seed=seed,
+                                          kind="hard", source=src)
+                first_at.setdefault((d, k), (B, seed, comp))
+            row = {"d": d, "k": k, "B": B, "mean": scale * comp.mean,
+                   "low": scale * comp.interval.low, "high": scale * comp.interval.high,
+                   "bound": scale * comp.bound, "ratio": comp.ratio,
                    "detects": interval_detects_factor(comp)}
+            if shared is not None:
+                row["runs_shared_with_B"] = first_at[(d, k)][0]
             rows.append(row)
             cert = max(cert, float(pfigs.get("w_star_certificate", 0.0)))
             if worst is None or comp.ratio > worst[0]["ratio"]:
@@ -303,6 +395,10 @@ DETECTS_TARGET = {
     "KS15.Thm4.6.empirical": {"fast": 14.7, "full": 8.98},
     "KS15.Thm4.6.high_dim.empirical": {"fast": 27.9, "full": 9.32},
     "KS15.Thm4.7.empirical": {"fast": 225.0, "full": 83.5},
+    # HK12's grids (issue 51 item 2: they ran a fixed R at every point before): the former
+    # check's detects at seed 0 (interval_detects_factor at its best point), rounded down
+    "HK12.Thm3.1.empirical": {"fast": 3.45, "full": 3.34},
+    "HK12.Thm3.4.empirical": {"fast": 2.75, "full": 1.78},
 }
 
 #: the other points (and a power point without a target) stop when their F is within
@@ -462,6 +558,34 @@ def interval_detects_factor(comp, beta=DETECTS_BETA, limit=1e12):
     return float(min(limit, max(1.0, (comp.bound - low) / reach)))
 
 
+def sequential_comparison(run, seed, max_n, delta):
+    """An erratum's comparison (a run of the printed statement whose bound the runs exceed),
+    drawn sequentially (issue 51 item 2): ``run(R, seed)`` returns the
+    :class:`~laocheck.experiments.Comparison` of R fresh runs from child seeds of ``seed``.
+
+    The looks of :func:`laocheck.stats.look_schedule` (first look max(50, max_n/8) runs,
+    doubling; look j at delta_j = 6 delta / (π² j²), so the false-failure probability stays
+    <= delta whenever it stops): at each look the betting interval of all the runs so far on
+    their proven range at delta_j. It stops once the lower end refutes the bound with full
+    power: :func:`interval_detects_factor` = 1 (the lower end exceeds the bound by twice the
+    deviation of fresh runs at β = 0.1, so runs like these refute it w.p. >= 0.9; the F a
+    fixed-R erratum check reported); else at ``max_n``. Returns the comparison of all the runs
+    (its ``R``, ``excess`` and ``interval``: the last look's) and the looks taken."""
+    batch = min(max_n, max(50, max_n // 8))
+    parts, n, comp = [], 0, None
+    for j, (n_j, delta_j) in enumerate(stats.look_schedule(batch, 2.0, max_n, delta), start=1):
+        last = run(n_j - n, seed.spawn(1)[0])
+        parts.append(np.asarray(last.excess, dtype=float))
+        n = n_j
+        excess = np.concatenate(parts)
+        low, high = last.range
+        interval = stats.mean_interval(excess, lower=low, upper=high, delta=delta_j)
+        comp = dataclasses.replace(last, R=n, excess=excess, interval=interval)
+        if interval_detects_factor(comp) == 1.0:
+            break
+    return comp, j
+
+
 def _run_point(ctx, check_id, theorem, point, seed, delta):
     """The sequential test of one grid point: runs in batches on the looks of
     :func:`laocheck.stats.look_schedule` (first look 1/8 of ``max_n`` and at least 50 runs,
@@ -508,11 +632,16 @@ def _run_point(ctx, check_id, theorem, point, seed, delta):
     return row
 
 
-def _bound_grid_check(theorem, high_dim=False):
+def _bound_grid_check(theorem, high_dim=False, points_of=None, pass_needs_upper=True):
+    """The check of ``theorem``'s bound at the points ``points_of(ctx)`` (default
+    :func:`_bound_grid_points`), each a sequential test (:func:`_run_point`). PASS when every
+    point's upper end is below its bound (else INCONCLUSIVE); with ``pass_needs_upper=False``
+    (HK12's grids, whose verdict rule predates the upper ends: "FAIL iff a lower end exceeds
+    the bound") PASS whenever no point is refuted, the upper ends reported in the figures."""
     check_id = f"{theorem}{'.high_dim' if high_dim else ''}.empirical"
 
     def check(ctx):
-        points = _bound_grid_points(ctx, theorem, high_dim)
+        points = points_of(ctx) if points_of else _bound_grid_points(ctx, theorem, high_dim)
         delta = ctx.delta / len(points)                # Bonferroni over the points
         rows, counter = [], None
         for point in points:
@@ -524,7 +653,7 @@ def _bound_grid_check(theorem, high_dim=False):
                 break                                  # refuted: the other points add nothing
         if counter is not None:
             status = Status.FAIL
-        elif all(r["ratio_high"] < 1 for r in rows):
+        elif not pass_needs_upper or all(r["ratio_high"] < 1 for r in rows):
             status = Status.PASS
         else:
             status = Status.INCONCLUSIVE
@@ -575,6 +704,14 @@ _GRID_METHOD = ("the standard point (d = 100, k = 4, B = 1; fast: rows, R <= 300
                 "homogeneous in B) through the attribute oracle, m = 2000 fast / 20000 full, "
                 "child seeds of one SeedSequence, delta / points each (Bonferroni: total "
                 "delta); " + _SEQUENTIAL)
+_HK12_GRID_METHOD = ("FAIL iff a point's lower end exceeds its bound, else PASS (the upper "
+                     "ends in the figures); the points (d, k, B) of "
+                     "laocheck.checks._kinds.empirical._GRIDS (full budget: through the "
+                     "attribute oracle), child seeds of one SeedSequence, "
+                     "delta / points each (Bonferroni: total delta); the power point (the "
+                     "smallest former detects) may take up to twice the others' largest R; "
+                     + _SEQUENTIAL.replace("the former grid's F", "the former fixed-R "
+                                           "check's F"))
 _KS15_GRID_ASSUME = {"l2": "HK12 Thm B.1's instance (eps = 1/4 for d >= 16), labels scaled by B: "
                       "||x||_2 = 1, |y| = B",
                 "l1": "CorrelatedSigns (E[x_i^2] = 1/i, corr 0.3, y = <w, x>, w = (B/5)(1, 1, "
@@ -644,15 +781,19 @@ def register_theorems(paper):
                      detectable="a bound F times too small, F = detects (in the figures)")(
                          _bound_grid_check(t))
             continue
+        if t in _GRIDS:
+            register(f"{t}.empirical", citation=citation, statement=stmt,
+                     assumptions=_GRID_ASSUME[t], method=_HK12_GRID_METHOD, delta=_DELTA,
+                     detectable="a bound F times too small, F = detects (in the figures)")(
+                         _bound_grid_check(t, points_of=_hk12_grid_points(t, t),
+                                           pass_needs_upper=False))
+            continue
         register(f"{t}.empirical", citation=citation, statement=stmt,
-                 assumptions=_GRID_ASSUME[t] if t in _GRIDS else _ASSUME[THEOREMS[t][0]],
+                 assumptions=_ASSUME[THEOREMS[t][0]],
                  method="R runs with child seeds of one SeedSequence (full budget: through the "
                         "attribute oracle where the learner has one); betting CI on the proven "
-                        "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                        + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                           if t in _GRIDS else ""),
-                 delta=_DELTA, detectable="the CI width (in the figures)")(
-                     _grid_check(t) if t in _GRIDS else _theorem_check(t))
+                        "per-run range; FAIL iff the CI's lower end exceeds the bound",
+                 delta=_DELTA, detectable="the CI width (in the figures)")(_theorem_check(t))
 
 
 def register_high_dim(theorem):
@@ -675,8 +816,11 @@ def register_high_dim(theorem):
              method="R runs through the distribution's attribute oracle (fit_oracle), child "
                     "seeds of one SeedSequence; exact excess risk; betting CI on the proven "
                     "per-run range; FAIL iff the CI's lower end exceeds the bound"
-                    + (" at one point of a grid of (d, k, B) (CI at delta/points each)"
-                       if key in _GRIDS else ""),
+                    + (" at one point of a grid of (d, k, B) (CI at delta/points each); shared "
+                       "draws: a point that differs from an earlier one in B alone takes its "
+                       "runs scaled by B^2 (the runs and the bound are homogeneous in B) once "
+                       f"{HOMOGENEITY_PROBE} runs at its B with the earlier point's seeds "
+                       "confirm it, else it runs its own R" if key in _GRIDS else ""),
              delta=_DELTA, detectable="the CI width (in the figures)")(
                  _grid_check(theorem, key, "oracle") if key in _GRIDS
                  else _high_dim_check(theorem))

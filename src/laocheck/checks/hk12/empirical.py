@@ -15,7 +15,8 @@ from ...experiments import LearnerConfig, compare, scaling_slope
 from ...experiments.theorems import THEOREMS
 from .._common import paired
 from .._kinds.empirical import (_ASSUME, _DELTA, derivation, interval_detects_factor,
-                                register_high_dim, register_theorems, _seed, _source)
+                                register_high_dim, register_theorems, sequential_comparison,
+                                HOMOGENEITY_PROBE, homogeneous, _seed, _source)
 from .._registry import Result, Status, register
 
 # sympy is imported on first use (laocheck list imports every check module)
@@ -100,13 +101,16 @@ def bound_exponents(formula, grids):
     return out
 
 
-def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
+def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None,
+                        sequential=False, R=None):
     """HK12 Thm 3.4 on x uniform on {±1}^d, y = B·x₁ (w* = B e₁, ‖x‖∞ = 1, |y| = B), by
     default d = 2, k = 1, m = 10⁴ ≥ log 2d, B = 100: AELR with the printed η (∝ 1/B²) or the
-    proof's (∝ 1/B)."""
+    proof's (∝ 1/B). ``sequential``: the runs in looks up to twice R, stopped once the bound is
+    refuted with full power (:func:`~laocheck.checks._kinds.empirical.sequential_comparison`).
+    ``R``: the runs (default 200, full 1000)."""
     F = bounds.FORMULAS
     m = 10_000
-    R = 1000 if ctx.full else 200
+    R = R or (1000 if ctx.full else 200)
     w_star = np.zeros(d)
     w_star[0] = B
     dist = CorrelatedSigns(np.ones(d), w_star, corr=0.0)
@@ -115,10 +119,21 @@ def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
     else:
         eta = F["HK12.Thm3.4.eta_proof"](d=d, m=m, G=F["HK12.Lemma3.8.G2"](B=B, d=d, k=k) ** 0.5)
     bound = F["HK12.Thm3.4.bound"](d=d, k=k, m=m, B=B)
-    comp = compare("HK12.Thm3.4", LearnerConfig(learners.AELR, dict(k=k, B=B, eta=eta)), dist, m, bound,
-                   norm="l1", B=B, R=R, delta=ctx.delta if delta is None else delta,
-                   seed=_seed(ctx) if seed is None else seed)
+    spec = LearnerConfig(learners.AELR, dict(k=k, B=B, eta=eta))
+    delta = ctx.delta if delta is None else delta
+    seed = _seed(ctx) if seed is None else seed
+    looks, max_R = None, 2 * R
+    if sequential:
+        comp, looks = sequential_comparison(
+            lambda size, child: compare("HK12.Thm3.4", spec, dist, m, bound, norm="l1", B=B,
+                                        R=size, delta=delta, seed=child), seed, max_R, delta)
+        R = comp.R
+    else:
+        comp = compare("HK12.Thm3.4", spec, dist, m, bound, norm="l1", B=B, R=R, delta=delta,
+                       seed=seed)
     figs = comp.figures()
+    if looks is not None:
+        figs.update({"looks": looks, "max_R": max_R})
     figs["eta"] = eta
     figs["excess_over_B2"] = comp.mean / B ** 2
     figs["bound_over_B2"] = bound / B ** 2
@@ -134,14 +149,16 @@ def _hk12_thm34_counter(ctx, which, d=2, k=1, B=100.0, delta=None, seed=None):
           "‖x‖∞ ≤ 1 and |y| ≤ B with probability 1”; m >= log 2d: HK12 proof of Thm 3.4, “as we "
           "originally assumed that m ≥ log 2d”; x uniform on {-1,+1}^2, y = B x_1 (so ||x||_inf = "
           "1, |y| = B, w* = B e_1), d = 2, k = 1, m = 10^4, B = 100",
-          method="R runs of AELR with the printed eta; betting CI at delta = 1e-6 on the proven "
+          method="runs of AELR with the printed eta in doubling looks (at most 400, full 2000; "
+                 "look j at 6 delta / (pi^2 j^2): anytime-valid), stopped once the lower end "
+                 "refutes the bound with power 0.9 (detects = 1); betting CI on the proven "
                  "per-run range; ERRATUM iff the CI's lower end exceeds the stated bound",
           delta=_DELTA, detectable="a mean excess above the bound by more than the CI width",
           expected=Status.ERRATUM, correction="HK12.Thm3.4.proof_eta.empirical")
 def check_hk12_thm34_literal(ctx):
     """HK12 Thm 3.4 as printed is false: with its η (1/B times the proof's) and large B, AELR
     barely moves from w₁ = 0 in m steps, and E[L(w̄)] − L(w*) exceeds the stated bound."""
-    comp, figs, config = _hk12_thm34_counter(ctx, "printed")
+    comp, figs, config = _hk12_thm34_counter(ctx, "printed", sequential=True)
     figs["detects"] = interval_detects_factor(comp)
     if comp.violation:
         return Result(Status.ERRATUM, figs, counterexample=config, detects=figs["detects"],
@@ -159,8 +176,11 @@ def check_hk12_thm34_literal(ctx):
           assumptions="the configuration of HK12.Thm3.4.literal (x uniform on {-1,+1}^d, "
           "y = B x_1, m = 10^4) at (d, k, B) = (2, 1, 100) (the literal's), (4, 1, 100), "
           "(2, 2, 100), (2, 1, 1)",
-          method="as HK12.Thm3.4.literal with the proof's eta at each point of the grid, CI at "
-                 "delta/4 each; FAIL iff a CI's lower end exceeds the bound",
+          method="as HK12.Thm3.4.literal with the proof's eta at each point of the grid (R "
+                 "runs each, fixed), CI at delta/4 each; FAIL iff a CI's lower end exceeds the "
+                 "bound; shared draws: (2, 1, 1) takes the runs of (2, 1, 100) scaled by 1/B^2 "
+                 "(runs and bound homogeneous in B with the proof's eta) once 16 runs at B = 1 "
+                 "with the same seeds confirm it, else it runs its own R",
           delta=_DELTA, detectable="a mean excess above the bound by the CI width")
 def check_hk12_thm34_proof_empirical(ctx):
     """HK12 Thm 3.4 with the proof's step size holds on the counterexample configuration, and
@@ -168,13 +188,33 @@ def check_hk12_thm34_proof_empirical(ctx):
     points = [(2, 1, 100.0), (4, 1, 100.0), (2, 2, 100.0), (2, 1, 1.0)]
     seeds = _seed(ctx).spawn(len(points))
     rows, first, violated = [], None, None
+    first_at = {}                                      # (d, k) -> (B, seed, comp) run first
     for (d, k, B), seed in zip(points, seeds):
-        comp, figs, config = _hk12_thm34_counter(ctx, "proof", d, k, B, ctx.delta / len(points),
-                                                 seed)
-        first = first or figs
-        rows.append({"d": d, "k": k, "B": B, "mean": comp.mean, "low": comp.interval.low,
-                     "high": comp.interval.high, "bound": comp.bound, "ratio": comp.ratio,
-                     "detects": interval_detects_factor(comp)})
+        delta = ctx.delta / len(points)
+        scale, shared = 1.0, None
+        if (d, k) in first_at:
+            # shared draws (issue 51 item 3): with the proof's η ∝ 1/B the EG steps do not
+            # depend on B (gradients ∝ B), so the runs at B are those at B₀ scaled by
+            # (B/B₀)²; confirmed on the first runs of B₀'s seeds run at B, else run in full
+            B0, seed0, comp0, _ = first_at[(d, k)]
+            probe, _, _ = _hk12_thm34_counter(ctx, "proof", d, k, B, delta, seed0,
+                                              R=HOMOGENEITY_PROBE)
+            if homogeneous(comp0, probe, (B / B0) ** 2):
+                scale, shared = (B / B0) ** 2, B0
+        if shared is not None:
+            comp = comp0
+            config = {**first_at[(d, k)][3], "B": B, "runs_shared_with_B": B0}
+        else:
+            comp, figs, config = _hk12_thm34_counter(ctx, "proof", d, k, B, delta, seed)
+            first = first or figs
+            first_at.setdefault((d, k), (B, seed, comp, config))
+        row = {"d": d, "k": k, "B": B, "mean": scale * comp.mean,
+               "low": scale * comp.interval.low, "high": scale * comp.interval.high,
+               "bound": scale * comp.bound, "ratio": comp.ratio,
+               "detects": interval_detects_factor(comp)}
+        if shared is not None:
+            row["runs_shared_with_B"] = shared
+        rows.append(row)
         if comp.violation and violated is None:
             violated = config
     best = min(rows, key=lambda r: r["detects"])         # a bound too small at every point

@@ -14,7 +14,7 @@ from ...experiments import LearnerConfig, compare
 from ...experiments.theorems import THEOREMS
 from .._common import paired
 from .._kinds.empirical import (_DELTA, derivation, interval_detects_factor, register_high_dim,
-                                register_theorems, _seed)
+                                register_theorems, sequential_comparison, _seed)
 from .._registry import Result, Status, register
 
 register_theorems("KS15")
@@ -36,8 +36,10 @@ _ANY_M1_PHASE1_A = (0.0, 1.0)
           "delta = 0.05, m1 = 10^9, m2 = 10^5; the phase-1 outcome A = (0, 1) (attribute 1 never "
           "drawn in phase 1: probability 2^(-2 m1) > 0)",
           method="phase 2 of KS15 Alg. 4 given that A (GAELR with q_i ∝ A_i + 13 eps/6 and Thm 4.7's "
-                 "eta, from laocheck.bounds), R runs; betting CI at delta = 1e-6; ERRATUM iff the "
-                 "CI's lower end exceeds the 61-bound",
+                 "eta, from laocheck.bounds), runs in doubling looks (at most 200, full 800; look "
+                 "j at 6 delta / (pi^2 j^2): anytime-valid), stopped once the lower end refutes "
+                 "the bound with power 0.9 (detects = 1); betting CI at delta = 1e-6; ERRATUM iff "
+                 "the CI's lower end exceeds the 61-bound",
           delta=_DELTA, detectable="a conditional mean excess above the bound by the CI width",
           expected=Status.ERRATUM, correction="KS15.Thm4.7.constant61")
 def check_ks15_thm47_any_m1(ctx):
@@ -54,9 +56,15 @@ def check_ks15_thm47_any_m1(ctx):
     q = (A + 13 / 6 * eps) / (A + 13 / 6 * eps).sum()           # Alg. 4 line 12
     eta = F["KS15.Thm4.7.eta"](k=k, d=d, B=B, m2=m2, A_one=float(A.sum()), delta=dl, m1=m1)
     bound = F["KS15.Thm4.7.bound_as"](B=B, d=d, k=k, m2=m2)
-    comp = compare("KS15.Thm4.7", LearnerConfig(learners.GAELR, dict(k=k, B=B, eta=eta, q=q)),
-                   dist, m2, bound, norm="l1", B=B, R=R, delta=ctx.delta, seed=_seed(ctx))
+    spec = LearnerConfig(learners.GAELR, dict(k=k, B=B, eta=eta, q=q))
+    # sequential (issue 51 item 2): looks up to twice R, stopped once refuted with full power
+    comp, looks = sequential_comparison(
+        lambda size, child: compare("KS15.Thm4.7", spec, dist, m2, bound, norm="l1", B=B,
+                                    R=size, delta=ctx.delta, seed=child),
+        _seed(ctx), 2 * R, ctx.delta)
     figs = comp.figures()
+    figs.update({"looks": looks, "max_R": 2 * R})
+    R = comp.R
     figs.update({"eps": eps, "q": q.tolist(), "eta": eta, "phase1_A": A.tolist(),
                  "bound_hp": F["KS15.Thm4.7.bound_hp"](B=B, N_one=2.0, d=d, k=k, m2=m2,
                                                        delta=dl, m1=m1)})
