@@ -36,9 +36,10 @@ Strings naming the installed package's directory are written with ``<laocheck>``
 written as JSON numbers, which Python writes with ``repr`` and reads back to the same double;
 a NaN or an infinity, which strict JSON has no number for, as ``{"$float": "nan"}`` (``"inf"``,
 ``"-inf"``). Beside the records, ``meta`` holds the provenance (``benchmarks/_results.py``: date,
-commit, machine, versions), the machine's floating-point fingerprint (numpy's SIMD extensions,
-the BLAS library and its kernel architecture, the C library) and each check's CPU seconds;
-``meta`` is never compared.
+commit, machine, versions) and the machine's floating-point fingerprint (numpy's SIMD
+extensions, the BLAS library, its kernel architecture and threads, the C library), ``rows`` the
+count of checks per status and the reports (the documentation's benchmarks page shows these
+two), ``cpu_seconds`` each check's CPU seconds; none of them is compared.
 
 ``compare OLD NEW`` lists every difference, one line each: the record, the field (a path into
 it, ``figures/ratio``, ``data/result/panels/0/curves/2/mean/1``), the old and the new value;
@@ -69,6 +70,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -248,17 +250,27 @@ def snapshot(effort="tiny", seed=0, jobs=1, only=(), reports=None, tmp=None):
         fingerprint=fingerprint(), regenerate=REGENERATE,
         cpu_seconds_verify=round(verify_cpu, 1),
         cpu_seconds_reports=round(_child_cpu() - cpu - verify_cpu, 1),
-        cpu_seconds_total=round(_child_cpu() - cpu, 1),
-        cpu_seconds=cpu_seconds)
-    return {"meta": meta, "records": dict(sorted(records.items()))}
+        cpu_seconds_total=round(_child_cpu() - cpu, 1))
+    records = dict(sorted(records.items()))
+    return {"meta": meta, "rows": summary_rows(records), "cpu_seconds": cpu_seconds,
+            "records": records}
+
+
+def summary_rows(records):
+    """The table the documentation's benchmarks page shows of a snapshot: the checks by
+    status, and the reports."""
+    statuses = Counter(r.get("status") for k, r in records.items() if k.startswith("verify/"))
+    reports = [k.split("/", 1)[1] for k in records if k.startswith("report/")]
+    return [{"records": "verify", "count": sum(statuses.values()), **dict(sorted(statuses.items()))},
+            {"records": "report", "count": len(reports), "names": ", ".join(reports)}]
 
 
 def write(path, doc):
     """Write a snapshot: one record per line (a git diff shows the records that changed),
     through a temporary file beside ``path`` (an interrupted save leaves the old file)."""
     path = Path(path)
-    lines = ["{", f'"meta": {json.dumps(doc["meta"], sort_keys=True, allow_nan=False)},',
-             '"records": {']
+    lines = ["{"] + [f'{json.dumps(key)}: {json.dumps(doc[key], sort_keys=key != "rows", allow_nan=False)},'
+                     for key in ("meta", "rows", "cpu_seconds") if key in doc] + ['"records": {']
     items = list(doc["records"].items())
     for i, (key, rec) in enumerate(items):
         comma = "," if i < len(items) - 1 else ""
@@ -387,7 +399,7 @@ def compare(old, new, rtol=0.0, records=None):
 def _cheapest(doc, cpu_budget):
     """The ids of the snapshot's checks, cheapest first, whose recorded CPU seconds sum to at
     most ``cpu_budget``."""
-    costs = doc["meta"].get("cpu_seconds") or {}
+    costs = doc.get("cpu_seconds") or {}
     picked, total = [], 0.0
     for check_id, seconds in sorted(costs.items(), key=lambda kv: (kv[1] or 0.0, kv[0])):
         if total + (seconds or 0.0) > cpu_budget:
