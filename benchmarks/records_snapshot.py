@@ -136,7 +136,8 @@ def fingerprint():
         "    blas = None\n"
         "print(json.dumps({'numpy': np.__version__, 'simd_baseline': simd.get('baseline'),\n"
         "                  'simd_found': simd.get('found'), 'blas': blas,\n"
-        "                  'libc': list(platform.libc_ver()), 'python': platform.python_version(),\n"
+        "                  'libc': list(platform.libc_ver()),\n"
+        "                  'python': platform.python_version(),\n"
         "                  'machine': platform.machine()}))\n")
     out = subprocess.run([sys.executable, "-c", "import numpy, scipy.linalg\n" + script],
                          capture_output=True, text=True, check=True, env=_env())
@@ -278,7 +279,8 @@ def summary_rows(records):
     status, and the reports."""
     statuses = Counter(r.get("status") for k, r in records.items() if k.startswith("verify/"))
     reports = [k.split("/", 1)[1] for k in records if k.startswith("report/")]
-    return [{"records": "verify", "count": sum(statuses.values()), **dict(sorted(statuses.items()))},
+    return [{"records": "verify", "count": sum(statuses.values()),
+             **dict(sorted(statuses.items()))},
             {"records": "report", "count": len(reports), "names": ", ".join(reports)}]
 
 
@@ -286,12 +288,15 @@ def write(path, doc):
     """Write a snapshot: one record per line (a git diff shows the records that changed),
     through a temporary file beside ``path`` (an interrupted save leaves the old file)."""
     path = Path(path)
-    lines = ["{"] + [f'{json.dumps(key)}: {json.dumps(doc[key], sort_keys=key != "rows", allow_nan=False)},'
+    def dump(value, sort=True):
+        return json.dumps(value, sort_keys=sort, ensure_ascii=False, allow_nan=False)
+
+    lines = ["{"] + [f'{json.dumps(key)}: {dump(doc[key], sort=key != "rows")},'
                      for key in ("meta", "rows", "cpu_seconds") if key in doc] + ['"records": {']
     items = list(doc["records"].items())
     for i, (key, rec) in enumerate(items):
         comma = "," if i < len(items) - 1 else ""
-        lines.append(f"{json.dumps(key)}: {json.dumps(rec, sort_keys=True, ensure_ascii=False, allow_nan=False)}{comma}")
+        lines.append(f"{json.dumps(key)}: {dump(rec)}{comma}")
     lines += ["}", "}"]
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:

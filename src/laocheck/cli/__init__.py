@@ -1,8 +1,9 @@
 """The ``laocheck`` command.
 
 Subcommands: ``list`` (the estimators with their attribute budgets and citations, the registered
-checks with theirs, and the registered effort profiles) here, and one module of this package per other command (``verify``, ``check``,
-``report``, ``bounds``, ``errata``, ``baseline``; ``_common`` holds what they share): each has
+checks with theirs, and the registered effort profiles) here, and one module of this package per
+other command (``verify``, ``check``, ``report``, ``bounds``, ``errata``, ``baseline``;
+``_common`` holds what they share): each has
 ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the exit
 status). A command module imports at its top only what its parser needs; what the command runs
 (the catalog, the experiments, the renderers) is imported inside its ``func``, so that
