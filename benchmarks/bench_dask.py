@@ -14,7 +14,7 @@ joblib workers; for the cluster the command (the Dask client), the workers, and 
 with the timing fields (every ``seconds``), the command line and ``jobs`` removed: they must be
 identical.
 
-    python benchmarks/bench_dask.py                     # the whole catalog, fast budget
+    python benchmarks/bench_dask.py                     # the whole catalog, fast effort
     python benchmarks/bench_dask.py --only 'HK12.*'     # a part of it
     python benchmarks/bench_dask.py --no-worker-profile # Dask's statistical profiler off
 
@@ -153,7 +153,7 @@ def main(argv=None):
     cd = client + workers + here
     seconds = [sum(c["seconds"] for c in json.loads((tmp / f"{kind}.0.json").read_text())["checks"])
                for kind in ("jobs2", "dask")]
-    print(f"checks: {n} ({' '.join(args.only) or 'the whole catalog'}), budget fast; "
+    print(f"checks: {n} ({' '.join(args.only) or 'the whole catalog'}), effort fast; "
           f"cluster settings: {settings or 'Dask defaults'}")
     runs = [", ".join(f"{t:.1f}" for t, _ in times) for times in (joblib_runs, dask_runs)]
     ratios = [d / j for (j, _), (d, _) in zip(joblib_runs, dask_runs)]

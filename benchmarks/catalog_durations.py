@@ -15,7 +15,7 @@ know is submitted first (it may be long; a new check is the likeliest to be).
 
 Usage::
 
-    python benchmarks/catalog_durations.py                    # fast budget, 2 jobs
+    python benchmarks/catalog_durations.py                    # fast effort, 2 jobs
     python benchmarks/catalog_durations.py --effort full --jobs 2
     python benchmarks/catalog_durations.py --only 'HK12.*' --out /tmp/d.json   # a subset
     python benchmarks/catalog_durations.py --from-json verify.json   # an existing run's records

@@ -2,7 +2,7 @@
 37: the median ratio of the paired test errors against a margin, order-statistic bounds per
 prefix, :func:`laocheck.experiments.papers.claim_order`) and by the rule laocheck used before
 (P(err_better < err_worse) > 1/2 at each prefix, Clopper-Pearson at 2δ/P, margin 1) on the
-first ``--old-runs`` runs: the full budget had 30 runs before, 90 now (the first 30 of them are
+first ``--old-runs`` runs: the full effort had 30 runs before, 90 now (the first 30 of them are
 the old 30: run r's seed is ``child_seeds(seed, runs)[r]``, the same for any run count).
 
 The report's own decisions are recomputed from its ``per_run`` test errors and must equal the

@@ -114,7 +114,7 @@ html_copy_source = False
 # which the browser renders without fetching anything.
 html_math_renderer = "mathml"
 
-# The gallery runs at its tiny budget (every script < 1 minute); LAOCHECK_DOCS_GALLERY=0 skips
+# The gallery runs at tiny sizes (every script < 1 minute); LAOCHECK_DOCS_GALLERY=0 skips
 # running it (the pages are then built from what was last run).
 sphinx_gallery_conf = {
     "examples_dirs": "examples",

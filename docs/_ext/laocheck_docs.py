@@ -334,18 +334,18 @@ DURATIONS = ROOT / "src" / "laocheck" / "checks" / "_durations.json"
 
 
 def catalog_cost_section(path=DURATIONS):
-    """The catalog's cost per budget (issue "the catalog stays fast"): checks, wall and CPU
+    """The catalog's cost per effort profile (issue "the catalog stays fast"): checks, wall and CPU
     seconds of the run that measured them, the slowest checks and their share of the CPU, with
     the machine, date, commit and load of that run (``benchmarks/catalog_durations.py`` writes
     the file; the runner reads it to submit the longest checks first)."""
     if not Path(path).exists():
-        return ["## The catalog's cost per budget", "", "Not measured yet.", ""]
+        return ["## The catalog's cost per effort profile", "", "Not measured yet.", ""]
     doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    lines = ["## The catalog's cost per budget", "",
-             "`laocheck verify` at each budget, measured by `benchmarks/catalog_durations.py` "
+    lines = ["## The catalog's cost per effort profile", "",
+             "`laocheck verify` at each effort profile, measured by `benchmarks/catalog_durations.py` "
              "(CPU seconds per check from `time.process_time`, less sensitive to other "
              "processes than the wall time).", "",
-             "| budget | checks | jobs | wall s | CPU s | slowest check | its CPU s | share "
+             "| effort | checks | jobs | wall s | CPU s | slowest check | its CPU s | share "
              "| date | commit | machine | load at end |",
              "| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | --- | --- | ---: |"]
     tops = {}
@@ -365,7 +365,7 @@ def catalog_cost_section(path=DURATIONS):
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     for budget, ranked in tops.items():
-        lines += [f"The ten slowest checks at `{budget}`:", "", "| check | CPU s |",
+        lines += [f"The ten slowest checks at the effort `{budget}`:", "", "| check | CPU s |",
                   "| --- | ---: |"]
         lines += [f"| `{cid}` | {cpu:.1f} |" for cid, cpu in ranked]
         lines.append("")

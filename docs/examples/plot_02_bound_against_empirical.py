@@ -7,7 +7,7 @@ runs the learner R times on a distribution whose risk and constrained optimum ar
 exactly (KS15 Sec. 5.1's power-law data), and puts a betting confidence interval at
 δ = 1e-6 on the mean excess risk beside the bound
 (``laocheck.experiments.theorems.run_theorem``). The bound must lie above the interval;
-the ratio mean / bound is the bound's tightness. A tiny budget here (d = 20, R = 10 runs);
+the ratio mean / bound is the bound's tightness. Tiny sizes here (d = 20, R = 10 runs);
 ``laocheck bounds`` and ``laocheck report bounds`` run the full sizes.
 """
 import matplotlib.pyplot as plt

@@ -1,4 +1,4 @@
-"""The three standard reports rendered once per test session at the specs' tiny budget."""
+"""The three standard reports rendered once per test session at the specs' tiny effort."""
 
 import pytest
 
@@ -11,7 +11,7 @@ SEED = 3
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
-    """{name: BuiltReport} of the three standard reports (budget tiny, seed 3)."""
+    """{name: BuiltReport} of the three standard reports (effort tiny, seed 3)."""
     out = tmp_path_factory.mktemp("reports")
     return {name: build_report(load_spec(SPECS / f"{name}.toml", KINDS), out, effort="tiny",
                                ctx=Context(seed=SEED, effort="tiny"))

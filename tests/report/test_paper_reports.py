@@ -1,4 +1,4 @@
-"""The papers' experiments as reports (kind ``paper``), at the specs' tiny budget on
+"""The papers' experiments as reports (kind ``paper``), at the specs' tiny effort on
 scikit-learn's digits (a stand-in): every spec renders, the figures draw the experiment's
 curves, every printed number and claim is in report.json, a stand-in is labelled as such, and
 ``laocheck report``'s data options (``--source``, ``--mnist``, ``--covtype``).
@@ -30,7 +30,7 @@ SEED = 4
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """{name: BuiltReport} of the five paper specs at budget tiny on scikit-learn's digits."""
+    """{name: BuiltReport} of the five paper specs at effort tiny on scikit-learn's digits."""
     out = tmp_path_factory.mktemp("paper_reports")
     reports = {}
     for name in PAPER_SPECS:
@@ -55,7 +55,7 @@ def test_every_spec_renders_its_files(built, name):
     for f in ("index.html", "report.md", "report.json"):
         assert (rep.path / f).is_file()
     # strict JSON (RFC 8259): no NaN or Infinity, which JavaScript and jq refuse (the claims'
-    # tables hold infinite interval ends and undefined power figures at this budget)
+    # tables hold infinite interval ends and undefined power figures at this effort)
     doc = json.loads((rep.path / "report.json").read_text(encoding="utf-8"),
                      parse_constant=lambda c: pytest.fail(f"report.json holds {c}"))
     result = doc["data"]["result"]

@@ -71,7 +71,7 @@ def report(importable, tmp_path_factory):
 @pytest.fixture(scope="module")
 def results(importable):
     """{experiment: (result without users' learners, with AbsAERR and make)} at tiny, with the
-    settings of the specs' tiny budgets (scikit-learn's digits)."""
+    settings of the specs' tiny tables (scikit-learn's digits)."""
     out = {}
     for name in PAPERS:
         spec = load_spec(SPECS_DIR / f"{name}.toml", KINDS)

@@ -26,7 +26,7 @@ _EMPIRICAL = ("the bound is a worst case over distributions; the instance is the
 def _grid(best, where, survives):
     """The slack of a KS15 empirical check on its (B, d, k) grid (laocheck.checks._kinds.empirical)."""
     return (f"the bound is a worst case over distributions; on the grid of (B, d, k) the largest "
-            f"mean excess risk / bound is {best} at (d, k) = {where} (fast budget, seed 0; the "
+            f"mean excess risk / bound is {best} at (d, k) = {where} (fast effort, seed 0; the "
             f"runs are exactly homogeneous in B, so the ratio does not depend on B); "
             + (f"so {survives} leaves the bound above the excess at every grid point, and no "
                f"distribution is known on which the bound is attained" if survives else

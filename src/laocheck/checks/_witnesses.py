@@ -1743,7 +1743,7 @@ REGRET_STEP_MUTATIONS = {
             "(2B²/(ηm)) left", [(_PK, "_T31_VARIANCE", 0)], "FAIL")]
        for i in ("KS15.Thm3.1.proof.step2", "KS15.Thm3.1.proof.step3",
                  "KS15.Lemma3.8.proof.step1")},
-    # its 2B²/(ηm) dropped survives the fast budget's 6 instances (worst ratio 0.23)
+    # its 2B²/(ηm) dropped survives the fast effort's 6 instances (worst ratio 0.23)
     "KS15.Thm3.1.proof.step4": [
         ("variance_term_dropped", "the display without (η/2)G²: only the term 2B²/(ηm) left",
          [(_PK, "_T31_VARIANCE", 0)], "FAIL")],

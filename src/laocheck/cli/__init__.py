@@ -1,8 +1,9 @@
 """The ``laocheck`` command.
 
-Subcommands: ``list`` (the estimators with their budgets and citations, and the registered checks
-with theirs) here, and one module of this package per other command (``verify``, ``check``,
-``report``, ``bounds``, ``errata``, ``baseline``; ``_common`` holds what they share): each has
+Subcommands: ``list`` (the estimators with their attribute budgets and citations, the registered
+checks with theirs, and the registered effort profiles) here, and one module of this package per
+other command (``verify``, ``check``, ``report``, ``bounds``, ``errata``, ``baseline``;
+``_common`` holds what they share): each has
 ``add_parser(subparsers)``, which adds its subcommand and sets ``func`` (returning the exit
 status). A command module imports at its top only what its parser needs; what the command runs
 (the catalog, the experiments, the renderers) is imported inside its ``func``, so that
@@ -33,7 +34,8 @@ from ..checks import checks
 from .._execution import SchedulerError
 from ..exceptions import InvalidParameterError
 from . import baseline, bounds, check, errata, report, verify
-from ._common import ArgumentParser, Terminated, sigterm_raises, usage_error
+from ..effort import PROFILES, BUILTIN
+from ._common import ArgumentParser, Terminated, parse_effort, sigterm_raises, usage_error
 
 #: The modules adding a subcommand, in the order of ``laocheck --help``.
 _COMMAND_MODULES = (verify, check, report, bounds, errata, baseline)
@@ -45,6 +47,9 @@ EPILOG_LIST = """examples:
   laocheck list --match '*.budget'   a glob: only the names matching it
   laocheck list --checks             only the checks (id, expected status, citation)
   laocheck list --proof-coverage     per paper and proof: displayed lines, checked, reasoned
+  laocheck list --profiles           the effort profiles: name, parent, what differs from it
+  laocheck list --profiles --effort my_profiles:nightly
+                                     ... with the profiles your module my_profiles registers
 """
 
 
@@ -58,7 +63,8 @@ def _build_parser():
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     p_list = sub.add_parser(
-        "list", help="list the estimators and the checks with their citations",
+        "list", help="list the estimators and the checks with their citations, or the effort "
+        "profiles",
         epilog=EPILOG_LIST, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p_list.add_argument("--match", metavar="TEXT", default="",
@@ -76,8 +82,17 @@ def _build_parser():
                       help="the proof inventory instead: per paper and proof, the displayed lines, "
                       "how many a check verifies, how many carry a reason, the instance-dependent "
                       "ones, and the check ids. Default: estimators and checks.")
+    what.add_argument("--profiles", action="store_true",
+                      help="the registered effort profiles instead (laocheck.effort): per profile "
+                      "its name, its parent and the fields it changes from its parent (a "
+                      "built-in profile, which has none: all its fields). Default: estimators "
+                      "and checks.")
     p_list.add_argument("--markdown", action="store_true",
                         help="with --proof-coverage: Markdown tables. Default: plain text.")
+    p_list.add_argument("--effort", metavar="PROFILE", type=parse_effort, default=None,
+                        help="with --profiles: MODULE:NAME imports your MODULE first, so that "
+                        "the profiles it registers (laocheck.effort.register_profile) are "
+                        "listed too. Default: none.")
     p_list.set_defaults(func=_cmd_list)
     for module in _COMMAND_MODULES:
         module.add_parser(sub)
@@ -113,6 +128,61 @@ def _check_rows(match):
             for c in checks() if matches(c.id, match)]
 
 
+def _profile_rows(match):
+    """One row per registered effort profile: name, parent, its fields, and the fields that
+    differ from its parent's (all of them for a built-in profile, which has no parent)."""
+    rows = []
+    for name, profile in PROFILES.items():
+        if not matches(name, match):
+            continue
+        values = {k: list(v) if isinstance(v, tuple) else v
+                  for k, v in profile.experiment().items()}
+        values = {"checks": profile.checks, **values}
+        parent = PROFILES.get(profile.parent) if profile.parent is not None else None
+        if parent is None:
+            changes = dict(values)
+        else:
+            base = {"checks": parent.checks, **parent.experiment()}
+            changes = {k: v for k, v in values.items()
+                       if (list(base[k]) if isinstance(base[k], tuple) else base[k]) != v}
+        rows.append({"name": name, "parent": profile.parent, "builtin": name in BUILTIN,
+                     "fields": values, "changes": changes})
+    return rows
+
+
+def _show_value(value):
+    return str(tuple(value)) if isinstance(value, list) else str(value)
+
+
+def _list_profiles(args):
+    """``laocheck list --profiles``: the table, or its JSON."""
+    rows = _profile_rows(args.match)
+    if args.match and not rows:
+        return usage_error("laocheck list", f"--match {args.match!r} matches no effort profile "
+                           "(`laocheck list --profiles` shows every name)")
+    if args.json is not None:
+        check_output_path("--json", args.json)
+        argv = ["laocheck", "list", "--profiles"] + (["--match", args.match] if args.match
+                                                      else [])
+        write_json_atomic(args.json, {"profiles": rows, "provenance": provenance(
+            command=argv)}, indent=2)
+        if args.json == "-":
+            return 0
+    width = max([len(r["name"]) for r in rows] + [7])
+    pwidth = max([len(r["parent"] or "-") for r in rows] + [6])
+    print(f"{'profile':<{width}}  {'parent':<{pwidth}}  fields (a built-in profile: all; "
+          "else those that differ from its parent)")
+    for r in rows:
+        cells = " ".join(f"{k}={_show_value(v)}" for k, v in r["changes"].items()) or \
+            "(the same as its parent)"
+        print(f"{r['name']:<{width}}  {r['parent'] or '-':<{pwidth}}  {cells}")
+    print(f"\n{len(rows)} effort profiles. checks: which of a check's two sample counts runs; "
+          "runs, prefixes, folds, grid, ...:\nthe sizes of the papers' experiments "
+          "(laocheck.effort). Run one with --effort NAME; register your own with\n"
+          "laocheck.effort.register_profile and load it with --effort MODULE:NAME.")
+    return 0
+
+
 def _argv_of(args):
     out = []
     for flag in ("estimators", "checks"):
@@ -124,6 +194,10 @@ def _argv_of(args):
 def _cmd_list(args):
     if args.markdown and not args.proof_coverage:
         return usage_error("laocheck list", "--markdown only applies to --proof-coverage")
+    if args.effort is not None and not args.profiles:
+        return usage_error("laocheck list", "--effort only applies to --profiles")
+    if args.profiles:
+        return _list_profiles(args)
     if args.proof_coverage:
         # the inventory is read only for --proof-coverage (start-up: `list --help` stays light)
         from ..checks._coverage import coverage, coverage_table

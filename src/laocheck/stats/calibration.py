@@ -196,7 +196,7 @@ def sequential_savings(*, target=0.5, shifts=(0.3, 0.1, 0.03, 0.01, 0.0), epsilo
     """Mean draws used by :func:`sequential_mean_test` against the fixed-n design.
 
     The fixed-n test is the one that detects a violation of ``epsilon`` with probability 0.9
-    (``required_samples``); the sequential test gets that n as its budget ``max_n``.
+    (``required_samples``); the sequential test gets that n as its cap ``max_n``.
     """
     fixed_n = required_samples(epsilon, lower=0, upper=1, delta=delta, method=method)
     rows = []

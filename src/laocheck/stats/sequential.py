@@ -219,7 +219,7 @@ def sequential_mean_test(draw, *, target, lower, upper, delta, epsilon, max_n, b
     epsilon : float
         Tolerance: PASS certifies |E Z - target| <= epsilon.
     max_n : int
-        Budget of draws.
+        The most draws to take.
     batch : int
         Draws at the first look. Default 1000.
     growth : float
@@ -295,7 +295,7 @@ def sequential_bound_test(draw, *, bound, lower, upper, delta, epsilon, max_n, b
     epsilon : float
         Tolerance: PASS certifies E[Z] <= bound + epsilon.
     max_n : int
-        Budget of draws.
+        The most draws to take.
     batch : int
         Draws at the first look. Default 1000.
     growth : float

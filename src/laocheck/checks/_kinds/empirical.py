@@ -15,7 +15,7 @@ Distributions (``kind="hard"`` of :func:`laocheck.experiments.theorems.default_d
 ridge theorems on HK12 Thm B.1's instance, lasso theorems on correlated unit-variance signs —
 where the gradient estimates have full size; ``laocheck bounds`` runs KS15 Sec. 5.1's data.
 
-Budgets: ``fast`` d = 100, k = 4, m = 2000, R = 300, the learners fitted on sampled rows
+Effort profiles: ``fast`` d = 100, k = 4, m = 2000, R = 300, the learners fitted on sampled rows
 (``fit(X, y)``, the path users call); ``full`` d = 500, m = 20000, R = 2000, the learners that
 have an attribute-oracle path (``fit_oracle``) reading the examples through the distribution's
 oracle (the same law of every attribute they see, O(k) per step instead of drawing all d
@@ -352,10 +352,10 @@ GRID_B_LARGE = 1000.0
 #: ((16, 2), the power point, has the larger ratio and the smaller per-run range; (16, 16)
 #: carries k); the largest d (256, 1024) carries d. Lasso (Thm 4.1, 4.6): 0.05-0.13, so only
 #: B's and d's exponents are refutable (a factor √4096 = 64 at d = 4096; Thm 4.1 at m = 20000
-#: has its largest ratio there too, 0.12, so its points are per budget); Thm 4.7 (0.003-0.017)
+#: has its largest ratio there too, 0.12, so its points are per effort profile); Thm 4.7 (0.003-0.017)
 #: and CB11 Thm 12 (0.004-0.006) refute only B's exponent, at their largest ratio: for CB11
 #: Thm 12 (4, 2) at m = 2000 (0.0056; (16, 4): 0.0039) and (16, 4) at m = 20000 (0.0056;
-#: (4, 2): 0.0049), so its points are per budget
+#: (4, 2): 0.0049), so its points are per effort profile
 GRID_POINTS = {
     "KS15.Thm3.1": ((16, 2), (16, 16), (256, 2)),
     "KS15.Thm3.5": ((16, 2), (16, 16), (256, 2)),
@@ -743,7 +743,7 @@ def _high_dim_check(theorem):
                            f"[{comp.interval.low:.3g}, {comp.interval.high:.3g}] vs bound "
                            f"{comp.bound:.4g} (ratio {comp.ratio:.3g})."), derivation(theorem))
     check.__name__ = f"check_{theorem.replace('.', '_')}_high_dim_empirical"
-    check.__doc__ = (f"{theorem} at d = 10^6 (full budget) through the attribute oracle: bound "
+    check.__doc__ = (f"{theorem} at d = 10^6 (full effort) through the attribute oracle: bound "
                      f"against the empirical excess risk.")
     return check
 
@@ -790,7 +790,7 @@ def register_theorems(paper):
             continue
         register(f"{t}.empirical", citation=citation, statement=stmt,
                  assumptions=_ASSUME[THEOREMS[t][0]],
-                 method="R runs with child seeds of one SeedSequence (full budget: through the "
+                 method="R runs with child seeds of one SeedSequence (full effort: through the "
                         "attribute oracle where the learner has one); betting CI on the proven "
                         "per-run range; FAIL iff the CI's lower end exceeds the bound",
                  delta=_DELTA, detectable="the CI width (in the figures)")(_theorem_check(t))

@@ -29,7 +29,7 @@ register_high_dim("HK12.Thm3.1")
 @register("HK12.Thm3.1.scaling", citation="HK12 Thm 3.1 (exponents of d, k, m)",
           statement="the bound 4B^2 sqrt(2d/(km)) has exponents +1/2 in d, -1/2 in k, -1/2 in m",
           assumptions=_ASSUME["l2"],
-          method="AERR at three values of each of m, d, k (others fixed; full budget: through "
+          method="AERR at three values of each of m, d, k (others fixed; full effort: through "
                  "the attribute oracle) on HK12's hard instance; betting CIs at delta/9 "
                  "each; slope interval from the first and last CIs (union bound); FAIL when the "
                  "empirical excess exceeds the bound, or when an exponent of the bound (read from "
@@ -166,7 +166,7 @@ def check_hk12_thm34_literal(ctx):
                       note=f"E[L(w-bar)] - L(w*) >= {comp.interval.low:.4g} (lower confidence bound, "
                            f"delta = {ctx.delta:g}) > stated bound {comp.bound:.4g}: the printed eta "
                            f"scales as 1/B^2, so for B = 100 the EG steps are 100 times too small.")
-    return paired(Result(Status.PASS, figs, note="no violation detected at this budget",
+    return paired(Result(Status.PASS, figs, note="no violation detected at this effort",
                          detects=figs["detects"]), derivation("HK12.Thm3.4"))
 
 

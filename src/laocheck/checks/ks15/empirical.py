@@ -77,5 +77,5 @@ def check_ks15_thm47_any_m1(ctx):
                       note=f"E[excess | A] >= {comp.interval.low:.4g} (lower confidence bound) > "
                            f"61 B^2 sqrt(d log 2d/(k m2)) = {bound:.4g}. The proof shows the 61-bound "
                            "only for eps = 1 (Lemma 4.8 w.p. 1); for eps < 1 it holds w.p. >= 1 - delta.")
-    return paired(Result(Status.PASS, figs, note="no violation detected at this budget",
+    return paired(Result(Status.PASS, figs, note="no violation detected at this effort",
                          detects=figs["detects"]), derivation("KS15.Thm4.7"))

@@ -274,7 +274,7 @@ def check_thm31_step4(ctx):
         best, _ = _min_risk(inst)
         lhs = sum(p * v["risk"] for p, v in paths) / m - best
         return lhs / _ogd_bound(inst["B"], inst["eta"], _g2(paths, m), m)
-    # 6 instances at the fast budget: with 3 the display without its term (η/2)G² still held
+    # 6 instances at the fast effort: with 3 the display without its term (η/2)G² still held
     return _enumerated(ctx, ratio, fast=6)
 
 

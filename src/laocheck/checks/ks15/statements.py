@@ -388,7 +388,7 @@ def simulate_phase1(pi, k, m1, runs, rng):
     Returns A, shape (runs, d).
 
     Drawn from its sufficient statistics, exactly in law (issue 51: 6 CPU-s per check at the
-    full budget drawing every pick): A depends on the picks only through, per attribute i, the
+    full effort drawing every pick): A depends on the picks only through, per attribute i, the
     number of picks of i (counts_i) and of those whose example has J = i (sums_i). The picks
     (line 5: k + 1 per example, uniform, independent of J) of the n_j examples with J = j
     (n ~ Multinomial(m1, π)) are (k + 1)n_j i.i.d. uniform picks, so their values' counts c_j
