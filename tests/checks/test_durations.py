@@ -123,19 +123,21 @@ def test_the_shipped_durations_say_where_and_when_and_cover_the_catalog():
 
 def test_records_do_not_depend_on_the_jobs_or_the_submission_order(monkeypatch):
     """Each check is seeded by its id: jobs 1 in the recorded order, jobs 2 in the reversed
-    order, give the same records field for field (times aside), in id order."""
-    selected = checks("CB11.AER.data_point.*") + checks("KS15.Eq15")
+    order, give the same records field for field (times aside), in id order. KS15.Eq4's
+    optimiser calls LAPACK: its last bits followed the BLAS threads (the machine's here, one
+    in a worker) until every check ran with one."""
+    selected = checks("CB11.AER.data_point.*") + checks("KS15.Eq15") + checks("KS15.Eq4")
     ids = [c.id for c in selected]
     strip = ("seconds", "cpu_seconds")
 
     def fields(records):
         return [{k: v for k, v in r.to_dict().items() if k not in strip} for r in records]
 
-    one = run_catalog(selected, 3, "fast", 1)
+    one = run_catalog(selected, 0, "fast", 1)
     order = _runner.submission_order
     monkeypatch.setattr(_runner, "submission_order",
                         lambda todo, tier="fast": order(todo, tier)[::-1])
-    two = run_catalog(selected, 3, "fast", 2)
+    two = run_catalog(selected, 0, "fast", 2)
     assert [r.id for r in one] == [r.id for r in two] == ids
     assert fields(one) == fields(two)
     assert any(r.figures for r in one)

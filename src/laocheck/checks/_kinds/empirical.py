@@ -706,7 +706,7 @@ _GRID_METHOD = ("the standard point (d = 100, k = 4, B = 1; fast: rows, R <= 300
                 "delta); " + _SEQUENTIAL)
 _HK12_GRID_METHOD = ("FAIL iff a point's lower end exceeds its bound, else PASS (the upper "
                      "ends in the figures); the points (d, k, B) of "
-                     "laocheck.checks._kinds.empirical._GRIDS (full budget: through the "
+                     "laocheck.checks._kinds.empirical._GRIDS (full effort: through the "
                      "attribute oracle), child seeds of one SeedSequence, "
                      "delta / points each (Bonferroni: total delta); the power point (the "
                      "smallest former detects) may take up to twice the others' largest R; "
