@@ -16,6 +16,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from laocheck.estimators import Draws
 from laocheck.testing import compare_baseline, save_baseline
@@ -88,5 +89,6 @@ for j, (name, comparisons) in enumerate(results.items()):
 right.set_xticks(range(3), ["SAME", "CHANGED,\nCORRECT", "BROKEN"])
 right.set_ylabel("instances")
 right.set_title("verdicts per version")
-right.legend(fontsize=8)
+right.yaxis.set_major_locator(MaxNLocator(integer=True))       # counts of instances
+right.legend(fontsize=8, loc="upper left")       # over the empty SAME column, not a bar
 fig.tight_layout()
