@@ -22,6 +22,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+import laocheck_math
 import sympy
 
 HERE = Path(__file__).resolve().parents[1]          # docs/
@@ -44,10 +45,21 @@ def _write(path, text):
         path.write_text(text, encoding="utf-8")
 
 
+def _escape(text):
+    """Text with every Markdown markup character escaped (whitespace kept as it is)."""
+    return re.sub(r"([\\`*_\[\]<>#|$~])", r"\\\1", str(text))
+
+
 def _md(text):
     """Plain text as one Markdown paragraph: no markup is interpreted."""
-    text = " ".join(str(text).split())
-    return re.sub(r"([\\`*_\[\]<>#|$~])", r"\\\1", text)
+    return _escape(" ".join(str(text).split()))
+
+
+def _math_md(text):
+    """A catalog text (a statement, its assumptions, method, detectable violation) as one
+    Markdown paragraph: the prose as :func:`_md` writes it, each piece of mathematics in it a
+    ``{math}`` role, rendered as MathML like all the docs' math (``laocheck_math``)."""
+    return laocheck_math.to_markdown(text, _escape)
 
 
 # ------------------------------------------------------------------------------------ CLI
@@ -181,17 +193,17 @@ def formulas_of(label_or_id, formulas):
 def _check_entry(c, statuses, seed, formulas=None):
     lines = [f"({_anchor('check', c.id)})=", f"### {c.id}", "",
              f"```{{check}} {c.id}", "```", "",
-             f"Citation\n: {_md(c.citation)}", "",
-             f"Statement\n: {_md(c.statement)}", ""]
+             f"Citation\n: {_math_md(c.citation)}", "",
+             f"Statement\n: {_math_md(c.statement)}", ""]
     for f in formulas_of(c.id, formulas or {}):
         # the statement's formula as sympy holds it, in the formulas page's MathML
         lines += [f"Formula\n: `{f.id}`", "", *["  " + line if line else line
                                              for line in formula_block(f)]]
     if c.assumptions:
-        lines += [f"Assumptions\n: {_md(c.assumptions)}", ""]
-    lines += [f"Method\n: {_md(c.method)}", "",
+        lines += [f"Assumptions\n: {_math_md(c.assumptions)}", ""]
+    lines += [f"Method\n: {_math_md(c.method)}", "",
               f"δ\n: {c.delta:g}" if c.delta else "δ\n: 0 (exact or symbolic: no false failures)",
-              "", f"Smallest detectable violation\n: {_md(c.detectable)}", "",
+              "", f"Smallest detectable violation\n: {_math_md(c.detectable)}", "",
               f"Expected status\n: {_status(c.expected.value)}", ""]
     if c.id in statuses:
         lines += [f"Status at seed {seed}\n: {_status(statuses[c.id])}", ""]
@@ -232,9 +244,11 @@ def catalog_pages():
                  "| check | citation | expected | " + (f"status at seed {seed} |" if statuses else "δ |"),
                  "| --- | --- | --- | --- |"]
         for c in items:
+            # δ never breaks at its exponent's hyphen ("1e-" / "06") in the narrow column
             last = _status(statuses[c.id]) if c.id in statuses else (
-                "(not run)" if statuses else f"{c.delta:g}" if c.delta else "exact")
-            lines.append(f"| [`{c.id}`](#{_anchor('check', c.id)}) | {_md(c.citation)} | "
+                "(not run)" if statuses else
+                f'<span class="laocheck-nowrap">{c.delta:g}</span>' if c.delta else "exact")
+            lines.append(f"| [`{c.id}`](#{_anchor('check', c.id)}) | {_math_md(c.citation)} | "
                          f"{_status(c.expected.value)} | {last} |")
         lines.append("")
         groups = defaultdict(list)
@@ -252,7 +266,7 @@ def catalog_pages():
                           f"[formulas page](../formulas.md)): "
                           + ", ".join(f"`{f.id}`" for f in mine) + ".", ""]
                 for f in mine:
-                    lines += [f"`{f.id}` ({_md(f.description)}):", "", *formula_block(f)]
+                    lines += [f"`{f.id}` ({_math_md(f.description)}):", "", *formula_block(f)]
             for c in members:
                 lines += _check_entry(c, statuses, seed, bounds.FORMULAS)
         pages[paper] = "\n".join(lines)
