@@ -21,7 +21,7 @@ fig, ax = plt.subplots(figsize=(6, 4))
 for scenario, marker in (("ridge", "o"), ("lasso", "s")):
     mine = [r for r in rows if r["scenario"] == scenario]
     ax.plot([r["alpha"] for r in mine], [r["exact"] for r in mine], marker=marker,
-            markersize=3, label=rf"$\rho_{{\mathrm{{{scenario}}}}}$, exact")
+            markersize=3, label=r"$\rho_\mathrm{" + scenario + "}$, exact")
     printed = [r for r in mine if r["printed"] is not None]
     # the printed values are the paper's text ("0.05"): as numbers, on the same axis
     ax.scatter([r["alpha"] for r in printed], [float(r["printed"]) for r in printed],

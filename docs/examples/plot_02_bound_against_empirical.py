@@ -65,6 +65,7 @@ ax.set_title(f"AERR, d = 20, k = 4, hard instance: detects F ≤ {min(factors):.
 fig.legend(loc="outside lower center", ncols=2, fontsize="small")
 
 for m, c, F in zip(ms, results, factors):
-    print(f"m = {m:5d}: bound {c.bound:.4f}, interval [{c.interval.low:.4f}, "
-          f"{c.interval.high:.4f}], violation: {c.violation}, detects F = {F:.2f}, "
-          f"bound / mean = {c.bound / c.mean:.2f}")
+    verdict = "VIOLATION" if c.violation else "holds"
+    print(f"m = {m:4d}: bound {c.bound:.3f}, interval [{c.interval.low:.3f}, "
+          f"{c.interval.high:.3f}] {verdict}; detects F = {F:.2f} "
+          f"(bound/mean {c.bound / c.mean:.2f})")

@@ -90,5 +90,6 @@ right.set_xticks(range(3), ["SAME", "CHANGED,\nCORRECT", "BROKEN"])
 right.set_ylabel("instances")
 right.set_title("verdicts per version")
 right.yaxis.set_major_locator(MaxNLocator(integer=True))       # counts of instances
-right.legend(fontsize=8, loc="upper left")       # over the empty SAME column, not a bar
+right.set_ylim(0, 1.4 * right.get_ylim()[1])     # room above the bars for the legend
+right.legend(fontsize=8, loc="upper left")
 fig.tight_layout()

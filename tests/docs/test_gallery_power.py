@@ -49,7 +49,7 @@ def test_the_example_s_claim_has_power_and_says_so(capsys):
     assert best <= 1.3 * results[at].bound / results[at].mean
     # and it prints it beside each verdict
     out = capsys.readouterr().out
-    assert out.count("detects F = ") == len(results)
+    assert out.count("detects F = ") == len(results) and out.count("holds") == len(results)
 
 
 def test_the_former_settings_had_no_power():
