@@ -19,11 +19,16 @@ import inspect
 import json
 import os
 import re
+import sys
 from collections import defaultdict
 from pathlib import Path
 
-import laocheck_math
 import sympy
+
+# its sibling module, also when this file is loaded by path (the tests) rather than from
+# conf.py's sys.path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import laocheck_math  # noqa: E402
 
 HERE = Path(__file__).resolve().parents[1]          # docs/
 ROOT = HERE.parent                                  # the repository
@@ -282,11 +287,19 @@ def catalog_pages():
 
 
 # ------------------------------------------------------------------------------- formulas
+#: laocheck.bounds' symbol names that sympy would print as words: the Greek letters they are
+GREEK_SYMBOLS = {"lam": "lambda", "eps": "epsilon"}
+
+
 def formula_block(f):
     """The Markdown lines of one formula of ``laocheck.bounds`` as display MathML, printed by
     sympy from its expression (``sympy.mathml``, presentation markup) at build time, with the
     plain text as ``alttext``: the formulas page and the catalog show the same markup."""
-    mathml = sympy.mathml(f.expr, printer="presentation")
+    # sympy prints a Greek letter for its name (``delta``, ``eta``), not for laocheck's short
+    # names of λ and ε: those are renamed for the display only (the alttext keeps the code's)
+    shown = f.expr.xreplace({sym: sympy.Symbol(GREEK_SYMBOLS[sym.name], **sym.assumptions0)
+                             for sym in f.expr.free_symbols if sym.name in GREEK_SYMBOLS})
+    mathml = sympy.mathml(shown, printer="presentation")
     return ["```{raw} html",
             f'<div class="laocheck-formula" data-formula="{html.escape(f.id)}"><math '
             f'display="block" alttext="{html.escape(str(f.expr))}">{mathml}</math></div>',
@@ -307,7 +320,7 @@ def formulas_page():
     for paper in sorted(by_paper):
         lines += [f"## {paper}", ""]
         for f in by_paper[paper]:
-            lines += [f"### `{f.id}`", "", f"{_md(f.citation)}: {_md(f.description)} "
+            lines += [f"### `{f.id}`", "", f"{_math_md(f.citation)}: {_math_md(f.description)} "
                       f"({_md(f.kind)}; arguments {', '.join(f'`{a}`' for a in f.args)}).", "",
                       *formula_block(f), f"Plain text: `{f.expr}`", ""]
             for label, value in (("Assumptions", f.assumptions), ("Note", f.note),
@@ -473,7 +486,6 @@ def _data_comment(app, what, name, obj, options, lines):
     float's or tuple's)."""
     if what != "data":
         return
-    import sys
 
     from sphinx.errors import PycodeError
     from sphinx.pycode import ModuleAnalyzer

@@ -23,8 +23,14 @@ FUNCTIONS = {
     "sup": r"\sup", "inf": r"\inf", "sum": r"\sum", "erf": r"\operatorname{erf}",
     "clip": r"\operatorname{clip}", "sign": r"\operatorname{sign}", "Var": r"\operatorname{Var}",
     "argmin": r"\operatorname{argmin}", "argmax": r"\operatorname{argmax}",
-    "diag": r"\operatorname{diag}", "tr": r"\operatorname{tr}",
+    "diag": r"\operatorname{diag}", "tr": r"\operatorname{tr}", "grad": r"\nabla",
 }
+
+#: Greek letters written out in the ASCII transcriptions (``eta = sqrt(k/(2dm))``)
+GREEK_NAMES = {"alpha", "beta", "gamma", "delta", "eta", "theta", "kappa", "lambda", "mu", "nu",
+               "pi", "rho", "sigma", "tau", "phi", "psi", "omega", "Omega", "Delta", "Gamma",
+               "Phi", "Sigma", "Theta", "Lambda"}
+GREEK_NAMES = {name: "\\" + name + " " for name in GREEK_NAMES} | {"eps": r"\varepsilon "}
 
 SYMBOLS = {
     "‖": r"\Vert ", "−": "-", "·": r"\cdot ", "∝": r"\propto ", "∞": r"\infty ", "∇": r"\nabla ",
@@ -74,7 +80,7 @@ def _kind(token):
         return "math" if any(c in _MATH_CHARS for c in token) else "prose"
     if re.fullmatch(r"[\d.,]+(?:e[-+−]?\d+)?", core):
         return "prose" if re.search(r"['’]s[,;:.)]*$", token) else "neutral"   # Thm 3.1's
-    if core in FUNCTIONS and (core in _STANDALONE or core != token):
+    if core in FUNCTIONS and (core in _STANDALONE or core != token) or core in GREEK_NAMES:
         return "math"
     if _latin_word(core) or re.fullmatch(r"[A-Za-z]{3,}\d+", core) \
             or re.fullmatch(r"[A-Z]{2,}\d*[a-z]*", core):
@@ -86,6 +92,7 @@ def _kind(token):
         return "prose"
     # snake_case names and hyphenated words (kd_edge, k-subset, w-bar)
     if re.fullmatch(r"[A-Za-z][A-Za-z0-9]+(?:_[A-Za-z0-9]+)+", core) \
+            and core.split("_")[0] not in FUNCTIONS \
             or re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", core):
         return "prose"
     if token in ("a", "I"):
@@ -115,6 +122,17 @@ def _trim(span):
             elif span and span[-1] == c and span.count(c) > span.count(o):
                 after, span, changed = c + after, span[:-1], True
     return before, span, after
+
+
+def _unmatched_open(span):
+    """The index of the first ``(`` of ``span`` after a space that no ``)`` closes, or None."""
+    stack = []
+    for k, c in enumerate(span):
+        if c == "(":
+            stack.append(k)
+        elif c == ")" and stack:
+            stack.pop()
+    return next((k for k in stack if k and span[k - 1] == " "), None)
 
 
 def segments(text):
@@ -157,6 +175,15 @@ def segments(text):
             continue
         before, math, after = _trim(span)
         emit("text", before)
+        # an opening bracket that closes in the prose after ("1 − δ (c unspecified)") is
+        # prose: the mathematics on either side of it is cut there
+        k = _unmatched_open(math)
+        while k is not None:
+            head = math[:k].rstrip()
+            emit("math", head)
+            emit("text", math[len(head):k + 1])
+            math = math[k + 1:]
+            k = _unmatched_open(math)
         if math and any(c.isalnum() or c in _MATH_CHARS for c in math):
             emit("math", math)
         else:
@@ -280,6 +307,12 @@ def to_latex(span):
             out.append("^{*}" if prev.isalnum() or prev in ")]‖|" or prev in ACCENTS
                        else r"\ast ")
             i += 1
+        elif c.isascii() and c.isalpha() and re.match(r"[A-Za-z]-bar\b", span[i:]):
+            out.append(r"\bar{" + c + "}")                  # ASCII w-bar: w̄
+            i += 5
+        elif c.isascii() and c.isalpha() and span[i + 1:i + 3] == "^_":
+            out.append(r"\hat{" + c + "}")                  # ASCII y^_t: ŷ_t
+            i += 2
         elif c.isascii() and c.isalpha():
             m = re.match(r"[A-Za-z]+", span[i:])
             word = m.group(0)
@@ -288,6 +321,9 @@ def to_latex(span):
             if snake:
                 out.append(r"\mathrm{" + snake.group(0).replace("_", r"\_") + "}")
                 i += len(snake.group(0))
+            elif word in GREEK_NAMES:
+                out.append(GREEK_NAMES[word])
+                i += len(word)
             elif word in FUNCTIONS and not (i + len(word) < n and span[i + len(word)] in
                                             ACCENTS):
                 out.append(FUNCTIONS[word] + " ")
@@ -302,8 +338,9 @@ def to_latex(span):
                                                  and span[i + 1] in ACCENTS):
             atom, i = _atom(span, i)
             out.append(atom)
-        elif c == "~" and out and re.fullmatch(r"[A-Za-z]", out[-1]):
-            out[-1] = r"\tilde{" + out[-1] + "}"           # ASCII g~: g̃
+        elif c == "~" and out and (re.fullmatch(r"[A-Za-z]", out[-1])
+                                   or out[-1] in GREEK_NAMES.values()):
+            out[-1] = r"\tilde{" + out[-1].strip() + "}"   # ASCII g~, phi~: g̃, φ̃
             i += 1
         elif c in SYMBOLS:
             out.append(SYMBOLS[c])

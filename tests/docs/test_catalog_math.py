@@ -9,13 +9,12 @@ them (sympy's MathML): no raw LaTeX, no MathJax, the text itself unchanged.
 import html
 import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
 from latex2mathml.converter import convert
 
-from laocheck import checks
+from laocheck import bounds, checks
 
 ROOT = Path(__file__).resolve().parents[2]
 EXT = ROOT / "docs" / "_ext"
@@ -30,7 +29,6 @@ RAW_LATEX = re.compile(r"\$|\\\(|\\\[|\\(?:frac|sqrt|tilde|bar|hat|le|ge|sum|mat
 def _load(name):
     spec = importlib.util.spec_from_file_location(name, EXT / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)        # laocheck_docs imports laocheck_math by name
     spec.loader.exec_module(module)
     return module
 
@@ -51,6 +49,10 @@ def _texts():
             text = " ".join(str(getattr(check, field) or "").split())
             if text:
                 yield check.id, field, text
+    # the formulas' descriptions and citations, beside sympy's MathML (catalog, formulas page)
+    for fid, formula in bounds.FORMULAS.items():
+        for field in ("description", "citation"):
+            yield fid, field, " ".join(str(getattr(formula, field)).split())
 
 
 def test_every_catalog_text_is_cut_without_a_change_and_its_math_converts(lm):
@@ -102,6 +104,10 @@ def test_the_latex_a_statement_reads_as(lm):
     assert latex("Σ_{c∈C} x_c") == r"\sum_{c\inC}\,x_{c}"
     assert latex("|y| <= B") == r"\verty\vert\leB"
     assert latex("E||g~||^2") == r"E\Vert\tilde{g}\Vert^{2}"
+    # the ASCII transcriptions' notation: w-bar, y^_t, Greek letters written out, phi~
+    assert latex("L(w-bar) <= c sqrt(ln(m/delta))") == (
+        r"L(\bar{w})\lec\,\sqrt{\ln(m/\delta)}")
+    assert latex("2(y^_t − y_t) E[phi~^2]") == r"2(\hat{y}_{t}-y_{t})\,E[\tilde{\phi}^{2}]"
     # no bar in the LaTeX: a Markdown table (the catalog's citations) would split a cell there
     assert "|" not in latex("(w = argmin_{‖u‖₁<=B}‖u − w‖, |y| <= B)")
 
