@@ -326,7 +326,7 @@ def formulas_page():
             for label, value in (("Assumptions", f.assumptions), ("Note", f.note),
                                  ("Erratum", f.erratum)):
                 if value:
-                    lines += [f"{label}: {_md(value)}", ""]
+                    lines += [f"{label}: {_math_md(value)}", ""]
             if not f.literal:
                 lines += ["Not literally as printed in the paper (see the note).", ""]
     return "\n".join(lines)

@@ -93,7 +93,7 @@ def _kind(token):
     # snake_case names and hyphenated words (kd_edge, k-subset, w-bar)
     if re.fullmatch(r"[A-Za-z][A-Za-z0-9]+(?:_[A-Za-z0-9]+)+", core) \
             and core.split("_")[0] not in FUNCTIONS \
-            or re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", core):
+            or "-" in core and all(w.isalpha() for w in core.split("-")):    # the ε-term
         return "prose"
     if token in ("a", "I"):
         return "prose"
@@ -143,6 +143,9 @@ def segments(text):
         # "a = b = B", "a + b": a variable, not the article
         if part in ("a", "I") and n + 2 < len(parts) and parts[n + 2][:1] in "=<>≤≥+−·∝":
             kinds[n] = "math"
+        # "max entrywise deviation": a word before a word; "max (a − y)²" is mathematics
+        if part in _STANDALONE and n + 2 < len(parts) and kinds[n + 2] == "prose":
+            kinds[n] = "prose"
     out = []
 
     def emit(kind, piece):

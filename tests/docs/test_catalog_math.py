@@ -51,8 +51,10 @@ def _texts():
                 yield check.id, field, text
     # the formulas' descriptions and citations, beside sympy's MathML (catalog, formulas page)
     for fid, formula in bounds.FORMULAS.items():
-        for field in ("description", "citation"):
-            yield fid, field, " ".join(str(getattr(formula, field)).split())
+        for field in ("description", "citation", "assumptions", "note", "erratum"):
+            text = " ".join(str(getattr(formula, field) or "").split())
+            if text:
+                yield fid, field, text
 
 
 def test_every_catalog_text_is_cut_without_a_change_and_its_math_converts(lm):
@@ -126,8 +128,8 @@ def test_the_catalog_markdown_writes_statement_math_as_math_roles(ext):
 
 
 def _visible_text(page):
-    """The page's text outside <math>, <script>, <style> and tags."""
-    page = re.sub(r"<(math|script|style)\b.*?</\1>", " ", page, flags=re.S)
+    """The page's prose: its text outside <math>, code, <script>, <style> and tags."""
+    page = re.sub(r"<(math|script|style|code|pre)\b.*?</\1>", " ", page, flags=re.S)
     page = re.sub(r"<[^>]+>", " ", page)
     return html.unescape(page)
 
@@ -155,6 +157,10 @@ def test_the_built_catalog_shows_statements_as_mathml_and_no_raw_latex(site):
             assert sum("<math" in cell for cell in cells) > len(cells) / 2, paper
     # one renderer: inline statement math and the display formulas are both MathML elements,
     # written at build time, and the formulas page loads no math script either
+    text = _visible_text(formulas)
+    raw = RAW_LATEX.search(text)
+    assert raw is None, text[max(0, raw.start() - 80):raw.end() + 80]
+    assert not MATH_SYMBOLS.search(text), MATH_SYMBOLS.search(text)
     hk12 = (catalog / "HK12.html").read_text(encoding="utf-8")
     eq9 = hk12.split('id="check-hk12-lemma3-3-eq9-corrected"', 1)[1]
     cell = _statement_cells(eq9)[0]
