@@ -1,6 +1,7 @@
 """The inline mathematics of the catalog's texts, rendered as the docs render math.
 
-The catalog's statements, assumptions and methods are transcriptions of the papers in plain
+The catalog's statements, citations, assumptions and methods (and the descriptions of
+``laocheck.bounds``' formulas) are transcriptions of the papers in plain
 Unicode (``E_t[‖x̃_t‖²₂] = (d + k − 1)/k·‖x_t‖²₂ <= 2d/k``): the registry keeps them as text,
 and they are not rewritten here. When the pages are written, each text is cut into prose and
 mathematics (:func:`segments`: the concatenation of the pieces is the text, character for
@@ -12,8 +13,11 @@ formula of the docs. Nothing is fetched at view time.
 The notation read is the catalog's own: ``_x`` / ``_{...}`` and ``^x`` / ``^{...}``, Unicode
 sub- and superscripts (``x²``, ``m₁``, ``wᵀ``), accents (``x̃``, ``ḡ``, ``ŷ``), ``√(...)``,
 ``‖...‖``, ``⟨·,·⟩``, ``Σ``, ``<=`` and ``>=``, ``w*``, and the functions ``log``, ``ln``,
-``exp``, ``max``, ``min``, ``sup``, ``sqrt`` and a few more. Words (``unbiased``), check ids
-(``HK12.Lemma3.3``), code in backticks and names in snake_case stay prose.
+``exp``, ``max``, ``min``, ``sup``, ``sqrt`` and a few more; and the ASCII transcriptions'
+``w-bar``, ``y^_t``, ``g~``, ``||x||`` and Greek letters written out (``delta``, ``eps``).
+Words (``unbiased``), check ids (``HK12.Lemma3.3``), code in backticks and names in snake_case
+stay prose. This is a reading of one project's notation, not a parser of mathematics: the
+tests (tests/docs/test_catalog_math.py) hold it to every registered text.
 """
 import re
 
@@ -27,10 +31,10 @@ FUNCTIONS = {
 }
 
 #: Greek letters written out in the ASCII transcriptions (``eta = sqrt(k/(2dm))``)
-GREEK_NAMES = {"alpha", "beta", "gamma", "delta", "eta", "theta", "kappa", "lambda", "mu", "nu",
-               "pi", "rho", "sigma", "tau", "phi", "psi", "omega", "Omega", "Delta", "Gamma",
-               "Phi", "Sigma", "Theta", "Lambda"}
-GREEK_NAMES = {name: "\\" + name + " " for name in GREEK_NAMES} | {"eps": r"\varepsilon "}
+GREEK_NAMES = {name: "\\" + name + " " for name in (
+    "alpha", "beta", "gamma", "delta", "eta", "theta", "kappa", "lambda", "mu", "nu", "pi", "rho",
+    "sigma", "tau", "phi", "psi", "omega", "Omega", "Delta", "Gamma", "Phi", "Sigma", "Theta",
+    "Lambda")} | {"eps": r"\varepsilon "}
 
 SYMBOLS = {
     "‖": r"\Vert ", "−": "-", "·": r"\cdot ", "∝": r"\propto ", "∞": r"\infty ", "∇": r"\nabla ",
@@ -268,6 +272,10 @@ def to_latex(span):
                 or after in _GREEK
             out.append(r"\, " if term_end and term_start else " ")
             i = j
+        elif c == "^" and out and re.fullmatch(r"[A-Za-z]", out[-1]) and (
+                i + 1 == n or not (span[i + 1].isalnum() or span[i + 1] in "{*(")):
+            out[-1] = r"\hat{" + out[-1] + "}"             # ASCII w^ (and y^_t): ŵ, ŷ_t
+            i += 1
         elif c in "_^":
             latex, i = _script(span, i + 1)
             if not out or out[-1] == " ":
@@ -313,9 +321,6 @@ def to_latex(span):
         elif c.isascii() and c.isalpha() and re.match(r"[A-Za-z]-bar\b", span[i:]):
             out.append(r"\bar{" + c + "}")                  # ASCII w-bar: w̄
             i += 5
-        elif c.isascii() and c.isalpha() and span[i + 1:i + 3] == "^_":
-            out.append(r"\hat{" + c + "}")                  # ASCII y^_t: ŷ_t
-            i += 2
         elif c.isascii() and c.isalpha():
             m = re.match(r"[A-Za-z]+", span[i:])
             word = m.group(0)

@@ -110,6 +110,7 @@ def test_the_latex_a_statement_reads_as(lm):
     assert latex("L(w-bar) <= c sqrt(ln(m/delta))") == (
         r"L(\bar{w})\lec\,\sqrt{\ln(m/\delta)}")
     assert latex("2(y^_t − y_t) E[phi~^2]") == r"2(\hat{y}_{t}-y_{t})\,E[\tilde{\phi}^{2}]"
+    assert latex("L(w^) − min L") == r"L(\hat{w})-\min\,L"
     # no bar in the LaTeX: a Markdown table (the catalog's citations) would split a cell there
     assert "|" not in latex("(w = argmin_{‖u‖₁<=B}‖u − w‖, |y| <= B)")
 
