@@ -1,9 +1,9 @@
-"""
+r"""
 A theorem's bound against empirical excess risk (HK12 Thm 3.1)
 ==============================================================
 
-HK12 Thm 3.1 bounds AERR's expected excess risk after m examples by 4B²√(2d/(km)). laocheck
-runs the learner R times on a distribution whose risk and constrained optimum are known
+HK12 Thm 3.1 bounds AERR's expected excess risk after m examples by :math:`4B^2\sqrt{2d/(km)}`.
+laocheck runs the learner R times on a distribution whose risk and constrained optimum are known
 exactly, and puts a betting confidence interval at δ = 1e-6 on the mean excess risk beside the
 bound (``laocheck.experiments.theorems.run_theorem``). The bound must lie above the interval;
 the ratio mean / bound is the bound's tightness.
@@ -14,9 +14,10 @@ HK12 Thm B.1's hard instance (``kind="hard"``), where the excess risk is 15-30 %
 small there), and R = 500 runs per point. The power of each point is the ``detects`` factor the
 checks report: a bound F times too small is refuted with probability at least 0.9 (the
 interval's lower end L, less twice the Bernstein deviation D of the runs' mean at β = 0.1,
-against the bound: F = (bound − low) / (L − 2D − low), [low, high] the proven range of one
-run's excess risk). The dotted line is bound / F: any bound below it would have been refuted.
-No number of runs brings F below bound / mean (about 3.5 here), the bound's own slack.
+against the bound: :math:`F = (b - \mathrm{low}) / (L - 2D - \mathrm{low})`, b the bound and
+[low, high] the proven range of one run's excess risk). The dotted line is b / F: any bound
+below it would have been refuted. No number of runs brings F below b / mean (about 3.5 here),
+the bound's own slack.
 ``laocheck bounds`` and ``laocheck report bounds`` run the full sizes.
 """
 import matplotlib.pyplot as plt
