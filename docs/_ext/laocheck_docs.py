@@ -19,10 +19,16 @@ import inspect
 import json
 import os
 import re
+import sys
 from collections import defaultdict
 from pathlib import Path
 
 import sympy
+
+# its sibling module, also when this file is loaded by path (the tests) rather than from
+# conf.py's sys.path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import laocheck_math  # noqa: E402
 
 HERE = Path(__file__).resolve().parents[1]          # docs/
 ROOT = HERE.parent                                  # the repository
@@ -44,10 +50,21 @@ def _write(path, text):
         path.write_text(text, encoding="utf-8")
 
 
+def _escape(text):
+    """Text with every Markdown markup character escaped (whitespace kept as it is)."""
+    return re.sub(r"([\\`*_\[\]<>#|$~])", r"\\\1", str(text))
+
+
 def _md(text):
     """Plain text as one Markdown paragraph: no markup is interpreted."""
-    text = " ".join(str(text).split())
-    return re.sub(r"([\\`*_\[\]<>#|$~])", r"\\\1", text)
+    return _escape(" ".join(str(text).split()))
+
+
+def _math_md(text):
+    """A catalog text (a statement, its assumptions, method, detectable violation) as one
+    Markdown paragraph: the prose as :func:`_md` writes it, each piece of mathematics in it a
+    ``{math}`` role, rendered as MathML like all the docs' math (``laocheck_math``)."""
+    return laocheck_math.to_markdown(text, _escape)
 
 
 # ------------------------------------------------------------------------------------ CLI
@@ -181,17 +198,17 @@ def formulas_of(label_or_id, formulas):
 def _check_entry(c, statuses, seed, formulas=None):
     lines = [f"({_anchor('check', c.id)})=", f"### {c.id}", "",
              f"```{{check}} {c.id}", "```", "",
-             f"Citation\n: {_md(c.citation)}", "",
-             f"Statement\n: {_md(c.statement)}", ""]
+             f"Citation\n: {_math_md(c.citation)}", "",
+             f"Statement\n: {_math_md(c.statement)}", ""]
     for f in formulas_of(c.id, formulas or {}):
         # the statement's formula as sympy holds it, in the formulas page's MathML
         lines += [f"Formula\n: `{f.id}`", "", *["  " + line if line else line
                                              for line in formula_block(f)]]
     if c.assumptions:
-        lines += [f"Assumptions\n: {_md(c.assumptions)}", ""]
-    lines += [f"Method\n: {_md(c.method)}", "",
+        lines += [f"Assumptions\n: {_math_md(c.assumptions)}", ""]
+    lines += [f"Method\n: {_math_md(c.method)}", "",
               f"δ\n: {c.delta:g}" if c.delta else "δ\n: 0 (exact or symbolic: no false failures)",
-              "", f"Smallest detectable violation\n: {_md(c.detectable)}", "",
+              "", f"Smallest detectable violation\n: {_math_md(c.detectable)}", "",
               f"Expected status\n: {_status(c.expected.value)}", ""]
     if c.id in statuses:
         lines += [f"Status at seed {seed}\n: {_status(statuses[c.id])}", ""]
@@ -232,9 +249,11 @@ def catalog_pages():
                  "| check | citation | expected | " + (f"status at seed {seed} |" if statuses else "δ |"),
                  "| --- | --- | --- | --- |"]
         for c in items:
+            # δ never breaks at its exponent's hyphen ("1e-" / "06") in the narrow column
             last = _status(statuses[c.id]) if c.id in statuses else (
-                "(not run)" if statuses else f"{c.delta:g}" if c.delta else "exact")
-            lines.append(f"| [`{c.id}`](#{_anchor('check', c.id)}) | {_md(c.citation)} | "
+                "(not run)" if statuses else
+                f'<span class="laocheck-nowrap">{c.delta:g}</span>' if c.delta else "exact")
+            lines.append(f"| [`{c.id}`](#{_anchor('check', c.id)}) | {_math_md(c.citation)} | "
                          f"{_status(c.expected.value)} | {last} |")
         lines.append("")
         groups = defaultdict(list)
@@ -252,7 +271,7 @@ def catalog_pages():
                           f"[formulas page](../formulas.md)): "
                           + ", ".join(f"`{f.id}`" for f in mine) + ".", ""]
                 for f in mine:
-                    lines += [f"`{f.id}` ({_md(f.description)}):", "", *formula_block(f)]
+                    lines += [f"`{f.id}` ({_math_md(f.description)}):", "", *formula_block(f)]
             for c in members:
                 lines += _check_entry(c, statuses, seed, bounds.FORMULAS)
         pages[paper] = "\n".join(lines)
@@ -268,11 +287,19 @@ def catalog_pages():
 
 
 # ------------------------------------------------------------------------------- formulas
+#: laocheck.bounds' symbol names that sympy would print as words: the Greek letters they are
+GREEK_SYMBOLS = {"lam": "lambda", "eps": "epsilon"}
+
+
 def formula_block(f):
     """The Markdown lines of one formula of ``laocheck.bounds`` as display MathML, printed by
     sympy from its expression (``sympy.mathml``, presentation markup) at build time, with the
     plain text as ``alttext``: the formulas page and the catalog show the same markup."""
-    mathml = sympy.mathml(f.expr, printer="presentation")
+    # sympy prints a Greek letter for its name (``delta``, ``eta``), not for laocheck's short
+    # names of λ and ε: those are renamed for the display only (the alttext keeps the code's)
+    shown = f.expr.xreplace({sym: sympy.Symbol(GREEK_SYMBOLS[sym.name], **sym.assumptions0)
+                             for sym in f.expr.free_symbols if sym.name in GREEK_SYMBOLS})
+    mathml = sympy.mathml(shown, printer="presentation")
     return ["```{raw} html",
             f'<div class="laocheck-formula" data-formula="{html.escape(f.id)}"><math '
             f'display="block" alttext="{html.escape(str(f.expr))}">{mathml}</math></div>',
@@ -293,13 +320,13 @@ def formulas_page():
     for paper in sorted(by_paper):
         lines += [f"## {paper}", ""]
         for f in by_paper[paper]:
-            lines += [f"### `{f.id}`", "", f"{_md(f.citation)}: {_md(f.description)} "
+            lines += [f"### `{f.id}`", "", f"{_math_md(f.citation)}: {_math_md(f.description)} "
                       f"({_md(f.kind)}; arguments {', '.join(f'`{a}`' for a in f.args)}).", "",
                       *formula_block(f), f"Plain text: `{f.expr}`", ""]
             for label, value in (("Assumptions", f.assumptions), ("Note", f.note),
                                  ("Erratum", f.erratum)):
                 if value:
-                    lines += [f"{label}: {_md(value)}", ""]
+                    lines += [f"{label}: {_math_md(value)}", ""]
             if not f.literal:
                 lines += ["Not literally as printed in the paper (see the note).", ""]
     return "\n".join(lines)
@@ -459,7 +486,6 @@ def _data_comment(app, what, name, obj, options, lines):
     float's or tuple's)."""
     if what != "data":
         return
-    import sys
 
     from sphinx.errors import PycodeError
     from sphinx.pycode import ModuleAnalyzer

@@ -1,19 +1,20 @@
-"""
+r"""
 Learning curves of AERR and DDAERR (HK12 Alg. 1, KS15 Sec. 3.1)
 ================================================================
 
 Both learners see k + 1 = 5 attributes of each example; AERR samples the attributes of x
 uniformly (HK12 Alg. 1), DDAERR in proportion to the data's second moments (KS15 Sec. 3.1), which
-pays off when those moments are skewed: here E[x_i²] ∝ i^(−2) (laocheck's
-:class:`~laocheck.data.CorrelatedSigns`, ‖x‖₂ = 1, y = ⟨w, x⟩ with w on the first five
-attributes). The distribution's risk is known exactly, so each point is the exact excess risk
-L_D(w̄) − L_D(w*) of the learner fitted on m examples, averaged over 5 runs (each on its own sample). The
-step sizes are the theorems' (``eta="theory"``); DDAERR is given the exact E[x_i²]
-(``second_moments``), as KS15 Sec. 3.1 assumes.
+pays off when those moments are skewed: here :math:`E[x_i^2] \propto i^{-2}` (laocheck's
+:class:`~laocheck.data.CorrelatedSigns`, :math:`\|x\|_2 = 1`, :math:`y = \langle w, x\rangle`
+with w on the first five attributes). The distribution's risk is known exactly, so each point is
+the exact excess risk :math:`L_D(\bar w) - L_D(w^*)` of the learner fitted on m examples,
+averaged over 5 runs (each on its own sample). The step sizes are the theorems'
+(``eta="theory"``); DDAERR is given the exact :math:`E[x_i^2]` (``second_moments``), as KS15
+Sec. 3.1 assumes.
 """
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.ticker import NullFormatter
+from matplotlib.ticker import NullLocator
 
 from laocheck.data import CorrelatedSigns
 from laocheck.learners import AERR, DDAERR
@@ -43,10 +44,13 @@ for name, values in curves.items():
     ax.plot([m * (k + 1) for m in ms], values, "o-", label=name)
 ax.set_xscale("log")
 ax.set_yscale("log")
-ax.xaxis.set_minor_formatter(NullFormatter())
+# the grid's own values as ticks (the default log axis labels only 10⁴ here)
+attributes = [m * (k + 1) for m in ms]
+ax.set_xticks(attributes, [f"{a:,}" for a in attributes])
+ax.xaxis.set_minor_locator(NullLocator())
 ax.set_xlabel("attributes seen, m·(k + 1)")
 ax.set_ylabel("mean excess risk (exact), 5 runs")
-ax.set_title(f"E[x_i²] ∝ i^(−2), d = {d}, k = {k}")
+ax.set_title(rf"$E[x_i^2] \propto i^{{-2}}$, d = {d}, k = {k}")
 ax.legend()
 fig.tight_layout()
 for i, m in enumerate(ms):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from laocheck.estimators import Draws
 from laocheck.testing import compare_baseline, save_baseline
@@ -88,5 +89,7 @@ for j, (name, comparisons) in enumerate(results.items()):
 right.set_xticks(range(3), ["SAME", "CHANGED,\nCORRECT", "BROKEN"])
 right.set_ylabel("instances")
 right.set_title("verdicts per version")
-right.legend(fontsize=8)
+right.yaxis.set_major_locator(MaxNLocator(integer=True))       # counts of instances
+right.set_ylim(0, 1.4 * right.get_ylim()[1])     # room above the bars for the legend
+right.legend(fontsize=8, loc="upper left")
 fig.tight_layout()

@@ -95,7 +95,7 @@ def test_every_learner_lists_its_settings(user_report):
         if "initial" in paper["params"]:
             assert cells[2].startswith(fmt(paper["params"]["initial"]))
         else:
-            assert "no `initial` parameter" in cells[2]
+            assert "no initial parameter" in cells[2]        # `initial` shown as code
         assert cells[4] == fmt(paper["params"]["B"]) and cells[5] == fmt(paper["params"]["k"])
         step = paper["params"].get("eta", paper["params"].get("lam"))
         assert fmt(step) in cells[3]
@@ -106,7 +106,9 @@ def test_every_learner_lists_its_settings(user_report):
         assert rows["AbsAERR"][5] == "2"
         assert "eta_" in user["fitted"] and user["fit_error"] is None
         assert f"eta_ = {fmt(user['fitted']['eta_'])}" in rows["AbsAERR"][7]
-        assert "no `initial` parameter" in rows["AbsAERR"][2]
+        assert "no initial parameter" in rows["AbsAERR"][2]
+    # a name in backticks is shown as code, never as raw backticks
+    assert "<code>initial</code>" in page and "`initial`" not in page
     # the case of issue 49: AERR's initial point is shown, so a user's differing one is seen
     aerr = data["learners"]["HK12.Thm3.1"][0]
     assert aerr["params"]["initial"] == "uniform"

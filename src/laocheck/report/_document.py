@@ -184,6 +184,23 @@ def _breakable(text):
     return "".join(out)
 
 
+#: a name in backticks in a message or a setting (``no `initial` parameter``, an
+#: InvalidParameterError's `theorem`): shown as code, not as backticks
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _inline(text, escape=_breakable):
+    """``text`` through ``escape`` (by default :func:`_breakable`: ids break only at a dot),
+    with its `code` spans as ``<code>``."""
+    out, end = [], 0
+    for match in _CODE.finditer(text):
+        out.append(escape(text[end:match.start()]))
+        out.append(f"<code>{escape(match.group(1))}</code>")
+        end = match.end()
+    out.append(escape(text[end:]))
+    return "".join(out)
+
+
 def _cell_html(value, code=False):
     text = fmt(value)
     if code:
@@ -193,7 +210,7 @@ def _cell_html(value, code=False):
     status = text.split(" ", 1)[0] if isinstance(value, str) else None
     if status in _STATUSES and (text == status or text.startswith(status + " (")):
         return f'<td class="status-{status}">{html.escape(text)}</td>'
-    return f"<td>{_breakable(text)}</td>"
+    return f"<td>{_inline(text)}</td>"
 
 
 def _table_html(t):
@@ -208,8 +225,9 @@ def _table_html(t):
 
 def _block_html(b):
     if isinstance(b, Paragraph):
-        text = html.escape(b.text)
-        return f"<p><code>{text}</code></p>" if b.code else f"<p>{text}</p>"
+        if b.code:
+            return f"<p><code>{html.escape(b.text)}</code></p>"
+        return f"<p>{_inline(b.text, html.escape)}</p>"
     if isinstance(b, Table):
         return _table_html(b)
     if isinstance(b, FigureRef):
