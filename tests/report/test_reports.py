@@ -14,6 +14,8 @@ import pytest
 from laocheck.checks import checks, check_seed, get, run
 from laocheck.checks._slack import LOOSE, tightness
 from laocheck.experiments.rho import rho_table
+from laocheck.report._document import fmt
+from laocheck.report.bounds import _power_text
 from laocheck.experiments.sweeps import sweep
 from laocheck.report import fmt
 
@@ -224,11 +226,23 @@ def test_bounds_json_equals_the_sweeps(built):
     last = again["points"][-1]
     assert rows[t][2:8] == [last["m"], last["bound"], last["mean"], last["low"], last["high"],
                             last["ratio"]]
-    assert rows[t][9:] == [again["slope"], again["slope_low"], again["slope_high"],
-                           again["bound_slope"]]
+    assert rows[t][10:] == [again["slope"], again["slope_low"], again["slope_high"],
+                            again["bound_slope"]]
+    # the power beside the verdict: the best point's F (the comparisons' own), or "no power"
+    best = min(p["detects"] for p in again["points"])
+    assert all(p["detects"] >= 1 for p in again["points"])
+    assert rows[t][9] == ("no power" if best >= 1e12 else f"{fmt(best)}×")
     # a theorem without an explicit constant is listed with its reason, not silently dropped
     assert "HK12.Thm4.4" in doc["data"]["not_run"]
     assert "no explicit constant" in doc["data"]["not_run"]["HK12.Thm4.4"]
+
+
+def test_a_comparison_without_power_says_so():
+    """'violation: no' beside F: the best point's power, 'no power' when no point can refute
+    any bound (F at its 1e12 limit), '–' for a file written before the figure."""
+    assert _power_text({"points": [{"detects": 5.64}, {"detects": 3.84}]}) == "3.84×"
+    assert _power_text({"points": [{"detects": 1e12}, {"detects": 1e12}]}) == "no power"
+    assert _power_text({"points": [{"m": 100}]}) == "–"
 
 
 def _lines(ax):

@@ -390,6 +390,31 @@ class Comparison:
     def violation(self):
         return self.interval.low > self.bound
 
+    def detects(self, beta=0.1, limit=1e12):
+        r"""The power F of this comparison: a bound F times too small (b/F, both taken above
+        the range's lower end) is refuted with probability >= 1 − ``beta`` by a fresh set of
+        runs of this size.
+
+        The interval does not depend on the bound (its range is the proven one of
+        :func:`excess_risk_range`), so the same runs refute b/F iff L > b/F, L its lower end. A
+        fresh run's L is taken as this one's minus twice the deviation D of the mean on
+        [low, high] at ``beta`` (Bernstein with the sample variance: D = sqrt(2 s² ln(1/β)/n) +
+        (high − low) ln(1/β)/(3n)), so F = (b − low) / (L − 2D − low), at least 1 (1: the bound
+        itself is refuted), at most ``limit`` (no bound above the range's lower end is refuted).
+        No number of runs brings F below b / mean, the bound's own slack.
+        """
+        low, high = self.range
+        excess = np.asarray(self.excess, dtype=float)
+        n = excess.size
+        if n < 2:
+            return limit
+        log_b = np.log(1 / beta)
+        dev = np.sqrt(2 * np.var(excess, ddof=1) * log_b / n) + (high - low) * log_b / (3 * n)
+        reach = self.interval.low - 2 * dev - low
+        if not reach > 0:
+            return limit
+        return float(min(limit, max(1.0, (self.bound - low) / reach)))
+
     def figures(self):
         return {"theorem": self.theorem, "learner": self.learner,
                 "distribution": self.distribution, "d": self.d, "k": self.k, "m": self.m,

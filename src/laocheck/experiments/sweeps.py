@@ -61,6 +61,9 @@ class SweepPoint:
     violation: bool
     eta: float
     seconds: float
+    #: the power: a bound ``detects`` times too small is refuted w.p. >= 0.9 at these runs
+    #: (:meth:`laocheck.experiments.Comparison.detects`); None in files written before it
+    detects: float | None = None
 
 
 @dataclass(frozen=True)
@@ -124,7 +127,8 @@ def sweep(theorem, variable, values, *, d=100, k=4, m=2000, B=1.0, R=50, delta=D
                                  bound=float(comp.bound), mean=comp.mean,
                                  low=float(comp.interval.low), high=float(comp.interval.high),
                                  ratio=float(comp.ratio), violation=bool(comp.violation),
-                                 eta=_finite(figs.get("eta")), seconds=round(comp.seconds, 3)))
+                                 eta=_finite(figs.get("eta")), seconds=round(comp.seconds, 3),
+                                 detects=comp.detects()))
         if progress is not None:
             progress(f"{theorem} {variable}={value}")
     slope, lo, hi = scaling_slope([c.interval for c in comps], values)

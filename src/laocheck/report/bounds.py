@@ -378,6 +378,17 @@ def _slope_text(sw):
     return [sw["slope"], sw["slope_low"], sw["slope_high"], sw["bound_slope"]]
 
 
+def _power_text(sw):
+    """The best power of a sweep's points (the smallest ``detects`` F: a bound F times too small
+    is refuted w.p. >= 0.9 at that point's runs), as "F×", or "no power" when no point refutes
+    anything (F at its limit, 1e12); "–" for files written before the figure existed."""
+    values = [p.get("detects") for p in sw["points"] if p.get("detects") is not None]
+    if not values:
+        return "–"
+    best = min(values)
+    return "no power" if best >= 1e12 else f"{fmt(best)}×"
+
+
 def render(data, settings):
     """(intro blocks, sections, figures, tables) of the report; figures are
     (FigureRef, matplotlib Figure, JSON data)."""
@@ -392,7 +403,10 @@ def render(data, settings):
         f"CB11 Thm 1's P_j for AER), d = {cfg['d']}, k = {cfg['k']}, m = {cfg['m']}, "
         f"B = {fmt(cfg['B'])} unless swept. Bands are betting confidence intervals at "
         f"δ = {fmt(cfg['delta'])} on the proven per-run range; a violation is an interval "
-        "entirely above the bound. A slightly negative lower end is 0 up to the certificate of "
+        "entirely above the bound; 'detects' is the power of the comparison: a bound F times "
+        "too small would be refuted with probability ≥ 0.9 at these runs ('no power': no "
+        "bound is refuted at these sizes, so 'no' says nothing). "
+        "A slightly negative lower end is 0 up to the certificate of "
         "w* (an excess risk is never negative). Slope intervals hold with probability "
         "≥ 1 − 2δ; '–' is an unbounded side (an interval reaching 0)."),)
 
@@ -402,7 +416,7 @@ def render(data, settings):
         last = sw["points"][-1]
         rows.append([t, sw["distribution"], last["m"], last["bound"], last["mean"], last["low"],
                      last["high"], last["ratio"], any(p["violation"] for p in sw["points"]),
-                     *_slope_text(sw)])
+                     _power_text(sw), *_slope_text(sw)])
         if "m_sweeps" in draw:
             name = f"m_{t}"
             fig, fdata = sweep_figure(sw, data.get("user_learners", {}).get(t, ()))
@@ -416,8 +430,8 @@ def render(data, settings):
             blocks.append(ref)
     table = Table("theorems", ("theorem", "distribution", "m (largest)", "bound",
                                "mean excess", "interval low", "interval high", "ratio",
-                               "violation at any m", "slope in m", "slope low", "slope high",
-                               "bound's slope"), tuple(rows))
+                               "violation at any m", "detects (best m)", "slope in m",
+                               "slope low", "slope high", "bound's slope"), tuple(rows))
     tables.append(table)
     if "theorems" in show:
         blocks.insert(0, table)
@@ -480,7 +494,7 @@ def render(data, settings):
         for t, by_var in data["scaling"].items():
             for var, sw in by_var.items():
                 rows.append([t, var, sw["values"], *_slope_text(sw),
-                             any(p["violation"] for p in sw["points"])])
+                             any(p["violation"] for p in sw["points"]), _power_text(sw)])
                 if "scaling" in draw:
                     name = f"{var}_{t}"
                     fig, fdata = sweep_figure(sw)
@@ -491,7 +505,8 @@ def render(data, settings):
                     figures.append((ref, fig, fdata))
                     blocks.append(ref)
         table = Table("scaling", ("theorem", "variable", "values", "fitted slope", "slope low",
-                                  "slope high", "bound's slope", "violation"), tuple(rows))
+                                  "slope high", "bound's slope", "violation",
+                                  "detects (best point)"), tuple(rows))
         tables.append(table)
         if "scaling" in show:
             blocks.insert(0, table)

@@ -545,17 +545,7 @@ def interval_detects_factor(comp, beta=DETECTS_BETA, limit=1e12):
     so F = (b − low) / (L − 2D − low), at least 1. The proven range (40 to 800 times the mean
     excess) makes D, and so F, larger than :func:`detects_factor`'s truncated bound gives.
     """
-    low, high = comp.range
-    excess = np.asarray(comp.excess, dtype=float)
-    n = excess.size
-    if n < 2:
-        return limit
-    log_b = np.log(1 / beta)
-    dev = np.sqrt(2 * np.var(excess, ddof=1) * log_b / n) + (high - low) * log_b / (3 * n)
-    reach = comp.interval.low - 2 * dev - low
-    if not reach > 0:
-        return limit
-    return float(min(limit, max(1.0, (comp.bound - low) / reach)))
+    return comp.detects(beta, limit)
 
 
 def sequential_comparison(run, seed, max_n, delta):
