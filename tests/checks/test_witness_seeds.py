@@ -17,6 +17,7 @@ import pytest
 from laocheck import checks as catalog
 from laocheck import estimators
 from laocheck.checks import _witnesses as W
+from laocheck.checks.cb11 import proof_lines as proofs_lines_cb11
 from laocheck.checks.cb11 import proofs as proofs_cb11
 from laocheck.checks.hk12 import proofs as proofs_hk12
 from laocheck.checks.ks15 import proof_lines as lines_ks15
@@ -35,6 +36,7 @@ SURVIVED = [
     ("KS15.Thm3.1.proof.step3", "variance_term_dropped", (3,)),
     ("KS15.Lemma3.8.proof.step1", "variance_term_dropped", (3,)),
     ("CB11.Thm12.proof.step15", "average_times_5/4", (3,)),
+    ("CB11.Lemma4.proof.rademacher", "L_max_B/2_loss_max_B2/2", (4, 5)),
 ]
 
 
@@ -161,3 +163,24 @@ def test_step15_near_tight_instance_refutes_an_average_off_by_five_quarters():
             scaled = max(scaled, proofs_cb11._risk_d(1.25 * out["avg_proof"], inst) / avg)
     assert 0.97 < worst <= 1.0 + 1e-12                          # Jensen holds, nearly tight
     assert scaled > 1.05                                         # 5/4 of w̄ exceeds the average
+
+
+# --- CB11 Lemma 4 (proof): the cited deviation bound on the balanced ±1 design ----------------
+
+def test_lemma4_hadamard_design_has_balanced_entries():
+    H = proofs_lines_cb11._L4_HADAMARD
+    np.testing.assert_array_equal(H @ H.T, 8 * np.eye(8))                  # a Hadamard matrix
+    X, y = H[:, 1:6], H[:, 7]
+    products = np.einsum("ni,nj->nij", X, X)
+    off = ~np.eye(5, dtype=bool)
+    assert np.all(np.abs(products[:, off]) == 1) and np.all(products[:, off].mean(0) == 0)
+    assert np.all((y[:, None] * X).mean(0) == 0)
+
+
+def test_lemma4_rademacher_refutes_the_constants_divided_by_four(monkeypatch):
+    """L_max = B and ℓ_max = B² for 4B and 4B²: within the slack of random 8-point D (it
+    passed there), refuted on the Hadamard D at every seed."""
+    monkeypatch.setattr(proofs_lines_cb11, "_L4_L_MAX", 1)
+    monkeypatch.setattr(proofs_lines_cb11, "_L4_LOSS_MAX", 1)
+    for seed in (0, 4, 5):
+        assert catalog.run("CB11.Lemma4.proof.rademacher", seed=seed).status == "FAIL", seed
