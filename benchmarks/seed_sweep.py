@@ -128,7 +128,8 @@ def summarise_witnesses(doc, wall=None, cpu=None, returncode=None, source=None, 
     known = known_survivors()
     return {**({"pairs": {f"{w['id']} {w['witness']}": bool(w["killed"])
                           for w in doc["witnesses"]}} if pairs else {}),
-            "seed": run["seed"], "budget": run.get("effort", run.get("budget")), "share": run.get("share"),
+            "seed": run["seed"], "budget": run.get("effort", run.get("budget")),
+            "share": run.get("share"),
             "witnesses": run["witnesses"], "detected": run["killed"],
             "survivors": len(alive), "new_survivors": sorted(set(alive) - known),
             "known_survivors_detected": sorted(p for p in known if p not in alive and any(
