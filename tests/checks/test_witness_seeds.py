@@ -8,7 +8,11 @@ run each mutation that used to survive at the seeds where it survived
 (``benchmarks/results/seeds_witnesses.json``; the sweep over seeds 0-20 after the change is
 ``benchmarks/results/seeds_witnesses_fixed.json``).
 """
+import importlib.util
+import json
 import math
+import pathlib
+import sys
 from fractions import Fraction as F
 
 import numpy as np
@@ -23,6 +27,13 @@ from laocheck.checks.hk12 import proofs as proofs_hk12
 from laocheck.checks.ks15 import proof_lines as lines_ks15
 from laocheck.checks.ks15 import proofs as proofs_ks15
 from laocheck.stats.exact import enumerate_outcomes
+
+_BENCHMARKS = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
+if str(_BENCHMARKS) not in sys.path:     # the script imports its sibling _results
+    sys.path.append(str(_BENCHMARKS))
+_spec = importlib.util.spec_from_file_location("seed_sweep", _BENCHMARKS / "seed_sweep.py")
+seed_sweep = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(seed_sweep)
 
 #: (check, witness, the seeds at which the witness survived before the fixed instances)
 SURVIVED = [
@@ -184,3 +195,21 @@ def test_lemma4_rademacher_refutes_the_constants_divided_by_four(monkeypatch):
     monkeypatch.setattr(proofs_lines_cb11, "_L4_LOSS_MAX", 1)
     for seed in (0, 4, 5):
         assert catalog.run("CB11.Lemma4.proof.rademacher", seed=seed).status == "FAIL", seed
+
+
+# --- the recorded sweep --------------------------------------------------------------------------
+
+def test_detection_table_has_one_mark_per_seed_in_order():
+    rows = [{"seed": 2, "pairs": {"A w": False, "B v": True}},
+            {"seed": 0, "pairs": {"A w": True}},
+            {"seed": 1}]                                   # a row kept without pairs: skipped
+    assert seed_sweep.detection_table(rows) == {"A w": "D.", "B v": "?D"}
+
+
+def test_recorded_sweep_detects_every_former_survivor_at_seeds_0_to_20():
+    doc = json.loads((_BENCHMARKS / "results" / "seeds_witnesses_fixed.json").read_text())
+    table = doc["meta"]["detection_table"]
+    assert table["seeds"] == list(range(21)) and doc["meta"]["all_as_declared"]
+    for check_id, name, _seeds in SURVIVED:
+        assert table["pairs"][f"{check_id} {name}"] == "D" * 21, (check_id, name)
+    assert not doc["meta"]["new_survivors"]
