@@ -23,6 +23,8 @@ Usage::
     python benchmarks/seed_sweep.py --seeds 1,2,3 --effort full --json seeds_full.json
     python benchmarks/seed_sweep.py --seeds 1-3 --witnesses --witness-share 0 --json w.json
     python benchmarks/seed_sweep.py --seeds 0-20 --only 'KS15.Lemma4.8.*' --detects --json l48.json
+    python benchmarks/seed_sweep.py --seeds 0-20 --only 'KS15.Thm3.1.proof.*' --witnesses --pairs \
+        --json t31.json
     python benchmarks/seed_sweep.py --from-json /tmp/fast11.json /tmp/fast12.json --json s.json
 
 ``--from-json`` summarises existing ``laocheck verify --json`` (or ``--witnesses --json``) files
@@ -118,12 +120,16 @@ def known_survivors():
             if line.split("#")[0].strip()}
 
 
-def summarise_witnesses(doc, wall=None, cpu=None, returncode=None, source=None):
-    """One row: a ``laocheck verify --witnesses --json`` document's detections."""
+def summarise_witnesses(doc, wall=None, cpu=None, returncode=None, source=None, pairs=False):
+    """One row: a ``laocheck verify --witnesses --json`` document's detections (with ``pairs``,
+    every ``"<check> <witness>"`` with whether it was detected)."""
     run = doc["run"]
     alive = [f"{w['id']} {w['witness']}" for w in doc["witnesses"] if not w["killed"]]
     known = known_survivors()
-    return {"seed": run["seed"], "budget": run.get("effort", run.get("budget")), "share": run.get("share"),
+    return {**({"pairs": {f"{w['id']} {w['witness']}": bool(w["killed"])
+                          for w in doc["witnesses"]}} if pairs else {}),
+            "seed": run["seed"], "budget": run.get("effort", run.get("budget")),
+            "share": run.get("share"),
             "witnesses": run["witnesses"], "detected": run["killed"],
             "survivors": len(alive), "new_survivors": sorted(set(alive) - known),
             "known_survivors_detected": sorted(p for p in known if p not in alive and any(
@@ -133,6 +139,15 @@ def summarise_witnesses(doc, wall=None, cpu=None, returncode=None, source=None):
             "wall_seconds": round(wall if wall is not None else run.get("seconds", 0.0), 1),
             "exit_code": returncode, "commit": run.get("provenance", {}).get("commit"),
             "source": source or "run here"}
+
+
+def detection_table(witness_rows):
+    """``{"<check> <witness>": "DD.D"}``: per pair, one character per seed in increasing order
+    ("D" detected, "." survived, "?" not run at that seed), from rows kept with ``pairs``."""
+    rows = sorted((w for w in witness_rows if "pairs" in w), key=lambda w: w["seed"])
+    names = sorted({p for w in rows for p in w["pairs"]})
+    return {p: "".join({True: "D", False: ".", None: "?"}[w["pairs"].get(p)] for w in rows)
+            for p in names}
 
 
 def main(argv=None):
@@ -158,6 +173,11 @@ def main(argv=None):
     parser.add_argument("--detects", action="store_true",
                         help="keep every check's detected factor in its seed's row (for a few "
                         "checks: --only)")
+    parser.add_argument("--pairs", action="store_true",
+                        help="with --witnesses: keep every (check, witness) pair's detection in "
+                        "its seed's row and a table of them over the seeds in the meta "
+                        "(\"D\" detected, \".\" survived, one character per seed; for a few "
+                        "checks: --only)")
     parser.add_argument("--note", default=None,
                         help="a sentence kept in the summary's meta (what the runs were)")
     parser.add_argument("--json", type=Path, default=None, metavar="OUT",
@@ -176,7 +196,8 @@ def main(argv=None):
             if "run" not in doc:
                 sys.exit(f"{path}: not the JSON of `laocheck verify --json` (no run)")
             if "witnesses" in doc:
-                witness_rows.append(summarise_witnesses(doc, source=path.name))
+                witness_rows.append(summarise_witnesses(doc, source=path.name,
+                                                        pairs=args.pairs))
             else:
                 rows.append(summarise_verify(doc, source=path.name, detects=args.detects))
     else:
@@ -194,7 +215,7 @@ def main(argv=None):
             if args.witnesses:
                 witness_rows.append(summarise_witnesses(*run_verify(
                     seed, args.budget, args.jobs, witnesses=True, share=args.witness_share,
-                    only=args.only)))
+                    only=args.only), pairs=args.pairs))
                 w = witness_rows[-1]
                 print(f"seed {seed} witnesses: {w['detected']} of {w['witnesses']} detected, "
                       f"{w['survivors']} survive ({len(w['new_survivors'])} not known); "
@@ -214,12 +235,17 @@ def main(argv=None):
              f"{len(differences)} statuses not as declared")
           + ("" if not witness_rows else
              f"; {len(new_survivors)} witnesses survive outside the known list"))
+    table = detection_table(witness_rows)
+    for pair, marks in table.items():
+        print(f"{marks}  {pair}")
     if args.json is not None:
         _results.write(args.json, rows, seeds=sorted({r["seed"] for r in rows + witness_rows}),
                        budgets=sorted({r["budget"] for r in rows + witness_rows}),
                        only=args.only or None, note=args.note,
                        all_as_declared=not differences, differences=differences,
                        witness_runs=witness_rows or None, new_survivors=new_survivors,
+                       **({"detection_table": {"seeds": sorted({w["seed"] for w in witness_rows}),
+                                               "pairs": table}} if table else {}),
                        cpu_seconds_total=round(sum(r["cpu_seconds_process"] or
                                                    r["cpu_seconds_checks"] for r in rows), 1))
     return 1 if differences or new_survivors else 0

@@ -110,9 +110,10 @@ LOOSE_REASONS = {
                                "13.3B² and 13.7B², above 4B² (the range of L_D on the L1 "
                                "ball): the ratio is below 0.3 on every instance",
     "CB11.Lemma4.proof.rademacher": "the cited Rademacher bound (Kakade et al. 2008) is a worst "
-                                    "case over distributions; on the uniform 8-point "
+                                    "case over distributions; on random uniform 8-point "
                                     "distributions the Hölder upper bound of the supremum stays "
-                                    "below 1/2.5 of it",
+                                    "below 1/2.5 of it, on the Hadamard ones (balanced ±1, the "
+                                    "extreme) below 0.9",
     "HK12.Thm3.1.empirical": _EMPIRICAL,
     "HK12.Thm3.1.high_dim.empirical": "HK12 Thm B.1's instance keeps 16 informative rows "
                                       "(ε = 1/4) at every d: its excess risk does not grow "

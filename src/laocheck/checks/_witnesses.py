@@ -1742,11 +1742,7 @@ REGRET_STEP_MUTATIONS = {
            ("variance_term_dropped", "the display without (η/2)G²: only the term 2B²/η "
             "(2B²/(ηm)) left", [(_PK, "_T31_VARIANCE", 0)], "FAIL")]
        for i in ("KS15.Thm3.1.proof.step2", "KS15.Thm3.1.proof.step3",
-                 "KS15.Lemma3.8.proof.step1")},
-    # its 2B²/(ηm) dropped survives the fast effort's 6 instances (worst ratio 0.23)
-    "KS15.Thm3.1.proof.step4": [
-        ("variance_term_dropped", "the display without (η/2)G²: only the term 2B²/(ηm) left",
-         [(_PK, "_T31_VARIANCE", 0)], "FAIL")],
+                 "KS15.Thm3.1.proof.step4", "KS15.Lemma3.8.proof.step1")},
     **{i: [("entropy_term_dropped", "the display without B log 2d/η (B log 2d/(ηm₂)): only "
             "the term 5BηG² left", [(_PK, "_T41_ENTROPY", 0)], "FAIL")]
        for i in ("KS15.Thm4.1.proof.step2", "KS15.Thm4.7.proof.step1")},

@@ -196,6 +196,16 @@ _L4_L_MAX = 4
 _L4_LOSS_MAX = 4
 
 
+#: the 8×8 Sylvester-Hadamard matrix, H[i, j] = (−1)^popcount(i & j): columns 1..7 are balanced
+#: ±1 and the product of two distinct ones is a third (column i xor j), so under D uniform on its
+#: rows every off-diagonal entry of x xᵀ and every y·x_i (x from columns 1..d, y from column 7)
+#: is ±1 with mean 0: the largest variance in [−1, 1], where the uniform deviation bound of CB11
+#: Lemma 4 is nearest to tight (its Hölder upper bound reaches 0.9 of the bound at (5, 20, 0.5)
+#: against below 0.5 on random points)
+_L4_HADAMARD = np.array([[(-1) ** bin(i & j).count("1") for j in range(8)] for i in range(8)],
+                        dtype=float)
+
+
 def _l4_bound(d, m, dstmt, B):
     """The cited bound L_max·B·√((2/m) ln 2d) + ℓ_max·√((1/(2m)) ln(2/δ)) at L_max = 4B,
     ℓ_max = 4B² (CB11 Lemma 4, proof)."""
@@ -208,7 +218,9 @@ def _l4_bound(d, m, dstmt, B):
           statement="w.p. >= 1 − δ over S: for all ‖w‖₁ <= B, |L_S(w) − L_D(w)| <= L_max·B·√((2/m) "
           "ln 2d) + ℓ_max·√((1/(2m)) ln(2/δ)), L_max = 4B, ℓ_max = 4B²",
           assumptions="‖x‖∞ <= 1, |y| <= B = 1; D uniform on 8 random points of [−1, 1]^d with "
-          "labels in [−1, 1] (L_D exact); (d, m, δ) in {(3, 10, 0.5), (3, 40, 0.1), (5, 20, 0.5)}",
+          "labels in [−1, 1] (L_D exact), and D uniform on the rows of an 8×8 Hadamard matrix "
+          "(x: columns 1..d, y: column 7; every entry of Σ_S and b_S a mean of balanced ±1, the "
+          "largest variance); (d, m, δ) in {(3, 10, 0.5), (3, 40, 0.1), (5, 20, 0.5)}, each D",
           method="Monte Carlo coverage: per sample S the supremum over the L1 ball is bounded by "
           "Hölder (B² max|Σ_S − Σ| + B‖2(b_S − b)‖∞ + |ȳ²_S − E y²|), so an exceedance of this "
           "upper bound is counted as a failure (conservative); exact Clopper-Pearson interval for "
@@ -221,9 +233,15 @@ def check_cb11_lemma4_rademacher(ctx):
     runs = ctx.n(200, 4000)
     B = 1.0
     figs, status, factors = {}, Status.PASS, []
-    for d, m, dstmt in _L4_SETTINGS:
-        X = rng.uniform(-1, 1, size=(8, d))
-        Y = rng.uniform(-1, 1, size=8)
+    # the random D of each setting first (their draws as before), then the Hadamard D
+    settings = ([(d, m, dstmt, False) for d, m, dstmt in _L4_SETTINGS]
+                + [(d, m, dstmt, True) for d, m, dstmt in _L4_SETTINGS])
+    for d, m, dstmt, hadamard in settings:
+        if hadamard:
+            X, Y = _L4_HADAMARD[:, 1:d + 1], _L4_HADAMARD[:, 7]
+        else:
+            X = rng.uniform(-1, 1, size=(8, d))
+            Y = rng.uniform(-1, 1, size=8)
         Sig, b, ey2 = X.T @ X / 8, X.T @ Y / 8, float(Y @ Y / 8)
         rhs = _l4_bound(d, m, dstmt, B)
         idx = rng.integers(0, 8, size=(runs, m))
@@ -234,11 +252,10 @@ def check_cb11_lemma4_rademacher(ctx):
         sup = (B * B * np.max(np.abs(SigS - Sig), axis=(1, 2)) + B * np.max(np.abs(2 * (bS - b)), axis=1)
                + np.abs(eS - ey2))
         fails = int(np.sum(sup > rhs))
-        res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(_L4_SETTINGS),
-                               ratios=sup / rhs)
+        res = coverage_verdict(fails, runs, dstmt, ctx.delta / len(settings), ratios=sup / rhs)
         factors.append(res.detects)
-        figs[f"d={d},m={m},delta={dstmt}"] = {"bound": rhs, "largest_upper_bound_of_sup": float(sup.max()),
-                                               **res.figures}
+        key = f"d={d},m={m},delta={dstmt}" + (",D=hadamard" if hadamard else "")
+        figs[key] = {"bound": rhs, "largest_upper_bound_of_sup": float(sup.max()), **res.figures}
         if res.status == Status.FAIL or res.status != Status.PASS and status == Status.PASS:
             status = res.status                  # a FAIL in any setting is the check's verdict
     found = [f for f in factors if f is not None]     # the most sensitive setting's factor

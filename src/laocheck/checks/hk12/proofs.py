@@ -23,6 +23,7 @@ is plugged in and that its bound holds there, exactly on enumerable instances.
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -513,11 +514,20 @@ def _theta(inst):
     return sum(a * b for a, b in zip(inst["w"], inst["x"])) - inst["y"]
 
 
-def _exact_search(ctx, fast, full, fn):
-    """Worst (ratio, instance) of ``fn(inst) -> Fraction ratio`` over seeded GenEst instances."""
+def _genest_aligned(B):
+    """The equality case of E[θ̃_r²] <= 4B² (HK12 Lemma 4.1, proof, line 6: E[θ̃_r²] = ‖w‖²‖x‖²
+    − 2y wᵀx + y², at most (‖w‖‖x‖ + |y|)² <= 4B²): ‖w‖₂ = B, x = w/B (‖x‖₂ = 1, aligned),
+    y = −B, so that every draw gives θ̃_r = 2B = θ (line 11's average has no variance either)."""
+    w = [B * Fraction(3, 5), B * Fraction(4, 5)]
+    return {"w": w, "x": [Fraction(3, 5), Fraction(4, 5)], "y": -B, "B": B}
+
+
+def _exact_search(ctx, fast, full, fn, *, fixed=()):
+    """Worst (ratio, instance) of ``fn(inst) -> Fraction ratio`` over the instances ``fixed``
+    (first) and seeded GenEst instances."""
     worst, where = None, None
-    for _ in range(ctx.n(fast, full)):
-        inst = _genest_instance(ctx.rng)
+    seeded = (_genest_instance(ctx.rng) for _ in range(ctx.n(fast, full)))
+    for inst in itertools.chain(fixed, seeded):
         r = fn(inst)
         if worst is None or r > worst:
             worst, where = r, inst
@@ -797,17 +807,25 @@ def check_lemma41_step8(ctx):
 @register("HK12.Lemma4.1.proof.step8_corrected", citation=_L41 + ", second display, second "
           "relation, corrected)", statement="E[φ̂²] <= 2 Σ_{n<=ν} a_n²(8B²)ⁿ + 2 Σ_{n>ν} "
           "a_n²(8B² + 1/2)ⁿ (steps 4, 5_corrected and 7)", assumptions=_L41_ASSUME,
-          method=_L41_METHOD + " per order n <= 3 (E[φ̂²] is Σ_n of its orders' terms)",
-          delta=0.0, detectable=0.0)
+          method=_L41_METHOD + " per order n <= 3 (E[φ̂²] is Σ_n of its orders' terms); first "
+          "the bound's equality case for each B (‖w‖₂ = B, x = w/B, y = −B: E[θ̃_r²] = 4B², "
+          "every order n <= ν at ratio 1)", delta=0.0, detectable=0.0)
 def check_lemma41_step8_corrected(ctx):
-    """HK12 Lemma 4.1, proof, corrected: the second moment bound order by order."""
+    """HK12 Lemma 4.1, proof, corrected: the second moment bound order by order.
+
+    The order-n term is 2·2ⁿ(E[θ̃_r²])ⁿ (step 7) against 2(8B²)ⁿ = 2·2ⁿ(4B²)ⁿ for n <= ν: the
+    ratio is (E[θ̃_r²]/4B²)ⁿ, 1 exactly at the equality case of E[θ̃_r²] <= 4B²
+    (:func:`_genest_aligned`), which is searched first for every B, so that an estimate or a
+    bound off by a constant factor at the orders n >= 1 is refuted whatever the seed (on the
+    seeded instances those orders' ratios can all sit below 2/3)."""
     def ratio(inst):
         B2 = inst["B"] ** 2
         nu = genest_small_orders(genest_sample_size(inst["B"]))
         return max(_genest_order(inst, n, square=True)
                    / (2 * (8 * B2 if n <= nu else 8 * B2 + Fraction(1, 2)) ** n) for n in range(4))
 
-    worst, where = _exact_search(ctx, 6, 60, ratio)
+    worst, where = _exact_search(ctx, 6, 60, ratio,
+                                 fixed=[_genest_aligned(B) for B in _GENEST_B])
     return _exact_ratio_verdict(worst, where, what="order-n term of E[φ̂²] / its bound")
 
 
@@ -1209,15 +1227,23 @@ def check_thm44_step4(ctx):
           "2d/k; HK12 reads k + 1 attributes)",
           method="exact enumeration (Fractions) of the reference Alg. 4 (hk12_aesvr: gradient and "
           "residual, f′ with a_0 = a_1 = 1) and of Alg. 1 lines 3-7 on x_t, seeded rational "
-          "instances (d <= 2, k <= 2, ε in {1/2, 1, 3/2, 2}); worst ratio E‖g̃‖²/(E[φ̃²]·2d/k), "
-          "and (d + k − 1)/k·‖x_t‖² exactly", delta=0.0, detectable=0.0)
+          "instances (d <= 2, k <= 2, ε in {1/2, 1, 3/2, 2}) after the bound's equality case "
+          "(d = 1, k = 2 = d + 1, ‖x_t‖₂ = 1: (d + k − 1)/k·‖x_t‖² = 2d/k); worst ratio "
+          "E‖g̃‖²/(E[φ̃²]·2d/k), and (d + k − 1)/k·‖x_t‖² exactly", delta=0.0, detectable=0.0)
 def check_thm44_reuse_lemma33(ctx):
-    """HK12 Thm 4.4, proof: the reuse of Lemma 3.3's bound on E‖x̃‖² is valid."""
+    """HK12 Thm 4.4, proof: the reuse of Lemma 3.3's bound on E‖x̃‖² is valid.
+
+    The ratio E‖g̃‖²/(E[φ̃²]·2d/k) is (d + k − 1)‖x_t‖²/(2d): 1 exactly at ‖x_t‖₂ = 1 and
+    k = d + 1 (the largest k the bound allows), an instance the seeded ones (k <= 2, d <= 2,
+    ‖x_t‖₂ < 1 mostly) may miss; it comes first, so that g̃ or the bound off by a constant
+    factor is refuted whatever the seed."""
     coeffs = [Fraction(1), Fraction(1)]
     worst, where, bad, scaled_out = None, None, [], 0
     count = ctx.n(4, 40)
-    for _ in range(count):
-        inst = _aesvr_instance(ctx.rng)
+    tight = {"w": [Fraction(1, 2)], "x": [Fraction(1)], "y": Fraction(-1, 2), "B": Fraction(1, 2),
+             "eps": Fraction(1), "delta": Fraction(0), "k": 2}
+    seeded = (_aesvr_instance(ctx.rng) for _ in range(count))
+    for inst in itertools.chain([tight], seeded):
         d, k = len(inst["x"]), inst["k"]
         nx2 = sum(v * v for v in inst["x"])
         g2 = _aesvr_dist(inst, None, "gradient", coeffs).expectation(

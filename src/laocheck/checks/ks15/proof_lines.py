@@ -702,12 +702,35 @@ def _l44_term(wj, xj, y, pj):
     return (wj / pj * xj - y) ** 2
 
 
+def _phi_tight(lasso):
+    """The equality cases of the chains of KS15 Lemmas 3.3 and 4.4 (B = 1): w on the sphere of
+    its norm (‖w‖₂ = 1, or ‖w‖₁ = 1 for lasso), D on one point with x_j·sign(w_j) of one sign
+    and of the largest size (x = ±w for ‖x‖₂ <= 1; x_j = ±sign(w_j) for ‖x‖∞ <= 1), y = ∓B, so
+    that w_jx[j]/p_j = −y for every j drawn: the step (a − y)² <= 2(a² + y²) holds with
+    equality there (a = −y), and so does every later row (E‖x‖ and |y| at their bounds).
+    Two instances, φ̃ = 2 and φ̃ = −2: an estimate shifted either way leaves the chain."""
+    if lasso:
+        w = [F(1, 2), F(-1, 4), F(1, 4)]
+        x = [F(1), F(-1), F(1)]
+    else:
+        w = [F(2, 3), F(-2, 3), F(1, 3)]
+        x = list(w)
+    out = []
+    for s in (1, -1):
+        point = [v * s for v in x]
+        out.append((w, [(pr, point, F(-s)) for pr in (F(1, 3), F(2, 3))]))
+    return out
+
+
 def _phi_rows(ctx, lasso, which):
     name = "HK12.AELR.residual" if lasso else "HK12.AERR.residual"
     est = estimators.get(name, k=1)
     worst = {}
     B = 1
-    for w, pts in _phi_instances(ctx, lasso):
+    # the chains also on their equality cases (the ERRATUM step1 and the definition row on the
+    # seeded instances only)
+    tight = _phi_tight(lasso) if which == "chain" else []
+    for w, pts in itertools.chain(_phi_instances(ctx, lasso), tight):
         d = len(w)
         nz = [j for j in range(d) if w[j] != 0]
         if lasso:
@@ -754,7 +777,9 @@ register("KS15.Lemma3.3.proof.chain", citation="KS15 Lemma 3.3 (proof, App. B.3)
          "2Σ_j w_{t,j}²E_D[x_j²]/p_j + 2B² = 2‖w_t‖₂²E_D‖x‖₂² + 2B² <= 4B² (p_j ∝ w_{t,j}²)",
          assumptions="‖w‖₂ <= B = 1, ‖x‖₂ <= 1, |y| <= B; D on two rational points, d = 3",
          method="exact (Fractions): E[φ̃²] from the enumerated residual estimate of HK12 Alg. 1 "
-         "(φ̃ = ‖w‖²x[j]/w[j] − y = w_jx_j/p_j − y), each row in closed form",
+         "(φ̃ = ‖w‖²x[j]/w[j] − y = w_jx_j/p_j − y), each row in closed form, on seeded "
+         "instances and on the chain's two equality cases (x = ±w, ‖w‖₂ = 1, y = ∓1: φ̃ = ±2, "
+         "every row at ratio 1)",
          delta=0.0, detectable="any instance violating a row")(_with_doc(
     "KS15 Lemma 3.3 (proof, App. B.3): the chain.",
     lambda ctx: _chain_verdict(_phi_rows(ctx, False, "chain"))))
@@ -763,7 +788,9 @@ register("KS15.Lemma4.4.proof.chain", citation="KS15 Lemma 4.4 (proof, App. B.11
          "+ 2B² <= 2Σ_j (‖w_t‖₁/|w_{t,j}|)w_{t,j}² + 2B² <= 2‖w_t‖₁Σ_j|w_{t,j}| + 2B² <= 4B² "
          "(p_j = |w_{t,j}|/‖w_t‖₁)", assumptions="‖w‖₁ <= B = 1, ‖x‖∞ <= 1, |y| <= B; D on two "
          "rational points, d = 3", method="exact (Fractions): E[φ̃²] from the enumerated residual "
-         "estimate of HK12 Alg. 2, each row in closed form", delta=0.0,
+         "estimate of HK12 Alg. 2, each row in closed form, on seeded instances and on the "
+         "chain's two equality cases (‖w‖₁ = 1, x_j = ±sign(w_j), y = ∓1: φ̃ = ±2, every row at "
+         "ratio 1)", delta=0.0,
          detectable="any instance violating a row")(_with_doc(
     "KS15 Lemma 4.4 (proof, App. B.11): the chain.",
     lambda ctx: _chain_verdict(_phi_rows(ctx, True, "chain"))))

@@ -190,9 +190,40 @@ def _min_risk(inst):
     return 0.5 * float(np.sum(pw * (X @ w - Y) ** 2)), w
 
 
-def _enumerated(ctx, ratio, fast=4, full=100):
+def _extreme_eta_instances():
+    """Two instances (fresh dicts) on which one term of Thm 3.1's bound 2B²/(ηm) + (η/2)G²
+    carries the whole bound, so that the display without the other term is refuted.
+
+    B = 1, D uniform on (x, y) = ((1, 0), 1) and ((0, 1), 0): w* = (1, 0) = B·e₁, L_D(w*) = 0,
+    and w_1 = −w* (‖w_1 − w*‖₂ = 2B, the diameter the term 2B²/η pays for), L_D(w_1) = 1. Every
+    left side of the displays is at least its first step's gap L_D(w_1) − L_D(w*) = 1 over m
+    (= 2): at η = 1/100 the iterates stay within ηmG of w_1 while (η/2)G² is below 1/10, so
+    only 2B²/(ηm) = 100 covers the left side; at η = 100, 2B²/(ηm) = 1/100 is below the first
+    step's gap, so only (η/2)G² does. Both lie outside the seeded η·B in [1/20, 20], where
+    either term alone can hold at every instance drawn."""
+    out = []
+    for eta in (0.01, 100.0):
+        out.append({"X": np.array([[1.0, 0.0], [0.0, 1.0]]), "Y": np.array([1.0, 0.0]),
+                    "B": 1.0, "k": 1, "m": 2, "w1": np.array([-1.0, 0.0]),
+                    "q": [Fraction(1, 2), Fraction(1, 2)], "p": [Fraction(1, 2), Fraction(1, 2)],
+                    "eta": eta})
+    return out
+
+
+def _enumerated(ctx, ratio, fast=4, full=100, *, extremes=False):
+    """The worst ratio over the seeded instances (and, with ``extremes``, the two of
+    :func:`_extreme_eta_instances`, after them: the seeded draws are the same either way)."""
     n = ctx.n(fast, full)
-    return ratio_verdict(worst_instance(ctx.rng, n, _instance, ratio), figures={"instances": n})
+    worst = worst_instance(ctx.rng, n, _instance, ratio)
+    figures = {"instances": n}
+    if extremes:
+        fixed = _extreme_eta_instances()
+        figures["fixed_instances"] = len(fixed)
+        for inst in fixed:
+            r = float(ratio(inst))
+            if math.isfinite(r) and r > worst[0]:
+                worst = (r, inst)
+    return ratio_verdict(worst, figures=figures)
 
 
 # --- Theorem 3.1 (Appendix B.1) ------------------------------------------------------------------
@@ -237,7 +268,7 @@ def check_thm31_step2(ctx):
         lhs = lin + inst["B"] * float(np.linalg.norm(gs))
         return lhs / (_T31_DIAMETER * inst["B"] ** 2 / inst["eta"]
                       + float(_T31_VARIANCE) * inst["eta"] * _g2(paths, inst["m"]) * inst["m"])
-    return _enumerated(ctx, ratio)
+    return _enumerated(ctx, ratio, extremes=True)
 
 
 def _expected_loss_at(paths, w):
@@ -258,7 +289,7 @@ def check_thm31_step3(ctx):
         _, ws = _min_risk(inst)
         lhs = (sum(p * v["loss"] for p, v in paths) - _expected_loss_at(paths, ws)) / m
         return lhs / _ogd_bound(inst["B"], inst["eta"], _g2(paths, m), m)
-    return _enumerated(ctx, ratio)
+    return _enumerated(ctx, ratio, extremes=True)
 
 
 @register("KS15.Thm3.1.proof.step4", citation="KS15 Thm 3.1 (proof, App. B.1, third display)",
@@ -275,7 +306,8 @@ def check_thm31_step4(ctx):
         lhs = sum(p * v["risk"] for p, v in paths) / m - best
         return lhs / _ogd_bound(inst["B"], inst["eta"], _g2(paths, m), m)
     # 6 instances at the fast effort: with 3 the display without its term (η/2)G² still held
-    return _enumerated(ctx, ratio, fast=6)
+    # (before the extreme-η instances were added)
+    return _enumerated(ctx, ratio, fast=6, extremes=True)
 
 
 @register("KS15.LemmaB.2.proof.step1", citation="KS15 Lemma B.2 (proof, App. B.1)",
@@ -364,7 +396,7 @@ def check_lemma38_step1(ctx):
         # Jensen: L_D(w̄) <= (1/m)Σ L_D(w_t); the display is about L_D(w̄), so bound it above
         lhs = sum(p * v["risk"] for p, v in paths) / m - best
         return lhs / _ogd_bound(inst["B"], inst["eta"], _g2(paths, m), m)
-    return _enumerated(ctx, ratio)
+    return _enumerated(ctx, ratio, extremes=True)
 
 
 @register("KS15.Lemma3.8.proof.step2", citation="KS15 Lemma 3.8 (proof, App. B.5, text)",
