@@ -268,6 +268,12 @@ def check_steps_match_reference(ctx, *, learner):
     figures = {"steps": m, "d": d, "k": k, "max_abs_difference": err, "tolerance": tol,
                "scale": scale, "sensitivity_to_u": sensitivity,
                "attributes_per_step_equal": bool(same_seen)}
+    practical_bad = None
+    if algorithm in _PRACTICAL:
+        # KS15 Sec. 5's practical variant, fitted on the same rows with its own draws
+        practical, practical_bad = _check_practical(cls, algorithm, X, y,
+                                                    int(ctx.rng.integers(2 ** 31)), (Xp, yp))
+        figures.update(practical)
     # an exact comparison of numbers up to the rounding tolerance: an output F times the
     # replayed one differs by (F − 1)·max|w̄| at its largest coordinate, found once above tol
     detects = 1.0 + tol / scale
@@ -280,6 +286,9 @@ def check_steps_match_reference(ctx, *, learner):
                                           "phase2_q_of_lines_2_12": expected.tolist()},
                           note="the literal box's line 12 gives another q than KS15 Alg. 2/4 "
                           "lines 2-12 computed from the recorded phase-1 draws")
+    if practical_bad is not None:
+        return Result(Status.FAIL, figures, detects=detects, counterexample=practical_bad,
+                      note="the practical variant (KS15 Sec. 5) differs from its replay")
     if err <= tol and same_seen:
         return Result(Status.PASS, figures, detects=detects,
                       detectable=f"an output difference above {tol:.3g} or one step's "
@@ -288,6 +297,94 @@ def check_steps_match_reference(ctx, *, learner):
     return Result(Status.FAIL, figures, detects=detects,
                   counterexample={"index": worst, "learner": float(got[worst]),
                                   "reference": float(want[worst])})
+
+
+#: the two-phase learners with KS15 Sec. 5's practical variant replayed by
+#: ``check_steps_match_reference`` besides the box (their ``variant="practical"``)
+_PRACTICAL = _TWO_PHASE
+
+
+def _practical_replay(algorithm, est, X, y):
+    """KS15 Sec. 5's practical two-phase variant, typed here from the text, replayed on the
+    learner's recorded draws: (w̄, attributes per step).
+
+    "We split the k + 1 attributes evenly": x̃ reads k_x = ⌈(k + 1)/2⌉ uniform attributes and
+    φ̃ the other n_inner = k + 1 − k_x. Phase 1 runs AERR (HK12 Alg. 1 with Thm 3.1's
+    η = √(k_x/(2d m₁)), w_1 = B/√d·1) or AELR (HK12 Alg. 2 with Thm 3.4's printed
+    η = (1/(4B²))√(2k_x log 2d/(5m₁d))); AdaTwoPhaseDDAERR's AdaAERR with its η₀. A_i is the
+    mean of x_i² over phase 1's x̃ draws of i; ε = 0, so q ∝ √A (KS15 eq. (4)) or ∝ A
+    (Lemma 4.3), and phase 2's η is KS15 Thm 3.5's 1/√(m₂((1/k_x)‖A‖_{1/2} + 1)) or Thm 4.6's
+    (1/(2B))√(log 2d/(5m₂((1/k_x)‖A‖₁ + 1))) with A for E[x²]. Phase 2 starts where phase 1
+    ended: w̄'s last iterate for the ridge, for the lasso the EG± weights
+    z± = (1 − ‖w‖₁/B)/(2d) + w±/B (so that Σz = 1 and B(z⁺ − z⁻) = w)."""
+    d, k, B, m1 = X.shape[1], int(est.k), float(est.B), int(est.m1)
+    m2 = X.shape[0] - m1
+    k_x = -(-(k + 1) // 2)
+    n_inner = k + 1 - k_x
+    src = _TracingSource(_flat(est.phase1_draws_, est.phase2_draws_))
+    w1 = np.full(d, B / np.sqrt(d))
+    X1, y1, X2, y2 = X[:m1], y[:m1], X[m1:], y[m1:]
+    if algorithm == "TwoPhaseDDAELR":
+        eta1 = np.sqrt(2 * k_x * np.log(2 * d) / (5 * m1 * d)) / (4 * B ** 2)
+        w_first, seen1 = gaelr(X1, y1, k_x, B, eta1, src, n_inner=n_inner)
+    elif algorithm == "AdaTwoPhaseDDAERR":
+        w_first, seen1 = ada_gaerr(X1, y1, k_x, B, est.eta_, w1, src, n_inner=n_inner)
+    else:
+        eta1 = np.sqrt(k_x / (2 * d * m1))
+        w_first, seen1 = gaerr(X1, y1, k_x, B, eta1, w1, src, n_inner=n_inner)
+    counts, sums = np.zeros(d), np.zeros(d)
+    for n, i in enumerate(src.uniform):
+        counts[i] += 1
+        sums[i] += X[n // k_x, i] ** 2
+    A = np.divide(sums, counts, out=np.zeros(d), where=counts > 0)
+    if algorithm == "TwoPhaseDDAELR":
+        q = A / A.sum()
+        eta2 = np.sqrt(np.log(2 * d) / (5 * m2 * (A.sum() / k_x + 1))) / (2 * B)
+        floor = (1 - np.abs(w_first).sum() / B) / (2 * d)
+        z1 = (floor + np.maximum(w_first, 0) / B, floor + np.maximum(-w_first, 0) / B)
+        w_bar, seen2 = gaelr(X2, y2, k_x, B, eta2, src, q=q, n_inner=n_inner, z1=z1)
+    elif algorithm == "AdaTwoPhaseDDAERR":
+        q = np.sqrt(A) / np.sqrt(A).sum()
+        w_bar, seen2 = ada_gaerr(X2, y2, k_x, B, est.eta_, w_first, src, q=q, n_inner=n_inner)
+    else:
+        q = np.sqrt(A) / np.sqrt(A).sum()
+        eta2 = 1 / np.sqrt(m2 * (np.sqrt(A).sum() ** 2 / k_x + 1))
+        w_bar, seen2 = gaerr(X2, y2, k_x, B, eta2, w_first, src, q=q, n_inner=n_inner)
+    return np.asarray(w_bar, dtype=float), np.concatenate([seen1, seen2])
+
+
+def _check_practical(cls, algorithm, X, y, seed, perturbation):
+    """The practical variant's fit on (X, y) against :func:`_practical_replay`: (figures,
+    counterexample or None); the tolerance as for the box (a priori rounding bound plus the
+    replay's change under ``perturbation``, the relative-u data perturbation)."""
+    m = X.shape[0]
+    kw = dict(k=2, m1=max(20, m // 5), variant="practical", random_state=seed,
+              record_draws=True)
+    if algorithm == "AdaTwoPhaseDDAERR":
+        kw.update(eta=0.1)
+    est = cls(**kw).fit(X, y)
+    try:
+        want, seen = _practical_replay(algorithm, est, X, y)
+        want_p, _ = _practical_replay(algorithm, est, *perturbation)
+    except AssertionError as exc:               # the draws are not a run of the variant
+        return {"practical_replayable": False}, str(exc)
+    got = np.asarray(est.coef_, dtype=float)
+    scale = max(float(np.max(np.abs(want))), 1e-300)
+    d = X.shape[1]
+    err = float(np.max(np.abs(got - want))) if got.shape == want.shape else float("inf")
+    sensitivity = float(np.max(np.abs(want_p - want)))
+    tol = (_rounding_tolerance(m, d, 3, scale)
+           + min(16.0 * (d + 3 + 4) * sensitivity, np.sqrt(_U) * scale))
+    same_seen = (np.asarray(est.attributes_per_example_).shape == seen.shape
+                 and np.array_equal(est.attributes_per_example_, seen))
+    figures = {"practical_max_abs_difference": err, "practical_tolerance": tol,
+               "practical_attributes_per_step_equal": bool(same_seen)}
+    if err <= tol and same_seen:
+        return figures, None
+    worst = int(np.argmax(np.abs(got - want))) if got.shape == want.shape else -1
+    return figures, {"variant": "practical", "index": worst,
+                     "learner": got.tolist() if worst < 0 else float(got[worst]),
+                     "reference": want.tolist() if worst < 0 else float(want[worst])}
 
 
 def _algorithm_of(cls):
@@ -434,7 +531,12 @@ def sampler_checks(spec):
                 "; ε = 2B, so that GenEst's N = ⌈4(2B/ε)²⌉ = 4 puts HK12 Proc. 3's "
                 "order n = 2 log₂ N = 4 (line 3's boundary) in about 1 call in 32; "
                 "δ = B (HK12 Sec. 4's 0 <= δ <= B at its upper end)"
-                if spec.algorithm == "AESVR" else ""),
+                if spec.algorithm == "AESVR" else "") + (
+                "; the two-phase learners also with variant='practical' against KS15 Sec. 5's "
+                "practical variant typed in the check (the even split k_x = ⌈(k + 1)/2⌉, "
+                "phase 1's AERR / AELR step, q ∝ √A or A with ε = 0, Thm 3.5 / 4.6's η with A, "
+                "phase 2 started at phase 1's output, the EG± weights z± for the lasso)"
+                if spec.name.split(".")[-1] in _PRACTICAL else ""),
             delta=0.0, detectable="an output difference above the rounding tolerance")),
         ("attribute_inclusion", check_attribute_inclusion, dict(
             citation=spec.citation, assumptions=assumptions,
