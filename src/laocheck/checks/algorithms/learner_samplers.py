@@ -268,12 +268,27 @@ def check_steps_match_reference(ctx, *, learner):
     figures = {"steps": m, "d": d, "k": k, "max_abs_difference": err, "tolerance": tol,
                "scale": scale, "sensitivity_to_u": sensitivity,
                "attributes_per_step_equal": bool(same_seen)}
-    practical_bad = None
+    extra_bad = None
     if algorithm in _PRACTICAL:
         # KS15 Sec. 5's practical variant, fitted on the same rows with its own draws
-        practical, practical_bad = _check_practical(cls, algorithm, X, y,
+        practical, extra_bad = _check_practical(cls, algorithm, X, y,
                                                     int(ctx.rng.integers(2 ** 31)), (Xp, yp))
         figures.update(practical)
+    if algorithm == "Baseline":
+        # CB11 Fig. 1's last line, the argmin over the L1 ball, for the fitted literal sums and
+        # for the corrected variant (also on rows whose first attribute is always 0)
+        X0 = X.copy()
+        X0[:, 0] = 0.0
+        seed = int(ctx.rng.integers(2 ** 31))
+        fits = [("literal", est),
+                ("corrected", cls(k=4, variant="corrected", random_state=seed).fit(X, y)),
+                ("corrected_zero_attribute",
+                 cls(k=4, variant="corrected", random_state=seed).fit(X0, y))]
+        for name, fitted in fits:
+            found = _baseline_argmin(fitted)
+            figures[f"argmin_{name}"] = found
+            if extra_bad is None and found["failed"]:
+                extra_bad = {"variant": name, **found}
     # an exact comparison of numbers up to the rounding tolerance: an output F times the
     # replayed one differs by (F − 1)·max|w̄| at its largest coordinate, found once above tol
     detects = 1.0 + tol / scale
@@ -286,9 +301,10 @@ def check_steps_match_reference(ctx, *, learner):
                                           "phase2_q_of_lines_2_12": expected.tolist()},
                           note="the literal box's line 12 gives another q than KS15 Alg. 2/4 "
                           "lines 2-12 computed from the recorded phase-1 draws")
-    if practical_bad is not None:
-        return Result(Status.FAIL, figures, detects=detects, counterexample=practical_bad,
-                      note="the practical variant (KS15 Sec. 5) differs from its replay")
+    if extra_bad is not None:
+        return Result(Status.FAIL, figures, detects=detects, counterexample=extra_bad,
+                      note="the practical variant (KS15 Sec. 5) differs from its replay"
+                      if algorithm in _PRACTICAL else "Baseline's argmin (CB11 Fig. 1) refuted")
     if err <= tol and same_seen:
         return Result(Status.PASS, figures, detects=detects,
                       detectable=f"an output difference above {tol:.3g} or one step's "
@@ -385,6 +401,47 @@ def _check_practical(cls, algorithm, X, y, seed, perturbation):
     return figures, {"variant": "practical", "index": worst,
                      "learner": got.tolist() if worst < 0 else float(got[worst]),
                      "reference": want.tolist() if worst < 0 else float(want[worst])}
+
+
+def _project_l1_sorted(v, B):
+    """The Euclidean projection onto {‖w‖₁ <= B} as Duchi et al. (2008) Fig. 1 prints it
+    (sorted |v|, threshold θ); v itself inside the ball."""
+    a = np.abs(v)
+    if a.sum() <= B:
+        return v.copy()
+    mu = np.sort(a)[::-1]
+    css = np.cumsum(mu)
+    rho = int(np.flatnonzero(mu - (css - B) / np.arange(1, a.size + 1) > 0)[-1]) + 1
+    return np.sign(v) * np.maximum(a - (css[rho - 1] - B) / rho, 0.0)
+
+
+def _baseline_argmin(est):
+    """CB11 Fig. 1's output w = argmin_{‖w‖₁ <= B} wᵀĀw + wᵀv̄ + ȳ, judged from the fitted
+    sums (``A_bar_``, ``v_bar_``, ``y_bar_``, which the replay checks) with what a minimiser
+    must satisfy: feasible; the reported ``objective_`` its value; stationary (the projected
+    gradient step with 1/L, L = 2‖Ā‖₂ the gradient's Lipschitz constant, moves it by at most
+    100× the solver's tol, and by the reported ``stationarity_``); no worse than w = 0 and the
+    best vertex ±B e_i (a global minimiser is below every feasible point); ``convex_`` is
+    λ_min(Ā) >= 0. Tolerances: rounding of a d×d quadratic form, 8·d²·u·(‖Ā‖B² + ‖v̄‖∞B + |ȳ|)."""
+    A, v, c, B = est.A_bar_, est.v_bar_, float(est.y_bar_), float(est.B)
+    w = np.asarray(est.coef_, dtype=float)
+    d = v.size
+    f = float(w @ A @ w + w @ v + c)
+    tol = 8 * d * d * _U * (np.linalg.norm(A, 2) * B * B + np.max(np.abs(v)) * B + abs(c) + 1e-300)
+    L = max(2.0 * np.linalg.norm(A, 2), 1e-300)
+    residual = float(np.linalg.norm(w - _project_l1_sorted(w - (2 * A @ w + v) / L, B)))
+    vertices = min(c, float(np.min(B * B * np.diag(A) - B * np.abs(v) + c)))
+    convex = bool(np.linalg.eigvalsh(A).min() >= 0.0)
+    solver_tol = 1e-10 * max(1.0, B)
+    checks = {"feasible": float(np.abs(w).sum()) <= B * (1 + 4 * d * _U),
+              "objective": abs(float(est.objective_) - f) <= tol,
+              "stationary": residual <= 100 * solver_tol,
+              "stationarity_reported": abs(float(est.stationarity_) - residual)
+              <= solver_tol + 16 * d * _U * max(B, 1.0),
+              "below_zero_and_vertices": f <= vertices + tol,
+              "convex_flag": bool(est.convex_) == convex}
+    return {"objective": f, "residual": residual, "best_vertex_or_zero": vertices,
+            "convex": convex, "failed": sorted(k for k, ok in checks.items() if not ok)}
 
 
 def _algorithm_of(cls):
