@@ -7,9 +7,10 @@ import pytest
 
 from laocheck import InvalidParameterError
 from laocheck.data._oracle import EmpiricalOracle
-from laocheck.learners import (AER, AERR, GAERR, AdaTwoPhaseDDAERR, OnlineRidge, TwoPhaseDDAELR,
-                               TwoPhaseDDAERR)
+from laocheck.learners import (AER, AERR, AESVR, DDAELR, DDAERR, GAERR, AdaGAERR,
+                               AdaTwoPhaseDDAERR, OnlineRidge, TwoPhaseDDAELR, TwoPhaseDDAERR)
 from laocheck.learners._base import q_alias_rows
+from laocheck.learners.adaptive import _AdaState
 
 
 def rows(m, d, seed=0):
@@ -64,8 +65,8 @@ def test_q_zero_where_the_oracle_moments_are_small_but_positive_is_refused():
     X, y = rows(40, 3)
     moments = np.mean(X * X, axis=0)                       # all in (0, 1)
     oracle = EmpiricalOracle(X, y, np.random.default_rng(0), moments, sequential=True)
-    est = GAERR(k=1, q=np.array([0.5, 0.5, 0.0]), second_moments=moments, random_state=0)
-    with pytest.raises(InvalidParameterError, match="q"):
+    est = GAERR(k=1, q=np.array([0.5, 0.5, 0.0]), eta=0.1, random_state=0)   # no moments given
+    with pytest.raises(InvalidParameterError, match="x_i can be nonzero"):
         est.fit_oracle(oracle, 20)
 
 
@@ -84,11 +85,11 @@ def test_aer_lam_theory_without_m_says_1_sample():
         AER(k=2, lam="theory").partial_fit(*rows(1, 3))
 
 
-def test_aer_names_the_label_it_could_not_read():
+def test_aer_names_the_label_that_makes_its_first_step_too_large():
     X, y = rows(30, 3)
-    y[7] = np.nan
-    with pytest.raises(ValueError, match=r"y\[7\]|NaN|finite"):
-        AER(k=2, random_state=0).fit(X, y)
+    y[7] = 1e20
+    with pytest.raises(InvalidParameterError, match=r"the last y\[7\]=1e\+20"):
+        AER(k=2, lam=0.5, random_state=0).fit(X, y)
 
 
 @pytest.mark.parametrize("Model", [TwoPhaseDDAERR, TwoPhaseDDAELR])
@@ -115,10 +116,68 @@ def test_the_default_m1_of_n_total_is_an_integer():
 
 
 @pytest.mark.parametrize("delta", [0.0, -0.5])
-def test_delta_0_and_below_are_refused(delta):
+def test_delta_0_and_below_are_refused_before_any_step(delta):
+    """Refused by the learner's own validation, at the first call, not by ε's formula when
+    phase 2 starts (after phase 1 has run)."""
     X, y = rows(40, 4)
-    with pytest.raises(InvalidParameterError, match="delta"):
-        TwoPhaseDDAERR(k=2, delta=delta).fit(X, y)
+    with pytest.raises(InvalidParameterError, match="`delta` must satisfy 0 < delta; got"):
+        TwoPhaseDDAERR(k=2, delta=delta, m1=30, n_total=40).partial_fit(X[:10], y[:10])
+
+
+def test_m1_beyond_2_to_the_62_is_refused_as_such_with_n_total():
+    X, y = rows(40, 4)
+    with pytest.raises(InvalidParameterError, match="m1 <= 4611686018427387904"):
+        TwoPhaseDDAERR(k=2, m1=2**62 + 1, n_total=100).fit(X, y)
+
+
+def test_the_default_m1_is_named_as_an_integer_in_the_error():
+    X, y = rows(2, 4)
+    with pytest.raises(InvalidParameterError, match="at m1=2 examples"):
+        TwoPhaseDDAERR(k=2, n_total=25).fit(X, y)
+
+
+def test_the_lasso_warm_start_is_pulled_inside_the_open_ball():
+    """Phase 1's output on (or rounded beyond) the L1 sphere is scaled to ‖w‖₁ = B(1 − 2⁻²⁰)
+    before it becomes phase 2's EG± weights (which need ‖w‖₁ < B)."""
+    est = TwoPhaseDDAELR(k=2, variant="practical")
+    est._rng = np.random.default_rng(0)
+    start = np.array([1.5, -0.5, 0.0, 0.0])                   # ‖·‖₁ = 2 = 2B
+    model = est._phase2_learner(2, 1, 1.0, np.full(4, 0.25), 0.1, 10, start)
+    assert np.abs(model._warm_start).sum() == pytest.approx(1 - 2.0 ** -20, rel=1e-15)
+
+
+def test_adagrad_draws_never_land_on_a_trailing_q_0():
+    """A uniform at the top of [0, 1] (searchsorted past the cumulative q) is mapped to the
+    last index with q_i > 0, not to index d − 1 where q is 0."""
+    class TopRng:
+        def random(self, shape):
+            return np.ones(shape)
+
+    state = _AdaState(np.zeros(3), 1.0, 3, 2, 1, np.array([0.5, 0.5, 0.0]))
+    state.refill(TopRng(), 3)
+    assert set(np.unique(state.I)) == {1}
+
+
+def test_an_adaptive_learner_refuses_a_bad_entry_in_row_0():
+    X, y = rows(20, 3)
+    X[0, :] = 2e100
+    with pytest.raises(ValueError, match=r"X\[0, "):
+        AdaGAERR(k=1, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize("Model", [DDAERR, DDAELR])
+def test_moments_whose_sum_overflows_give_a_finite_q(Model):
+    """q is scale-free: moments summing beyond the doubles are divided by their largest."""
+    X, y = rows(20, 3)
+    est = Model(k=1, eta=0.1, second_moments=[1e308, 1e308, 1e-3], random_state=0).fit(X, y)
+    assert np.all(np.isfinite(est.q_)) and est.q_.sum() == pytest.approx(1.0)
+    assert est.q_[0] == pytest.approx(0.5, rel=1e-6)
+
+
+def test_aesvr_accepts_a_genest_bound_up_to_2_to_the_30():
+    AESVR(k=1, B=1.0, eps=2 / 2 ** 29.5).theory_step(10, 3)        # 2B/ε = 2^29.5
+    with pytest.raises(InvalidParameterError, match="eps"):
+        AESVR(k=1, B=1.0, eps=2 / 2 ** 30.5).theory_step(10, 3)
 
 
 @pytest.mark.parametrize("Model", [TwoPhaseDDAERR, TwoPhaseDDAELR, AdaTwoPhaseDDAERR])
