@@ -75,6 +75,13 @@ def _online_lasso(check):
                              "eta_G_squared_as_B_squared", "η = √(log 2d/(5B²m)): G² = B²")]
 
 
+@specific("LAO.FullInformation.online_ridge_adagrad")
+def _online_ridge_adagrad(check):
+    return [_theory_replaced(learners.AdaOnlineRidge, lambda m, d, B: 2.0 * B,
+                             "eta0_2B", "η₀ = 2B (D_∞ = 2B without the 1/√2)"),
+            _last_iterate_output(learners.AdaOnlineRidge)]
+
+
 def _solve_shrunk(cls, factor):
     real = cls._solve
 

@@ -16,6 +16,8 @@ learner's output (its compiled kernel and, for the online ones, its literal NumP
 * ``LAO.FullInformation.online_lasso``: EG± over {‖w‖₁ <= B} from z⁺ = z⁻ = 1 (HK12 Alg. 2
   with the exact gradient), z^± ← z^± exp(∓η g), with KS15 Thm 4.1's minimising step at
   G² = 4B²: η = √(log 2d/(5G²m)) = √(log 2d/(20B²m));
+* ``LAO.FullInformation.online_ridge_adagrad``: the same with KS15 eq. (13)'s per-coordinate
+  AdaGrad step η₀/√(Σ g_i²), η₀ = √2·B (AdaGrad's D_∞/√2, D_∞ = 2B);
 * ``LAO.FullInformation.offline_ridge`` and ``.offline_lasso``: the constrained minimisers of
   CB11 eq. (1), judged by their optimality certificates computed here from H = XᵀX/m and
   b = Xᵀy/m (the KKT conditions of the ball; the Frank-Wolfe duality gap of the L1 ball), and
@@ -149,6 +151,36 @@ def check_online_lasso(ctx):
     """The full-information online lasso baseline against its definition."""
     eta = math.sqrt(math.log(2 * _D) / (5 * 4 * _B ** 2 * _M))
     return _online(ctx, learners.OnlineLasso, eta, _eg_pm)
+
+
+def _adagrad_ridge(X, y, B, eta0):
+    """Projected OGD from w_1 = 0 with KS15 eq. (13)'s per-coordinate step
+    η_{t,i} = η₀/√(Σ_{s<=t} g_{s,i}²) (a coordinate whose sum is still 0 does not move)."""
+    m, d = X.shape
+    w, G, total = np.zeros(d), np.zeros(d), np.zeros(d)
+    for t in range(m):
+        total += w
+        g = (X[t] @ w - y[t]) * X[t]
+        G = G + g * g
+        step = np.divide(eta0, np.sqrt(G), out=np.zeros(d), where=G > 0)
+        v = w - step * g
+        norm = np.linalg.norm(v)
+        w = v if norm <= B else v * (B / norm)
+    return total / m, w
+
+
+@register("LAO.FullInformation.online_ridge_adagrad",
+          citation="KS15 App. A, eq. (13) (full information); KS15 Sec. 5",
+          statement="AdaOnlineRidge is projected online gradient descent on ½(wᵀx − y)² over "
+          "‖w‖₂ <= B from w_1 = 0 with the exact gradient and eq. (13)'s per-coordinate "
+          "AdaGrad step η₀/√(Σ g_i²), its output the average of the iterates, and eta='theory' "
+          "is AdaGrad's η₀ = D_∞/√2 with D_∞ = 2B, i.e. √2·B",
+          assumptions="‖x‖₂ <= 1, |y| <= B; d = 6, m = 200, B = 3/2",
+          method=_METHOD_ONLINE, delta=0.0,
+          detectable="a change of η₀ or of one step above the rounding tolerance")
+def check_online_ridge_adagrad(ctx):
+    """The full-information AdaGrad ridge baseline against its definition."""
+    return _online(ctx, learners.AdaOnlineRidge, math.sqrt(2) * _B, _adagrad_ridge)
 
 
 # ---------------------------------------------------------------------------------------------
