@@ -135,7 +135,8 @@ _METHOD_ONLINE = ("a seeded instance (d = 6, m = 200, B = 3/2, ‖x‖₂ <= 1, 
           method=_METHOD_ONLINE, delta=0.0,
           detectable="a change of η or of one step above the rounding tolerance")
 def check_online_ridge(ctx):
-    """The full-information online ridge baseline against its definition."""
+    """The full-information online ridge baseline (HK12 Alg. 1 with the exact gradient, KS15
+    Sec. 5) against its definition."""
     return _online(ctx, learners.OnlineRidge, 2 * _B / (2 * _B * math.sqrt(_M)), _gd_ridge)
 
 
@@ -148,7 +149,8 @@ def check_online_ridge(ctx):
           method=_METHOD_ONLINE, delta=0.0,
           detectable="a change of η or of one step above the rounding tolerance")
 def check_online_lasso(ctx):
-    """The full-information online lasso baseline against its definition."""
+    """The full-information online lasso baseline (HK12 Alg. 2 with the exact gradient, KS15
+    Thm 4.1's step) against its definition."""
     eta = math.sqrt(math.log(2 * _D) / (5 * 4 * _B ** 2 * _M))
     return _online(ctx, learners.OnlineLasso, eta, _eg_pm)
 
@@ -179,7 +181,8 @@ def _adagrad_ridge(X, y, B, eta0):
           method=_METHOD_ONLINE, delta=0.0,
           detectable="a change of η₀ or of one step above the rounding tolerance")
 def check_online_ridge_adagrad(ctx):
-    """The full-information AdaGrad ridge baseline against its definition."""
+    """The full-information AdaGrad ridge baseline (KS15 App. A, eq. (13)) against its
+    definition."""
     return _online(ctx, learners.AdaOnlineRidge, math.sqrt(2) * _B, _adagrad_ridge)
 
 
@@ -219,7 +222,8 @@ def _certificate_tolerance(H, b, w):
           "64·d·u·(‖H‖‖w‖ + ‖b‖ + 1)", delta=0.0,
           detectable="a KKT residual above the rounding tolerance")
 def check_offline_ridge(ctx):
-    """The full-information offline ridge baseline against its optimality conditions."""
+    """The full-information offline ridge baseline (CB11 eq. (1), p = 2) against its optimality
+    conditions."""
     rows, figures = [], {}
     for name, X, y, B in _offline_instances(ctx.rng):
         H, b = _moments(X, y)
@@ -288,7 +292,8 @@ def _fista(H, b, B, iterations):
           "64·iterations·d·u·max(1, ‖w‖∞) for the replay", delta=0.0,
           detectable="a gap above tol plus rounding, or an iterate off by more than rounding")
 def check_offline_lasso(ctx):
-    """The full-information offline lasso baseline against its certificate and its solver."""
+    """The full-information offline lasso baseline (CB11 eq. (1), p = 1; HK12 Sec. 5) against its
+    certificate and its solver."""
     rows, figures = [], {}
     for name, X, y, B in _offline_instances(ctx.rng):
         H, b = _moments(X, y)
@@ -330,7 +335,7 @@ def check_offline_lasso(ctx):
           "8·d·u·max(B, max|v|)", delta=0.0,
           detectable="an entry off by more than the rounding tolerance")
 def check_l1_projection(ctx):
-    """The L1-ball projection against its textbook form."""
+    """The L1-ball projection of HK12 Alg. 2 against its textbook form (Duchi et al. 2008)."""
     rows, figures = [], {"cases": 0}
     cases = [(np.array([2.0]), 1.0), (np.array([0.3, -0.2]), 1.0), (np.array([3.0, -1.0]), 1.0),
              (np.array([1.0, 1.0, -1.0]), 1.5)]
