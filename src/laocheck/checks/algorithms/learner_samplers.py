@@ -28,9 +28,12 @@ lifecycle tests, moved into the checks layer.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from ... import learners, stats
+from ...learners.aer import minimise_quadratic_l1
 from ...reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr, aer, aesvr,
                                   baseline, gaelr, gaerr, two_phase_ddaelr, two_phase_ddaerr)
 from .._common import categorical_detects
@@ -284,6 +287,13 @@ def check_steps_match_reference(ctx, *, learner):
                 ("corrected", cls(k=4, variant="corrected", random_state=seed).fit(X, y)),
                 ("corrected_zero_attribute",
                  cls(k=4, variant="corrected", random_state=seed).fit(X0, y))]
+        # and the solver alone on an indefinite Ā (the literal variant's case) where the run
+        # from 0 stops at a worse stationary point than the best vertex's run
+        coef, objective, stationarity, _ = minimise_quadratic_l1(*_INDEFINITE, 0.0, 1.0)
+        fits.append(("indefinite", SimpleNamespace(
+            A_bar_=_INDEFINITE[0], v_bar_=_INDEFINITE[1], y_bar_=0.0, B=1.0, coef_=coef,
+            objective_=objective, stationarity_=stationarity,
+            convex_=bool(np.linalg.eigvalsh(_INDEFINITE[0]).min() >= 0.0))))
         for name, fitted in fits:
             found = _baseline_argmin(fitted)
             figures[f"argmin_{name}"] = found
@@ -413,6 +423,14 @@ def _project_l1_sorted(v, B):
     css = np.cumsum(mu)
     rho = int(np.flatnonzero(mu - (css - B) / np.arange(1, a.size + 1) > 0)[-1]) + 1
     return np.sign(v) * np.maximum(a - (css[rho - 1] - B) / rho, 0.0)
+
+
+#: an indefinite (Ā, v̄) (B = 1) on which projected gradient from 0 stops at a stationary point
+#: of f = −1.404, above the best vertex e₃ (f = B²Ā₃₃ − B|v̄₃| = −1.516): CB11 Fig. 1's argmin
+#: must be below every vertex (found by a random search; a vertex start chosen by another rule
+#: than f's value misses it)
+_INDEFINITE = (np.array([[-0.379, 0.004, 0.032], [0.004, 0.316, -0.211],
+                         [0.032, -0.211, -1.46]]), np.array([0.404, 0.018, -0.056]))
 
 
 def _baseline_argmin(est):
