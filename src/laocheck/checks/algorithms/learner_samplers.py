@@ -332,7 +332,7 @@ _PRACTICAL = _TWO_PHASE
 
 def _practical_replay(algorithm, est, X, y):
     """KS15 Sec. 5's practical two-phase variant, typed here from the text, replayed on the
-    learner's recorded draws: (w̄, attributes per step).
+    learner's recorded draws: (w̄, attributes per step, phase 2's {"q", "eta"}).
 
     "We split the k + 1 attributes evenly": x̃ reads k_x = ⌈(k + 1)/2⌉ uniform attributes and
     φ̃ the other n_inner = k + 1 − k_x. Phase 1 runs AERR (HK12 Alg. 1 with Thm 3.1's
@@ -371,12 +371,14 @@ def _practical_replay(algorithm, est, X, y):
         w_bar, seen2 = gaelr(X2, y2, k_x, B, eta2, src, q=q, n_inner=n_inner, z1=z1)
     elif algorithm == "AdaTwoPhaseDDAERR":
         q = np.sqrt(A) / np.sqrt(A).sum()
-        w_bar, seen2 = ada_gaerr(X2, y2, k_x, B, est.eta_, w_first, src, q=q, n_inner=n_inner)
+        eta2 = est.eta_                                     # η₀, the one given
+        w_bar, seen2 = ada_gaerr(X2, y2, k_x, B, eta2, w_first, src, q=q, n_inner=n_inner)
     else:
         q = np.sqrt(A) / np.sqrt(A).sum()
         eta2 = 1 / np.sqrt(m2 * (np.sqrt(A).sum() ** 2 / k_x + 1))
         w_bar, seen2 = gaerr(X2, y2, k_x, B, eta2, w_first, src, q=q, n_inner=n_inner)
-    return np.asarray(w_bar, dtype=float), np.concatenate([seen1, seen2])
+    return (np.asarray(w_bar, dtype=float), np.concatenate([seen1, seen2]),
+            {"q": q, "eta": eta2})
 
 
 def _check_practical(cls, algorithm, X, y, seed, perturbation):
@@ -390,8 +392,8 @@ def _check_practical(cls, algorithm, X, y, seed, perturbation):
         kw.update(eta=0.1)
     est = cls(**kw).fit(X, y)
     try:
-        want, seen = _practical_replay(algorithm, est, X, y)
-        want_p, _ = _practical_replay(algorithm, est, *perturbation)
+        want, seen, settings = _practical_replay(algorithm, est, X, y)
+        want_p, _, _ = _practical_replay(algorithm, est, *perturbation)
     except AssertionError as exc:               # the draws are not a run of the variant
         return {"practical_replayable": False}, str(exc)
     got = np.asarray(est.coef_, dtype=float)
@@ -403,8 +405,20 @@ def _check_practical(cls, algorithm, X, y, seed, perturbation):
            + min(16.0 * (d + 3 + 4) * sensitivity, np.sqrt(_U) * scale))
     same_seen = (np.asarray(est.attributes_per_example_).shape == seen.shape
                  and np.array_equal(est.attributes_per_example_, seen))
+    # phase 2's q and η against the text's (both sides evaluate the same closed forms of A in
+    # another order: a few ulps, 64·d·u relative)
+    q_got = np.asarray(est.q_, dtype=float)
+    q_err = (float(np.max(np.abs(q_got - settings["q"])) / np.max(settings["q"]))
+             if q_got.shape == settings["q"].shape else float("inf"))
+    eta_err = abs(float(est.eta_) - float(settings["eta"])) / float(settings["eta"])
     figures = {"practical_max_abs_difference": err, "practical_tolerance": tol,
-               "practical_attributes_per_step_equal": bool(same_seen)}
+               "practical_attributes_per_step_equal": bool(same_seen),
+               "practical_q_max_relative_difference": q_err,
+               "practical_eta_relative_difference": eta_err}
+    if q_err > 64 * d * _U or eta_err > 64 * d * _U:
+        return figures, {"variant": "practical", "q_learner": q_got.tolist(),
+                         "q_text": settings["q"].tolist(), "eta_learner": float(est.eta_),
+                         "eta_text": float(settings["eta"])}
     if err <= tol and same_seen:
         return figures, None
     worst = int(np.argmax(np.abs(got - want))) if got.shape == want.shape else -1
