@@ -99,6 +99,7 @@ CHECK_MODULES = (
     # the statements about all three papers (LAO.*)
     "laocheck.checks.lao.formulas", "laocheck.checks.lao.empirical",
     "laocheck.checks.lao.derivations",
+    "laocheck.checks.lao.boxes",      # the full-information baselines of the experiments
     # the algorithms' properties, drawn from the estimators' and learners' specs
     "laocheck.checks.algorithms.estimator_properties",  # unbiasedness, budget, kernel = reference
     "laocheck.checks.algorithms.estimator_families",  # each spec's own declarations (examples, k)

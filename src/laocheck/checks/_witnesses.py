@@ -1811,3 +1811,4 @@ for _id in PHASE1_MUTATIONS:
 # CB11's and LAO's checks one by one (after the families and the helpers above, which it uses)
 from . import _witnesses_cb11  # noqa: E402,F401
 from . import _witnesses_families  # noqa: E402,F401
+from . import _witnesses_full_information  # noqa: E402,F401

@@ -194,7 +194,9 @@ class _TwoPhase(BudgetedLearner):
         st = self._state
         m1 = self._cfg[3]
         seen = []
-        n2_before = st.second.attributes_per_example_.size if st.phase == 2 else 0
+        # phase 2 may have started with no rows (a batch that ended at m₁): nothing seen yet
+        n2_before = (st.second.attributes_per_example_.size
+                     if st.phase == 2 and hasattr(st.second, "attributes_per_example_") else 0)
         if n_steps is not None:
             P = X.shape[0]
             seen.append(self._run_phase1(X, y, np.arange(m1) % P, stream=True))

@@ -35,9 +35,12 @@ lifecycle tests, moved into the checks layer.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from ... import learners, stats
+from ...learners.aer import minimise_quadratic_l1
 from ...reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr, aer, aesvr,
                                   baseline, gaelr, gaerr, two_phase_ddaelr, two_phase_ddaerr)
 from .._common import categorical_detects
@@ -266,8 +269,10 @@ def _runs(algorithm):
     return out
 
 
-def _steps_case(ctx, cls, algorithm, m, d, m1=None):
-    """One run of ``check_steps_match_reference`` on d attributes (two-phase: m₁ = ``m1``)."""
+def _steps_case(ctx, cls, algorithm, m, d, m1=None, extras=False):
+    """One run of ``check_steps_match_reference`` on d attributes (two-phase: m₁ = ``m1``);
+    ``extras``: also KS15 Sec. 5's practical variant (two-phase) and CB11 Fig. 1's argmin
+    (Baseline)."""
     X, y = _data(ctx.rng, m, d, zero=_zero_column(algorithm))
     est = _make(cls, algorithm, X, int(ctx.rng.integers(2 ** 31)), m1=m1).fit(X, y)
     q = _paper_q(algorithm, X)
@@ -311,6 +316,34 @@ def _steps_case(ctx, cls, algorithm, m, d, m1=None):
         figures["zero_column"] = ZERO_COLUMN
     if m1 is not None:
         figures["m1"] = m1
+    extra_bad = None
+    if extras and algorithm in _PRACTICAL:
+        # KS15 Sec. 5's practical variant, fitted on the same rows with its own draws
+        practical, extra_bad = _check_practical(cls, algorithm, X, y,
+                                                    int(ctx.rng.integers(2 ** 31)), (Xp, yp))
+        figures.update(practical)
+    if extras and algorithm == "Baseline":
+        # CB11 Fig. 1's last line, the argmin over the L1 ball, for the fitted literal sums and
+        # for the corrected variant (also on rows whose first attribute is always 0)
+        X0 = X.copy()
+        X0[:, 0] = 0.0
+        seed = int(ctx.rng.integers(2 ** 31))
+        fits = [("literal", est),
+                ("corrected", cls(k=4, variant="corrected", random_state=seed).fit(X, y)),
+                ("corrected_zero_attribute",
+                 cls(k=4, variant="corrected", random_state=seed).fit(X0, y))]
+        # and the solver alone on an indefinite Ā (the literal variant's case) where the run
+        # from 0 stops at a worse stationary point than the best vertex's run
+        coef, objective, stationarity, _ = minimise_quadratic_l1(*_INDEFINITE, 0.0, 1.0)
+        fits.append(("indefinite", SimpleNamespace(
+            A_bar_=_INDEFINITE[0], v_bar_=_INDEFINITE[1], y_bar_=0.0, B=1.0, coef_=coef,
+            objective_=objective, stationarity_=stationarity,
+            convex_=bool(np.linalg.eigvalsh(_INDEFINITE[0]).min() >= 0.0))))
+        for name, fitted in fits:
+            found = _baseline_argmin(fitted)
+            figures[f"argmin_{name}"] = found
+            if extra_bad is None and found["failed"]:
+                extra_bad = {"variant": name, **found}
     # an exact comparison of numbers up to the rounding tolerance: an output F times the
     # replayed one differs by (F − 1)·max|w̄| at its largest coordinate, found once above tol
     detects = 1.0 + tol / scale
@@ -323,6 +356,10 @@ def _steps_case(ctx, cls, algorithm, m, d, m1=None):
                                           "phase2_q_of_lines_2_12": expected.tolist()},
                           note="the literal box's line 12 gives another q than KS15 Alg. 2/4 "
                           "lines 2-12 computed from the recorded phase-1 draws")
+    if extra_bad is not None:
+        return Result(Status.FAIL, figures, detects=detects, counterexample=extra_bad,
+                      note="the practical variant (KS15 Sec. 5) differs from its replay"
+                      if algorithm in _PRACTICAL else "Baseline's argmin (CB11 Fig. 1) refuted")
     if err <= tol and same_seen:
         return Result(Status.PASS, figures, detects=detects,
                       detectable=f"an output difference above {tol:.3g} or one step's "
@@ -339,13 +376,16 @@ def check_steps_match_reference(ctx, *, learner):
     line by line in :mod:`laocheck.reference.learners`). The data-dependent learners' data
     have an attribute identically 0 (:data:`ZERO_COLUMN`: q_1 on its floor or at 0), CB11's
     learners run again at k = d (:data:`K_EQUALS_D`), the two-phase ones at m₁ = 1
-    (:data:`SMALL_M1`)."""
+    (:data:`SMALL_M1`). On the first run, the two-phase learners' practical variant (KS15
+    Sec. 5, typed in :func:`_practical_replay`) is replayed too, and Baseline's argmin (CB11
+    Fig. 1's last line) is judged from its fitted sums (:func:`_baseline_argmin`)."""
     cls = _cls(learner)
     algorithm = _algorithm_of(cls)
     m = ctx.n(2_000, 20_000) if algorithm != "AESVR" else ctx.n(600, 6_000)
     result = None
     for d, label, m1 in _runs(algorithm):
-        case = _steps_case(ctx, cls, algorithm, m, d, m1)
+        # KS15 Sec. 5's practical variant and CB11 Fig. 1's argmin: once, on the first run
+        case = _steps_case(ctx, cls, algorithm, m, d, m1, extras=result is None)
         if result is None:
             result = case
         else:
@@ -362,6 +402,157 @@ def check_steps_match_reference(ctx, *, learner):
         if result.status == Status.FAIL:
             return result
     return result
+
+
+#: the two-phase learners with KS15 Sec. 5's practical variant replayed by
+#: ``check_steps_match_reference`` besides the box (their ``variant="practical"``)
+_PRACTICAL = _TWO_PHASE
+
+
+def _practical_replay(algorithm, est, X, y):
+    """KS15 Sec. 5's practical two-phase variant, typed here from the text, replayed on the
+    learner's recorded draws: (w̄, attributes per step, phase 2's {"q", "eta"}).
+
+    "We split the k + 1 attributes evenly": x̃ reads k_x = ⌈(k + 1)/2⌉ uniform attributes and
+    φ̃ the other n_inner = k + 1 − k_x. Phase 1 runs AERR (HK12 Alg. 1 with Thm 3.1's
+    η = √(k_x/(2d m₁)), w_1 = B/√d·1) or AELR (HK12 Alg. 2 with Thm 3.4's printed
+    η = (1/(4B²))√(2k_x log 2d/(5m₁d))); AdaTwoPhaseDDAERR's AdaAERR with its η₀. A_i is the
+    mean of x_i² over phase 1's x̃ draws of i; ε = 0, so q ∝ √A (KS15 eq. (4)) or ∝ A
+    (Lemma 4.3), and phase 2's η is KS15 Thm 3.5's 1/√(m₂((1/k_x)‖A‖_{1/2} + 1)) or Thm 4.6's
+    (1/(2B))√(log 2d/(5m₂((1/k_x)‖A‖₁ + 1))) with A for E[x²]. Phase 2 starts where phase 1
+    ended: w̄'s last iterate for the ridge, for the lasso the EG± weights
+    z± = (1 − ‖w‖₁/B)/(2d) + w±/B (so that Σz = 1 and B(z⁺ − z⁻) = w)."""
+    d, k, B, m1 = X.shape[1], int(est.k), float(est.B), int(est.m1)
+    m2 = X.shape[0] - m1
+    k_x = -(-(k + 1) // 2)
+    n_inner = k + 1 - k_x
+    src = _TracingSource(_flat(est.phase1_draws_, est.phase2_draws_))
+    w1 = np.full(d, B / np.sqrt(d))
+    X1, y1, X2, y2 = X[:m1], y[:m1], X[m1:], y[m1:]
+    if algorithm == "TwoPhaseDDAELR":
+        eta1 = np.sqrt(2 * k_x * np.log(2 * d) / (5 * m1 * d)) / (4 * B ** 2)
+        w_first, seen1 = gaelr(X1, y1, k_x, B, eta1, src, n_inner=n_inner)
+    elif algorithm == "AdaTwoPhaseDDAERR":
+        w_first, seen1 = ada_gaerr(X1, y1, k_x, B, est.eta_, w1, src, n_inner=n_inner)
+    else:
+        eta1 = np.sqrt(k_x / (2 * d * m1))
+        w_first, seen1 = gaerr(X1, y1, k_x, B, eta1, w1, src, n_inner=n_inner)
+    counts, sums = np.zeros(d), np.zeros(d)
+    for n, i in enumerate(src.uniform):
+        counts[i] += 1
+        sums[i] += X[n // k_x, i] ** 2
+    A = np.divide(sums, counts, out=np.zeros(d), where=counts > 0)
+    if algorithm == "TwoPhaseDDAELR":
+        q = A / A.sum()
+        eta2 = np.sqrt(np.log(2 * d) / (5 * m2 * (A.sum() / k_x + 1))) / (2 * B)
+        floor = (1 - np.abs(w_first).sum() / B) / (2 * d)
+        z1 = (floor + np.maximum(w_first, 0) / B, floor + np.maximum(-w_first, 0) / B)
+        w_bar, seen2 = gaelr(X2, y2, k_x, B, eta2, src, q=q, n_inner=n_inner, z1=z1)
+    elif algorithm == "AdaTwoPhaseDDAERR":
+        q = np.sqrt(A) / np.sqrt(A).sum()
+        eta2 = est.eta_                                     # η₀, the one given
+        w_bar, seen2 = ada_gaerr(X2, y2, k_x, B, eta2, w_first, src, q=q, n_inner=n_inner)
+    else:
+        q = np.sqrt(A) / np.sqrt(A).sum()
+        eta2 = 1 / np.sqrt(m2 * (np.sqrt(A).sum() ** 2 / k_x + 1))
+        w_bar, seen2 = gaerr(X2, y2, k_x, B, eta2, w_first, src, q=q, n_inner=n_inner)
+    return (np.asarray(w_bar, dtype=float), np.concatenate([seen1, seen2]),
+            {"q": q, "eta": eta2})
+
+
+def _check_practical(cls, algorithm, X, y, seed, perturbation):
+    """The practical variant's fit on (X, y) against :func:`_practical_replay`: (figures,
+    counterexample or None); the tolerance as for the box (a priori rounding bound plus the
+    replay's change under ``perturbation``, the relative-u data perturbation)."""
+    m = X.shape[0]
+    kw = dict(k=2, m1=max(20, m // 5), variant="practical", random_state=seed,
+              record_draws=True)
+    if algorithm == "AdaTwoPhaseDDAERR":
+        kw.update(eta=0.1)
+    est = cls(**kw).fit(X, y)
+    try:
+        want, seen, settings = _practical_replay(algorithm, est, X, y)
+        want_p, _, _ = _practical_replay(algorithm, est, *perturbation)
+    except AssertionError as exc:               # the draws are not a run of the variant
+        return {"practical_replayable": False}, str(exc)
+    got = np.asarray(est.coef_, dtype=float)
+    scale = max(float(np.max(np.abs(want))), 1e-300)
+    d = X.shape[1]
+    err = float(np.max(np.abs(got - want))) if got.shape == want.shape else float("inf")
+    sensitivity = float(np.max(np.abs(want_p - want)))
+    tol = (_rounding_tolerance(m, d, 3, scale)
+           + min(16.0 * (d + 3 + 4) * sensitivity, np.sqrt(_U) * scale))
+    same_seen = (np.asarray(est.attributes_per_example_).shape == seen.shape
+                 and np.array_equal(est.attributes_per_example_, seen))
+    # phase 2's q and η against the text's (both sides evaluate the same closed forms of A in
+    # another order: a few ulps, 64·d·u relative)
+    q_got = np.asarray(est.q_, dtype=float)
+    q_err = (float(np.max(np.abs(q_got - settings["q"])) / np.max(settings["q"]))
+             if q_got.shape == settings["q"].shape else float("inf"))
+    eta_err = abs(float(est.eta_) - float(settings["eta"])) / float(settings["eta"])
+    figures = {"practical_max_abs_difference": err, "practical_tolerance": tol,
+               "practical_attributes_per_step_equal": bool(same_seen),
+               "practical_q_max_relative_difference": q_err,
+               "practical_eta_relative_difference": eta_err}
+    if q_err > 64 * d * _U or eta_err > 64 * d * _U:
+        return figures, {"variant": "practical", "q_learner": q_got.tolist(),
+                         "q_text": settings["q"].tolist(), "eta_learner": float(est.eta_),
+                         "eta_text": float(settings["eta"])}
+    if err <= tol and same_seen:
+        return figures, None
+    worst = int(np.argmax(np.abs(got - want))) if got.shape == want.shape else -1
+    return figures, {"variant": "practical", "index": worst,
+                     "learner": got.tolist() if worst < 0 else float(got[worst]),
+                     "reference": want.tolist() if worst < 0 else float(want[worst])}
+
+
+def _project_l1_sorted(v, B):
+    """The Euclidean projection onto {‖w‖₁ <= B} as Duchi et al. (2008) Fig. 1 prints it
+    (sorted |v|, threshold θ); v itself inside the ball."""
+    a = np.abs(v)
+    if a.sum() <= B:
+        return v.copy()
+    mu = np.sort(a)[::-1]
+    css = np.cumsum(mu)
+    rho = int(np.flatnonzero(mu - (css - B) / np.arange(1, a.size + 1) > 0)[-1]) + 1
+    return np.sign(v) * np.maximum(a - (css[rho - 1] - B) / rho, 0.0)
+
+
+#: an indefinite (Ā, v̄) (B = 1) on which projected gradient from 0 stops at a stationary point
+#: of f = −1.404, above the best vertex e₃ (f = B²Ā₃₃ − B|v̄₃| = −1.516): CB11 Fig. 1's argmin
+#: must be below every vertex (found by a random search; a vertex start chosen by another rule
+#: than f's value misses it)
+_INDEFINITE = (np.array([[-0.379, 0.004, 0.032], [0.004, 0.316, -0.211],
+                         [0.032, -0.211, -1.46]]), np.array([0.404, 0.018, -0.056]))
+
+
+def _baseline_argmin(est):
+    """CB11 Fig. 1's output w = argmin_{‖w‖₁ <= B} wᵀĀw + wᵀv̄ + ȳ, judged from the fitted
+    sums (``A_bar_``, ``v_bar_``, ``y_bar_``, which the replay checks) with what a minimiser
+    must satisfy: feasible; the reported ``objective_`` its value; stationary (the projected
+    gradient step with 1/L, L = 2‖Ā‖₂ the gradient's Lipschitz constant, moves it by at most
+    100× the solver's tol, and by the reported ``stationarity_``); no worse than w = 0 and the
+    best vertex ±B e_i (a global minimiser is below every feasible point); ``convex_`` is
+    λ_min(Ā) >= 0. Tolerances: rounding of a d×d quadratic form, 8·d²·u·(‖Ā‖B² + ‖v̄‖∞B + |ȳ|)."""
+    A, v, c, B = est.A_bar_, est.v_bar_, float(est.y_bar_), float(est.B)
+    w = np.asarray(est.coef_, dtype=float)
+    d = v.size
+    f = float(w @ A @ w + w @ v + c)
+    tol = 8 * d * d * _U * (np.linalg.norm(A, 2) * B * B + np.max(np.abs(v)) * B + abs(c) + 1e-300)
+    L = max(2.0 * np.linalg.norm(A, 2), 1e-300)
+    residual = float(np.linalg.norm(w - _project_l1_sorted(w - (2 * A @ w + v) / L, B)))
+    vertices = min(c, float(np.min(B * B * np.diag(A) - B * np.abs(v) + c)))
+    convex = bool(np.linalg.eigvalsh(A).min() >= 0.0)
+    solver_tol = 1e-10 * max(1.0, B)
+    checks = {"feasible": float(np.abs(w).sum()) <= B * (1 + 4 * d * _U),
+              "objective": abs(float(est.objective_) - f) <= tol,
+              "stationary": residual <= 100 * solver_tol,
+              "stationarity_reported": abs(float(est.stationarity_) - residual)
+              <= solver_tol + 16 * d * _U * max(B, 1.0),
+              "below_zero_and_vertices": f <= vertices + tol,
+              "convex_flag": bool(est.convex_) == convex}
+    return {"objective": f, "residual": residual, "best_vertex_or_zero": vertices,
+            "convex": convex, "failed": sorted(k for k, ok in checks.items() if not ok)}
 
 
 def _algorithm_of(cls):
@@ -539,7 +730,12 @@ def sampler_checks(spec):
                 "; ε = 2B, so that GenEst's N = ⌈4(2B/ε)²⌉ = 4 puts HK12 Proc. 3's "
                 "order n = 2 log₂ N = 4 (line 3's boundary) in about 1 call in 32; "
                 "δ = B (HK12 Sec. 4's 0 <= δ <= B at its upper end)"
-                if spec.algorithm == "AESVR" else ""),
+                if spec.algorithm == "AESVR" else "") + (
+                "; the two-phase learners also with variant='practical' against KS15 Sec. 5's "
+                "practical variant typed in the check (the even split k_x = ⌈(k + 1)/2⌉, "
+                "phase 1's AERR / AELR step, q ∝ √A or A with ε = 0, Thm 3.5 / 4.6's η with A, "
+                "phase 2 started at phase 1's output, the EG± weights z± for the lasso)"
+                if spec.name.split(".")[-1] in _PRACTICAL else ""),
             delta=0.0, detectable="an output difference above the rounding tolerance")),
         ("attribute_inclusion", check_attribute_inclusion, dict(
             citation=spec.citation, assumptions=assumptions,

@@ -226,3 +226,65 @@ def check_aer(ctx, *, learner):
                       "CB11 Thm 12"),
                      ("lam_proof", proof.lam_, 16 * _D * math.sqrt(math.log(_M) / (_K * _M)),
                       "CB11 Thm 12 (proof)")])
+
+
+def _ada_rows(model, q_paper, q_cite):
+    """AdaGrad's η₀ (KS15 App. A, eq. (13)) and x̃'s q of an adaptive learner."""
+    q = np.full(_D, 1.0 / _D) if model.q_ is None else model.q_
+    return [("eta0", model.eta_, math.sqrt(2) * _B,
+             "KS15 App. A eq. (13): AdaGrad's η₀ = D_∞/√2, D_∞ = 2B"),
+            ("q", q, q_paper, q_cite),
+            ("w1", model._initial(_D, _B), np.full(_D, _B / math.sqrt(_D)),
+             "HK12 Alg. 1 line 1 (laocheck's w_1 = B/√d·1)")]
+
+
+_ADA_STATEMENT = ("eta='theory' is AdaGrad's η₀ = D_∞/√2 with D_∞ = 2B, i.e. √2·B, in "
+                  "eq. (13)'s η_{t,i} = η₀/√(Σ g̃²); ")
+
+
+@_setting("KS15.AdaAERR.settings", citation="KS15 App. A, eq. (13); HK12 Alg. 1",
+          statement=_ADA_STATEMENT + "x̃ samples uniformly; w_1 = B/√d·1",
+          assumptions="d = 6, m = 40, k = 2, B = 3/2", method=_METHOD, delta=0.0,
+          detectable=_DETECT, learner="AdaAERR")
+def check_ada_aerr(ctx, *, learner):
+    """KS15 App. A on HK12 Alg. 1."""
+    model, _ = _fit(_cls(learner), ctx.rng)
+    return _verdict(_ada_rows(model, np.full(_D, 1.0 / _D), "HK12 Alg. 1 line 4 (uniform)"))
+
+
+@_setting("KS15.AdaGAERR.settings", citation="KS15 App. A, eq. (13); KS15 Alg. 1",
+          statement=_ADA_STATEMENT + "q is the one given; w_1 = B/√d·1",
+          assumptions="d = 6, m = 40, k = 2, B = 3/2, q ∝ 1, 2, ..., 6", method=_METHOD,
+          delta=0.0, detectable=_DETECT, learner="AdaGAERR")
+def check_ada_gaerr(ctx, *, learner):
+    """KS15 App. A on KS15 Alg. 1."""
+    X, _ = _data(np.random.default_rng(ctx.spawn()))
+    q = np.arange(1.0, _D + 1) / np.sum(np.arange(1.0, _D + 1))
+    model, _ = _fit(_cls(learner), ctx.rng, q=q, second_moments=_moments(X))
+    return _verdict(_ada_rows(model, q, "KS15 Alg. 1 (the given q)"))
+
+
+@_setting("KS15.AdaDDAERR.settings", citation="KS15 App. A, eq. (13); KS15 eq. (4)",
+          statement=_ADA_STATEMENT + "q_i = √E[x_i²] / Σ_j √E[x_j²]; w_1 = B/√d·1",
+          assumptions="d = 6, m = 40, k = 2, B = 3/2", method=_METHOD, delta=0.0,
+          detectable=_DETECT, learner="AdaDDAERR")
+def check_ada_ddaerr(ctx, *, learner):
+    """KS15 App. A on DDAERR."""
+    X, _ = _data(np.random.default_rng(ctx.spawn()))
+    a = _moments(X)
+    model, _ = _fit(_cls(learner), ctx.rng, second_moments=a)
+    return _verdict(_ada_rows(model, np.sqrt(a) / np.sum(np.sqrt(a)), "KS15 eq. (4)"))
+
+
+@_setting("HK12.AESVR.settings", citation="HK12 Alg. 4 line 2, Thm 4.4's proof, Proc. 3 line 1",
+          statement="GenEst runs on x′ = x/ε, y± = (y ± δ)/ε, bounded by 2B/ε (Thm 4.4's "
+          "proof), so it draws N = ⌈4(2B/ε)²⌉ (Proc. 3 line 1); eta='theory' is HK12 Thm 3.1's "
+          "η = √(k/(2dm)) (Alg. 4 runs Alg. 1; Thm 4.4 leaves G implicit: laocheck's choice)",
+          assumptions="d = 6, m = 40, k = 2, B = 3/2, ε = 1/2 (2B/ε = 6, N = 144), δ = 0",
+          method=_METHOD, delta=0.0, detectable=_DETECT, learner="AESVR")
+def check_aesvr(ctx, *, learner):
+    """HK12 Alg. 4's GenEst bound and step."""
+    model, _ = _fit(_cls(learner), ctx.rng, eps=0.5)
+    return _verdict([("genest_N", model.genest_N_, math.ceil(4 * (2 * _B / 0.5) ** 2),
+                      "HK12 Proc. 3 line 1 with Thm 4.4's bound 2B/ε"),
+                     ("eta", model.eta_, math.sqrt(_K / (2 * _D * _M)), "HK12 Thm 3.1")])
