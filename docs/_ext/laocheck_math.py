@@ -94,8 +94,9 @@ def _kind(token):
     if re.fullmatch(r"[A-Za-z][\w]*(?:\.[\w′'-]+)+\.?", core) and (
             not re.search(r"[_^]", core) or re.search(r"[A-Za-z]{2,}\.", core)):
         return "prose"
-    # snake_case names and hyphenated words (kd_edge, k-subset, w-bar)
-    if re.fullmatch(r"[A-Za-z][A-Za-z0-9]+(?:_[A-Za-z0-9]+)+", core) \
+    # snake_case names (a private one too: _reference_fit) and hyphenated words (kd_edge,
+    # k-subset, w-bar)
+    if re.fullmatch(r"_?[A-Za-z][A-Za-z0-9]+(?:_[A-Za-z0-9]+)+", core) \
             and core.split("_")[0] not in FUNCTIONS \
             or "-" in core and all(w.isalpha() for w in core.split("-")):    # the ε-term
         return "prose"

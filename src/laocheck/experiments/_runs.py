@@ -403,17 +403,7 @@ class Comparison:
         itself is refuted), at most ``limit`` (no bound above the range's lower end is refuted).
         No number of runs brings F below b / mean, the bound's own slack.
         """
-        low, high = self.range
-        excess = np.asarray(self.excess, dtype=float)
-        n = excess.size
-        if n < 2:
-            return limit
-        log_b = np.log(1 / beta)
-        dev = np.sqrt(2 * np.var(excess, ddof=1) * log_b / n) + (high - low) * log_b / (3 * n)
-        reach = self.interval.low - 2 * dev - low
-        if not reach > 0:
-            return limit
-        return float(min(limit, max(1.0, (self.bound - low) / reach)))
+        return comparison_detects(self, beta, limit)
 
     def figures(self):
         return {"theorem": self.theorem, "learner": self.learner,
@@ -424,6 +414,22 @@ class Comparison:
                 "ratio_high": self.ratio_high, "violation": self.violation,
                 "run_range": list(self.range), "seconds": round(self.seconds, 3),
                 "attributes_per_run": self.attributes_per_run}
+
+
+def comparison_detects(comp, beta=0.1, limit=1e12):
+    """:meth:`Comparison.detects` of anything with a comparison's ``range``, ``excess``,
+    ``interval.low`` and ``bound`` (the checks call it on theirs)."""
+    low, high = comp.range
+    excess = np.asarray(comp.excess, dtype=float)
+    n = excess.size
+    if n < 2:
+        return limit
+    log_b = np.log(1 / beta)
+    dev = np.sqrt(2 * np.var(excess, ddof=1) * log_b / n) + (high - low) * log_b / (3 * n)
+    reach = comp.interval.low - 2 * dev - low
+    if not reach > 0:
+        return limit
+    return float(min(limit, max(1.0, (comp.bound - low) / reach)))
 
 
 def compare(theorem, spec, distribution, m, bound, *, norm, B, R, delta, seed=0, n_jobs=1,

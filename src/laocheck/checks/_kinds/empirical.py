@@ -105,6 +105,7 @@ import dataclasses
 import numpy as np
 
 from ... import stats
+from ...experiments._runs import comparison_detects
 from ...experiments.theorems import THEOREMS, oracle_available, run_theorem
 from .._common import paired
 from .._registry import Result, Status, register
@@ -545,7 +546,7 @@ def interval_detects_factor(comp, beta=DETECTS_BETA, limit=1e12):
     so F = (b − low) / (L − 2D − low), at least 1. The proven range (40 to 800 times the mean
     excess) makes D, and so F, larger than :func:`detects_factor`'s truncated bound gives.
     """
-    return comp.detects(beta, limit)
+    return comparison_detects(comp, beta, limit)
 
 
 def sequential_comparison(run, seed, max_n, delta):

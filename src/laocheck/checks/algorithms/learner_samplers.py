@@ -40,7 +40,6 @@ from types import SimpleNamespace
 import numpy as np
 
 from ... import learners, stats
-from ...learners.aer import minimise_quadratic_l1
 from ...reference.learners import (ReplaySource, ada_gaerr, ada_two_phase_ddaerr, aer, aesvr,
                                   baseline, gaelr, gaerr, two_phase_ddaelr, two_phase_ddaerr)
 from .._common import categorical_detects
@@ -334,7 +333,8 @@ def _steps_case(ctx, cls, algorithm, m, d, m1=None, extras=False):
                  cls(k=4, variant="corrected", random_state=seed).fit(X0, y))]
         # and the solver alone on an indefinite Ā (the literal variant's case) where the run
         # from 0 stops at a worse stationary point than the best vertex's run
-        coef, objective, stationarity, _ = minimise_quadratic_l1(*_INDEFINITE, 0.0, 1.0)
+        coef, objective, stationarity, _ = learners.minimise_quadratic_l1(*_INDEFINITE, 0.0,
+                                                                          1.0)
         fits.append(("indefinite", SimpleNamespace(
             A_bar_=_INDEFINITE[0], v_bar_=_INDEFINITE[1], y_bar_=0.0, B=1.0, coef_=coef,
             objective_=objective, stationarity_=stationarity,
