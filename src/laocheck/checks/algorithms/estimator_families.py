@@ -167,6 +167,29 @@ def _boundary_refused(label, inst, exc):
     return f"{label}{inst}: refused at the boundary of 0 <= δ <= B (HK12 Sec. 4): {exc}"
 
 
+def _accepted_runs(spec, failures, call):
+    """``call(estimator, w, x, y)`` (floats) on every exact instance at each parameter set of
+    :func:`_param_sets`: yields ``(instance name, (w, x, y) exact, label, params, estimator,
+    value)`` for the sets the estimator accepts. An instance whose example parameters are
+    refused is skipped; a boundary set refused after they were accepted is a failure (appended
+    to ``failures``, :func:`_boundary_refused`)."""
+    for inst, (w, x, y) in sorted(INSTANCES.items()):
+        wf, xf, yf = as_float((w, x, y))
+        accepted = False
+        for label, params in _param_sets(spec, len(w), spec.check_k):
+            try:
+                est = estimators.get(spec.name, **params)
+                value = call(est, wf, xf, yf)
+            except InvalidParameterError as exc:
+                if accepted:                          # the example parameters were accepted
+                    failures.append(_boundary_refused(label, inst, exc))
+                if not label:
+                    break                             # an instance the estimator refuses
+                continue
+            accepted = True
+            yield inst, (w, x, y), label, params, est, value
+
+
 def _expected_params(spec, d, k, B, params):
     """The documented value of each example parameter present (None: not documented)."""
     i = np.arange(1, d + 1, dtype=float)
@@ -289,29 +312,17 @@ def check_target_method(ctx, *, spec_name):
     Lemmas 3.3 / 3.8 / 4.1 or KS15 Lemma B.2 say the estimate is unbiased for."""
     spec = _spec_of(spec_name)
     failures, checked = [], 0
-    for inst, (w, x, y) in sorted(INSTANCES.items()):
-        wf, xf, yf = as_float((w, x, y))
-        accepted = False
-        for label, params in _param_sets(spec, len(w), spec.check_k):
-            try:
-                est = estimators.get(spec.name, **params)
-                got = est.target(wf, xf, yf)
-            except InvalidParameterError as exc:
-                if accepted:                          # the example parameters were accepted
-                    failures.append(_boundary_refused(label, inst, exc))
-                if not label:
-                    break                             # an instance the estimator refuses
-                continue
-            accepted = True
-            expected = spec.target(w, x, y, **params)
-            if isinstance(expected, list) and expected and isinstance(expected[0], list):
-                expected = [[float(v) for v in row] for row in expected]
-            else:
-                expected = np.asarray(expected, dtype=object).astype(float)
-            checked += 1
-            if not _close(got, expected):
-                failures.append(f"{label}{inst}: target() = {np.asarray(got).tolist()}, the "
-                                f"spec's {np.asarray(expected).tolist()}")
+    for inst, (w, x, y), label, params, _est, got in _accepted_runs(
+            spec, failures, lambda est, wf, xf, yf: est.target(wf, xf, yf)):
+        expected = spec.target(w, x, y, **params)
+        if isinstance(expected, list) and expected and isinstance(expected[0], list):
+            expected = [[float(v) for v in row] for row in expected]
+        else:
+            expected = np.asarray(expected, dtype=object).astype(float)
+        checked += 1
+        if not _close(got, expected):
+            failures.append(f"{label}{inst}: target() = {np.asarray(got).tolist()}, the "
+                            f"spec's {np.asarray(expected).tolist()}")
     if not checked:
         return Result(Status.INCONCLUSIVE, {"checked": 0},
                       note="the estimator refuses every exact instance")
@@ -323,41 +334,34 @@ def check_magnitude_bounds(ctx, *, spec_name):
     target and (finite support) its draws."""
     spec = _spec_of(spec_name)
     failures, checked = [], 0
-    for inst, (w, x, y) in sorted(INSTANCES.items()):
+
+    def draws_and_target(est, wf, xf, yf):
+        return (est.sample(wf, xf, yf, n=_MAGNITUDE_DRAWS, rng=ctx.rng).values,
+                est.target(wf, xf, yf))
+
+    for inst, (w, x, y), label, params, est, (draws, target) in _accepted_runs(
+            spec, failures, draws_and_target):
         wf, xf, yf = as_float((w, x, y))
-        accepted = False
-        for label, params in _param_sets(spec, len(w), spec.check_k):
-            try:
-                est = estimators.get(spec.name, **params)
-                draws = est.sample(wf, xf, yf, n=_MAGNITUDE_DRAWS, rng=ctx.rng).values
-                target = est.target(wf, xf, yf)
-            except InvalidParameterError as exc:
-                if accepted:                          # the example parameters were accepted
-                    failures.append(_boundary_refused(label, inst, exc))
-                if not label:
-                    break                             # an instance the estimator refuses
-                continue
-            accepted = True
-            hook = getattr(est, "_magnitude", None)   # the protocol's "Finite range" hook
-            with np.errstate(all="ignore"):
-                bounds = hook(wf, xf, yf) if hook is not None else None
-            if bounds is None:                        # the protocol's "no bound known"
-                return Result(Status.INCONCLUSIVE, {"checked": 0}, note=f"{spec.name} declares "
-                              "no finite-range bounds (no `_magnitude`, or it returns None): "
-                              "nothing to compare its draws and target with")
-            checked += 1
-            values = [b for b, _ in bounds]
-            bad = [(b, text) for b, text in bounds if not b >= 0]
-            if bad:
-                failures.append(f"{label}{inst}: bound(s) below 0 or NaN: {bad[:2]}")
-                continue
-            top = max(values) * (1 + _RTOL)
-            seen = float(np.max(np.abs(np.asarray(target, dtype=float)), initial=0.0))
-            if spec.finite:                           # see _MAGNITUDE_DRAWS
-                seen = max(seen, float(np.max(np.abs(draws), initial=0.0)))
-            if seen > top:
-                failures.append(f"{label}{inst}: a draw or the target reaches {seen!r}, above "
-                                f"every bound (largest {max(values)!r})")
+        hook = getattr(est, "_magnitude", None)   # the protocol's "Finite range" hook
+        with np.errstate(all="ignore"):
+            bounds = hook(wf, xf, yf) if hook is not None else None
+        if bounds is None:                        # the protocol's "no bound known"
+            return Result(Status.INCONCLUSIVE, {"checked": 0}, note=f"{spec.name} declares "
+                          "no finite-range bounds (no `_magnitude`, or it returns None): "
+                          "nothing to compare its draws and target with")
+        checked += 1
+        values = [b for b, _ in bounds]
+        bad = [(b, text) for b, text in bounds if not b >= 0]
+        if bad:
+            failures.append(f"{label}{inst}: bound(s) below 0 or NaN: {bad[:2]}")
+            continue
+        top = max(values) * (1 + _RTOL)
+        seen = float(np.max(np.abs(np.asarray(target, dtype=float)), initial=0.0))
+        if spec.finite:                           # see _MAGNITUDE_DRAWS
+            seen = max(seen, float(np.max(np.abs(draws), initial=0.0)))
+        if seen > top:
+            failures.append(f"{label}{inst}: a draw or the target reaches {seen!r}, above "
+                            f"every bound (largest {max(values)!r})")
     if not checked:
         return Result(Status.INCONCLUSIVE, {"checked": 0},
                       note="the estimator refuses every exact instance")
